@@ -1,0 +1,68 @@
+/**
+ * Error classes of the CLI layer and their exit codes (design.md, "Output and interaction").
+ * `main` maps each class to an exit code in one place; commands only throw.
+ *
+ * Exit codes: 0 ok, 1 failure, 2 usage or bad input, 3 partial failure of a bulk action,
+ * 4 authentication required, 130 interrupted.
+ */
+
+export const ExitCode = {
+  Ok: 0,
+  Failure: 1,
+  Usage: 2,
+  PartialFailure: 3,
+  AuthRequired: 4,
+  Interrupted: 130,
+} as const;
+export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
+
+/** A problem the user can fix: bad input, a missing flag, an unknown id. One line, plus an optional hint. */
+export class UserError extends Error {
+  override readonly name: string = 'UserError';
+  /** @param message one line saying what happened. @param hint one line saying how to fix it. */
+  constructor(
+    message: string,
+    readonly hint?: string,
+    readonly exitCode: ExitCode = ExitCode.Usage,
+  ) {
+    super(message);
+  }
+}
+
+/** Authentication is missing or was refused (exit 4). */
+export class AuthError extends UserError {
+  override readonly name = 'AuthError';
+  constructor(message: string, hint?: string) {
+    super(message, hint, ExitCode.AuthRequired);
+  }
+}
+
+/** The user interrupted (Ctrl-C) or declined a prompt (exit 130 for an interrupt, 1 for a declined prompt). */
+export class CancelError extends Error {
+  override readonly name = 'CancelError';
+  constructor(
+    message = 'Interrupted',
+    readonly exitCode: ExitCode = ExitCode.Interrupted,
+    readonly hint?: string,
+  ) {
+    super(message);
+  }
+}
+
+/** A bulk action finished with some items failed (exit 3). The report has already been printed. */
+export class PartialFailureError extends Error {
+  override readonly name = 'PartialFailureError';
+  readonly exitCode = ExitCode.PartialFailure;
+  constructor(
+    message: string,
+    readonly hint?: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Something that should never happen: shown as a bug report with the stack under --debug (exit 1). */
+export class BugError extends Error {
+  override readonly name = 'BugError';
+  readonly exitCode = ExitCode.Failure;
+}
