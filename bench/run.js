@@ -1,0 +1,214 @@
+#!/usr/bin/env node
+// Benchmarks for sitectl (issue 2 section 7). Prints figures; asserts nothing.
+// Run with `npm run bench` (builds first). Options: BENCH_SIZE (services for the bulk run, default 10000),
+// BENCH_RUNS (startup repetitions, default 15), BENCH_READ_SECONDS (default 3).
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, existsSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { performance } from 'node:perf_hooks';
+import { Agent, Pool } from 'undici';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const bin = join(root, 'bin', 'sitectl.js');
+const SIZE = Number(process.env.BENCH_SIZE ?? 10_000);
+const RUNS = Number(process.env.BENCH_RUNS ?? 15);
+const READ_SECONDS = Number(process.env.BENCH_READ_SECONDS ?? 3);
+const CONCURRENCY = 4;
+const BULK_PATH = '/bookings/v2/bulk/services/update';
+
+const tmp = mkdtempSync(join(tmpdir(), 'sitectl-bench-'));
+const dataDir = join(tmp, 'emulator');
+const baseEnv = {
+  ...process.env,
+  SITECTL_CONFIG_DIR: join(tmp, 'config'),
+  SITECTL_STATE_DIR: join(tmp, 'state'),
+  SITECTL_DATA_DIR: join(tmp, 'data'),
+  NO_COLOR: '1',
+  CI: '1',
+};
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+const fmt = (n, d = 1) => n.toFixed(d);
+
+function timeCommand(args, env) {
+  const t0 = performance.now();
+  const r = spawnSync(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 1 << 28 });
+  const ms = performance.now() - t0;
+  if (r.status !== 0) throw new Error(`${args.join(' ')} exited ${r.status}: ${r.stderr.toString().slice(0, 500)}`);
+  return ms;
+}
+
+async function waitFor(predicate, timeoutMs, what) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const v = predicate();
+    if (v) return v;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+async function startEmulator(size) {
+  const child = spawn(
+    process.execPath,
+    [bin, 'emulator', 'start', '--port', '0', '--data-dir', dataDir, '--seed', 'demo', '--size', String(size)],
+    { env: baseEnv, stdio: ['ignore', 'ignore', 'pipe'] },
+  );
+  let stderr = '';
+  child.stderr.on('data', (d) => (stderr += d));
+  const pidFile = join(dataDir, 'emulator.pid.json');
+  await waitFor(() => existsSync(pidFile) || child.exitCode !== null, 120_000, 'the emulator').catch((e) => {
+    throw new Error(`${e.message}\n${stderr}`);
+  });
+  if (child.exitCode !== null) throw new Error(`emulator exited: ${stderr}`);
+  const { url } = JSON.parse(readFileSync(pidFile, 'utf8'));
+  const { apiKey, siteId } = JSON.parse(readFileSync(join(dataDir, 'admin-key.json'), 'utf8'));
+  return { child, url, apiKey, siteId };
+}
+
+function headersFor(emu) {
+  return { authorization: emu.apiKey, 'wix-site-id': emu.siteId, 'content-type': 'application/json' };
+}
+
+async function call(dispatcher, emu, method, path, body) {
+  const origin = new URL(emu.url).origin;
+  const res = await dispatcher.request({
+    origin,
+    path,
+    method,
+    headers: headersFor(emu),
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.body.text();
+  if (res.statusCode !== 200) throw new Error(`${method} ${path}: ${res.statusCode} ${text.slice(0, 300)}`);
+  return JSON.parse(text);
+}
+
+async function reset(emu, size) {
+  const agent = new Agent();
+  await call(agent, emu, 'POST', '/__emulator/reset', { seed: 'demo', size });
+  await agent.close();
+}
+
+async function allServices(dispatcher, emu) {
+  const out = [];
+  for (let offset = 0; ; offset += 100) {
+    const page = await call(dispatcher, emu, 'POST', '/_api/bookings/v2/services/query', {
+      query: { paging: { limit: 100, offset }, sort: [{ fieldName: 'id', order: 'ASC' }] },
+    });
+    out.push(...page.services);
+    if (page.services.length < 100) return out;
+  }
+}
+
+async function pool(items, concurrency, fn) {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < items.length) await fn(items[next++]);
+    }),
+  );
+}
+
+async function main() {
+  console.log(`sitectl benchmarks — node ${process.version}, ${new Date().toISOString()}`);
+  const emu = await startEmulator(60);
+  const cliEnv = { ...baseEnv, SITECTL_BASE_URL: emu.url, SITECTL_SITE_ID: emu.siteId, SITECTL_API_KEY: emu.apiKey };
+  try {
+    // 1. Startup, interleaved so machine noise hits every command alike.
+    const cmds = {
+      'node -e 0': ['-e', '0'],
+      'sitectl --version': [bin, '--version'],
+      'sitectl services list --json': [bin, 'services', 'list', '--json'],
+    };
+    const times = Object.fromEntries(Object.keys(cmds).map((k) => [k, []]));
+    for (const args of Object.values(cmds)) timeCommand(args, cliEnv); // warm the page cache
+    for (let i = 0; i < RUNS; i++) for (const [k, args] of Object.entries(cmds)) times[k].push(timeCommand(args, cliEnv));
+    const base = median(times['node -e 0']);
+    console.log(`\nStartup (median of ${RUNS} runs, warm emulator)`);
+    for (const [k, xs] of Object.entries(times)) {
+      console.log(`  ${k.padEnd(32)} ${fmt(median(xs)).padStart(7)} ms   ${fmt(median(xs) / base, 2)} x node -e 0`);
+    }
+    console.log('  targets: --version <= 1.15 x, services list --json <= 1.8 x');
+
+    // 2. Bulk update of SIZE services.
+    console.log(`\nBulk update of ${SIZE} services (concurrency ${CONCURRENCY})`);
+    let t0 = performance.now();
+    await reset(emu, SIZE);
+    console.log(`  seeding ${SIZE} services: ${fmt(performance.now() - t0, 0)} ms`);
+
+    t0 = performance.now();
+    timeCommand(
+      [bin, 'services', 'update', '--filter', '{}', '--set', 'description=bench cli', '--yes', '--concurrency', String(CONCURRENCY),
+        '--journal', join(tmp, 'bench-journal.ndjson')],
+      cliEnv,
+    );
+    const cliMs = performance.now() - t0;
+    console.log(`  sitectl services update --filter {} (plan + execute): ${fmt(cliMs, 0)} ms`);
+
+    await reset(emu, SIZE);
+    const agent = new Agent({ connections: CONCURRENCY });
+    t0 = performance.now();
+    const targets = await allServices(agent, emu);
+    const chunks = [];
+    for (let i = 0; i < targets.length; i += 100) chunks.push(targets.slice(i, i + 100));
+    await pool(chunks, CONCURRENCY, (chunk) =>
+      call(agent, emu, 'POST', BULK_PATH, {
+        services: chunk.map((s) => ({ service: { id: s.id, revision: s.revision, description: 'bench bare' }, mask: 'description' })),
+        returnEntity: false,
+      }),
+    );
+    const bareMs = performance.now() - t0;
+    console.log(`  bare undici loop (query pages + same bulk requests): ${fmt(bareMs, 0)} ms`);
+
+    await reset(emu, SIZE);
+    const single = new Pool(new URL(emu.url).origin, { connections: 1 });
+    t0 = performance.now();
+    const targets2 = await allServices(single, emu);
+    for (const s of targets2) {
+      await call(single, emu, 'PATCH', `/_api/bookings/v2/services/${s.id}`, {
+        service: { id: s.id, revision: s.revision, description: 'bench patch' },
+        mask: 'description',
+      });
+    }
+    const patchMs = performance.now() - t0;
+    console.log(`  per-item PATCH loop: ${fmt(patchMs, 0)} ms`);
+    console.log(`  sitectl is ${fmt(patchMs / cliMs, 1)} x faster than the PATCH loop (target >= 20 x)`);
+    console.log(`  sitectl / bare undici = ${fmt(cliMs / bareMs, 2)} (target <= 1.3)`);
+
+    // 3. Emulator reads per second.
+    console.log(`\nEmulator simple reads (GET service by id, ${READ_SECONDS} s each)`);
+    const ids = targets2.slice(0, 500).map((s) => s.id);
+    for (const inFlight of [1, 8]) {
+      const p = new Pool(new URL(emu.url).origin, { connections: inFlight });
+      let n = 0;
+      const end = performance.now() + READ_SECONDS * 1000;
+      await Promise.all(
+        Array.from({ length: inFlight }, async () => {
+          while (performance.now() < end) {
+            await call(p, emu, 'GET', `/_api/bookings/v2/services/${ids[n % ids.length]}`);
+            n++;
+          }
+        }),
+      );
+      console.log(`  ${inFlight} in flight: ${fmt(n / READ_SECONDS, 0)} reads/s`);
+      await p.close();
+    }
+    await agent.close();
+    await single.close();
+  } finally {
+    emu.child.kill('SIGTERM');
+    await waitFor(() => emu.child.exitCode !== null || emu.child.signalCode !== null, 10_000, 'emulator stop').catch(() => emu.child.kill('SIGKILL'));
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+main().catch((err) => {
+  console.error(`bench: ${err.message}`);
+  process.exitCode = 1;
+});
