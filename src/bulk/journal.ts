@@ -1,0 +1,184 @@
+/**
+ * The append-only NDJSON journal of a bulk run (design.md "Bulk actions": every run writes a journal; `--resume`
+ * continues after a crash or Ctrl-C without repeating or losing an item).
+ *
+ * Line 1 is the header, then `planned` lines as the plan streams, `result` lines as chunks finish (one fsync per
+ * batch, so a result is on disk before the next chunk is sent), and `end` when the run is complete. A reader
+ * ignores a truncated last line (the process was killed mid-write).
+ */
+import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { UserError } from '../core/errors.js';
+
+export type BulkAction = 'update' | 'delete' | 'clone';
+export type Outcome = 'updated' | 'unchanged' | 'conflict' | 'failed' | 'deleted' | 'created';
+
+/** What the run was asked to do; enough to resume it without the original command line. */
+export interface JournalArgs {
+  filter?: Record<string, unknown>;
+  ids?: string[];
+  set?: { path: string; value: unknown }[];
+  mask?: string;
+  /** clone: the source service id and how many clones. */
+  sourceId?: string;
+  count?: number;
+}
+
+export interface HeaderLine {
+  kind: 'header';
+  runId: string;
+  action: BulkAction;
+  createdAt: string;
+  args: JournalArgs;
+}
+/** A target of the run. `revision` is the one seen at plan time (updates are checked against it). */
+export interface PlannedLine {
+  kind: 'planned';
+  id: string;
+  revision?: string;
+  after?: unknown;
+}
+export interface ResultLine {
+  kind: 'result';
+  id: string;
+  outcome: Outcome;
+  revision?: string;
+  /** clone: the id of the created service. */
+  createdId?: string;
+  error?: string;
+}
+export interface EndLine {
+  kind: 'end';
+  at: string;
+  status?: 'done' | 'declined';
+}
+export type JournalLine = HeaderLine | PlannedLine | ResultLine | EndLine;
+
+/** A journal read back for `--resume`. */
+export interface JournalState {
+  path: string;
+  header: HeaderLine;
+  /** Planned targets in plan order (the first `planned` line of an id wins). */
+  planned: PlannedLine[];
+  /** The last result of each id. */
+  results: Map<string, ResultLine>;
+  ended: boolean;
+}
+
+/** `<stateDir>/journals` where stateDir = `$SITECTL_STATE_DIR`, `$XDG_STATE_HOME/sitectl` or `~/.local/state/sitectl`. */
+export function defaultJournalDir(env: NodeJS.ProcessEnv): string {
+  if (env.SITECTL_STATE_DIR) return join(env.SITECTL_STATE_DIR, 'journals');
+  if (env.XDG_STATE_HOME) return join(env.XDG_STATE_HOME, 'sitectl', 'journals');
+  return join(env.HOME ?? homedir(), '.local', 'state', 'sitectl', 'journals');
+}
+
+/** A sortable, unique run id: `20261122T071500Z-<6 hex>`. */
+export function newRunId(now: Date): string {
+  const stamp = now.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+  return `${stamp}-${randomBytes(3).toString('hex')}`;
+}
+
+/** An open journal being appended to. Writes are synchronous so a line is complete before the next chunk goes. */
+export class JournalWriter {
+  private fd: number | undefined;
+
+  private constructor(
+    readonly path: string,
+    fd: number,
+  ) {
+    this.fd = fd;
+  }
+
+  /**
+   * Creates a new journal and writes its header (fsynced).
+   * @throws UserError when the file already exists (a journal is never overwritten) or cannot be created
+   */
+  static create(path: string, header: HeaderLine): JournalWriter {
+    mkdirSync(dirname(path), { recursive: true });
+    let fd: number;
+    try {
+      fd = openSync(path, 'wx', 0o600);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'EEXIST') throw new UserError(`journal ${path} already exists`, 'pass --resume to continue it, or another --journal path');
+      throw new UserError(`cannot create journal ${path}: ${(err as Error).message}`);
+    }
+    const writer = new JournalWriter(path, fd);
+    writer.append([header]);
+    return writer;
+  }
+
+  /** Opens an existing journal for appending (`--resume`). A truncated last line is ended so new lines parse. */
+  static reopen(path: string): JournalWriter {
+    const text = readFileSync(path, 'utf8');
+    const fd = openSync(path, 'a');
+    const writer = new JournalWriter(path, fd);
+    if (text.length > 0 && !text.endsWith('\n')) {
+      writeSync(fd, '\n');
+      fsyncSync(fd);
+    }
+    return writer;
+  }
+
+  /** Appends lines and fsyncs once for the batch. */
+  append(lines: readonly JournalLine[]): void {
+    if (this.fd === undefined || lines.length === 0) return;
+    writeSync(this.fd, lines.map((l) => `${JSON.stringify(l)}\n`).join(''));
+    fsyncSync(this.fd);
+  }
+
+  close(): void {
+    if (this.fd === undefined) return;
+    closeSync(this.fd);
+    this.fd = undefined;
+  }
+}
+
+/**
+ * Reads a journal for `--resume`.
+ *
+ * @throws UserError when the file is missing, empty or has no valid header, or a line other than the last is
+ *   not valid JSON (the last line may be truncated by a kill and is then ignored)
+ */
+export function readJournal(path: string): JournalState {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    throw new UserError(`cannot read journal ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+  }
+  const rawLines = text.split('\n');
+  const lines: JournalLine[] = [];
+  for (let i = 0; i < rawLines.length; i++) {
+    const raw = rawLines[i];
+    if (raw.trim() === '') continue;
+    try {
+      lines.push(JSON.parse(raw) as JournalLine);
+    } catch {
+      // Only the final line can be half-written; anything earlier means the file is not a journal of ours.
+      const isLast = rawLines.slice(i + 1).every((r) => r.trim() === '');
+      if (!isLast) throw new UserError(`journal ${path} is corrupt at line ${i + 1}`);
+    }
+  }
+  const header = lines[0];
+  if (!header || header.kind !== 'header') throw new UserError(`${path} is not a sitectl journal (no header line)`);
+  const planned: PlannedLine[] = [];
+  const seen = new Set<string>();
+  const results = new Map<string, ResultLine>();
+  let ended = false;
+  for (const line of lines.slice(1)) {
+    if (line.kind === 'planned') {
+      if (!seen.has(line.id)) {
+        seen.add(line.id);
+        planned.push(line);
+      }
+    } else if (line.kind === 'result') {
+      results.set(line.id, line);
+    } else if (line.kind === 'end') {
+      ended = true;
+    }
+  }
+  return { path, header, planned, results, ended };
+}

@@ -1,0 +1,110 @@
+/**
+ * The UI facade (design.md "Layout": the only place that imports ink and react). Commands load it with
+ * `await import('../../ui/index.js')` and only on a TTY, so non-interactive runs never load Ink or React.
+ *
+ * Every function takes plain data and returns plain results; nothing here calls the API.
+ */
+import { createElement } from 'react';
+import { render, renderToString } from 'ink';
+import { CancelError } from '../core/errors.js';
+import { Confirm } from './confirm.js';
+import { Progress } from './progress.js';
+import { Table } from './table.js';
+import { initialProgressState, progressReducer, type ProgressState, type ProgressUpdate } from './progress-state.js';
+import type { TableColumn, TableRow } from './table-layout.js';
+
+export type { TableColumn, TableRow } from './table-layout.js';
+export type { ProgressUpdate } from './progress-state.js';
+
+type TtyOut = NodeJS.WriteStream;
+
+export interface RenderConfirmOptions {
+  message: string;
+  /** The answer Enter gives without moving the highlight. */
+  defaultValue: boolean;
+  /** Where the prompt is drawn (default stderr, so stdout stays data-only). Must be a TTY. */
+  stdout?: TtyOut;
+  stdin?: NodeJS.ReadStream;
+}
+
+/**
+ * Asks a yes/no question on the terminal. Call only when `io.canPrompt()` is true.
+ *
+ * @returns true for yes, false for no
+ * @throws CancelError (exit 130) when the user presses Esc or Ctrl-C
+ */
+export async function renderConfirm(opts: RenderConfirmOptions): Promise<boolean> {
+  let answer: boolean | undefined;
+  const instance = render(
+    createElement(Confirm, {
+      message: opts.message,
+      defaultValue: opts.defaultValue,
+      onDone: (a: boolean | undefined) => {
+        answer = a;
+      },
+    }),
+    {
+      stdout: opts.stdout ?? process.stderr,
+      stdin: opts.stdin ?? process.stdin,
+      exitOnCtrlC: false,
+      patchConsole: false,
+    },
+  );
+  await instance.waitUntilExit();
+  if (answer === undefined) throw new CancelError('Cancelled');
+  return answer;
+}
+
+export interface RenderProgressOptions {
+  title: string;
+  total: number;
+  /** Where the bar is drawn (default stderr). Must be a TTY. */
+  stdout?: TtyOut;
+}
+
+/** A live progress bar: `update` as the engine reports, `done` once at the end (leaves the last frame shown). */
+export interface ProgressHandle {
+  update(p: ProgressUpdate): void;
+  done(): Promise<void>;
+}
+
+/** Draws a progress bar (done/total, rate, ETA, failures) that redraws in place at most 30 times a second. */
+export function renderProgress(opts: RenderProgressOptions): ProgressHandle {
+  const stdout = opts.stdout ?? process.stderr;
+  let state: ProgressState = initialProgressState(opts.title, opts.total);
+  const view = () => createElement(Progress, { state, columns: stdout.columns || 80 });
+  const instance = render(view(), { stdout, exitOnCtrlC: false, patchConsole: false });
+  let finished = false;
+  return {
+    update(p) {
+      if (finished) return;
+      state = progressReducer(state, p);
+      instance.rerender(view());
+    },
+    async done() {
+      if (finished) return;
+      finished = true;
+      state = progressReducer(state, { type: 'finish' });
+      instance.rerender(view());
+      instance.unmount();
+      await instance.waitUntilExit();
+    },
+  };
+}
+
+export interface RenderTableOptions {
+  columns: TableColumn[];
+  rows: TableRow[];
+  /** Where the table is written (default stderr). */
+  stdout?: NodeJS.WritableStream & { columns?: number };
+  /** Width to fit (default the stream's columns, else 80). */
+  width?: number;
+}
+
+/** Writes a table once (no live redraw): bold header, columns fitted to the width. */
+export function renderTable(opts: RenderTableOptions): void {
+  const stdout = opts.stdout ?? process.stderr;
+  const width = opts.width ?? (stdout.columns || 80);
+  const text = renderToString(createElement(Table, { columns: opts.columns, rows: opts.rows, width }), { columns: width });
+  stdout.write(`${text}\n`);
+}
