@@ -1,0 +1,402 @@
+/**
+ * The typed HTTP client of the platform's REST wire (platform-wire.md; spec 001 §7 "Transport", §8, §9).
+ *
+ * It speaks undici's Dispatcher API directly (no fetch) and loads only the two undici modules it uses, and
+ * only on the first request, so commands that never call the API pay nothing for it.
+ */
+import type { Dispatcher } from 'undici';
+import type { ZodType } from 'zod';
+import { ApiError, NetworkError, SystemError, fromResponse } from './errors.js';
+import { LONG_GET_THRESHOLD, toURLSearchParams } from './query.js';
+import { redact, redactHeaders } from './redact.js';
+
+/** How requests authenticate (wire §2). Neither kind sends a `Bearer` scheme. */
+export type Credentials =
+  | { kind: 'apiKey'; apiKey: string; siteId: string } // Authorization: <key>, wix-site-id: <siteId>
+  | { kind: 'accessToken'; accessToken: string } // Authorization: <raw token>
+  | { kind: 'none' };
+
+export interface ApiClientOptions {
+  /** `https://www.wixapis.com` or `http://127.0.0.1:PORT`; a path part is kept as a prefix. */
+  baseUrl: string;
+  credentials: Credentials;
+  /** Transport; default an undici `EnvHttpProxyAgent` with keep-alive (honours HTTP(S)_PROXY / NO_PROXY). */
+  dispatcher?: Dispatcher;
+  /** Retries after the first attempt, default 3. */
+  retries?: number;
+  /** Cap of one backoff delay in ms, default 30_000. */
+  maxDelayMs?: number;
+  /** When a reply's Retry-After asks for more than this (ms), fail at once instead of waiting; default 60_000. */
+  maxRetryAfterMs?: number;
+  /** Receives each error just before the client throws it (the thrown error; a transport error is its cause). */
+  onError?: (err: unknown) => void;
+  /** HTTP trace, one line per call made and reply received; secrets redacted. */
+  onDebug?: (line: string) => void;
+  /** Waits between attempts; tests inject one that records the delays. */
+  sleep?: (ms: number) => Promise<void>;
+}
+
+export interface RequestOptions<T> {
+  method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+  /** The SDK URL (wire §1), e.g. `/_api/bookings/v2/services/query`. */
+  path: string;
+  /** GET/DELETE parameters, flattened per wire §5. */
+  query?: Record<string, unknown>;
+  /** Allow the `.r=<base64url JSON>` form for nested or object-array parameters. */
+  complexQuery?: boolean;
+  /** JSON body; `Date` values go out as ISO strings. */
+  body?: unknown;
+  /** Parses the JSON reply (turns ISO strings into `Date`); without it the parsed JSON is returned as is. */
+  schema?: ZodType<T>;
+  /** Safe to repeat: retried on network errors, 429 and 5xx. Default true for GET, false otherwise. */
+  idempotent?: boolean;
+  /** A GET whose parameters exceed 4000 characters goes out as a POST to the same path with a JSON body. */
+  longGetFallback?: boolean;
+  signal?: AbortSignal;
+}
+
+const DEFAULT_RETRIES = 3;
+const DEFAULT_MAX_DELAY_MS = 30_000;
+const DEFAULT_MAX_RETRY_AFTER_MS = 60_000;
+/** First backoff step; attempt n waits a random time in [base*2^n/2, base*2^n], capped at maxDelayMs. */
+const BASE_DELAY_MS = 500;
+/** Idle sockets stay open this long so consecutive calls (paging, bulk chunks) reuse the connection. */
+const KEEP_ALIVE_TIMEOUT_MS = 10_000;
+
+/**
+ * Transport error codes that mean the request never reached the server (no connection was made), so even a
+ * non-idempotent call can be sent again without risk of applying it twice.
+ */
+const NOT_SENT_CODES = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
+
+type RequestFn = (this: Dispatcher, opts: Dispatcher.RequestOptions) => Promise<Dispatcher.ResponseData>;
+
+let requestFnPromise: Promise<RequestFn> | undefined;
+
+/** undici's `request` implementation without the package index (see undici-internals.d.ts). */
+function loadRequestFn(): Promise<RequestFn> {
+  requestFnPromise ??= import('undici/lib/api/api-request.js')
+    .then((m) => m.default as RequestFn)
+    .catch(async () => {
+      // A future undici may move its internals; the public index always works, only slower to load.
+      const undici = await import('undici');
+      return function (this: Dispatcher, opts: Dispatcher.RequestOptions) {
+        return undici.Dispatcher.prototype.request.call(this, opts) as Promise<Dispatcher.ResponseData>;
+      };
+    });
+  return requestFnPromise;
+}
+
+async function createDefaultDispatcher(): Promise<Dispatcher> {
+  let Agent: typeof import('undici').EnvHttpProxyAgent;
+  try {
+    Agent = (await import('undici/lib/dispatcher/env-http-proxy-agent.js')).default;
+  } catch {
+    Agent = (await import('undici')).EnvHttpProxyAgent;
+  }
+  return new Agent({ keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS });
+}
+
+function defaultSleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** The first `code` along the error's cause chain (undici wraps system errors such as ECONNREFUSED). */
+function errorCode(err: unknown): string | undefined {
+  let current: unknown = err;
+  for (let depth = 0; depth < 4 && typeof current === 'object' && current !== null; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string' && code !== '') return code;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+function notSent(err: unknown): boolean {
+  let current: unknown = err;
+  for (let depth = 0; depth < 4 && typeof current === 'object' && current !== null; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string' && NOT_SENT_CODES.has(code)) return true;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
+function errorText(err: unknown): string {
+  if (err instanceof Error) {
+    const code = errorCode(err);
+    const causeMessage = err.cause instanceof Error && err.cause.message !== err.message ? `: ${err.cause.message}` : '';
+    const text = `${err.message}${causeMessage}`;
+    return code && !text.includes(code) ? `${code} ${text}` : text;
+  }
+  return String(err);
+}
+
+/**
+ * Parses `Retry-After` (RFC 9110 §10.2.3): delay-seconds or an HTTP date. Returns ms (>= 0) or undefined when
+ * absent or unparseable.
+ */
+export function parseRetryAfter(value: string | string[] | undefined, now = Date.now()): number | undefined {
+  const raw = Array.isArray(value) ? value[0] : value;
+  if (raw === undefined) return undefined;
+  const text = raw.trim();
+  if (/^\d+(\.\d+)?$/.test(text)) return Math.round(Number(text) * 1000);
+  const at = Date.parse(text);
+  if (Number.isNaN(at)) return undefined;
+  return Math.max(0, at - now);
+}
+
+function firstHeader(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/**
+ * Client of the platform's REST API. One instance per base URL and credential; safe to share between
+ * concurrent calls. Call {@link close} when done: idle keep-alive sockets otherwise hold the process open for
+ * up to 10 s.
+ *
+ * What is retried, and why (issue 2 §2, style.md "Retries only where safe"):
+ * - Idempotent calls (GET by default; callers pass `idempotent: true` for reads sent as POST such as
+ *   query/search/count, and for revision-checked updates, which the server refuses to apply twice) are retried
+ *   on transport errors, 429 and every 5xx: repeating them cannot change the outcome.
+ * - Other calls (create, delete, clone, ...) are retried only when the request certainly was not processed:
+ *   on 429 (the platform throttles before it handles the request) and on transport errors raised before a
+ *   connection existed (ECONNREFUSED, ENOTFOUND, EAI_AGAIN, EHOSTUNREACH, ENETUNREACH, connect timeout). A 5xx
+ *   or a reset connection may come after the change was committed, so such a call fails instead of risking a
+ *   duplicate.
+ * - At most `retries` (3) retries. Delay: exponential with jitter, attempt n waits a random time in
+ *   [250·2^n, 500·2^n] ms capped at `maxDelayMs`; a reply's `Retry-After` (seconds or HTTP date) replaces that
+ *   delay, and when it asks for more than `maxRetryAfterMs` the error is thrown at once.
+ * - An aborted `signal` stops at once with the signal's reason; it is never retried.
+ */
+export class ApiClient {
+  private readonly origin: string;
+  private readonly basePath: string;
+  private readonly credentials: Credentials;
+  private readonly retries: number;
+  private readonly maxDelayMs: number;
+  private readonly maxRetryAfterMs: number;
+  private readonly onError?: (err: unknown) => void;
+  private readonly onDebug?: (line: string) => void;
+  private readonly sleep: (ms: number) => Promise<void>;
+  private readonly secrets: string[];
+  private dispatcher: Dispatcher | undefined;
+  private dispatcherPromise: Promise<Dispatcher> | undefined;
+  private readonly ownsDispatcher: boolean;
+
+  /** @throws TypeError when `baseUrl` is not an absolute http(s) URL. */
+  constructor(opts: ApiClientOptions) {
+    const url = new URL(opts.baseUrl);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+      throw new TypeError(`Base URL must be http or https, got ${url.protocol}`);
+    }
+    this.origin = url.origin;
+    this.basePath = url.pathname.replace(/\/+$/, '');
+    this.credentials = opts.credentials;
+    this.retries = Math.max(0, opts.retries ?? DEFAULT_RETRIES);
+    this.maxDelayMs = opts.maxDelayMs ?? DEFAULT_MAX_DELAY_MS;
+    this.maxRetryAfterMs = opts.maxRetryAfterMs ?? DEFAULT_MAX_RETRY_AFTER_MS;
+    this.onError = opts.onError;
+    this.onDebug = opts.onDebug;
+    this.sleep = opts.sleep ?? defaultSleep;
+    this.dispatcher = opts.dispatcher;
+    this.ownsDispatcher = opts.dispatcher === undefined;
+    const c = opts.credentials;
+    this.secrets = c.kind === 'apiKey' ? [c.apiKey] : c.kind === 'accessToken' ? [c.accessToken] : [];
+  }
+
+  /** The base URL's origin, e.g. `http://127.0.0.1:4010` (for messages). */
+  get baseUrl(): string {
+    return this.origin + this.basePath;
+  }
+
+  /** Scrubs this client's credentials and any secret-looking parameter from `text` (for messages and traces). */
+  redact(text: string): string {
+    return redact(text, this.secrets);
+  }
+
+  /**
+   * Sends one call and returns its parsed reply.
+   *
+   * Wire rules: success is HTTP 200 with a JSON body (wire §10; any other status, an empty body or non-JSON is
+   * an error). Auth per wire §2; `content-type: application/json` only with a body; GET/DELETE `query` flattened
+   * per wire §5; with `longGetFallback`, a GET whose parameters exceed 4000 characters is sent as a POST of the
+   * same path with the parameters as the JSON body.
+   *
+   * @returns the reply JSON, parsed by `schema` when given
+   * @throws ValidationError | ApplicationError | SystemError (see errors.ts), NetworkError after the retries,
+   *         SystemError when a 200 reply does not match `schema`, the signal's reason when aborted
+   */
+  async request<T>(opts: RequestOptions<T>): Promise<T> {
+    let method: RequestOptions<T>['method'] = opts.method;
+    let body = opts.body;
+    let search = '';
+    if (opts.query && Object.keys(opts.query).length > 0) {
+      search = toURLSearchParams(opts.query, opts.complexQuery ?? false).toString();
+      if (method === 'GET' && opts.longGetFallback && search.length > LONG_GET_THRESHOLD) {
+        method = 'POST';
+        body = opts.query;
+        search = '';
+      }
+    }
+    const idempotent = opts.idempotent ?? opts.method === 'GET';
+    const path = this.basePath + opts.path + (search ? `?${search}` : '');
+    const headers = this.headers(body !== undefined);
+    const payload = body === undefined ? undefined : JSON.stringify(body);
+
+    const dispatcher = await this.getDispatcher();
+    const requestFn = await loadRequestFn();
+
+    for (let attempt = 0; ; attempt++) {
+      opts.signal?.throwIfAborted();
+      const started = performance.now();
+      this.trace(`> ${method} ${this.redact(this.origin + path)}`, headers);
+      let res: Dispatcher.ResponseData;
+      try {
+        res = await requestFn.call(dispatcher, {
+          origin: this.origin,
+          path,
+          method,
+          headers,
+          body: payload,
+          signal: opts.signal,
+        });
+      } catch (err) {
+        opts.signal?.throwIfAborted();
+        const ms = Math.round(performance.now() - started);
+        const text = this.redact(errorText(err));
+        this.trace(`< ${method} ${this.redact(this.origin + path)} failed after ${ms} ms: ${text}`);
+        if (attempt < this.retries && (idempotent || notSent(err))) {
+          await this.wait(this.backoff(attempt), opts.signal);
+          continue;
+        }
+        throw this.fail(new NetworkError(text, err));
+      }
+
+      let text: string;
+      try {
+        text = await res.body.text();
+      } catch (err) {
+        opts.signal?.throwIfAborted();
+        const message = this.redact(errorText(err));
+        if (attempt < this.retries && idempotent) {
+          await this.wait(this.backoff(attempt), opts.signal);
+          continue;
+        }
+        throw this.fail(new NetworkError(message, err));
+      }
+      const ms = Math.round(performance.now() - started);
+      const requestId = firstHeader(res.headers['x-wix-request-id']);
+      this.trace(
+        `< ${method} ${this.redact(this.origin + path)} ${res.statusCode} ${ms} ms request-id: ${requestId ?? 'none'}`,
+      );
+
+      if (res.statusCode === 200) return this.parse(opts.schema, text, res, requestId);
+
+      const err = this.sanitize(fromResponse(res.statusCode, res.statusText, res.headers, text));
+      const retryable = res.statusCode === 429 || res.statusCode >= 500;
+      if (retryable && (idempotent || res.statusCode === 429) && attempt < this.retries) {
+        const retryAfter = parseRetryAfter(res.headers['retry-after']);
+        if (retryAfter !== undefined && retryAfter > this.maxRetryAfterMs) throw this.fail(err);
+        await this.wait(retryAfter ?? this.backoff(attempt), opts.signal);
+        continue;
+      }
+      throw this.fail(err);
+    }
+  }
+
+  /** Closes the default dispatcher's sockets; a dispatcher passed in by the caller is left to the caller. */
+  async close(): Promise<void> {
+    const pending = this.dispatcherPromise;
+    this.dispatcherPromise = undefined;
+    if (this.ownsDispatcher && pending) {
+      const dispatcher = await pending;
+      this.dispatcher = undefined;
+      await dispatcher.close();
+    }
+  }
+
+  private getDispatcher(): Promise<Dispatcher> {
+    if (this.dispatcher && !this.ownsDispatcher) return Promise.resolve(this.dispatcher);
+    this.dispatcherPromise ??= createDefaultDispatcher().then((d) => (this.dispatcher = d));
+    return this.dispatcherPromise;
+  }
+
+  private headers(hasBody: boolean): Record<string, string> {
+    const headers: Record<string, string> = { accept: 'application/json' };
+    const c = this.credentials;
+    if (c.kind === 'apiKey') {
+      headers.authorization = c.apiKey;
+      headers['wix-site-id'] = c.siteId;
+    } else if (c.kind === 'accessToken') {
+      headers.authorization = c.accessToken;
+    }
+    if (hasBody) headers['content-type'] = 'application/json';
+    return headers;
+  }
+
+  private parse<T>(
+    schema: ZodType<T> | undefined,
+    text: string,
+    res: Dispatcher.ResponseData,
+    requestId: string | undefined,
+  ): T {
+    const init = { status: res.statusCode, statusText: res.statusText, requestId, body: text };
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch (cause) {
+      throw this.fail(
+        new SystemError({ ...init, cause }, text.trim() === '' ? 'empty reply' : 'reply is not JSON'),
+      );
+    }
+    if (!schema) return json as T;
+    const parsed = schema.safeParse(json);
+    if (parsed.success) return parsed.data;
+    const issues = parsed.error.issues
+      .slice(0, 3)
+      .map((i) => `${i.path.map(String).join('.') || '(root)'}: ${i.message}`)
+      .join('; ');
+    throw this.fail(new SystemError({ ...init, cause: parsed.error }, this.redact(`unexpected reply: ${issues}`)));
+  }
+
+  /** Server-provided text could echo a secret; scrub the message before anyone sees it. */
+  private sanitize(err: ApiError): ApiError {
+    const clean = this.redact(err.message);
+    if (clean !== err.message) err.message = clean;
+    return err;
+  }
+
+  private fail(err: ApiError): ApiError {
+    this.onError?.(err);
+    return err;
+  }
+
+  private backoff(attempt: number): number {
+    const ceiling = Math.min(this.maxDelayMs, BASE_DELAY_MS * 2 ** attempt);
+    return Math.round(ceiling / 2 + Math.random() * (ceiling / 2));
+  }
+
+  private async wait(ms: number, signal: AbortSignal | undefined): Promise<void> {
+    this.trace(`  retrying in ${ms} ms`);
+    await this.sleep(ms);
+    signal?.throwIfAborted();
+  }
+
+  private trace(line: string, headers?: Record<string, string>): void {
+    if (!this.onDebug) return;
+    this.onDebug(line);
+    if (headers) {
+      for (const [name, value] of Object.entries(redactHeaders(headers))) {
+        this.onDebug(`>   ${name}: ${this.redact(value)}`);
+      }
+    }
+  }
+}

@@ -1,0 +1,118 @@
+/**
+ * Paging as async iterators (spec 001 §9, platform-wire.md §6, style.md "The typed client").
+ *
+ * `offsetPages` and `cursorPages` yield one {@link Page} per request; `items` flattens pages into entities;
+ * `collect` gathers an iterator into an array with an upper bound. Every iterator stops early when the consumer
+ * breaks out of its `for await`, so no page is fetched that nobody reads.
+ */
+import type { PagingMetadata } from './schemas/common.js';
+
+/** One page of a list call: the entities plus the reply's `pagingMetadata`. */
+export interface Page<T> {
+  items: T[];
+  pagingMetadata?: PagingMetadata;
+}
+
+export interface PagingOptions {
+  /** Entities asked per request (the call's `limit`); the platform caps it (100 for services). Default 50. */
+  pageSize?: number;
+  /** Stop after this many entities in total; the last page is cut to fit. Default: no limit. */
+  limit?: number;
+}
+
+/** Default page size of the platform's queries (spec 001 §9: "Default query page size is 50"). */
+export const DEFAULT_PAGE_SIZE = 50;
+
+function checkOptions(opts: PagingOptions): { pageSize: number; limit: number } {
+  const pageSize = opts.pageSize ?? DEFAULT_PAGE_SIZE;
+  const limit = opts.limit ?? Number.POSITIVE_INFINITY;
+  if (!Number.isInteger(pageSize) || pageSize < 1) throw new RangeError(`pageSize must be a positive integer, got ${pageSize}`);
+  if (limit !== Number.POSITIVE_INFINITY && (!Number.isInteger(limit) || limit < 0)) {
+    throw new RangeError(`limit must be a non-negative integer, got ${limit}`);
+  }
+  return { pageSize, limit };
+}
+
+/**
+ * Offset paging: asks `{limit, offset}` starting at `offset` 0 and yields each page.
+ * The next offset adds the entities received to the offset (equal to `offset + limit` for a full page; it
+ * differs only when the server caps the page below the limit, and then nothing is skipped).
+ * Keeps going while the page is not empty and either `offset + count < total` (when the total is known, i.e.
+ * not `tooManyToCount`) or, without a usable total, while the page is full.
+ *
+ * @param fetchPage performs one request, e.g. `({limit, offset}) => queryServices(api, {paging:{limit, offset}})`
+ *                  mapped to `{items: services, pagingMetadata}`
+ * @throws whatever `fetchPage` throws; RangeError on a bad pageSize/limit
+ */
+export async function* offsetPages<T>(
+  fetchPage: (paging: { limit: number; offset: number }) => Promise<Page<T>>,
+  opts: PagingOptions & { offset?: number } = {},
+): AsyncGenerator<Page<T>, void, undefined> {
+  const { pageSize, limit } = checkOptions(opts);
+  let offset = opts.offset ?? 0;
+  let remaining = limit;
+  while (remaining > 0) {
+    const asked = Math.min(pageSize, remaining);
+    const page = await fetchPage({ limit: asked, offset });
+    const items = page.items.length > remaining ? page.items.slice(0, remaining) : page.items;
+    remaining -= items.length;
+    yield { items, pagingMetadata: page.pagingMetadata };
+
+    const received = page.items.length;
+    if (received === 0) return;
+    const meta = page.pagingMetadata;
+    const total = meta && !meta.tooManyToCount && typeof meta.total === 'number' ? meta.total : undefined;
+    const more = total !== undefined ? offset + received < total : received >= asked;
+    if (!more) return;
+    offset += received;
+  }
+}
+
+/**
+ * Cursor paging: the first request gets `{limit}` (the caller sends its filter and sort with it); each later
+ * request gets `{limit, cursor}` and the caller must send only `cursorPaging` (wire §6: the SDK sends no
+ * filter or sort with a cursor). Keeps going while `pagingMetadata.cursors.next` is set, even past an empty
+ * page (stripe-node#2731); stops at `limit` entities or if the server hands back the same cursor again.
+ *
+ * @param fetchPage performs one request: `cursor` undefined means "first page".
+ * @throws whatever `fetchPage` throws; RangeError on a bad pageSize/limit
+ */
+export async function* cursorPages<T>(
+  fetchPage: (paging: { limit: number; cursor?: string }) => Promise<Page<T>>,
+  opts: PagingOptions = {},
+): AsyncGenerator<Page<T>, void, undefined> {
+  const { pageSize, limit } = checkOptions(opts);
+  let cursor: string | undefined;
+  let remaining = limit;
+  while (remaining > 0) {
+    const asked = Math.min(pageSize, remaining);
+    const page = await fetchPage(cursor === undefined ? { limit: asked } : { limit: asked, cursor });
+    const items = page.items.length > remaining ? page.items.slice(0, remaining) : page.items;
+    remaining -= items.length;
+    yield { items, pagingMetadata: page.pagingMetadata };
+
+    const next = page.pagingMetadata?.cursors?.next;
+    if (!next || next === cursor) return;
+    cursor = next;
+  }
+}
+
+/** Flattens an iterator of pages into one of entities. */
+export async function* items<T>(pages: AsyncIterable<Page<T>>): AsyncGenerator<T, void, undefined> {
+  for await (const page of pages) yield* page.items;
+}
+
+/**
+ * Gathers up to `limit` values (default: all) from an async iterable into an array, then stops the iterable
+ * (its `return()` runs, so no further page is requested).
+ */
+export async function collect<T>(iterable: AsyncIterable<T>, opts: { limit?: number } = {}): Promise<T[]> {
+  const limit = opts.limit ?? Number.POSITIVE_INFINITY;
+  const out: T[] = [];
+  if (limit <= 0) return out;
+  for await (const value of iterable) {
+    out.push(value);
+    if (out.length >= limit) break;
+  }
+  return out;
+}

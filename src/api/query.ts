@@ -1,0 +1,106 @@
+/**
+ * Request encodings of the wire (platform-wire.md §5, §6; spec 001 §9 "Business constants and limits"):
+ * GET parameter flattening, the `.r=` form for complex parameters, the long-GET threshold, comma-joined field
+ * masks, ISO dates, and small filter helpers.
+ */
+import type { Filter } from './schemas/common.js';
+
+/** A GET whose encoded query is longer than this many characters is sent as a POST instead (spec 001 §9). */
+export const LONG_GET_THRESHOLD = 4000;
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof Date);
+}
+
+function scalarToString(value: unknown): string {
+  return value instanceof Date ? value.toISOString() : String(value);
+}
+
+/**
+ * Encodes a GET/DELETE payload as query parameters the way the platform's SDK does (wire §5):
+ * - nested objects flatten with dots: `{sort:{fieldName:'name'}}` -> `sort.fieldName=name`;
+ * - arrays of scalars repeat the key: `{ids:['a','b']}` -> `ids=a&ids=b`;
+ * - arrays of objects are dropped; `undefined` and `null` are skipped; `Date` values become ISO strings;
+ * - when `isComplex` is true and any flattened key contains a dot or an array holds objects, the whole payload
+ *   is sent instead as one parameter `.r=<base64url(JSON)>` without `=` padding, so nothing is lost.
+ *
+ * @example toURLSearchParams({ paging: { limit: 10 }, fieldsets: ['FULL'] }, true).toString()
+ *   === '.r=eyJwYWdpbmciOnsibGltaXQiOjEwfSwiZmllbGRzZXRzIjpbIkZVTEwiXX0'
+ */
+export function toURLSearchParams(payload: Record<string, unknown>, isComplex = false): URLSearchParams {
+  const params = new URLSearchParams();
+  let needsComplex = false;
+
+  const walk = (value: unknown, key: string): void => {
+    if (value === undefined || value === null) return;
+    if (Array.isArray(value)) {
+      if (key.includes('.')) needsComplex = true;
+      for (const item of value) {
+        if (isPlainObject(item) || Array.isArray(item)) needsComplex = true;
+        else if (item !== undefined && item !== null) params.append(key, scalarToString(item));
+      }
+      return;
+    }
+    if (isPlainObject(value)) {
+      for (const [name, inner] of Object.entries(value)) walk(inner, key ? `${key}.${name}` : name);
+      return;
+    }
+    if (key.includes('.')) needsComplex = true;
+    params.append(key, scalarToString(value));
+  };
+  walk(payload, '');
+
+  if (isComplex && needsComplex) {
+    return new URLSearchParams({ '.r': base64UrlJson(payload) });
+  }
+  return params;
+}
+
+/** base64url of the JSON text, without `=` padding (wire §5 `.r=`). Dates serialise as ISO strings. */
+export function base64UrlJson(payload: unknown): string {
+  return Buffer.from(JSON.stringify(payload), 'utf8').toString('base64url');
+}
+
+/** Inverse of {@link base64UrlJson}: what a server does with a `.r=` parameter. */
+export function fromBase64UrlJson(encoded: string): unknown {
+  return JSON.parse(Buffer.from(encoded, 'base64url').toString('utf8'));
+}
+
+/**
+ * A field mask as the wire wants it: paths joined with commas (`['name','payment.fixed']` ->
+ * `'name,payment.fixed'`). Empty and duplicate paths are dropped; order is kept.
+ */
+export function fieldMask(paths: readonly string[]): string {
+  return [...new Set(paths.map((p) => p.trim()).filter((p) => p !== ''))].join(',');
+}
+
+/** Splits a comma-joined field mask back into paths (also accepts the `{paths:[...]}` form). */
+export function parseFieldMask(mask: string | { paths?: string[] } | undefined): string[] {
+  if (mask === undefined) return [];
+  const paths = typeof mask === 'string' ? mask.split(',') : (mask.paths ?? []);
+  return paths.map((p) => p.trim()).filter((p) => p !== '');
+}
+
+/**
+ * Combines filters the way the platform's query builder does: none -> `{}`, one -> itself,
+ * several -> `{"$and":[...]}`. Empty filters are ignored.
+ */
+export function and(...filters: (Filter | undefined)[]): Filter {
+  const parts = filters.filter((f): f is Filter => f !== undefined && Object.keys(f).length > 0);
+  if (parts.length === 0) return {};
+  if (parts.length === 1) return parts[0];
+  return { $and: parts };
+}
+
+/** `{"$or":[...]}` of the non-empty filters; one filter is returned as is; none -> `{}`. */
+export function or(...filters: (Filter | undefined)[]): Filter {
+  const parts = filters.filter((f): f is Filter => f !== undefined && Object.keys(f).length > 0);
+  if (parts.length === 0) return {};
+  if (parts.length === 1) return parts[0];
+  return { $or: parts };
+}
+
+/** `{"id":{"$in":[...]}}`: the filter that selects entities by id. */
+export function idIn(ids: readonly string[]): Filter {
+  return { id: { $in: [...ids] } };
+}
