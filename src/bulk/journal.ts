@@ -2,7 +2,8 @@
  * The append-only NDJSON journal of a bulk run (design.md "Bulk actions": every run writes a journal; `--resume`
  * continues after a crash or Ctrl-C without repeating or losing an item).
  *
- * Line 1 is the header, then `planned` lines as the plan streams, `result` lines as chunks finish (one fsync per
+ * Line 1 is the header, then `planned` lines as the plan streams (and `result` lines for targets that need no
+ * change), one `planned-all` line when the selection was read in full, `result` lines as chunks finish (one fsync per
  * batch, so a result is on disk before the next chunk is sent), and `end` when the run is complete. A reader
  * ignores a truncated last line (the process was killed mid-write).
  */
@@ -49,12 +50,18 @@ export interface ResultLine {
   createdId?: string;
   error?: string;
 }
+/** Written once the selection has been read in full: a resume needs a complete plan. */
+export interface PlannedAllLine {
+  kind: 'planned-all';
+  count: number;
+}
 export interface EndLine {
   kind: 'end';
   at: string;
-  status?: 'done' | 'declined';
+  /** `declined` at the confirm prompt, `aborted` when the plan was refused (e.g. unknown ids). */
+  status?: 'done' | 'declined' | 'aborted';
 }
-export type JournalLine = HeaderLine | PlannedLine | ResultLine | EndLine;
+export type JournalLine = HeaderLine | PlannedLine | PlannedAllLine | ResultLine | EndLine;
 
 /** A journal read back for `--resume`. */
 export interface JournalState {
@@ -64,6 +71,8 @@ export interface JournalState {
   planned: PlannedLine[];
   /** The last result of each id. */
   results: Map<string, ResultLine>;
+  /** The plan was read in full (a `planned-all` line exists). */
+  planComplete: boolean;
   ended: boolean;
 }
 
@@ -168,6 +177,7 @@ export function readJournal(path: string): JournalState {
   const seen = new Set<string>();
   const results = new Map<string, ResultLine>();
   let ended = false;
+  let planComplete = false;
   for (const line of lines.slice(1)) {
     if (line.kind === 'planned') {
       if (!seen.has(line.id)) {
@@ -176,9 +186,11 @@ export function readJournal(path: string): JournalState {
       }
     } else if (line.kind === 'result') {
       results.set(line.id, line);
+    } else if (line.kind === 'planned-all') {
+      planComplete = true;
     } else if (line.kind === 'end') {
       ended = true;
     }
   }
-  return { path, header, planned, results, ended };
+  return { path, header, planned, results, planComplete, ended };
 }
