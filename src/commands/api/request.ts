@@ -1,0 +1,215 @@
+/**
+ * `sitectl api METHOD PATH [--input FILE|-] [--field k=v]... [--paginate] [--ndjson]`: sends one call through the
+ * ApiClient (auth, retries, request id, error rules of spec 001 section 8 all apply) and prints the JSON reply.
+ *
+ * `--field key=value` values are typed like `--where` (numbers, booleans, null, JSON); dotted keys build nested
+ * objects (`query.paging.limit=5`). For GET and DELETE the fields become query parameters (flattened per wire
+ * section 5); otherwise they are merged into the JSON body from `--input`.
+ *
+ * `--paginate` follows the platform's paging (wire section 6): cursor paging when the body's `query`/`search`
+ * object holds `cursorPaging` (or the wrapper is `search`), otherwise offset paging through `paging.offset`
+ * (`offset` for a GET with a top-level `limit`). The records (the reply's first array-valued field) are printed
+ * as one merged JSON array, or one per line with `--ndjson`.
+ */
+import { readFile } from 'node:fs/promises';
+import type { Command } from 'commander';
+import type { RequestOptions } from '../../api/client.js';
+import type { Page } from '../../api/paging.js';
+import type { Context } from '../../context.js';
+import { UserError } from '../../core/errors.js';
+import { collect, parseKeyValue } from '../../core/filters.js';
+
+type Method = RequestOptions<unknown>['method'];
+const METHODS: readonly Method[] = ['GET', 'POST', 'PATCH', 'PUT', 'DELETE'];
+
+export interface ApiOptions {
+  method: string;
+  path: string;
+  input?: string;
+  field: string[];
+  paginate: boolean;
+  ndjson: boolean;
+}
+
+export function register(program: Command, ctx: Context): void {
+  program
+    .command('api')
+    .description('Make an authenticated request to any platform endpoint and print the JSON reply')
+    .argument('<method>', 'GET, POST, PATCH, PUT or DELETE')
+    .argument('<path>', 'endpoint path, e.g. /_api/bookings/v2/services/query')
+    .option('--input <file>', "JSON body from a file, or '-' for stdin")
+    .option('-f, --field <key=value>', 'body field (query parameter for GET/DELETE); repeatable; dotted keys nest', collect, [])
+    .option('--paginate', 'follow offset or cursor paging and print every record', false)
+    .option('--ndjson', 'with --paginate: one record per line instead of one JSON array', false)
+    .addHelpText(
+      'after',
+      `\nExamples:\n` +
+        `  sitectl api GET /_api/bookings/v2/services/SERVICE_ID\n` +
+        `  sitectl api POST /_api/bookings/v2/services/query -f query.paging.limit=5\n` +
+        `  sitectl api POST /_api/bookings/v2/services/query --paginate --ndjson\n` +
+        `  echo '{"filter":{"type":"CLASS"}}' | sitectl api POST /_api/bookings/v2/services/count --input -`,
+    )
+    .action(async (method: string, path: string, o: Omit<ApiOptions, 'method' | 'path'>) => {
+      await run({ method, path, ...o }, ctx);
+    });
+}
+
+/**
+ * @throws UserError (exit 2) on an unknown method, unreadable or malformed input, a bad field, or `--paginate`
+ *   on a reply without a list; ApiError subclasses from the call.
+ */
+export async function run(opts: ApiOptions, ctx: Context): Promise<void> {
+  const method = opts.method.toUpperCase() as Method;
+  if (!METHODS.includes(method)) {
+    throw new UserError(`unknown method '${opts.method}'`, `use one of ${METHODS.join(', ')}`);
+  }
+  const path = opts.path.startsWith('/') ? opts.path : `/${opts.path}`;
+  const fields: Record<string, unknown> = {};
+  for (const pair of opts.field) {
+    const [key, value] = parseKeyValue(pair, '--field');
+    setPath(fields, key, value);
+  }
+  let body: unknown = opts.input !== undefined ? await readInput(opts.input, ctx) : undefined;
+  let query: Record<string, unknown> | undefined;
+  if (method === 'GET' || method === 'DELETE') {
+    if (body !== undefined) throw new UserError(`--input sends a body, which ${method} does not take`, 'use --field for query parameters');
+    query = Object.keys(fields).length ? fields : undefined;
+  } else if (Object.keys(fields).length) {
+    if (body !== undefined && (body === null || typeof body !== 'object' || Array.isArray(body))) {
+      throw new UserError('--field needs the --input body to be a JSON object');
+    }
+    body = deepMerge((body as Record<string, unknown>) ?? {}, fields);
+  }
+
+  const api = await ctx.api();
+  const call = (b: unknown, q: Record<string, unknown> | undefined) =>
+    api.request<unknown>({ method, path, body: b, query: q, complexQuery: true, signal: ctx.signal });
+
+  if (!opts.paginate) {
+    const reply = await call(body, query);
+    ctx.io.stdout.write(JSON.stringify(reply, null, 2) + '\n');
+    return;
+  }
+
+  const paging = await import('../../api/paging.js');
+  const pages = pagesOf(method, body, query, call, paging);
+  if (opts.ndjson) {
+    for await (const page of pages) for (const item of page.items) ctx.io.stdout.write(JSON.stringify(item) + '\n');
+    return;
+  }
+  const all: unknown[] = [];
+  for await (const page of pages) all.push(...page.items);
+  ctx.io.stdout.write(JSON.stringify(all, null, 2) + '\n');
+}
+
+type Call = (body: unknown, query: Record<string, unknown> | undefined) => Promise<unknown>;
+
+function pagesOf(
+  method: Method,
+  body: unknown,
+  query: Record<string, unknown> | undefined,
+  call: Call,
+  paging: typeof import('../../api/paging.js'),
+): AsyncIterable<Page<unknown>> {
+  if (method === 'GET' || method === 'DELETE') {
+    const q = { ...(query ?? {}) };
+    const topLevel = 'limit' in q;
+    const pageSize = Number(topLevel ? q.limit : getPath(q, 'paging.limit')) || paging.DEFAULT_PAGE_SIZE;
+    return paging.offsetPages(
+      async ({ limit, offset }) => {
+        const next = structuredClone(q);
+        if (topLevel) Object.assign(next, { limit, offset });
+        else setPath(next, 'paging', { ...(getPath(next, 'paging') as object), limit, offset });
+        return pageFrom(await call(undefined, next));
+      },
+      { pageSize },
+    );
+  }
+  const b = (body ?? {}) as Record<string, unknown>;
+  if (typeof b !== 'object' || Array.isArray(b)) throw new UserError('--paginate needs a JSON object body');
+  const wrapper = 'search' in b ? 'search' : 'query';
+  const inner = (b[wrapper] ?? {}) as Record<string, unknown>;
+  const cursor = 'cursorPaging' in inner || wrapper === 'search';
+  if (cursor) {
+    const pageSize = Number(getPath(inner, 'cursorPaging.limit')) || paging.DEFAULT_PAGE_SIZE;
+    return paging.cursorPages(
+      async ({ limit, cursor: c }) => {
+        // Wire section 6: a next-page request carries only cursorPaging, no filter or sort.
+        const next =
+          c === undefined
+            ? { ...b, [wrapper]: { ...inner, cursorPaging: { ...(inner.cursorPaging as object), limit } } }
+            : { [wrapper]: { cursorPaging: { limit, cursor: c } } };
+        return pageFrom(await call(next, undefined));
+      },
+      { pageSize },
+    );
+  }
+  const pageSize = Number(getPath(inner, 'paging.limit')) || paging.DEFAULT_PAGE_SIZE;
+  return paging.offsetPages(
+    async ({ limit, offset }) =>
+      pageFrom(await call({ ...b, [wrapper]: { ...inner, paging: { ...(inner.paging as object), limit, offset } } }, undefined)),
+    { pageSize, offset: Number(getPath(inner, 'paging.offset')) || 0 },
+  );
+}
+
+/** The reply's records (its first array-valued field) and paging metadata (`pagingMetadata` or members' `metadata`). */
+function pageFrom(reply: unknown): Page<unknown> {
+  if (reply === null || typeof reply !== 'object') throw new UserError('--paginate: the reply is not a JSON object');
+  const entries = Object.entries(reply as Record<string, unknown>);
+  const list = entries.find(([, v]) => Array.isArray(v));
+  if (!list) throw new UserError('--paginate: the reply holds no list of records', 'drop --paginate for this endpoint');
+  const r = reply as { pagingMetadata?: Page<unknown>['pagingMetadata']; metadata?: Page<unknown>['pagingMetadata'] };
+  return { items: list[1] as unknown[], pagingMetadata: r.pagingMetadata ?? r.metadata };
+}
+
+async function readInput(source: string, ctx: Context): Promise<unknown> {
+  let text: string;
+  try {
+    if (source === '-') {
+      const chunks: Buffer[] = [];
+      for await (const c of ctx.io.stdin) chunks.push(typeof c === 'string' ? Buffer.from(c) : (c as Buffer));
+      text = Buffer.concat(chunks).toString('utf8');
+    } else {
+      text = await readFile(source, 'utf8');
+    }
+  } catch (e) {
+    throw new UserError(`cannot read --input ${source}: ${(e as Error).message}`);
+  }
+  if (text.trim() === '') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    throw new UserError(`--input ${source} is not valid JSON: ${(e as Error).message}`);
+  }
+}
+
+function getPath(obj: unknown, path: string): unknown {
+  let cur = obj;
+  for (const k of path.split('.')) {
+    if (cur === null || typeof cur !== 'object') return undefined;
+    cur = (cur as Record<string, unknown>)[k];
+  }
+  return cur;
+}
+
+function setPath(obj: Record<string, unknown>, path: string, value: unknown): void {
+  const keys = path.split('.');
+  let cur = obj;
+  for (const k of keys.slice(0, -1)) {
+    const next = cur[k];
+    cur = (next && typeof next === 'object' && !Array.isArray(next) ? next : (cur[k] = {})) as Record<string, unknown>;
+  }
+  cur[keys[keys.length - 1]!] = value;
+}
+
+function deepMerge(base: Record<string, unknown>, extra: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...base };
+  for (const [k, v] of Object.entries(extra)) {
+    const prev = out[k];
+    out[k] =
+      v && typeof v === 'object' && !Array.isArray(v) && prev && typeof prev === 'object' && !Array.isArray(prev)
+        ? deepMerge(prev as Record<string, unknown>, v as Record<string, unknown>)
+        : v;
+  }
+  return out;
+}

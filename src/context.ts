@@ -1,0 +1,236 @@
+/**
+ * The Context every command receives (contracts.md "src/context.ts"; gh's cmdutil.Factory): streams, environment,
+ * global flags, a lazily built API client, an abort signal for Ctrl-C and a clock.
+ *
+ * Nothing here loads undici, zod or the emulator until `api()` is first called, so `--version` and `--help` stay
+ * cheap (issue 2 section 7).
+ */
+import type { ApiClient, Credentials } from './api/client.js';
+import { AuthError, UserError } from './core/errors.js';
+import { createIOStreams, type IOStreams } from './core/iostreams.js';
+import { notice, warn } from './core/log.js';
+
+export interface GlobalFlags {
+  profile?: string;
+  debug: boolean;
+  noInput: boolean;
+}
+
+export interface Context {
+  io: IOStreams;
+  env: NodeJS.ProcessEnv;
+  /** Filled in by the root command's preAction hook once Commander has parsed the global flags. */
+  flags: GlobalFlags;
+  /** The API client for the resolved profile; built once, on first use. May start the local emulator. */
+  api(): Promise<ApiClient>;
+  /** Aborted on the first SIGINT; commands pass it to requests and loops. */
+  signal: AbortSignal;
+  now(): Date;
+}
+
+/** Where the resolved target came from, for `profile show` and error hints. */
+export type ProfileSource = 'flag' | 'env' | 'stored' | 'local';
+
+/** The profile a command will talk to, after flags, environment and the stored profiles are applied. */
+export interface ResolvedProfile {
+  /** Profile name (`local` for the emulator default; `env` when only environment variables define it). */
+  name: string;
+  source: ProfileSource;
+  baseUrl: string;
+  siteId?: string;
+  /** The API key when there is one; never printed. */
+  apiKey?: string;
+  /** Where the secret is kept, in words: `env SITECTL_API_KEY`, `<config path>`, `<dataDir>/admin-key.json`. */
+  secretLocation?: string;
+  /** Set for the local profile: the emulator data dir. */
+  dataDir?: string;
+}
+
+export interface CreateContextResult {
+  ctx: Context;
+  /** Removes the SIGINT handler and closes the API client (keep-alive sockets). Call once, at the end. */
+  dispose(): Promise<void>;
+}
+
+/**
+ * Builds the Context for one CLI run.
+ * @param overrides test seams (io, env, now, api, signal); `flags` is merged over the defaults.
+ */
+export function createContext(overrides: Partial<Context> = {}): CreateContextResult {
+  const env = overrides.env ?? process.env;
+  const flags: GlobalFlags = { debug: false, noInput: false, ...overrides.flags };
+  const baseIo = overrides.io ?? createIOStreams({ env });
+  // --no-input is known only after parsing, so the check reads the live flags.
+  const baseCanPrompt = baseIo.canPrompt.bind(baseIo);
+  const io: IOStreams = { ...baseIo, canPrompt: () => !flags.noInput && baseCanPrompt() };
+
+  const controller = new AbortController();
+  let interrupts = 0;
+  const onSigint = () => {
+    interrupts += 1;
+    if (interrupts === 1) {
+      controller.abort(new DOMException('Interrupted', 'AbortError'));
+      return;
+    }
+    // A second Ctrl-C means "now": skip the clean-up the first one asked for.
+    io.stderr.write('\nerror: interrupted twice, exiting now\n');
+    process.exit(130);
+  };
+  const listenSigint = !overrides.signal;
+  if (listenSigint) process.on('SIGINT', onSigint);
+
+  let client: Promise<ApiClient> | undefined;
+  const ctx: Context = {
+    io,
+    env,
+    flags,
+    signal: overrides.signal ?? controller.signal,
+    now: overrides.now ?? (() => new Date()),
+    api:
+      overrides.api ??
+      (() => {
+        client ??= buildClient(ctx);
+        return client;
+      }),
+  };
+  return {
+    ctx,
+    async dispose() {
+      if (listenSigint) process.off('SIGINT', onSigint);
+      if (client) {
+        const c = await client.catch(() => undefined);
+        await c?.close();
+      }
+    },
+  };
+}
+
+async function buildClient(ctx: Context): Promise<ApiClient> {
+  const profile = await resolveProfile(ctx, { startEmulator: true });
+  if (!profile.apiKey) {
+    throw new AuthError(
+      `profile '${profile.name}' has no API key`,
+      `add one with 'sitectl profile add ${profile.name === 'env' ? 'NAME' : profile.name} --base-url URL --site-id ID --api-key-stdin', or set SITECTL_API_KEY`,
+    );
+  }
+  if (!profile.siteId) {
+    throw new AuthError(
+      `profile '${profile.name}' has no site id (an API key needs one)`,
+      `set it with 'sitectl profile add ... --site-id ID' or SITECTL_SITE_ID`,
+    );
+  }
+  const credentials: Credentials = { kind: 'apiKey', apiKey: profile.apiKey, siteId: profile.siteId };
+  const { ApiClient } = await import('./api/client.js');
+  return new ApiClient({
+    baseUrl: profile.baseUrl,
+    credentials,
+    onDebug: ctx.flags.debug ? (line) => ctx.io.stderr.write(`debug: ${line}\n`) : undefined,
+  });
+}
+
+/**
+ * Resolves the target profile (design.md "Profiles and auth"): flags, then environment, then stored profiles.
+ *
+ * - `--profile NAME` picks a stored profile (or `local`) and wins over everything in the environment.
+ * - Otherwise `SITECTL_PROFILE` or the stored current profile or `local` is the base, and `SITECTL_BASE_URL`,
+ *   `SITECTL_SITE_ID`, `SITECTL_API_KEY` override its fields one by one. An environment key without a base URL
+ *   targets the real platform (`https://www.wixapis.com`), not the emulator.
+ * - `local` (unless a stored profile has that name) targets the emulator in `defaultDataDir(env)`; with
+ *   `startEmulator` it is started in the background when not running, and a notice says so on stderr.
+ *
+ * @throws UserError (exit 2) when a named profile does not exist; AuthError never (the caller checks keys).
+ */
+export async function resolveProfile(
+  ctx: Pick<Context, 'env' | 'flags' | 'io'>,
+  opts: { startEmulator: boolean },
+): Promise<ResolvedProfile> {
+  const { readConfig, DEFAULT_BASE_URL, LOCAL_PROFILE } = await import('./core/config.js');
+  const env = ctx.env;
+  const read = readConfig(env);
+  if (read.problem) warn(ctx.io, `ignoring the profiles file: ${read.problem}`);
+  const { config } = read;
+
+  const fromFlag = ctx.flags.profile;
+  const name = fromFlag ?? (env.SITECTL_PROFILE || undefined) ?? config.currentProfile ?? LOCAL_PROFILE;
+  const stored = config.profiles[name];
+  if (!stored && name !== LOCAL_PROFILE) {
+    const known = Object.keys(config.profiles);
+    throw new UserError(
+      `no profile named '${name}'`,
+      known.length
+        ? `known profiles: ${known.join(', ')} ('sitectl profile list')`
+        : `add one with 'sitectl profile add ${name} --base-url URL --site-id ID --api-key-stdin'`,
+    );
+  }
+  const envUrl = fromFlag ? undefined : env.SITECTL_BASE_URL || undefined;
+  const envSite = fromFlag ? undefined : env.SITECTL_SITE_ID || undefined;
+  const envKey = fromFlag ? undefined : env.SITECTL_API_KEY || undefined;
+  const source: ProfileSource = fromFlag ? 'flag' : envUrl || envKey ? 'env' : stored ? 'stored' : 'local';
+
+  if (stored) {
+    const apiKey = envKey ?? (stored.credential?.type === 'apiKey' ? stored.credential.apiKey : undefined);
+    return {
+      name,
+      source,
+      baseUrl: trimSlash(envUrl ?? stored.baseUrl),
+      siteId: envSite ?? stored.siteId,
+      apiKey,
+      secretLocation: envKey ? 'env SITECTL_API_KEY' : apiKey ? read.path : undefined,
+    };
+  }
+  if (envUrl || envKey) {
+    return {
+      name: env.SITECTL_PROFILE || 'env',
+      source: 'env',
+      baseUrl: trimSlash(envUrl ?? DEFAULT_BASE_URL),
+      siteId: envSite,
+      apiKey: envKey,
+      secretLocation: envKey ? 'env SITECTL_API_KEY' : undefined,
+    };
+  }
+  return resolveLocal(ctx, opts.startEmulator, source);
+}
+
+async function resolveLocal(
+  ctx: Pick<Context, 'env' | 'io'>,
+  start: boolean,
+  source: ProfileSource,
+): Promise<ResolvedProfile> {
+  const daemon = await import('./emulator/daemon.js');
+  const dataDir = daemon.defaultDataDir(ctx.env);
+  const { join } = await import('node:path');
+  const secretLocation = join(dataDir, 'admin-key.json');
+  if (!start) {
+    const running = daemon.readRunning(dataDir);
+    const key = daemon.readAdminKey(dataDir);
+    return {
+      name: 'local',
+      source,
+      baseUrl: running?.url ?? '(local emulator, not running)',
+      siteId: key?.siteId,
+      apiKey: key?.apiKey,
+      secretLocation: key ? secretLocation : undefined,
+      dataDir,
+    };
+  }
+  const emu = await daemon.ensureEmulator(dataDir);
+  if (emu.started) {
+    notice(
+      ctx.io,
+      `Started the local emulator at ${emu.url} (data in ${dataDir}); stop it with: sitectl emulator stop`,
+    );
+  }
+  return {
+    name: 'local',
+    source,
+    baseUrl: emu.url,
+    siteId: emu.siteId,
+    apiKey: emu.apiKey,
+    secretLocation,
+    dataDir,
+  };
+}
+
+function trimSlash(url: string): string {
+  return url.replace(/\/+$/, '');
+}

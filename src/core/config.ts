@@ -1,0 +1,129 @@
+/**
+ * Profiles: where they are stored, how they are read and written (design.md "Profiles and auth";
+ * contracts.md "Files and environment").
+ *
+ * The file is `<configDir>/config.json`, written by `conf` (atomic writes, mode 0600) and validated with zod.
+ * Reads skip `conf` on purpose: it loads ajv and friends (~140 ms measured), which every API command would pay
+ * just to learn its base URL; the file is plain JSON, so a read is `readFileSync` + zod. Writes go through
+ * `conf`, loaded with a dynamic import.
+ *
+ * An invalid file never crashes a read: it is reported as one line (`ConfigRead.problem`) and treated as empty;
+ * a write to an invalid file is refused so nothing the user had is lost.
+ */
+import { readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { UserError } from './errors.js';
+
+/** The real platform's API host (platform-wire.md section 1). */
+export const DEFAULT_BASE_URL = 'https://www.wixapis.com';
+/** The profile that targets the local emulator when nothing else is configured. */
+export const LOCAL_PROFILE = 'local';
+
+const profileNameSchema = z
+  .string()
+  .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/, 'letters, digits, ".", "_" and "-", at most 64 characters');
+
+/** A stored credential. Only API keys so far; OAuth kinds join this union with `sitectl login`. */
+export const credentialSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('apiKey'), apiKey: z.string().min(1) }),
+]);
+export type StoredCredential = z.infer<typeof credentialSchema>;
+
+export const profileSchema = z.object({
+  name: profileNameSchema,
+  /** e.g. 'https://www.wixapis.com' or 'http://127.0.0.1:PORT'; no trailing slash. */
+  baseUrl: z.url({ protocol: /^https?$/ }),
+  siteId: z.string().min(1).optional(),
+  credential: credentialSchema.optional(),
+});
+export type Profile = z.infer<typeof profileSchema>;
+
+export const configSchema = z.object({
+  currentProfile: profileNameSchema.optional(),
+  profiles: z.record(z.string(), profileSchema).default({}),
+});
+export type Config = z.infer<typeof configSchema>;
+
+/** What `readConfig` found. `problem` is a one-line description when the file exists but is unusable. */
+export interface ConfigRead {
+  path: string;
+  config: Config;
+  exists: boolean;
+  problem?: string;
+}
+
+/**
+ * The config directory: `$SITECTL_CONFIG_DIR`, else the platform's config dir for `sitectl` (what conf's
+ * env-paths gives without the `-nodejs` suffix): `$XDG_CONFIG_HOME/sitectl` or `~/.config/sitectl` on Linux,
+ * `~/Library/Preferences/sitectl` on macOS, `%APPDATA%\sitectl\Config` on Windows.
+ */
+export function configDir(env: NodeJS.ProcessEnv): string {
+  if (env.SITECTL_CONFIG_DIR) return env.SITECTL_CONFIG_DIR;
+  const home = env.HOME || homedir();
+  if (process.platform === 'darwin') return join(home, 'Library', 'Preferences', 'sitectl');
+  if (process.platform === 'win32') return join(env.APPDATA || join(home, 'AppData', 'Roaming'), 'sitectl', 'Config');
+  return join(env.XDG_CONFIG_HOME || join(home, '.config'), 'sitectl');
+}
+
+/** Absolute path of the profiles file. */
+export function configPath(env: NodeJS.ProcessEnv): string {
+  return join(configDir(env), 'config.json');
+}
+
+/** Validates a profile name; throws UserError (exit 2) naming the rule. */
+export function checkProfileName(name: string): string {
+  const r = profileNameSchema.safeParse(name);
+  if (!r.success) throw new UserError(`invalid profile name '${name}': ${r.error.issues[0]?.message}`);
+  return name;
+}
+
+/** Reads and validates the profiles file. Never throws: a broken file comes back empty with `problem` set. */
+export function readConfig(env: NodeJS.ProcessEnv): ConfigRead {
+  const path = configPath(env);
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return { path, config: { profiles: {} }, exists: false };
+    return { path, config: { profiles: {} }, exists: true, problem: `cannot read ${path}: ${(e as Error).message}` };
+  }
+  let data: unknown;
+  try {
+    data = text.trim() === '' ? {} : JSON.parse(text);
+  } catch (e) {
+    return { path, config: { profiles: {} }, exists: true, problem: `${path} is not valid JSON (${(e as Error).message})` };
+  }
+  const parsed = configSchema.safeParse(data);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = issue?.path.length ? issue.path.join('.') : '(root)';
+    return { path, config: { profiles: {} }, exists: true, problem: `${path} is invalid at ${where}: ${issue?.message}` };
+  }
+  return { path, config: parsed.data, exists: true };
+}
+
+/**
+ * Applies `change` to the stored config and writes it through conf (atomic, mode 0600).
+ * @throws UserError when the file exists but is invalid (nothing is overwritten).
+ */
+export async function updateConfig(env: NodeJS.ProcessEnv, change: (config: Config) => Config): Promise<Config> {
+  const current = readConfig(env);
+  if (current.problem) {
+    throw new UserError(current.problem, `fix the file or move it away, then retry`);
+  }
+  const next = configSchema.parse(change(structuredClone(current.config)));
+  const { default: Conf } = await import('conf');
+  const store = new Conf<Config>({
+    projectName: 'sitectl',
+    projectSuffix: '',
+    cwd: configDir(env),
+    configName: 'config',
+    configFileMode: 0o600,
+    accessPropertiesByDotNotation: false,
+  });
+  store.store = next;
+  return next;
+}

@@ -1,0 +1,154 @@
+/**
+ * Parsing of the query flags shared by every list-like command: `--filter JSON`, repeatable `--where
+ * field=value`, `--sort field[:asc|desc]`, and typed `key=value` pairs (platform-wire.md section 6 "Query
+ * language"). Everything here is checked before a request is sent, so bad input fails with exit 2 and changes
+ * nothing.
+ */
+import { UserError } from './errors.js';
+
+/** A platform filter: `{field: value}` for equality, `{field: {$op: value}}`, `$and`/`$or`/`$not`. */
+export type Filter = Record<string, unknown>;
+
+/** One sort key of the wire: `{fieldName, order}`. */
+export interface SortKey {
+  fieldName: string;
+  order: 'ASC' | 'DESC';
+}
+
+/** Operators of the platform's query language (wire section 6; the SDK query builder emits these). */
+export const FILTER_OPERATORS: ReadonlySet<string> = new Set([
+  '$eq', '$ne', '$gt', '$gte', '$lt', '$lte', '$in', '$nin', '$exists', '$hasSome', '$hasAll',
+  '$startsWith', '$endsWith', '$contains', '$isEmpty', '$and', '$or', '$not',
+]);
+const ARRAY_OPERATORS = new Set(['$in', '$nin', '$hasSome', '$hasAll', '$and', '$or']);
+
+const FIELD_PATH = /^[A-Za-z_][\w]*(\.[\w]+)*$/;
+
+/**
+ * A typed value from the command line: `42`/`-1.5` -> number, `true`/`false` -> boolean, `null` -> null,
+ * `"text"` (double-quoted) -> the string without quotes (to force a string such as `"50"`), JSON objects and
+ * arrays (`{...}`, `[...]`) -> parsed, anything else -> the string as given.
+ * @throws UserError when a value that starts like JSON (`{`, `[`) does not parse.
+ */
+export function parseScalar(raw: string): unknown {
+  if (raw === 'true') return true;
+  if (raw === 'false') return false;
+  if (raw === 'null') return null;
+  if (/^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/.test(raw)) return Number(raw);
+  if (/^".*"$/s.test(raw) || raw.startsWith('{') || raw.startsWith('[')) {
+    try {
+      return JSON.parse(raw);
+    } catch (e) {
+      throw new UserError(`cannot parse ${raw} as JSON: ${(e as Error).message}`, `quote it for the shell, e.g. '{"a":1}'`);
+    }
+  }
+  return raw;
+}
+
+/**
+ * Splits `key=value` into its key and typed value (see `parseScalar`).
+ * @param flag the flag name for messages, e.g. `--where`.
+ * @throws UserError when there is no `=` or the key is not a dotted field path.
+ */
+export function parseKeyValue(pair: string, flag: string): [key: string, value: unknown] {
+  const eq = pair.indexOf('=');
+  if (eq <= 0) throw new UserError(`${flag} expects field=value, got '${pair}'`, `e.g. ${flag} type=CLASS`);
+  const key = pair.slice(0, eq).trim();
+  if (!FIELD_PATH.test(key)) {
+    throw new UserError(`${flag}: '${key}' is not a field path`, 'use letters, digits and dots, e.g. payment.rateType');
+  }
+  return [key, parseScalar(pair.slice(eq + 1))];
+}
+
+/**
+ * Parses `--filter` JSON and checks its operators.
+ * @throws UserError (exit 2) on malformed JSON, a non-object, an unknown `$operator`, or an operator whose
+ *   value has the wrong shape (`$in`, `$nin`, `$hasSome`, `$hasAll`, `$and`, `$or` need arrays).
+ */
+export function parseFilterJson(text: string, flag = '--filter'): Filter {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (e) {
+    throw new UserError(`${flag} is not valid JSON: ${(e as Error).message}`, `e.g. ${flag} '{"type":"CLASS","hidden":false}'`);
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw new UserError(`${flag} must be a JSON object`, `e.g. ${flag} '{"type":"CLASS"}'`);
+  }
+  checkFilter(value as Filter, flag, '');
+  return value as Filter;
+}
+
+function checkFilter(node: unknown, flag: string, at: string): void {
+  if (Array.isArray(node)) {
+    node.forEach((n, i) => checkFilter(n, flag, `${at}[${i}]`));
+    return;
+  }
+  if (node === null || typeof node !== 'object') return;
+  for (const [key, value] of Object.entries(node)) {
+    const where = at ? `${at}.${key}` : key;
+    if (key.startsWith('$')) {
+      if (!FILTER_OPERATORS.has(key)) {
+        throw new UserError(
+          `${flag}: unknown operator '${key}' at ${where}`,
+          `operators: ${[...FILTER_OPERATORS].join(' ')}`,
+        );
+      }
+      if (ARRAY_OPERATORS.has(key) && !Array.isArray(value)) {
+        throw new UserError(`${flag}: '${key}' needs an array at ${where}`, `e.g. {"type":{"${key}":["CLASS","COURSE"]}}`);
+      }
+    }
+    checkFilter(value, flag, where);
+  }
+}
+
+/**
+ * Combines `--filter JSON` and repeated `--where field=value` (equality, typed values) into one filter: one
+ * condition is sent as is, several under `$and` (the SDK's form, wire section 10).
+ * @returns undefined when neither flag was given.
+ * @throws UserError (exit 2) on any malformed part.
+ */
+export function parseFilterFlags(opts: { filter?: string; where?: readonly string[] }): Filter | undefined {
+  const parts: Filter[] = [];
+  if (opts.filter !== undefined) parts.push(parseFilterJson(opts.filter));
+  for (const pair of opts.where ?? []) {
+    const [field, value] = parseKeyValue(pair, '--where');
+    parts.push({ [field]: value });
+  }
+  if (parts.length === 0) return undefined;
+  if (parts.length === 1) return parts[0];
+  return { $and: parts };
+}
+
+/**
+ * Parses `--sort name`, `--sort price:desc`, or several comma-separated keys (`type,name:desc`).
+ * @throws UserError (exit 2) on an empty key, a bad field path or an order other than asc/desc.
+ */
+export function parseSort(spec: string): SortKey[] {
+  return spec.split(',').map((part) => {
+    const [field = '', order = 'asc', extra] = part.trim().split(':');
+    if (extra !== undefined || !FIELD_PATH.test(field)) {
+      throw new UserError(`--sort expects field[:asc|desc], got '${part}'`, 'e.g. --sort createdDate:desc');
+    }
+    const o = order.toLowerCase();
+    if (o !== 'asc' && o !== 'desc') throw new UserError(`--sort order must be asc or desc, got '${order}'`);
+    return { fieldName: field, order: o === 'asc' ? 'ASC' : 'DESC' };
+  });
+}
+
+/** Commander collector for repeatable options: `.option('--where <f=v>', '...', collect, [])`. */
+export function collect(value: string, previous: string[] = []): string[] {
+  return [...previous, value];
+}
+
+/**
+ * Parses a positive integer flag such as `--limit`.
+ * @throws UserError (exit 2) when it is not an integer in [min, max].
+ */
+export function parseIntFlag(raw: string, flag: string, min = 1, max = Number.MAX_SAFE_INTEGER): number {
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min || n > max) {
+    throw new UserError(`${flag} must be an integer from ${min}${max < Number.MAX_SAFE_INTEGER ? ` to ${max}` : ''}, got '${raw}'`);
+  }
+  return n;
+}

@@ -1,0 +1,153 @@
+/**
+ * Entry point: `run(argv) -> exit code`. The only place that maps error classes to exit codes
+ * (design.md "Output and interaction"; issue 2 section 4). Never calls process.exit.
+ *
+ * Startup cost matters (issue 2 section 7): this module imports nothing but node builtins and the tiny
+ * core/errors + core/iostreams at load time. `--version` returns before Commander is even imported; the
+ * program, the commands and the API client are loaded with dynamic import() only when needed.
+ */
+import { setFlagsFromString } from 'node:v8';
+import { AuthError, CancelError, ExitCode, PartialFailureError, UserError } from './core/errors.js';
+import { createIOStreams, type IOStreams } from './core/iostreams.js';
+import { VERSION } from './core/version.js';
+import type { Context } from './context.js';
+
+// undici's llhttp parser is WebAssembly: TurboFan tier-up of it costs ~150 ms on the first request of a
+// process, Liftoff alone is plenty for a CLI (issue 2 section 7, measured 0.71x). Must run before undici loads.
+setFlagsFromString('--liftoff-only');
+
+/**
+ * Runs the CLI.
+ * @param argv arguments after `node bin/sitectl.js` (process.argv.slice(2)).
+ * @param overrides test seams: io, env, now... merged into the Context built here.
+ * @returns the exit code: 0 ok, 1 failure, 2 usage or bad input (including the platform's 400 validation
+ *   errors, which reject the user's input before anything changes), 3 partial failure of a bulk action,
+ *   4 authentication missing or refused (401/403), 130 interrupted.
+ */
+export async function run(argv: string[], overrides: Partial<Context> = {}): Promise<number> {
+  if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
+    (overrides.io?.stdout ?? process.stdout).write(`${VERSION}\n`);
+    return ExitCode.Ok;
+  }
+  const env = overrides.env ?? process.env;
+  const debug = argv.includes('--debug');
+  const io = overrides.io ?? createIOStreams({ env, noInput: argv.includes('--no-input') });
+  let ctx: Context | undefined;
+  let dispose: (() => Promise<void>) | undefined;
+  try {
+    const { createContext } = await import('./context.js');
+    const created = createContext({ ...overrides, io, env });
+    ctx = created.ctx;
+    dispose = created.dispose;
+    const { createProgram, parse } = await import('./program.js');
+    const program = await createProgram(ctx, argv);
+    await parse(program, argv);
+    return ExitCode.Ok;
+  } catch (err) {
+    return await report(err, io, debug || Boolean(ctx?.flags.debug), argv, Boolean(ctx?.signal.aborted));
+  } finally {
+    await dispose?.();
+  }
+}
+
+/** Prints `err` as one line (plus an optional hint) on stderr and returns its exit code. */
+async function report(
+  err: unknown,
+  io: IOStreams,
+  debug: boolean,
+  argv: string[],
+  interrupted: boolean,
+): Promise<number> {
+  const write = (line: string) => io.stderr.write(line + '\n');
+  const stack = () => {
+    if (debug && err instanceof Error && err.stack) write(err.stack);
+  };
+
+  if (isCommanderError(err)) {
+    // Commander has already printed its own message through configureOutput.
+    if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') {
+      return ExitCode.Ok;
+    }
+    if (err.code === 'commander.executeSubCommandAsync') return err.exitCode;
+    const noun = argv.find((a) => !a.startsWith('-'));
+    write(`hint: run 'sitectl ${noun && noun !== 'help' ? noun + ' ' : ''}--help' for usage`);
+    return ExitCode.Usage;
+  }
+  if (err instanceof CancelError) {
+    write(`error: ${err.message}`);
+    if (err.hint) write(`hint: ${err.hint}`);
+    return err.exitCode;
+  }
+  if (err instanceof PartialFailureError) {
+    write(`error: ${err.message}`);
+    if (err.hint) write(`hint: ${err.hint}`);
+    return err.exitCode;
+  }
+  if (err instanceof UserError) {
+    // AuthError is a UserError carrying exit 4.
+    write(`error: ${err.message}`);
+    if (err.hint) write(`hint: ${err.hint}`);
+    stack();
+    return err.exitCode;
+  }
+  if (isAbort(err) || (interrupted && !(err instanceof UserError))) {
+    write('error: interrupted');
+    return ExitCode.Interrupted;
+  }
+  // API errors: loaded only on this path so a successful run never pays for the module.
+  const api = await import('./api/errors.js');
+  if (err instanceof api.ApiError) {
+    // SystemError messages already end with the request id (spec 001 section 8 rule 4).
+    const rid = err.requestId && !err.message.includes(err.requestId) ? ` (request id: ${err.requestId})` : '';
+    write(`error: ${oneLine(err.message)}${rid}`);
+    stack();
+    if (err.status === 401 || err.status === 403) {
+      write(`hint: check the API key and site id of the profile ('sitectl profile show')`);
+      return new AuthError(err.message).exitCode;
+    }
+    if (err instanceof api.ValidationError) return ExitCode.Usage;
+    if (err instanceof api.NetworkError) {
+      write(`hint: is the server reachable? ('sitectl profile show' prints the base URL in use)`);
+      return ExitCode.Failure;
+    }
+    if (err.status === 404) {
+      write(`hint: check the id; 'sitectl services list' shows the ids that exist`);
+    }
+    return ExitCode.Failure;
+  }
+  if (isNetworkError(err)) {
+    write(`error: ${oneLine((err as Error).message)}`);
+    write(`hint: is the server reachable? ('sitectl profile show' prints the base URL in use)`);
+    stack();
+    return ExitCode.Failure;
+  }
+  // Anything else is our bug: say so and ask for a report.
+  const message = err instanceof Error ? err.message : String(err);
+  write(`error: unexpected: ${oneLine(message)}`);
+  if (debug && err instanceof Error && err.stack) write(err.stack);
+  else write(`hint: this is a bug in sitectl; rerun with --debug and report the output`);
+  return ExitCode.Failure;
+}
+
+function oneLine(s: string): string {
+  return s.replace(/\s*\n\s*/g, ' ').trim();
+}
+
+function isCommanderError(err: unknown): err is { code: string; exitCode: number; message: string } {
+  return (
+    typeof err === 'object' &&
+    err !== null &&
+    (err as { name?: string }).name === 'CommanderError' ||
+    (typeof err === 'object' && err !== null && (err as { name?: string }).name === 'InvalidArgumentError')
+  );
+}
+
+function isAbort(err: unknown): boolean {
+  return typeof err === 'object' && err !== null && (err as { name?: string }).name === 'AbortError';
+}
+
+function isNetworkError(err: unknown): boolean {
+  const code = (err as { code?: unknown; cause?: { code?: unknown } } | null)?.code ??
+    (err as { cause?: { code?: unknown } } | null)?.cause?.code;
+  return typeof code === 'string' && /^(ECONNREFUSED|ECONNRESET|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|EHOSTUNREACH|UND_ERR_)/.test(code);
+}

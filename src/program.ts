@@ -1,0 +1,122 @@
+/**
+ * The Commander root (design.md "Layout"; issue 2 section 4). Built in a factory so every run and every test gets
+ * a fresh program (tj/commander.js#1565): `exitOverride()` turns exits into thrown CommanderErrors that main.ts
+ * maps to exit codes, and `configureOutput()` sends help and errors through ctx.io.
+ *
+ * Nouns are registered lazily (Shopify/cli#7010): every noun is listed with its name and description, but only
+ * the module of the noun being run is imported. Adding a noun is one line in NOUNS.
+ */
+import { Command } from 'commander';
+import type { Context } from './context.js';
+import { VERSION } from './core/version.js';
+
+/** What every `src/commands/<noun>/index.ts` exports (contracts.md "Commands"). */
+export interface NounModule {
+  register(program: Command, ctx: Context): void | Promise<void>;
+}
+
+interface Noun {
+  name: string;
+  description: string;
+  load: () => Promise<NounModule>;
+}
+
+const NOUNS: readonly Noun[] = [
+  { name: 'services', description: 'List, inspect, create and bulk-update services', load: () => import('./commands/services/index.js') },
+  { name: 'api', description: 'Make an authenticated request to any platform endpoint', load: () => import('./commands/api/index.js') },
+  { name: 'profile', description: 'Manage profiles: which site and credentials to use', load: () => import('./commands/profile/index.js') },
+  { name: 'emulator', description: 'Run the local emulator of the platform', load: () => import('./commands/emulator/index.js') },
+];
+
+/** Global options that take a value, so the noun scan skips their argument. */
+const VALUE_OPTIONS = new Set(['--profile']);
+
+/**
+ * The noun `argv` invokes (`services` in `sitectl --profile x services list`, and in `sitectl help services`),
+ * or undefined.
+ */
+export function nounOf(argv: readonly string[]): string | undefined {
+  const positionals: string[] = [];
+  for (let i = 0; i < argv.length && positionals.length < 2; i++) {
+    const a = argv[i]!;
+    if (a === '--') break;
+    if (a.startsWith('-')) {
+      if (VALUE_OPTIONS.has(a)) i++;
+      continue;
+    }
+    positionals.push(a);
+  }
+  return positionals[0] === 'help' ? positionals[1] : positionals[0];
+}
+
+/**
+ * Builds the root command for `argv`: global flags, help and version, every noun listed, and the invoked noun's
+ * module loaded and registered.
+ */
+export async function createProgram(ctx: Context, argv: readonly string[] = []): Promise<Command> {
+  const program = new Command('sitectl')
+    .description('Back office for sites on the hosted booking platform, and a local emulator of it')
+    .version(VERSION, '-V, --version', 'print the version')
+    .option('--profile <name>', 'use this profile (default: $SITECTL_PROFILE, the current profile, or local)')
+    .option('--debug', 'print the HTTP trace (secrets redacted) and stack traces on stderr')
+    .option('--no-input', 'never prompt; fail instead when input would be needed')
+    .helpOption('-h, --help', 'show help')
+    .helpCommand('help [command]', 'show help for a command')
+    .showSuggestionAfterError(true)
+    .addHelpText(
+      'after',
+      `\nEnvironment: SITECTL_PROFILE, SITECTL_BASE_URL, SITECTL_SITE_ID, SITECTL_API_KEY, NO_COLOR, CI.\n` +
+        `Exit codes: 0 ok, 1 failure, 2 usage or bad input, 3 partial failure, 4 authentication, 130 interrupted.`,
+    );
+
+  program.hook('preAction', () => {
+    const o = program.opts<{ profile?: string; debug?: boolean; input?: boolean }>();
+    ctx.flags.profile = o.profile;
+    ctx.flags.debug = Boolean(o.debug);
+    ctx.flags.noInput = o.input === false;
+  });
+
+  const wanted = nounOf(argv);
+  for (const noun of NOUNS) {
+    if (noun.name === wanted) {
+      const mod = await noun.load();
+      await mod.register(program, ctx);
+      const cmd = program.commands.find((c) => c.name() === noun.name);
+      if (cmd && !cmd.description()) cmd.description(noun.description);
+    } else {
+      program.command(noun.name).description(noun.description);
+    }
+  }
+  applyToTree(program, ctx);
+  return program;
+}
+
+/**
+ * exitOverride and output settings for every command. Applied after registration because `addCommand()` does
+ * not copy the parent's settings the way `.command()` does.
+ */
+function applyToTree(cmd: Command, ctx: Context): void {
+  cmd.exitOverride();
+  cmd.configureOutput({
+    writeOut: (s) => ctx.io.stdout.write(s),
+    writeErr: (s) => ctx.io.stderr.write(s),
+    outputError: (s, write) => write(s),
+    getOutHelpWidth: () => ctx.io.columns,
+    getErrHelpWidth: () => ctx.io.columns,
+    getOutHasColors: () => false,
+    getErrHasColors: () => false,
+  });
+  for (const sub of cmd.commands) applyToTree(sub, ctx);
+}
+
+/**
+ * Parses and runs `argv` (user arguments, without `node` and the script). No arguments prints the root help on
+ * stdout. Throws CommanderError (usage, help, version) and whatever the command throws.
+ */
+export async function parse(program: Command, argv: readonly string[]): Promise<void> {
+  if (argv.length === 0) {
+    program.outputHelp();
+    return;
+  }
+  await program.parseAsync([...argv], { from: 'user' });
+}
