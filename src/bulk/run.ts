@@ -58,6 +58,8 @@ export interface ConfirmInfo {
   alreadyDone: number;
   resumed: boolean;
   journal?: string;
+  /** update: the field mask paths (from the journal on resume). */
+  mask: string[];
 }
 
 export interface BulkRunHooks {
@@ -169,6 +171,7 @@ async function confirmAndExecute(
       alreadyDone: prior.length,
       resumed: Boolean(req.resumePath),
       journal: journal.path,
+      mask: change?.mask ?? [],
     });
     if (!ok) {
       journal.append([{ kind: 'end', at: new Date().toISOString(), status: 'declined' }]);

@@ -1,0 +1,116 @@
+/**
+ * `sitectl services delete`: one service (`delete ID`, confirmed) or many (`--filter | --where | --ids |
+ * --ids-file`, or `--resume JOURNAL`) through the bulk engine (issue 2 §5): plan -> preview -> confirm ->
+ * chunks of 100 through the bulk delete call -> journal -> report.
+ */
+import type { Command } from 'commander';
+import type { Context } from '../../context.js';
+import { CancelError, ExitCode, UserError } from '../../core/errors.js';
+import { collect } from '../../core/filters.js';
+import { success } from '../../core/log.js';
+import { runBulk } from '../../bulk/run.js';
+import {
+  addBulkFlags,
+  addSelectionFlags,
+  type BulkFlags,
+  bulkHooks,
+  finishRun,
+  hasSelection,
+  parseConcurrency,
+  PREVIEW_ROWS,
+  requireConfirmable,
+  selectionFromFlags,
+  type SelectionFlags,
+} from './bulk-flow.js';
+
+export interface DeleteOptions extends BulkFlags, SelectionFlags {
+  id?: string;
+}
+
+export function register(parent: Command, ctx: Context): void {
+  const cmd = parent
+    .command('delete')
+    .description('Delete one service, or many through a previewed, journaled bulk run')
+    .argument('[id]', 'the service to delete (omit with --filter/--where/--ids/--ids-file/--resume)')
+    .addHelpText(
+      'after',
+      `\nExamples:\n` +
+        `  sitectl services delete 4f1c... --yes\n` +
+        `  sitectl services delete --where hidden=true --dry-run\n` +
+        `  sitectl services delete --ids-file old-ids.txt --yes --json`,
+    );
+  addSelectionFlags(cmd, collect);
+  addBulkFlags(cmd);
+  cmd.action(async (id: string | undefined, o: Omit<DeleteOptions, 'id'>) => {
+    await run({ ...o, id }, ctx);
+  });
+}
+
+/**
+ * Runs `services delete`.
+ * @throws UserError (exit 2) for bad flags or missing --yes off a terminal; CancelError (1 declined, 130
+ *   Ctrl-C); PartialFailureError (exit 3); ApiError (single form: 404 for an unknown id)
+ */
+export async function run(opts: DeleteOptions, ctx: Context): Promise<void> {
+  const bulk = hasSelection(opts) || opts.resume !== undefined;
+  if (opts.id !== undefined && bulk) {
+    throw new UserError('give either a service id or --filter/--where/--ids/--ids-file/--resume, not both');
+  }
+  if (!bulk) {
+    if (opts.id === undefined) {
+      throw new UserError('which services?', 'pass a service id, or --filter JSON, --where, --ids or --ids-file');
+    }
+    return deleteOne(opts.id, opts, ctx);
+  }
+  if (opts.resume !== undefined && hasSelection(opts)) {
+    throw new UserError('--resume continues the recorded run; it takes no selection flags');
+  }
+  const concurrency = parseConcurrency(opts.concurrency);
+  requireConfirmable(ctx, opts, 'deleting services');
+  const selection = opts.resume === undefined ? await selectionFromFlags(ctx, opts) : undefined;
+  const { servicesPort } = await import('../../bulk/api-port.js');
+  const port = servicesPort(await ctx.api());
+  const json = opts.json !== undefined && opts.json !== false;
+  const result = await runBulk(
+    port,
+    {
+      action: 'delete',
+      selection,
+      resumePath: opts.resume,
+      journalPath: opts.journal,
+      dryRun: Boolean(opts.dryRun),
+      concurrency,
+      previewLimit: PREVIEW_ROWS,
+      allRows: Boolean(opts.dryRun) && json,
+      signal: ctx.signal,
+      env: ctx.env,
+      now: ctx.now(),
+    },
+    bulkHooks(ctx, 'delete', opts, [], (n) => `Delete ${n} service${n === 1 ? '' : 's'}? This cannot be undone.`),
+  );
+  await finishRun(ctx, 'delete', result, opts, []);
+}
+
+async function deleteOne(id: string, opts: DeleteOptions, ctx: Context): Promise<void> {
+  requireConfirmable(ctx, opts, `deleting service ${id}`);
+  const api = await ctx.api();
+  const { getService, deleteService } = await import('../../api/services.js');
+  // Read first: an unknown id fails before the prompt, and the prompt can name the service.
+  const service = await getService(api, id, { signal: ctx.signal });
+  if (opts.dryRun) {
+    success(ctx.io, `dry run: would delete ${id} (${service.name ?? 'unnamed'}); nothing was changed`);
+    return;
+  }
+  if (!opts.yes) {
+    const { renderConfirm } = await import('../../ui/index.js');
+    const ok = await renderConfirm({
+      message: `Delete service "${service.name ?? id}" (${id})? This cannot be undone.`,
+      defaultValue: false,
+      stdout: ctx.io.stderr as NodeJS.WriteStream,
+    });
+    if (!ok) throw new CancelError('Nothing was changed', ExitCode.Failure);
+  }
+  await deleteService(api, id, { signal: ctx.signal });
+  if (opts.json !== undefined && opts.json !== false) ctx.io.stdout.write(`${JSON.stringify({ id, deleted: true })}\n`);
+  success(ctx.io, `deleted ${id}`);
+}
