@@ -4,9 +4,9 @@
  * It speaks undici's Dispatcher API directly (no fetch) and loads only the two undici modules it uses, and
  * only on the first request, so commands that never call the API pay nothing for it.
  */
-import type { Dispatcher } from 'undici';
+import type { Dispatcher, EnvHttpProxyAgent } from 'undici';
 import type { ZodType } from 'zod';
-import { ApiError, NetworkError, SystemError, fromResponse } from './errors.js';
+import { type ApiError, NetworkError, SystemError, fromResponse } from './errors.js';
 import { LONG_GET_THRESHOLD, toURLSearchParams } from './query.js';
 import { redact, redactHeaders } from './redact.js';
 
@@ -95,7 +95,7 @@ function loadRequestFn(): Promise<RequestFn> {
 }
 
 async function createDefaultDispatcher(): Promise<Dispatcher> {
-  let Agent: typeof import('undici').EnvHttpProxyAgent;
+  let Agent: typeof EnvHttpProxyAgent;
   try {
     Agent = (await import('undici/lib/dispatcher/env-http-proxy-agent.js')).default;
   } catch {

@@ -51,7 +51,7 @@ import {
   type RemovedLocationSessionsAction,
   type RequestedFields,
   Service,
-  ServiceLocation,
+  type ServiceLocation,
   type ServiceWire,
   Slug,
   SlugErrorValues,

@@ -1,0 +1,328 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { ApiClient, parseRetryAfter } from '../../../src/api/client.js';
+import { ApplicationError, NetworkError, SystemError } from '../../../src/api/errors.js';
+import { fromBase64UrlJson } from '../../../src/api/query.js';
+import { isoDate } from '../../../src/api/schemas/common.js';
+import { API_KEY, harness, on, SITE_ID, type Harness } from './helpers.js';
+
+const ok = (data: unknown = {}) => () => ({ status: 200, data, headers: { 'x-wix-request-id': 'ok-1' } });
+
+function connRefused(): Error {
+  return Object.assign(new Error('connect ECONNREFUSED 10.0.0.1:443'), { code: 'ECONNREFUSED' });
+}
+function connReset(): Error {
+  return Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' });
+}
+
+let current: Harness | undefined;
+afterEach(async () => {
+  await current?.agent.close();
+  current = undefined;
+});
+function setup(...args: Parameters<typeof harness>): Harness {
+  current = harness(...args);
+  return current;
+}
+
+describe('auth and headers (wire §2)', () => {
+  it('API key: raw key in authorization plus wix-site-id; no content-type without a body', async () => {
+    const h = setup();
+    on(h, 'GET', '/x', ok({ a: 1 }));
+    await expect(h.api.request({ method: 'GET', path: '/x' })).resolves.toEqual({ a: 1 });
+    expect(h.seen[0].headers.authorization).toBe(API_KEY);
+    expect(h.seen[0].headers['wix-site-id']).toBe(SITE_ID);
+    expect(h.seen[0].headers['content-type']).toBeUndefined();
+  });
+
+  it('access token: raw token, no Bearer, no site id; content-type with a body', async () => {
+    const h = setup({ credentials: { kind: 'accessToken', accessToken: 'OauthNG.JWS.tok-abcdef' } });
+    on(h, 'POST', '/y', ok());
+    await h.api.request({ method: 'POST', path: '/y', body: { when: new Date('2026-01-30T13:30:00Z') } });
+    expect(h.seen[0].headers.authorization).toBe('OauthNG.JWS.tok-abcdef');
+    expect(h.seen[0].headers['wix-site-id']).toBeUndefined();
+    expect(h.seen[0].headers['content-type']).toBe('application/json');
+    expect(h.seen[0].body).toBe('{"when":"2026-01-30T13:30:00.000Z"}');
+    expect(h.debug.join('\n')).not.toContain('tok-abcdef');
+  });
+
+  it('none: no authorization header', async () => {
+    const h = setup({ credentials: { kind: 'none' } });
+    on(h, 'GET', '/z', ok());
+    await h.api.request({ method: 'GET', path: '/z' });
+    expect(h.seen[0].headers.authorization).toBeUndefined();
+  });
+
+  it('keeps a base URL path prefix', async () => {
+    const h = setup({ baseUrl: 'https://api.test/prefix/' });
+    on(h, 'GET', '/prefix/_api/thing', ok());
+    await h.api.request({ method: 'GET', path: '/_api/thing' });
+    expect(h.seen[0].path).toBe('/prefix/_api/thing');
+  });
+});
+
+describe('debug trace', () => {
+  it('shows method, URL, status, ms and request id, with secrets redacted', async () => {
+    const h = setup();
+    on(h, 'GET', (p) => p.startsWith('/cb'), ok());
+    await h.api.request({ method: 'GET', path: '/cb', query: { code: 'auth-code-999', state: 's1' } });
+    const trace = h.debug.join('\n');
+    expect(trace).toContain('> GET https://api.test/cb?code=[REDACTED]&state=s1');
+    expect(trace).toMatch(/< GET https:\/\/api\.test\/cb\?code=\[REDACTED\]&state=s1 200 \d+ ms request-id: ok-1/);
+    expect(trace).toContain('authorization: [REDACTED]');
+    expect(trace).toContain(`wix-site-id: ${SITE_ID}`);
+    expect(trace).not.toContain(API_KEY);
+    expect(trace).not.toContain('auth-code-999');
+  });
+});
+
+describe('retries', () => {
+  it('idempotent GET: retried on 5xx with growing, capped, jittered delays, then succeeds', async () => {
+    const h = setup();
+    on(h, 'GET', '/r', () => ({ status: 503 }), 3);
+    on(h, 'GET', '/r', ok({ done: true }));
+    await expect(h.api.request({ method: 'GET', path: '/r' })).resolves.toEqual({ done: true });
+    expect(h.seen).toHaveLength(4);
+    expect(h.delays).toHaveLength(3);
+    const [d0, d1, d2] = h.delays;
+    expect(d0).toBeGreaterThanOrEqual(250);
+    expect(d0).toBeLessThanOrEqual(500);
+    expect(d1).toBeGreaterThanOrEqual(500);
+    expect(d1).toBeLessThanOrEqual(1000);
+    expect(d2).toBeGreaterThanOrEqual(1000);
+    expect(d2).toBeLessThanOrEqual(2000);
+    expect(h.errors).toEqual([]);
+  });
+
+  it('gives up after `retries` retries with the last error', async () => {
+    const h = setup({ retries: 2 });
+    on(h, 'GET', '/r', () => ({ status: 500, headers: { 'x-wix-request-id': 'boom' } }), 3);
+    const err = await h.api.request({ method: 'GET', path: '/r' }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(SystemError);
+    expect((err as SystemError).message).toBe('System error occurred, request-id: boom');
+    expect(h.seen).toHaveLength(3);
+    expect(h.delays).toHaveLength(2);
+    expect(h.errors).toEqual([err]);
+  });
+
+  it('caps the backoff at maxDelayMs', async () => {
+    const h = setup({ retries: 3, maxDelayMs: 600 });
+    on(h, 'GET', '/r', () => ({ status: 502 }), 3);
+    on(h, 'GET', '/r', ok());
+    await h.api.request({ method: 'GET', path: '/r' });
+    expect(Math.max(...h.delays)).toBeLessThanOrEqual(600);
+    expect(h.delays[2]).toBeGreaterThanOrEqual(300);
+  });
+
+  it('idempotent call: retried on network errors', async () => {
+    const h = setup();
+    h.pool.intercept({ path: '/q', method: 'POST' }).replyWithError(connReset());
+    on(h, 'POST', '/q', ok({ items: [] }));
+    await expect(h.api.request({ method: 'POST', path: '/q', body: {}, idempotent: true })).resolves.toEqual({ items: [] });
+    expect(h.delays).toHaveLength(1);
+  });
+
+  it('honours Retry-After in seconds on 429', async () => {
+    const h = setup();
+    on(h, 'GET', '/t', () => ({ status: 429, headers: { 'retry-after': '7' } }));
+    on(h, 'GET', '/t', ok());
+    await h.api.request({ method: 'GET', path: '/t' });
+    expect(h.delays).toEqual([7000]);
+  });
+
+  it('honours Retry-After as an HTTP date', () => {
+    const now = Date.parse('2026-01-01T00:00:00Z');
+    expect(parseRetryAfter('Thu, 01 Jan 2026 00:00:05 GMT', now)).toBe(5000);
+    expect(parseRetryAfter('Wed, 31 Dec 2025 23:59:00 GMT', now)).toBe(0);
+    expect(parseRetryAfter('soon', now)).toBeUndefined();
+    expect(parseRetryAfter(undefined, now)).toBeUndefined();
+    expect(parseRetryAfter('2', now)).toBe(2000);
+  });
+
+  it('fails at once with the 429 when Retry-After asks for more than 60 s', async () => {
+    const h = setup();
+    on(h, 'GET', '/t', () => ({ status: 429, data: { message: 'slow down' }, headers: { 'retry-after': '61', 'x-wix-request-id': 'th' } }));
+    const err = await h.api.request({ method: 'GET', path: '/t' }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ApplicationError);
+    expect((err as ApplicationError).code).toBe('TOO_MANY_REQUESTS');
+    expect((err as ApplicationError).message).toBe('slow down');
+    expect((err as ApplicationError).requestId).toBe('th');
+    expect(h.delays).toEqual([]);
+    expect(h.seen).toHaveLength(1);
+  });
+
+  it('non-idempotent POST: not retried on 5xx', async () => {
+    const h = setup();
+    on(h, 'POST', '/c', () => ({ status: 500, headers: { 'x-wix-request-id': 'c500' } }));
+    const err = await h.api.request({ method: 'POST', path: '/c', body: { service: {} } }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(SystemError);
+    expect(h.seen).toHaveLength(1);
+    expect(h.delays).toEqual([]);
+  });
+
+  it('non-idempotent POST: not retried on a reset connection (it may have been processed)', async () => {
+    const h = setup();
+    h.pool.intercept({ path: '/c', method: 'POST' }).replyWithError(connReset());
+    const err = await h.api.request({ method: 'POST', path: '/c', body: {} }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(NetworkError);
+    expect((err as NetworkError).message).toBe('System error occurred, request-id: none (UND_ERR_SOCKET other side closed)');
+    expect(h.delays).toEqual([]);
+    expect(h.errors).toEqual([err]);
+  });
+
+  it('non-idempotent POST: retried on 429 and on ECONNREFUSED (not processed)', async () => {
+    const h = setup();
+    on(h, 'POST', '/c', () => ({ status: 429 }));
+    h.pool.intercept({ path: '/c', method: 'POST' }).replyWithError(connRefused());
+    on(h, 'POST', '/c', ok({ service: { id: 's1' } }));
+    await expect(h.api.request({ method: 'POST', path: '/c', body: {} })).resolves.toEqual({ service: { id: 's1' } });
+    expect(h.delays).toHaveLength(2);
+  });
+
+  it('4xx other than 429 is never retried, even when idempotent', async () => {
+    const h = setup();
+    on(h, 'GET', '/n', () => ({ status: 404, data: { message: 'no such service' } }));
+    const err = await h.api.request({ method: 'GET', path: '/n' }).catch((e: unknown) => e);
+    expect((err as ApplicationError).code).toBe('NOT_FOUND');
+    expect(h.seen).toHaveLength(1);
+  });
+
+  it('an aborted signal stops before sending and is not wrapped', async () => {
+    const h = setup();
+    const ctrl = new AbortController();
+    ctrl.abort(new Error('user pressed Ctrl-C'));
+    await expect(h.api.request({ method: 'GET', path: '/x', signal: ctrl.signal })).rejects.toThrow('user pressed Ctrl-C');
+    expect(h.seen).toHaveLength(0);
+  });
+
+  it('aborting during a backoff wait stops the retries', async () => {
+    const ctrl = new AbortController();
+    const h = setup({
+      sleep: async () => {
+        ctrl.abort(new Error('stop'));
+      },
+    });
+    on(h, 'GET', '/r', () => ({ status: 503 }), 4);
+    await expect(h.api.request({ method: 'GET', path: '/r', signal: ctrl.signal })).rejects.toThrow('stop');
+    expect(h.seen).toHaveLength(1);
+  });
+});
+
+describe('GET encoding and long-GET fallback (wire §5)', () => {
+  it('flattens query parameters with dots and repeated arrays', async () => {
+    const h = setup();
+    on(h, 'GET', (p) => p.startsWith('/l'), ok());
+    await h.api.request({ method: 'GET', path: '/l', query: { sort: { fieldName: 'name', order: 'ASC' }, ids: ['a', 'b'] } });
+    expect(h.seen[0].path).toBe('/l?sort.fieldName=name&sort.order=ASC&ids=a&ids=b');
+  });
+
+  it('uses .r= when complexQuery is set', async () => {
+    const h = setup();
+    on(h, 'GET', (p) => p.startsWith('/m'), ok());
+    await h.api.request({ method: 'GET', path: '/m', query: { paging: { limit: 10 }, fieldsets: ['FULL'] }, complexQuery: true });
+    expect(h.seen[0].path).toBe('/m?.r=eyJwYWdpbmciOnsibGltaXQiOjEwfSwiZmllbGRzZXRzIjpbIkZVTEwiXX0');
+  });
+
+  it('above 4000 characters sends a POST with the parameters as JSON body', async () => {
+    const h = setup();
+    const ids = Array.from({ length: 400 }, (_, i) => `service-${String(i).padStart(6, '0')}`);
+    on(h, 'POST', '/_api/bookings/v2/services/categories', ok({ categories: [] }));
+    await h.api.request({ method: 'GET', path: '/_api/bookings/v2/services/categories', query: { ids }, longGetFallback: true });
+    expect(h.seen[0].method).toBe('POST');
+    expect(h.seen[0].path).toBe('/_api/bookings/v2/services/categories');
+    expect(JSON.parse(h.seen[0].body ?? '')).toEqual({ ids });
+    expect(h.seen[0].headers['content-type']).toBe('application/json');
+  });
+
+  it('at or below 4000 characters stays a GET', async () => {
+    const h = setup();
+    on(h, 'GET', (p) => p.startsWith('/s'), ok());
+    // "ids=" + 3996 chars = 4000 characters exactly
+    await h.api.request({ method: 'GET', path: '/s', query: { ids: 'x'.repeat(3996) }, longGetFallback: true });
+    expect(h.seen[0].method).toBe('GET');
+    expect(h.seen[0].path.length).toBe('/s?'.length + 4000);
+  });
+
+  it('without longGetFallback a long GET stays a GET', async () => {
+    const h = setup();
+    on(h, 'GET', (p) => p.startsWith('/s'), ok());
+    await h.api.request({ method: 'GET', path: '/s', query: { ids: 'x'.repeat(5000) } });
+    expect(h.seen[0].method).toBe('GET');
+  });
+
+  it('.r= payload decodes back to the request', async () => {
+    const h = setup();
+    on(h, 'GET', (p) => p.startsWith('/m'), ok());
+    const query = { query: { filter: { type: 'CLASS' } }, list: [{ a: 1 }] };
+    await h.api.request({ method: 'GET', path: '/m', query, complexQuery: true });
+    const r = new URLSearchParams(h.seen[0].path.split('?')[1]).get('.r');
+    expect(fromBase64UrlJson(r ?? '')).toEqual(query);
+  });
+});
+
+describe('reply parsing', () => {
+  it('applies the schema: ISO strings become Dates', async () => {
+    const h = setup();
+    on(h, 'GET', '/d', ok({ when: '2026-01-30T13:30:00Z', extra: 'kept' }));
+    const schema = z.looseObject({ when: isoDate });
+    const out = await h.api.request({ method: 'GET', path: '/d', schema });
+    expect(out.when).toBeInstanceOf(Date);
+    expect(out.when.toISOString()).toBe('2026-01-30T13:30:00.000Z');
+    expect(out.extra).toBe('kept');
+  });
+
+  it('a reply that does not match the schema is a system error naming the path', async () => {
+    const h = setup();
+    on(h, 'GET', '/d', () => ({ status: 200, data: { when: 'not a date' }, headers: { 'x-wix-request-id': 'sx' } }));
+    const err = await h.api.request({ method: 'GET', path: '/d', schema: z.object({ when: isoDate }) }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(SystemError);
+    expect((err as SystemError).message).toMatch(/^System error occurred, request-id: sx \(unexpected reply: when: Invalid ISO date/);
+  });
+});
+
+describe('default dispatcher (real socket, no mock)', () => {
+  it('talks to a local server through EnvHttpProxyAgent and retries ECONNREFUSED for a POST', async () => {
+    const seen: string[] = [];
+    const server = http.createServer((req, res) => {
+      seen.push(`${req.method} ${req.url} ${req.headers.authorization}`);
+      res.setHeader('x-wix-request-id', 'real-1');
+      res.setHeader('content-type', 'application/json');
+      res.end('{"service":{"id":"s"}}');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = (server.address() as AddressInfo).port;
+    const saved = { NO_PROXY: process.env.NO_PROXY, no_proxy: process.env.no_proxy };
+    process.env.NO_PROXY = '127.0.0.1';
+    try {
+      const api = new ApiClient({
+        baseUrl: `http://127.0.0.1:${port}`,
+        credentials: { kind: 'apiKey', apiKey: 'k-12345', siteId: 's' },
+      });
+      await expect(api.request({ method: 'POST', path: '/_api/x', body: {} })).resolves.toEqual({ service: { id: 's' } });
+      await api.close();
+      expect(seen).toEqual(['POST /_api/x k-12345']);
+
+      // A closed port: refused before anything was sent, so even a POST is retried (3 times) and then fails.
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      const delays: number[] = [];
+      const down = new ApiClient({
+        baseUrl: `http://127.0.0.1:${port}`,
+        credentials: { kind: 'none' },
+        sleep: async (ms) => void delays.push(ms),
+      });
+      const err = await down.request({ method: 'POST', path: '/_api/x', body: {} }).catch((e: unknown) => e);
+      await down.close();
+      expect(err).toBeInstanceOf(NetworkError);
+      expect((err as NetworkError).message).toContain('ECONNREFUSED');
+      expect((err as NetworkError).message).toMatch(/^System error occurred, request-id: none \(/);
+      expect(delays).toHaveLength(3);
+    } finally {
+      process.env.NO_PROXY = saved.NO_PROXY;
+      if (saved.NO_PROXY === undefined) delete process.env.NO_PROXY;
+      if (saved.no_proxy !== undefined) process.env.no_proxy = saved.no_proxy;
+      server.close();
+    }
+  });
+});
