@@ -7,7 +7,7 @@
  * batch, so a result is on disk before the next chunk is sent), and `end` when the run is complete. A reader
  * ignores a truncated last line (the process was killed mid-write).
  */
-import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, truncateSync, writeSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -119,16 +119,16 @@ export class JournalWriter {
     return writer;
   }
 
-  /** Opens an existing journal for appending (`--resume`). A truncated last line is ended so new lines parse. */
+  /**
+   * Opens an existing journal for appending (`--resume`). A truncated last line (the process was killed while
+   * writing it) is cut off first, so the lines appended now start on a line of their own.
+   */
   static reopen(path: string): JournalWriter {
-    const text = readFileSync(path, 'utf8');
-    const fd = openSync(path, 'a');
-    const writer = new JournalWriter(path, fd);
-    if (text.length > 0 && !text.endsWith('\n')) {
-      writeSync(fd, '\n');
-      fsyncSync(fd);
+    const bytes = readFileSync(path);
+    if (bytes.length > 0 && bytes[bytes.length - 1] !== 0x0a) {
+      truncateSync(path, bytes.lastIndexOf(0x0a) + 1);
     }
-    return writer;
+    return new JournalWriter(path, openSync(path, 'a'));
   }
 
   /** Appends lines and fsyncs once for the batch. */

@@ -1,0 +1,126 @@
+import { describe, expect, it } from 'vitest';
+import {
+  applyChange,
+  diffChange,
+  isApplied,
+  maskString,
+  parseSets,
+  parseSetValue,
+  updateBody,
+} from '../../../src/bulk/changes.js';
+import { UserError } from '../../../src/core/errors.js';
+
+function errorOf(fn: () => unknown): UserError {
+  try {
+    fn();
+  } catch (e) {
+    if (e instanceof UserError) return e;
+    throw e;
+  }
+  throw new Error('expected a UserError');
+}
+
+describe('parseSets', () => {
+  it('parses JSON values and keeps text otherwise', () => {
+    const c = parseSets(['defaultCapacity=12', 'hidden=true', 'name=Yoga 101', 'tags=["a","b"]', 'onlineBooking={"enabled":false}']);
+    expect(c.sets).toEqual([
+      { path: 'defaultCapacity', value: 12 },
+      { path: 'hidden', value: true },
+      { path: 'name', value: 'Yoga 101' },
+      { path: 'tags', value: ['a', 'b'] },
+      { path: 'onlineBooking', value: { enabled: false } },
+    ]);
+    expect(c.mask).toEqual(['defaultCapacity', 'hidden', 'name', 'tags', 'onlineBooking']);
+  });
+
+  it('keeps money values and other string fields as strings, like the wire', () => {
+    const c = parseSets(['payment.fixed.price.value=45', 'name=123', 'description=true']);
+    expect(c.sets.map((s) => s.value)).toEqual(['45', '123', 'true']);
+  });
+
+  it('splits at the first = only', () => {
+    expect(parseSets(['description=a=b']).sets[0]).toEqual({ path: 'description', value: 'a=b' });
+  });
+
+  it('names an unknown field and suggests the closest one', () => {
+    const e = errorOf(() => parseSets(['nmae=x']));
+    expect(e.message).toBe('unknown field "nmae" in --set; did you mean "name"?');
+    const nested = errorOf(() => parseSets(['payment.fixed.prcie.value=1']));
+    expect(nested.message).toBe('unknown field "payment.fixed.prcie" in --set; did you mean "payment.fixed.price"?');
+  });
+
+  it('refuses read-only fields', () => {
+    for (const path of ['id', 'revision', 'createdDate', 'updatedDate', 'mainSlug.createdDate']) {
+      expect(errorOf(() => parseSets([`${path}=x`])).message).toBe(`field "${path}" is read-only and cannot be set`);
+    }
+  });
+
+  it('refuses values of the wrong type, a missing =, duplicates and nested overlaps', () => {
+    expect(errorOf(() => parseSets(['hidden=yes'])).message).toMatch(/^invalid value for "hidden" in --set/);
+    expect(errorOf(() => parseSets(['defaultCapacity=1.5'])).message).toMatch(/^invalid value for "defaultCapacity"/);
+    expect(errorOf(() => parseSets(['name'])).message).toBe('invalid --set "name": expected path=value');
+    expect(errorOf(() => parseSets(['name=a', 'name=b'])).message).toBe('field "name" is set twice in --set');
+    expect(errorOf(() => parseSets(['payment={}', 'payment.rateType=FIXED'])).message).toBe(
+      '--set "payment.rateType" lies inside "payment"',
+    );
+    expect(errorOf(() => parseSets(['locations.0.type=CUSTOM'])).message).toBe('cannot set inside the list "locations" in --set');
+    expect(errorOf(() => parseSets([])).message).toBe('nothing to change');
+  });
+
+  it('allows null to clear an optional field', () => {
+    expect(parseSets(['description=null']).sets[0]).toEqual({ path: 'description', value: null });
+  });
+});
+
+describe('parseSetValue', () => {
+  it('is JSON first, text otherwise', () => {
+    expect(parseSetValue('45')).toBe(45);
+    expect(parseSetValue('"45"')).toBe('45');
+    expect(parseSetValue('{"a":1}')).toEqual({ a: 1 });
+    expect(parseSetValue('{not json')).toBe('{not json');
+    expect(parseSetValue('null')).toBeNull();
+  });
+});
+
+describe('apply, diff, mask', () => {
+  const service = {
+    id: 's1',
+    revision: '7',
+    name: 'Yoga',
+    payment: { rateType: 'FIXED', fixed: { price: { value: '40', currency: 'USD' } } },
+    updatedDate: new Date('2026-01-01T00:00:00Z'),
+  };
+
+  it('derives the comma-joined mask', () => {
+    expect(maskString(parseSets(['name=A', 'payment.fixed.price.value=45']))).toBe('name,payment.fixed.price.value');
+  });
+
+  it('applies a change without touching the original', () => {
+    const change = parseSets(['payment.fixed.price.value=45', 'tagLine=new']);
+    const after = applyChange(service, change);
+    expect(after.payment.fixed.price).toEqual({ value: '45', currency: 'USD' });
+    expect((after as Record<string, unknown>).tagLine).toBe('new');
+    expect(service.payment.fixed.price.value).toBe('40');
+    expect(after.updatedDate).toEqual(service.updatedDate);
+  });
+
+  it('diffs old -> new values and sees an applied change', () => {
+    const change = parseSets(['name=Yoga', 'payment.fixed.price.value=45', 'description=x']);
+    expect(diffChange(service, change)).toEqual([
+      { path: 'payment.fixed.price.value', before: '40', after: '45' },
+      { path: 'description', before: undefined, after: 'x' },
+    ]);
+    expect(isApplied(service, change)).toBe(false);
+    expect(isApplied(applyChange(service, change), change)).toBe(true);
+    expect(isApplied(service, parseSets(['name=Yoga']))).toBe(true);
+  });
+
+  it('treats an absent field and null as the same (clearing an absent field is no change)', () => {
+    expect(diffChange(service, parseSets(['description=null']))).toEqual([]);
+  });
+
+  it('builds the update body with id, revision and only the masked paths', () => {
+    const change = parseSets(['payment.fixed.price.value=45', 'description=null']);
+    expect(updateBody('s1', '7', change)).toEqual({ id: 's1', revision: '7', payment: { fixed: { price: { value: '45' } } } });
+  });
+});

@@ -1,0 +1,97 @@
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { defaultJournalDir, JournalWriter, newRunId, readJournal, type HeaderLine } from '../../../src/bulk/journal.js';
+import { UserError } from '../../../src/core/errors.js';
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'sitectl-journal-'));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+const header: HeaderLine = {
+  kind: 'header',
+  runId: 'r1',
+  action: 'update',
+  createdAt: '2026-11-22T07:00:00.000Z',
+  args: { filter: { type: 'CLASS' }, set: [{ path: 'name', value: 'x' }], mask: 'name' },
+};
+
+describe('journal', () => {
+  it('round-trips header, planned, results and end', () => {
+    const path = join(dir, 'j.ndjson');
+    const w = JournalWriter.create(path, header);
+    w.append([
+      { kind: 'planned', id: 'a', revision: '1' },
+      { kind: 'planned', id: 'b', revision: '4' },
+      { kind: 'planned-all', count: 2 },
+    ]);
+    w.append([{ kind: 'result', id: 'a', outcome: 'updated', revision: '2' }]);
+    w.append([{ kind: 'end', at: 'now', status: 'done' }]);
+    w.close();
+    const state = readJournal(path);
+    expect(state.header).toEqual(header);
+    expect(state.planned.map((p) => [p.id, p.revision])).toEqual([
+      ['a', '1'],
+      ['b', '4'],
+    ]);
+    expect(state.results.get('a')?.outcome).toBe('updated');
+    expect(state.results.has('b')).toBe(false);
+    expect(state.planComplete).toBe(true);
+    expect(state.ended).toBe(true);
+  });
+
+  it('ignores a truncated last line and cuts it off when reopened', () => {
+    const path = join(dir, 'j.ndjson');
+    const w = JournalWriter.create(path, header);
+    w.append([{ kind: 'planned', id: 'a', revision: '1' }, { kind: 'planned-all', count: 1 }]);
+    w.close();
+    appendFileSync(path, '{"kind":"result","id":"a","outc');
+    const state = readJournal(path);
+    expect(state.results.size).toBe(0);
+    expect(state.planned).toHaveLength(1);
+
+    const again = JournalWriter.reopen(path);
+    again.append([{ kind: 'result', id: 'a', outcome: 'updated', revision: '2' }]);
+    again.close();
+    const after = readJournal(path);
+    expect(after.results.get('a')?.revision).toBe('2');
+    expect(readFileSync(path, 'utf8').split('\n').filter(Boolean)).toHaveLength(4);
+  });
+
+  it('rejects a corrupt line that is not the last, a missing header and a missing file', () => {
+    const path = join(dir, 'bad.ndjson');
+    writeFileSync(path, `${JSON.stringify(header)}\n{oops\n{"kind":"end","at":"x"}\n`);
+    expect(() => readJournal(path)).toThrow(/corrupt at line 2/);
+    writeFileSync(path, '{"kind":"planned","id":"a"}\n');
+    expect(() => readJournal(path)).toThrow(UserError);
+    expect(() => readJournal(join(dir, 'nope.ndjson'))).toThrow(/cannot read journal/);
+  });
+
+  it('never overwrites an existing journal', () => {
+    const path = join(dir, 'j.ndjson');
+    JournalWriter.create(path, header).close();
+    expect(() => JournalWriter.create(path, header)).toThrow(/already exists/);
+  });
+
+  it('keeps the last result of an id (a resumed run may retry a failed item)', () => {
+    const path = join(dir, 'j.ndjson');
+    const w = JournalWriter.create(path, header);
+    w.append([
+      { kind: 'planned', id: 'a', revision: '1' },
+      { kind: 'result', id: 'a', outcome: 'failed', error: 'boom' },
+      { kind: 'result', id: 'a', outcome: 'updated', revision: '2' },
+    ]);
+    w.close();
+    expect(readJournal(path).results.get('a')?.outcome).toBe('updated');
+  });
+
+  it('puts journals in the state dir and names runs by time', () => {
+    expect(defaultJournalDir({ SITECTL_STATE_DIR: '/s' })).toBe('/s/journals');
+    expect(defaultJournalDir({ XDG_STATE_HOME: '/x' })).toBe('/x/sitectl/journals');
+    expect(defaultJournalDir({ HOME: '/h' })).toBe('/h/.local/state/sitectl/journals');
+    expect(newRunId(new Date('2026-11-22T07:15:00.123Z'))).toMatch(/^20261122T071500Z-[0-9a-f]{6}$/);
+  });
+});
