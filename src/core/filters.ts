@@ -10,10 +10,10 @@ import { UserError } from './errors.js';
 export type Filter = Record<string, unknown>;
 
 /** One sort key of the wire: `{fieldName, order}`. */
-export interface SortKey {
+export type SortKey = {
   fieldName: string;
   order: 'ASC' | 'DESC';
-}
+};
 
 /** Operators of the platform's query language (wire section 6; the SDK query builder emits these). */
 export const FILTER_OPERATORS: ReadonlySet<string> = new Set([

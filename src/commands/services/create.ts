@@ -1,0 +1,129 @@
+/**
+ * `sitectl services create --name N --type T [--price P --currency C] [--capacity N] [--category-id ID]
+ * [--hidden]`, or `--file service.json` / `--file -` (stdin), flags overriding the file's fields
+ * (spec 000 section 7 "POST /v2/services").
+ */
+import { readFile } from 'node:fs/promises';
+import type { Command } from 'commander';
+import type { ServiceWire } from '../../api/schemas/service.js';
+import type { Context } from '../../context.js';
+import { UserError } from '../../core/errors.js';
+import { success } from '../../core/log.js';
+import { parseIntFlag } from '../../core/filters.js';
+import { addFormatFlags, printRecord, resolveFormat, type FormatFlags } from '../../core/output.js';
+import { SERVICE_COLUMNS, serviceRows } from './shared/columns.js';
+
+const TYPES = ['APPOINTMENT', 'CLASS', 'COURSE'] as const;
+
+export interface CreateOptions extends FormatFlags {
+  name?: string;
+  type?: string;
+  price?: string;
+  currency?: string;
+  capacity?: string;
+  categoryId?: string;
+  hidden?: boolean;
+  description?: string;
+  file?: string;
+}
+
+export function register(parent: Command, ctx: Context): void {
+  const cmd = parent
+    .command('create')
+    .description('Create a service from flags or a JSON file')
+    .option('--name <name>', 'service name')
+    .option('--type <type>', `${TYPES.join(', ')}`)
+    .option('--price <amount>', 'fixed price, e.g. 45 or 45.50 (rate type FIXED)')
+    .option('--currency <code>', 'ISO currency of --price', 'USD')
+    .option('--capacity <n>', 'default capacity (participants per session)')
+    .option('--category-id <id>', "category id ('sitectl services categories list')")
+    .option('--description <text>', 'description')
+    .option('--hidden', 'hide it from the site')
+    .option('--file <path>', "service JSON (the service object, or {\"service\": ...}); '-' reads stdin")
+    .addHelpText(
+      'after',
+      `\nExamples:\n  sitectl services create --name "Yoga basics" --type CLASS --price 25 --capacity 12\n` +
+        `  sitectl services get ID --json | jq '.name="Copy"|del(.id,.revision)' | sitectl services create --file -`,
+    );
+  addFormatFlags(cmd).action(async (o: CreateOptions) => {
+    await run(o, ctx);
+  });
+}
+
+/**
+ * Builds the service from the file (if any) and the flags, then creates it. Prints the new service: its id alone
+ * when stdout is piped (so `id=$(sitectl services create ...)` works), the readable view on a TTY, the entity
+ * with --json.
+ * @throws UserError (exit 2) on bad flags or file; ValidationError (exit 2) when the platform rejects a field.
+ */
+export async function run(opts: CreateOptions, ctx: Context): Promise<void> {
+  const format = resolveFormat(opts, ctx.io);
+  const service = await buildService(opts, ctx);
+  const api = await ctx.api();
+  const { createService } = await import('../../api/services.js');
+  const created = await createService(api, service, { signal: ctx.signal });
+  success(ctx.io, `Created service ${created.id} (${created.name ?? ''})`);
+  if (format.kind === 'table' && !ctx.io.isStdoutTTY) {
+    ctx.io.stdout.write(`${created.id}\n`);
+    return;
+  }
+  await printRecord(ctx.io, format, created, { rows: serviceRows(created), columns: SERVICE_COLUMNS, now: ctx.now() });
+}
+
+/** The wire body of the new service: file fields first, then flag fields on top. */
+export async function buildService(opts: CreateOptions, ctx: Pick<Context, 'io'>): Promise<ServiceWire> {
+  let service: Record<string, unknown> = {};
+  if (opts.file !== undefined) {
+    const parsed = await readJson(opts.file, ctx);
+    const inner = parsed && typeof parsed === 'object' && 'service' in parsed ? (parsed as { service: unknown }).service : parsed;
+    if (inner === null || typeof inner !== 'object' || Array.isArray(inner)) {
+      throw new UserError(`--file ${opts.file} must hold a service object`);
+    }
+    service = { ...(inner as Record<string, unknown>) };
+    // A file made from `services get --json` carries server-owned fields the create call rejects.
+    for (const key of ['id', 'revision', 'createdDate', 'updatedDate']) delete service[key];
+  }
+  if (opts.name !== undefined) service.name = opts.name;
+  if (opts.type !== undefined) {
+    const type = opts.type.toUpperCase();
+    if (!(TYPES as readonly string[]).includes(type)) {
+      throw new UserError(`--type must be one of ${TYPES.join(', ')}, got '${opts.type}'`);
+    }
+    service.type = type;
+  }
+  if (opts.description !== undefined) service.description = opts.description;
+  if (opts.capacity !== undefined) service.defaultCapacity = parseIntFlag(opts.capacity, '--capacity', 1, 1000);
+  if (opts.categoryId !== undefined) service.category = { id: opts.categoryId };
+  if (opts.hidden) service.hidden = true;
+  if (opts.price !== undefined) {
+    if (!/^\d+(\.\d{1,2})?$/.test(opts.price)) throw new UserError(`--price must be an amount like 45 or 45.50, got '${opts.price}'`);
+    const currency = (opts.currency ?? 'USD').toUpperCase();
+    if (!/^[A-Z]{3}$/.test(currency)) throw new UserError(`--currency must be a 3-letter code, got '${opts.currency}'`);
+    const payment = (service.payment ?? {}) as Record<string, unknown>;
+    service.payment = { ...payment, rateType: 'FIXED', fixed: { price: { value: opts.price, currency } } };
+  }
+  if (opts.file === undefined && (service.name === undefined || service.type === undefined)) {
+    throw new UserError('a new service needs --name and --type (or --file)', `e.g. sitectl services create --name "Yoga" --type CLASS --price 25`);
+  }
+  return service as ServiceWire;
+}
+
+async function readJson(source: string, ctx: Pick<Context, 'io'>): Promise<unknown> {
+  let text: string;
+  try {
+    if (source === '-') {
+      const chunks: Buffer[] = [];
+      for await (const c of ctx.io.stdin) chunks.push(typeof c === 'string' ? Buffer.from(c) : (c as Buffer));
+      text = Buffer.concat(chunks).toString('utf8');
+    } else {
+      text = await readFile(source, 'utf8');
+    }
+  } catch (e) {
+    throw new UserError(`cannot read --file ${source}: ${(e as Error).message}`);
+  }
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    throw new UserError(`--file ${source} is not valid JSON: ${(e as Error).message}`);
+  }
+}

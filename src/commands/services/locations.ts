@@ -1,0 +1,87 @@
+/**
+ * `sitectl services locations set ID [--business ID]... [--custom-address TEXT]... [--customer]
+ * [--removed-sessions KEEP_AT_CURRENT_LOCATION|MOVE_TO_LOCATION|DELETE] [--move-to-business ID]`: replaces the
+ * locations of a service (spec 000 section 7 "POST /v2/services/{serviceId}/locations"; section 3
+ * "Removed-location session action").
+ */
+import type { Command } from 'commander';
+import type { Context } from '../../context.js';
+import { UserError } from '../../core/errors.js';
+import { collect } from '../../core/filters.js';
+import { success } from '../../core/log.js';
+import { addFormatFlags, printRecord, resolveFormat, type FormatFlags } from '../../core/output.js';
+import { SERVICE_COLUMNS, serviceRows } from './shared/columns.js';
+
+const ACTIONS = ['KEEP_AT_CURRENT_LOCATION', 'MOVE_TO_LOCATION', 'DELETE'] as const;
+type Action = (typeof ACTIONS)[number];
+
+export interface LocationsOptions extends FormatFlags {
+  id: string;
+  business: string[];
+  customAddress: string[];
+  customer?: boolean;
+  removedSessions?: string;
+  moveToBusiness?: string;
+}
+
+export function register(parent: Command, ctx: Context): void {
+  const locations = parent.command('locations').description('Replace where a service is offered');
+  const set = locations
+    .command('set')
+    .description('Replace the locations of a service')
+    .argument('<id>', 'service id')
+    .option('--business <id>', "business location id ('sitectl services business-locations list'); repeatable", collect, [])
+    .option('--custom-address <text>', 'a custom address, e.g. "12 Main St, Springfield"; repeatable', collect, [])
+    .option('--customer', "at the customer's place")
+    .option('--removed-sessions <action>', `what happens to sessions at removed locations: ${ACTIONS.join(', ')}`)
+    .option('--move-to-business <id>', 'with MOVE_TO_LOCATION: the business location the sessions move to')
+    .addHelpText('after', '\nExample:\n  sitectl services locations set ID --business LOC1 --custom-address "Park, Gate 3" --removed-sessions KEEP_AT_CURRENT_LOCATION');
+  addFormatFlags(set).action(async (id: string, o: Omit<LocationsOptions, 'id'>) => {
+    await run({ id, ...o }, ctx);
+  });
+}
+
+/**
+ * @throws UserError (exit 2) with no location, an unknown action, or MOVE_TO_LOCATION without
+ *   --move-to-business (and the converse); API errors otherwise.
+ */
+export async function run(opts: LocationsOptions, ctx: Context): Promise<void> {
+  const format = resolveFormat(opts, ctx.io);
+  const locations = [
+    ...opts.business.map((id) => ({ type: 'BUSINESS', business: { id } })),
+    ...opts.customAddress.map((formatted) => ({ type: 'CUSTOM', custom: { address: { formatted } } })),
+    ...(opts.customer ? [{ type: 'CUSTOMER' }] : []),
+  ];
+  if (locations.length === 0) {
+    throw new UserError('give at least one location', 'use --business ID, --custom-address TEXT or --customer');
+  }
+  let action: Action | undefined;
+  if (opts.removedSessions !== undefined) {
+    const a = opts.removedSessions.toUpperCase();
+    if (!(ACTIONS as readonly string[]).includes(a)) {
+      throw new UserError(`--removed-sessions must be one of ${ACTIONS.join(', ')}, got '${opts.removedSessions}'`);
+    }
+    action = a as Action;
+  }
+  if (action === 'MOVE_TO_LOCATION' && !opts.moveToBusiness) {
+    throw new UserError('--removed-sessions MOVE_TO_LOCATION needs --move-to-business ID');
+  }
+  if (opts.moveToBusiness && action !== 'MOVE_TO_LOCATION') {
+    throw new UserError('--move-to-business goes with --removed-sessions MOVE_TO_LOCATION');
+  }
+  const api = await ctx.api();
+  const { setServiceLocations } = await import('../../api/services.js');
+  const service = await setServiceLocations(api, opts.id, locations, {
+    signal: ctx.signal,
+    removedLocationSessionsAction: action
+      ? {
+          action,
+          ...(opts.moveToBusiness
+            ? { moveToLocationOptions: { newLocation: { type: 'BUSINESS', business: { id: opts.moveToBusiness } } } }
+            : {}),
+        }
+      : undefined,
+  });
+  success(ctx.io, `Service ${opts.id} now has ${service.locations?.length ?? 0} location(s) (revision ${service.revision ?? '?'})`);
+  await printRecord(ctx.io, format, service, { rows: serviceRows(service), columns: SERVICE_COLUMNS, now: ctx.now() });
+}

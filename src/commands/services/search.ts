@@ -1,0 +1,164 @@
+/**
+ * `sitectl services search [TEXT] [--filter JSON] [--where f=v]... [--agg SPEC]... [--limit N]`: free-text search
+ * with aggregations (spec 000 section 7 "POST /v2/services/search"; cursor paging per wire section 6).
+ *
+ * Aggregation specs: `VALUE:field`, `SCALAR:MIN|MAX|COUNT_DISTINCT:field`, `RANGE:field:0,50,100` (buckets
+ * [0,50) and [50,100)), `DATE_HISTOGRAM:field:YEAR|MONTH|WEEK|DAY|HOUR|MINUTE|SECOND`.
+ */
+import type { Command } from 'commander';
+import type { Aggregation, AggregationResult } from '../../api/schemas/common.js';
+import type { Service } from '../../api/schemas/service.js';
+import type { Context } from '../../context.js';
+import { UserError } from '../../core/errors.js';
+import { collect } from '../../core/filters.js';
+import { style } from '../../core/log.js';
+import { addFormatFlags, pickFields, printRecords, resolveFormat, type FormatFlags } from '../../core/output.js';
+import { SERVICE_COLUMNS } from './shared/columns.js';
+import { addFilterFlags, parseFilterFlags, parseIntFlag, parseSort, type FilterFlags } from './shared/query.js';
+
+const SCALARS = ['MIN', 'MAX', 'COUNT_DISTINCT'];
+const INTERVALS = ['YEAR', 'MONTH', 'WEEK', 'DAY', 'HOUR', 'MINUTE', 'SECOND'];
+const FIELD = /^[A-Za-z_]\w*(\.\w+)*$/;
+
+export interface SearchOptions extends FilterFlags, FormatFlags {
+  text?: string;
+  agg: string[];
+  sort?: string;
+  limit?: string;
+}
+
+export function register(parent: Command, ctx: Context): void {
+  const cmd = parent
+    .command('search')
+    .description('Search services by text, with aggregations')
+    .argument('[text]', 'text to search for (name, description, ...)')
+    .option('--agg <spec>', 'aggregation: VALUE:field, SCALAR:MIN:field, RANGE:field:0,50,100, DATE_HISTOGRAM:field:MONTH; repeatable', collect, [])
+    .option('--sort <field[:asc|desc]>', 'sort keys, comma-separated')
+    .option('--limit <n>', 'at most this many services (default 50)')
+    .addHelpText(
+      'after',
+      `\nExamples:\n  sitectl services search yoga --agg VALUE:type --agg 'SCALAR:MAX:defaultCapacity'\n` +
+        `  sitectl services search --agg DATE_HISTOGRAM:createdDate:MONTH --limit 0 --json aggregationData`,
+    );
+  addFormatFlags(addFilterFlags(cmd)).action(async (text: string | undefined, o: Omit<SearchOptions, 'text'>) => {
+    await run({ text, ...o }, ctx);
+  });
+}
+
+/**
+ * Parses one `--agg` spec into the wire's aggregation request; its `name` is the spec itself.
+ * @throws UserError (exit 2) on an unknown type, scalar, interval, a bad field path or bad range edges.
+ */
+export function parseAggregation(spec: string): Aggregation {
+  const parts = spec.split(':');
+  const type = (parts[0] ?? '').toUpperCase();
+  const bad = (why: string) =>
+    new UserError(`--agg '${spec}': ${why}`, 'use VALUE:field, SCALAR:MIN:field, RANGE:field:0,50,100 or DATE_HISTOGRAM:field:MONTH');
+  const field = (f: string | undefined) => {
+    if (!f || !FIELD.test(f)) throw bad(`'${f ?? ''}' is not a field path`);
+    return f;
+  };
+  switch (type) {
+    case 'VALUE':
+      if (parts.length !== 2) throw bad('expected VALUE:field');
+      return { name: spec, type: 'VALUE', fieldPath: field(parts[1]) };
+    case 'SCALAR': {
+      const scalar = (parts[1] ?? '').toUpperCase();
+      if (parts.length !== 3 || !SCALARS.includes(scalar)) throw bad(`expected SCALAR:${SCALARS.join('|')}:field`);
+      return { name: spec, type: 'SCALAR', fieldPath: field(parts[2]), scalar: { type: scalar as 'MIN' } };
+    }
+    case 'RANGE': {
+      if (parts.length !== 3) throw bad('expected RANGE:field:edge,edge,...');
+      const edges = (parts[2] ?? '').split(',').map(Number);
+      if (edges.length < 2 || edges.some((e) => !Number.isFinite(e)) || edges.some((e, i) => i > 0 && e <= edges[i - 1]!)) {
+        throw bad('range edges must be two or more increasing numbers');
+      }
+      const buckets = edges.slice(1).map((to, i) => ({ from: edges[i]!, to }));
+      return { name: spec, type: 'RANGE', fieldPath: field(parts[1]), range: { buckets } };
+    }
+    case 'DATE_HISTOGRAM': {
+      const interval = (parts[2] ?? '').toUpperCase();
+      if (parts.length !== 3 || !INTERVALS.includes(interval)) throw bad(`expected DATE_HISTOGRAM:field:${INTERVALS.join('|')}`);
+      return { name: spec, type: 'DATE_HISTOGRAM', fieldPath: field(parts[1]), dateHistogram: { interval: interval as 'MONTH' } };
+    }
+    default:
+      throw bad(`unknown aggregation type '${parts[0]}'`);
+  }
+}
+
+/** One bucket of an aggregation result as a table row. */
+export interface AggregationRow {
+  bucket: string;
+  count: number;
+}
+
+/** The rows of one aggregation result: value/count, `[from, to)`/count, date/count, or the scalar's value. */
+export function aggregationRows(r: AggregationResult): AggregationRow[] {
+  if (r.values) return r.values.results.map((v) => ({ bucket: v.value, count: v.count }));
+  if (r.ranges) {
+    return r.ranges.results.map((b) => ({ bucket: `[${b.from ?? '-inf'}, ${b.to ?? 'inf'})`, count: b.count }));
+  }
+  if (r.dateHistogram) return r.dateHistogram.results.map((v) => ({ bucket: v.value, count: v.count }));
+  if (r.scalar) return [{ bucket: String(r.scalar.type), count: r.scalar.value }];
+  return [];
+}
+
+/**
+ * Runs the search. `--json` prints `{services, aggregationData}` (a field list applies to each service);
+ * `--ndjson`/`--csv`/TSV print the services only; on a TTY the services table is followed by one small table
+ * per aggregation.
+ */
+export async function run(opts: SearchOptions, ctx: Context): Promise<void> {
+  const format = resolveFormat(opts, ctx.io);
+  const filter = parseFilterFlags(opts);
+  const sort = opts.sort ? parseSort(opts.sort) : undefined;
+  const aggregations = opts.agg.map(parseAggregation);
+  const limit = opts.limit !== undefined ? parseIntFlag(opts.limit, '--limit', 0) : 50;
+
+  const api = await ctx.api();
+  const { searchServices, MAX_SERVICES_PAGE } = await import('../../api/services.js');
+  const first = await searchServices(
+    api,
+    {
+      filter,
+      sort,
+      aggregations: aggregations.length ? aggregations : undefined,
+      search: opts.text ? { expression: opts.text } : undefined,
+      cursorPaging: { limit: Math.max(1, Math.min(limit, MAX_SERVICES_PAGE)) },
+    },
+    { signal: ctx.signal },
+  );
+  const services: Service[] = first.services.slice(0, limit);
+  let cursor = first.pagingMetadata?.cursors?.next;
+  while (services.length < limit && cursor) {
+    // Wire section 6: a next page is asked with cursorPaging alone.
+    const page = await searchServices(
+      api,
+      { cursorPaging: { limit: Math.min(limit - services.length, MAX_SERVICES_PAGE), cursor } },
+      { signal: ctx.signal },
+    );
+    services.push(...page.services.slice(0, limit - services.length));
+    const next = page.pagingMetadata?.cursors?.next;
+    cursor = next && next !== cursor ? next : undefined;
+  }
+  const aggregationData = first.aggregationData ?? { results: [] };
+
+  if (format.kind === 'json') {
+    const out = {
+      services: format.fields ? services.map((s) => pickFields(s, format.fields!)) : services,
+      aggregationData,
+    };
+    ctx.io.stdout.write(JSON.stringify(out, null, 2) + '\n');
+    return;
+  }
+  await printRecords(ctx.io, format, services, SERVICE_COLUMNS, { now: ctx.now() });
+  if (format.kind === 'table' && ctx.io.isStdoutTTY) {
+    for (const result of aggregationData.results) {
+      ctx.io.stdout.write(`\n${style(ctx.io, 'bold', `${result.name ?? result.type} (${result.type} of ${result.fieldPath})`)}\n`);
+      await printRecords(ctx.io, format, aggregationRows(result), [
+        { key: 'bucket', header: result.type === 'SCALAR' ? 'SCALAR' : 'VALUE' },
+        { key: 'count', header: result.type === 'SCALAR' ? 'RESULT' : 'COUNT', align: 'right' },
+      ]);
+    }
+  }
+}

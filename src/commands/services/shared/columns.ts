@@ -1,0 +1,62 @@
+/** How a service is shown in tables (list, search) and in the readable `get` view. */
+import type { Service } from '../../../api/schemas/service.js';
+import type { Column } from '../../../core/output.js';
+
+/** `50 USD` for a fixed price, the rate type for the others (`VARIED 20-80 USD`, `CUSTOM`, `NO_FEE`). */
+export function priceText(s: Service): string {
+  const p = s.payment;
+  if (!p) return '';
+  const fixed = p.fixed?.price;
+  if (fixed) return `${fixed.value} ${fixed.currency}`;
+  const varied = p.varied;
+  if (varied?.minPrice && varied.maxPrice) return `${varied.minPrice.value}-${varied.maxPrice.value} ${varied.minPrice.currency}`;
+  if (varied?.defaultPrice) return `${varied.defaultPrice.value} ${varied.defaultPrice.currency}`;
+  return p.rateType ?? '';
+}
+
+/** Columns of `services list` and `services search`: id, name, type, price, category, hidden, revision. */
+export const SERVICE_COLUMNS: Column<Service>[] = [
+  { key: 'id' },
+  { key: 'name' },
+  { key: 'type' },
+  { key: 'price', get: priceText, align: 'right' },
+  { key: 'category', get: (s) => s.category?.name ?? s.category?.id ?? '' },
+  { key: 'hidden' },
+  { key: 'revision', align: 'right' },
+];
+
+/** Rows of the readable `services get` view on a terminal. */
+export function serviceRows(s: Service): Array<[string, unknown]> {
+  const durations = s.schedule?.availabilityConstraints?.sessionDurations ??
+    s.schedule?.availabilityConstraints?.durations?.map((d) => d.minutes);
+  const locations = (s.locations ?? []).map((l) =>
+    l.type === 'BUSINESS'
+      ? `business ${l.business?.name ?? l.business?.id ?? ''}`.trim()
+      : l.type === 'CUSTOM'
+        ? `custom ${l.custom?.address?.formatted ?? l.custom?.address?.formattedAddress ?? ''}`.trim()
+        : String(l.type).toLowerCase(),
+  );
+  const staff = s.staffMembers?.map((m) => m.name ?? m.staffMemberId) ?? s.staffMemberIds ?? [];
+  const rows: Array<[string, unknown]> = [
+    ['id', s.id],
+    ['name', s.name],
+    ['type', s.type],
+    ['revision', s.revision],
+    ['hidden', s.hidden],
+    ['category', s.category ? `${s.category.name ?? ''} (${s.category.id})`.trim() : undefined],
+    ['price', priceText(s)],
+    ['rate type', s.payment?.rateType],
+    ['capacity', s.defaultCapacity],
+    ['durations', durations?.length ? durations.map((m) => `${m} min`).join(', ') : undefined],
+    ['locations', locations.join('; ') || undefined],
+    ['staff', staff.join(', ') || undefined],
+    ['pricing plans', s.payment?.pricingPlanIds?.join(', ') || undefined],
+    ['slug', s.mainSlug?.name],
+    ['online booking', s.onlineBooking?.enabled],
+    ['booking policy', s.bookingPolicy?.name ?? s.bookingPolicy?.id],
+    ['created', s.createdDate],
+    ['updated', s.updatedDate],
+    ['description', s.description],
+  ];
+  return rows.filter(([, v]) => v !== undefined && v !== '');
+}
