@@ -111,7 +111,7 @@ async function report(
       return ExitCode.Failure;
     }
     if (err.status === 404) {
-      write(`hint: check the id; 'sitectl services list' shows the ids that exist`);
+      write(`hint: check the id; the list commands show the ids that exist`);
     }
     return ExitCode.Failure;
   }

@@ -39,6 +39,8 @@ export interface Column<T> {
   get?: (record: T) => unknown;
   /** Right-align on a TTY (numbers). */
   align?: 'left' | 'right';
+  /** Never shortened to fit the terminal (ids: a truncated id cannot be copied). */
+  noTruncate?: boolean;
 }
 
 export type Records<T> = Iterable<T> | AsyncIterable<T>;
@@ -268,7 +270,7 @@ async function renderTable<T>(io: IOStreams, records: readonly T[], columns: rea
     rows.push(row);
   }
   const natural = columns.map((_, i) => Math.max(headers[i]!.length, ...rows.map((row) => [...row[i]!].length)));
-  const widths = fitWidths(natural, Math.max(20, io.columns), 2);
+  const widths = fitWidths(natural, Math.max(20, io.columns), 2, columns.map((c) => !c.noTruncate));
   const { default: Table } = await import('cli-table3');
   const table = new Table({
     head: headers.map((h) => style(io, 'bold', h)),
@@ -290,15 +292,18 @@ async function renderTable<T>(io: IOStreams, records: readonly T[], columns: rea
 
 /**
  * Column widths that fit `total` characters with `gap` between columns: while too wide, shrink the widest
- * column by one (never below 4 characters).
+ * shrinkable column by one (never below 4 characters). Columns with `shrinkable[i] === false` keep their width.
  */
-export function fitWidths(natural: readonly number[], total: number, gap: number): number[] {
+export function fitWidths(natural: readonly number[], total: number, gap: number, shrinkable?: readonly boolean[]): number[] {
   const widths = [...natural];
   const sum = () => widths.reduce((a, b) => a + b, 0) + gap * widths.length;
   while (sum() > total) {
-    let widest = 0;
-    for (let i = 1; i < widths.length; i++) if (widths[i]! > widths[widest]!) widest = i;
-    if (widths[widest]! <= 4) break;
+    let widest = -1;
+    for (let i = 0; i < widths.length; i++) {
+      if (shrinkable?.[i] === false) continue;
+      if (widest < 0 || widths[i]! > widths[widest]!) widest = i;
+    }
+    if (widest < 0 || widths[widest]! <= 4) break;
     widths[widest]! -= 1;
   }
   return widths;

@@ -21,7 +21,7 @@ export interface PolicyRow {
 }
 
 const POLICY_COLUMNS: Column<PolicyRow>[] = [
-  { key: 'id' },
+  { key: 'id', noTruncate: true },
   { key: 'name' },
   { key: 'default' },
   { key: 'services', align: 'right' },
@@ -36,16 +36,16 @@ export interface FormRow {
   connectedServices?: unknown[];
 }
 
-const FORM_COLUMNS: Column<FormRow>[] = [{ key: 'id' }, { key: 'name' }, { key: 'services', align: 'right' }];
+const FORM_COLUMNS: Column<FormRow>[] = [{ key: 'id', noTruncate: true }, { key: 'name' }, { key: 'services', align: 'right' }];
 
 const CATEGORY_COLUMNS: Column<{ id: string; name?: string; sortOrder?: number }>[] = [
-  { key: 'id' },
+  { key: 'id', noTruncate: true },
   { key: 'name' },
   { key: 'sortOrder', header: 'ORDER', align: 'right' },
 ];
 
 const LOCATION_COLUMNS: Column<Record<string, unknown>>[] = [
-  { key: 'id' },
+  { key: 'id', noTruncate: true },
   { key: 'name' },
   { key: 'default' },
   { key: 'status' },

@@ -18,6 +18,7 @@ import { addFilterFlags, parseFilterFlags, parseIntFlag, parseSort, type FilterF
 
 const SCALARS = ['MIN', 'MAX', 'COUNT_DISTINCT'];
 const INTERVALS = ['YEAR', 'MONTH', 'WEEK', 'DAY', 'HOUR', 'MINUTE', 'SECOND'];
+const BUCKET_HEADERS: Record<string, string> = { VALUE: 'VALUE', RANGE: 'RANGE', SCALAR: 'SCALAR', DATE_HISTOGRAM: 'DATE' };
 const FIELD = /^[A-Za-z_]\w*(\.\w+)*$/;
 
 export interface SearchOptions extends FilterFlags, FormatFlags {
@@ -156,7 +157,7 @@ export async function run(opts: SearchOptions, ctx: Context): Promise<void> {
     for (const result of aggregationData.results) {
       ctx.io.stdout.write(`\n${style(ctx.io, 'bold', `${result.name ?? result.type} (${result.type} of ${result.fieldPath})`)}\n`);
       await printRecords(ctx.io, format, aggregationRows(result), [
-        { key: 'bucket', header: result.type === 'SCALAR' ? 'SCALAR' : 'VALUE' },
+        { key: 'bucket', header: BUCKET_HEADERS[result.type] ?? 'VALUE' },
         { key: 'count', header: result.type === 'SCALAR' ? 'RESULT' : 'COUNT', align: 'right' },
       ]);
     }

@@ -16,7 +16,7 @@ export function priceText(s: Service): string {
 
 /** Columns of `services list` and `services search`: id, name, type, price, category, hidden, revision. */
 export const SERVICE_COLUMNS: Column<Service>[] = [
-  { key: 'id' },
+  { key: 'id', noTruncate: true },
   { key: 'name' },
   { key: 'type' },
   { key: 'price', get: priceText, align: 'right' },
