@@ -1,0 +1,79 @@
+/**
+ * `sitectl emulator reset [--seed demo|empty] [--size N] [--yes]`: deletes every record and seeds again,
+ * through the control plane when the emulator runs, directly on the store otherwise. Destructive, so it asks
+ * on a TTY and needs `--yes` without one (design.md "Output and interaction").
+ */
+import { createInterface } from 'node:readline/promises';
+import type { Command } from 'commander';
+import type { Context } from '../../context.js';
+import { CancelError, ExitCode, UserError } from '../../core/errors.js';
+import { success } from '../../core/log.js';
+import { emulatorRequest, readAdminKey, readRunning } from '../../emulator/daemon.js';
+import { dataDirOf, numberFlag, seedFlag } from './shared.js';
+
+export interface ResetOptions {
+  dataDir: string;
+  seed?: 'demo' | 'empty';
+  size?: number;
+  yes: boolean;
+}
+
+export function register(parent: Command, ctx: Context): void {
+  parent
+    .command('reset')
+    .description('Delete all emulator data and seed it again')
+    .option('--data-dir <dir>', 'data dir of the emulator')
+    .option('--seed <kind>', 'demo or empty (default: what it was seeded with)')
+    .option('--size <n>', 'services in the demo seed (default 60)')
+    .option('-y, --yes', 'do not ask for confirmation')
+    .action(async (flags: { dataDir?: string; seed?: string; size?: string; yes?: boolean }) => {
+      await run(
+        {
+          dataDir: dataDirOf(flags, ctx),
+          seed: seedFlag(flags.seed),
+          size: numberFlag(flags.size, '--size', 0, 100_000, true),
+          yes: Boolean(flags.yes),
+        },
+        ctx,
+      );
+    });
+}
+
+async function confirm(ctx: Context, question: string): Promise<boolean> {
+  const rl = createInterface({ input: ctx.io.stdin, output: ctx.io.stderr });
+  try {
+    const answer = await rl.question(`${question} [y/N] `, { signal: ctx.signal });
+    return /^y(es)?$/i.test(answer.trim());
+  } finally {
+    rl.close();
+  }
+}
+
+/**
+ * @throws UserError (exit 2) without --yes when no prompt is possible; CancelError (exit 1) when declined;
+ *   UserError (exit 1) when the running emulator refuses the reset.
+ */
+export async function run(opts: ResetOptions, ctx: Context): Promise<void> {
+  if (!opts.yes) {
+    if (!ctx.io.canPrompt()) {
+      throw new UserError(`resetting deletes every record in ${opts.dataDir}; confirmation needed`, 'pass --yes to confirm');
+    }
+    if (!(await confirm(ctx, `Delete every record in ${opts.dataDir} and seed it again?`))) {
+      throw new CancelError('Reset cancelled', ExitCode.Failure);
+    }
+  }
+  const body = { ...(opts.seed ? { seed: opts.seed } : {}), ...(opts.size !== undefined ? { size: opts.size } : {}) };
+  const running = readRunning(opts.dataDir);
+  const key = readAdminKey(opts.dataDir);
+  let counts: Record<string, number>;
+  if (running && key) {
+    const state = (await emulatorRequest(running.url, key, 'POST', '/__emulator/reset', body).catch((err: unknown) => {
+      throw new UserError(`reset failed: ${err instanceof Error ? err.message : String(err)}`, undefined, ExitCode.Failure);
+    })) as { counts: Record<string, number> };
+    counts = state.counts;
+  } else {
+    const { resetDataDir } = await import('../../emulator/index.js');
+    counts = resetDataDir(opts.dataDir, body);
+  }
+  success(ctx.io, `Reset ${opts.dataDir}: ${counts.services} services, ${counts.businessLocations} business locations, ${counts.staffMembers} staff members.`);
+}

@@ -1,0 +1,281 @@
+/**
+ * Finding, starting and stopping a background emulator from the CLI (contracts.md "Starting the local
+ * emulator from the CLI"). The CLI loads this module on every call against the local profile, so it imports
+ * only node builtins: never better-sqlite3 or the server.
+ *
+ * Files in the data dir: `admin-key.json` (written by the emulator at first start), `emulator.pid.json`
+ * (`{pid, url, port}`, written by the server process once it listens, removed on a clean stop),
+ * `emulator.log` (stdout/stderr of a detached emulator) and `emulator.lock` (held while one CLI process is
+ * starting an emulator, so two concurrent first calls do not start two).
+ */
+import { spawn } from 'node:child_process';
+import { closeSync, existsSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { homedir } from 'node:os';
+import { basename, dirname, join, resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+
+export const PID_FILE = 'emulator.pid.json';
+export const LOG_FILE = 'emulator.log';
+const KEY_FILE = 'admin-key.json';
+const LOCK_FILE = 'emulator.lock';
+const START_TIMEOUT_MS = 10_000;
+const STOP_TIMEOUT_MS = 5_000;
+const STALE_LOCK_MS = 15_000;
+
+export interface RunningInfo {
+  pid: number;
+  url: string;
+  port: number;
+}
+
+/**
+ * The emulator data dir when `--data-dir` is not given: `$SITECTL_DATA_DIR/emulator`, else
+ * `$XDG_DATA_HOME/sitectl/emulator`, else `~/.local/share/sitectl/emulator` (contracts.md "Files").
+ */
+export function defaultDataDir(env: NodeJS.ProcessEnv): string {
+  if (env.SITECTL_DATA_DIR) return join(resolve(env.SITECTL_DATA_DIR), 'emulator');
+  if (env.XDG_DATA_HOME) return join(resolve(env.XDG_DATA_HOME), 'sitectl', 'emulator');
+  return join(env.HOME || homedir(), '.local', 'share', 'sitectl', 'emulator');
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    // EPERM: the process exists but belongs to someone else.
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function readJson(file: string): unknown {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as unknown;
+  } catch {
+    return null;
+  }
+}
+
+/** Reads `<dataDir>/emulator.pid.json` and checks the pid is alive; null when not running. */
+export function readRunning(dataDir: string): RunningInfo | null {
+  const info = readJson(join(dataDir, PID_FILE)) as Partial<RunningInfo> | null;
+  if (!info || typeof info.pid !== 'number' || typeof info.url !== 'string' || typeof info.port !== 'number') return null;
+  if (!isAlive(info.pid)) return null;
+  return { pid: info.pid, url: info.url, port: info.port };
+}
+
+/** Reads `<dataDir>/admin-key.json`; null before the first start. */
+export function readAdminKey(dataDir: string): { apiKey: string; siteId: string } | null {
+  const key = readJson(join(dataDir, KEY_FILE)) as { apiKey?: unknown; siteId?: unknown } | null;
+  if (!key || typeof key.apiKey !== 'string' || typeof key.siteId !== 'string') return null;
+  return { apiKey: key.apiKey, siteId: key.siteId };
+}
+
+/** Written by the server process once it listens (atomically, via a temporary file and rename). */
+export function writePidFile(dataDir: string, info: RunningInfo): void {
+  const file = join(dataDir, PID_FILE);
+  const tmp = `${file}.${process.pid}.tmp`;
+  writeFileSync(tmp, JSON.stringify(info) + '\n', { mode: 0o600 });
+  renameSync(tmp, file);
+}
+
+/** Removes the pid file if it still names `pid` (a newer emulator's file is left alone). */
+export function removePidFile(dataDir: string, pid: number = process.pid): void {
+  const file = join(dataDir, PID_FILE);
+  const info = readJson(file) as Partial<RunningInfo> | null;
+  if (info && info.pid !== pid) return;
+  try {
+    unlinkSync(file);
+  } catch {
+    // Already gone.
+  }
+}
+
+/**
+ * Path of `bin/sitectl.js`: found by walking up from this module (dist/ sits beside bin/ in the package,
+ * src/emulator/ two levels below it), else process.argv[1] when that is the sitectl bin.
+ */
+export function sitectlBin(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (let i = 0; i < 4; i++) {
+    const candidate = join(dir, 'bin', 'sitectl.js');
+    if (existsSync(candidate)) return candidate;
+    dir = dirname(dir);
+  }
+  const argv1 = process.argv[1];
+  if (argv1 && /^sitectl(\.js)?$/.test(basename(argv1))) return argv1;
+  throw new Error('cannot find bin/sitectl.js to start the emulator');
+}
+
+function tailOfLog(dataDir: string): string {
+  try {
+    const text = readFileSync(join(dataDir, LOG_FILE), 'utf8').trim().split('\n');
+    return text.slice(-5).join('\n');
+  } catch {
+    return '';
+  }
+}
+
+/**
+ * Starts `node <bin/sitectl.js> emulator start --data-dir D <args>` detached (stdio to `<dataDir>/emulator.log`,
+ * unref'd) and waits up to 10 s for its pid file.
+ * @throws Error when the child exits or does not write its pid file in time (with the end of its log).
+ */
+export async function spawnEmulator(dataDir: string, args: string[] = [], env: NodeJS.ProcessEnv = process.env): Promise<RunningInfo> {
+  const { mkdirSync } = await import('node:fs');
+  mkdirSync(dataDir, { recursive: true });
+  const log = openSync(join(dataDir, LOG_FILE), 'a');
+  let exited: number | null = null;
+  try {
+    const child = spawn(process.execPath, [sitectlBin(), 'emulator', 'start', '--data-dir', dataDir, ...args], {
+      detached: true,
+      stdio: ['ignore', log, log],
+      env,
+    });
+    child.once('exit', (code) => {
+      exited = code ?? 1;
+    });
+    child.unref();
+    const deadline = Date.now() + START_TIMEOUT_MS;
+    while (Date.now() < deadline) {
+      const running = readRunning(dataDir);
+      if (running && running.pid === child.pid) return running;
+      if (exited !== null) break;
+      await sleep(50);
+    }
+    if (exited === null) child.kill('SIGTERM');
+    const tail = tailOfLog(dataDir);
+    throw new Error(
+      `the emulator did not start${exited !== null ? ` (exit code ${exited})` : ' within 10 s'}; see ${join(dataDir, LOG_FILE)}` +
+        (tail ? `:\n${tail}` : ''),
+    );
+  } finally {
+    closeSync(log);
+  }
+}
+
+function takeLock(dataDir: string): boolean {
+  const file = join(dataDir, LOCK_FILE);
+  try {
+    writeFileSync(file, String(process.pid), { flag: 'wx' });
+    return true;
+  } catch {
+    try {
+      if (Date.now() - statSync(file).mtimeMs > STALE_LOCK_MS) unlinkSync(file);
+    } catch {
+      // Someone else removed it first.
+    }
+    return false;
+  }
+}
+
+/**
+ * The running emulator for `dataDir`, or a newly started one (`emulator start --data-dir D --port 0`, detached;
+ * waits <= 10 s), with its admin key and `started` saying which.
+ * @throws Error when the emulator cannot be started.
+ */
+export async function ensureEmulator(
+  dataDir: string,
+  opts: { seed?: 'demo' | 'empty' } = {},
+): Promise<{ url: string; apiKey: string; siteId: string; started: boolean }> {
+  const withKey = (running: RunningInfo, started: boolean) => {
+    const key = readAdminKey(dataDir);
+    if (!key) throw new Error(`the emulator in ${dataDir} has no admin key file`);
+    return { url: running.url, ...key, started };
+  };
+  const running = readRunning(dataDir);
+  if (running) return withKey(running, false);
+  const { mkdirSync } = await import('node:fs');
+  mkdirSync(dataDir, { recursive: true });
+  const deadline = Date.now() + START_TIMEOUT_MS + STOP_TIMEOUT_MS;
+  while (!takeLock(dataDir)) {
+    // Another CLI process is starting it: wait for its pid file.
+    const other = readRunning(dataDir);
+    if (other) return withKey(other, false);
+    if (Date.now() > deadline) throw new Error(`timed out waiting for another process to start the emulator in ${dataDir}`);
+    await sleep(50);
+  }
+  try {
+    const again = readRunning(dataDir);
+    if (again) return withKey(again, false);
+    const started = await spawnEmulator(dataDir, ['--port', '0', ...(opts.seed ? ['--seed', opts.seed] : [])]);
+    return withKey(started, true);
+  } finally {
+    try {
+      unlinkSync(join(dataDir, LOCK_FILE));
+    } catch {
+      // Removed as stale by another process.
+    }
+  }
+}
+
+/**
+ * Stops the emulator running for `dataDir`: SIGTERM, then SIGKILL after 5 s. Returns false when none was running.
+ */
+export async function stopEmulator(dataDir: string): Promise<boolean> {
+  const running = readRunning(dataDir);
+  if (!running) return false;
+  process.kill(running.pid, 'SIGTERM');
+  const deadline = Date.now() + STOP_TIMEOUT_MS;
+  while (isAlive(running.pid)) {
+    if (Date.now() > deadline) {
+      process.kill(running.pid, 'SIGKILL');
+      await sleep(100);
+      break;
+    }
+    await sleep(25);
+  }
+  removePidFile(dataDir, running.pid);
+  return true;
+}
+
+/**
+ * One JSON request to a running emulator (the control plane, from `sitectl emulator status|reset`), over
+ * node:http so the CLI does not load undici for it.
+ * @returns the parsed JSON reply. @throws Error with the status and message on a non-200 reply.
+ */
+export function emulatorRequest(
+  url: string,
+  key: { apiKey: string; siteId: string },
+  method: 'GET' | 'POST' | 'PUT',
+  path: string,
+  body?: unknown,
+): Promise<unknown> {
+  const payload = body === undefined ? undefined : JSON.stringify(body);
+  return new Promise((resolvePromise, reject) => {
+    const req = request(
+      new URL(path, url),
+      {
+        method,
+        headers: {
+          authorization: key.apiKey,
+          'wix-site-id': key.siteId,
+          ...(payload ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } : {}),
+        },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          let parsed: unknown = undefined;
+          try {
+            parsed = text ? JSON.parse(text) : {};
+          } catch {
+            parsed = undefined;
+          }
+          if (res.statusCode === 200 && parsed !== undefined) resolvePromise(parsed);
+          else {
+            const message = (parsed as { message?: string } | undefined)?.message ?? res.statusMessage ?? 'error';
+            reject(new Error(`emulator replied ${res.statusCode}: ${message} (request id ${String(res.headers['x-wix-request-id'] ?? '-')})`));
+          }
+        });
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end(payload);
+  });
+}

@@ -1,0 +1,124 @@
+/**
+ * Fault injection for API requests (issue 2 section 3; contracts.md "src/emulator"): added latency, a share of
+ * 500/503 replies before or after the change is committed, dropped connections, and 429 with Retry-After above
+ * a request rate. Every random decision comes from a PRNG seeded with `faults.seed` and drawn in a fixed order
+ * per request, so the same request sequence gets the same faults on a rerun. The control plane is never faulted.
+ */
+import { ValidationFailure } from './errors.js';
+import { Prng } from './seed/random.js';
+
+export interface Faults {
+  /** Added to every API reply, in ms. */
+  latencyMs: number;
+  /** 0..1 share of API requests answered 500/503. */
+  errorRate: number;
+  /** 'after': the change is committed, then the 5xx is sent; 'random': chosen per request. */
+  errorPhase: 'before' | 'after' | 'random';
+  /** 0..1 share of connections destroyed without a reply (after the commit when the phase allows). */
+  dropRate: number;
+  /** 0 = off; requests above this many per second get 429 with Retry-After. */
+  rateLimitPerSec: number;
+  /** Seconds sent in Retry-After on a 429. */
+  retryAfterSec: number;
+  /** PRNG seed so a failing run replays. */
+  seed: number;
+}
+
+export const NO_FAULTS: Faults = {
+  latencyMs: 0,
+  errorRate: 0,
+  errorPhase: 'before',
+  dropRate: 0,
+  rateLimitPerSec: 0,
+  retryAfterSec: 1,
+  seed: 1,
+};
+
+/** What to do with one API request. */
+export interface FaultDecision {
+  /** Reply 429 at once without running the handler. */
+  throttle: boolean;
+  /** 500 or 503 instead of the real reply; 0 = none. */
+  errorStatus: 0 | 500 | 503;
+  /** Destroy the socket instead of replying. */
+  drop: boolean;
+  /** Whether the handler runs (and commits) before the error or drop. */
+  afterCommit: boolean;
+  latencyMs: number;
+}
+
+/**
+ * Checks and completes a partial fault setting.
+ * @throws ValidationFailure (field `faults.<name>`) for rates outside 0..1, negative numbers or a bad phase.
+ */
+export function validateFaults(input: unknown, base: Faults = NO_FAULTS): Faults {
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) throw ValidationFailure.field('faults', 'must be an object');
+  const f = { ...base, ...(input as Partial<Faults>) };
+  const num = (k: keyof Faults, min: number, max: number) => {
+    const v = f[k];
+    if (typeof v !== 'number' || !Number.isFinite(v) || v < min || v > max) {
+      throw ValidationFailure.field(`faults.${k}`, `must be a number between ${min} and ${max}`);
+    }
+  };
+  num('latencyMs', 0, 60_000);
+  num('errorRate', 0, 1);
+  num('dropRate', 0, 1);
+  num('rateLimitPerSec', 0, 1_000_000);
+  num('retryAfterSec', 0, 3_600);
+  num('seed', 0, 2 ** 32 - 1);
+  if (!['before', 'after', 'random'].includes(f.errorPhase)) {
+    throw ValidationFailure.field('faults.errorPhase', 'must be before, after or random', 'INVALID_ENUM_VALUE');
+  }
+  for (const k of Object.keys(f)) {
+    if (!(k in NO_FAULTS)) throw ValidationFailure.field(`faults.${k}`, 'unknown fault setting');
+  }
+  return f;
+}
+
+/** Holds the current settings and the PRNG; `set` replaces both (so a reseeded run replays from its start). */
+export class FaultInjector {
+  private faults: Faults;
+  private rnd: Prng;
+  private windowStart = 0;
+  private windowCount = 0;
+
+  constructor(initial: Partial<Faults> = {}, private readonly clock: () => number = Date.now) {
+    this.faults = validateFaults(initial);
+    this.rnd = new Prng(this.faults.seed);
+  }
+
+  get current(): Faults {
+    return { ...this.faults };
+  }
+
+  /** Merges `partial` into the settings and restarts the PRNG from the (possibly new) seed. */
+  set(partial: unknown): Faults {
+    this.faults = validateFaults(partial, this.faults);
+    this.rnd = new Prng(this.faults.seed);
+    this.windowStart = 0;
+    this.windowCount = 0;
+    return this.current;
+  }
+
+  /** Draws the decision for the next API request (always four draws, whatever the settings). */
+  decide(): FaultDecision {
+    const f = this.faults;
+    const rError = this.rnd.next();
+    const rPhase = this.rnd.next();
+    const rStatus = this.rnd.next();
+    const rDrop = this.rnd.next();
+    let throttle = false;
+    if (f.rateLimitPerSec > 0) {
+      const now = this.clock();
+      if (now - this.windowStart >= 1000) {
+        this.windowStart = now;
+        this.windowCount = 0;
+      }
+      throttle = ++this.windowCount > f.rateLimitPerSec;
+    }
+    const drop = !throttle && rDrop < f.dropRate;
+    const errorStatus = !throttle && !drop && rError < f.errorRate ? (rStatus < 0.5 ? 500 : 503) : 0;
+    const afterCommit = f.errorPhase === 'after' || (f.errorPhase === 'random' && rPhase < 0.5);
+    return { throttle, errorStatus, drop, afterCommit, latencyMs: f.latencyMs };
+  }
+}

@@ -1,0 +1,142 @@
+/**
+ * Query, search and count over an in-memory list of documents (platform-wire.md section 6):
+ * offset paging with a total for queries, cursor paging plus text search and aggregations for search.
+ */
+import { ValidationFailure } from '../errors.js';
+import { compileAggregations, type AggregationResult } from './aggregations.js';
+import { compileFilter } from './filter.js';
+import { compileSort, type Comparator } from './sort.js';
+import { compileTextSearch } from './text.js';
+
+export { compileFilter } from './filter.js';
+export { compileSort } from './sort.js';
+
+/** Largest page a query or search may ask for, and the default for queries (services: 100). */
+export const MAX_LIMIT = 100;
+export const DEFAULT_QUERY_LIMIT = 100;
+/** Default cursor page size, the SDK's default (platform-wire.md section 6). */
+export const DEFAULT_SEARCH_LIMIT = 50;
+
+export interface OffsetPage<T> {
+  items: T[];
+  pagingMetadata: { count: number; offset: number; total: number; tooManyToCount: false };
+}
+
+function pageLimit(raw: unknown, field: string, dflt: number, min = 0): number {
+  if (raw === undefined || raw === null) return dflt;
+  const n = typeof raw === 'string' ? Number(raw) : raw;
+  if (typeof n !== 'number' || !Number.isInteger(n) || n < min || n > MAX_LIMIT) {
+    throw ValidationFailure.field(field, `must be an integer between ${min} and ${MAX_LIMIT}`, 'MAX');
+  }
+  return n;
+}
+
+function pageOffset(raw: unknown, field: string): number {
+  if (raw === undefined || raw === null) return 0;
+  const n = typeof raw === 'string' ? Number(raw) : raw;
+  if (typeof n !== 'number' || !Number.isInteger(n) || n < 0) {
+    throw ValidationFailure.field(field, 'must be a non-negative integer', 'MIN');
+  }
+  return n;
+}
+
+/**
+ * `{filter, sort, paging:{limit, offset}}` -> one page and `pagingMetadata` (total counts every match).
+ * @param defaultSort used when the query has no sort (services: createdDate ASC).
+ * @throws ValidationFailure on a malformed filter (`<field>.filter`), sort, or paging.
+ */
+export function runQuery<T>(docs: Iterable<T>, query: unknown, field = 'query', defaultSort?: Comparator): OffsetPage<T> {
+  const q = (query ?? {}) as { filter?: unknown; sort?: unknown; paging?: { limit?: unknown; offset?: unknown } };
+  if (typeof q !== 'object') throw ValidationFailure.field(field, 'must be an object');
+  const predicate = compileFilter(q.filter, `${field}.filter`);
+  const comparator = compileSort(q.sort, `${field}.sort`, defaultSort);
+  const limit = pageLimit(q.paging?.limit, `${field}.paging.limit`, DEFAULT_QUERY_LIMIT);
+  const offset = pageOffset(q.paging?.offset, `${field}.paging.offset`);
+  const matched: T[] = [];
+  for (const d of docs) if (predicate(d)) matched.push(d);
+  if (comparator) matched.sort(comparator);
+  const items = matched.slice(offset, offset + limit);
+  return { items, pagingMetadata: { count: items.length, offset, total: matched.length, tooManyToCount: false } };
+}
+
+/** `{filter}` -> number of matches. @throws ValidationFailure on a malformed filter (field `filter`). */
+export function runCount<T>(docs: Iterable<T>, filter: unknown, field = 'filter'): number {
+  const predicate = compileFilter(filter, field);
+  let n = 0;
+  for (const d of docs) if (predicate(d)) n++;
+  return n;
+}
+
+interface CursorState {
+  o: number;
+  filter?: unknown;
+  sort?: unknown;
+  search?: unknown;
+}
+
+function encodeCursor(state: CursorState): string {
+  return Buffer.from(JSON.stringify(state)).toString('base64url');
+}
+
+function decodeCursor(cursor: string, field: string): CursorState {
+  try {
+    const state = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as CursorState;
+    if (typeof state !== 'object' || state === null || !Number.isInteger(state.o) || state.o < 0) throw new Error('bad');
+    return state;
+  } catch {
+    throw ValidationFailure.field(field, 'cursor is not valid', 'INVALID_CURSOR');
+  }
+}
+
+export interface SearchPage<T> {
+  items: T[];
+  pagingMetadata: { count: number; cursors: { next: string | null; prev: string | null }; hasNext: boolean };
+  aggregationData: { results: AggregationResult[] };
+}
+
+/**
+ * Services search: `{cursorPaging:{limit, cursor}, filter, sort, aggregations, search:{expression, fields, fuzzy,
+ * mode}}`. A cursor carries the offset and the filter, sort and text of the first request, so a follow-up
+ * request may send only `{cursorPaging}` as the SDK does. Aggregations cover every match, not just the page.
+ * @throws ValidationFailure for a malformed filter/sort/aggregation/search or an invalid cursor.
+ */
+export function runSearch<T>(docs: Iterable<T>, search: unknown, field = 'search', defaultSort?: Comparator): SearchPage<T> {
+  const s = (search ?? {}) as {
+    cursorPaging?: { limit?: unknown; cursor?: unknown };
+    filter?: unknown;
+    sort?: unknown;
+    aggregations?: unknown;
+    search?: unknown;
+  };
+  if (typeof s !== 'object') throw ValidationFailure.field(field, 'must be an object');
+  const limit = pageLimit(s.cursorPaging?.limit, `${field}.cursorPaging.limit`, DEFAULT_SEARCH_LIMIT, 1);
+  let state: CursorState;
+  if (typeof s.cursorPaging?.cursor === 'string' && s.cursorPaging.cursor !== '') {
+    state = decodeCursor(s.cursorPaging.cursor, `${field}.cursorPaging.cursor`);
+  } else {
+    state = { o: 0, filter: s.filter, sort: s.sort, search: s.search };
+  }
+  const predicate = compileFilter(state.filter, `${field}.filter`);
+  const text = compileTextSearch(state.search, `${field}.search`);
+  const comparator = compileSort(state.sort, `${field}.sort`, defaultSort);
+  const aggregate = compileAggregations(s.aggregations, `${field}.aggregations`);
+  const matched: T[] = [];
+  for (const d of docs) if (predicate(d) && text(d)) matched.push(d);
+  if (comparator) matched.sort(comparator);
+  const items = matched.slice(state.o, state.o + limit);
+  const nextOffset = state.o + items.length;
+  const hasNext = nextOffset < matched.length;
+  const base = { filter: state.filter, sort: state.sort, search: state.search };
+  return {
+    items,
+    pagingMetadata: {
+      count: items.length,
+      cursors: {
+        next: hasNext ? encodeCursor({ o: nextOffset, ...base }) : null,
+        prev: state.o > 0 ? encodeCursor({ o: Math.max(0, state.o - limit), ...base }) : null,
+      },
+      hasNext,
+    },
+    aggregationData: aggregate(matched),
+  };
+}

@@ -1,0 +1,131 @@
+/**
+ * Value access and comparison shared by filters, sort and aggregations (platform-wire.md section 6).
+ *
+ * Paths are dotted (`payment.fixed.price.value`); arrays met on the way are walked element by element, so
+ * `locations.business.id` yields the id of every location. Comparison is type-aware: numbers and numeric
+ * strings (money values such as `"50"`, revisions) compare as numbers, ISO-8601 strings as instants, other
+ * strings by code point.
+ */
+
+/** A dotted path split once at compile time. */
+export type CompiledPath = readonly string[];
+
+export function compilePath(path: string): CompiledPath {
+  return path.split('.');
+}
+
+/** Result of walking a path: the leaf values (arrays flattened) and whether the last key exists at all. */
+export interface Resolved {
+  values: unknown[];
+  present: boolean;
+}
+
+/** Walks `path` through `doc`; see the module comment for the array rule. */
+export function resolve(doc: unknown, path: CompiledPath): Resolved {
+  const out: Resolved = { values: [], present: false };
+  walk(doc, path, 0, out);
+  return out;
+}
+
+function walk(value: unknown, path: CompiledPath, i: number, out: Resolved): void {
+  if (i === path.length) {
+    if (value === undefined) return;
+    out.present = true;
+    if (Array.isArray(value)) for (const v of value) out.values.push(v);
+    else out.values.push(value);
+    return;
+  }
+  if (value === null || typeof value !== 'object') return;
+  if (Array.isArray(value)) {
+    for (const v of value) walk(v, path, i, out);
+    return;
+  }
+  walk((value as Record<string, unknown>)[path[i]], path, i + 1, out);
+}
+
+/** First value at the path (used by sort and by single-valued aggregations), or undefined. */
+export function first(doc: unknown, path: CompiledPath): unknown {
+  let value: unknown = doc;
+  for (const key of path) {
+    if (Array.isArray(value)) value = value[0];
+    if (value === null || typeof value !== 'object') return undefined;
+    value = (value as Record<string, unknown>)[key];
+  }
+  return Array.isArray(value) ? value[0] : value;
+}
+
+const NUMERIC = /^-?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?$/;
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
+
+/** The number a value stands for (a number, or a numeric string such as a money value), else undefined. */
+export function asNumber(v: unknown): number | undefined {
+  if (typeof v === 'number') return Number.isFinite(v) ? v : undefined;
+  if (typeof v === 'string' && NUMERIC.test(v)) return Number(v);
+  return undefined;
+}
+
+/** Epoch ms of an ISO-8601 date string (or a Date), else undefined. */
+export function asTime(v: unknown): number | undefined {
+  if (v instanceof Date) return v.getTime();
+  if (typeof v === 'string' && ISO_DATE.test(v)) {
+    const t = Date.parse(v);
+    return Number.isNaN(t) ? undefined : t;
+  }
+  return undefined;
+}
+
+/**
+ * Orders two values: negative, zero or positive, or NaN when they are not comparable (e.g. a string and a
+ * boolean), in which case range operators do not match.
+ */
+export function compare(a: unknown, b: unknown): number {
+  const na = asNumber(a);
+  if (na !== undefined) {
+    const nb = asNumber(b);
+    if (nb !== undefined) return na - nb;
+  }
+  const ta = asTime(a);
+  if (ta !== undefined) {
+    const tb = asTime(b);
+    if (tb !== undefined) return ta - tb;
+  }
+  if (typeof a === 'string' && typeof b === 'string') return a < b ? -1 : a > b ? 1 : 0;
+  if (typeof a === 'boolean' && typeof b === 'boolean') return Number(a) - Number(b);
+  return Number.NaN;
+}
+
+/** Equality with the same coercions as {@link compare}, and structural equality for objects and arrays. */
+export function equals(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (a === null || b === null || a === undefined || b === undefined) return false;
+  if (typeof a === 'object' || typeof b === 'object') return deepEqual(a, b);
+  if (typeof a === 'boolean' || typeof b === 'boolean') return false;
+  const c = compare(a, b);
+  return c === 0;
+}
+
+function deepEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return equals(a, b);
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  if (Array.isArray(a)) {
+    const bb = b as unknown[];
+    return a.length === bb.length && a.every((v, i) => deepEqual(v, bb[i]));
+  }
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  if (ka.length !== kb.length) return false;
+  return ka.every((k) => deepEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+}
+
+/** Sort order of two values: missing (undefined/null) sorts before everything, incomparable by type name. */
+export function sortCompare(a: unknown, b: unknown): number {
+  const ma = a === undefined || a === null;
+  const mb = b === undefined || b === null;
+  if (ma || mb) return ma === mb ? 0 : ma ? -1 : 1;
+  const c = compare(a, b);
+  if (!Number.isNaN(c)) return c;
+  const sa = typeof a;
+  const sb = typeof b;
+  return sa < sb ? -1 : sa > sb ? 1 : 0;
+}

@@ -1,0 +1,175 @@
+/**
+ * Deterministic demo data (issue 2, section 3): 3 business locations with geocodes, 8 staff members with
+ * images, 6 categories, 3 booking policies, 2 booking forms and `size` services of all three types. The same
+ * size always produces the same ids, names, prices and dates (seeded PRNG, fixed base date), so output is
+ * stable across runs. `empty` keeps the site furniture (locations, staff, categories, policies, forms) and
+ * creates no services. Runs in one transaction: 10,000 services take a few seconds at most.
+ */
+import type { ServiceDoc } from '../model.js';
+import { buildService, formatMoney } from '../service-rules.js';
+import type { Store } from '../store.js';
+import { BUSINESS_LOCATIONS, CATEGORIES, FORMS, POLICIES, QUALIFIERS, SERVICE_TEMPLATES, STAFF } from './catalog.js';
+import { Prng } from './random.js';
+
+/** Every seeded timestamp is derived from this instant. */
+export const SEED_BASE_DATE = Date.UTC(2025, 0, 6, 9, 0, 0);
+export const DEFAULT_SEED_SIZE = 60;
+const PRNG_SEED = 20250106;
+const MINUTE = 60_000;
+const DAY = 1_440 * MINUTE;
+
+export interface SeedOptions {
+  seed?: 'demo' | 'empty';
+  /** Services in the demo seed (default 60). */
+  size?: number;
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+const media = (id: string, slug: string, altText: string) => ({
+  image: { id, url: `https://static.example.com/media/${slug}.jpg`, height: 800, width: 1200, altText },
+});
+
+/**
+ * Fills an empty store. Meta `seed` and `seedSize` record what was seeded.
+ * @throws Error when size is not an integer between 0 and 100,000.
+ */
+export function seedStore(store: Store, opts: SeedOptions = {}): void {
+  const kind = opts.seed ?? 'demo';
+  const size = kind === 'empty' ? 0 : (opts.size ?? DEFAULT_SEED_SIZE);
+  if (!Number.isInteger(size) || size < 0 || size > 100_000) throw new Error(`seed size must be an integer between 0 and 100000, got ${size}`);
+  const rnd = new Prng(PRNG_SEED);
+  store.tx(() => {
+    const base = iso(SEED_BASE_DATE - 30 * DAY);
+    const locations = BUSINESS_LOCATIONS.map((l) => {
+      const address = {
+        formatted: `${l.street.number} ${l.street.name}, ${l.city}, CA ${l.postalCode}, USA`,
+        streetAddress: { ...l.street },
+        city: l.city,
+        subdivision: 'US-CA',
+        country: 'US',
+        postalCode: l.postalCode,
+        geocode: { ...l.geocode },
+      };
+      const doc = {
+        id: rnd.uuid(),
+        name: l.name,
+        default: l.default,
+        status: 'ACTIVE',
+        address,
+        phone: l.phone,
+        email: `${l.name.toLowerCase().replace(/[^a-z]+/g, '.')}@demo-studio.example.com`,
+        timeZone: 'America/Los_Angeles',
+        revision: '1',
+        createdDate: base,
+        updatedDate: base,
+      };
+      store.putEntity('businessLocations', doc);
+      return doc;
+    });
+    const staff = STAFF.map((s, i) => {
+      const id = rnd.uuid();
+      const handle = s.name.toLowerCase().replace(/[^a-z]+/g, '-');
+      const doc = {
+        id,
+        name: s.name,
+        description: s.role,
+        email: `${handle.replace(/-/g, '.')}@demo-studio.example.com`,
+        phone: `+1 415 555 01${String(30 + i)}`,
+        mainMedia: media(rnd.uuid(), `staff/${handle}`, s.name),
+        resourceId: rnd.uuid(),
+        revision: '1',
+        createdDate: base,
+        updatedDate: base,
+      };
+      store.putEntity('staffMembers', doc);
+      return doc;
+    });
+    const categories = CATEGORIES.map((name, i) => {
+      const doc = { id: rnd.uuid(), name, sortOrder: i, createdDate: base, updatedDate: base };
+      store.putEntity('categories', doc);
+      return doc;
+    });
+    const policies = POLICIES.map((p) => {
+      const doc = {
+        id: rnd.uuid(),
+        name: p.name,
+        default: p.default,
+        revision: '1',
+        createdDate: base,
+        updatedDate: base,
+        customPolicyDescription: { enabled: true, description: p.description },
+        limitEarlyBookingPolicy: { enabled: true, earliestBookingInMinutes: p.earliest },
+        limitLateBookingPolicy: { enabled: p.latest > 0, latestBookingInMinutes: p.latest },
+        bookAfterStartPolicy: { enabled: false },
+        cancellationPolicy: { enabled: true, limitLatestCancellation: true, latestCancellationInMinutes: p.cancellation },
+        reschedulePolicy: { enabled: true, limitLatestReschedule: true, latestRescheduleInMinutes: p.cancellation },
+        waitlistPolicy: { enabled: p.waitlist > 0, capacity: p.waitlist, reservationTimeInMinutes: 10 },
+        participantsPolicy: { enabled: true, maxParticipantsPerBooking: p.maxParticipants },
+      };
+      store.putEntity('bookingPolicies', doc);
+      return doc;
+    });
+    const forms = FORMS.map((f) => {
+      const doc = {
+        id: rnd.uuid(),
+        name: f.name,
+        default: f.default,
+        fields: f.fields.map((x) => ({ id: rnd.uuid(), ...x })),
+        createdDate: base,
+        updatedDate: base,
+      };
+      store.putEntity('bookingForms', doc);
+      return doc;
+    });
+    for (let i = 0; i < size; i++) {
+      const t = SERVICE_TEMPLATES[i % SERVICE_TEMPLATES.length];
+      const round = Math.floor(i / SERVICE_TEMPLATES.length);
+      const qualifier = round === 0 ? '' : QUALIFIERS[(round - 1) % QUALIFIERS.length] + ' ';
+      const edition = round > QUALIFIERS.length ? ` ${Math.floor((round - 1) / QUALIFIERS.length) + 1}` : '';
+      const name = `${qualifier}${t.name}${edition}`;
+      const created = SEED_BASE_DATE + i * 37 * MINUTE;
+      const rate = t.rate ?? 'FIXED';
+      const price = rate === 'FIXED' || rate === 'VARIED' ? String(rnd.int(t.price[0], t.price[1])) : '0';
+      const chosenLocations = rnd.sample(locations, rnd.int(1, 2));
+      const firstSession = t.type === 'APPOINTMENT' ? undefined : SEED_BASE_DATE + rnd.int(7, 120) * DAY + rnd.int(8, 19) * 60 * MINUTE;
+      const slugHint = name.toLowerCase().replace(/[^a-z0-9]+/g, '-');
+      const imageId = rnd.uuid();
+      const input: Record<string, unknown> = {
+        name,
+        type: t.type,
+        description: t.description,
+        tagLine: `${t.minutes} min · ${CATEGORIES[t.category]}`,
+        hidden: rnd.next() < 0.05,
+        defaultCapacity: t.capacity ? rnd.int(t.capacity[0], t.capacity[1]) : 1,
+        category: { id: categories[t.category].id },
+        form: { id: forms[t.form ?? 0].id },
+        bookingPolicy: { id: policies[rnd.next() < 0.7 ? 0 : rnd.int(1, 2)].id },
+        staffMemberIds: t.staff.map((s) => staff[s].id),
+        locations: chosenLocations.map((l) => ({ type: 'BUSINESS', business: { id: l.id } })),
+        payment: {
+          rateType: rate,
+          ...(rate === 'FIXED' ? { fixed: { price: { value: price, currency: 'USD' } } } : {}),
+          ...(rate === 'VARIED' ? { varied: { defaultPrice: { value: price, currency: 'USD', formattedValue: formatMoney(price, 'USD') }, minPrice: { value: price, currency: 'USD' } } } : {}),
+          ...(rate === 'CUSTOM' ? { custom: { description: 'Price on consultation' } } : {}),
+          options: { online: rate !== 'NO_FEE' && rnd.next() < 0.8, inPerson: true, deposit: false, pricingPlan: false },
+          pricingPlanIds: [],
+        },
+        onlineBooking: { enabled: rnd.next() < 0.9, requireManualApproval: t.type === 'APPOINTMENT' && rnd.next() < 0.15, allowMultipleRequests: false },
+        media: {
+          mainMedia: media(imageId, `services/${slugHint}`, name),
+          coverMedia: media(rnd.uuid(), `services/${slugHint}-cover`, name),
+          items: [media(imageId, `services/${slugHint}`, name)],
+        },
+        schedule: {
+          ...(firstSession !== undefined ? { firstSessionStart: iso(firstSession) } : {}),
+          ...(t.type === 'COURSE' && firstSession !== undefined ? { lastSessionEnd: iso(firstSession + 7 * DAY * rnd.int(4, 8) + t.minutes * MINUTE) } : {}),
+          availabilityConstraints: { durations: [{ minutes: t.minutes }], sessionDurations: [t.minutes], timeBetweenSessions: t.type === 'APPOINTMENT' ? 15 : 0 },
+        },
+      };
+      const doc: ServiceDoc = buildService({ store, now: iso(created), newId: () => rnd.uuid() }, input);
+      store.insertService(doc);
+    }
+    store.setMeta('seed', kind);
+    store.setMeta('seedSize', String(size));
+  });
+}

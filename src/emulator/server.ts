@@ -1,0 +1,155 @@
+/**
+ * The HTTP layer: node:http on 127.0.0.1, one handler per request.
+ *
+ * For every reply: `x-wix-request-id` (unique), JSON 200 on success (`{}` when nothing to return), the
+ * platform's error envelope for EmulatorErrors, and a 500 with an empty body for anything unexpected
+ * (platform-wire.md sections 4 and 10). API requests pass auth, then faults (throttle, 5xx or drop before or
+ * after the commit, latency); write handlers run in one store transaction committed before the reply.
+ */
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { authenticate, type Authenticator } from './auth.js';
+import { ApplicationFailure, EmulatorError, ValidationFailure, routeNotFound } from './errors.js';
+import type { FaultInjector } from './faults.js';
+import { controlRoutes, type ControlState } from './routes/control.js';
+import { serviceAliases, serviceRoutes } from './routes/services.js';
+import type { HandlerContext } from './routes/types.js';
+import { Router } from './router.js';
+import type { Store } from './store.js';
+
+const MAX_BODY_BYTES = 16 * 1024 * 1024;
+const EMPTY_QUERY = new URLSearchParams();
+
+export interface ServerDeps {
+  store: Store;
+  faults: FaultInjector;
+  authenticators: Authenticator[];
+  control: ControlState;
+  log: (line: string) => void;
+}
+
+class BodyTooLarge extends Error {}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > MAX_BODY_BYTES) reject(new BodyTooLarge());
+      else chunks.push(c);
+    });
+    req.on('end', () => resolve(chunks.length === 0 ? '' : chunks.length === 1 ? chunks[0].toString('utf8') : Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+function send(res: ServerResponse, status: number, requestId: string, body: unknown, extra?: Record<string, string>): void {
+  const payload = body === undefined ? '' : JSON.stringify(body);
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(payload),
+    'x-wix-request-id': requestId,
+    ...extra,
+  });
+  res.end(payload);
+}
+
+/** Creates the server (not yet listening). */
+export function createEmulatorServer(deps: ServerDeps): Server {
+  const router = new Router(serviceRoutes, serviceAliases);
+  const { store, faults } = deps;
+
+  const fail = (res: ServerResponse, requestId: string, err: unknown) => {
+    if (err instanceof EmulatorError) return send(res, err.status, requestId, err.body());
+    deps.log(`request ${requestId} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+    send(res, 500, requestId, undefined);
+  };
+
+  const parse = (raw: string): unknown => {
+    if (raw === '') return undefined;
+    try {
+      return JSON.parse(raw);
+    } catch {
+      throw ValidationFailure.field('body', 'the request body is not valid JSON', 'INVALID_JSON');
+    }
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const requestId = randomUUID();
+    const url = req.url ?? '/';
+    const q = url.indexOf('?');
+    const path = q === -1 ? url : url.slice(0, q);
+    const query = q === -1 ? EMPTY_QUERY : new URLSearchParams(url.slice(q + 1));
+    const method = req.method ?? 'GET';
+    let raw: string;
+    try {
+      raw = await readBody(req);
+    } catch (err) {
+      if (err instanceof BodyTooLarge) {
+        send(res, 413, requestId, new ApplicationFailure(413, 'PAYLOAD_TOO_LARGE', 'the request body is too large').body(), { connection: 'close' });
+        req.socket.destroy();
+      }
+      return;
+    }
+    const ctx: HandlerContext = { params: {}, query, now: new Date().toISOString(), requestId };
+
+    if (path.startsWith('/__emulator/')) {
+      try {
+        authenticate(req.headers, deps.authenticators);
+        const handler = controlRoutes[`${method} ${path}`];
+        if (!handler) throw routeNotFound(method, path);
+        send(res, 200, requestId, handler(deps.control, parse(raw), ctx));
+      } catch (err) {
+        fail(res, requestId, err);
+      }
+      return;
+    }
+
+    let result: object;
+    const decision = faults.decide();
+    try {
+      authenticate(req.headers, deps.authenticators);
+      const match = router.match(method, path);
+      if (!match) throw routeNotFound(method, path);
+      if (decision.throttle) {
+        const f = faults.current;
+        return send(
+          res,
+          429,
+          requestId,
+          new ApplicationFailure(429, 'TOO_MANY_REQUESTS', `rate limit of ${f.rateLimitPerSec} requests per second exceeded`).body(),
+          { 'retry-after': String(f.retryAfterSec) },
+        );
+      }
+      if ((decision.errorStatus || decision.drop) && !decision.afterCommit) {
+        if (decision.latencyMs > 0) await sleep(decision.latencyMs);
+        if (decision.drop) req.socket.destroy();
+        else send(res, decision.errorStatus, requestId, undefined);
+        return;
+      }
+      ctx.params = match.params;
+      const body = parse(raw);
+      const { handler, write } = match.route;
+      result = write ? store.tx(() => handler(store, body, ctx)) : handler(store, body, ctx);
+    } catch (err) {
+      if (decision.latencyMs > 0) await sleep(decision.latencyMs);
+      fail(res, requestId, err);
+      return;
+    }
+    if (decision.latencyMs > 0) await sleep(decision.latencyMs);
+    if (decision.drop) req.socket.destroy();
+    else if (decision.errorStatus) send(res, decision.errorStatus, requestId, undefined);
+    else send(res, 200, requestId, result);
+  };
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((err: unknown) => {
+      deps.log(`unhandled: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+      if (!res.headersSent) send(res, 500, 'unknown', undefined);
+    });
+  });
+  server.keepAliveTimeout = 30_000;
+  return server;
+}
