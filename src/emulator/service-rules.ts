@@ -255,7 +255,7 @@ export function buildService(rc: RuleContext, input: unknown, prefix = 'service'
     updatedDate: rc.now,
   } as unknown as ServiceDoc;
   // Key order as the platform prints a service: identity first (spread keeps the position of existing keys).
-  const ordered = { id, type: service.type, name: service.name, description: service.description, ...service };
+  const ordered: ServiceDoc = Object.assign({ id, type: service.type, name: service.name, description: service.description }, service);
   normalize(rc.store, ordered);
   setMainSlug(rc.store, ordered, uniqueSlug(rc.store, ordered.name, id), rc.now, false);
   return ordered;
