@@ -2,15 +2,14 @@
  * Entry point: `run(argv) -> exit code`. The only place that maps error classes to exit codes
  * (design.md "Output and interaction"; issue 2 section 4). Never calls process.exit.
  *
- * Startup cost matters (issue 2 section 7): this module imports nothing but node builtins and the tiny
- * core/errors + core/iostreams at load time. `--version` returns before Commander is even imported; the
- * program, the commands and the API client are loaded with dynamic import() only when needed.
+ * Startup cost matters (issue 2 section 7): at load time this module imports only node:v8 and the inlined
+ * version, so `--version` reads one more file than a bare script. Everything else (errors, streams, Commander,
+ * the commands, the API client) is loaded with dynamic import() once it is needed.
  */
 import { setFlagsFromString } from 'node:v8';
-import { AuthError, CancelError, ExitCode, PartialFailureError, UserError } from './core/errors.js';
-import { createIOStreams, type IOStreams } from './core/iostreams.js';
 import { VERSION } from './core/version.js';
 import type { Context } from './context.js';
+import type { IOStreams } from './core/iostreams.js';
 
 // undici's llhttp parser is WebAssembly: TurboFan tier-up of it costs ~150 ms on the first request of a
 // process, Liftoff alone is plenty for a CLI (issue 2 section 7, measured 0.71x). Must run before undici loads.
@@ -27,8 +26,9 @@ setFlagsFromString('--liftoff-only');
 export async function run(argv: string[], overrides: Partial<Context> = {}): Promise<number> {
   if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
     (overrides.io?.stdout ?? process.stdout).write(`${VERSION}\n`);
-    return ExitCode.Ok;
+    return 0;
   }
+  const [{ createIOStreams }, { ExitCode }] = await Promise.all([import('./core/iostreams.js'), import('./core/errors.js')]);
   const env = overrides.env ?? process.env;
   const debug = argv.includes('--debug');
   const io = overrides.io ?? createIOStreams({ env, noInput: argv.includes('--no-input') });
@@ -58,6 +58,7 @@ async function report(
   argv: string[],
   interrupted: boolean,
 ): Promise<number> {
+  const { AuthError, CancelError, ExitCode, PartialFailureError, UserError } = await import('./core/errors.js');
   const write = (line: string) => io.stderr.write(line + '\n');
   const stack = () => {
     if (debug && err instanceof Error && err.stack) write(err.stack);

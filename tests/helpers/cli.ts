@@ -13,8 +13,13 @@ import { fileURLToPath } from 'node:url';
 
 /** Absolute path of the repository root. */
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-/** Absolute path of `bin/sitectl.js`. */
-export const binPath = join(repoRoot, 'bin', 'sitectl.js');
+/**
+ * Absolute path of the CLI entry: `bin/sitectl.js`, or `$SITECTL_TEST_BIN` when set (a private build, e.g.
+ * `npx tsup --out-dir .sitectl-test/dist` plus a copy of bin/ in `.sitectl-test/bin`, so a parallel
+ * `npm run build`, which empties dist/, cannot break a running test).
+ */
+export const binPath = process.env.SITECTL_TEST_BIN ? resolve(process.env.SITECTL_TEST_BIN) : join(repoRoot, 'bin', 'sitectl.js');
+const distMain = join(dirname(dirname(binPath)), 'dist', 'main.js');
 
 /** What a CLI run produced. `stdout`/`stderr` are UTF-8 text; under `tty: true` both arrive merged in `stdout`. */
 export interface CliResult {
@@ -137,8 +142,8 @@ function shellQuote(s: string): string {
  *   expect(r.code).toBe(0); JSON.parse(r.stdout);
  */
 export async function runCli(args: string[], opts: RunCliOptions = {}): Promise<CliResult> {
-  if (!existsSync(join(repoRoot, 'dist', 'main.js'))) {
-    throw new Error('dist/main.js is missing: run `npm run build` before the CLI tests');
+  if (!existsSync(distMain)) {
+    throw new Error(`${distMain} is missing: run \`npm run build\` before the CLI tests`);
   }
   const ownSandbox = opts.sandbox ? undefined : createCliSandbox();
   const sandbox = opts.sandbox ?? ownSandbox!;
