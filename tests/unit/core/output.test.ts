@@ -1,0 +1,176 @@
+import { describe, expect, it } from 'vitest';
+import { UserError } from '../../../src/core/errors.js';
+import {
+  csvCell,
+  fitWidths,
+  flatten,
+  pickFields,
+  printRecord,
+  printRecords,
+  resolveFormat,
+  type Column,
+} from '../../../src/core/output.js';
+import { fakeIO } from './fake-io.js';
+
+interface Row {
+  id: string;
+  name: string;
+  price: number;
+  hidden: boolean;
+  createdDate: Date;
+  payment?: { rateType: string };
+}
+
+const rows: Row[] = [
+  { id: 'a1', name: 'Yoga, "hot"', price: 20, hidden: false, createdDate: new Date('2025-01-06T09:00:00Z'), payment: { rateType: 'FIXED' } },
+  { id: 'b2', name: 'Pilates\tcore', price: 105, hidden: true, createdDate: new Date('2025-03-01T10:30:00Z') },
+];
+const columns: Column<Row>[] = [
+  { key: 'id', noTruncate: true },
+  { key: 'name' },
+  { key: 'price', align: 'right' },
+  { key: 'hidden' },
+  { key: 'createdDate', header: 'CREATED' },
+];
+const now = new Date('2025-03-02T10:30:00Z');
+
+async function* slowly<T>(items: T[]): AsyncGenerator<T> {
+  for (const item of items) {
+    await new Promise((r) => setImmediate(r));
+    yield item;
+  }
+}
+
+describe('resolveFormat', () => {
+  it('maps the flags to one format', () => {
+    expect(resolveFormat({})).toEqual({ kind: 'table' });
+    expect(resolveFormat({ json: true })).toEqual({ kind: 'json' });
+    expect(resolveFormat({ json: 'id, name,payment.rateType' })).toEqual({ kind: 'json', fields: ['id', 'name', 'payment.rateType'] });
+    expect(resolveFormat({ ndjson: true })).toEqual({ kind: 'ndjson' });
+    expect(resolveFormat({ csv: true })).toEqual({ kind: 'csv' });
+  });
+  it('rejects two formats and a field list that is not one', () => {
+    expect(() => resolveFormat({ json: true, csv: true })).toThrow(UserError);
+    expect(() => resolveFormat({ json: '0b91b326-a777-4bdc' })).toThrow(/comma-separated field names/);
+  });
+});
+
+describe('printRecords off a TTY', () => {
+  it('prints TSV without a header, ISO dates, tabs flattened', async () => {
+    const f = fakeIO({ tty: false });
+    await printRecords(f.io, { kind: 'table' }, rows, columns, { now });
+    expect(f.out()).toBe(
+      'a1\tYoga, "hot"\t20\tfalse\t2025-01-06T09:00:00.000Z\n' + 'b2\tPilates core\t105\ttrue\t2025-03-01T10:30:00.000Z\n',
+    );
+  });
+
+  it('prints CSV with a header and RFC 4180 quoting', async () => {
+    const f = fakeIO({ tty: false });
+    await printRecords(f.io, { kind: 'csv' }, rows, columns);
+    const lines = f.out().split('\n');
+    expect(lines[0]).toBe('id,name,price,hidden,createdDate');
+    expect(lines[1]).toBe('a1,"Yoga, ""hot""",20,false,2025-01-06T09:00:00.000Z');
+    expect(csvCell('two\nlines')).toBe('"two\nlines"');
+    expect(csvCell(' edge')).toBe('" edge"');
+    expect(csvCell('plain')).toBe('plain');
+  });
+
+  it('prints all fields as JSON, or only the listed ones', async () => {
+    const all = fakeIO({ tty: false });
+    await printRecords(all.io, { kind: 'json' }, rows, columns);
+    const parsed = JSON.parse(all.out());
+    expect(parsed).toHaveLength(2);
+    expect(parsed[0]).toEqual({ ...rows[0], createdDate: '2025-01-06T09:00:00.000Z' });
+
+    const some = fakeIO({ tty: false });
+    await printRecords(some.io, { kind: 'json', fields: ['id', 'payment.rateType'] }, rows, columns);
+    expect(JSON.parse(some.out())).toEqual([{ id: 'a1', payment: { rateType: 'FIXED' } }, { id: 'b2' }]);
+  });
+
+  it('rejects a --json field no record has, naming the available ones', async () => {
+    const f = fakeIO({ tty: false });
+    const p = printRecords(f.io, { kind: 'json', fields: ['id', 'nmae'] }, rows, columns);
+    await expect(p).rejects.toThrow(/unknown field for --json: nmae/);
+    await expect(p).rejects.toMatchObject({ hint: expect.stringContaining('name') });
+    expect(f.out()).toBe('');
+  });
+
+  it('streams NDJSON record by record from an async iterable', async () => {
+    const f = fakeIO({ tty: false });
+    const seen: number[] = [];
+    async function* watched(): AsyncGenerator<Row> {
+      for await (const r of slowly(rows)) {
+        seen.push(f.out().split('\n').length - 1);
+        yield r;
+      }
+    }
+    await printRecords(f.io, { kind: 'ndjson' }, watched(), columns);
+    // The first record was written before the second one was produced.
+    expect(seen).toEqual([0, 1]);
+    const lines = f.out().trimEnd().split('\n').map((l) => JSON.parse(l));
+    expect(lines.map((l) => l.id)).toEqual(['a1', 'b2']);
+  });
+});
+
+describe('printRecords on a TTY', () => {
+  it('prints an aligned table with a header and human dates, no colour under NO_COLOR', async () => {
+    const f = fakeIO({ tty: true, columns: 120, env: { NO_COLOR: '1' } });
+    await printRecords(f.io, { kind: 'table' }, rows, columns, { now });
+    const lines = f.out().trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^ID\s+NAME\s+PRICE\s+HIDDEN\s+CREATED$/);
+    expect(lines[1]).toMatch(/^a1\s+Yoga, "hot"\s+20\s+false\s+2025-01-06 \d\d:\d\d$/);
+    expect(lines[2]).toContain('1 day ago');
+    // Right-aligned numbers end in the same column.
+    expect(lines[1]!.indexOf('20') + 2).toBe(lines[2]!.indexOf('105') + 3);
+    expect(f.out()).not.toContain('\u001b[');
+  });
+
+  it('makes the header bold when colour is on', async () => {
+    const f = fakeIO({ tty: true, columns: 120, env: {} });
+    await printRecords(f.io, { kind: 'table' }, rows, columns, { now });
+    expect(f.out()).toContain('\u001b[1mID\u001b[22m');
+  });
+
+  it('fits the terminal width by shortening text columns, never ids', async () => {
+    const long: Row[] = [{ ...rows[0]!, id: 'x'.repeat(36), name: 'A very long service name that does not fit' }];
+    const f = fakeIO({ tty: true, columns: 70, env: { NO_COLOR: '1' } });
+    await printRecords(f.io, { kind: 'table' }, long, columns, { now });
+    const lines = f.out().trimEnd().split('\n');
+    for (const line of lines) expect(line.length).toBeLessThanOrEqual(70);
+    expect(lines[1]).toContain('x'.repeat(36));
+    expect(lines[1]).toContain('…');
+  });
+});
+
+describe('printRecord', () => {
+  const record = { id: 'a1', name: 'Yoga', createdDate: new Date('2025-01-06T09:00:00Z'), payment: { rateType: 'FIXED' } };
+
+  it('shows key/value rows on a TTY and key<TAB>value piped', async () => {
+    const tty = fakeIO({ tty: true, env: { NO_COLOR: '1' } });
+    await printRecord(tty.io, { kind: 'table' }, record, { now });
+    expect(tty.out()).toContain('payment.rateType  FIXED');
+    const piped = fakeIO({ tty: false });
+    await printRecord(piped.io, { kind: 'table' }, record, { now });
+    expect(piped.out()).toBe('id\ta1\nname\tYoga\ncreatedDate\t2025-01-06T09:00:00.000Z\npayment.rateType\tFIXED\n');
+  });
+
+  it('prints the object (not an array) as JSON, with field selection', async () => {
+    const f = fakeIO({ tty: false });
+    await printRecord(f.io, { kind: 'json', fields: ['name'] }, record);
+    expect(JSON.parse(f.out())).toEqual({ name: 'Yoga' });
+  });
+});
+
+describe('helpers', () => {
+  it('pickFields rebuilds nesting; flatten lists leaves', () => {
+    expect(pickFields({ a: { b: 1, c: 2 }, d: 3 }, ['a.b', 'd'])).toEqual({ a: { b: 1 }, d: 3 });
+    expect(flatten({ a: [{ b: 1 }], c: {} })).toEqual([
+      ['a.0.b', 1],
+      ['c', {}],
+    ]);
+  });
+  it('fitWidths shrinks the widest shrinkable column', () => {
+    expect(fitWidths([10, 30, 5], 40, 2)).toEqual([10, 19, 5]);
+    expect(fitWidths([30, 10], 30, 2, [false, true])).toEqual([30, 4]);
+  });
+});
