@@ -28,6 +28,17 @@ const DEFAULT_VALUE_LIMIT = 10;
 
 type Compiled = (docs: readonly unknown[]) => AggregationResult;
 
+/** One requested aggregation as it arrives (checked field by field below). */
+interface AggregationRequest {
+  name?: unknown;
+  type?: unknown;
+  fieldPath?: unknown;
+  value?: Record<string, unknown>;
+  range?: { buckets?: unknown };
+  scalar?: { type?: unknown };
+  dateHistogram?: { interval?: unknown };
+}
+
 /**
  * Validates the aggregation requests and returns a function computing `aggregationData` for a document set.
  * @throws ValidationFailure (`search.aggregations[i]...`) on an unknown type, a missing fieldPath, bad buckets,
@@ -45,7 +56,7 @@ export function compileAggregations(
 
 function compileOne(raw: unknown, field: string): Compiled {
   if (typeof raw !== 'object' || raw === null) throw ValidationFailure.field(field, 'must be an object');
-  const a = raw as Record<string, any>;
+  const a = raw as AggregationRequest;
   if (typeof a.fieldPath !== 'string' || a.fieldPath === '') {
     throw ValidationFailure.field(`${field}.fieldPath`, 'fieldPath is required', 'REQUIRED_FIELD');
   }
@@ -94,7 +105,7 @@ function compileOne(raw: unknown, field: string): Compiled {
       if (!Array.isArray(buckets) || buckets.length === 0) {
         throw ValidationFailure.field(`${field}.range.buckets`, 'at least one bucket {from?, to?} is required', 'REQUIRED_FIELD');
       }
-      const parsed = buckets.map((b: any, i: number) => {
+      const parsed = buckets.map((b: { from?: unknown; to?: unknown } | null, i: number) => {
         const from = b?.from === undefined ? undefined : asNumber(b.from);
         const to = b?.to === undefined ? undefined : asNumber(b.to);
         if ((b?.from !== undefined && from === undefined) || (b?.to !== undefined && to === undefined) || (from === undefined && to === undefined)) {

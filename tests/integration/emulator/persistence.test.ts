@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startEmulator, type RunningEmulator } from '../../../src/emulator/index.js';
+import { startEmulator } from '../../../src/emulator/index.js';
 import { repoRoot } from '../../helpers/index.js';
 
 const dirs: string[] = [];

@@ -83,7 +83,7 @@ describe('envelopes and aliases', () => {
       body: '{"query":',
     });
     expect(res.status).toBe(400);
-    const body = await res.json();
+    const body = (await res.json()) as { details: { validationError: { fieldViolations: Array<{ field: string }> } } };
     expect(body.details.validationError.fieldViolations[0].field).toBe('body');
   });
 });
