@@ -105,14 +105,15 @@ export function requireConfirmable(ctx: Context, flags: BulkFlags, what: string)
 
 const VERBS: Record<BulkAction, string> = { update: 'Update', delete: 'Delete', clone: 'Create' };
 
-function short(value: unknown): string {
+function short(value: unknown, width: number): string {
   if (value === undefined) return '(none)';
-  const text = typeof value === 'string' ? value : JSON.stringify(value);
-  return text.length > 40 ? `${text.slice(0, 39)}…` : text;
+  const text = (typeof value === 'string' ? value : JSON.stringify(value)).replace(/\s*\n\s*/g, ' ');
+  return text.length > width ? `${text.slice(0, width - 1)}…` : text;
 }
 
+/** `old -> new`, each side cut on its own so a long old value never hides the new one. */
 function changeText(d: FieldDiff): string {
-  return `${short(d.before)} -> ${short(d.after)}`;
+  return `${short(d.before, 24)} -> ${short(d.after, 32)}`;
 }
 
 /** Preview table columns and rows: id, name, then one `old -> new` column per masked path. */
