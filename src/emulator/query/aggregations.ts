@@ -19,7 +19,7 @@ export interface AggregationResult {
   fieldPath: string;
   values?: { results: Array<{ value: unknown; count: number }> };
   ranges?: { results: Array<{ from?: number; to?: number; count: number }> };
-  scalar?: { type: ScalarType; value: number | string | null };
+  scalar?: { type: ScalarType; value: number | null };
   dateHistogram?: { results: Array<{ value: string; count: number }> };
 }
 
@@ -155,8 +155,8 @@ function compileOne(raw: unknown, field: string): Compiled {
             if (scalarType === 'MIN' ? c < 0 : c > 0) best = v;
           }
         }
-        // Money values are strings on the wire; MIN/MAX of numbers are reported as numbers.
-        const value = best === undefined ? null : (asNumber(best) ?? (typeof best === 'string' ? best : null));
+        // The wire's scalar value is a number: money strings become numbers, dates epoch milliseconds.
+        const value = best === undefined ? null : (asNumber(best) ?? asTime(best) ?? null);
         return { name, type, fieldPath, scalar: { type: scalarType, value } };
       };
     }

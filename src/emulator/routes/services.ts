@@ -6,7 +6,7 @@
  * Replies: get/create/update/locations/pricing plans -> `{service}`; query -> `{services, pagingMetadata}`
  * (offset); search -> `{services, pagingMetadata}` (cursor) + `aggregationData`; count -> `{count}`;
  * delete -> `{}`; bulk -> `{results:[{itemMetadata:{id, originalIndex, success, error?}, item?}],
- * bulkActionMetadata}` (item only with returnEntity); by-filter -> `{jobId}`; policies ->
+ * bulkActionMetadata}` (item only with returnEntity, never for delete); by-filter -> `{jobId}`; policies ->
  * `{bookingPolicies:[{bookingPolicy, connectedServices, services, totalServiceCount}], pagingMetadata}`
  * (connectedServices: up to 5 `{id, name}`; services: up to 5 full services); booking forms ->
  * `{bookingForms:[{form, connectedServices, totalServiceCount}], pagingMetadata}`; categories -> `{categories}`;
@@ -182,7 +182,8 @@ const bulkDelete = (store: Store, body: Body, ctx: HandlerContext) => {
   ids.forEach((id, i) => {
     if (typeof id !== 'string' || id === '') throw ValidationFailure.field(`ids[${i}]`, 'must be a service id', 'INVALID');
   });
-  return bulk(store, ids as string[], body.returnEntity === true, (id) => id, (id) => {
+  // A deleted service is never returned as the item, whatever returnEntity says.
+  return bulk(store, ids as string[], false, (id) => id, (id) => {
     const service = store.getService(id);
     if (!service) throw serviceNotFound(id);
     store.deleteService(id);

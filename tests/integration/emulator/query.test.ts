@@ -222,7 +222,7 @@ describe('aggregations', () => {
       { name: 'max', type: 'SCALAR', fieldPath: 'payment.fixed.price.value', scalar: { type: 'MAX' } },
       { name: 'first', type: 'SCALAR', fieldPath: 'createdDate', scalar: { type: 'MIN' } },
     ])(docs);
-    expect(agg.results.map((r) => r.scalar?.value)).toEqual([3, 9.5, 25, '2025-01-06T09:00:00.000Z']);
+    expect(agg.results.map((r) => r.scalar?.value)).toEqual([3, 9.5, 25, Date.parse('2025-01-06T09:00:00.000Z')]);
   });
 
   it('DATE_HISTOGRAM per interval', () => {
