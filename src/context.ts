@@ -188,13 +188,18 @@ export async function resolveProfile(
       secretLocation: envKey ? 'env SITECTL_API_KEY' : undefined,
     };
   }
-  return resolveLocal(ctx, opts.startEmulator, source);
+  return resolveLocalProfile(ctx, opts.startEmulator, source);
 }
 
-async function resolveLocal(
+/**
+ * The built-in `local` profile: the emulator in `defaultDataDir(env)` with the admin key from its
+ * admin-key.json. With `start`, starts the emulator when it is not running (and says so on stderr); without,
+ * reports it as it is (base URL `(local emulator, not running)`, no key before the first start).
+ */
+export async function resolveLocalProfile(
   ctx: Pick<Context, 'env' | 'io'>,
   start: boolean,
-  source: ProfileSource,
+  source: ProfileSource = 'local',
 ): Promise<ResolvedProfile> {
   const daemon = await import('./emulator/daemon.js');
   const dataDir = daemon.defaultDataDir(ctx.env);

@@ -1,6 +1,6 @@
 /** `sitectl profile list`: the stored profiles plus the built-in `local`; secrets are never printed. */
 import type { Command } from 'commander';
-import { resolveProfile, type Context } from '../../context.js';
+import { resolveLocalProfile, type Context } from '../../context.js';
 import { LOCAL_PROFILE, readConfig } from '../../core/config.js';
 import { warn } from '../../core/log.js';
 import { addFormatFlags, printRecords, resolveFormat, type FormatFlags } from '../../core/output.js';
@@ -31,10 +31,7 @@ export async function run(opts: FormatFlags, ctx: Context): Promise<void> {
       secretStoredIn: p.credential ? read.path : null,
     }));
   if (!(LOCAL_PROFILE in read.config.profiles)) {
-    const local = await resolveProfile(
-      { env: ctx.env, io: ctx.io, flags: { ...ctx.flags, profile: LOCAL_PROFILE } },
-      { startEmulator: false },
-    );
+    const local = await resolveLocalProfile(ctx, false);
     rows.push({
       name: LOCAL_PROFILE,
       current: current === LOCAL_PROFILE,
