@@ -11,7 +11,7 @@
  * semantics. String operators are case-insensitive.
  */
 import { ValidationFailure } from '../errors.js';
-import { compare, compilePath, equals, resolve, type CompiledPath } from './values.js';
+import { compareTo, compilePath, equals, equalsTo, resolve, type CompiledPath } from './values.js';
 
 export type Predicate = (doc: unknown) => boolean;
 
@@ -81,10 +81,11 @@ function compileField(path: CompiledPath, name: string, value: unknown, field: s
 }
 
 function eqPredicate(path: CompiledPath, expected: unknown): Predicate {
+  const eq = equalsTo(expected);
   return (d) => {
     const r = resolve(d, path);
     if (expected === null) return r.values.length === 0 || r.values.some((v) => v === null);
-    if (r.values.some((v) => equals(v, expected))) return true;
+    if (r.values.some(eq)) return true;
     // An array compared with an array value: whole-array equality.
     if (Array.isArray(expected)) return equals(r.values, expected);
     return false;
@@ -113,9 +114,10 @@ function compileOperator(path: CompiledPath, name: string, op: string, arg: unkn
     if (typeof arg !== 'string' && typeof arg !== 'number' && typeof arg !== 'boolean') {
       fail(field, `${op} on ${name} takes a string, number or boolean`);
     }
+    const cmp = compareTo(arg);
     return (d) =>
       resolve(d, path).values.some((v) => {
-        const c = compare(v, arg);
+        const c = cmp(v);
         return !Number.isNaN(c) && test(c);
       });
   };
@@ -136,18 +138,18 @@ function compileOperator(path: CompiledPath, name: string, op: string, arg: unkn
       return range((c) => c <= 0);
     case '$in':
     case '$hasSome': {
-      const list = needArray();
-      return (d) => resolve(d, path).values.some((v) => list.some((x) => equals(v, x)));
+      const list = needArray().map(equalsTo);
+      return (d) => resolve(d, path).values.some((v) => list.some((eq) => eq(v)));
     }
     case '$nin': {
-      const list = needArray();
-      return (d) => !resolve(d, path).values.some((v) => list.some((x) => equals(v, x)));
+      const list = needArray().map(equalsTo);
+      return (d) => !resolve(d, path).values.some((v) => list.some((eq) => eq(v)));
     }
     case '$hasAll': {
-      const list = needArray();
+      const list = needArray().map(equalsTo);
       return (d) => {
         const values = resolve(d, path).values;
-        return list.every((x) => values.some((v) => equals(v, x)));
+        return list.every((eq) => values.some(eq));
       };
     }
     case '$exists': {

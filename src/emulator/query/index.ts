@@ -5,7 +5,7 @@
 import { ValidationFailure } from '../errors.js';
 import { compileAggregations, type AggregationResult } from './aggregations.js';
 import { compileFilter } from './filter.js';
-import { compileSort, type Comparator } from './sort.js';
+import { compileSort } from './sort.js';
 import { compileTextSearch } from './text.js';
 
 export { compileFilter } from './filter.js';
@@ -42,19 +42,20 @@ function pageOffset(raw: unknown, field: string): number {
 
 /**
  * `{filter, sort, paging:{limit, offset}}` -> one page and `pagingMetadata` (total counts every match).
- * @param defaultSort used when the query has no sort (services: createdDate ASC).
+ * Without a sort, documents keep the store's order: creation order, i.e. createdDate ascending as the
+ * platform's default.
  * @throws ValidationFailure on a malformed filter (`<field>.filter`), sort, or paging.
  */
-export function runQuery<T>(docs: Iterable<T>, query: unknown, field = 'query', defaultSort?: Comparator): OffsetPage<T> {
+export function runQuery<T>(docs: Iterable<T>, query: unknown, field = 'query'): OffsetPage<T> {
   const q = (query ?? {}) as { filter?: unknown; sort?: unknown; paging?: { limit?: unknown; offset?: unknown } };
   if (typeof q !== 'object') throw ValidationFailure.field(field, 'must be an object');
   const predicate = compileFilter(q.filter, `${field}.filter`);
-  const comparator = compileSort(q.sort, `${field}.sort`, defaultSort);
+  const sorter = compileSort(q.sort, `${field}.sort`);
   const limit = pageLimit(q.paging?.limit, `${field}.paging.limit`, DEFAULT_QUERY_LIMIT);
   const offset = pageOffset(q.paging?.offset, `${field}.paging.offset`);
   const matched: T[] = [];
   for (const d of docs) if (predicate(d)) matched.push(d);
-  if (comparator) matched.sort(comparator);
+  sorter?.(matched);
   const items = matched.slice(offset, offset + limit);
   return { items, pagingMetadata: { count: items.length, offset, total: matched.length, tooManyToCount: false } };
 }
@@ -100,7 +101,7 @@ export interface SearchPage<T> {
  * request may send only `{cursorPaging}` as the SDK does. Aggregations cover every match, not just the page.
  * @throws ValidationFailure for a malformed filter/sort/aggregation/search or an invalid cursor.
  */
-export function runSearch<T>(docs: Iterable<T>, search: unknown, field = 'search', defaultSort?: Comparator): SearchPage<T> {
+export function runSearch<T>(docs: Iterable<T>, search: unknown, field = 'search'): SearchPage<T> {
   const s = (search ?? {}) as {
     cursorPaging?: { limit?: unknown; cursor?: unknown };
     filter?: unknown;
@@ -118,11 +119,11 @@ export function runSearch<T>(docs: Iterable<T>, search: unknown, field = 'search
   }
   const predicate = compileFilter(state.filter, `${field}.filter`);
   const text = compileTextSearch(state.search, `${field}.search`);
-  const comparator = compileSort(state.sort, `${field}.sort`, defaultSort);
+  const sorter = compileSort(state.sort, `${field}.sort`);
   const aggregate = compileAggregations(s.aggregations, `${field}.aggregations`);
   const matched: T[] = [];
   for (const d of docs) if (predicate(d) && text(d)) matched.push(d);
-  if (comparator) matched.sort(comparator);
+  sorter?.(matched);
   const items = matched.slice(state.o, state.o + limit);
   const nextOffset = state.o + items.length;
   const hasNext = nextOffset < matched.length;

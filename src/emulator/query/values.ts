@@ -20,11 +20,26 @@ export interface Resolved {
   present: boolean;
 }
 
-/** Walks `path` through `doc`; see the module comment for the array rule. */
+const NOTHING: Resolved = Object.freeze({ values: Object.freeze([]) as unknown as unknown[], present: false });
+
+/**
+ * Walks `path` through `doc`; see the module comment for the array rule. The returned arrays may be the
+ * document's own: callers must not mutate them.
+ */
 export function resolve(doc: unknown, path: CompiledPath): Resolved {
-  const out: Resolved = { values: [], present: false };
-  walk(doc, path, 0, out);
-  return out;
+  // Fast path for the common case of a path without arrays on the way.
+  let value = doc;
+  for (let i = 0; i < path.length; i++) {
+    if (value === null || typeof value !== 'object') return NOTHING;
+    if (Array.isArray(value)) {
+      const out: Resolved = { values: [], present: false };
+      walk(value, path, i, out);
+      return out;
+    }
+    value = (value as Record<string, unknown>)[path[i]];
+  }
+  if (value === undefined) return NOTHING;
+  return { values: Array.isArray(value) ? value : [value], present: true };
 }
 
 function walk(value: unknown, path: CompiledPath, i: number, out: Resolved): void {
@@ -128,4 +143,64 @@ export function sortCompare(a: unknown, b: unknown): number {
   const sa = typeof a;
   const sb = typeof b;
   return sa < sb ? -1 : sa > sb ? 1 : 0;
+}
+
+/**
+ * `compare(v, arg)` with the argument's coercions worked out once (filters compare one argument with every
+ * document). Returns NaN when not comparable.
+ */
+export function compareTo(arg: unknown): (v: unknown) => number {
+  const argNum = asNumber(arg);
+  const argTime = argNum === undefined ? asTime(arg) : undefined;
+  return (v) => {
+    if (argNum !== undefined) {
+      const n = asNumber(v);
+      if (n !== undefined) return n - argNum;
+    }
+    if (argTime !== undefined) {
+      const t = asTime(v);
+      if (t !== undefined) return t - argTime;
+    }
+    return compare(v, arg);
+  };
+}
+
+/** `equals(v, expected)` with the expected value's coercions worked out once. */
+export function equalsTo(expected: unknown): (v: unknown) => boolean {
+  if (expected === null || typeof expected === 'object' || typeof expected === 'boolean') return (v) => equals(v, expected);
+  const expNum = asNumber(expected);
+  const expTime = expNum === undefined ? asTime(expected) : undefined;
+  return (v) => {
+    if (v === expected) return true;
+    if (typeof v !== 'string' && typeof v !== 'number') return false;
+    if (expNum !== undefined) return asNumber(v) === expNum;
+    if (expTime !== undefined) return asTime(v) === expTime;
+    return false;
+  };
+}
+
+/** A value reduced to a rank and a comparable primitive, computed once per document for sorting. */
+export type SortKey = readonly [rank: number, value: number | string];
+
+/**
+ * Sort key: missing values first, then numbers (and numeric strings), dates, strings, booleans, anything else
+ * by its JSON text. A total order, so mixed-type fields still sort consistently.
+ */
+export function sortKey(v: unknown): SortKey {
+  if (v === undefined || v === null) return [0, 0];
+  const n = asNumber(v);
+  if (n !== undefined) return [1, n];
+  const t = asTime(v);
+  if (t !== undefined) return [2, t];
+  if (typeof v === 'string') return [3, v];
+  if (typeof v === 'boolean') return [4, Number(v)];
+  return [5, JSON.stringify(v)];
+}
+
+export function compareKeys(a: SortKey, b: SortKey): number {
+  if (a[0] !== b[0]) return a[0] - b[0];
+  const x = a[1];
+  const y = b[1];
+  if (typeof x === 'number') return x - (y as number);
+  return x < y ? -1 : x > y ? 1 : 0;
 }

@@ -136,7 +136,11 @@ describe('filter', () => {
 });
 
 describe('sort', () => {
-  const sorted = (sort: unknown) => [...docs].sort(compileSort(sort)!).map((d) => d.id);
+  const sorted = (sort: unknown) => {
+    const copy = [...docs];
+    compileSort(sort)!(copy);
+    return copy.map((d) => d.id);
+  };
 
   it('sorts by one or more fields, ASC and DESC, numbers and dates by value', () => {
     expect(sorted([{ fieldName: 'name' }])).toEqual(['a', 'b', 'c']);
