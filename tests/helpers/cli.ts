@@ -68,6 +68,12 @@ export interface RunCliOptions {
   tty?: boolean;
   /** Terminal width passed as COLUMNS (default 120 under `tty`, unset otherwise). */
   columns?: number;
+  /**
+   * Sends `interruptSignal` (default SIGINT, i.e. Ctrl-C) to the child once, the first time this returns true.
+   * Checked whenever the child writes; e.g. `({ stderr }) => stderr.includes('Journal:')`. Not with `tty`.
+   */
+  interruptWhen?: (output: { stdout: string; stderr: string }) => boolean;
+  interruptSignal?: NodeJS.Signals;
   /** Kill the child after this many ms (default 30_000) and reject. */
   timeoutMs?: number;
   cwd?: string;
@@ -171,8 +177,23 @@ export async function runCli(args: string[], opts: RunCliOptions = {}): Promise<
       });
       const out: Buffer[] = [];
       const err: Buffer[] = [];
-      child.stdout!.on('data', (b: Buffer) => out.push(b));
-      child.stderr!.on('data', (b: Buffer) => err.push(b));
+      let interrupted = false;
+      const check = () => {
+        if (interrupted || !opts.interruptWhen || opts.tty) return;
+        const output = { stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') };
+        if (opts.interruptWhen(output)) {
+          interrupted = true;
+          child.kill(opts.interruptSignal ?? 'SIGINT');
+        }
+      };
+      child.stdout!.on('data', (b: Buffer) => {
+        out.push(b);
+        check();
+      });
+      child.stderr!.on('data', (b: Buffer) => {
+        err.push(b);
+        check();
+      });
       const timeoutMs = opts.timeoutMs ?? 30_000;
       const timer = setTimeout(() => {
         child.kill('SIGKILL');
