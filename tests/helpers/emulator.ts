@@ -26,6 +26,8 @@ export interface TestEmulator {
    * JSON reply, or `undefined` when empty). For seeding, the control plane (`/__emulator/...`) and checking that
    * a failed command changed nothing. Never throws on HTTP errors.
    */
+  // `any` on purpose: tests read replies of every shape (`r.body.services[0].id`) and assert on them.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   request(method: string, path: string, body?: unknown): Promise<{ status: number; body: any; requestId: string | null }>;
   /** Stops the server and removes the temp dir (idempotent). */
   close(): Promise<void>;

@@ -14,6 +14,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import type { RequestOptions } from '../../api/client.js';
+import type * as PagingModule from '../../api/paging.js';
 import type { Page } from '../../api/paging.js';
 import type { Context } from '../../context.js';
 import { UserError } from '../../core/errors.js';
@@ -109,7 +110,7 @@ function pagesOf(
   body: unknown,
   query: Record<string, unknown> | undefined,
   call: Call,
-  paging: typeof import('../../api/paging.js'),
+  paging: typeof PagingModule,
 ): AsyncIterable<Page<unknown>> {
   if (method === 'GET' || method === 'DELETE') {
     const q = { ...(query ?? {}) };
