@@ -24,7 +24,8 @@ const MAX_EVENTS = 1000;
 
 /** Validates `{seed?, size?}` of a reset request. @throws ValidationFailure on a bad seed kind or size. */
 export function seedOptions(body: Body, dflt: SeedOptions): SeedOptions {
-  const seed = body?.seed ?? dflt.seed ?? 'demo';
+  // A size without a seed kind asks for demo data, even when the store was last seeded empty.
+  const seed = body?.seed ?? (body?.size !== undefined ? 'demo' : dflt.seed) ?? 'demo';
   if (seed !== 'demo' && seed !== 'empty') throw ValidationFailure.field('seed', 'must be demo or empty', 'INVALID_ENUM_VALUE');
   const size = body?.size ?? (body?.seed === undefined ? dflt.size : undefined) ?? DEFAULT_SEED_SIZE;
   if (typeof size !== 'number' || !Number.isInteger(size) || size < 0 || size > 100_000) {

@@ -69,8 +69,10 @@ describe('sitectl emulator', () => {
 
     // Offline reset works on the store directly; the next start serves it.
     expect((await cli('reset', '--yes', '--seed', 'demo', '--size', '7')).code).toBe(0);
-    expect((await cli('start', '--detach')).code).toBe(0);
-    expect((await statusJson()).counts?.services).toBe(7);
+    expect((await cli('start', '--detach', '--error-rate', '0.25', '--error-phase', 'after', '--rate-limit', '50', '--fault-seed', '9')).code).toBe(0);
+    const restarted = (await statusJson()) as { counts?: Record<string, number>; faults?: Record<string, unknown> };
+    expect(restarted.counts?.services).toBe(7);
+    expect(restarted.faults).toMatchObject({ errorRate: 0.25, errorPhase: 'after', rateLimitPerSec: 50, seed: 9, dropRate: 0 });
     expect((await cli('stop')).code).toBe(0);
   });
 

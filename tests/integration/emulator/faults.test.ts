@@ -75,6 +75,35 @@ describe('faults', () => {
     expect((await emu.request('GET', `/v2/services/${serviceId}`)).body.service).toMatchObject({ description: 'dropped', revision: String(Number(before.revision) + 1) });
   });
 
+  it('a drop before the commit changes nothing', async () => {
+    const before = (await emu.request('GET', `/v2/services/${serviceId}`)).body.service;
+    await setFaults({ dropRate: 1, errorPhase: 'before' });
+    await expect(emu.request('PATCH', `/v2/services/${serviceId}`, { service: { id: serviceId, revision: before.revision, description: 'never' }, mask: 'description' })).rejects.toThrow();
+    await setFaults({ dropRate: 0 });
+    expect((await emu.request('GET', `/v2/services/${serviceId}`)).body.service).toEqual(before);
+  });
+
+  it("'random' phase commits some failed writes and not others, the same way on a replay", async () => {
+    const run = async () => {
+      await setFaults({ errorRate: 0, errorPhase: 'random', seed: 7 });
+      const created = (await emu.request('POST', '/v2/bulk/services/create', { services: Array.from({ length: 30 }, (_, i) => ({ name: `Random phase ${i}`, type: 'APPOINTMENT' })), returnEntity: true })).body.results.map((r: { item: { id: string } }) => r.item.id as string);
+      await setFaults({ errorRate: 1, errorPhase: 'random', seed: 7 });
+      for (const id of created) {
+        const r = await emu.request('PATCH', `/v2/services/${id}`, { service: { id, revision: '1', description: 'maybe' }, mask: 'description' });
+        expect([500, 503]).toContain(r.status);
+      }
+      await setFaults({ errorRate: 0 });
+      const committed: boolean[] = [];
+      for (const id of created) committed.push((await emu.request('GET', `/v2/services/${id}`)).body.service.revision === '2');
+      await emu.request('POST', '/v2/bulk/services/delete', { ids: created });
+      return committed;
+    };
+    const first = await run();
+    expect(first.some(Boolean)).toBe(true);
+    expect(first.some((c) => !c)).toBe(true);
+    expect(await run()).toEqual(first);
+  });
+
   it('answers 429 with Retry-After above the rate limit', async () => {
     await setFaults({ rateLimitPerSec: 2, retryAfterSec: 7 });
     const replies: Array<{ status: number; retryAfter: string | null }> = [];
