@@ -147,7 +147,8 @@ export async function printRecords<T>(
       {
         const all: T[] = [];
         for await (const r of records) all.push(r);
-        await write(io, await renderTable(io, all, columns, opts));
+        const table = await renderTable(io, all, columns, opts);
+        if (table) await write(io, table);
       }
       return;
   }
@@ -261,6 +262,8 @@ export async function formatDate(date: Date, now: Date): Promise<string> {
  * widest columns truncated with `…` so a row fits `io.columns`.
  */
 async function renderTable<T>(io: IOStreams, records: readonly T[], columns: readonly Column<T>[], opts: PrintOptions): Promise<string> {
+  // An empty table is no table: the command says "no ... match" on stderr instead of a lone header.
+  if (records.length === 0) return '';
   const now = opts.now ?? new Date();
   const headers = columns.map((c) => c.header ?? c.key.toUpperCase());
   const rows: string[][] = [];

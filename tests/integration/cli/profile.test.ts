@@ -106,6 +106,14 @@ describe('profile add / list / show / use / remove', () => {
     expect(stored.currentProfile).toBeUndefined();
   });
 
+  it('on a terminal, --no-input turns the remove prompt into an error naming --yes', async () => {
+    await addEmuProfile('keep');
+    const r = await cli(['profile', 'remove', 'keep', '--no-input'], { tty: true, env: { NO_COLOR: '1' } });
+    expect(r.code).toBe(2);
+    expect(r.stdout).toMatch(/^error: removing profile 'keep' needs confirmation\nhint: pass --yes/m);
+    expect(JSON.parse(readFileSync(join(sandbox.configDir, 'config.json'), 'utf8')).profiles.keep).toBeDefined();
+  });
+
   it('reports an invalid profiles file in one line instead of crashing', async () => {
     writeFileSync(join(sandbox.configDir, 'config.json'), '{"profiles": 42}');
     const r = await cli(['profile', 'list', '--json']);

@@ -125,6 +125,12 @@ describe('printRecords on a TTY', () => {
     expect(f.out()).not.toContain('\u001b[');
   });
 
+  it('prints nothing for no records (no lone header)', async () => {
+    const f = fakeIO({ tty: true, env: { NO_COLOR: '1' } });
+    await printRecords(f.io, { kind: 'table' }, [], columns, { now });
+    expect(f.out()).toBe('');
+  });
+
   it('makes the header bold when colour is on', async () => {
     const f = fakeIO({ tty: true, columns: 120, env: {} });
     await printRecords(f.io, { kind: 'table' }, rows, columns, { now });
