@@ -65,7 +65,9 @@ export interface ConfirmInfo {
 export interface BulkRunHooks {
   /** The journal path, as soon as it is created or reopened (print it on stderr). */
   onJournal?(path: string, resumed: boolean): void;
-  /** Shows the plan and asks to go on; false means declined. Not called for dry runs or when nothing is pending. */
+  /** The plan is ready (not called for dry runs): show the count and the preview. */
+  onPlan?(info: ConfirmInfo): void | Promise<void>;
+  /** Asks to go on; false means declined. Not called for dry runs or when nothing is pending. */
   confirm(info: ConfirmInfo): Promise<boolean>;
   /** Starts a progress display for `total` items. */
   progress?(total: number): { update(p: BulkProgress): void; done(): Promise<void> };
@@ -163,16 +165,18 @@ async function confirmAndExecute(
   change: ChangeSet | undefined,
   sourceId: string | undefined,
 ): Promise<BulkRunResult> {
+  const info: ConfirmInfo = {
+    action: req.action,
+    plan,
+    pending: pending.length,
+    alreadyDone: prior.length,
+    resumed: Boolean(req.resumePath),
+    journal: journal.path,
+    mask: change?.mask ?? [],
+  };
+  await hooks.onPlan?.(info);
   if (pending.length > 0) {
-    const ok = await hooks.confirm({
-      action: req.action,
-      plan,
-      pending: pending.length,
-      alreadyDone: prior.length,
-      resumed: Boolean(req.resumePath),
-      journal: journal.path,
-      mask: change?.mask ?? [],
-    });
+    const ok = await hooks.confirm(info);
     if (!ok) {
       journal.append([{ kind: 'end', at: new Date().toISOString(), status: 'declined' }]);
       return { kind: 'declined', plan, journal: journal.path };

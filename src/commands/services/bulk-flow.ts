@@ -196,8 +196,10 @@ export function bulkHooks(ctx: Context, action: BulkAction, flags: BulkFlags, ma
     onJournal(path, resumed) {
       notice(ctx.io, `${resumed ? 'resuming journal' : 'journal'}: ${path}`);
     },
-    async confirm(info) {
+    async onPlan(info) {
       await showPlan(ctx, action, info.plan, mask, info);
+    },
+    async confirm(info) {
       if (flags.yes) return true;
       if (!ctx.io.canPrompt()) {
         throw new UserError(`${VERBS[action]} needs confirmation, and there is no terminal to ask on`, 'pass --yes to go ahead without a prompt');

@@ -27,6 +27,10 @@ beforeEach(async () => {
 
 const cli = (args: string[], timeoutMs = 30_000) => runCli(args, { emulator: emu, sandbox, timeoutMs });
 
+function priceOf(s: { payment?: unknown }): unknown {
+  return (s.payment as { fixed?: { price?: { value?: string } } } | undefined)?.fixed?.price?.value;
+}
+
 async function waitFor(check: () => boolean, ms: number, what: string): Promise<void> {
   const deadline = Date.now() + ms;
   while (!check()) {
@@ -61,7 +65,7 @@ describe('services update (bulk) through the CLI', () => {
     await waitFor(() => journalLines(journal).some((l) => l.kind === 'result'), 30_000, 'the first chunk');
     const planned = journalLines(journal).filter((l) => l.kind === 'planned');
     expect(planned).toHaveLength(500);
-    const target = planned[planned.length - 1] as { id: string; revision: string };
+    const target = planned[planned.length - 1] as unknown as { id: string; revision: string };
     const edit = await emu.request('PATCH', `/_api/bookings/v2/services/${target.id}`, {
       service: { id: target.id, revision: target.revision, description: 'concurrent edit' },
       mask: 'description',
@@ -105,7 +109,7 @@ describe('services update (bulk) through the CLI', () => {
     expect(plan.toChange + plan.unchanged).toBe(courses.length);
     for (const item of plan.items) {
       expect(item.changes).toEqual([
-        { path: 'payment.fixed.price.value', before: (services.get(item.id)!.payment as any)?.fixed?.price?.value, after: '45' },
+        { path: 'payment.fixed.price.value', before: priceOf(services.get(item.id)!), after: '45' },
       ]);
     }
     expect(r.stderr).toContain('dry run: nothing was changed');
