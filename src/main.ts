@@ -69,9 +69,11 @@ async function report(
     if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') {
       return ExitCode.Ok;
     }
-    if (err.code === 'commander.executeSubCommandAsync') return err.exitCode;
-    const noun = argv.find((a) => !a.startsWith('-'));
-    write(`hint: run 'sitectl ${noun && noun !== 'help' ? noun + ' ' : ''}--help' for usage`);
+    const { nounOf, nounNames, consumeUsageHint } = await import('./program.js');
+    if (consumeUsageHint()) return ExitCode.Usage;
+    const noun = nounOf(argv);
+    const known = noun !== undefined && nounNames().includes(noun);
+    write(`hint: run 'sitectl ${known ? noun + ' ' : ''}--help' for usage`);
     return ExitCode.Usage;
   }
   if (err instanceof CancelError) {
@@ -134,13 +136,10 @@ function oneLine(s: string): string {
   return s.replace(/\s*\n\s*/g, ' ').trim();
 }
 
+/** Commander's thrown exits (exitOverride); matched by name so this path need not load commander. */
 function isCommanderError(err: unknown): err is { code: string; exitCode: number; message: string } {
-  return (
-    typeof err === 'object' &&
-    err !== null &&
-    (err as { name?: string }).name === 'CommanderError' ||
-    (typeof err === 'object' && err !== null && (err as { name?: string }).name === 'InvalidArgumentError')
-  );
+  const name = (err as { name?: unknown } | null)?.name;
+  return name === 'CommanderError' || name === 'InvalidArgumentError';
 }
 
 function isAbort(err: unknown): boolean {

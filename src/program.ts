@@ -28,6 +28,11 @@ const NOUNS: readonly Noun[] = [
   { name: 'emulator', description: 'Run the local emulator of the platform', load: () => import('./commands/emulator/index.js') },
 ];
 
+/** The names of every noun, for hints. */
+export function nounNames(): string[] {
+  return NOUNS.map((n) => n.name);
+}
+
 /** Global options that take a value, so the noun scan skips their argument. */
 const VALUE_OPTIONS = new Set(['--profile']);
 
@@ -91,6 +96,29 @@ export async function createProgram(ctx: Context, argv: readonly string[] = []):
   return program;
 }
 
+let usageHintShown = false;
+
+/** True once after Commander's error output carried its own hint (a "did you mean" suggestion). */
+export function consumeUsageHint(): boolean {
+  const shown = usageHintShown;
+  usageHintShown = false;
+  return shown;
+}
+
+/**
+ * Commander's usage errors as one `error:` line; its "(Did you mean X?)" suggestion becomes the `hint:` line
+ * (design.md: one line saying what happened, one saying how to fix it).
+ */
+function writeUsageError(text: string, write: (s: string) => void): void {
+  const m = /^(.*?)\n\(Did you mean (.+)\?\)\s*$/s.exec(text);
+  if (!m) {
+    write(text);
+    return;
+  }
+  write(`${m[1]}\nhint: did you mean ${m[2]}?\n`);
+  usageHintShown = true;
+}
+
 /**
  * exitOverride and output settings for every command. Applied after registration because `addCommand()` does
  * not copy the parent's settings the way `.command()` does.
@@ -100,7 +128,7 @@ function applyToTree(cmd: Command, ctx: Context): void {
   cmd.configureOutput({
     writeOut: (s) => ctx.io.stdout.write(s),
     writeErr: (s) => ctx.io.stderr.write(s),
-    outputError: (s, write) => write(s),
+    outputError: writeUsageError,
     getOutHelpWidth: () => ctx.io.columns,
     getErrHelpWidth: () => ctx.io.columns,
     getOutHasColors: () => false,

@@ -38,8 +38,11 @@ describe('sitectl', () => {
     const cmd = await runCli(['servics', 'list']);
     expect(cmd.code).toBe(2);
     expect(cmd.stdout).toBe('');
-    expect(cmd.stderr).toMatch(/^error: unknown command 'servics'/);
-    expect(cmd.stderr).toMatch(/^hint: run 'sitectl /m);
+    expect(cmd.stderr).toBe("error: unknown command 'servics'\nhint: did you mean services?\n");
+
+    const opt = await runCli(['services', 'list', '--colour']);
+    expect(opt.code).toBe(2);
+    expect(opt.stderr).toBe("error: unknown option '--colour'\nhint: run 'sitectl services --help' for usage\n");
 
     const missing = await runCli(['services', 'get']);
     expect(missing.code).toBe(2);
