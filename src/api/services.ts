@@ -52,6 +52,7 @@ import {
   type RequestedFields,
   Service,
   type ServiceLocation,
+  type ServiceUpdateWire,
   type ServiceWire,
   Slug,
   SlugErrorValues,
@@ -217,7 +218,7 @@ export async function getService(api: ApiClient, id: string, opts: CallOptions =
  */
 export async function updateService(
   api: ApiClient,
-  service: ServiceWire & { id: string; revision: string },
+  service: ServiceUpdateWire,
   mask: string[],
   opts: CallOptions = {},
 ): Promise<Service> {
@@ -239,7 +240,7 @@ export async function updateService(
  */
 export function bulkUpdateServices(
   api: ApiClient,
-  updates: { service: ServiceWire & { id: string; revision: string }; mask: string[] }[],
+  updates: { service: ServiceUpdateWire; mask: string[] }[],
   opts: CallOptions & { returnEntity?: boolean; idempotent?: boolean } = {},
 ): Promise<BulkResult<Service>> {
   return api.request({

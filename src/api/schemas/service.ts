@@ -211,6 +211,8 @@ export const Service = z.looseObject({
 export type Service = z.infer<typeof Service>;
 /** A service as it travels on the wire (ISO date strings); the body type of create and update. */
 export type ServiceWire = z.input<typeof Service>;
+/** The body of an update: the wire form with the id and the current revision (wire §8, §9). */
+export type ServiceUpdateWire = ServiceWire & { id: string; revision: string };
 
 /** A booking form as listed by the booking-forms query. */
 export const BookingForm = z.looseObject({
