@@ -300,7 +300,7 @@ export class ApiClient {
 
       if (res.statusCode === 200) return this.parse(opts.schema, text, res, requestId);
 
-      const err = this.sanitize(fromResponse(res.statusCode, res.statusText, res.headers, text));
+      const err = this.sanitize(fromResponse(res.statusCode, res.statusText, res.headers, this.redact(text)));
       const retryable = res.statusCode === 429 || res.statusCode >= 500;
       if (retryable && (idempotent || res.statusCode === 429) && attempt < this.retries) {
         const retryAfter = parseRetryAfter(res.headers['retry-after']);
@@ -348,7 +348,7 @@ export class ApiClient {
     res: Dispatcher.ResponseData,
     requestId: string | undefined,
   ): T {
-    const init = { status: res.statusCode, statusText: res.statusText, requestId, body: text };
+    const init = { status: res.statusCode, statusText: res.statusText, requestId, body: this.redact(text) };
     let json: unknown;
     try {
       json = JSON.parse(text);

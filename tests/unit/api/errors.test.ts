@@ -142,6 +142,8 @@ describe('errors through the client', () => {
     expect(v.requestId).toBe('rid-7');
     expect(v.status).toBe(400);
     expect(h.errors).toEqual([err]);
+    expect(v.body).not.toContain(API_KEY);
+    expect(JSON.stringify(v.details)).not.toContain(API_KEY);
     expect(JSON.stringify(h.debug)).not.toContain(API_KEY);
     expect(h.delays).toEqual([]);
   });
