@@ -143,10 +143,11 @@ export function resolveServicePath(path: string): AnySchema {
     const next = shape[segment];
     if (!next) {
       const prefix = here ? `${here}.` : '';
-      const guess = suggest(segment, Object.keys(shape).filter((k) => !(i === 0 && READ_ONLY_TOP.has(k))));
+      const settable = Object.keys(shape).filter((k) => !(i === 0 && READ_ONLY_TOP.has(k)) && !READ_ONLY_LEAF.has(k));
+      const guess = suggest(segment, settable);
       throw new UserError(
         `unknown field "${prefix}${segment}" in --set${guess ? `; did you mean "${prefix}${guess}"?` : ''}`,
-        `known fields${here ? ` of ${here}` : ''}: ${Object.keys(shape).join(', ')}`,
+        `fields${here ? ` of ${here}` : ''} that can be set: ${settable.join(', ')}`,
       );
     }
     schema = next;

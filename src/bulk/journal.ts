@@ -131,11 +131,14 @@ export class JournalWriter {
     return new JournalWriter(path, openSync(path, 'a'));
   }
 
-  /** Appends lines and fsyncs once for the batch. */
-  append(lines: readonly JournalLine[]): void {
+  /**
+   * Appends lines and fsyncs once for the batch. `sync: false` skips the fsync for lines whose loss is
+   * harmless: plan lines are only trusted once the `planned-all` line (written with a sync) follows them.
+   */
+  append(lines: readonly JournalLine[], opts: { sync?: boolean } = {}): void {
     if (this.fd === undefined || lines.length === 0) return;
     writeSync(this.fd, lines.map((l) => `${JSON.stringify(l)}\n`).join(''));
-    fsyncSync(this.fd);
+    if (opts.sync !== false) fsyncSync(this.fd);
   }
 
   close(): void {

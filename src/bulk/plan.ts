@@ -65,7 +65,7 @@ async function planPages(
       if (opts.allRows || plan.preview.length < opts.previewLimit) plan.preview.push(row(service, decision));
     }
     plan.missing.push(...page.missing);
-    opts.journal?.append(lines);
+    opts.journal?.append(lines, { sync: false });
   }
   opts.journal?.append([{ kind: 'planned-all', count: plan.targets }]);
   return plan;

@@ -9,6 +9,7 @@ import type { Context } from '../../context.js';
 import { CancelError, ExitCode, UserError } from '../../core/errors.js';
 import { parseFilterFlags } from '../../core/filters.js';
 import { notice, style } from '../../core/log.js';
+import { pickFields, resolveFormat } from '../../core/output.js';
 import type { FieldDiff } from '../../bulk/changes.js';
 import type { BulkProgress } from '../../bulk/execute.js';
 import type { BulkAction } from '../../bulk/journal.js';
@@ -29,8 +30,8 @@ export interface SelectionFlags {
 export function addSelectionFlags(cmd: Command, collect: (v: string, prev?: string[]) => string[]): Command {
   return cmd
     .option('--filter <json>', 'select services with a filter, e.g. \'{"type":"CLASS"}\' (\'{}\' = all)')
-    .option('--where <field=value>', 'select by equality (repeatable; combined with --filter)', collect, [])
-    .option('--ids <ids>', 'select these ids (comma-separated, repeatable)', collect, [])
+    .option('--where <field=value>', 'select by equality (repeatable; combined with --filter)', collect)
+    .option('--ids <ids>', 'select these ids (comma-separated, repeatable)', collect)
     .option('--ids-file <file>', "select the ids listed in FILE (one per line; '-' reads stdin)");
 }
 
@@ -284,7 +285,12 @@ export async function finishRun(ctx: Context, action: BulkAction, result: BulkRu
   if (result.kind === 'declined') {
     throw new CancelError('Nothing was changed', ExitCode.Failure, `the plan is kept in ${result.journal}; ${resumeCommand(action, result.journal)} runs it`);
   }
-  if (json) io.stdout.write(`${JSON.stringify(result.report, null, 2)}\n`);
-  else await printHumanReport(ctx, result.report);
+  if (json) {
+    const fields = typeof flags.json === 'string' ? resolveFormat({ json: flags.json }) : undefined;
+    const body = fields?.kind === 'json' && fields.fields ? pickFields(result.report, fields.fields) : result.report;
+    io.stdout.write(`${JSON.stringify(body, null, 2)}\n`);
+  } else {
+    await printHumanReport(ctx, result.report);
+  }
   assertComplete(result.report, resumeCommand(action, result.journal));
 }

@@ -29,7 +29,7 @@ export interface UpdateOptions extends BulkFlags, SelectionFlags {
   /** Single-service form: the service id. */
   id?: string;
   /** `--set path=value`, in order. */
-  set: string[];
+  set?: string[];
 }
 
 export function register(parent: Command, ctx: Context): void {
@@ -37,7 +37,7 @@ export function register(parent: Command, ctx: Context): void {
     .command('update')
     .description('Change fields of one service, or of many through a previewed, journaled bulk run')
     .argument('[id]', 'the service to update (omit with --filter/--where/--ids/--ids-file/--resume)')
-    .option('--set <path=value>', 'new value of a field (repeatable); JSON when it parses, else text', collect, [])
+    .option('--set <path=value>', 'new value of a field (repeatable); JSON when it parses, else text', collect)
     .addHelpText(
       'after',
       `\nExamples:\n` +
@@ -65,12 +65,12 @@ export async function run(opts: UpdateOptions, ctx: Context): Promise<void> {
     throw new UserError('give either a service id or --filter/--where/--ids/--ids-file/--resume, not both');
   }
   if (opts.resume !== undefined) {
-    if (opts.set.length || hasSelection(opts)) {
+    if (opts.set?.length || hasSelection(opts)) {
       throw new UserError('--resume continues the recorded run; it takes no --set or selection flags');
     }
     return runBulkUpdate(opts, undefined, ctx);
   }
-  const change = parseSets(opts.set);
+  const change = parseSets(opts.set ?? []);
   if (!bulk) {
     if (opts.id === undefined) {
       throw new UserError('which services?', "pass a service id, or --filter JSON (e.g. --filter '{}' for all), --where, --ids or --ids-file");
