@@ -32,6 +32,13 @@ export async function run(argv: string[], overrides: Partial<Context> = {}): Pro
   const env = overrides.env ?? process.env;
   const debug = argv.includes('--debug');
   const io = overrides.io ?? createIOStreams({ env, noInput: argv.includes('--no-input') });
+  // `sitectl ... | head` closes stdout early: that is the reader saying "enough", not a failure. The listener
+  // stays attached because the EPIPE can be emitted after the last write returned.
+  let stdoutClosed = false;
+  io.stdout.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code === 'EPIPE' || e.code === 'ERR_STREAM_DESTROYED') stdoutClosed = true;
+    else io.stderr.write(`error: cannot write to stdout: ${e.message}\n`);
+  });
   let ctx: Context | undefined;
   let dispose: (() => Promise<void>) | undefined;
   try {
@@ -44,6 +51,7 @@ export async function run(argv: string[], overrides: Partial<Context> = {}): Pro
     await parse(program, argv);
     return ExitCode.Ok;
   } catch (err) {
+    if (stdoutClosed || io.stdout.destroyed) return ExitCode.Ok;
     return await report(err, io, debug || Boolean(ctx?.flags.debug), argv, Boolean(ctx?.signal.aborted));
   } finally {
     await dispose?.();

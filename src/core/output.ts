@@ -312,9 +312,27 @@ export function fitWidths(natural: readonly number[], total: number, gap: number
   return widths;
 }
 
-/** Writes and waits for 'drain' when the stream's buffer is full, so streamed output uses constant memory. */
+/**
+ * Writes and waits for 'drain' when the stream's buffer is full, so streamed output uses constant memory.
+ * @throws Error when stdout was closed by the reader (EPIPE, e.g. `| head`), so producers stop fetching;
+ *   main.ts turns that into a quiet exit 0.
+ */
 async function write(io: IOStreams, text: string): Promise<void> {
-  if (!io.stdout.write(text)) {
-    await new Promise<void>((resolve) => io.stdout.once('drain', resolve));
-  }
+  const out = io.stdout;
+  if (out.destroyed) throw new Error('stdout was closed');
+  if (out.write(text)) return;
+  await new Promise<void>((resolve, reject) => {
+    const done = () => {
+      out.off('drain', done);
+      out.off('close', closed);
+      resolve();
+    };
+    const closed = () => {
+      out.off('drain', done);
+      out.off('close', closed);
+      reject(new Error('stdout was closed'));
+    };
+    out.on('drain', done);
+    out.on('close', closed);
+  });
 }

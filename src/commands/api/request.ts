@@ -19,6 +19,7 @@ import type { Page } from '../../api/paging.js';
 import type { Context } from '../../context.js';
 import { UserError } from '../../core/errors.js';
 import { collect, parseKeyValue } from '../../core/filters.js';
+import { printRecord, printRecords } from '../../core/output.js';
 
 type Method = RequestOptions<unknown>['method'];
 const METHODS: readonly Method[] = ['GET', 'POST', 'PATCH', 'PUT', 'DELETE'];
@@ -88,19 +89,13 @@ export async function run(opts: ApiOptions, ctx: Context): Promise<void> {
 
   if (!opts.paginate) {
     const reply = await call(body, query);
-    ctx.io.stdout.write(JSON.stringify(reply, null, 2) + '\n');
+    await printRecord(ctx.io, { kind: 'json' }, reply);
     return;
   }
 
   const paging = await import('../../api/paging.js');
   const pages = pagesOf(method, body, query, call, paging);
-  if (opts.ndjson) {
-    for await (const page of pages) for (const item of page.items) ctx.io.stdout.write(JSON.stringify(item) + '\n');
-    return;
-  }
-  const all: unknown[] = [];
-  for await (const page of pages) all.push(...page.items);
-  ctx.io.stdout.write(JSON.stringify(all, null, 2) + '\n');
+  await printRecords(ctx.io, { kind: opts.ndjson ? 'ndjson' : 'json' }, paging.items(pages), []);
 }
 
 type Call = (body: unknown, query: Record<string, unknown> | undefined) => Promise<unknown>;

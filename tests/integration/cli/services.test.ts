@@ -3,8 +3,18 @@
  * via a real pty, TSV, --json [fields], --ndjson, --csv), exit codes, and bad input that must fail with one
  * line (plus an optional hint) and change nothing.
  */
+import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli, startTestEmulator, stripAnsi, type CliResult, type TestEmulator } from '../../helpers/index.js';
+import {
+  binPath,
+  cliEnv,
+  createCliSandbox,
+  runCli,
+  startTestEmulator,
+  stripAnsi,
+  type CliResult,
+  type TestEmulator,
+} from '../../helpers/index.js';
 
 let emu: TestEmulator;
 beforeAll(async () => {
@@ -266,6 +276,24 @@ describe('paging past one page (230 services)', () => {
     const ids = r.stdout.trimEnd().split('\n').map((l) => JSON.parse(l).id);
     expect(ids).toHaveLength(230);
     expect(new Set(ids).size).toBe(230);
+  });
+
+  it('a reader that closes the pipe early (| head) ends the run quietly with exit 0', async () => {
+    const sandbox = createCliSandbox();
+    try {
+      const child = spawn(process.execPath, [binPath, 'services', 'list', '--all', '--ndjson'], {
+        env: cliEnv(sandbox, big),
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stderr = '';
+      child.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
+      child.stdout.once('data', () => child.stdout.destroy());
+      const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+      expect(stderr).toBe('');
+      expect(code).toBe(0);
+    } finally {
+      sandbox.cleanup();
+    }
   });
 
   it('search follows cursor paging up to --limit', async () => {
