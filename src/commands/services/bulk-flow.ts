@@ -18,6 +18,14 @@ import { assertComplete, type BulkReport, summaryLine, summaryRows } from '../..
 import { type BulkRunHooks, type BulkRunResult, type ConfirmInfo, resumeCommand } from '../../bulk/run.js';
 import { parseIdList, readIdsFile, type Selection } from '../../bulk/select.js';
 
+/**
+ * Where a prompt is drawn: stderr keeps stdout data-only, but when stderr is redirected (`2>log`) the prompt
+ * goes to the terminal on stdout so the user sees what is asked.
+ */
+export function promptStream(ctx: Context): NodeJS.WriteStream {
+  return (ctx.io.isStderrTTY ? ctx.io.stderr : ctx.io.stdout) as NodeJS.WriteStream;
+}
+
 /** Flags that choose the targets of `update` and `delete`. */
 export interface SelectionFlags {
   filter?: string;
@@ -206,7 +214,7 @@ export function bulkHooks(ctx: Context, action: BulkAction, flags: BulkFlags, ma
         throw new UserError(`${VERBS[action]} needs confirmation, and there is no terminal to ask on`, 'pass --yes to go ahead without a prompt');
       }
       const { renderConfirm } = await import('../../ui/index.js');
-      return renderConfirm({ message: question(info.pending), defaultValue: false, stdout: ctx.io.stderr as NodeJS.WriteStream });
+      return renderConfirm({ message: question(info.pending), defaultValue: false, stdout: promptStream(ctx) });
     },
     progress(total) {
       const title = action === 'update' ? 'Updating' : action === 'delete' ? 'Deleting' : 'Cloning';

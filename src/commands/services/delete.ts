@@ -18,6 +18,7 @@ import {
   hasSelection,
   parseConcurrency,
   PREVIEW_ROWS,
+  promptStream,
   requireConfirmable,
   selectionFromFlags,
   type SelectionFlags,
@@ -106,7 +107,7 @@ async function deleteOne(id: string, opts: DeleteOptions, ctx: Context): Promise
     const ok = await renderConfirm({
       message: `Delete service "${service.name ?? id}" (${id})? This cannot be undone.`,
       defaultValue: false,
-      stdout: ctx.io.stderr as NodeJS.WriteStream,
+      stdout: promptStream(ctx),
     });
     if (!ok) throw new CancelError('Nothing was changed', ExitCode.Failure);
   }
