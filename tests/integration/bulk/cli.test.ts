@@ -57,7 +57,7 @@ describe('services update (bulk) through the CLI', () => {
   it('reports a concurrent edit as a conflict, keeps its value and exits 3', async () => {
     const journal = join(sandbox.stateDir, 'conflict.ndjson');
     // Slow replies so the run is still sending chunks when the concurrent edit lands.
-    await setFaults(emu, { latencyMs: 250 });
+    await setFaults(emu, { latencyMs: 400 });
     const run = cli(
       ['services', 'update', '--filter', '{}', '--set', 'description=bulk value', '--yes', '--json', '--concurrency', '1', '--journal', journal],
       50_000,
@@ -138,6 +138,19 @@ describe('services update (bulk) through the CLI', () => {
     expect(JSON.parse(ok.stdout).counts.updated).toBe(3);
     const events = await eventsAfter(emu, seq);
     expect(events.map((e) => e.entityId).sort()).toEqual([...ids].sort());
+  });
+});
+
+describe('--ids-file -', () => {
+  it('reads the ids from stdin', async () => {
+    const ids = [...(await allServices(emu)).keys()].slice(10, 14);
+    const r = await runCli(['services', 'update', '--ids-file', '-', '--set', 'tagLine=from stdin', '--dry-run', '--json'], {
+      emulator: emu,
+      sandbox,
+      input: `${ids.slice(0, 2).join('\n')}\n${ids.slice(2).join(',')}\n`,
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).items.map((i: { id: string }) => i.id).sort()).toEqual([...ids].sort());
   });
 });
 
