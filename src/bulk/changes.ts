@@ -260,9 +260,32 @@ export function sameValue(a: unknown, b: unknown): boolean {
   return JSON.stringify(canonical(left)) === JSON.stringify(canonical(right));
 }
 
-/** True when every path of the change already holds its value in `service` (the update would change nothing). */
+/**
+ * True when `current` holds everything `planned` says: the same scalars, and for objects every planned key
+ * (extra keys in `current` are allowed), for lists the same length with each element matching. The platform
+ * fills in derived fields when it stores a value (a price's `formattedValue`, a location's calculated
+ * address), so an applied change reads back as a superset of what was sent.
+ */
+export function holdsValue(current: unknown, planned: unknown): boolean {
+  if (planned === null || planned === undefined) return current === null || current === undefined;
+  if (Array.isArray(planned)) {
+    return Array.isArray(current) && current.length === planned.length && planned.every((p, i) => holdsValue(current[i], p));
+  }
+  if (typeof planned === 'object' && !(planned instanceof Date)) {
+    if (current === null || typeof current !== 'object' || Array.isArray(current)) return false;
+    return Object.entries(planned).every(
+      ([key, value]) => value === undefined || holdsValue((current as Record<string, unknown>)[key], value),
+    );
+  }
+  return sameValue(current, planned);
+}
+
+/**
+ * True when every path of the change holds its planned value in `service` (see {@link holdsValue}): how an
+ * update that may already have been applied is recognised (a reply lost after the commit).
+ */
 export function isApplied(service: unknown, change: ChangeSet): boolean {
-  return change.sets.every((s) => sameValue(getPath(service, s.path), s.value));
+  return change.sets.every((s) => holdsValue(getPath(service, s.path), s.value));
 }
 
 /**
@@ -275,7 +298,10 @@ export function applyChange<T extends object>(service: T, change: ChangeSet): T 
   return copy as T;
 }
 
-/** The old -> new value of every changed path (paths whose value stays the same are left out). */
+/**
+ * The old -> new value of every changed path (paths whose value is already exactly the planned one are left
+ * out; exact, not {@link holdsValue}, because replacing an object through the mask also drops its other keys).
+ */
 export function diffChange(service: unknown, change: ChangeSet): FieldDiff[] {
   const out: FieldDiff[] = [];
   for (const s of change.sets) {

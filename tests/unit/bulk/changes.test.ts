@@ -115,6 +115,18 @@ describe('apply, diff, mask', () => {
     expect(isApplied(service, parseSets(['name=Yoga']))).toBe(true);
   });
 
+  it('recognises an applied value that the platform completed with derived fields', () => {
+    const change = parseSets(['payment.fixed.price={"value":"45","currency":"USD"}', 'tags=["a"]']);
+    const stored = applyChange(service, change);
+    stored.payment.fixed.price = { value: '45', currency: 'USD', formattedValue: '$45.00' } as typeof stored.payment.fixed.price;
+    expect(isApplied(stored, change)).toBe(true);
+    // ...but the plan still sends it: the mask replaces the whole object.
+    expect(diffChange(stored, change).map((d) => d.path)).toEqual(['payment.fixed.price']);
+    const otherValue = applyChange(stored, parseSets(['payment.fixed.price={"value":"46","currency":"USD"}']));
+    expect(isApplied(otherValue, change)).toBe(false);
+    expect(isApplied(applyChange(stored, parseSets(['tags=["a","b"]'])), change)).toBe(false);
+  });
+
   it('treats an absent field and null as the same (clearing an absent field is no change)', () => {
     expect(diffChange(service, parseSets(['description=null']))).toEqual([]);
   });
