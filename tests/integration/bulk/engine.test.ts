@@ -111,6 +111,39 @@ describe('bulk engine against the emulator', () => {
     expect(journal.results.size).toBe(before.size);
   });
 
+  it('recognises its own object-valued change that the platform completed (formattedValue) after a lost reply', async () => {
+    const seq = await lastEventSeq(emu);
+    await setFaults(emu, { errorRate: 0.5, errorPhase: 'after', seed: 11 });
+    const result = await runBulk(
+      servicesPort(api),
+      {
+        action: 'update',
+        selection: { kind: 'filter', filter: { 'payment.rateType': 'FIXED' } },
+        change: parseSets(['payment.fixed.price={"value":"45","currency":"USD"}']),
+        journalPath: journalPath(),
+        dryRun: false,
+        concurrency: 2,
+        chunkSize: 20,
+        previewLimit: 5,
+        env: {},
+        now: new Date(),
+      },
+      yes,
+    );
+    await setFaults(emu, { errorRate: 0 });
+    expect(result.kind).toBe('done');
+    if (result.kind !== 'done') return;
+    expect(result.report.problems).toEqual([]);
+    expect(result.report.counts.updated).toBeGreaterThan(20);
+    const updates = await updatesPerService(emu, seq);
+    expect(updates.size).toBe(result.report.counts.updated);
+    expect([...updates.values()].every((n) => n === 1)).toBe(true);
+    const after = await allServices(emu);
+    for (const id of updates.keys()) {
+      expect((after.get(id)!.payment as { fixed: { price: unknown } }).fixed.price).toMatchObject({ value: '45', currency: 'USD', formattedValue: expect.any(String) });
+    }
+  });
+
   it('resumes a journal: finished items stay, unfinished ones (even if already applied) complete once', async () => {
     const seq = await lastEventSeq(emu);
     const path = journalPath();
