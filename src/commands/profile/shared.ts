@@ -21,7 +21,7 @@ export const PROFILE_COLUMNS: Column<ProfileView>[] = [
   { key: 'current', header: ' ', get: (p) => (p.current ? '*' : '') },
   { key: 'name' },
   { key: 'baseUrl', header: 'BASE URL' },
-  { key: 'siteId', header: 'SITE ID' },
+  { key: 'siteId', header: 'SITE ID', noTruncate: true },
   { key: 'credential' },
   { key: 'secretStoredIn', header: 'SECRET STORED IN' },
 ];
