@@ -240,7 +240,8 @@ async function resume(port: ServicesPort, req: BulkRunRequest, hooks: BulkRunHoo
   const plan: Plan = {
     items: pending,
     targets: state.planned.length,
-    unchanged: prior.filter((r) => r.outcome === 'unchanged').length,
+    // Everything decided earlier (unchanged included) is reported as `alreadyDone`.
+    unchanged: 0,
     missing: [],
     preview: pending.slice(0, req.previewLimit).map((p) => ({ id: p.id, revision: p.revision, changes: [] })),
   };

@@ -78,16 +78,15 @@ export interface BulkFlags {
 /** Rows shown in the preview table. */
 export const PREVIEW_ROWS = 10;
 
-/** Declares `--yes --dry-run --concurrency --journal --resume --json` on a bulk verb. */
-export function addBulkFlags(cmd: Command, opts: { dryRun?: boolean } = {}): Command {
-  cmd
+/** Declares `--yes --concurrency --journal --resume --json --dry-run` on a bulk verb. */
+export function addBulkFlags(cmd: Command): Command {
+  return cmd
     .option('-y, --yes', 'do not ask for confirmation (required without a terminal)')
     .option('--concurrency <n>', 'bulk requests in flight at once (1-16)', '4')
     .option('--journal <path>', 'write the run journal here (default: <state dir>/journals/<run id>.ndjson)')
     .option('--resume <journal>', 'continue the run recorded in this journal: nothing repeated, nothing lost')
-    .option('--json [fields]', 'print the plan (--dry-run) or the report as JSON on stdout');
-  if (opts.dryRun !== false) cmd.option('--dry-run', 'show the plan and stop; change nothing');
-  return cmd;
+    .option('--json [fields]', 'print the plan (--dry-run) or the report as JSON on stdout')
+    .option('--dry-run', 'show the plan and stop; change nothing');
 }
 
 /**

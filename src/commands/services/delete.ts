@@ -67,8 +67,8 @@ export async function run(opts: DeleteOptions, ctx: Context): Promise<void> {
     throw new UserError('--resume continues the recorded run; it takes no selection flags');
   }
   const concurrency = parseConcurrency(opts.concurrency);
-  requireConfirmable(ctx, opts, 'deleting services');
   const selection = opts.resume === undefined ? await selectionFromFlags(ctx, opts) : undefined;
+  requireConfirmable(ctx, opts, 'deleting services');
   const { servicesPort } = await import('../../bulk/api-port.js');
   const port = servicesPort(await ctx.api());
   const json = opts.json !== undefined && opts.json !== false;

@@ -108,8 +108,8 @@ async function updateOne(id: string, change: ChangeSet, opts: UpdateOptions, ctx
 async function runBulkUpdate(opts: UpdateOptions, change: ChangeSet | undefined, ctx: Context): Promise<void> {
   const concurrency = parseConcurrency(opts.concurrency);
   if (opts.json !== undefined && typeof opts.json === 'string') resolveFormat({ json: opts.json });
-  requireConfirmable(ctx, opts, 'updating services');
   const selection = opts.resume === undefined ? await selectionFromFlags(ctx, opts) : undefined;
+  requireConfirmable(ctx, opts, 'updating services');
   const { servicesPort } = await import('../../bulk/api-port.js');
   const port = servicesPort(await ctx.api());
   const mask = change?.mask ?? [];
