@@ -5,7 +5,7 @@
  */
 import { join } from 'node:path';
 import type { Service } from '../api/schemas/service.js';
-import { UserError } from '../core/errors.js';
+import { BugError, UserError } from '../core/errors.js';
 import { cloneRunner, deleteRunner, updateRunner } from './actions.js';
 import type { ChangeSet } from './changes.js';
 import { executeChunks, type BulkProgress, type ChunkRunner, type ItemResult, type WorkItem } from './execute.js';
@@ -144,10 +144,10 @@ async function makePlan(
   opts: { previewLimit: number; allRows?: boolean; journal?: JournalWriter },
 ): Promise<Plan> {
   if (req.action === 'clone') {
-    if (!req.clone) throw new Error('clone needs a source service');
+    if (!req.clone) throw new BugError('clone needs a source service');
     return planClone(req.clone.source, req.clone.count, opts);
   }
-  if (!req.selection) throw new Error(`${req.action} needs a selection`);
+  if (!req.selection) throw new BugError(`${req.action} needs a selection`);
   const pages = selectTargets(port, req.selection, req.signal);
   if (req.action === 'update') return planUpdate(pages, req.change!, opts);
   return planDelete(pages, opts);
