@@ -27,7 +27,7 @@ beforeEach(async () => {
 
 const cli = (args: string[], timeoutMs = 30_000) => runCli(args, { emulator: emu, sandbox, timeoutMs });
 
-function priceOf(s: { payment?: unknown }): unknown {
+function priceOf(s: Record<string, unknown>): unknown {
   return (s.payment as { fixed?: { price?: { value?: string } } } | undefined)?.fixed?.price?.value;
 }
 

@@ -2,7 +2,7 @@
  * The bulk engine in-process against a real emulator (port 0, temp dir) through the real ApiClient: faults
  * that commit and then fail, the recognition of our own earlier attempt, conflicts, resume from a journal.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -189,5 +189,16 @@ describe('bulk engine against the emulator', () => {
     const updates = await updatesPerService(emu, seq);
     for (const p of planned) expect(updates.get(p.id)).toBe(1);
     expect(readFileSync(path, 'utf8').trim().split('\n')[0]).toContain('"kind":"header"');
+  });
+
+  it('refuses to resume a run that stopped while planning, or a journal of another action', async () => {
+    const path = journalPath();
+    const header = { kind: 'header', runId: 'r', action: 'update', createdAt: new Date().toISOString(), args: { set: [{ path: 'name', value: 'x' }] } };
+    writeFileSync(path, `${JSON.stringify(header)}\n${JSON.stringify({ kind: 'planned', id: 'a', revision: '1' })}\n`);
+    const req = { action: 'update' as const, resumePath: path, dryRun: false, concurrency: 1, previewLimit: 5, env: {}, now: new Date() };
+    await expect(runBulk(servicesPort(api), req, yes)).rejects.toThrow(/stopped while planning; nothing was changed/);
+    await expect(runBulk(servicesPort(api), { ...req, action: 'delete' }, yes)).rejects.toThrow(
+      /is a journal of `services update`/,
+    );
   });
 });
