@@ -146,8 +146,9 @@ function oneLine(s: string): string {
 
 /** Commander's thrown exits (exitOverride); matched by name so this path need not load commander. */
 function isCommanderError(err: unknown): err is { code: string; exitCode: number; message: string } {
-  const name = (err as { name?: unknown } | null)?.name;
-  return name === 'CommanderError' || name === 'InvalidArgumentError';
+  // By code, not by class name: bundling may rename Commander's classes (CommanderError -> CommanderError2).
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && code.startsWith('commander.');
 }
 
 function isAbort(err: unknown): boolean {
