@@ -41,7 +41,7 @@ describe('SIGKILL mid-run, then --resume', () => {
     const before = await allServices(emu);
     const seq = await lastEventSeq(emu);
     // Slow replies (after the commit) so the run is still going when it is killed.
-    await setFaults(emu, { latencyMs: 60, errorRate: 0, dropRate: 0, rateLimitPerSec: 0 });
+    await setFaults(emu, { latencyMs: 120, errorRate: 0, dropRate: 0, rateLimitPerSec: 0 });
     const journal = join(sandbox.stateDir, 'killed.ndjson');
     const child = spawn(
       process.execPath,
