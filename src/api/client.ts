@@ -5,7 +5,8 @@
  * only on the first request, so commands that never call the API pay nothing for it.
  */
 import type { Dispatcher, EnvHttpProxyAgent } from 'undici';
-import type { ZodType } from 'zod';
+import { safeParse } from 'zod/mini';
+import type { $ZodType } from 'zod/v4/core';
 import { type ApiError, NetworkError, SystemError, fromResponse } from './errors.js';
 import { LONG_GET_THRESHOLD, toURLSearchParams } from './query.js';
 import { redact, redactHeaders } from './redact.js';
@@ -46,8 +47,11 @@ export interface RequestOptions<T> {
   complexQuery?: boolean;
   /** JSON body; `Date` values go out as ISO strings. */
   body?: unknown;
-  /** Parses the JSON reply (turns ISO strings into `Date`); without it the parsed JSON is returned as is. */
-  schema?: ZodType<T>;
+  /**
+   * Parses the JSON reply (turns ISO strings into `Date`); without it the parsed JSON is returned as is. Typed as
+   * zod's core schema so both zod/mini (what src/api/schemas uses) and classic zod schemas are accepted.
+   */
+  schema?: $ZodType<T>;
   /** Safe to repeat: retried on network errors, 429 and 5xx. Default true for GET, false otherwise. */
   idempotent?: boolean;
   /** A GET whose parameters exceed 4000 characters goes out as a POST to the same path with a JSON body. */
@@ -343,7 +347,7 @@ export class ApiClient {
   }
 
   private parse<T>(
-    schema: ZodType<T> | undefined,
+    schema: $ZodType<T> | undefined,
     text: string,
     res: Dispatcher.ResponseData,
     requestId: string | undefined,
@@ -358,7 +362,7 @@ export class ApiClient {
       );
     }
     if (!schema) return json as T;
-    const parsed = schema.safeParse(json);
+    const parsed = safeParse(schema, json);
     if (parsed.success) return parsed.data;
     const issues = parsed.error.issues
       .slice(0, 3)

@@ -26,7 +26,7 @@
  *   validate slug -> {valid, slugName?, errors?: ('SLUG_CONTAINS_ILLEGAL_CHARACTERS'|'SLUG_ALREADY_EXISTS')[]}
  *   clone -> {service, errors: []}
  */
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import type { ApiClient } from './client.js';
 import { cursorPages, items, offsetPages, type Page, type PagingOptions } from './paging.js';
 import { fieldMask } from './query.js';
@@ -109,37 +109,37 @@ const EmptyReply = z.looseObject({});
 
 export const QueryServicesReply = z.looseObject({
   services: z.array(Service),
-  pagingMetadata: PagingMetadata.optional(),
+  pagingMetadata: z.optional(PagingMetadata),
 });
 export type QueryServicesReply = z.infer<typeof QueryServicesReply>;
 
 export const SearchServicesReply = z.looseObject({
   services: z.array(Service),
-  pagingMetadata: PagingMetadata.optional(),
-  aggregationData: AggregationData.optional(),
+  pagingMetadata: z.optional(PagingMetadata),
+  aggregationData: z.optional(AggregationData),
 });
 export type SearchServicesReply = z.infer<typeof SearchServicesReply>;
 
-export const CountServicesReply = z.looseObject({ count: z.number().int() });
+export const CountServicesReply = z.looseObject({ count: z.int() });
 
 export const QueryPoliciesReply = z.looseObject({
   bookingPolicies: z.array(
     z.looseObject({
       bookingPolicy: BookingPolicy,
-      connectedServices: z.array(ConnectedService).optional(),
-      services: z.array(Service).optional(),
-      totalServiceCount: z.number().int().optional(),
+      connectedServices: z.optional(z.array(ConnectedService)),
+      services: z.optional(z.array(Service)),
+      totalServiceCount: z.optional(z.int()),
     }),
   ),
-  pagingMetadata: PagingMetadata.optional(),
+  pagingMetadata: z.optional(PagingMetadata),
 });
 export type QueryPoliciesReply = z.infer<typeof QueryPoliciesReply>;
 
 export const QueryBookingFormsReply = z.looseObject({
   bookingForms: z.array(
-    z.looseObject({ form: BookingForm, connectedServices: z.array(ConnectedService).optional() }),
+    z.looseObject({ form: BookingForm, connectedServices: z.optional(z.array(ConnectedService)) }),
   ),
-  pagingMetadata: PagingMetadata.optional(),
+  pagingMetadata: z.optional(PagingMetadata),
 });
 export type QueryBookingFormsReply = z.infer<typeof QueryBookingFormsReply>;
 
@@ -153,14 +153,14 @@ export type SetCustomSlugReply = z.infer<typeof SetCustomSlugReply>;
 
 export const ValidateSlugReply = z.looseObject({
   valid: z.boolean(),
-  slugName: z.string().optional(),
-  errors: z.array(z.union([z.enum(SlugErrorValues), z.string()])).optional(),
+  slugName: z.optional(z.string()),
+  errors: z.optional(z.array(z.union([z.enum(SlugErrorValues), z.string()]))),
 });
 export type ValidateSlugReply = z.infer<typeof ValidateSlugReply>;
 
 export const CloneServiceReply = z.looseObject({
   service: Service,
-  errors: z.array(z.unknown()).optional(),
+  errors: z.optional(z.array(z.unknown())),
 });
 export type CloneServiceReply = z.infer<typeof CloneServiceReply>;
 

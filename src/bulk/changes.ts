@@ -3,7 +3,7 @@
  * change to a service and diffing old -> new values (issue 2 §4 "update (`--set path=value`, field mask derived
  * from the paths)"; wire §5 "Field masks" are comma-joined).
  */
-import type { z } from 'zod';
+import type { z } from 'zod/mini';
 import { Service } from '../api/schemas/service.js';
 import { UserError } from '../core/errors.js';
 
@@ -31,7 +31,7 @@ export interface FieldDiff {
 const READ_ONLY_TOP = new Set(['id', 'revision', 'createdDate', 'updatedDate']);
 const READ_ONLY_LEAF = new Set(['createdDate', 'updatedDate']);
 
-type AnySchema = z.ZodType;
+type AnySchema = z.ZodMiniType;
 interface SchemaDef {
   type: string;
   innerType?: AnySchema;

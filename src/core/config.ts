@@ -13,7 +13,8 @@
 import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod/mini';
+import en from 'zod/v4/locales/en.js';
 import { UserError } from './errors.js';
 
 /** The real platform's API host (platform-wire.md section 1). */
@@ -21,13 +22,17 @@ export const DEFAULT_BASE_URL = 'https://www.wixapis.com';
 /** The profile that targets the local emulator when nothing else is configured. */
 export const LOCAL_PROFILE = 'local';
 
+// zod/mini (tree-shakable, see api/schemas/common.ts) has no messages of its own: without English every problem
+// this file reports would read "Invalid input".
+z.config(en());
+
 const profileNameSchema = z
   .string()
-  .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/, 'letters, digits, ".", "_" and "-", at most 64 characters');
+  .check(z.regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/, 'letters, digits, ".", "_" and "-", at most 64 characters'));
 
 /** A stored credential. Only API keys so far; OAuth kinds join this union with `sitectl login`. */
 export const credentialSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('apiKey'), apiKey: z.string().min(1) }),
+  z.object({ type: z.literal('apiKey'), apiKey: z.string().check(z.minLength(1)) }),
 ]);
 export type StoredCredential = z.infer<typeof credentialSchema>;
 
@@ -35,14 +40,14 @@ export const profileSchema = z.object({
   name: profileNameSchema,
   /** e.g. 'https://www.wixapis.com' or 'http://127.0.0.1:PORT'; no trailing slash. */
   baseUrl: z.url({ protocol: /^https?$/ }),
-  siteId: z.string().min(1).optional(),
-  credential: credentialSchema.optional(),
+  siteId: z.optional(z.string().check(z.minLength(1))),
+  credential: z.optional(credentialSchema),
 });
 export type Profile = z.infer<typeof profileSchema>;
 
 export const configSchema = z.object({
-  currentProfile: profileNameSchema.optional(),
-  profiles: z.record(z.string(), profileSchema).default({}),
+  currentProfile: z.optional(profileNameSchema),
+  profiles: z._default(z.record(z.string(), profileSchema), {}),
 });
 export type Config = z.infer<typeof configSchema>;
 

@@ -1,3 +1,4 @@
+// zod/mini, not classic zod: its functions tree-shake, so the bundle holds ~40 KB of zod instead of ~750 KB (start-up).
 /**
  * Shapes shared by every API family: wire dates, money, addresses, images, paging metadata, the bulk envelope,
  * sorting and aggregations (platform-wire.md §4-§8, spec 000 §3 "Enumerations").
@@ -6,27 +7,35 @@
  * them would break on the next platform release, so unknown keys pass through untouched.
  * `z.input<typeof X>` is the wire form (ISO date strings); `z.output<typeof X>` (= `z.infer`) has `Date` values.
  */
-import { z } from 'zod';
+import * as z from 'zod/mini';
+import en from 'zod/v4/locales/en.js';
+
+// zod/mini ships no messages (every issue reads "Invalid input"); English is what classic zod showed and what the
+// "unexpected reply" errors of client.ts quote.
+z.config(en());
 
 /**
  * An ISO-8601 timestamp on the wire, a `Date` after parsing (spec 000 §3: "Dates in responses are turned into
  * date values"). Input type `string` so the wire types stay honest; an unparseable string is a schema issue.
  */
-export const isoDate = z.string().transform((value, ctx) => {
-  const date = new Date(value);
-  if (Number.isNaN(date.getTime())) {
-    ctx.addIssue({ code: 'custom', message: `Invalid ISO date: ${JSON.stringify(value)}` });
-    return z.NEVER;
-  }
-  return date;
-});
+export const isoDate = z.pipe(
+  z.string(),
+  z.transform((value: string, ctx) => {
+    const date = new Date(value);
+    if (Number.isNaN(date.getTime())) {
+      ctx.issues.push({ code: 'custom', message: `Invalid ISO date: ${JSON.stringify(value)}`, input: value });
+      return z.NEVER;
+    }
+    return date;
+  }),
+);
 
 /**
  * An enumeration the platform may extend: known values keep their literal types (so `switch` still narrows and
  * editors complete them) while an unknown value from a newer platform still parses as a plain string.
  */
 export function openEnum<const T extends readonly [string, ...string[]]>(values: T) {
-  return z.union([z.enum(values), z.string()]) as unknown as z.ZodType<T[number] | (string & {}), string>;
+  return z.union([z.enum(values), z.string()]) as unknown as z.ZodMiniType<T[number] | (string & {}), string>;
 }
 
 export const SortOrderValues = ['ASC', 'DESC'] as const;
@@ -34,23 +43,23 @@ export const SortOrder = z.enum(SortOrderValues);
 export type SortOrder = z.infer<typeof SortOrder>;
 
 /** `{"fieldName":"name","order":"ASC"}` (wire §6 "Sort"). */
-export const Sorting = z.looseObject({ fieldName: z.string(), order: SortOrder.optional() });
+export const Sorting = z.looseObject({ fieldName: z.string(), order: z.optional(SortOrder) });
 export type Sorting = z.infer<typeof Sorting>;
 
 /** Offset paging request: `{"limit":50,"offset":0}` (wire §6). */
-export const Paging = z.looseObject({ limit: z.number().int().optional(), offset: z.number().int().optional() });
+export const Paging = z.looseObject({ limit: z.optional(z.int()), offset: z.optional(z.int()) });
 export type Paging = z.infer<typeof Paging>;
 
 /** Cursor paging request: limit <= 100, cursor <= 16000 chars (wire §6). */
 export const CursorPaging = z.looseObject({
-  limit: z.number().int().optional(),
-  cursor: z.string().nullable().optional(),
+  limit: z.optional(z.int()),
+  cursor: z.optional(z.nullable(z.string())),
 });
 export type CursorPaging = z.infer<typeof CursorPaging>;
 
 export const Cursors = z.looseObject({
-  next: z.string().nullable().optional(),
-  prev: z.string().nullable().optional(),
+  next: z.optional(z.nullable(z.string())),
+  prev: z.optional(z.nullable(z.string())),
 });
 export type Cursors = z.infer<typeof Cursors>;
 
@@ -59,12 +68,12 @@ export type Cursors = z.infer<typeof Cursors>;
  * cursor `{count, cursors:{next,prev}, hasNext}`. One loose schema because the platform mixes the keys.
  */
 export const PagingMetadata = z.looseObject({
-  count: z.number().int().optional(),
-  offset: z.number().int().optional(),
-  total: z.number().int().optional(),
-  tooManyToCount: z.boolean().optional(),
-  cursors: Cursors.optional(),
-  hasNext: z.boolean().optional(),
+  count: z.optional(z.int()),
+  offset: z.optional(z.int()),
+  total: z.optional(z.int()),
+  tooManyToCount: z.optional(z.boolean()),
+  cursors: z.optional(Cursors),
+  hasNext: z.optional(z.boolean()),
 });
 export type PagingMetadata = z.infer<typeof PagingMetadata>;
 export const OffsetPagingMetadata = PagingMetadata;
@@ -76,7 +85,7 @@ export type CursorPagingMetadata = PagingMetadata;
 export const Money = z.looseObject({
   value: z.string(),
   currency: z.string(),
-  formattedValue: z.string().optional(),
+  formattedValue: z.optional(z.string()),
 });
 export type Money = z.infer<typeof Money>;
 
@@ -84,63 +93,63 @@ export const Geocode = z.looseObject({ latitude: z.number(), longitude: z.number
 export type Geocode = z.infer<typeof Geocode>;
 
 export const StreetAddress = z.looseObject({
-  number: z.string().optional(),
-  name: z.string().optional(),
-  apt: z.string().optional(),
+  number: z.optional(z.string()),
+  name: z.optional(z.string()),
+  apt: z.optional(z.string()),
 });
 
 /** A postal address; `geocode` holds latitude/longitude (spec 000 §3 "locations"). */
 export const Address = z.looseObject({
-  formatted: z.string().optional(),
-  formattedAddress: z.string().optional(),
-  addressLine: z.string().optional(),
-  addressLine1: z.string().optional(),
-  addressLine2: z.string().optional(),
-  streetAddress: StreetAddress.optional(),
-  city: z.string().optional(),
-  subdivision: z.string().optional(),
-  country: z.string().optional(),
-  postalCode: z.string().optional(),
-  hint: z.string().optional(),
-  geocode: Geocode.optional(),
+  formatted: z.optional(z.string()),
+  formattedAddress: z.optional(z.string()),
+  addressLine: z.optional(z.string()),
+  addressLine1: z.optional(z.string()),
+  addressLine2: z.optional(z.string()),
+  streetAddress: z.optional(StreetAddress),
+  city: z.optional(z.string()),
+  subdivision: z.optional(z.string()),
+  country: z.optional(z.string()),
+  postalCode: z.optional(z.string()),
+  hint: z.optional(z.string()),
+  geocode: z.optional(Geocode),
 });
 export type Address = z.infer<typeof Address>;
 
 /** A media image: `{id, url, height, width, altText, filename}` (sizes in pixels). */
 export const Image = z.looseObject({
-  id: z.string().optional(),
-  url: z.string().optional(),
-  height: z.number().optional(),
-  width: z.number().optional(),
-  altText: z.string().nullable().optional(),
-  filename: z.string().nullable().optional(),
+  id: z.optional(z.string()),
+  url: z.optional(z.string()),
+  height: z.optional(z.number()),
+  width: z.optional(z.number()),
+  altText: z.optional(z.nullable(z.string())),
+  filename: z.optional(z.nullable(z.string())),
 });
 export type Image = z.infer<typeof Image>;
 
 /** `{image}`: the wrapper the platform uses for media items, mainMedia and coverMedia. */
-export const MediaItem = z.looseObject({ image: Image.optional() });
+export const MediaItem = z.looseObject({ image: z.optional(Image) });
 export type MediaItem = z.infer<typeof MediaItem>;
 
 export const ApplicationErrorDetail = z.looseObject({
   code: z.string(),
-  description: z.string().optional(),
-  data: z.unknown().optional(),
+  description: z.optional(z.string()),
+  data: z.optional(z.unknown()),
 });
 export type ApplicationErrorDetail = z.infer<typeof ApplicationErrorDetail>;
 
 /** Per-item outcome of a bulk call (wire §7). `originalIndex` is the item's index in the request. */
 export const ItemMetadata = z.looseObject({
-  id: z.string().nullable().optional(),
-  originalIndex: z.number().int(),
+  id: z.optional(z.nullable(z.string())),
+  originalIndex: z.int(),
   success: z.boolean(),
-  error: ApplicationErrorDetail.nullable().optional(),
+  error: z.optional(z.nullable(ApplicationErrorDetail)),
 });
 export type ItemMetadata = z.infer<typeof ItemMetadata>;
 
 export const BulkActionMetadata = z.looseObject({
-  totalSuccesses: z.number().int(),
-  totalFailures: z.number().int(),
-  undetailedFailures: z.number().int(),
+  totalSuccesses: z.int(),
+  totalFailures: z.int(),
+  undetailedFailures: z.int(),
 });
 export type BulkActionMetadata = z.infer<typeof BulkActionMetadata>;
 
@@ -148,9 +157,9 @@ export type BulkActionMetadata = z.infer<typeof BulkActionMetadata>;
  * The bulk envelope `{results:[{itemMetadata, item?}], bulkActionMetadata}` (wire §7); `item` is present when
  * the request set `returnEntity`.
  */
-export function bulkResult<T extends z.ZodType>(item: T) {
+export function bulkResult<T extends z.ZodMiniType>(item: T) {
   return z.looseObject({
-    results: z.array(z.looseObject({ itemMetadata: ItemMetadata, item: item.optional() })),
+    results: z.array(z.looseObject({ itemMetadata: ItemMetadata, item: z.optional(item) })),
     bulkActionMetadata: BulkActionMetadata,
   });
 }
@@ -181,44 +190,44 @@ export type DateHistogramInterval = z.infer<typeof DateHistogramInterval>;
  * computes `scalar.type`, DATE_HISTOGRAM groups dates by `dateHistogram.interval`.
  */
 export const Aggregation = z.looseObject({
-  name: z.string().optional(),
+  name: z.optional(z.string()),
   type: AggregationType,
   fieldPath: z.string(),
-  value: z
-    .looseObject({
-      sortType: z.enum(['COUNT', 'VALUE']).optional(),
-      sortDirection: z.enum(['DESC', 'ASC']).optional(),
-      limit: z.number().int().optional(),
-      missingValues: z.enum(['EXCLUDE', 'INCLUDE']).optional(),
-    })
-    .optional(),
-  range: z
-    .looseObject({
-      buckets: z.array(z.looseObject({ from: z.number().optional(), to: z.number().optional() })),
-    })
-    .optional(),
-  scalar: z.looseObject({ type: ScalarType }).optional(),
-  dateHistogram: z.looseObject({ interval: DateHistogramInterval }).optional(),
+  value: z.optional(
+    z.looseObject({
+      sortType: z.optional(z.enum(['COUNT', 'VALUE'])),
+      sortDirection: z.optional(z.enum(['DESC', 'ASC'])),
+      limit: z.optional(z.int()),
+      missingValues: z.optional(z.enum(['EXCLUDE', 'INCLUDE'])),
+    }),
+  ),
+  range: z.optional(
+    z.looseObject({
+      buckets: z.array(z.looseObject({ from: z.optional(z.number()), to: z.optional(z.number()) })),
+    }),
+  ),
+  scalar: z.optional(z.looseObject({ type: ScalarType })),
+  dateHistogram: z.optional(z.looseObject({ interval: DateHistogramInterval })),
 });
 export type Aggregation = z.infer<typeof Aggregation>;
 
-const ValueCount = z.looseObject({ value: z.string(), count: z.number().int() });
+const ValueCount = z.looseObject({ value: z.string(), count: z.int() });
 
 /** One aggregation result of a search reply; which of values/ranges/scalar/dateHistogram is set follows `type`. */
 export const AggregationResult = z.looseObject({
-  name: z.string().optional(),
+  name: z.optional(z.string()),
   type: openEnum(AggregationTypeValues),
   fieldPath: z.string(),
-  values: z.looseObject({ results: z.array(ValueCount) }).optional(),
-  ranges: z
-    .looseObject({
+  values: z.optional(z.looseObject({ results: z.array(ValueCount) })),
+  ranges: z.optional(
+    z.looseObject({
       results: z.array(
-        z.looseObject({ from: z.number().optional(), to: z.number().optional(), count: z.number().int() }),
+        z.looseObject({ from: z.optional(z.number()), to: z.optional(z.number()), count: z.int() }),
       ),
-    })
-    .optional(),
-  scalar: z.looseObject({ type: openEnum(ScalarTypeValues), value: z.number() }).optional(),
-  dateHistogram: z.looseObject({ results: z.array(ValueCount) }).optional(),
+    }),
+  ),
+  scalar: z.optional(z.looseObject({ type: openEnum(ScalarTypeValues), value: z.number() })),
+  dateHistogram: z.optional(z.looseObject({ results: z.array(ValueCount) })),
 });
 export type AggregationResult = z.infer<typeof AggregationResult>;
 

@@ -7,7 +7,7 @@
  * same lists. Response schemas are loose (unknown platform fields pass through) and turn ISO strings into
  * `Date`; `ServiceWire` is the wire form with string dates, used for create/update bodies.
  */
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { Address, isoDate, MediaItem, Money, openEnum } from './common.js';
 
 export const ServiceTypeValues = ['APPOINTMENT', 'CLASS', 'COURSE'] as const;
@@ -61,82 +61,82 @@ export {
 
 /** `media`: gallery `items`, `mainMedia` and `coverMedia`, each `{image}`. */
 export const ServiceMedia = z.looseObject({
-  items: z.array(MediaItem).optional(),
-  mainMedia: MediaItem.optional(),
-  coverMedia: MediaItem.optional(),
+  items: z.optional(z.array(MediaItem)),
+  mainMedia: z.optional(MediaItem),
+  coverMedia: z.optional(MediaItem),
 });
 
 export const BusinessLocationRef = z.looseObject({
   id: z.string(),
-  name: z.string().optional(),
-  default: z.boolean().optional(),
-  address: Address.optional(),
+  name: z.optional(z.string()),
+  default: z.optional(z.boolean()),
+  address: z.optional(Address),
 });
 
 /** One place a service is offered: a business location, a custom address, or the customer's place. */
 export const ServiceLocation = z.looseObject({
-  id: z.string().optional(),
+  id: z.optional(z.string()),
   type: openEnum(LocationTypeValues),
-  business: BusinessLocationRef.optional(),
-  custom: z.looseObject({ id: z.string().optional(), address: Address.optional() }).optional(),
-  calculatedAddress: Address.optional(),
+  business: z.optional(BusinessLocationRef),
+  custom: z.optional(z.looseObject({ id: z.optional(z.string()), address: z.optional(Address) })),
+  calculatedAddress: z.optional(Address),
 });
 export type ServiceLocation = z.infer<typeof ServiceLocation>;
 
-const PageUrl = z.looseObject({ relativePath: z.string().optional(), url: z.string().optional() });
+const PageUrl = z.looseObject({ relativePath: z.optional(z.string()), url: z.optional(z.string()) });
 export const ServiceUrls = z.looseObject({
-  servicePage: PageUrl.optional(),
-  bookingPage: PageUrl.optional(),
-  calendarPage: PageUrl.optional(),
+  servicePage: z.optional(PageUrl),
+  bookingPage: z.optional(PageUrl),
+  calendarPage: z.optional(PageUrl),
 });
 
 export const Slug = z.looseObject({
   name: z.string(),
-  custom: z.boolean().optional(),
-  createdDate: isoDate.optional(),
+  custom: z.optional(z.boolean()),
+  createdDate: z.optional(isoDate),
 });
 export type Slug = z.infer<typeof Slug>;
 
 /** `schedule`: session durations are in minutes, `timeBetweenSessions` in minutes. */
 export const ServiceSchedule = z.looseObject({
-  id: z.string().optional(),
-  firstSessionStart: isoDate.optional(),
-  lastSessionEnd: isoDate.optional(),
-  availabilityConstraints: z
-    .looseObject({
-      durations: z.array(z.looseObject({ minutes: z.number() })).optional(),
-      sessionDurations: z.array(z.number()).optional(),
-      timeBetweenSessions: z.number().optional(),
-    })
-    .optional(),
+  id: z.optional(z.string()),
+  firstSessionStart: z.optional(isoDate),
+  lastSessionEnd: z.optional(isoDate),
+  availabilityConstraints: z.optional(
+    z.looseObject({
+      durations: z.optional(z.array(z.looseObject({ minutes: z.number() }))),
+      sessionDurations: z.optional(z.array(z.number())),
+      timeBetweenSessions: z.optional(z.number()),
+    }),
+  ),
 });
 export type ServiceSchedule = z.infer<typeof ServiceSchedule>;
 
 export const StaffMember = z.looseObject({
   staffMemberId: z.string(),
-  name: z.string().optional(),
-  mainMedia: MediaItem.optional(),
+  name: z.optional(z.string()),
+  mainMedia: z.optional(MediaItem),
 });
 export type StaffMember = z.infer<typeof StaffMember>;
 
 /** A booking policy. Only identity and dates are modelled; the rule blocks pass through as sent. */
 export const BookingPolicy = z.looseObject({
-  id: z.string().optional(),
-  revision: z.string().optional(),
-  name: z.string().optional(),
-  default: z.boolean().optional(),
-  createdDate: isoDate.optional(),
-  updatedDate: isoDate.optional(),
-  customPolicyDescription: z
-    .looseObject({ enabled: z.boolean().optional(), description: z.string().optional() })
-    .optional(),
+  id: z.optional(z.string()),
+  revision: z.optional(z.string()),
+  name: z.optional(z.string()),
+  default: z.optional(z.boolean()),
+  createdDate: z.optional(isoDate),
+  updatedDate: z.optional(isoDate),
+  customPolicyDescription: z.optional(
+    z.looseObject({ enabled: z.optional(z.boolean()), description: z.optional(z.string()) }),
+  ),
 });
 export type BookingPolicy = z.infer<typeof BookingPolicy>;
 
 export const Category = z.looseObject({
   id: z.string(),
-  name: z.string().optional(),
-  sortOrder: z.number().optional(),
+  name: z.optional(z.string()),
+  sortOrder: z.optional(z.number()),
 });
 export type Category = z.infer<typeof Category>;
 
@@ -144,33 +144,33 @@ export const FormRef = z.looseObject({ id: z.string() });
 
 /** `payment`: one of fixed/custom/varied according to `rateType`; `options` say how a customer may pay. */
 export const ServicePayment = z.looseObject({
-  rateType: openEnum(RateTypeValues).optional(),
-  fixed: z.looseObject({ price: Money.optional(), deposit: Money.optional() }).optional(),
-  custom: z.looseObject({ description: z.string().optional() }).optional(),
-  varied: z
-    .looseObject({
-      defaultPrice: Money.optional(),
-      minPrice: Money.optional(),
-      maxPrice: Money.optional(),
-      deposit: Money.optional(),
-    })
-    .optional(),
-  options: z
-    .looseObject({
-      online: z.boolean().optional(),
-      inPerson: z.boolean().optional(),
-      deposit: z.boolean().optional(),
-      pricingPlan: z.boolean().optional(),
-    })
-    .optional(),
-  pricingPlanIds: z.array(z.string()).optional(),
+  rateType: z.optional(openEnum(RateTypeValues)),
+  fixed: z.optional(z.looseObject({ price: z.optional(Money), deposit: z.optional(Money) })),
+  custom: z.optional(z.looseObject({ description: z.optional(z.string()) })),
+  varied: z.optional(
+    z.looseObject({
+      defaultPrice: z.optional(Money),
+      minPrice: z.optional(Money),
+      maxPrice: z.optional(Money),
+      deposit: z.optional(Money),
+    }),
+  ),
+  options: z.optional(
+    z.looseObject({
+      online: z.optional(z.boolean()),
+      inPerson: z.optional(z.boolean()),
+      deposit: z.optional(z.boolean()),
+      pricingPlan: z.optional(z.boolean()),
+    }),
+  ),
+  pricingPlanIds: z.optional(z.array(z.string())),
 });
 export type ServicePayment = z.infer<typeof ServicePayment>;
 
 export const OnlineBooking = z.looseObject({
-  enabled: z.boolean().optional(),
-  requireManualApproval: z.boolean().optional(),
-  allowMultipleRequests: z.boolean().optional(),
+  enabled: z.optional(z.boolean()),
+  requireManualApproval: z.optional(z.boolean()),
+  allowMultipleRequests: z.optional(z.boolean()),
 });
 
 /**
@@ -178,34 +178,34 @@ export const OnlineBooking = z.looseObject({
  * (wire §9). Fields the platform adds beyond these pass through.
  */
 export const Service = z.looseObject({
-  id: z.string().optional(),
-  revision: z.string().optional(),
-  type: openEnum(ServiceTypeValues).optional(),
-  name: z.string().optional(),
-  description: z.string().optional(),
-  tagLine: z.string().optional(),
-  sortOrder: z.number().optional(),
-  defaultCapacity: z.number().int().optional(),
-  hidden: z.boolean().optional(),
-  media: ServiceMedia.optional(),
-  category: Category.optional(),
-  form: FormRef.optional(),
-  payment: ServicePayment.optional(),
-  onlineBooking: OnlineBooking.optional(),
-  conferencing: z.looseObject({ enabled: z.boolean().optional() }).optional(),
-  locations: z.array(ServiceLocation).optional(),
-  bookingPolicy: BookingPolicy.optional(),
-  schedule: ServiceSchedule.optional(),
-  staffMemberIds: z.array(z.string()).optional(),
-  staffMembers: z.array(StaffMember).optional(),
-  staffMemberDetails: z.looseObject({ staffMembers: z.array(StaffMember).optional() }).optional(),
-  urls: ServiceUrls.optional(),
-  supportedSlugs: z.array(Slug).optional(),
-  mainSlug: Slug.optional(),
-  extendedFields: z.looseObject({ namespaces: z.record(z.string(), z.unknown()).optional() }).optional(),
-  tags: z.array(z.string()).optional(),
-  createdDate: isoDate.optional(),
-  updatedDate: isoDate.optional(),
+  id: z.optional(z.string()),
+  revision: z.optional(z.string()),
+  type: z.optional(openEnum(ServiceTypeValues)),
+  name: z.optional(z.string()),
+  description: z.optional(z.string()),
+  tagLine: z.optional(z.string()),
+  sortOrder: z.optional(z.number()),
+  defaultCapacity: z.optional(z.int()),
+  hidden: z.optional(z.boolean()),
+  media: z.optional(ServiceMedia),
+  category: z.optional(Category),
+  form: z.optional(FormRef),
+  payment: z.optional(ServicePayment),
+  onlineBooking: z.optional(OnlineBooking),
+  conferencing: z.optional(z.looseObject({ enabled: z.optional(z.boolean()) })),
+  locations: z.optional(z.array(ServiceLocation)),
+  bookingPolicy: z.optional(BookingPolicy),
+  schedule: z.optional(ServiceSchedule),
+  staffMemberIds: z.optional(z.array(z.string())),
+  staffMembers: z.optional(z.array(StaffMember)),
+  staffMemberDetails: z.optional(z.looseObject({ staffMembers: z.optional(z.array(StaffMember)) })),
+  urls: z.optional(ServiceUrls),
+  supportedSlugs: z.optional(z.array(Slug)),
+  mainSlug: z.optional(Slug),
+  extendedFields: z.optional(z.looseObject({ namespaces: z.optional(z.record(z.string(), z.unknown())) })),
+  tags: z.optional(z.array(z.string())),
+  createdDate: z.optional(isoDate),
+  updatedDate: z.optional(isoDate),
 });
 /** A parsed service: dates are `Date` values. */
 export type Service = z.infer<typeof Service>;
@@ -217,32 +217,32 @@ export type ServiceUpdateWire = ServiceWire & { id: string; revision: string };
 /** A booking form as listed by the booking-forms query. */
 export const BookingForm = z.looseObject({
   id: z.string(),
-  name: z.string().optional(),
-  createdDate: isoDate.optional(),
-  updatedDate: isoDate.optional(),
+  name: z.optional(z.string()),
+  createdDate: z.optional(isoDate),
+  updatedDate: z.optional(isoDate),
 });
 export type BookingForm = z.infer<typeof BookingForm>;
 
 /** A business location (the site's own places), as returned by `businessLocations.locations`. */
 export const BusinessLocation = z.looseObject({
   id: z.string(),
-  name: z.string().optional(),
-  description: z.string().optional(),
-  default: z.boolean().optional(),
-  status: openEnum(LocationStatusValues).optional(),
-  locationType: z.string().optional(),
-  locationTypes: z.array(openEnum(LocationPurposeValues)).optional(),
-  address: Address.optional(),
-  timeZone: z.string().optional(),
-  email: z.string().optional(),
-  phone: z.string().optional(),
-  archived: z.boolean().optional(),
-  revision: z.string().optional(),
-  createdDate: isoDate.optional(),
-  updatedDate: isoDate.optional(),
+  name: z.optional(z.string()),
+  description: z.optional(z.string()),
+  default: z.optional(z.boolean()),
+  status: z.optional(openEnum(LocationStatusValues)),
+  locationType: z.optional(z.string()),
+  locationTypes: z.optional(z.array(openEnum(LocationPurposeValues))),
+  address: z.optional(Address),
+  timeZone: z.optional(z.string()),
+  email: z.optional(z.string()),
+  phone: z.optional(z.string()),
+  archived: z.optional(z.boolean()),
+  revision: z.optional(z.string()),
+  createdDate: z.optional(isoDate),
+  updatedDate: z.optional(isoDate),
 });
 export type BusinessLocation = z.infer<typeof BusinessLocation>;
 
 /** `{id, name}` of a service connected to a policy or form. */
-export const ConnectedService = z.looseObject({ id: z.string(), name: z.string().optional() });
+export const ConnectedService = z.looseObject({ id: z.string(), name: z.optional(z.string()) });
 export type ConnectedService = z.infer<typeof ConnectedService>;

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { ApiClient, parseRetryAfter } from '../../../src/api/client.js';
 import { ApplicationError, NetworkError, SystemError } from '../../../src/api/errors.js';
 import { fromBase64UrlJson } from '../../../src/api/query.js';
@@ -279,6 +279,14 @@ describe('reply parsing', () => {
     const err = await h.api.request({ method: 'GET', path: '/d', schema: z.object({ when: isoDate }) }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(SystemError);
     expect((err as SystemError).message).toMatch(/^System error occurred, request-id: sx \(unexpected reply: when: Invalid ISO date/);
+  });
+
+  it('a wrongly typed field is named with zod\'s English message, not a bare "Invalid input"', async () => {
+    const h = setup();
+    on(h, 'GET', '/d', () => ({ status: 200, data: { when: 5 }, headers: { 'x-wix-request-id': 'sy' } }));
+    const err = await h.api.request({ method: 'GET', path: '/d', schema: z.object({ when: isoDate }) }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(SystemError);
+    expect((err as SystemError).message).toContain('unexpected reply: when: Invalid input: expected string, received number');
   });
 });
 

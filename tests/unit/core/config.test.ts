@@ -40,6 +40,9 @@ describe('config', () => {
     expect(readFileSync(configPath(env), 'utf8')).toBe('{not json');
 
     writeFileSync(configPath(env), JSON.stringify({ profiles: { x: { name: 'x', baseUrl: 'ftp://nope' } } }));
-    expect(readConfig(env).problem).toMatch(/invalid at profiles\.x\.baseUrl/);
+    // The message is zod's English text: zod/mini has none unless the English locale is installed.
+    expect(readConfig(env).problem).toMatch(/invalid at profiles\.x\.baseUrl: Invalid URL$/);
+    writeFileSync(configPath(env), JSON.stringify({ profiles: { x: { name: 'x', baseUrl: 'http://h', siteId: '' } } }));
+    expect(readConfig(env).problem).toMatch(/invalid at profiles\.x\.siteId: Too small: expected string to have >=1 characters$/);
   });
 });
