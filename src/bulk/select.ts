@@ -3,11 +3,10 @@
  * with `--where`), or ids (`--ids a,b,c`, repeated, or `--ids-file FILE|-`). Targets arrive page by page (at
  * most 100 services), so a 10,000-service run never holds the full documents at once.
  */
-import { readFileSync } from 'node:fs';
 import type { Readable } from 'node:stream';
 import type { Service } from '../api/schemas/service.js';
 import type { Filter } from '../api/schemas/common.js';
-import { UserError } from '../core/errors.js';
+import { readSource } from '../core/input.js';
 import type { ServicesPort } from './port.js';
 
 export type Selection = { kind: 'filter'; filter: Filter } | { kind: 'ids'; ids: string[] };
@@ -27,23 +26,12 @@ export function parseIdList(values: readonly string[]): string[] {
   return [...out];
 }
 
-async function readAll(stream: Readable): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
-  return Buffer.concat(chunks).toString('utf8');
-}
-
 /**
  * Ids from `--ids-file`: one per line (commas also split), `#` comments and blank lines ignored; `-` reads stdin.
  * @throws UserError when the file cannot be read
  */
 export async function readIdsFile(path: string, stdin: Readable): Promise<string[]> {
-  let text: string;
-  try {
-    text = path === '-' ? await readAll(stdin) : readFileSync(path, 'utf8');
-  } catch (err) {
-    throw new UserError(`cannot read --ids-file ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
-  }
+  const text = await readSource('--ids-file', path, stdin);
   return parseIdList(text.split('\n').map((l) => l.replace(/#.*$/, '')));
 }
 

@@ -11,7 +11,6 @@
  * (`offset` for a GET with a top-level `limit`). The records (the reply's first array-valued field) are printed
  * as one merged JSON array, or one per line with `--ndjson`.
  */
-import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import type { RequestOptions } from '../../api/client.js';
 import type * as PagingModule from '../../api/paging.js';
@@ -19,6 +18,7 @@ import type { Page } from '../../api/paging.js';
 import type { Context } from '../../context.js';
 import { UserError } from '../../core/errors.js';
 import { collect, parseKeyValue } from '../../core/filters.js';
+import { readJsonSource } from '../../core/input.js';
 import { printRecord, printRecords } from '../../core/output.js';
 
 type Method = RequestOptions<unknown>['method'];
@@ -71,7 +71,7 @@ export async function run(opts: ApiOptions, ctx: Context): Promise<void> {
     const [key, value] = parseKeyValue(pair, '--field');
     setPath(fields, key, value);
   }
-  let body: unknown = opts.input !== undefined ? await readInput(opts.input, ctx) : undefined;
+  let body: unknown = opts.input !== undefined ? await readJsonSource('--input', opts.input, ctx.io.stdin) : undefined;
   let query: Record<string, unknown> | undefined;
   if (method === 'GET' || method === 'DELETE') {
     if (body !== undefined) throw new UserError(`--input sends a body, which ${method} does not take`, 'use --field for query parameters');
@@ -156,27 +156,6 @@ function pageFrom(reply: unknown): Page<unknown> {
   if (!list) throw new UserError('--paginate: the reply holds no list of records', 'drop --paginate for this endpoint');
   const r = reply as { pagingMetadata?: Page<unknown>['pagingMetadata']; metadata?: Page<unknown>['pagingMetadata'] };
   return { items: list[1] as unknown[], pagingMetadata: r.pagingMetadata ?? r.metadata };
-}
-
-async function readInput(source: string, ctx: Context): Promise<unknown> {
-  let text: string;
-  try {
-    if (source === '-') {
-      const chunks: Buffer[] = [];
-      for await (const c of ctx.io.stdin) chunks.push(typeof c === 'string' ? Buffer.from(c) : (c as Buffer));
-      text = Buffer.concat(chunks).toString('utf8');
-    } else {
-      text = await readFile(source, 'utf8');
-    }
-  } catch (e) {
-    throw new UserError(`cannot read --input ${source}: ${(e as Error).message}`);
-  }
-  if (text.trim() === '') return undefined;
-  try {
-    return JSON.parse(text);
-  } catch (e) {
-    throw new UserError(`--input ${source} is not valid JSON: ${(e as Error).message}`);
-  }
 }
 
 function getPath(obj: unknown, path: string): unknown {

@@ -7,6 +7,7 @@ import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { checkProfileName, DEFAULT_BASE_URL, LOCAL_PROFILE, profileSchema, updateConfig, type Profile } from '../../core/config.js';
 import { UserError } from '../../core/errors.js';
+import { readAll } from '../../core/input.js';
 import { notice, success } from '../../core/log.js';
 
 export interface AddOptions {
@@ -73,10 +74,4 @@ export async function run(opts: AddOptions, ctx: Context): Promise<void> {
   });
   success(ctx.io, `${replaced ? 'Replaced' : 'Added'} profile '${name}' (${profile.baseUrl})${madeCurrent ? ', now the current profile' : ''}`);
   if (!apiKey) notice(ctx.io, `No API key stored: set SITECTL_API_KEY, or re-run with --api-key-stdin`);
-}
-
-async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
-  return Buffer.concat(chunks).toString('utf8');
 }

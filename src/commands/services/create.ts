@@ -3,11 +3,11 @@
  * [--hidden]`, or `--file service.json` / `--file -` (stdin), flags overriding the file's fields
  * (spec 000 section 7 "POST /v2/services").
  */
-import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import type { ServiceWire } from '../../api/schemas/service.js';
 import type { Context } from '../../context.js';
 import { UserError } from '../../core/errors.js';
+import { readJsonSource } from '../../core/input.js';
 import { success } from '../../core/log.js';
 import { parseIntFlag } from '../../core/filters.js';
 import { addFormatFlags, printRecord, resolveFormat, type FormatFlags } from '../../core/output.js';
@@ -74,7 +74,7 @@ export async function run(opts: CreateOptions, ctx: Context): Promise<void> {
 export async function buildService(opts: CreateOptions, ctx: Pick<Context, 'io'>): Promise<ServiceWire> {
   let service: Record<string, unknown> = {};
   if (opts.file !== undefined) {
-    const parsed = await readJson(opts.file, ctx);
+    const parsed = await readJsonSource('--file', opts.file, ctx.io.stdin);
     const inner = parsed && typeof parsed === 'object' && 'service' in parsed ? (parsed as { service: unknown }).service : parsed;
     if (inner === null || typeof inner !== 'object' || Array.isArray(inner)) {
       throw new UserError(`--file ${opts.file} must hold a service object`);
@@ -106,24 +106,4 @@ export async function buildService(opts: CreateOptions, ctx: Pick<Context, 'io'>
     throw new UserError('a new service needs --name and --type (or --file)', `e.g. sitectl services create --name "Yoga" --type CLASS --price 25`);
   }
   return service as ServiceWire;
-}
-
-async function readJson(source: string, ctx: Pick<Context, 'io'>): Promise<unknown> {
-  let text: string;
-  try {
-    if (source === '-') {
-      const chunks: Buffer[] = [];
-      for await (const c of ctx.io.stdin) chunks.push(typeof c === 'string' ? Buffer.from(c) : (c as Buffer));
-      text = Buffer.concat(chunks).toString('utf8');
-    } else {
-      text = await readFile(source, 'utf8');
-    }
-  } catch (e) {
-    throw new UserError(`cannot read --file ${source}: ${(e as Error).message}`);
-  }
-  try {
-    return JSON.parse(text);
-  } catch (e) {
-    throw new UserError(`--file ${source} is not valid JSON: ${(e as Error).message}`);
-  }
 }
