@@ -2,13 +2,17 @@
  * The Context every command receives (contracts.md "src/context.ts"; gh's cmdutil.Factory): streams, environment,
  * global flags, a lazily built API client, an abort signal for Ctrl-C and a clock.
  *
- * Nothing here loads undici, zod or the emulator until `api()` is first called, so `--version` and `--help` stay
- * cheap (issue 2 section 7).
+ * Nothing here loads undici or the emulator server until they are needed (the client loads undici on its first
+ * request; the daemon module only spawns the server). The rest is imported statically so the bundle keeps it in
+ * the one file main.ts loads past `--version` (issue 2 section 7).
  */
-import type { ApiClient, Credentials } from './api/client.js';
+import { join } from 'node:path';
+import { ApiClient, type Credentials } from './api/client.js';
+import { DEFAULT_BASE_URL, LOCAL_PROFILE, readConfig } from './core/config.js';
 import { AuthError, UserError } from './core/errors.js';
 import { createIOStreams, type IOStreams } from './core/iostreams.js';
 import { notice, warn } from './core/log.js';
+import * as daemon from './emulator/daemon.js';
 
 export interface GlobalFlags {
   profile?: string;
@@ -120,7 +124,6 @@ async function buildClient(ctx: Context): Promise<ApiClient> {
     );
   }
   const credentials: Credentials = { kind: 'apiKey', apiKey: profile.apiKey, siteId: profile.siteId };
-  const { ApiClient } = await import('./api/client.js');
   return new ApiClient({
     baseUrl: profile.baseUrl,
     credentials,
@@ -144,7 +147,6 @@ export async function resolveProfile(
   ctx: Pick<Context, 'env' | 'flags' | 'io'>,
   opts: { startEmulator: boolean },
 ): Promise<ResolvedProfile> {
-  const { readConfig, DEFAULT_BASE_URL, LOCAL_PROFILE } = await import('./core/config.js');
   const env = ctx.env;
   const read = readConfig(env);
   if (read.problem) warn(ctx.io, `ignoring the profiles file: ${read.problem}`);
@@ -201,9 +203,7 @@ export async function resolveLocalProfile(
   start: boolean,
   source: ProfileSource = 'local',
 ): Promise<ResolvedProfile> {
-  const daemon = await import('./emulator/daemon.js');
   const dataDir = daemon.defaultDataDir(ctx.env);
-  const { join } = await import('node:path');
   const secretLocation = join(dataDir, 'admin-key.json');
   if (!start) {
     const running = daemon.readRunning(dataDir);

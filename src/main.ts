@@ -4,10 +4,11 @@
  *
  * Startup cost matters (issue 2 section 7): at load time this module imports only node:v8 and the inlined
  * version, so `--version` reads one more file than a bare script. Everything else (errors, streams, Commander,
- * the commands, the API client) is loaded with dynamic import() once it is needed.
+ * the commands, the API client) comes from one dynamic import of `./cli.js`, which the bundle keeps as one file.
  */
 import { setFlagsFromString } from 'node:v8';
 import { VERSION } from './core/version.js';
+import type * as Cli from './cli.js';
 import type { Context } from './context.js';
 import type { IOStreams } from './core/iostreams.js';
 
@@ -28,7 +29,8 @@ export async function run(argv: string[], overrides: Partial<Context> = {}): Pro
     (overrides.io?.stdout ?? process.stdout).write(`${VERSION}\n`);
     return 0;
   }
-  const [{ createIOStreams }, { ExitCode }] = await Promise.all([import('./core/iostreams.js'), import('./core/errors.js')]);
+  const cli = await import('./cli.js');
+  const { createIOStreams, ExitCode } = cli;
   const env = overrides.env ?? process.env;
   const debug = argv.includes('--debug');
   const io = overrides.io ?? createIOStreams({ env, noInput: argv.includes('--no-input') });
@@ -42,31 +44,30 @@ export async function run(argv: string[], overrides: Partial<Context> = {}): Pro
   let ctx: Context | undefined;
   let dispose: (() => Promise<void>) | undefined;
   try {
-    const { createContext } = await import('./context.js');
-    const created = createContext({ ...overrides, io, env });
+    const created = cli.createContext({ ...overrides, io, env });
     ctx = created.ctx;
     dispose = created.dispose;
-    const { createProgram, parse } = await import('./program.js');
-    const program = await createProgram(ctx, argv);
-    await parse(program, argv);
+    const program = await cli.createProgram(ctx, argv);
+    await cli.parse(program, argv);
     return ExitCode.Ok;
   } catch (err) {
     if (stdoutClosed || io.stdout.destroyed) return ExitCode.Ok;
-    return await report(err, io, debug || Boolean(ctx?.flags.debug), argv, Boolean(ctx?.signal.aborted));
+    return report(cli, err, io, debug || Boolean(ctx?.flags.debug), argv, Boolean(ctx?.signal.aborted));
   } finally {
     await dispose?.();
   }
 }
 
 /** Prints `err` as one line (plus an optional hint) on stderr and returns its exit code. */
-async function report(
+function report(
+  cli: typeof Cli,
   err: unknown,
   io: IOStreams,
   debug: boolean,
   argv: string[],
   interrupted: boolean,
-): Promise<number> {
-  const { AuthError, CancelError, ExitCode, PartialFailureError, UserError } = await import('./core/errors.js');
+): number {
+  const { AuthError, CancelError, ExitCode, PartialFailureError, UserError } = cli;
   const write = (line: string) => io.stderr.write(line + '\n');
   const stack = () => {
     if (debug && err instanceof Error && err.stack) write(err.stack);
@@ -77,7 +78,7 @@ async function report(
     if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') {
       return ExitCode.Ok;
     }
-    const { nounOf, nounNames, consumeUsageHint } = await import('./program.js');
+    const { nounOf, nounNames, consumeUsageHint } = cli;
     if (consumeUsageHint()) return ExitCode.Usage;
     const noun = nounOf(argv);
     const known = noun !== undefined && nounNames().includes(noun);
@@ -105,8 +106,7 @@ async function report(
     write('error: interrupted');
     return ExitCode.Interrupted;
   }
-  // API errors: loaded only on this path so a successful run never pays for the module.
-  const api = await import('./api/errors.js');
+  const api = cli;
   if (err instanceof api.ApiError) {
     // SystemError messages already end with the request id (spec 001 section 8 rule 4).
     const rid = err.requestId && !err.message.includes(err.requestId) ? ` (request id: ${err.requestId})` : '';

@@ -82,29 +82,32 @@ const NOT_SENT_CODES = new Set([
 
 type RequestFn = (this: Dispatcher, opts: Dispatcher.RequestOptions) => Promise<Dispatcher.ResponseData>;
 
-let requestFnPromise: Promise<RequestFn> | undefined;
+let transportPromise: Promise<{ request: RequestFn; EnvHttpProxyAgent: typeof EnvHttpProxyAgent }> | undefined;
 
-/** undici's `request` implementation without the package index (see undici-internals.d.ts). */
-function loadRequestFn(): Promise<RequestFn> {
-  requestFnPromise ??= import('undici/lib/api/api-request.js')
-    .then((m) => m.default as RequestFn)
-    .catch(async () => {
-      // A future undici may move its internals; the public index always works, only slower to load.
-      const undici = await import('undici');
-      return function (this: Dispatcher, opts: Dispatcher.RequestOptions) {
+/**
+ * undici's `request` implementation and `EnvHttpProxyAgent` without the package index (see
+ * undici-internals.d.ts), from one module loaded on first use.
+ */
+function loadTransport(): Promise<{ request: RequestFn; EnvHttpProxyAgent: typeof EnvHttpProxyAgent }> {
+  transportPromise ??= import('./transport.js').catch(async () => {
+    // A future undici may move its internals; the public index always works, only slower to load.
+    const undici = await import('undici');
+    return {
+      request(this: Dispatcher, opts: Dispatcher.RequestOptions) {
         return undici.Dispatcher.prototype.request.call(this, opts) as Promise<Dispatcher.ResponseData>;
-      };
-    });
-  return requestFnPromise;
+      },
+      EnvHttpProxyAgent: undici.EnvHttpProxyAgent,
+    };
+  });
+  return transportPromise;
+}
+
+async function loadRequestFn(): Promise<RequestFn> {
+  return (await loadTransport()).request;
 }
 
 async function createDefaultDispatcher(): Promise<Dispatcher> {
-  let Agent: typeof EnvHttpProxyAgent;
-  try {
-    Agent = (await import('undici/lib/dispatcher/env-http-proxy-agent.js')).default;
-  } catch {
-    Agent = (await import('undici')).EnvHttpProxyAgent;
-  }
+  const { EnvHttpProxyAgent: Agent } = await loadTransport();
   return new Agent({ keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS });
 }
 
