@@ -4,12 +4,13 @@
  * It speaks undici's Dispatcher API directly (no fetch) and loads only the two undici modules it uses, and
  * only on the first request, so commands that never call the API pay nothing for it.
  */
-import type { Dispatcher, EnvHttpProxyAgent } from 'undici';
+import type { Dispatcher } from 'undici';
 import { safeParse } from 'zod/mini';
 import type { $ZodType } from 'zod/v4/core';
 import { type ApiError, NetworkError, SystemError, fromResponse } from './errors.js';
 import { LONG_GET_THRESHOLD, toURLSearchParams } from './query.js';
 import { redact, redactHeaders } from './redact.js';
+import type * as Transport from './transport.js';
 
 /** How requests authenticate (wire §2). Neither kind sends a `Bearer` scheme. */
 export type Credentials =
@@ -82,23 +83,15 @@ const NOT_SENT_CODES = new Set([
 
 type RequestFn = (this: Dispatcher, opts: Dispatcher.RequestOptions) => Promise<Dispatcher.ResponseData>;
 
-let transportPromise: Promise<{ request: RequestFn; EnvHttpProxyAgent: typeof EnvHttpProxyAgent }> | undefined;
+let transportPromise: Promise<typeof Transport> | undefined;
 
 /**
  * undici's `request` implementation and `EnvHttpProxyAgent` without the package index (see
- * undici-internals.d.ts), from one module loaded on first use.
+ * undici-internals.d.ts), from one module loaded on first use. The deep paths are resolved when the bundle is
+ * built, so an undici release that moves them fails `npm run build` rather than a user's command.
  */
-function loadTransport(): Promise<{ request: RequestFn; EnvHttpProxyAgent: typeof EnvHttpProxyAgent }> {
-  transportPromise ??= import('./transport.js').catch(async () => {
-    // A future undici may move its internals; the public index always works, only slower to load.
-    const undici = await import('undici');
-    return {
-      request(this: Dispatcher, opts: Dispatcher.RequestOptions) {
-        return undici.Dispatcher.prototype.request.call(this, opts) as Promise<Dispatcher.ResponseData>;
-      },
-      EnvHttpProxyAgent: undici.EnvHttpProxyAgent,
-    };
-  });
+function loadTransport(): Promise<typeof Transport> {
+  transportPromise ??= import('./transport.js');
   return transportPromise;
 }
 

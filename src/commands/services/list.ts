@@ -4,6 +4,9 @@
  */
 import type { Command } from 'commander';
 import type { Service } from '../../api/schemas/service.js';
+// Static, not import(): the list path is the start-up benchmark (issue 2 section 7); in the bundle this module
+// is already loaded with the services noun, and a dynamic import would add one more file.
+import { servicePages } from '../../api/services.js';
 import type { Context } from '../../context.js';
 import { UserError } from '../../core/errors.js';
 import { notice } from '../../core/log.js';
@@ -50,7 +53,6 @@ export async function run(opts: ListOptions, ctx: Context): Promise<void> {
   const limit = opts.all ? undefined : opts.limit !== undefined ? parseIntFlag(opts.limit, '--limit') : DEFAULT_LIMIT;
 
   const api = await ctx.api();
-  const { servicePages } = await import('../../api/services.js');
   let total: number | undefined;
   let shown = 0;
   async function* services(): AsyncGenerator<Service> {
