@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent, Pool } from 'undici';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -48,7 +49,7 @@ async function waitFor(predicate, timeoutMs, what) {
   while (Date.now() < deadline) {
     const v = predicate();
     if (v) return v;
-    await new Promise((r) => setTimeout(r, 50));
+    await sleep(50);
   }
   throw new Error(`timed out waiting for ${what}`);
 }
