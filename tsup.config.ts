@@ -42,10 +42,10 @@ const lazyUndiciHttp2: Plugin = {
 
 // One ESM build with every dependency bundled in except the native SQLite addon: on Node 20 (no module compile
 // cache) each file the loader resolves, reads and links costs start-up time, and most commands are short.
-// Past the `--version` fast path, main.ts loads src/cli.ts, which holds the common path statically (one file);
-// `src/ui/*`, the emulator server, undici (src/api/transport.ts), conf, cli-table3 and date-fns are reached only
-// through dynamic import(), so code splitting keeps Ink, React and better-sqlite3 out of the chunks that
-// non-interactive commands load (design.md, "Layout").
+// Past the `--version` fast path, main.ts loads src/cli.ts, which holds the common path statically, then the
+// invoked noun's chunk. `src/ui/*`, the emulator server, undici (src/api/transport.ts), conf, cli-table3 and
+// date-fns are reached only through dynamic import(), so code splitting keeps Ink, React and better-sqlite3 out
+// of the chunks that non-interactive commands load (design.md, "Layout").
 export default defineConfig({
   entry: { main: 'src/main.ts' },
   format: ['esm'],

@@ -4,15 +4,11 @@
  * maps to exit codes, and `configureOutput()` sends help and errors through ctx.io.
  *
  * Nouns are registered lazily (Shopify/cli#7010): every noun is listed with its name and description, but only
- * the noun being run registers its verbs. The noun modules are imported statically: in the bundle they sit in
- * the same file as this one, and one larger file loads faster than a chain of small ones on Node 20 (issue 2
- * section 7). Adding a noun is one line in NOUNS.
+ * the module of the noun being run is imported (one chunk per noun in the bundle, its verbs static inside it),
+ * so `--help` and `profile ...` do not load the services verbs, the bulk engine and the schemas. Adding a noun is
+ * one line in NOUNS.
  */
 import { Command } from 'commander';
-import * as apiNoun from './commands/api/index.js';
-import * as emulatorNoun from './commands/emulator/index.js';
-import * as profileNoun from './commands/profile/index.js';
-import * as servicesNoun from './commands/services/index.js';
 import type { Context } from './context.js';
 import { VERSION } from './core/version.js';
 
@@ -24,14 +20,14 @@ export interface NounModule {
 interface Noun {
   name: string;
   description: string;
-  module: NounModule;
+  load: () => Promise<NounModule>;
 }
 
 const NOUNS: readonly Noun[] = [
-  { name: 'services', description: 'List, inspect, create and bulk-update services', module: servicesNoun },
-  { name: 'api', description: 'Make an authenticated request to any platform endpoint', module: apiNoun },
-  { name: 'profile', description: 'Manage profiles: which site and credentials to use', module: profileNoun },
-  { name: 'emulator', description: 'Run the local emulator of the platform', module: emulatorNoun },
+  { name: 'services', description: 'List, inspect, create and bulk-update services', load: () => import('./commands/services/index.js') },
+  { name: 'api', description: 'Make an authenticated request to any platform endpoint', load: () => import('./commands/api/index.js') },
+  { name: 'profile', description: 'Manage profiles: which site and credentials to use', load: () => import('./commands/profile/index.js') },
+  { name: 'emulator', description: 'Run the local emulator of the platform', load: () => import('./commands/emulator/index.js') },
 ];
 
 /** The names of every noun, for hints. */
@@ -90,7 +86,7 @@ export async function createProgram(ctx: Context, argv: readonly string[] = []):
   const wanted = nounOf(argv);
   for (const noun of NOUNS) {
     if (noun.name === wanted) {
-      await noun.module.register(program, ctx);
+      await (await noun.load()).register(program, ctx);
       const cmd = program.commands.find((c) => c.name() === noun.name);
       if (cmd && !cmd.description()) cmd.description(noun.description);
     } else {
