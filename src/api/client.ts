@@ -348,13 +348,14 @@ export class ApiClient {
     res: Dispatcher.ResponseData,
     requestId: string | undefined,
   ): T {
-    const init = { status: res.statusCode, statusText: res.statusText, requestId, body: this.redact(text) };
+    // Built only for an error: redacting the whole reply costs ~3 ms (and garbage) on a 50-service page.
+    const init = () => ({ status: res.statusCode, statusText: res.statusText, requestId, body: this.redact(text) });
     let json: unknown;
     try {
       json = JSON.parse(text);
     } catch (cause) {
       throw this.fail(
-        new SystemError({ ...init, cause }, text.trim() === '' ? 'empty reply' : 'reply is not JSON'),
+        new SystemError({ ...init(), cause }, text.trim() === '' ? 'empty reply' : 'reply is not JSON'),
       );
     }
     if (!schema) return json as T;
@@ -364,7 +365,7 @@ export class ApiClient {
       .slice(0, 3)
       .map((i) => `${i.path.map(String).join('.') || '(root)'}: ${i.message}`)
       .join('; ');
-    throw this.fail(new SystemError({ ...init, cause: parsed.error }, this.redact(`unexpected reply: ${issues}`)));
+    throw this.fail(new SystemError({ ...init(), cause: parsed.error }, this.redact(`unexpected reply: ${issues}`)));
   }
 
   /** Server-provided text could echo a secret; scrub the message before anyone sees it. */
