@@ -14,7 +14,7 @@ import { ApplicationFailure, EmulatorError, ValidationFailure, routeNotFound } f
 import type { FaultInjector } from './faults.js';
 import { controlRoutes, type ControlState } from './routes/control.js';
 import { serviceAliases, serviceRoutes } from './routes/services.js';
-import type { HandlerContext } from './routes/types.js';
+import { RawJson, type HandlerContext } from './routes/types.js';
 import { Router } from './router.js';
 import type { Store } from './store.js';
 
@@ -46,10 +46,11 @@ function readBody(req: IncomingMessage): Promise<string> {
 }
 
 function send(res: ServerResponse, status: number, requestId: string, body: unknown, extra?: Record<string, string>): void {
-  const payload = body === undefined ? '' : JSON.stringify(body);
+  // Encoded once: measuring the string and then writing it would walk a large page of services twice.
+  const payload = Buffer.from(body === undefined ? '' : body instanceof RawJson ? body.text : JSON.stringify(body));
   res.writeHead(status, {
     'content-type': 'application/json; charset=utf-8',
-    'content-length': Buffer.byteLength(payload),
+    'content-length': payload.length,
     'x-wix-request-id': requestId,
     ...extra,
   });

@@ -45,6 +45,8 @@ function isObject(v: unknown): v is Json {
 }
 
 function clone<T>(v: T): T {
+  // Primitives are their own copy; undefined must stay undefined (JSON.parse would throw on it).
+  if (typeof v !== 'object' || v === null) return v;
   return JSON.parse(JSON.stringify(v)) as T;
 }
 
@@ -176,25 +178,36 @@ function violationsOf(store: Store, doc: Json, prefix: string): FieldViolation[]
   return out;
 }
 
-/** Fills the parts the platform derives from references: names/addresses, embedded policy, formatted price. */
-function normalize(store: Store, doc: ServiceDoc): void {
-  if (doc.locations) doc.locations = doc.locations.map((l) => normalizeLocation(store, l));
+/**
+ * Fills the parts the platform derives from references: names/addresses, embedded policy, formatted price.
+ * `previous` is the stored document `doc` was derived from: parts `doc` still shares with it by reference are
+ * already normalised (every stored document went through here, and referenced entities only change on a
+ * reset, which drops every service), so they are skipped rather than rebuilt for each item of a bulk update.
+ */
+function normalize(store: Store, doc: ServiceDoc, previous?: ServiceDoc): void {
+  if (doc.locations && doc.locations !== previous?.locations) doc.locations = doc.locations.map((l) => normalizeLocation(store, l));
   const category = doc.category as Json | undefined;
-  if (category?.id) {
+  if (category?.id && category !== previous?.category) {
     const c = store.getEntity<Json>('categories', category.id as string);
     if (c) doc.category = { id: c.id, name: c.name, sortOrder: c.sortOrder };
   }
   const policy = doc.bookingPolicy as Json | undefined;
-  if (policy?.id) {
+  if (policy?.id && policy !== previous?.bookingPolicy) {
     const p = store.getEntity<Json>('bookingPolicies', policy.id as string);
-    if (p) doc.bookingPolicy = p;
+    // A copy: the store's entity objects are shared and stored documents must not alias them.
+    if (p) doc.bookingPolicy = clone(p);
   }
-  const price = doc.payment?.fixed?.price;
-  if (doc.payment?.rateType === 'FIXED' && price) price.formattedValue = formatMoney(price.value, price.currency);
-  if (doc.payment) {
-    const ids = doc.payment.pricingPlanIds ?? [];
-    doc.payment.pricingPlanIds = ids;
-    doc.payment.options = { ...(doc.payment.options ?? {}), pricingPlan: ids.length > 0 };
+  if (doc.payment && doc.payment !== previous?.payment) {
+    // Copy on write: `doc` may share `payment` with the stored document it was derived from.
+    const payment = { ...doc.payment };
+    const price = payment.fixed?.price;
+    if (payment.rateType === 'FIXED' && price) {
+      payment.fixed = { ...payment.fixed, price: { ...price, formattedValue: formatMoney(price.value, price.currency) } };
+    }
+    const ids = payment.pricingPlanIds ?? [];
+    payment.pricingPlanIds = ids;
+    payment.options = { ...(payment.options ?? {}), pricingPlan: ids.length > 0 };
+    doc.payment = payment;
   }
 }
 
@@ -202,7 +215,7 @@ function normalizeLocation(store: Store, l: ServiceLocation): ServiceLocation {
   if (l.type === 'BUSINESS' && l.business?.id) {
     const b = store.getEntity<{ id: string; name: string; default: boolean; address: Address }>('businessLocations', l.business.id);
     if (b) {
-      return { id: b.id, type: 'BUSINESS', business: { id: b.id, name: b.name, default: b.default, address: b.address }, calculatedAddress: b.address };
+      return { id: b.id, type: 'BUSINESS', business: { id: b.id, name: b.name, default: b.default, address: clone(b.address) }, calculatedAddress: clone(b.address) };
     }
   }
   if (l.type === 'CUSTOM') {
@@ -286,10 +299,12 @@ function getPath(obj: unknown, path: string[]): unknown {
   return v;
 }
 
+/** Sets (or with undefined deletes) a path, copying each object on the way so shared ones stay unchanged. */
 function setPath(obj: Json, path: string[], value: unknown): void {
   let cur = obj;
   for (const k of path.slice(0, -1)) {
-    if (!isObject(cur[k])) cur[k] = {};
+    const child = cur[k];
+    cur[k] = isObject(child) ? { ...child } : {};
     cur = cur[k] as Json;
   }
   const last = path[path.length - 1];
@@ -297,11 +312,15 @@ function setPath(obj: Json, path: string[], value: unknown): void {
   else cur[last] = value;
 }
 
-/** Proto merge: objects merge key by key, arrays and scalars replace. */
+/** Proto merge: objects merge key by key, arrays and scalars replace. Objects of `target` are copied, not changed. */
 function merge(target: Json, patch: Json): void {
   for (const [k, v] of Object.entries(patch)) {
-    if (isObject(v) && isObject(target[k])) merge(target[k] as Json, v);
-    else target[k] = clone(v);
+    const t = target[k];
+    if (isObject(v) && isObject(t)) {
+      const copy = { ...t };
+      merge(copy, v);
+      target[k] = copy;
+    } else target[k] = clone(v);
   }
 }
 
@@ -319,7 +338,9 @@ export function updateService(rc: RuleContext, patch: Json, mask: string[] | und
   const current = rc.store.getService(id);
   if (!current) throw serviceNotFound(id);
   if (checkRevision && String(patch.revision) !== current.revision) throw revisionMismatch(id, String(patch.revision), current.revision);
-  const next = clone(current) as Json;
+  // Structural sharing instead of a deep clone: every change below copies the objects on its path, so
+  // `current` (the stored, immutable document) is never modified.
+  const next = { ...current } as Json;
   if (mask) {
     for (const path of mask) {
       const parts = path.split('.');
@@ -335,7 +356,7 @@ export function updateService(rc: RuleContext, patch: Json, mask: string[] | und
   const violations = violationsOf(rc.store, next, prefix);
   if (violations.length) throw new ValidationFailure(violations);
   const doc = next as ServiceDoc;
-  normalize(rc.store, doc);
+  normalize(rc.store, doc, current);
   if (doc.name !== current.name) setMainSlug(rc.store, doc, uniqueSlug(rc.store, doc.name, id), rc.now, false);
   return bump(doc, rc.now);
 }

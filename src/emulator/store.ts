@@ -10,11 +10,17 @@
  * Reads of services come from the cache (queries filter parsed documents in JS, fast enough for 10,000
  * services). Every write goes through this class inside {@link Store.tx}; if the transaction rolls back, the
  * cache entries it touched are reloaded from the file, so the cache never shows uncommitted data.
+ *
+ * Cached documents are immutable once stored: writers build a new document (copy on write) and replace it.
+ * That lets the store keep each document's JSON text beside it (written once, reused for events and replies),
+ * and lets query matches be memoised per generation of the services collection ({@link Store.serviceMatches}).
+ * The small collections are cached parsed as well, per kind, and dropped on any write to them.
  */
 import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EntityKind, ServiceDoc } from './model.js';
+import { MatchMemo } from './query/memo.js';
 
 export interface DomainEvent {
   seq: number;
@@ -59,8 +65,16 @@ CREATE TABLE IF NOT EXISTS events (
 export class Store {
   readonly db: Database.Database;
   private readonly cache = new Map<string, ServiceDoc>();
+  /** JSON text of each cached document, exactly `JSON.stringify(doc)`. */
+  private readonly docJson = new WeakMap<ServiceDoc, string>();
+  /** Parsed small collections by kind, in seq order; a kind is reloaded after any write to it. */
+  private readonly entityCache = new Map<EntityKind, Map<string, unknown>>();
+  /** Changes whenever the set or content of cached services changes (including a rollback). */
+  private generation = 0;
   private touched: Set<string> | null = null;
   private readonly stmt;
+  /** Memoised query matches over {@link Store.services}, valid until the next service write. */
+  readonly serviceMatches = new MatchMemo<ServiceDoc>(() => this.generation);
 
   constructor(readonly dataDir: string) {
     mkdirSync(dataDir, { recursive: true });
@@ -75,12 +89,12 @@ export class Store {
       getService: db.prepare<[string], { doc: string }>('SELECT doc FROM services WHERE id = ?'),
       insertService: db.prepare<[string, string, string]>('INSERT INTO services (id, slug, doc) VALUES (?, ?, ?)'),
       updateService: db.prepare<[string, string, string]>('UPDATE services SET slug = ?, doc = ? WHERE id = ?'),
+      updateServiceDoc: db.prepare<[string, string]>('UPDATE services SET doc = ? WHERE id = ?'),
       deleteService: db.prepare<[string]>('DELETE FROM services WHERE id = ?'),
       slugOwner: db.prepare<[string], { service_id: string }>('SELECT service_id FROM slugs WHERE name = ?'),
       insertSlug: db.prepare<[string, string, string]>('INSERT OR REPLACE INTO slugs (name, service_id, created_date) VALUES (?, ?, ?)'),
       deleteSlugs: db.prepare<[string]>('DELETE FROM slugs WHERE service_id = ?'),
-      listEntities: db.prepare<[string], { doc: string }>('SELECT doc FROM entities WHERE kind = ? ORDER BY seq'),
-      getEntity: db.prepare<[string, string], { doc: string }>('SELECT doc FROM entities WHERE kind = ? AND id = ?'),
+      listEntities: db.prepare<[string], { id: string; doc: string }>('SELECT id, doc FROM entities WHERE kind = ? ORDER BY seq'),
       putEntity: db.prepare<[string, string, string, string]>(
         `INSERT INTO entities (kind, id, seq, doc) VALUES (?, ?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM entities WHERE kind = ?), ?)
          ON CONFLICT (kind, id) DO UPDATE SET doc = excluded.doc`,
@@ -99,6 +113,7 @@ export class Store {
     for (const row of this.stmt.allServices.iterate()) {
       const doc = JSON.parse(row.doc) as ServiceDoc;
       this.cache.set(doc.id, doc);
+      this.docJson.set(doc, row.doc);
     }
   }
 
@@ -112,9 +127,11 @@ export class Store {
     try {
       return this.db.transaction(fn)();
     } catch (err) {
+      this.generation++;
+      this.entityCache.clear();
       for (const id of this.touched) {
         const row = this.stmt.getService.get(id);
-        if (row) this.cache.set(id, JSON.parse(row.doc) as ServiceDoc);
+        if (row) this.remember(JSON.parse(row.doc) as ServiceDoc, row.doc);
         else this.cache.delete(id);
       }
       throw err;
@@ -137,20 +154,44 @@ export class Store {
     return this.cache.get(id);
   }
 
-  insertService(doc: ServiceDoc): void {
-    this.touched?.add(doc.id);
-    this.stmt.insertService.run(doc.id, doc.mainSlug?.name ?? '', JSON.stringify(doc));
-    this.cache.set(doc.id, doc);
+  /**
+   * `JSON.stringify(doc)`, from the text kept when `doc` was stored or loaded (computed for any other
+   * document). Valid because stored documents are never mutated.
+   */
+  serviceJson(doc: ServiceDoc): string {
+    return this.docJson.get(doc) ?? JSON.stringify(doc);
   }
 
+  private remember(doc: ServiceDoc, json: string): void {
+    this.cache.set(doc.id, doc);
+    this.docJson.set(doc, json);
+  }
+
+  /** Stores a new service. `doc` must not be mutated afterwards. */
+  insertService(doc: ServiceDoc): void {
+    this.touched?.add(doc.id);
+    this.generation++;
+    const json = JSON.stringify(doc);
+    this.stmt.insertService.run(doc.id, doc.mainSlug?.name ?? '', json);
+    this.remember(doc, json);
+  }
+
+  /** Replaces a stored service with a new document (never the cached one mutated in place). */
   replaceService(doc: ServiceDoc): void {
     this.touched?.add(doc.id);
-    this.stmt.updateService.run(doc.mainSlug?.name ?? '', JSON.stringify(doc), doc.id);
-    this.cache.set(doc.id, doc);
+    this.generation++;
+    const json = JSON.stringify(doc);
+    const slug = doc.mainSlug?.name ?? '';
+    // Leaving the slug column out when it is unchanged spares SQLite the slug index update.
+    const previous = this.cache.get(doc.id);
+    if (previous && (previous.mainSlug?.name ?? '') === slug) this.stmt.updateServiceDoc.run(json, doc.id);
+    else this.stmt.updateService.run(slug, json, doc.id);
+    this.remember(doc, json);
   }
 
   deleteService(id: string): void {
     this.touched?.add(id);
+    this.generation++;
     this.stmt.deleteService.run(id);
     this.stmt.deleteSlugs.run(id);
     this.cache.delete(id);
@@ -165,22 +206,35 @@ export class Store {
     this.stmt.insertSlug.run(name, serviceId, createdDate);
   }
 
-  listEntities<T = Record<string, unknown>>(kind: EntityKind): T[] {
-    return this.stmt.listEntities.all(kind).map((r) => JSON.parse(r.doc) as T);
+  private entitiesOf(kind: EntityKind): Map<string, unknown> {
+    let byId = this.entityCache.get(kind);
+    if (!byId) {
+      byId = new Map();
+      for (const r of this.stmt.listEntities.all(kind)) byId.set(r.id, JSON.parse(r.doc));
+      this.entityCache.set(kind, byId);
+    }
+    return byId;
   }
 
+  /** Every entity of `kind` in insertion order. The documents are shared: do not mutate them. */
+  listEntities<T = Record<string, unknown>>(kind: EntityKind): T[] {
+    return [...this.entitiesOf(kind).values()] as T[];
+  }
+
+  /** The entity, or undefined. The document is shared: do not mutate it. */
   getEntity<T = Record<string, unknown>>(kind: EntityKind, id: string): T | undefined {
-    const row = this.stmt.getEntity.get(kind, id);
-    return row ? (JSON.parse(row.doc) as T) : undefined;
+    return this.entitiesOf(kind).get(id) as T | undefined;
   }
 
   putEntity(kind: EntityKind, doc: { id: string }): void {
+    this.entityCache.delete(kind);
     this.stmt.putEntity.run(kind, doc.id, kind, JSON.stringify(doc));
   }
 
-  /** Appends a domain event and returns its sequence number. */
+  /** Appends a domain event and returns its sequence number. A stored service reuses its JSON text. */
   appendEvent(type: string, entityId: string, entity: unknown, createdDate: string): number {
-    return Number(this.stmt.appendEvent.run(type, entityId, JSON.stringify(entity), createdDate).lastInsertRowid);
+    const json = this.docJson.get(entity as ServiceDoc) ?? JSON.stringify(entity);
+    return Number(this.stmt.appendEvent.run(type, entityId, json, createdDate).lastInsertRowid);
   }
 
   /** Events with seq > after, oldest first, at most `limit`. */
@@ -222,6 +276,8 @@ export class Store {
   /** Deletes every row of every table (inside the caller's transaction) and empties the cache. */
   clearAll(): void {
     for (const id of this.cache.keys()) this.touched?.add(id);
+    this.generation++;
+    this.entityCache.clear();
     this.db.exec(
       "DELETE FROM services; DELETE FROM slugs; DELETE FROM entities; DELETE FROM events; DELETE FROM meta; DELETE FROM sqlite_sequence WHERE name IN ('services', 'events');",
     );

@@ -6,10 +6,12 @@ import { ValidationFailure } from '../errors.js';
 import { compileAggregations, type AggregationResult } from './aggregations.js';
 import { compileFilter } from './filter.js';
 import { compileSort } from './sort.js';
+import type { MatchMemo } from './memo.js';
 import { compileTextSearch } from './text.js';
 
 export { compileFilter } from './filter.js';
 export { compileSort } from './sort.js';
+export { MatchMemo } from './memo.js';
 
 /** Largest page a query or search may ask for, and the default for queries (services: 100). */
 export const MAX_LIMIT = 100;
@@ -41,21 +43,38 @@ function pageOffset(raw: unknown, field: string): number {
 }
 
 /**
+ * Every document passing `accept`, sorted by `sorter` (or in the store's order), through `memo` when given:
+ * the memo key is the request's own filter/sort/search JSON, read only after they compiled without error.
+ */
+function matches<T>(docs: Iterable<T>, accept: ((d: T) => boolean) | undefined, sorter: ((docs: T[]) => void) | undefined, memo: MatchMemo<T> | undefined, key: unknown[]): readonly T[] {
+  const compute = () => {
+    const matched: T[] = accept ? [] : [...docs];
+    if (accept) for (const d of docs) if (accept(d)) matched.push(d);
+    sorter?.(matched);
+    return matched;
+  };
+  return memo ? memo.get(JSON.stringify(key), compute) : compute();
+}
+
+function isEmptyFilter(filter: unknown): boolean {
+  return filter === undefined || filter === null || (typeof filter === 'object' && !Array.isArray(filter) && Object.keys(filter).length === 0);
+}
+
+/**
  * `{filter, sort, paging:{limit, offset}}` -> one page and `pagingMetadata` (total counts every match).
  * Without a sort, documents keep the store's order: creation order, i.e. createdDate ascending as the
- * platform's default.
+ * platform's default. With `memo`, later pages of the same filter and sort reuse the first page's matches
+ * until the collection changes.
  * @throws ValidationFailure on a malformed filter (`<field>.filter`), sort, or paging.
  */
-export function runQuery<T>(docs: Iterable<T>, query: unknown, field = 'query'): OffsetPage<T> {
+export function runQuery<T>(docs: Iterable<T>, query: unknown, field = 'query', memo?: MatchMemo<T>): OffsetPage<T> {
   const q = (query ?? {}) as { filter?: unknown; sort?: unknown; paging?: { limit?: unknown; offset?: unknown } };
   if (typeof q !== 'object') throw ValidationFailure.field(field, 'must be an object');
   const predicate = compileFilter(q.filter, `${field}.filter`);
   const sorter = compileSort(q.sort, `${field}.sort`);
   const limit = pageLimit(q.paging?.limit, `${field}.paging.limit`, DEFAULT_QUERY_LIMIT);
   const offset = pageOffset(q.paging?.offset, `${field}.paging.offset`);
-  const matched: T[] = [];
-  for (const d of docs) if (predicate(d)) matched.push(d);
-  sorter?.(matched);
+  const matched = matches(docs, isEmptyFilter(q.filter) ? undefined : predicate, sorter, memo, ['q', q.filter ?? null, q.sort ?? null]);
   const items = matched.slice(offset, offset + limit);
   return { items, pagingMetadata: { count: items.length, offset, total: matched.length, tooManyToCount: false } };
 }
@@ -99,9 +118,10 @@ export interface SearchPage<T> {
  * Services search: `{cursorPaging:{limit, cursor}, filter, sort, aggregations, search:{expression, fields, fuzzy,
  * mode}}`. A cursor carries the offset and the filter, sort and text of the first request, so a follow-up
  * request may send only `{cursorPaging}` as the SDK does. Aggregations cover every match, not just the page.
+ * With `memo`, follow-up pages reuse the matches until the collection changes.
  * @throws ValidationFailure for a malformed filter/sort/aggregation/search or an invalid cursor.
  */
-export function runSearch<T>(docs: Iterable<T>, search: unknown, field = 'search'): SearchPage<T> {
+export function runSearch<T>(docs: Iterable<T>, search: unknown, field = 'search', memo?: MatchMemo<T>): SearchPage<T> {
   const s = (search ?? {}) as {
     cursorPaging?: { limit?: unknown; cursor?: unknown };
     filter?: unknown;
@@ -121,9 +141,7 @@ export function runSearch<T>(docs: Iterable<T>, search: unknown, field = 'search
   const text = compileTextSearch(state.search, `${field}.search`);
   const sorter = compileSort(state.sort, `${field}.sort`);
   const aggregate = compileAggregations(s.aggregations, `${field}.aggregations`);
-  const matched: T[] = [];
-  for (const d of docs) if (predicate(d) && text(d)) matched.push(d);
-  sorter?.(matched);
+  const matched = matches(docs, (d) => predicate(d) && text(d), sorter, memo, ['s', state.filter ?? null, state.sort ?? null, state.search ?? null]);
   const items = matched.slice(state.o, state.o + limit);
   const nextOffset = state.o + items.length;
   const hasNext = nextOffset < matched.length;

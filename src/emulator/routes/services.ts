@@ -30,7 +30,7 @@ import {
   type RuleContext,
 } from '../service-rules.js';
 import type { Store } from '../store.js';
-import type { Body, HandlerContext, Route } from './types.js';
+import { RawJson, type Body, type HandlerContext, type Route } from './types.js';
 
 /** Most items one bulk call accepts (platform-wire.md section 7). */
 export const MAX_BULK_ITEMS = 100;
@@ -41,6 +41,20 @@ export type ServiceEventType = 'service_created' | 'service_updated' | 'service_
 
 function emit(store: Store, ctx: HandlerContext, type: ServiceEventType, service: ServiceDoc): void {
   store.appendEvent(type, service.id, service, ctx.now);
+}
+
+/** `{"service": <doc>}` from the store's JSON text of the document (same bytes as JSON.stringify). */
+function serviceReply(store: Store, service: ServiceDoc): RawJson {
+  return new RawJson(`{"service":${store.serviceJson(service)}}`);
+}
+
+/** `{"services": [...], ...rest}` with each service's stored JSON text; `rest` is serialised as usual. */
+function servicesReply(store: Store, services: readonly ServiceDoc[], rest: Record<string, unknown>): RawJson {
+  let text = '{"services":[';
+  for (let i = 0; i < services.length; i++) text += (i ? ',' : '') + store.serviceJson(services[i]);
+  text += ']';
+  for (const [k, v] of Object.entries(rest)) if (v !== undefined) text += `,${JSON.stringify(k)}:${JSON.stringify(v)}`;
+  return new RawJson(text + '}');
 }
 
 function rules(store: Store, ctx: HandlerContext): RuleContext {
@@ -124,7 +138,7 @@ const create = (store: Store, body: Body, ctx: HandlerContext) => {
   return { service };
 };
 
-const get = (store: Store, _body: Body, ctx: HandlerContext) => ({ service: requireService(store, ctx.params.id) });
+const get = (store: Store, _body: Body, ctx: HandlerContext) => serviceReply(store, requireService(store, ctx.params.id));
 
 const update = (store: Store, body: Body, ctx: HandlerContext) => {
   const patch = body?.service;
@@ -137,7 +151,7 @@ const update = (store: Store, body: Body, ctx: HandlerContext) => {
   const service = updateService(rules(store, ctx), { ...patch, id: ctx.params.id }, mask);
   store.replaceService(service);
   emit(store, ctx, 'service_updated', service);
-  return { service };
+  return serviceReply(store, service);
 };
 
 const remove = (store: Store, _body: Body, ctx: HandlerContext) => {
@@ -221,13 +235,13 @@ const deleteByFilter = (store: Store, body: Body, ctx: HandlerContext) => {
 };
 
 const query = (store: Store, body: Body) => {
-  const page = runQuery(store.services(), isObject(body) ? body.query : undefined, 'query');
-  return { services: page.items, pagingMetadata: page.pagingMetadata };
+  const page = runQuery(store.services(), isObject(body) ? body.query : undefined, 'query', store.serviceMatches);
+  return servicesReply(store, page.items, { pagingMetadata: page.pagingMetadata });
 };
 
 const search = (store: Store, body: Body) => {
-  const page = runSearch(store.services(), isObject(body) ? body.search : undefined, 'search');
-  return { services: page.items, pagingMetadata: page.pagingMetadata, aggregationData: page.aggregationData };
+  const page = runSearch(store.services(), isObject(body) ? body.search : undefined, 'search', store.serviceMatches);
+  return servicesReply(store, page.items, { pagingMetadata: page.pagingMetadata, aggregationData: page.aggregationData });
 };
 
 const count = (store: Store, body: Body) => ({ count: runCount(store.services(), isObject(body) ? body.filter : undefined, 'filter') });

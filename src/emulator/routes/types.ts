@@ -21,6 +21,14 @@ export type Body = any;
 
 export type Handler = (store: Store, body: Body, ctx: HandlerContext) => object;
 
+/**
+ * A reply body already serialised, exactly as `JSON.stringify` of the equivalent object would print it. Lets
+ * handlers splice in the JSON text the store keeps for each service instead of serialising documents again.
+ */
+export class RawJson {
+  constructor(readonly text: string) {}
+}
+
 export interface Route {
   method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
   /** Canonical (proto) path with `:name` parameters, e.g. `/v2/services/:id`. */
