@@ -2,17 +2,24 @@
  * The Context every command receives (contracts.md "src/context.ts"; gh's cmdutil.Factory): streams, environment,
  * global flags, a lazily built API client, an abort signal for Ctrl-C and a clock.
  *
- * Nothing here loads undici or the emulator server until they are needed (the client loads undici on its first
- * request; the daemon module only spawns the server). The rest is imported statically so the bundle keeps it in
- * the one file main.ts loads past `--version` (issue 2 section 7).
+ * Nothing here loads zod, node:http, undici or the emulator until a command resolves a profile or calls the
+ * API: then context-deps.ts (config reader, daemon helpers, API client) arrives in one dynamic import, so
+ * `--help` stays cheap and API commands pay one load step (issue 2 section 7).
  */
 import { join } from 'node:path';
-import { ApiClient, type Credentials } from './api/client.js';
-import { DEFAULT_BASE_URL, LOCAL_PROFILE, readConfig } from './core/config.js';
+import type { ApiClient, Credentials } from './api/client.js';
+import type * as ContextDeps from './context-deps.js';
 import { AuthError, UserError } from './core/errors.js';
 import { createIOStreams, type IOStreams } from './core/iostreams.js';
 import { notice, warn } from './core/log.js';
-import * as daemon from './emulator/daemon.js';
+
+let depsPromise: Promise<typeof ContextDeps> | undefined;
+
+/** The config reader, daemon helpers and API client, loaded once, on first use. */
+function loadDeps(): Promise<typeof ContextDeps> {
+  depsPromise ??= import('./context-deps.js');
+  return depsPromise;
+}
 
 export interface GlobalFlags {
   profile?: string;
@@ -124,6 +131,7 @@ async function buildClient(ctx: Context): Promise<ApiClient> {
     );
   }
   const credentials: Credentials = { kind: 'apiKey', apiKey: profile.apiKey, siteId: profile.siteId };
+  const { ApiClient } = await loadDeps();
   return new ApiClient({
     baseUrl: profile.baseUrl,
     credentials,
@@ -147,6 +155,7 @@ export async function resolveProfile(
   ctx: Pick<Context, 'env' | 'flags' | 'io'>,
   opts: { startEmulator: boolean },
 ): Promise<ResolvedProfile> {
+  const { readConfig, DEFAULT_BASE_URL, LOCAL_PROFILE } = await loadDeps();
   const env = ctx.env;
   const read = readConfig(env);
   if (read.problem) warn(ctx.io, `ignoring the profiles file: ${read.problem}`);
@@ -203,6 +212,7 @@ export async function resolveLocalProfile(
   start: boolean,
   source: ProfileSource = 'local',
 ): Promise<ResolvedProfile> {
+  const { daemon } = await loadDeps();
   const dataDir = daemon.defaultDataDir(ctx.env);
   const secretLocation = join(dataDir, 'admin-key.json');
   if (!start) {

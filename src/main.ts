@@ -52,21 +52,21 @@ export async function run(argv: string[], overrides: Partial<Context> = {}): Pro
     return ExitCode.Ok;
   } catch (err) {
     if (stdoutClosed || io.stdout.destroyed) return ExitCode.Ok;
-    return report(cli, err, io, debug || Boolean(ctx?.flags.debug), argv, Boolean(ctx?.signal.aborted));
+    return await report(cli, err, io, debug || Boolean(ctx?.flags.debug), argv, Boolean(ctx?.signal.aborted));
   } finally {
     await dispose?.();
   }
 }
 
 /** Prints `err` as one line (plus an optional hint) on stderr and returns its exit code. */
-function report(
+async function report(
   cli: typeof Cli,
   err: unknown,
   io: IOStreams,
   debug: boolean,
   argv: string[],
   interrupted: boolean,
-): number {
+): Promise<number> {
   const { AuthError, CancelError, ExitCode, PartialFailureError, UserError } = cli;
   const write = (line: string) => io.stderr.write(line + '\n');
   const stack = () => {
@@ -106,7 +106,8 @@ function report(
     write('error: interrupted');
     return ExitCode.Interrupted;
   }
-  const api = cli;
+  // API errors: loaded only on this path so a successful run never pays for the module (and node:http).
+  const api = await import('./api/errors.js');
   if (err instanceof api.ApiError) {
     // SystemError messages already end with the request id (spec 001 section 8 rule 4).
     const rid = err.requestId && !err.message.includes(err.requestId) ? ` (request id: ${err.requestId})` : '';
