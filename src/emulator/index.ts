@@ -52,7 +52,7 @@ export async function startEmulator(opts: EmulatorOptions): Promise<RunningEmula
   mkdirSync(opts.dataDir, { recursive: true });
   const key = loadOrCreateAdminKey(opts.dataDir);
   const faults = new FaultInjector(opts.faults ?? {});
-  const store = new Store(opts.dataDir);
+  const store = new Store(opts.dataDir, { backgroundCheckpoints: true });
   try {
     if (store.getMeta('seed') === undefined && store.serviceCount() === 0) seedStore(store, { seed: opts.seed, size: opts.size });
   } catch (err) {

@@ -17,8 +17,9 @@
  * The small collections are cached parsed as well, per kind, and dropped on any write to them.
  */
 import Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { Checkpointer } from './checkpointer.js';
 import type { EntityKind, ServiceDoc } from './model.js';
 import { MatchMemo } from './query/memo.js';
 
@@ -61,6 +62,21 @@ CREATE TABLE IF NOT EXISTS events (
 );
 `;
 
+/** SQLite's default `wal_autocheckpoint`, restored if the checkpoint worker fails. */
+const AUTO_CHECKPOINT_PAGES = 1000;
+/**
+ * With background checkpoints the WAL can only restart from its beginning when a checkpoint has caught up
+ * between two commits; under an endless stream of writes it would grow without bound, so past this size the
+ * request connection checkpoints (and truncates) itself. Checked every {@link WAL_CHECK_EVERY} commits.
+ */
+const MAX_WAL_BYTES = 256 * 1024 * 1024;
+const WAL_CHECK_EVERY = 64;
+
+export interface StoreOptions {
+  /** Run WAL checkpoints in a worker thread instead of inside commits (see checkpointer.ts). Default false. */
+  backgroundCheckpoints?: boolean;
+}
+
 /** Opens (creating if needed) the store in `dataDir`. See the module comment for the layout. */
 export class Store {
   readonly db: Database.Database;
@@ -75,14 +91,27 @@ export class Store {
   private readonly stmt;
   /** Memoised query matches over {@link Store.services}, valid until the next service write. */
   readonly serviceMatches = new MatchMemo<ServiceDoc>(() => this.generation);
+  private checkpointer: Checkpointer | undefined;
+  private commits = 0;
 
-  constructor(readonly dataDir: string) {
+  constructor(
+    readonly dataDir: string,
+    opts: StoreOptions = {},
+  ) {
     mkdirSync(dataDir, { recursive: true });
-    this.db = new Database(join(dataDir, 'store.sqlite'));
+    const file = join(dataDir, 'store.sqlite');
+    this.db = new Database(file);
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = NORMAL');
     this.db.pragma('busy_timeout = 5000');
     this.db.exec(SCHEMA);
+    if (opts.backgroundCheckpoints) {
+      this.checkpointer = Checkpointer.start(file, () => {
+        this.checkpointer = undefined;
+        if (this.db.open) this.db.pragma(`wal_autocheckpoint = ${AUTO_CHECKPOINT_PAGES}`);
+      });
+      if (this.checkpointer) this.db.pragma('wal_autocheckpoint = 0');
+    }
     const db = this.db;
     this.stmt = {
       allServices: db.prepare<[], { doc: string }>('SELECT doc FROM services ORDER BY seq'),
@@ -125,7 +154,9 @@ export class Store {
     if (this.touched) return fn();
     this.touched = new Set();
     try {
-      return this.db.transaction(fn)();
+      const result = this.db.transaction(fn)();
+      if (this.checkpointer && ++this.commits % WAL_CHECK_EVERY === 0) this.capWal();
+      return result;
     } catch (err) {
       this.generation++;
       this.entityCache.clear();
@@ -138,6 +169,17 @@ export class Store {
     } finally {
       this.touched = null;
     }
+  }
+
+  /** Checkpoints on this connection when background checkpoints have let the WAL grow past its cap. */
+  private capWal(): void {
+    let size = 0;
+    try {
+      size = statSync(join(this.dataDir, 'store.sqlite-wal')).size;
+    } catch {
+      return;
+    }
+    if (size > MAX_WAL_BYTES) this.db.pragma('wal_checkpoint(TRUNCATE)');
   }
 
   /** Every service, in creation order. Callers must not mutate the documents (clone before changing). */
@@ -284,7 +326,10 @@ export class Store {
     this.cache.clear();
   }
 
+  /** Stops the checkpoint worker, then closes the connection (SQLite checkpoints the WAL as it closes). */
   close(): void {
+    this.checkpointer?.stop();
+    this.checkpointer = undefined;
     if (this.db.open) this.db.close();
   }
 }
