@@ -28,6 +28,34 @@ describe('offsetPages', () => {
     ]);
   });
 
+  it('reads one page ahead: the next request is out before the current page is consumed', async () => {
+    const src = offsetSource(30);
+    const pages = offsetPages(src.fetch, { pageSize: 10 });
+    const first = await pages.next();
+    expect(first.value?.items).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    expect(src.calls).toEqual([
+      { limit: 10, offset: 0 },
+      { limit: 10, offset: 10 },
+    ]);
+    await pages.return(undefined);
+    expect(src.calls).toHaveLength(2);
+  });
+
+  it('a failed read-ahead surfaces when its page is asked for, not before', async () => {
+    let n = 0;
+    const pages = offsetPages(
+      async ({ offset }) => {
+        n += 1;
+        if (offset > 0) throw new Error('boom');
+        return { items: [1, 2], pagingMetadata: { count: 2, offset, total: 4 } };
+      },
+      { pageSize: 2 },
+    );
+    expect((await pages.next()).value?.items).toEqual([1, 2]);
+    expect(n).toBe(2);
+    await expect(pages.next()).rejects.toThrow('boom');
+  });
+
   it('stops after a full last page when the total says so (no empty extra request)', async () => {
     const src = offsetSource(20);
     await collect(items(offsetPages(src.fetch, { pageSize: 10 })));
