@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // Benchmarks for sitectl (issue 2 section 7). Prints figures; asserts nothing.
 // Run with `npm run bench` (builds first). Options: BENCH_SIZE (services for the bulk run, default 10000),
-// BENCH_RUNS (startup repetitions, default 15), BENCH_READ_SECONDS (default 3).
+// BENCH_RUNS (startup repetitions, default 15), BENCH_READ_SECONDS (default 3), BENCH_LATENCY_MS and
+// BENCH_LATENCY_SIZE (the bulk comparison again with that much added latency per request, as a hosted API has:
+// default 20 ms on 1,000 services).
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, existsSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,6 +18,8 @@ const bin = join(root, 'bin', 'sitectl.js');
 const SIZE = Number(process.env.BENCH_SIZE ?? 10_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 15);
 const READ_SECONDS = Number(process.env.BENCH_READ_SECONDS ?? 3);
+const LATENCY_MS = Number(process.env.BENCH_LATENCY_MS ?? 20);
+const LATENCY_SIZE = Number(process.env.BENCH_LATENCY_SIZE ?? 1000);
 const CONCURRENCY = 4;
 const BULK_PATH = '/bookings/v2/bulk/services/update';
 
@@ -96,6 +100,25 @@ async function reset(emu, size) {
   await agent.close();
 }
 
+async function setFaults(emu, faults) {
+  const agent = new Agent();
+  await call(agent, emu, 'PUT', '/__emulator/faults', faults);
+  await agent.close();
+}
+
+async function patchLoop(emu) {
+  const single = new Pool(new URL(emu.url).origin, { connections: 1 });
+  const targets = await allServices(single, emu);
+  for (const s of targets) {
+    await call(single, emu, 'PATCH', `/_api/bookings/v2/services/${s.id}`, {
+      service: { id: s.id, revision: s.revision, description: 'bench patch' },
+      mask: 'description',
+    });
+  }
+  await single.close();
+  return targets;
+}
+
 async function allServices(dispatcher, emu) {
   const out = [];
   for (let offset = 0; ; offset += 100) {
@@ -168,15 +191,8 @@ async function main() {
     console.log(`  bare undici loop (query pages + same bulk requests): ${fmt(bareMs, 0)} ms`);
 
     await reset(emu, SIZE);
-    const single = new Pool(new URL(emu.url).origin, { connections: 1 });
     t0 = performance.now();
-    const targets2 = await allServices(single, emu);
-    for (const s of targets2) {
-      await call(single, emu, 'PATCH', `/_api/bookings/v2/services/${s.id}`, {
-        service: { id: s.id, revision: s.revision, description: 'bench patch' },
-        mask: 'description',
-      });
-    }
+    const targets2 = await patchLoop(emu);
     const patchMs = performance.now() - t0;
     console.log(`  per-item PATCH loop: ${fmt(patchMs, 0)} ms`);
     console.log(`  sitectl is ${fmt(patchMs / cliMs, 1)} x faster than the PATCH loop (target >= 20 x)`);
@@ -201,7 +217,30 @@ async function main() {
       await p.close();
     }
     await agent.close();
-    await single.close();
+
+    // 4. The same comparison with the latency of a hosted API, where batching and concurrency pay off.
+    if (LATENCY_MS > 0 && LATENCY_SIZE > 0) {
+      console.log(`\nBulk update of ${LATENCY_SIZE} services with ${LATENCY_MS} ms added to every request (concurrency ${CONCURRENCY})`);
+      await reset(emu, LATENCY_SIZE);
+      await setFaults(emu, { latencyMs: LATENCY_MS });
+      t0 = performance.now();
+      timeCommand(
+        [bin, 'services', 'update', '--filter', '{}', '--set', 'description=bench cli', '--yes', '--concurrency', String(CONCURRENCY),
+          '--journal', join(tmp, 'bench-journal-latency.ndjson')],
+        cliEnv,
+      );
+      const cliLatMs = performance.now() - t0;
+      console.log(`  sitectl services update --filter {}: ${fmt(cliLatMs, 0)} ms`);
+      await setFaults(emu, { latencyMs: 0 });
+      await reset(emu, LATENCY_SIZE);
+      await setFaults(emu, { latencyMs: LATENCY_MS });
+      t0 = performance.now();
+      await patchLoop(emu);
+      const patchLatMs = performance.now() - t0;
+      await setFaults(emu, { latencyMs: 0 });
+      console.log(`  per-item PATCH loop: ${fmt(patchLatMs, 0)} ms`);
+      console.log(`  sitectl is ${fmt(patchLatMs / cliLatMs, 1)} x faster than the PATCH loop (target >= 20 x)`);
+    }
   } finally {
     emu.child.kill('SIGTERM');
     await waitFor(() => emu.child.exitCode !== null || emu.child.signalCode !== null, 10_000, 'emulator stop').catch(() => emu.child.kill('SIGKILL'));
