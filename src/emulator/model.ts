@@ -2,15 +2,21 @@
  * Shapes the emulator stores, in wire form (platform-wire.md section 8; spec 000 section 3). Documents are
  * kept exactly as they are sent: ISO date strings, string revisions, money values as decimal strings.
  */
+import {
+  LocationTypeValues,
+  RateTypeValues,
+  RemovedLocationSessionsActionValues,
+  ServiceTypeValues,
+} from '../api/schemas/service.js';
 
 /** Collections kept in the generic `entities` table. */
 export type EntityKind = 'businessLocations' | 'staffMembers' | 'categories' | 'bookingPolicies' | 'bookingForms';
 
-export const SERVICE_TYPES = ['APPOINTMENT', 'CLASS', 'COURSE'] as const;
+export const SERVICE_TYPES = ServiceTypeValues;
 /** Spec 000 section 3 lists FIXED, CUSTOM, VARIED, NO_FEE; the wire also carries SUBSCRIPTION. */
-export const RATE_TYPES = ['FIXED', 'CUSTOM', 'VARIED', 'NO_FEE', 'SUBSCRIPTION'] as const;
-export const LOCATION_TYPES = ['CUSTOM', 'BUSINESS', 'CUSTOMER'] as const;
-export const REMOVED_LOCATION_SESSION_ACTIONS = ['KEEP_AT_CURRENT_LOCATION', 'MOVE_TO_LOCATION', 'DELETE'] as const;
+export const RATE_TYPES = [...RateTypeValues, 'SUBSCRIPTION'] as const;
+export const LOCATION_TYPES = LocationTypeValues;
+export const REMOVED_LOCATION_SESSION_ACTIONS = RemovedLocationSessionsActionValues;
 
 export interface Money {
   value: string;

@@ -14,6 +14,7 @@ import {
 import {
   LOCATION_TYPES,
   RATE_TYPES,
+  REMOVED_LOCATION_SESSION_ACTIONS,
   SERVICE_TYPES,
   type Address,
   type ServiceDoc,
@@ -428,7 +429,7 @@ export function replaceLocations(rc: RuleContext, service: ServiceDoc, body: Jso
   if (actionSpec !== undefined) {
     if (!isObject(actionSpec)) throw ValidationFailure.field('removedLocationSessionsAction', 'must be an object');
     action = (actionSpec.action as string | undefined) ?? action;
-    if (!['KEEP_AT_CURRENT_LOCATION', 'MOVE_TO_LOCATION', 'DELETE'].includes(action)) {
+    if (!REMOVED_LOCATION_SESSION_ACTIONS.includes(action as never)) {
       throw ValidationFailure.field('removedLocationSessionsAction.action', 'must be KEEP_AT_CURRENT_LOCATION, MOVE_TO_LOCATION or DELETE', 'INVALID_ENUM_VALUE');
     }
     if (action === 'MOVE_TO_LOCATION') {
