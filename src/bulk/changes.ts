@@ -6,6 +6,7 @@
 import type { z } from 'zod/mini';
 import { Service } from '../api/schemas/service.js';
 import { UserError } from '../core/errors.js';
+import { getPath, setPath } from '../core/paths.js';
 
 /** One `--set`: a dotted path into the service and the value it gets (`null` clears the field). */
 export interface SetOp {
@@ -215,29 +216,6 @@ export function parseSets(args: readonly string[]): ChangeSet {
   return { sets, mask };
 }
 
-/** Reads a dotted path; undefined when any step is missing. */
-export function getPath(doc: unknown, path: string): unknown {
-  let current: unknown = doc;
-  for (const segment of path.split('.')) {
-    if (current === null || typeof current !== 'object') return undefined;
-    current = (current as Record<string, unknown>)[segment];
-  }
-  return current;
-}
-
-function setPath(doc: Record<string, unknown>, path: string, value: unknown): void {
-  const segments = path.split('.');
-  let current = doc;
-  for (const segment of segments.slice(0, -1)) {
-    const next = current[segment];
-    if (next === null || typeof next !== 'object' || Array.isArray(next)) current[segment] = {};
-    current = current[segment] as Record<string, unknown>;
-  }
-  const last = segments[segments.length - 1];
-  if (value === null) delete current[last];
-  else current[last] = value;
-}
-
 /** JSON form of a value for comparison: dates become ISO strings, key order does not matter. */
 function canonical(value: unknown): unknown {
   if (value instanceof Date) return value.toISOString();
@@ -294,7 +272,7 @@ export function isApplied(service: unknown, change: ChangeSet): boolean {
  */
 export function applyChange<T extends object>(service: T, change: ChangeSet): T {
   const copy = structuredClone(service) as Record<string, unknown>;
-  for (const s of change.sets) setPath(copy, s.path, structuredClone(s.value));
+  for (const s of change.sets) setPath(copy, s.path, s.value === null ? undefined : structuredClone(s.value));
   return copy as T;
 }
 
@@ -319,7 +297,7 @@ export function diffChange(service: unknown, change: ChangeSet): FieldDiff[] {
  */
 export function updateBody(id: string, revision: string, change: ChangeSet): Record<string, unknown> {
   const body: Record<string, unknown> = { id, revision };
-  for (const s of change.sets) setPath(body, s.path, structuredClone(s.value));
+  for (const s of change.sets) setPath(body, s.path, s.value === null ? undefined : structuredClone(s.value));
   return body;
 }
 

@@ -14,6 +14,7 @@
 import type { Command } from 'commander';
 import { UserError } from './errors.js';
 import type { IOStreams } from './iostreams.js';
+import { getPath } from './paths.js';
 import { style } from './log.js';
 
 export type OutputFormat =
@@ -76,16 +77,6 @@ export function resolveFormat(opts: FormatFlags, _io?: IOStreams): OutputFormat 
     return { kind: 'json', fields: spec.split(',') };
   }
   return { kind: 'table' };
-}
-
-/** The value at a dotted path (`payment.fixed.price.value`); undefined when any step is missing. */
-export function getPath(record: unknown, path: string): unknown {
-  let cur: unknown = record;
-  for (const part of path.split('.')) {
-    if (cur === null || typeof cur !== 'object') return undefined;
-    cur = (cur as Record<string, unknown>)[part];
-  }
-  return cur;
 }
 
 /**

@@ -20,6 +20,7 @@ import { UserError } from '../../core/errors.js';
 import { collect, parseKeyValue } from '../../core/filters.js';
 import { readJsonSource } from '../../core/input.js';
 import { printRecord, printRecords } from '../../core/output.js';
+import { getPath, setPath } from '../../core/paths.js';
 
 type Method = RequestOptions<unknown>['method'];
 const METHODS: readonly Method[] = ['GET', 'POST', 'PATCH', 'PUT', 'DELETE'];
@@ -156,25 +157,6 @@ function pageFrom(reply: unknown): Page<unknown> {
   if (!list) throw new UserError('--paginate: the reply holds no list of records', 'drop --paginate for this endpoint');
   const r = reply as { pagingMetadata?: Page<unknown>['pagingMetadata']; metadata?: Page<unknown>['pagingMetadata'] };
   return { items: list[1] as unknown[], pagingMetadata: r.pagingMetadata ?? r.metadata };
-}
-
-function getPath(obj: unknown, path: string): unknown {
-  let cur = obj;
-  for (const k of path.split('.')) {
-    if (cur === null || typeof cur !== 'object') return undefined;
-    cur = (cur as Record<string, unknown>)[k];
-  }
-  return cur;
-}
-
-function setPath(obj: Record<string, unknown>, path: string, value: unknown): void {
-  const keys = path.split('.');
-  let cur = obj;
-  for (const k of keys.slice(0, -1)) {
-    const next = cur[k];
-    cur = (next && typeof next === 'object' && !Array.isArray(next) ? next : (cur[k] = {})) as Record<string, unknown>;
-  }
-  cur[keys[keys.length - 1]!] = value;
 }
 
 function deepMerge(base: Record<string, unknown>, extra: Record<string, unknown>): Record<string, unknown> {
