@@ -124,7 +124,9 @@ export function seedStore(store: Store, opts: SeedOptions = {}): void {
     for (let i = 0; i < size; i++) {
       const t = SERVICE_TEMPLATES[i % SERVICE_TEMPLATES.length];
       const round = Math.floor(i / SERVICE_TEMPLATES.length);
-      const qualifier = round === 0 ? '' : QUALIFIERS[(round - 1) % QUALIFIERS.length] + ' ';
+      const word = round === 0 ? '' : QUALIFIERS[(round - 1) % QUALIFIERS.length];
+      // "Morning Gentle Morning Yoga" reads badly; a word no template or qualifier uses keeps names unique.
+      const qualifier = word === '' ? '' : (t.name.split(' ').includes(word) ? 'Signature' : word) + ' ';
       const edition = round > QUALIFIERS.length ? ` ${Math.floor((round - 1) / QUALIFIERS.length) + 1}` : '';
       const name = `${qualifier}${t.name}${edition}`;
       const created = SEED_BASE_DATE + i * 37 * MINUTE;
