@@ -33,9 +33,10 @@ export function Confirm({ message, defaultValue, onDone }: ConfirmProps) {
   }, [state, onDone, exit]);
 
   if (state.status !== 'pending') {
+    const accepted = state.status === 'answered' && state.value;
     return (
       <Box>
-        <Text color={state.status === 'cancelled' ? 'red' : 'green'}>{state.status === 'cancelled' ? '✗' : '✓'} </Text>
+        <Text color={accepted ? 'green' : 'red'}>{accepted ? '✓' : '✗'} </Text>
         <Text>{message} </Text>
         <Text bold>{state.status === 'cancelled' ? 'cancelled' : state.value ? 'yes' : 'no'}</Text>
       </Box>
