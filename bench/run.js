@@ -48,6 +48,15 @@ function timeCommand(args, env) {
   return ms;
 }
 
+/** Runs `sitectl services update --filter {}` over every service and returns its wall time in ms. */
+function cliBulkUpdate(env, journalName) {
+  return timeCommand(
+    [bin, 'services', 'update', '--filter', '{}', '--set', 'description=bench cli', '--yes', '--concurrency', String(CONCURRENCY),
+      '--journal', join(tmp, journalName)],
+    env,
+  );
+}
+
 async function waitFor(predicate, timeoutMs, what) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
@@ -166,13 +175,7 @@ async function main() {
     await reset(emu, SIZE);
     console.log(`  seeding ${SIZE} services: ${fmt(performance.now() - t0, 0)} ms`);
 
-    t0 = performance.now();
-    timeCommand(
-      [bin, 'services', 'update', '--filter', '{}', '--set', 'description=bench cli', '--yes', '--concurrency', String(CONCURRENCY),
-        '--journal', join(tmp, 'bench-journal.ndjson')],
-      cliEnv,
-    );
-    const cliMs = performance.now() - t0;
+    const cliMs = cliBulkUpdate(cliEnv, 'bench-journal.ndjson');
     console.log(`  sitectl services update --filter {} (plan + execute): ${fmt(cliMs, 0)} ms`);
 
     await reset(emu, SIZE);
@@ -223,13 +226,7 @@ async function main() {
       console.log(`\nBulk update of ${LATENCY_SIZE} services with ${LATENCY_MS} ms added to every request (concurrency ${CONCURRENCY})`);
       await reset(emu, LATENCY_SIZE);
       await setFaults(emu, { latencyMs: LATENCY_MS });
-      t0 = performance.now();
-      timeCommand(
-        [bin, 'services', 'update', '--filter', '{}', '--set', 'description=bench cli', '--yes', '--concurrency', String(CONCURRENCY),
-          '--journal', join(tmp, 'bench-journal-latency.ndjson')],
-        cliEnv,
-      );
-      const cliLatMs = performance.now() - t0;
+      const cliLatMs = cliBulkUpdate(cliEnv, 'bench-journal-latency.ndjson');
       console.log(`  sitectl services update --filter {}: ${fmt(cliLatMs, 0)} ms`);
       await setFaults(emu, { latencyMs: 0 });
       await reset(emu, LATENCY_SIZE);
