@@ -49,6 +49,33 @@ export function hasSelection(flags: SelectionFlags): boolean {
 }
 
 /**
+ * Which form of a verb that takes one service id or a bulk selection was asked for: `one` (an id), `bulk`
+ * (selection flags) or `resume` (`--resume JOURNAL`).
+ * @param hint what to pass, shown when neither an id nor a selection was given.
+ * @param resumeConflict a flag of the verb that `--resume` also refuses (e.g. `--set`), when it was given.
+ * @throws UserError (exit 2) for an id with a selection, neither, or `--resume` with other selection flags
+ */
+export function chooseForm(
+  opts: SelectionFlags & { id?: string; resume?: string },
+  hint: string,
+  resumeConflict?: string,
+): 'one' | 'bulk' | 'resume' {
+  const selected = hasSelection(opts);
+  if (opts.id !== undefined && (selected || opts.resume !== undefined)) {
+    throw new UserError('give either a service id or --filter/--where/--ids/--ids-file/--resume, not both');
+  }
+  if (opts.resume !== undefined) {
+    if (selected || resumeConflict) {
+      throw new UserError(`--resume continues the recorded run; it takes no ${resumeConflict ? `${resumeConflict} or ` : ''}selection flags`);
+    }
+    return 'resume';
+  }
+  if (selected) return 'bulk';
+  if (opts.id === undefined) throw new UserError('which services?', hint);
+  return 'one';
+}
+
+/**
  * The selection the flags describe: a filter (`--filter` and `--where`, parsed by core/filters) or ids
  * (`--ids`, `--ids-file`); not both kinds.
  * @throws UserError when nothing or both kinds are given, the filter is malformed, or the ids file is unreadable

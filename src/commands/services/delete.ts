@@ -5,7 +5,7 @@
  */
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { CancelError, ExitCode, UserError } from '../../core/errors.js';
+import { CancelError, ExitCode } from '../../core/errors.js';
 import { collect } from '../../core/filters.js';
 import { success } from '../../core/log.js';
 import { runBulk } from '../../bulk/run.js';
@@ -15,7 +15,7 @@ import {
   type BulkFlags,
   bulkHooks,
   finishRun,
-  hasSelection,
+  chooseForm,
   parseConcurrency,
   PREVIEW_ROWS,
   promptStream,
@@ -53,18 +53,8 @@ export function register(parent: Command, ctx: Context): void {
  *   Ctrl-C); PartialFailureError (exit 3); ApiError (single form: 404 for an unknown id)
  */
 export async function run(opts: DeleteOptions, ctx: Context): Promise<void> {
-  const bulk = hasSelection(opts) || opts.resume !== undefined;
-  if (opts.id !== undefined && bulk) {
-    throw new UserError('give either a service id or --filter/--where/--ids/--ids-file/--resume, not both');
-  }
-  if (!bulk) {
-    if (opts.id === undefined) {
-      throw new UserError('which services?', 'pass a service id, or --filter JSON, --where, --ids or --ids-file');
-    }
-    return deleteOne(opts.id, opts, ctx);
-  }
-  if (opts.resume !== undefined && hasSelection(opts)) {
-    throw new UserError('--resume continues the recorded run; it takes no selection flags');
+  if (chooseForm(opts, 'pass a service id, or --filter JSON, --where, --ids or --ids-file') === 'one') {
+    return deleteOne(opts.id!, opts, ctx);
   }
   const concurrency = parseConcurrency(opts.concurrency);
   const selection = opts.resume === undefined ? await selectionFromFlags(ctx, opts) : undefined;

@@ -5,7 +5,6 @@
  */
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { UserError } from '../../core/errors.js';
 import { collect } from '../../core/filters.js';
 import { notice } from '../../core/log.js';
 import { printRecord, resolveFormat } from '../../core/output.js';
@@ -17,7 +16,7 @@ import {
   type BulkFlags,
   bulkHooks,
   finishRun,
-  hasSelection,
+  chooseForm,
   parseConcurrency,
   PREVIEW_ROWS,
   requireConfirmable,
@@ -60,23 +59,14 @@ export function register(parent: Command, ctx: Context): void {
  *   conflicted; ApiError from the platform (single form: 404 unknown id, 409 concurrent change)
  */
 export async function run(opts: UpdateOptions, ctx: Context): Promise<void> {
-  const bulk = hasSelection(opts) || opts.resume !== undefined;
-  if (opts.id !== undefined && bulk) {
-    throw new UserError('give either a service id or --filter/--where/--ids/--ids-file/--resume, not both');
-  }
-  if (opts.resume !== undefined) {
-    if (opts.set?.length || hasSelection(opts)) {
-      throw new UserError('--resume continues the recorded run; it takes no --set or selection flags');
-    }
-    return runBulkUpdate(opts, undefined, ctx);
-  }
+  const form = chooseForm(
+    opts,
+    "pass a service id, or --filter JSON (e.g. --filter '{}' for all), --where, --ids or --ids-file",
+    opts.set?.length ? '--set' : undefined,
+  );
+  if (form === 'resume') return runBulkUpdate(opts, undefined, ctx);
   const change = parseSets(opts.set ?? []);
-  if (!bulk) {
-    if (opts.id === undefined) {
-      throw new UserError('which services?', "pass a service id, or --filter JSON (e.g. --filter '{}' for all), --where, --ids or --ids-file");
-    }
-    return updateOne(opts.id, change, opts, ctx);
-  }
+  if (form === 'one') return updateOne(opts.id!, change, opts, ctx);
   return runBulkUpdate(opts, change, ctx);
 }
 
