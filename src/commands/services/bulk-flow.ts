@@ -10,12 +10,12 @@ import { CancelError, ExitCode, UserError } from '../../core/errors.js';
 import { parseFilterFlags } from '../../core/filters.js';
 import { notice, style } from '../../core/log.js';
 import { pickFields, resolveFormat } from '../../core/output.js';
-import type { FieldDiff } from '../../bulk/changes.js';
+import type { ChangeSet, FieldDiff } from '../../bulk/changes.js';
 import type { BulkProgress } from '../../bulk/execute.js';
 import type { BulkAction } from '../../bulk/journal.js';
 import type { Plan } from '../../bulk/plan.js';
 import { assertComplete, type BulkReport, summaryLine, summaryRows } from '../../bulk/report.js';
-import { type BulkRunHooks, type BulkRunResult, type ConfirmInfo, resumeCommand } from '../../bulk/run.js';
+import { type BulkRunHooks, type BulkRunResult, type ConfirmInfo, resumeCommand, runBulk } from '../../bulk/run.js';
 import { parseIdList, readIdsFile, type Selection } from '../../bulk/select.js';
 
 /**
@@ -327,4 +327,47 @@ export async function finishRun(ctx: Context, action: BulkAction, result: BulkRu
     await printHumanReport(ctx, result.report);
   }
   assertComplete(result.report, resumeCommand(action, result.journal));
+}
+
+/**
+ * A bulk update or delete over a selection (or `--resume`): select -> plan -> preview -> confirm -> execute ->
+ * report, through src/bulk with the terminal side of this module.
+ * @param change the `--set` changes (update; undefined on resume, where the journal holds them).
+ * @param question the confirm prompt for N services.
+ * @throws UserError (exit 2) for bad flags or missing --yes off a terminal; CancelError; PartialFailureError (3)
+ */
+export async function runSelectionBulk(
+  ctx: Context,
+  action: 'update' | 'delete',
+  opts: SelectionFlags & BulkFlags,
+  change: ChangeSet | undefined,
+  question: (n: number) => string,
+): Promise<void> {
+  const concurrency = parseConcurrency(opts.concurrency);
+  if (typeof opts.json === 'string') resolveFormat({ json: opts.json });
+  const selection = opts.resume === undefined ? await selectionFromFlags(ctx, opts) : undefined;
+  requireConfirmable(ctx, opts, `${action === 'update' ? 'updating' : 'deleting'} services`);
+  const { servicesPort } = await import('../../bulk/api-port.js');
+  const port = servicesPort(await ctx.api());
+  const mask = change?.mask ?? [];
+  const json = opts.json !== undefined && opts.json !== false;
+  const result = await runBulk(
+    port,
+    {
+      action,
+      selection,
+      change,
+      resumePath: opts.resume,
+      journalPath: opts.journal,
+      dryRun: Boolean(opts.dryRun),
+      concurrency,
+      previewLimit: PREVIEW_ROWS,
+      allRows: Boolean(opts.dryRun) && json,
+      signal: ctx.signal,
+      env: ctx.env,
+      now: ctx.now(),
+    },
+    bulkHooks(ctx, action, opts, mask, question),
+  );
+  await finishRun(ctx, action, result, opts, mask);
 }

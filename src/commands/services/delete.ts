@@ -8,19 +8,14 @@ import type { Context } from '../../context.js';
 import { CancelError, ExitCode } from '../../core/errors.js';
 import { collect } from '../../core/filters.js';
 import { success } from '../../core/log.js';
-import { runBulk } from '../../bulk/run.js';
 import {
   addBulkFlags,
   addSelectionFlags,
   type BulkFlags,
-  bulkHooks,
-  finishRun,
   chooseForm,
-  parseConcurrency,
-  PREVIEW_ROWS,
+  runSelectionBulk,
   promptStream,
   requireConfirmable,
-  selectionFromFlags,
   type SelectionFlags,
 } from './bulk-flow.js';
 
@@ -56,30 +51,7 @@ export async function run(opts: DeleteOptions, ctx: Context): Promise<void> {
   if (chooseForm(opts, 'pass a service id, or --filter JSON, --where, --ids or --ids-file') === 'one') {
     return deleteOne(opts.id!, opts, ctx);
   }
-  const concurrency = parseConcurrency(opts.concurrency);
-  const selection = opts.resume === undefined ? await selectionFromFlags(ctx, opts) : undefined;
-  requireConfirmable(ctx, opts, 'deleting services');
-  const { servicesPort } = await import('../../bulk/api-port.js');
-  const port = servicesPort(await ctx.api());
-  const json = opts.json !== undefined && opts.json !== false;
-  const result = await runBulk(
-    port,
-    {
-      action: 'delete',
-      selection,
-      resumePath: opts.resume,
-      journalPath: opts.journal,
-      dryRun: Boolean(opts.dryRun),
-      concurrency,
-      previewLimit: PREVIEW_ROWS,
-      allRows: Boolean(opts.dryRun) && json,
-      signal: ctx.signal,
-      env: ctx.env,
-      now: ctx.now(),
-    },
-    bulkHooks(ctx, 'delete', opts, [], (n) => `Delete ${n} service${n === 1 ? '' : 's'}? This cannot be undone.`),
-  );
-  await finishRun(ctx, 'delete', result, opts, []);
+  await runSelectionBulk(ctx, 'delete', opts, undefined, (n) => `Delete ${n} service${n === 1 ? '' : 's'}? This cannot be undone.`);
 }
 
 async function deleteOne(id: string, opts: DeleteOptions, ctx: Context): Promise<void> {

@@ -9,18 +9,12 @@ import { collect } from '../../core/filters.js';
 import { notice } from '../../core/log.js';
 import { printRecord, resolveFormat } from '../../core/output.js';
 import { type ChangeSet, diffChange, parseSets, updateBody } from '../../bulk/changes.js';
-import { runBulk } from '../../bulk/run.js';
 import {
   addBulkFlags,
   addSelectionFlags,
   type BulkFlags,
-  bulkHooks,
-  finishRun,
   chooseForm,
-  parseConcurrency,
-  PREVIEW_ROWS,
-  requireConfirmable,
-  selectionFromFlags,
+  runSelectionBulk,
   type SelectionFlags,
 } from './bulk-flow.js';
 
@@ -95,32 +89,6 @@ async function updateOne(id: string, change: ChangeSet, opts: UpdateOptions, ctx
   await printRecord(ctx.io, format, updated, { now: ctx.now() });
 }
 
-async function runBulkUpdate(opts: UpdateOptions, change: ChangeSet | undefined, ctx: Context): Promise<void> {
-  const concurrency = parseConcurrency(opts.concurrency);
-  if (opts.json !== undefined && typeof opts.json === 'string') resolveFormat({ json: opts.json });
-  const selection = opts.resume === undefined ? await selectionFromFlags(ctx, opts) : undefined;
-  requireConfirmable(ctx, opts, 'updating services');
-  const { servicesPort } = await import('../../bulk/api-port.js');
-  const port = servicesPort(await ctx.api());
-  const mask = change?.mask ?? [];
-  const json = opts.json !== undefined && opts.json !== false;
-  const result = await runBulk(
-    port,
-    {
-      action: 'update',
-      selection,
-      change,
-      resumePath: opts.resume,
-      journalPath: opts.journal,
-      dryRun: Boolean(opts.dryRun),
-      concurrency,
-      previewLimit: PREVIEW_ROWS,
-      allRows: Boolean(opts.dryRun) && json,
-      signal: ctx.signal,
-      env: ctx.env,
-      now: ctx.now(),
-    },
-    bulkHooks(ctx, 'update', opts, mask, (n) => `Update ${n} service${n === 1 ? '' : 's'}?`),
-  );
-  await finishRun(ctx, 'update', result, opts, mask);
+function runBulkUpdate(opts: UpdateOptions, change: ChangeSet | undefined, ctx: Context): Promise<void> {
+  return runSelectionBulk(ctx, 'update', opts, change, (n) => `Update ${n} service${n === 1 ? '' : 's'}?`);
 }
