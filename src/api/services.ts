@@ -470,33 +470,25 @@ export async function setServiceLocations(
 }
 
 /** POST /v2/services/{serviceId}/pricing-plans/add: links pricing plans (set union, so safe to repeat). */
-export async function addPricingPlans(
-  api: ApiClient,
-  id: string,
-  pricingPlanIds: string[],
-  opts: CallOptions = {},
-): Promise<Service> {
-  const reply = await api.request({
-    method: 'POST',
-    path: servicePath(id, '/pricing-plans/add'),
-    body: { serviceId: id, pricingPlanIds },
-    schema: ServiceReply,
-    idempotent: true,
-    signal: opts.signal,
-  });
-  return reply.service;
+export function addPricingPlans(api: ApiClient, id: string, pricingPlanIds: string[], opts: CallOptions = {}): Promise<Service> {
+  return changePricingPlans(api, id, '/pricing-plans/add', pricingPlanIds, opts);
 }
 
 /** POST /v2/services/{serviceId}/pricing-plans/remove: unlinks pricing plans (safe to repeat). */
-export async function removePricingPlans(
+export function removePricingPlans(api: ApiClient, id: string, pricingPlanIds: string[], opts: CallOptions = {}): Promise<Service> {
+  return changePricingPlans(api, id, '/pricing-plans/remove', pricingPlanIds, opts);
+}
+
+async function changePricingPlans(
   api: ApiClient,
   id: string,
+  suffix: '/pricing-plans/add' | '/pricing-plans/remove',
   pricingPlanIds: string[],
-  opts: CallOptions = {},
+  opts: CallOptions,
 ): Promise<Service> {
   const reply = await api.request({
     method: 'POST',
-    path: servicePath(id, '/pricing-plans/remove'),
+    path: servicePath(id, suffix),
     body: { serviceId: id, pricingPlanIds },
     schema: ServiceReply,
     idempotent: true,
