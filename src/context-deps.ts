@@ -5,5 +5,5 @@
  * single step (issue 2 section 7).
  */
 export { ApiClient } from './api/client.js';
-export { DEFAULT_BASE_URL, LOCAL_PROFILE, readConfig } from './core/config.js';
-export * as daemon from './emulator/daemon.js';
+export { checkProfileName, DEFAULT_BASE_URL, LOCAL_PROFILE, readConfig } from './core/config.js';
+export * as daemon from './local/daemon.js';

@@ -9,7 +9,8 @@
 import { join } from 'node:path';
 import type { ApiClient, Credentials } from './api/client.js';
 import type * as ContextDeps from './context-deps.js';
-import { AuthError, UserError } from './core/errors.js';
+import { AuthError, DeclinedError, UserError } from './core/errors.js';
+import { invocationName } from './core/invocation.js';
 import { createIOStreams, type IOStreams } from './core/iostreams.js';
 import { notice, warn } from './core/log.js';
 
@@ -25,6 +26,29 @@ export interface GlobalFlags {
   profile?: string;
   debug: boolean;
   noInput: boolean;
+  /** `--timeout SECONDS` (else SITECTL_TIMEOUT): most time one request attempt may take. */
+  timeoutSec?: number;
+  /** `--allow-unknown-fields`: send field names the entity schema does not know (filters, --set, --json). */
+  allowUnknownFields?: boolean;
+}
+
+/**
+ * Every confirmation goes through the Prompter (issue 5 section 4): it draws the prompt only when one may be
+ * drawn (stdin and stdout are terminals, CI unset, no --no-input) and otherwise refuses with the flag to pass.
+ */
+export interface Prompter {
+  /**
+   * Asks a yes/no question.
+   * @returns the answer
+   * @throws UserError (exit 2) naming `flag` (default `--yes`) when no prompt may be drawn; CancelError on Esc or
+   *   Ctrl-C
+   */
+  confirm(question: string, opts?: { defaultValue?: boolean; flag?: string }): Promise<boolean>;
+  /**
+   * Like {@link confirm}, but a "no" ends the command: DeclinedError (exit 1, "Nothing was changed").
+   * @throws DeclinedError, or what confirm throws
+   */
+  require(question: string, opts?: { flag?: string; declined?: string }): Promise<void>;
 }
 
 export interface Context {
@@ -37,10 +61,21 @@ export interface Context {
   /** Aborted on the first SIGINT; commands pass it to requests and loops. */
   signal: AbortSignal;
   now(): Date;
+  prompter: Prompter;
+  /** The command the user typed to start the CLI (`sitectl`, `./bin/sitectl.js`), for hints. */
+  bin: string;
+  /**
+   * Sets the line printed when a second Ctrl-C forces an exit (a bulk run's resume command), so the hint is
+   * not lost; undefined clears it.
+   */
+  setInterruptHint(hint: string | undefined): void;
 }
 
-/** Where the resolved target came from, for `profile show` and error hints. */
-export type ProfileSource = 'flag' | 'env' | 'stored' | 'local';
+/**
+ * Where the resolved target came from, for `profile show` and error hints: `--profile`, the SITECTL_* variables
+ * that define a target, SITECTL_PROFILE naming a stored profile, the config file's current profile, or nothing.
+ */
+export type ProfileSource = 'flag' | 'env' | 'env-profile' | 'stored' | 'local';
 
 /** The profile a command will talk to, after flags, environment and the stored profiles are applied. */
 export interface ResolvedProfile {
@@ -77,14 +112,16 @@ export function createContext(overrides: Partial<Context> = {}): CreateContextRe
 
   const controller = new AbortController();
   let interrupts = 0;
+  let interruptHint: string | undefined;
   const onSigint = () => {
     interrupts += 1;
     if (interrupts === 1) {
       controller.abort(new DOMException('Interrupted', 'AbortError'));
       return;
     }
-    // A second Ctrl-C means "now": skip the clean-up the first one asked for.
+    // A second Ctrl-C means "now": skip the clean-up the first one asked for, but keep the way back.
     io.stderr.write('\nerror: interrupted twice, exiting now\n');
+    if (interruptHint) io.stderr.write(`hint: ${interruptHint}\n`);
     process.exit(130);
   };
   const listenSigint = !overrides.signal;
@@ -103,6 +140,11 @@ export function createContext(overrides: Partial<Context> = {}): CreateContextRe
         client ??= buildClient(ctx);
         return client;
       }),
+    prompter: overrides.prompter ?? terminalPrompter(io, () => ctx.signal),
+    bin: overrides.bin ?? invocationName(process.argv[1], env, process.cwd()),
+    setInterruptHint: (hint) => {
+      interruptHint = hint;
+    },
   };
   return {
     ctx,
@@ -114,6 +156,42 @@ export function createContext(overrides: Partial<Context> = {}): CreateContextRe
       }
     },
   };
+}
+
+/**
+ * Where a prompt is drawn: stderr keeps stdout data-only, but when stderr is redirected (`2>log`) the prompt
+ * goes to the terminal on stdout so the user sees what is asked.
+ */
+export function promptStream(io: IOStreams): NodeJS.WriteStream {
+  return (io.isStderrTTY ? io.stderr : io.stdout) as NodeJS.WriteStream;
+}
+
+/** The Prompter of a real terminal: Ink's confirm prompt, loaded only when a question is asked. */
+function terminalPrompter(io: IOStreams, signal: () => AbortSignal): Prompter {
+  const prompter: Prompter = {
+    async confirm(question, opts = {}) {
+      if (!io.canPrompt()) {
+        throw new UserError(`this needs confirmation, and there is no terminal to ask on`, `pass ${opts.flag ?? '--yes'} to go ahead without a prompt`);
+      }
+      signal().throwIfAborted();
+      const { renderConfirm } = await import('./ui/index.js');
+      return renderConfirm({ message: question, defaultValue: opts.defaultValue ?? false, stdout: promptStream(io) });
+    },
+    async require(question, opts = {}) {
+      if (!(await prompter.confirm(question, { flag: opts.flag }))) throw new DeclinedError(opts.declined);
+    },
+  };
+  return prompter;
+}
+
+/** `--timeout` or SITECTL_TIMEOUT in ms (undefined: the client's default). @throws UserError for a bad value */
+function timeoutMs(ctx: Context): number | undefined {
+  const raw = ctx.flags.timeoutSec ?? (ctx.env.SITECTL_TIMEOUT ? Number(ctx.env.SITECTL_TIMEOUT) : undefined);
+  if (raw === undefined) return undefined;
+  if (!Number.isFinite(raw) || raw <= 0 || raw > 3600) {
+    throw new UserError(`the timeout must be a number of seconds between 0 and 3600, got '${ctx.flags.timeoutSec ?? ctx.env.SITECTL_TIMEOUT}'`, 'e.g. --timeout 60 or SITECTL_TIMEOUT=60');
+  }
+  return Math.round(raw * 1000);
 }
 
 async function buildClient(ctx: Context): Promise<ApiClient> {
@@ -132,11 +210,19 @@ async function buildClient(ctx: Context): Promise<ApiClient> {
   }
   const credentials: Credentials = { kind: 'apiKey', apiKey: profile.apiKey, siteId: profile.siteId };
   const { ApiClient } = await loadDeps();
-  return new ApiClient({
-    baseUrl: profile.baseUrl,
-    credentials,
-    onDebug: ctx.flags.debug ? (line) => ctx.io.stderr.write(`debug: ${line}\n`) : undefined,
-  });
+  const timeout = timeoutMs(ctx);
+  try {
+    return new ApiClient({
+      baseUrl: profile.baseUrl,
+      credentials,
+      timeoutMs: timeout,
+      // A longer per-attempt timeout stretches the whole call's budget with it (4 attempts).
+      budgetMs: timeout !== undefined ? Math.max(120_000, timeout * 4) : undefined,
+      onDebug: ctx.flags.debug ? (line) => ctx.io.stderr.write(`debug: ${line}\n`) : undefined,
+    });
+  } catch (err) {
+    throw new UserError(`the base URL of profile '${profile.name}' is not usable: ${(err as Error).message}`, `it must be http(s)://host[:port] (${profile.source === 'env' ? 'SITECTL_BASE_URL' : "'sitectl profile show'"})`);
+  }
 }
 
 /**
@@ -155,15 +241,18 @@ export async function resolveProfile(
   ctx: Pick<Context, 'env' | 'flags' | 'io'>,
   opts: { startEmulator: boolean },
 ): Promise<ResolvedProfile> {
-  const { readConfig, DEFAULT_BASE_URL, LOCAL_PROFILE } = await loadDeps();
+  const { readConfig, checkProfileName, DEFAULT_BASE_URL, LOCAL_PROFILE } = await loadDeps();
   const env = ctx.env;
   const read = readConfig(env);
   if (read.problem) warn(ctx.io, `ignoring the profiles file: ${read.problem}`);
   const { config } = read;
 
   const fromFlag = ctx.flags.profile;
-  const name = fromFlag ?? (env.SITECTL_PROFILE || undefined) ?? config.currentProfile ?? LOCAL_PROFILE;
-  const stored = config.profiles[name];
+  const fromEnv = fromFlag === undefined ? env.SITECTL_PROFILE || undefined : undefined;
+  const name = fromFlag ?? fromEnv ?? config.currentProfile ?? LOCAL_PROFILE;
+  if (name !== LOCAL_PROFILE) checkProfileName(name, fromFlag !== undefined ? '--profile' : fromEnv !== undefined ? 'SITECTL_PROFILE' : undefined);
+  // Own properties only: `constructor` is a valid name and must not find Object.prototype.constructor.
+  const stored = Object.hasOwn(config.profiles, name) ? config.profiles[name] : undefined;
   if (!stored && name !== LOCAL_PROFILE) {
     const known = Object.keys(config.profiles);
     throw new UserError(
@@ -176,7 +265,7 @@ export async function resolveProfile(
   const envUrl = fromFlag ? undefined : env.SITECTL_BASE_URL || undefined;
   const envSite = fromFlag ? undefined : env.SITECTL_SITE_ID || undefined;
   const envKey = fromFlag ? undefined : env.SITECTL_API_KEY || undefined;
-  const source: ProfileSource = fromFlag ? 'flag' : envUrl || envKey ? 'env' : stored ? 'stored' : 'local';
+  const source: ProfileSource = fromFlag ? 'flag' : envUrl || envKey ? 'env' : fromEnv ? 'env-profile' : stored ? 'stored' : 'local';
 
   if (stored) {
     const apiKey = envKey ?? (stored.credential?.type === 'apiKey' ? stored.credential.apiKey : undefined);

@@ -34,8 +34,20 @@ export interface ApiClientOptions {
   onError?: (err: unknown) => void;
   /** HTTP trace, one line per call made and reply received; secrets redacted. */
   onDebug?: (line: string) => void;
-  /** Waits between attempts; tests inject one that records the delays. */
-  sleep?: (ms: number) => Promise<void>;
+  /**
+   * Most time one attempt may take, from sending to the last byte of the reply, in ms (default 30_000): a
+   * server that accepts and never answers, or trickles its reply, is given up on (`--timeout`, SITECTL_TIMEOUT).
+   */
+  timeoutMs?: number;
+  /** Most time to establish a connection, in ms (default 10_000). */
+  connectTimeoutMs?: number;
+  /**
+   * Most time one call may take with all its retries, in ms (default 120_000): no new attempt starts, and no
+   * backoff is waited, past it.
+   */
+  budgetMs?: number;
+  /** Waits between attempts (ends early, rejecting, when the signal aborts); tests inject one that records the delays. */
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
 
 export interface RequestOptions<T> {
@@ -63,6 +75,10 @@ export interface RequestOptions<T> {
 const DEFAULT_RETRIES = 3;
 const DEFAULT_MAX_DELAY_MS = 30_000;
 const DEFAULT_MAX_RETRY_AFTER_MS = 60_000;
+/** Default of one attempt (send to last byte), of a connection, and of a whole call with its retries. */
+export const DEFAULT_TIMEOUT_MS = 30_000;
+const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
+const DEFAULT_BUDGET_MS = 120_000;
 /** First backoff step; attempt n waits a random time in [base*2^n/2, base*2^n], capped at maxDelayMs. */
 const BASE_DELAY_MS = 500;
 /** Idle sockets stay open this long so consecutive calls (paging, bulk chunks) reuse the connection. */
@@ -99,13 +115,36 @@ async function loadRequestFn(): Promise<RequestFn> {
   return (await loadTransport()).request;
 }
 
-async function createDefaultDispatcher(): Promise<Dispatcher> {
+async function createDefaultDispatcher(timeoutMs: number, connectTimeoutMs: number): Promise<Dispatcher> {
   const { EnvHttpProxyAgent: Agent } = await loadTransport();
-  return new Agent({ keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS });
+  return new Agent({
+    keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
+    connect: { timeout: connectTimeoutMs },
+    headersTimeout: timeoutMs,
+    bodyTimeout: timeoutMs,
+  });
 }
 
-function defaultSleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
+/** Waits `ms`, or rejects with the signal's reason as soon as it aborts (a wait never outlasts Ctrl-C). */
+function defaultSleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal!.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/** A reason an attempt was given up on because it took too long (not because the user interrupted). */
+class AttemptTimeout extends Error {
+  override readonly name = 'AttemptTimeout';
+  readonly code = 'ETIMEDOUT';
 }
 
 /** The first `code` along the error's cause chain (undici wraps system errors such as ECONNREFUSED). */
@@ -174,7 +213,11 @@ function firstHeader(value: string | string[] | undefined): string | undefined {
  * - At most `retries` (3) retries. Delay: exponential with jitter, attempt n waits a random time in
  *   [250·2^n, 500·2^n] ms capped at `maxDelayMs`; a reply's `Retry-After` (seconds or HTTP date) replaces that
  *   delay, and when it asks for more than `maxRetryAfterMs` the error is thrown at once.
- * - An aborted `signal` stops at once with the signal's reason; it is never retried.
+ * - An aborted `signal` stops at once with the signal's reason; it is never retried, and a wait between
+ *   attempts ends at once too.
+ * - Time limits: one attempt may take `timeoutMs` (send to last byte, so a trickling reply ends too), a
+ *   connection `connectTimeoutMs`, and the whole call with its retries `budgetMs`; a timed-out attempt counts as
+ *   a network failure (retried only when the call is idempotent).
  */
 export class ApiClient {
   private readonly origin: string;
@@ -185,7 +228,10 @@ export class ApiClient {
   private readonly maxRetryAfterMs: number;
   private readonly onError?: (err: unknown) => void;
   private readonly onDebug?: (line: string) => void;
-  private readonly sleep: (ms: number) => Promise<void>;
+  private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+  private readonly timeoutMs: number;
+  private readonly connectTimeoutMs: number;
+  private readonly budgetMs: number;
   private readonly secrets: string[];
   private dispatcher: Dispatcher | undefined;
   private dispatcherPromise: Promise<Dispatcher> | undefined;
@@ -206,6 +252,9 @@ export class ApiClient {
     this.onError = opts.onError;
     this.onDebug = opts.onDebug;
     this.sleep = opts.sleep ?? defaultSleep;
+    this.timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.connectTimeoutMs = opts.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
+    this.budgetMs = opts.budgetMs ?? DEFAULT_BUDGET_MS;
     this.dispatcher = opts.dispatcher;
     this.ownsDispatcher = opts.dispatcher === undefined;
     const c = opts.credentials;
@@ -253,44 +302,47 @@ export class ApiClient {
 
     const dispatcher = await this.getDispatcher();
     const requestFn = await loadRequestFn();
+    const callStarted = performance.now();
+    /** Waits `ms` before the next attempt when the call's budget allows it; false when it does not. */
+    const mayRetry = async (ms: number): Promise<boolean> => {
+      if (performance.now() - callStarted + ms > this.budgetMs) return false;
+      await this.wait(ms, opts.signal);
+      return true;
+    };
 
     for (let attempt = 0; ; attempt++) {
       opts.signal?.throwIfAborted();
       const started = performance.now();
       this.trace(`> ${method} ${this.redact(this.origin + path)}`, headers);
+      // One deadline for the whole attempt: headers and every byte of the body.
+      const deadline = new AbortController();
+      const timer = setTimeout(() => deadline.abort(new AttemptTimeout(`no complete reply within ${Math.round(this.timeoutMs / 1000)} s`)), this.timeoutMs);
+      const signal = opts.signal ? AbortSignal.any([opts.signal, deadline.signal]) : deadline.signal;
       let res: Dispatcher.ResponseData;
-      try {
-        res = await requestFn.call(dispatcher, {
-          origin: this.origin,
-          path,
-          method,
-          headers,
-          body: payload,
-          signal: opts.signal,
-        });
-      } catch (err) {
-        opts.signal?.throwIfAborted();
-        const ms = Math.round(performance.now() - started);
-        const text = this.redact(errorText(err));
-        this.trace(`< ${method} ${this.redact(this.origin + path)} failed after ${ms} ms: ${text}`);
-        if (attempt < this.retries && (idempotent || notSent(err))) {
-          await this.wait(this.backoff(attempt), opts.signal);
-          continue;
-        }
-        throw this.fail(new NetworkError(text, err));
-      }
-
       let text: string;
       try {
-        text = await res.body.text();
-      } catch (err) {
-        opts.signal?.throwIfAborted();
-        const message = this.redact(errorText(err));
-        if (attempt < this.retries && idempotent) {
-          await this.wait(this.backoff(attempt), opts.signal);
-          continue;
+        try {
+          res = await requestFn.call(dispatcher, { origin: this.origin, path, method, headers, body: payload, signal });
+        } catch (err) {
+          opts.signal?.throwIfAborted();
+          const cause = deadline.signal.aborted ? deadline.signal.reason : err;
+          const ms = Math.round(performance.now() - started);
+          const message = this.redact(errorText(cause));
+          this.trace(`< ${method} ${this.redact(this.origin + path)} failed after ${ms} ms: ${message}`);
+          if (attempt < this.retries && (idempotent || notSent(cause)) && (await mayRetry(this.backoff(attempt)))) continue;
+          throw this.fail(new NetworkError(message, cause));
         }
-        throw this.fail(new NetworkError(message, err));
+        try {
+          text = await res.body.text();
+        } catch (err) {
+          opts.signal?.throwIfAborted();
+          const cause = deadline.signal.aborted ? deadline.signal.reason : err;
+          const message = this.redact(errorText(cause));
+          if (attempt < this.retries && idempotent && (await mayRetry(this.backoff(attempt)))) continue;
+          throw this.fail(new NetworkError(message, cause));
+        }
+      } finally {
+        clearTimeout(timer);
       }
       const ms = Math.round(performance.now() - started);
       const requestId = firstHeader(res.headers['x-wix-request-id']);
@@ -305,8 +357,7 @@ export class ApiClient {
       if (retryable && (idempotent || res.statusCode === 429) && attempt < this.retries) {
         const retryAfter = parseRetryAfter(res.headers['retry-after']);
         if (retryAfter !== undefined && retryAfter > this.maxRetryAfterMs) throw this.fail(err);
-        await this.wait(retryAfter ?? this.backoff(attempt), opts.signal);
-        continue;
+        if (await mayRetry(retryAfter ?? this.backoff(attempt))) continue;
       }
       throw this.fail(err);
     }
@@ -325,7 +376,7 @@ export class ApiClient {
 
   private getDispatcher(): Promise<Dispatcher> {
     if (this.dispatcher && !this.ownsDispatcher) return Promise.resolve(this.dispatcher);
-    this.dispatcherPromise ??= createDefaultDispatcher().then((d) => (this.dispatcher = d));
+    this.dispatcherPromise ??= createDefaultDispatcher(this.timeoutMs, this.connectTimeoutMs).then((d) => (this.dispatcher = d));
     return this.dispatcherPromise;
   }
 
@@ -387,7 +438,7 @@ export class ApiClient {
 
   private async wait(ms: number, signal: AbortSignal | undefined): Promise<void> {
     this.trace(`  retrying in ${ms} ms`);
-    await this.sleep(ms);
+    await this.sleep(ms, signal);
     signal?.throwIfAborted();
   }
 

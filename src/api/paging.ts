@@ -5,7 +5,9 @@
  * `collect` gathers an iterator into an array with an upper bound. Every iterator stops early when the consumer
  * breaks out of its `for await`, so no page is fetched that nobody reads.
  */
-import type { PagingMetadata } from './schemas/common.js';
+import type { ApiClient } from './client.js';
+import { invoke, type ItemOf, type Operation, type PagingSpec } from './family.js';
+import type { Filter, PagingMetadata, Sorting } from './schemas/common.js';
 
 /** One page of a list call: the entities plus the reply's `pagingMetadata`. */
 export interface Page<T> {
@@ -126,4 +128,56 @@ export async function collect<T>(iterable: AsyncIterable<T>, opts: { limit?: num
     if (out.length >= limit) break;
   }
   return out;
+}
+
+/** What {@link listPages} sends besides the paging itself. */
+export interface ListOptions extends PagingOptions {
+  filter?: Filter;
+  sort?: Sorting[];
+  /** Other request fields (`fieldsets`, `conditionalFields`, GET list parameters such as `planIds`). */
+  params?: Record<string, unknown>;
+  signal?: AbortSignal;
+  /** Wraps each page request, e.g. to read it again after a retryable failure (the bulk engine's plan). */
+  attempt?: <T>(read: () => Promise<T>) => Promise<T>;
+}
+
+/** A list operation: one whose table entry declares how it pages. */
+export type ListOperation = Operation & { paging: PagingSpec };
+
+/**
+ * Pages of any list operation of a family table, built from its `paging` declaration (wire section 6): the
+ * filter, sort and paging go inside the declared wrapper (`query`, `search`) or, for GET lists, at the top
+ * level as `limit`/`offset`; a cursor page after the first sends only `cursorPaging` (the SDK's rule) beside
+ * `params`. `pageSize` is capped at the operation's `maxLimit` (default: that maximum).
+ *
+ * @throws whatever the call throws; RangeError on a bad pageSize/limit
+ */
+export function listPages<Op extends ListOperation>(api: ApiClient, op: Op, opts: ListOptions = {}): AsyncGenerator<Page<ItemOf<Op>>> {
+  const spec = op.paging;
+  const pageSize = Math.min(opts.pageSize ?? spec.maxLimit, spec.maxLimit);
+  const params = opts.params ?? {};
+  const wrap = (inner: Record<string, unknown>): Record<string, unknown> =>
+    spec.wrapper ? { ...params, [spec.wrapper]: inner } : { ...params, ...inner };
+  const criteria = (): Record<string, unknown> => {
+    const out: Record<string, unknown> = {};
+    if (opts.filter !== undefined && spec.filter) out.filter = opts.filter;
+    if (opts.sort !== undefined) out[spec.sortKey ?? 'sort'] = opts.sort;
+    return out;
+  };
+  const attempt = opts.attempt ?? (<T>(read: () => Promise<T>) => read());
+  const fetchPage = async (paging: Record<string, unknown>): Promise<Page<ItemOf<Op>>> => {
+    const reply = (await attempt(() => invoke(api, op, paging as never, { signal: opts.signal }))) as Record<string, unknown>;
+    const items = (reply[spec.items] ?? []) as ItemOf<Op>[];
+    return { items, pagingMetadata: reply[spec.meta ?? 'pagingMetadata'] as PagingMetadata | undefined };
+  };
+  if (spec.kind === 'offset') {
+    return offsetPages<ItemOf<Op>>(
+      (paging) => fetchPage(wrap(spec.wrapper ? { ...criteria(), paging } : { ...criteria(), ...paging })),
+      { pageSize, limit: opts.limit },
+    );
+  }
+  return cursorPages<ItemOf<Op>>(
+    (cursorPaging) => fetchPage(wrap(cursorPaging.cursor === undefined ? { ...criteria(), cursorPaging } : { cursorPaging })),
+    { pageSize, limit: opts.limit },
+  );
 }

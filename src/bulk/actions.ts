@@ -1,131 +1,286 @@
 /**
- * Chunk runners of the three bulk actions (issue 2 §5), each safe to send again:
+ * Bulk actions for any entity (issue 5 section 3): what a target's plan is, how chunks are sent (through a
+ * bulk operation with per-item results, a per-item operation, or a by-filter job over the planned ids), and how
+ * an item the platform did not confirm is settled by reading it back. Each action is safe to send again:
  *
- * - update: every item carries the revision seen at plan time, so the platform applies it at most once; a
- *   revision mismatch (HTTP 409 / REVISION_MISMATCH, wire §9) is then told apart: if the service is now at
- *   planned revision + 1 and every masked path holds the planned value, an earlier attempt of ours was applied
- *   (a 5xx or dropped connection after the commit, or a run killed with the chunk in flight) -> `updated`;
- *   otherwise someone else changed it -> `conflict`, never overwritten.
- * - delete: a service that is gone when its delete is (re)sent was deleted -> `deleted` (the target existed at
- *   plan time; the earlier attempt, or someone else, removed it, and either way the goal holds).
- * - clone: not idempotent on the platform, so it is never repeated automatically: a failure is reported and the
- *   journal's `created` lines make `--resume` create only the clones still missing.
+ * - update: every item carries the revision seen at plan time, so the platform applies it at most once; an
+ *   item at planned revision + 1 holding every planned value was applied by an earlier attempt of ours (a 5xx or
+ *   dropped connection after the commit, a run killed with the chunk in flight) -> done; otherwise someone else
+ *   changed it -> conflict, never overwritten.
+ * - delete: an entity that is gone when its delete is (re)sent was deleted -> done.
+ * - transition (confirm a booking, approve a member, pause an order): an entity already in the target state at
+ *   planned revision + 1 (or any revision, for families without revisions) -> done.
+ * - create (clone N copies): not idempotent on the platform, so never repeated automatically; the journal's
+ *   `created` lines make `--resume` create only the copies still missing.
+ *
+ * The wiring of a family (which operation, how its request looks) is given by the caller: nothing here names
+ * a family.
  */
-import type { Service } from '../api/schemas/service.js';
-import { type ChangeSet, isApplied, maskString, updateBody } from './changes.js';
-import { errorText, type ChunkRunner, type ItemResult, type WorkItem } from './execute.js';
-import type { BulkItemOutcome, ServicesPort } from './port.js';
+import type { ApiClient } from '../api/client.js';
+import { invoke, type Operation, type RequestOf, type ReplyOf } from '../api/family.js';
+import type { BulkResult } from '../api/schemas/common.js';
+import { type ChangeSet, diffChange, type FieldDiff, isApplied } from './changes.js';
+import { errorText, isRetryable, type ChunkRunner, type ItemResult, type SentOutcome, type WorkItem } from './execute.js';
+import type { JournalArgs, Outcome } from './journal.js';
+import { type Entity, type EntityPort, fetchByIds } from './port.js';
 
-/** True when a bulk item error or a thrown error is the platform's stale-revision answer (HTTP 409). */
-export function isRevisionMismatch(error: { code?: string; data?: unknown; status?: number } | null | undefined): boolean {
-  if (!error) return false;
-  if (error.status === 409) return true;
-  const code = (error.code ?? '').toUpperCase();
-  return code.includes('REVISION') || code === 'CONFLICT';
-}
+/** What the plan decides for one target. */
+export type PlanDecision = { changes: FieldDiff[] } | 'unchanged' | { skip: string };
 
-/** True when a bulk item error says the entity does not exist (HTTP 404). */
-export function isNotFound(error: { code?: string; status?: number } | null | undefined): boolean {
-  if (!error) return false;
-  if (error.status === 404) return true;
-  const code = (error.code ?? '').toUpperCase();
-  return code === 'NOT_FOUND' || code.endsWith('_NOT_FOUND');
+/** A bulk action over an entity kind: what the engine plans, sends and journals. */
+export interface EntityAction<E extends Entity = Entity> {
+  /** The journal's action name (`update`, `delete`, `clone`, `confirm`, ...). */
+  name: string;
+  /** The outcome of a confirmed item (`updated`, `deleted`, `created`, `confirmed`, ...). */
+  done: Outcome;
+  /** Progress title (`Updating`, ...). */
+  title: string;
+  /** What the journal header records, enough to rebuild the action on `--resume`. */
+  args: JournalArgs;
+  /** Preview columns: the changed paths (update) or none. */
+  columns: string[];
+  /** Items per request and whole-chunk attempts (1 for calls that must not be repeated). */
+  chunkSize: number;
+  maxAttempts?: number;
+  /** `targets`: the selection's entities are the items; `slots`: `count` new entities (create). */
+  items: { kind: 'targets'; plan(entity: E): PlanDecision } | { kind: 'slots'; count: number; source: E };
+  /** The runner, given the port the targets came from (settling reads through it). */
+  runner(port: EntityPort<E>): ChunkRunner;
 }
 
 /** `planned + 1` for the platform's int64-as-string revisions; undefined when either is not an integer. */
-export function nextRevision(revision: string | undefined): string | undefined {
-  if (revision === undefined || !/^\d+$/.test(revision)) return undefined;
+export function nextRevision(revision: string | undefined | null): string | undefined {
+  if (revision === undefined || revision === null || !/^\d+$/.test(revision)) return undefined;
   return (BigInt(revision) + 1n).toString();
 }
 
-function outcomeError(o: BulkItemOutcome): string {
-  const e = o.error;
-  if (!e) return 'failed without a reason';
-  return e.description ? `${e.code}: ${e.description}` : e.code;
+/** An ApiError as a refused item (its status and code kept for settling). */
+function refused(id: string, err: unknown): SentOutcome {
+  const e = err as { code?: unknown; status?: unknown };
+  return {
+    id,
+    status: 'refused',
+    error: errorText(err),
+    code: typeof e.code === 'string' ? e.code : undefined,
+    httpStatus: typeof e.status === 'number' ? e.status : undefined,
+  };
 }
 
-/** Services by id, fetched with one `{"id":{"$in":[...]}}` query (at most 100 ids). */
-async function fetchByIds(port: ServicesPort, ids: string[]): Promise<Map<string, Service>> {
-  const out = new Map<string, Service>();
-  for await (const page of port.pages({ id: { $in: ids } })) for (const s of page) if (s.id) out.set(s.id, s);
-  return out;
+/** One chunk through a bulk operation whose reply is the platform's `{results:[{itemMetadata}]}` (wire section 7). */
+export function bulkSender<Op extends Operation>(
+  api: ApiClient,
+  op: Op,
+  request: (chunk: WorkItem[]) => RequestOf<Op>,
+  doneRevision: (item: WorkItem) => string | undefined = () => undefined,
+): ChunkRunner['send'] {
+  return async (chunk, info) => {
+    const reply = (await invoke(api, op, request(chunk), { signal: info.signal })) as unknown as BulkResult<unknown>;
+    return reply.results.map((r): SentOutcome => {
+      const item = chunk[r.itemMetadata.originalIndex];
+      const id = item?.id ?? r.itemMetadata.id ?? '';
+      if (r.itemMetadata.success) return { id, status: 'done', revision: item ? doneRevision(item) : undefined };
+      const e = r.itemMetadata.error;
+      return { id, status: 'refused', error: e ? (e.description ? `${e.code}: ${e.description}` : e.code) : 'failed without a reason', code: e?.code };
+    });
+  };
 }
 
 /**
- * Decides, for items whose update met a revision mismatch, whether our own earlier attempt was applied.
- * Reads the services once (one query for the whole chunk).
+ * Each item of a chunk through a per-item operation (no bulk call exists). A refusal (4xx) is the item's; a
+ * retryable failure fails the chunk so the engine retries it.
  */
-export async function recognise(port: ServicesPort, items: WorkItem[], change: ChangeSet): Promise<ItemResult[]> {
-  if (items.length === 0) return [];
-  const now = await fetchByIds(
-    port,
-    items.map((i) => i.id),
-  );
-  return items.map((item): ItemResult => {
-    const current = now.get(item.id);
-    if (!current) return { id: item.id, outcome: 'conflict', error: 'the service was deleted since the plan' };
-    const expected = nextRevision(item.revision);
-    if (expected !== undefined && current.revision === expected && isApplied(current, change)) {
-      return { id: item.id, outcome: 'updated', revision: current.revision };
-    }
-    return {
-      id: item.id,
-      outcome: 'conflict',
-      revision: current.revision,
-      error: `changed by someone else since the plan (revision ${item.revision} -> ${current.revision}); not overwritten`,
-    };
-  });
-}
-
-/** Runner of `services update`: one bulk update per chunk, revision-checked, then recognition of mismatches. */
-export function updateRunner(port: ServicesPort, change: ChangeSet): ChunkRunner {
-  const mask = maskString(change);
-  return async (chunk) => {
-    const outcomes = await port.bulkUpdate(
-      chunk.map((item) => ({ service: updateBody(item.id, item.revision ?? '', change), mask })),
-    );
-    const byIndex = new Map(outcomes.map((o) => [o.originalIndex, o]));
-    const results: ItemResult[] = [];
-    const mismatched: WorkItem[] = [];
-    chunk.forEach((item, index) => {
-      const o = byIndex.get(index);
-      if (!o) results.push({ id: item.id, outcome: 'failed', error: 'no result for this item in the bulk reply' });
-      else if (o.success) results.push({ id: item.id, outcome: 'updated', revision: nextRevision(item.revision) });
-      else if (isRevisionMismatch(o.error ?? undefined)) mismatched.push(item);
-      else if (isNotFound(o.error ?? undefined)) results.push({ id: item.id, outcome: 'conflict', error: 'the service was deleted since the plan' });
-      else results.push({ id: item.id, outcome: 'failed', error: outcomeError(o) });
-    });
-    results.push(...(await recognise(port, mismatched, change)));
-    return results;
-  };
-}
-
-/** Runner of `services delete`: one bulk delete per chunk; an already-missing service counts as deleted. */
-export function deleteRunner(port: ServicesPort): ChunkRunner {
-  return async (chunk) => {
-    const outcomes = await port.bulkDelete(chunk.map((i) => i.id));
-    const byIndex = new Map(outcomes.map((o) => [o.originalIndex, o]));
-    return chunk.map((item, index): ItemResult => {
-      const o = byIndex.get(index);
-      if (!o) return { id: item.id, outcome: 'failed', error: 'no result for this item in the bulk reply' };
-      if (o.success || isNotFound(o.error ?? undefined)) return { id: item.id, outcome: 'deleted' };
-      return { id: item.id, outcome: 'failed', error: outcomeError(o) };
-    });
-  };
-}
-
-/** Runner of `services clone --count N`: each work item is one clone slot (`clone-1` ...), chunks of one. */
-export function cloneRunner(port: ServicesPort, sourceId: string): ChunkRunner {
-  return async (chunk) => {
-    const results: ItemResult[] = [];
-    for (const slot of chunk) {
+export function eachSender<Op extends Operation>(
+  api: ApiClient,
+  op: Op,
+  request: (item: WorkItem) => RequestOf<Op>,
+  doneOf: (reply: ReplyOf<Op>, item: WorkItem) => { revision?: string; createdId?: string } = () => ({}),
+): ChunkRunner['send'] {
+  return async (chunk, info) => {
+    const out: SentOutcome[] = [];
+    for (const item of chunk) {
       try {
-        const created = await port.clone(sourceId);
-        results.push({ id: slot.id, outcome: 'created', createdId: created.id, revision: created.revision });
+        const reply = await invoke(api, op, request(item), { signal: info.signal });
+        out.push({ id: item.id, status: 'done', ...doneOf(reply, item) });
       } catch (err) {
-        results.push({ id: slot.id, outcome: 'failed', error: errorText(err) });
+        if (isRetryable(err) || info.signal?.aborted) throw err;
+        out.push(refused(item.id, err));
       }
     }
-    return results;
+    return out;
+  };
+}
+
+/**
+ * A chunk through a by-filter job operation, restricted to the chunk's planned ids (`{"id":{"$in":[...]}}`), so
+ * nothing outside the plan is touched; every item is then settled by reading it back (the verify step).
+ */
+export function filterJobSender<Op extends Operation>(api: ApiClient, op: Op, request: (filter: Record<string, unknown>) => RequestOf<Op>): ChunkRunner['send'] {
+  return async (chunk, info) => {
+    await invoke(api, op, request({ id: { $in: chunk.map((i) => i.id) } }), { signal: info.signal });
+    return chunk.map((i): SentOutcome => ({ id: i.id, status: 'settle' }));
+  };
+}
+
+/** How one unconfirmed item is decided from its current state (undefined: it no longer exists). */
+export type Settle<E> = (current: E | undefined, item: WorkItem, sent: SentOutcome) => ItemResult;
+
+/** Reads the unconfirmed items back in one query and decides each with `decide`. */
+export function settleBy<E extends Entity>(port: EntityPort<E>, decide: Settle<E>): NonNullable<ChunkRunner['settle']> {
+  return async (open, signal) => {
+    const now = await fetchByIds(port, open.map((o) => o.item.id), signal);
+    return open.map((o) => decide(now.get(o.item.id), o.item, o.sent));
+  };
+}
+
+function reason(sent: SentOutcome): string {
+  return sent.status === 'refused' ? sent.error : 'the platform did not confirm it';
+}
+
+/** A revision-checked change of `change`'s paths on each target (`update --set`). */
+export function updateAction<E extends Entity>(opts: {
+  change: ChangeSet;
+  send: ChunkRunner['send'];
+  chunkSize: number;
+  args: JournalArgs;
+}): EntityAction<E> {
+  return {
+    name: 'update',
+    done: 'updated',
+    title: 'Updating',
+    args: opts.args,
+    columns: opts.change.mask,
+    chunkSize: opts.chunkSize,
+    items: {
+      kind: 'targets',
+      plan: (e) => {
+        const changes = diffChange(e, opts.change);
+        return changes.length === 0 ? 'unchanged' : { changes };
+      },
+    },
+    runner: (port) => ({
+      done: 'updated',
+      send: opts.send,
+      settle: settleBy<E>(port, (current, item, sent) => {
+        if (!current) return { id: item.id, outcome: 'conflict', error: `the ${port.noun.one} was deleted since the plan` };
+        const expected = nextRevision(item.revision);
+        if (expected !== undefined && current.revision === expected && isApplied(current, opts.change)) {
+          return { id: item.id, outcome: 'updated', revision: current.revision };
+        }
+        if (current.revision !== item.revision) {
+          return {
+            id: item.id,
+            outcome: 'conflict',
+            revision: current.revision ?? undefined,
+            error: `changed by someone else since the plan (revision ${item.revision} -> ${current.revision}); not overwritten`,
+          };
+        }
+        return { id: item.id, outcome: 'failed', error: reason(sent) };
+      }),
+    }),
+  };
+}
+
+/** Deletes every target; one that is already gone counts as deleted. */
+export function deleteAction<E extends Entity>(opts: { send: ChunkRunner['send']; chunkSize: number; args: JournalArgs }): EntityAction<E> {
+  return {
+    name: 'delete',
+    done: 'deleted',
+    title: 'Deleting',
+    args: opts.args,
+    columns: [],
+    chunkSize: opts.chunkSize,
+    items: { kind: 'targets', plan: () => ({ changes: [] }) },
+    runner: (port) => ({
+      done: 'deleted',
+      send: opts.send,
+      settle: settleBy<E>(port, (current, item, sent) =>
+        current ? { id: item.id, outcome: 'failed', error: reason(sent) } : { id: item.id, outcome: 'deleted' },
+      ),
+    }),
+  };
+}
+
+/**
+ * A state change of each target (confirm, decline, cancel, approve, block, pause, resume, ...): a target
+ * already in the state is `unchanged`; one the state machine does not allow is skipped with the reason.
+ */
+export function transitionAction<E extends Entity>(opts: {
+  name: string;
+  done: Outcome;
+  title: string;
+  /** True when the entity is in the target state already. */
+  reached(entity: E): boolean;
+  /** Why the entity cannot make the change (undefined when it can). */
+  blocked?(entity: E): string | undefined;
+  send: ChunkRunner['send'];
+  chunkSize: number;
+  maxAttempts?: number;
+  args: JournalArgs;
+}): EntityAction<E> {
+  return {
+    name: opts.name,
+    done: opts.done,
+    title: opts.title,
+    args: opts.args,
+    columns: [],
+    chunkSize: opts.chunkSize,
+    maxAttempts: opts.maxAttempts,
+    items: {
+      kind: 'targets',
+      plan: (e) => {
+        if (opts.reached(e)) return 'unchanged';
+        const why = opts.blocked?.(e);
+        return why ? { skip: why } : { changes: [] };
+      },
+    },
+    runner: (port) => ({
+      done: opts.done,
+      send: opts.send,
+      settle: settleBy<E>(port, (current, item, sent) => {
+        if (current && opts.reached(current)) return { id: item.id, outcome: opts.done, revision: current.revision ?? undefined };
+        if (!current) return { id: item.id, outcome: 'conflict', error: `the ${port.noun.one} was deleted since the plan` };
+        if (item.revision !== undefined && current.revision !== item.revision) {
+          return { id: item.id, outcome: 'conflict', revision: current.revision ?? undefined, error: `changed by someone else since the plan (revision ${item.revision} -> ${current.revision})` };
+        }
+        return { id: item.id, outcome: 'failed', error: reason(sent) };
+      }),
+    }),
+  };
+}
+
+/** Creates `count` new entities from `source` (clone), one call per copy, never repeated automatically. */
+export function createAction<E extends Entity>(opts: {
+  name: string;
+  source: E;
+  count: number;
+  /** Creates one copy; resolves with the new entity's id and revision. */
+  create(signal?: AbortSignal): Promise<{ id: string; revision?: string | null }>;
+  args: JournalArgs;
+}): EntityAction<E> {
+  return {
+    name: opts.name,
+    done: 'created',
+    title: 'Creating',
+    args: opts.args,
+    columns: [],
+    chunkSize: 1,
+    maxAttempts: 1,
+    items: { kind: 'slots', count: opts.count, source: opts.source },
+    runner: () => ({
+      done: 'created',
+      async send(chunk, info) {
+        const out: SentOutcome[] = [];
+        for (const slot of chunk) {
+          try {
+            const created = await opts.create(info.signal);
+            out.push({ id: slot.id, status: 'done', createdId: created.id, revision: created.revision ?? undefined });
+          } catch (err) {
+            if (info.signal?.aborted) throw err;
+            out.push(refused(slot.id, err));
+          }
+        }
+        return out;
+      },
+    }),
   };
 }

@@ -1,14 +1,16 @@
 /**
- * `--set path=value` changes: parsing, validation against the service schema, the derived field mask, applying a
- * change to a service and diffing old -> new values (issue 2 §4 "update (`--set path=value`, field mask derived
- * from the paths)"; wire §5 "Field masks" are comma-joined).
+ * `--set path=value` changes for any entity: parsing, validation against the entity's schema, the derived field
+ * mask, applying a change and diffing old -> new values (issue 2 section 4; wire section 5 "Field masks" are
+ * comma-joined). The schema is the family table's entity schema, so `--set` on bookings or members checks its
+ * paths the same way as on services.
  */
-import type { z } from 'zod/mini';
-import { Service } from '../api/schemas/service.js';
+import { safeParse } from 'zod/mini';
+import type { $ZodType } from 'zod/v4/core';
+import { getPath, setPath, UnsafePathError } from '../api/paths.js';
+import { isOptional, kindOf, lookupPath, acceptsString, suggest } from '../api/schemas/introspect.js';
 import { UserError } from '../core/errors.js';
-import { getPath, setPath } from '../core/paths.js';
 
-/** One `--set`: a dotted path into the service and the value it gets (`null` clears the field). */
+/** One `--set`: a dotted path into the entity and the value it gets (`null` clears the field). */
 export interface SetOp {
   path: string;
   value: unknown;
@@ -28,132 +30,49 @@ export interface FieldDiff {
   after: unknown;
 }
 
-/** Fields the platform owns: a `--set` on them is refused (they change only as a side effect of an update). */
-const READ_ONLY_TOP = new Set(['id', 'revision', 'createdDate', 'updatedDate']);
+/** What `--set` may touch: the entity schema and the fields the platform owns. */
+export interface SettableEntity {
+  schema: $ZodType;
+  /** Top-level fields that are never set directly (id, revision, dates...). */
+  readOnly: readonly string[];
+}
+
+/** Leaf fields that are never settable wherever they appear. */
 const READ_ONLY_LEAF = new Set(['createdDate', 'updatedDate']);
 
-type AnySchema = z.ZodMiniType;
-interface SchemaDef {
-  type: string;
-  innerType?: AnySchema;
-  in?: AnySchema;
-  options?: AnySchema[];
-  shape?: Record<string, AnySchema>;
-  element?: AnySchema;
-  valueType?: AnySchema;
-}
-
-function defOf(schema: AnySchema): SchemaDef {
-  return (schema as unknown as { _zod: { def: SchemaDef } })._zod.def;
-}
-
-/** Strips optional/nullable/default/transform wrappers so the structural kind (object, array, ...) shows. */
-function unwrap(schema: AnySchema): AnySchema {
-  let current = schema;
-  for (;;) {
-    const def = defOf(current);
-    if ((def.type === 'optional' || def.type === 'nullable' || def.type === 'default') && def.innerType) {
-      current = def.innerType;
-    } else if (def.type === 'pipe' && def.in) {
-      current = def.in;
-    } else {
-      return current;
-    }
-  }
-}
-
-function objectShape(schema: AnySchema): Record<string, AnySchema> | undefined {
-  const s = unwrap(schema) as unknown as { shape?: Record<string, AnySchema> };
-  return defOf(unwrap(schema)).type === 'object' ? s.shape : undefined;
-}
-
-/** True when a value of this schema may be a string (plain strings, open enums, ISO dates). */
-function acceptsString(schema: AnySchema): boolean {
-  const def = defOf(unwrap(schema));
-  if (def.type === 'string' || def.type === 'enum' || def.type === 'literal') return true;
-  if (def.type === 'union') return (def.options ?? []).some((o) => acceptsString(o));
-  return false;
-}
-
-function isOptional(schema: AnySchema): boolean {
-  return defOf(schema).type === 'optional' || defOf(schema).type === 'nullable';
-}
-
-function levenshtein(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    let prev = row[0];
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const tmp = row[j];
-      row[j] = Math.min(row[j] + 1, row[j - 1] + 1, prev + (a[i - 1].toLowerCase() === b[j - 1].toLowerCase() ? 0 : 1));
-      prev = tmp;
-    }
-  }
-  return row[b.length];
-}
-
-/** The closest known name, when it is close enough to be a plausible typo. */
-function suggest(name: string, candidates: string[]): string | undefined {
-  let best: string | undefined;
-  let bestDistance = Infinity;
-  for (const c of candidates) {
-    const d = levenshtein(name, c);
-    if (d < bestDistance) {
-      best = c;
-      bestDistance = d;
-    }
-  }
-  return best !== undefined && bestDistance <= Math.max(2, Math.floor(name.length / 3)) ? best : undefined;
-}
-
 /**
- * Finds the schema of a dotted path in the service, refusing unknown and read-only fields.
+ * Finds the schema of a dotted path in the entity, refusing unknown, read-only and forbidden fields.
  *
  * @returns the leaf schema (still wrapped in optional/nullable so callers can tell whether it may be cleared)
- * @throws UserError `unknown field "nmae" in --set; did you mean "name"?`, or a refusal for read-only paths and
- *   paths that index into a list
+ * @throws UserError `unknown field "nmae" in --set; did you mean "name"?`, or a refusal for read-only paths,
+ *   paths into a list, and names such as `__proto__`
  */
-export function resolveServicePath(path: string): AnySchema {
+export function resolveSetPath(entity: SettableEntity, path: string): $ZodType {
   const segments = path.split('.');
   if (segments.some((s) => s === '')) throw new UserError(`invalid path "${path}" in --set`, 'use dotted field names, e.g. payment.fixed.price.value');
-  if (READ_ONLY_TOP.has(segments[0]) || READ_ONLY_LEAF.has(segments[segments.length - 1])) {
+  if (entity.readOnly.includes(segments[0]!) || READ_ONLY_LEAF.has(segments[segments.length - 1]!)) {
     throw new UserError(`field "${path}" is read-only and cannot be set`, 'the platform sets it on every change');
   }
-  let schema: AnySchema = Service;
-  for (let i = 0; i < segments.length; i++) {
-    const segment = segments[i];
-    const here = segments.slice(0, i).join('.');
-    const inner = unwrap(schema);
-    const def = defOf(inner);
-    if (def.type === 'record') {
-      schema = def.valueType ?? schema;
-      continue;
+  const found = lookupPath(entity.schema, path);
+  if (found.ok) {
+    for (let i = 1; i < segments.length; i++) {
+      const here = segments.slice(0, i).join('.');
+      const step = lookupPath(entity.schema, here);
+      if (step.ok && kindOf(step.schema) === 'array') {
+        throw new UserError(`cannot set inside the list "${here}" in --set`, `set the whole list as JSON, e.g. --set '${here}=[...]'`);
+      }
     }
-    if (def.type === 'unknown' || def.type === 'any') return schema;
-    if (def.type === 'array') {
-      throw new UserError(
-        `cannot set inside the list "${here}" in --set`,
-        `set the whole list as JSON, e.g. --set '${here}=[...]'`,
-      );
-    }
-    const shape = objectShape(inner);
-    if (!shape) {
-      throw new UserError(`field "${here}" has no sub-field "${segment}" in --set`);
-    }
-    const next = shape[segment];
-    if (!next) {
-      const prefix = here ? `${here}.` : '';
-      const settable = Object.keys(shape).filter((k) => !(i === 0 && READ_ONLY_TOP.has(k)) && !READ_ONLY_LEAF.has(k));
-      const guess = suggest(segment, settable);
-      throw new UserError(
-        `unknown field "${prefix}${segment}" in --set${guess ? `; did you mean "${prefix}${guess}"?` : ''}`,
-        `fields${here ? ` of ${here}` : ''} that can be set: ${settable.join(', ')}`,
-      );
-    }
-    schema = next;
+    return found.schema;
   }
-  return schema;
+  if (found.reason === 'forbidden') throw new UserError(`invalid path "${path}" in --set: "${found.segment}" is not a field`);
+  if (found.reason === 'scalar') throw new UserError(`field "${found.at}" has no sub-field "${found.segment}" in --set`);
+  const prefix = found.at ? `${found.at}.` : '';
+  const settable = found.known.filter((k) => !(found.at === '' && entity.readOnly.includes(k)) && !READ_ONLY_LEAF.has(k));
+  const guess = suggest(found.segment, settable);
+  throw new UserError(
+    `unknown field "${prefix}${found.segment}" in --set${guess ? `; did you mean "${prefix}${guess}"?` : ''}`,
+    `fields${found.at ? ` of ${found.at}` : ''} that can be set: ${settable.join(', ')}`,
+  );
 }
 
 /**
@@ -161,7 +80,7 @@ export function resolveServicePath(path: string): AnySchema {
  * strings), otherwise the text itself. When the field holds a string (names, money `value`s, enums) a bare
  * number or boolean keeps its text, so `payment.fixed.price.value=45` sends `"45"` as the wire does.
  */
-export function parseSetValue(raw: string, leaf?: AnySchema): unknown {
+export function parseSetValue(raw: string, leaf?: $ZodType): unknown {
   let parsed: unknown;
   try {
     parsed = JSON.parse(raw);
@@ -173,30 +92,29 @@ export function parseSetValue(raw: string, leaf?: AnySchema): unknown {
 }
 
 /**
- * Parses and validates `--set path=value` arguments.
+ * Parses and validates `--set path=value` arguments against the entity.
  *
  * @param args each `path=value` as given on the command line (the first `=` splits)
  * @returns the ops and the field mask (one path per op)
  * @throws UserError for a missing `=`, an unknown or read-only field, a value of the wrong type, the same path
  *   twice, or one path inside another (`payment` and `payment.rateType`)
  */
-export function parseSets(args: readonly string[]): ChangeSet {
+export function parseSets(args: readonly string[], entity: SettableEntity): ChangeSet {
   if (args.length === 0) throw new UserError('nothing to change', 'pass at least one --set path=value');
   const sets: SetOp[] = [];
   for (const arg of args) {
     const eq = arg.indexOf('=');
     if (eq <= 0) throw new UserError(`invalid --set "${arg}": expected path=value`, 'e.g. --set name="Yoga 101"');
     const path = arg.slice(0, eq).trim();
-    const leaf = resolveServicePath(path);
+    const leaf = resolveSetPath(entity, path);
     const value = parseSetValue(arg.slice(eq + 1), leaf);
     if (value === null) {
       if (!isOptional(leaf)) throw new UserError(`field "${path}" cannot be cleared with null`);
     } else {
-      const checked = leaf.safeParse(value);
+      const checked = safeParse(leaf, value);
       if (!checked.success) {
-        const issue = checked.error.issues[0];
         throw new UserError(
-          `invalid value for "${path}" in --set: ${issue?.message ?? 'wrong type'}`,
+          `invalid value for "${path}" in --set: ${checked.error.issues[0]?.message ?? 'wrong type'}`,
           'values are JSON when they parse (numbers, true/false, null, {...}, [...]), otherwise text',
         );
       }
@@ -208,7 +126,7 @@ export function parseSets(args: readonly string[]): ChangeSet {
     for (let j = 0; j < mask.length; j++) {
       if (i === j) continue;
       if (mask[i] === mask[j]) throw new UserError(`field "${mask[i]}" is set twice in --set`);
-      if (mask[j].startsWith(`${mask[i]}.`)) {
+      if (mask[j]!.startsWith(`${mask[i]}.`)) {
         throw new UserError(`--set "${mask[j]}" lies inside "${mask[i]}"`, 'set either the whole field or its parts');
       }
     }
@@ -259,49 +177,45 @@ export function holdsValue(current: unknown, planned: unknown): boolean {
 }
 
 /**
- * True when every path of the change holds its planned value in `service` (see {@link holdsValue}): how an
+ * True when every path of the change holds its planned value in `entity` (see {@link holdsValue}): how an
  * update that may already have been applied is recognised (a reply lost after the commit).
  */
-export function isApplied(service: unknown, change: ChangeSet): boolean {
-  return change.sets.every((s) => holdsValue(getPath(service, s.path), s.value));
-}
-
-/**
- * The new document: a deep copy of `service` with every set applied (`null` removes the field). Intermediate
- * objects are created as needed.
- */
-export function applyChange<T extends object>(service: T, change: ChangeSet): T {
-  const copy = structuredClone(service) as Record<string, unknown>;
-  for (const s of change.sets) setPath(copy, s.path, s.value === null ? undefined : structuredClone(s.value));
-  return copy as T;
+export function isApplied(entity: unknown, change: ChangeSet): boolean {
+  return change.sets.every((s) => holdsValue(getPath(entity, s.path), s.value));
 }
 
 /**
  * The old -> new value of every changed path (paths whose value is already exactly the planned one are left
  * out; exact, not {@link holdsValue}, because replacing an object through the mask also drops its other keys).
  */
-export function diffChange(service: unknown, change: ChangeSet): FieldDiff[] {
+export function diffChange(entity: unknown, change: ChangeSet): FieldDiff[] {
   const out: FieldDiff[] = [];
   for (const s of change.sets) {
-    const before = getPath(service, s.path);
+    const before = getPath(entity, s.path);
     if (!sameValue(before, s.value)) out.push({ path: s.path, before: canonical(before), after: s.value });
   }
   return out;
 }
 
 /**
- * The `service` body of an update of one service: `{id, revision, ...masked paths}`. A cleared path (`null`)
- * is left out, which with the path in the mask tells the platform to clear it.
+ * The body of an update of one entity: `{id, revision, ...masked paths}`. A cleared path (`null`) is left
+ * out, which with the path in the mask tells the platform to clear it.
  *
- * @param revision the revision the change was planned against (wire §9: required, checked by the platform)
+ * @param revision the revision the change was planned against (wire section 9: required, checked by the platform)
+ * @throws UserError for a path naming a forbidden segment (parseSets refuses those first)
  */
 export function updateBody(id: string, revision: string, change: ChangeSet): Record<string, unknown> {
   const body: Record<string, unknown> = { id, revision };
-  for (const s of change.sets) setPath(body, s.path, s.value === null ? undefined : structuredClone(s.value));
+  try {
+    for (const s of change.sets) setPath(body, s.path, s.value === null ? undefined : structuredClone(s.value));
+  } catch (err) {
+    if (err instanceof UnsafePathError) throw new UserError(`invalid path in --set: ${err.message}`);
+    throw err;
+  }
   return body;
 }
 
-/** Field mask on the wire: the paths joined with commas (wire §5). */
+/** Field mask on the wire: the paths joined with commas (wire section 5). */
 export function maskString(change: ChangeSet): string {
   return change.mask.join(',');
 }

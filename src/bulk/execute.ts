@@ -1,13 +1,15 @@
 /**
- * The execute step of a bulk run (design.md "Bulk actions"; issue 2 §5 "Execute"): items go out in chunks of
- * at most the platform's bulk limit (100, wire §7) with bounded concurrency; each finished chunk is journaled
- * (one fsync) before its progress is reported; a chunk that fails as a whole with a retryable error (network,
+ * The execute step of a bulk run (design.md "Bulk actions"; issue 2 section 5 "Execute"), for any action: items
+ * go out in chunks of at most the action's limit with bounded concurrency; each finished chunk is journaled
+ * (one fsync) before its progress is reported. A chunk that fails as a whole with a retryable error (network,
  * 429, 5xx, after the client's own retries) is sent again with backoff, which is safe because every action
- * recognises its own earlier attempt (see actions.ts). Ctrl-C stops new chunks; in-flight ones finish and are
- * journaled, then {@link CancelError} is thrown.
+ * recognises its own earlier attempt (actions.ts). An item the platform refused, or whose outcome a by-filter
+ * job leaves open, is settled by reading its current state back. Ctrl-C stops new chunks and ends every wait at
+ * once; chunks in flight finish and are journaled, then {@link CancelError} is thrown with the resume command.
  */
 import { CancelError } from '../core/errors.js';
 import type { JournalWriter, Outcome, ResultLine } from './journal.js';
+import { abortableSleep } from './wait.js';
 
 /** One target of the run as planned: its id and the revision the change was planned against. */
 export interface WorkItem {
@@ -24,6 +26,25 @@ export interface ItemResult {
   error?: string;
 }
 
+/** What sending a chunk says about one item. `settle` means "read it back to know" (a by-filter job). */
+export type SentOutcome =
+  | { id: string; status: 'done'; revision?: string; createdId?: string }
+  | { id: string; status: 'refused'; error: string; code?: string; httpStatus?: number }
+  | { id: string; status: 'settle' };
+
+/** How an action sends chunks and settles the items the platform did not confirm. */
+export interface ChunkRunner {
+  /** The outcome a confirmed item gets (`updated`, `deleted`, `confirmed`, ...). */
+  done: Outcome;
+  /** Sends one chunk; one outcome per item (any order). Throws when the chunk failed as a whole. */
+  send(chunk: WorkItem[], info: { attempt: number; signal?: AbortSignal }): Promise<SentOutcome[]>;
+  /**
+   * Decides refused and unsettled items from their current state: our earlier attempt was applied after all
+   * (done), someone else changed it (conflict), or it failed. Without it they fail with the platform's reason.
+   */
+  settle?(items: { item: WorkItem; sent: SentOutcome }[], signal?: AbortSignal): Promise<ItemResult[]>;
+}
+
 /** Progress as reported to the command after every chunk: counts of items, rate in items/s, ETA in ms. */
 export interface BulkProgress {
   done: number;
@@ -33,34 +54,27 @@ export interface BulkProgress {
   etaMs?: number;
 }
 
-/** Sends one chunk and returns one result per item (any order). Throws when the chunk failed as a whole. */
-export type ChunkRunner = (chunk: WorkItem[], info: { attempt: number }) => Promise<ItemResult[]>;
-
 export interface ExecuteOptions {
   items: readonly WorkItem[];
-  run: ChunkRunner;
-  /** Items per request, at most 100 (wire §7). */
+  runner: ChunkRunner;
+  /** Items per request (the operation's bulk limit, or 1 for per-item calls). */
   chunkSize: number;
   /** Chunks in flight at once (`--concurrency`, default 4). */
   concurrency: number;
   /** Whole-chunk attempts before its items are reported failed (default 4; 1 = no engine retries). */
   maxAttempts?: number;
-  /** Aborted on Ctrl-C: no new chunk starts; in-flight ones finish. */
+  /** Aborted on Ctrl-C: no new chunk starts, waits end; in-flight requests finish. */
   signal?: AbortSignal;
   journal?: JournalWriter;
   onProgress?: (p: BulkProgress) => void;
   /** The command that resumes the run, for the CancelError hint. */
   resumeCommand?: string;
   /** Test seams. */
-  sleep?: (ms: number) => Promise<void>;
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   clock?: () => number;
 }
 
-export interface ExecuteResult {
-  results: ItemResult[];
-}
-
-/** A failure worth another attempt: no reply, 429, or a 5xx (same rule as the client's retries, spec 001 §9). */
+/** A failure worth another attempt: no reply, 429, or a 5xx (same rule as the client's retries, spec 001 section 9). */
 export function isRetryable(err: unknown): boolean {
   const status = (err as { status?: unknown } | null)?.status;
   if (typeof status === 'number') return status === 0 || status === 429 || status >= 500;
@@ -74,23 +88,24 @@ export function errorText(err: unknown): string {
   return String(err);
 }
 
-function defaultSleep(ms: number): Promise<void> {
-  return new Promise((r) => setTimeout(r, ms));
+function isAbort(err: unknown): boolean {
+  return (err as { name?: unknown } | null)?.name === 'AbortError';
 }
 
 /**
- * Runs `items` through `run` in chunks with bounded concurrency and journals every finished chunk.
+ * Runs `items` through the runner in chunks with bounded concurrency and journals every finished chunk.
  *
  * @returns every item's result, in completion order
- * @throws CancelError (exit 130, hint = the resume command) when `signal` aborted before every chunk started;
+ * @throws CancelError (exit 130, hint = the resume command) when `signal` aborted before every chunk finished;
  *   the chunks that were in flight are finished and journaled first
  */
-export async function executeChunks(opts: ExecuteOptions): Promise<ExecuteResult> {
-  const chunkSize = Math.max(1, Math.min(100, opts.chunkSize));
+export async function executeChunks(opts: ExecuteOptions): Promise<ItemResult[]> {
+  const chunkSize = Math.max(1, opts.chunkSize);
   const concurrency = Math.max(1, opts.concurrency);
   const maxAttempts = Math.max(1, opts.maxAttempts ?? 4);
-  const sleep = opts.sleep ?? defaultSleep;
+  const sleep = opts.sleep ?? abortableSleep;
   const clock = opts.clock ?? (() => Date.now());
+  const { runner, signal } = opts;
   const chunks: WorkItem[][] = [];
   for (let i = 0; i < opts.items.length; i += chunkSize) chunks.push(opts.items.slice(i, i + chunkSize));
 
@@ -106,13 +121,7 @@ export async function executeChunks(opts: ExecuteOptions): Promise<ExecuteResult
     const elapsedSec = Math.max(1e-3, (clock() - started) / 1000);
     const ratePerSec = results.length / elapsedSec;
     const left = total - results.length;
-    opts.onProgress({
-      done: results.length,
-      total,
-      failed,
-      ratePerSec,
-      etaMs: ratePerSec > 0 ? (left / ratePerSec) * 1000 : undefined,
-    });
+    opts.onProgress({ done: results.length, total, failed, ratePerSec, etaMs: ratePerSec > 0 ? (left / ratePerSec) * 1000 : undefined });
   };
 
   const finish = (chunkResults: ItemResult[]) => {
@@ -124,34 +133,59 @@ export async function executeChunks(opts: ExecuteOptions): Promise<ExecuteResult
     report();
   };
 
+  /** Sends one chunk and turns its outcomes into results (settling what the platform did not confirm). */
+  const attemptChunk = async (chunk: WorkItem[], attempt: number): Promise<ItemResult[]> => {
+    const sent = await runner.send(chunk, { attempt, signal });
+    const byId = new Map(sent.map((s) => [s.id, s]));
+    const out: ItemResult[] = [];
+    const open: { item: WorkItem; sent: SentOutcome }[] = [];
+    for (const item of chunk) {
+      const s = byId.get(item.id);
+      if (!s) out.push({ id: item.id, outcome: 'failed', error: 'no result for this item in the reply' });
+      else if (s.status === 'done') out.push({ id: item.id, outcome: runner.done, revision: s.revision, createdId: s.createdId });
+      else if (runner.settle) open.push({ item, sent: s });
+      else out.push({ id: item.id, outcome: 'failed', error: s.status === 'refused' ? s.error : 'outcome unknown' });
+    }
+    if (open.length && runner.settle) out.push(...(await runner.settle(open, signal)));
+    return out;
+  };
+
   const runChunk = async (chunk: WorkItem[]): Promise<void> => {
     for (let attempt = 1; ; attempt++) {
       try {
-        finish(await opts.run(chunk, { attempt }));
+        finish(await attemptChunk(chunk, attempt));
         return;
       } catch (err) {
+        // The chunk may have been applied already; leaving it unjournaled lets --resume recognise it.
+        if (signal?.aborted || isAbort(err)) {
+          stoppedEarly = true;
+          return;
+        }
         if (!isRetryable(err) || attempt >= maxAttempts) {
           finish(chunk.map((it) => ({ id: it.id, outcome: 'failed', error: errorText(err) })));
           return;
         }
-        // The chunk may have been applied already; leaving it unjournaled lets --resume recognise it.
-        if (opts.signal?.aborted) {
-          stoppedEarly = true;
-          return;
-        }
         const retryAfterMs = Number((err as { retryAfterMs?: unknown }).retryAfterMs);
-        await sleep(Number.isFinite(retryAfterMs) && retryAfterMs > 0 ? retryAfterMs : Math.min(8000, 500 * 2 ** (attempt - 1)));
+        try {
+          await sleep(Number.isFinite(retryAfterMs) && retryAfterMs > 0 ? retryAfterMs : Math.min(8000, 500 * 2 ** (attempt - 1)), signal);
+        } catch (waitErr) {
+          if (signal?.aborted || isAbort(waitErr)) {
+            stoppedEarly = true;
+            return;
+          }
+          throw waitErr;
+        }
       }
     }
   };
 
   const worker = async () => {
     while (next < chunks.length) {
-      if (opts.signal?.aborted) {
+      if (signal?.aborted) {
         stoppedEarly = true;
         return;
       }
-      await runChunk(chunks[next++]);
+      await runChunk(chunks[next++]!);
     }
   };
 
@@ -164,5 +198,5 @@ export async function executeChunks(opts: ExecuteOptions): Promise<ExecuteResult
       opts.resumeCommand ? `resume with: ${opts.resumeCommand}` : undefined,
     );
   }
-  return { results };
+  return results;
 }

@@ -7,13 +7,17 @@
  * batch, so a result is on disk before the next chunk is sent), and `end` when the run is complete. A reader
  * ignores a truncated last line (the process was killed mid-write).
  */
-import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, truncateSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, truncateSync, writeSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { UserError } from '../core/errors.js';
 
-export type BulkAction = 'update' | 'delete' | 'clone';
-export type Outcome = 'updated' | 'unchanged' | 'conflict' | 'failed' | 'deleted' | 'created';
+/**
+ * An item's outcome: the action's own (`updated`, `deleted`, `created`, `confirmed`, `approved`, ...), or
+ * `unchanged` (already as planned), `skipped` (the entity's state does not allow the action), `conflict`
+ * (changed by someone else since the plan) or `failed`.
+ */
+export type Outcome = string;
 
 /** What the run was asked to do; enough to resume it without the original command line. */
 export interface JournalArgs {
@@ -21,15 +25,20 @@ export interface JournalArgs {
   ids?: string[];
   set?: { path: string; value: unknown }[];
   mask?: string;
-  /** clone: the source service id and how many clones. */
+  /** create: the source entity id and how many copies. */
   sourceId?: string;
   count?: number;
+  /** Action options a family needs to rebuild the action (e.g. a cancellation's `effectiveAt`). */
+  options?: Record<string, unknown>;
 }
 
 export interface HeaderLine {
   kind: 'header';
   runId: string;
-  action: BulkAction;
+  /** The entities the run acts on, as the CLI names them (`services`, `bookings`, ...). */
+  entity: string;
+  /** The action (`update`, `delete`, `clone`, `confirm`, ...). */
+  action: string;
   createdAt: string;
   args: JournalArgs;
 }
@@ -103,17 +112,18 @@ export class JournalWriter {
 
   /**
    * Creates a new journal and writes its header (fsynced).
-   * @throws UserError when the file already exists (a journal is never overwritten) or cannot be created
+   * @throws UserError when the file already exists (a journal is never overwritten) or cannot be created (its
+   *   directory cannot be made, or a part of the path is a file)
    */
   static create(path: string, header: HeaderLine): JournalWriter {
-    mkdirSync(dirname(path), { recursive: true });
     let fd: number;
     try {
+      mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
       fd = openSync(path, 'wx', 0o600);
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
-      if (code === 'EEXIST') throw new UserError(`journal ${path} already exists`, 'pass --resume to continue it, or another --journal path');
-      throw new UserError(`cannot create journal ${path}: ${(err as Error).message}`);
+      if (code === 'EEXIST' && existsSync(path)) throw new UserError(`journal ${path} already exists`, 'pass --resume to continue it, or another --journal path');
+      throw new UserError(`cannot create journal ${path}: ${code ?? (err as Error).message}`, 'pass --journal with a path in a writable directory');
     }
     const writer = new JournalWriter(path, fd);
     writer.append([header]);
@@ -177,6 +187,8 @@ export function readJournal(path: string): JournalState {
   }
   const header = lines[0];
   if (!header || header.kind !== 'header') throw new UserError(`${path} is not a sitectl journal (no header line)`);
+  // Journals written before runs named their entity were all services runs.
+  header.entity ??= 'services';
   const planned: PlannedLine[] = [];
   const seen = new Set<string>();
   const results = new Map<string, ResultLine>();

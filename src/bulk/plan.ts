@@ -1,15 +1,17 @@
 /**
- * The plan step (issue 2 §5 "Plan: stream the targets, compute each change, show the count and a preview
- * table of old -> new values"). Targets stream in pages; each is journaled as `planned` as soon as its page is
- * read, so `--resume` works from the plan and never re-runs the selection against changed data.
+ * The plan step (issue 2 section 5 "Plan: stream the targets, compute each change, show the count and a
+ * preview table of old -> new values"), for any action. Targets stream in pages; each is journaled as
+ * `planned` as soon as its page is read, so `--resume` works from the plan and never re-runs the selection
+ * against changed data.
  */
-import type { Service } from '../api/schemas/service.js';
-import { type ChangeSet, diffChange, type FieldDiff } from './changes.js';
+import type { EntityAction } from './actions.js';
+import type { FieldDiff } from './changes.js';
 import type { WorkItem } from './execute.js';
-import type { JournalLine, JournalWriter } from './journal.js';
+import type { JournalLine } from './journal.js';
+import type { Entity, EntityPort } from './port.js';
 import type { TargetPage } from './select.js';
 
-/** One row of the preview: the service and its changed values (empty for delete). */
+/** One row of the preview: the entity and its changed values (empty for actions without a diff). */
 export interface PreviewRow {
   id: string;
   name?: string;
@@ -20,49 +22,60 @@ export interface PreviewRow {
 export interface Plan {
   /** Items to send, in plan order, with the revision each change was planned against. */
   items: WorkItem[];
-  /** Targets found by the selection (items + unchanged). */
+  /** Targets found by the selection (items + unchanged + skipped). */
   targets: number;
-  /** Targets that already hold every value (update only); journaled as `unchanged`, never sent. */
+  /** Targets that already are as asked; journaled as `unchanged`, never sent. */
   unchanged: number;
+  /** Targets whose state does not allow the action; journaled as `skipped` with the reason, never sent. */
+  skipped: { id: string; reason: string }[];
   /** Requested ids the platform does not have (ids selections only). */
   missing: string[];
-  /** The first `previewLimit` rows, or every row when `allRows` was asked (dry-run `--json`). */
+  /** The first `previewLimit` rows, or every row when `allRows` was asked (a piped or `--json` dry run). */
   preview: PreviewRow[];
 }
 
 export interface PlanOptions {
   /** Rows kept for the preview table. */
   previewLimit: number;
-  /** Keep a row for every item (for `--dry-run --json`). */
+  /** Keep a row for every item. */
   allRows?: boolean;
-  journal?: JournalWriter;
+  /** Receives the plan's journal lines (the run writes them once the plan is complete). */
+  journal?: { append(lines: readonly JournalLine[], opts?: { sync?: boolean }): void };
 }
 
-/** The part of a service the preview shows. */
-function row(s: Service, changes: FieldDiff[]): PreviewRow {
-  return { id: s.id ?? '', name: s.name, revision: s.revision, changes };
+function row(port: EntityPort, e: Entity, changes: FieldDiff[]): PreviewRow {
+  return { id: e.id, name: port.label(e), revision: e.revision ?? undefined, changes };
 }
 
-async function planPages(
+/** Plans `action` over the targets: each is an item, `unchanged`, or `skipped`. */
+export async function planTargets(
+  port: EntityPort,
+  action: EntityAction,
   pages: AsyncIterable<TargetPage>,
   opts: PlanOptions,
-  decide: (s: Service) => FieldDiff[] | 'unchanged',
 ): Promise<Plan> {
-  const plan: Plan = { items: [], targets: 0, unchanged: 0, missing: [], preview: [] };
+  if (action.items.kind !== 'targets') throw new TypeError(`${action.name} creates entities; it has no targets to plan`);
+  const decide = action.items.plan;
+  const plan: Plan = { items: [], targets: 0, unchanged: 0, skipped: [], missing: [], preview: [] };
   for await (const page of pages) {
     const lines: JournalLine[] = [];
-    for (const service of page.services) {
-      if (!service.id) continue;
+    for (const entity of page.entities) {
       plan.targets += 1;
-      lines.push({ kind: 'planned', id: service.id, revision: service.revision });
-      const decision = decide(service);
+      const revision = entity.revision ?? undefined;
+      lines.push({ kind: 'planned', id: entity.id, revision });
+      const decision = decide(entity);
       if (decision === 'unchanged') {
         plan.unchanged += 1;
-        lines.push({ kind: 'result', id: service.id, outcome: 'unchanged', revision: service.revision });
+        lines.push({ kind: 'result', id: entity.id, outcome: 'unchanged', revision });
         continue;
       }
-      plan.items.push({ id: service.id, revision: service.revision });
-      if (opts.allRows || plan.preview.length < opts.previewLimit) plan.preview.push(row(service, decision));
+      if ('skip' in decision) {
+        plan.skipped.push({ id: entity.id, reason: decision.skip });
+        lines.push({ kind: 'result', id: entity.id, outcome: 'skipped', revision, error: decision.skip });
+        continue;
+      }
+      plan.items.push({ id: entity.id, revision });
+      if (opts.allRows || plan.preview.length < opts.previewLimit) plan.preview.push(row(port, entity, decision.changes));
     }
     plan.missing.push(...page.missing);
     opts.journal?.append(lines, { sync: false });
@@ -71,32 +84,10 @@ async function planPages(
   return plan;
 }
 
-/** Plans an update: a service whose masked paths already hold the new values is `unchanged` and not sent. */
-export function planUpdate(pages: AsyncIterable<TargetPage>, change: ChangeSet, opts: PlanOptions): Promise<Plan> {
-  return planPages(pages, opts, (s) => {
-    const changes = diffChange(s, change);
-    return changes.length === 0 ? 'unchanged' : changes;
-  });
-}
-
-/** Plans a delete: every target is an item. */
-export function planDelete(pages: AsyncIterable<TargetPage>, opts: PlanOptions): Promise<Plan> {
-  return planPages(pages, opts, () => []);
-}
-
-/** Plans `count` clones of one service: slots `clone-1` ... `clone-N`, each journaled as planned. */
-export function planClone(source: Service, count: number, opts: PlanOptions): Plan {
+/** Plans `count` new entities from one source: slots `copy-1` ... `copy-N`, each journaled as planned. */
+export function planSlots(port: EntityPort, source: Entity, count: number, opts: PlanOptions): Plan {
   const items: WorkItem[] = [];
-  for (let i = 1; i <= count; i++) items.push({ id: `clone-${i}` });
-  opts.journal?.append([
-    ...items.map((i): JournalLine => ({ kind: 'planned', id: i.id })),
-    { kind: 'planned-all', count },
-  ]);
-  return {
-    items,
-    targets: count,
-    unchanged: 0,
-    missing: [],
-    preview: [{ id: source.id ?? '', name: source.name, revision: source.revision, changes: [] }],
-  };
+  for (let i = 1; i <= count; i++) items.push({ id: `copy-${i}` });
+  opts.journal?.append([...items.map((i): JournalLine => ({ kind: 'planned', id: i.id })), { kind: 'planned-all', count }]);
+  return { items, targets: count, unchanged: 0, skipped: [], missing: [], preview: [row(port, source, [])] };
 }

@@ -1,26 +1,83 @@
 /**
- * The calls the bulk engine makes, as one small interface (the engine's only view of the platform). The real
- * implementation is {@link servicesPort} over `src/api/services.ts`; keeping the engine behind this seam means
- * its logic (plan, recognition of an earlier attempt, journal) does not depend on HTTP details.
+ * The bulk engine's view of one entity kind (issue 5 section 3): how to read the targets of a selection and
+ * their current state, built from a family table's query operation. The engine itself never names a family;
+ * commands hand it a port and an action (actions.ts).
  */
-import type { Service } from '../api/schemas/service.js';
+import type { ApiClient } from '../api/client.js';
+import { listPages, type ListOperation } from '../api/paging.js';
 import type { Filter } from '../api/schemas/common.js';
+import { abortableSleep } from './wait.js';
+import { isRetryable } from './execute.js';
 
-/** Per-item outcome of a bulk call (wire §7 `itemMetadata`). */
-export interface BulkItemOutcome {
-  id?: string | null;
-  originalIndex: number;
-  success: boolean;
-  error?: { code: string; description?: string; data?: unknown } | null;
+/** What the engine needs of an entity: an id and, for revision-checked actions, its revision. */
+export interface Entity {
+  id: string;
+  revision?: string | null;
 }
 
-export interface ServicesPort {
-  /** Services matching `filter`, sorted by id so offset pages are stable, in pages of at most 100. */
-  pages(filter: Filter, signal?: AbortSignal): AsyncIterable<Service[]>;
-  /** One bulk update request (<= 100 items); each item carries the revision it was planned against. */
-  bulkUpdate(items: { service: Record<string, unknown>; mask: string }[]): Promise<BulkItemOutcome[]>;
-  /** One bulk delete request (<= 100 ids). */
-  bulkDelete(ids: string[]): Promise<BulkItemOutcome[]>;
-  /** Clones a service; resolves with the new service. */
-  clone(sourceId: string): Promise<Service>;
+export interface EntityPort<E extends Entity = Entity> {
+  /** `{one: 'service', many: 'services'}`: how reports and previews name the entities. */
+  noun: { one: string; many: string };
+  /** The entities matching `filter`, in pages, sorted by id so offset pages stay stable while the plan streams. */
+  pages(filter: Filter, signal?: AbortSignal): AsyncIterable<E[]>;
+  /** A short label of an entity for previews (its name, title or e-mail). */
+  label(entity: E): string | undefined;
+}
+
+/** Extra rounds for a read whose client-level retries all failed (a plan must not die on one bad page). */
+const READ_ROUNDS = 4;
+
+/**
+ * Runs a read again (after the client's own retries) while it fails with a retryable error: reads are safe to
+ * repeat, and a 10,000-entity plan makes 100 of them. Waits end at once on abort.
+ */
+export async function readWithRetries<T>(read: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+  for (let round = 1; ; round++) {
+    try {
+      return await read();
+    } catch (err) {
+      if (round >= READ_ROUNDS || !isRetryable(err) || signal?.aborted) throw err;
+      await abortableSleep(1000 * round, signal);
+    }
+  }
+}
+
+export interface QueryPortSpec<Op extends ListOperation> {
+  query: Op;
+  noun: { one: string; many: string };
+  /** Other request fields of every query (e.g. `fieldsets: ['FULL']` for members). */
+  params?: Record<string, unknown>;
+  label?: (entity: Entity & Record<string, unknown>) => string | undefined;
+}
+
+/**
+ * A port over a family's filterable query operation (`queryServices`, `queryExtendedBookings`, ...): pages of
+ * at most the operation's limit, sorted by id, each read retried on retryable failures.
+ */
+export function queryPort<Op extends ListOperation>(api: ApiClient, spec: QueryPortSpec<Op>): EntityPort {
+  return {
+    noun: spec.noun,
+    async *pages(filter, signal) {
+      const pages = listPages(api, spec.query, {
+        filter,
+        sort: [{ fieldName: 'id', order: 'ASC' }],
+        params: spec.params,
+        signal,
+        attempt: (read) => readWithRetries(read, signal),
+      });
+      for await (const page of pages) {
+        const items = page.items as Entity[];
+        if (items.length > 0) yield items;
+      }
+    },
+    label: (e) => (spec.label ? spec.label(e as Entity & Record<string, unknown>) : ((e as { name?: string }).name ?? undefined)),
+  };
+}
+
+/** The current state of `ids` (at most one page), by id: one `{"id":{"$in":[...]}}` query. */
+export async function fetchByIds<E extends Entity>(port: EntityPort<E>, ids: readonly string[], signal?: AbortSignal): Promise<Map<string, E>> {
+  const out = new Map<string, E>();
+  if (ids.length === 0) return out;
+  for await (const page of port.pages({ id: { $in: [...ids] } }, signal)) for (const e of page) out.set(e.id, e);
+  return out;
 }

@@ -1,74 +1,90 @@
 /**
- * The report of a bulk run (issue 2 §5 "Report: a summary table and the failed items; exit 3 on partial
- * failure; `--json` gives a machine report").
+ * The report of a bulk run (issue 2 section 5 "Report: a summary table and the failed items; exit 3 on partial
+ * failure; `--json` gives a machine report"), for any entity and action.
  */
 import { PartialFailureError } from '../core/errors.js';
 import type { ItemResult } from './execute.js';
-import type { BulkAction, Outcome } from './journal.js';
+import type { Outcome } from './journal.js';
 
-export const OUTCOMES: readonly Outcome[] = ['updated', 'deleted', 'created', 'unchanged', 'conflict', 'failed'];
+/** The outcomes every report counts besides the action's own. */
+export const COMMON_OUTCOMES: readonly Outcome[] = ['unchanged', 'skipped', 'conflict', 'failed'];
 
 /** The machine report printed by `--json` (stable field names). */
 export interface BulkReport {
   runId: string;
-  action: BulkAction;
+  /** The entities acted on (`services`, ...). */
+  entity: string;
+  action: string;
   journal?: string;
   /** Items with an outcome in this report (every target of the run, including earlier runs of a resume). */
   total: number;
+  /** Items per outcome: the action's own (`updated`, ...) then unchanged, skipped, conflict, failed. */
   counts: Record<Outcome, number>;
-  /** Failed and conflicting items with the reason. */
+  /** Failed, conflicting and skipped items with the reason. */
   problems: { id: string; outcome: Outcome; error?: string; revision?: string }[];
-  /** clone: the ids of the created services, in slot order. */
+  /** create: the ids of the created entities, in slot order. */
   createdIds?: string[];
 }
 
+/** Field names of {@link BulkReport}, for checking `--json fields` before a run starts. */
+export const REPORT_FIELDS: readonly string[] = ['runId', 'entity', 'action', 'journal', 'total', 'counts', 'problems', 'createdIds'];
+
 /**
  * Builds the report from every item's final result.
+ * @param done the action's own outcome (`updated`, `created`, ...)
  * @param results one result per item (later entries of the same id replace earlier ones)
  */
-export function buildReport(runId: string, action: BulkAction, results: Iterable<ItemResult>, journal?: string): BulkReport {
+export function buildReport(
+  run: { runId: string; entity: string; action: string; done: Outcome; journal?: string },
+  results: Iterable<ItemResult>,
+): BulkReport {
   const last = new Map<string, ItemResult>();
   for (const r of results) last.set(r.id, r);
-  const counts = Object.fromEntries(OUTCOMES.map((o) => [o, 0])) as Record<Outcome, number>;
+  const counts: Record<Outcome, number> = Object.fromEntries([run.done, ...COMMON_OUTCOMES].map((o) => [o, 0]));
   const problems: BulkReport['problems'] = [];
   const created: { slot: number; id: string }[] = [];
   for (const r of last.values()) {
-    counts[r.outcome] += 1;
-    if (r.outcome === 'failed' || r.outcome === 'conflict') {
+    counts[r.outcome] = (counts[r.outcome] ?? 0) + 1;
+    if (r.outcome === 'failed' || r.outcome === 'conflict' || r.outcome === 'skipped') {
       problems.push({ id: r.id, outcome: r.outcome, error: r.error, revision: r.revision });
     }
     if (r.outcome === 'created' && r.createdId) created.push({ slot: Number(r.id.replace(/^\D+/, '')) || 0, id: r.createdId });
   }
-  const report: BulkReport = { runId, action, journal, total: last.size, counts, problems };
-  if (action === 'clone') report.createdIds = created.sort((a, b) => a.slot - b.slot).map((c) => c.id);
+  const report: BulkReport = { runId: run.runId, entity: run.entity, action: run.action, journal: run.journal, total: last.size, counts, problems };
+  if (run.done === 'created') report.createdIds = created.sort((a, b) => a.slot - b.slot).map((c) => c.id);
   return report;
 }
 
 /** Rows of the summary table: one per outcome that occurred. */
 export function summaryRows(report: BulkReport): { outcome: Outcome; count: number }[] {
-  return OUTCOMES.filter((o) => report.counts[o] > 0).map((o) => ({ outcome: o, count: report.counts[o] }));
+  return Object.entries(report.counts)
+    .filter(([, n]) => n > 0)
+    .map(([outcome, count]) => ({ outcome, count }));
 }
 
 /** One line: `2000 services: 1998 updated, 1 conflict, 1 failed`. */
-export function summaryLine(report: BulkReport): string {
+export function summaryLine(report: BulkReport, noun: { one: string; many: string }): string {
   const parts = summaryRows(report).map((r) => `${r.count} ${r.outcome}`);
-  return `${report.total} ${report.total === 1 ? 'service' : 'services'}: ${parts.length ? parts.join(', ') : 'nothing to do'}`;
+  return `${report.total} ${report.total === 1 ? noun.one : noun.many}: ${parts.length ? parts.join(', ') : 'nothing to do'}`;
 }
 
 /**
- * Throws when any item failed or conflicted (exit 3); the report must already be printed.
+ * Throws when any item failed or conflicted (exit 3); the report must already be printed. Skipped items (the
+ * state did not allow the action) are reported but are not failures.
  * @throws PartialFailureError
  */
 export function assertComplete(report: BulkReport, resumeCommand?: string): void {
-  const bad = report.counts.failed + report.counts.conflict;
+  const failed = report.counts.failed ?? 0;
+  const conflict = report.counts.conflict ?? 0;
+  const bad = failed + conflict;
   if (bad === 0) return;
   const parts = [];
-  if (report.counts.conflict) parts.push(`${report.counts.conflict} conflict${report.counts.conflict === 1 ? '' : 's'}`);
-  if (report.counts.failed) parts.push(`${report.counts.failed} failed`);
+  if (conflict) parts.push(`${conflict} conflict${conflict === 1 ? '' : 's'}`);
+  if (failed) parts.push(`${failed} failed`);
   throw new PartialFailureError(
     `${bad} of ${report.total} items did not complete (${parts.join(', ')})`,
-    report.counts.failed && resumeCommand
+    failed && resumeCommand
       ? `failed items are retried by: ${resumeCommand}; conflicts were changed by someone else and are left as they are`
-      : 'conflicting services were changed by someone else since the plan and were left as they are',
+      : 'conflicting items were changed by someone else since the plan and were left as they are',
   );
 }

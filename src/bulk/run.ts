@@ -1,56 +1,47 @@
 /**
- * One bulk run end to end: select -> plan -> confirm (callback) -> execute -> journal -> report (design.md
- * "Bulk actions"), or the continuation of a journaled run (`--resume`). Terminal-free: the command supplies
- * the confirm prompt and the progress display as hooks.
+ * One bulk run end to end, for any entity and action: select -> plan -> confirm (callback) -> execute ->
+ * journal -> report (design.md "Bulk actions"), or the continuation of a journaled run (`--resume`).
+ * Terminal-free: the command supplies the confirm prompt and the progress display as hooks, and the words
+ * that name the command (the resume hint).
+ *
+ * The journal is created once the plan is complete and has at least one target (an empty run, a dry run or a
+ * refused one leaves no file behind); a declined run removes its journal, since nothing was changed.
  */
+import { unlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Service } from '../api/schemas/service.js';
-import { BugError, UserError } from '../core/errors.js';
-import { cloneRunner, deleteRunner, updateRunner } from './actions.js';
-import type { ChangeSet } from './changes.js';
-import { executeChunks, type BulkProgress, type ChunkRunner, type ItemResult, type WorkItem } from './execute.js';
-import {
-  type BulkAction,
-  defaultJournalDir,
-  type HeaderLine,
-  JournalWriter,
-  newRunId,
-  readJournal,
-  type ResultLine,
-} from './journal.js';
-import { planClone, planDelete, planUpdate, type Plan } from './plan.js';
-import type { ServicesPort } from './port.js';
+import { UserError } from '../core/errors.js';
+import type { EntityAction } from './actions.js';
+import { executeChunks, type BulkProgress, type ItemResult, type WorkItem } from './execute.js';
+import { defaultJournalDir, type HeaderLine, type JournalLine, type JournalState, JournalWriter, newRunId, readJournal, type ResultLine } from './journal.js';
+import { planSlots, planTargets, type Plan } from './plan.js';
+import type { EntityPort } from './port.js';
 import { buildReport, type BulkReport } from './report.js';
 import { selectTargets, type Selection } from './select.js';
 
 export interface BulkRunRequest {
-  action: BulkAction;
-  /** update/delete: the targets. */
+  /** The targets (actions over targets); undefined for create actions and on resume. */
   selection?: Selection;
-  /** update: the validated `--set` changes. */
-  change?: ChangeSet;
-  /** clone: the source service (already fetched, so a bad id fails before anything is journaled) and N. */
-  clone?: { source: Service; count: number };
-  /** `--resume JOURNAL`: continue that run; selection/change/clone come from its header. */
-  resumePath?: string;
+  /** `--resume`: the journal read back; the command rebuilt `action` from its header. */
+  resume?: JournalState;
   /** `--journal PATH`; default `<stateDir>/journals/<runId>.ndjson`. */
   journalPath?: string;
   dryRun: boolean;
   /** Chunks in flight at once. */
   concurrency: number;
-  /** Items per bulk request (<= 100). */
-  chunkSize?: number;
-  /** Rows of the preview (all rows under `--dry-run --json`). */
+  /** Rows of the preview. */
   previewLimit: number;
+  /** Keep a preview row for every item (a piped or `--json` dry run prints the whole plan). */
   allRows?: boolean;
   signal?: AbortSignal;
   env: NodeJS.ProcessEnv;
   now: Date;
+  /** The command line that resumes the run recorded in `journal` (printed on Ctrl-C and partial failure). */
+  resumeCommand(journal: string): string;
 }
 
 /** What the confirm hook is shown. */
 export interface ConfirmInfo {
-  action: BulkAction;
+  action: string;
   plan: Plan;
   /** Items that will be sent now. */
   pending: number;
@@ -58,8 +49,8 @@ export interface ConfirmInfo {
   alreadyDone: number;
   resumed: boolean;
   journal?: string;
-  /** update: the field mask paths (from the journal on resume). */
-  mask: string[];
+  /** Preview columns (the changed paths of an update). */
+  columns: string[];
 }
 
 export interface BulkRunHooks {
@@ -75,86 +66,65 @@ export interface BulkRunHooks {
 
 export type BulkRunResult =
   | { kind: 'dry-run'; plan: Plan }
-  | { kind: 'declined'; plan: Plan; journal: string }
+  | { kind: 'empty'; plan: Plan }
+  | { kind: 'declined'; plan: Plan }
   | { kind: 'done'; plan: Plan; report: BulkReport; journal: string };
 
-/** `sitectl services <action> --resume <journal>`: printed on Ctrl-C and on partial failure. */
-export function resumeCommand(action: BulkAction, journal: string): string {
-  return `sitectl services ${action} --resume ${/^[\w./-]+$/.test(journal) ? journal : JSON.stringify(journal)}`;
+/** Buffers plan lines until the plan is complete; the journal file is created only then. */
+class PendingJournal {
+  readonly lines: JournalLine[] = [];
+  append(lines: readonly JournalLine[]): void {
+    this.lines.push(...lines);
+  }
 }
 
-function runnerFor(port: ServicesPort, action: BulkAction, change?: ChangeSet, sourceId?: string): ChunkRunner {
-  if (action === 'update') return updateRunner(port, change!);
-  if (action === 'delete') return deleteRunner(port);
-  return cloneRunner(port, sourceId!);
+async function makePlan(port: EntityPort, action: EntityAction, req: BulkRunRequest, sink?: PendingJournal): Promise<Plan> {
+  const opts = { previewLimit: req.previewLimit, allRows: req.allRows, journal: sink };
+  if (action.items.kind === 'slots') return planSlots(port, action.items.source, action.items.count, opts);
+  if (!req.selection) throw new TypeError(`${action.name} needs a selection`);
+  return planTargets(port, action, selectTargets(port, req.selection, req.signal), opts);
 }
 
 /**
  * Runs (or resumes) a bulk action.
  *
- * @returns the plan for a dry run, `declined` when the confirm hook said no, else the report of every item
- * @throws UserError for unknown ids in an ids selection (nothing is changed), a journal of another action or an
- *   incomplete plan on resume, or a journal that cannot be created; CancelError on Ctrl-C (with the resume
- *   command as hint); whatever the platform throws while selecting
+ * @returns the plan for a dry run or an empty selection, `declined` when the confirm hook said no, else the
+ *   report of every item
+ * @throws UserError for unknown ids in an ids selection (nothing is changed, nothing journaled), an incomplete
+ *   plan on resume, or a journal that cannot be created; CancelError on Ctrl-C (with the resume command as hint);
+ *   whatever the platform throws while selecting
  */
-export async function runBulk(port: ServicesPort, req: BulkRunRequest, hooks: BulkRunHooks): Promise<BulkRunResult> {
-  if (req.resumePath) return resume(port, req, hooks);
+export async function runBulk(port: EntityPort, action: EntityAction, req: BulkRunRequest, hooks: BulkRunHooks): Promise<BulkRunResult> {
+  if (req.resume) return resume(port, action, req, hooks);
+  if (req.dryRun) return { kind: 'dry-run', plan: await makePlan(port, action, req) };
 
-  const planOpts = { previewLimit: req.previewLimit, allRows: req.allRows };
-  if (req.dryRun) return { kind: 'dry-run', plan: await makePlan(port, req, planOpts) };
+  const sink = new PendingJournal();
+  const plan = await makePlan(port, action, req, sink);
+  if (plan.missing.length > 0) {
+    const shown = plan.missing.slice(0, 5).join(', ');
+    throw new UserError(
+      `${plan.missing.length} of the given ids ${plan.missing.length === 1 ? 'does' : 'do'} not exist: ${shown}${plan.missing.length > 5 ? ', ...' : ''}`,
+      `nothing was changed; check the ids with the list command`,
+    );
+  }
+  if (plan.targets === 0) return { kind: 'empty', plan };
 
   const runId = newRunId(req.now);
   const path = req.journalPath ?? join(defaultJournalDir(req.env), `${runId}.ndjson`);
-  const header: HeaderLine = {
-    kind: 'header',
-    runId,
-    action: req.action,
-    createdAt: req.now.toISOString(),
-    args: {
-      filter: req.selection?.kind === 'filter' ? req.selection.filter : undefined,
-      ids: req.selection?.kind === 'ids' ? req.selection.ids : undefined,
-      set: req.change?.sets,
-      mask: req.change?.mask.join(','),
-      sourceId: req.clone?.source.id,
-      count: req.clone?.count,
-    },
-  };
+  const header: HeaderLine = { kind: 'header', runId, entity: port.noun.many, action: action.name, createdAt: req.now.toISOString(), args: action.args };
   const journal = JournalWriter.create(path, header);
   try {
+    journal.append(sink.lines);
     hooks.onJournal?.(path, false);
-    const plan = await makePlan(port, req, { ...planOpts, journal });
-    if (plan.missing.length > 0) {
-      journal.append([{ kind: 'end', at: new Date().toISOString(), status: 'aborted' }]);
-      const shown = plan.missing.slice(0, 5).join(', ');
-      throw new UserError(
-        `${plan.missing.length} of the given ids ${plan.missing.length === 1 ? 'does' : 'do'} not exist: ${shown}${plan.missing.length > 5 ? ', ...' : ''}`,
-        'nothing was changed; check the ids with `sitectl services list`',
-      );
-    }
-    const prior: ItemResult[] = [];
-    return await confirmAndExecute(port, req, hooks, journal, runId, plan, plan.items, prior, req.change, req.clone?.source.id);
+    return await confirmAndExecute(port, action, req, hooks, journal, runId, plan, plan.items, []);
   } finally {
     journal.close();
   }
 }
 
-async function makePlan(
-  port: ServicesPort,
-  req: BulkRunRequest,
-  opts: { previewLimit: number; allRows?: boolean; journal?: JournalWriter },
-): Promise<Plan> {
-  if (req.action === 'clone') {
-    if (!req.clone) throw new BugError('clone needs a source service');
-    return planClone(req.clone.source, req.clone.count, opts);
-  }
-  if (!req.selection) throw new BugError(`${req.action} needs a selection`);
-  const pages = selectTargets(port, req.selection, req.signal);
-  if (req.action === 'update') return planUpdate(pages, req.change!, opts);
-  return planDelete(pages, opts);
-}
-
 async function confirmAndExecute(
-  port: ServicesPort,
+  port: EntityPort,
+  action: EntityAction,
   req: BulkRunRequest,
   hooks: BulkRunHooks,
   journal: JournalWriter,
@@ -162,46 +132,45 @@ async function confirmAndExecute(
   plan: Plan,
   pending: WorkItem[],
   prior: ItemResult[],
-  change: ChangeSet | undefined,
-  sourceId: string | undefined,
 ): Promise<BulkRunResult> {
   const info: ConfirmInfo = {
-    action: req.action,
+    action: action.name,
     plan,
     pending: pending.length,
     alreadyDone: prior.length,
-    resumed: Boolean(req.resumePath),
+    resumed: Boolean(req.resume),
     journal: journal.path,
-    mask: change?.mask ?? [],
+    columns: action.columns,
   };
   await hooks.onPlan?.(info);
   if (pending.length > 0) {
     const ok = await hooks.confirm(info);
     if (!ok) {
-      journal.append([{ kind: 'end', at: new Date().toISOString(), status: 'declined' }]);
-      return { kind: 'declined', plan, journal: journal.path };
+      journal.close();
+      if (!req.resume) unlinkSync(journal.path);
+      return { kind: 'declined', plan };
     }
     const display = hooks.progress?.(pending.length);
     try {
       await executeChunks({
         items: pending,
-        run: runnerFor(port, req.action, change, sourceId),
-        chunkSize: req.action === 'clone' ? 1 : (req.chunkSize ?? 100),
+        runner: action.runner(port),
+        chunkSize: action.chunkSize,
         concurrency: req.concurrency,
-        maxAttempts: req.action === 'clone' ? 1 : undefined,
+        maxAttempts: action.maxAttempts,
         signal: req.signal,
         journal,
         onProgress: display ? (p) => display.update(p) : undefined,
-        resumeCommand: resumeCommand(req.action, journal.path),
+        resumeCommand: req.resumeCommand(journal.path),
       });
     } finally {
       await display?.done();
     }
   }
   journal.append([{ kind: 'end', at: new Date().toISOString(), status: 'done' }]);
-  // Items decided at plan time (unchanged) are in the journal, not in `prior`/`results`: read them back.
+  // Items decided at plan time (unchanged, skipped) are in the journal, not in `prior`/results: read it back.
   const all = readJournal(journal.path);
-  const report = buildReport(runId, req.action, resultsOf(all.results), journal.path);
+  const report = buildReport({ runId, entity: port.noun.many, action: action.name, done: action.done, journal: journal.path }, resultsOf(all.results));
   return { kind: 'done', plan, report, journal: journal.path };
 }
 
@@ -209,27 +178,16 @@ function resultsOf(results: Map<string, ResultLine>): ItemResult[] {
   return [...results.values()].map(({ id, outcome, revision, createdId, error }) => ({ id, outcome, revision, createdId, error }));
 }
 
-async function resume(port: ServicesPort, req: BulkRunRequest, hooks: BulkRunHooks): Promise<BulkRunResult> {
-  const path = req.resumePath!;
-  const state = readJournal(path);
-  const { header } = state;
-  if (header.action !== req.action) {
-    throw new UserError(`${path} is a journal of \`services ${header.action}\``, `run: ${resumeCommand(header.action, path)}`);
-  }
+async function resume(port: EntityPort, action: EntityAction, req: BulkRunRequest, hooks: BulkRunHooks): Promise<BulkRunResult> {
+  const state = req.resume!;
+  const { header, path } = state;
   if (!state.planComplete) {
-    throw new UserError(
-      `the run in ${path} stopped while planning; nothing was changed`,
-      'start the action again without --resume',
-    );
+    throw new UserError(`the run in ${path} stopped while planning; nothing was changed`, 'start the action again without --resume');
   }
-  let change: ChangeSet | undefined;
-  if (header.action === 'update') {
-    const sets = header.args.set ?? [];
-    change = { sets, mask: sets.map((s) => s.path) };
-  }
-  // Failed items are retried (updates are revision-checked, deletes of a missing service count as done);
-  // a failed clone may have been created after all, so clones are only retried for slots with no result.
-  const retryFailed = header.action !== 'clone';
+  // Failed items are retried (updates are revision-checked, a delete of a missing entity counts as done,
+  // transitions are recognised); a failed create may have happened after all, so creates are only retried for
+  // slots with no result.
+  const retryFailed = action.items.kind === 'targets';
   const pending: WorkItem[] = [];
   const prior: ItemResult[] = [];
   for (const p of state.planned) {
@@ -240,27 +198,32 @@ async function resume(port: ServicesPort, req: BulkRunRequest, hooks: BulkRunHoo
   const plan: Plan = {
     items: pending,
     targets: state.planned.length,
-    // Everything decided earlier (unchanged included) is reported as `alreadyDone`.
+    // Everything decided earlier (unchanged and skipped included) is reported as `alreadyDone`.
     unchanged: 0,
+    skipped: [],
     missing: [],
     preview: pending.slice(0, req.previewLimit).map((p) => ({ id: p.id, revision: p.revision, changes: [] })),
   };
   const journal = JournalWriter.reopen(path);
   try {
     hooks.onJournal?.(path, true);
-    return await confirmAndExecute(
-      port,
-      { ...req, journalPath: path },
-      hooks,
-      journal,
-      header.runId,
-      plan,
-      pending,
-      prior,
-      change,
-      header.args.sourceId,
-    );
+    return await confirmAndExecute(port, action, { ...req, journalPath: path }, hooks, journal, header.runId, plan, pending, prior);
   } finally {
     journal.close();
   }
+}
+
+/**
+ * Reads a journal for `--resume` and checks it records a run of `entity`.
+ * @throws UserError when it cannot be read, is not a journal, or records another entity's run
+ */
+export function readRunJournal(path: string, entity: string): JournalState {
+  const state = readJournal(path);
+  if (state.header.entity !== entity) {
+    throw new UserError(
+      `${path} is the journal of a ${state.header.entity} ${state.header.action} run`,
+      `pass it to the --resume of the ${state.header.entity} ${state.header.action} command`,
+    );
+  }
+  return state;
 }

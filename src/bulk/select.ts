@@ -1,21 +1,25 @@
 /**
- * Selecting the targets of a bulk action (issue 2 §5 "stream the targets"): a filter (`--filter JSON`, combined
- * with `--where`), or ids (`--ids a,b,c`, repeated, or `--ids-file FILE|-`). Targets arrive page by page (at
- * most 100 services), so a 10,000-service run never holds the full documents at once.
+ * Selecting the targets of a bulk action (issue 2 section 5 "stream the targets"; issue 5 section 3): a filter
+ * (`--filter JSON`, combined with `--where`), or ids (`--ids a,b,c`, repeated, or `--ids-file FILE|-`, which
+ * also takes the NDJSON a list command prints). Targets arrive page by page, so a 10,000-entity run never holds
+ * every document at once.
  */
 import type { Readable } from 'node:stream';
-import type { Service } from '../api/schemas/service.js';
 import type { Filter } from '../api/schemas/common.js';
 import { readSource } from '../core/input.js';
-import type { ServicesPort } from './port.js';
+import { UserError } from '../core/errors.js';
+import { fetchByIds, type Entity, type EntityPort } from './port.js';
 
 export type Selection = { kind: 'filter'; filter: Filter } | { kind: 'ids'; ids: string[] };
 
 /** A page of targets; `missing` lists requested ids that do not exist (ids selections only). */
 export interface TargetPage {
-  services: Service[];
+  entities: Entity[];
   missing: string[];
 }
+
+/** Ids per lookup query of an ids selection. */
+const IDS_PER_QUERY = 100;
 
 /** Ids from `--ids` values: comma-separated, repeatable; blanks dropped, duplicates removed, order kept. */
 export function parseIdList(values: readonly string[]): string[] {
@@ -27,33 +31,56 @@ export function parseIdList(values: readonly string[]): string[] {
 }
 
 /**
- * Ids from `--ids-file`: one per line (commas also split), `#` comments and blank lines ignored; `-` reads stdin.
- * @throws UserError when the file cannot be read
+ * Ids from the text of `--ids-file`: one per line (commas also split), `#` comments and blank lines ignored;
+ * a line holding a JSON object (NDJSON from `list --ndjson`) gives its `id`.
+ * @throws UserError when a JSON line does not parse or has no string `id`
+ */
+export function parseIdsText(text: string, source: string): string[] {
+  const plain: string[] = [];
+  const ids: string[] = [];
+  text.split('\n').forEach((line, i) => {
+    const trimmed = line.trim();
+    if (trimmed.startsWith('{')) {
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(trimmed);
+      } catch {
+        throw new UserError(`${source} line ${i + 1} is not valid JSON`);
+      }
+      const id = (parsed as { id?: unknown }).id;
+      if (typeof id !== 'string' || id === '') throw new UserError(`${source} line ${i + 1} has no "id"`);
+      ids.push(id);
+    } else {
+      plain.push(line.replace(/#.*$/, ''));
+    }
+  });
+  return parseIdList([...ids, ...plain]);
+}
+
+/**
+ * Ids from `--ids-file`; `-` reads stdin.
+ * @throws UserError when the file cannot be read or holds a bad JSON line
  */
 export async function readIdsFile(path: string, stdin: Readable): Promise<string[]> {
-  const text = await readSource('--ids-file', path, stdin);
-  return parseIdList(text.split('\n').map((l) => l.replace(/#.*$/, '')));
+  return parseIdsText(await readSource('--ids-file', path, stdin), path === '-' ? 'stdin' : path);
 }
 
 /**
  * Streams the targets of a selection.
  *
- * Filters: the platform's own paging (offset pages of 100, sorted by id). Ids: queried 100 at a time with
- * `{"id":{"$in":[...]}}`, in the order given; ids the platform does not return are reported in `missing`.
+ * Filters: the platform's own paging (sorted by id). Ids: looked up 100 at a time with `{"id":{"$in":[...]}}`,
+ * in the order given; ids the platform does not return are reported in `missing`.
  */
-export async function* selectTargets(port: ServicesPort, selection: Selection, signal?: AbortSignal): AsyncGenerator<TargetPage> {
+export async function* selectTargets(port: EntityPort, selection: Selection, signal?: AbortSignal): AsyncGenerator<TargetPage> {
   if (selection.kind === 'filter') {
-    for await (const services of port.pages(selection.filter, signal)) yield { services, missing: [] };
+    for await (const entities of port.pages(selection.filter, signal)) yield { entities, missing: [] };
     return;
   }
-  for (let i = 0; i < selection.ids.length; i += 100) {
-    const ids = selection.ids.slice(i, i + 100);
-    const byId = new Map<string, Service>();
-    for await (const services of port.pages({ id: { $in: ids } }, signal)) {
-      for (const s of services) if (s.id) byId.set(s.id, s);
-    }
+  for (let i = 0; i < selection.ids.length; i += IDS_PER_QUERY) {
+    const ids = selection.ids.slice(i, i + IDS_PER_QUERY);
+    const byId = await fetchByIds(port, ids, signal);
     yield {
-      services: ids.filter((id) => byId.has(id)).map((id) => byId.get(id)!),
+      entities: ids.filter((id) => byId.has(id)).map((id) => byId.get(id)!),
       missing: ids.filter((id) => !byId.has(id)),
     };
   }

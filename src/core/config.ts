@@ -77,10 +77,13 @@ export function configPath(env: NodeJS.ProcessEnv): string {
   return join(configDir(env), 'config.json');
 }
 
-/** Validates a profile name; throws UserError (exit 2) naming the rule. */
-export function checkProfileName(name: string): string {
+/**
+ * Validates a profile name; throws UserError (exit 2) naming the rule.
+ * @param from where the name came from (`--profile`, `SITECTL_PROFILE`), for the message
+ */
+export function checkProfileName(name: string, from?: string): string {
   const r = profileNameSchema.safeParse(name);
-  if (!r.success) throw new UserError(`invalid profile name '${name}': ${r.error.issues[0]?.message}`);
+  if (!r.success) throw new UserError(`invalid profile name '${name}'${from ? ` in ${from}` : ''}: ${r.error.issues[0]?.message}`);
   return name;
 }
 

@@ -49,6 +49,18 @@ export class CancelError extends Error {
   }
 }
 
+/**
+ * The user answered no at a confirm prompt (exit 1). Not an error of anyone's: main prints the message alone,
+ * without `error:` ("Nothing was changed").
+ */
+export class DeclinedError extends Error {
+  override readonly name = 'DeclinedError';
+  readonly exitCode = ExitCode.Failure;
+  constructor(message = 'Nothing was changed') {
+    super(message);
+  }
+}
+
 /** A bulk action finished with some items failed (exit 3). The report has already been printed. */
 export class PartialFailureError extends Error {
   override readonly name = 'PartialFailureError';

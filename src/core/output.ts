@@ -9,13 +9,17 @@
  *   terminal width, dates shown relative (within a week) or as `yyyy-MM-dd HH:mm`;
  * - otherwise (stdout piped): tab-separated rows with no header, ISO dates, no colour (like gh off a TTY).
  *
- * Only data goes to stdout; notices go to stderr through core/log.ts.
+ * Only data goes to stdout; notices go to stderr through core/log.ts. Every format flag, and every field named
+ * in `--json fields`, is checked when the format is resolved, before a command sends anything (issue 5 section
+ * 4). Text from the server is escaped before it reaches a terminal (table, TSV, key/value views); JSON is left
+ * as it is.
  */
 import type { Command } from 'commander';
+import { getPath, setPath } from '../api/paths.js';
 import { UserError } from './errors.js';
 import type { IOStreams } from './iostreams.js';
-import { getPath } from './paths.js';
 import { style } from './log.js';
+import { escapeControl } from './text.js';
 
 export type OutputFormat =
   | { kind: 'table' }
@@ -42,7 +46,23 @@ export interface Column<T> {
   align?: 'left' | 'right';
   /** Never shortened to fit the terminal (ids: a truncated id cannot be copied). */
   noTruncate?: boolean;
+  /** An id: shown by its first 8 characters on a terminal (any unique prefix is accepted back); whole when piped. */
+  id?: boolean;
+  /**
+   * When the table is too wide, columns with the highest priority number are dropped first (before any cell is
+   * cut); 0 (the default) is never dropped.
+   */
+  priority?: number;
 }
+
+/** Characters of an id shown in a terminal table (like a short git hash). */
+export const SHORT_ID_LENGTH = 8;
+
+/**
+ * Says whether a `--json` field exists: `{ok: true}`, or the fields that do (and a close one, when the name
+ * looks like a typo). Commands build one from the entity's schema; core knows no schemas.
+ */
+export type FieldChecker = (path: string) => { ok: true } | { ok: false; known: readonly string[]; suggestion?: string };
 
 export type Records<T> = Iterable<T> | AsyncIterable<T>;
 
@@ -57,10 +77,11 @@ export function addFormatFlags(cmd: Command): Command {
 const FIELD_LIST = /^[A-Za-z_$][\w$]*(\.[\w$]+)*(,[A-Za-z_$][\w$]*(\.[\w$]+)*)*$/;
 
 /**
- * Turns the format flags into an OutputFormat.
- * @throws UserError (exit 2) when more than one format is asked for or the field list is malformed.
+ * Turns the format flags into an OutputFormat, checking every `--json` field with `check` (when given).
+ * @throws UserError (exit 2) when more than one format is asked for, the field list is malformed, or a field is
+ *   unknown (the message lists the valid ones)
  */
-export function resolveFormat(opts: FormatFlags, _io?: IOStreams): OutputFormat {
+export function resolveFormat(opts: FormatFlags, check?: FieldChecker): OutputFormat {
   const chosen = [opts.json !== undefined && opts.json !== false, Boolean(opts.ndjson), Boolean(opts.csv)].filter(Boolean);
   if (chosen.length > 1) throw new UserError('choose one of --json, --ndjson and --csv');
   if (opts.ndjson) return { kind: 'ndjson' };
@@ -74,9 +95,24 @@ export function resolveFormat(opts: FormatFlags, _io?: IOStreams): OutputFormat 
         `write --json=id,name, or put --json after the command's arguments`,
       );
     }
-    return { kind: 'json', fields: spec.split(',') };
+    const fields = spec.split(',');
+    for (const field of fields) {
+      const found = check?.(field);
+      if (found && !found.ok) {
+        throw new UserError(
+          `unknown field "${field}" for --json${found.suggestion ? `; did you mean "${found.suggestion}"?` : ''}`,
+          `valid fields: ${found.known.join(', ')}`,
+        );
+      }
+    }
+    return { kind: 'json', fields };
   }
   return { kind: 'table' };
+}
+
+/** A checker over a fixed list of top-level field names (reports, plans); dotted paths below them pass. */
+export function fieldsChecker(known: readonly string[]): FieldChecker {
+  return (path) => (known.includes(path.split('.')[0]!) ? { ok: true } : { ok: false, known });
 }
 
 /**
@@ -86,14 +122,7 @@ export function pickFields(record: unknown, fields: readonly string[]): Record<s
   const out: Record<string, unknown> = {};
   for (const field of fields) {
     const value = getPath(record, field);
-    if (value === undefined) continue;
-    const parts = field.split('.');
-    let target = out;
-    for (const part of parts.slice(0, -1)) {
-      const next = target[part];
-      target = (next && typeof next === 'object' ? next : (target[part] = {})) as Record<string, unknown>;
-    }
-    target[parts[parts.length - 1]!] = value;
+    if (value !== undefined) setPath(out, field, value);
   }
   return out;
 }
@@ -119,7 +148,7 @@ export async function printRecords<T>(
     case 'json': {
       const all: T[] = [];
       for await (const r of records) all.push(r);
-      const out = format.fields ? selectFields(all, format.fields) : all;
+      const out = format.fields ? all.map((r) => pickFields(r, format.fields!)) : all;
       await write(io, JSON.stringify(out, null, 2) + '\n');
       return;
     }
@@ -158,12 +187,12 @@ export async function printRecord<T>(
 ): Promise<void> {
   switch (format.kind) {
     case 'json': {
-      const out = format.fields ? selectFields([record], format.fields)[0] : record;
+      const out = format.fields ? pickFields(record, format.fields) : record;
       await write(io, JSON.stringify(out, null, 2) + '\n');
       return;
     }
     case 'ndjson':
-      await write(io, JSON.stringify(record) + '\n');
+      await write(io, JSON.stringify(format.fields ? pickFields(record, format.fields) : record) + '\n');
       return;
     case 'csv': {
       const columns = opts.columns ?? flatten(record).map(([k]) => ({ key: k }) as Column<T>);
@@ -188,24 +217,30 @@ export async function printRecord<T>(
   }
 }
 
+/**
+ * Prints a single value that is not an entity (a count, a bulk report, a plan): `--json [fields]` as pretty
+ * JSON, `--ndjson` as one line; on a terminal or piped, `text` when given, else the key/value view of
+ * {@link printRecord}.
+ */
+export async function printValue(io: IOStreams, format: OutputFormat, value: unknown, opts: PrintOptions & { text?: string } = {}): Promise<void> {
+  if (format.kind === 'json' || format.kind === 'ndjson') {
+    const out = format.kind === 'json' && format.fields ? pickFields(value, format.fields) : value;
+    await write(io, (format.kind === 'json' ? JSON.stringify(out, null, 2) : JSON.stringify(out)) + '\n');
+    return;
+  }
+  if (opts.text !== undefined) {
+    await write(io, escapeControl(opts.text) + (opts.text.endsWith('\n') || opts.text === '' ? '' : '\n'));
+    return;
+  }
+  await printRecord(io, format, value, opts);
+}
+
 /** Every leaf of `value` as `[dotted.path, leaf]`, arrays indexed (`locations.0.type`); Dates are leaves. */
 export function flatten(value: unknown, prefix = ''): Array<[string, unknown]> {
   if (value === null || typeof value !== 'object' || value instanceof Date) return prefix ? [[prefix, value]] : [];
   const entries = Array.isArray(value) ? value.map((v, i) => [String(i), v] as const) : Object.entries(value);
   if (entries.length === 0) return prefix ? [[prefix, Array.isArray(value) ? [] : {}]] : [];
   return entries.flatMap(([k, v]) => flatten(v, prefix ? `${prefix}.${k}` : k));
-}
-
-function selectFields<T>(records: readonly T[], fields: readonly string[]): Array<Record<string, unknown>> {
-  const picked = records.map((r) => pickFields(r, fields));
-  if (records.length > 0) {
-    const missing = fields.filter((f) => records.every((r) => getPath(r, f) === undefined));
-    if (missing.length > 0) {
-      const known = [...new Set(records.flatMap((r) => (r && typeof r === 'object' ? Object.keys(r) : [])))].sort();
-      throw new UserError(`unknown field${missing.length > 1 ? 's' : ''} for --json: ${missing.join(', ')}`, `available: ${known.join(', ')}`);
-    }
-  }
-  return picked;
 }
 
 function cellValue<T>(record: T, column: Column<T>): unknown {
@@ -225,8 +260,9 @@ export function csvCell(text: string): string {
   return /[",\r\n]|^\s|\s$/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
+/** One cell of TSV or a terminal table: tabs and newlines folded, control characters escaped. */
 function tsvCell(text: string): string {
-  return text.replace(/[\t\r\n]+/g, ' ');
+  return escapeControl(text.replace(/[\t\r\n]+/g, ' '));
 }
 
 /** Human text of a value for a TTY: relative or `yyyy-MM-dd HH:mm` dates, `yes`/`no` not used (booleans stay). */
@@ -256,15 +292,23 @@ async function renderTable<T>(io: IOStreams, records: readonly T[], columns: rea
   // An empty table is no table: the command says "no ... match" on stderr instead of a lone header.
   if (records.length === 0) return '';
   const now = opts.now ?? new Date();
-  const headers = columns.map((c) => c.header ?? c.key.toUpperCase());
-  const rows: string[][] = [];
+  const cells: string[][] = [];
   for (const r of records) {
     const row: string[] = [];
-    for (const c of columns) row.push(await human(cellValue(r, c), now));
-    rows.push(row);
+    for (const c of columns) {
+      const text = await human(cellValue(r, c), now);
+      row.push(c.id ? text.slice(0, SHORT_ID_LENGTH) : text);
+    }
+    cells.push(row);
   }
-  const natural = columns.map((_, i) => Math.max(headers[i]!.length, ...rows.map((row) => [...row[i]!].length)));
-  const widths = fitWidths(natural, Math.max(20, io.columns), 2, columns.map((c) => !c.noTruncate));
+  const allHeaders = columns.map((c) => c.header ?? c.key.toUpperCase());
+  const allNatural = columns.map((_, i) => Math.max(allHeaders[i]!.length, ...cells.map((row) => [...row[i]!].length)));
+  const keep = keptColumns(allNatural, columns.map((c) => c.priority ?? 0), Math.max(20, io.columns), 2);
+  columns = keep.map((i) => columns[i]!);
+  const headers = keep.map((i) => allHeaders[i]!);
+  const rows = cells.map((row) => keep.map((i) => row[i]!));
+  const natural = keep.map((i) => allNatural[i]!);
+  const widths = fitWidths(natural, Math.max(20, io.columns), 2, columns.map((c) => !c.noTruncate && !c.id));
   const { default: Table } = await import('cli-table3');
   const table = new Table({
     head: headers.map((h) => style(io, 'bold', h)),
@@ -282,6 +326,22 @@ async function renderTable<T>(io: IOStreams, records: readonly T[], columns: rea
   for (const row of rows) table.push(row);
   const lines = table.toString().split('\n').map((l) => l.replace(/\s+$/, ''));
   return lines.join('\n') + '\n';
+}
+
+/**
+ * The columns to show (indexes, in order): while the natural widths do not fit `total`, the column with the
+ * highest priority number goes (ties: the rightmost); priority 0 columns are never dropped.
+ */
+export function keptColumns(natural: readonly number[], priority: readonly number[], total: number, gap: number): number[] {
+  const keep = natural.map((_, i) => i);
+  const width = () => keep.reduce((sum, i) => sum + natural[i]! + gap, 0);
+  while (width() > total) {
+    let drop = -1;
+    for (const i of keep) if (priority[i]! > 0 && (drop < 0 || priority[i]! >= priority[drop]!)) drop = i;
+    if (drop < 0) break;
+    keep.splice(keep.indexOf(drop), 1);
+  }
+  return keep;
 }
 
 /**

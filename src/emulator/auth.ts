@@ -1,48 +1,86 @@
 /**
- * Admin credentials of the emulated site and the request check (platform-wire.md section 2).
+ * The emulated account, its admin key, and the request check (platform-wire.md section 2).
  *
- * At first start a random admin API key (`IST.` + 48 url-safe chars) and a site id (uuid) are written to
- * `<dataDir>/admin-key.json` with mode 0600. A request authenticates with `Authorization: <key>` plus
- * `wix-site-id: <siteId>`. Missing credentials -> 401 UNAUTHENTICATED; a wrong key or site id -> 403
- * PERMISSION_DENIED, both in the platform's applicationError envelope. Checks are a list of {@link Authenticator}s
- * so OAuth access tokens can be added beside the API key later.
+ * At first start an account-level admin API key (`IST.` + 48 url-safe chars), an account id and a default site
+ * are created and written to `<dataDir>/admin-key.json` (mode 0600):
+ * `{apiKey, accountId, siteId, sites: [{id, name}]}`, `siteId` being the default site. As on the platform, the
+ * key reaches every site of the account, chosen per request by `wix-site-id`. Missing credentials -> 401
+ * UNAUTHENTICATED; a wrong key, or a site outside the account -> 403 PERMISSION_DENIED, both in the platform's
+ * applicationError envelope. Checks are a list of {@link Authenticator}s so OAuth access tokens can join.
  */
 import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
-import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { chmodSync, existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import type { IncomingHttpHeaders } from 'node:http';
+import { join } from 'node:path';
 import { ApplicationFailure } from './errors.js';
 
 export interface AdminKey {
   apiKey: string;
+  accountId: string;
+  /** The default site. */
+  siteId: string;
+  sites: { id: string; name: string }[];
+}
+
+/** Who made a request, and for which site. */
+export interface Principal {
+  kind: 'admin';
+  accountId: string;
   siteId: string;
 }
 
-/** Who made a request. */
-export interface Principal {
-  kind: 'admin';
-  siteId: string;
+/** The sites a key may reach (the store's `sites` table). */
+export interface SiteDirectory {
+  hasSite(id: string): boolean;
 }
 
 /**
  * One way of authenticating. Returns a principal when the headers carry valid credentials of its kind,
- * undefined when they are not of its kind, and throws 403 when they are of its kind but wrong.
+ * undefined when they are not of its kind, and throws 401/403 when they are of its kind but not valid.
  */
 export type Authenticator = (authorization: string, headers: IncomingHttpHeaders) => Principal | undefined;
 
 export const ADMIN_KEY_FILE = 'admin-key.json';
+/** Name of the site created with the account. */
+export const DEFAULT_SITE_NAME = 'Downtown';
 
-/** Reads `<dataDir>/admin-key.json`, creating it (mode 0600) on first use. */
+/**
+ * Reads `<dataDir>/admin-key.json`, creating it (mode 0600) on first use. A key file written by an earlier
+ * version (`{apiKey, siteId}`) gets an account id and a `sites` list and is written back.
+ */
 export function loadOrCreateAdminKey(dataDir: string): AdminKey {
   const file = join(dataDir, ADMIN_KEY_FILE);
   if (existsSync(file)) {
     const parsed = JSON.parse(readFileSync(file, 'utf8')) as Partial<AdminKey>;
-    if (typeof parsed.apiKey === 'string' && typeof parsed.siteId === 'string') return { apiKey: parsed.apiKey, siteId: parsed.siteId };
+    if (typeof parsed.apiKey === 'string' && typeof parsed.siteId === 'string') {
+      const key: AdminKey = {
+        apiKey: parsed.apiKey,
+        accountId: typeof parsed.accountId === 'string' ? parsed.accountId : randomUUID(),
+        siteId: parsed.siteId,
+        sites: Array.isArray(parsed.sites) && parsed.sites.length ? parsed.sites : [{ id: parsed.siteId, name: DEFAULT_SITE_NAME }],
+      };
+      if (parsed.accountId === undefined || parsed.sites === undefined) writeAdminKey(dataDir, key);
+      return key;
+    }
   }
-  const key: AdminKey = { apiKey: `IST.${randomBytes(36).toString('base64url')}`, siteId: randomUUID() };
-  writeFileSync(file, JSON.stringify(key, null, 2) + '\n', { mode: 0o600 });
-  chmodSync(file, 0o600);
+  const siteId = randomUUID();
+  const key: AdminKey = {
+    apiKey: `IST.${randomBytes(36).toString('base64url')}`,
+    accountId: randomUUID(),
+    siteId,
+    sites: [{ id: siteId, name: DEFAULT_SITE_NAME }],
+  };
+  writeAdminKey(dataDir, key);
   return key;
+}
+
+/** Writes the key file atomically with mode 0600 (whatever the umask). */
+export function writeAdminKey(dataDir: string, key: AdminKey): void {
+  const file = join(dataDir, ADMIN_KEY_FILE);
+  const tmp = `${file}.${process.pid}.tmp`;
+  writeFileSync(tmp, JSON.stringify(key, null, 2) + '\n', { mode: 0o600 });
+  chmodSync(tmp, 0o600);
+  renameSync(tmp, file);
 }
 
 function same(a: string, b: string): boolean {
@@ -55,18 +93,18 @@ function permissionDenied(description: string): ApplicationFailure {
   return new ApplicationFailure(403, 'PERMISSION_DENIED', description, {}, 'Permission denied');
 }
 
-/** The admin API key check: `Authorization: <apiKey>` and `wix-site-id: <siteId>`. */
-export function apiKeyAuthenticator(key: AdminKey): Authenticator {
+/** The admin API key check: `Authorization: <apiKey>` and `wix-site-id: <a site of the account>`. */
+export function apiKeyAuthenticator(key: Pick<AdminKey, 'apiKey' | 'accountId'>, sites: SiteDirectory): Authenticator {
   return (authorization, headers) => {
     // API keys are long dotted tokens; an unrelated token format is left to other authenticators.
     if (!authorization.startsWith('IST.')) return undefined;
-    if (!same(authorization, key.apiKey)) throw permissionDenied('the API key is not valid for this site');
+    if (!same(authorization, key.apiKey)) throw permissionDenied('the API key is not valid for this account');
     const siteId = headers['wix-site-id'];
     if (typeof siteId !== 'string' || siteId === '') {
       throw new ApplicationFailure(401, 'UNAUTHENTICATED', 'an API key needs the wix-site-id header', {}, 'Unauthenticated');
     }
-    if (siteId !== key.siteId) throw permissionDenied(`the API key has no access to site ${siteId}`);
-    return { kind: 'admin', siteId };
+    if (!sites.hasSite(siteId)) throw permissionDenied(`the API key has no access to site ${siteId}`);
+    return { kind: 'admin', accountId: key.accountId, siteId };
   };
 }
 

@@ -25,9 +25,7 @@ export abstract class EmulatorError extends Error {
 export class ValidationFailure extends EmulatorError {
   readonly status = 400;
   constructor(readonly fieldViolations: FieldViolation[]) {
-    super(
-      'INVALID_ARGUMENT: ' + fieldViolations.map((v) => `"${v.field}" ${v.description}`).join(', '),
-    );
+    super('INVALID_ARGUMENT: ' + fieldViolations.map((v) => `"${v.field}" ${v.description}`).join(', '));
   }
   /** One violation, the common case. `violatedRule` defaults to `INVALID`. */
   static field(field: string, description: string, violatedRule = 'INVALID', data?: Record<string, unknown>) {
@@ -60,20 +58,6 @@ export class ApplicationFailure extends EmulatorError {
 /** The platform's wording for a stale revision (platform-wire.md section 9). */
 export const REVISION_MISMATCH_MESSAGE = 'entity has already changed since the requested revision';
 
-/** HTTP 409, code REVISION_MISMATCH: the caller's revision is not the stored one; nothing was changed. */
-export function revisionMismatch(id: string, expected: string, current: string): ApplicationFailure {
-  return new ApplicationFailure(409, 'REVISION_MISMATCH', REVISION_MISMATCH_MESSAGE, {
-    id,
-    requestedRevision: expected,
-    currentRevision: current,
-  });
-}
-
-/** HTTP 404, code SERVICE_NOT_FOUND. */
-export function serviceNotFound(id: string): ApplicationFailure {
-  return new ApplicationFailure(404, 'SERVICE_NOT_FOUND', `service ${id} was not found`, { id });
-}
-
 /** A route that does not exist: 404 whose code the client maps from the status text. */
 export function routeNotFound(method: string, path: string): ApplicationFailure {
   return new ApplicationFailure(404, 'NOT_FOUND', `no route for ${method} ${path}`);
@@ -82,6 +66,7 @@ export function routeNotFound(method: string, path: string): ApplicationFailure 
 /**
  * Item-level error of a bulk reply (`itemMetadata.error`): the same code/description/data an equivalent
  * single call would carry. Validation failures become code `INVALID_ARGUMENT` with the violations in data.
+ * @throws the error itself when it is not an emulator error (a bug)
  */
 export function toItemError(err: unknown): { code: string; description: string; data: Record<string, unknown> } {
   if (err instanceof ApplicationFailure) return { code: err.code, description: err.description, data: err.data };

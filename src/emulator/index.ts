@@ -1,24 +1,29 @@
 /**
- * The local emulator of the platform (issue 2 section 3; contracts.md "src/emulator"): an HTTP server on
- * 127.0.0.1 serving the services API on its real paths and aliases, backed by a SQLite store in `dataDir`,
- * with a generated admin key, deterministic demo data, fault injection and a control plane.
+ * The local emulator of the platform (contracts.md "src/emulator"): an HTTP server on 127.0.0.1 serving every
+ * family table it knows on the platform's real paths and aliases, backed by a SQLite store in `dataDir`, with an
+ * account-level admin key, deterministic demo data, a settable clock, fault injection and a control plane.
  *
  * ```ts
  * const emu = await startEmulator({ dataDir: '/tmp/emu', port: 0 });
- * // emu.url, emu.apiKey, emu.siteId; requests need Authorization: apiKey and wix-site-id: siteId
+ * // emu.url, emu.apiKey, emu.siteId; requests need Authorization: apiKey and wix-site-id: a site of the account
  * await emu.close();
  * ```
  */
-import { mkdirSync } from 'node:fs';
+import { chmodSync, mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { apiKeyAuthenticator, loadOrCreateAdminKey } from './auth.js';
+import { apiKeyAuthenticator, loadOrCreateAdminKey, writeAdminKey, type AdminKey } from './auth.js';
+import { lastSeed, resetStore, seedOptions } from './control.js';
 import { FaultInjector, type Faults } from './faults.js';
-import { resetStore, seedOptions } from './routes/control.js';
-import { DEFAULT_SEED_SIZE, seedStore } from './seed/index.js';
+import type { ServedOperation } from './serve.js';
 import { createEmulatorServer } from './server.js';
-import { Store } from './store.js';
+import { servicesServed } from './services/handlers.js';
+import { seedStore } from './seed/index.js';
+import { Store } from './store/store.js';
 
 export type { Faults } from './faults.js';
+
+/** Every operation the emulator serves, family by family. */
+export const SERVED: readonly ServedOperation[] = [...servicesServed];
 
 export interface EmulatorOptions {
   dataDir: string;
@@ -39,33 +44,63 @@ export interface RunningEmulator {
   url: string;
   port: number;
   apiKey: string;
+  accountId: string;
+  /** The default site. */
   siteId: string;
+  sites: { id: string; name: string }[];
   close(): Promise<void>;
+}
+
+/** Creates the data dir owner-only (0700, whatever the umask). */
+function ownDir(dataDir: string): void {
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  chmodSync(dataDir, 0o700);
+}
+
+/**
+ * Opens the store of `dataDir` with the account's sites in place and the key file listing them; seeds an
+ * empty store. @returns the store and the key (sites as the store has them).
+ */
+function openAccount(dataDir: string, seed: { seed?: 'demo' | 'empty'; size?: number }, opts: { backgroundCheckpoints?: boolean } = {}) {
+  ownDir(dataDir);
+  const key = loadOrCreateAdminKey(dataDir);
+  const defaultSite = key.sites.find((s) => s.id === key.siteId) ?? { id: key.siteId, name: 'Downtown' };
+  const store = new Store(dataDir, { ...opts, defaultSite });
+  try {
+    store.tx(() => {
+      for (const s of key.sites) if (!store.hasSite(s.id)) store.addSite(s);
+    });
+    if (store.getMeta('seed') === undefined && store.counts().events === 0 && isEmpty(store)) seedStore(store, key, seed);
+    const synced: AdminKey = { ...key, sites: store.sites().map((s) => ({ id: s.id, name: s.name })) };
+    if (JSON.stringify(synced.sites) !== JSON.stringify(key.sites)) writeAdminKey(dataDir, synced);
+    return { store, key: synced };
+  } catch (err) {
+    store.close();
+    throw err;
+  }
+}
+
+function isEmpty(store: Store): boolean {
+  return Object.values(store.counts().sites).every((kinds) => Object.keys(kinds).length === 0);
 }
 
 /**
  * Opens (or creates and seeds) the store in `opts.dataDir`, creates the admin key on first start and listens.
  * Data already in the store is kept; `seed`/`size` apply only to an empty store.
- * @throws ValidationFailure for bad fault settings; the listen error (e.g. EADDRINUSE) when the port is taken.
+ * @throws ValidationFailure for bad fault settings; the listen error (e.g. EADDRINUSE) when the port is taken;
+ *   the file-system error when the data dir cannot be created (e.g. ENOTDIR when it is a file)
  */
 export async function startEmulator(opts: EmulatorOptions): Promise<RunningEmulator> {
-  mkdirSync(opts.dataDir, { recursive: true });
-  const key = loadOrCreateAdminKey(opts.dataDir);
   const faults = new FaultInjector(opts.faults ?? {});
-  const store = new Store(opts.dataDir, { backgroundCheckpoints: true });
-  try {
-    if (store.getMeta('seed') === undefined && store.serviceCount() === 0) seedStore(store, { seed: opts.seed, size: opts.size });
-  } catch (err) {
-    store.close();
-    throw err;
-  }
+  const { store, key } = openAccount(opts.dataDir, { seed: opts.seed, size: opts.size }, { backgroundCheckpoints: true });
   const log = opts.quiet ? () => {} : (line: string) => process.stderr.write(`[emulator] ${line}\n`);
   let url = '';
   const server = createEmulatorServer({
     store,
     faults,
-    authenticators: [apiKeyAuthenticator(key)],
-    control: { store, faults, dataDir: opts.dataDir, url: () => url, siteId: key.siteId, startedAt: new Date().toISOString() },
+    authenticators: [apiKeyAuthenticator(key, store)],
+    served: SERVED,
+    control: { store, faults, dataDir: opts.dataDir, url: () => url, key, startedAt: new Date().toISOString() },
     log,
   });
   const host = opts.host ?? '127.0.0.1';
@@ -86,7 +121,9 @@ export async function startEmulator(opts: EmulatorOptions): Promise<RunningEmula
     url,
     port,
     apiKey: key.apiKey,
+    accountId: key.accountId,
     siteId: key.siteId,
+    sites: key.sites,
     close() {
       closing ??= new Promise<void>((resolve) => {
         server.close(() => {
@@ -102,17 +139,15 @@ export async function startEmulator(opts: EmulatorOptions): Promise<RunningEmula
 
 /**
  * Deletes all data in `dataDir` and seeds it again, without a server (used by `sitectl emulator reset` when no
- * emulator is running). Seed kind and size default to what the store was seeded with. The admin key is kept.
- * @returns the new record counts. @throws ValidationFailure for a bad seed kind or size.
+ * emulator is running). Seed kind and size default to what the store was seeded with. The admin key, the sites
+ * and the clock are kept.
+ * @returns the document counts per site. @throws ValidationFailure for a bad seed kind or size.
  */
-export function resetDataDir(dataDir: string, opts: { seed?: 'demo' | 'empty'; size?: number }): Record<string, number> {
-  mkdirSync(dataDir, { recursive: true });
-  loadOrCreateAdminKey(dataDir);
-  const store = new Store(dataDir);
+export function resetDataDir(dataDir: string, opts: { seed?: 'demo' | 'empty'; size?: number }): Record<string, Record<string, number>> {
+  const { store, key } = openAccount(dataDir, { seed: 'empty' });
   try {
-    const previous = { seed: store.getMeta('seed') as 'demo' | 'empty' | undefined, size: Number(store.getMeta('seedSize') ?? DEFAULT_SEED_SIZE) };
-    resetStore(store, seedOptions(opts, previous));
-    return store.counts();
+    resetStore(store, key, seedOptions(opts, lastSeed(store)));
+    return store.counts().sites;
   } finally {
     store.close();
   }

@@ -1,67 +1,79 @@
 /**
- * Maps a request's method and path to a route: first the path's alias prefix is replaced by the proto prefix
- * (platform-wire.md section 1: the emulator accepts every gateway alias), then the canonical path is matched
- * segment by segment against the route table. Literal segments win over `:param` segments.
+ * Maps a request's method and path to an operation. Every path template of every served operation (the proto
+ * path, the SDK URL and each gateway alias, platform-wire.md section 1, as the family tables list them) goes
+ * into one segment tree per method; `{name}` segments match any one segment and bind it to the (dotted) request
+ * field `name`. A literal segment wins over a parameter.
  */
-import type { Route } from './routes/types.js';
 
-export interface Match {
-  route: Route;
+export interface Match<T> {
+  target: T;
   params: Record<string, string>;
 }
 
-interface Compiled {
-  route: Route;
-  segments: string[];
-  literals: number;
+interface Node<T> {
+  literals: Map<string, Node<T>>;
+  param?: { name: string; node: Node<T> };
+  target?: T;
 }
 
-export class Router {
-  private readonly byMethod = new Map<string, Compiled[]>();
+const node = <T>(): Node<T> => ({ literals: new Map() });
 
-  constructor(routes: Route[], private readonly aliases: Array<[string, string]>) {
-    for (const route of routes) {
-      const segments = route.path.split('/').filter(Boolean);
-      const list = this.byMethod.get(route.method) ?? [];
-      list.push({ route, segments, literals: segments.filter((s) => !s.startsWith(':')).length });
-      list.sort((a, b) => b.literals - a.literals);
-      this.byMethod.set(route.method, list);
+export class Router<T> {
+  private readonly roots = new Map<string, Node<T>>();
+
+  /**
+   * Adds `template` (e.g. `/_api/bookings/v2/services/{serviceId}`) for `method`.
+   * @throws Error when the same method and template were added for another target
+   */
+  add(method: string, template: string, target: T): void {
+    let root = this.roots.get(method);
+    if (!root) this.roots.set(method, (root = node()));
+    let current = root;
+    for (const segment of template.split('/').filter(Boolean)) {
+      const param = /^\{(.+)\}$/.exec(segment);
+      if (param) {
+        current.param ??= { name: param[1]!, node: node() };
+        if (current.param.name !== param[1]) throw new Error(`route ${method} ${template}: parameter {${param[1]}} clashes with {${current.param.name}}`);
+        current = current.param.node;
+      } else {
+        let next = current.literals.get(segment);
+        if (!next) current.literals.set(segment, (next = node()));
+        current = next;
+      }
     }
+    if (current.target !== undefined && current.target !== target) throw new Error(`route ${method} ${template} is declared twice`);
+    current.target = target;
   }
 
-  /** The canonical (proto) form of `path`. */
-  canonical(path: string): string {
-    for (const [alias, proto] of this.aliases) {
-      if (path === alias || path.startsWith(alias + '/')) return proto + path.slice(alias.length);
-    }
-    return path;
-  }
-
-  /** The matching route and its parameters, or undefined (the caller answers 404). */
-  match(method: string, rawPath: string): Match | undefined {
-    const candidates = this.byMethod.get(method);
-    if (!candidates) return undefined;
-    const parts = this.canonical(rawPath).split('/').filter(Boolean);
-    for (const c of candidates) {
-      if (c.segments.length !== parts.length) continue;
-      const params: Record<string, string> = {};
-      let ok = true;
-      for (let i = 0; i < parts.length; i++) {
-        const seg = c.segments[i];
-        if (seg.startsWith(':')) {
-          try {
-            params[seg.slice(1)] = decodeURIComponent(parts[i]);
-          } catch {
-            ok = false;
-            break;
-          }
-        } else if (seg !== parts[i]) {
-          ok = false;
-          break;
+  /** The target and path parameters (URI-decoded) for the request, or undefined (the caller answers 404). */
+  match(method: string, path: string): Match<T> | undefined {
+    const root = this.roots.get(method);
+    if (!root) return undefined;
+    const parts = path.split('/').filter(Boolean);
+    const params: Record<string, string> = {};
+    const walk = (n: Node<T>, i: number): T | undefined => {
+      if (i === parts.length) return n.target;
+      const literal = n.literals.get(parts[i]!);
+      if (literal) {
+        const hit = walk(literal, i + 1);
+        if (hit !== undefined) return hit;
+      }
+      if (n.param) {
+        let value: string;
+        try {
+          value = decodeURIComponent(parts[i]!);
+        } catch {
+          return undefined;
+        }
+        const hit = walk(n.param.node, i + 1);
+        if (hit !== undefined) {
+          params[n.param.name] = value;
+          return hit;
         }
       }
-      if (ok) return { route: c.route, params };
-    }
-    return undefined;
+      return undefined;
+    };
+    const target = walk(root, 0);
+    return target === undefined ? undefined : { target, params };
   }
 }

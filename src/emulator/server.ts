@@ -1,30 +1,33 @@
 /**
- * The HTTP layer: node:http on 127.0.0.1, one handler per request.
+ * The HTTP layer: node:http on 127.0.0.1, one handler per request, routes from the served family tables.
  *
  * For every reply: `x-wix-request-id` (unique), JSON 200 on success (`{}` when nothing to return), the
  * platform's error envelope for EmulatorErrors, and a 500 with an empty body for anything unexpected
- * (platform-wire.md sections 4 and 10). API requests pass auth, then faults (throttle, 5xx or drop before or
- * after the commit, latency); write handlers run in one store transaction committed before the reply.
+ * (platform-wire.md sections 4 and 10). A request body over {@link MAX_BODY_BYTES} gets 413. API requests pass
+ * auth, then faults (throttle, 5xx or drop before or after the commit, latency); a handler runs in one store
+ * transaction, committed before the reply, at the emulator clock's time.
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { authenticate, type Authenticator } from './auth.js';
+import { controlRoutes, type ControlState } from './control.js';
 import { ApplicationFailure, EmulatorError, ValidationFailure, routeNotFound } from './errors.js';
 import type { FaultInjector } from './faults.js';
-import { controlRoutes, type ControlState } from './routes/control.js';
-import { serviceAliases, serviceRoutes } from './routes/services.js';
-import { RawJson, type HandlerContext } from './routes/types.js';
 import { Router } from './router.js';
-import type { Store } from './store.js';
+import { decodeRequest, RawJson, type RequestContext, type ServedOperation } from './serve.js';
+import type { Store } from './store/store.js';
 
-const MAX_BODY_BYTES = 16 * 1024 * 1024;
+/** Largest request body accepted (bytes); a bulk request of 100 full services is well below it. */
+export const MAX_BODY_BYTES = 4 * 1024 * 1024;
 const EMPTY_QUERY = new URLSearchParams();
 
 export interface ServerDeps {
   store: Store;
   faults: FaultInjector;
   authenticators: Authenticator[];
+  /** Every operation of every family the emulator serves. */
+  served: readonly ServedOperation[];
   control: ControlState;
   log: (line: string) => void;
 }
@@ -33,6 +36,11 @@ class BodyTooLarge extends Error {}
 
 function readBody(req: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
+    const declared = Number(req.headers['content-length']);
+    if (Number.isFinite(declared) && declared > MAX_BODY_BYTES) {
+      reject(new BodyTooLarge());
+      return;
+    }
     const chunks: Buffer[] = [];
     let size = 0;
     req.on('data', (c: Buffer) => {
@@ -40,13 +48,13 @@ function readBody(req: IncomingMessage): Promise<string> {
       if (size > MAX_BODY_BYTES) reject(new BodyTooLarge());
       else chunks.push(c);
     });
-    req.on('end', () => resolve(chunks.length === 0 ? '' : chunks.length === 1 ? chunks[0].toString('utf8') : Buffer.concat(chunks).toString('utf8')));
+    req.on('end', () => resolve(chunks.length === 0 ? '' : chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8')));
     req.on('error', reject);
   });
 }
 
 function send(res: ServerResponse, status: number, requestId: string, body: unknown, extra?: Record<string, string>): void {
-  // Encoded once: measuring the string and then writing it would walk a large page of services twice.
+  // Encoded once: measuring the string and then writing it would walk a large page of documents twice.
   const payload = Buffer.from(body === undefined ? '' : body instanceof RawJson ? body.text : JSON.stringify(body));
   res.writeHead(status, {
     'content-type': 'application/json; charset=utf-8',
@@ -57,24 +65,25 @@ function send(res: ServerResponse, status: number, requestId: string, body: unkn
   res.end(payload);
 }
 
-/** Creates the server (not yet listening). */
+function parseJson(raw: string): unknown {
+  if (raw === '') return undefined;
+  try {
+    return JSON.parse(raw);
+  } catch {
+    throw ValidationFailure.field('body', 'the request body is not valid JSON', 'INVALID_JSON');
+  }
+}
+
+/** Creates the server (not yet listening). @throws Error when two served operations claim one route. */
 export function createEmulatorServer(deps: ServerDeps): Server {
-  const router = new Router(serviceRoutes, serviceAliases);
+  const router = new Router<ServedOperation>();
+  for (const served of deps.served) for (const route of served.op.routes) router.add(served.op.method, route, served);
   const { store, faults } = deps;
 
   const fail = (res: ServerResponse, requestId: string, err: unknown) => {
     if (err instanceof EmulatorError) return send(res, err.status, requestId, err.body());
     deps.log(`request ${requestId} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
     send(res, 500, requestId, undefined);
-  };
-
-  const parse = (raw: string): unknown => {
-    if (raw === '') return undefined;
-    try {
-      return JSON.parse(raw);
-    } catch {
-      throw ValidationFailure.field('body', 'the request body is not valid JSON', 'INVALID_JSON');
-    }
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
@@ -89,29 +98,29 @@ export function createEmulatorServer(deps: ServerDeps): Server {
       raw = await readBody(req);
     } catch (err) {
       if (err instanceof BodyTooLarge) {
-        send(res, 413, requestId, new ApplicationFailure(413, 'PAYLOAD_TOO_LARGE', 'the request body is too large').body(), { connection: 'close' });
-        req.socket.destroy();
+        const failure = new ApplicationFailure(413, 'PAYLOAD_TOO_LARGE', `the request body is larger than ${MAX_BODY_BYTES} bytes`);
+        send(res, 413, requestId, failure.body(), { connection: 'close' });
+        req.resume();
       }
       return;
     }
-    const ctx: HandlerContext = { params: {}, query, now: new Date().toISOString(), requestId };
 
     if (path.startsWith('/__emulator/')) {
       try {
         authenticate(req.headers, deps.authenticators);
-        const handler = controlRoutes[`${method} ${path}`];
+        const handler = Object.hasOwn(controlRoutes, `${method} ${path}`) ? controlRoutes[`${method} ${path}`] : undefined;
         if (!handler) throw routeNotFound(method, path);
-        send(res, 200, requestId, handler(deps.control, parse(raw), ctx));
+        send(res, 200, requestId, handler(deps.control, parseJson(raw), { query, requestId }));
       } catch (err) {
         fail(res, requestId, err);
       }
       return;
     }
 
-    let result: object;
+    let result: unknown;
     const decision = faults.decide();
     try {
-      authenticate(req.headers, deps.authenticators);
+      const principal = authenticate(req.headers, deps.authenticators);
       const match = router.match(method, path);
       if (!match) throw routeNotFound(method, path);
       if (decision.throttle) {
@@ -130,10 +139,22 @@ export function createEmulatorServer(deps: ServerDeps): Server {
         else send(res, decision.errorStatus, requestId, undefined);
         return;
       }
-      ctx.params = match.params;
-      const body = parse(raw);
-      const { handler, write } = match.route;
-      result = write ? store.tx(() => handler(store, body, ctx)) : handler(store, body, ctx);
+      const { op, handler } = match.target;
+      const body = decodeRequest(op, parseJson(raw), query, match.params);
+      const site = principal.siteId;
+      result = store.tx(() => {
+        const ctx: RequestContext<unknown> = {
+          body,
+          query,
+          site,
+          principal,
+          now: store.now(),
+          requestId,
+          store,
+          db: (def) => store.collection(def).at(site),
+        };
+        return handler(ctx as RequestContext<never>);
+      });
     } catch (err) {
       if (decision.latencyMs > 0) await sleep(decision.latencyMs);
       fail(res, requestId, err);

@@ -8,7 +8,7 @@ import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { CancelError, ExitCode, UserError } from '../../core/errors.js';
 import { success } from '../../core/log.js';
-import { emulatorRequest, readAdminKey, readRunning } from '../../emulator/daemon.js';
+import { emulatorRequest, readAdminKey, readRunning } from '../../local/daemon.js';
 import { dataDirOf, numberFlag, seedFlag } from './shared.js';
 
 export interface ResetOptions {

@@ -2,7 +2,7 @@
 import { resolve } from 'node:path';
 import type { Context } from '../../context.js';
 import { UserError } from '../../core/errors.js';
-import { defaultDataDir } from '../../emulator/daemon.js';
+import { defaultDataDir } from '../../local/daemon.js';
 
 /** `--data-dir` made absolute, else the default data dir (contracts.md "Files and environment"). */
 export function dataDirOf(opts: { dataDir?: string }, ctx: Pick<Context, 'env'>): string {

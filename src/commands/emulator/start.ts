@@ -9,7 +9,7 @@ import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { ExitCode, UserError } from '../../core/errors.js';
 import { notice, style } from '../../core/log.js';
-import { readRunning, removePidFile, spawnEmulator, writePidFile } from '../../emulator/daemon.js';
+import { readRunning, removePidFile, spawnEmulator, writePidFile } from '../../local/daemon.js';
 import type { Faults } from '../../emulator/faults.js';
 import { dataDirOf, numberFlag, seedFlag } from './shared.js';
 

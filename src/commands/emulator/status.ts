@@ -5,7 +5,7 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { ExitCode, UserError } from '../../core/errors.js';
-import { emulatorRequest, readAdminKey, readRunning } from '../../emulator/daemon.js';
+import { emulatorRequest, readAdminKey, readRunning } from '../../local/daemon.js';
 import { dataDirOf } from './shared.js';
 
 export interface StatusReport {

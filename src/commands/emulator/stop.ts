@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { notice, success } from '../../core/log.js';
-import { readRunning, stopEmulator } from '../../emulator/daemon.js';
+import { readRunning, stopEmulator } from '../../local/daemon.js';
 import { dataDirOf } from './shared.js';
 
 export function register(parent: Command, ctx: Context): void {

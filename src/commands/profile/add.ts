@@ -64,7 +64,7 @@ export async function run(opts: AddOptions, ctx: Context): Promise<void> {
   let replaced = false;
   let madeCurrent = false;
   await updateConfig(ctx.env, (config) => {
-    replaced = name in config.profiles;
+    replaced = Object.hasOwn(config.profiles, name);
     config.profiles[name] = profile;
     if (opts.use || !config.currentProfile) {
       config.currentProfile = name;

@@ -30,7 +30,7 @@ export async function run(opts: FormatFlags, ctx: Context): Promise<void> {
       credential: p.credential ? 'apiKey' : 'none',
       secretStoredIn: p.credential ? read.path : null,
     }));
-  if (!(LOCAL_PROFILE in read.config.profiles)) {
+  if (!Object.hasOwn(read.config.profiles, LOCAL_PROFILE)) {
     const local = await resolveLocalProfile(ctx, false);
     rows.push({
       name: LOCAL_PROFILE,

@@ -1,8 +1,8 @@
 /** `sitectl profile remove NAME [--yes]`: deletes a stored profile and its stored secret. */
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { checkProfileName, readConfig, updateConfig } from '../../core/config.js';
-import { CancelError, ExitCode, UserError } from '../../core/errors.js';
+import { checkProfileName, LOCAL_PROFILE, readConfig, updateConfig } from '../../core/config.js';
+import { UserError } from '../../core/errors.js';
 import { success } from '../../core/log.js';
 
 export function register(parent: Command, ctx: Context): void {
@@ -24,20 +24,17 @@ export function register(parent: Command, ctx: Context): void {
 export async function run(opts: { name: string; yes: boolean }, ctx: Context): Promise<void> {
   const name = checkProfileName(opts.name);
   const read = readConfig(ctx.env);
-  if (!read.problem && !(name in read.config.profiles)) {
-    throw new UserError(`no profile named '${name}'`, `'sitectl profile list' shows the stored profiles`);
+  const exists = Object.hasOwn(read.config.profiles, name);
+  if (name === LOCAL_PROFILE && !exists) {
+    throw new UserError(`'${LOCAL_PROFILE}' is the built-in profile of the local emulator and cannot be removed`, `stop the emulator with '${ctx.bin} emulator stop'; switch away with '${ctx.bin} profile use NAME'`);
   }
-  if (!opts.yes) {
-    if (!ctx.io.canPrompt()) {
-      throw new UserError(`removing profile '${name}' needs confirmation`, 'pass --yes to remove it without a prompt');
-    }
-    const { renderConfirm } = await import('../../ui/index.js');
-    const ok = await renderConfirm({ message: `Remove profile '${name}' and its stored API key?`, defaultValue: false });
-    if (!ok) throw new CancelError('Kept the profile', ExitCode.Failure);
+  if (!read.problem && !exists) {
+    throw new UserError(`no profile named '${name}'`, `'${ctx.bin} profile list' shows the stored profiles`);
   }
+  if (!opts.yes) await ctx.prompter.require(`Remove profile '${name}' and its stored API key?`, { declined: 'Kept the profile' });
   let wasCurrent = false;
   await updateConfig(ctx.env, (config) => {
-    if (!(name in config.profiles)) throw new UserError(`no profile named '${name}'`);
+    if (!Object.hasOwn(config.profiles, name)) throw new UserError(`no profile named '${name}'`);
     delete config.profiles[name];
     if (config.currentProfile === name) {
       wasCurrent = true;

@@ -43,7 +43,9 @@ function describeSource(source: string | undefined): string {
     case 'flag':
       return '--profile';
     case 'env':
-      return 'environment (SITECTL_*)';
+      return 'environment (SITECTL_BASE_URL / SITECTL_API_KEY)';
+    case 'env-profile':
+      return 'SITECTL_PROFILE';
     case 'stored':
       return 'current profile in the config file';
     default:

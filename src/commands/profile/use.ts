@@ -19,7 +19,7 @@ export function register(parent: Command, ctx: Context): void {
 export async function run(opts: { name: string }, ctx: Context): Promise<void> {
   const name = checkProfileName(opts.name);
   await updateConfig(ctx.env, (config) => {
-    if (!(name in config.profiles) && name !== LOCAL_PROFILE) {
+    if (!Object.hasOwn(config.profiles, name) && name !== LOCAL_PROFILE) {
       const known = [...Object.keys(config.profiles), LOCAL_PROFILE];
       throw new UserError(`no profile named '${name}'`, `known profiles: ${known.join(', ')}`);
     }

@@ -1,22 +1,23 @@
 /**
- * Deterministic demo data (issue 2, section 3): 3 business locations with geocodes, 8 staff members with
- * images, 6 categories, 3 booking policies, 2 booking forms and `size` services of all three types. The same
- * size always produces the same ids, names, prices and dates (seeded PRNG, fixed base date), so output is
- * stable across runs. `empty` keeps the site furniture (locations, staff, categories, policies, forms) and
- * creates no services. Runs in one transaction: 10,000 services take a few seconds at most.
+ * Deterministic demo data (issue 2 section 3; issue 5 section 2): per site 3 business locations with geocodes,
+ * 8 staff members with images, 6 categories, 3 booking policies, 2 booking forms and, for the default site,
+ * `size` services of all three types. The same size always produces the same ids, names and prices (seeded
+ * PRNG), and every timestamp is an offset from the hour the seed ran (the emulator clock's time), so the data
+ * is deterministic relative to when it was seeded. `empty` keeps the site furniture and creates no services.
+ * Runs in one transaction: 10,000 services take a second or two.
  */
-import type { ServiceDoc } from '../model.js';
-import { buildService, formatMoney } from '../service-rules.js';
-import type { Store } from '../store.js';
-import { BUSINESS_LOCATIONS, CATEGORIES, FORMS, POLICIES, QUALIFIERS, SERVICE_TEMPLATES, STAFF } from './catalog.js';
+import type { AdminKey } from '../auth.js';
+import { catalogOf, type Catalog } from '../services/model.js';
+import { buildService, formatMoney } from '../services/rules.js';
+import type { Store } from '../store/store.js';
+import { BUSINESS_LOCATIONS as LOCATION_DATA, CATEGORIES as CATEGORY_NAMES, FORMS, POLICIES, QUALIFIERS, SERVICE_TEMPLATES, STAFF } from './catalog.js';
 import { Prng } from './random.js';
 
-/** Every seeded timestamp is derived from this instant. */
-export const SEED_BASE_DATE = Date.UTC(2025, 0, 6, 9, 0, 0);
 export const DEFAULT_SEED_SIZE = 60;
 const PRNG_SEED = 20250106;
 const MINUTE = 60_000;
-const DAY = 1_440 * MINUTE;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
 
 export interface SeedOptions {
   seed?: 'demo' | 'empty';
@@ -30,148 +31,147 @@ const media = (id: string, slug: string, altText: string) => ({
 });
 
 /**
- * Fills an empty store. Meta `seed` and `seedSize` record what was seeded.
+ * Seeds every site of the account: the furniture on each, the demo services on the default site. Meta `seed`,
+ * `seedSize` and `seededAt` record what was seeded. The store's data must be empty.
  * @throws Error when size is not an integer between 0 and 100,000.
  */
-export function seedStore(store: Store, opts: SeedOptions = {}): void {
+export function seedStore(store: Store, key: AdminKey, opts: SeedOptions = {}): void {
   const kind = opts.seed ?? 'demo';
   const size = kind === 'empty' ? 0 : (opts.size ?? DEFAULT_SEED_SIZE);
   if (!Number.isInteger(size) || size < 0 || size > 100_000) throw new Error(`seed size must be an integer between 0 and 100000, got ${size}`);
-  const rnd = new Prng(PRNG_SEED);
-  store.tx(() => {
-    const base = iso(SEED_BASE_DATE - 30 * DAY);
-    const locations = BUSINESS_LOCATIONS.map((l) => {
-      const address = {
-        formatted: `${l.street.number} ${l.street.name}, ${l.city}, CA ${l.postalCode}, USA`,
-        streetAddress: { ...l.street },
-        city: l.city,
-        subdivision: 'US-CA',
-        country: 'US',
-        postalCode: l.postalCode,
-        geocode: { ...l.geocode },
-      };
-      const doc = {
-        id: rnd.uuid(),
-        name: l.name,
-        default: l.default,
-        status: 'ACTIVE',
-        address,
-        phone: l.phone,
-        email: `${l.name.toLowerCase().replace(/[^a-z]+/g, '.')}@demo-studio.example.com`,
-        timeZone: 'America/Los_Angeles',
-        revision: '1',
-        createdDate: base,
-        updatedDate: base,
-      };
-      store.putEntity('businessLocations', doc);
-      return doc;
-    });
-    const staff = STAFF.map((s, i) => {
-      const id = rnd.uuid();
-      const handle = s.name.toLowerCase().replace(/[^a-z]+/g, '-');
-      const doc = {
-        id,
-        name: s.name,
-        description: s.role,
-        email: `${handle.replace(/-/g, '.')}@demo-studio.example.com`,
-        phone: `+1 415 555 01${String(30 + i)}`,
-        mainMedia: media(rnd.uuid(), `staff/${handle}`, s.name),
-        resourceId: rnd.uuid(),
-        revision: '1',
-        createdDate: base,
-        updatedDate: base,
-      };
-      store.putEntity('staffMembers', doc);
-      return doc;
-    });
-    const categories = CATEGORIES.map((name, i) => {
-      const doc = { id: rnd.uuid(), name, sortOrder: i, createdDate: base, updatedDate: base };
-      store.putEntity('categories', doc);
-      return doc;
-    });
-    const policies = POLICIES.map((p) => {
-      const doc = {
-        id: rnd.uuid(),
-        name: p.name,
-        default: p.default,
-        revision: '1',
-        createdDate: base,
-        updatedDate: base,
-        customPolicyDescription: { enabled: true, description: p.description },
-        limitEarlyBookingPolicy: { enabled: true, earliestBookingInMinutes: p.earliest },
-        limitLateBookingPolicy: { enabled: p.latest > 0, latestBookingInMinutes: p.latest },
-        bookAfterStartPolicy: { enabled: false },
-        cancellationPolicy: { enabled: true, limitLatestCancellation: true, latestCancellationInMinutes: p.cancellation },
-        reschedulePolicy: { enabled: true, limitLatestReschedule: true, latestRescheduleInMinutes: p.cancellation },
-        waitlistPolicy: { enabled: p.waitlist > 0, capacity: p.waitlist, reservationTimeInMinutes: 10 },
-        participantsPolicy: { enabled: true, maxParticipantsPerBooking: p.maxParticipants },
-      };
-      store.putEntity('bookingPolicies', doc);
-      return doc;
-    });
-    const forms = FORMS.map((f) => {
-      const doc = {
-        id: rnd.uuid(),
-        name: f.name,
-        default: f.default,
-        fields: f.fields.map((x) => ({ id: rnd.uuid(), ...x })),
-        createdDate: base,
-        updatedDate: base,
-      };
-      store.putEntity('bookingForms', doc);
-      return doc;
-    });
-    for (let i = 0; i < size; i++) {
-      const t = SERVICE_TEMPLATES[i % SERVICE_TEMPLATES.length];
-      const round = Math.floor(i / SERVICE_TEMPLATES.length);
-      const word = round === 0 ? '' : QUALIFIERS[(round - 1) % QUALIFIERS.length];
-      // "Morning Gentle Morning Yoga" reads badly; a word no template or qualifier uses keeps names unique.
-      const qualifier = word === '' ? '' : (t.name.split(' ').includes(word) ? 'Signature' : word) + ' ';
-      const edition = round > QUALIFIERS.length ? ` ${Math.floor((round - 1) / QUALIFIERS.length) + 1}` : '';
-      const name = `${qualifier}${t.name}${edition}`;
-      const created = SEED_BASE_DATE + i * 37 * MINUTE;
-      const rate = t.rate ?? 'FIXED';
-      const price = rate === 'FIXED' || rate === 'VARIED' ? String(rnd.int(t.price[0], t.price[1])) : '0';
-      const chosenLocations = rnd.sample(locations, rnd.int(1, 2));
-      const firstSession = t.type === 'APPOINTMENT' ? undefined : SEED_BASE_DATE + rnd.int(7, 120) * DAY + rnd.int(8, 19) * 60 * MINUTE;
-      const slugHint = name.toLowerCase().replace(/[^a-z0-9]+/g, '-');
-      const imageId = rnd.uuid();
-      const input: Record<string, unknown> = {
-        name,
-        type: t.type,
-        description: t.description,
-        tagLine: `${t.minutes} min · ${CATEGORIES[t.category]}`,
-        hidden: rnd.next() < 0.05,
-        defaultCapacity: t.capacity ? rnd.int(t.capacity[0], t.capacity[1]) : 1,
-        category: { id: categories[t.category].id },
-        form: { id: forms[t.form ?? 0].id },
-        bookingPolicy: { id: policies[rnd.next() < 0.7 ? 0 : rnd.int(1, 2)].id },
-        staffMemberIds: t.staff.map((s) => staff[s].id),
-        locations: chosenLocations.map((l) => ({ type: 'BUSINESS', business: { id: l.id } })),
-        payment: {
-          rateType: rate,
-          ...(rate === 'FIXED' ? { fixed: { price: { value: price, currency: 'USD' } } } : {}),
-          ...(rate === 'VARIED' ? { varied: { defaultPrice: { value: price, currency: 'USD', formattedValue: formatMoney(price, 'USD') }, minPrice: { value: price, currency: 'USD' } } } : {}),
-          ...(rate === 'CUSTOM' ? { custom: { description: 'Price on consultation' } } : {}),
-          options: { online: rate !== 'NO_FEE' && rnd.next() < 0.8, inPerson: true, deposit: false, pricingPlan: false },
-          pricingPlanIds: [],
-        },
-        onlineBooking: { enabled: rnd.next() < 0.9, requireManualApproval: t.type === 'APPOINTMENT' && rnd.next() < 0.15, allowMultipleRequests: false },
-        media: {
-          mainMedia: media(imageId, `services/${slugHint}`, name),
-          coverMedia: media(rnd.uuid(), `services/${slugHint}-cover`, name),
-          items: [media(imageId, `services/${slugHint}`, name)],
-        },
-        schedule: {
-          ...(firstSession !== undefined ? { firstSessionStart: iso(firstSession) } : {}),
-          ...(t.type === 'COURSE' && firstSession !== undefined ? { lastSessionEnd: iso(firstSession + 7 * DAY * rnd.int(4, 8) + t.minutes * MINUTE) } : {}),
-          availabilityConstraints: { durations: [{ minutes: t.minutes }], sessionDurations: [t.minutes], timeBetweenSessions: t.type === 'APPOINTMENT' ? 15 : 0 },
-        },
-      };
-      const doc: ServiceDoc = buildService({ store, now: iso(created), newId: () => rnd.uuid() }, input);
-      store.insertService(doc);
+  store.withoutEvents(() => store.tx(() => {
+    const base = Math.floor(store.clock.nowMs() / HOUR) * HOUR;
+    if (!store.hasSite(key.siteId)) store.addSite({ id: key.siteId, name: key.sites.find((s) => s.id === key.siteId)?.name ?? 'Downtown' });
+    for (const site of store.sites()) {
+      seedSite(store, site.id, site.id === key.siteId ? size : 0, base);
     }
     store.setMeta('seed', kind);
     store.setMeta('seedSize', String(size));
+    store.setMeta('seededAt', iso(base));
+  }));
+}
+
+/** The catalog of one site, for seeding (`now` and ids come from the seed). */
+function siteCatalog(store: Store, site: string, now: string, newId: () => string): Catalog {
+  return catalogOf({ db: (def) => store.collection(def).at(site), now }, newId);
+}
+
+function seedSite(store: Store, site: string, size: number, base: number): void {
+  const rnd = new Prng(PRNG_SEED);
+  const furnished = iso(base - 180 * DAY);
+  const cat = siteCatalog(store, site, furnished, () => rnd.uuid());
+  const locations = LOCATION_DATA.map((l) => {
+    const address = {
+      formatted: `${l.street.number} ${l.street.name}, ${l.city}, CA ${l.postalCode}, USA`,
+      streetAddress: { ...l.street },
+      city: l.city,
+      subdivision: 'US-CA',
+      country: 'US',
+      postalCode: l.postalCode,
+      geocode: { ...l.geocode },
+    };
+    return cat.locations.insert({
+      id: rnd.uuid(),
+      name: l.name,
+      default: l.default,
+      status: 'ACTIVE',
+      address,
+      phone: l.phone,
+      email: `${l.name.toLowerCase().replace(/[^a-z]+/g, '.')}@demo-studio.example.com`,
+      timeZone: 'America/Los_Angeles',
+      createdDate: furnished,
+    });
   });
+  const staff = STAFF.map((s, i) => {
+    const handle = s.name.toLowerCase().replace(/[^a-z]+/g, '-');
+    return cat.staff.insert({
+      id: rnd.uuid(),
+      name: s.name,
+      description: s.role,
+      email: `${handle.replace(/-/g, '.')}@demo-studio.example.com`,
+      phone: `+1 415 555 01${String(30 + i)}`,
+      mainMedia: media(rnd.uuid(), `staff/${handle}`, s.name),
+      resourceId: rnd.uuid(),
+      createdDate: furnished,
+    });
+  });
+  const categories = CATEGORY_NAMES.map((name, i) => cat.categories.insert({ id: rnd.uuid(), name, sortOrder: i, createdDate: furnished }));
+  const policies = POLICIES.map((p) =>
+    cat.policies.insert({
+      id: rnd.uuid(),
+      name: p.name,
+      default: p.default,
+      createdDate: furnished,
+      customPolicyDescription: { enabled: true, description: p.description },
+      limitEarlyBookingPolicy: { enabled: true, earliestBookingInMinutes: p.earliest },
+      limitLateBookingPolicy: { enabled: p.latest > 0, latestBookingInMinutes: p.latest },
+      bookAfterStartPolicy: { enabled: false },
+      cancellationPolicy: { enabled: true, limitLatestCancellation: true, latestCancellationInMinutes: p.cancellation },
+      reschedulePolicy: { enabled: true, limitLatestReschedule: true, latestRescheduleInMinutes: p.cancellation },
+      waitlistPolicy: { enabled: p.waitlist > 0, capacity: p.waitlist, reservationTimeInMinutes: 10 },
+      participantsPolicy: { enabled: true, maxParticipantsPerBooking: p.maxParticipants },
+    }),
+  );
+  const forms = FORMS.map((f) =>
+    cat.forms.insert({
+      id: rnd.uuid(),
+      name: f.name,
+      default: f.default,
+      fields: f.fields.map((x) => ({ id: rnd.uuid(), ...x })),
+      createdDate: furnished,
+    }),
+  );
+  // Creation times spread over the 120 days before the seed hour, in creation order.
+  const spacing = Math.min(37 * MINUTE, Math.floor((120 * DAY) / Math.max(1, size)));
+  for (let i = 0; i < size; i++) {
+    const t = SERVICE_TEMPLATES[i % SERVICE_TEMPLATES.length]!;
+    const round = Math.floor(i / SERVICE_TEMPLATES.length);
+    const word = round === 0 ? '' : QUALIFIERS[(round - 1) % QUALIFIERS.length]!;
+    // "Morning Gentle Morning Yoga" reads badly; a word no template or qualifier uses keeps names unique.
+    const qualifier = word === '' ? '' : (t.name.split(' ').includes(word) ? 'Signature' : word) + ' ';
+    const edition = round > QUALIFIERS.length ? ` ${Math.floor((round - 1) / QUALIFIERS.length) + 1}` : '';
+    const name = `${qualifier}${t.name}${edition}`;
+    const created = base - 120 * DAY + i * spacing;
+    const rate = t.rate ?? 'FIXED';
+    const price = rate === 'FIXED' || rate === 'VARIED' ? String(rnd.int(t.price[0], t.price[1])) : '0';
+    const chosenLocations = rnd.sample(locations, rnd.int(1, 2));
+    const firstSession = t.type === 'APPOINTMENT' ? undefined : base + rnd.int(7, 120) * DAY + rnd.int(8, 19) * HOUR - 30 * DAY;
+    const slugHint = name.toLowerCase().replace(/[^a-z0-9]+/g, '-');
+    const imageId = rnd.uuid();
+    const input: Record<string, unknown> = {
+      name,
+      type: t.type,
+      description: t.description,
+      tagLine: `${t.minutes} min · ${CATEGORY_NAMES[t.category]}`,
+      hidden: rnd.next() < 0.05,
+      defaultCapacity: t.capacity ? rnd.int(t.capacity[0], t.capacity[1]) : 1,
+      category: { id: categories[t.category]!.id },
+      form: { id: forms[t.form ?? 0]!.id },
+      bookingPolicy: { id: policies[rnd.next() < 0.7 ? 0 : rnd.int(1, 2)]!.id },
+      staffMemberIds: t.staff.map((s) => staff[s]!.id),
+      locations: chosenLocations.map((l) => ({ type: 'BUSINESS', business: { id: l.id } })),
+      payment: {
+        rateType: rate,
+        ...(rate === 'FIXED' ? { fixed: { price: { value: price, currency: 'USD' } } } : {}),
+        ...(rate === 'VARIED' ? { varied: { defaultPrice: { value: price, currency: 'USD', formattedValue: formatMoney(price, 'USD') }, minPrice: { value: price, currency: 'USD' } } } : {}),
+        ...(rate === 'CUSTOM' ? { custom: { description: 'Price on consultation' } } : {}),
+        options: { online: rate !== 'NO_FEE' && rnd.next() < 0.8, inPerson: true, deposit: false, pricingPlan: false },
+        pricingPlanIds: [],
+      },
+      onlineBooking: { enabled: rnd.next() < 0.9, requireManualApproval: t.type === 'APPOINTMENT' && rnd.next() < 0.15, allowMultipleRequests: false },
+      media: {
+        mainMedia: media(imageId, `services/${slugHint}`, name),
+        coverMedia: media(rnd.uuid(), `services/${slugHint}-cover`, name),
+        items: [media(imageId, `services/${slugHint}`, name)],
+      },
+      schedule: {
+        ...(firstSession !== undefined ? { firstSessionStart: iso(firstSession) } : {}),
+        ...(t.type === 'COURSE' && firstSession !== undefined ? { lastSessionEnd: iso(firstSession + 7 * DAY * rnd.int(4, 8) + t.minutes * MINUTE) } : {}),
+        availabilityConstraints: { durations: [{ minutes: t.minutes }], sessionDurations: [t.minutes], timeBetweenSessions: t.type === 'APPOINTMENT' ? 15 : 0 },
+      },
+    };
+    const at = siteCatalog(store, site, iso(created), () => rnd.uuid());
+    const doc = buildService(at, input);
+    at.services.insert({ ...doc, createdDate: iso(created), updatedDate: iso(created) });
+  }
 }

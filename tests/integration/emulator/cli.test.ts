@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureEmulator, readAdminKey, readRunning, stopEmulator } from '../../../src/emulator/daemon.js';
+import { ensureEmulator, readAdminKey, readRunning, stopEmulator } from '../../../src/local/daemon.js';
 import { binPath, createCliSandbox, runCli, type CliSandbox } from '../../helpers/index.js';
 
 let sandbox: CliSandbox;

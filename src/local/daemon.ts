@@ -1,7 +1,8 @@
 /**
  * Finding, starting and stopping a background emulator from the CLI (contracts.md "Starting the local
- * emulator from the CLI"). The CLI loads this module on every call against the local profile, so it imports
- * only node builtins: never better-sqlite3 or the server.
+ * emulator from the CLI"; design.md: src/local is the CLI side of the emulator, it spawns the server and never
+ * imports it). The CLI loads this module on every call against the local profile, so it imports only node
+ * builtins: never better-sqlite3 or the server.
  *
  * Files in the data dir: `admin-key.json` (written by the emulator at first start), `emulator.pid.json`
  * (`{pid, url, port}`, written by the server process once it listens, removed on a clean stop),
@@ -66,11 +67,26 @@ export function readRunning(dataDir: string): RunningInfo | null {
   return { pid: info.pid, url: info.url, port: info.port };
 }
 
+/** The emulator's account-level admin key file: `{apiKey, accountId, siteId, sites:[{id, name}]}`. */
+export interface AdminKeyFile {
+  apiKey: string;
+  accountId?: string;
+  /** The default site. */
+  siteId: string;
+  sites: { id: string; name: string }[];
+}
+
 /** Reads `<dataDir>/admin-key.json`; null before the first start. */
-export function readAdminKey(dataDir: string): { apiKey: string; siteId: string } | null {
-  const key = readJson(join(dataDir, KEY_FILE)) as { apiKey?: unknown; siteId?: unknown } | null;
+export function readAdminKey(dataDir: string): AdminKeyFile | null {
+  const key = readJson(join(dataDir, KEY_FILE)) as Partial<AdminKeyFile> | null;
   if (!key || typeof key.apiKey !== 'string' || typeof key.siteId !== 'string') return null;
-  return { apiKey: key.apiKey, siteId: key.siteId };
+  const sites = Array.isArray(key.sites) ? key.sites.filter((s) => typeof s?.id === 'string' && typeof s?.name === 'string') : [];
+  return {
+    apiKey: key.apiKey,
+    accountId: typeof key.accountId === 'string' ? key.accountId : undefined,
+    siteId: key.siteId,
+    sites: sites.length ? sites : [{ id: key.siteId, name: key.siteId }],
+  };
 }
 
 /** Written by the server process once it listens (atomically, via a temporary file and rename). */
@@ -179,11 +195,11 @@ function takeLock(dataDir: string): boolean {
 export async function ensureEmulator(
   dataDir: string,
   opts: { seed?: 'demo' | 'empty' } = {},
-): Promise<{ url: string; apiKey: string; siteId: string; started: boolean }> {
+): Promise<{ url: string; apiKey: string; siteId: string; sites: AdminKeyFile['sites']; started: boolean }> {
   const withKey = (running: RunningInfo, started: boolean) => {
     const key = readAdminKey(dataDir);
     if (!key) throw new Error(`the emulator in ${dataDir} has no admin key file`);
-    return { url: running.url, ...key, started };
+    return { url: running.url, apiKey: key.apiKey, siteId: key.siteId, sites: key.sites, started };
   };
   const running = readRunning(dataDir);
   if (running) return withKey(running, false);

@@ -1,0 +1,30 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startEmulator } from './src/emulator/index.ts';
+import { ApiClient } from './src/api/client.ts';
+import { services, serviceOps } from './src/api/services.ts';
+import { listPages, collect, items } from './src/api/paging.ts';
+const dir = mkdtempSync(join(tmpdir(), 'emu-'));
+let t = Date.now();
+const emu = await startEmulator({ dataDir: dir, port: 0, quiet: true });
+console.log('start', Date.now() - t, 'ms', emu.sites);
+const api = new ApiClient({ baseUrl: emu.url, credentials: { kind: 'apiKey', apiKey: emu.apiKey, siteId: emu.siteId } });
+const q = await services.queryServices(api, { query: { paging: { limit: 3 } } });
+console.log(q.services.length, q.pagingMetadata, q.services[0].name, q.services[0].createdDate);
+const all = await collect(items(listPages(api, serviceOps.queryServices, { pageSize: 7 })));
+console.log('all', all.length);
+const s = await services.getService(api, { serviceId: all[0].id });
+const u = await services.updateService(api, { service: { id: s.service.id, revision: s.service.revision!, name: 'Renamed' }, mask: 'name' });
+console.log('upd', u.service.revision, u.service.mainSlug);
+try { await services.updateService(api, { service: { id: s.service.id, revision: s.service.revision!, name: 'x' }, mask: 'name' }); } catch (e) { console.log('stale:', e.status, e.message); }
+try { await services.createService(api, { service: { name: 'x'.repeat(500), type: 'NOPE' as any } }); } catch (e) { console.log('bad:', e.status, e.message); }
+const r = await fetch(emu.url + '/_api/bookings/v2/services/query', { method: 'POST', headers: { authorization: emu.apiKey, 'wix-site-id': emu.siteId }, body: '{"query":{"filter":{"constructor":{"prototype":{"x":1}}}}}' });
+console.log('proto', r.status, await r.text());
+const r2 = await fetch(emu.url + '/_api/bookings/v2/services/' + all[1].id + '?serviceId=' + all[1].id, { headers: { authorization: emu.apiKey, 'wix-site-id': emu.siteId } });
+console.log('get', r2.status);
+const v = await services.validateSlug(api, { slug: 'renamed' });
+console.log(v);
+const e = await fetch(emu.url + '/__emulator/events?after=0&limit=3', { headers: { authorization: emu.apiKey, 'wix-site-id': emu.siteId } });
+console.log((await e.json()).events.map((x: any) => x.type));
+await api.close(); await emu.close();

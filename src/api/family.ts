@@ -1,0 +1,210 @@
+/**
+ * The operation table: each API family is declared once, as data (design.md "The client and the emulator share
+ * one source of truth per API family: the table"). An operation is keyed by the official SDK's method name and
+ * says how it travels on the wire (method, proto path, SDK URL and gateway aliases, platform-wire.md section 1),
+ * what it takes and returns (zod/mini schemas), how it pages, whether it may be repeated, whether it is
+ * revision-checked and how many items a bulk request may hold.
+ *
+ * From a table the client derives its calls ({@link invoke}, {@link callsOf}: one typed function per
+ * operation, reply validated by the operation's schema), the emulator its routes and request validation
+ * (`serve(family, handlers)` in src/emulator), the bulk engine its entity ports, and the contract test its
+ * list of what must answer.
+ *
+ * Path templates: `{serviceId}` or `{service.id}` name a (dotted) field of the request, filled in by the client
+ * as the SDK's `resolveUrl` does. The SDK URL of an operation is the first prefix mapping whose proto prefix
+ * starts its path (wire section 1: "takes the first entry whose destPath prefixes the path"); the other URLs of
+ * that mapping are aliases the gateway also routes.
+ */
+import type { $ZodType, output as Output, input as Input } from 'zod/v4/core';
+import type { ApiClient } from './client.js';
+import { getPath } from './paths.js';
+
+export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+
+/** How a list operation pages (platform-wire.md section 6). */
+export interface PagingSpec<Items extends string = string> {
+  /** `offset`: `paging:{limit, offset}` (or top-level `limit`/`offset` for GET lists); `cursor`: `cursorPaging`. */
+  kind: 'offset' | 'cursor';
+  /** The reply key holding the page's entities, e.g. `services`. */
+  items: Items;
+  /** The request key that wraps filter, sort and paging (`query`, `search`); absent for flat GET lists. */
+  wrapper?: string;
+  /** The sort key inside the wrapper: `sort` (most APIs) or `sorting` (members, orders). */
+  sortKey?: 'sort' | 'sorting';
+  /** The reply key of the paging metadata: `pagingMetadata` (default) or `metadata` (members). */
+  meta?: 'pagingMetadata' | 'metadata';
+  /** Largest page the platform serves. */
+  maxLimit: number;
+  /** Whether the request takes a filter object (a query) or only fixed parameters (GET lists). */
+  filter: boolean;
+}
+
+/** One operation as declared in a family table. */
+export interface OperationSpec<Req extends $ZodType = $ZodType, Res extends $ZodType = $ZodType> {
+  method: HttpMethod;
+  /** Proto path with `{param}` placeholders, e.g. `/v2/services/{service.id}` (spec 000/001 section 7). */
+  path: string;
+  /** One line: what the call does (help texts, the GraphQL schema, the contract test's report). */
+  summary: string;
+  /** The request: the JSON body, or for GET/DELETE the parameters; path parameters are fields of it. */
+  request: Req;
+  /** The reply; the client parses with it (ISO dates become `Date`), the emulator must satisfy it. */
+  reply: Res;
+  paging?: PagingSpec;
+  /** Safe to send again (reads, and writes the platform refuses to apply twice). Default: GET only. */
+  idempotent?: boolean;
+  /** The request carries the entity's current revision; a stale one is refused with 409. */
+  revisioned?: boolean;
+  /** Most items one request may hold (wire section 7). */
+  bulkLimit?: number;
+  /** GET parameters may travel as `.r=<base64url JSON>` (wire section 5). */
+  complexQuery?: boolean;
+  /** A GET whose parameters exceed 4000 characters goes out as a POST to the same path. */
+  longGetFallback?: boolean;
+  /** The SDK sends the proto path as is: the gateway has no mapping for it (e.g. availability multislot). */
+  bare?: boolean;
+}
+
+/** A gateway prefix mapping: a proto prefix and the URL prefixes that reach it, the SDK's first. */
+export interface PrefixMapping {
+  proto: string;
+  urls: readonly [string, ...string[]];
+}
+
+export interface FamilySpec<Ops extends Record<string, OperationSpec>> {
+  /** The family's name, as the CLI and the emulator's registry know it: `services`, `bookings`, ... */
+  name: string;
+  prefixes: readonly PrefixMapping[];
+  operations: Ops;
+}
+
+/** An operation of a defined family: the declaration plus everything derived from it. */
+export type Operation<Spec extends OperationSpec = OperationSpec> = Spec & {
+  /** The SDK method name, e.g. `queryServices`. */
+  readonly name: string;
+  readonly family: string;
+  /** The URL the client sends (the SDK URL), with `{param}` placeholders. */
+  readonly url: string;
+  /** Every path template the gateway routes to this operation: the proto path, the SDK URL, the aliases. */
+  readonly routes: readonly string[];
+  /** The request fields that fill the path, in order (`serviceId`, `service.id`). */
+  readonly pathParams: readonly string[];
+};
+
+export interface Family<Ops extends Record<string, OperationSpec> = Record<string, OperationSpec>> {
+  readonly name: string;
+  readonly prefixes: readonly PrefixMapping[];
+  readonly operations: { readonly [K in keyof Ops]: Operation<Ops[K]> };
+}
+
+/** The request an operation takes, in wire form (ISO date strings). */
+export type RequestOf<Op extends OperationSpec> = Input<Op['request']>;
+/** The reply of an operation after parsing (dates are `Date`). */
+export type ReplyOf<Op extends OperationSpec> = Output<Op['reply']>;
+/** The reply of an operation in wire form, as a server sends it. */
+export type WireReplyOf<Op extends OperationSpec> = Input<Op['reply']>;
+/** The entity type of a list operation's page (`Service` for queryServices). */
+export type ItemOf<Op extends OperationSpec> = Op extends { paging: PagingSpec<infer K> }
+  ? ReplyOf<Op> extends { [P in K]?: ReadonlyArray<infer I> | null }
+    ? I
+    : unknown
+  : never;
+
+const PARAM = /\{([A-Za-z_][\w.]*)\}/g;
+
+function rewrite(path: string, prefixes: readonly PrefixMapping[]): { url: string; routes: string[] } {
+  const mapping = prefixes.find((m) => path === m.proto || path.startsWith(`${m.proto}/`));
+  if (!mapping) return { url: path, routes: [path] };
+  const rest = path.slice(mapping.proto.length);
+  const urls = mapping.urls.map((u) => u + rest);
+  return { url: urls[0]!, routes: [...new Set([path, ...urls])] };
+}
+
+/**
+ * Declares a family. Every operation gets its SDK URL (first matching prefix mapping, or the proto path when
+ * `bare` or unmapped), its route list and its path parameters.
+ * @throws Error at load time when two operations claim the same method and path, or a path is malformed.
+ */
+export function defineFamily<const Ops extends Record<string, OperationSpec>>(spec: FamilySpec<Ops>): Family<Ops> {
+  const operations = {} as Record<string, Operation>;
+  const seen = new Map<string, string>();
+  for (const [name, op] of Object.entries(spec.operations)) {
+    if (!op.path.startsWith('/')) throw new Error(`${spec.name}.${name}: path must start with '/'`);
+    const { url, routes } = op.bare ? { url: op.path, routes: [op.path] } : rewrite(op.path, spec.prefixes);
+    const pathParams = [...op.path.matchAll(PARAM)].map((m) => m[1]!);
+    const key = `${op.method} ${op.path.replace(PARAM, '{}')}`;
+    const other = seen.get(key);
+    if (other) throw new Error(`${spec.name}: ${name} and ${other} are both ${key}`);
+    seen.set(key, name);
+    operations[name] = Object.freeze({ ...op, name, family: spec.name, url, routes, pathParams });
+  }
+  return Object.freeze({ name: spec.name, prefixes: spec.prefixes, operations }) as unknown as Family<Ops>;
+}
+
+/**
+ * Fills the `{param}` placeholders of `template` from the request (URI-encoded).
+ * @throws TypeError when a path parameter is missing or empty (a caller's bug: the types require it)
+ */
+export function fillPath(template: string, request: unknown): string {
+  return template.replace(PARAM, (_, name: string) => {
+    const value = getPath(request, name);
+    if (value === undefined || value === null || value === '') throw new TypeError(`path parameter ${name} is missing`);
+    return encodeURIComponent(String(value));
+  });
+}
+
+/** Options every call takes. */
+export interface CallOptions {
+  signal?: AbortSignal;
+  /** Overrides the operation's `idempotent` (a caller that recognises its own earlier attempt may retry). */
+  idempotent?: boolean;
+}
+
+/**
+ * Sends one operation: the path filled from the request; for GET and DELETE the request travels as query
+ * parameters (path parameters repeated there, as the SDK does), otherwise as the JSON body (action bodies
+ * repeat the path parameters too, wire section 11).
+ *
+ * @returns the reply parsed by the operation's reply schema
+ * @throws the errors of errors.ts (ValidationError, ApplicationError, SystemError, NetworkError); TypeError when
+ *   a path parameter is missing
+ */
+export function invoke<Op extends Operation>(
+  api: ApiClient,
+  op: Op,
+  request: RequestOf<Op>,
+  opts: CallOptions = {},
+): Promise<ReplyOf<Op>> {
+  const path = fillPath(op.url, request);
+  const asQuery = op.method === 'GET' || op.method === 'DELETE';
+  return api.request({
+    method: op.method,
+    path,
+    query: asQuery ? (request as Record<string, unknown> | undefined) : undefined,
+    body: asQuery ? undefined : (request ?? {}),
+    complexQuery: op.complexQuery,
+    longGetFallback: op.longGetFallback,
+    schema: op.reply as $ZodType<ReplyOf<Op>>,
+    idempotent: opts.idempotent ?? op.idempotent ?? op.method === 'GET',
+    signal: opts.signal,
+  });
+}
+
+/** A typed call of one operation: `(api, request, opts) => reply`. */
+export type Call<Op extends OperationSpec> = (api: ApiClient, request: RequestOf<Op>, opts?: CallOptions) => Promise<ReplyOf<Op>>;
+
+/** One typed call per operation of the family, named as the SDK names them (stripe-node's resource methods). */
+export function callsOf<Ops extends Record<string, OperationSpec>>(
+  family: Family<Ops>,
+): { readonly [K in keyof Ops]: Call<Ops[K]> } {
+  const calls = {} as Record<string, Call<OperationSpec>>;
+  for (const [name, op] of Object.entries(family.operations as Record<string, Operation>)) {
+    calls[name] = (api, request, opts) => invoke(api, op, request as never, opts);
+  }
+  return calls as { readonly [K in keyof Ops]: Call<Ops[K]> };
+}
+
+/** Every operation of the family, in declaration order. */
+export function operationsOf(family: Family): Operation[] {
+  return Object.values(family.operations as Record<string, Operation>);
+}

@@ -1,0 +1,124 @@
+/**
+ * The control plane beside the API (contracts.md "src/emulator"): `POST /__emulator/reset {seed?, size?}`,
+ * `GET /__emulator/state`, `GET|PUT /__emulator/faults`, `GET /__emulator/events?after=<seq>&limit=&site=`,
+ * `GET|PUT /__emulator/clock`. Same admin key as the API; never faulted.
+ */
+import type { AdminKey } from './auth.js';
+import { ValidationFailure } from './errors.js';
+import type { FaultInjector } from './faults.js';
+import { DEFAULT_SEED_SIZE, seedStore, type SeedOptions } from './seed/index.js';
+import type { Store } from './store/store.js';
+
+export interface ControlState {
+  store: Store;
+  faults: FaultInjector;
+  dataDir: string;
+  url: () => string;
+  key: AdminKey;
+  startedAt: string;
+}
+
+/** What a control handler gets besides the parsed body. */
+export interface ControlRequest {
+  query: URLSearchParams;
+  requestId: string;
+}
+
+// Control bodies are free-form JSON checked field by field below.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Body = any;
+type ControlHandler = (emu: ControlState, body: Body, req: ControlRequest) => object;
+
+const MAX_EVENTS = 1000;
+const UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
+
+/**
+ * A duration: a number of ms, or text such as `90s`, `15m`, `2h`, `3d`, `1w`, `-1h`.
+ * @throws ValidationFailure (field `field`) for anything else
+ */
+export function parseDuration(value: unknown, field: string): number {
+  if (typeof value === 'number' && Number.isFinite(value)) return value;
+  const m = typeof value === 'string' ? /^(-?\d+(?:\.\d+)?)(ms|s|m|h|d|w)$/.exec(value.trim()) : null;
+  if (!m) throw ValidationFailure.field(field, 'must be a duration such as 90s, 15m, 2h, 3d or 1w (or a number of ms)', 'INVALID');
+  return Number(m[1]) * UNITS[m[2]!]!;
+}
+
+/** Validates `{seed?, size?}` of a reset request. @throws ValidationFailure on a bad seed kind or size. */
+export function seedOptions(body: Body, dflt: SeedOptions): Required<SeedOptions> {
+  // A size without a seed kind asks for demo data, even when the store was last seeded empty.
+  const seed = body?.seed ?? (body?.size !== undefined ? 'demo' : dflt.seed) ?? 'demo';
+  if (seed !== 'demo' && seed !== 'empty') throw ValidationFailure.field('seed', 'must be demo or empty', 'INVALID_ENUM_VALUE');
+  const size = body?.size ?? (body?.seed === undefined ? dflt.size : undefined) ?? DEFAULT_SEED_SIZE;
+  if (typeof size !== 'number' || !Number.isInteger(size) || size < 0 || size > 100_000) {
+    throw ValidationFailure.field('size', 'must be an integer between 0 and 100000', 'INVALID');
+  }
+  return { seed, size };
+}
+
+/** What the store was seeded with last (the defaults of a reset). */
+export function lastSeed(store: Store): SeedOptions {
+  return {
+    seed: (store.getMeta('seed') as SeedOptions['seed']) ?? 'demo',
+    size: Number(store.getMeta('seedSize') ?? DEFAULT_SEED_SIZE),
+  };
+}
+
+/** Deletes every site's data and seeds the account again, in one transaction. Sites, key and clock are kept. */
+export function resetStore(store: Store, key: AdminKey, opts: Required<SeedOptions>): void {
+  store.tx(() => {
+    store.clearData();
+    seedStore(store, key, opts);
+  });
+}
+
+function state(emu: ControlState) {
+  const counts = emu.store.counts();
+  return {
+    url: emu.url(),
+    dataDir: emu.dataDir,
+    pid: process.pid,
+    accountId: emu.key.accountId,
+    siteId: emu.key.siteId,
+    sites: emu.store.sites().map((s) => ({ ...s, counts: counts.sites[s.id] ?? {} })),
+    startedAt: emu.startedAt,
+    clock: emu.store.clock.state(),
+    seed: { kind: emu.store.getMeta('seed') ?? null, size: Number(emu.store.getMeta('seedSize') ?? 0) },
+    events: { count: counts.events, lastSeq: counts.lastEventSeq },
+    faults: emu.faults.current,
+  };
+}
+
+export const controlRoutes: Record<string, ControlHandler> = {
+  'POST /__emulator/reset': (emu, body) => {
+    resetStore(emu.store, emu.key, seedOptions(body, lastSeed(emu.store)));
+    return state(emu);
+  },
+  'GET /__emulator/state': (emu) => state(emu),
+  'GET /__emulator/faults': (emu) => ({ faults: emu.faults.current }),
+  'PUT /__emulator/faults': (emu, body) => {
+    const input = body && typeof body === 'object' && Object.hasOwn(body, 'faults') ? body.faults : body;
+    return { faults: emu.faults.set(input ?? {}) };
+  },
+  'GET /__emulator/events': (emu, _body, req) => {
+    const after = Number(req.query.get('after') ?? 0);
+    const limit = Number(req.query.get('limit') ?? 100);
+    const site = req.query.get('site');
+    if (!Number.isInteger(after) || after < 0) throw ValidationFailure.field('after', 'must be a non-negative integer');
+    if (!Number.isInteger(limit) || limit < 1 || limit > MAX_EVENTS) throw ValidationFailure.field('limit', `must be an integer between 1 and ${MAX_EVENTS}`);
+    const all = emu.store.listEvents(after, limit);
+    const events = site ? all.filter((e) => e.siteId === site) : all;
+    return { events, lastSeq: all.length ? all[all.length - 1]!.seq : after };
+  },
+  'GET /__emulator/clock': (emu) => ({ clock: emu.store.clock.state() }),
+  'PUT /__emulator/clock': (emu, body) => {
+    const input = body && typeof body === 'object' && !Array.isArray(body) ? body : {};
+    let set: number | undefined;
+    if (input.now !== undefined) {
+      set = typeof input.now === 'string' ? Date.parse(input.now) : NaN;
+      if (Number.isNaN(set)) throw ValidationFailure.field('now', 'must be an ISO-8601 date-time', 'INVALID');
+    }
+    const advanceMs = input.advance === undefined ? undefined : parseDuration(input.advance, 'advance');
+    if (input.frozen !== undefined && typeof input.frozen !== 'boolean') throw ValidationFailure.field('frozen', 'must be true or false');
+    return { clock: emu.store.tx(() => emu.store.clock.change({ set, advanceMs, frozen: input.frozen })) };
+  },
+};

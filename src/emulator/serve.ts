@@ -1,0 +1,234 @@
+/**
+ * `serve(family, handlers)`: how the emulator serves an API family from its operation table (issue 5 section
+ * 1). Routes and aliases, request decoding (JSON body; GET and DELETE parameters, flattened or `.r=`), path
+ * parameters, and request validation all come from the table; a handler keyed by the SDK method name receives
+ * a validated, typed request and returns the reply in wire form. What a schema says about a request is never
+ * checked again by hand; handlers check only what needs the store (references, states, revisions, capacity).
+ *
+ * Validation failures are reported as the platform does (platform-wire.md section 4): HTTP 400 with
+ * `details.validationError.fieldViolations`, one per failed rule, fields written as request paths
+ * (`services[3].service.name`), rules named REQUIRED_FIELD, MAX_LENGTH, MAX_SIZE, INVALID_ENUM_VALUE, ...
+ */
+import { safeParse } from 'zod/mini';
+import type { $ZodIssue, $ZodType } from 'zod/v4/core';
+import { operationsOf, type Family, type Operation, type OperationSpec, type RequestOf, type WireReplyOf } from '../api/family.js';
+import { depthOf, findForbiddenKey, getPath, setPath, UnsafePathError } from '../api/paths.js';
+import { fromBase64UrlJson } from '../api/query.js';
+import { acceptsNumber, elementOf, kindOf, lookupPath } from '../api/schemas/introspect.js';
+import type { Principal } from './auth.js';
+import { ValidationFailure, type FieldViolation } from './errors.js';
+import type { CollectionDef, Doc, SiteCollection } from './store/collection.js';
+import type { Store } from './store/store.js';
+
+/** Deepest nesting a request body may have (deeper ones are refused before any recursive code sees them). */
+export const MAX_BODY_DEPTH = 32;
+
+/**
+ * A reply body already serialised, exactly as `JSON.stringify` of the equivalent object would print it. Lets
+ * handlers splice in the JSON text the store keeps for each document instead of serialising it again.
+ */
+export class RawJson {
+  constructor(readonly text: string) {}
+}
+
+/** What a handler gets: the validated request and the request's site, time and identity. */
+export interface RequestContext<Body> {
+  /** The request (body, or GET/DELETE parameters) with path parameters filled in, validated by the table. */
+  body: Body;
+  /** The raw query string (path parameters repeated there by the SDK are already in `body`). */
+  query: URLSearchParams;
+  /** The site of the request (`wix-site-id`, or the token's site). */
+  site: string;
+  principal: Principal;
+  /** The emulator clock's time for this request, ISO-8601. */
+  now: string;
+  requestId: string;
+  store: Store;
+  /** A collection as this request's site sees it. */
+  db<T extends Doc>(def: CollectionDef<T>): SiteCollection<T>;
+}
+
+/** A handler of one operation: returns the wire reply (or its JSON text), or throws an EmulatorError. */
+export type OperationHandler<Op extends OperationSpec> = (ctx: RequestContext<RequestOf<Op>>) => WireReplyOf<Op> | RawJson;
+
+/** One handler per operation of the family: a missing one does not compile. */
+export type Handlers<Ops extends Record<string, OperationSpec>> = { [K in keyof Ops]: OperationHandler<Ops[K]> };
+
+export interface ServedOperation {
+  op: Operation;
+  handler: OperationHandler<OperationSpec>;
+}
+
+/**
+ * Pairs every operation of `family` with its handler.
+ * @throws Error when an operation has no handler (a table entry the emulator does not serve)
+ */
+export function serve<Ops extends Record<string, OperationSpec>>(family: Family<Ops>, handlers: Handlers<Ops>): ServedOperation[] {
+  return operationsOf(family).map((op) => {
+    const handler = (handlers as Record<string, OperationHandler<OperationSpec>>)[op.name];
+    if (typeof handler !== 'function') throw new Error(`${family.name}.${op.name} has no handler`);
+    return { op, handler };
+  });
+}
+
+/** `services[3].service.name` from a zod issue path. */
+function fieldName(path: readonly PropertyKey[]): string {
+  let out = '';
+  for (const p of path) out += typeof p === 'number' ? `[${p}]` : out ? `.${String(p)}` : String(p);
+  return out || 'body';
+}
+
+const TYPE_WORDS: Record<string, string> = {
+  string: 'a string',
+  number: 'a number',
+  int: 'a whole number',
+  boolean: 'true or false',
+  object: 'an object',
+  array: 'a list',
+  record: 'an object',
+};
+
+function pathValue(request: unknown, path: readonly PropertyKey[]): unknown {
+  return getPath(request, path.map(String));
+}
+
+/** One platform field violation for one zod issue (see the module comment for the rule names). */
+function violationOf(issue: $ZodIssue, request: unknown, prefix: readonly PropertyKey[] = []): FieldViolation {
+  const path = [...prefix, ...issue.path];
+  const field = fieldName(path);
+  const v = (description: string, violatedRule: string, data?: Record<string, unknown>): FieldViolation => ({
+    field,
+    description,
+    violatedRule,
+    ...(data ? { data } : {}),
+  });
+  switch (issue.code) {
+    case 'invalid_type':
+      if (pathValue(request, path) === undefined) return v('is required', 'REQUIRED_FIELD');
+      return v(`must be ${TYPE_WORDS[issue.expected] ?? issue.expected}`, 'INVALID');
+    case 'too_big': {
+      const max = Number(issue.maximum);
+      if (issue.origin === 'string') return v(`must be at most ${max} characters`, 'MAX_LENGTH', { max });
+      if (issue.origin === 'array') return v(`must hold at most ${max} items`, 'MAX_SIZE', { max });
+      return v(`must be at most ${max}`, 'MAX', { max });
+    }
+    case 'too_small': {
+      const min = Number(issue.minimum);
+      if (issue.origin === 'string') return v(min <= 1 ? 'must not be empty' : `must be at least ${min} characters`, 'MIN_LENGTH', { min });
+      if (issue.origin === 'array') return v(`must hold at least ${min} item${min === 1 ? '' : 's'}`, 'MIN_SIZE', { min });
+      return v(`must be at least ${min}`, 'MIN', { min });
+    }
+    case 'invalid_value':
+      return v(`must be one of ${issue.values.map(String).join(', ')}`, 'INVALID_ENUM_VALUE');
+    case 'invalid_format':
+      return v(issue.message, 'FORMAT');
+    case 'invalid_union': {
+      if (pathValue(request, path) === undefined) return v('is required', 'REQUIRED_FIELD');
+      const first = issue.errors.find((branch) => branch.length > 0)?.[0];
+      return first ? violationOf(first, request, path) : v(issue.message, 'INVALID');
+    }
+    case 'unrecognized_keys':
+      return v(`unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.join(', ')}`, 'INVALID');
+    default:
+      return v(issue.message, 'INVALID');
+  }
+}
+
+/**
+ * Checks `request` against `schema`; every failed rule becomes one field violation.
+ * @param prefix where `request` sits in the whole request, for the field names (`services[2].service`)
+ * @throws ValidationFailure (400) listing them all
+ */
+export function validate(schema: $ZodType, request: unknown, prefix?: string): void {
+  const result = safeParse(schema, request);
+  if (result.success) return;
+  const seen = new Set<string>();
+  const violations: FieldViolation[] = [];
+  for (const issue of result.error.issues) {
+    const violation = violationOf(issue, request);
+    if (prefix) violation.field = violation.field === 'body' ? prefix : `${prefix}${violation.field.startsWith('[') ? '' : '.'}${violation.field}`;
+    const key = `${violation.field}\u0000${violation.violatedRule}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    violations.push(violation);
+  }
+  throw new ValidationFailure(violations);
+}
+
+/** A GET parameter's text as the type the schema wants at that path (numbers, booleans; strings as they are). */
+function coerce(text: string, schema: $ZodType | undefined): unknown {
+  if (!schema) return text;
+  const kind = kindOf(schema);
+  if ((kind === 'number' || (kind === 'union' && acceptsNumber(schema))) && /^-?\d+(\.\d+)?$/.test(text)) return Number(text);
+  if (kind === 'boolean') return text === 'true' ? true : text === 'false' ? false : text;
+  return text;
+}
+
+/**
+ * The request a GET or DELETE carries in its query string (wire section 5): `.r=<base64url JSON>`, or dotted
+ * keys (`sorting.fieldName=name`) with repeated keys as lists (`orderStatuses=ACTIVE&orderStatuses=PAUSED`),
+ * each value typed by the schema at its path.
+ * @throws ValidationFailure for an undecodable `.r` or a key naming a forbidden segment
+ */
+export function requestFromQuery(query: URLSearchParams, schema: $ZodType): Record<string, unknown> {
+  let out: Record<string, unknown> = {};
+  const r = query.get('.r');
+  if (r !== null) {
+    let decoded: unknown;
+    try {
+      decoded = fromBase64UrlJson(r);
+    } catch {
+      throw ValidationFailure.field('.r', 'must be base64url-encoded JSON', 'INVALID');
+    }
+    if (decoded === null || typeof decoded !== 'object' || Array.isArray(decoded)) {
+      throw ValidationFailure.field('.r', 'must encode a JSON object', 'INVALID');
+    }
+    out = decoded as Record<string, unknown>;
+  }
+  for (const key of new Set(query.keys())) {
+    if (key === '.r') continue;
+    const lookup = lookupPath(schema, key);
+    const leaf = lookup.ok ? lookup.schema : undefined;
+    const values = query.getAll(key);
+    const element = leaf ? elementOf(leaf) : undefined;
+    const value = element ? values.map((t) => coerce(t, element)) : coerce(values[values.length - 1]!, leaf);
+    try {
+      if (getPath(out, key) === undefined) setPath(out, key, value);
+    } catch (err) {
+      if (err instanceof UnsafePathError) throw ValidationFailure.field(key, 'is not an allowed parameter name', 'INVALID');
+      throw err;
+    }
+  }
+  return out;
+}
+
+/**
+ * Builds and validates the request of `op`: the JSON body (or the query parameters for GET and DELETE) with
+ * the path parameters set at their fields. A body field that disagrees with the path is refused, as are keys
+ * that reach the prototype chain and bodies nested deeper than {@link MAX_BODY_DEPTH}.
+ * @throws ValidationFailure (400)
+ */
+export function decodeRequest(op: Operation, body: unknown, query: URLSearchParams, params: Record<string, string>): unknown {
+  let request: Record<string, unknown>;
+  if (op.method === 'GET' || op.method === 'DELETE') {
+    request = requestFromQuery(query, op.request);
+  } else if (body === undefined) {
+    request = {};
+  } else if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+    throw ValidationFailure.field('body', 'the request body must be a JSON object', 'INVALID');
+  } else {
+    request = body as Record<string, unknown>;
+  }
+  if (depthOf(request, MAX_BODY_DEPTH + 1) > MAX_BODY_DEPTH) {
+    throw ValidationFailure.field('body', `is nested more than ${MAX_BODY_DEPTH} levels deep`, 'MAX_DEPTH');
+  }
+  const forbidden = findForbiddenKey(request);
+  if (forbidden) throw ValidationFailure.field(forbidden, 'is not an allowed field name', 'INVALID');
+  for (const [name, value] of Object.entries(params)) {
+    const given = getPath(request, name);
+    if (given === undefined || given === null || given === '') setPath(request, name, value);
+    else if (String(given) !== value) throw ValidationFailure.field(name, 'must match the id in the path', 'INVALID');
+  }
+  validate(op.request, request);
+  return request;
+}

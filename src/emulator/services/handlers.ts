@@ -1,0 +1,234 @@
+/**
+ * The services family served from its table (spec 000 section 7, every row of the services table;
+ * platform-wire.md sections 1, 6-9): one handler per operation of `servicesFamily`, each receiving a request
+ * the table's schema has already validated. Reply shapes are the ones src/api/services.ts documents.
+ */
+import { servicesFamily } from '../../api/services.js';
+import { bulkReply } from '../bulk.js';
+import { compileFilter, runCount, runQuery, runSearch } from '../query/index.js';
+import { RawJson, serve, type RequestContext } from '../serve.js';
+import type { SiteCollection, Doc } from '../store/collection.js';
+import { catalogOf, type Catalog, type ServiceDoc, type ServiceLocation } from './model.js';
+import {
+  buildService,
+  changePricingPlans,
+  cloneService,
+  parseMask,
+  replaceLocations,
+  setCustomSlug,
+  slugErrors,
+  updateService,
+} from './rules.js';
+
+/** Connected services listed per policy or form (the rest are counted). */
+const CONNECTED_SHOWN = 5;
+/** Default page of the policies and booking-forms queries. */
+const DEFAULT_CURSOR_LIMIT = 100;
+
+/** `{"service": <doc>}` from the stored JSON text of the document. */
+function serviceReply(cat: Catalog, service: ServiceDoc): RawJson {
+  return new RawJson(`{"service":${cat.services.json(service)}}`);
+}
+
+/** `{"services": [...], ...rest}` with each service's stored JSON text; `rest` is serialised as usual. */
+function servicesReply(cat: Catalog, services: readonly ServiceDoc[], rest: Record<string, unknown>): RawJson {
+  let text = '{"services":[';
+  for (let i = 0; i < services.length; i++) text += (i ? ',' : '') + cat.services.json(services[i]!);
+  text += ']';
+  for (const [k, v] of Object.entries(rest)) if (v !== undefined) text += `,${JSON.stringify(k)}:${JSON.stringify(v)}`;
+  return new RawJson(text + '}');
+}
+
+/** Services grouped by the id of something they refer to (a policy, a form). */
+function connected(cat: Catalog, key: (s: ServiceDoc) => unknown): Map<unknown, ServiceDoc[]> {
+  const by = new Map<unknown, ServiceDoc[]>();
+  for (const s of cat.services.all()) {
+    const k = key(s);
+    if (k === undefined) continue;
+    const list = by.get(k);
+    if (list) list.push(s);
+    else by.set(k, [s]);
+  }
+  return by;
+}
+
+/** Cursor-paged query over a small collection (`{query:{filter, sort, cursorPaging}}`, default limit 100). */
+function cursorQuery<T extends Doc>(docs: SiteCollection<T>, query: { cursorPaging?: object } | undefined) {
+  return runSearch([...docs.all()], { ...query, cursorPaging: { limit: DEFAULT_CURSOR_LIMIT, ...query?.cursorPaging } }, 'query');
+}
+
+/** Every service matching a by-filter request's filter. */
+function matching(cat: Catalog, filter: Record<string, unknown>): ServiceDoc[] {
+  const predicate = compileFilter(filter, 'filter');
+  return [...cat.services.all()].filter(predicate);
+}
+
+const cat = (ctx: RequestContext<unknown>) => catalogOf(ctx);
+
+/** Every services operation, served. */
+export const servicesServed = serve(servicesFamily, {
+  createService(ctx) {
+    const c = cat(ctx);
+    return serviceReply(c, c.services.insert(buildService(c, ctx.body.service)));
+  },
+
+  bulkCreateServices(ctx) {
+    const c = cat(ctx);
+    return bulkReply(ctx.store, ctx.body.services, ctx.body.returnEntity === true, () => undefined, (item, i) =>
+      c.services.insert(buildService(c, item, `services[${i}]`)),
+    );
+  },
+
+  getService(ctx) {
+    const c = cat(ctx);
+    return serviceReply(c, c.services.require(ctx.body.serviceId));
+  },
+
+  updateService(ctx) {
+    const c = cat(ctx);
+    const { service, mask } = ctx.body;
+    const next = updateService(c, service, parseMask(mask));
+    return serviceReply(c, c.services.update(next, { expectedRevision: String(service.revision) }));
+  },
+
+  bulkUpdateServices(ctx) {
+    const c = cat(ctx);
+    return bulkReply(ctx.store, ctx.body.services, ctx.body.returnEntity === true, (item) => item.service.id, (item, i) => {
+      const next = updateService(c, item.service, parseMask(item.mask), `services[${i}].service`);
+      return c.services.update(next, { expectedRevision: String(item.service.revision) });
+    });
+  },
+
+  bulkUpdateServicesByFilter(ctx) {
+    const c = cat(ctx);
+    const mask = parseMask(ctx.body.mask);
+    for (const target of matching(c, ctx.body.filter)) {
+      c.services.update(updateService(c, { ...ctx.body.service, id: target.id }, mask));
+    }
+    return { jobId: crypto.randomUUID() };
+  },
+
+  deleteService(ctx) {
+    cat(ctx).services.delete(ctx.body.serviceId);
+    return {};
+  },
+
+  bulkDeleteServices(ctx) {
+    const c = cat(ctx);
+    // A deleted service is never returned as the item, whatever returnEntity says.
+    return bulkReply(ctx.store, ctx.body.ids, false, (id) => id, (id) => c.services.delete(id));
+  },
+
+  bulkDeleteServicesByFilter(ctx) {
+    const c = cat(ctx);
+    for (const target of matching(c, ctx.body.filter)) c.services.delete(target.id);
+    return { jobId: crypto.randomUUID() };
+  },
+
+  queryServices(ctx) {
+    const c = cat(ctx);
+    const page = runQuery(c.services.all(), ctx.body.query, 'query', c.services.memo);
+    return servicesReply(c, page.items, { pagingMetadata: page.pagingMetadata });
+  },
+
+  searchServices(ctx) {
+    const c = cat(ctx);
+    const page = runSearch(c.services.all(), ctx.body.search, 'search', c.services.memo);
+    return servicesReply(c, page.items, { pagingMetadata: page.pagingMetadata, aggregationData: page.aggregationData });
+  },
+
+  countServices(ctx) {
+    return { count: runCount(cat(ctx).services.all(), ctx.body.filter, 'filter') };
+  },
+
+  queryPolicies(ctx) {
+    const c = cat(ctx);
+    const page = cursorQuery(c.policies, ctx.body.query);
+    const byPolicy = connected(c, (s) => (s.bookingPolicy as { id?: string } | undefined)?.id);
+    return {
+      bookingPolicies: page.items.map((bookingPolicy) => {
+        const services = byPolicy.get(bookingPolicy.id) ?? [];
+        return {
+          bookingPolicy,
+          connectedServices: services.slice(0, CONNECTED_SHOWN).map((s) => ({ id: s.id, name: s.name })),
+          services: services.slice(0, CONNECTED_SHOWN),
+          totalServiceCount: services.length,
+        };
+      }),
+      pagingMetadata: page.pagingMetadata,
+    };
+  },
+
+  queryBookingForms(ctx) {
+    const c = cat(ctx);
+    const page = cursorQuery(c.forms, ctx.body.query);
+    const byForm = connected(c, (s) => (s.form as { id?: string } | undefined)?.id);
+    return {
+      bookingForms: page.items.map((form) => {
+        const services = byForm.get(form.id) ?? [];
+        return {
+          form,
+          connectedServices: services.slice(0, CONNECTED_SHOWN).map((s) => ({ id: s.id, name: s.name })),
+          totalServiceCount: services.length,
+        };
+      }),
+      pagingMetadata: page.pagingMetadata,
+    };
+  },
+
+  queryCategories(ctx) {
+    const predicate = compileFilter(ctx.body.filter, 'filter');
+    return { categories: [...cat(ctx).categories.all()].filter(predicate) };
+  },
+
+  queryLocations(ctx) {
+    const c = cat(ctx);
+    const predicate = compileFilter(ctx.body.filter, 'filter');
+    const kinds = new Set<string>();
+    for (const s of c.services.all()) for (const l of s.locations ?? []) kinds.add(l.type);
+    return {
+      businessLocations: { exists: kinds.has('BUSINESS'), locations: [...c.locations.all()].filter(predicate) },
+      customLocations: { exists: kinds.has('CUSTOM') },
+      customerLocations: { exists: kinds.has('CUSTOMER') },
+    };
+  },
+
+  setServiceLocations(ctx) {
+    const c = cat(ctx);
+    const current = c.services.require(ctx.body.serviceId);
+    const { doc } = replaceLocations(c, current, ctx.body.locations as ServiceLocation[], ctx.body.removedLocationSessionsAction);
+    return { service: c.services.update(doc) };
+  },
+
+  enablePricingPlansForService(ctx) {
+    const c = cat(ctx);
+    const service = c.services.require(ctx.body.serviceId);
+    const next = changePricingPlans(service, ctx.body.pricingPlanIds, 'add');
+    return serviceReply(c, next ? c.services.update(next) : service);
+  },
+
+  disablePricingPlansForService(ctx) {
+    const c = cat(ctx);
+    const service = c.services.require(ctx.body.serviceId);
+    const next = changePricingPlans(service, ctx.body.pricingPlanIds, 'remove');
+    return serviceReply(c, next ? c.services.update(next) : service);
+  },
+
+  setCustomSlug(ctx) {
+    const c = cat(ctx);
+    const service = c.services.update(setCustomSlug(c, c.services.require(ctx.body.serviceId), ctx.body.slug));
+    return { slug: service.mainSlug!, service };
+  },
+
+  validateSlug(ctx) {
+    const errors = slugErrors(cat(ctx), ctx.body.slug, ctx.body.serviceId);
+    return { valid: errors.length === 0, slug: ctx.body.slug, errors };
+  },
+
+  cloneService(ctx) {
+    const c = cat(ctx);
+    const service = c.services.insert(cloneService(c, c.services.require(ctx.body.sourceServiceId)));
+    return { service, errors: [] };
+  },
+});
+

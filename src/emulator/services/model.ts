@@ -1,0 +1,108 @@
+/**
+ * What the services family stores, in wire form (platform-wire.md section 8; spec 000 section 3): services and
+ * the site's furniture they refer to (business locations, staff members, categories, booking policies, booking
+ * forms), each a collection declared here. Documents are kept exactly as they travel: ISO date strings, string
+ * revisions, money values as decimal strings.
+ */
+import type * as z from 'zod/mini';
+import type { BookingForm, BookingPolicy, BusinessLocation, Category, Service, ServiceLocation as ServiceLocationSchema, Slug as SlugSchema, StaffMember } from '../../api/schemas/service.js';
+import type { Address as AddressSchema } from '../../api/schemas/common.js';
+import type { RequestContext } from '../serve.js';
+import { defineCollection, type Doc, type SiteCollection } from '../store/collection.js';
+
+// The stored shapes are the wire forms of the api schemas (the emulator serves exactly what the client parses),
+// with the fields the emulator always fills made required.
+type Stored<T> = T & { id: string };
+
+export type Address = z.input<typeof AddressSchema>;
+export type ServiceLocation = z.input<typeof ServiceLocationSchema>;
+export type Slug = z.input<typeof SlugSchema>;
+
+/** A service document. Fields beyond the schema's are kept as sent. */
+export type ServiceDoc = Stored<z.input<typeof Service>> & {
+  type: 'APPOINTMENT' | 'CLASS' | 'COURSE';
+  name: string;
+  mainSlug?: Slug;
+  supportedSlugs?: Slug[];
+};
+
+/** A business location of the site (`businessLocations.locations`). */
+export type BusinessLocationDoc = Stored<z.input<typeof BusinessLocation>> & { name: string };
+/** A staff member (a bookable resource with working hours). */
+export type StaffMemberDoc = Stored<Omit<z.input<typeof StaffMember>, 'staffMemberId'>> & { name: string };
+export type CategoryDoc = Stored<z.input<typeof Category>> & { name: string };
+export type BookingPolicyDoc = Stored<z.input<typeof BookingPolicy>> & { name: string };
+export type BookingFormDoc = Stored<z.input<typeof BookingForm>> & { name: string; default?: boolean };
+
+/** Services; every slug a service ever had stays unique to it (spec 000 section 5). */
+export const SERVICES = defineCollection<ServiceDoc>({
+  kind: 'services',
+  entity: 'service',
+  notFound: 'SERVICE_NOT_FOUND',
+  uniques: [
+    {
+      name: 'slug',
+      values: (s) => (s.supportedSlugs ?? []).map((slug) => slug.name),
+      code: 'SLUG_ALREADY_EXISTS',
+      what: 'slug',
+    },
+  ],
+});
+
+export const BUSINESS_LOCATIONS = defineCollection<BusinessLocationDoc>({
+  kind: 'businessLocations',
+  entity: 'location',
+  notFound: 'LOCATION_NOT_FOUND',
+});
+
+export const STAFF_MEMBERS = defineCollection<StaffMemberDoc>({
+  kind: 'staffMembers',
+  entity: 'staff',
+  notFound: 'STAFF_MEMBER_NOT_FOUND',
+});
+
+export const CATEGORIES = defineCollection<CategoryDoc>({
+  kind: 'categories',
+  entity: 'category',
+  notFound: 'CATEGORY_NOT_FOUND',
+});
+
+export const BOOKING_POLICIES = defineCollection<BookingPolicyDoc>({
+  kind: 'bookingPolicies',
+  entity: 'booking_policy',
+  notFound: 'BOOKING_POLICY_NOT_FOUND',
+});
+
+export const BOOKING_FORMS = defineCollection<BookingFormDoc>({
+  kind: 'bookingForms',
+  entity: 'booking_form',
+  notFound: 'FORM_NOT_FOUND',
+});
+
+/** The services collections as one site sees them: what the service rules work on. */
+export interface Catalog {
+  services: SiteCollection<ServiceDoc>;
+  locations: SiteCollection<BusinessLocationDoc>;
+  staff: SiteCollection<StaffMemberDoc>;
+  categories: SiteCollection<CategoryDoc>;
+  policies: SiteCollection<BookingPolicyDoc>;
+  forms: SiteCollection<BookingFormDoc>;
+  /** ISO time of the current request or seed step. */
+  now: string;
+  /** Id generator (random; the seed passes a deterministic one). */
+  newId: () => string;
+}
+
+/** The catalog of a request's site. */
+export function catalogOf(ctx: Pick<RequestContext<unknown>, 'db' | 'now'>, newId: () => string = () => crypto.randomUUID()): Catalog {
+  return {
+    services: ctx.db(SERVICES),
+    locations: ctx.db(BUSINESS_LOCATIONS),
+    staff: ctx.db(STAFF_MEMBERS),
+    categories: ctx.db(CATEGORIES),
+    policies: ctx.db(BOOKING_POLICIES),
+    forms: ctx.db(BOOKING_FORMS),
+    now: ctx.now,
+    newId,
+  };
+}

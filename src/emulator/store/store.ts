@@ -1,0 +1,376 @@
+/**
+ * The emulator's one store: a SQLite file (`<dataDir>/store.sqlite`, WAL, synchronous=NORMAL so a committed
+ * transaction survives a killed process) holding every collection of every site, the account's sites, domain
+ * events and settings, with an in-memory cache of parsed documents kept coherent with it (collection.ts).
+ *
+ * Layout: `docs(site, kind, id, seq, doc)` holds every document as JSON (seq = creation order);
+ * `uniques(site, kind, name, value, id)` makes declared keys unique per site (slugs, e-mails); `events` is the
+ * domain event log (`service.created`, ...); `sites` the account's sites; `meta` settings (seed, clock, schema
+ * version).
+ *
+ * Every write runs inside {@link Store.tx}: one SQLite transaction, committed when the function returns. A
+ * nested `tx` is a savepoint (a bulk call runs each item in one, so a failing item leaves nothing behind). When
+ * a transaction or savepoint rolls back, the cached documents it touched are reloaded from the file, so the
+ * cache never shows uncommitted data. One transaction may span collections (a booking and the capacity it
+ * takes; an order and its member).
+ */
+import Database from 'better-sqlite3';
+import { chmodSync, mkdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { Clock } from '../clock.js';
+import { Checkpointer } from './checkpointer.js';
+import { Collection, type CollectionDef, type Doc } from './collection.js';
+import { openSchema } from './migrate.js';
+
+export interface DomainEvent {
+  seq: number;
+  siteId: string;
+  type: string;
+  entityId: string;
+  entity: unknown;
+  createdDate: string;
+}
+
+export interface Site {
+  id: string;
+  name: string;
+  createdDate: string;
+}
+
+/** The layout this code writes; older stores are migrated on open (migrate.ts). */
+export const SCHEMA_VERSION = 2;
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS sites (id TEXT PRIMARY KEY, name TEXT NOT NULL, created_date TEXT NOT NULL, seq INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS docs (
+  site TEXT NOT NULL,
+  kind TEXT NOT NULL,
+  id TEXT NOT NULL,
+  seq INTEGER NOT NULL,
+  doc TEXT NOT NULL,
+  PRIMARY KEY (site, kind, id)
+);
+CREATE INDEX IF NOT EXISTS docs_order ON docs(kind, site, seq);
+CREATE TABLE IF NOT EXISTS uniques (
+  site TEXT NOT NULL,
+  kind TEXT NOT NULL,
+  name TEXT NOT NULL,
+  value TEXT NOT NULL,
+  id TEXT NOT NULL,
+  PRIMARY KEY (site, kind, name, value)
+);
+CREATE INDEX IF NOT EXISTS uniques_owner ON uniques(site, kind, id);
+CREATE TABLE IF NOT EXISTS events (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  site TEXT NOT NULL,
+  type TEXT NOT NULL,
+  entity_id TEXT NOT NULL,
+  entity TEXT NOT NULL,
+  created_date TEXT NOT NULL
+);
+`;
+
+/** SQLite's default `wal_autocheckpoint`, restored if the checkpoint worker fails. */
+const AUTO_CHECKPOINT_PAGES = 1000;
+/**
+ * With background checkpoints the WAL can only restart from its beginning when a checkpoint has caught up
+ * between two commits; under an endless stream of writes it would grow without bound, so past this size the
+ * request connection checkpoints (and truncates) itself. Checked every {@link WAL_CHECK_EVERY} commits.
+ */
+const MAX_WAL_BYTES = 256 * 1024 * 1024;
+const WAL_CHECK_EVERY = 64;
+
+export interface StoreOptions {
+  /** Run WAL checkpoints in a worker thread instead of inside commits (see checkpointer.ts). Default false. */
+  backgroundCheckpoints?: boolean;
+  /** Real time source for the clock (tests). */
+  realNow?: () => number;
+  /** The account's default site: receives the data of a store written by an earlier version. */
+  defaultSite?: { id: string; name: string };
+}
+
+type Key = string;
+const keyOf = (kind: string, site: string, id: string): Key => `${kind}\u0000${site}\u0000${id}`;
+
+/** Opens (creating and migrating as needed) the store in `dataDir`. See the module comment. */
+export class Store {
+  readonly db: Database.Database;
+  readonly clock: Clock;
+  private readonly collections = new Map<string, Collection<Doc>>();
+  /** Keys written in each open transaction level (outermost first). */
+  private touchedStack: Set<Key>[] = [];
+  private txNow: string | undefined;
+  private muted = 0;
+  private nextSeq: number;
+  private readonly stmt;
+  private checkpointer: Checkpointer | undefined;
+  private commits = 0;
+
+  /** @throws Error when the data dir cannot be created or the file is not a SQLite database */
+  constructor(
+    readonly dataDir: string,
+    opts: StoreOptions = {},
+  ) {
+    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+    const file = join(dataDir, 'store.sqlite');
+    this.db = new Database(file);
+    // Site data: owner-only whatever the umask (issue 5 section 2); the WAL and SHM files follow the database.
+    chmodSync(file, 0o600);
+    this.db.pragma('journal_mode = WAL');
+    this.db.pragma('synchronous = NORMAL');
+    this.db.pragma('busy_timeout = 5000');
+    openSchema(this.db, SCHEMA, opts.defaultSite);
+    for (const suffix of ['-wal', '-shm']) {
+      try {
+        chmodSync(file + suffix, 0o600);
+      } catch {
+        // Created on the first write.
+      }
+    }
+    if (opts.backgroundCheckpoints) {
+      this.checkpointer = Checkpointer.start(file, () => {
+        this.checkpointer = undefined;
+        if (this.db.open) this.db.pragma(`wal_autocheckpoint = ${AUTO_CHECKPOINT_PAGES}`);
+      });
+      if (this.checkpointer) this.db.pragma('wal_autocheckpoint = 0');
+    }
+    const db = this.db;
+    this.stmt = {
+      rows: db.prepare<[string], { site: string; doc: string }>('SELECT site, doc FROM docs WHERE kind = ? ORDER BY seq'),
+      siteRows: db.prepare<[string, string], { site: string; doc: string }>('SELECT site, doc FROM docs WHERE kind = ? AND site = ? ORDER BY seq'),
+      rowDoc: db.prepare<[string, string, string], { doc: string }>('SELECT doc FROM docs WHERE site = ? AND kind = ? AND id = ?'),
+      insertRow: db.prepare<[string, string, string, number, string]>('INSERT INTO docs (site, kind, id, seq, doc) VALUES (?, ?, ?, ?, ?)'),
+      updateRow: db.prepare<[string, string, string, string]>('UPDATE docs SET doc = ? WHERE site = ? AND kind = ? AND id = ?'),
+      deleteRow: db.prepare<[string, string, string]>('DELETE FROM docs WHERE site = ? AND kind = ? AND id = ?'),
+      maxSeq: db.prepare<[], { m: number | null }>('SELECT MAX(seq) AS m FROM docs'),
+      countRows: db.prepare<[], { site: string; kind: string; n: number }>('SELECT site, kind, COUNT(*) AS n FROM docs GROUP BY site, kind'),
+      uniqueOwner: db.prepare<[string, string, string, string], { id: string }>(
+        'SELECT id FROM uniques WHERE site = ? AND kind = ? AND name = ? AND value = ?',
+      ),
+      claimUnique: db.prepare<[string, string, string, string, string]>(
+        'INSERT OR REPLACE INTO uniques (site, kind, name, value, id) VALUES (?, ?, ?, ?, ?)',
+      ),
+      releaseUnique: db.prepare<[string, string, string, string, string]>(
+        'DELETE FROM uniques WHERE site = ? AND kind = ? AND name = ? AND value = ? AND id = ?',
+      ),
+      releaseAll: db.prepare<[string, string, string]>('DELETE FROM uniques WHERE site = ? AND kind = ? AND id = ?'),
+      appendEvent: db.prepare<[string, string, string, string, string]>(
+        'INSERT INTO events (site, type, entity_id, entity, created_date) VALUES (?, ?, ?, ?, ?)',
+      ),
+      listEvents: db.prepare<[number, number], { seq: number; site: string; type: string; entity_id: string; entity: string; created_date: string }>(
+        'SELECT seq, site, type, entity_id, entity, created_date FROM events WHERE seq > ? ORDER BY seq LIMIT ?',
+      ),
+      countEvents: db.prepare<[], { n: number; last: number | null }>('SELECT COUNT(*) AS n, MAX(seq) AS last FROM events'),
+      sites: db.prepare<[], { id: string; name: string; created_date: string }>('SELECT id, name, created_date FROM sites ORDER BY seq'),
+      addSite: db.prepare<[string, string, string]>(
+        'INSERT INTO sites (id, name, created_date, seq) VALUES (?, ?, ?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM sites))',
+      ),
+      removeSite: db.prepare<[string]>('DELETE FROM sites WHERE id = ?'),
+      getMeta: db.prepare<[string], { value: string }>('SELECT value FROM meta WHERE key = ?'),
+      setMeta: db.prepare<[string, string]>('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)'),
+    };
+    this.nextSeq = (this.stmt.maxSeq.get()?.m ?? 0) + 1;
+    this.setMeta('schemaVersion', String(SCHEMA_VERSION));
+    this.clock = new Clock({ get: (k) => this.getMeta(k), set: (k, v) => this.setMeta(k, v) }, opts.realNow);
+  }
+
+  /** The collection declared by `def` (created on first use; its documents load on first read). */
+  collection<T extends Doc>(def: CollectionDef<T>): Collection<T> {
+    let c = this.collections.get(def.kind);
+    if (!c) {
+      c = new Collection<Doc>(def as unknown as CollectionDef<Doc>, this);
+      this.collections.set(def.kind, c);
+    }
+    return c as unknown as Collection<T>;
+  }
+
+  /**
+   * Runs `fn` in one transaction (committed when it returns, rolled back when it throws). Inside a transaction
+   * it runs in a savepoint of its own. `now` (ISO) is the time every write of the transaction records; it
+   * defaults to the clock's time when the outermost transaction starts.
+   */
+  tx<T>(fn: () => T, now?: string): T {
+    const outer = this.touchedStack.length === 0;
+    if (outer) this.txNow = now ?? this.clock.nowIso();
+    const touched = new Set<Key>();
+    this.touchedStack.push(touched);
+    try {
+      const result = this.db.transaction(fn)();
+      this.touchedStack.pop();
+      const parent = this.touchedStack[this.touchedStack.length - 1];
+      if (parent) for (const k of touched) parent.add(k);
+      if (outer && this.checkpointer && ++this.commits % WAL_CHECK_EVERY === 0) this.capWal();
+      return result;
+    } catch (err) {
+      this.touchedStack.pop();
+      this.reloadTouched(touched);
+      throw err;
+    } finally {
+      if (outer) this.txNow = undefined;
+    }
+  }
+
+  /** The time writes of the current transaction record (ISO); the clock's time outside one. */
+  now(): string {
+    return this.txNow ?? this.clock.nowIso();
+  }
+
+  private reloadTouched(keys: Set<Key>): void {
+    const bySite = new Map<string, { kind: string; site: string; ids: string[] }>();
+    for (const key of keys) {
+      const [kind, site, id] = key.split('\u0000') as [string, string, string];
+      const k = `${kind}\u0000${site}`;
+      let entry = bySite.get(k);
+      if (!entry) bySite.set(k, (entry = { kind, site, ids: [] }));
+      entry.ids.push(id);
+    }
+    for (const { kind, site, ids } of bySite.values()) this.collections.get(kind)?.reload(site, ids);
+  }
+
+  /** @internal Records that (kind, site, id) is written in the current transaction. */
+  touch(kind: string, site: string, id: string): void {
+    const top = this.touchedStack[this.touchedStack.length - 1];
+    if (!top) throw new Error('store writes must run inside store.tx()');
+    top.add(keyOf(kind, site, id));
+  }
+
+  /** Checkpoints on this connection when background checkpoints have let the WAL grow past its cap. */
+  private capWal(): void {
+    let size = 0;
+    try {
+      size = statSync(join(this.dataDir, 'store.sqlite-wal')).size;
+    } catch {
+      return;
+    }
+    if (size > MAX_WAL_BYTES) this.db.pragma('wal_checkpoint(TRUNCATE)');
+  }
+
+  /** @internal Rows of a kind (every site, or one), in creation order. */
+  rows(kind: string, site?: string): IterableIterator<{ site: string; doc: string }> {
+    return site === undefined ? this.stmt.rows.iterate(kind) : this.stmt.siteRows.iterate(kind, site);
+  }
+
+  /** @internal */ rowDoc(kind: string, site: string, id: string): string | undefined {
+    return this.stmt.rowDoc.get(site, kind, id)?.doc;
+  }
+
+  /** @internal */ insertRow(kind: string, site: string, id: string, doc: string): void {
+    this.stmt.insertRow.run(site, kind, id, this.nextSeq++, doc);
+  }
+
+  /** @internal */ updateRow(kind: string, site: string, id: string, doc: string): void {
+    this.stmt.updateRow.run(doc, site, kind, id);
+  }
+
+  /** @internal */ deleteRow(kind: string, site: string, id: string): void {
+    this.stmt.deleteRow.run(site, kind, id);
+  }
+
+  /** @internal */ uniqueOwner(kind: string, site: string, name: string, value: string): string | undefined {
+    return this.stmt.uniqueOwner.get(site, kind, name, value)?.id;
+  }
+
+  /** @internal */ claimUnique(kind: string, site: string, name: string, value: string, id: string): void {
+    this.stmt.claimUnique.run(site, kind, name, value, id);
+  }
+
+  /** @internal */ releaseUnique(kind: string, site: string, name: string, value: string, id: string): void {
+    this.stmt.releaseUnique.run(site, kind, name, value, id);
+  }
+
+  /** @internal */ releaseAllUniques(kind: string, site: string, id: string): void {
+    this.stmt.releaseAll.run(site, kind, id);
+  }
+
+  /**
+   * Appends a domain event (inside the caller's transaction) and returns its sequence number; 0 while events
+   * are muted (seeding: the demo data is the starting state, not a change anyone made).
+   */
+  appendEvent(site: string, type: string, entityId: string, entityJson: string): number {
+    if (this.muted > 0) return 0;
+    return Number(this.stmt.appendEvent.run(site, type, entityId, entityJson, this.now()).lastInsertRowid);
+  }
+
+  /** Runs `fn` (a transaction) with domain events muted. */
+  withoutEvents<T>(fn: () => T): T {
+    this.muted++;
+    try {
+      return fn();
+    } finally {
+      this.muted--;
+    }
+  }
+
+  /** Events with seq > after, oldest first, at most `limit`. */
+  listEvents(after: number, limit: number): DomainEvent[] {
+    return this.stmt.listEvents.all(after, limit).map((r) => ({
+      seq: r.seq,
+      siteId: r.site,
+      type: r.type,
+      entityId: r.entity_id,
+      entity: JSON.parse(r.entity) as unknown,
+      createdDate: r.created_date,
+    }));
+  }
+
+  /** The account's sites, oldest first. */
+  sites(): Site[] {
+    return this.stmt.sites.all().map((r) => ({ id: r.id, name: r.name, createdDate: r.created_date }));
+  }
+
+  hasSite(id: string): boolean {
+    return this.sites().some((s) => s.id === id);
+  }
+
+  /** Adds a site to the account (inside the caller's transaction or its own). */
+  addSite(site: { id: string; name: string }): Site {
+    const createdDate = this.now();
+    this.stmt.addSite.run(site.id, site.name, createdDate);
+    return { ...site, createdDate };
+  }
+
+  /** Removes a site and all of its data. */
+  removeSite(id: string): void {
+    this.tx(() => {
+      this.db.prepare('DELETE FROM docs WHERE site = ?').run(id);
+      this.db.prepare('DELETE FROM uniques WHERE site = ?').run(id);
+      this.stmt.removeSite.run(id);
+    });
+    for (const c of this.collections.values()) c.clear();
+  }
+
+  /** Document counts per site and kind, plus the event log's size and last sequence number. */
+  counts(): { sites: Record<string, Record<string, number>>; events: number; lastEventSeq: number } {
+    const sites: Record<string, Record<string, number>> = {};
+    for (const s of this.sites()) sites[s.id] = {};
+    for (const r of this.stmt.countRows.all()) (sites[r.site] ??= {})[r.kind] = r.n;
+    const ev = this.stmt.countEvents.get();
+    return { sites, events: ev?.n ?? 0, lastEventSeq: ev?.last ?? 0 };
+  }
+
+  getMeta(key: string): string | undefined {
+    return this.stmt.getMeta.get(key)?.value;
+  }
+
+  setMeta(key: string, value: string): void {
+    this.stmt.setMeta.run(key, value);
+  }
+
+  /**
+   * Deletes every document, unique key and event of every site (inside the caller's transaction) and empties
+   * the caches. Sites, the clock and other settings are kept.
+   */
+  clearData(): void {
+    this.db.exec("DELETE FROM docs; DELETE FROM uniques; DELETE FROM events; DELETE FROM sqlite_sequence WHERE name = 'events';");
+    for (const c of this.collections.values()) c.clear();
+    this.nextSeq = 1;
+  }
+
+  /** Stops the checkpoint worker, then closes the connection (SQLite checkpoints the WAL as it closes). */
+  close(): void {
+    this.checkpointer?.stop();
+    this.checkpointer = undefined;
+    if (this.db.open) this.db.close();
+  }
+}
