@@ -9,6 +9,7 @@
  * server (better-sqlite3), conf (profile writes), cli-table3 and date-fns (TTY output).
  */
 export { createIOStreams } from './core/iostreams.js';
-export { AuthError, CancelError, ExitCode, PartialFailureError, UserError } from './core/errors.js';
+export { AuthError, CancelError, DeclinedError, ExitCode, PartialFailureError, UserError } from './core/errors.js';
+export { oneLine } from './core/text.js';
 export { createContext } from './context.js';
 export { consumeUsageHint, createProgram, nounNames, nounOf, parse } from './program.js';

@@ -40,15 +40,16 @@ export interface Prompter {
   /**
    * Asks a yes/no question.
    * @returns the answer
+   * @param opts.what what needs the answer, for the refusal without a terminal (`removing profile 'x'`)
    * @throws UserError (exit 2) naming `flag` (default `--yes`) when no prompt may be drawn; CancelError on Esc or
    *   Ctrl-C
    */
-  confirm(question: string, opts?: { defaultValue?: boolean; flag?: string }): Promise<boolean>;
+  confirm(question: string, opts?: { defaultValue?: boolean; flag?: string; what?: string }): Promise<boolean>;
   /**
    * Like {@link confirm}, but a "no" ends the command: DeclinedError (exit 1, "Nothing was changed").
    * @throws DeclinedError, or what confirm throws
    */
-  require(question: string, opts?: { flag?: string; declined?: string }): Promise<void>;
+  require(question: string, opts?: { flag?: string; declined?: string; what?: string }): Promise<void>;
 }
 
 export interface Context {
@@ -171,14 +172,14 @@ function terminalPrompter(io: IOStreams, signal: () => AbortSignal): Prompter {
   const prompter: Prompter = {
     async confirm(question, opts = {}) {
       if (!io.canPrompt()) {
-        throw new UserError(`this needs confirmation, and there is no terminal to ask on`, `pass ${opts.flag ?? '--yes'} to go ahead without a prompt`);
+        throw new UserError(`${opts.what ?? 'this'} needs confirmation, and there is no terminal to ask on`, `pass ${opts.flag ?? '--yes'} to go ahead without a prompt`);
       }
       signal().throwIfAborted();
       const { renderConfirm } = await import('./ui/index.js');
       return renderConfirm({ message: question, defaultValue: opts.defaultValue ?? false, stdout: promptStream(io) });
     },
     async require(question, opts = {}) {
-      if (!(await prompter.confirm(question, { flag: opts.flag }))) throw new DeclinedError(opts.declined);
+      if (!(await prompter.confirm(question, { flag: opts.flag, what: opts.what }))) throw new DeclinedError(opts.declined);
     },
   };
   return prompter;

@@ -70,7 +70,7 @@ async function report(
   argv: string[],
   interrupted: boolean,
 ): Promise<number> {
-  const { AuthError, CancelError, ExitCode, PartialFailureError, UserError } = cli;
+  const { AuthError, CancelError, DeclinedError, ExitCode, PartialFailureError, UserError, oneLine } = cli;
   const write = (line: string) => io.stderr.write(line + '\n');
   const stack = () => {
     if (debug && err instanceof Error && err.stack) write(err.stack);
@@ -88,6 +88,11 @@ async function report(
     write(`hint: run 'sitectl ${known ? noun + ' ' : ''}--help' for usage`);
     return ExitCode.Usage;
   }
+  if (err instanceof DeclinedError) {
+    // Answering no is not an error: say what happened, nothing more.
+    write(err.message);
+    return err.exitCode;
+  }
   if (err instanceof CancelError) {
     write(`error: ${err.message}`);
     if (err.hint) write(`hint: ${err.hint}`);
@@ -99,11 +104,15 @@ async function report(
     return err.exitCode;
   }
   if (err instanceof UserError) {
-    // AuthError is a UserError carrying exit 4.
-    write(`error: ${err.message}`);
-    if (err.hint) write(`hint: ${err.hint}`);
+    // AuthError is a UserError carrying exit 4. Messages may quote server or file text: one escaped line.
+    write(`error: ${oneLine(err.message)}`);
+    if (err.hint) write(`hint: ${oneLine(err.hint)}`);
     stack();
     return err.exitCode;
+  }
+  if ((err as { name?: unknown } | null)?.name === 'UnsafePathError') {
+    write(`error: ${oneLine((err as Error).message)}`);
+    return ExitCode.Usage;
   }
   if (isAbort(err) || (interrupted && !(err instanceof UserError))) {
     write('error: interrupted');
@@ -136,6 +145,13 @@ async function report(
     stack();
     return ExitCode.Failure;
   }
+  if (isFileSystemError(err)) {
+    // A path we were given or derived (data dir, journal, config) is not usable: the user can fix that.
+    write(`error: ${oneLine((err as Error).message)}`);
+    write(`hint: check the path and its permissions`);
+    stack();
+    return ExitCode.Usage;
+  }
   // Anything else is our bug: say so and ask for a report.
   const message = err instanceof Error ? err.message : String(err);
   write(`error: unexpected: ${oneLine(message)}`);
@@ -144,15 +160,17 @@ async function report(
   return ExitCode.Failure;
 }
 
-function oneLine(s: string): string {
-  return s.replace(/\s*\n\s*/g, ' ').trim();
-}
-
 /** Commander's thrown exits (exitOverride); matched by name so this path need not load commander. */
 function isCommanderError(err: unknown): err is { code: string; exitCode: number; message: string } {
   // By code, not by class name: bundling may rename Commander's classes (CommanderError -> CommanderError2).
   const code = (err as { code?: unknown } | null)?.code;
   return typeof code === 'string' && code.startsWith('commander.');
+}
+
+/** A file-system error about a path (ENOTDIR, EACCES, EEXIST...): the path is wrong, not the program. */
+function isFileSystemError(err: unknown): boolean {
+  const e = err as { code?: unknown; syscall?: unknown; path?: unknown } | null;
+  return typeof e?.code === 'string' && typeof e.path === 'string' && /^(ENOTDIR|EISDIR|EACCES|EPERM|EEXIST|ENOENT|EROFS|ENOSPC)$/.test(e.code);
 }
 
 function isAbort(err: unknown): boolean {

@@ -10,6 +10,7 @@
  */
 import { Command } from 'commander';
 import type { Context } from './context.js';
+import { UserError } from './core/errors.js';
 import { VERSION } from './core/version.js';
 
 /** What every `src/commands/<noun>/index.ts` exports (contracts.md "Commands"). */
@@ -36,7 +37,7 @@ export function nounNames(): string[] {
 }
 
 /** Global options that take a value, so the noun scan skips their argument. */
-const VALUE_OPTIONS = new Set(['--profile']);
+const VALUE_OPTIONS = new Set(['--profile', '--timeout']);
 
 /**
  * The noun `argv` invokes (`services` in `sitectl --profile x services list`, and in `sitectl help services`),
@@ -65,6 +66,8 @@ export async function createProgram(ctx: Context, argv: readonly string[] = []):
     .description('Back office for sites on the hosted booking platform, and a local emulator of it')
     .version(VERSION, '-V, --version', 'print the version')
     .option('--profile <name>', 'use this profile (default: $SITECTL_PROFILE, the current profile, or local)')
+    .option('--timeout <seconds>', 'most time one request attempt may take (default 30, or $SITECTL_TIMEOUT)')
+    .option('--allow-unknown-fields', 'send field names the entity schema does not know (filters, --set, --json)')
     .option('--debug', 'print the HTTP trace (secrets redacted) and stack traces on stderr')
     .option('--no-input', 'never prompt; fail instead when input would be needed')
     .helpOption('-h, --help', 'show help')
@@ -77,10 +80,18 @@ export async function createProgram(ctx: Context, argv: readonly string[] = []):
     );
 
   program.hook('preAction', () => {
-    const o = program.opts<{ profile?: string; debug?: boolean; input?: boolean }>();
+    const o = program.opts<{ profile?: string; debug?: boolean; input?: boolean; timeout?: string; allowUnknownFields?: boolean }>();
     ctx.flags.profile = o.profile;
     ctx.flags.debug = Boolean(o.debug);
     ctx.flags.noInput = o.input === false;
+    ctx.flags.allowUnknownFields = Boolean(o.allowUnknownFields);
+    if (o.timeout !== undefined) {
+      const seconds = Number(o.timeout);
+      if (!Number.isFinite(seconds) || seconds <= 0 || seconds > 3600) {
+        throw new UserError(`--timeout must be a number of seconds between 0 and 3600, got '${o.timeout}'`);
+      }
+      ctx.flags.timeoutSec = seconds;
+    }
   });
 
   const wanted = nounOf(argv);

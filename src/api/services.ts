@@ -41,7 +41,7 @@ import {
   SearchServicesReply,
   ServiceBulkReply,
   ServiceCreate,
-  ServiceFields,
+  ServiceChanges,
   ServiceLocationInput,
   ServicePatch,
   ServiceQueryInput,
@@ -121,7 +121,7 @@ export const servicesFamily = defineFamily({
       method: 'POST',
       path: '/v2/bulk/services/update-by-filter',
       summary: 'Change the masked fields of every service matching a filter, as a job',
-      request: z.looseObject({ filter: FilterInput, service: ServiceFields, mask: z.optional(FieldMaskInput) }),
+      request: z.looseObject({ filter: FilterInput, service: ServiceChanges, mask: z.optional(FieldMaskInput) }),
       reply: JobResponse,
     },
     deleteService: {

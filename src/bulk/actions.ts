@@ -66,7 +66,38 @@ function refused(id: string, err: unknown): SentOutcome {
   };
 }
 
-/** One chunk through a bulk operation whose reply is the platform's `{results:[{itemMetadata}]}` (wire section 7). */
+/**
+ * A whole bulk request refused as invalid (400 with field violations, wire section 4) as per-item refusals: a
+ * violation of `<list>[i]...` belongs to item i; items without one were refused with the request.
+ * @returns undefined when `err` is not such a refusal
+ */
+function splitViolations(err: unknown, chunk: WorkItem[]): SentOutcome[] | undefined {
+  const violations = (err as { fieldViolations?: { field: string; description: string }[] }).fieldViolations;
+  if ((err as { status?: unknown }).status !== 400 || !Array.isArray(violations)) return undefined;
+  const byIndex = new Map<number, string[]>();
+  for (const v of violations) {
+    const m = /^[\w.]*\[(\d+)\]\.?(.*)$/.exec(v.field);
+    if (!m) continue;
+    const list = byIndex.get(Number(m[1])) ?? [];
+    list.push(`"${m[2] || v.field}" ${v.description}`);
+    byIndex.set(Number(m[1]), list);
+  }
+  return chunk.map((item, i): SentOutcome => {
+    const own = byIndex.get(i);
+    return {
+      id: item.id,
+      status: 'refused',
+      code: 'INVALID_ARGUMENT',
+      httpStatus: 400,
+      error: own ? `INVALID_ARGUMENT: ${own.join(', ')}` : `the request was refused because of other items: ${errorText(err).slice(0, 200)}`,
+    };
+  });
+}
+
+/**
+ * One chunk through a bulk operation whose reply is the platform's `{results:[{itemMetadata}]}` (wire section 7).
+ * A request refused as a whole for invalid items is reported per item (each with its own violations).
+ */
 export function bulkSender<Op extends Operation>(
   api: ApiClient,
   op: Op,
@@ -74,7 +105,14 @@ export function bulkSender<Op extends Operation>(
   doneRevision: (item: WorkItem) => string | undefined = () => undefined,
 ): ChunkRunner['send'] {
   return async (chunk, info) => {
-    const reply = (await invoke(api, op, request(chunk), { signal: info.signal })) as unknown as BulkResult<unknown>;
+    let reply: BulkResult<unknown>;
+    try {
+      reply = (await invoke(api, op, request(chunk), { signal: info.signal })) as unknown as BulkResult<unknown>;
+    } catch (err) {
+      const split = splitViolations(err, chunk);
+      if (split) return split;
+      throw err;
+    }
     return reply.results.map((r): SentOutcome => {
       const item = chunk[r.itemMetadata.originalIndex];
       const id = item?.id ?? r.itemMetadata.id ?? '';

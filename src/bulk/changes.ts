@@ -53,17 +53,15 @@ export function resolveSetPath(entity: SettableEntity, path: string): $ZodType {
   if (entity.readOnly.includes(segments[0]!) || READ_ONLY_LEAF.has(segments[segments.length - 1]!)) {
     throw new UserError(`field "${path}" is read-only and cannot be set`, 'the platform sets it on every change');
   }
-  const found = lookupPath(entity.schema, path);
-  if (found.ok) {
-    for (let i = 1; i < segments.length; i++) {
-      const here = segments.slice(0, i).join('.');
-      const step = lookupPath(entity.schema, here);
-      if (step.ok && kindOf(step.schema) === 'array') {
-        throw new UserError(`cannot set inside the list "${here}" in --set`, `set the whole list as JSON, e.g. --set '${here}=[...]'`);
-      }
+  for (let i = 1; i < segments.length; i++) {
+    const here = segments.slice(0, i).join('.');
+    const step = lookupPath(entity.schema, here);
+    if (step.ok && kindOf(step.schema) === 'array') {
+      throw new UserError(`cannot set inside the list "${here}" in --set`, `set the whole list as JSON, e.g. --set '${here}=[...]'`);
     }
-    return found.schema;
   }
+  const found = lookupPath(entity.schema, path);
+  if (found.ok) return found.schema;
   if (found.reason === 'forbidden') throw new UserError(`invalid path "${path}" in --set: "${found.segment}" is not a field`);
   if (found.reason === 'scalar') throw new UserError(`field "${found.at}" has no sub-field "${found.segment}" in --set`);
   const prefix = found.at ? `${found.at}.` : '';

@@ -7,7 +7,7 @@
  * batch, so a result is on disk before the next chunk is sent), and `end` when the run is complete. A reader
  * ignores a truncated last line (the process was killed mid-write).
  */
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, truncateSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fchmodSync, fsyncSync, mkdirSync, openSync, readFileSync, truncateSync, writeSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { UserError } from '../core/errors.js';
@@ -120,6 +120,8 @@ export class JournalWriter {
     try {
       mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
       fd = openSync(path, 'wx', 0o600);
+      // Whatever the umask: a journal records site data.
+      fchmodSync(fd, 0o600);
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       if (code === 'EEXIST' && existsSync(path)) throw new UserError(`journal ${path} already exists`, 'pass --resume to continue it, or another --journal path');

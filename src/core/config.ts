@@ -10,7 +10,7 @@
  * An invalid file never crashes a read: it is reported as one line (`ConfigRead.problem`) and treated as empty;
  * a write to an invalid file is refused so nothing the user had is lost.
  */
-import { readFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import * as z from 'zod/mini';
@@ -123,6 +123,10 @@ export async function updateConfig(env: NodeJS.ProcessEnv, change: (config: Conf
     throw new UserError(current.problem, `fix the file or move it away, then retry`);
   }
   const next = configSchema.parse(change(structuredClone(current.config)));
+  // The directory holds secrets: owner-only whatever the umask (conf would create it with the umask's mode).
+  const dir = configDir(env);
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  chmodSync(dir, 0o700);
   const { default: Conf } = await import('conf');
   const store = new Conf<Config>({
     projectName: 'sitectl',

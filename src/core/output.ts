@@ -40,8 +40,8 @@ export interface Column<T> {
   key: string;
   /** TTY table header; default `key` in upper case. */
   header?: string;
-  /** Value of the cell; default: the value at `key`. */
-  get?: (record: T) => unknown;
+  /** Value of the cell; default: the value at `key`. (Method syntax: a column of a subtype fits a wider view.) */
+  get?(record: T): unknown;
   /** Right-align on a TTY (numbers). */
   align?: 'left' | 'right';
   /** Never shortened to fit the terminal (ids: a truncated id cannot be copied). */
@@ -192,7 +192,7 @@ export async function printRecord<T>(
       return;
     }
     case 'ndjson':
-      await write(io, JSON.stringify(format.fields ? pickFields(record, format.fields) : record) + '\n');
+      await write(io, JSON.stringify(record) + '\n');
       return;
     case 'csv': {
       const columns = opts.columns ?? flatten(record).map(([k]) => ({ key: k }) as Column<T>);

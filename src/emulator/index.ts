@@ -17,6 +17,7 @@ import { FaultInjector, type Faults } from './faults.js';
 import type { ServedOperation } from './serve.js';
 import { createEmulatorServer } from './server.js';
 import { servicesServed } from './services/handlers.js';
+import { SERVICE_COLLECTIONS } from './services/model.js';
 import { seedStore } from './seed/index.js';
 import { Store } from './store/store.js';
 
@@ -24,6 +25,9 @@ export type { Faults } from './faults.js';
 
 /** Every operation the emulator serves, family by family. */
 export const SERVED: readonly ServedOperation[] = [...servicesServed];
+
+/** Every collection of every family, declared to the store at start. */
+const COLLECTIONS = [...SERVICE_COLLECTIONS];
 
 export interface EmulatorOptions {
   dataDir: string;
@@ -66,6 +70,7 @@ function openAccount(dataDir: string, seed: { seed?: 'demo' | 'empty'; size?: nu
   const key = loadOrCreateAdminKey(dataDir);
   const defaultSite = key.sites.find((s) => s.id === key.siteId) ?? { id: key.siteId, name: 'Downtown' };
   const store = new Store(dataDir, { ...opts, defaultSite });
+  for (const def of COLLECTIONS) store.collection(def);
   try {
     store.tx(() => {
       for (const s of key.sites) if (!store.hasSite(s.id)) store.addSite(s);
@@ -81,7 +86,7 @@ function openAccount(dataDir: string, seed: { seed?: 'demo' | 'empty'; size?: nu
 }
 
 function isEmpty(store: Store): boolean {
-  return Object.values(store.counts().sites).every((kinds) => Object.keys(kinds).length === 0);
+  return Object.values(store.counts().sites).every((kinds) => Object.values(kinds).every((n) => n === 0));
 }
 
 /**

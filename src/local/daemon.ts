@@ -10,12 +10,13 @@
  * starting an emulator, so two concurrent first calls do not start two).
  */
 import { spawn } from 'node:child_process';
-import { closeSync, existsSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { homedir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
+import { UserError } from '../core/errors.js';
 
 export const PID_FILE = 'emulator.pid.json';
 export const LOG_FILE = 'emulator.log';
@@ -39,6 +40,21 @@ export function defaultDataDir(env: NodeJS.ProcessEnv): string {
   if (env.SITECTL_DATA_DIR) return join(resolve(env.SITECTL_DATA_DIR), 'emulator');
   if (env.XDG_DATA_HOME) return join(resolve(env.XDG_DATA_HOME), 'sitectl', 'emulator');
   return join(env.HOME || homedir(), '.local', 'share', 'sitectl', 'emulator');
+}
+
+/**
+ * Creates the data dir owner-only (0700 whatever the umask: it holds the admin key and the site data).
+ * @throws UserError (exit 2) when the path, or a part of it, is a file, or cannot be created
+ */
+export function ensureDataDir(dataDir: string): void {
+  try {
+    if (existsSync(dataDir) && !statSync(dataDir).isDirectory()) throw Object.assign(new Error('not a directory'), { code: 'ENOTDIR' });
+    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+    chmodSync(dataDir, 0o700);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
+    throw new UserError(`the emulator data dir ${dataDir} is not usable (${code})`, 'pass --data-dir (or set SITECTL_DATA_DIR) to a directory you can write');
+  }
 }
 
 function isAlive(pid: number): boolean {
@@ -140,9 +156,8 @@ function tailOfLog(dataDir: string): string {
  * @throws Error when the child exits or does not write its pid file in time (with the end of its log).
  */
 export async function spawnEmulator(dataDir: string, args: string[] = [], env: NodeJS.ProcessEnv = process.env): Promise<RunningInfo> {
-  const { mkdirSync } = await import('node:fs');
-  mkdirSync(dataDir, { recursive: true });
-  const log = openSync(join(dataDir, LOG_FILE), 'a');
+  ensureDataDir(dataDir);
+  const log = openSync(join(dataDir, LOG_FILE), 'a', 0o600);
   let exited: number | null = null;
   try {
     const child = spawn(process.execPath, [sitectlBin(), 'emulator', 'start', '--data-dir', dataDir, ...args], {
@@ -203,8 +218,7 @@ export async function ensureEmulator(
   };
   const running = readRunning(dataDir);
   if (running) return withKey(running, false);
-  const { mkdirSync } = await import('node:fs');
-  mkdirSync(dataDir, { recursive: true });
+  ensureDataDir(dataDir);
   const deadline = Date.now() + START_TIMEOUT_MS + STOP_TIMEOUT_MS;
   while (!takeLock(dataDir)) {
     // Another CLI process is starting it: wait for its pid file.

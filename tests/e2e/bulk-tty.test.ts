@@ -99,7 +99,7 @@ describe.skipIf(!hasTmux)('bulk update in a real terminal (tmux)', () => {
     tmux('send-keys', '-t', 'interrupt', 'C-c');
     const stopped = await waitForPane('interrupt', /EXIT=\d+/);
     await setFaults(emu, { latencyMs: 0 });
-    expect(stopped).toMatch(new RegExp(`resume with: sitectl services update --resume ${journal.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
+    expect(stopped).toMatch(new RegExp(`resume with: ./bin/sitectl.js services update --resume ${journal.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
     expect(stopped).toMatch(/EXIT=130/);
 
     const r = await runCli(['services', 'update', '--resume', journal, '--yes', '--json'], { emulator: emu, sandbox });

@@ -339,8 +339,15 @@ export const ServiceCreate = z.extend(ServiceFields, {
 /** The wire body of a new service. */
 export type ServiceCreate = z.input<typeof ServiceCreate>;
 
+/**
+ * The writable fields of a partial change: every field at every depth optional (a masked update sends only the
+ * masked paths, e.g. `payment.fixed.price.value`), each still typed and bounded. The service that results is
+ * checked as a whole by the emulator.
+ */
+export const ServiceChanges = z.deepPartial(ServiceFields);
+
 /** The `service` of an update: the id, the current revision (wire section 9) and the fields to change. */
-export const ServicePatch = z.extend(ServiceFields, { id: Id, revision: RevisionInput });
+export const ServicePatch = z.extend(ServiceChanges, { id: Id, revision: RevisionInput });
 /** The wire body of an update. */
 export type ServicePatch = z.input<typeof ServicePatch>;
 

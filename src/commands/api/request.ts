@@ -20,7 +20,7 @@ import { UserError } from '../../core/errors.js';
 import { collect, parseKeyValue } from '../../core/filters.js';
 import { readJsonSource } from '../../core/input.js';
 import { printRecord, printRecords } from '../../core/output.js';
-import { getPath, setPath } from '../../core/paths.js';
+import { findForbiddenKey, getPath, setPath, UnsafePathError } from '../../api/paths.js';
 
 type Method = RequestOptions<unknown>['method'];
 const METHODS: readonly Method[] = ['GET', 'POST', 'PATCH', 'PUT', 'DELETE'];
@@ -66,13 +66,29 @@ export async function run(opts: ApiOptions, ctx: Context): Promise<void> {
   if (!METHODS.includes(method)) {
     throw new UserError(`unknown method '${opts.method}'`, `use one of ${METHODS.join(', ')}`);
   }
-  const path = opts.path.startsWith('/') ? opts.path : `/${opts.path}`;
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(opts.path)) {
+    throw new UserError(`'${opts.path}' is a URL; give the path only`, 'the base URL comes from the profile, e.g. sitectl api GET /_api/bookings/v2/services/ID');
+  }
+  if (!opts.path.startsWith('/')) {
+    throw new UserError(`the path must start with '/', got '${opts.path}'`, `e.g. sitectl api ${method} /${opts.path}`);
+  }
+  const path = opts.path;
   const fields: Record<string, unknown> = {};
   for (const pair of opts.field) {
     const [key, value] = parseKeyValue(pair, '--field');
-    setPath(fields, key, value);
+    try {
+      setPath(fields, key, value);
+    } catch (err) {
+      if (err instanceof UnsafePathError) throw new UserError(`--field ${err.message}`, 'use the field names of the request body, e.g. -f query.paging.limit=5');
+      throw err;
+    }
   }
   let body: unknown = opts.input !== undefined ? await readJsonSource('--input', opts.input, ctx.io.stdin) : undefined;
+  if (opts.input !== undefined && body === undefined) {
+    throw new UserError(`--input ${opts.input} is empty`, opts.input === '-' ? `pipe a JSON body in, e.g. echo '{}' | sitectl api ${method} ${path} --input -` : 'put a JSON body in the file');
+  }
+  const forbidden = findForbiddenKey(body);
+  if (forbidden) throw new UserError(`--input: "${forbidden}" is not an allowed field name`);
   let query: Record<string, unknown> | undefined;
   if (method === 'GET' || method === 'DELETE') {
     if (body !== undefined) throw new UserError(`--input sends a body, which ${method} does not take`, 'use --field for query parameters');
@@ -110,7 +126,7 @@ function pagesOf(
 ): AsyncIterable<Page<unknown>> {
   if (method === 'GET' || method === 'DELETE') {
     const q = { ...(query ?? {}) };
-    const topLevel = 'limit' in q;
+    const topLevel = Object.hasOwn(q, 'limit');
     const pageSize = Number(topLevel ? q.limit : getPath(q, 'paging.limit')) || paging.DEFAULT_PAGE_SIZE;
     return paging.offsetPages(
       async ({ limit, offset }) => {
@@ -124,9 +140,9 @@ function pagesOf(
   }
   const b = (body ?? {}) as Record<string, unknown>;
   if (typeof b !== 'object' || Array.isArray(b)) throw new UserError('--paginate needs a JSON object body');
-  const wrapper = 'search' in b ? 'search' : 'query';
+  const wrapper = Object.hasOwn(b, 'search') ? 'search' : 'query';
   const inner = (b[wrapper] ?? {}) as Record<string, unknown>;
-  const cursor = 'cursorPaging' in inner || wrapper === 'search';
+  const cursor = Object.hasOwn(inner, 'cursorPaging') || wrapper === 'search';
   if (cursor) {
     const pageSize = Number(getPath(inner, 'cursorPaging.limit')) || paging.DEFAULT_PAGE_SIZE;
     return paging.cursorPages(

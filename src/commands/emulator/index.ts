@@ -1,9 +1,10 @@
 /**
- * `sitectl emulator start|stop|status|reset`: the local, persistent emulator of the platform
+ * `sitectl emulator start|stop|status|reset|clock`: the local, persistent emulator of the platform
  * (design.md "The emulator"; issue 2 section 3).
  */
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
+import * as clock from './clock.js';
 import * as reset from './reset.js';
 import * as start from './start.js';
 import * as status from './status.js';
@@ -14,5 +15,5 @@ export function register(program: Command, ctx: Context): void {
     .command('emulator')
     .description('Run the local emulator of the platform')
     .addHelpText('after', '\nData lives in --data-dir (default $SITECTL_DATA_DIR/emulator, else ~/.local/share/sitectl/emulator).');
-  for (const verb of [start, stop, status, reset]) verb.register(emulator, ctx);
+  for (const verb of [start, stop, status, reset, clock]) verb.register(emulator, ctx);
 }

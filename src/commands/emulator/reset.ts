@@ -3,10 +3,9 @@
  * through the control plane when the emulator runs, directly on the store otherwise. Destructive, so it asks
  * on a TTY and needs `--yes` without one (design.md "Output and interaction").
  */
-import { createInterface } from 'node:readline/promises';
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { CancelError, ExitCode, UserError } from '../../core/errors.js';
+import { ExitCode, UserError } from '../../core/errors.js';
 import { success } from '../../core/log.js';
 import { emulatorRequest, readAdminKey, readRunning } from '../../local/daemon.js';
 import { dataDirOf, numberFlag, seedFlag } from './shared.js';
@@ -39,29 +38,12 @@ export function register(parent: Command, ctx: Context): void {
     });
 }
 
-async function confirm(ctx: Context, question: string): Promise<boolean> {
-  const rl = createInterface({ input: ctx.io.stdin, output: ctx.io.stderr });
-  try {
-    const answer = await rl.question(`${question} [y/N] `, { signal: ctx.signal });
-    return /^y(es)?$/i.test(answer.trim());
-  } finally {
-    rl.close();
-  }
-}
-
 /**
- * @throws UserError (exit 2) without --yes when no prompt is possible; CancelError (exit 1) when declined;
+ * @throws UserError (exit 2) without --yes when no prompt is possible; DeclinedError (exit 1) when declined;
  *   UserError (exit 1) when the running emulator refuses the reset.
  */
 export async function run(opts: ResetOptions, ctx: Context): Promise<void> {
-  if (!opts.yes) {
-    if (!ctx.io.canPrompt()) {
-      throw new UserError(`resetting deletes every record in ${opts.dataDir}; confirmation needed`, 'pass --yes to confirm');
-    }
-    if (!(await confirm(ctx, `Delete every record in ${opts.dataDir} and seed it again?`))) {
-      throw new CancelError('Reset cancelled', ExitCode.Failure);
-    }
-  }
+  if (!opts.yes) await ctx.prompter.require(`Delete every record in ${opts.dataDir} and seed it again?`, { what: `resetting deletes every record in ${opts.dataDir}; it` });
   const body = { ...(opts.seed ? { seed: opts.seed } : {}), ...(opts.size !== undefined ? { size: opts.size } : {}) };
   const running = readRunning(opts.dataDir);
   const key = readAdminKey(opts.dataDir);
@@ -69,11 +51,11 @@ export async function run(opts: ResetOptions, ctx: Context): Promise<void> {
   if (running && key) {
     const state = (await emulatorRequest(running.url, key, 'POST', '/__emulator/reset', body).catch((err: unknown) => {
       throw new UserError(`reset failed: ${err instanceof Error ? err.message : String(err)}`, undefined, ExitCode.Failure);
-    })) as { counts: Record<string, number> };
-    counts = state.counts;
+    })) as { sites: Array<{ id: string; counts: Record<string, number> }> };
+    counts = state.sites.find((s) => s.id === key.siteId)?.counts ?? {};
   } else {
     const { resetDataDir } = await import('../../emulator/index.js');
-    counts = resetDataDir(opts.dataDir, body);
+    counts = resetDataDir(opts.dataDir, body)[key?.siteId ?? ''] ?? {};
   }
-  success(ctx.io, `Reset ${opts.dataDir}: ${counts.services} services, ${counts.businessLocations} business locations, ${counts.staffMembers} staff members.`);
+  success(ctx.io, `Reset ${opts.dataDir}: ${counts.services ?? 0} services, ${counts.businessLocations ?? 0} business locations, ${counts.staffMembers ?? 0} staff members.`);
 }

@@ -9,7 +9,7 @@ import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { ExitCode, UserError } from '../../core/errors.js';
 import { notice, style } from '../../core/log.js';
-import { readRunning, removePidFile, spawnEmulator, writePidFile } from '../../local/daemon.js';
+import { ensureDataDir, readRunning, removePidFile, spawnEmulator, writePidFile } from '../../local/daemon.js';
 import type { Faults } from '../../emulator/faults.js';
 import { dataDirOf, numberFlag, seedFlag } from './shared.js';
 
@@ -118,6 +118,7 @@ function howToUse(ctx: Context, url: string, dataDir: string): void {
  * @throws UserError (exit 1) when an emulator already runs for the data dir.
  */
 export async function run(opts: StartOptions, ctx: Context): Promise<void> {
+  ensureDataDir(opts.dataDir);
   const running = readRunning(opts.dataDir);
   if (running) {
     throw new UserError(

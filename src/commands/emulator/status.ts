@@ -2,8 +2,10 @@
  * `sitectl emulator status [--json]`: whether an emulator runs for the data dir, its url, pid and record
  * counts (from `GET /__emulator/state`). Exit 0 either way; `running` says which.
  */
+import { join } from 'node:path';
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
+import { fieldsChecker, printRecord, resolveFormat, type FormatFlags } from '../../core/output.js';
 import { ExitCode, UserError } from '../../core/errors.js';
 import { emulatorRequest, readAdminKey, readRunning } from '../../local/daemon.js';
 import { dataDirOf } from './shared.js';
@@ -14,7 +16,14 @@ export interface StatusReport {
   url?: string;
   pid?: number;
   port?: number;
-  counts?: Record<string, number>;
+  /** The account-level admin key file (apiKey, accountId, siteId, sites). */
+  keyFile: string;
+  accountId?: string;
+  /** The default site. */
+  siteId?: string;
+  /** The account's sites with their document counts per collection. */
+  sites?: Array<{ id: string; name: string; counts?: Record<string, number> }>;
+  clock?: { now: string; offsetMs: number; frozen: boolean };
   faults?: Record<string, unknown>;
   seed?: { kind: string | null; size: number };
 }
@@ -24,9 +33,9 @@ export function register(parent: Command, ctx: Context): void {
     .command('status')
     .description('Show whether the emulator is running, its URL and record counts')
     .option('--data-dir <dir>', 'data dir of the emulator')
-    .option('--json', 'print the status as JSON')
-    .action(async (flags: { dataDir?: string; json?: boolean }) => {
-      await run({ dataDir: dataDirOf(flags, ctx), json: Boolean(flags.json) }, ctx);
+    .option('--json [fields]', 'print the status as JSON (url, pid, keyFile, accountId, siteId, sites, clock, faults, seed)')
+    .action(async (flags: { dataDir?: string } & FormatFlags) => {
+      await run({ ...flags, dataDir: dataDirOf(flags, ctx) }, ctx);
     });
 }
 
@@ -34,30 +43,47 @@ export function register(parent: Command, ctx: Context): void {
 export async function status(dataDir: string): Promise<StatusReport> {
   const running = readRunning(dataDir);
   const key = readAdminKey(dataDir);
-  if (!running || !key) return { running: false, dataDir };
+  const keyFile = join(dataDir, 'admin-key.json');
+  if (!running || !key) return { running: false, dataDir, keyFile, accountId: key?.accountId, siteId: key?.siteId, sites: key?.sites };
   const state = (await emulatorRequest(running.url, key, 'GET', '/__emulator/state').catch((err: unknown) => {
     throw new UserError(`the emulator (pid ${running.pid}) did not answer: ${err instanceof Error ? err.message : String(err)}`, 'restart it: sitectl emulator stop && sitectl emulator start --detach', ExitCode.Failure);
-  })) as { counts: Record<string, number>; faults: Record<string, unknown>; seed: { kind: string | null; size: number } };
-  return { running: true, dataDir, url: running.url, pid: running.pid, port: running.port, counts: state.counts, faults: state.faults, seed: state.seed };
+  })) as Pick<StatusReport, 'sites' | 'faults' | 'seed' | 'clock' | 'accountId' | 'siteId'>;
+  return {
+    running: true,
+    dataDir,
+    url: running.url,
+    pid: running.pid,
+    port: running.port,
+    keyFile,
+    accountId: state.accountId,
+    siteId: state.siteId,
+    sites: state.sites,
+    clock: state.clock,
+    faults: state.faults,
+    seed: state.seed,
+  };
 }
 
-export async function run(opts: { dataDir: string; json: boolean }, ctx: Context): Promise<void> {
+/** Prints the status: a key/value view, TSV when piped, everything with `--json [fields]`. */
+export async function run(opts: { dataDir: string } & FormatFlags, ctx: Context): Promise<void> {
+  const format = resolveFormat(opts, fieldsChecker(['running', 'dataDir', 'url', 'pid', 'port', 'keyFile', 'accountId', 'siteId', 'sites', 'clock', 'faults', 'seed']));
   const report = await status(opts.dataDir);
-  if (opts.json) {
-    ctx.io.stdout.write(JSON.stringify(report, null, 2) + '\n');
-    return;
-  }
-  const rows: Array<[string, string]> = [
+  const rows: Array<[string, unknown]> = [
     ['running', report.running ? 'yes' : 'no'],
     ['data dir', report.dataDir],
+    ['admin key', report.keyFile],
   ];
   if (report.running) {
-    rows.push(['url', report.url ?? ''], ['pid', String(report.pid)]);
-    for (const [k, v] of Object.entries(report.counts ?? {})) rows.push([k, String(v)]);
+    rows.push(['url', report.url], ['pid', report.pid]);
+    if (report.clock) rows.push(['clock', `${report.clock.now}${report.clock.frozen ? ' (frozen)' : report.clock.offsetMs ? ` (${Math.round(report.clock.offsetMs / 1000)} s from real time)` : ''}`]);
+  }
+  for (const site of report.sites ?? []) {
+    const counts = Object.entries(site.counts ?? {}).map(([k, v]) => `${v} ${k}`).join(', ');
+    rows.push([`site ${site.name}`, `${site.id}${site.id === report.siteId ? ' (default)' : ''}${counts ? `: ${counts}` : ''}`]);
+  }
+  if (report.running) {
     const active = Object.entries(report.faults ?? {}).filter(([k, v]) => k !== 'seed' && k !== 'retryAfterSec' && k !== 'errorPhase' && v !== 0);
     rows.push(['faults', active.length ? active.map(([k, v]) => `${k}=${String(v)}`).join(' ') : 'none']);
   }
-  const sep = ctx.io.isStdoutTTY ? undefined : '\t';
-  const width = Math.max(...rows.map(([k]) => k.length));
-  for (const [k, v] of rows) ctx.io.stdout.write(sep ? `${k}${sep}${v}\n` : `${k.padEnd(width)}  ${v}\n`);
+  await printRecord(ctx.io, format, report, { rows });
 }

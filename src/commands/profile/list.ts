@@ -3,8 +3,8 @@ import type { Command } from 'commander';
 import { resolveLocalProfile, type Context } from '../../context.js';
 import { LOCAL_PROFILE, readConfig } from '../../core/config.js';
 import { warn } from '../../core/log.js';
-import { addFormatFlags, printRecords, resolveFormat, type FormatFlags } from '../../core/output.js';
-import { PROFILE_COLUMNS, type ProfileView } from './shared.js';
+import { addFormatFlags, fieldsChecker, printRecords, resolveFormat, type FormatFlags } from '../../core/output.js';
+import { PROFILE_COLUMNS, PROFILE_FIELDS, type ProfileView } from './shared.js';
 
 export function register(parent: Command, ctx: Context): void {
   addFormatFlags(parent.command('list').alias('ls').description('List profiles (* marks the current one)')).action(
@@ -16,7 +16,7 @@ export function register(parent: Command, ctx: Context): void {
 
 /** Prints one row per profile. The current profile is the stored `currentProfile`, else `local`. */
 export async function run(opts: FormatFlags, ctx: Context): Promise<void> {
-  const format = resolveFormat(opts, ctx.io);
+  const format = resolveFormat(opts, fieldsChecker(PROFILE_FIELDS));
   const read = readConfig(ctx.env);
   if (read.problem) warn(ctx.io, `ignoring the profiles file: ${read.problem}`);
   const current = read.config.currentProfile ?? LOCAL_PROFILE;

@@ -31,7 +31,9 @@ export async function run(opts: { name: string; yes: boolean }, ctx: Context): P
   if (!read.problem && !exists) {
     throw new UserError(`no profile named '${name}'`, `'${ctx.bin} profile list' shows the stored profiles`);
   }
-  if (!opts.yes) await ctx.prompter.require(`Remove profile '${name}' and its stored API key?`, { declined: 'Kept the profile' });
+  if (!opts.yes) {
+    await ctx.prompter.require(`Remove profile '${name}' and its stored API key?`, { declined: 'Kept the profile', what: `removing profile '${name}'` });
+  }
   let wasCurrent = false;
   await updateConfig(ctx.env, (config) => {
     if (!Object.hasOwn(config.profiles, name)) throw new UserError(`no profile named '${name}'`);

@@ -17,6 +17,9 @@ export interface ProfileView {
   secretStoredIn: string | null;
 }
 
+/** Field names of a profile view, for `--json fields`. */
+export const PROFILE_FIELDS: readonly string[] = ['name', 'current', 'source', 'baseUrl', 'siteId', 'credential', 'secretStoredIn'];
+
 export const PROFILE_COLUMNS: Column<ProfileView>[] = [
   { key: 'current', header: ' ', get: (p) => (p.current ? '*' : '') },
   { key: 'name' },

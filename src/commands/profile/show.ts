@@ -5,8 +5,8 @@
 import type { Command } from 'commander';
 import { resolveProfile, type Context } from '../../context.js';
 import { LOCAL_PROFILE, readConfig } from '../../core/config.js';
-import { addFormatFlags, printRecord, resolveFormat, type FormatFlags } from '../../core/output.js';
-import { PROFILE_COLUMNS, viewOf } from './shared.js';
+import { addFormatFlags, fieldsChecker, printRecord, resolveFormat, type FormatFlags } from '../../core/output.js';
+import { PROFILE_COLUMNS, PROFILE_FIELDS, viewOf } from './shared.js';
 
 export function register(parent: Command, ctx: Context): void {
   addFormatFlags(
@@ -20,7 +20,7 @@ export function register(parent: Command, ctx: Context): void {
 }
 
 export async function run(opts: FormatFlags & { name?: string }, ctx: Context): Promise<void> {
-  const format = resolveFormat(opts, ctx.io);
+  const format = resolveFormat(opts, fieldsChecker(PROFILE_FIELDS));
   const flags = opts.name ? { ...ctx.flags, profile: opts.name } : ctx.flags;
   const resolved = await resolveProfile({ env: ctx.env, io: ctx.io, flags }, { startEmulator: false });
   const current = (readConfig(ctx.env).config.currentProfile ?? LOCAL_PROFILE) === resolved.name;

@@ -4,16 +4,18 @@
  * (spec 000 section 7 "POST /v2/services").
  */
 import type { Command } from 'commander';
-import type { ServiceWire } from '../../api/schemas/service.js';
+import type { ServiceCreate } from '../../api/schemas/service.js';
+import { ServiceTypeValues } from '../../api/schemas/service.js';
+import { services } from '../../api/services.js';
 import type { Context } from '../../context.js';
 import { UserError } from '../../core/errors.js';
+import { parseIntFlag } from '../../core/filters.js';
 import { readJsonSource } from '../../core/input.js';
 import { success } from '../../core/log.js';
-import { parseIntFlag } from '../../core/filters.js';
-import { addFormatFlags, printRecord, resolveFormat, type FormatFlags } from '../../core/output.js';
-import { SERVICE_COLUMNS, serviceRows } from './shared/columns.js';
-
-const TYPES = ['APPOINTMENT', 'CLASS', 'COURSE'] as const;
+import { addFormatFlags, printRecord, printValue, type FormatFlags } from '../../core/output.js';
+import { oneLine } from '../../core/text.js';
+import { formatOf } from '../shared/verbs.js';
+import { SERVICE_VIEW } from './shared/view.js';
 
 export interface CreateOptions extends FormatFlags {
   name?: string;
@@ -32,7 +34,7 @@ export function register(parent: Command, ctx: Context): void {
     .command('create')
     .description('Create a service from flags or a JSON file')
     .option('--name <name>', 'service name')
-    .option('--type <type>', `${TYPES.join(', ')}`)
+    .option('--type <type>', `${ServiceTypeValues.join(', ')}`)
     .option('--price <amount>', 'fixed price, e.g. 45 or 45.50 (rate type FIXED)')
     .option('--currency <code>', 'ISO currency of --price', 'USD')
     .option('--capacity <n>', 'default capacity (participants per session)')
@@ -51,44 +53,41 @@ export function register(parent: Command, ctx: Context): void {
 }
 
 /**
- * Builds the service from the file (if any) and the flags, then creates it. Prints the new service: its id alone
- * when stdout is piped (so `id=$(sitectl services create ...)` works), the readable view on a TTY, the entity
- * with --json.
- * @throws UserError (exit 2) on bad flags or file; ValidationError (exit 2) when the platform rejects a field.
+ * Builds the service from the file (if any) and the flags, then creates it. Every flag, the file and the
+ * output format are checked first, so a refused command creates nothing (a CI retry never makes a duplicate).
+ * Prints the new service: its id alone when stdout is piped (so `id=$(sitectl services create ...)` works),
+ * the readable view on a terminal, the entity with --json.
+ * @throws UserError (exit 2) on bad flags, file or --json fields; ValidationError (exit 2) when the platform
+ *   rejects a field
  */
 export async function run(opts: CreateOptions, ctx: Context): Promise<void> {
-  const format = resolveFormat(opts, ctx.io);
+  const format = formatOf(ctx, SERVICE_VIEW, opts);
   const service = await buildService(opts, ctx);
   const api = await ctx.api();
-  const { createService } = await import('../../api/services.js');
-  const created = await createService(api, service, { signal: ctx.signal });
-  success(ctx.io, `Created service ${created.id} (${created.name ?? ''})`);
+  const { service: created } = await services.createService(api, { service }, { signal: ctx.signal });
+  success(ctx.io, `Created service ${created.id} (${oneLine(created.name ?? '')})`);
   if (format.kind === 'table' && !ctx.io.isStdoutTTY) {
-    ctx.io.stdout.write(`${created.id}\n`);
+    await printValue(ctx.io, format, created, { text: created.id });
     return;
   }
-  await printRecord(ctx.io, format, created, { rows: serviceRows(created), columns: SERVICE_COLUMNS, now: ctx.now() });
+  await printRecord(ctx.io, format, created, { rows: SERVICE_VIEW.rows(created), columns: SERVICE_VIEW.columns, now: ctx.now() });
 }
 
 /** The wire body of the new service: file fields first, then flag fields on top. */
-export async function buildService(opts: CreateOptions, ctx: Pick<Context, 'io'>): Promise<ServiceWire> {
+export async function buildService(opts: CreateOptions, ctx: Pick<Context, 'io'>): Promise<ServiceCreate> {
   let service: Record<string, unknown> = {};
   if (opts.file !== undefined) {
     const parsed = await readJsonSource('--file', opts.file, ctx.io.stdin);
-    const inner = parsed && typeof parsed === 'object' && 'service' in parsed ? (parsed as { service: unknown }).service : parsed;
-    if (inner === null || typeof inner !== 'object' || Array.isArray(inner)) {
-      throw new UserError(`--file ${opts.file} must hold a service object`);
-    }
+    const inner = parsed && typeof parsed === 'object' && Object.hasOwn(parsed, 'service') ? (parsed as { service: unknown }).service : parsed;
+    if (inner === null || typeof inner !== 'object' || Array.isArray(inner)) throw new UserError(`--file ${opts.file} must hold a service object`);
     service = { ...(inner as Record<string, unknown>) };
-    // A file made from `services get --json` carries server-owned fields the create call rejects.
+    // A file made from `services get --json` carries server-owned fields the create call ignores.
     for (const key of ['id', 'revision', 'createdDate', 'updatedDate']) delete service[key];
   }
   if (opts.name !== undefined) service.name = opts.name;
   if (opts.type !== undefined) {
     const type = opts.type.toUpperCase();
-    if (!(TYPES as readonly string[]).includes(type)) {
-      throw new UserError(`--type must be one of ${TYPES.join(', ')}, got '${opts.type}'`);
-    }
+    if (!(ServiceTypeValues as readonly string[]).includes(type)) throw new UserError(`--type must be one of ${ServiceTypeValues.join(', ')}, got '${opts.type}'`);
     service.type = type;
   }
   if (opts.description !== undefined) service.description = opts.description;
@@ -105,5 +104,5 @@ export async function buildService(opts: CreateOptions, ctx: Pick<Context, 'io'>
   if (opts.file === undefined && (service.name === undefined || service.type === undefined)) {
     throw new UserError('a new service needs --name and --type (or --file)', `e.g. sitectl services create --name "Yoga" --type CLASS --price 25`);
   }
-  return service as ServiceWire;
+  return service as ServiceCreate;
 }

@@ -1,6 +1,7 @@
 /**
- * `sitectl services <verb>`: the services catalogue (spec 000 sections 3, 7, 8). One file per verb; the bulk
- * verbs (update, delete, clone) run through src/bulk.
+ * `sitectl services <verb>`: the services catalogue (spec 000 sections 3, 7, 8). One file per verb; list, get
+ * and count come from the shared verb factories, the bulk verbs (update, delete, clone) run through the entity
+ * bulk engine.
  */
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
@@ -12,17 +13,12 @@ import * as get from './get.js';
 import * as list from './list.js';
 import * as lists from './lists.js';
 import * as locations from './locations.js';
-import * as plans from './plans.js';
+import * as pricingPlans from './pricing-plans.js';
 import * as search from './search.js';
 import * as slug from './slug.js';
 import * as update from './update.js';
 
 export function register(program: Command, ctx: Context): void {
-  const services = program
-    .command('services')
-    .alias('service')
-    .description('List, inspect, create and bulk-update services');
-  for (const verb of [list, get, search, count, create, update, del, clone, slug, locations, plans, lists]) {
-    verb.register(services, ctx);
-  }
+  const services = program.command('services').alias('service').description('List, inspect, create and bulk-update services');
+  for (const verb of [list, get, search, count, create, update, del, clone, slug, locations, pricingPlans, lists]) verb.register(services, ctx);
 }

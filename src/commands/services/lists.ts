@@ -1,138 +1,95 @@
 /**
- * The read-only lists that services refer to: `policies list`, `forms list`, `categories list`,
- * `business-locations list` (spec 000 section 7: policies, booking-forms, categories and locations queries).
+ * The site's lists that services refer to: `booking-policies list`, `booking-forms list`, `categories list`,
+ * `business-locations list` (spec 000 section 7: the policies, booking-forms, categories and locations queries).
  */
 import type { Command } from 'commander';
+import type { ApiClient } from '../../api/client.js';
+import { listPages } from '../../api/paging.js';
+import type { Filter } from '../../api/schemas/common.js';
+import { serviceOps, services } from '../../api/services.js';
 import type { Context } from '../../context.js';
-import { addFormatFlags, printRecords, resolveFormat, type Column, type FormatFlags } from '../../core/output.js';
-import { addFilterFlags, parseFilterFlags, type FilterFlags } from './shared/query.js';
+import { parseFilterFlags } from '../../core/filters.js';
+import { addFormatFlags, type Column, fieldsChecker, type FormatFlags, printRecords, resolveFormat } from '../../core/output.js';
+import { addFilterFlags, type FilterFlags } from '../shared/verbs.js';
 
 type Opts = FilterFlags & FormatFlags;
+type Row = Record<string, unknown>;
 
-export interface PolicyRow {
-  id?: string;
-  name?: string;
-  default?: boolean;
-  services: number;
-  createdDate?: Date;
-  updatedDate?: Date;
-  bookingPolicy: unknown;
-  connectedServices?: unknown[];
+interface SiteList {
+  noun: string;
+  description: string;
+  columns: Column<Row>[];
+  rows(api: ApiClient, filter: Filter | undefined, signal: AbortSignal): AsyncIterable<Row> | Promise<Row[]>;
 }
 
-const POLICY_COLUMNS: Column<PolicyRow>[] = [
-  { key: 'id', noTruncate: true },
-  { key: 'name' },
-  { key: 'default' },
-  { key: 'services', align: 'right' },
-  { key: 'createdDate', header: 'CREATED' },
-];
-
-export interface FormRow {
-  id: string;
-  name?: string;
-  services: number;
-  form: unknown;
-  connectedServices?: unknown[];
-}
-
-const FORM_COLUMNS: Column<FormRow>[] = [{ key: 'id', noTruncate: true }, { key: 'name' }, { key: 'services', align: 'right' }];
-
-const CATEGORY_COLUMNS: Column<{ id: string; name?: string; sortOrder?: number }>[] = [
-  { key: 'id', noTruncate: true },
-  { key: 'name' },
-  { key: 'sortOrder', header: 'ORDER', align: 'right' },
-];
-
-const LOCATION_COLUMNS: Column<Record<string, unknown>>[] = [
-  { key: 'id', noTruncate: true },
-  { key: 'name' },
-  { key: 'default' },
-  { key: 'status' },
-  { key: 'address', get: (l) => (l.address as { formatted?: string } | undefined)?.formatted ?? '' },
-  { key: 'timeZone', header: 'TIME ZONE' },
+const LISTS: SiteList[] = [
+  {
+    noun: 'booking-policies',
+    description: 'Booking policies and how many services use each',
+    columns: [{ key: 'id', id: true, noTruncate: true }, { key: 'name' }, { key: 'default' }, { key: 'services', align: 'right' }, { key: 'createdDate', header: 'CREATED', priority: 1 }],
+    async *rows(api, filter, signal) {
+      for await (const page of listPages(api, serviceOps.queryPolicies, { filter, signal })) {
+        for (const p of page.items) {
+          yield {
+            id: p.bookingPolicy.id,
+            name: p.bookingPolicy.name,
+            default: p.bookingPolicy.default,
+            services: p.totalServiceCount ?? p.connectedServices?.length ?? 0,
+            createdDate: p.bookingPolicy.createdDate,
+            bookingPolicy: p.bookingPolicy,
+            connectedServices: p.connectedServices,
+          };
+        }
+      }
+    },
+  },
+  {
+    noun: 'booking-forms',
+    description: 'Booking forms and how many services use each',
+    columns: [{ key: 'id', id: true, noTruncate: true }, { key: 'name' }, { key: 'services', align: 'right' }],
+    async *rows(api, filter, signal) {
+      for await (const page of listPages(api, serviceOps.queryBookingForms, { filter, signal })) {
+        for (const f of page.items) {
+          yield { id: f.form.id, name: f.form.name, services: f.totalServiceCount ?? f.connectedServices?.length ?? 0, form: f.form, connectedServices: f.connectedServices };
+        }
+      }
+    },
+  },
+  {
+    noun: 'categories',
+    description: 'Service categories',
+    columns: [{ key: 'id', id: true, noTruncate: true }, { key: 'name' }, { key: 'sortOrder', header: 'ORDER', align: 'right' }],
+    rows: async (api, filter, signal) => (await services.queryCategories(api, { filter: filter ?? {} }, { signal })).categories,
+  },
+  {
+    noun: 'business-locations',
+    description: "The business's locations (for 'services locations set --business')",
+    columns: [
+      { key: 'id', id: true, noTruncate: true },
+      { key: 'name' },
+      { key: 'default', priority: 2 },
+      { key: 'status', priority: 3 },
+      { key: 'address', get: (l) => (l.address as { formatted?: string } | undefined)?.formatted ?? '', priority: 1 },
+      { key: 'timeZone', header: 'TIME ZONE', priority: 4 },
+    ],
+    rows: async (api, filter, signal) => (await services.queryLocations(api, { filter: filter ?? {} }, { signal })).businessLocations.locations,
+  },
 ];
 
 export function register(parent: Command, ctx: Context): void {
-  const lists: Array<[noun: string, description: string, run: (o: Opts, ctx: Context) => Promise<void>]> = [
-    ['policies', 'Booking policies and how many services use each', runPolicies],
-    ['forms', 'Booking forms and how many services use each', runForms],
-    ['categories', 'Service categories', runCategories],
-    ['business-locations', "The business's locations (for 'services locations set --business')", runBusinessLocations],
-  ];
-  for (const [noun, description, run] of lists) {
-    const group = parent.command(noun).description(description);
-    addFormatFlags(addFilterFlags(group.command('list').alias('ls').description(`List ${noun.replace('-', ' ')}`))).action(
-      async (o: Opts) => {
-        await run(o, ctx);
-      },
-    );
+  for (const list of LISTS) {
+    const group = parent.command(list.noun).description(list.description);
+    addFormatFlags(addFilterFlags(group.command('list').alias('ls').description(`List ${list.noun.replace('-', ' ')}`))).action(async (o: Opts) => {
+      await run(list, o, ctx);
+    });
   }
 }
 
-/** Every booking policy (cursor paging), with the number of connected services. */
-export async function runPolicies(opts: Opts, ctx: Context): Promise<void> {
-  const format = resolveFormat(opts, ctx.io);
+/** Prints one row per entry; `--json` fields are the columns plus the platform's own objects. */
+export async function run(list: SiteList, opts: Opts, ctx: Context): Promise<void> {
+  const known = [...list.columns.map((c) => c.key), 'bookingPolicy', 'form', 'connectedServices', 'address', 'description', 'email', 'phone', 'revision', 'updatedDate'];
+  const format = resolveFormat(opts, ctx.flags.allowUnknownFields ? undefined : fieldsChecker(known));
   const filter = parseFilterFlags(opts);
   const api = await ctx.api();
-  const { queryPolicies } = await import('../../api/services.js');
-  const { cursorPages, items } = await import('../../api/paging.js');
-  const pages = cursorPages(async (cursorPaging) => {
-    const reply = await queryPolicies(api, cursorPaging.cursor ? { cursorPaging } : { filter, cursorPaging }, { signal: ctx.signal });
-    return { items: reply.bookingPolicies, pagingMetadata: reply.pagingMetadata };
-  }, { pageSize: 100 });
-  async function* rows(): AsyncGenerator<PolicyRow> {
-    for await (const p of items(pages)) {
-      yield {
-        id: p.bookingPolicy.id,
-        name: p.bookingPolicy.name,
-        default: p.bookingPolicy.default,
-        services: p.totalServiceCount ?? p.connectedServices?.length ?? p.services?.length ?? 0,
-        createdDate: p.bookingPolicy.createdDate,
-        updatedDate: p.bookingPolicy.updatedDate,
-        bookingPolicy: p.bookingPolicy,
-        connectedServices: p.connectedServices,
-      };
-    }
-  }
-  await printRecords(ctx.io, format, rows(), POLICY_COLUMNS, { now: ctx.now() });
-}
-
-/** Every booking form (cursor paging), with the number of connected services. */
-export async function runForms(opts: Opts, ctx: Context): Promise<void> {
-  const format = resolveFormat(opts, ctx.io);
-  const filter = parseFilterFlags(opts);
-  const api = await ctx.api();
-  const { queryBookingForms } = await import('../../api/services.js');
-  const { cursorPages, items } = await import('../../api/paging.js');
-  const pages = cursorPages(async (cursorPaging) => {
-    const reply = await queryBookingForms(api, cursorPaging.cursor ? { cursorPaging } : { filter, cursorPaging }, { signal: ctx.signal });
-    return { items: reply.bookingForms, pagingMetadata: reply.pagingMetadata };
-  }, { pageSize: 100 });
-  async function* rows(): AsyncGenerator<FormRow> {
-    for await (const f of items(pages)) {
-      yield { id: f.form.id, name: f.form.name, services: f.connectedServices?.length ?? 0, form: f.form, connectedServices: f.connectedServices };
-    }
-  }
-  await printRecords(ctx.io, format, rows(), FORM_COLUMNS, { now: ctx.now() });
-}
-
-/** The service categories. */
-export async function runCategories(opts: Opts, ctx: Context): Promise<void> {
-  const format = resolveFormat(opts, ctx.io);
-  const filter = parseFilterFlags(opts);
-  const api = await ctx.api();
-  const { queryCategories } = await import('../../api/services.js');
-  const categories = await queryCategories(api, filter ?? {}, { signal: ctx.signal });
-  await printRecords(ctx.io, format, categories, CATEGORY_COLUMNS, { now: ctx.now() });
-}
-
-/** The business locations. */
-export async function runBusinessLocations(opts: Opts, ctx: Context): Promise<void> {
-  const format = resolveFormat(opts, ctx.io);
-  const filter = parseFilterFlags(opts);
-  const api = await ctx.api();
-  const { queryBusinessLocations } = await import('../../api/services.js');
-  const locations = await queryBusinessLocations(api, filter ?? {}, { signal: ctx.signal });
-  await printRecords(ctx.io, format, locations as Array<Record<string, unknown>>, LOCATION_COLUMNS, { now: ctx.now() });
+  await printRecords(ctx.io, format, await list.rows(api, filter, ctx.signal), list.columns, { now: ctx.now() });
 }

@@ -5,14 +5,17 @@
  * "Removed-location session action").
  */
 import type { Command } from 'commander';
+import { RemovedLocationSessionsActionValues } from '../../api/schemas/service.js';
+import { services } from '../../api/services.js';
 import type { Context } from '../../context.js';
 import { UserError } from '../../core/errors.js';
 import { collect } from '../../core/filters.js';
 import { success } from '../../core/log.js';
-import { addFormatFlags, printRecord, resolveFormat, type FormatFlags } from '../../core/output.js';
-import { SERVICE_COLUMNS, serviceRows } from './shared/columns.js';
+import { addFormatFlags, printRecord, type FormatFlags } from '../../core/output.js';
+import { formatOf, idOf } from '../shared/verbs.js';
+import { SERVICE_VIEW } from './shared/view.js';
 
-const ACTIONS = ['KEEP_AT_CURRENT_LOCATION', 'MOVE_TO_LOCATION', 'DELETE'] as const;
+const ACTIONS = RemovedLocationSessionsActionValues;
 type Action = (typeof ACTIONS)[number];
 
 export interface LocationsOptions extends FormatFlags {
@@ -29,7 +32,7 @@ export function register(parent: Command, ctx: Context): void {
   const set = locations
     .command('set')
     .description('Replace the locations of a service')
-    .argument('<id>', 'service id')
+    .argument('<id>', 'service id (or a unique prefix)')
     .option('--business <id>', "business location id ('sitectl services business-locations list'); repeatable", collect, [])
     .option('--custom-address <text>', 'a custom address, e.g. "12 Main St, Springfield"; repeatable', collect, [])
     .option('--customer', "at the customer's place")
@@ -46,11 +49,11 @@ export function register(parent: Command, ctx: Context): void {
  *   --move-to-business (and the converse); API errors otherwise.
  */
 export async function run(opts: LocationsOptions, ctx: Context): Promise<void> {
-  const format = resolveFormat(opts, ctx.io);
+  const format = formatOf(ctx, SERVICE_VIEW, opts);
   const locations = [
-    ...opts.business.map((id) => ({ type: 'BUSINESS', business: { id } })),
-    ...opts.customAddress.map((formatted) => ({ type: 'CUSTOM', custom: { address: { formatted } } })),
-    ...(opts.customer ? [{ type: 'CUSTOMER' }] : []),
+    ...opts.business.map((id) => ({ type: 'BUSINESS' as const, business: { id } })),
+    ...opts.customAddress.map((formatted) => ({ type: 'CUSTOM' as const, custom: { address: { formatted } } })),
+    ...(opts.customer ? [{ type: 'CUSTOMER' as const }] : []),
   ];
   if (locations.length === 0) {
     throw new UserError('give at least one location', 'use --business ID, --custom-address TEXT or --customer');
@@ -70,18 +73,21 @@ export async function run(opts: LocationsOptions, ctx: Context): Promise<void> {
     throw new UserError('--move-to-business goes with --removed-sessions MOVE_TO_LOCATION');
   }
   const api = await ctx.api();
-  const { setServiceLocations } = await import('../../api/services.js');
-  const service = await setServiceLocations(api, opts.id, locations, {
-    signal: ctx.signal,
-    removedLocationSessionsAction: action
-      ? {
-          action,
-          ...(opts.moveToBusiness
-            ? { moveToLocationOptions: { newLocation: { type: 'BUSINESS', business: { id: opts.moveToBusiness } } } }
-            : {}),
-        }
-      : undefined,
-  });
-  success(ctx.io, `Service ${opts.id} now has ${service.locations?.length ?? 0} location(s) (revision ${service.revision ?? '?'})`);
-  await printRecord(ctx.io, format, service, { rows: serviceRows(service), columns: SERVICE_COLUMNS, now: ctx.now() });
+  const serviceId = await idOf(ctx, api, SERVICE_VIEW, opts.id);
+  const { service } = await services.setServiceLocations(
+    api,
+    {
+      serviceId,
+      locations,
+      removedLocationSessionsAction: action
+        ? {
+            action,
+            ...(opts.moveToBusiness ? { moveToLocationOptions: { newLocation: { type: 'BUSINESS' as const, business: { id: opts.moveToBusiness } } } } : {}),
+          }
+        : undefined,
+    },
+    { signal: ctx.signal },
+  );
+  success(ctx.io, `Service ${serviceId} now has ${service.locations?.length ?? 0} location(s) (revision ${service.revision ?? '?'})`);
+  await printRecord(ctx.io, format, service, { rows: SERVICE_VIEW.rows(service), columns: SERVICE_VIEW.columns, now: ctx.now() });
 }

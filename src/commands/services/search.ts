@@ -8,13 +8,15 @@
 import type { Command } from 'commander';
 import type { Aggregation, AggregationResult } from '../../api/schemas/common.js';
 import type { Service } from '../../api/schemas/service.js';
+import { MAX_SERVICES_PAGE, services } from '../../api/services.js';
 import type { Context } from '../../context.js';
 import { UserError } from '../../core/errors.js';
-import { collect } from '../../core/filters.js';
-import { style } from '../../core/log.js';
-import { addFormatFlags, pickFields, printRecords, resolveFormat, type FormatFlags } from '../../core/output.js';
-import { SERVICE_COLUMNS } from './shared/columns.js';
-import { addFilterFlags, parseFilterFlags, parseIntFlag, parseSort, type FilterFlags } from './shared/query.js';
+import { collect, parseIntFlag } from '../../core/filters.js';
+import { notice, style } from '../../core/log.js';
+import { addFormatFlags, pickFields, printRecords, printValue, type FormatFlags } from '../../core/output.js';
+import { checkField } from '../shared/fields.js';
+import { addFilterFlags, filterOf, formatOf, sortOf, type FilterFlags } from '../shared/verbs.js';
+import { SERVICE_COLUMNS, SERVICE_VIEW } from './shared/view.js';
 
 const SCALARS = ['MIN', 'MAX', 'COUNT_DISTINCT'];
 const INTERVALS = ['YEAR', 'MONTH', 'WEEK', 'DAY', 'HOUR', 'MINUTE', 'SECOND'];
@@ -105,61 +107,66 @@ export function aggregationRows(r: AggregationResult): AggregationRow[] {
 }
 
 /**
- * Runs the search. `--json` prints `{services, aggregationData}` (a field list applies to each service);
- * `--ndjson`/`--csv`/TSV print the services only; on a TTY the services table is followed by one small table
- * per aggregation.
+ * Runs the search. `--json` prints `{services, aggregationData}` (a field list applies to each service). On a
+ * terminal the services table is followed by one small table per aggregation; piped, the same sections as TSV
+ * (a blank line, then `aggregation<TAB>bucket<TAB>count` rows). `--ndjson` and `--csv` print the services only
+ * and say so on stderr when aggregations were asked.
+ * @throws UserError (exit 2) for a bad flag, aggregation spec or unknown field, before any request
  */
 export async function run(opts: SearchOptions, ctx: Context): Promise<void> {
-  const format = resolveFormat(opts, ctx.io);
-  const filter = parseFilterFlags(opts);
-  const sort = opts.sort ? parseSort(opts.sort) : undefined;
+  const format = formatOf(ctx, SERVICE_VIEW, opts);
+  const filter = filterOf(ctx, SERVICE_VIEW, opts);
+  const sort = sortOf(ctx, SERVICE_VIEW, opts.sort);
   const aggregations = opts.agg.map(parseAggregation);
+  for (const a of aggregations) checkField(SERVICE_VIEW.schema, a.fieldPath, '--agg', ctx.flags.allowUnknownFields);
   const limit = opts.limit !== undefined ? parseIntFlag(opts.limit, '--limit', 0) : 50;
 
   const api = await ctx.api();
-  const { searchServices, MAX_SERVICES_PAGE } = await import('../../api/services.js');
-  const first = await searchServices(
+  const first = await services.searchServices(
     api,
     {
-      filter,
-      sort,
-      aggregations: aggregations.length ? aggregations : undefined,
-      search: opts.text ? { expression: opts.text } : undefined,
-      cursorPaging: { limit: Math.max(1, Math.min(limit, MAX_SERVICES_PAGE)) },
+      search: {
+        filter,
+        sort,
+        aggregations: aggregations.length ? aggregations : undefined,
+        search: opts.text ? { expression: opts.text } : undefined,
+        cursorPaging: { limit: Math.max(1, Math.min(limit, MAX_SERVICES_PAGE)) },
+      },
     },
     { signal: ctx.signal },
   );
-  const services: Service[] = first.services.slice(0, limit);
+  const found: Service[] = first.services.slice(0, limit);
   let cursor = first.pagingMetadata?.cursors?.next;
-  while (services.length < limit && cursor) {
+  while (found.length < limit && cursor) {
     // Wire section 6: a next page is asked with cursorPaging alone.
-    const page = await searchServices(
-      api,
-      { cursorPaging: { limit: Math.min(limit - services.length, MAX_SERVICES_PAGE), cursor } },
-      { signal: ctx.signal },
-    );
-    services.push(...page.services.slice(0, limit - services.length));
+    const page = await services.searchServices(api, { search: { cursorPaging: { limit: Math.min(limit - found.length, MAX_SERVICES_PAGE), cursor } } }, { signal: ctx.signal });
+    found.push(...page.services.slice(0, limit - found.length));
     const next = page.pagingMetadata?.cursors?.next;
     cursor = next && next !== cursor ? next : undefined;
   }
   const aggregationData = first.aggregationData ?? { results: [] };
 
   if (format.kind === 'json') {
-    const out = {
-      services: format.fields ? services.map((s) => pickFields(s, format.fields!)) : services,
-      aggregationData,
-    };
-    ctx.io.stdout.write(JSON.stringify(out, null, 2) + '\n');
+    await printValue(ctx.io, { kind: 'json' }, { services: format.fields ? found.map((s) => pickFields(s, format.fields!)) : found, aggregationData });
     return;
   }
-  await printRecords(ctx.io, format, services, SERVICE_COLUMNS, { now: ctx.now() });
-  if (format.kind === 'table' && ctx.io.isStdoutTTY) {
-    for (const result of aggregationData.results) {
-      ctx.io.stdout.write(`\n${style(ctx.io, 'bold', `${result.name ?? result.type} (${result.type} of ${result.fieldPath})`)}\n`);
+  await printRecords(ctx.io, format, found, SERVICE_COLUMNS, { now: ctx.now() });
+  if (aggregationData.results.length === 0) return;
+  if (format.kind !== 'table') {
+    notice(ctx.io, 'aggregations are printed with --json, on a terminal, or in the piped table output; not with --ndjson or --csv');
+    return;
+  }
+  for (const result of aggregationData.results) {
+    const title = `${result.name ?? result.type} (${result.type} of ${result.fieldPath})`;
+    if (ctx.io.isStdoutTTY) {
+      ctx.io.stdout.write(`\n${style(ctx.io, 'bold', title)}\n`);
       await printRecords(ctx.io, format, aggregationRows(result), [
         { key: 'bucket', header: BUCKET_HEADERS[result.type] ?? 'VALUE' },
         { key: 'count', header: result.type === 'SCALAR' ? 'RESULT' : 'COUNT', align: 'right' },
       ]);
+    } else {
+      const rows = aggregationRows(result).map((r) => `${result.name ?? result.type}\t${r.bucket}\t${r.count}`);
+      await printValue(ctx.io, format, undefined, { text: `\n${rows.join('\n')}` });
     }
   }
 }

@@ -3,56 +3,57 @@
  * (spec 000 sections 5, 7, 8: custom slugs, SLUG_CONTAINS_ILLEGAL_CHARACTERS, SLUG_ALREADY_EXISTS).
  */
 import type { Command } from 'commander';
+import { services } from '../../api/services.js';
 import type { Context } from '../../context.js';
 import { ExitCode, UserError } from '../../core/errors.js';
 import { success } from '../../core/log.js';
+import { addFormatFlags, fieldsChecker, printValue, resolveFormat, type FormatFlags } from '../../core/output.js';
+import { idOf } from '../shared/verbs.js';
+import { SERVICE_VIEW } from './shared/view.js';
 
 export function register(parent: Command, ctx: Context): void {
   const slug = parent.command('slug').description("Set or validate a service's custom slug");
-  slug
-    .command('set')
-    .description('Set the custom slug of a service (it becomes its main slug)')
-    .argument('<id>', 'service id')
-    .argument('<slug>', 'new slug, e.g. yoga-basics')
-    .option('--json', 'print {slug, service}')
-    .action(async (id: string, value: string, o: { json?: boolean }) => {
-      await runSet({ id, slug: value, json: Boolean(o.json) }, ctx);
-    });
-  slug
-    .command('validate')
-    .description('Check whether a slug could be used (exit 1 when it cannot)')
-    .argument('<slug>', 'slug to check')
-    .option('--service-id <id>', 'the service that would get it (its own current slug counts as free)')
-    .option('--json', 'print {valid, slugName, errors}')
-    .action(async (value: string, o: { serviceId?: string; json?: boolean }) => {
-      await runValidate({ slug: value, serviceId: o.serviceId, json: Boolean(o.json) }, ctx);
-    });
+  addFormatFlags(
+    slug
+      .command('set')
+      .description('Set the custom slug of a service (it becomes its main slug)')
+      .argument('<id>', 'service id (or a unique prefix)')
+      .argument('<slug>', 'new slug, e.g. yoga-basics'),
+  ).action(async (id: string, value: string, o: FormatFlags) => {
+    await runSet({ id, slug: value, ...o }, ctx);
+  });
+  addFormatFlags(
+    slug
+      .command('validate')
+      .description('Check whether a slug could be used (exit 1 when it cannot)')
+      .argument('<slug>', 'slug to check')
+      .option('--service-id <id>', 'the service that would get it (its own current slug counts as free)'),
+  ).action(async (value: string, o: FormatFlags & { serviceId?: string }) => {
+    await runValidate({ slug: value, ...o }, ctx);
+  });
 }
 
 /** Sets the slug; prints the new main slug (or `{slug, service}` with --json). */
-export async function runSet(opts: { id: string; slug: string; json: boolean }, ctx: Context): Promise<void> {
+export async function runSet(opts: FormatFlags & { id: string; slug: string }, ctx: Context): Promise<void> {
+  const format = resolveFormat(opts, fieldsChecker(['slug', 'service']));
   const api = await ctx.api();
-  const { setCustomSlug } = await import('../../api/services.js');
-  const reply = await setCustomSlug(api, opts.id, opts.slug, { signal: ctx.signal });
-  if (opts.json) {
-    ctx.io.stdout.write(JSON.stringify(reply, null, 2) + '\n');
-    return;
-  }
-  success(ctx.io, `Service ${opts.id} now has the slug '${reply.slug.name}' (revision ${reply.service.revision ?? '?'})`);
-  ctx.io.stdout.write(`${reply.slug.name}\n`);
+  const serviceId = await idOf(ctx, api, SERVICE_VIEW, opts.id);
+  const reply = await services.setCustomSlug(api, { serviceId, slug: opts.slug }, { signal: ctx.signal });
+  if (format.kind === 'table') success(ctx.io, `Service ${serviceId} now has the slug '${reply.slug.name}' (revision ${reply.service.revision ?? '?'})`);
+  await printValue(ctx.io, format, reply, { text: reply.slug.name });
 }
 
 /**
  * Prints `valid` or `invalid<TAB>ERROR,...` (or the reply with --json).
  * @throws UserError with exit 1 when the slug is not valid, so scripts can branch on the exit code.
  */
-export async function runValidate(opts: { slug: string; serviceId?: string; json: boolean }, ctx: Context): Promise<void> {
+export async function runValidate(opts: FormatFlags & { slug: string; serviceId?: string }, ctx: Context): Promise<void> {
+  const format = resolveFormat(opts, fieldsChecker(['valid', 'slug', 'errors']));
   const api = await ctx.api();
-  const { validateSlug } = await import('../../api/services.js');
-  const reply = await validateSlug(api, opts.serviceId ?? '', opts.slug, { signal: ctx.signal });
+  const serviceId = opts.serviceId === undefined ? undefined : await idOf(ctx, api, SERVICE_VIEW, opts.serviceId);
+  const reply = await services.validateSlug(api, { slug: opts.slug, ...(serviceId ? { serviceId } : {}) }, { signal: ctx.signal });
   const errors = reply.errors ?? [];
-  if (opts.json) ctx.io.stdout.write(JSON.stringify(reply, null, 2) + '\n');
-  else ctx.io.stdout.write(reply.valid ? 'valid\n' : `invalid\t${errors.join(',')}\n`);
+  await printValue(ctx.io, format, reply, { text: reply.valid ? 'valid' : `invalid\t${errors.join(',')}` });
   if (!reply.valid) {
     throw new UserError(
       `slug '${opts.slug}' cannot be used: ${errors.join(', ') || 'rejected'}`,

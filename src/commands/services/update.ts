@@ -1,25 +1,33 @@
 /**
  * `sitectl services update`: one service (`update ID --set path=value ...`: GET for the revision, PATCH with
  * the field mask derived from the paths) or many (`--filter JSON | --where | --ids | --ids-file`, or
- * `--resume JOURNAL`) through the bulk engine: plan -> preview -> confirm -> execute -> report (issue 2 §4, §5).
+ * `--resume JOURNAL`) through the entity bulk engine: plan -> preview -> confirm -> execute -> report
+ * (issue 2 sections 4-5; issue 5 section 3).
  */
 import type { Command } from 'commander';
+import { services } from '../../api/services.js';
 import type { Context } from '../../context.js';
 import { collect } from '../../core/filters.js';
 import { notice } from '../../core/log.js';
-import { printRecord, resolveFormat } from '../../core/output.js';
+import { printRecord } from '../../core/output.js';
 import { type ChangeSet, diffChange, parseSets, updateBody } from '../../bulk/changes.js';
 import {
   addBulkFlags,
   addSelectionFlags,
   type BulkFlags,
   chooseForm,
-  runSelectionBulk,
+  requireConfirmable,
+  resumeJournal,
+  runBulkVerb,
+  selectionFromFlags,
   type SelectionFlags,
-} from './bulk-flow.js';
+} from '../shared/bulk.js';
+import { formatOf, idOf } from '../shared/verbs.js';
+import { servicesPort, updateServices } from './shared/bulk.js';
+import { SERVICE_VIEW } from './shared/view.js';
 
 export interface UpdateOptions extends BulkFlags, SelectionFlags {
-  /** Single-service form: the service id. */
+  /** Single-service form: the service id (or a unique prefix). */
   id?: string;
   /** `--set path=value`, in order. */
   set?: string[];
@@ -34,12 +42,13 @@ export function register(parent: Command, ctx: Context): void {
     .addHelpText(
       'after',
       `\nExamples:\n` +
-        `  sitectl services update 4f1c... --set name="Yoga 101"\n` +
+        `  sitectl services update 4f1c --set name="Yoga 101"\n` +
         `  sitectl services update --filter '{"type":"CLASS"}' --set payment.fixed.price.value=45 --dry-run\n` +
         `  sitectl services update --where hidden=true --set hidden=false --yes --json\n` +
+        `  sitectl services list --where type=CLASS --ndjson | sitectl services update --ids-file - --set hidden=true --yes\n` +
         `  sitectl services update --resume ~/.local/state/sitectl/journals/<run>.ndjson`,
     );
-  addSelectionFlags(cmd, collect);
+  addSelectionFlags(cmd, 'services');
   addBulkFlags(cmd);
   cmd.action(async (id: string | undefined, o: Omit<UpdateOptions, 'id'>) => {
     await run({ ...o, id }, ctx);
@@ -47,10 +56,10 @@ export function register(parent: Command, ctx: Context): void {
 }
 
 /**
- * Runs `services update`.
- * @throws UserError (exit 2) for bad flags, an unknown field in --set, missing --yes off a terminal, unknown ids;
- *   CancelError on Ctrl-C (130) or a declined prompt (1); PartialFailureError (exit 3) when items failed or
- *   conflicted; ApiError from the platform (single form: 404 unknown id, 409 concurrent change)
+ * Runs `services update`. Every flag is checked before the first request.
+ * @throws UserError (exit 2) for bad flags, an unknown field in --set, --filter or --json, missing --yes off a
+ *   terminal, unknown ids; DeclinedError (1); CancelError on Ctrl-C (130); PartialFailureError (exit 3) when
+ *   items failed or conflicted; ApiError from the platform (single form: 404 unknown id, 409 concurrent change)
  */
 export async function run(opts: UpdateOptions, ctx: Context): Promise<void> {
   const form = chooseForm(
@@ -58,17 +67,49 @@ export async function run(opts: UpdateOptions, ctx: Context): Promise<void> {
     "pass a service id, or --filter JSON (e.g. --filter '{}' for all), --where, --ids or --ids-file",
     opts.set?.length ? '--set' : undefined,
   );
-  if (form === 'resume') return runBulkUpdate(opts, undefined, ctx);
-  const change = parseSets(opts.set ?? []);
+  if (form === 'resume') {
+    const journal = resumeJournal(SERVICE_VIEW, opts.resume!, 'update');
+    const sets = journal.header.args.set ?? [];
+    const change: ChangeSet = { sets, mask: sets.map((s) => s.path) };
+    requireConfirmable(ctx, opts, 'updating services');
+    const api = await ctx.api();
+    return runBulkVerb(ctx, {
+      view: SERVICE_VIEW,
+      port: servicesPort(api),
+      action: updateServices(api, change, journal.header.args),
+      resume: journal,
+      flags: opts,
+      command: 'services update',
+      question: (n) => `Update ${n} service${n === 1 ? '' : 's'}?`,
+    });
+  }
+  const change = parseSets(opts.set ?? [], SERVICE_VIEW);
   if (form === 'one') return updateOne(opts.id!, change, opts, ctx);
-  return runBulkUpdate(opts, change, ctx);
+  const selection = await selectionFromFlags(ctx, SERVICE_VIEW, opts);
+  requireConfirmable(ctx, opts, 'updating services');
+  const api = await ctx.api();
+  const args = {
+    filter: selection.kind === 'filter' ? selection.filter : undefined,
+    ids: selection.kind === 'ids' ? selection.ids : undefined,
+    set: change.sets,
+    mask: change.mask.join(','),
+  };
+  await runBulkVerb(ctx, {
+    view: SERVICE_VIEW,
+    port: servicesPort(api),
+    action: updateServices(api, change, args),
+    selection,
+    flags: opts,
+    command: 'services update',
+    question: (n) => `Update ${n} service${n === 1 ? '' : 's'}?`,
+  });
 }
 
-async function updateOne(id: string, change: ChangeSet, opts: UpdateOptions, ctx: Context): Promise<void> {
-  const format = resolveFormat({ json: opts.json });
+async function updateOne(given: string, change: ChangeSet, opts: UpdateOptions, ctx: Context): Promise<void> {
+  const format = formatOf(ctx, SERVICE_VIEW, opts);
   const api = await ctx.api();
-  const { getService, updateService } = await import('../../api/services.js');
-  const current = await getService(api, id, { signal: ctx.signal });
+  const id = await idOf(ctx, api, SERVICE_VIEW, given);
+  const { service: current } = await services.getService(api, { serviceId: id }, { signal: ctx.signal });
   let updated = current;
   const diffs = diffChange(current, change);
   if (diffs.length === 0) {
@@ -78,17 +119,9 @@ async function updateOne(id: string, change: ChangeSet, opts: UpdateOptions, ctx
     notice(ctx.io, 'dry run: nothing was changed');
     return;
   } else {
-    updated = await updateService(
-      api,
-      updateBody(id, current.revision ?? '', change) as Parameters<typeof updateService>[1],
-      change.mask,
-      { signal: ctx.signal },
-    );
+    const body = updateBody(id, current.revision ?? '', change) as { id: string; revision: string };
+    updated = (await services.updateService(api, { service: body, mask: change.mask.join(',') }, { signal: ctx.signal })).service;
     notice(ctx.io, `updated ${id} (revision ${current.revision} -> ${updated.revision})`);
   }
-  await printRecord(ctx.io, format, updated, { now: ctx.now() });
-}
-
-function runBulkUpdate(opts: UpdateOptions, change: ChangeSet | undefined, ctx: Context): Promise<void> {
-  return runSelectionBulk(ctx, 'update', opts, change, (n) => `Update ${n} service${n === 1 ? '' : 's'}?`);
+  await printRecord(ctx.io, format, updated, { rows: SERVICE_VIEW.rows(updated), columns: SERVICE_VIEW.columns, now: ctx.now() });
 }

@@ -8,7 +8,7 @@ import type * as z from 'zod/mini';
 import type { BookingForm, BookingPolicy, BusinessLocation, Category, Service, ServiceLocation as ServiceLocationSchema, Slug as SlugSchema, StaffMember } from '../../api/schemas/service.js';
 import type { Address as AddressSchema } from '../../api/schemas/common.js';
 import type { RequestContext } from '../serve.js';
-import { defineCollection, type Doc, type SiteCollection } from '../store/collection.js';
+import { defineCollection, type SiteCollection } from '../store/collection.js';
 
 // The stored shapes are the wire forms of the api schemas (the emulator serves exactly what the client parses),
 // with the fields the emulator always fills made required.
@@ -78,6 +78,9 @@ export const BOOKING_FORMS = defineCollection<BookingFormDoc>({
   entity: 'booking_form',
   notFound: 'FORM_NOT_FOUND',
 });
+
+/** Every collection of the services family (registered at start, so counts list them even when empty). */
+export const SERVICE_COLLECTIONS = [SERVICES, BUSINESS_LOCATIONS, STAFF_MEMBERS, CATEGORIES, BOOKING_POLICIES, BOOKING_FORMS];
 
 /** The services collections as one site sees them: what the service rules work on. */
 export interface Catalog {

@@ -343,7 +343,8 @@ export class Store {
   /** Document counts per site and kind, plus the event log's size and last sequence number. */
   counts(): { sites: Record<string, Record<string, number>>; events: number; lastEventSeq: number } {
     const sites: Record<string, Record<string, number>> = {};
-    for (const s of this.sites()) sites[s.id] = {};
+    const zeros = Object.fromEntries([...this.collections.keys()].map((kind) => [kind, 0]));
+    for (const s of this.sites()) sites[s.id] = { ...zeros };
     for (const r of this.stmt.countRows.all()) (sites[r.site] ??= {})[r.kind] = r.n;
     const ev = this.stmt.countEvents.get();
     return { sites, events: ev?.n ?? 0, lastEventSeq: ev?.last ?? 0 };

@@ -7,11 +7,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../../src/api/client.js';
-import { servicesPort } from '../../../src/bulk/api-port.js';
-import { recognise } from '../../../src/bulk/actions.js';
-import { parseSets } from '../../../src/bulk/changes.js';
+import { serviceOps } from '../../../src/api/services.js';
+import { eachSender, filterJobSender, nextRevision, transitionAction, updateAction } from '../../../src/bulk/actions.js';
+import { parseSets, type ChangeSet } from '../../../src/bulk/changes.js';
 import { readJournal } from '../../../src/bulk/journal.js';
-import { runBulk, type BulkRunHooks } from '../../../src/bulk/run.js';
+import { readRunJournal, runBulk, type BulkRunHooks, type BulkRunRequest } from '../../../src/bulk/run.js';
+import { servicesPort, updateServices } from '../../../src/commands/services/shared/bulk.js';
+import { SERVICE_VIEW } from '../../../src/commands/services/shared/view.js';
 import { startTestEmulator, type TestEmulator } from '../../helpers/emulator.js';
 import { allServices, lastEventSeq, setFaults, updatesPerService } from './support.js';
 
@@ -46,11 +48,23 @@ beforeEach(async () => {
 const yes: BulkRunHooks = { confirm: async () => true };
 let journalNo = 0;
 const journalPath = () => join(dir, `j${++journalNo}.ndjson`);
+const sets = (...args: string[]) => parseSets(args, SERVICE_VIEW);
+const base = (over: Partial<BulkRunRequest>): BulkRunRequest => ({
+  dryRun: false,
+  concurrency: 4,
+  previewLimit: 5,
+  env: {},
+  now: new Date(),
+  resumeCommand: (j) => `sitectl services update --resume ${j}`,
+  ...over,
+});
+/** The services update action with a smaller chunk (more requests, so more faults meet it). */
+const update = (change: ChangeSet, chunkSize: number) => ({ ...updateServices(api, change, { set: change.sets }), chunkSize });
 
 describe('bulk engine against the emulator', () => {
   it('recognises its own committed update and reports a concurrent one as a conflict', async () => {
     const services = [...(await allServices(emu)).values()].slice(0, 3);
-    const change = parseSets(['description=recognised']);
+    const change = sets('description=recognised');
     // [0]: our update committed (as if the reply was lost); [1]: someone else changed it; [2]: +2 revisions.
     const patch = async (id: string, revision: string, description: string) => {
       const r = await emu.request('PATCH', `/_api/bookings/v2/services/${id}`, { service: { id, revision, description }, mask: 'description' });
@@ -61,7 +75,8 @@ describe('bulk engine against the emulator', () => {
     await patch(services[1].id, services[1].revision, 'someone else');
     const mid = await patch(services[2].id, services[2].revision, 'recognised');
     await patch(services[2].id, mid, 'recognised again');
-    const results = await recognise(servicesPort(api), services.map((s) => ({ id: s.id, revision: s.revision })), change);
+    const settle = update(change, 100).runner(servicesPort(api)).settle!;
+    const results = await settle(services.map((s) => ({ item: { id: s.id, revision: s.revision }, sent: { id: s.id, status: 'refused', error: '409' } })));
     expect(results.map((r) => r.outcome)).toEqual(['updated', 'conflict', 'conflict']);
     expect(results[1].error).toMatch(/changed by someone else/);
   });
@@ -74,18 +89,8 @@ describe('bulk engine against the emulator', () => {
     const path = journalPath();
     const result = await runBulk(
       servicesPort(api),
-      {
-        action: 'update',
-        selection: { kind: 'filter', filter: {} },
-        change: parseSets(['description=faulty run']),
-        journalPath: path,
-        dryRun: false,
-        concurrency: 4,
-        chunkSize: 25,
-        previewLimit: 5,
-        env: {},
-        now: new Date(),
-      },
+      update(sets('description=faulty run'), 25),
+      base({ selection: { kind: 'filter', filter: {} }, journalPath: path }),
       yes,
     );
     await setFaults(emu, { errorRate: 0, dropRate: 0, rateLimitPerSec: 0 });
@@ -116,18 +121,8 @@ describe('bulk engine against the emulator', () => {
     await setFaults(emu, { errorRate: 0.5, errorPhase: 'after', seed: 11 });
     const result = await runBulk(
       servicesPort(api),
-      {
-        action: 'update',
-        selection: { kind: 'filter', filter: { 'payment.rateType': 'FIXED' } },
-        change: parseSets(['payment.fixed.price={"value":"45","currency":"USD"}']),
-        journalPath: journalPath(),
-        dryRun: false,
-        concurrency: 2,
-        chunkSize: 20,
-        previewLimit: 5,
-        env: {},
-        now: new Date(),
-      },
+      update(sets('payment.fixed.price={"value":"45","currency":"USD"}'), 20),
+      base({ selection: { kind: 'filter', filter: { 'payment.rateType': 'FIXED' } }, journalPath: journalPath(), concurrency: 2 }),
       yes,
     );
     await setFaults(emu, { errorRate: 0 });
@@ -147,25 +142,15 @@ describe('bulk engine against the emulator', () => {
   it('resumes a journal: finished items stay, unfinished ones (even if already applied) complete once', async () => {
     const seq = await lastEventSeq(emu);
     const path = journalPath();
-    const change = parseSets(['tagLine=resumed']);
+    const change = sets('tagLine=resumed');
     // Plan, then "crash" at the confirm prompt: the journal holds the plan and no results.
     const crash = new Error('killed');
     await expect(
-      runBulk(
-        servicesPort(api),
-        {
-          action: 'update',
-          selection: { kind: 'filter', filter: {} },
-          change,
-          journalPath: path,
-          dryRun: false,
-          concurrency: 2,
-          previewLimit: 5,
-          env: {},
-          now: new Date(),
+      runBulk(servicesPort(api), update(change, 100), base({ selection: { kind: 'filter', filter: {} }, journalPath: path, concurrency: 2 }), {
+        confirm: async () => {
+          throw crash;
         },
-        { confirm: async () => { throw crash; } },
-      ),
+      }),
     ).rejects.toBe(crash);
     const planned = readJournal(path).planned;
     expect(planned.length).toBe(300);
@@ -177,11 +162,7 @@ describe('bulk engine against the emulator', () => {
       });
       expect(r.status).toBe(200);
     }
-    const result = await runBulk(
-      servicesPort(api),
-      { action: 'update', resumePath: path, dryRun: false, concurrency: 3, previewLimit: 5, env: {}, now: new Date() },
-      yes,
-    );
+    const result = await runBulk(servicesPort(api), update(change, 100), base({ resume: readRunJournal(path, 'services'), concurrency: 3 }), yes);
     expect(result.kind).toBe('done');
     if (result.kind !== 'done') return;
     expect(result.report.counts.updated).toBe(300);
@@ -191,14 +172,67 @@ describe('bulk engine against the emulator', () => {
     expect(readFileSync(path, 'utf8').trim().split('\n')[0]).toContain('"kind":"header"');
   });
 
-  it('refuses to resume a run that stopped while planning, or a journal of another action', async () => {
+  it('refuses to resume a run that stopped while planning, or a journal of another entity', async () => {
     const path = journalPath();
-    const header = { kind: 'header', runId: 'r', action: 'update', createdAt: new Date().toISOString(), args: { set: [{ path: 'name', value: 'x' }] } };
+    const header = { kind: 'header', runId: 'r', entity: 'services', action: 'update', createdAt: new Date().toISOString(), args: { set: [{ path: 'name', value: 'x' }] } };
     writeFileSync(path, `${JSON.stringify(header)}\n${JSON.stringify({ kind: 'planned', id: 'a', revision: '1' })}\n`);
-    const req = { action: 'update' as const, resumePath: path, dryRun: false, concurrency: 1, previewLimit: 5, env: {}, now: new Date() };
-    await expect(runBulk(servicesPort(api), req, yes)).rejects.toThrow(/stopped while planning; nothing was changed/);
-    await expect(runBulk(servicesPort(api), { ...req, action: 'delete' }, yes)).rejects.toThrow(
-      /is a journal of `services update`/,
+    await expect(runBulk(servicesPort(api), update(sets('name=x'), 100), base({ resume: readRunJournal(path, 'services') }), yes)).rejects.toThrow(
+      /stopped while planning; nothing was changed/,
     );
+    expect(() => readRunJournal(path, 'members')).toThrow(/is the journal of a services update run/);
+  });
+
+  it('sends per item where no bulk call exists, and settles a by-filter job by reading the planned ids back', async () => {
+    const seq = await lastEventSeq(emu);
+    const targets = [...(await allServices(emu)).values()].filter((s) => s.hidden !== true).slice(0, 12);
+    const ids = targets.map((t) => t.id);
+    // A transition "hide" sent one PATCH per item, then the inverse through the by-filter job.
+    const hide = transitionAction({
+      name: 'hide',
+      done: 'hidden',
+      title: 'Hiding',
+      reached: (s) => (s as { hidden?: boolean }).hidden === true,
+      send: eachSender(api, serviceOps.updateService, (item) => ({ service: { id: item.id, revision: item.revision ?? '', hidden: true }, mask: 'hidden' }), (r) => ({ revision: r.service.revision })),
+      chunkSize: 1,
+      args: {},
+    });
+    const hidden = await runBulk(servicesPort(api), hide, base({ selection: { kind: 'ids', ids }, journalPath: journalPath() }), yes);
+    expect(hidden.kind === 'done' && hidden.report.counts).toMatchObject({ hidden: 12, failed: 0, conflict: 0 });
+    const show = updateAction({
+      change: sets('hidden=false'),
+      chunkSize: 5,
+      args: {},
+      send: filterJobSender(api, serviceOps.bulkUpdateServicesByFilter, (filter) => ({ filter, service: { hidden: false }, mask: 'hidden' })),
+    });
+    const shown = await runBulk(servicesPort(api), show, base({ selection: { kind: 'ids', ids }, journalPath: journalPath() }), yes);
+    expect(shown.kind === 'done' && shown.report.counts).toMatchObject({ updated: 12, failed: 0, conflict: 0 });
+    const after = await allServices(emu);
+    for (const t of targets) {
+      expect(after.get(t.id)!.hidden).toBe(false);
+      expect(after.get(t.id)!.revision).toBe(nextRevision(nextRevision(t.revision)));
+    }
+    const updates = await updatesPerService(emu, seq);
+    for (const id of ids) expect(updates.get(id)).toBe(2);
+  });
+
+  it('a Ctrl-C during a backoff ends the wait at once and says how to resume', async () => {
+    const ids = [...(await allServices(emu)).keys()].slice(0, 3);
+    const controller = new AbortController();
+    const slowApi = new ApiClient({ baseUrl: emu.url, credentials: { kind: 'apiKey', apiKey: emu.apiKey, siteId: emu.siteId }, retries: 0 });
+    const action = { ...updateServices(slowApi, sets('tagLine=never'), {}), chunkSize: 100 };
+    let started = Date.now();
+    const run = runBulk(servicesPort(api), action, base({ selection: { kind: 'ids', ids }, journalPath: journalPath(), signal: controller.signal }), {
+      confirm: async () => {
+        // Planned; from now on every request fails, so the engine backs off between attempts.
+        await setFaults(emu, { errorRate: 1, errorPhase: 'before', seed: 3 });
+        started = Date.now();
+        setTimeout(() => controller.abort(new DOMException('Interrupted', 'AbortError')), 300);
+        return true;
+      },
+    });
+    await expect(run).rejects.toMatchObject({ exitCode: 130, hint: expect.stringMatching(/^resume with: sitectl services update --resume /) });
+    // The engine's backoff after the first failed attempt is 500 ms, then 1 s, 2 s: an abort cuts it short.
+    expect(Date.now() - started).toBeLessThan(2000);
+    await slowApi.close();
   });
 });

@@ -110,7 +110,7 @@ describe('profile add / list / show / use / remove', () => {
     await addEmuProfile('keep');
     const r = await cli(['profile', 'remove', 'keep', '--no-input'], { tty: true, env: { NO_COLOR: '1' } });
     expect(r.code).toBe(2);
-    expect(r.stdout).toMatch(/^error: removing profile 'keep' needs confirmation\nhint: pass --yes/m);
+    expect(r.stdout).toMatch(/^error: removing profile 'keep' needs confirmation, and there is no terminal to ask on\nhint: pass --yes/m);
     expect(JSON.parse(readFileSync(join(sandbox.configDir, 'config.json'), 'utf8')).profiles.keep).toBeDefined();
   });
 

@@ -345,21 +345,25 @@ describe('slug, locations, plans', () => {
     expectOneLineError(bad, /needs --move-to-business/);
   });
 
-  it('plans add and remove link and unlink pricing plans', async () => {
+  it('pricing-plans add and remove link and unlink pricing plans; removing one never linked changes nothing', async () => {
     const id = await createService('Plans Target');
-    const add = await cli(['services', 'plans', 'add', id, 'plan-a', 'plan-b']);
+    const add = await cli(['services', 'pricing-plans', 'add', id, 'plan-a', 'plan-b']);
     expect(add.code, add.stderr).toBe(0);
     expect(add.stdout).toBe('plan-a\nplan-b\n');
-    const remove = await cli(['services', 'plans', 'remove', id, 'plan-a']);
+    const remove = await cli(['services', 'pricing-plans', 'remove', id, 'plan-a']);
     expect(remove.stdout).toBe('plan-b\n');
     const got = await emu.request('GET', `/_api/bookings/v2/services/${id}`);
     expect(got.body.service.payment.pricingPlanIds).toEqual(['plan-b']);
+    const never = await cli(['services', 'pricing-plans', 'remove', id, 'plan-zzz']);
+    expect(never.code).toBe(0);
+    expect(never.stderr).toMatch(/^Nothing changed: not linked to service /m);
+    expect((await emu.request('GET', `/_api/bookings/v2/services/${id}`)).body.service.revision).toBe(got.body.service.revision);
   });
 });
 
 describe('reference lists', () => {
   it('policies, forms, categories and business locations list as JSON and TSV', async () => {
-    for (const noun of ['policies', 'forms', 'categories', 'business-locations']) {
+    for (const noun of ['booking-policies', 'booking-forms', 'categories', 'business-locations']) {
       const json = await cli(['services', noun, 'list', '--json']);
       expect(json.code, `${noun}: ${json.stderr}`).toBe(0);
       const records = JSON.parse(json.stdout);
@@ -372,7 +376,7 @@ describe('reference lists', () => {
   });
 
   it('policies list counts the services using each policy', async () => {
-    const policies = JSON.parse((await cli(['services', 'policies', 'list', '--json', 'services'])).stdout);
+    const policies = JSON.parse((await cli(['services', 'booking-policies', 'list', '--json', 'services'])).stdout);
     const total = (await emu.request('POST', '/_api/bookings/v2/services/count', {})).body.count;
     const sum = policies.reduce((n: number, p: { services: number }) => n + p.services, 0);
     expect(sum).toBeGreaterThan(0);

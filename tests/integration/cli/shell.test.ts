@@ -28,7 +28,7 @@ describe('sitectl', () => {
     const b = await runCli(['help', 'services']);
     expect(a.code).toBe(0);
     expect(b.code).toBe(0);
-    for (const verb of ['list', 'get', 'search', 'count', 'create', 'update', 'delete', 'clone', 'slug', 'locations', 'plans', 'policies', 'forms', 'categories', 'business-locations']) {
+    for (const verb of ['list', 'get', 'search', 'count', 'create', 'update', 'delete', 'clone', 'slug', 'locations', 'pricing-plans', 'booking-policies', 'booking-forms', 'categories', 'business-locations']) {
       expect(a.stdout).toMatch(new RegExp(`^  ${verb}\\b`, 'm'));
     }
     expect(b.stdout).toBe(a.stdout);

@@ -27,12 +27,13 @@ const cli = (...args: string[]) => runCli(['emulator', ...args], { sandbox });
 async function statusJson() {
   const r = await cli('status', '--json');
   expect(r.code).toBe(0);
-  return JSON.parse(r.stdout) as { running: boolean; url?: string; counts?: Record<string, number> };
+  const status = JSON.parse(r.stdout) as { running: boolean; url?: string; siteId?: string; sites?: Array<{ id: string; counts?: Record<string, number> }> };
+  return { ...status, counts: status.sites?.find((s) => s.id === status.siteId)?.counts };
 }
 
 describe('sitectl emulator', () => {
   it('start --detach, status, reset (needs --yes off a TTY), stop', async () => {
-    expect(await statusJson()).toEqual({ running: false, dataDir });
+    expect(await statusJson()).toMatchObject({ running: false, dataDir, keyFile: join(dataDir, 'admin-key.json') });
 
     const start = await cli('start', '--detach', '--size', '15');
     expect(start.code).toBe(0);
@@ -64,7 +65,7 @@ describe('sitectl emulator', () => {
     expect(stop.code).toBe(0);
     expect(stop.stderr).toContain('Stopped');
     expect(existsSync(join(dataDir, 'emulator.pid.json'))).toBe(false);
-    expect(await statusJson()).toEqual({ running: false, dataDir });
+    expect(await statusJson()).toMatchObject({ running: false, dataDir, keyFile: join(dataDir, 'admin-key.json') });
     expect((await cli('stop')).stderr).toContain('No emulator is running');
 
     // Offline reset works on the store directly; the next start serves it.

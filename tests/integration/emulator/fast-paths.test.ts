@@ -9,7 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedStore } from '../../../src/emulator/seed/index.js';
-import { Store } from '../../../src/emulator/store.js';
+import { SERVICES } from '../../../src/emulator/services/model.js';
+import { Store } from '../../../src/emulator/store/store.js';
 import { startTestEmulator, type TestEmulator } from '../../helpers/emulator.js';
 
 let emu: TestEmulator;
@@ -160,12 +161,13 @@ describe('background checkpoints', () => {
     const dir = mkdtempSync(join(tmpdir(), 'sitectl-emu-ckpt-'));
     try {
       const store = new Store(dir, { backgroundCheckpoints: true });
-      seedStore(store, { seed: 'demo', size: 300 });
+      const key = { apiKey: 'IST.test', accountId: 'acct', siteId: 'site-1', sites: [{ id: 'site-1', name: 'Downtown' }] };
+      seedStore(store, key, { seed: 'demo', size: 300 });
       store.tx(() => store.setMeta('probe', 'kept'));
       store.close();
       expect(existsSync(join(dir, 'store.sqlite-wal'))).toBe(false);
       const reopened = new Store(dir);
-      expect(reopened.serviceCount()).toBe(300);
+      expect(reopened.collection(SERVICES).at('site-1').size).toBe(300);
       expect(reopened.getMeta('probe')).toBe('kept');
       reopened.close();
     } finally {

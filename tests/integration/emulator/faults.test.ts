@@ -123,7 +123,7 @@ describe('faults', () => {
     const state = await emu.request('GET', '/__emulator/state');
     expect(state.status).toBe(200);
     expect(state.body.faults).toMatchObject({ errorRate: 1 });
-    expect(state.body.counts.services).toBeGreaterThan(0);
+    expect(state.body.sites[0].counts.services).toBeGreaterThan(0);
     const bad = await emu.request('PUT', '/__emulator/faults', { errorRate: 2 });
     expect(bad.status).toBe(400);
     expect(bad.body.details.validationError.fieldViolations[0].field).toBe('faults.errorRate');

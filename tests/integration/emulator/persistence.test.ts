@@ -48,7 +48,7 @@ describe('persistence', () => {
       expect((await call(second, 'POST', '/v2/services/count', {})).body.count).toBe(13);
       expect((await call(second, 'GET', `/v2/services/${s.id}`)).body.service).toMatchObject({ description: 'changed', revision: '2' });
       const events = (await call(second, 'GET', '/__emulator/events?after=0')).body.events;
-      expect(events.map((e: { type: string }) => e.type)).toEqual(['service_created', 'service_updated']);
+      expect(events.map((e: { type: string }) => e.type)).toEqual(['service.created', 'service.updated']);
     } finally {
       await second.close();
     }
@@ -114,7 +114,7 @@ describe('seed', () => {
         expect(s.media.mainMedia.image.url).toMatch(/^https:\/\//);
         expect(s.schedule.availabilityConstraints.durations[0].minutes).toBeGreaterThan(0);
       }
-      const staff = (await call(a, 'GET', '/__emulator/state')).body.counts;
+      const staff = (await call(a, 'GET', '/__emulator/state')).body.sites[0].counts;
       expect(staff).toMatchObject({ services: 60, businessLocations: 3, staffMembers: 8, categories: 6, bookingPolicies: 3, bookingForms: 2 });
     } finally {
       await a.close();
@@ -129,8 +129,8 @@ describe('seed', () => {
       expect((await call(emu, 'POST', '/v2/services/locations/query', {})).body.businessLocations.locations).toHaveLength(3);
       const reset = await call(emu, 'POST', '/__emulator/reset', { seed: 'demo', size: 250 });
       expect(reset.status).toBe(200);
-      expect(reset.body.counts.services).toBe(250);
-      expect(reset.body.counts.events).toBe(0);
+      expect(reset.body.sites[0].counts.services).toBe(250);
+      expect(reset.body.events.count).toBe(0);
       const slugs = (await call(emu, 'POST', '/v2/services/query', { query: { paging: { limit: 100 } } })).body.services.map((s: { mainSlug: { name: string } }) => s.mainSlug.name);
       expect(new Set(slugs).size).toBe(slugs.length);
       expect((await call(emu, 'POST', '/__emulator/reset', { size: -1 })).status).toBe(400);

@@ -126,7 +126,14 @@ describe('create and validation', () => {
     expect(r.status).toBe(400);
     expect(r.body.message).toMatch(/^INVALID_ARGUMENT: /);
     const fields = r.body.details.validationError.fieldViolations.map((v: { field: string }) => v.field).sort();
-    expect(fields).toEqual(['service.defaultCapacity', 'service.locations[0].type', 'service.name', 'service.payment.rateType']);
+    // The request schema's rules first (every one of them), then the rules that need the whole service.
+    expect(fields).toEqual(['service.locations[0].type', 'service.name', 'service.payment.rateType']);
+    const rules = await emu.request('POST', '/v2/services', { service: { name: 'x', type: 'CLASS', payment: { rateType: 'FIXED' }, category: { id: 'nope' } } });
+    expect(rules.body.details.validationError.fieldViolations.map((v: { field: string }) => v.field).sort()).toEqual([
+      'service.category.id',
+      'service.defaultCapacity',
+      'service.payment.fixed.price',
+    ]);
     const badType = await emu.request('POST', '/v2/services', { service: { name: 'x', type: 'WORKSHOP' } });
     expect(badType.body.details.validationError.fieldViolations).toEqual([
       expect.objectContaining({ field: 'service.type', violatedRule: 'INVALID_ENUM_VALUE' }),
@@ -195,7 +202,7 @@ describe('bulk', () => {
 
   it('reports per item: a stale revision fails that item only and leaves it unchanged', async () => {
     const created = await emu.request('POST', '/v2/bulk/services/create', {
-      services: [newService('Bulk A').service, newService('Bulk B').service, { name: 'Bulk bad', type: 'NOPE' }],
+      services: [newService('Bulk A').service, newService('Bulk B').service, { name: 'Bulk bad', type: 'CLASS' }],
       returnEntity: true,
     });
     expect(created.body.bulkActionMetadata).toEqual({ totalSuccesses: 2, totalFailures: 1, undetailedFailures: 0 });
@@ -257,7 +264,7 @@ describe('slugs, clone, locations, pricing plans', () => {
     const taken = await emu.request('POST', `/v2/services/${b.id}/slugs/custom`, { slug: 'my-custom-slug' });
     expect(taken.status).toBe(409);
     expect(taken.body.details.applicationError.code).toBe('SLUG_ALREADY_EXISTS');
-    expect((await emu.request('POST', '/v2/services/slugs/validate', { serviceId: b.id, slug: 'my-custom-slug' })).body).toEqual({ valid: false, slugName: 'my-custom-slug', errors: ['SLUG_ALREADY_EXISTS'] });
+    expect((await emu.request('POST', '/v2/services/slugs/validate', { serviceId: b.id, slug: 'my-custom-slug' })).body).toEqual({ valid: false, slug: 'my-custom-slug', errors: ['SLUG_ALREADY_EXISTS'] });
     expect((await emu.request('POST', '/v2/services/slugs/validate', { serviceId: a.id, slug: 'my-custom-slug' })).body.valid).toBe(true);
     expect((await emu.request('POST', '/v2/services/slugs/validate', { slug: 'UPPER' })).body.errors).toEqual(['SLUG_CONTAINS_ILLEGAL_CHARACTERS']);
   });
@@ -369,22 +376,22 @@ describe('search, count, listings', () => {
     const forms = await emu.request('POST', '/v2/services/booking-forms/query', { query: {} });
     expect(forms.body.bookingForms).toHaveLength(2);
     expect(forms.body.bookingForms[0].connectedServices.length).toBeGreaterThan(0);
-    const categories = await emu.request('POST', '/v2/services/categories/query', { query: { filter: { name: { $startsWith: 'Yoga' } } } });
+    const categories = await emu.request('POST', '/v2/services/categories/query', { filter: { name: { $startsWith: 'Yoga' } } });
     expect(categories.body.categories.map((c: { name: string }) => c.name)).toEqual(['Yoga & Mindfulness']);
   });
 });
 
 describe('events', () => {
   it('records created, updated and deleted events with sequence numbers', async () => {
-    const before = (await emu.request('GET', '/__emulator/state')).body.counts.lastEventSeq;
+    const before = (await emu.request('GET', '/__emulator/state')).body.events.lastSeq;
     const s = (await emu.request('POST', '/v2/services', newService('Event check'))).body.service;
     await emu.request('PATCH', `/v2/services/${s.id}`, { service: { id: s.id, revision: '1', name: 'Event check 2' }, mask: 'name' });
     await emu.request('DELETE', `/v2/services/${s.id}`);
     const r = await emu.request('GET', `/__emulator/events?after=${before}&limit=10`);
     expect(r.body.events.map((e: { type: string; entityId: string; seq: number }) => [e.type, e.entityId, e.seq])).toEqual([
-      ['service_created', s.id, before + 1],
-      ['service_updated', s.id, before + 2],
-      ['service_deleted', s.id, before + 3],
+      ['service.created', s.id, before + 1],
+      ['service.updated', s.id, before + 2],
+      ['service.deleted', s.id, before + 3],
     ]);
     expect(r.body.events[1].entity.name).toBe('Event check 2');
   });

@@ -79,7 +79,7 @@ describe('Service schema', () => {
   });
 
   it('accepts enumeration values a newer platform adds in replies', () => {
-    expect(Service.parse({ payment: { rateType: 'SUBSCRIPTION' } }).payment?.rateType).toBe('SUBSCRIPTION');
+    expect(Service.parse({ id: 'a', payment: { rateType: 'SUBSCRIPTION' } }).payment?.rateType).toBe('SUBSCRIPTION');
   });
 
   it('exports the spec 000 §3 value lists', () => {

@@ -1,6 +1,11 @@
+/**
+ * The services calls derived from the family table, against a mock transport: each sends the method, SDK URL
+ * (wire section 1) and body of the platform, and parses the reply with the table's schema (dates become Date).
+ */
 import { afterEach, describe, expect, it } from 'vitest';
-import { collect } from '../../../src/api/paging.js';
-import * as svc from '../../../src/api/services.js';
+import { operationsOf } from '../../../src/api/family.js';
+import { collect, items, listPages } from '../../../src/api/paging.js';
+import { serviceOps, services, servicesFamily } from '../../../src/api/services.js';
 import { harness, on, type Harness } from './helpers.js';
 
 const S = (id: string, extra: Record<string, unknown> = {}) => ({
@@ -22,64 +27,63 @@ afterEach(async () => {
 });
 
 interface Row {
-  name: string;
+  name: keyof typeof services;
   call: (h: Harness) => Promise<unknown>;
   method: string;
   path: string;
   body?: unknown;
   reply: unknown;
-  check: (result: unknown) => void;
+  check: (result: any) => void; // eslint-disable-line @typescript-eslint/no-explicit-any
 }
 
 const rows: Row[] = [
   {
     name: 'createService',
-    call: (h) => svc.createService(h.api, { name: 'Yoga', type: 'CLASS' }),
+    call: (h) => services.createService(h.api, { service: { name: 'Yoga', type: 'CLASS' } }),
     method: 'POST',
     path: '/_api/bookings/v2/services',
     body: { service: { name: 'Yoga', type: 'CLASS' } },
     reply: { service: S('new') },
-    check: (r) => expect((r as svc.QueryServicesReply['services'][0]).createdDate).toBeInstanceOf(Date),
+    check: (r) => expect(r.service.createdDate).toBeInstanceOf(Date),
   },
   {
     name: 'bulkCreateServices',
-    call: (h) => svc.bulkCreateServices(h.api, [{ name: 'A' }], { returnEntity: true }),
+    call: (h) => services.bulkCreateServices(h.api, { services: [{ name: 'A', type: 'APPOINTMENT' }], returnEntity: true }),
     method: 'POST',
     path: '/bookings/v2/bulk/services/create',
-    body: { services: [{ name: 'A' }], returnEntity: true },
+    body: { services: [{ name: 'A', type: 'APPOINTMENT' }], returnEntity: true },
     reply: BULK,
-    check: (r) => expect((r as typeof BULK).bulkActionMetadata.totalSuccesses).toBe(1),
+    check: (r) => expect(r.bulkActionMetadata.totalSuccesses).toBe(1),
   },
   {
     name: 'getService',
-    call: (h) => svc.getService(h.api, 'svc 1'),
+    call: (h) => services.getService(h.api, { serviceId: 'svc 1' }),
     method: 'GET',
     path: '/_api/bookings/v2/services/svc%201?serviceId=svc+1',
     reply: { service: S('svc 1') },
-    check: (r) => expect((r as { id: string }).id).toBe('svc 1'),
+    check: (r) => expect(r.service.id).toBe('svc 1'),
   },
   {
     name: 'updateService',
-    call: (h) => svc.updateService(h.api, { id: 'a', revision: '2', name: 'New' }, ['name', 'description']),
+    call: (h) => services.updateService(h.api, { service: { id: 'a', revision: '2', name: 'New' }, mask: 'name,description' }),
     method: 'PATCH',
     path: '/_api/bookings/v2/services/a',
     body: { service: { id: 'a', revision: '2', name: 'New' }, mask: 'name,description' },
     reply: { service: S('a', { revision: '3', name: 'New' }) },
-    check: (r) => expect((r as { revision: string }).revision).toBe('3'),
+    check: (r) => expect(r.service.revision).toBe('3'),
   },
   {
     name: 'bulkUpdateServices',
-    call: (h) =>
-      svc.bulkUpdateServices(h.api, [{ service: { id: 'a', revision: '2', hidden: true }, mask: ['hidden'] }], { returnEntity: true }),
+    call: (h) => services.bulkUpdateServices(h.api, { services: [{ service: { id: 'a', revision: '2', hidden: true }, mask: 'hidden' }], returnEntity: true }),
     method: 'POST',
     path: '/bookings/v2/bulk/services/update',
     body: { services: [{ service: { id: 'a', revision: '2', hidden: true }, mask: 'hidden' }], returnEntity: true },
     reply: BULK,
-    check: (r) => expect((r as typeof BULK).results[0].itemMetadata.success).toBe(true),
+    check: (r) => expect(r.results[0].itemMetadata.success).toBe(true),
   },
   {
     name: 'bulkUpdateServicesByFilter',
-    call: (h) => svc.bulkUpdateServicesByFilter(h.api, { type: 'CLASS' }, { hidden: true }, ['hidden']),
+    call: (h) => services.bulkUpdateServicesByFilter(h.api, { filter: { type: 'CLASS' }, service: { hidden: true }, mask: 'hidden' }),
     method: 'POST',
     path: '/bookings/v2/bulk/services/update-by-filter',
     body: { filter: { type: 'CLASS' }, service: { hidden: true }, mask: 'hidden' },
@@ -89,7 +93,8 @@ const rows: Row[] = [
   {
     name: 'deleteService',
     call: (h) =>
-      svc.deleteService(h.api, 'a', {
+      services.deleteService(h.api, {
+        serviceId: 'a',
         preserveFutureSessionsWithParticipants: true,
         participantNotification: { notifyParticipants: true, message: 'Closed' },
       }),
@@ -98,20 +103,20 @@ const rows: Row[] = [
       '/_api/bookings/v2/services/a?serviceId=a&preserveFutureSessionsWithParticipants=true' +
       '&participantNotification.notifyParticipants=true&participantNotification.message=Closed',
     reply: {},
-    check: (r) => expect(r).toBeUndefined(),
+    check: (r) => expect(r).toEqual({}),
   },
   {
     name: 'bulkDeleteServices',
-    call: (h) => svc.bulkDeleteServices(h.api, ['a', 'b'], { preserveFutureSessionsWithParticipants: false }),
+    call: (h) => services.bulkDeleteServices(h.api, { ids: ['a', 'b'], preserveFutureSessionsWithParticipants: false }),
     method: 'POST',
     path: '/bookings/v2/bulk/services/delete',
     body: { ids: ['a', 'b'], preserveFutureSessionsWithParticipants: false },
     reply: { results: [], bulkActionMetadata: { totalSuccesses: 2, totalFailures: 0, undetailedFailures: 0 } },
-    check: (r) => expect((r as typeof BULK).bulkActionMetadata.totalSuccesses).toBe(2),
+    check: (r) => expect(r.bulkActionMetadata.totalSuccesses).toBe(2),
   },
   {
     name: 'bulkDeleteServicesByFilter',
-    call: (h) => svc.bulkDeleteServicesByFilter(h.api, { hidden: true }),
+    call: (h) => services.bulkDeleteServicesByFilter(h.api, { filter: { hidden: true } }),
     method: 'POST',
     path: '/bookings/v2/bulk/services/delete-by-filter',
     body: { filter: { hidden: true } },
@@ -121,39 +126,29 @@ const rows: Row[] = [
   {
     name: 'searchServices',
     call: (h) =>
-      svc.searchServices(h.api, {
-        search: { expression: 'yoga' },
-        cursorPaging: { limit: 5 },
-        aggregations: [{ name: 'byType', type: 'VALUE', fieldPath: 'type' }],
+      services.searchServices(h.api, {
+        search: { search: { expression: 'yoga' }, cursorPaging: { limit: 5 }, aggregations: [{ name: 'byType', type: 'VALUE', fieldPath: 'type' }] },
       }),
     method: 'POST',
     path: '/_api/bookings/v2/services/search',
-    body: {
-      search: {
-        search: { expression: 'yoga' },
-        cursorPaging: { limit: 5 },
-        aggregations: [{ name: 'byType', type: 'VALUE', fieldPath: 'type' }],
-      },
-    },
+    body: { search: { search: { expression: 'yoga' }, cursorPaging: { limit: 5 }, aggregations: [{ name: 'byType', type: 'VALUE', fieldPath: 'type' }] } },
     reply: {
       services: [S('a')],
       pagingMetadata: { count: 1, cursors: {}, hasNext: false },
       aggregationData: { results: [{ name: 'byType', type: 'VALUE', fieldPath: 'type', values: { results: [{ value: 'CLASS', count: 1 }] } }] },
     },
     check: (r) => {
-      const reply = r as svc.SearchServicesReply;
-      expect(reply.aggregationData?.results[0].values?.results).toEqual([{ value: 'CLASS', count: 1 }]);
-      expect(reply.services[0].createdDate).toBeInstanceOf(Date);
+      expect(r.aggregationData?.results[0].values?.results).toEqual([{ value: 'CLASS', count: 1 }]);
+      expect(r.services[0].createdDate).toBeInstanceOf(Date);
     },
   },
   {
     name: 'queryServices',
     call: (h) =>
-      svc.queryServices(
-        h.api,
-        { filter: { type: 'CLASS' }, sort: [{ fieldName: 'name', order: 'ASC' }], paging: { limit: 2, offset: 0 } },
-        { conditionalFields: ['STAFF_MEMBER_DETAILS'] },
-      ),
+      services.queryServices(h.api, {
+        query: { filter: { type: 'CLASS' }, sort: [{ fieldName: 'name', order: 'ASC' }], paging: { limit: 2, offset: 0 } },
+        conditionalFields: ['STAFF_MEMBER_DETAILS'],
+      }),
     method: 'POST',
     path: '/_api/bookings/v2/services/query',
     body: {
@@ -161,123 +156,119 @@ const rows: Row[] = [
       conditionalFields: ['STAFF_MEMBER_DETAILS'],
     },
     reply: { services: [S('a')], pagingMetadata: { count: 1, offset: 0, total: 1, tooManyToCount: false } },
-    check: (r) => expect((r as svc.QueryServicesReply).pagingMetadata?.total).toBe(1),
+    check: (r) => expect(r.pagingMetadata?.total).toBe(1),
   },
   {
     name: 'queryPolicies',
-    call: (h) => svc.queryPolicies(h.api, { cursorPaging: { limit: 10 } }),
+    call: (h) => services.queryPolicies(h.api, { query: { cursorPaging: { limit: 10 } } }),
     method: 'POST',
     path: '/_api/bookings/v2/services/policies/query',
     body: { query: { cursorPaging: { limit: 10 } } },
     reply: {
-      bookingPolicies: [
-        { bookingPolicy: { id: 'p1', createdDate: '2025-01-01T00:00:00Z' }, connectedServices: [{ id: 'a', name: 'A' }], totalServiceCount: 1 },
-      ],
+      bookingPolicies: [{ bookingPolicy: { id: 'p1', createdDate: '2025-01-01T00:00:00Z' }, connectedServices: [{ id: 'a', name: 'A' }], totalServiceCount: 1 }],
       pagingMetadata: { count: 1, cursors: {} },
     },
     check: (r) => {
-      const reply = r as svc.QueryPoliciesReply;
-      expect(reply.bookingPolicies[0].bookingPolicy.createdDate).toBeInstanceOf(Date);
-      expect(reply.bookingPolicies[0].connectedServices).toEqual([{ id: 'a', name: 'A' }]);
+      expect(r.bookingPolicies[0].bookingPolicy.createdDate).toBeInstanceOf(Date);
+      expect(r.bookingPolicies[0].connectedServices).toEqual([{ id: 'a', name: 'A' }]);
     },
   },
   {
     name: 'queryBookingForms',
-    call: (h) => svc.queryBookingForms(h.api, {}, { conditionalFields: ['DEFAULT_BOOKING_FORM'] }),
+    call: (h) => services.queryBookingForms(h.api, { query: {}, conditionalFields: ['DEFAULT_BOOKING_FORM'] }),
     method: 'POST',
     path: '/_api/bookings/v2/services/booking-forms/query',
     body: { query: {}, conditionalFields: ['DEFAULT_BOOKING_FORM'] },
     reply: { bookingForms: [{ form: { id: 'f1', name: 'Default' }, connectedServices: [] }], pagingMetadata: {} },
-    check: (r) => expect((r as svc.QueryBookingFormsReply).bookingForms[0].form.id).toBe('f1'),
+    check: (r) => expect(r.bookingForms[0].form.id).toBe('f1'),
   },
   {
     name: 'countServices',
-    call: (h) => svc.countServices(h.api, { hidden: false }),
+    call: (h) => services.countServices(h.api, { filter: { hidden: false } }),
     method: 'POST',
     path: '/_api/bookings/v2/services/count',
     body: { filter: { hidden: false } },
     reply: { count: 42 },
-    check: (r) => expect(r).toBe(42),
+    check: (r) => expect(r.count).toBe(42),
   },
   {
-    name: 'queryBusinessLocations',
-    call: (h) => svc.queryBusinessLocations(h.api),
+    name: 'queryLocations',
+    call: (h) => services.queryLocations(h.api, { filter: {} }),
     method: 'POST',
     path: '/_api/bookings/v2/services/locations/query',
     body: { filter: {} },
     reply: { businessLocations: { locations: [{ id: 'bl-1', name: 'Main', default: true }] } },
-    check: (r) => expect(r).toEqual([{ id: 'bl-1', name: 'Main', default: true }]),
+    check: (r) => expect(r.businessLocations.locations).toEqual([{ id: 'bl-1', name: 'Main', default: true }]),
   },
   {
     name: 'queryCategories',
-    call: (h) => svc.queryCategories(h.api, { name: 'Fitness' }),
+    call: (h) => services.queryCategories(h.api, { filter: { name: 'Fitness' } }),
     method: 'POST',
     path: '/_api/bookings/v2/services/categories/query',
     body: { filter: { name: 'Fitness' } },
     reply: { categories: [{ id: 'c1', name: 'Fitness' }] },
-    check: (r) => expect(r).toEqual([{ id: 'c1', name: 'Fitness' }]),
+    check: (r) => expect(r.categories).toEqual([{ id: 'c1', name: 'Fitness' }]),
   },
   {
     name: 'setServiceLocations',
     call: (h) =>
-      svc.setServiceLocations(h.api, 'a', [{ type: 'CUSTOMER' }], {
-        removedLocationSessionsAction: { action: 'KEEP_AT_CURRENT_LOCATION' },
-      }),
+      services.setServiceLocations(h.api, { serviceId: 'a', locations: [{ type: 'CUSTOMER' }], removedLocationSessionsAction: { action: 'KEEP_AT_CURRENT_LOCATION' } }),
     method: 'POST',
     path: '/_api/bookings/v2/services/a/locations',
     body: { serviceId: 'a', locations: [{ type: 'CUSTOMER' }], removedLocationSessionsAction: { action: 'KEEP_AT_CURRENT_LOCATION' } },
     reply: { service: S('a', { locations: [{ type: 'CUSTOMER' }] }) },
-    check: (r) => expect((r as { locations: unknown }).locations).toEqual([{ type: 'CUSTOMER' }]),
+    check: (r) => expect(r.service.locations).toEqual([{ type: 'CUSTOMER' }]),
   },
   {
-    name: 'addPricingPlans',
-    call: (h) => svc.addPricingPlans(h.api, 'a', ['plan-1']),
+    name: 'enablePricingPlansForService',
+    call: (h) => services.enablePricingPlansForService(h.api, { serviceId: 'a', pricingPlanIds: ['plan-1'] }),
     method: 'POST',
     path: '/_api/bookings/v2/services/a/pricing-plans/add',
     body: { serviceId: 'a', pricingPlanIds: ['plan-1'] },
     reply: { service: S('a', { payment: { pricingPlanIds: ['plan-1'] } }) },
-    check: (r) => expect((r as { payment: { pricingPlanIds: string[] } }).payment.pricingPlanIds).toEqual(['plan-1']),
+    check: (r) => expect(r.service.payment.pricingPlanIds).toEqual(['plan-1']),
   },
   {
-    name: 'removePricingPlans',
-    call: (h) => svc.removePricingPlans(h.api, 'a', ['plan-1']),
+    name: 'disablePricingPlansForService',
+    call: (h) => services.disablePricingPlansForService(h.api, { serviceId: 'a', pricingPlanIds: ['plan-1'] }),
     method: 'POST',
     path: '/_api/bookings/v2/services/a/pricing-plans/remove',
     body: { serviceId: 'a', pricingPlanIds: ['plan-1'] },
     reply: { service: S('a', { payment: { pricingPlanIds: [] } }) },
-    check: (r) => expect((r as { payment: { pricingPlanIds: string[] } }).payment.pricingPlanIds).toEqual([]),
+    check: (r) => expect(r.service.payment.pricingPlanIds).toEqual([]),
   },
   {
     name: 'setCustomSlug',
-    call: (h) => svc.setCustomSlug(h.api, 'a', 'my-yoga'),
+    call: (h) => services.setCustomSlug(h.api, { serviceId: 'a', slug: 'my-yoga' }),
     method: 'POST',
     path: '/_api/bookings/v2/services/a/slugs/custom',
     body: { serviceId: 'a', slug: 'my-yoga' },
     reply: { slug: { name: 'my-yoga', custom: true, createdDate: '2026-01-01T00:00:00Z' }, service: S('a') },
-    check: (r) => expect((r as svc.SetCustomSlugReply).slug.createdDate).toBeInstanceOf(Date),
+    check: (r) => expect(r.slug.createdDate).toBeInstanceOf(Date),
   },
   {
     name: 'validateSlug',
-    call: (h) => svc.validateSlug(h.api, 'a', 'bad slug!'),
+    call: (h) => services.validateSlug(h.api, { serviceId: 'a', slug: 'bad slug!' }),
     method: 'POST',
     path: '/_api/bookings/v2/services/slugs/validate',
     body: { serviceId: 'a', slug: 'bad slug!' },
-    reply: { valid: false, errors: ['SLUG_CONTAINS_ILLEGAL_CHARACTERS'] },
-    check: (r) => expect(r).toEqual({ valid: false, errors: ['SLUG_CONTAINS_ILLEGAL_CHARACTERS'] }),
+    reply: { valid: false, slug: 'bad slug!', errors: ['SLUG_CONTAINS_ILLEGAL_CHARACTERS'] },
+    check: (r) => expect(r).toEqual({ valid: false, slug: 'bad slug!', errors: ['SLUG_CONTAINS_ILLEGAL_CHARACTERS'] }),
   },
   {
     name: 'cloneService',
-    call: (h) => svc.cloneService(h.api, 'a'),
+    call: (h) => services.cloneService(h.api, { sourceServiceId: 'a' }),
     method: 'POST',
     path: '/_api/bookings/v2/services/clone',
     body: { sourceServiceId: 'a' },
     reply: { service: S('b'), errors: [] },
-    check: (r) => expect((r as svc.CloneServiceReply).service.id).toBe('b'),
+    check: (r) => expect(r.service.id).toBe('b'),
   },
 ];
 
-describe('services calls (spec 000 §7, SDK URLs of wire §1)', () => {
-  it('covers all 22 rows of the services table', () => {
+describe('services calls (spec 000 section 7, SDK URLs of wire section 1)', () => {
+  it('cover all 22 rows of the services table, named as the SDK names them', () => {
+    expect(rows.map((r) => r.name).sort()).toEqual(operationsOf(servicesFamily).map((o) => o.name).sort());
     expect(rows).toHaveLength(22);
   });
 
@@ -299,9 +290,9 @@ describe('services calls (spec 000 §7, SDK URLs of wire §1)', () => {
     h = harness();
     on(h, 'POST', '/_api/bookings/v2/services/count', () => ({ status: 503 }));
     on(h, 'POST', '/_api/bookings/v2/services/count', () => ({ status: 200, data: { count: 1 } }));
-    await expect(svc.countServices(h.api)).resolves.toBe(1);
+    await expect(services.countServices(h.api, { filter: {} })).resolves.toEqual({ count: 1 });
     on(h, 'POST', '/_api/bookings/v2/services/clone', () => ({ status: 503 }));
-    await expect(svc.cloneService(h.api, 'a')).rejects.toThrow('System error occurred');
+    await expect(services.cloneService(h.api, { sourceServiceId: 'a' })).rejects.toThrow('System error occurred');
     expect(h.delays).toHaveLength(1);
   });
 
@@ -312,17 +303,23 @@ describe('services calls (spec 000 §7, SDK URLs of wire §1)', () => {
       data: { message: 'entity has already changed since the requested revision' },
       headers: { 'x-wix-request-id': 'rev' },
     }));
-    await expect(svc.updateService(h.api, { id: 'a', revision: '1', name: 'x' }, ['name'])).rejects.toMatchObject({
+    await expect(services.updateService(h.api, { service: { id: 'a', revision: '1', name: 'x' }, mask: 'name' })).rejects.toMatchObject({
       code: 'CONFLICT',
       status: 409,
       requestId: 'rev',
       message: 'entity has already changed since the requested revision',
     });
   });
+
+  it('a reply missing a required field is a one-line system error, not a half-parsed entity', async () => {
+    h = harness();
+    on(h, 'GET', '/_api/bookings/v2/services/a?serviceId=a', () => ({ status: 200, data: { service: { name: 'no id' } } }));
+    await expect(services.getService(h.api, { serviceId: 'a' })).rejects.toThrow(/unexpected reply: service\.id/);
+  });
 });
 
-describe('iterators', () => {
-  it('iterateServices pages with offset, caps page size at 100 and stops at the limit', async () => {
+describe('list pages from the table (listPages)', () => {
+  it('queryServices pages with offset inside `query`, caps the page size at 100 and stops at the limit', async () => {
     const t = harness();
     h = t;
     const all = Array.from({ length: 250 }, (_, i) => S(`s${i}`));
@@ -333,13 +330,10 @@ describe('iterators', () => {
         t.seen.push({ method: 'POST', path: opts.path, headers: {}, body: String(opts.body) });
         const { limit, offset } = body.query.paging;
         const page = all.slice(offset, offset + limit);
-        return {
-          statusCode: 200,
-          data: JSON.stringify({ services: page, pagingMetadata: { count: page.length, offset, total: all.length } }),
-        };
+        return { statusCode: 200, data: JSON.stringify({ services: page, pagingMetadata: { count: page.length, offset, total: all.length } }) };
       })
       .persist();
-    const got = await collect(svc.iterateServices(h.api, { filter: { hidden: false }, pageSize: 500, limit: 230 }));
+    const got = await collect(items(listPages(h.api, serviceOps.queryServices, { filter: { hidden: false }, pageSize: 500, limit: 230 })));
     expect(got.map((s) => s.id)).toEqual(all.slice(0, 230).map((s) => s.id));
     const pagings = h.seen.map((r) => JSON.parse(r.body ?? '{}').query);
     expect(pagings.map((q) => q.paging)).toEqual([
@@ -350,7 +344,7 @@ describe('iterators', () => {
     expect(pagings.every((q) => JSON.stringify(q.filter) === '{"hidden":false}')).toBe(true);
   });
 
-  it('iterateServiceSearch sends filter first, then only cursorPaging, across an empty page', async () => {
+  it('searchServices sends filter first, then only cursorPaging, across an empty page', async () => {
     h = harness();
     const replies = [
       { services: [S('a'), S('b')], pagingMetadata: { count: 2, cursors: { next: 'c1' }, hasNext: true } },
@@ -358,12 +352,10 @@ describe('iterators', () => {
       { services: [S('c')], pagingMetadata: { count: 1, cursors: {}, hasNext: false } },
     ];
     for (const reply of replies) on(h, 'POST', '/_api/bookings/v2/services/search', () => ({ status: 200, data: reply }));
-    const got = await collect(
-      svc.iterateServiceSearch(h.api, { filter: { type: 'CLASS' }, search: { expression: 'yo' }, pageSize: 2 }),
-    );
+    const got = await collect(items(listPages(h.api, serviceOps.searchServices, { filter: { type: 'CLASS' }, pageSize: 2 })));
     expect(got.map((s) => s.id)).toEqual(['a', 'b', 'c']);
     expect(h.seen.map((r) => JSON.parse(r.body ?? '{}'))).toEqual([
-      { search: { filter: { type: 'CLASS' }, search: { expression: 'yo' }, cursorPaging: { limit: 2 } } },
+      { search: { filter: { type: 'CLASS' }, cursorPaging: { limit: 2 } } },
       { search: { cursorPaging: { limit: 2, cursor: 'c1' } } },
       { search: { cursorPaging: { limit: 2, cursor: 'c2' } } },
     ]);

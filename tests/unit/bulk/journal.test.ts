@@ -13,6 +13,7 @@ afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 const header: HeaderLine = {
   kind: 'header',
+  entity: 'services',
   runId: 'r1',
   action: 'update',
   createdAt: '2026-11-22T07:00:00.000Z',

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { UserError } from '../../../src/core/errors.js';
 import {
+  fieldsChecker,
   csvCell,
   fitWidths,
   flatten,
@@ -87,12 +88,11 @@ describe('printRecords off a TTY', () => {
     expect(JSON.parse(some.out())).toEqual([{ id: 'a1', payment: { rateType: 'FIXED' } }, { id: 'b2' }]);
   });
 
-  it('rejects a --json field no record has, naming the available ones', async () => {
-    const f = fakeIO({ tty: false });
-    const p = printRecords(f.io, { kind: 'json', fields: ['id', 'nmae'] }, rows, columns);
-    await expect(p).rejects.toThrow(/unknown field for --json: nmae/);
-    await expect(p).rejects.toMatchObject({ hint: expect.stringContaining('name') });
-    expect(f.out()).toBe('');
+  it('refuses an unknown --json field before anything is printed, naming the valid ones', () => {
+    const check = fieldsChecker(['id', 'name', 'payment']);
+    expect(() => resolveFormat({ json: 'id,nmae' }, check)).toThrow('unknown field "nmae" for --json');
+    expect(() => resolveFormat({ json: 'id,nmae' }, check)).toThrow(expect.objectContaining({ hint: 'valid fields: id, name, payment' }));
+    expect(resolveFormat({ json: 'id,payment.rateType' }, check)).toEqual({ kind: 'json', fields: ['id', 'payment.rateType'] });
   });
 
   it('streams NDJSON record by record from an async iterable', async () => {

@@ -1,6 +1,8 @@
-/** How a service is shown in tables (list, search) and in the readable `get` view. */
-import type { Service } from '../../../api/schemas/service.js';
+/** How a service looks on the command line: table columns, the readable `get` view, the checks of its fields. */
+import { Service } from '../../../api/schemas/service.js';
+import { serviceOps } from '../../../api/services.js';
 import type { Column } from '../../../core/output.js';
+import type { EntityView } from '../../shared/verbs.js';
 
 /** `50 USD` for a fixed price, the rate type for the others (`VARIED 20-80 USD`, `CUSTOM`, `NO_FEE`). */
 export function priceText(s: Service): string {
@@ -14,21 +16,23 @@ export function priceText(s: Service): string {
   return p.rateType ?? '';
 }
 
-/** Columns of `services list` and `services search`: id, name, type, price, category, hidden, revision. */
+/**
+ * Columns of `services list` and `services search`: id, name, type, price, category, hidden, revision. On a
+ * narrow terminal revision, category, hidden and price go first (in that order), before any name is cut.
+ */
 export const SERVICE_COLUMNS: Column<Service>[] = [
-  { key: 'id', noTruncate: true },
+  { key: 'id', id: true, noTruncate: true },
   { key: 'name' },
-  { key: 'type' },
-  { key: 'price', get: priceText, align: 'right' },
-  { key: 'category', get: (s) => s.category?.name ?? s.category?.id ?? '' },
-  { key: 'hidden' },
-  { key: 'revision', align: 'right' },
+  { key: 'type', priority: 1 },
+  { key: 'price', get: priceText, align: 'right', priority: 2 },
+  { key: 'category', get: (s) => s.category?.name ?? s.category?.id ?? '', priority: 4 },
+  { key: 'hidden', priority: 3 },
+  { key: 'revision', align: 'right', priority: 5 },
 ];
 
 /** Rows of the readable `services get` view on a terminal. */
 export function serviceRows(s: Service): Array<[string, unknown]> {
-  const durations = s.schedule?.availabilityConstraints?.sessionDurations ??
-    s.schedule?.availabilityConstraints?.durations?.map((d) => d.minutes);
+  const durations = s.schedule?.availabilityConstraints?.sessionDurations ?? s.schedule?.availabilityConstraints?.durations?.map((d) => d.minutes);
   const locations = (s.locations ?? []).map((l) =>
     l.type === 'BUSINESS'
       ? `business ${l.business?.name ?? l.business?.id ?? ''}`.trim()
@@ -60,3 +64,14 @@ export function serviceRows(s: Service): Array<[string, unknown]> {
   ];
   return rows.filter(([, v]) => v !== undefined && v !== '');
 }
+
+/** The services entity for the shared verbs (list, get, count, bulk). */
+export const SERVICE_VIEW: EntityView<Service> = {
+  noun: { one: 'service', many: 'services' },
+  schema: Service,
+  columns: SERVICE_COLUMNS,
+  rows: serviceRows,
+  readOnly: ['id', 'revision', 'createdDate', 'updatedDate', 'mainSlug', 'supportedSlugs', 'urls'],
+  query: serviceOps.queryServices,
+  label: (s) => s.name,
+};

@@ -1,0 +1,9 @@
+/**
+ * Every API family table, for what must see them all: the emulator's registry, the contract test that walks
+ * every operation, and (later) the GraphQL schema. A command imports only its own family's module, never this
+ * one, so it pays only for its own tables and schemas.
+ */
+import type { Family } from './family.js';
+import { servicesFamily } from './services.js';
+
+export const FAMILIES: readonly Family[] = [servicesFamily];

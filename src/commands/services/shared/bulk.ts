@@ -1,0 +1,61 @@
+/**
+ * The services family's wiring of the entity bulk engine: the port over `queryServices`, and the update,
+ * delete and clone actions over `bulkUpdateServices` (chunks of 100, each item at its planned revision),
+ * `bulkDeleteServices` and `cloneService` (issue 5 section 3).
+ */
+import type { ApiClient } from '../../../api/client.js';
+import { invoke } from '../../../api/family.js';
+import type { Service } from '../../../api/schemas/service.js';
+import { MAX_BULK_SERVICES, serviceOps } from '../../../api/services.js';
+import { bulkSender, createAction, deleteAction, nextRevision, updateAction, type EntityAction } from '../../../bulk/actions.js';
+import { type ChangeSet, maskString, updateBody } from '../../../bulk/changes.js';
+import type { JournalArgs } from '../../../bulk/journal.js';
+import { queryPort, type EntityPort } from '../../../bulk/port.js';
+import { SERVICE_VIEW } from './view.js';
+
+/** Services as the bulk engine reads them: pages of 100 by id, with names for the preview. */
+export function servicesPort(api: ApiClient): EntityPort {
+  return queryPort(api, { query: serviceOps.queryServices, noun: SERVICE_VIEW.noun });
+}
+
+/** `services update --set ...` over a selection: bulk updates at the planned revisions. */
+export function updateServices(api: ApiClient, change: ChangeSet, args: JournalArgs): EntityAction {
+  const mask = maskString(change);
+  return updateAction({
+    change,
+    args,
+    chunkSize: MAX_BULK_SERVICES,
+    send: bulkSender(
+      api,
+      serviceOps.bulkUpdateServices,
+      (chunk) => ({
+        services: chunk.map((item) => ({ service: updateBody(item.id, item.revision ?? '', change) as { id: string; revision: string }, mask })),
+        returnEntity: false,
+      }),
+      (item) => nextRevision(item.revision),
+    ),
+  });
+}
+
+/** `services delete` over a selection: bulk deletes, 100 per request. */
+export function deleteServices(api: ApiClient, args: JournalArgs): EntityAction {
+  return deleteAction({
+    args,
+    chunkSize: MAX_BULK_SERVICES,
+    send: bulkSender(api, serviceOps.bulkDeleteServices, (chunk) => ({ ids: chunk.map((i) => i.id) })),
+  });
+}
+
+/** `services clone ID --count N`: N clones of one service, one call each, never repeated automatically. */
+export function cloneServices(api: ApiClient, source: Service, count: number): EntityAction {
+  return createAction({
+    name: 'clone',
+    source: source as Service & { id: string },
+    count,
+    args: { sourceId: source.id, count },
+    async create(signal) {
+      const reply = await invoke(api, serviceOps.cloneService, { sourceServiceId: source.id }, { signal });
+      return { id: reply.service.id, revision: reply.service.revision };
+    },
+  });
+}

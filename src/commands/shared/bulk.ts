@@ -1,0 +1,379 @@
+/**
+ * The terminal side of every bulk verb (`services update|delete|clone`, and the bookings, members and orders
+ * actions by filter): flag declarations, the selection, the confirm rule, the preview, the progress display and
+ * the report (issue 2 section 5; issue 5 sections 3-4; design.md "Output and interaction"). The engine in
+ * src/bulk stays terminal-free; this module decides between Ink on a terminal (loaded with a dynamic import)
+ * and plain lines on stderr, keeps stdout data-only, and names the command in hints as the user typed it.
+ */
+import type { Command } from 'commander';
+import type { Context } from '../../context.js';
+import { DeclinedError, UserError } from '../../core/errors.js';
+import { collect } from '../../core/filters.js';
+import { shellWord } from '../../core/invocation.js';
+import { notice, style } from '../../core/log.js';
+import { fieldsChecker, printValue, resolveFormat, type OutputFormat } from '../../core/output.js';
+import { oneLine } from '../../core/text.js';
+import type { EntityAction } from '../../bulk/actions.js';
+import type { FieldDiff } from '../../bulk/changes.js';
+import type { BulkProgress } from '../../bulk/execute.js';
+import type { JournalState } from '../../bulk/journal.js';
+import type { Plan } from '../../bulk/plan.js';
+import type { EntityPort } from '../../bulk/port.js';
+import { assertComplete, REPORT_FIELDS, type BulkReport, summaryLine, summaryRows } from '../../bulk/report.js';
+import { type BulkRunHooks, type BulkRunResult, type ConfirmInfo, readRunJournal, runBulk } from '../../bulk/run.js';
+import { parseIdList, readIdsFile, type Selection } from '../../bulk/select.js';
+import { filterOf, type EntityView } from './verbs.js';
+
+/** Flags that choose the targets of a bulk verb. */
+export interface SelectionFlags {
+  filter?: string;
+  where?: string[];
+  ids?: string[];
+  idsFile?: string;
+}
+
+/** Declares `--filter`, `--where`, `--ids`, `--ids-file`. */
+export function addSelectionFlags(cmd: Command, noun: string): Command {
+  return cmd
+    .option('--filter <json>', `select ${noun} with a filter, e.g. '{"type":"CLASS"}' ('{}' = all)`)
+    .option('--where <field=value>', 'select by equality (repeatable; combined with --filter)', collect)
+    .option('--ids <ids>', 'select these ids (comma-separated, repeatable)', collect)
+    .option('--ids-file <file>', "select the ids listed in FILE, one per line or NDJSON from a list command ('-' reads stdin)");
+}
+
+/** True when any selection flag was given. */
+export function hasSelection(flags: SelectionFlags): boolean {
+  return flags.filter !== undefined || Boolean(flags.where?.length) || Boolean(flags.ids?.length) || flags.idsFile !== undefined;
+}
+
+/**
+ * Which form of a verb that takes one id or a bulk selection was asked for: `one` (an id), `bulk` (selection
+ * flags) or `resume` (`--resume JOURNAL`).
+ * @param hint what to pass, shown when neither an id nor a selection was given.
+ * @param resumeConflict a flag of the verb that `--resume` also refuses (e.g. `--set`), when it was given.
+ * @throws UserError (exit 2) for an id with a selection, neither, or `--resume` with other selection flags
+ */
+export function chooseForm(opts: SelectionFlags & { id?: string; resume?: string }, hint: string, resumeConflict?: string): 'one' | 'bulk' | 'resume' {
+  const selected = hasSelection(opts);
+  if (opts.id !== undefined && (selected || opts.resume !== undefined)) {
+    throw new UserError('give either an id or --filter/--where/--ids/--ids-file/--resume, not both');
+  }
+  if (opts.resume !== undefined) {
+    if (selected || resumeConflict) {
+      throw new UserError(`--resume continues the recorded run; it takes no ${resumeConflict ? `${resumeConflict} or ` : ''}selection flags`);
+    }
+    return 'resume';
+  }
+  if (selected) return 'bulk';
+  if (opts.id === undefined) throw new UserError('which ones?', hint);
+  return 'one';
+}
+
+/**
+ * The selection the flags describe: a filter (`--filter` and `--where`, its fields checked against the entity
+ * schema) or ids (`--ids`, `--ids-file`); not both kinds.
+ * @throws UserError when nothing or both kinds are given, the filter is malformed or names an unknown field, or
+ *   the ids file is unreadable
+ */
+export async function selectionFromFlags(ctx: Context, view: EntityView<unknown>, flags: SelectionFlags): Promise<Selection> {
+  const filter = filterOf(ctx, view, flags);
+  const byIds = Boolean(flags.ids?.length) || flags.idsFile !== undefined;
+  if (filter && byIds) throw new UserError('choose either --filter/--where or --ids/--ids-file, not both');
+  if (filter) return { kind: 'filter', filter };
+  if (!byIds) throw new UserError(`no ${view.noun.many} selected`, "pass --filter JSON (e.g. --filter '{}' for all), --where field=value, --ids or --ids-file");
+  const fromFile = flags.idsFile !== undefined ? await readIdsFile(flags.idsFile, ctx.io.stdin) : [];
+  const ids = parseIdList([...(flags.ids ?? []), ...fromFile]);
+  if (ids.length === 0) throw new UserError('the id list is empty');
+  return { kind: 'ids', ids };
+}
+
+/** Flags every bulk verb shares. */
+export interface BulkFlags {
+  yes?: boolean;
+  dryRun?: boolean;
+  concurrency?: string;
+  journal?: string;
+  resume?: string;
+  json?: string | boolean;
+}
+
+/** Rows shown in the preview table. */
+export const PREVIEW_ROWS = 10;
+
+/** Top-level fields of the dry-run plan `--json` prints. */
+export const PLAN_FIELDS: readonly string[] = ['action', 'entity', 'dryRun', 'targets', 'toChange', 'unchanged', 'skipped', 'missing', 'mask', 'items'];
+
+/** Declares `--yes --concurrency --journal --resume --json --dry-run` on a bulk verb. */
+export function addBulkFlags(cmd: Command): Command {
+  return cmd
+    .option('-y, --yes', 'do not ask for confirmation (required without a terminal)')
+    .option('--concurrency <n>', 'requests in flight at once (1-16)', '4')
+    .option('--journal <path>', 'write the run journal here (default: <state dir>/journals/<run id>.ndjson)')
+    .option('--resume <journal>', 'continue the run recorded in this journal: nothing repeated, nothing lost')
+    .option('--json [fields]', 'print the plan (--dry-run) or the report as JSON on stdout')
+    .option('--dry-run', 'show the plan and stop; change nothing');
+}
+
+/**
+ * `--concurrency` as a number.
+ * @throws UserError when it is not an integer from 1 to 16
+ */
+export function parseConcurrency(raw: string | undefined): number {
+  const n = Number(raw ?? '4');
+  if (!Number.isInteger(n) || n < 1 || n > 16) throw new UserError(`--concurrency must be a whole number from 1 to 16, got "${raw}"`);
+  return n;
+}
+
+/** `--json [fields]` of a bulk verb: fields of the report or of the dry-run plan. @throws UserError (exit 2) */
+export function bulkFormat(flags: BulkFlags): OutputFormat {
+  return resolveFormat({ json: flags.json }, fieldsChecker([...new Set([...REPORT_FIELDS, ...PLAN_FIELDS])]));
+}
+
+/**
+ * The confirm rule of design.md: without `--yes`, a change needs a prompt, and a prompt needs a terminal.
+ * Checked before anything is planned, so a refused run leaves no journal and changes nothing.
+ * @throws UserError (exit 2) naming `--yes`
+ */
+export function requireConfirmable(ctx: Context, flags: BulkFlags, what: string): void {
+  if (flags.yes || flags.dryRun || ctx.io.canPrompt()) return;
+  throw new UserError(`${what} needs confirmation, and there is no terminal to ask on`, 'pass --yes to go ahead without a prompt');
+}
+
+function short(value: unknown, width: number): string {
+  if (value === undefined) return '(none)';
+  const text = oneLine(typeof value === 'string' ? value : JSON.stringify(value));
+  return text.length > width ? `${text.slice(0, width - 1)}…` : text;
+}
+
+/** `old -> new`, each side cut on its own so a long old value never hides the new one. */
+function changeText(d: FieldDiff): string {
+  return `${short(d.before, 24)} -> ${short(d.after, 32)}`;
+}
+
+/** Preview table columns and rows: id, name, then one `old -> new` column per changed path. */
+function previewTable(plan: Plan, columns: string[], limit: number) {
+  const head = [
+    { key: 'id', header: 'ID', minWidth: 8 },
+    { key: 'name', header: 'NAME', minWidth: 8 },
+    ...columns.map((path) => ({ key: `change:${path}`, header: path, minWidth: 10 })),
+  ];
+  const rows = plan.preview.slice(0, limit).map((r) => {
+    const row: Record<string, unknown> = { id: r.id, name: oneLine(r.name ?? '') };
+    for (const path of columns) {
+      const d = r.changes.find((c) => c.path === path);
+      row[`change:${path}`] = d ? changeText(d) : '';
+    }
+    return row;
+  });
+  return { columns: head, rows };
+}
+
+/** Prints the plan summary and preview on stderr (a table on a terminal, plain lines otherwise). */
+export async function showPlan(ctx: Context, view: EntityView<unknown>, action: EntityAction, plan: Plan, info?: ConfirmInfo): Promise<void> {
+  const io = ctx.io;
+  const pending = info?.pending ?? plan.items.length;
+  const columns = info?.columns ?? action.columns;
+  const slots = action.items.kind === 'slots';
+  const parts = [slots ? `${pending} cop${pending === 1 ? 'y' : 'ies'} to create` : `${pending} ${pending === 1 ? view.noun.one : view.noun.many} to ${action.name}`];
+  if (plan.unchanged) parts.push(`${plan.unchanged} already as asked`);
+  if (plan.skipped.length) parts.push(`${plan.skipped.length} skipped`);
+  if (info?.alreadyDone) parts.push(`${info.alreadyDone} finished by the earlier run`);
+  notice(io, `${style(io, 'bold', 'Plan:')} ${parts.join(', ')}`);
+  if (columns.length) notice(io, `field mask: ${columns.join(',')}`);
+  for (const s of plan.skipped.slice(0, 5)) notice(io, `  skipped ${s.id}: ${oneLine(s.reason)}`);
+  if (plan.skipped.length > 5) notice(io, `  … and ${plan.skipped.length - 5} more skipped`);
+  const withValues = plan.preview.some((r) => r.changes.length > 0) || columns.length === 0;
+  if (pending === 0 || !withValues) return;
+  const { columns: head, rows } = previewTable(plan, columns, PREVIEW_ROWS);
+  if (io.isStderrTTY) {
+    const { renderTable } = await import('../../ui/index.js');
+    renderTable({ columns: head, rows, stdout: io.stderr, width: io.columns });
+  } else {
+    for (const row of rows) notice(io, head.map((c) => String(row[c.key] ?? '')).join('\t'));
+  }
+  const more = pending - rows.length;
+  if (!slots && more > 0 && rows.length > 0) notice(io, `… and ${more} more`);
+}
+
+/** Plain progress lines for a stderr that is not a terminal: every 10 % or every 2 s, whichever comes first. */
+function plainProgress(ctx: Context, title: string, total: number) {
+  let lastAt = Date.now();
+  let lastPct = 0;
+  const line = (p: BulkProgress) =>
+    `${title}: ${p.done}/${p.total} (${Math.floor((p.done / Math.max(1, p.total)) * 100)}%), ${p.ratePerSec.toFixed(1)}/s` +
+    (p.failed ? `, ${p.failed} failed` : '') +
+    (p.done < p.total && p.etaMs !== undefined ? `, ETA ${Math.round(p.etaMs / 1000)}s` : '');
+  let last: BulkProgress | undefined;
+  return {
+    update(p: BulkProgress) {
+      last = p;
+      const pct = Math.floor((p.done / Math.max(1, total)) * 100);
+      const now = Date.now();
+      if (p.done > 0 && (pct >= lastPct + 10 || now - lastAt >= 2000) && p.done < p.total) {
+        lastAt = now;
+        lastPct = pct - (pct % 10);
+        notice(ctx.io, line(p));
+      }
+    },
+    async done() {
+      if (last) notice(ctx.io, line(last));
+    },
+  };
+}
+
+/**
+ * The hooks the engine calls: journal path on stderr (and as the hint of a forced second Ctrl-C), preview +
+ * confirm through the Prompter, progress (Ink bar on a terminal stderr, plain periodic lines otherwise).
+ */
+function bulkHooks(ctx: Context, view: EntityView<unknown>, action: EntityAction, flags: BulkFlags, question: (n: number) => string, resumeCommand: (journal: string) => string): BulkRunHooks {
+  return {
+    onJournal(path, resumed) {
+      notice(ctx.io, `${resumed ? 'resuming journal' : 'journal'}: ${path}`);
+      ctx.setInterruptHint(`resume with: ${resumeCommand(path)}`);
+    },
+    async onPlan(info) {
+      await showPlan(ctx, view, action, info.plan, info);
+    },
+    async confirm(info) {
+      if (flags.yes) return true;
+      return ctx.prompter.confirm(question(info.pending));
+    },
+    progress(total) {
+      if (!ctx.io.isStderrTTY) return plainProgress(ctx, action.title, total);
+      let handle: { update(p: BulkProgress): void; done(): Promise<void> } | undefined;
+      const pendingUpdates: BulkProgress[] = [];
+      const ready = import('../../ui/index.js').then((ui) => {
+        handle = ui.renderProgress({ title: action.title, total, stdout: ctx.io.stderr as NodeJS.WriteStream });
+        for (const p of pendingUpdates.splice(0)) handle.update(p);
+      });
+      return {
+        update(p) {
+          if (handle) handle.update(p);
+          else pendingUpdates.push(p);
+        },
+        async done() {
+          await ready;
+          await handle?.done();
+        },
+      };
+    },
+  };
+}
+
+/** Writes the outcome table and the problems: on stdout on a terminal, on stderr otherwise (stdout stays data). */
+async function printHumanReport(ctx: Context, view: EntityView<unknown>, report: BulkReport): Promise<void> {
+  const io = ctx.io;
+  const out = io.isStdoutTTY ? io.stdout : io.stderr;
+  if (io.isStdoutTTY) {
+    const { renderTable } = await import('../../ui/index.js');
+    renderTable({ columns: [{ key: 'outcome', header: 'OUTCOME' }, { key: 'count', header: 'COUNT' }], rows: summaryRows(report), stdout: out, width: io.columns });
+  }
+  out.write(`${summaryLine(report, view.noun)}\n`);
+  if (report.createdIds?.length) out.write(`created: ${report.createdIds.join(', ')}\n`);
+  const shown = report.problems.slice(0, 20);
+  if (shown.length) {
+    out.write(`${style(io, 'bold', 'not done:')}\n`);
+    for (const p of shown) out.write(`  ${p.id}\t${p.outcome}\t${short(p.error ?? '', 240)}\n`);
+    if (report.problems.length > shown.length) out.write(`  … and ${report.problems.length - shown.length} more (see --json or the journal)\n`);
+  }
+}
+
+/** The whole plan of a dry run on stdout: JSON with `--json`, else one TSV line per change (piped output). */
+async function printPlan(ctx: Context, view: EntityView<unknown>, action: EntityAction, plan: Plan, format: OutputFormat): Promise<void> {
+  if (format.kind === 'json') {
+    await printValue(ctx.io, format, {
+      action: action.name,
+      entity: view.noun.many,
+      dryRun: true,
+      targets: plan.targets,
+      toChange: plan.items.length,
+      unchanged: plan.unchanged,
+      skipped: plan.skipped,
+      missing: plan.missing,
+      mask: action.columns.join(','),
+      items: plan.preview.map((r) => ({ id: r.id, name: r.name, revision: r.revision, changes: r.changes })),
+    });
+    return;
+  }
+  const lines: string[] = [];
+  for (const r of plan.preview) {
+    if (r.changes.length === 0) lines.push(`${r.id}\t${oneLine(r.name ?? '')}`);
+    for (const c of r.changes) lines.push(`${r.id}\t${oneLine(r.name ?? '')}\t${c.path}\t${short(c.before, 200)}\t${short(c.after, 200)}`);
+  }
+  await printValue(ctx.io, format, undefined, { text: lines.join('\n') });
+}
+
+/** What {@link runBulkVerb} needs: the entity, the port and action, how the targets were chosen, the flags. */
+export interface BulkVerbRun {
+  view: EntityView<unknown>;
+  port: EntityPort;
+  action: EntityAction;
+  /** A new run's targets (undefined for create actions and on resume). */
+  selection?: Selection;
+  resume?: JournalState;
+  flags: BulkFlags;
+  /** The command words after the program name, e.g. `services update`, for the resume hint. */
+  command: string;
+  /** The confirm question for N items. */
+  question(n: number): string;
+}
+
+/**
+ * A bulk run from the terminal: plan -> preview -> confirm -> execute -> report, through src/bulk.
+ * @throws UserError (exit 2) for bad flags, unknown ids or missing --yes off a terminal; DeclinedError (exit 1)
+ *   when the prompt is answered no; CancelError (130) on Ctrl-C; PartialFailureError (exit 3) when items failed
+ */
+export async function runBulkVerb(ctx: Context, run: BulkVerbRun): Promise<void> {
+  const { view, action, flags } = run;
+  const format = bulkFormat(flags);
+  const concurrency = parseConcurrency(flags.concurrency);
+  const resumeCommand = (journal: string) => `${ctx.bin} ${run.command} --resume ${shellWord(journal)}`;
+  const pipedPlan = Boolean(flags.dryRun) && (format.kind === 'json' || !ctx.io.isStdoutTTY);
+  const result: BulkRunResult = await runBulk(
+    run.port,
+    action,
+    {
+      selection: run.selection,
+      resume: run.resume,
+      journalPath: flags.journal,
+      dryRun: Boolean(flags.dryRun),
+      concurrency,
+      previewLimit: PREVIEW_ROWS,
+      allRows: pipedPlan,
+      signal: ctx.signal,
+      env: ctx.env,
+      now: ctx.now(),
+      resumeCommand,
+    },
+    bulkHooks(ctx, view, action, flags, run.question, resumeCommand),
+  );
+  ctx.setInterruptHint(undefined);
+  if (result.kind === 'dry-run') {
+    if (pipedPlan) await printPlan(ctx, view, action, result.plan, format);
+    else await showPlan(ctx, view, action, result.plan);
+    if (result.plan.missing.length) {
+      throw new UserError(`${result.plan.missing.length} of the given ids do not exist: ${result.plan.missing.slice(0, 5).join(', ')}`);
+    }
+    notice(ctx.io, 'dry run: nothing was changed');
+    return;
+  }
+  if (result.kind === 'empty') {
+    if (format.kind === 'json') await printValue(ctx.io, format, { entity: view.noun.many, action: action.name, total: 0, counts: {}, problems: [] });
+    notice(ctx.io, `No ${view.noun.many} match; nothing to do.`);
+    return;
+  }
+  if (result.kind === 'declined') throw new DeclinedError();
+  if (format.kind === 'json') await printValue(ctx.io, format, result.report);
+  else await printHumanReport(ctx, view, result.report);
+  assertComplete(result.report, resumeCommand(result.journal));
+}
+
+/** Reads `--resume JOURNAL` for a verb of `view`'s entity. @throws UserError when it is not one of its runs */
+export function resumeJournal(view: EntityView<unknown>, path: string, action: string): JournalState {
+  const state = readRunJournal(path, view.noun.many);
+  if (state.header.action !== action) {
+    throw new UserError(`${path} is the journal of a ${view.noun.many} ${state.header.action} run`, `pass it to '${view.noun.many} ${state.header.action} --resume'`);
+  }
+  return state;
+}
+

@@ -1,0 +1,48 @@
+/**
+ * Ids as the user may type them (issue 5 section 6): terminal tables show the first 8 characters of an id, and
+ * every verb that takes an id accepts any unique prefix of at least 4 characters, as git does with hashes. An
+ * ambiguous prefix is refused, listing the matches; a full id is used as it is, without a lookup.
+ */
+import type { ApiClient } from '../../api/client.js';
+import { listPages, type ListOperation } from '../../api/paging.js';
+import { ExitCode, UserError } from '../../core/errors.js';
+import { oneLine } from '../../core/text.js';
+
+const FULL_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const PREFIX = /^[0-9a-f][0-9a-f-]{3,34}$/i;
+/** Matches listed when a prefix is ambiguous. */
+const SHOWN = 5;
+
+/** True when `given` is a prefix to look up rather than an id to use as it is. */
+export function isIdPrefix(given: string): boolean {
+  return !FULL_ID.test(given) && PREFIX.test(given);
+}
+
+/**
+ * The full id `given` stands for: itself when it is a full id (or not id-shaped), else the one entity of
+ * `query` whose id starts with it.
+ * @param noun for messages: `{one: 'service', many: 'services'}`
+ * @throws UserError exit 1 when no entity matches, exit 2 when several do (listing them)
+ */
+export async function resolveId(
+  api: ApiClient,
+  query: ListOperation,
+  given: string,
+  noun: { one: string; many: string },
+  opts: { signal?: AbortSignal; label?: (e: Record<string, unknown>) => unknown; bin?: string } = {},
+): Promise<string> {
+  if (!isIdPrefix(given)) return given;
+  const matches: Array<Record<string, unknown>> = [];
+  for await (const page of listPages(api, query, { filter: { id: { $startsWith: given.toLowerCase() } }, limit: SHOWN + 1, pageSize: SHOWN + 1, signal: opts.signal })) {
+    matches.push(...(page.items as Array<Record<string, unknown>>));
+  }
+  if (matches.length === 1) return String(matches[0]!.id);
+  if (matches.length === 0) {
+    throw new UserError(`no ${noun.one} has an id starting with '${given}'`, `'${opts.bin ?? 'sitectl'} ${noun.many} list' shows the ids`, ExitCode.Failure);
+  }
+  const shown = matches.slice(0, SHOWN).map((m) => `${m.id}${opts.label ? ` (${oneLine(String(opts.label(m) ?? ''))})` : ''}`);
+  throw new UserError(
+    `'${given}' is ambiguous: ${matches.length > SHOWN ? `more than ${SHOWN}` : matches.length} ${noun.many} match`,
+    `type more of the id: ${shown.join(', ')}`,
+  );
+}

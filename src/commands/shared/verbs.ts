@@ -1,0 +1,210 @@
+/**
+ * The verbs every entity noun has, built from its family table and a view (issue 5 section 4; cli/cli's
+ * Options + runF seam): `list`, `get` and `count`. Each factory declares the flags, turns them into an Options
+ * value, and returns `run(opts, ctx)`, which validates every flag (format, fields, filter, sort) before the
+ * first request and prints through the one exporter of core/output.
+ */
+import type { Command } from 'commander';
+import type { $ZodType } from 'zod/v4/core';
+import type { ApiClient } from '../../api/client.js';
+import { invoke, type Operation, type RequestOf, type ReplyOf } from '../../api/family.js';
+import { listPages, type ListOperation } from '../../api/paging.js';
+import type { Filter } from '../../api/schemas/common.js';
+import type { Context } from '../../context.js';
+import { UserError } from '../../core/errors.js';
+import { collect, parseFilterFlags, parseIntFlag, parseSort } from '../../core/filters.js';
+import { notice } from '../../core/log.js';
+import { addFormatFlags, type Column, fieldsChecker, type FormatFlags, printRecord, printRecords, printValue, resolveFormat } from '../../core/output.js';
+import { checkField, checkFilter, schemaChecker } from './fields.js';
+import { resolveId } from './ids.js';
+
+/** How a noun's entities look on the command line: names, schema, table columns, the readable view. */
+export interface EntityView<E> {
+  noun: { one: string; many: string };
+  /** The entity schema of the family table: what `--json`, `--filter`, `--sort` and `--set` are checked against. */
+  schema: $ZodType;
+  /** Columns of the list table (and TSV/CSV), with drop priorities for narrow terminals. */
+  columns: Column<E>[];
+  /** The readable key/value view of one entity on a terminal. */
+  rows(entity: E): Array<[string, unknown]>;
+  /** Top-level fields the platform owns (never set with `--set`). */
+  readOnly: readonly string[];
+  /** The filterable query of the family: id prefixes and bulk selections run through it. */
+  query: ListOperation;
+  /** A short label for previews and ambiguous-id lists (name, title, e-mail). */
+  label(entity: E): string | undefined;
+}
+
+/** A verb as the noun's index registers it, with its run function exposed for tests. */
+export interface Verb<O> {
+  register(parent: Command, ctx: Context): void;
+  run(opts: O, ctx: Context): Promise<void>;
+}
+
+/** `--filter JSON` and repeatable `--where field=value`. */
+export interface FilterFlags {
+  filter?: string;
+  where?: string[];
+}
+
+/** Declares `--filter JSON` and repeatable `--where field=value`. */
+export function addFilterFlags(cmd: Command): Command {
+  return cmd
+    .option('--filter <json>', `platform filter as JSON, e.g. '{"type":{"$in":["CLASS","COURSE"]}}'`)
+    .option('--where <field=value>', 'equality condition (numbers/booleans typed, "quoted" forces text); repeatable, ANDed', collect, []);
+}
+
+/**
+ * `--filter` and `--where` as one filter, every field checked against the entity schema.
+ * @throws UserError (exit 2) for malformed JSON, an unknown operator or field, or a filter nested too deeply
+ */
+export function filterOf(ctx: Context, view: EntityView<unknown>, flags: FilterFlags): Filter | undefined {
+  const filter = parseFilterFlags(flags);
+  checkFilter(view.schema, filter, flags.filter !== undefined ? '--filter' : '--where', ctx.flags.allowUnknownFields);
+  return filter;
+}
+
+/** `--sort` keys, each checked against the entity schema. @throws UserError (exit 2) */
+export function sortOf(ctx: Context, view: EntityView<unknown>, spec: string | undefined) {
+  if (spec === undefined) return undefined;
+  const sort = parseSort(spec);
+  for (const key of sort) checkField(view.schema, key.fieldName, '--sort', ctx.flags.allowUnknownFields);
+  return sort;
+}
+
+/** The format flags resolved, with `--json` fields checked against the entity schema. */
+export function formatOf(ctx: Context, view: EntityView<unknown>, flags: FormatFlags) {
+  return resolveFormat(flags, schemaChecker(view.schema, ctx.flags.allowUnknownFields));
+}
+
+/** A full id from what the user typed (a unique prefix is enough; see ids.ts). */
+export function idOf(ctx: Context, api: ApiClient, view: EntityView<unknown>, given: string): Promise<string> {
+  return resolveId(api, view.query, given, view.noun, {
+    signal: ctx.signal,
+    label: (e) => view.label(e),
+    bin: ctx.bin,
+  });
+}
+
+export interface ListOptions extends FilterFlags, FormatFlags {
+  sort?: string;
+  limit?: string;
+  all?: boolean;
+  [extra: string]: unknown;
+}
+
+export interface ListSpec<E> {
+  view: EntityView<E>;
+  /** The list operation (default: the view's query). */
+  op?: ListOperation;
+  description: string;
+  examples: string[];
+  /** Rows shown without --limit/--all. */
+  defaultLimit?: number;
+  /** Extra flags of this noun's list (e.g. `--status`), and the filter and request fields they add. */
+  flags?(cmd: Command): void;
+  extra?(opts: ListOptions): { filter?: Filter; params?: Record<string, unknown> };
+}
+
+/** `NOUN list`: the entities matching a filter, sorted, paged as needed, in any output format. */
+export function listVerb<E>(spec: ListSpec<E>): Verb<ListOptions> {
+  const defaultLimit = spec.defaultLimit ?? 50;
+  const view = spec.view as EntityView<unknown>;
+  const run = async (opts: ListOptions, ctx: Context): Promise<void> => {
+    const format = formatOf(ctx, view, opts);
+    const given = filterOf(ctx, view, opts);
+    const extra = spec.extra?.(opts) ?? {};
+    checkFilter(view.schema, extra.filter, '--filter', true);
+    const filter = given && extra.filter ? { $and: [given, extra.filter] } : (given ?? extra.filter);
+    const sort = sortOf(ctx, view, opts.sort);
+    if (opts.all && opts.limit !== undefined) throw new UserError('use either --limit or --all');
+    const limit = opts.all ? undefined : opts.limit !== undefined ? parseIntFlag(opts.limit, '--limit') : defaultLimit;
+
+    const api = await ctx.api();
+    let total: number | undefined;
+    let shown = 0;
+    const op = spec.op ?? view.query;
+    async function* entities(): AsyncGenerator<E> {
+      for await (const page of listPages(api, op, { filter, sort, limit, pageSize: limit, params: extra.params, signal: ctx.signal })) {
+        if (total === undefined && page.pagingMetadata && !page.pagingMetadata.tooManyToCount) total = page.pagingMetadata.total;
+        shown += page.items.length;
+        yield* page.items as E[];
+      }
+    }
+    await printRecords(ctx.io, format, entities(), spec.view.columns, { now: ctx.now() });
+    if (ctx.io.isStdoutTTY && format.kind === 'table') {
+      if (shown === 0) notice(ctx.io, `No ${view.noun.many} match.`);
+      else if (total !== undefined && total > shown) notice(ctx.io, `Showing ${shown} of ${total} ${view.noun.many}; use --limit N or --all for more.`);
+    }
+  };
+  return {
+    run,
+    register(parent, ctx) {
+      const cmd = parent
+        .command('list')
+        .alias('ls')
+        .description(spec.description)
+        .option('--sort <field[:asc|desc]>', 'sort keys, comma-separated, e.g. name or createdDate:desc')
+        .option('--limit <n>', `at most this many (default ${defaultLimit})`)
+        .option('--all', 'every match (pages through all of them)')
+        .addHelpText('after', `\nExamples:\n${spec.examples.map((e) => `  ${e}`).join('\n')}`);
+      spec.flags?.(cmd);
+      addFormatFlags(addFilterFlags(cmd)).action(async (o: ListOptions) => {
+        await run(o, ctx);
+      });
+    },
+  };
+}
+
+export interface GetOptions extends FormatFlags {
+  id: string;
+}
+
+/** `NOUN get ID`: one entity (a unique id prefix is enough), as a readable view, TSV, or JSON. */
+export function getVerb<E>(spec: { view: EntityView<E>; description: string; fetch(api: ApiClient, id: string, signal: AbortSignal): Promise<E> }): Verb<GetOptions> {
+  const view = spec.view as EntityView<unknown>;
+  const run = async (opts: GetOptions, ctx: Context): Promise<void> => {
+    const format = formatOf(ctx, view, opts);
+    const api = await ctx.api();
+    const id = await idOf(ctx, api, view, opts.id);
+    const entity = await spec.fetch(api, id, ctx.signal);
+    await printRecord(ctx.io, format, entity, { rows: spec.view.rows(entity), columns: spec.view.columns, now: ctx.now() });
+  };
+  return {
+    run,
+    register(parent, ctx) {
+      addFormatFlags(parent.command('get').alias('view').description(spec.description).argument('<id>', `${view.noun.one} id (or a unique prefix)`)).action(
+        async (id: string, o: FormatFlags) => {
+          await run({ id, ...o }, ctx);
+        },
+      );
+    },
+  };
+}
+
+export type CountOptions = FilterFlags & FormatFlags;
+
+/** `NOUN count`: how many entities match a filter; the number, or `{"count": N}` with --json. */
+export function countVerb<E, Op extends Operation>(spec: {
+  view: EntityView<E>;
+  op: Op;
+  request(filter: Filter | undefined): RequestOf<Op>;
+  read(reply: ReplyOf<Op>): number;
+}): Verb<CountOptions> {
+  const view = spec.view as EntityView<unknown>;
+  const run = async (opts: CountOptions, ctx: Context): Promise<void> => {
+    const format = resolveFormat(opts, fieldsChecker(['count']));
+    const filter = filterOf(ctx, view, opts);
+    const api = await ctx.api();
+    const count = spec.read(await invoke(api, spec.op, spec.request(filter), { signal: ctx.signal }));
+    await printValue(ctx.io, format, { count }, { text: String(count) });
+  };
+  return {
+    run,
+    register(parent, ctx) {
+      addFormatFlags(addFilterFlags(parent.command('count').description(`Count ${view.noun.many} matching a filter`))).action(async (o: CountOptions) => {
+        await run(o, ctx);
+      });
+    },
+  };
+}
