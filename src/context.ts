@@ -129,6 +129,7 @@ export function createContext(overrides: Partial<Context> = {}): CreateContextRe
   if (listenSigint) process.on('SIGINT', onSigint);
 
   let client: Promise<ApiClient> | undefined;
+  let bin: string | undefined;
   const ctx: Context = {
     io,
     env,
@@ -142,7 +143,11 @@ export function createContext(overrides: Partial<Context> = {}): CreateContextRe
         return client;
       }),
     prompter: overrides.prompter ?? terminalPrompter(io, () => ctx.signal),
-    bin: overrides.bin ?? invocationName(process.argv[1], env, process.cwd()),
+    // Computed on first use (a PATH lookup): only hints need it.
+    get bin() {
+      bin ??= overrides.bin ?? invocationName(process.argv[1], env, process.cwd());
+      return bin;
+    },
     setInterruptHint: (hint) => {
       interruptHint = hint;
     },
@@ -251,7 +256,8 @@ export async function resolveProfile(
   const fromFlag = ctx.flags.profile;
   const fromEnv = fromFlag === undefined ? env.SITECTL_PROFILE || undefined : undefined;
   const name = fromFlag ?? fromEnv ?? config.currentProfile ?? LOCAL_PROFILE;
-  if (name !== LOCAL_PROFILE) checkProfileName(name, fromFlag !== undefined ? '--profile' : fromEnv !== undefined ? 'SITECTL_PROFILE' : undefined);
+  // A name from the config file was validated with it; one from a flag or the environment is checked here.
+  if (name !== LOCAL_PROFILE && (fromFlag ?? fromEnv) !== undefined) checkProfileName(name, fromFlag !== undefined ? '--profile' : 'SITECTL_PROFILE');
   // Own properties only: `constructor` is a valid name and must not find Object.prototype.constructor.
   const stored = Object.hasOwn(config.profiles, name) ? config.profiles[name] : undefined;
   if (!stored && name !== LOCAL_PROFILE) {

@@ -314,10 +314,13 @@ export class ApiClient {
       opts.signal?.throwIfAborted();
       const started = performance.now();
       this.trace(`> ${method} ${this.redact(this.origin + path)}`, headers);
-      // One deadline for the whole attempt: headers and every byte of the body.
+      // One deadline for the whole attempt: headers and every byte of the body. The caller's signal aborts it too
+      // (linked by hand: AbortSignal.any costs start-up time and keeps weak references alive).
       const deadline = new AbortController();
+      const signal = deadline.signal;
       const timer = setTimeout(() => deadline.abort(new AttemptTimeout(`no complete reply within ${Math.round(this.timeoutMs / 1000)} s`)), this.timeoutMs);
-      const signal = opts.signal ? AbortSignal.any([opts.signal, deadline.signal]) : deadline.signal;
+      const onAbort = () => deadline.abort(opts.signal!.reason);
+      opts.signal?.addEventListener('abort', onAbort, { once: true });
       let res: Dispatcher.ResponseData;
       let text: string;
       try {
@@ -325,7 +328,7 @@ export class ApiClient {
           res = await requestFn.call(dispatcher, { origin: this.origin, path, method, headers, body: payload, signal });
         } catch (err) {
           opts.signal?.throwIfAborted();
-          const cause = deadline.signal.aborted ? deadline.signal.reason : err;
+          const cause = signal.aborted ? signal.reason : err;
           const ms = Math.round(performance.now() - started);
           const message = this.redact(errorText(cause));
           this.trace(`< ${method} ${this.redact(this.origin + path)} failed after ${ms} ms: ${message}`);
@@ -336,13 +339,14 @@ export class ApiClient {
           text = await res.body.text();
         } catch (err) {
           opts.signal?.throwIfAborted();
-          const cause = deadline.signal.aborted ? deadline.signal.reason : err;
+          const cause = signal.aborted ? signal.reason : err;
           const message = this.redact(errorText(cause));
           if (attempt < this.retries && idempotent && (await mayRetry(this.backoff(attempt)))) continue;
           throw this.fail(new NetworkError(message, cause));
         }
       } finally {
         clearTimeout(timer);
+        opts.signal?.removeEventListener('abort', onAbort);
       }
       const ms = Math.round(performance.now() - started);
       const requestId = firstHeader(res.headers['x-wix-request-id']);

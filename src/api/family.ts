@@ -39,7 +39,12 @@ export interface PagingSpec<Items extends string = string> {
   filter: boolean;
 }
 
-/** One operation as declared in a family table. */
+/**
+ * One operation as declared in a family table. `request` and `reply` are given as functions that build the
+ * schema: a command loads every table of its family but uses one or two operations, and building zod schemas
+ * is start-up time (`services list --json` builds only the query's reply). The defined {@link Operation}
+ * exposes them as schemas, built on first use.
+ */
 export interface OperationSpec<Req extends $ZodType = $ZodType, Res extends $ZodType = $ZodType> {
   method: HttpMethod;
   /** Proto path with `{param}` placeholders, e.g. `/v2/services/{service.id}` (spec 000/001 section 7). */
@@ -47,9 +52,9 @@ export interface OperationSpec<Req extends $ZodType = $ZodType, Res extends $Zod
   /** One line: what the call does (help texts, the GraphQL schema, the contract test's report). */
   summary: string;
   /** The request: the JSON body, or for GET/DELETE the parameters; path parameters are fields of it. */
-  request: Req;
+  request: () => Req;
   /** The reply; the client parses with it (ISO dates become `Date`), the emulator must satisfy it. */
-  reply: Res;
+  reply: () => Res;
   paging?: PagingSpec;
   /** Safe to send again (reads, and writes the platform refuses to apply twice). Default: GET only. */
   idempotent?: boolean;
@@ -79,7 +84,11 @@ export interface FamilySpec<Ops extends Record<string, OperationSpec>> {
 }
 
 /** An operation of a defined family: the declaration plus everything derived from it. */
-export type Operation<Spec extends OperationSpec = OperationSpec> = Spec & {
+export type Operation<Spec extends OperationSpec = OperationSpec> = Omit<Spec, 'request' | 'reply'> & {
+  /** The request schema (built on first use). */
+  readonly request: ReturnType<Spec['request']>;
+  /** The reply schema (built on first use). */
+  readonly reply: ReturnType<Spec['reply']>;
   /** The SDK method name, e.g. `queryServices`. */
   readonly name: string;
   readonly family: string;
@@ -97,20 +106,29 @@ export interface Family<Ops extends Record<string, OperationSpec> = Record<strin
   readonly operations: { readonly [K in keyof Ops]: Operation<Ops[K]> };
 }
 
+/** Something with a request and a reply schema, or their builders: an operation or its declaration. */
+type HasSchemas = { request: $ZodType | (() => $ZodType); reply: $ZodType | (() => $ZodType) };
+type SchemaOf<S> = S extends () => infer T ? T : S;
+
 /** The request an operation takes, in wire form (ISO date strings). */
-export type RequestOf<Op extends OperationSpec> = Input<Op['request']>;
+export type RequestOf<Op extends HasSchemas> = Input<SchemaOf<Op['request']>>;
 /** The reply of an operation after parsing (dates are `Date`). */
-export type ReplyOf<Op extends OperationSpec> = Output<Op['reply']>;
+export type ReplyOf<Op extends HasSchemas> = Output<SchemaOf<Op['reply']>>;
 /** The reply of an operation in wire form, as a server sends it. */
-export type WireReplyOf<Op extends OperationSpec> = Input<Op['reply']>;
+export type WireReplyOf<Op extends HasSchemas> = Input<SchemaOf<Op['reply']>>;
 /** The entity type of a list operation's page (`Service` for queryServices). */
-export type ItemOf<Op extends OperationSpec> = Op extends { paging: PagingSpec<infer K> }
+export type ItemOf<Op extends HasSchemas> = Op extends { paging: PagingSpec<infer K> }
   ? ReplyOf<Op> extends { [P in K]?: ReadonlyArray<infer I> | null }
     ? I
     : unknown
   : never;
 
 const PARAM = /\{([A-Za-z_][\w.]*)\}/g;
+
+function once<T>(build: () => T): () => T {
+  let built: T | undefined;
+  return () => (built ??= build());
+}
 
 function rewrite(path: string, prefixes: readonly PrefixMapping[]): { url: string; routes: string[] } {
   const mapping = prefixes.find((m) => path === m.proto || path.startsWith(`${m.proto}/`));
@@ -136,7 +154,11 @@ export function defineFamily<const Ops extends Record<string, OperationSpec>>(sp
     const other = seen.get(key);
     if (other) throw new Error(`${spec.name}: ${name} and ${other} are both ${key}`);
     seen.set(key, name);
-    operations[name] = Object.freeze({ ...op, name, family: spec.name, url, routes, pathParams });
+    const { request, reply, ...rest } = op;
+    const defined = { ...rest, name, family: spec.name, url, routes, pathParams } as Record<string, unknown>;
+    Object.defineProperty(defined, 'request', { get: once(request), enumerable: true });
+    Object.defineProperty(defined, 'reply', { get: once(reply), enumerable: true });
+    operations[name] = Object.freeze(defined) as unknown as Operation;
   }
   return Object.freeze({ name: spec.name, prefixes: spec.prefixes, operations }) as unknown as Family<Ops>;
 }
@@ -191,7 +213,7 @@ export function invoke<Op extends Operation>(
 }
 
 /** A typed call of one operation: `(api, request, opts) => reply`. */
-export type Call<Op extends OperationSpec> = (api: ApiClient, request: RequestOf<Op>, opts?: CallOptions) => Promise<ReplyOf<Op>>;
+export type Call<Op extends HasSchemas> = (api: ApiClient, request: RequestOf<Op>, opts?: CallOptions) => Promise<ReplyOf<Op>>;
 
 /** One typed call per operation of the family, named as the SDK names them (stripe-node's resource methods). */
 export function callsOf<Ops extends Record<string, OperationSpec>>(

@@ -12,7 +12,7 @@
 import { safeParse } from 'zod/mini';
 import type { $ZodIssue, $ZodType } from 'zod/v4/core';
 import { operationsOf, type Family, type Operation, type OperationSpec, type RequestOf, type WireReplyOf } from '../api/family.js';
-import { depthOf, findForbiddenKey, getPath, setPath, UnsafePathError } from '../api/paths.js';
+import { getPath, setPath, UnsafePathError } from '../api/paths.js';
 import { fromBase64UrlJson } from '../api/query.js';
 import { acceptsNumber, elementOf, kindOf, lookupPath } from '../api/schemas/introspect.js';
 import type { Principal } from './auth.js';
@@ -203,6 +203,24 @@ export function requestFromQuery(query: URLSearchParams, schema: $ZodType): Reco
 }
 
 /**
+ * Refuses keys that reach the prototype chain and nesting deeper than {@link MAX_BODY_DEPTH}, in one walk.
+ * @throws ValidationFailure
+ */
+function checkShape(value: unknown, path = '', depth = 0): void {
+  if (value === null || typeof value !== 'object') return;
+  if (depth >= MAX_BODY_DEPTH) throw ValidationFailure.field(path || 'body', `is nested more than ${MAX_BODY_DEPTH} levels deep`, 'MAX_DEPTH');
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) checkShape(value[i], `${path}[${i}]`, depth + 1);
+    return;
+  }
+  for (const key in value) {
+    const here = path ? `${path}.${key}` : key;
+    if (key === '__proto__' || key === 'constructor' || key === 'prototype') throw ValidationFailure.field(here, 'is not an allowed field name', 'INVALID');
+    checkShape((value as Record<string, unknown>)[key], here, depth + 1);
+  }
+}
+
+/**
  * Builds and validates the request of `op`: the JSON body (or the query parameters for GET and DELETE) with
  * the path parameters set at their fields. A body field that disagrees with the path is refused, as are keys
  * that reach the prototype chain and bodies nested deeper than {@link MAX_BODY_DEPTH}.
@@ -219,11 +237,7 @@ export function decodeRequest(op: Operation, body: unknown, query: URLSearchPara
   } else {
     request = body as Record<string, unknown>;
   }
-  if (depthOf(request, MAX_BODY_DEPTH + 1) > MAX_BODY_DEPTH) {
-    throw ValidationFailure.field('body', `is nested more than ${MAX_BODY_DEPTH} levels deep`, 'MAX_DEPTH');
-  }
-  const forbidden = findForbiddenKey(request);
-  if (forbidden) throw ValidationFailure.field(forbidden, 'is not an allowed field name', 'INVALID');
+  checkShape(request);
   for (const [name, value] of Object.entries(params)) {
     const given = getPath(request, name);
     if (given === undefined || given === null || given === '') setPath(request, name, value);

@@ -239,62 +239,74 @@ export type Filter = Record<string, unknown>;
 
 // ---- Request shapes. What a schema can say about a request (required fields, types, enumerations, lengths,
 // item counts) is said here once: the emulator validates requests with these schemas and reports each failed
-// rule as a field violation, and the CLI can check its own input against them before sending.
+// rule as a field violation, and the CLI can check its own input against them before sending. They are built
+// on first use: the client itself never validates requests, so a command does not pay for building them.
 
 /** A string of at most `max` characters (sane bounds on names, slugs, addresses; issue 5 section 2). */
 export function bounded(max: number) {
   return z.string().check(z.maxLength(max));
 }
 
-/** An entity id as a request field: a non-empty string of at most 100 characters. */
-export const Id = z.string().check(z.minLength(1), z.maxLength(100));
+/** Memoises a builder of schemas, so they are built on first use and once. */
+export function once<T>(build: () => T): () => T {
+  let built: T | undefined;
+  return () => (built ??= build());
+}
 
-/** A revision on the wire: a decimal string (the SDK's form), or a whole number. */
-export const RevisionInput = z.union([z.string().check(z.regex(/^\d+$/, 'must be a decimal string such as "3"')), z.int().check(z.nonnegative())]);
+function buildRequestShapes() {
+  const Id = z.string().check(z.minLength(1), z.maxLength(100));
+  return {
+    /** An entity id as a request field: a non-empty string of at most 100 characters. */
+    Id,
+    /** A revision on the wire: a decimal string (the SDK's form), or a whole number. */
+    RevisionInput: z.union([z.string().check(z.regex(/^\d+$/, 'must be a decimal string such as "3"')), z.int().check(z.nonnegative())]),
+    /** A field mask: comma-joined paths (the wire form) or `{paths: [...]}` (wire section 5). */
+    FieldMaskInput: z.union([bounded(2000), z.looseObject({ paths: z.array(bounded(200)).check(z.maxLength(100)) })]),
+    /** A filter in a request: a JSON object; its operators are checked by the query engine that runs it. */
+    FilterInput: z.record(z.string(), z.unknown()),
+    /** Sort keys of a query: at most 50 (wire section 6). */
+    SortInput: z.array(z.looseObject({ fieldName: bounded(200), order: z.optional(SortOrder) })).check(z.maxLength(50)),
+    /** Offset paging of a request: `limit` 0..100, `offset` >= 0. */
+    PagingInput: z.looseObject({
+      limit: z.optional(z.int().check(z.gte(0), z.lte(100))),
+      offset: z.optional(z.int().check(z.gte(0))),
+    }),
+    /** Cursor paging of a request: `limit` 1..100, `cursor` at most 16000 characters (wire section 6). */
+    CursorPagingInput: z.looseObject({
+      limit: z.optional(z.int().check(z.gte(1), z.lte(100))),
+      cursor: z.optional(z.nullable(bounded(16_000))),
+    }),
+    /** A postal address in a request, each part bounded (a 100 KB custom address is refused). */
+    AddressInput: z.looseObject({
+      formatted: z.optional(bounded(1000)),
+      formattedAddress: z.optional(bounded(1000)),
+      addressLine: z.optional(bounded(500)),
+      addressLine1: z.optional(bounded(500)),
+      addressLine2: z.optional(bounded(500)),
+      streetAddress: z.optional(z.looseObject({ number: z.optional(bounded(50)), name: z.optional(bounded(300)), apt: z.optional(bounded(50)) })),
+      city: z.optional(bounded(200)),
+      subdivision: z.optional(bounded(200)),
+      country: z.optional(bounded(100)),
+      postalCode: z.optional(bounded(50)),
+      hint: z.optional(bounded(500)),
+      geocode: z.optional(Geocode),
+    }),
+    /** Money in a request: a non-negative decimal string with at most 2 decimals and an ISO 4217 currency. */
+    MoneyInput: z.looseObject({
+      value: z.string().check(z.regex(/^\d{1,12}(\.\d{1,2})?$/, 'must be a non-negative amount such as "45" or "45.50"')),
+      currency: z.string().check(z.regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code such as USD')),
+      formattedValue: z.optional(bounded(50)),
+    }),
+    /** Who hears about a change to booked sessions, and with what text. */
+    ParticipantNotificationInput: z.looseObject({
+      notifyParticipants: z.optional(z.boolean()),
+      message: z.optional(bounded(2000)),
+    }),
+  };
+}
 
-/** A field mask: comma-joined paths (the wire form) or `{paths: [...]}` (wire section 5). */
-export const FieldMaskInput = z.union([bounded(2000), z.looseObject({ paths: z.array(bounded(200)).check(z.maxLength(100)) })]);
-
-/** A filter in a request: a JSON object; its operators are checked by the query engine that runs it. */
-export const FilterInput = z.record(z.string(), z.unknown());
-
-/** Sort keys of a query: at most 50 (wire section 6). */
-export const SortInput = z.array(z.looseObject({ fieldName: bounded(200), order: z.optional(SortOrder) })).check(z.maxLength(50));
-
-/** Offset paging of a request: `limit` 0..100, `offset` >= 0. */
-export const PagingInput = z.looseObject({
-  limit: z.optional(z.int().check(z.gte(0), z.lte(100))),
-  offset: z.optional(z.int().check(z.gte(0))),
-});
-
-/** Cursor paging of a request: `limit` 1..100, `cursor` at most 16000 characters (wire section 6). */
-export const CursorPagingInput = z.looseObject({
-  limit: z.optional(z.int().check(z.gte(1), z.lte(100))),
-  cursor: z.optional(z.nullable(bounded(16_000))),
-});
-
-/** A postal address in a request, each part bounded (a 100 KB custom address is refused). */
-export const AddressInput = z.looseObject({
-  formatted: z.optional(bounded(1000)),
-  formattedAddress: z.optional(bounded(1000)),
-  addressLine: z.optional(bounded(500)),
-  addressLine1: z.optional(bounded(500)),
-  addressLine2: z.optional(bounded(500)),
-  streetAddress: z.optional(z.looseObject({ number: z.optional(bounded(50)), name: z.optional(bounded(300)), apt: z.optional(bounded(50)) })),
-  city: z.optional(bounded(200)),
-  subdivision: z.optional(bounded(200)),
-  country: z.optional(bounded(100)),
-  postalCode: z.optional(bounded(50)),
-  hint: z.optional(bounded(500)),
-  geocode: z.optional(Geocode),
-});
-
-/** Money in a request: a non-negative decimal string with at most 2 decimals and an ISO 4217 currency. */
-export const MoneyInput = z.looseObject({
-  value: z.string().check(z.regex(/^\d{1,12}(\.\d{1,2})?$/, 'must be a non-negative amount such as "45" or "45.50"')),
-  currency: z.string().check(z.regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code such as USD')),
-  formattedValue: z.optional(bounded(50)),
-});
+/** The request shapes shared by every family (built on first use). */
+export const requestShapes = once(buildRequestShapes);
 
 /** `{}`: the reply of a call with nothing to return (the SDK rejects an empty body, wire section 10). */
 export const EmptyReply = z.looseObject({});

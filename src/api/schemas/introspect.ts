@@ -27,6 +27,7 @@ export type SchemaKind =
 
 interface Def {
   type: string;
+  getter?: () => $ZodType;
   innerType?: $ZodType;
   in?: $ZodType;
   shape?: Record<string, $ZodType>;
@@ -41,7 +42,7 @@ function defOf(schema: $ZodType): Def {
   return (schema as unknown as { _zod: { def: Def } })._zod.def;
 }
 
-/** Strips optional, nullable, default, readonly and pipe (its input side) wrappers. */
+/** Strips optional, nullable, default, readonly, lazy and pipe (its input side) wrappers. */
 export function unwrap(schema: $ZodType): $ZodType {
   let current = schema;
   for (let i = 0; i < 32; i++) {
@@ -50,6 +51,8 @@ export function unwrap(schema: $ZodType): $ZodType {
       current = def.innerType;
     } else if (def.type === 'pipe' && def.in) {
       current = def.in;
+    } else if (def.type === 'lazy' && def.getter) {
+      current = def.getter();
     } else {
       return current;
     }

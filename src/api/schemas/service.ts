@@ -8,25 +8,7 @@
  * `Date`; `ServiceWire` is the wire form with string dates, used for create/update bodies.
  */
 import * as z from 'zod/mini';
-import {
-  Address,
-  AddressInput,
-  AggregationData,
-  bounded,
-  bulkResult,
-  CursorPagingInput,
-  FilterInput,
-  Id,
-  isoDate,
-  MediaItem,
-  Money,
-  MoneyInput,
-  openEnum,
-  PagingInput,
-  PagingMetadata,
-  RevisionInput,
-  SortInput,
-} from './common.js';
+import { Address, AggregationData, bounded, bulkResult, isoDate, MediaItem, Money, once, openEnum, PagingMetadata, requestShapes } from './common.js';
 
 export const ServiceTypeValues = ['APPOINTMENT', 'CLASS', 'COURSE'] as const;
 export const ServiceType = z.enum(ServiceTypeValues);
@@ -263,202 +245,193 @@ export type BusinessLocation = z.infer<typeof BusinessLocation>;
 export const ConnectedService = z.looseObject({ id: z.string(), name: z.optional(z.string()) });
 export type ConnectedService = z.infer<typeof ConnectedService>;
 
-// ---- Requests (what the emulator validates and the client sends). Cross-field rules (a FIXED rate needs a
-// price, a class needs a capacity) and references to other entities are checked by the emulator's rules.
+// ---- Requests (what the emulator validates and the client sends), built on first use (see common.ts).
+// Cross-field rules (a FIXED rate needs a price, a class needs a capacity) and references to other entities are
+// checked by the emulator's rules.
 
 /** Longest service name (characters). */
 export const SERVICE_NAME_MAX = 400;
 /** Longest slug (characters). */
 export const SLUG_MAX = 100;
 
-export const ServiceLocationInput = z.looseObject({
-  id: z.optional(bounded(100)),
-  type: z.enum(LocationTypeValues),
-  business: z.optional(z.looseObject({ id: Id, name: z.optional(bounded(500)) })),
-  custom: z.optional(z.looseObject({ id: z.optional(bounded(100)), address: z.optional(AddressInput) })),
-  calculatedAddress: z.optional(AddressInput),
-});
-
-const PaymentInput = z.looseObject({
-  rateType: z.enum([...RateTypeValues, 'SUBSCRIPTION']),
-  fixed: z.optional(z.looseObject({ price: z.optional(MoneyInput), deposit: z.optional(MoneyInput) })),
-  custom: z.optional(z.looseObject({ description: z.optional(bounded(1000)) })),
-  varied: z.optional(
-    z.looseObject({
-      defaultPrice: z.optional(MoneyInput),
-      minPrice: z.optional(MoneyInput),
-      maxPrice: z.optional(MoneyInput),
-      deposit: z.optional(MoneyInput),
+function buildServiceInputs() {
+  const { AddressInput, CursorPagingInput, FilterInput, Id, MoneyInput, PagingInput, RevisionInput, SortInput } = requestShapes();
+  const name = z.string().check(z.maxLength(SERVICE_NAME_MAX), z.refine((v) => v.trim() !== '', 'must not be blank'));
+  const ServiceLocationInput = z.looseObject({
+    id: z.optional(bounded(100)),
+    type: z.enum(LocationTypeValues),
+    business: z.optional(z.looseObject({ id: Id, name: z.optional(bounded(500)) })),
+    custom: z.optional(z.looseObject({ id: z.optional(bounded(100)), address: z.optional(AddressInput) })),
+    calculatedAddress: z.optional(AddressInput),
+  });
+  const PaymentInput = z.looseObject({
+    rateType: z.enum([...RateTypeValues, 'SUBSCRIPTION']),
+    fixed: z.optional(z.looseObject({ price: z.optional(MoneyInput), deposit: z.optional(MoneyInput) })),
+    custom: z.optional(z.looseObject({ description: z.optional(bounded(1000)) })),
+    varied: z.optional(
+      z.looseObject({
+        defaultPrice: z.optional(MoneyInput),
+        minPrice: z.optional(MoneyInput),
+        maxPrice: z.optional(MoneyInput),
+        deposit: z.optional(MoneyInput),
+      }),
+    ),
+    options: z.optional(
+      z.looseObject({
+        online: z.optional(z.boolean()),
+        inPerson: z.optional(z.boolean()),
+        deposit: z.optional(z.boolean()),
+        pricingPlan: z.optional(z.boolean()),
+      }),
+    ),
+    pricingPlanIds: z.optional(z.array(Id).check(z.maxLength(100))),
+  });
+  /** The writable fields of a service in a request, every one optional (the base of the others). */
+  const ServiceFields = z.looseObject({
+    name: z.optional(name),
+    type: z.optional(z.enum(ServiceTypeValues)),
+    description: z.optional(bounded(7000)),
+    tagLine: z.optional(bounded(1000)),
+    sortOrder: z.optional(z.int()),
+    defaultCapacity: z.optional(z.int().check(z.gte(1), z.lte(1000))),
+    hidden: z.optional(z.boolean()),
+    media: z.optional(z.looseObject({})),
+    category: z.optional(z.looseObject({ id: Id })),
+    form: z.optional(z.looseObject({ id: Id })),
+    payment: z.optional(PaymentInput),
+    onlineBooking: z.optional(
+      z.looseObject({
+        enabled: z.optional(z.boolean()),
+        requireManualApproval: z.optional(z.boolean()),
+        allowMultipleRequests: z.optional(z.boolean()),
+      }),
+    ),
+    conferencing: z.optional(z.looseObject({ enabled: z.optional(z.boolean()) })),
+    locations: z.optional(z.array(ServiceLocationInput).check(z.maxLength(100))),
+    bookingPolicy: z.optional(z.looseObject({ id: Id })),
+    schedule: z.optional(z.looseObject({})),
+    staffMemberIds: z.optional(z.array(Id).check(z.maxLength(200))),
+    extendedFields: z.optional(z.looseObject({ namespaces: z.optional(z.record(z.string(), z.unknown())) })),
+    tags: z.optional(z.array(bounded(200)).check(z.maxLength(100))),
+  });
+  /**
+   * The writable fields of a partial change: every field at every depth optional (a masked update sends only
+   * the masked paths, e.g. `payment.fixed.price.value`), each still typed and bounded. The service that
+   * results is checked as a whole by the emulator.
+   */
+  const ServiceChanges = z.deepPartial(ServiceFields);
+  return {
+    ServiceLocationInput,
+    ServiceFields,
+    ServiceChanges,
+    /** A new service: `name` and `type` are required; server-owned fields (id, revision, dates, slugs) are ignored. */
+    ServiceCreate: z.extend(ServiceFields, { name, type: z.enum(ServiceTypeValues) }),
+    /** The `service` of an update: the id, the current revision (wire section 9) and the fields to change. */
+    ServicePatch: z.extend(ServiceChanges, { id: Id, revision: RevisionInput }),
+    /** `{query:{filter, sort, paging}}` of the services query. */
+    ServiceQueryInput: z.looseObject({ filter: z.optional(FilterInput), sort: z.optional(SortInput), paging: z.optional(PagingInput) }),
+    /** The `search` object of the services search (cursor paging, text, aggregations). */
+    ServiceSearchInput: z.looseObject({
+      filter: z.optional(FilterInput),
+      sort: z.optional(SortInput),
+      cursorPaging: z.optional(CursorPagingInput),
+      aggregations: z.optional(z.array(z.looseObject({ type: bounded(50), fieldPath: bounded(200) })).check(z.maxLength(10))),
+      search: z.optional(
+        z.looseObject({
+          expression: z.optional(bounded(500)),
+          fields: z.optional(z.array(bounded(200)).check(z.maxLength(20))),
+          fuzzy: z.optional(z.boolean()),
+          mode: z.optional(z.enum(['OR', 'AND'])),
+        }),
+      ),
+      timeZone: z.optional(bounded(100)),
     }),
-  ),
-  options: z.optional(
-    z.looseObject({
-      online: z.optional(z.boolean()),
-      inPerson: z.optional(z.boolean()),
-      deposit: z.optional(z.boolean()),
-      pricingPlan: z.optional(z.boolean()),
+    /** `{query:{filter, sort, cursorPaging}}` of the policies and booking-forms queries. */
+    CursorQueryInput: z.looseObject({ filter: z.optional(FilterInput), sort: z.optional(SortInput), cursorPaging: z.optional(CursorPagingInput) }),
+    /** What happens to sessions at a location a service no longer has. */
+    RemovedLocationSessionsActionInput: z.looseObject({
+      action: z.enum(RemovedLocationSessionsActionValues),
+      moveToLocationOptions: z.optional(z.looseObject({ newLocation: ServiceLocationInput })),
     }),
-  ),
-  pricingPlanIds: z.optional(z.array(Id).check(z.maxLength(100))),
-});
+  };
+}
 
-/** The writable fields of a service in a request, every one optional (update by filter, and the base of the others). */
-export const ServiceFields = z.looseObject({
-  name: z.optional(z.string().check(z.maxLength(SERVICE_NAME_MAX), z.refine((v) => v.trim() !== '', 'must not be blank'))),
-  type: z.optional(z.enum(ServiceTypeValues)),
-  description: z.optional(bounded(7000)),
-  tagLine: z.optional(bounded(1000)),
-  sortOrder: z.optional(z.int()),
-  defaultCapacity: z.optional(z.int().check(z.gte(1), z.lte(1000))),
-  hidden: z.optional(z.boolean()),
-  media: z.optional(z.looseObject({})),
-  category: z.optional(z.looseObject({ id: Id })),
-  form: z.optional(z.looseObject({ id: Id })),
-  payment: z.optional(PaymentInput),
-  onlineBooking: z.optional(
-    z.looseObject({
-      enabled: z.optional(z.boolean()),
-      requireManualApproval: z.optional(z.boolean()),
-      allowMultipleRequests: z.optional(z.boolean()),
-    }),
-  ),
-  conferencing: z.optional(z.looseObject({ enabled: z.optional(z.boolean()) })),
-  locations: z.optional(z.array(ServiceLocationInput).check(z.maxLength(100))),
-  bookingPolicy: z.optional(z.looseObject({ id: Id })),
-  schedule: z.optional(z.looseObject({})),
-  staffMemberIds: z.optional(z.array(Id).check(z.maxLength(200))),
-  extendedFields: z.optional(z.looseObject({ namespaces: z.optional(z.record(z.string(), z.unknown())) })),
-  tags: z.optional(z.array(bounded(200)).check(z.maxLength(100))),
-});
+/** The services request schemas (built on first use). */
+export const serviceInputs = once(buildServiceInputs);
+type ServiceInputs = ReturnType<typeof buildServiceInputs>;
 
-/** A new service: `name` and `type` are required; server-owned fields (id, revision, dates, slugs) are ignored. */
-export const ServiceCreate = z.extend(ServiceFields, {
-  name: z.string().check(z.maxLength(SERVICE_NAME_MAX), z.refine((v) => v.trim() !== '', 'must not be blank')),
-  type: z.enum(ServiceTypeValues),
-});
 /** The wire body of a new service. */
-export type ServiceCreate = z.input<typeof ServiceCreate>;
-
-/**
- * The writable fields of a partial change: every field at every depth optional (a masked update sends only the
- * masked paths, e.g. `payment.fixed.price.value`), each still typed and bounded. The service that results is
- * checked as a whole by the emulator.
- */
-export const ServiceChanges = z.deepPartial(ServiceFields);
-
-/** The `service` of an update: the id, the current revision (wire section 9) and the fields to change. */
-export const ServicePatch = z.extend(ServiceChanges, { id: Id, revision: RevisionInput });
+export type ServiceCreate = z.input<ServiceInputs['ServiceCreate']>;
 /** The wire body of an update. */
-export type ServicePatch = z.input<typeof ServicePatch>;
+export type ServicePatch = z.input<ServiceInputs['ServicePatch']>;
+/** The `search` object of a services search. */
+export type ServiceSearchInput = z.input<ServiceInputs['ServiceSearchInput']>;
 
-/** `{query:{filter, sort, paging}}` of the services query. */
-export const ServiceQueryInput = z.looseObject({
-  filter: z.optional(FilterInput),
-  sort: z.optional(SortInput),
-  paging: z.optional(PagingInput),
-});
+// ---- Replies, each built once on first use (see OperationSpec in family.ts).
 
-/** The `search` object of the services search (cursor paging, text, aggregations). */
-export const ServiceSearchInput = z.looseObject({
-  filter: z.optional(FilterInput),
-  sort: z.optional(SortInput),
-  cursorPaging: z.optional(CursorPagingInput),
-  aggregations: z.optional(z.array(z.looseObject({ type: bounded(50), fieldPath: bounded(200) })).check(z.maxLength(10))),
-  search: z.optional(
-    z.looseObject({
-      expression: z.optional(bounded(500)),
-      fields: z.optional(z.array(bounded(200)).check(z.maxLength(20))),
-      fuzzy: z.optional(z.boolean()),
-      mode: z.optional(z.enum(['OR', 'AND'])),
-    }),
-  ),
-  timeZone: z.optional(bounded(100)),
-});
-export type ServiceSearchInput = z.input<typeof ServiceSearchInput>;
+const ServiceReply = once(() => z.looseObject({ service: Service }));
+const ServiceBulkReply = once(() => bulkResult(Service));
 
-/** `{query:{filter, sort, cursorPaging}}` of the policies and booking-forms queries. */
-export const CursorQueryInput = z.looseObject({
-  filter: z.optional(FilterInput),
-  sort: z.optional(SortInput),
-  cursorPaging: z.optional(CursorPagingInput),
-});
+const QueryServicesReply = once(() => z.looseObject({ services: z.array(Service), pagingMetadata: z.optional(PagingMetadata) }));
 
-/** Who hears about a change to booked sessions, and with what text. */
-export const ParticipantNotificationInput = z.looseObject({
-  notifyParticipants: z.optional(z.boolean()),
-  message: z.optional(bounded(2000)),
-});
-
-/** What happens to sessions at a location a service no longer has. */
-export const RemovedLocationSessionsActionInput = z.looseObject({
-  action: z.enum(RemovedLocationSessionsActionValues),
-  moveToLocationOptions: z.optional(z.looseObject({ newLocation: ServiceLocationInput })),
-});
-
-// ---- Replies.
-
-export const ServiceReply = z.looseObject({ service: Service });
-export const ServiceBulkReply = bulkResult(Service);
-
-export const QueryServicesReply = z.looseObject({
-  services: z.array(Service),
-  pagingMetadata: z.optional(PagingMetadata),
-});
-export type QueryServicesReply = z.infer<typeof QueryServicesReply>;
-
-export const SearchServicesReply = z.looseObject({
-  services: z.array(Service),
-  pagingMetadata: z.optional(PagingMetadata),
-  aggregationData: z.optional(AggregationData),
-});
-export type SearchServicesReply = z.infer<typeof SearchServicesReply>;
+const SearchServicesReply = once(() =>
+  z.looseObject({ services: z.array(Service), pagingMetadata: z.optional(PagingMetadata), aggregationData: z.optional(AggregationData) }),
+);
 
 /** One booking policy of the policies query, with the services that use it. */
-export const PolicyWithServices = z.looseObject({
-  bookingPolicy: BookingPolicy,
-  connectedServices: z.optional(z.array(ConnectedService)),
-  services: z.optional(z.array(Service)),
-  totalServiceCount: z.optional(z.int()),
-});
-export type PolicyWithServices = z.infer<typeof PolicyWithServices>;
+const PolicyWithServices = once(() =>
+  z.looseObject({
+    bookingPolicy: BookingPolicy,
+    connectedServices: z.optional(z.array(ConnectedService)),
+    services: z.optional(z.array(Service)),
+    totalServiceCount: z.optional(z.int()),
+  }),
+);
 
-export const QueryPoliciesReply = z.looseObject({
-  bookingPolicies: z.array(PolicyWithServices),
-  pagingMetadata: z.optional(PagingMetadata),
-});
+const QueryPoliciesReply = once(() => z.looseObject({ bookingPolicies: z.array(PolicyWithServices()), pagingMetadata: z.optional(PagingMetadata) }));
 
 /** One booking form of the booking-forms query, with the services that use it. */
-export const FormWithServices = z.looseObject({
-  form: BookingForm,
-  connectedServices: z.optional(z.array(ConnectedService)),
-  totalServiceCount: z.optional(z.int()),
-});
-export type FormWithServices = z.infer<typeof FormWithServices>;
+const FormWithServices = once(() =>
+  z.looseObject({ form: BookingForm, connectedServices: z.optional(z.array(ConnectedService)), totalServiceCount: z.optional(z.int()) }),
+);
 
-export const QueryBookingFormsReply = z.looseObject({
-  bookingForms: z.array(FormWithServices),
-  pagingMetadata: z.optional(PagingMetadata),
-});
+const QueryBookingFormsReply = once(() => z.looseObject({ bookingForms: z.array(FormWithServices()), pagingMetadata: z.optional(PagingMetadata) }));
 
-export const QueryCategoriesReply = z.looseObject({ categories: z.array(Category) });
+const QueryCategoriesReply = once(() => z.looseObject({ categories: z.array(Category) }));
 
 /** Business, custom and customer locations (the platform lists the three kinds separately). */
-export const QueryLocationsReply = z.looseObject({
-  businessLocations: z.looseObject({ exists: z.optional(z.boolean()), locations: z.array(BusinessLocation) }),
-  customLocations: z.optional(z.looseObject({ exists: z.optional(z.boolean()) })),
-  customerLocations: z.optional(z.looseObject({ exists: z.optional(z.boolean()) })),
-});
+const QueryLocationsReply = once(() =>
+  z.looseObject({
+    businessLocations: z.looseObject({ exists: z.optional(z.boolean()), locations: z.array(BusinessLocation) }),
+    customLocations: z.optional(z.looseObject({ exists: z.optional(z.boolean()) })),
+    customerLocations: z.optional(z.looseObject({ exists: z.optional(z.boolean()) })),
+  }),
+);
 
-export const SetCustomSlugReply = z.looseObject({ slug: Slug, service: Service });
+const SetCustomSlugReply = once(() => z.looseObject({ slug: Slug, service: Service }));
 
 /** The validate-slug reply: the SDK reads `slug` (the slug checked), `valid` and `errors` (wire section 11). */
-export const ValidateSlugReply = z.looseObject({
-  valid: z.boolean(),
-  slug: z.optional(z.string()),
-  errors: z.optional(z.array(openEnum(SlugErrorValues))),
-});
+const ValidateSlugReply = once(() => z.looseObject({ valid: z.boolean(), slug: z.optional(z.string()), errors: z.optional(z.array(openEnum(SlugErrorValues))) }));
 
-export const CloneServiceReply = z.looseObject({
-  service: Service,
-  errors: z.optional(z.array(z.unknown())),
-});
+const CloneServiceReply = once(() => z.looseObject({ service: Service, errors: z.optional(z.array(z.unknown())) }));
+
+/** The services reply schemas, each a builder run once on first use. */
+export const serviceReplies = {
+  ServiceReply,
+  ServiceBulkReply,
+  QueryServicesReply,
+  SearchServicesReply,
+  PolicyWithServices,
+  QueryPoliciesReply,
+  FormWithServices,
+  QueryBookingFormsReply,
+  QueryCategoriesReply,
+  QueryLocationsReply,
+  SetCustomSlugReply,
+  ValidateSlugReply,
+  CloneServiceReply,
+};
+export type QueryServicesReply = z.infer<ReturnType<typeof QueryServicesReply>>;
+export type SearchServicesReply = z.infer<ReturnType<typeof SearchServicesReply>>;
+export type PolicyWithServices = z.infer<ReturnType<typeof PolicyWithServices>>;
+export type FormWithServices = z.infer<ReturnType<typeof FormWithServices>>;

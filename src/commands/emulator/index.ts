@@ -2,6 +2,7 @@
  * `sitectl emulator start|stop|status|reset|clock`: the local, persistent emulator of the platform
  * (design.md "The emulator"; issue 2 section 3).
  */
+import '../../startup.js';
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import * as clock from './clock.js';

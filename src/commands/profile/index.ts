@@ -2,6 +2,7 @@
  * `sitectl profile add|list|use|remove|show`: which site and credentials the CLI talks to
  * (design.md "Profiles and auth"; issue 2 section 4).
  */
+import '../../startup.js';
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import * as add from './add.js';

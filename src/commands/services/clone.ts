@@ -11,9 +11,8 @@ import { parseIntFlag } from '../../core/filters.js';
 import { success } from '../../core/log.js';
 import { printRecord } from '../../core/output.js';
 import { oneLine } from '../../core/text.js';
-import { addBulkFlags, type BulkFlags, bulkFormat, requireConfirmable, resumeJournal, runBulkVerb } from '../shared/bulk.js';
+import { addBulkFlags, type BulkFlags, requireConfirmable } from '../shared/bulk-flags.js';
 import { formatOf, idOf } from '../shared/verbs.js';
-import { cloneServices, servicesPort } from './shared/bulk.js';
 import { SERVICE_VIEW } from './shared/view.js';
 
 export interface CloneOptions extends BulkFlags {
@@ -65,6 +64,7 @@ export async function run(opts: CloneOptions, ctx: Context): Promise<void> {
     await printRecord(ctx.io, format, reply.service, { rows: SERVICE_VIEW.rows(reply.service), columns: SERVICE_VIEW.columns, now: ctx.now() });
     return;
   }
+  const [{ bulkFormat, resumeJournal, runBulkVerb }, { cloneServices, servicesPort }] = await Promise.all([import('../shared/bulk.js'), import('./shared/bulk.js')]);
   bulkFormat(opts);
   requireConfirmable(ctx, opts, `creating ${count} copies`);
   const journal = opts.resume !== undefined ? resumeJournal(SERVICE_VIEW, opts.resume, 'clone') : undefined;

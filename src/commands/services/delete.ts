@@ -9,19 +9,8 @@ import type { Context } from '../../context.js';
 import { success } from '../../core/log.js';
 import { fieldsChecker, printValue, resolveFormat } from '../../core/output.js';
 import { oneLine } from '../../core/text.js';
-import {
-  addBulkFlags,
-  addSelectionFlags,
-  type BulkFlags,
-  chooseForm,
-  requireConfirmable,
-  resumeJournal,
-  runBulkVerb,
-  selectionFromFlags,
-  type SelectionFlags,
-} from '../shared/bulk.js';
+import { addBulkFlags, addSelectionFlags, type BulkFlags, chooseForm, requireConfirmable, type SelectionFlags } from '../shared/bulk-flags.js';
 import { idOf } from '../shared/verbs.js';
-import { deleteServices, servicesPort } from './shared/bulk.js';
 import { SERVICE_VIEW } from './shared/view.js';
 
 export interface DeleteOptions extends BulkFlags, SelectionFlags {
@@ -57,6 +46,10 @@ const question = (n: number) => `Delete ${n} service${n === 1 ? '' : 's'}? This 
 export async function run(opts: DeleteOptions, ctx: Context): Promise<void> {
   const form = chooseForm(opts, 'pass a service id, or --filter JSON, --where, --ids or --ids-file');
   if (form === 'one') return deleteOne(opts.id!, opts, ctx);
+  const [{ resumeJournal, runBulkVerb, selectionFromFlags }, { deleteServices, servicesPort }] = await Promise.all([
+    import('../shared/bulk.js'),
+    import('./shared/bulk.js'),
+  ]);
   const journal = form === 'resume' ? resumeJournal(SERVICE_VIEW, opts.resume!, 'delete') : undefined;
   const selection = journal ? undefined : await selectionFromFlags(ctx, SERVICE_VIEW, opts);
   requireConfirmable(ctx, opts, 'deleting services');

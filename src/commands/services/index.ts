@@ -3,6 +3,7 @@
  * and count come from the shared verb factories, the bulk verbs (update, delete, clone) run through the entity
  * bulk engine.
  */
+import '../../startup.js';
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import * as clone from './clone.js';

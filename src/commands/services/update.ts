@@ -10,21 +10,16 @@ import type { Context } from '../../context.js';
 import { collect } from '../../core/filters.js';
 import { notice } from '../../core/log.js';
 import { printRecord } from '../../core/output.js';
-import { type ChangeSet, diffChange, parseSets, updateBody } from '../../bulk/changes.js';
-import {
-  addBulkFlags,
-  addSelectionFlags,
-  type BulkFlags,
-  chooseForm,
-  requireConfirmable,
-  resumeJournal,
-  runBulkVerb,
-  selectionFromFlags,
-  type SelectionFlags,
-} from '../shared/bulk.js';
+import type { ChangeSet } from '../../bulk/changes.js';
+import { addBulkFlags, addSelectionFlags, type BulkFlags, chooseForm, requireConfirmable, type SelectionFlags } from '../shared/bulk-flags.js';
 import { formatOf, idOf } from '../shared/verbs.js';
-import { servicesPort, updateServices } from './shared/bulk.js';
 import { SERVICE_VIEW } from './shared/view.js';
+
+/** The bulk engine and --set parsing, loaded when the verb runs (not when `services list` starts). */
+async function engine() {
+  const [changes, flow, wiring] = await Promise.all([import('../../bulk/changes.js'), import('../shared/bulk.js'), import('./shared/bulk.js')]);
+  return { ...changes, ...flow, ...wiring };
+}
 
 export interface UpdateOptions extends BulkFlags, SelectionFlags {
   /** Single-service form: the service id (or a unique prefix). */
@@ -67,6 +62,7 @@ export async function run(opts: UpdateOptions, ctx: Context): Promise<void> {
     "pass a service id, or --filter JSON (e.g. --filter '{}' for all), --where, --ids or --ids-file",
     opts.set?.length ? '--set' : undefined,
   );
+  const { parseSets, resumeJournal, runBulkVerb, selectionFromFlags, servicesPort, updateServices } = await engine();
   if (form === 'resume') {
     const journal = resumeJournal(SERVICE_VIEW, opts.resume!, 'update');
     const sets = journal.header.args.set ?? [];
@@ -106,6 +102,7 @@ export async function run(opts: UpdateOptions, ctx: Context): Promise<void> {
 }
 
 async function updateOne(given: string, change: ChangeSet, opts: UpdateOptions, ctx: Context): Promise<void> {
+  const { diffChange, updateBody } = await import('../../bulk/changes.js');
   const format = formatOf(ctx, SERVICE_VIEW, opts);
   const api = await ctx.api();
   const id = await idOf(ctx, api, SERVICE_VIEW, given);

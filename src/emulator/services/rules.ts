@@ -4,7 +4,7 @@
  * slugs; field masks; locations; pricing plans; clones. The shape of a request (types, enumerations, lengths) is
  * checked by the services table's request schemas before a handler runs (serve.ts).
  */
-import { ServiceCreate } from '../../api/schemas/service.js';
+import { serviceInputs } from '../../api/schemas/service.js';
 import { getPath, setPathCopying } from '../../api/paths.js';
 import { ApplicationFailure, ValidationFailure, type FieldViolation } from '../errors.js';
 import { validate } from '../serve.js';
@@ -124,7 +124,7 @@ function ruleViolations(cat: Catalog, doc: Json, prefix: string): FieldViolation
  * @throws ValidationFailure listing every violation
  */
 function checkService(cat: Catalog, doc: Json, prefix: string): void {
-  validate(ServiceCreate, doc, prefix);
+  validate(serviceInputs().ServiceCreate, doc, prefix);
   const violations = ruleViolations(cat, doc, prefix);
   if (violations.length) throw new ValidationFailure(violations);
 }

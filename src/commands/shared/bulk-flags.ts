@@ -1,0 +1,101 @@
+/**
+ * The flags of every bulk verb and the checks that need no request (issue 5 section 4): declared statically by
+ * the verb files, while the engine itself (commands/shared/bulk.ts, src/bulk) is loaded only when a bulk verb
+ * runs, so `list` and `get` do not pay for it at start-up.
+ */
+import type { Command } from 'commander';
+import type { Context } from '../../context.js';
+import { UserError } from '../../core/errors.js';
+import { collect } from '../../core/filters.js';
+
+/** Flags that choose the targets of a bulk verb. */
+export interface SelectionFlags {
+  filter?: string;
+  where?: string[];
+  ids?: string[];
+  idsFile?: string;
+}
+
+/** Declares `--filter`, `--where`, `--ids`, `--ids-file`. */
+export function addSelectionFlags(cmd: Command, noun: string): Command {
+  return cmd
+    .option('--filter <json>', `select ${noun} with a filter, e.g. '{"type":"CLASS"}' ('{}' = all)`)
+    .option('--where <field=value>', 'select by equality (repeatable; combined with --filter)', collect)
+    .option('--ids <ids>', 'select these ids (comma-separated, repeatable)', collect)
+    .option('--ids-file <file>', "select the ids listed in FILE, one per line or NDJSON from a list command ('-' reads stdin)");
+}
+
+/** True when any selection flag was given. */
+export function hasSelection(flags: SelectionFlags): boolean {
+  return flags.filter !== undefined || Boolean(flags.where?.length) || Boolean(flags.ids?.length) || flags.idsFile !== undefined;
+}
+
+/**
+ * Which form of a verb that takes one id or a bulk selection was asked for: `one` (an id), `bulk` (selection
+ * flags) or `resume` (`--resume JOURNAL`).
+ * @param hint what to pass, shown when neither an id nor a selection was given.
+ * @param resumeConflict a flag of the verb that `--resume` also refuses (e.g. `--set`), when it was given.
+ * @throws UserError (exit 2) for an id with a selection, neither, or `--resume` with other selection flags
+ */
+export function chooseForm(opts: SelectionFlags & { id?: string; resume?: string }, hint: string, resumeConflict?: string): 'one' | 'bulk' | 'resume' {
+  const selected = hasSelection(opts);
+  if (opts.id !== undefined && (selected || opts.resume !== undefined)) {
+    throw new UserError('give either an id or --filter/--where/--ids/--ids-file/--resume, not both');
+  }
+  if (opts.resume !== undefined) {
+    if (selected || resumeConflict) {
+      throw new UserError(`--resume continues the recorded run; it takes no ${resumeConflict ? `${resumeConflict} or ` : ''}selection flags`);
+    }
+    return 'resume';
+  }
+  if (selected) return 'bulk';
+  if (opts.id === undefined) throw new UserError('which ones?', hint);
+  return 'one';
+}
+
+/** Flags every bulk verb shares. */
+export interface BulkFlags {
+  yes?: boolean;
+  dryRun?: boolean;
+  concurrency?: string;
+  journal?: string;
+  resume?: string;
+  json?: string | boolean;
+}
+
+/** Rows shown in the preview table. */
+export const PREVIEW_ROWS = 10;
+
+/** Top-level fields of the dry-run plan `--json` prints. */
+export const PLAN_FIELDS: readonly string[] = ['action', 'entity', 'dryRun', 'targets', 'toChange', 'unchanged', 'skipped', 'missing', 'mask', 'items'];
+
+/** Declares `--yes --concurrency --journal --resume --json --dry-run` on a bulk verb. */
+export function addBulkFlags(cmd: Command): Command {
+  return cmd
+    .option('-y, --yes', 'do not ask for confirmation (required without a terminal)')
+    .option('--concurrency <n>', 'requests in flight at once (1-16)', '4')
+    .option('--journal <path>', 'write the run journal here (default: <state dir>/journals/<run id>.ndjson)')
+    .option('--resume <journal>', 'continue the run recorded in this journal: nothing repeated, nothing lost')
+    .option('--json [fields]', 'print the plan (--dry-run) or the report as JSON on stdout')
+    .option('--dry-run', 'show the plan and stop; change nothing');
+}
+
+/**
+ * `--concurrency` as a number.
+ * @throws UserError when it is not an integer from 1 to 16
+ */
+export function parseConcurrency(raw: string | undefined): number {
+  const n = Number(raw ?? '4');
+  if (!Number.isInteger(n) || n < 1 || n > 16) throw new UserError(`--concurrency must be a whole number from 1 to 16, got "${raw}"`);
+  return n;
+}
+
+/**
+ * The confirm rule of design.md: without `--yes`, a change needs a prompt, and a prompt needs a terminal.
+ * Checked before anything is planned, so a refused run leaves no journal and changes nothing.
+ * @throws UserError (exit 2) naming `--yes`
+ */
+export function requireConfirmable(ctx: Context, flags: BulkFlags, what: string): void {
+  if (flags.yes || flags.dryRun || ctx.io.canPrompt()) return;
+  throw new UserError(`${what} needs confirmation, and there is no terminal to ask on`, 'pass --yes to go ahead without a prompt');
+}
