@@ -50,6 +50,12 @@ export interface Prompter {
    * @throws DeclinedError, or what confirm throws
    */
   require(question: string, opts?: { flag?: string; declined?: string; what?: string }): Promise<void>;
+  /**
+   * Reads a secret (an API key) on the terminal without echoing it; Enter ends the entry.
+   * @returns what was entered, trimmed ('' when the user just pressed Enter)
+   * @throws UserError (exit 2) naming `flag` when no prompt may be drawn; CancelError on Esc or Ctrl-C
+   */
+  secret(question: string, opts?: { flag?: string; what?: string }): Promise<string>;
 }
 
 export interface Context {
@@ -186,6 +192,14 @@ function terminalPrompter(io: IOStreams, signal: () => AbortSignal): Prompter {
     async require(question, opts = {}) {
       if (!(await prompter.confirm(question, { flag: opts.flag, what: opts.what }))) throw new DeclinedError(opts.declined);
     },
+    async secret(question, opts = {}) {
+      if (!io.canPrompt()) {
+        throw new UserError(`${opts.what ?? 'this'} needs a terminal to type on`, `pass ${opts.flag ?? '--yes'}`);
+      }
+      signal().throwIfAborted();
+      const { renderSecret } = await import('./ui/index.js');
+      return renderSecret({ message: question, stdout: promptStream(io) });
+    },
   };
   return prompter;
 }
@@ -205,13 +219,13 @@ async function buildClient(ctx: Context): Promise<ApiClient> {
   if (!profile.apiKey) {
     throw new AuthError(
       `profile '${profile.name}' has no API key`,
-      `add one with 'sitectl profile add ${profile.name === 'env' ? 'NAME' : profile.name} --base-url URL --site-id ID --api-key-stdin', or set SITECTL_API_KEY`,
+      `add one with '${ctx.bin} profile add ${profile.name === 'env' ? 'NAME' : profile.name} --base-url URL --site-id ID --api-key-stdin', or set SITECTL_API_KEY`,
     );
   }
   if (!profile.siteId) {
     throw new AuthError(
       `profile '${profile.name}' has no site id (an API key needs one)`,
-      `set it with 'sitectl profile add ... --site-id ID' or SITECTL_SITE_ID`,
+      `set it with '${ctx.bin} profile add ... --site-id ID' or SITECTL_SITE_ID`,
     );
   }
   const credentials: Credentials = { kind: 'apiKey', apiKey: profile.apiKey, siteId: profile.siteId };
@@ -227,7 +241,7 @@ async function buildClient(ctx: Context): Promise<ApiClient> {
       onDebug: ctx.flags.debug ? (line) => ctx.io.stderr.write(`debug: ${line}\n`) : undefined,
     });
   } catch (err) {
-    throw new UserError(`the base URL of profile '${profile.name}' is not usable: ${(err as Error).message}`, `it must be http(s)://host[:port] (${profile.source === 'env' ? 'SITECTL_BASE_URL' : "'sitectl profile show'"})`);
+    throw new UserError(`the base URL of profile '${profile.name}' is not usable: ${(err as Error).message}`, `it must be http(s)://host[:port] (${profile.source === 'env' ? 'SITECTL_BASE_URL' : `'${ctx.bin} profile show'`})`);
   }
 }
 
@@ -244,7 +258,7 @@ async function buildClient(ctx: Context): Promise<ApiClient> {
  * @throws UserError (exit 2) when a named profile does not exist; AuthError never (the caller checks keys).
  */
 export async function resolveProfile(
-  ctx: Pick<Context, 'env' | 'flags' | 'io'>,
+  ctx: Pick<Context, 'env' | 'flags' | 'io' | 'bin'>,
   opts: { startEmulator: boolean },
 ): Promise<ResolvedProfile> {
   const { readConfig, checkProfileName, DEFAULT_BASE_URL, LOCAL_PROFILE } = await loadDeps();
@@ -265,8 +279,8 @@ export async function resolveProfile(
     throw new UserError(
       `no profile named '${name}'`,
       known.length
-        ? `known profiles: ${known.join(', ')} ('sitectl profile list')`
-        : `add one with 'sitectl profile add ${name} --base-url URL --site-id ID --api-key-stdin'`,
+        ? `known profiles: ${known.join(', ')} ('${ctx.bin} profile list')`
+        : `add one with '${ctx.bin} profile add ${name} --base-url URL --site-id ID --api-key-stdin'`,
     );
   }
   const envUrl = fromFlag ? undefined : env.SITECTL_BASE_URL || undefined;
@@ -304,7 +318,7 @@ export async function resolveProfile(
  * reports it as it is (base URL `(local emulator, not running)`, no key before the first start).
  */
 export async function resolveLocalProfile(
-  ctx: Pick<Context, 'env' | 'io'>,
+  ctx: Pick<Context, 'env' | 'io' | 'bin'>,
   start: boolean,
   source: ProfileSource = 'local',
 ): Promise<ResolvedProfile> {
@@ -328,7 +342,7 @@ export async function resolveLocalProfile(
   if (emu.started) {
     notice(
       ctx.io,
-      `Started the local emulator at ${emu.url} (data in ${dataDir}); stop it with: sitectl emulator stop`,
+      `Started the local emulator at ${emu.url} (data in ${dataDir}); stop it with: ${ctx.bin} emulator stop`,
     );
   }
   return {

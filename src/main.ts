@@ -55,7 +55,7 @@ export async function run(argv: string[], overrides: Partial<Context> = {}): Pro
     return ExitCode.Ok;
   } catch (err) {
     if (stdoutClosed || io.stdout.destroyed) return ExitCode.Ok;
-    return await report(cli, err, io, debug || Boolean(ctx?.flags.debug), argv, Boolean(ctx?.signal.aborted));
+    return await report(cli, err, io, debug || Boolean(ctx?.flags.debug), argv, Boolean(ctx?.signal.aborted), ctx?.bin ?? 'sitectl');
   } finally {
     await dispose?.();
   }
@@ -69,6 +69,7 @@ async function report(
   debug: boolean,
   argv: string[],
   interrupted: boolean,
+  bin: string,
 ): Promise<number> {
   const { AuthError, CancelError, DeclinedError, ExitCode, PartialFailureError, UserError, oneLine } = cli;
   const write = (line: string) => io.stderr.write(line + '\n');
@@ -85,7 +86,7 @@ async function report(
     if (consumeUsageHint()) return ExitCode.Usage;
     const noun = nounOf(argv);
     const known = noun !== undefined && nounNames().includes(noun);
-    write(`hint: run 'sitectl ${known ? noun + ' ' : ''}--help' for usage`);
+    write(`hint: run '${bin} ${known ? noun + ' ' : ''}--help' for usage`);
     return ExitCode.Usage;
   }
   if (err instanceof DeclinedError) {
@@ -126,12 +127,12 @@ async function report(
     write(`error: ${oneLine(err.message)}${rid}`);
     stack();
     if (err.status === 401 || err.status === 403) {
-      write(`hint: check the API key and site id of the profile ('sitectl profile show')`);
+      write(`hint: check the API key and site id of the profile ('${bin} profile show')`);
       return new AuthError(err.message).exitCode;
     }
     if (err instanceof api.ValidationError) return ExitCode.Usage;
     if (err instanceof api.NetworkError) {
-      write(`hint: is the server reachable? ('sitectl profile show' prints the base URL in use)`);
+      write(`hint: is the server reachable? ('${bin} profile show' prints the base URL in use)`);
       return ExitCode.Failure;
     }
     if (err.status === 404) {
@@ -141,7 +142,7 @@ async function report(
   }
   if (isNetworkError(err)) {
     write(`error: ${oneLine((err as Error).message)}`);
-    write(`hint: is the server reachable? ('sitectl profile show' prints the base URL in use)`);
+    write(`hint: is the server reachable? ('${bin} profile show' prints the base URL in use)`);
     stack();
     return ExitCode.Failure;
   }

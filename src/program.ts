@@ -29,6 +29,7 @@ const NOUNS: readonly Noun[] = [
   { name: 'api', description: 'Make an authenticated request to any platform endpoint', load: () => import('./commands/api/index.js') },
   { name: 'profile', description: 'Manage profiles: which site and credentials to use', load: () => import('./commands/profile/index.js') },
   { name: 'emulator', description: 'Run the local emulator of the platform', load: () => import('./commands/emulator/index.js') },
+  { name: 'completion', description: 'Print the shell completion script (bash, zsh or fish)', load: () => import('./commands/completion/index.js') },
 ];
 
 /** The names of every noun, for hints. */
@@ -59,9 +60,9 @@ export function nounOf(argv: readonly string[]): string | undefined {
 
 /**
  * Builds the root command for `argv`: global flags, help and version, every noun listed, and the invoked noun's
- * module loaded and registered.
+ * module loaded and registered (with `allNouns`, every noun's: the completion scripts need the whole tree).
  */
-export async function createProgram(ctx: Context, argv: readonly string[] = []): Promise<Command> {
+export async function createProgram(ctx: Context, argv: readonly string[] = [], opts: { allNouns?: boolean } = {}): Promise<Command> {
   const program = new Command('sitectl')
     .description('Back office for sites on the hosted booking platform, and a local emulator of it')
     .version(VERSION, '-V, --version', 'print the version')
@@ -73,11 +74,8 @@ export async function createProgram(ctx: Context, argv: readonly string[] = []):
     .helpOption('-h, --help', 'show help')
     .helpCommand('help [command]', 'show help for a command')
     .showSuggestionAfterError(true)
-    .addHelpText(
-      'after',
-      `\nEnvironment: SITECTL_PROFILE, SITECTL_BASE_URL, SITECTL_SITE_ID, SITECTL_API_KEY, NO_COLOR, CI.\n` +
-        `Exit codes: 0 ok, 1 failure, 2 usage or bad input, 3 partial failure, 4 authentication, 130 interrupted.`,
-    );
+    // A function: the program name (a PATH lookup) is worked out only when help is printed.
+    .addHelpText('after', () => rootHelpFooter(ctx.bin));
 
   program.hook('preAction', () => {
     const o = program.opts<{ profile?: string; debug?: boolean; input?: boolean; timeout?: string; allowUnknownFields?: boolean }>();
@@ -96,7 +94,7 @@ export async function createProgram(ctx: Context, argv: readonly string[] = []):
 
   const wanted = nounOf(argv);
   for (const noun of NOUNS) {
-    if (noun.name === wanted) {
+    if (noun.name === wanted || opts.allNouns) {
       await (await noun.load()).register(program, ctx);
       const cmd = program.commands.find((c) => c.name() === noun.name);
       if (cmd && !cmd.description()) cmd.description(noun.description);
@@ -106,6 +104,26 @@ export async function createProgram(ctx: Context, argv: readonly string[] = []):
   }
   applyToTree(program, ctx);
   return program;
+}
+
+/** Examples, environment and exit codes under the root help. */
+function rootHelpFooter(bin: string): string {
+  const examples = [
+    'services list --where type=CLASS --sort name',
+    'services get 4f1c --json',
+    'services update --where hidden=true --set hidden=false --dry-run',
+    'services delete --ids-file old-ids.txt --yes --json',
+    'emulator status',
+    'api POST /_api/bookings/v2/services/query -f query.paging.limit=5',
+  ];
+  return (
+    `\nExamples:\n${examples.map((e) => `  ${bin} ${e}\n`).join('')}` +
+    `  printf %s "$KEY" | ${bin} profile add prod --site-id ID --api-key-stdin --use\n` +
+    `  source <(${bin} completion bash)\n` +
+    `\nWithout a profile, commands run against the local emulator (started on first use).\n` +
+    `Environment: SITECTL_PROFILE, SITECTL_BASE_URL, SITECTL_SITE_ID, SITECTL_API_KEY, SITECTL_TIMEOUT, NO_COLOR, CI.\n` +
+    `Exit codes: 0 ok, 1 failure (or declined), 2 usage or bad input, 3 partial failure, 4 authentication, 130 interrupted.`
+  );
 }
 
 let usageHintShown = false;

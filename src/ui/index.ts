@@ -9,6 +9,7 @@ import { render, renderToString } from 'ink';
 import { CancelError } from '../core/errors.js';
 import { Confirm } from './confirm.js';
 import { Progress } from './progress.js';
+import { Secret } from './secret.js';
 import { Table } from './table.js';
 import { initialProgressState, progressReducer, type ProgressState, type ProgressUpdate } from './progress-state.js';
 import type { TableColumn, TableRow } from './table-layout.js';
@@ -53,6 +54,35 @@ export async function renderConfirm(opts: RenderConfirmOptions): Promise<boolean
   await instance.waitUntilExit();
   if (answer === undefined) throw new CancelError('Cancelled');
   return answer;
+}
+
+export interface RenderSecretOptions {
+  message: string;
+  /** Where the prompt is drawn (default stderr). Must be a TTY. */
+  stdout?: TtyOut;
+  stdin?: NodeJS.ReadStream;
+}
+
+/**
+ * Reads a secret (an API key) typed or pasted on the terminal, without echoing it; Enter ends the entry.
+ * Call only when `io.canPrompt()` is true.
+ * @returns what was entered, trimmed (may be empty)
+ * @throws CancelError (exit 130) on Esc or Ctrl-C
+ */
+export async function renderSecret(opts: RenderSecretOptions): Promise<string> {
+  let value: string | undefined;
+  const instance = render(
+    createElement(Secret, {
+      message: opts.message,
+      onDone: (v: string | undefined) => {
+        value = v;
+      },
+    }),
+    { stdout: opts.stdout ?? process.stderr, stdin: opts.stdin ?? process.stdin, exitOnCtrlC: false, patchConsole: false },
+  );
+  await instance.waitUntilExit();
+  if (value === undefined) throw new CancelError('Cancelled');
+  return value.trim();
 }
 
 export interface RenderProgressOptions {

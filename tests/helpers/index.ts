@@ -25,3 +25,4 @@ export {
   type RunCliOptions,
 } from './cli.js';
 export { startTestEmulator, type TestEmulator } from './emulator.js';
+export { runInProcess, answering, type InProcessOptions } from './inproc.js';

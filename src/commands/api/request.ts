@@ -67,10 +67,10 @@ export async function run(opts: ApiOptions, ctx: Context): Promise<void> {
     throw new UserError(`unknown method '${opts.method}'`, `use one of ${METHODS.join(', ')}`);
   }
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(opts.path)) {
-    throw new UserError(`'${opts.path}' is a URL; give the path only`, 'the base URL comes from the profile, e.g. sitectl api GET /_api/bookings/v2/services/ID');
+    throw new UserError(`'${opts.path}' is a URL; give the path only`, `the base URL comes from the profile, e.g. ${ctx.bin} api GET /_api/bookings/v2/services/ID`);
   }
   if (!opts.path.startsWith('/')) {
-    throw new UserError(`the path must start with '/', got '${opts.path}'`, `e.g. sitectl api ${method} /${opts.path}`);
+    throw new UserError(`the path must start with '/', got '${opts.path}'`, `e.g. ${ctx.bin} api ${method} /${opts.path}`);
   }
   const path = opts.path;
   const fields: Record<string, unknown> = {};
@@ -85,7 +85,7 @@ export async function run(opts: ApiOptions, ctx: Context): Promise<void> {
   }
   let body: unknown = opts.input !== undefined ? await readJsonSource('--input', opts.input, ctx.io.stdin) : undefined;
   if (opts.input !== undefined && body === undefined) {
-    throw new UserError(`--input ${opts.input} is empty`, opts.input === '-' ? `pipe a JSON body in, e.g. echo '{}' | sitectl api ${method} ${path} --input -` : 'put a JSON body in the file');
+    throw new UserError(`--input ${opts.input} is empty`, opts.input === '-' ? `pipe a JSON body in, e.g. echo '{}' | ${ctx.bin} api ${method} ${path} --input -` : 'put a JSON body in the file');
   }
   const forbidden = findForbiddenKey(body);
   if (forbidden) throw new UserError(`--input: "${forbidden}" is not an allowed field name`);

@@ -105,10 +105,10 @@ function howToUse(ctx: Context, url: string, dataDir: string): void {
   notice(ctx.io, `${style(ctx.io, 'green', 'Emulator listening on')} ${url}`);
   notice(ctx.io, `  data dir:  ${dataDir}`);
   notice(ctx.io, `  admin key: ${keyFile} (apiKey and siteId)`);
-  notice(ctx.io, '  sitectl uses it through the default profile `local`; from a script or another tool:');
+  notice(ctx.io, `  ${ctx.bin} uses it through the default profile \`local\`; from a script or another tool:`);
   notice(
     ctx.io,
-    `    SITECTL_BASE_URL=${url} SITECTL_SITE_ID=$(jq -r .siteId ${keyFile}) SITECTL_API_KEY=$(jq -r .apiKey ${keyFile}) sitectl services list`,
+    `    SITECTL_BASE_URL=${url} SITECTL_SITE_ID=$(jq -r .siteId ${keyFile}) SITECTL_API_KEY=$(jq -r .apiKey ${keyFile}) ${ctx.bin} services list`,
   );
 }
 
@@ -123,20 +123,20 @@ export async function run(opts: StartOptions, ctx: Context): Promise<void> {
   if (running) {
     throw new UserError(
       `an emulator is already running for ${opts.dataDir} at ${running.url} (pid ${running.pid})`,
-      'stop it with: sitectl emulator stop',
+      `stop it with: ${ctx.bin} emulator stop`,
       ExitCode.Failure,
     );
   }
   const hadData = existsSync(join(opts.dataDir, 'store.sqlite'));
   if (hadData && (opts.seed !== undefined || opts.size !== undefined)) {
-    notice(ctx.io, `Keeping the existing data in ${opts.dataDir}; --seed/--size apply to a new store (use: sitectl emulator reset).`);
+    notice(ctx.io, `Keeping the existing data in ${opts.dataDir}; --seed/--size apply to a new store (use: ${ctx.bin} emulator reset).`);
   }
   if (opts.detach) {
     const info = await spawnEmulator(opts.dataDir, opts.argv, ctx.env).catch((err: unknown) => {
       throw new UserError(err instanceof Error ? err.message : String(err), undefined, ExitCode.Failure);
     });
     howToUse(ctx, info.url, opts.dataDir);
-    notice(ctx.io, `  running in the background (pid ${info.pid}); log: ${join(opts.dataDir, 'emulator.log')}; stop with: sitectl emulator stop`);
+    notice(ctx.io, `  running in the background (pid ${info.pid}); log: ${join(opts.dataDir, 'emulator.log')}; stop with: ${ctx.bin} emulator stop`);
     return;
   }
   const { startEmulator } = await import('../../emulator/index.js');

@@ -40,13 +40,13 @@ export function register(parent: Command, ctx: Context): void {
 }
 
 /** Collects the status. @throws UserError (exit 1) when the emulator runs but does not answer. */
-export async function status(dataDir: string): Promise<StatusReport> {
+export async function status(dataDir: string, bin = 'sitectl'): Promise<StatusReport> {
   const running = readRunning(dataDir);
   const key = readAdminKey(dataDir);
   const keyFile = join(dataDir, 'admin-key.json');
   if (!running || !key) return { running: false, dataDir, keyFile, accountId: key?.accountId, siteId: key?.siteId, sites: key?.sites };
   const state = (await emulatorRequest(running.url, key, 'GET', '/__emulator/state').catch((err: unknown) => {
-    throw new UserError(`the emulator (pid ${running.pid}) did not answer: ${err instanceof Error ? err.message : String(err)}`, 'restart it: sitectl emulator stop && sitectl emulator start --detach', ExitCode.Failure);
+    throw new UserError(`the emulator (pid ${running.pid}) did not answer: ${err instanceof Error ? err.message : String(err)}`, `restart it: ${bin} emulator stop && ${bin} emulator start --detach`, ExitCode.Failure);
   })) as Pick<StatusReport, 'sites' | 'faults' | 'seed' | 'clock' | 'accountId' | 'siteId'>;
   return {
     running: true,
@@ -67,7 +67,7 @@ export async function status(dataDir: string): Promise<StatusReport> {
 /** Prints the status: a key/value view, TSV when piped, everything with `--json [fields]`. */
 export async function run(opts: { dataDir: string } & FormatFlags, ctx: Context): Promise<void> {
   const format = resolveFormat(opts, fieldsChecker(['running', 'dataDir', 'url', 'pid', 'port', 'keyFile', 'accountId', 'siteId', 'sites', 'clock', 'faults', 'seed']));
-  const report = await status(opts.dataDir);
+  const report = await status(opts.dataDir, ctx.bin);
   const rows: Array<[string, unknown]> = [
     ['running', report.running ? 'yes' : 'no'],
     ['data dir', report.dataDir],

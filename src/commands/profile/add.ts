@@ -1,6 +1,6 @@
 /**
  * `sitectl profile add NAME [--base-url URL] [--site-id ID] [--api-key-stdin] [--use]`.
- * The API key is read from stdin only, never from argv (design.md "Profiles and auth": argv is visible to every
+ * The API key is read from stdin (piped, or typed on a terminal without echo, ending at Enter), never from argv (design.md "Profiles and auth": argv is visible to every
  * user of the machine through ps and lands in shell history), so there is deliberately no `--api-key` flag.
  */
 import type { Command } from 'commander';
@@ -21,7 +21,7 @@ export interface AddOptions {
 export function register(parent: Command, ctx: Context): void {
   parent
     .command('add')
-    .description('Add or replace a profile (the API key is read from stdin)')
+    .description('Add or replace a profile (the API key is read from stdin, or typed hidden on a terminal)')
     .argument('<name>', 'profile name')
     .option('--base-url <url>', 'API base URL', DEFAULT_BASE_URL)
     .option('--site-id <id>', 'site id sent as wix-site-id with the API key')
@@ -43,12 +43,18 @@ export async function run(opts: AddOptions, ctx: Context): Promise<void> {
     throw new UserError(`'${LOCAL_PROFILE}' is reserved for the local emulator`, 'choose another name');
   }
   let apiKey: string | undefined;
-  if (opts.apiKeyStdin) {
-    if (ctx.io.isStdinTTY) notice(ctx.io, 'Paste the API key, then press Enter and Ctrl-D:');
+  const pipeHint = `pipe it in: printf %s "$KEY" | ${ctx.bin} profile add ${name} --api-key-stdin`;
+  if (ctx.io.isStdinTTY && ctx.io.canPrompt() && (opts.apiKeyStdin || opts.siteId !== undefined)) {
+    // On a terminal the key is typed or pasted without echo and Enter ends it; with --site-id but without
+    // --api-key-stdin, Enter alone skips it (the key can come from SITECTL_API_KEY instead).
+    apiKey = await ctx.prompter.secret(opts.apiKeyStdin ? 'API key:' : 'API key (Enter to skip):', { what: 'typing the API key', flag: '--api-key-stdin with the key piped in' });
+    if (!apiKey && opts.apiKeyStdin) throw new UserError('no API key entered', pipeHint);
+  } else if (opts.apiKeyStdin) {
     apiKey = (await readAll(ctx.io.stdin)).trim();
-    if (!apiKey) throw new UserError('no API key on stdin', `pipe it in: printf %s "$KEY" | sitectl profile add ${name} --api-key-stdin`);
-    if (/\s/.test(apiKey)) throw new UserError('the API key on stdin contains whitespace', 'pass exactly one key');
+    if (!apiKey) throw new UserError('no API key on stdin', pipeHint);
   }
+  if (apiKey && /\s/.test(apiKey)) throw new UserError('the API key contains whitespace', 'pass exactly one key');
+  apiKey ||= undefined;
   const candidate = {
     name,
     baseUrl: opts.baseUrl.replace(/\/+$/, ''),

@@ -22,7 +22,7 @@ export function register(parent: Command, ctx: Context): void {
 export async function run(opts: FormatFlags & { name?: string }, ctx: Context): Promise<void> {
   const format = resolveFormat(opts, fieldsChecker(PROFILE_FIELDS));
   const flags = opts.name ? { ...ctx.flags, profile: opts.name } : ctx.flags;
-  const resolved = await resolveProfile({ env: ctx.env, io: ctx.io, flags }, { startEmulator: false });
+  const resolved = await resolveProfile({ env: ctx.env, io: ctx.io, flags, bin: ctx.bin }, { startEmulator: false });
   const current = (readConfig(ctx.env).config.currentProfile ?? LOCAL_PROFILE) === resolved.name;
   const view = viewOf(resolved, current);
   await printRecord(ctx.io, format, view, {

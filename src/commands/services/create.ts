@@ -74,7 +74,7 @@ export async function run(opts: CreateOptions, ctx: Context): Promise<void> {
 }
 
 /** The wire body of the new service: file fields first, then flag fields on top. */
-export async function buildService(opts: CreateOptions, ctx: Pick<Context, 'io'>): Promise<ServiceCreate> {
+export async function buildService(opts: CreateOptions, ctx: Pick<Context, 'io' | 'bin'>): Promise<ServiceCreate> {
   let service: Record<string, unknown> = {};
   if (opts.file !== undefined) {
     const parsed = await readJsonSource('--file', opts.file, ctx.io.stdin);
@@ -102,7 +102,7 @@ export async function buildService(opts: CreateOptions, ctx: Pick<Context, 'io'>
     service.payment = { ...payment, rateType: 'FIXED', fixed: { price: { value: opts.price, currency } } };
   }
   if (opts.file === undefined && (service.name === undefined || service.type === undefined)) {
-    throw new UserError('a new service needs --name and --type (or --file)', `e.g. sitectl services create --name "Yoga" --type CLASS --price 25`);
+    throw new UserError('a new service needs --name and --type (or --file)', `e.g. ${ctx.bin} services create --name "Yoga" --type CLASS --price 25`);
   }
   return service as ServiceCreate;
 }

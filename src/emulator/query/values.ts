@@ -36,7 +36,7 @@ export function resolve(doc: unknown, path: CompiledPath): Resolved {
       walk(value, path, i, out);
       return out;
     }
-    value = (value as Record<string, unknown>)[path[i]];
+    value = own(value, path[i]);
   }
   if (value === undefined) return NOTHING;
   return { values: Array.isArray(value) ? value : [value], present: true };
@@ -55,7 +55,15 @@ function walk(value: unknown, path: CompiledPath, i: number, out: Resolved): voi
     for (const v of value) walk(v, path, i, out);
     return;
   }
-  walk((value as Record<string, unknown>)[path[i]], path, i + 1, out);
+  walk(own(value, path[i]), path, i + 1, out);
+}
+
+/**
+ * A document's own property, never one inherited from `Object.prototype`: a filter on `toString` or
+ * `__proto__` sees nothing rather than a function.
+ */
+function own(value: object, key: string): unknown {
+  return Object.hasOwn(value, key) ? (value as Record<string, unknown>)[key] : undefined;
 }
 
 /** First value at the path (used by sort and by single-valued aggregations), or undefined. */
@@ -64,7 +72,7 @@ export function first(doc: unknown, path: CompiledPath): unknown {
   for (const key of path) {
     if (Array.isArray(value)) value = value[0];
     if (value === null || typeof value !== 'object') return undefined;
-    value = (value as Record<string, unknown>)[key];
+    value = own(value, key);
   }
   return Array.isArray(value) ? value[0] : value;
 }

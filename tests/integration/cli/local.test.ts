@@ -25,7 +25,7 @@ describe('the local default', () => {
     expect(first.code, first.stderr).toBe(0);
     expect(Number(first.stdout)).toBeGreaterThan(0);
     expect(first.stderr).toMatch(
-      new RegExp(`^Started the local emulator at http://127\\.0\\.0\\.1:\\d+ \\(data in ${dataDir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\); stop it with: sitectl emulator stop\\n$`),
+      new RegExp(`^Started the local emulator at http://127\\.0\\.0\\.1:\\d+ \\(data in ${dataDir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\); stop it with: \\./bin/sitectl\\.js emulator stop\\n$`),
     );
     expect(existsSync(join(dataDir, 'admin-key.json'))).toBe(true);
 

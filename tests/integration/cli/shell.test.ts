@@ -42,7 +42,7 @@ describe('sitectl', () => {
 
     const opt = await runCli(['services', 'list', '--colour']);
     expect(opt.code).toBe(2);
-    expect(opt.stderr).toBe("error: unknown option '--colour'\nhint: run 'sitectl services --help' for usage\n");
+    expect(opt.stderr).toBe("error: unknown option '--colour'\nhint: run './bin/sitectl.js services --help' for usage\n");
 
     const missing = await runCli(['services', 'get']);
     expect(missing.code).toBe(2);

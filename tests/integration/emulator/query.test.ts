@@ -105,6 +105,13 @@ describe('filter', () => {
     expect(ids({ 'payment.fixed': { $exists: true } })).toEqual(['a', 'b']);
     expect(ids({ 'payment.fixed': { $exists: false } })).toEqual(['c']);
     expect(ids({ description: { $exists: false } })).toEqual(['c']);
+  });
+
+  it('sees only own properties: inherited names match nothing', () => {
+    expect(ids({ toString: { $exists: true } })).toEqual([]);
+    expect(ids({ 'name.constructor': { $exists: true } })).toEqual([]);
+    expect(ids(JSON.parse('{"__proto__": {"$exists": true}}'))).toEqual([]);
+    expect(ids({ 'locations.constructor': { $exists: true } })).toEqual([]);
     expect(ids({ staffMemberIds: { $isEmpty: true } })).toEqual(['c']);
     expect(ids({ tags: { $isEmpty: true } })).toEqual(['a', 'b', 'c']);
     expect(ids({ staffMemberIds: { $isEmpty: false } })).toEqual(['a', 'b']);
@@ -147,6 +154,10 @@ describe('sort', () => {
     expect(sorted([{ fieldName: 'createdDate', order: 'DESC' }])).toEqual(['c', 'b', 'a']);
     expect(sorted([{ fieldName: 'payment.fixed.price.value', order: 'DESC' }])).toEqual(['a', 'b', 'c']);
     expect(sorted([{ fieldName: 'hidden', order: 'ASC' }, { fieldName: 'name', order: 'DESC' }])).toEqual(['c', 'a', 'b']);
+  });
+
+  it('treats inherited names as missing: the order stays stable', () => {
+    expect(sorted([{ fieldName: 'toString' }, { fieldName: 'name', order: 'DESC' }])).toEqual(['c', 'b', 'a']);
   });
 
   it('rejects more than 50 fields and bad orders', () => {

@@ -1,5 +1,5 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import { ApiClient, parseRetryAfter } from '../../../src/api/client.js';
@@ -332,5 +332,83 @@ describe('default dispatcher (real socket, no mock)', () => {
       if (saved.no_proxy !== undefined) process.env.no_proxy = saved.no_proxy;
       server.close();
     }
+  });
+});
+
+describe('time limits (issue 5 section 5: no request hangs)', () => {
+  /** A real server that accepts connections and then does what `behave` says (or nothing at all). */
+  async function slowServer(behave: (res: http.ServerResponse) => void) {
+    const sockets = new Set<Socket>();
+    const timers: NodeJS.Timeout[] = [];
+    const server = http.createServer((_req, res) => behave(res));
+    server.on('connection', (s) => sockets.add(s));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    return {
+      url,
+      timers,
+      async close() {
+        for (const t of timers) clearInterval(t);
+        for (const s of sockets) s.destroy();
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+      },
+    };
+  }
+  const client = (url: string, extra: Partial<ConstructorParameters<typeof ApiClient>[0]> = {}) =>
+    new ApiClient({ baseUrl: url, credentials: { kind: 'none' }, timeoutMs: 300, sleep: async () => {}, ...extra });
+
+  it('a server that never answers: a POST fails after one attempt of timeoutMs', async () => {
+    const srv = await slowServer(() => {});
+    const api = client(srv.url);
+    const t0 = performance.now();
+    const err = await api.request({ method: 'POST', path: '/create', body: {} }).catch((e: unknown) => e);
+    const ms = performance.now() - t0;
+    await api.close();
+    await srv.close();
+    expect(err).toBeInstanceOf(NetworkError);
+    expect((err as Error).message).toContain('no complete reply within');
+    expect(ms).toBeLessThan(2000);
+  });
+
+  it('a server that never answers: a GET retries, then gives up inside the budget', async () => {
+    let attempts = 0;
+    const srv = await slowServer(() => void attempts++);
+    const api = client(srv.url, { budgetMs: 5000 });
+    const err = await api.request({ method: 'GET', path: '/list' }).catch((e: unknown) => e);
+    await api.close();
+    await srv.close();
+    expect(err).toBeInstanceOf(NetworkError);
+    expect(attempts).toBe(4);
+  });
+
+  it('the budget stops retries that would run past it', async () => {
+    let attempts = 0;
+    const srv = await slowServer(() => void attempts++);
+    const api = new ApiClient({ baseUrl: srv.url, credentials: { kind: 'none' }, timeoutMs: 200, budgetMs: 300 });
+    const t0 = performance.now();
+    const err = await api.request({ method: 'GET', path: '/list' }).catch((e: unknown) => e);
+    const ms = performance.now() - t0;
+    await api.close();
+    await srv.close();
+    expect(err).toBeInstanceOf(NetworkError);
+    expect(attempts).toBe(1);
+    expect(ms).toBeLessThan(1500);
+  });
+
+  it('a trickling reply (headers, then a byte every 50 ms forever) ends at timeoutMs', async () => {
+    const srv = await slowServer((res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('{"items":[');
+      srv.timers.push(setInterval(() => res.write(' '), 50));
+    });
+    const api = client(srv.url, { retries: 0 });
+    const t0 = performance.now();
+    const err = await api.request({ method: 'GET', path: '/list' }).catch((e: unknown) => e);
+    const ms = performance.now() - t0;
+    await api.close();
+    await srv.close();
+    expect(err).toBeInstanceOf(NetworkError);
+    expect((err as Error).message).toContain('no complete reply within');
+    expect(ms).toBeLessThan(2000);
   });
 });

@@ -1,0 +1,108 @@
+/**
+ * `NOUN delete`, the verb every deletable entity noun shares (issue 5 section 4): one entity (`delete ID`,
+ * read first so an unknown id fails before the prompt and the prompt names it) or many (`--filter | --where |
+ * --ids | --ids-file`, or `--resume JOURNAL`) through the entity bulk engine: plan -> preview -> confirm ->
+ * chunks -> journal -> report. The engine and the family's bulk wiring are loaded only by the bulk form.
+ */
+import type { Command } from 'commander';
+import type { ApiClient } from '../../api/client.js';
+import type { EntityAction } from '../../bulk/actions.js';
+import type { JournalArgs } from '../../bulk/journal.js';
+import type { EntityPort } from '../../bulk/port.js';
+import type { Context } from '../../context.js';
+import { success } from '../../core/log.js';
+import { fieldsChecker, printValue, resolveFormat } from '../../core/output.js';
+import { oneLine } from '../../core/text.js';
+import { addBulkFlags, addSelectionFlags, type BulkFlags, chooseForm, requireConfirmable, type SelectionFlags } from './bulk-flags.js';
+import { type EntityView, idOf, type Verb } from './verbs.js';
+
+export interface DeleteOptions extends BulkFlags, SelectionFlags {
+  id?: string;
+}
+
+/** The family's bulk delete wiring, loaded on first use of the bulk form. */
+export interface BulkDeleteWiring {
+  port(api: ApiClient): EntityPort;
+  action(api: ApiClient, args: JournalArgs): EntityAction;
+}
+
+export interface DeleteSpec<E> {
+  view: EntityView<E>;
+  /** The command path as help and hints name it, e.g. `services delete`. */
+  command: string;
+  examples: string[];
+  /** Reads one entity (the single form reads before it asks). @throws ApiError 404 for an unknown id */
+  fetch(api: ApiClient, id: string, signal: AbortSignal): Promise<E>;
+  /** Deletes one entity. */
+  remove(api: ApiClient, id: string, signal: AbortSignal): Promise<void>;
+  /** The bulk form's port and action (a dynamic import, so list and get never load the engine). */
+  bulk(): Promise<BulkDeleteWiring>;
+}
+
+/**
+ * Builds `NOUN delete`.
+ * run() throws UserError (exit 2) for bad flags or a missing `--yes` off a terminal; DeclinedError (exit 1);
+ * CancelError (130); PartialFailureError (exit 3); ApiError (single form: 404 for an unknown id).
+ */
+export function deleteVerb<E>(spec: DeleteSpec<E>): Verb<DeleteOptions> {
+  const view = spec.view as EntityView<unknown>;
+  const { one, many } = view.noun;
+  const question = (n: number) => `Delete ${n} ${n === 1 ? one : many}? This cannot be undone.`;
+
+  async function deleteOne(given: string, opts: DeleteOptions, ctx: Context): Promise<void> {
+    const format = resolveFormat({ json: opts.json }, fieldsChecker(['id', 'deleted']));
+    requireConfirmable(ctx, opts, `deleting ${one} ${given}`);
+    const api = await ctx.api();
+    const id = await idOf(ctx, api, view, given);
+    const entity = await spec.fetch(api, id, ctx.signal);
+    const name = oneLine(view.label(entity) ?? 'unnamed');
+    if (opts.dryRun) {
+      success(ctx.io, `dry run: would delete ${id} (${name}); nothing was changed`);
+      return;
+    }
+    if (!opts.yes) await ctx.prompter.require(`Delete ${one} "${name}" (${id})? This cannot be undone.`, { what: `deleting ${one} ${id}` });
+    await spec.remove(api, id, ctx.signal);
+    if (format.kind === 'json') await printValue(ctx.io, format, { id, deleted: true });
+    success(ctx.io, `deleted ${id}`);
+  }
+
+  const run = async (opts: DeleteOptions, ctx: Context): Promise<void> => {
+    const form = chooseForm(opts, `pass a ${one} id, or --filter JSON, --where, --ids or --ids-file`);
+    if (form === 'one') return deleteOne(opts.id!, opts, ctx);
+    const [{ resumeJournal, runBulkVerb, selectionFromFlags }, wiring] = await Promise.all([import('./bulk.js'), spec.bulk()]);
+    const journal = form === 'resume' ? resumeJournal(view, opts.resume!, 'delete') : undefined;
+    const selection = journal ? undefined : await selectionFromFlags(ctx, view, opts);
+    requireConfirmable(ctx, opts, `deleting ${many}`);
+    const api = await ctx.api();
+    const args: JournalArgs = journal?.header.args ?? {
+      filter: selection?.kind === 'filter' ? selection.filter : undefined,
+      ids: selection?.kind === 'ids' ? selection.ids : undefined,
+    };
+    await runBulkVerb(ctx, {
+      view,
+      port: wiring.port(api),
+      action: wiring.action(api, args),
+      selection,
+      resume: journal,
+      flags: opts,
+      command: spec.command,
+      question,
+    });
+  };
+
+  return {
+    run,
+    register(parent, ctx) {
+      const cmd: Command = parent
+        .command('delete')
+        .description(`Delete one ${one}, or many through a previewed, journaled bulk run`)
+        .argument('[id]', `the ${one} to delete (omit with --filter/--where/--ids/--ids-file/--resume)`)
+        .addHelpText('after', `\nExamples:\n${spec.examples.map((e) => `  ${e}`).join('\n')}`);
+      addSelectionFlags(cmd, many);
+      addBulkFlags(cmd);
+      cmd.action(async (id: string | undefined, o: Omit<DeleteOptions, 'id'>) => {
+        await run({ ...o, id }, ctx);
+      });
+    },
+  };
+}

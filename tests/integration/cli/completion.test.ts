@@ -1,0 +1,80 @@
+/**
+ * `sitectl completion bash|zsh|fish` (issue 5 section 6): the generated scripts are loaded into the real shells
+ * and asked what they would complete. bash always runs; zsh and fish run when installed (.ci/run installs
+ * them) and are otherwise skipped with a message.
+ */
+import { spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCliSandbox, runInProcess, type CliSandbox } from '../../helpers/index.js';
+
+const has = (shell: string) => spawnSync(shell, ['-c', 'exit 0']).status === 0;
+const hasZsh = has('zsh');
+const hasFish = has('fish');
+if (!hasZsh || !hasFish) console.warn(`completion.test.ts: skipping ${[!hasZsh && 'zsh', !hasFish && 'fish'].filter(Boolean).join(' and ')} (not installed)`);
+
+let sandbox: CliSandbox;
+const scripts: Record<string, string> = {};
+beforeAll(async () => {
+  sandbox = createCliSandbox();
+  for (const shell of ['bash', 'zsh', 'fish']) {
+    const r = await runInProcess(['completion', shell]);
+    expect(r.code, r.stderr).toBe(0);
+    scripts[shell] = join(sandbox.root, `completion.${shell}`);
+    writeFileSync(scripts[shell]!, r.stdout);
+  }
+});
+afterAll(() => sandbox?.cleanup());
+
+function shell(cmd: string, args: string[]): string {
+  const r = spawnSync(cmd, args, { encoding: 'utf8', env: { PATH: process.env.PATH, HOME: sandbox.root } });
+  expect(r.status, r.stderr).toBe(0);
+  return r.stdout;
+}
+
+/** What bash completes for the words typed so far (the last one is being completed). */
+function bashComplete(...words: string[]): string[] {
+  const quoted = words.map((w) => `'${w}'`).join(' ');
+  const out = shell('bash', ['-c', `source '${scripts.bash}'; COMP_WORDS=(sitectl ${quoted}); COMP_CWORD=${words.length}; _sitectl; printf '%s\\n' "\${COMPREPLY[@]}"`]);
+  return out.split('\n').filter(Boolean);
+}
+
+describe('completion scripts', () => {
+  it('an unknown shell is exit 2 naming the choices', async () => {
+    const r = await runInProcess(['completion', 'tcsh']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^error: unknown shell 'tcsh'\nhint: use one of bash, zsh, fish\n$/);
+  });
+
+  it('bash: nouns, verbs after aliases and global flags, flags of the verb', () => {
+    expect(bashComplete('')).toEqual(['services', 'api', 'profile', 'emulator', 'completion']);
+    expect(bashComplete('serv')).toEqual(['services']);
+    expect(bashComplete('--profile', 'prod', 'services', 'pricing-plans', '')).toEqual(['add', 'remove']);
+    expect(bashComplete('service', 'ls', '--wh')).toEqual(['--where']);
+    expect(bashComplete('services', 'update', '--dry')).toEqual(['--dry-run']);
+    expect(bashComplete('emulator', 'cl')).toEqual(['clock']);
+  });
+
+  it.skipIf(!hasZsh)('zsh: the same tree through _describe', () => {
+    const run = (...words: string[]) =>
+      shell('zsh', [
+        '-c',
+        `compdef() { :; }; source '${scripts.zsh}'
+_describe() { local -a arr names; arr=("\${(@P)4}"); names=("\${(@)arr%%:*}"); print -r -- "$2 \${names[*]}"; }
+_files() { print files; }
+words=(sitectl ${words.map((w) => `'${w}'`).join(' ')}); CURRENT=\${#words}; _sitectl`,
+      ]).trim();
+    expect(run('')).toBe('commands services api profile emulator completion');
+    expect(run('--profile', 'prod', 'service', 'pricing-plans', '')).toBe('commands add remove');
+    expect(run('services', 'list', '--filter', '')).toBe('files');
+    expect(run('services', 'ls', '--')).toMatch(/^options .*--where/);
+  });
+
+  it.skipIf(!hasFish)('fish: complete -C lists candidates with descriptions', () => {
+    const run = (line: string) => shell('fish', ['-c', `source '${scripts.fish}'; complete -C '${line}'`]);
+    expect(run('sitectl serv')).toMatch(/^services\tList, inspect/m);
+    expect(run('sitectl services pricing-plans ').split('\n').filter(Boolean).map((l) => l.split('\t')[0])).toEqual(['add', 'remove']);
+    expect(run('sitectl --profile x emulator cl')).toMatch(/^clock\t/m);
+  });
+});
