@@ -68,6 +68,11 @@ export interface OperationSpec<Req extends $ZodType = $ZodType, Res extends $Zod
   longGetFallback?: boolean;
   /** The SDK sends the proto path as is: the gateway has no mapping for it (e.g. availability multislot). */
   bare?: boolean;
+  /**
+   * Changes nothing (the emulator serves it outside a write transaction). Default: GET, or an SDK name that
+   * starts with get, list, query, search, count or validate.
+   */
+  readOnly?: boolean;
 }
 
 /** A gateway prefix mapping: a proto prefix and the URL prefixes that reach it, the SDK's first. */
@@ -98,6 +103,8 @@ export type Operation<Spec extends OperationSpec = OperationSpec> = Omit<Spec, '
   readonly routes: readonly string[];
   /** The request fields that fill the path, in order (`serviceId`, `service.id`). */
   readonly pathParams: readonly string[];
+  /** Changes nothing (see {@link OperationSpec.readOnly}; the default is filled in). */
+  readonly readOnly: boolean;
 };
 
 export interface Family<Ops extends Record<string, OperationSpec> = Record<string, OperationSpec>> {
@@ -138,6 +145,9 @@ function rewrite(path: string, prefixes: readonly PrefixMapping[]): { url: strin
   return { url: urls[0]!, routes: [...new Set([path, ...urls])] };
 }
 
+/** SDK method names of calls that change nothing. */
+const READ_NAME = /^(get|list|query|search|count|validate)[A-Z]/;
+
 /**
  * Declares a family. Every operation gets its SDK URL (first matching prefix mapping, or the proto path when
  * `bare` or unmapped), its route list and its path parameters.
@@ -155,7 +165,8 @@ export function defineFamily<const Ops extends Record<string, OperationSpec>>(sp
     if (other) throw new Error(`${spec.name}: ${name} and ${other} are both ${key}`);
     seen.set(key, name);
     const { request, reply, ...rest } = op;
-    const defined = { ...rest, name, family: spec.name, url, routes, pathParams } as Record<string, unknown>;
+    const readOnly = op.readOnly ?? (op.method === 'GET' || READ_NAME.test(name));
+    const defined = { ...rest, name, family: spec.name, url, routes, pathParams, readOnly } as Record<string, unknown>;
     Object.defineProperty(defined, 'request', { get: once(request), enumerable: true });
     Object.defineProperty(defined, 'reply', { get: once(reply), enumerable: true });
     operations[name] = Object.freeze(defined) as unknown as Operation;

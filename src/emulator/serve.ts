@@ -14,7 +14,7 @@ import type { $ZodIssue, $ZodType } from 'zod/v4/core';
 import { operationsOf, type Family, type Operation, type OperationSpec, type RequestOf, type WireReplyOf } from '../api/family.js';
 import { getPath, setPath, UnsafePathError } from '../api/paths.js';
 import { fromBase64UrlJson } from '../api/query.js';
-import { acceptsNumber, elementOf, kindOf, lookupPath } from '../api/schemas/introspect.js';
+import { acceptsNumber, elementOf, isOptional, kindOf, lookupPath, shapeOf } from '../api/schemas/introspect.js';
 import type { Principal } from './auth.js';
 import { ValidationFailure, type FieldViolation } from './errors.js';
 import type { CollectionDef, Doc, SiteCollection } from './store/collection.js';
@@ -119,6 +119,7 @@ function violationOf(issue: $ZodIssue, request: unknown, prefix: readonly Proper
       return v(`must be at least ${min}`, 'MIN', { min });
     }
     case 'invalid_value':
+      if (pathValue(request, path) === undefined) return v(`is required (one of ${issue.values.map(String).join(', ')})`, 'REQUIRED_FIELD');
       return v(`must be one of ${issue.values.map(String).join(', ')}`, 'INVALID_ENUM_VALUE');
     case 'invalid_format':
       return v(issue.message, 'FORMAT');
@@ -140,8 +141,14 @@ function violationOf(issue: $ZodIssue, request: unknown, prefix: readonly Proper
  * @throws ValidationFailure (400) listing them all
  */
 export function validate(schema: $ZodType, request: unknown, prefix?: string): void {
+  const violations = violationsOf(schema, request, prefix);
+  if (violations.length) throw new ValidationFailure(violations);
+}
+
+/** The field violations of `request` against `schema` (none when it is valid), named as {@link validate} names them. */
+export function violationsOf(schema: $ZodType, request: unknown, prefix?: string): FieldViolation[] {
   const result = safeParse(schema, request);
-  if (result.success) return;
+  if (result.success) return [];
   const seen = new Set<string>();
   const violations: FieldViolation[] = [];
   for (const issue of result.error.issues) {
@@ -152,7 +159,32 @@ export function validate(schema: $ZodType, request: unknown, prefix?: string): v
     seen.add(key);
     violations.push(violation);
   }
-  throw new ValidationFailure(violations);
+  return violations;
+}
+
+/**
+ * Checks an updated document against the entity's create schema, field by field, looking only at the top-level
+ * fields that changed: `next` shares every unchanged field with `previous` by reference (copy on write), and
+ * `previous` was valid when it was stored. A bulk update of one field therefore validates that field, not the
+ * whole document; a field the update cleared is still reported when the schema requires it.
+ * @param schema an object schema (the entity as a create request gives it)
+ * @param prefix where the document sits in the request (`service`, `services[3].service`)
+ * @returns the violations, empty when the changed fields are valid
+ */
+export function changedFieldViolations(schema: $ZodType, next: Record<string, unknown>, previous: Record<string, unknown>, prefix: string): FieldViolation[] {
+  const shape = shapeOf(schema);
+  if (!shape) return violationsOf(schema, next, prefix);
+  const out: FieldViolation[] = [];
+  for (const key of new Set([...Object.keys(next), ...Object.keys(previous)])) {
+    const field = shape[key];
+    if (!field || next[key] === previous[key]) continue;
+    if (next[key] === undefined && !isOptional(field)) {
+      out.push({ field: `${prefix}.${key}`, description: 'is required', violatedRule: 'REQUIRED_FIELD' });
+      continue;
+    }
+    out.push(...violationsOf(field, next[key], `${prefix}.${key}`));
+  }
+  return out;
 }
 
 /** A GET parameter's text as the type the schema wants at that path (numbers, booleans; strings as they are). */
@@ -206,17 +238,24 @@ export function requestFromQuery(query: URLSearchParams, schema: $ZodType): Reco
  * Refuses keys that reach the prototype chain and nesting deeper than {@link MAX_BODY_DEPTH}, in one walk.
  * @throws ValidationFailure
  */
-function checkShape(value: unknown, path = '', depth = 0): void {
+function checkShape(value: unknown, at: Array<string | number> = []): void {
   if (value === null || typeof value !== 'object') return;
-  if (depth >= MAX_BODY_DEPTH) throw ValidationFailure.field(path || 'body', `is nested more than ${MAX_BODY_DEPTH} levels deep`, 'MAX_DEPTH');
+  // The path is built only for an error: a bulk body has thousands of keys.
+  const here = () => at.map((k, i) => (typeof k === 'number' ? `[${k}]` : i === 0 ? k : `.${k}`)).join('') || 'body';
+  if (at.length >= MAX_BODY_DEPTH) throw ValidationFailure.field(here(), `is nested more than ${MAX_BODY_DEPTH} levels deep`, 'MAX_DEPTH');
   if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) checkShape(value[i], `${path}[${i}]`, depth + 1);
+    for (let i = 0; i < value.length; i++) {
+      at.push(i);
+      checkShape(value[i], at);
+      at.pop();
+    }
     return;
   }
   for (const key in value) {
-    const here = path ? `${path}.${key}` : key;
-    if (key === '__proto__' || key === 'constructor' || key === 'prototype') throw ValidationFailure.field(here, 'is not an allowed field name', 'INVALID');
-    checkShape((value as Record<string, unknown>)[key], here, depth + 1);
+    at.push(key);
+    if (key === '__proto__' || key === 'constructor' || key === 'prototype') throw ValidationFailure.field(here(), 'is not an allowed field name', 'INVALID');
+    checkShape((value as Record<string, unknown>)[key], at);
+    at.pop();
   }
 }
 

@@ -142,7 +142,7 @@ export function createEmulatorServer(deps: ServerDeps): Server {
       const { op, handler } = match.target;
       const body = decodeRequest(op, parseJson(raw), query, match.params);
       const site = principal.siteId;
-      result = store.tx(() => {
+      const run = () => {
         const ctx: RequestContext<unknown> = {
           body,
           query,
@@ -154,7 +154,10 @@ export function createEmulatorServer(deps: ServerDeps): Server {
           db: (def) => store.collection(def).at(site),
         };
         return handler(ctx as RequestContext<never>);
-      });
+      };
+      // Handlers are synchronous, so a read sees one state without a transaction (and a write from a read-only
+      // operation throws: writes must run inside store.tx()).
+      result = op.readOnly ? run() : store.tx(run);
     } catch (err) {
       if (decision.latencyMs > 0) await sleep(decision.latencyMs);
       fail(res, requestId, err);

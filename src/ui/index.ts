@@ -4,7 +4,7 @@
  *
  * Every function takes plain data and returns plain results; nothing here calls the API.
  */
-import { createElement } from 'react';
+import { createElement, type ReactElement } from 'react';
 import { render, renderToString } from 'ink';
 import { CancelError } from '../core/errors.js';
 import { Confirm } from './confirm.js';
@@ -35,25 +35,7 @@ export interface RenderConfirmOptions {
  * @throws CancelError (exit 130) when the user presses Esc or Ctrl-C
  */
 export async function renderConfirm(opts: RenderConfirmOptions): Promise<boolean> {
-  let answer: boolean | undefined;
-  const instance = render(
-    createElement(Confirm, {
-      message: opts.message,
-      defaultValue: opts.defaultValue,
-      onDone: (a: boolean | undefined) => {
-        answer = a;
-      },
-    }),
-    {
-      stdout: opts.stdout ?? process.stderr,
-      stdin: opts.stdin ?? process.stdin,
-      exitOnCtrlC: false,
-      patchConsole: false,
-    },
-  );
-  await instance.waitUntilExit();
-  if (answer === undefined) throw new CancelError('Cancelled');
-  return answer;
+  return ask<boolean>((onDone) => createElement(Confirm, { message: opts.message, defaultValue: opts.defaultValue, onDone }), opts);
 }
 
 export interface RenderSecretOptions {
@@ -70,19 +52,24 @@ export interface RenderSecretOptions {
  * @throws CancelError (exit 130) on Esc or Ctrl-C
  */
 export async function renderSecret(opts: RenderSecretOptions): Promise<string> {
-  let value: string | undefined;
+  return (await ask<string>((onDone) => createElement(Secret, { message: opts.message, onDone }), opts)).trim();
+}
+
+/**
+ * Draws a prompt that reports once through `onDone` (undefined = cancelled) and waits for it to unmount.
+ * @throws CancelError (exit 130) when it was cancelled
+ */
+async function ask<T>(element: (onDone: (answer: T | undefined) => void) => ReactElement, opts: { stdout?: TtyOut; stdin?: NodeJS.ReadStream }): Promise<T> {
+  let answer: T | undefined;
   const instance = render(
-    createElement(Secret, {
-      message: opts.message,
-      onDone: (v: string | undefined) => {
-        value = v;
-      },
+    element((a) => {
+      answer = a;
     }),
     { stdout: opts.stdout ?? process.stderr, stdin: opts.stdin ?? process.stdin, exitOnCtrlC: false, patchConsole: false },
   );
   await instance.waitUntilExit();
-  if (value === undefined) throw new CancelError('Cancelled');
-  return value.trim();
+  if (answer === undefined) throw new CancelError('Cancelled');
+  return answer;
 }
 
 export interface RenderProgressOptions {

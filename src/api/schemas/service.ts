@@ -8,6 +8,7 @@
  * `Date`; `ServiceWire` is the wire form with string dates, used for create/update bodies.
  */
 import * as z from 'zod/mini';
+import type { $ZodType } from 'zod/v4/core';
 import { Address, AggregationData, bounded, bulkResult, isoDate, MediaItem, Money, once, openEnum, PagingMetadata, requestShapes } from './common.js';
 
 export const ServiceTypeValues = ['APPOINTMENT', 'CLASS', 'COURSE'] as const;
@@ -142,27 +143,26 @@ export type Category = z.infer<typeof Category>;
 
 export const FormRef = z.looseObject({ id: z.string() });
 
+/** `payment.options`: how a customer may pay (the same shape in requests and replies). */
+const PaymentOptions = z.looseObject({
+  online: z.optional(z.boolean()),
+  inPerson: z.optional(z.boolean()),
+  deposit: z.optional(z.boolean()),
+  pricingPlan: z.optional(z.boolean()),
+});
+
+/** `payment.varied`: the price range and deposit, in reply money or in request money (bounded strings). */
+function variedPrices<M extends $ZodType>(money: M) {
+  return z.looseObject({ defaultPrice: z.optional(money), minPrice: z.optional(money), maxPrice: z.optional(money), deposit: z.optional(money) });
+}
+
 /** `payment`: one of fixed/custom/varied according to `rateType`; `options` say how a customer may pay. */
 export const ServicePayment = z.looseObject({
   rateType: z.optional(openEnum(RateTypeValues)),
   fixed: z.optional(z.looseObject({ price: z.optional(Money), deposit: z.optional(Money) })),
   custom: z.optional(z.looseObject({ description: z.optional(z.string()) })),
-  varied: z.optional(
-    z.looseObject({
-      defaultPrice: z.optional(Money),
-      minPrice: z.optional(Money),
-      maxPrice: z.optional(Money),
-      deposit: z.optional(Money),
-    }),
-  ),
-  options: z.optional(
-    z.looseObject({
-      online: z.optional(z.boolean()),
-      inPerson: z.optional(z.boolean()),
-      deposit: z.optional(z.boolean()),
-      pricingPlan: z.optional(z.boolean()),
-    }),
-  ),
+  varied: z.optional(variedPrices(Money)),
+  options: z.optional(PaymentOptions),
   pricingPlanIds: z.optional(z.array(z.string())),
 });
 export type ServicePayment = z.infer<typeof ServicePayment>;
@@ -268,22 +268,8 @@ function buildServiceInputs() {
     rateType: z.enum([...RateTypeValues, 'SUBSCRIPTION']),
     fixed: z.optional(z.looseObject({ price: z.optional(MoneyInput), deposit: z.optional(MoneyInput) })),
     custom: z.optional(z.looseObject({ description: z.optional(bounded(1000)) })),
-    varied: z.optional(
-      z.looseObject({
-        defaultPrice: z.optional(MoneyInput),
-        minPrice: z.optional(MoneyInput),
-        maxPrice: z.optional(MoneyInput),
-        deposit: z.optional(MoneyInput),
-      }),
-    ),
-    options: z.optional(
-      z.looseObject({
-        online: z.optional(z.boolean()),
-        inPerson: z.optional(z.boolean()),
-        deposit: z.optional(z.boolean()),
-        pricingPlan: z.optional(z.boolean()),
-      }),
-    ),
+    varied: z.optional(variedPrices(MoneyInput)),
+    options: z.optional(PaymentOptions),
     pricingPlanIds: z.optional(z.array(Id).check(z.maxLength(100))),
   });
   /** The writable fields of a service in a request, every one optional (the base of the others). */

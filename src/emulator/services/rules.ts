@@ -7,7 +7,7 @@
 import { serviceInputs } from '../../api/schemas/service.js';
 import { getPath, setPathCopying } from '../../api/paths.js';
 import { ApplicationFailure, ValidationFailure, type FieldViolation } from '../errors.js';
-import { validate } from '../serve.js';
+import { changedFieldViolations } from '../serve.js';
 import type { Address, Catalog, ServiceDoc, ServiceLocation } from './model.js';
 
 /** Base of the service page urls the emulated site reports. */
@@ -116,17 +116,6 @@ function ruleViolations(cat: Catalog, doc: Json, prefix: string): FieldViolation
     });
   }
   return out;
-}
-
-/**
- * Checks a whole service (after defaults, or after an update is applied): the create schema's rules, then the
- * rules of {@link ruleViolations}.
- * @throws ValidationFailure listing every violation
- */
-function checkService(cat: Catalog, doc: Json, prefix: string): void {
-  validate(serviceInputs().ServiceCreate, doc, prefix);
-  const violations = ruleViolations(cat, doc, prefix);
-  if (violations.length) throw new ValidationFailure(violations);
 }
 
 /**
@@ -244,7 +233,9 @@ export function updateService(cat: Catalog, patch: Json, mask: string[] | undefi
     merge(next, patch);
   }
   if (next.type !== current.type) throw ValidationFailure.field(`${prefix}.type`, 'the type of a service cannot be changed', 'IMMUTABLE');
-  checkService(cat, next, prefix);
+  // The changed fields against the create schema (the request schema saw only the patch), then the rules.
+  const violations = [...changedFieldViolations(serviceInputs().ServiceCreate, next, current as Json, prefix), ...ruleViolations(cat, next, prefix)];
+  if (violations.length) throw new ValidationFailure(violations);
   const doc = next as ServiceDoc;
   normalize(cat, doc, current);
   if (doc.name !== current.name) setMainSlug(doc, uniqueSlug(cat, doc.name, doc.id), cat.now, false);

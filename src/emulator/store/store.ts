@@ -106,6 +106,8 @@ export class Store {
   private readonly stmt;
   private checkpointer: Checkpointer | undefined;
   private commits = 0;
+  /** One transaction wrapper for every call: better-sqlite3 nests it as a savepoint inside an open one. */
+  private readonly inTransaction: <T>(fn: () => T) => T;
 
   /** @throws Error when the data dir cannot be created or the file is not a SQLite database */
   constructor(
@@ -115,6 +117,7 @@ export class Store {
     mkdirSync(dataDir, { recursive: true, mode: 0o700 });
     const file = join(dataDir, 'store.sqlite');
     this.db = new Database(file);
+    this.inTransaction = this.db.transaction((fn: () => unknown) => fn()) as <T>(fn: () => T) => T;
     // Site data: owner-only whatever the umask (issue 5 section 2); the WAL and SHM files follow the database.
     chmodSync(file, 0o600);
     this.db.pragma('journal_mode = WAL');
@@ -196,7 +199,7 @@ export class Store {
     const touched = new Set<Key>();
     this.touchedStack.push(touched);
     try {
-      const result = this.db.transaction(fn)();
+      const result = this.inTransaction(fn);
       this.touchedStack.pop();
       const parent = this.touchedStack[this.touchedStack.length - 1];
       if (parent) for (const k of touched) parent.add(k);
@@ -205,6 +208,7 @@ export class Store {
     } catch (err) {
       this.touchedStack.pop();
       this.reloadTouched(touched);
+      this.siteIds = undefined;
       throw err;
     } finally {
       if (outer) this.txNow = undefined;
@@ -314,24 +318,34 @@ export class Store {
     }));
   }
 
+  /** Ids of the account's sites (see {@link hasSite}); undefined until asked, and after a change. */
+  private siteIds: Set<string> | undefined;
+
   /** The account's sites, oldest first. */
   sites(): Site[] {
     return this.stmt.sites.all().map((r) => ({ id: r.id, name: r.name, createdDate: r.created_date }));
   }
 
+  /**
+   * Whether the account has this site. Asked on every request (auth), so the ids are kept in memory; any change
+   * to the sites, and any rolled-back transaction, drops the copy.
+   */
   hasSite(id: string): boolean {
-    return this.sites().some((s) => s.id === id);
+    this.siteIds ??= new Set(this.sites().map((s) => s.id));
+    return this.siteIds.has(id);
   }
 
   /** Adds a site to the account (inside the caller's transaction or its own). */
   addSite(site: { id: string; name: string }): Site {
     const createdDate = this.now();
+    this.siteIds = undefined;
     this.stmt.addSite.run(site.id, site.name, createdDate);
     return { ...site, createdDate };
   }
 
   /** Removes a site and all of its data. */
   removeSite(id: string): void {
+    this.siteIds = undefined;
     this.tx(() => {
       this.db.prepare('DELETE FROM docs WHERE site = ?').run(id);
       this.db.prepare('DELETE FROM uniques WHERE site = ?').run(id);

@@ -88,6 +88,26 @@ describe('envelopes and aliases', () => {
   });
 });
 
+describe('request shape', () => {
+  it('a body nested deeper than 32 levels is refused, naming where', async () => {
+    let deep: unknown = 'x';
+    for (let i = 0; i < 40; i++) deep = { a: deep };
+    const r = await emu.request('POST', '/v2/services/query', { query: { filter: deep } });
+    expect(r.status).toBe(400);
+    const v = r.body.details.validationError.fieldViolations[0];
+    expect(v.violatedRule).toBe('MAX_DEPTH');
+    expect(v.field).toMatch(/^query\.filter(\.a)+$/);
+  });
+
+  it('keys that reach the prototype chain are refused, naming where', async () => {
+    const body = JSON.parse('{"services":[{"service":{"id":"x","revision":"1"}},{"service":{"id":"y","revision":"1","__proto__":{"polluted":1}}}]}');
+    const r = await emu.request('POST', '/bookings/v2/bulk/services/update', body);
+    expect(r.status).toBe(400);
+    expect(r.body.details.validationError.fieldViolations[0]).toMatchObject({ field: 'services[1].service.__proto__', violatedRule: 'INVALID' });
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+});
+
 describe('auth', () => {
   it('401 without credentials, 403 with a wrong key or site id, all with a request id', async () => {
     const none = await raw('POST', '/v2/services/query', {}, {});
@@ -182,6 +202,17 @@ describe('update, revisions and field masks', () => {
     expect(merged.body.service.onlineBooking).toEqual({ enabled: true, requireManualApproval: true, allowMultipleRequests: false });
     expect(merged.body.service.description).toBe('keep me');
     expect(Date.parse(merged.body.service.updatedDate)).toBeGreaterThanOrEqual(Date.parse(s.updatedDate));
+  });
+
+  it('the updated service must still be valid: a mask may not clear a required field or leave a partial object', async () => {
+    const s = (await emu.request('POST', '/v2/services', newService('Still valid'))).body.service;
+    const cleared = await emu.request('PATCH', `/v2/services/${s.id}`, { service: { id: s.id, revision: '1' }, mask: 'name' });
+    expect(cleared.status).toBe(400);
+    expect(cleared.body.details.validationError.fieldViolations).toContainEqual(expect.objectContaining({ field: 'service.name', violatedRule: 'REQUIRED_FIELD' }));
+    const partial = await emu.request('PATCH', `/v2/services/${s.id}`, { service: { id: s.id, revision: '1', payment: { fixed: { price: { value: '5', currency: 'USD' } } } }, mask: 'payment' });
+    expect(partial.status).toBe(400);
+    expect(partial.body.details.validationError.fieldViolations).toContainEqual(expect.objectContaining({ field: 'service.payment.rateType', violatedRule: 'REQUIRED_FIELD' }));
+    expect((await emu.request('GET', `/v2/services/${s.id}`)).body.service.revision).toBe('1');
   });
 
   it('an unknown id is a 404 SERVICE_NOT_FOUND', async () => {

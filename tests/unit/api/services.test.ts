@@ -286,6 +286,11 @@ describe('services calls (spec 000 section 7, SDK URLs of wire section 1)', () =
     });
   }
 
+  it('reads are marked read-only (served outside a write transaction), writes are not', () => {
+    const readOnly = operationsOf(servicesFamily).filter((o) => o.readOnly).map((o) => o.name).sort();
+    expect(readOnly).toEqual(['countServices', 'getService', 'queryBookingForms', 'queryCategories', 'queryLocations', 'queryPolicies', 'queryServices', 'searchServices', 'validateSlug']);
+  });
+
   it('queries are retried on 5xx, creates and clones are not', async () => {
     h = harness();
     on(h, 'POST', '/_api/bookings/v2/services/count', () => ({ status: 503 }));
