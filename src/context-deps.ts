@@ -4,7 +4,6 @@
  * dynamic import in context.ts, so `--help` and usage errors do not load them and API commands load them in a
  * single step (issue 2 section 7).
  */
-import './startup.js';
 export { ApiClient } from './api/client.js';
 export { checkProfileName, DEFAULT_BASE_URL, LOCAL_PROFILE, readConfig } from './core/config.js';
 export * as daemon from './local/daemon.js';

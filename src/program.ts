@@ -9,6 +9,7 @@
  * one line in NOUNS.
  */
 import { Command } from 'commander';
+import type { Shell } from './commands/completion/scripts.js';
 import type { Context } from './context.js';
 import { UserError } from './core/errors.js';
 import { VERSION } from './core/version.js';
@@ -29,7 +30,6 @@ const NOUNS: readonly Noun[] = [
   { name: 'api', description: 'Make an authenticated request to any platform endpoint', load: () => import('./commands/api/index.js') },
   { name: 'profile', description: 'Manage profiles: which site and credentials to use', load: () => import('./commands/profile/index.js') },
   { name: 'emulator', description: 'Run the local emulator of the platform', load: () => import('./commands/emulator/index.js') },
-  { name: 'completion', description: 'Print the shell completion script (bash, zsh or fish)', load: () => import('./commands/completion/index.js') },
 ];
 
 /** The names of every noun, for hints. */
@@ -102,8 +102,36 @@ export async function createProgram(ctx: Context, argv: readonly string[] = [], 
       program.command(noun.name).description(noun.description);
     }
   }
+  addCompletion(program, ctx);
   applyToTree(program, ctx);
   return program;
+}
+
+const SHELLS: readonly Shell[] = ['bash', 'zsh', 'fish'];
+
+/**
+ * `sitectl completion bash|zsh|fish` (issue 5 section 6): prints a completion script generated from the whole
+ * command tree, every noun loaded (src/commands/completion/scripts.ts writes the scripts). It lives here, not in
+ * a noun module, because it needs the root program with every noun.
+ */
+function addCompletion(program: Command, ctx: Context): void {
+  const install: Record<Shell, string> = {
+    bash: `echo 'source <(sitectl completion bash)' >> ~/.bashrc`,
+    zsh: `sitectl completion zsh > "\${fpath[1]}/_sitectl"   # or: source <(sitectl completion zsh) in ~/.zshrc`,
+    fish: `sitectl completion fish > ~/.config/fish/completions/sitectl.fish`,
+  };
+  program
+    .command('completion')
+    .description('Print the shell completion script (bash, zsh or fish)')
+    .argument('<shell>', SHELLS.join(', '))
+    .addHelpText('after', `\nInstall:\n${SHELLS.map((s) => `  ${s}: ${install[s]}`).join('\n')}`)
+    .action(async (shell: string) => {
+      if (!(SHELLS as readonly string[]).includes(shell)) throw new UserError(`unknown shell '${shell}'`, `use one of ${SHELLS.join(', ')}`);
+      const [{ completionScript, completionTree }, full] = await Promise.all([import('./commands/completion/scripts.js'), createProgram(ctx, [], { allNouns: true })]);
+      // Named after the program as the user runs it (its base name), when that is a plain command name.
+      const base = (ctx.bin.split(/[\\/]/).pop() ?? '').replace(/\.js$/, '');
+      ctx.io.stdout.write(completionScript(shell as Shell, completionTree(full), /^[A-Za-z0-9_.-]+$/.test(base) ? base : 'sitectl'));
+    });
 }
 
 /** Examples, environment and exit codes under the root help. */

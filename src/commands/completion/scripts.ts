@@ -20,8 +20,8 @@ export interface CompletionNode {
   options: Array<{ long?: string; short?: string; description: string; takesValue: boolean }>;
 }
 
-export const SHELLS = ['bash', 'zsh', 'fish'] as const;
-export type Shell = (typeof SHELLS)[number];
+/** The shells a script is written for. */
+export type Shell = 'bash' | 'zsh' | 'fish';
 
 /** Flattens a Commander tree (every noun registered) into nodes, root first. Help commands are left out. */
 export function completionTree(root: Command): CompletionNode[] {
