@@ -9,7 +9,7 @@ import { mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { answering, createCliSandbox, runInProcess, startTestEmulator, type CliResult, type InProcessOptions, type TestEmulator } from '../../helpers/index.js';
-import { lastEventSeq } from '../bulk/support.js';
+import { lastEventSeq, setFaults } from '../bulk/support.js';
 
 let emu: TestEmulator;
 beforeAll(async () => {
@@ -161,6 +161,27 @@ describe('no request hangs (section 5)', () => {
       expect(r.stderr).toMatch(/no complete reply within/);
     } finally {
       await srv.close();
+    }
+  });
+});
+
+describe('every wait ends on Ctrl-C (section 3)', () => {
+  it('Ctrl-C during a Retry-After pause exits 130 at once and prints the resume command', async () => {
+    const sandbox = createCliSandbox();
+    const ctrlC = new AbortController();
+    try {
+      // One request a second, then 429 with Retry-After: 30; the run waits, and Ctrl-C comes 500 ms in.
+      await setFaults(emu, { rateLimitPerSec: 1, retryAfterSec: 30 });
+      setTimeout(() => ctrlC.abort(new DOMException('Interrupted', 'AbortError')), 500);
+      const t0 = performance.now();
+      const r = await cli(['services', 'update', '--filter', '{}', '--set', 'tagLine=waited', '--yes', '--concurrency', '1'], { sandbox, signal: ctrlC.signal });
+      const ms = performance.now() - t0;
+      expect(r.code, r.stderr).toBe(130);
+      expect(ms).toBeLessThan(5000);
+      expect(r.stderr).toMatch(/resume with: sitectl services update --resume \S+/);
+    } finally {
+      await setFaults(emu, { rateLimitPerSec: 0, retryAfterSec: 1 });
+      sandbox.cleanup();
     }
   });
 });
