@@ -354,17 +354,19 @@ describe('time limits (issue 5 section 5: no request hangs)', () => {
       },
     };
   }
-  const client = (url: string, extra: Partial<ConstructorParameters<typeof ApiClient>[0]> = {}) =>
-    new ApiClient({ baseUrl: url, credentials: { kind: 'none' }, timeoutMs: 300, sleep: async () => {}, ...extra });
-
-  it('a server that never answers: a POST fails after one attempt of timeoutMs', async () => {
-    const srv = await slowServer(() => {});
-    const api = client(srv.url);
+  /** Sends one request to `srv` with a client made of `opts`; closes both; returns the error and the time it took. */
+  async function attempt(srv: { url: string; close(): Promise<void> }, request: Parameters<ApiClient['request']>[0], opts: Partial<ConstructorParameters<typeof ApiClient>[0]> = {}) {
+    const api = new ApiClient({ baseUrl: srv.url, credentials: { kind: 'none' }, timeoutMs: 300, sleep: async () => {}, ...opts });
     const t0 = performance.now();
-    const err = await api.request({ method: 'POST', path: '/create', body: {} }).catch((e: unknown) => e);
+    const err = await api.request(request).catch((e: unknown) => e);
     const ms = performance.now() - t0;
     await api.close();
     await srv.close();
+    return { err, ms };
+  }
+
+  it('a server that never answers: a POST fails after one attempt of timeoutMs', async () => {
+    const { err, ms } = await attempt(await slowServer(() => {}), { method: 'POST', path: '/create', body: {} });
     expect(err).toBeInstanceOf(NetworkError);
     expect((err as Error).message).toContain('no complete reply within');
     expect(ms).toBeLessThan(2000);
@@ -372,24 +374,14 @@ describe('time limits (issue 5 section 5: no request hangs)', () => {
 
   it('a server that never answers: a GET retries, then gives up inside the budget', async () => {
     let attempts = 0;
-    const srv = await slowServer(() => void attempts++);
-    const api = client(srv.url, { budgetMs: 5000 });
-    const err = await api.request({ method: 'GET', path: '/list' }).catch((e: unknown) => e);
-    await api.close();
-    await srv.close();
+    const { err } = await attempt(await slowServer(() => void attempts++), { method: 'GET', path: '/list' }, { budgetMs: 5000 });
     expect(err).toBeInstanceOf(NetworkError);
     expect(attempts).toBe(4);
   });
 
   it('the budget stops retries that would run past it', async () => {
     let attempts = 0;
-    const srv = await slowServer(() => void attempts++);
-    const api = new ApiClient({ baseUrl: srv.url, credentials: { kind: 'none' }, timeoutMs: 200, budgetMs: 300 });
-    const t0 = performance.now();
-    const err = await api.request({ method: 'GET', path: '/list' }).catch((e: unknown) => e);
-    const ms = performance.now() - t0;
-    await api.close();
-    await srv.close();
+    const { err, ms } = await attempt(await slowServer(() => void attempts++), { method: 'GET', path: '/list' }, { timeoutMs: 200, budgetMs: 300, sleep: undefined });
     expect(err).toBeInstanceOf(NetworkError);
     expect(attempts).toBe(1);
     expect(ms).toBeLessThan(1500);
@@ -401,12 +393,7 @@ describe('time limits (issue 5 section 5: no request hangs)', () => {
       res.write('{"items":[');
       srv.timers.push(setInterval(() => res.write(' '), 50));
     });
-    const api = client(srv.url, { retries: 0 });
-    const t0 = performance.now();
-    const err = await api.request({ method: 'GET', path: '/list' }).catch((e: unknown) => e);
-    const ms = performance.now() - t0;
-    await api.close();
-    await srv.close();
+    const { err, ms } = await attempt(srv, { method: 'GET', path: '/list' }, { retries: 0 });
     expect(err).toBeInstanceOf(NetworkError);
     expect((err as Error).message).toContain('no complete reply within');
     expect(ms).toBeLessThan(2000);
