@@ -4,6 +4,10 @@
  * one, so it pays only for its own tables and schemas.
  */
 import type { Family } from './family.js';
+import { availabilityFamily } from './availability.js';
+import { bookingsFamily } from './bookings.js';
+import { extendedBookingsFamily } from './extended-bookings.js';
+import { multiServiceBookingsFamily } from './multi-service-bookings.js';
 import { servicesFamily } from './services.js';
 
-export const FAMILIES: readonly Family[] = [servicesFamily];
+export const FAMILIES: readonly Family[] = [servicesFamily, availabilityFamily, bookingsFamily, extendedBookingsFamily, multiServiceBookingsFamily];

@@ -6,7 +6,8 @@
 import type { AdminKey } from './auth.js';
 import { ValidationFailure } from './errors.js';
 import type { FaultInjector } from './faults.js';
-import { DEFAULT_SEED_SIZE, seedStore, type SeedOptions } from './seed/index.js';
+import { DEFAULT_SEED_BOOKINGS } from './seed/bookings.js';
+import { DEFAULT_SEED_SIZE, MAX_SEED_BOOKINGS, MAX_SEED_STAFF, seedStore, type SeedOptions } from './seed/index.js';
 import type { Store } from './store/store.js';
 
 export interface ControlState {
@@ -43,7 +44,10 @@ export function parseDuration(value: unknown, field: string): number {
   return Number(m[1]) * UNITS[m[2]!]!;
 }
 
-/** Validates `{seed?, size?}` of a reset request. @throws ValidationFailure on a bad seed kind or size. */
+/**
+ * Validates `{seed?, size?, bookings?, staff?}` of a reset request.
+ * @throws ValidationFailure on a bad seed kind, size, bookings count or staff count
+ */
 export function seedOptions(body: Body, dflt: SeedOptions): Required<SeedOptions> {
   // A size without a seed kind asks for demo data, even when the store was last seeded empty.
   const seed = body?.seed ?? (body?.size !== undefined ? 'demo' : dflt.seed) ?? 'demo';
@@ -52,7 +56,12 @@ export function seedOptions(body: Body, dflt: SeedOptions): Required<SeedOptions
   if (typeof size !== 'number' || !Number.isInteger(size) || size < 0 || size > 100_000) {
     throw ValidationFailure.field('size', 'must be an integer between 0 and 100000', 'INVALID');
   }
-  return { seed, size };
+  const count = (name: 'bookings' | 'staff', dfltValue: number, min: number, max: number): number => {
+    const v = body?.[name] ?? (body?.seed === undefined && body?.size === undefined ? dflt[name] : undefined) ?? dfltValue;
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) throw ValidationFailure.field(name, `must be an integer between ${min} and ${max}`, 'INVALID');
+    return v;
+  };
+  return { seed, size, bookings: count('bookings', DEFAULT_SEED_BOOKINGS, 0, MAX_SEED_BOOKINGS), staff: count('staff', 8, 8, MAX_SEED_STAFF) };
 }
 
 /** What the store was seeded with last (the defaults of a reset). */
@@ -60,6 +69,8 @@ export function lastSeed(store: Store): SeedOptions {
   return {
     seed: (store.getMeta('seed') as SeedOptions['seed']) ?? 'demo',
     size: Number(store.getMeta('seedSize') ?? DEFAULT_SEED_SIZE),
+    bookings: Number(store.getMeta('seedBookings') ?? DEFAULT_SEED_BOOKINGS),
+    staff: Number(store.getMeta('seedStaff') ?? 8),
   };
 }
 

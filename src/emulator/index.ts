@@ -17,17 +17,20 @@ import { FaultInjector, type Faults } from './faults.js';
 import type { ServedOperation } from './serve.js';
 import { createEmulatorServer } from './server.js';
 import { servicesServed } from './services/handlers.js';
+import { BOOKING_COLLECTIONS } from './bookings/model.js';
+import { availabilityServed, bookingsServed, extendedBookingsServed, multiServiceBookingsServed } from './bookings/handlers.js';
 import { SERVICE_COLLECTIONS } from './services/model.js';
-import { seedStore } from './seed/index.js';
+import { seedStore, type SeedOptions } from './seed/index.js';
+import type { CollectionDef, Doc } from './store/collection.js';
 import { Store } from './store/store.js';
 
 export type { Faults } from './faults.js';
 
 /** Every operation the emulator serves, family by family. */
-export const SERVED: readonly ServedOperation[] = [...servicesServed];
+export const SERVED: readonly ServedOperation[] = [...servicesServed, ...availabilityServed, ...bookingsServed, ...extendedBookingsServed, ...multiServiceBookingsServed];
 
 /** Every collection of every family, declared to the store at start. */
-const COLLECTIONS = [...SERVICE_COLLECTIONS];
+const COLLECTIONS = [...SERVICE_COLLECTIONS, ...BOOKING_COLLECTIONS] as unknown as ReadonlyArray<CollectionDef<Doc>>;
 
 export interface EmulatorOptions {
   dataDir: string;
@@ -39,6 +42,10 @@ export interface EmulatorOptions {
   seed?: 'demo' | 'empty';
   /** Services in the demo seed, default 60. */
   size?: number;
+  /** Bookings in the demo seed, default 500. */
+  bookings?: number;
+  /** Staff members per site in the demo seed, default (and at least) 8. */
+  staff?: number;
   faults?: Partial<Faults>;
   /** No log lines on stderr. */
   quiet?: boolean;
@@ -65,7 +72,7 @@ function ownDir(dataDir: string): void {
  * Opens the store of `dataDir` with the account's sites in place and the key file listing them; seeds an
  * empty store. @returns the store and the key (sites as the store has them).
  */
-function openAccount(dataDir: string, seed: { seed?: 'demo' | 'empty'; size?: number }, opts: { backgroundCheckpoints?: boolean } = {}) {
+function openAccount(dataDir: string, seed: SeedOptions, opts: { backgroundCheckpoints?: boolean } = {}) {
   ownDir(dataDir);
   const key = loadOrCreateAdminKey(dataDir);
   const defaultSite = key.sites.find((s) => s.id === key.siteId) ?? { id: key.siteId, name: 'Downtown' };
@@ -97,7 +104,7 @@ function isEmpty(store: Store): boolean {
  */
 export async function startEmulator(opts: EmulatorOptions): Promise<RunningEmulator> {
   const faults = new FaultInjector(opts.faults ?? {});
-  const { store, key } = openAccount(opts.dataDir, { seed: opts.seed, size: opts.size }, { backgroundCheckpoints: true });
+  const { store, key } = openAccount(opts.dataDir, { seed: opts.seed, size: opts.size, bookings: opts.bookings, staff: opts.staff }, { backgroundCheckpoints: true });
   const log = opts.quiet ? () => {} : (line: string) => process.stderr.write(`[emulator] ${line}\n`);
   let url = '';
   const server = createEmulatorServer({
@@ -148,7 +155,7 @@ export async function startEmulator(opts: EmulatorOptions): Promise<RunningEmula
  * and the clock are kept.
  * @returns the document counts per site. @throws ValidationFailure for a bad seed kind or size.
  */
-export function resetDataDir(dataDir: string, opts: { seed?: 'demo' | 'empty'; size?: number }): Record<string, Record<string, number>> {
+export function resetDataDir(dataDir: string, opts: SeedOptions): Record<string, Record<string, number>> {
   const { store, key } = openAccount(dataDir, { seed: 'empty' });
   try {
     resetStore(store, key, seedOptions(opts, lastSeed(store)));

@@ -14,6 +14,8 @@ export interface ResetOptions {
   dataDir: string;
   seed?: 'demo' | 'empty';
   size?: number;
+  bookings?: number;
+  staff?: number;
   yes: boolean;
 }
 
@@ -24,13 +26,17 @@ export function register(parent: Command, ctx: Context): void {
     .option('--data-dir <dir>', 'data dir of the emulator')
     .option('--seed <kind>', 'demo or empty (default: what it was seeded with)')
     .option('--size <n>', 'services in the demo seed (default 60)')
+    .option('--bookings <n>', 'bookings in the demo seed (default 500)')
+    .option('--staff <n>', 'staff members in the demo seed (default and at least 8)')
     .option('-y, --yes', 'do not ask for confirmation')
-    .action(async (flags: { dataDir?: string; seed?: string; size?: string; yes?: boolean }) => {
+    .action(async (flags: { dataDir?: string; seed?: string; size?: string; bookings?: string; staff?: string; yes?: boolean }) => {
       await run(
         {
           dataDir: dataDirOf(flags, ctx),
           seed: seedFlag(flags.seed),
           size: numberFlag(flags.size, '--size', 0, 100_000, true),
+          bookings: numberFlag(flags.bookings, '--bookings', 0, 100_000, true),
+          staff: numberFlag(flags.staff, '--staff', 8, 200, true),
           yes: Boolean(flags.yes),
         },
         ctx,
@@ -44,7 +50,12 @@ export function register(parent: Command, ctx: Context): void {
  */
 export async function run(opts: ResetOptions, ctx: Context): Promise<void> {
   if (!opts.yes) await ctx.prompter.require(`Delete every record in ${opts.dataDir} and seed it again?`, { what: `resetting deletes every record in ${opts.dataDir}; it` });
-  const body = { ...(opts.seed ? { seed: opts.seed } : {}), ...(opts.size !== undefined ? { size: opts.size } : {}) };
+  const body = {
+    ...(opts.seed ? { seed: opts.seed } : {}),
+    ...(opts.size !== undefined ? { size: opts.size } : {}),
+    ...(opts.bookings !== undefined ? { bookings: opts.bookings } : {}),
+    ...(opts.staff !== undefined ? { staff: opts.staff } : {}),
+  };
   const running = readRunning(opts.dataDir);
   const key = readAdminKey(opts.dataDir);
   let counts: Record<string, number>;
@@ -57,5 +68,5 @@ export async function run(opts: ResetOptions, ctx: Context): Promise<void> {
     const { resetDataDir } = await import('../../emulator/index.js');
     counts = resetDataDir(opts.dataDir, body)[key?.siteId ?? ''] ?? {};
   }
-  success(ctx.io, `Reset ${opts.dataDir}: ${counts.services ?? 0} services, ${counts.businessLocations ?? 0} business locations, ${counts.staffMembers ?? 0} staff members.`);
+  success(ctx.io, `Reset ${opts.dataDir}: ${counts.services ?? 0} services, ${counts.bookings ?? 0} bookings, ${counts.businessLocations ?? 0} business locations, ${counts.staffMembers ?? 0} staff members.`);
 }

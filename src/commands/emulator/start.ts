@@ -19,6 +19,8 @@ export interface StartFlags {
   dataDir?: string;
   seed?: string;
   size?: string;
+  bookings?: string;
+  staff?: string;
   latency?: string;
   errorRate?: string;
   errorPhase?: string;
@@ -34,6 +36,8 @@ export interface StartOptions {
   dataDir: string;
   seed?: 'demo' | 'empty';
   size?: number;
+  bookings?: number;
+  staff?: number;
   faults: Partial<Faults>;
   /** The flags as given, passed on to a detached child. */
   argv: string[];
@@ -48,6 +52,8 @@ export function register(parent: Command, ctx: Context): void {
     .option('--data-dir <dir>', 'where the store and admin key live (default $SITECTL_DATA_DIR/emulator or ~/.local/share/sitectl/emulator)')
     .option('--seed <kind>', 'demo data or an empty site, used on first start (demo|empty; default demo)')
     .option('--size <n>', 'services in the demo seed (default 60)')
+    .option('--bookings <n>', 'bookings in the demo seed, over 30 days either side of now (default 500)')
+    .option('--staff <n>', 'staff members in the demo seed (default and at least 8)')
     .option('--latency <ms>', 'fault: milliseconds added to every API reply')
     .option('--error-rate <r>', 'fault: share (0..1) of API requests answered 500/503')
     .option('--error-phase <phase>', "fault: 'before' the change, 'after' it is committed, or 'random' (default before)")
@@ -84,7 +90,7 @@ export function parseFlags(flags: StartFlags, ctx: Pick<Context, 'env'>): StartO
   }
   const argv: string[] = [];
   const pass: Array<[keyof StartFlags, string]> = [
-    ['port', '--port'], ['seed', '--seed'], ['size', '--size'], ['latency', '--latency'], ['errorRate', '--error-rate'],
+    ['port', '--port'], ['seed', '--seed'], ['size', '--size'], ['bookings', '--bookings'], ['staff', '--staff'], ['latency', '--latency'], ['errorRate', '--error-rate'],
     ['errorPhase', '--error-phase'], ['dropRate', '--drop-rate'], ['rateLimit', '--rate-limit'],
     ['retryAfter', '--retry-after'], ['faultSeed', '--fault-seed'],
   ];
@@ -95,6 +101,8 @@ export function parseFlags(flags: StartFlags, ctx: Pick<Context, 'env'>): StartO
     dataDir: dataDirOf(flags, ctx),
     seed: seedFlag(flags.seed),
     size: numberFlag(flags.size, '--size', 0, 100_000, true),
+    bookings: numberFlag(flags.bookings, '--bookings', 0, 100_000, true),
+    staff: numberFlag(flags.staff, '--staff', 8, 200, true),
     faults,
     argv,
   };
@@ -128,8 +136,8 @@ export async function run(opts: StartOptions, ctx: Context): Promise<void> {
     );
   }
   const hadData = existsSync(join(opts.dataDir, 'store.sqlite'));
-  if (hadData && (opts.seed !== undefined || opts.size !== undefined)) {
-    notice(ctx.io, `Keeping the existing data in ${opts.dataDir}; --seed/--size apply to a new store (use: ${ctx.bin} emulator reset).`);
+  if (hadData && (opts.seed !== undefined || opts.size !== undefined || opts.bookings !== undefined || opts.staff !== undefined)) {
+    notice(ctx.io, `Keeping the existing data in ${opts.dataDir}; --seed/--size/--bookings/--staff apply to a new store (use: ${ctx.bin} emulator reset).`);
   }
   if (opts.detach) {
     const info = await spawnEmulator(opts.dataDir, opts.argv, ctx.env).catch((err: unknown) => {
@@ -145,6 +153,8 @@ export async function run(opts: StartOptions, ctx: Context): Promise<void> {
     port: opts.port,
     seed: opts.seed,
     size: opts.size,
+    bookings: opts.bookings,
+    staff: opts.staff,
     faults: opts.faults,
   }).catch((err: unknown) => {
     const code = (err as NodeJS.ErrnoException).code;

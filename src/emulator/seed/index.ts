@@ -11,6 +11,8 @@ import { catalogOf, type Catalog } from '../services/model.js';
 import { buildService, formatMoney } from '../services/rules.js';
 import type { Store } from '../store/store.js';
 import { BUSINESS_LOCATIONS as LOCATION_DATA, CATEGORIES as CATEGORY_NAMES, FORMS, POLICIES, QUALIFIERS, SERVICE_TEMPLATES, STAFF } from './catalog.js';
+import { calendarOf } from '../bookings/model.js';
+import { DEFAULT_SEED_BOOKINGS, seedBookings, seedWorkingHours } from './bookings.js';
 import { Prng } from './random.js';
 
 export const DEFAULT_SEED_SIZE = 60;
@@ -23,7 +25,15 @@ export interface SeedOptions {
   seed?: 'demo' | 'empty';
   /** Services in the demo seed (default 60). */
   size?: number;
+  /** Bookings in the demo seed (default 500), over the 30 days either side of the seed hour. */
+  bookings?: number;
+  /** Staff members per site (default 8, at least 8): more spread the appointment services over more people. */
+  staff?: number;
 }
+
+/** Most bookings and staff members a seed may ask for. */
+export const MAX_SEED_BOOKINGS = 100_000;
+export const MAX_SEED_STAFF = 200;
 
 const iso = (ms: number) => new Date(ms).toISOString();
 const media = (id: string, slug: string, altText: string) => ({
@@ -39,14 +49,21 @@ export function seedStore(store: Store, key: AdminKey, opts: SeedOptions = {}): 
   const kind = opts.seed ?? 'demo';
   const size = kind === 'empty' ? 0 : (opts.size ?? DEFAULT_SEED_SIZE);
   if (!Number.isInteger(size) || size < 0 || size > 100_000) throw new Error(`seed size must be an integer between 0 and 100000, got ${size}`);
+  const bookings = kind === 'empty' ? 0 : (opts.bookings ?? DEFAULT_SEED_BOOKINGS);
+  if (!Number.isInteger(bookings) || bookings < 0 || bookings > MAX_SEED_BOOKINGS) throw new Error(`seed bookings must be an integer between 0 and ${MAX_SEED_BOOKINGS}, got ${bookings}`);
+  const staff = Math.max(STAFF.length, opts.staff ?? STAFF.length);
+  if (!Number.isInteger(staff) || staff > MAX_SEED_STAFF) throw new Error(`seed staff must be an integer between ${STAFF.length} and ${MAX_SEED_STAFF}, got ${opts.staff}`);
   store.withoutEvents(() => store.tx(() => {
     const base = Math.floor(store.clock.nowMs() / HOUR) * HOUR;
     if (!store.hasSite(key.siteId)) store.addSite({ id: key.siteId, name: key.sites.find((s) => s.id === key.siteId)?.name ?? 'Downtown' });
     for (const site of store.sites()) {
-      seedSite(store, site.id, site.id === key.siteId ? size : 0, base);
+      const main = site.id === key.siteId;
+      seedSite(store, site.id, base, { size: main ? size : 0, bookings: main ? bookings : 0, staff, actor: key.accountId });
     }
     store.setMeta('seed', kind);
     store.setMeta('seedSize', String(size));
+    store.setMeta('seedBookings', String(bookings));
+    store.setMeta('seedStaff', String(staff));
     store.setMeta('seededAt', iso(base));
   }));
 }
@@ -56,7 +73,8 @@ function siteCatalog(store: Store, site: string, now: string, newId: () => strin
   return catalogOf({ db: (def) => store.collection(def).at(site), now }, newId);
 }
 
-function seedSite(store: Store, site: string, size: number, base: number): void {
+function seedSite(store: Store, site: string, base: number, opts: { size: number; bookings: number; staff: number; actor: string }): void {
+  const size = opts.size;
   const rnd = new Prng(PRNG_SEED);
   const furnished = iso(base - 180 * DAY);
   const cat = siteCatalog(store, site, furnished, () => rnd.uuid());
@@ -82,8 +100,13 @@ function seedSite(store: Store, site: string, size: number, base: number): void 
       createdDate: furnished,
     });
   });
-  const staff = STAFF.map((s, i) => {
-    const handle = s.name.toLowerCase().replace(/[^a-z]+/g, '-');
+  const people = Array.from({ length: opts.staff }, (_, i) => {
+    const s = STAFF[i % STAFF.length]!;
+    const round = Math.floor(i / STAFF.length);
+    return round === 0 ? s : { name: `${s.name.split(' ')[0]} ${s.name.split(' ')[1]![0]}. ${round + 1}`.replace(/\. (\d+)$/, '. $1'), role: s.role };
+  });
+  const staff = people.map((s, i) => {
+    const handle = s.name.toLowerCase().replace(/[^a-z0-9]+/g, '-');
     return cat.staff.insert({
       id: rnd.uuid(),
       name: s.name,
@@ -92,6 +115,8 @@ function seedSite(store: Store, site: string, size: number, base: number): void 
       phone: `+1 415 555 01${String(30 + i)}`,
       mainMedia: media(rnd.uuid(), `staff/${handle}`, s.name),
       resourceId: rnd.uuid(),
+      workingHours: seedWorkingHours(i),
+      ...(i === 2 ? { timeOff: [{ startDate: iso(base + 9 * DAY), endDate: iso(base + 12 * DAY), reason: 'Vacation' }] } : {}),
       createdDate: furnished,
     });
   });
@@ -148,7 +173,8 @@ function seedSite(store: Store, site: string, size: number, base: number): void 
       category: { id: categories[t.category]!.id },
       form: { id: forms[t.form ?? 0]!.id },
       bookingPolicy: { id: policies[rnd.next() < 0.7 ? 0 : rnd.int(1, 2)]!.id },
-      staffMemberIds: t.staff.map((s) => staff[s]!.id),
+      // Staff beyond the first eight (a larger `staff` seed) join the appointment services, round robin.
+      staffMemberIds: [...t.staff.map((s) => staff[s]!.id), ...(t.type === 'APPOINTMENT' ? staff.slice(STAFF.length).filter((_, k) => k % 4 === i % 4).map((m) => m.id) : [])],
       locations: chosenLocations.map((l) => ({ type: 'BUSINESS', business: { id: l.id } })),
       payment: {
         rateType: rate,
@@ -173,5 +199,9 @@ function seedSite(store: Store, site: string, size: number, base: number): void 
     const at = siteCatalog(store, site, iso(created), () => rnd.uuid());
     const doc = buildService(at, input);
     at.services.insert({ ...doc, createdDate: iso(created), updatedDate: iso(created) });
+  }
+  if (opts.bookings > 0) {
+    const cal = calendarOf({ db: (def) => store.collection(def).at(site), now: iso(base), principal: { accountId: opts.actor } }, () => rnd.uuid());
+    seedBookings(cal, rnd, base, opts.bookings);
   }
 }

@@ -69,6 +69,9 @@ interface SiteState<T> {
   generation: number;
   memo: MatchMemo<T>;
   view?: SiteCollection<T & Doc>;
+  /** Values derived from every document (indexes), valid for `derivedAt` generation. */
+  derived: Map<string, unknown>;
+  derivedAt: number;
 }
 
 /** Returns `revision + 1` for the platform's int64-as-string revisions. */
@@ -100,7 +103,7 @@ export class Collection<T extends Doc> {
     if (!this.loaded) this.load();
     let s = this.sites.get(site);
     if (!s) {
-      const fresh: SiteState<T> = { docs: new Map(), generation: 0, memo: undefined as unknown as MatchMemo<T> };
+      const fresh: SiteState<T> = { docs: new Map(), generation: 0, memo: undefined as unknown as MatchMemo<T>, derived: new Map(), derivedAt: 0 };
       fresh.memo = new MatchMemo<T>(() => fresh.generation);
       s = fresh;
       this.sites.set(site, s);
@@ -131,6 +134,18 @@ export class Collection<T extends Doc> {
 
   /** @internal */ memoOf(site: string): MatchMemo<T> {
     return this.state(site).memo;
+  }
+
+  /** @internal */ derivedOf<V>(site: string, key: string, compute: () => V): V {
+    const s = this.state(site);
+    if (s.derivedAt !== s.generation) {
+      s.derived.clear();
+      s.derivedAt = s.generation;
+    }
+    if (s.derived.has(key)) return s.derived.get(key) as V;
+    const value = compute();
+    s.derived.set(key, value);
+    return value;
   }
 
   /** `JSON.stringify(doc)`, from the text kept when the document was stored or loaded. */
@@ -248,6 +263,14 @@ export class SiteCollection<T extends Doc> {
   /** Memo of query matches over {@link all}, valid until the next write to this site's documents. */
   get memo(): MatchMemo<T> {
     return this.collection.memoOf(this.site);
+  }
+
+  /**
+   * A value computed from the site's documents (an index by staff member, by session), kept until the next
+   * write to them: `compute` runs again only after a change. The value is shared: never mutate it.
+   */
+  derived<V>(key: string, compute: () => V): V {
+    return this.collection.derivedOf(this.site, key, compute);
   }
 
   /** `JSON.stringify(doc)` from the stored text (same bytes): for replies and events without re-serialising. */

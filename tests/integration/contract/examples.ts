@@ -4,7 +4,10 @@
  * entity of its own. An operation without an example fails the contract test: adding an operation means adding
  * its example here.
  */
+import { availability } from '../../../src/api/availability.js';
+import { bookings } from '../../../src/api/bookings.js';
 import { ApiClient } from '../../../src/api/client.js';
+import { multiServiceBookings } from '../../../src/api/multi-service-bookings.js';
 import { services } from '../../../src/api/services.js';
 import type { TestEmulator } from '../../helpers/index.js';
 
@@ -14,6 +17,14 @@ export interface Fixtures {
   emu: TestEmulator;
   /** A service created for this call alone. */
   freshService(): Promise<{ id: string; revision: string }>;
+  /** A bookable appointment slot no other example has used (wire form, as the availability query gives it). */
+  freeSlot(): Promise<Record<string, unknown>>;
+  /** A CREATED appointment booking made for this call alone. */
+  freshBooking(): Promise<{ id: string; revision: string; slot: Record<string, unknown> }>;
+  /** A multi-service booking of two back-to-back appointments made for this call alone. */
+  freshGroup(): Promise<{ id: string; bookings: Array<{ id: string; revision: string }> }>;
+  /** A course's schedule id. */
+  courseScheduleId(): Promise<string>;
 }
 
 type Example = (fx: Fixtures) => Promise<Record<string, unknown>>;
@@ -56,17 +67,193 @@ export const EXAMPLES: Record<string, Record<string, Example>> = {
     validateSlug: async () => ({ slug: `free-${unique()}` }),
     cloneService: async (fx) => ({ sourceServiceId: (await fx.freshService()).id }),
   },
+  availability: {
+    queryAvailability: async (fx) => {
+      const slot = await fx.freeSlot();
+      return { query: { filter: { serviceId: [slot.serviceId], startDate: new Date().toISOString(), endDate: new Date(Date.now() + 7 * 86_400_000).toISOString() } }, timezone: 'UTC', slotsPerDay: 3 };
+    },
+    getScheduleAvailability: async (fx) => ({ scheduleId: await fx.courseScheduleId() }),
+    calculateMultiSlotAvailability: async (fx) => {
+      const slot = await fx.freeSlot();
+      return { from: new Date().toISOString(), to: new Date(Date.now() + 7 * 86_400_000).toISOString(), slots: [{ serviceId: slot.serviceId }, { serviceId: slot.serviceId }], cursorPaging: { limit: 5 } };
+    },
+  },
+  bookings: {
+    confirmOrDeclineBooking: async (fx) => ({ bookingId: (await fx.freshBooking()).id, paymentStatus: 'PAID' }),
+    bulkConfirmOrDeclineBooking: async (fx) => ({ details: [{ bookingId: (await fx.freshBooking()).id }], returnEntity: true }),
+    createBooking: async (fx) => ({ booking: { bookedEntity: { slot: await fx.freeSlot() }, contactDetails: { firstName: 'Contract', email: 'contract@example.com' }, totalParticipants: 1 } }),
+    bulkCreateBooking: async (fx) => ({ createBookingsInfo: [{ booking: { bookedEntity: { slot: await fx.freeSlot() }, contactDetails: { firstName: 'Bulk' } } }], returnFullEntity: true }),
+    rescheduleBooking: async (fx) => {
+      const b = await fx.freshBooking();
+      const slot = await fx.freeSlot();
+      const to = slot.serviceId === b.slot.serviceId ? slot : b.slot;
+      return { bookingId: b.id, revision: b.revision, slot: to, flowControlSettings: { ignoreReschedulePolicy: true, skipAvailabilityValidation: to === b.slot } };
+    },
+    confirmBooking: async (fx) => {
+      const b = await fx.freshBooking();
+      return { bookingId: b.id, revision: b.revision };
+    },
+    declineBooking: async (fx) => {
+      const b = await fx.freshBooking();
+      return { bookingId: b.id, revision: b.revision };
+    },
+    cancelBooking: async (fx) => {
+      const b = await fx.freshBooking();
+      return { bookingId: b.id, revision: b.revision, flowControlSettings: { ignoreCancellationPolicy: true } };
+    },
+    updateNumberOfParticipants: async (fx) => {
+      const { services: list } = await services.queryServices(fx.api, { query: { filter: { type: 'CLASS' }, paging: { limit: 100 } } });
+      const now = Date.now();
+      for (const s of list) {
+        const { availabilityEntries } = await availability.queryAvailability(fx.api, { query: { filter: { serviceId: [s.id], startDate: new Date(now).toISOString(), endDate: new Date(now + 30 * 86_400_000).toISOString(), bookable: true } } });
+        const entry = availabilityEntries.find((e) => (e.openSpots ?? 0) >= 2);
+        if (!entry) continue;
+        const { booking } = await bookings.createBooking(fx.api, { booking: { bookedEntity: { slot: entry.slot as never }, totalParticipants: 1 } });
+        return { bookingId: booking.id, revision: booking.revision, totalParticipants: 2 };
+      }
+      throw new Error('no class session with two open spots');
+    },
+    updateExtendedFields: async (fx) => ({ id: (await fx.freshBooking()).id, namespace: '@contract/app', namespaceData: { note: 'hello' } }),
+    markBookingAsPending: async (fx) => {
+      const b = await fx.freshBooking();
+      return { bookingId: b.id, revision: b.revision, flowControlSettings: { skipPendingApprovalServiceValidation: true } };
+    },
+    bulkCancelBooking: async (fx) => {
+      const b = await fx.freshBooking();
+      return { bookings: { bookingsInfo: [{ bookingId: b.id, revision: b.revision, flowControlSettings: { ignoreCancellationPolicy: true } }] }, returnFullEntity: true };
+    },
+    bulkCalculateAllowedActions: async (fx) => ({ bookingIds: [(await fx.freshBooking()).id] }),
+  },
+  'extended-bookings': {
+    queryExtendedBookings: async () => ({ query: { filter: { status: { $in: ['CONFIRMED', 'CREATED'] } }, cursorPaging: { limit: 5 } }, withBookingAllowedActions: true, withBookingAttendanceInfo: true, withBookingPolicySettings: true, withBookingFeeDetails: true }),
+    queryExtendedBooking: async (fx) => ({ query: { filter: { id: (await fx.freshBooking()).id } }, withBookingAllowedActions: true }),
+    countExtendedBookings: async () => ({ filter: { status: 'CONFIRMED' } }),
+  },
+  'multi-service-bookings': {
+    createMultiServiceBooking: async (fx) => {
+      const chain = await multiSlot(fx);
+      return { bookings: chain.map((slot) => ({ bookedEntity: { slot }, contactDetails: { firstName: 'Group' } })), multiServiceBookingType: 'SEQUENTIAL_BOOKINGS', returnFullEntity: true };
+    },
+    rescheduleMultiServiceBooking: async (fx) => {
+      const g = await fx.freshGroup();
+      const { multiServiceBooking } = await multiServiceBookings.getMultiServiceBooking(fx.api, { multiServiceBookingId: g.id });
+      return {
+        multiServiceBookingId: g.id,
+        rescheduleBookingsInfo: (multiServiceBooking.bookings ?? []).map((e) => ({ bookingId: e.bookingId!, revision: e.booking!.revision!, slot: wireSlot(e.booking!.bookedEntity!.slot) })),
+        flowControlSettings: { ignoreReschedulePolicy: true },
+        returnFullEntity: true,
+      };
+    },
+    getMultiServiceBookingAvailability: async (fx) => ({ multiServiceBookingId: (await fx.freshGroup()).id }),
+    cancelMultiServiceBooking: async (fx) => ({ multiServiceBookingId: (await fx.freshGroup()).id, flowControlSettings: { ignoreCancellationPolicy: true } }),
+    markMultiServiceBookingAsPending: async (fx) => {
+      const g = await fx.freshGroup();
+      return { multiServiceBookingId: g.id, markAsPendingBookingsInfo: g.bookings.map((b) => ({ bookingId: b.id, revision: b.revision })), flowControlSettings: { skipPendingApprovalServiceValidation: true } };
+    },
+    confirmMultiServiceBooking: async (fx) => {
+      const g = await fx.freshGroup();
+      return { multiServiceBookingId: g.id, confirmBookingsInfo: g.bookings.map((b) => ({ bookingId: b.id, revision: b.revision })), returnFullEntity: true };
+    },
+    declineMultiServiceBooking: async (fx) => {
+      const g = await fx.freshGroup();
+      return { multiServiceBookingId: g.id, declineBookingsInfo: g.bookings.map((b) => ({ bookingId: b.id, revision: b.revision })) };
+    },
+    bulkGetMultiServiceBookingAllowedActions: async (fx) => ({ multiServiceBookingIds: [(await fx.freshGroup()).id] }),
+    getMultiServiceBooking: async (fx) => ({ multiServiceBookingId: (await fx.freshGroup()).id }),
+    addBookingsToMultiServiceBooking: async (fx) => {
+      const g = await fx.freshGroup();
+      const b = await fx.freshBooking();
+      return { multiServiceBookingId: g.id, bookings: [{ bookingId: b.id, revision: b.revision }], returnFullEntity: true };
+    },
+    removeBookingsFromMultiServiceBooking: async (fx) => {
+      const g = await fx.freshGroup();
+      return { multiServiceBookingId: g.id, bookings: [{ bookingId: g.bookings[1]!.id, revision: g.bookings[1]!.revision }] };
+    },
+  },
 };
+
+/** A parsed slot back in wire form (dates are strings already; drop nothing). */
+function wireSlot(slot: unknown): Record<string, unknown> {
+  return JSON.parse(JSON.stringify(slot)) as Record<string, unknown>;
+}
+
+const usedChains = new Set<string>();
+
+/** Two back-to-back bookable appointment slots (any two services, or one twice), not used before. */
+async function multiSlot(fx: Fixtures): Promise<Array<Record<string, unknown>>> {
+  const { services: list } = await services.queryServices(fx.api, { query: { filter: { type: 'APPOINTMENT' }, paging: { limit: 100 } } });
+  const from = new Date(Date.now() + 2 * 3_600_000).toISOString();
+  const to = new Date(Date.now() + 20 * 86_400_000).toISOString();
+  for (const s of list) {
+    const { slots } = await availability.calculateMultiSlotAvailability(fx.api, { from, to, slots: [{ serviceId: s.id }, { serviceId: s.id }], bookable: true, cursorPaging: { limit: 100 } });
+    for (const chain of slots) {
+      const nested = chain.nestedTimeSlots ?? [];
+      const key = `${nested[0]?.serviceId}|${nested[0]?.start}`;
+      if (usedChains.has(key) || nested.length !== 2) continue;
+      usedChains.add(key);
+      return nested.map((n) => ({ serviceId: n.serviceId, startDate: n.start, endDate: n.end, ...(n.resource ? { resource: { id: n.resource.id } } : {}) }));
+    }
+  }
+  throw new Error('no two back-to-back bookable appointment slots left');
+}
 
 /** The fixtures over a running test emulator. */
 export function fixtures(emu: TestEmulator): Fixtures {
   const api = new ApiClient({ baseUrl: emu.url, credentials: { kind: 'apiKey', apiKey: emu.apiKey, siteId: emu.siteId } });
-  return {
+  const usedSlots = new Set<string>();
+  let pool: Array<Record<string, unknown>> = [];
+  const fx: Fixtures = {
     api,
     emu,
     async freshService() {
       const { service } = await services.createService(api, { service: { name: `Fixture ${unique()}`, type: 'APPOINTMENT' } });
       return { id: service.id, revision: service.revision ?? '1' };
     },
+    async freeSlot() {
+      if (pool.length === 0) {
+        const { services: list } = await services.queryServices(api, { query: { filter: { type: 'APPOINTMENT' }, paging: { limit: 100 } } });
+        const from = new Date(Date.now() + 2 * 3_600_000).toISOString();
+        const to = new Date(Date.now() + 20 * 86_400_000).toISOString();
+        for (const s of list) {
+          const { availabilityEntries } = await availability.queryAvailability(api, { query: { filter: { serviceId: [s.id], startDate: from, endDate: to, bookable: true } } });
+          pool.push(...availabilityEntries.map((e) => wireSlot(e.slot)));
+        }
+        pool = pool.filter((slot) => !usedSlots.has(`${String((slot.resource as { id?: string } | undefined)?.id)}|${String(slot.startDate)}`));
+      }
+      // Take slots far apart so one booking never takes another example's staff member.
+      const slot = pool.splice(Math.floor(pool.length / 2), 1)[0];
+      if (!slot) throw new Error('no free appointment slot left');
+      usedSlots.add(`${String((slot.resource as { id?: string } | undefined)?.id)}|${String(slot.startDate)}`);
+      pool = pool.filter((s) => !((s.resource as { id?: string } | undefined)?.id === (slot.resource as { id?: string } | undefined)?.id && s.startDate === slot.startDate));
+      return slot;
+    },
+    async freshBooking() {
+      for (let attempt = 0; ; attempt++) {
+        const slot = await fx.freeSlot();
+        try {
+          const { booking } = await bookings.createBooking(api, { booking: { bookedEntity: { slot: slot as never }, contactDetails: { firstName: 'Fixture' } } });
+          return { id: booking.id, revision: booking.revision ?? '1', slot };
+        } catch (err) {
+          // Another example's booking (a reschedule, a group) took this staff member meanwhile: try another slot.
+          if (attempt > 20) throw err;
+        }
+      }
+    },
+    async freshGroup() {
+      const chain = await multiSlot(fx);
+      const { multiServiceBooking } = await multiServiceBookings.createMultiServiceBooking(api, {
+        bookings: chain.map((slot) => ({ bookedEntity: { slot: slot as never }, contactDetails: { firstName: 'Group' } })),
+        multiServiceBookingType: 'SEQUENTIAL_BOOKINGS',
+        returnFullEntity: true,
+      });
+      return { id: multiServiceBooking.id!, bookings: (multiServiceBooking.bookings ?? []).map((e) => ({ id: e.bookingId!, revision: e.booking?.revision ?? '1' })) };
+    },
+    async courseScheduleId() {
+      const { services: list } = await services.queryServices(api, { query: { filter: { type: 'COURSE' }, paging: { limit: 1 } } });
+      const id = list[0]?.schedule?.id;
+      if (!id) throw new Error('no course in the demo data');
+      return id;
+    },
   };
+  return fx;
 }

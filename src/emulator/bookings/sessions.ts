@@ -1,0 +1,312 @@
+/**
+ * The scheduling engine (issue 6 section 2): when a service can be booked, and how much room is left.
+ *
+ * - Appointments: slots of the service's duration inside each of its staff members' working hours (local times
+ *   in the site's zone, Monday to Friday 09:00-17:00 when a staff member has none), stepping by duration plus
+ *   the service's `timeBetweenSessions`, minus every interval the staff member is already taken: a booking of
+ *   any service (CREATED, CONFIRMED or PENDING) with its buffer, a class or course session they teach, time
+ *   off. One slot per staff member and start; its spots are the service's `defaultCapacity` (1).
+ * - Classes: a session every week at the wall-clock time of `schedule.firstSessionStart` (until
+ *   `schedule.lastSessionEnd` when set), with `defaultCapacity` spots, taught by the first staff member.
+ * - Courses: the same weekly series from `firstSessionStart` to `lastSessionEnd`, booked as a whole; its spots
+ *   are the schedule's.
+ *
+ * Open spots are capacity minus the participants of active bookings; WAITING_LIST bookings fill the waiting
+ * list instead (its size is the policy's `waitlistPolicy.capacity`). Occupancy is indexed once per change of
+ * the bookings (collection `derived`), so a 30-day query over 20 staff members does not scan every booking per
+ * slot. Session ids (`eventId`) are derived from the schedule and the start, so they are stable without being
+ * stored.
+ */
+import { createHash } from 'node:crypto';
+import type { ServiceLocation } from '../services/model.js';
+import { ACTIVE_STATUSES, type BookingDoc, type Calendar, type ServiceDoc, type StaffDoc, type WorkingHours } from './model.js';
+import { addLocalWeeks, atLocalTime, DAY, localDays, MINUTE, weekdayOf, type Weekday } from './time.js';
+
+/** Working hours of a staff member who has none recorded. */
+const DEFAULT_HOURS: readonly WorkingHours[] = (['MON', 'TUE', 'WED', 'THU', 'FRI'] as Weekday[]).map((day) => ({ day, startTime: '09:00', endTime: '17:00' }));
+/** Longest series of weekly sessions a course or class is expanded to. */
+const MAX_WEEKS = 520;
+
+/** Where a slot takes place, as slots and booked entities carry it. */
+export type SlotLocation = {
+  id?: string | null;
+  name?: string | null;
+  formattedAddress?: string | null;
+  locationType: 'OWNER_BUSINESS' | 'OWNER_CUSTOM' | 'CUSTOM' | 'UNDEFINED';
+};
+
+/** One bookable unit: an appointment slot with a staff member, or a class or course session. */
+export interface Candidate {
+  service: ServiceDoc;
+  start: number;
+  end: number;
+  scheduleId: string;
+  /** Session id (classes and courses); appointments get one when confirmed. */
+  eventId?: string;
+  staff?: StaffDoc;
+  /** Spots of the session or appointment. */
+  capacity: number;
+  location: SlotLocation;
+}
+
+/** Session length of a service, in minutes (default 60). */
+export function durationOf(service: ServiceDoc): number {
+  const c = service.schedule?.availabilityConstraints;
+  const minutes = c?.sessionDurations?.[0] ?? c?.durations?.[0]?.minutes;
+  return typeof minutes === 'number' && minutes > 0 ? minutes : 60;
+}
+
+/** Minutes kept free after each appointment. */
+export function bufferOf(service: ServiceDoc): number {
+  const t = service.schedule?.availabilityConstraints?.timeBetweenSessions;
+  return typeof t === 'number' && t > 0 ? t : 0;
+}
+
+/** Spots of one session or appointment of the service. */
+export function capacityOf(service: ServiceDoc): number {
+  return typeof service.defaultCapacity === 'number' && service.defaultCapacity > 0 ? service.defaultCapacity : 1;
+}
+
+/** The schedule id of a service (every service has one). */
+export function scheduleIdOf(service: ServiceDoc): string {
+  return service.schedule?.id ?? service.id;
+}
+
+/** A stable, UUID-shaped session id for the session of `scheduleId` starting at `start`. */
+export function eventIdOf(scheduleId: string, start: number, staffId = ''): string {
+  const h = createHash('sha1').update(`${scheduleId}|${start}|${staffId}`).digest('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}
+
+/** The slot location of a service: its first location. */
+export function locationOf(service: ServiceDoc): SlotLocation {
+  const l = service.locations?.[0] as ServiceLocation | undefined;
+  if (!l) return { locationType: 'UNDEFINED' };
+  const formatted = l.calculatedAddress?.formatted ?? l.business?.address?.formatted ?? l.custom?.address?.formatted ?? null;
+  if (l.type === 'BUSINESS') return { id: l.business?.id ?? l.id ?? null, name: l.business?.name ?? null, formattedAddress: formatted, locationType: 'OWNER_BUSINESS' };
+  if (l.type === 'CUSTOM') return { id: l.id ?? null, formattedAddress: formatted, locationType: 'OWNER_CUSTOM' };
+  return { locationType: 'CUSTOM' };
+}
+
+/** The staff members who give a service (those still on the site). */
+export function staffOf(cal: Calendar, service: ServiceDoc): StaffDoc[] {
+  const out: StaffDoc[] = [];
+  for (const id of service.staffMemberIds ?? []) {
+    const s = cal.catalog.staff.get(id) as StaffDoc | undefined;
+    if (s) out.push(s);
+  }
+  return out;
+}
+
+/**
+ * Start times of a class's or course's weekly sessions that overlap [from, to): every week at the local
+ * wall-clock time of `firstSessionStart`, until `lastSessionEnd` when set. Appointments have none.
+ */
+export function sessionStarts(service: ServiceDoc, from: number, to: number, zone: string): number[] {
+  const first = service.schedule?.firstSessionStart ? Date.parse(service.schedule.firstSessionStart) : Number.NaN;
+  if (service.type === 'APPOINTMENT' || Number.isNaN(first)) return [];
+  const last = service.schedule?.lastSessionEnd ? Date.parse(service.schedule.lastSessionEnd) : Number.POSITIVE_INFINITY;
+  if (service.type === 'COURSE' && !Number.isFinite(last)) return [first].filter((s) => s < to && s + durationOf(service) * MINUTE > from);
+  const length = durationOf(service) * MINUTE;
+  // Jump close to `from` without walking every week since the first session.
+  let week = Math.max(0, Math.floor((from - first) / (7 * DAY)) - 1);
+  const out: number[] = [];
+  for (; week < MAX_WEEKS; week++) {
+    const start = addLocalWeeks(first, week, zone);
+    if (start >= to || start + length > last) break;
+    if (start + length > from) out.push(start);
+  }
+  return out;
+}
+
+/** Every session of a course, first to last (its whole schedule). */
+export function courseSessions(service: ServiceDoc, zone: string): number[] {
+  const first = service.schedule?.firstSessionStart ? Date.parse(service.schedule.firstSessionStart) : Number.NaN;
+  if (Number.isNaN(first)) return [];
+  const last = service.schedule?.lastSessionEnd ? Date.parse(service.schedule.lastSessionEnd) : first + durationOf(service) * MINUTE;
+  return sessionStarts(service, first, last + 1, zone);
+}
+
+/** [start, end) in epoch ms, and the booking that takes it (none for sessions taught and time off). */
+type Interval = [number, number, string?];
+
+/** What the bookings of a site occupy, indexed once per change of them. */
+export interface Occupancy {
+  /** Participants of active bookings per class session (`eventId`). */
+  session: Map<string, number>;
+  /** Participants of WAITING_LIST bookings per class session. */
+  waiting: Map<string, number>;
+  /** Participants of active bookings per course schedule. */
+  course: Map<string, number>;
+  /** Intervals [start, end) (buffer included) of active bookings per staff member, sorted by start, with the booking id. */
+  staff: Map<string, Interval[]>;
+}
+
+function add(map: Map<string, number>, key: string, n: number): void {
+  map.set(key, (map.get(key) ?? 0) + n);
+}
+
+/** The site's occupancy (see {@link Occupancy}). */
+export function occupancyOf(cal: Calendar): Occupancy {
+  return cal.bookings.derived('occupancy', () => {
+    const o: Occupancy = { session: new Map(), waiting: new Map(), course: new Map(), staff: new Map() };
+    for (const b of cal.bookings.all()) addBooking(cal, o, b);
+    for (const list of o.staff.values()) list.sort((a, b) => a[0] - b[0]);
+    return o;
+  });
+}
+
+function addBooking(cal: Calendar, o: Occupancy, b: BookingDoc): void {
+  const n = b.totalParticipants ?? 1;
+  const slot = b.bookedEntity?.slot;
+  if (b.status === 'WAITING_LIST') {
+    if (slot?.eventId) add(o.waiting, slot.eventId, n);
+    return;
+  }
+  if (!ACTIVE_STATUSES.has(b.status)) return;
+  if (b.bookedEntity?.schedule?.scheduleId) {
+    add(o.course, b.bookedEntity.schedule.scheduleId, n);
+    return;
+  }
+  if (!slot) return;
+  if (slot.eventId) add(o.session, slot.eventId, n);
+  const staffId = slot.resource?.id;
+  if (staffId) {
+    const service = slot.serviceId ? cal.catalog.services.get(slot.serviceId) : undefined;
+    const end = Date.parse(b.endDate) + (service ? bufferOf(service) * MINUTE : 0);
+    let list = o.staff.get(staffId);
+    if (!list) o.staff.set(staffId, (list = []));
+    list.push([Date.parse(b.startDate), end, b.id]);
+  }
+}
+
+/** Sessions of classes and courses each staff member teaches that overlap [from, to). */
+function teaching(cal: Calendar, from: number, to: number): Map<string, Interval[]> {
+  const out = new Map<string, Interval[]>();
+  for (const s of cal.catalog.services.all()) {
+    if (s.type === 'APPOINTMENT') continue;
+    const teacher = s.staffMemberIds?.[0];
+    if (!teacher) continue;
+    const length = durationOf(s) * MINUTE;
+    for (const start of sessionStarts(s, from, to, cal.timeZone)) {
+      let list = out.get(teacher);
+      if (!list) out.set(teacher, (list = []));
+      list.push([start, start + length]);
+    }
+  }
+  return out;
+}
+
+/**
+ * Whether [start, end) overlaps any of the intervals (sorted by start). `longest` bounds how long one interval
+ * may be, so the scan back from the binary-search point stops early (bookings and sessions: two days).
+ */
+function overlaps(sorted: readonly Interval[] | undefined, start: number, end: number, longest = 2 * DAY, ignore?: ReadonlySet<string>): boolean {
+  if (!sorted) return false;
+  // Binary search for the first interval starting at or after `end`; any before it that ends after `start` overlaps.
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (sorted[mid]![0] < end) lo = mid + 1;
+    else hi = mid;
+  }
+  for (let i = lo - 1; i >= 0; i--) {
+    const it = sorted[i]!;
+    if (it[1] > start && !(it[2] !== undefined && ignore?.has(it[2]))) return true;
+    if (start - sorted[i]![0] > longest) break;
+  }
+  return false;
+}
+
+/** Options of {@link candidates}. */
+export interface CandidateOptions {
+  /** Only these staff members (appointments). */
+  resourceIds?: readonly string[];
+  /** Bookings whose own places do not count (a reschedule: the booking, or every booking of its group). */
+  exclude?: BookingDoc | readonly BookingDoc[];
+}
+
+/**
+ * The bookable units of a service overlapping [from, to), in start order: appointment slots with a free staff
+ * member, or class sessions. Courses are booked as a whole and have none here (see {@link courseSessions}).
+ */
+export function candidates(cal: Calendar, service: ServiceDoc, from: number, to: number, opts: CandidateOptions = {}): Candidate[] {
+  const zone = cal.timeZone;
+  const location = locationOf(service);
+  const scheduleId = scheduleIdOf(service);
+  const length = durationOf(service) * MINUTE;
+  if (service.type === 'CLASS') {
+    const teacher = service.staffMemberIds?.[0] ? (cal.catalog.staff.get(service.staffMemberIds[0]) as StaffDoc | undefined) : undefined;
+    return sessionStarts(service, from, to, zone).map((start) => ({
+      service,
+      start,
+      end: start + length,
+      scheduleId,
+      eventId: eventIdOf(scheduleId, start),
+      staff: teacher,
+      capacity: capacityOf(service),
+      location,
+    }));
+  }
+  if (service.type !== 'APPOINTMENT') return [];
+  const occupancy = occupancyOf(cal);
+  const taught = teaching(cal, from - DAY, to + DAY);
+  const step = length + bufferOf(service) * MINUTE;
+  const out: Candidate[] = [];
+  const ignore = idsOf(opts.exclude);
+  for (const staff of staffOf(cal, service)) {
+    if (opts.resourceIds && !opts.resourceIds.includes(staff.id)) continue;
+    const busy = occupancy.staff.get(staff.id);
+    const off = (staff.timeOff ?? []).map((t): Interval => [Date.parse(t.startDate), Date.parse(t.endDate)]).sort((a, b) => a[0] - b[0]);
+    const teachingSessions = taught.get(staff.id)?.sort((a, b) => a[0] - b[0]);
+    const hours = staff.workingHours?.length ? staff.workingHours : DEFAULT_HOURS;
+    for (const day of localDays(from, to, zone)) {
+      const weekday = weekdayOf(day + 12 * 60 * MINUTE, zone);
+      for (const block of hours) {
+        if (block.day !== weekday) continue;
+        const blockStart = atLocalTime(day + 12 * 60 * MINUTE, block.startTime, zone);
+        const blockEnd = atLocalTime(day + 12 * 60 * MINUTE, block.endTime, zone);
+        for (let start = blockStart; start + length <= blockEnd; start += step) {
+          if (start + length <= from || start >= to) continue;
+          const end = start + length;
+          if (overlaps(busy, start, end, 2 * DAY, ignore)) continue;
+          if (overlaps(off, start, end, Number.POSITIVE_INFINITY) || overlaps(teachingSessions, start, end)) continue;
+          out.push({ service, start, end, scheduleId, staff, capacity: capacityOf(service), location });
+        }
+      }
+    }
+  }
+  out.sort((a, b) => a.start - b.start || (a.staff?.id ?? '').localeCompare(b.staff?.id ?? ''));
+  return out;
+}
+
+const asList = (exclude: BookingDoc | readonly BookingDoc[] | undefined): readonly BookingDoc[] => (exclude === undefined ? [] : Array.isArray(exclude) ? exclude : [exclude as BookingDoc]);
+const idsOf = (exclude: BookingDoc | readonly BookingDoc[] | undefined): ReadonlySet<string> | undefined => (exclude === undefined ? undefined : new Set(asList(exclude).map((b) => b.id)));
+
+/** Participants already holding places in a class session (minus the excluded bookings' own). */
+export function takenSpots(cal: Calendar, cand: Candidate, exclude?: BookingDoc | readonly BookingDoc[]): number {
+  const o = occupancyOf(cal);
+  let taken = cand.eventId ? (o.session.get(cand.eventId) ?? 0) : 0;
+  for (const b of asList(exclude)) if (ACTIVE_STATUSES.has(b.status) && b.bookedEntity?.slot?.eventId === cand.eventId) taken -= b.totalParticipants ?? 1;
+  return Math.max(0, taken);
+}
+
+/** Open spots of a candidate: appointments are free (the slot exists only then); sessions by participants. */
+export function openSpotsOf(cal: Calendar, cand: Candidate, exclude?: BookingDoc | readonly BookingDoc[]): number {
+  if (cand.service.type === 'APPOINTMENT') return cand.capacity;
+  return Math.max(0, cand.capacity - takenSpots(cal, cand, exclude));
+}
+
+/** Participants on a class session's waiting list. */
+export function waitingOf(cal: Calendar, eventId: string | undefined): number {
+  return eventId ? (occupancyOf(cal).waiting.get(eventId) ?? 0) : 0;
+}
+
+/** Open places of a course (its schedule's capacity minus active participants, minus `exclude`'s own). */
+export function courseOpenSpots(cal: Calendar, service: ServiceDoc, exclude?: BookingDoc | readonly BookingDoc[]): number {
+  const scheduleId = scheduleIdOf(service);
+  let taken = occupancyOf(cal).course.get(scheduleId) ?? 0;
+  for (const b of asList(exclude)) if (ACTIVE_STATUSES.has(b.status) && b.bookedEntity?.schedule?.scheduleId === scheduleId) taken -= b.totalParticipants ?? 1;
+  return Math.max(0, capacityOf(service) - taken);
+}
