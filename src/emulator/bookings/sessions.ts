@@ -180,8 +180,15 @@ function addBooking(cal: Calendar, o: Occupancy, b: BookingDoc): void {
   }
 }
 
-/** Sessions of classes and courses each staff member teaches that overlap [from, to). */
+/**
+ * Sessions of classes and courses each staff member teaches that overlap [from, to), sorted by start. Kept
+ * until the services change (a seed asks for the same range once per appointment service).
+ */
 function teaching(cal: Calendar, from: number, to: number): Map<string, Interval[]> {
+  return cal.catalog.services.derived(`teaching:${from}:${to}:${cal.timeZone}`, () => computeTeaching(cal, from, to));
+}
+
+function computeTeaching(cal: Calendar, from: number, to: number): Map<string, Interval[]> {
   const out = new Map<string, Interval[]>();
   for (const s of cal.catalog.services.all()) {
     if (s.type === 'APPOINTMENT') continue;
@@ -194,6 +201,7 @@ function teaching(cal: Calendar, from: number, to: number): Map<string, Interval
       list.push([start, start + length]);
     }
   }
+  for (const list of out.values()) list.sort((a, b) => a[0] - b[0]);
   return out;
 }
 
@@ -259,7 +267,7 @@ export function candidates(cal: Calendar, service: ServiceDoc, from: number, to:
     if (opts.resourceIds && !opts.resourceIds.includes(staff.id)) continue;
     const busy = occupancy.staff.get(staff.id);
     const off = (staff.timeOff ?? []).map((t): Interval => [Date.parse(t.startDate), Date.parse(t.endDate)]).sort((a, b) => a[0] - b[0]);
-    const teachingSessions = taught.get(staff.id)?.sort((a, b) => a[0] - b[0]);
+    const teachingSessions = taught.get(staff.id);
     const hours = staff.workingHours?.length ? staff.workingHours : DEFAULT_HOURS;
     for (const day of localDays(from, to, zone)) {
       const weekday = weekdayOf(day + 12 * 60 * MINUTE, zone);

@@ -75,8 +75,14 @@ export function seedBookings(cal: Calendar, rnd: Prng, base: number, count: numb
   const classes = services.filter((s) => s.type === 'CLASS');
   const courses = services.filter((s) => s.type === 'COURSE' && courseSessions(s, cal.timeZone).length > 0);
 
-  // Every slot and session of the window, computed once on the empty calendar; the tallies below keep them honest.
-  const slots = new Map<ServiceDoc, Candidate[]>(appointments.map((s) => [s, candidates(cal, s, from, to)]));
+  // Slots and sessions of the window, computed on the empty calendar (a service's on its first use); the
+  // tallies below keep them honest.
+  const slotCache = new Map<ServiceDoc, Candidate[]>();
+  const slotsOf = (s: ServiceDoc): Candidate[] => {
+    let list = slotCache.get(s);
+    if (!list) slotCache.set(s, (list = candidates(cal, s, from, to)));
+    return list;
+  };
   const sessions = classes.map((s) => candidates(cal, s, from, to)).flat();
   const taken = new Map<string, Array<[number, number]>>(); // staff id -> booked intervals (with buffer)
   const seats = new Map<string, number>(); // session or course schedule -> participants
@@ -122,7 +128,7 @@ export function seedBookings(cal: Calendar, rnd: Prng, base: number, count: numb
 
   /** Books one appointment slot of `service` (a random free one), or returns undefined when none is left. */
   const appointment = (service: ServiceDoc, who: Contact, opts: { at?: number; status?: BookingDoc['status']; msb?: { id: string; type: 'SEQUENTIAL_BOOKINGS' } } = {}): BookingDoc | undefined => {
-    const list = slots.get(service) ?? [];
+    const list = slotsOf(service);
     const buffer = (service.schedule?.availabilityConstraints?.timeBetweenSessions ?? 0) * MINUTE;
     let pick: Candidate | undefined;
     if (opts.at !== undefined) pick = list.find((c) => c.start === opts.at && free(c.staff!.id, c.start, c.end + buffer));
