@@ -61,6 +61,24 @@ export async function run(argv: string[], overrides: Partial<Context> = {}): Pro
   }
 }
 
+/** Hints for the platform's application error codes a person can act on. */
+const CODE_HINTS: Record<string, (bin: string) => string> = {
+  REVISION_MISMATCH: () => 'it changed since it was read; run the command again to act on its current state',
+  BOOKING_REVISION_MISMATCH: () => 'a booking of the group changed since it was read; run the command again',
+  SLOT_NOT_AVAILABLE: (bin) => `'${bin} availability SERVICE' lists the open slots`,
+  SESSION_NOT_FOUND: (bin) => `'${bin} availability SERVICE' lists the sessions and their start times`,
+  SESSION_CAPACITY_EXCEEDED: (bin) => `'${bin} availability SERVICE --bookable' lists sessions with room (or pass --skip-availability to overbook)`,
+  SCHEDULE_CAPACITY_EXCEEDED: (bin) => `'${bin} availability COURSE' shows the places left`,
+  BOOKING_POLICY_VIOLATION: () => 'the service’s booking policy forbids it now; --ignore-policy (cancel, reschedule) or --skip-availability (create) acts anyway',
+  INVALID_BOOKING_STATUS: (bin) => `'${bin} bookings get ID' shows its status; CANCELED and DECLINED are final`,
+  FAILED_CONFIRMING_NON_PENDING_BOOKING: () => 'it is confirmed already',
+  FAILED_DECLINE_NON_PENDING_BOOKING: () => 'only a PENDING, CREATED or WAITING_LIST booking can be declined',
+  NOT_ALLOWED_TO_UPDATE_BOOKING_IN_MULTI_SERVICE_BOOKING: (bin) => `change the whole group with '${bin} msb ...'`,
+  SERVICE_NOT_FOUND: (bin) => `'${bin} services list' shows the services`,
+  BOOKING_NOT_FOUND: (bin) => `'${bin} bookings list' shows the bookings`,
+  MULTI_SERVICE_BOOKING_NOT_FOUND: (bin) => `'${bin} bookings list --json id,multiServiceBookingInfo' shows the groups`,
+};
+
 /** Prints `err` as one line (plus an optional hint) on stderr and returns its exit code. */
 async function report(
   cli: typeof Cli,
@@ -123,14 +141,23 @@ async function report(
   const api = await import('./api/errors.js');
   if (err instanceof api.ApiError) {
     // SystemError messages already end with the request id (spec 001 section 8 rule 4).
-    const rid = err.requestId && !err.message.includes(err.requestId) ? ` (request id: ${err.requestId})` : '';
-    write(`error: ${oneLine(err.message)}${rid}`);
+    const rid = err.requestId && !err.message.includes(err.requestId) ? `request id: ${err.requestId}` : '';
+    // An application error names the platform's code: what a script matches on and a person searches for.
+    const code = err instanceof api.ApplicationError && !err.message.includes(err.code) && !/^\d+$/.test(err.code) ? err.code : '';
+    const extra = [code, rid].filter(Boolean).join(', ');
+    write(`error: ${oneLine(err.message)}${extra ? ` (${extra})` : ''}`);
     stack();
+    const hint = err instanceof api.ApplicationError ? CODE_HINTS[err.code]?.(bin) : undefined;
+    if (hint) {
+      write(`hint: ${hint}`);
+      return err.status === 400 ? ExitCode.Usage : ExitCode.Failure;
+    }
     if (err.status === 401 || err.status === 403) {
       write(`hint: check the API key and site id of the profile ('${bin} profile show')`);
       return new AuthError(err.message).exitCode;
     }
-    if (err instanceof api.ValidationError) return ExitCode.Usage;
+    // 400: the request itself was wrong (a field, a date, a time zone): bad input, exit 2.
+    if (err instanceof api.ValidationError || err.status === 400) return ExitCode.Usage;
     if (err instanceof api.NetworkError) {
       write(`hint: is the server reachable? ('${bin} profile show' prints the base URL in use)`);
       return ExitCode.Failure;

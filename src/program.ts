@@ -27,6 +27,9 @@ interface Noun {
 
 const NOUNS: readonly Noun[] = [
   { name: 'services', description: 'List, inspect, create and bulk-update services', load: () => import('./commands/services/index.js') },
+  { name: 'availability', description: 'Open slots of services, course places, back-to-back slots', load: () => import('./commands/availability/index.js') },
+  { name: 'bookings', description: 'List, create and confirm, decline, cancel or move bookings', load: () => import('./commands/bookings/index.js') },
+  { name: 'msb', description: 'Multi-service bookings: several services booked together', load: () => import('./commands/msb/index.js') },
   { name: 'api', description: 'Make an authenticated request to any platform endpoint', load: () => import('./commands/api/index.js') },
   { name: 'profile', description: 'Manage profiles: which site and credentials to use', load: () => import('./commands/profile/index.js') },
   { name: 'emulator', description: 'Run the local emulator of the platform', load: () => import('./commands/emulator/index.js') },

@@ -116,3 +116,23 @@ function checked(segments: readonly string[]): readonly string[] {
   for (const s of segments) if (s === '' || FORBIDDEN_KEYS.has(s)) throw new UnsafePathError(path, s);
   return segments;
 }
+
+/**
+ * A copy of `filter` with every field name (keys not starting with `$`, at any depth under `$and`, `$or`,
+ * `$nor` and `$not`) passed through `rename`; operators and values are kept as they are. Families whose
+ * documented filter paths differ from their JSON (bookings: `bookedEntity.item.slot.serviceId` for
+ * `bookedEntity.slot.serviceId`) convert with it, one way to check against the schema, the other to send.
+ */
+export function mapFilterFields<F extends Record<string, unknown>>(filter: F, rename: (path: string) => string): F {
+  const walk = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(walk);
+    if (node === null || typeof node !== 'object') return node;
+    const out: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(node)) {
+      if (key === '$and' || key === '$or' || key === '$nor' || key === '$not') out[key] = walk(value);
+      else out[key.startsWith('$') ? key : rename(key)] = value;
+    }
+    return out;
+  };
+  return walk(filter) as F;
+}

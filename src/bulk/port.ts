@@ -48,6 +48,10 @@ export interface QueryPortSpec<Op extends ListOperation> {
   /** Other request fields of every query (e.g. `fieldsets: ['FULL']` for members). */
   params?: Record<string, unknown>;
   label?: (entity: Entity & Record<string, unknown>) => string | undefined;
+  /** The entity of one item of the reply, when items wrap it (extended bookings: `item.booking`). */
+  entity?: (item: unknown) => Entity;
+  /** The filter as the platform is sent it, when its documented paths differ from the entity's JSON. */
+  wire?: (filter: Filter) => Filter;
 }
 
 /**
@@ -59,14 +63,14 @@ export function queryPort<Op extends ListOperation>(api: ApiClient, spec: QueryP
     noun: spec.noun,
     async *pages(filter, signal) {
       const pages = listPages(api, spec.query, {
-        filter,
+        filter: spec.wire ? spec.wire(filter) : filter,
         sort: [{ fieldName: 'id', order: 'ASC' }],
         params: spec.params,
         signal,
         attempt: (read) => readWithRetries(read, signal),
       });
       for await (const page of pages) {
-        const items = page.items as Entity[];
+        const items = spec.entity ? page.items.map(spec.entity) : (page.items as Entity[]);
         if (items.length > 0) yield items;
       }
     },

@@ -247,10 +247,31 @@ function cellValue<T>(record: T, column: Column<T>): unknown {
   return column.get ? column.get(record) : getPath(record, column.key);
 }
 
+/**
+ * A time to show on the clock of a place (a booking's slot, `--tz`): `Thu 2026-11-26 09:00` in that zone on a
+ * terminal, the ISO instant when piped. Columns return it from `get`.
+ */
+export class ZonedTime {
+  constructor(
+    readonly date: Date,
+    /** IANA zone, e.g. `America/Los_Angeles`. */
+    readonly zone: string,
+    /** date-fns pattern for the terminal. */
+    readonly pattern = 'EEE yyyy-MM-dd HH:mm',
+  ) {}
+}
+
+/** A {@link ZonedTime}, or '' when `value` is not a date. */
+export function zoned(value: Date | string | null | undefined, zone: string, pattern?: string): ZonedTime | '' {
+  const date = value instanceof Date ? value : typeof value === 'string' ? new Date(value) : undefined;
+  return date && !Number.isNaN(date.getTime()) ? new ZonedTime(date, zone, pattern) : '';
+}
+
 /** Machine text of a value: ISO dates, `true`/`false`, '' for null/undefined, compact JSON for objects. */
 export function plain(value: unknown): string {
   if (value === null || value === undefined) return '';
   if (value instanceof Date) return value.toISOString();
+  if (value instanceof ZonedTime) return value.date.toISOString();
   if (typeof value === 'object') return JSON.stringify(value);
   return String(value);
 }
@@ -268,6 +289,10 @@ function tsvCell(text: string): string {
 /** Human text of a value for a TTY: relative or `yyyy-MM-dd HH:mm` dates, `yes`/`no` not used (booleans stay). */
 async function human(value: unknown, now: Date): Promise<string> {
   if (value instanceof Date) return formatDate(value, now);
+  if (value instanceof ZonedTime) {
+    const [{ format }, { TZDate }] = await Promise.all([import('date-fns/format'), import('@date-fns/tz')]);
+    return format(new TZDate(value.date.getTime(), value.zone), value.pattern);
+  }
   return tsvCell(plain(value));
 }
 

@@ -192,6 +192,31 @@ export type SlotAvailability = z.infer<typeof SlotAvailability>;
 
 export const BookingPolicySettings = z.looseObject({ maxParticipantsPerBooking: z.optional(z.nullable(z.int())) });
 
+/**
+ * The extended bookings query's documented filter paths (the platform's "supported filters") and the JSON paths
+ * of a booking: the proto's oneof `bookedEntity.item.slot.*` is `bookedEntity.slot.*` in the JSON,
+ * `participantsInfo.type.totalParticipants.value` is `totalParticipants`, `createdBy.id.appId` (and the other
+ * identity ids) is `createdBy.appId`.
+ */
+export const BOOKING_FILTER_PATHS: ReadonlyArray<[documented: string, json: string]> = [
+  ['bookedEntity.item.slot.', 'bookedEntity.slot.'],
+  ['bookedEntity.item.schedule.', 'bookedEntity.schedule.'],
+  ['participantsInfo.type.totalParticipants.value', 'totalParticipants'],
+  ...['appId', 'wixUserId', 'memberId', 'anonymousVisitorId'].map((k): [string, string] => [`createdBy.id.${k}`, `createdBy.${k}`]),
+];
+
+/** The JSON path of a documented booking filter path (other paths unchanged). */
+export function bookingJsonPath(path: string): string {
+  for (const [documented, json] of BOOKING_FILTER_PATHS) if (path.startsWith(documented)) return json + path.slice(documented.length);
+  return path;
+}
+
+/** The documented filter path of a booking's JSON path (other paths unchanged). */
+export function bookingWirePath(path: string): string {
+  for (const [documented, json] of BOOKING_FILTER_PATHS) if (path.startsWith(json)) return documented + path.slice(json.length);
+  return path;
+}
+
 // ---- Requests, built on first use (see common.ts). Rules that need the site's data (the slot exists, has
 // room, the policy allows it) are the emulator's.
 

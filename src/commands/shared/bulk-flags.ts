@@ -35,10 +35,11 @@ export function hasSelection(flags: SelectionFlags): boolean {
  * flags) or `resume` (`--resume JOURNAL`).
  * @param hint what to pass, shown when neither an id nor a selection was given.
  * @param resumeConflict a flag of the verb that `--resume` also refuses (e.g. `--set`), when it was given.
+ * @param criteria the verb's own selection flags were given (`--status`, `--service`, ...)
  * @throws UserError (exit 2) for an id with a selection, neither, or `--resume` with other selection flags
  */
-export function chooseForm(opts: SelectionFlags & { id?: string; resume?: string }, hint: string, resumeConflict?: string): 'one' | 'bulk' | 'resume' {
-  const selected = hasSelection(opts);
+export function chooseForm(opts: SelectionFlags & { id?: string; resume?: string }, hint: string, resumeConflict?: string, criteria = false): 'one' | 'bulk' | 'resume' {
+  const selected = hasSelection(opts) || criteria;
   if (opts.id !== undefined && (selected || opts.resume !== undefined)) {
     throw new UserError('give either an id or --filter/--where/--ids/--ids-file/--resume, not both');
   }

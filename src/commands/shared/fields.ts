@@ -8,6 +8,7 @@
  */
 import type { $ZodType } from 'zod/v4/core';
 import { FORBIDDEN_KEYS } from '../../api/paths.js';
+export { mapFilterFields } from '../../api/paths.js';
 import { lookupPath, suggest } from '../../api/schemas/introspect.js';
 import type { Filter } from '../../api/schemas/common.js';
 import { UserError } from '../../core/errors.js';
@@ -86,3 +87,4 @@ function onlyOperators(value: object): unknown {
   for (const [k, v] of Object.entries(value)) if (k.startsWith('$')) out[k] = k === '$not' ? v : [];
   return out;
 }
+

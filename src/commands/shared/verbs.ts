@@ -15,7 +15,7 @@ import { UserError } from '../../core/errors.js';
 import { collect, parseFilterFlags, parseIntFlag, parseSort } from '../../core/filters.js';
 import { notice } from '../../core/log.js';
 import { addFormatFlags, type Column, fieldsChecker, type FormatFlags, printRecord, printRecords, printValue, resolveFormat } from '../../core/output.js';
-import { checkField, checkFilter, schemaChecker } from './fields.js';
+import { checkField, checkFilter, mapFilterFields, schemaChecker } from './fields.js';
 import { resolveId } from './ids.js';
 
 /** How a noun's entities look on the command line: names, schema, table columns, the readable view. */
@@ -33,6 +33,18 @@ export interface EntityView<E> {
   query: ListOperation;
   /** A short label for previews and ambiguous-id lists (name, title, e-mail). */
   label(entity: E): string | undefined;
+  /** An entity from one item of the query's reply, when the items wrap it (extended bookings: `item.booking`). */
+  fromItem?(item: unknown): E;
+  /**
+   * Field paths of filters and sorts, when the platform's documented paths differ from the JSON the view shows:
+   * `toSchema` (documented -> JSON) before checking against {@link schema}, `toWire` (JSON -> documented) to send.
+   */
+  paths?: { toSchema(path: string): string; toWire(path: string): string };
+}
+
+/** The filter the platform is sent for a checked (schema-form) filter. */
+export function wireFilter(view: EntityView<unknown>, filter: Filter | undefined): Filter | undefined {
+  return filter && view.paths ? mapFilterFields(filter, view.paths.toWire) : filter;
 }
 
 /** A verb as the noun's index registers it, with its run function exposed for tests. */
@@ -59,7 +71,9 @@ export function addFilterFlags(cmd: Command): Command {
  * @throws UserError (exit 2) for malformed JSON, an unknown operator or field, or a filter nested too deeply
  */
 export function filterOf(ctx: Context, view: EntityView<unknown>, flags: FilterFlags): Filter | undefined {
-  const filter = parseFilterFlags(flags);
+  const given = parseFilterFlags(flags);
+  // Documented paths (`bookedEntity.item.slot.serviceId`) are checked in the JSON form the user sees.
+  const filter = given && view.paths ? mapFilterFields(given, view.paths.toSchema) : given;
   checkFilter(view.schema, filter, flags.filter !== undefined ? '--filter' : '--where', ctx.flags.allowUnknownFields);
   return filter;
 }
@@ -68,8 +82,8 @@ export function filterOf(ctx: Context, view: EntityView<unknown>, flags: FilterF
 export function sortOf(ctx: Context, view: EntityView<unknown>, spec: string | undefined) {
   if (spec === undefined) return undefined;
   const sort = parseSort(spec);
-  for (const key of sort) checkField(view.schema, key.fieldName, '--sort', ctx.flags.allowUnknownFields);
-  return sort;
+  for (const key of sort) checkField(view.schema, view.paths ? view.paths.toSchema(key.fieldName) : key.fieldName, '--sort', ctx.flags.allowUnknownFields);
+  return view.paths ? sort.map((k) => ({ ...k, fieldName: view.paths!.toWire(view.paths!.toSchema(k.fieldName)) })) : sort;
 }
 
 /** The format flags resolved, with `--json` fields checked against the entity schema. */
@@ -83,6 +97,7 @@ export function idOf(ctx: Context, api: ApiClient, view: EntityView<unknown>, gi
     signal: ctx.signal,
     label: (e) => view.label(e),
     bin: ctx.bin,
+    fromItem: view.fromItem,
   });
 }
 
@@ -103,7 +118,9 @@ export interface ListSpec<E> {
   defaultLimit?: number;
   /** Extra flags of this noun's list (e.g. `--status`), and the filter and request fields they add. */
   flags?(cmd: Command): void;
-  extra?(opts: ListOptions): { filter?: Filter; params?: Record<string, unknown> };
+  extra?(opts: ListOptions, ctx: Context): { filter?: Filter; params?: Record<string, unknown> } | Promise<{ filter?: Filter; params?: Record<string, unknown> }>;
+  /** Columns for this run (e.g. times shown in `--tz`); default: the view's. */
+  columns?(opts: ListOptions): Column<E>[];
 }
 
 /** `NOUN list`: the entities matching a filter, sorted, paged as needed, in any output format. */
@@ -113,7 +130,7 @@ export function listVerb<E>(spec: ListSpec<E>): Verb<ListOptions> {
   const run = async (opts: ListOptions, ctx: Context): Promise<void> => {
     const format = formatOf(ctx, view, opts);
     const given = filterOf(ctx, view, opts);
-    const extra = spec.extra?.(opts) ?? {};
+    const extra = (await spec.extra?.(opts, ctx)) ?? {};
     checkFilter(view.schema, extra.filter, '--filter', true);
     const filter = given && extra.filter ? { $and: [given, extra.filter] } : (given ?? extra.filter);
     const sort = sortOf(ctx, view, opts.sort);
@@ -125,13 +142,14 @@ export function listVerb<E>(spec: ListSpec<E>): Verb<ListOptions> {
     let shown = 0;
     const op = spec.op ?? view.query;
     async function* entities(): AsyncGenerator<E> {
-      for await (const page of listPages(api, op, { filter, sort, limit, pageSize: limit, params: extra.params, signal: ctx.signal })) {
+      for await (const page of listPages(api, op, { filter: wireFilter(view, filter), sort, limit, pageSize: limit, params: extra.params, signal: ctx.signal })) {
         if (total === undefined && page.pagingMetadata && !page.pagingMetadata.tooManyToCount) total = page.pagingMetadata.total;
         shown += page.items.length;
-        yield* page.items as E[];
+        if (spec.view.fromItem) for (const item of page.items) yield spec.view.fromItem(item);
+        else yield* page.items as E[];
       }
     }
-    await printRecords(ctx.io, format, entities(), spec.view.columns, { now: ctx.now() });
+    await printRecords(ctx.io, format, entities(), spec.columns?.(opts) ?? spec.view.columns, { now: ctx.now() });
     if (ctx.io.isStdoutTTY && format.kind === 'table') {
       if (shown === 0) notice(ctx.io, `No ${view.noun.many} match.`);
       else if (total !== undefined && total > shown) notice(ctx.io, `Showing ${shown} of ${total} ${view.noun.many}; use --limit N or --all for more.`);
@@ -196,7 +214,7 @@ export function countVerb<E, Op extends Operation>(spec: {
     const format = resolveFormat(opts, fieldsChecker(['count']));
     const filter = filterOf(ctx, view, opts);
     const api = await ctx.api();
-    const count = spec.read(await invoke(api, spec.op, spec.request(filter), { signal: ctx.signal }));
+    const count = spec.read(await invoke(api, spec.op, spec.request(wireFilter(view, filter)), { signal: ctx.signal }));
     await printValue(ctx.io, format, { count }, { text: String(count) });
   };
   return {

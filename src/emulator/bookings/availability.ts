@@ -13,7 +13,7 @@
 import { ValidationFailure, ApplicationFailure } from '../errors.js';
 import type { Calendar, ServiceDoc } from './model.js';
 import { policyOf, violationsAt, waitlistRoom } from './rules.js';
-import { type Candidate, candidates, type SlotLocation, capacityOf, courseOpenSpots, courseSessions, openSpotsOf, scheduleIdOf } from './sessions.js';
+import { BOOKING_STEP, bufferOf, type Candidate, candidates, type SlotLocation, capacityOf, courseOpenSpots, courseSessions, openSpotsOf, scheduleIdOf } from './sessions.js';
 import { DAY, instantOf, iso, isTimeZone, localDateKey } from './time.js';
 
 /** Longest date range one availability call may cover. */
@@ -200,10 +200,11 @@ export function multiSlotAvailability(cal: Calendar, body: MultiSlotRequest) {
     return { service, resourceIds: s.resourcesFilter?.resourceIds };
   });
   const shownIn = zone ?? cal.timeZone;
-  // Every service's candidates over the range, grouped by start time for the chaining step.
-  const byStart = services.map(({ service, resourceIds }) => {
+  // Every service's candidates over the range, grouped by start time for the chaining step: the first service on
+  // its listing grid, the ones that follow on the booking grid (they start whenever the previous one ends).
+  const byStart = services.map(({ service, resourceIds }, i) => {
     const map = new Map<number, Candidate[]>();
-    for (const c of candidates(cal, service, from, to, { resourceIds })) {
+    for (const c of candidates(cal, service, from, to, { resourceIds, step: i > 0 && service.type === 'APPOINTMENT' ? BOOKING_STEP : undefined })) {
       let at = map.get(c.start);
       if (!at) map.set(c.start, (at = []));
       at.push(c);
@@ -215,7 +216,9 @@ export function multiSlotAvailability(cal: Calendar, body: MultiSlotRequest) {
     for (const first of firsts) {
       const parts: Candidate[] = [first];
       for (let i = 1; i < services.length; i++) {
-        const next = byStart[i]!.get(parts[i - 1]!.end)?.[0];
+        const prev = parts[i - 1]!;
+        // The same staff member can follow on only when the previous service keeps no break after it.
+        const next = byStart[i]!.get(prev.end)?.find((c) => !(c.staff && c.staff.id === prev.staff?.id && bufferOf(prev.service) > 0));
         if (!next) break;
         parts.push(next);
       }

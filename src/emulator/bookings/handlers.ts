@@ -8,6 +8,8 @@ import { availabilityFamily } from '../../api/availability.js';
 import { bookingsFamily } from '../../api/bookings.js';
 import { extendedBookingsFamily } from '../../api/extended-bookings.js';
 import { multiServiceBookingsFamily } from '../../api/multi-service-bookings.js';
+import { mapFilterFields } from '../../api/paths.js';
+import { bookingJsonPath } from '../../api/schemas/booking.js';
 import { bulkReply } from '../bulk.js';
 import { toItemError } from '../errors.js';
 import { runCount, runQuery, runSearch } from '../query/index.js';
@@ -53,33 +55,14 @@ function bookingReply(c: Calendar, b: BookingDoc): RawJson {
   return new RawJson(`{"booking":${c.bookings.json(b)}}`);
 }
 
-/**
- * The platform's documented filter and sort paths mapped to the stored booking's: `bookedEntity.item.slot.*`
- * (the proto's oneof) is `bookedEntity.slot.*` in the JSON, `participantsInfo.type.totalParticipants.value` is
- * `totalParticipants`, `createdBy.id.*` is `createdBy.*`.
- */
-const PATH_ALIASES: ReadonlyArray<[string, string]> = [
-  ['bookedEntity.item.slot.', 'bookedEntity.slot.'],
-  ['bookedEntity.item.schedule.', 'bookedEntity.schedule.'],
-  ['participantsInfo.type.totalParticipants.value', 'totalParticipants'],
-  ['createdBy.id.', 'createdBy.'],
-];
-
+/** The stored booking's path of a documented filter or sort path (see BOOKING_FILTER_PATHS). */
 export function storedPath(path: string): string {
-  for (const [from, to] of PATH_ALIASES) if (path.startsWith(from)) return to + path.slice(from.length);
-  return path;
+  return bookingJsonPath(path);
 }
 
 /** A filter with every documented path rewritten to the stored one (operators and values untouched). */
 export function storedFilter(filter: unknown): unknown {
-  if (Array.isArray(filter)) return filter.map(storedFilter);
-  if (filter === null || typeof filter !== 'object') return filter;
-  const out: Json = {};
-  for (const [k, v] of Object.entries(filter as Json)) {
-    if (k === '$and' || k === '$or' || k === '$nor' || k === '$not') out[k] = storedFilter(v);
-    else out[k.startsWith('$') ? k : storedPath(k)] = v;
-  }
-  return out;
+  return filter !== null && typeof filter === 'object' && !Array.isArray(filter) ? mapFilterFields(filter as Json, storedPath) : filter;
 }
 
 interface ExtrasRequest {

@@ -23,6 +23,7 @@ import { ApplicationFailure, ValidationFailure } from '../errors.js';
 import type { BookingPolicyDoc } from '../services/model.js';
 import { ACTIVE_STATUSES, FINAL_STATUSES, type BookedSlotDoc, type BookingDoc, type Calendar, type ServiceDoc, serviceIdOf } from './model.js';
 import {
+  BOOKING_STEP,
   type Candidate,
   candidates,
   capacityOf,
@@ -130,7 +131,7 @@ interface Target {
 /** The slot of a service at `start` (with the staff member asked for, if any), or undefined. */
 function findCandidate(cal: Calendar, service: ServiceDoc, start: number, resourceId: string | undefined, exclude?: BookingDoc | readonly BookingDoc[]): Candidate | undefined {
   const length = durationOf(service) * MINUTE;
-  const list = candidates(cal, service, start, start + length, { resourceIds: resourceId ? [resourceId] : undefined, exclude });
+  const list = candidates(cal, service, start, start + length, { resourceIds: resourceId ? [resourceId] : undefined, exclude, step: service.type === 'APPOINTMENT' ? BOOKING_STEP : undefined });
   return list.find((c) => c.start === start);
 }
 

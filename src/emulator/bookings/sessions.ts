@@ -2,8 +2,9 @@
  * The scheduling engine (issue 6 section 2): when a service can be booked, and how much room is left.
  *
  * - Appointments: slots of the service's duration inside each of its staff members' working hours (local times
- *   in the site's zone, Monday to Friday 09:00-17:00 when a staff member has none), stepping by duration plus
- *   the service's `timeBetweenSessions`, minus every interval the staff member is already taken: a booking of
+ *   in the site's zone, Monday to Friday 09:00-17:00 when a staff member has none), listed stepping by duration
+ *   plus the service's `timeBetweenSessions` (a booking may also start on a 15-minute grid between them, so
+ *   services can follow each other back to back), minus every interval the staff member is already taken: a booking of
  *   any service (CREATED, CONFIRMED or PENDING) with its buffer, a class or course session they teach, time
  *   off. One slot per staff member and start; its spots are the service's `defaultCapacity` (1).
  * - Classes: a session every week at the wall-clock time of `schedule.firstSessionStart` (until
@@ -233,7 +234,16 @@ export interface CandidateOptions {
   resourceIds?: readonly string[];
   /** Bookings whose own places do not count (a reschedule: the booking, or every booking of its group). */
   exclude?: BookingDoc | readonly BookingDoc[];
+  /**
+   * Minutes between appointment starts. Default: the listing grid, the session length plus the buffer from the
+   * start of each working-hours block. A booking may start on the finer {@link BOOKING_STEP} grid when the staff
+   * member is free then (so a second service can follow a first one back to back).
+   */
+  step?: number;
 }
+
+/** Minutes between the starts an appointment may be booked at (availability lists the coarser grid). */
+export const BOOKING_STEP = 15;
 
 /**
  * The bookable units of a service overlapping [from, to), in start order: appointment slots with a free staff
@@ -260,7 +270,7 @@ export function candidates(cal: Calendar, service: ServiceDoc, from: number, to:
   if (service.type !== 'APPOINTMENT') return [];
   const occupancy = occupancyOf(cal);
   const taught = teaching(cal, from - DAY, to + DAY);
-  const step = length + bufferOf(service) * MINUTE;
+  const step = opts.step !== undefined ? opts.step * MINUTE : length + bufferOf(service) * MINUTE;
   const out: Candidate[] = [];
   const ignore = idsOf(opts.exclude);
   for (const staff of staffOf(cal, service)) {

@@ -10,7 +10,7 @@
  * the seed keeps its own running tally, which is what makes 10,000 bookings take about a second.
  */
 import type { BookingDoc, Calendar, StaffDoc } from '../bookings/model.js';
-import { type Candidate, candidates, capacityOf, courseSessions, durationOf, eventIdOf, locationOf, scheduleIdOf } from '../bookings/sessions.js';
+import { BOOKING_STEP, type Candidate, candidates, capacityOf, courseSessions, durationOf, eventIdOf, locationOf, scheduleIdOf } from '../bookings/sessions.js';
 import { DAY, HOUR, iso, MINUTE } from '../bookings/time.js';
 import type { ServiceDoc } from '../services/model.js';
 import type { Prng } from './random.js';
@@ -131,7 +131,11 @@ export function seedBookings(cal: Calendar, rnd: Prng, base: number, count: numb
     const list = slotsOf(service);
     const buffer = (service.schedule?.availabilityConstraints?.timeBetweenSessions ?? 0) * MINUTE;
     let pick: Candidate | undefined;
-    if (opts.at !== undefined) pick = list.find((c) => c.start === opts.at && free(c.staff!.id, c.start, c.end + buffer));
+    if (opts.at !== undefined) {
+      // Back to back: any start on the booking grid, not just the listed slots.
+      const at = opts.at;
+      pick = candidates(cal, service, at, at + durationOf(service) * MINUTE, { step: BOOKING_STEP }).find((c) => c.start === at && free(c.staff!.id, c.start, c.end + buffer));
+    }
     else {
       for (let tries = 0; tries < 12 && !pick; tries++) {
         const c = list[rnd.int(0, list.length - 1)];

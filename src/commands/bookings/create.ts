@@ -1,0 +1,197 @@
+/**
+ * `sitectl bookings create`: one booking from flags (`--service S --start WHEN [--staff ID] [--participants N]`
+ * and contact flags; a course is booked whole, without `--start`), or many from `--file` (a booking object, an
+ * array of them, or NDJSON, one per line; each a booking or `{booking, flowControlSettings, ...}`) through the
+ * bulk create call, 40 per request, each reported on its own (spec 000 section 7 "Bookings").
+ *
+ * Everything is checked before the first booking is made: flags, times, the file (each booking against the
+ * request schema of the family table) and the output format. Creates are not repeated automatically (a
+ * request that may have been processed is not sent again), so a failed chunk is reported, not retried.
+ */
+import type { Command } from 'commander';
+import { safeParse } from 'zod/mini';
+import { bookings } from '../../api/bookings.js';
+import { bookingInputs, type BookingCreate, MAX_BULK_CREATE } from '../../api/schemas/booking.js';
+import type { Context } from '../../context.js';
+import { PartialFailureError, UserError } from '../../core/errors.js';
+import { parseIntFlag } from '../../core/filters.js';
+import { readSource } from '../../core/input.js';
+import { success } from '../../core/log.js';
+import { addFormatFlags, fieldsChecker, type FormatFlags, printRecord, printValue, resolveFormat } from '../../core/output.js';
+import { oneLine } from '../../core/text.js';
+import { serviceOf } from '../services/shared/lookup.js';
+import { parseWhen, siteZone, tzFlag } from '../shared/time.js';
+import { formatOf } from '../shared/verbs.js';
+import { fetchBooking } from './shared/read.js';
+import { BOOKING_VIEW } from './shared/view.js';
+
+export interface CreateOptions extends FormatFlags {
+  service?: string;
+  start?: string;
+  staff?: string;
+  participants?: string;
+  firstName?: string;
+  lastName?: string;
+  email?: string;
+  phone?: string;
+  contactId?: string;
+  confirmed?: boolean;
+  skipAvailability?: boolean;
+  tz?: string;
+  file?: string;
+}
+
+export function register(parent: Command, ctx: Context): void {
+  const cmd = parent
+    .command('create')
+    .description('Book a slot, a class session or a course; or many bookings from a file')
+    .option('--service <service>', 'the service (id, id prefix or exact name)')
+    .option('--start <when>', 'start of the slot or session (2026-11-24T09:30 in --tz or the site’s zone, or an ISO instant); not for courses')
+    .option('--staff <id>', 'the staff member (appointments; default: any free one)')
+    .option('--participants <n>', 'how many take part (default 1)')
+    .option('--first-name <name>', 'contact first name')
+    .option('--last-name <name>', 'contact last name')
+    .option('--email <email>', 'contact e-mail')
+    .option('--phone <phone>', 'contact phone')
+    .option('--contact-id <id>', 'an existing contact')
+    .option('--confirmed', 'create it CONFIRMED (default CREATED)')
+    .option('--skip-availability', 'book even a full or taken slot, or outside the booking window (marked double-booked)')
+    .option('--tz <zone>', 'read --start in this IANA zone')
+    .option('--file <path>', "bookings as JSON (an object or an array) or NDJSON; '-' reads stdin; 40 per request")
+    .addHelpText(
+      'after',
+      '\nExamples:\n' +
+        "  sitectl bookings create --service 'Swedish Massage' --start 2026-11-24T10:00 --first-name Ana --email ana@example.com\n" +
+        "  sitectl bookings create --service 'Wheel Throwing Pottery Course' --participants 2 --email kim@example.com --confirmed\n" +
+        '  sitectl bookings create --file bookings.ndjson --json',
+    );
+  addFormatFlags(cmd).action(async (o: CreateOptions) => {
+    await run(o, ctx);
+  });
+}
+
+/**
+ * Creates the booking (flags) or bookings (`--file`). Piped, a single booking prints its id; many print one
+ * NDJSON line per booking (`{index, id, status}` or `{index, error}`).
+ * @throws UserError (exit 2) for bad flags, times or file; (exit 1) for an unknown service; PartialFailureError
+ *   (exit 3) when some bookings of a file were refused; ApiError for a refused single booking (its code: 409
+ *   SLOT_NOT_AVAILABLE / SESSION_CAPACITY_EXCEEDED, 428 BOOKING_POLICY_VIOLATION, 404 SESSION_NOT_FOUND, ...)
+ */
+export async function run(opts: CreateOptions, ctx: Context): Promise<void> {
+  if (opts.file !== undefined) {
+    const flagged = ['service', 'start', 'staff', 'participants', 'firstName', 'lastName', 'email', 'phone', 'contactId'].filter((k) => opts[k as keyof CreateOptions] !== undefined);
+    if (flagged.length) throw new UserError('--file holds whole bookings: give the service, time and contact there, not as flags');
+    return createMany(opts, ctx);
+  }
+  const format = formatOf(ctx, BOOKING_VIEW, opts);
+  if (opts.service === undefined) throw new UserError('which service?', `e.g. ${ctx.bin} bookings create --service 'Swedish Massage' --start 2026-11-24T10:00 --email ana@example.com`);
+  const tz = tzFlag(opts.tz);
+  const participants = opts.participants !== undefined ? parseIntFlag(opts.participants, '--participants', 1, 1000) : undefined;
+  if (opts.email !== undefined && !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(opts.email)) throw new UserError(`--email: '${opts.email}' is not an e-mail address`);
+  const api = await ctx.api();
+  const service = await serviceOf(ctx, api, opts.service);
+  let bookedEntity: BookingCreate['bookedEntity'];
+  if (service.type === 'COURSE') {
+    if (opts.start !== undefined || opts.staff !== undefined) throw new UserError(`"${oneLine(service.name ?? service.id)}" is a course: it is booked whole, without --start or --staff`);
+    if (!service.schedule?.id) throw new UserError(`course "${oneLine(service.name ?? service.id)}" has no schedule`, undefined);
+    bookedEntity = { schedule: { scheduleId: service.schedule.id, ...(tz ? { timezone: tz } : {}) } };
+  } else {
+    if (opts.start === undefined) throw new UserError('--start is required (the start of the slot or session)', `'${ctx.bin} availability ${service.id}' lists the open ones`);
+    // The zone the booking is shown in: --tz, else the site's (also when --start carries an offset).
+    const zone = tz ?? (await siteZone(ctx, api));
+    const start = parseWhen(opts.start, zone, '--start', ctx.now().getTime());
+    bookedEntity = {
+      slot: {
+        serviceId: service.id,
+        startDate: new Date(start).toISOString(),
+        timezone: zone,
+        ...(opts.staff ? { resource: { id: opts.staff } } : {}),
+      },
+    };
+  }
+  const contactDetails = {
+    ...(opts.firstName !== undefined ? { firstName: opts.firstName } : {}),
+    ...(opts.lastName !== undefined ? { lastName: opts.lastName } : {}),
+    ...(opts.email !== undefined ? { email: opts.email } : {}),
+    ...(opts.phone !== undefined ? { phone: opts.phone } : {}),
+    ...(opts.contactId !== undefined ? { contactId: opts.contactId } : {}),
+  };
+  const booking: BookingCreate = {
+    bookedEntity,
+    ...(Object.keys(contactDetails).length ? { contactDetails } : {}),
+    ...(participants !== undefined ? { totalParticipants: participants } : {}),
+    ...(opts.confirmed ? { status: 'CONFIRMED' as const } : {}),
+  };
+  const { booking: created } = await bookings.createBooking(
+    api,
+    { booking, ...(opts.skipAvailability ? { flowControlSettings: { skipAvailabilityValidation: true } } : {}) },
+    { signal: ctx.signal },
+  );
+  success(ctx.io, `Booked ${created.id}: ${oneLine(service.name ?? '')}, ${created.status}${created.doubleBooked ? ' (double-booked)' : ''}`);
+  if (format.kind === 'table' && !ctx.io.isStdoutTTY) {
+    await printValue(ctx.io, format, created, { text: created.id });
+    return;
+  }
+  const full = await fetchBooking(api, created.id, ctx.signal);
+  await printRecord(ctx.io, format, full, { rows: BOOKING_VIEW.rows(full), columns: BOOKING_VIEW.columns, now: ctx.now() });
+}
+
+/** One item of a file: a booking, or `{booking, participantNotification, flowControlSettings, ...}`. */
+type CreateInfo = { booking: BookingCreate } & Record<string, unknown>;
+
+/** The bookings of `--file` (JSON object or array, or NDJSON), each checked against the request schema. */
+async function readFile(opts: CreateOptions, ctx: Context): Promise<CreateInfo[]> {
+  const text = await readSource('--file', opts.file!, ctx.io.stdin);
+  let items: unknown[];
+  const trimmed = text.trim();
+  if (trimmed === '') throw new UserError(`--file ${opts.file} is empty`);
+  try {
+    const parsed: unknown = JSON.parse(trimmed);
+    items = Array.isArray(parsed) ? parsed : [parsed];
+  } catch {
+    items = trimmed.split('\n').map((line, i) => {
+      if (line.trim() === '') return undefined;
+      try {
+        return JSON.parse(line) as unknown;
+      } catch (err) {
+        throw new UserError(`--file ${opts.file} line ${i + 1} is not JSON: ${(err as Error).message}`);
+      }
+    }).filter((x) => x !== undefined);
+  }
+  if (items.length === 0) throw new UserError(`--file ${opts.file} holds no bookings`);
+  const schema = bookingInputs().BookingCreate;
+  return items.map((item, i) => {
+    if (item === null || typeof item !== 'object' || Array.isArray(item)) throw new UserError(`--file booking ${i + 1}: not a JSON object`);
+    const info = (Object.hasOwn(item, 'booking') ? item : { booking: item }) as CreateInfo;
+    const checked = safeParse(schema, info.booking);
+    if (!checked.success) {
+      const issue = checked.error.issues[0]!;
+      throw new UserError(`--file booking ${i + 1}: ${issue.path.join('.') || 'booking'}: ${issue.message}`);
+    }
+    return info;
+  });
+}
+
+async function createMany(opts: CreateOptions, ctx: Context): Promise<void> {
+  // The summary's fields with --json; else one NDJSON line per booking.
+  const format = resolveFormat({ json: opts.json }, fieldsChecker(['total', 'created', 'failed', 'results']));
+  const infos = await readFile(opts, ctx);
+  const api = await ctx.api();
+  const results: Array<{ index: number; id?: string; status?: string; error?: string }> = [];
+  for (let at = 0; at < infos.length; at += MAX_BULK_CREATE) {
+    const chunk = infos.slice(at, at + MAX_BULK_CREATE);
+    const reply = await bookings.bulkCreateBooking(api, { createBookingsInfo: chunk as never, returnFullEntity: true }, { signal: ctx.signal });
+    for (const r of reply.results) {
+      const index = at + r.itemMetadata.originalIndex + 1;
+      if (r.itemMetadata.success) results.push({ index, id: r.item?.id ?? r.itemMetadata.id ?? undefined, status: r.item?.status ?? undefined });
+      else results.push({ index, error: `${r.itemMetadata.error?.code ?? 'FAILED'}: ${r.itemMetadata.error?.description ?? ''}`.trim() });
+    }
+  }
+  const failed = results.filter((r) => r.error);
+  if (format.kind === 'json') await printValue(ctx.io, format, { total: results.length, created: results.length - failed.length, failed: failed.length, results });
+  else for (const r of results) ctx.io.stdout.write(`${JSON.stringify(r)}\n`);
+  success(ctx.io, `Created ${results.length - failed.length} of ${results.length} bookings`);
+  if (failed.length) {
+    throw new PartialFailureError(`${failed.length} of ${results.length} bookings were refused (first: booking ${failed[0]!.index}, ${oneLine(failed[0]!.error ?? '')})`, 'fix those lines and create them again; the others exist now');
+  }
+}

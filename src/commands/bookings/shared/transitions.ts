@@ -1,0 +1,120 @@
+/**
+ * The status actions of bookings (platform-wire.md section 9), as shared transition verbs: confirm, decline and
+ * mark-as-pending from PENDING/CREATED/WAITING_LIST (pending: from CREATED), cancel from any status but the final
+ * ones. Bookings of a multi-service booking are cancelled with their group (`msb cancel`), so the bulk form
+ * skips them and the single form says so.
+ */
+import type { Command } from 'commander';
+import { bookings as calls } from '../../../api/bookings.js';
+import { transitionVerb, type TransitionSpec } from '../../shared/transition.js';
+import { addCriteriaFlags, criteriaFilter, type CriteriaFlags, hasCriteria } from './criteria.js';
+import { fetchBooking } from './read.js';
+import { BOOKING_VIEW, type BookingRow } from './view.js';
+
+const FINAL = new Set(['CANCELED', 'DECLINED']);
+const AWAITING = new Set(['PENDING', 'CREATED', 'WAITING_LIST']);
+
+type Verb = 'confirm' | 'decline' | 'cancel' | 'pending';
+
+const plural = (n: number) => `${n} booking${n === 1 ? '' : 's'}`;
+
+const SPECS: Record<Verb, Omit<TransitionSpec<BookingRow>, 'view' | 'fetch' | 'command'>> = {
+  confirm: {
+    verb: 'confirm',
+    description: 'Confirm a booking, or many through a previewed, journaled bulk run',
+    examples: ['sitectl bookings confirm 7c1e', 'sitectl bookings confirm --status PENDING --dry-run', "sitectl bookings confirm --where status=CREATED --filter '{\"startDate\":{\"$gte\":\"2026-12-01T00:00:00Z\"}}' --yes --json"],
+    done: 'confirmed',
+    title: 'Confirming',
+    reached: (b) => b.status === 'CONFIRMED',
+    blocked: (b) => (AWAITING.has(String(b.status)) ? undefined : `it is ${b.status} (confirm takes PENDING, CREATED or WAITING_LIST)`),
+    async apply(api, b, revision, _o, signal) {
+      return (await calls.confirmBooking(api, { bookingId: b.id, revision: revision ?? '' }, { signal })).booking as BookingRow;
+    },
+    async bulk() {
+      const w = await import('./bulk.js');
+      return { port: w.bookingsPort, send: (api) => w.confirmSender(api), chunkSize: w.EACH_CHUNK };
+    },
+    question: (n) => `Confirm ${plural(n)}?`,
+  },
+  decline: {
+    verb: 'decline',
+    description: 'Decline a booking, or many through a previewed, journaled bulk run',
+    examples: ['sitectl bookings decline 7c1e', 'sitectl bookings decline --where status=WAITING_LIST --yes'],
+    done: 'declined',
+    title: 'Declining',
+    reached: (b) => b.status === 'DECLINED',
+    blocked: (b) => (AWAITING.has(String(b.status)) ? undefined : `it is ${b.status} (decline takes PENDING, CREATED or WAITING_LIST)`),
+    async apply(api, b, revision, _o, signal) {
+      return (await calls.declineBooking(api, { bookingId: b.id, revision: revision ?? '' }, { signal })).booking as BookingRow;
+    },
+    async bulk() {
+      const w = await import('./bulk.js');
+      return { port: w.bookingsPort, send: (api) => w.declineSender(api), chunkSize: w.EACH_CHUNK };
+    },
+    question: (n) => `Decline ${plural(n)}?`,
+  },
+  cancel: {
+    verb: 'cancel',
+    description: 'Cancel a booking, or many through a previewed, journaled bulk run',
+    examples: ['sitectl bookings cancel 7c1e', 'sitectl bookings cancel 7c1e --ignore-policy', "sitectl bookings cancel --service 'Hot Yoga' --from 2026-12-24 --to 2026-12-27 --dry-run"],
+    done: 'canceled',
+    title: 'Cancelling',
+    reached: (b) => b.status === 'CANCELED',
+    blocked: (b) => {
+      if (FINAL.has(String(b.status))) return `it is ${b.status}, which is final`;
+      if (b.multiServiceBookingInfo?.id) return `it belongs to multi-service booking ${b.multiServiceBookingInfo.id} (cancel the group: msb cancel)`;
+      return undefined;
+    },
+    flags: (cmd: Command) => cmd.option('--ignore-policy', "cancel even inside the cancellation window of the service's booking policy"),
+    options: (o) => (o.ignorePolicy ? { ignorePolicy: true } : {}),
+    async apply(api, b, revision, o, signal) {
+      return (await calls.cancelBooking(api, { bookingId: b.id, revision: revision ?? '', ...(o.ignorePolicy ? { flowControlSettings: { ignoreCancellationPolicy: true } } : {}) }, { signal })).booking as BookingRow;
+    },
+    async bulk() {
+      const w = await import('./bulk.js');
+      return { port: w.bookingsPort, send: (api, o) => w.cancelSender(api, o), chunkSize: w.MAX_BULK_CANCEL };
+    },
+    question: (n) => `Cancel ${plural(n)}? Customers lose their places.`,
+  },
+  pending: {
+    verb: 'pending',
+    description: "Mark a created booking as pending the business's approval (or many, in bulk)",
+    examples: ['sitectl bookings pending 7c1e', 'sitectl bookings pending --where status=CREATED --skip-approval-check --yes'],
+    done: 'pending',
+    title: 'Marking pending',
+    reached: (b) => b.status === 'PENDING',
+    blocked: (b) => (b.status === 'CREATED' ? undefined : `it is ${b.status} (only a CREATED booking can be marked pending)`),
+    flags: (cmd: Command) => cmd.option('--skip-approval-check', 'also for services that do not require manual approval'),
+    options: (o) => (o.skipApprovalCheck ? { skipApprovalCheck: true } : {}),
+    async apply(api, b, revision, o, signal) {
+      return (await calls.markBookingAsPending(api, { bookingId: b.id, revision: revision ?? '', ...(o.skipApprovalCheck ? { flowControlSettings: { skipPendingApprovalServiceValidation: true } } : {}) }, { signal })).booking as BookingRow;
+    },
+    async bulk() {
+      const w = await import('./bulk.js');
+      return { port: w.bookingsPort, send: (api, o) => w.pendingSender(api, o), chunkSize: w.EACH_CHUNK };
+    },
+    question: (n) => `Mark ${plural(n)} as pending?`,
+  },
+};
+
+/** The shared transition verb of one booking status action. */
+export function bookingTransition(verb: Verb) {
+  const spec = SPECS[verb];
+  return transitionVerb<BookingRow>({
+    ...spec,
+    view: BOOKING_VIEW,
+    command: `bookings ${verb}`,
+    flags: (cmd) => {
+      spec.flags?.(cmd);
+      addCriteriaFlags(cmd);
+    },
+    hasCriteria: (o) => hasCriteria(o as CriteriaFlags),
+    criteria: (o, ctx) => criteriaFilter(o as CriteriaFlags, ctx),
+    fetch: (api, id, signal) => fetchBooking(api, id, signal),
+    // The action's reply lacks the extras: read the booking again for the full view.
+    apply: async (api, b, revision, o, signal) => {
+      await SPECS[verb].apply(api, b, revision, o, signal);
+      return fetchBooking(api, b.id, signal);
+    },
+  });
+}

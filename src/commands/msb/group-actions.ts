@@ -1,0 +1,199 @@
+/**
+ * The group verbs of `sitectl msb`: get, confirm, decline, cancel, pending, reschedule, availability, add,
+ * remove, actions. Each reads the group first (the actions pass every booking at its current revision, so a
+ * booking changed meanwhile is refused with BOOKING_REVISION_MISMATCH and nothing changes).
+ */
+import type { Command } from 'commander';
+import type { ApiClient } from '../../api/client.js';
+import { multiServiceBookings as calls } from '../../api/multi-service-bookings.js';
+import { MAX_MSB_ALLOWED_ACTIONS, type MultiServiceBooking } from '../../api/schemas/booking.js';
+import type { Context } from '../../context.js';
+import { ExitCode, UserError } from '../../core/errors.js';
+import { success } from '../../core/log.js';
+import { addFormatFlags, type Column, fieldsChecker, type FormatFlags, printRecords, printValue, resolveFormat } from '../../core/output.js';
+import { idOf } from '../shared/verbs.js';
+import { needsZone, parseWhen, tzFlag } from '../shared/time.js';
+import { BOOKING_VIEW } from '../bookings/shared/view.js';
+import { groupFormat, infosOf, printGroup, readGroup } from './shared/group.js';
+
+type Action = (ctx: Context, api: ApiClient, group: MultiServiceBooking & { id: string }, opts: Record<string, unknown>) => Promise<MultiServiceBooking | undefined>;
+
+/** A verb `msb NAME ID` that acts on the group and prints it as it is afterwards. */
+function groupVerb(name: string, description: string, act: Action, extra?: (cmd: Command) => void, example?: string) {
+  return {
+    register(parent: Command, ctx: Context) {
+      const cmd = parent.command(name).description(description).argument('<id>', 'the multi-service booking id');
+      extra?.(cmd);
+      if (example) cmd.addHelpText('after', `\nExample:\n  ${example}`);
+      addFormatFlags(cmd).action(async (id: string, o: FormatFlags & Record<string, unknown>) => {
+        const format = groupFormat(o);
+        const api = await ctx.api();
+        const group = await readGroup(ctx, api, id);
+        const after = await act(ctx, api, group, o);
+        await printGroup(ctx, format, after ?? (await readGroup(ctx, api, id)));
+      });
+    },
+  };
+}
+
+const statusOf = (g: MultiServiceBooking) => (g.bookings ?? []).map((e) => e.booking?.status);
+
+export const get = groupVerb('get', 'Show a multi-service booking and its bookings', async () => undefined, undefined, 'sitectl msb get 5a0d...');
+
+export const confirm = groupVerb('confirm', 'Confirm every booking of the group', async (ctx, api, g) => {
+  if (statusOf(g).every((s) => s === 'CONFIRMED')) throw new UserError(`every booking of ${g.id} is already confirmed`, undefined, ExitCode.Failure);
+  const { multiServiceBooking } = await calls.confirmMultiServiceBooking(api, { multiServiceBookingId: g.id, confirmBookingsInfo: infosOf(g), returnFullEntity: true }, { signal: ctx.signal });
+  success(ctx.io, `Confirmed multi-service booking ${g.id}`);
+  return multiServiceBooking;
+});
+
+export const decline = groupVerb('decline', 'Decline every booking of the group', async (ctx, api, g) => {
+  const { multiServiceBooking } = await calls.declineMultiServiceBooking(api, { multiServiceBookingId: g.id, declineBookingsInfo: infosOf(g), returnFullEntity: true }, { signal: ctx.signal });
+  success(ctx.io, `Declined multi-service booking ${g.id}`);
+  return multiServiceBooking;
+});
+
+export const pending = groupVerb(
+  'pending',
+  'Mark every booking of the group as pending approval',
+  async (ctx, api, g, o) => {
+    const { multiServiceBooking } = await calls.markMultiServiceBookingAsPending(
+      api,
+      { multiServiceBookingId: g.id, markAsPendingBookingsInfo: infosOf(g), returnFullEntity: true, ...(o.skipApprovalCheck ? { flowControlSettings: { skipPendingApprovalServiceValidation: true } } : {}) },
+      { signal: ctx.signal },
+    );
+    success(ctx.io, `Marked multi-service booking ${g.id} as pending`);
+    return multiServiceBooking;
+  },
+  (cmd) => cmd.option('--skip-approval-check', 'also for services that do not require manual approval'),
+);
+
+export const cancel = groupVerb(
+  'cancel',
+  'Cancel every booking of the group',
+  async (ctx, api, g, o) => {
+    const { multiServiceBooking } = await calls.cancelMultiServiceBooking(
+      api,
+      { multiServiceBookingId: g.id, returnFullEntity: true, ...(o.ignorePolicy ? { flowControlSettings: { ignoreCancellationPolicy: true } } : {}) },
+      { signal: ctx.signal },
+    );
+    success(ctx.io, `Cancelled multi-service booking ${g.id}`);
+    return multiServiceBooking;
+  },
+  (cmd) => cmd.option('--ignore-policy', "cancel even inside the services' cancellation windows"),
+);
+
+export const reschedule = groupVerb(
+  'reschedule',
+  'Move the whole group: the first booking to --start, the others keeping their offsets',
+  async (ctx, api, g, o) => {
+    const bookings = (g.bookings ?? []).map((e) => e.booking!).filter(Boolean);
+    if (bookings.length === 0) throw new UserError(`multi-service booking ${g.id} has no bookings`, undefined, ExitCode.Failure);
+    const first = bookings[0]!;
+    const zone = tzFlag(o.tz as string | undefined) ?? first.bookedEntity?.slot?.timezone ?? 'UTC';
+    const text = String(o.start ?? '');
+    const start = parseWhen(text, needsZone(text) ? zone : 'UTC', '--start', ctx.now().getTime());
+    const shift = start - (first.startDate?.getTime() ?? start);
+    const { multiServiceBooking } = await calls.rescheduleMultiServiceBooking(
+      api,
+      {
+        multiServiceBookingId: g.id,
+        rescheduleBookingsInfo: bookings.map((b) => ({
+          bookingId: b.id,
+          revision: b.revision ?? '',
+          slot: {
+            serviceId: b.bookedEntity?.slot?.serviceId ?? '',
+            startDate: new Date((b.startDate?.getTime() ?? 0) + shift).toISOString(),
+            timezone: b.bookedEntity?.slot?.timezone ?? zone,
+          },
+        })),
+        returnFullEntity: true,
+        ...(o.ignorePolicy ? { flowControlSettings: { ignoreReschedulePolicy: true } } : {}),
+      },
+      { signal: ctx.signal },
+    );
+    success(ctx.io, `Rescheduled multi-service booking ${g.id}`);
+    return multiServiceBooking;
+  },
+  (cmd) =>
+    cmd
+      .requiredOption('--start <when>', "the first booking's new start (the others follow at the same offsets)")
+      .option('--ignore-policy', "move it even inside the services' reschedule windows")
+      .option('--tz <zone>', 'read --start in this IANA zone'),
+  'sitectl msb reschedule 5a0d... --start 2026-11-26T14:00',
+);
+
+export const availability = {
+  register(parent: Command, ctx: Context) {
+    addFormatFlags(parent.command('availability').description('Whether every booking of the group still fits its slot').argument('<id>', 'the multi-service booking id')).action(
+      async (id: string, o: FormatFlags) => {
+        const format = resolveFormat(o, fieldsChecker(['bookable', 'totalCapacity', 'remainingCapacity', 'policyViolations', 'policySettings', 'multiServiceBookingInfo']));
+        const api = await ctx.api();
+        const reply = await calls.getMultiServiceBookingAvailability(api, { multiServiceBookingId: id }, { signal: ctx.signal });
+        const v = reply.policyViolations ?? {};
+        const why = [v.tooEarlyToBook && 'too early', v.tooLateToBook && 'too late', v.bookOnlineDisabled && 'online booking off'].filter(Boolean).join(', ');
+        await printValue(ctx.io, format, reply, { text: `bookable\t${reply.bookable ? 'yes' : `no${why ? ` (${why})` : ''}`}\nremaining\t${reply.remainingCapacity ?? 0} of ${reply.totalCapacity ?? 0}` });
+      },
+    );
+  },
+};
+
+/** `msb add|remove ID BOOKING...`: bookings joined to or taken out of a group (each at its current revision). */
+function membership(name: 'add' | 'remove') {
+  return {
+    register(parent: Command, ctx: Context) {
+      const cmd = parent
+        .command(name)
+        .description(name === 'add' ? 'Add single bookings to a group' : 'Take bookings out of a group (they stay as single bookings)')
+        .argument('<id>', 'the multi-service booking id')
+        .argument('<bookings...>', 'bookings (ids or unique prefixes)');
+      addFormatFlags(cmd).action(async (id: string, given: string[], o: FormatFlags) => {
+        const format = groupFormat(o);
+        const api = await ctx.api();
+        const { fetchBooking } = await import('../bookings/shared/read.js');
+        const items: Array<{ bookingId: string; revision: string }> = [];
+        for (const g of given) {
+          const bid = await idOf(ctx, api, BOOKING_VIEW, g);
+          const b = await fetchBooking(api, bid, ctx.signal);
+          items.push({ bookingId: bid, revision: b.revision ?? '' });
+        }
+        const call = name === 'add' ? calls.addBookingsToMultiServiceBooking : calls.removeBookingsFromMultiServiceBooking;
+        await call(api, { multiServiceBookingId: id, bookings: items }, { signal: ctx.signal });
+        success(ctx.io, `${name === 'add' ? 'Added' : 'Removed'} ${items.length} booking${items.length === 1 ? '' : 's'} ${name === 'add' ? 'to' : 'from'} ${id}`);
+        await printGroup(ctx, format, await readGroup(ctx, api, id));
+      });
+    },
+  };
+}
+
+export const add = membership('add');
+export const remove = membership('remove');
+
+interface ActionRow {
+  id: string;
+  cancel?: boolean;
+  reschedule?: boolean;
+  error?: string;
+}
+const ACTION_COLUMNS: Column<ActionRow>[] = [{ key: 'id', noTruncate: true }, { key: 'cancel' }, { key: 'reschedule' }, { key: 'error' }];
+
+export const actions = {
+  register(parent: Command, ctx: Context) {
+    addFormatFlags(parent.command('actions').description('Whether each group may still be cancelled or rescheduled').argument('<ids...>', 'multi-service booking ids')).action(
+      async (ids: string[], o: FormatFlags) => {
+        const format = resolveFormat(o, fieldsChecker(['id', 'cancel', 'reschedule', 'error']));
+        const api = await ctx.api();
+        const rows: ActionRow[] = [];
+        for (let at = 0; at < ids.length; at += MAX_MSB_ALLOWED_ACTIONS) {
+          const chunk = ids.slice(at, at + MAX_MSB_ALLOWED_ACTIONS);
+          const reply = await calls.bulkGetMultiServiceBookingAllowedActions(api, { multiServiceBookingIds: chunk }, { signal: ctx.signal });
+          for (const r of reply.results) {
+            const id = chunk[r.itemMetadata.originalIndex] ?? '';
+            rows.push(r.itemMetadata.success ? { id, cancel: r.item?.cancel ?? false, reschedule: r.item?.reschedule ?? false } : { id, error: r.itemMetadata.error?.code ?? 'FAILED' });
+          }
+        }
+        await printRecords(ctx.io, format, rows, ACTION_COLUMNS, { now: ctx.now() });
+      },
+    );
+  },
+};

@@ -1,0 +1,74 @@
+/**
+ * Times as people type them (`--from`, `--to`, `--start`): `2026-11-24` (the start of that day), `2026-11-24T09:30`
+ * (on the clock of the zone in use), an ISO instant with `Z` or an offset, or `now`, `today`, `tomorrow`. The
+ * zone in use is `--tz`, else the site's (its default business location's), else UTC. Parsed with date-fns and
+ * @date-fns/tz.
+ */
+import { TZDate } from '@date-fns/tz';
+import type { ApiClient } from '../../api/client.js';
+import { services } from '../../api/services.js';
+import type { Context } from '../../context.js';
+import { UserError } from '../../core/errors.js';
+
+/** True when `zone` is an IANA zone name this Node knows. */
+export function isTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** `--tz`, checked. @throws UserError (exit 2) for an unknown zone */
+export function tzFlag(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  if (!isTimeZone(value)) throw new UserError(`--tz: '${value}' is not a time zone`, 'use an IANA name such as America/New_York, Europe/London or UTC');
+  return value;
+}
+
+/** The site's time zone: its default business location's (the first one's), else UTC. */
+export async function siteZone(ctx: Context, api: ApiClient): Promise<string> {
+  const { businessLocations } = await services.queryLocations(api, { filter: {} }, { signal: ctx.signal });
+  const located = businessLocations.locations.filter((l) => l.timeZone && isTimeZone(l.timeZone));
+  return (located.find((l) => l.default) ?? located[0])?.timeZone ?? 'UTC';
+}
+
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const LOCAL = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2}))?$/;
+const WITH_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/;
+
+/**
+ * The instant `text` names (epoch ms), reading dates and local times in `zone`.
+ * @param flag for messages: `--from`
+ * @throws UserError (exit 2) for text that is not one of the forms above, or not a real date
+ */
+export function parseWhen(text: string, zone: string, flag: string, now = Date.now()): number {
+  const t = text.trim();
+  const today = () => {
+    const d = new TZDate(now, zone);
+    return new TZDate(d.getFullYear(), d.getMonth(), d.getDate(), 0, 0, 0, 0, zone);
+  };
+  let ms: number;
+  if (t === 'now') ms = now;
+  else if (t === 'today') ms = today().getTime();
+  else if (t === 'tomorrow') {
+    const d = today();
+    ms = new TZDate(d.getFullYear(), d.getMonth(), d.getDate() + 1, 0, 0, 0, 0, zone).getTime();
+  } else if (WITH_OFFSET.test(t)) ms = Date.parse(t);
+  else {
+    const m = DATE.exec(t) ?? LOCAL.exec(t);
+    if (!m) throw new UserError(`${flag}: '${text}' is not a date or time`, 'use 2026-11-24, 2026-11-24T09:30 (in --tz or the site’s zone), 2026-11-24T17:30Z, now, today or tomorrow');
+    const [y, mo, d, h, mi, s] = [1, 2, 3, 4, 5, 6].map((i) => Number(m[i] ?? 0)) as [number, number, number, number, number, number];
+    const date = new TZDate(y, mo - 1, d, h, mi, s, 0, zone);
+    if (date.getMonth() !== mo - 1 || date.getDate() !== d) throw new UserError(`${flag}: '${text}' is not a real date`);
+    ms = date.getTime();
+  }
+  if (Number.isNaN(ms)) throw new UserError(`${flag}: '${text}' is not a real date`);
+  return ms;
+}
+
+/** Whether `text` needs a zone to be read (a date or local time without an offset). */
+export function needsZone(text: string | undefined): boolean {
+  return text !== undefined && !WITH_OFFSET.test(text.trim()) && text.trim() !== 'now';
+}

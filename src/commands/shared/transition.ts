@@ -1,0 +1,168 @@
+/**
+ * `NOUN VERB`, a state change every stateful noun shares (issue 6 section 3; members approve/block and orders
+ * pause/resume/cancel take the same shape): one entity (`bookings cancel ID`: its revision read first unless
+ * `--revision` pins it, no prompt, `--yes` accepted) or many (`--filter | --where | --ids | --ids-file`, or
+ * `--resume JOURNAL`) through the entity bulk engine: plan (entities already in the state are left alone,
+ * those the state machine does not allow are skipped with the reason) -> preview -> confirm -> chunks ->
+ * journal -> report, exactly once under faults (each call carries the planned revision; an unconfirmed item is
+ * settled by reading it back).
+ */
+import type { Command } from 'commander';
+import type { ApiClient } from '../../api/client.js';
+import type { ChunkRunner } from '../../bulk/execute.js';
+import type { JournalArgs } from '../../bulk/journal.js';
+import type { EntityPort } from '../../bulk/port.js';
+import type { Context } from '../../context.js';
+import { ExitCode, UserError } from '../../core/errors.js';
+import { notice, success } from '../../core/log.js';
+import { printRecord } from '../../core/output.js';
+import { oneLine } from '../../core/text.js';
+import type { Filter } from '../../api/schemas/common.js';
+import type { Selection } from '../../bulk/select.js';
+import { addBulkFlags, addSelectionFlags, type BulkFlags, chooseForm, hasSelection, requireConfirmable, type SelectionFlags } from './bulk-flags.js';
+import { type EntityView, formatOf, idOf, type Verb } from './verbs.js';
+
+export interface TransitionOptions extends BulkFlags, SelectionFlags {
+  id?: string;
+  /** Pin the revision of the single form (default: the one just read). */
+  revision?: string;
+  [extra: string]: unknown;
+}
+
+/** The family's bulk wiring of one transition, loaded on first use of the bulk form. */
+export interface BulkTransitionWiring {
+  port(api: ApiClient): EntityPort;
+  /** Sends one chunk (planned ids and revisions); `options` are the verb's options as the journal keeps them. */
+  send(api: ApiClient, options: Record<string, unknown>): ChunkRunner['send'];
+  chunkSize: number;
+}
+
+export interface TransitionSpec<E extends { id: string; revision?: string | null }> {
+  view: EntityView<E>;
+  /** The verb (`confirm`) and the journal's action name. */
+  verb: string;
+  /** The command path (`bookings confirm`) for hints and the resume command. */
+  command: string;
+  description: string;
+  examples: string[];
+  /** The outcome of a changed entity (`confirmed`) and the progress title (`Confirming`). */
+  done: string;
+  title: string;
+  /** True when the entity is in the target state already. */
+  reached(entity: E): boolean;
+  /** Why the entity cannot make the change (undefined when it can). */
+  blocked?(entity: E): string | undefined;
+  /** Reads one entity. @throws ApiError 404 for an unknown id */
+  fetch(api: ApiClient, id: string, signal: AbortSignal): Promise<E>;
+  /** Changes one entity at `revision`; returns it as it is now. */
+  apply(api: ApiClient, entity: E, revision: string | undefined, options: Record<string, unknown>, signal: AbortSignal): Promise<E>;
+  bulk(): Promise<BulkTransitionWiring>;
+  /** Extra flags of the verb and the options they give (kept in the journal for `--resume`). */
+  flags?(cmd: Command): void;
+  /**
+   * The verb's own selection flags (`--status`, `--service`, `--from`, ...) as a filter (schema form), ANDed
+   * with `--filter`/`--where`; undefined when none was given. Declared by `flags`.
+   */
+  criteria?(opts: TransitionOptions, ctx: Context): Promise<Filter | undefined>;
+  /** Whether any of the verb's own selection flags was given (before anything is read). */
+  hasCriteria?(opts: TransitionOptions): boolean;
+  options?(opts: TransitionOptions): Record<string, unknown>;
+  /** The confirm question for N entities. */
+  question(n: number): string;
+}
+
+/**
+ * Builds `NOUN VERB`.
+ * run() throws UserError (exit 2) for bad flags or a missing `--yes` off a terminal (bulk form); UserError
+ * (exit 1) when the entity's state does not allow the change; DeclinedError (exit 1); CancelError (130);
+ * PartialFailureError (exit 3); ApiError (404 unknown id, 409 a concurrent change).
+ */
+export function transitionVerb<E extends { id: string; revision?: string | null }>(spec: TransitionSpec<E>): Verb<TransitionOptions> {
+  const view = spec.view as EntityView<unknown>;
+  const { one, many } = view.noun;
+
+  async function single(given: string, opts: TransitionOptions, ctx: Context): Promise<void> {
+    const format = formatOf(ctx, view, opts);
+    if (opts.revision !== undefined && !/^\d+$/.test(opts.revision)) throw new UserError(`--revision must be a whole number such as 3, got '${opts.revision}'`);
+    const api = await ctx.api();
+    const id = await idOf(ctx, api, view, given);
+    const entity = await spec.fetch(api, id, ctx.signal);
+    const label = oneLine(view.label(entity) ?? id);
+    if (spec.reached(entity)) {
+      notice(ctx.io, `${one} ${id} (${label}) is already ${spec.done}; nothing changed`);
+      await printRecord(ctx.io, format, entity, { rows: spec.view.rows(entity), columns: spec.view.columns, now: ctx.now() });
+      return;
+    }
+    const why = spec.blocked?.(entity);
+    if (why) throw new UserError(`${one} ${id} cannot be ${spec.done}: ${why}`, undefined, ExitCode.Failure);
+    if (opts.dryRun) {
+      success(ctx.io, `dry run: would ${spec.verb} ${id} (${label}); nothing was changed`);
+      return;
+    }
+    const after = await spec.apply(api, entity, opts.revision ?? entity.revision ?? undefined, spec.options?.(opts) ?? {}, ctx.signal);
+    success(ctx.io, `${spec.done} ${id} (${label})${after.revision ? `, revision ${after.revision}` : ''}`);
+    await printRecord(ctx.io, format, after, { rows: spec.view.rows(after), columns: spec.view.columns, now: ctx.now() });
+  }
+
+  const run = async (opts: TransitionOptions, ctx: Context): Promise<void> => {
+    const criteriaGiven = spec.hasCriteria?.(opts) ?? false;
+    const form = chooseForm(opts, `pass a ${one} id, or --filter JSON, --where, --ids or --ids-file`, opts.revision !== undefined ? '--revision' : undefined, criteriaGiven);
+    if (form === 'one') return single(opts.id!, opts, ctx);
+    if (opts.revision !== undefined) throw new UserError('--revision pins one entity: it goes with an id, not a selection');
+    const [{ resumeJournal, runBulkVerb, selectionFromFlags }, { transitionAction }, wiring] = await Promise.all([import('./bulk.js'), import('../../bulk/actions.js'), spec.bulk()]);
+    const journal = form === 'resume' ? resumeJournal(view, opts.resume!, spec.verb) : undefined;
+    let selection: Selection | undefined;
+    if (!journal) {
+      const criteria = criteriaGiven ? await spec.criteria?.(opts, ctx) : undefined;
+      const own = hasSelection(opts) ? await selectionFromFlags(ctx, view, opts) : undefined;
+      if (own?.kind === 'ids' && criteria) throw new UserError('choose either --ids/--ids-file or the selection flags, not both');
+      if (own?.kind === 'filter') selection = criteria ? { kind: 'filter', filter: { $and: [own.filter, criteria] } } : own;
+      else selection = own ?? { kind: 'filter', filter: criteria ?? {} };
+    }
+    requireConfirmable(ctx, opts, `${spec.title.toLowerCase()} ${many}`);
+    const api = await ctx.api();
+    const args: JournalArgs = journal?.header.args ?? {
+      filter: selection?.kind === 'filter' ? selection.filter : undefined,
+      ids: selection?.kind === 'ids' ? selection.ids : undefined,
+      options: spec.options?.(opts) ?? {},
+    };
+    const action = transitionAction<E>({
+      name: spec.verb,
+      done: spec.done,
+      title: spec.title,
+      reached: (e) => spec.reached(e),
+      blocked: spec.blocked ? (e) => spec.blocked!(e) : undefined,
+      send: wiring.send(api, args.options ?? {}),
+      chunkSize: wiring.chunkSize,
+      args,
+    });
+    await runBulkVerb(ctx, {
+      view,
+      port: wiring.port(api),
+      action: action as never,
+      selection,
+      resume: journal,
+      flags: opts,
+      command: spec.command,
+      question: spec.question,
+    });
+  };
+
+  return {
+    run,
+    register(parent, ctx) {
+      const cmd: Command = parent
+        .command(spec.verb)
+        .description(spec.description)
+        .argument('[id]', `the ${one} (omit with --filter/--where/--ids/--ids-file/--resume)`)
+        .option('--revision <n>', `the ${one}'s revision to act on (default: its current one)`)
+        .addHelpText('after', `\nExamples:\n${spec.examples.map((e) => `  ${e}`).join('\n')}`);
+      spec.flags?.(cmd);
+      addSelectionFlags(cmd, many);
+      addBulkFlags(cmd);
+      cmd.action(async (id: string | undefined, o: Omit<TransitionOptions, 'id'>) => {
+        await run({ ...o, id }, ctx);
+      });
+    },
+  };
+}
