@@ -48,7 +48,7 @@ describe('completion scripts', () => {
   });
 
   it('bash: nouns, verbs after aliases and global flags, flags of the verb', () => {
-    expect(bashComplete('')).toEqual(['services', 'api', 'profile', 'emulator', 'completion']);
+    expect(bashComplete('')).toEqual(['services', 'availability', 'bookings', 'msb', 'api', 'profile', 'emulator', 'completion']);
     expect(bashComplete('serv')).toEqual(['services']);
     expect(bashComplete('--profile', 'prod', 'services', 'pricing-plans', '')).toEqual(['add', 'remove']);
     expect(bashComplete('service', 'ls', '--wh')).toEqual(['--where']);
@@ -65,7 +65,7 @@ _describe() { local -a arr names; arr=("\${(@P)4}"); names=("\${(@)arr%%:*}"); p
 _files() { print files; }
 words=(sitectl ${words.map((w) => `'${w}'`).join(' ')}); CURRENT=\${#words}; _sitectl`,
       ]).trim();
-    expect(run('')).toBe('commands services api profile emulator completion');
+    expect(run('')).toBe('commands services availability bookings msb api profile emulator completion');
     expect(run('--profile', 'prod', 'service', 'pricing-plans', '')).toBe('commands add remove');
     expect(run('services', 'list', '--filter', '')).toBe('files');
     expect(run('services', 'ls', '--')).toMatch(/^options .*--where/);

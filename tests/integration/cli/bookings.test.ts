@@ -1,0 +1,243 @@
+/**
+ * `sitectl availability`, `bookings` and `msb` as a user runs them (issue 6 section 3), in process against a
+ * real emulator on port 0: output formats, the platform's codes with hints and the right exit codes on bad
+ * input, nothing changed by a refused command.
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runInProcess, startTestEmulator, type CliResult, type InProcessOptions, type TestEmulator } from '../../helpers/index.js';
+import { lastEventSeq } from '../bulk/support.js';
+
+let emu: TestEmulator;
+beforeAll(async () => {
+  emu = await startTestEmulator({ seed: 'demo', bookings: 300 });
+});
+afterAll(async () => {
+  await emu?.close();
+});
+
+const cli = (args: string[], opts: InProcessOptions = {}) => runInProcess(args, { emulator: emu, ...opts });
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+const json = (r: CliResult): any => JSON.parse(r.stdout);
+const DAY = 86_400_000;
+
+function expectError(r: CliResult, code: number, pattern: RegExp): void {
+  expect(r.code, r.stderr).toBe(code);
+  expect(r.stdout).toBe('');
+  const lines = r.stderr.trimEnd().split('\n').filter((l) => !l.startsWith('Started the local'));
+  expect(lines[0]).toMatch(/^error: /);
+  expect(lines[0]).toMatch(pattern);
+  expect(lines.length).toBeLessThanOrEqual(2);
+}
+
+const taken = new Set<string>();
+/** A bookable slot of the service (as the availability command prints it), not used by another test. */
+async function freeSlot(service: string): Promise<{ startDate: string; resource?: { id: string } }> {
+  const r = await cli(['availability', service, '--days', '14', '--bookable', '--json']);
+  expect(r.code, r.stderr).toBe(0);
+  for (const e of json(r)) {
+    const key = `${e.slot.resource?.id}|${e.slot.startDate}`;
+    if (!taken.has(key)) {
+      taken.add(key);
+      return e.slot;
+    }
+  }
+  throw new Error(`no free slot of ${service}`);
+}
+
+describe('availability', () => {
+  it('lists slots of a service named by its name, TSV when piped, JSON entries with --json', async () => {
+    const tsv = await cli(['availability', 'Swedish Massage', '--days', '5']);
+    expect(tsv.code, tsv.stderr).toBe(0);
+    const rows = tsv.stdout.trimEnd().split('\n').map((l) => l.split('\t'));
+    expect(rows.length).toBeGreaterThan(0);
+    expect(rows[0]![0]).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:00\.000Z$/);
+    expect(rows[0]![3]).toMatch(/^\d+\/\d+$/);
+    const entries = json(await cli(['availability', 'Swedish Massage', '--days', '5', '--bookable', '--json']));
+    expect(entries.every((e: { bookable: boolean }) => e.bookable)).toBe(true);
+    const fields = json(await cli(['availability', 'Swedish Massage', '--days', '2', '--json', 'slot,openSpots']));
+    for (const e of fields) expect(Object.keys(e).sort()).toEqual(['openSpots', 'slot']);
+  });
+
+  it('shows times on the --tz clock on a terminal, and reads --from in it', async () => {
+    const r = await cli(['availability', 'Swedish Massage', '--from', 'tomorrow', '--days', '3', '--tz', 'Asia/Tokyo'], { tty: true, columns: 140, env: { CI: undefined } });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/START\s+END\s+STAFF\s+OPEN\s+BOOKABLE/);
+    expect(r.stderr).toMatch(/times in Asia\/Tokyo/);
+  });
+
+  it('a course shows its places; bad flags and unknown services fail with one line', async () => {
+    const course = await cli(['availability', 'Wheel Throwing Pottery Course']);
+    expect(course.code, course.stderr).toBe(0);
+    expect(course.stdout).toMatch(/^places\t\d+ open of \d+$/m);
+    expectError(await cli(['availability', 'No Such Service']), 1, /no service has the id or name 'No Such Service'/);
+    expectError(await cli(['availability', 'Swedish Massage', '--tz', 'Mars/Olympus']), 2, /--tz: 'Mars\/Olympus' is not a time zone/);
+    expectError(await cli(['availability', 'Swedish Massage', '--from', '2026-12-05', '--to', '2026-12-01']), 2, /--to must be after --from/);
+    expectError(await cli(['availability', 'Swedish Massage', '--from', 'next tuesday']), 2, /--from: 'next tuesday' is not a date or time/);
+    expectError(await cli(['availability', 'Swedish Massage', '--json', 'slot,nope']), 2, /nope/);
+  });
+
+  it('multislot finds back-to-back chains of two services', async () => {
+    const r = await cli(['availability', 'multislot', '--service', 'Swedish Massage', '--service', 'Sports Massage', '--days', '7', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const chains = json(r);
+    expect(chains.length).toBeGreaterThan(0);
+    for (const c of chains.slice(0, 5)) {
+      expect(c.nestedTimeSlots).toHaveLength(2);
+      expect(c.nestedTimeSlots[1].start).toBe(c.nestedTimeSlots[0].end);
+    }
+    expectError(await cli(['availability', 'multislot', '--service', 'Swedish Massage']), 2, /2 to 6 services/);
+  });
+});
+
+describe('bookings create and the status actions', () => {
+  it('creates from flags (the id when piped), refuses a taken slot with the platform code and a hint, changing nothing', async () => {
+    const slot = await freeSlot('Swedish Massage');
+    const made = await cli(['bookings', 'create', '--service', 'Swedish Massage', '--start', slot.startDate, '--first-name', 'Ana', '--email', 'ana@example.com']);
+    expect(made.code, made.stderr).toBe(0);
+    const id = made.stdout.trim();
+    expect(id).toMatch(/^[0-9a-f-]{36}$/);
+    const seq = await lastEventSeq(emu);
+    const again = await cli(['bookings', 'create', '--service', 'Swedish Massage', '--start', slot.startDate, '--staff', slot.resource!.id]);
+    expectError(again, 1, /\(SLOT_NOT_AVAILABLE, request id: [^)]+\)$/);
+    expect(again.stderr).toMatch(/^hint: .*availability SERVICE/m);
+    expect(await lastEventSeq(emu)).toBe(seq);
+    const got = json(await cli(['bookings', 'get', id.slice(0, 8), '--json', 'id,status,contactDetails,allowedActions']));
+    expect(got).toMatchObject({ id, status: 'CREATED', contactDetails: { firstName: 'Ana', email: 'ana@example.com' } });
+    expect(got.allowedActions).toEqual(expect.objectContaining({ cancel: expect.any(Boolean) }));
+  });
+
+  it('bad input is exit 2 before anything is sent; a slot in the past is a policy violation', async () => {
+    const seq = await lastEventSeq(emu);
+    expectError(await cli(['bookings', 'create', '--service', 'Swedish Massage', '--start', '2026-02-30T10:00']), 2, /not a real date/);
+    expectError(await cli(['bookings', 'create', '--service', 'Swedish Massage', '--start', '10am']), 2, /not a date or time/);
+    expectError(await cli(['bookings', 'create', '--service', 'Swedish Massage', '--start', 'tomorrow', '--participants', '0']), 2, /--participants/);
+    expectError(await cli(['bookings', 'create', '--service', 'Swedish Massage', '--start', 'tomorrow', '--email', 'not-an-email']), 2, /e-mail/);
+    expectError(await cli(['bookings', 'create', '--service', 'Swedish Massage', '--start', 'tomorrow', '--json', 'bogus']), 2, /bogus/);
+    expectError(await cli(['bookings', 'create', '--service', 'Wheel Throwing Pottery Course', '--start', 'tomorrow']), 2, /is a course/);
+    expect(await lastEventSeq(emu)).toBe(seq);
+    const past = await cli(['bookings', 'create', '--service', 'Swedish Massage', '--start', new Date(Date.now() - 3 * DAY).toISOString().slice(0, 13) + ':00Z']);
+    expect(past.code).toBe(1);
+    expect(past.stderr).toMatch(/BOOKING_POLICY_VIOLATION|SLOT_NOT_AVAILABLE/);
+  });
+
+  it('confirm, confirm again (nothing changed), cancel inside the window needs --ignore-policy, a final status refuses', async () => {
+    const slot = await freeSlot('Swedish Massage');
+    const id = (await cli(['bookings', 'create', '--service', 'Swedish Massage', '--start', slot.startDate])).stdout.trim();
+    const confirmed = await cli(['bookings', 'confirm', id, '--json', 'id,status,revision']);
+    expect(confirmed.code, confirmed.stderr).toBe(0);
+    expect(json(confirmed)).toEqual({ id, status: 'CONFIRMED', revision: '2' });
+    const again = await cli(['bookings', 'confirm', id]);
+    expect(again.code).toBe(0);
+    expect(again.stderr).toMatch(/already confirmed; nothing changed/);
+    const stale = await cli(['bookings', 'cancel', id, '--revision', '1', '--ignore-policy']);
+    expectError(stale, 1, /REVISION_MISMATCH/);
+    const canceled = await cli(['bookings', 'cancel', id, '--ignore-policy', '--json', 'status']);
+    expect(json(canceled)).toEqual({ status: 'CANCELED' });
+    expectError(await cli(['bookings', 'decline', id]), 1, /cannot be declined: it is CANCELED/);
+  });
+
+  it('reschedule moves to a free slot; participants of an appointment are refused; fields and actions', async () => {
+    const first = await freeSlot('Swedish Massage');
+    const second = await freeSlot('Swedish Massage');
+    const id = (await cli(['bookings', 'create', '--service', 'Swedish Massage', '--start', first.startDate])).stdout.trim();
+    const moved = await cli(['bookings', 'reschedule', id, '--start', second.startDate, '--staff', second.resource!.id, '--ignore-policy', '--json', 'startDate,revision']);
+    expect(moved.code, moved.stderr).toBe(0);
+    expect(json(moved)).toEqual({ startDate: second.startDate, revision: '2' });
+    expectError(await cli(['bookings', 'participants', id, '2']), 1, /appointment/);
+    const fields = await cli(['bookings', 'fields', id, '--namespace', '@acme/crm', '--data', '{"vip":true}', '--json']);
+    expect(json(fields)).toEqual({ namespace: '@acme/crm', namespaceData: { vip: true } });
+    expectError(await cli(['bookings', 'fields', id, '--namespace', '@acme/crm', '--data', '{"__proto__":{"x":1}}']), 2, /not an allowed field name/);
+    const actions = json(await cli(['bookings', 'actions', id, '--json']));
+    expect(actions).toEqual([{ id, cancel: expect.any(Boolean), reschedule: expect.any(Boolean) }]);
+  });
+
+  it('creates many from an NDJSON file, reporting each line; a refused line is exit 3', async () => {
+    const a = await freeSlot('Swedish Massage');
+    const b = await freeSlot('Swedish Massage');
+    const service = json(await cli(['services', 'list', '--where', 'name=Swedish Massage', '--json', 'id']))[0].id;
+    const dir = mkdtempSync(join(tmpdir(), 'bookings-file-'));
+    const file = join(dir, 'many.ndjson');
+    const line = (startDate: string, staff?: string) => JSON.stringify({ bookedEntity: { slot: { serviceId: service, startDate, ...(staff ? { resource: { id: staff } } : {}) } }, contactDetails: { firstName: 'File' } });
+    writeFileSync(file, [line(a.startDate, a.resource!.id), line(b.startDate, b.resource!.id), line(a.startDate, a.resource!.id)].join('\n') + '\n');
+    const r = await cli(['bookings', 'create', '--file', file]);
+    expect(r.code).toBe(3);
+    const results = r.stdout.trimEnd().split('\n').map((l) => JSON.parse(l));
+    expect(results.map((x: { index: number }) => x.index)).toEqual([1, 2, 3]);
+    expect(results[0].id).toBeTruthy();
+    expect(results[2].error).toMatch(/SLOT_NOT_AVAILABLE/);
+    writeFileSync(file, '{"bookedEntity":{"slot":{"serviceId":"x"}}}\n');
+    expectError(await cli(['bookings', 'create', '--file', file]), 2, /booking 1: bookedEntity\.slot\.startDate/);
+  });
+});
+
+describe('bookings list and count', () => {
+  it('filters by status, service name, dates, JSON paths or documented paths; counts agree', async () => {
+    const service = json(await cli(['services', 'list', '--where', 'name=Vinyasa Flow Yoga', '--json', 'id']))[0].id;
+    const byFlags = json(await cli(['bookings', 'list', '--service', 'Vinyasa Flow Yoga', '--status', 'confirmed,created', '--all', '--json', 'id,status,bookedEntity']));
+    expect(byFlags.length).toBeGreaterThan(0);
+    for (const b of byFlags) {
+      expect(['CONFIRMED', 'CREATED']).toContain(b.status);
+      expect(b.bookedEntity.slot.serviceId).toBe(service);
+    }
+    const byJsonPath = json(await cli(['bookings', 'list', '--where', `bookedEntity.slot.serviceId=${service}`, '--filter', '{"status":{"$in":["CONFIRMED","CREATED"]}}', '--all', '--json', 'id']));
+    const byDocumented = json(await cli(['bookings', 'list', '--filter', `{"bookedEntity.item.slot.serviceId":"${service}","status":{"$in":["CONFIRMED","CREATED"]}}`, '--all', '--json', 'id']));
+    expect(byJsonPath.map((b: { id: string }) => b.id).sort()).toEqual(byFlags.map((b: { id: string }) => b.id).sort());
+    expect(byDocumented).toEqual(byJsonPath);
+    const count = await cli(['bookings', 'count', '--where', `bookedEntity.slot.serviceId=${service}`, '--filter', '{"status":{"$in":["CONFIRMED","CREATED"]}}']);
+    expect(Number(count.stdout)).toBe(byFlags.length);
+    const week = json(await cli(['bookings', 'list', '--from', 'today', '--to', new Date(Date.now() + 7 * DAY).toISOString(), '--all', '--json', 'startDate']));
+    for (const b of week) expect(Date.parse(b.startDate)).toBeLessThan(Date.now() + 7 * DAY);
+  });
+
+  it('refuses an unknown status, a misspelt filter field and a bad --with before sending', async () => {
+    expectError(await cli(['bookings', 'list', '--status', 'DONE']), 2, /unknown status 'DONE'/);
+    const typo = await cli(['bookings', 'list', '--filter', '{"stauts":"CONFIRMED"}']);
+    expectError(typo, 2, /unknown field "stauts"; did you mean "status"\?/);
+    expectError(await cli(['bookings', 'list', '--with', 'everything']), 2, /unknown extra 'everything'/);
+  });
+});
+
+describe('bulk status actions by filter', () => {
+  it('--dry-run piped prints every target; the run confirms exactly those and reports them', async () => {
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const slot = await freeSlot('Sports Massage');
+      ids.push((await cli(['bookings', 'create', '--service', 'Sports Massage', '--start', slot.startDate, '--email', 'bulk@example.com'])).stdout.trim());
+    }
+    const plan = await cli(['bookings', 'confirm', '--contact', 'bulk@example.com', '--status', 'CREATED', '--dry-run']);
+    expect(plan.code, plan.stderr).toBe(0);
+    expect(plan.stdout.trimEnd().split('\n').map((l) => l.split('\t')[0]).sort()).toEqual([...ids].sort());
+    const done = await cli(['bookings', 'confirm', '--contact', 'bulk@example.com', '--status', 'CREATED', '--yes', '--json']);
+    expect(done.code, done.stderr).toBe(0);
+    expect(json(done)).toMatchObject({ entity: 'bookings', action: 'confirm', counts: { confirmed: 3 } });
+    const after = json(await cli(['bookings', 'list', '--contact', 'bulk@example.com', '--json', 'status']));
+    expect(after.map((b: { status: string }) => b.status)).toEqual(['CONFIRMED', 'CONFIRMED', 'CONFIRMED']);
+    const unconfirmed = await cli(['bookings', 'confirm', '--contact', 'bulk@example.com']);
+    expectError(unconfirmed, 2, /confirming bookings needs confirmation/);
+    expect(unconfirmed.stderr).toMatch(/^hint: pass --yes/m);
+  });
+});
+
+describe('msb', () => {
+  it('creates a sequential group, confirms it, refuses a single cancel of its booking, cancels the group', async () => {
+    const chains = json(await cli(['availability', 'multislot', '--service', 'Swedish Massage', '--service', 'Sports Massage', '--days', '10', '--bookable', '--json']));
+    const chain = chains.find((c: { nestedTimeSlots: Array<{ resource?: { id: string }; start: string }> }) => !c.nestedTimeSlots.some((n) => taken.has(`${n.resource?.id}|${n.start}`)));
+    for (const n of chain.nestedTimeSlots) taken.add(`${n.resource?.id}|${n.start}`);
+    const made = await cli(['msb', 'create', '--booking', `Swedish Massage@${chain.nestedTimeSlots[0].start}`, '--booking', 'Sports Massage', '--email', 'pair@example.com']);
+    expect(made.code, made.stderr).toBe(0);
+    const id = made.stdout.trim();
+    const group = json(await cli(['msb', 'get', id, '--json']));
+    expect(group.bookings).toHaveLength(2);
+    expect(new Date(group.bookings[1].booking.startDate).toISOString()).toBe(chain.nestedTimeSlots[1].start);
+    const confirmed = json(await cli(['msb', 'confirm', id, '--json']));
+    expect(confirmed.bookings.map((b: { booking: { status: string } }) => b.booking.status)).toEqual(['CONFIRMED', 'CONFIRMED']);
+    expectError(await cli(['bookings', 'cancel', group.bookings[0].bookingId]), 1, /belongs to multi-service booking/);
+    const canceled = json(await cli(['msb', 'cancel', id, '--ignore-policy', '--json']));
+    expect(canceled.bookings.map((b: { booking: { status: string } }) => b.booking.status)).toEqual(['CANCELED', 'CANCELED']);
+    expectError(await cli(['msb', 'create', '--booking', 'Swedish Massage']), 2, /2 to 40 bookings/);
+    expectError(await cli(['msb', 'create', '--booking', 'Swedish Massage', '--booking', 'Sports Massage']), 2, /first --booking needs its start/);
+  });
+});
