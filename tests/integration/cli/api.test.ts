@@ -64,7 +64,7 @@ describe('sitectl api', () => {
   it('API errors keep the platform message and request id; bad input is exit 2', async () => {
     const notFound = await cli(['api', 'GET', '/_api/bookings/v2/services/missing']);
     expect(notFound.code).toBe(1);
-    expect(notFound.stderr).toMatch(/^error: .*\(request id: [\w-]+\)$/m);
+    expect(notFound.stderr).toMatch(/^error: .*\((?:[A-Z_]+, )?request id: [\w-]+\)$/m);
     expect(notFound.stdout).toBe('');
 
     const method = await cli(['api', 'FETCH', '/x']);

@@ -53,7 +53,7 @@ describe('platform failures', () => {
   it('a refused key: exit 4 with a hint, and the key is not echoed', async () => {
     const r = await runCli(['services', 'list'], { emulator: { ...emu, apiKey: 'not-the-key' } });
     expect(r.code).toBe(4);
-    expect(r.stderr).toMatch(/^error: .*\(request id: [\w-]+\)\nhint: check the API key/);
+    expect(r.stderr).toMatch(/^error: .*\((?:[A-Z_]+, )?request id: [\w-]+\)\nhint: check the API key/);
     expect(r.stderr).not.toContain('not-the-key');
   });
 

@@ -190,7 +190,7 @@ describe('services get', () => {
   it('an unknown id is the API 404: one line with the request id, exit 1', async () => {
     const r = await cli(['services', 'get', 'no-such-service']);
     expect(r.code).toBe(1);
-    expectOneLineError(r, /not found.*\(request id: [\w-]+\)$/);
+    expectOneLineError(r, /not found.*\(SERVICE_NOT_FOUND, request id: [\w-]+\)$/);
   });
 });
 
