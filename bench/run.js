@@ -3,7 +3,8 @@
 // Run with `npm run bench` (builds first). Options: BENCH_SIZE (services for the bulk run, default 10000),
 // BENCH_RUNS (startup repetitions, default 15), BENCH_READ_SECONDS (default 3), BENCH_LATENCY_MS and
 // BENCH_LATENCY_SIZE (the bulk comparison again with that much added latency per request, as a hosted API has:
-// default 20 ms on 1,000 services).
+// default 20 ms on 1,000 services), BENCH_AVAIL_RUNS (availability queries timed, default 20), BENCH_BOOKINGS
+// (comma-separated booking counts for the listing memory run, default 2000,10000,30000).
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, existsSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -20,6 +21,8 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 15);
 const READ_SECONDS = Number(process.env.BENCH_READ_SECONDS ?? 3);
 const LATENCY_MS = Number(process.env.BENCH_LATENCY_MS ?? 20);
 const LATENCY_SIZE = Number(process.env.BENCH_LATENCY_SIZE ?? 1000);
+const AVAIL_RUNS = Number(process.env.BENCH_AVAIL_RUNS ?? 20);
+const BOOKING_COUNTS = (process.env.BENCH_BOOKINGS ?? '2000,10000,30000').split(',').map(Number);
 const CONCURRENCY = 4;
 const BULK_PATH = '/bookings/v2/bulk/services/update';
 
@@ -103,9 +106,9 @@ async function call(dispatcher, emu, method, path, body) {
   return JSON.parse(text);
 }
 
-async function reset(emu, size) {
+async function reset(emu, size, extra = {}) {
   const agent = new Agent();
-  await call(agent, emu, 'POST', '/__emulator/reset', { seed: 'demo', size });
+  await call(agent, emu, 'POST', '/__emulator/reset', { seed: 'demo', size, ...extra });
   await agent.close();
 }
 
@@ -137,6 +140,23 @@ async function allServices(dispatcher, emu) {
     out.push(...page.services);
     if (page.services.length < 100) return out;
   }
+}
+
+/**
+ * Runs a CLI command with its stdout to /dev/null; returns its wall time (ms) and peak RSS (KiB), read by the
+ * preload bench/maxrss.mjs inside the command's own process.
+ */
+function measureCommand(args, env) {
+  const rssFile = join(tmp, `rss-${process.hrtime.bigint()}`);
+  const nodeOptions = `${env.NODE_OPTIONS ?? ''} --import ${JSON.stringify(join(root, 'bench', 'maxrss.mjs'))}`.trim();
+  const t0 = performance.now();
+  const r = spawnSync(process.execPath, [bin, ...args], {
+    env: { ...env, NODE_OPTIONS: nodeOptions, BENCH_RSS_FILE: rssFile },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  const ms = performance.now() - t0;
+  if (r.status !== 0) throw new Error(`sitectl ${args.join(' ')} exited ${r.status}: ${r.stderr.toString().slice(0, 500)}`);
+  return { ms, rssKiB: Number(readFileSync(rssFile, 'utf8')) };
 }
 
 async function pool(items, concurrency, fn) {
@@ -238,6 +258,45 @@ async function main() {
       console.log(`  per-item PATCH loop: ${fmt(patchLatMs, 0)} ms`);
       console.log(`  sitectl is ${fmt(patchLatMs / cliLatMs, 1)} x faster than the PATCH loop (target >= 20 x)`);
     }
+
+    // 5. Availability of one appointment service over 30 days and 20 staff members (issue 6 section 4).
+    console.log(`\nAvailability: one appointment service, 20 staff, 30 days (median of ${AVAIL_RUNS} queries)`);
+    await reset(emu, 60, { staff: 20 });
+    const probe = new Pool(new URL(emu.url).origin, { connections: 1 });
+    const services = await allServices(probe, emu);
+    const staffIds = [...new Set(services.flatMap((s) => s.staffMemberIds ?? []))];
+    const appointment = services.find((s) => s.name === 'Private Yoga Session') ?? services.find((s) => s.type === 'APPOINTMENT');
+    const { service: wide } = await call(probe, emu, 'PATCH', `/_api/bookings/v2/services/${appointment.id}`, {
+      service: { id: appointment.id, revision: appointment.revision, staffMemberIds: staffIds },
+      mask: 'staffMemberIds',
+    });
+    const start = new Date(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), new Date().getUTCDate() + 1));
+    const availBody = {
+      query: { filter: { serviceId: [wide.id], startDate: start.toISOString(), endDate: new Date(start.getTime() + 30 * 86_400_000).toISOString() } },
+    };
+    const availMs = [];
+    let slots = 0;
+    for (let i = 0; i <= AVAIL_RUNS; i++) {
+      const t = performance.now();
+      const reply = await call(probe, emu, 'POST', '/_api/availability-calendar/v1/availability/query', availBody);
+      if (i > 0) availMs.push(performance.now() - t); // the first run warms the caches
+      slots = reply.availabilityEntries.length;
+    }
+    await probe.close();
+    console.log(`  "${wide.name}" (${wide.schedule?.availabilityConstraints?.sessionDurations?.[0]} min), ${wide.staffMemberIds.length} staff, ${slots} slots: ${fmt(median(availMs))} ms per query (max ${fmt(Math.max(...availMs))}) (target < 50 ms)`);
+    const availCli = measureCommand(['availability', wide.id, '--from', start.toISOString(), '--days', '30', '--json'], cliEnv);
+    console.log(`  sitectl availability ${wide.id.slice(0, 8)} --days 30 --json: ${fmt(availCli.ms, 0)} ms, peak RSS ${fmt(availCli.rssKiB / 1024)} MiB`);
+
+    // 6. Listing every booking as NDJSON: memory stays flat as the count grows.
+    console.log('\nbookings list --all --ndjson (stdout to /dev/null)');
+    for (const count of BOOKING_COUNTS) {
+      t0 = performance.now();
+      await reset(emu, 60, { bookings: count });
+      const seedMs = performance.now() - t0;
+      const run = measureCommand(['bookings', 'list', '--all', '--ndjson'], cliEnv);
+      console.log(`  ${String(count).padStart(6)} bookings: ${fmt(run.ms, 0).padStart(6)} ms, peak RSS ${fmt(run.rssKiB / 1024).padStart(6)} MiB (seeded in ${fmt(seedMs, 0)} ms)`);
+    }
+    console.log('  target: peak RSS flat as the count grows');
   } finally {
     emu.child.kill('SIGTERM');
     await waitFor(() => emu.child.exitCode !== null || emu.child.signalCode !== null, 10_000, 'emulator stop').catch(() => emu.child.kill('SIGKILL'));

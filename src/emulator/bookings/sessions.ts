@@ -240,6 +240,8 @@ export interface CandidateOptions {
    * member is free then (so a second service can follow a first one back to back).
    */
   step?: number;
+  /** Ignore the bookings (the seed, which tracks the places it gives out itself, on a calendar it is filling). */
+  ignoreBookings?: boolean;
 }
 
 /** Minutes between the starts an appointment may be booked at (availability lists the coarser grid). */
@@ -268,14 +270,14 @@ export function candidates(cal: Calendar, service: ServiceDoc, from: number, to:
     }));
   }
   if (service.type !== 'APPOINTMENT') return [];
-  const occupancy = occupancyOf(cal);
+  const occupancy = opts.ignoreBookings ? undefined : occupancyOf(cal);
   const taught = teaching(cal, from - DAY, to + DAY);
   const step = opts.step !== undefined ? opts.step * MINUTE : length + bufferOf(service) * MINUTE;
   const out: Candidate[] = [];
   const ignore = idsOf(opts.exclude);
   for (const staff of staffOf(cal, service)) {
     if (opts.resourceIds && !opts.resourceIds.includes(staff.id)) continue;
-    const busy = occupancy.staff.get(staff.id);
+    const busy = occupancy?.staff.get(staff.id);
     const off = (staff.timeOff ?? []).map((t): Interval => [Date.parse(t.startDate), Date.parse(t.endDate)]).sort((a, b) => a[0] - b[0]);
     const teachingSessions = taught.get(staff.id);
     const hours = staff.workingHours?.length ? staff.workingHours : DEFAULT_HOURS;

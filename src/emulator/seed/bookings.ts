@@ -80,18 +80,29 @@ export function seedBookings(cal: Calendar, rnd: Prng, base: number, count: numb
   const slotCache = new Map<ServiceDoc, Candidate[]>();
   const slotsOf = (s: ServiceDoc): Candidate[] => {
     let list = slotCache.get(s);
-    if (!list) slotCache.set(s, (list = candidates(cal, s, from, to)));
+    if (!list) slotCache.set(s, (list = candidates(cal, s, from, to, { ignoreBookings: true })));
     return list;
   };
   const sessions = classes.map((s) => candidates(cal, s, from, to)).flat();
-  const taken = new Map<string, Array<[number, number]>>(); // staff id -> booked intervals (with buffer)
+  // staff id -> day (start / DAY) -> booked intervals (buffer included) starting that day; none is a day long
+  const taken = new Map<string, Map<number, Array<[number, number]>>>();
   const seats = new Map<string, number>(); // session or course schedule -> participants
   const waiting = new Map<string, number>();
 
-  const free = (staffId: string, start: number, end: number) => !(taken.get(staffId) ?? []).some(([s, e]) => s < end && e > start);
+  const free = (staffId: string, start: number, end: number): boolean => {
+    const days = taken.get(staffId);
+    if (!days) return true;
+    for (let d = Math.floor(start / DAY) - 1; d <= Math.floor(end / DAY); d++) {
+      if (days.get(d)?.some(([s, e]) => s < end && e > start)) return false;
+    }
+    return true;
+  };
   const hold = (staffId: string, start: number, end: number) => {
-    let list = taken.get(staffId);
-    if (!list) taken.set(staffId, (list = []));
+    let days = taken.get(staffId);
+    if (!days) taken.set(staffId, (days = new Map()));
+    const d = Math.floor(start / DAY);
+    let list = days.get(d);
+    if (!list) days.set(d, (list = []));
     list.push([start, end]);
   };
   const createdBefore = (start: number) => Math.min(base - HOUR, start - rnd.int(1, 21) * DAY - rnd.int(0, 23) * HOUR);
@@ -134,7 +145,7 @@ export function seedBookings(cal: Calendar, rnd: Prng, base: number, count: numb
     if (opts.at !== undefined) {
       // Back to back: any start on the booking grid, not just the listed slots.
       const at = opts.at;
-      pick = candidates(cal, service, at, at + durationOf(service) * MINUTE, { step: BOOKING_STEP }).find((c) => c.start === at && free(c.staff!.id, c.start, c.end + buffer));
+      pick = candidates(cal, service, at, at + durationOf(service) * MINUTE, { step: BOOKING_STEP, ignoreBookings: true }).find((c) => c.start === at && free(c.staff!.id, c.start, c.end + buffer));
     }
     else {
       for (let tries = 0; tries < 12 && !pick; tries++) {
