@@ -4,7 +4,7 @@
 // BENCH_RUNS (startup repetitions, default 15), BENCH_READ_SECONDS (default 3), BENCH_LATENCY_MS and
 // BENCH_LATENCY_SIZE (the bulk comparison again with that much added latency per request, as a hosted API has:
 // default 20 ms on 1,000 services), BENCH_AVAIL_RUNS (availability queries timed, default 20), BENCH_BOOKINGS
-// (comma-separated booking counts for the listing memory run, default 2000,10000,30000).
+// (comma-separated booking counts for the listing memory run, default 2000,10000,100000).
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, existsSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -22,7 +22,7 @@ const READ_SECONDS = Number(process.env.BENCH_READ_SECONDS ?? 3);
 const LATENCY_MS = Number(process.env.BENCH_LATENCY_MS ?? 20);
 const LATENCY_SIZE = Number(process.env.BENCH_LATENCY_SIZE ?? 1000);
 const AVAIL_RUNS = Number(process.env.BENCH_AVAIL_RUNS ?? 20);
-const BOOKING_COUNTS = (process.env.BENCH_BOOKINGS ?? '2000,10000,30000').split(',').map(Number);
+const BOOKING_COUNTS = (process.env.BENCH_BOOKINGS ?? '2000,10000,100000').split(',').map(Number);
 const CONCURRENCY = 4;
 const BULK_PATH = '/bookings/v2/bulk/services/update';
 
