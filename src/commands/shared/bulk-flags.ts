@@ -16,10 +16,10 @@ export interface SelectionFlags {
   idsFile?: string;
 }
 
-/** Declares `--filter`, `--where`, `--ids`, `--ids-file`. */
-export function addSelectionFlags(cmd: Command, noun: string): Command {
+/** Declares `--filter` (with `example` in its help), `--where`, `--ids`, `--ids-file`. */
+export function addSelectionFlags(cmd: Command, noun: string, example = '{"type":"CLASS"}'): Command {
   return cmd
-    .option('--filter <json>', `select ${noun} with a filter, e.g. '{"type":"CLASS"}' ('{}' = all)`)
+    .option('--filter <json>', `select ${noun} with a filter, e.g. '${example}' ('{}' = all)`)
     .option('--where <field=value>', 'select by equality (repeatable; combined with --filter)', collect)
     .option('--ids <ids>', 'select these ids (comma-separated, repeatable)', collect)
     .option('--ids-file <file>', "select the ids listed in FILE, one per line or NDJSON from a list command ('-' reads stdin)");

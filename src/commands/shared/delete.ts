@@ -98,7 +98,7 @@ export function deleteVerb<E>(spec: DeleteSpec<E>): Verb<DeleteOptions> {
         .description(`Delete one ${one}, or many through a previewed, journaled bulk run`)
         .argument('[id]', `the ${one} to delete (omit with --filter/--where/--ids/--ids-file/--resume)`)
         .addHelpText('after', `\nExamples:\n${spec.examples.map((e) => `  ${e}`).join('\n')}`);
-      addSelectionFlags(cmd, many);
+      addSelectionFlags(cmd, many, spec.view.filterExample);
       addBulkFlags(cmd);
       cmd.action(async (id: string | undefined, o: Omit<DeleteOptions, 'id'>) => {
         await run({ ...o, id }, ctx);

@@ -158,7 +158,7 @@ export function transitionVerb<E extends { id: string; revision?: string | null 
         .option('--revision <n>', `the ${one}'s revision to act on (default: its current one)`)
         .addHelpText('after', `\nExamples:\n${spec.examples.map((e) => `  ${e}`).join('\n')}`);
       spec.flags?.(cmd);
-      addSelectionFlags(cmd, many);
+      addSelectionFlags(cmd, many, spec.view.filterExample);
       addBulkFlags(cmd);
       cmd.action(async (id: string | undefined, o: Omit<TransitionOptions, 'id'>) => {
         await run({ ...o, id }, ctx);

@@ -33,6 +33,8 @@ export interface EntityView<E> {
   query: ListOperation;
   /** A short label for previews and ambiguous-id lists (name, title, e-mail). */
   label(entity: E): string | undefined;
+  /** A typical `--filter` of this noun for the help text, e.g. `{"type":{"$in":["CLASS","COURSE"]}}`. */
+  filterExample?: string;
   /** An entity from one item of the query's reply, when the items wrap it (extended bookings: `item.booking`). */
   fromItem?(item: unknown): E;
   /**
@@ -59,10 +61,10 @@ export interface FilterFlags {
   where?: string[];
 }
 
-/** Declares `--filter JSON` and repeatable `--where field=value`. */
-export function addFilterFlags(cmd: Command): Command {
+/** Declares `--filter JSON` (with `example` in its help) and repeatable `--where field=value`. */
+export function addFilterFlags(cmd: Command, example = '{"type":{"$in":["CLASS","COURSE"]}}'): Command {
   return cmd
-    .option('--filter <json>', `platform filter as JSON, e.g. '{"type":{"$in":["CLASS","COURSE"]}}'`)
+    .option('--filter <json>', `platform filter as JSON, e.g. '${example}'`)
     .option('--where <field=value>', 'equality condition (numbers/booleans typed, "quoted" forces text); repeatable, ANDed', collect, []);
 }
 
@@ -167,7 +169,7 @@ export function listVerb<E>(spec: ListSpec<E>): Verb<ListOptions> {
         .option('--all', 'every match (pages through all of them)')
         .addHelpText('after', `\nExamples:\n${spec.examples.map((e) => `  ${e}`).join('\n')}`);
       spec.flags?.(cmd);
-      addFormatFlags(addFilterFlags(cmd)).action(async (o: ListOptions) => {
+      addFormatFlags(addFilterFlags(cmd, view.filterExample)).action(async (o: ListOptions) => {
         await run(o, ctx);
       });
     },
@@ -220,7 +222,7 @@ export function countVerb<E, Op extends Operation>(spec: {
   return {
     run,
     register(parent, ctx) {
-      addFormatFlags(addFilterFlags(parent.command('count').description(`Count ${view.noun.many} matching a filter`))).action(async (o: CountOptions) => {
+      addFormatFlags(addFilterFlags(parent.command('count').description(`Count ${view.noun.many} matching a filter`), view.filterExample)).action(async (o: CountOptions) => {
         await run(o, ctx);
       });
     },

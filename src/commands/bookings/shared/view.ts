@@ -106,6 +106,7 @@ export const BOOKING_VIEW: EntityView<BookingRow> = {
   readOnly: ['id', 'revision', 'createdDate', 'updatedDate', 'startDate', 'endDate', 'status'],
   query: extendedBookingOps.queryExtendedBookings,
   label: (b) => [contactOf(b), b.bookedEntity?.title, b.startDate ? new Date(b.startDate as unknown as string).toISOString().slice(0, 16).replace('T', ' ') : undefined].filter(Boolean).join(' · '),
+  filterExample: '{"status":{"$in":["CREATED","PENDING"]}}',
   fromItem: rowOf,
   paths: { toSchema: bookingJsonPath, toWire: bookingWirePath },
 };
