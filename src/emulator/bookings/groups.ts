@@ -62,7 +62,13 @@ export function createGroup(
         throw ValidationFailure.field(`bookings[${i}].bookedEntity.slot.startDate`, `must be ${iso(expected)}, ${why} (${type})`, 'INVALID');
       }
     }
-    made.push(createBooking(cal, input as never, { flow: body.flowControlSettings, prefix: `bookings[${i}]`, multiServiceBooking: { id, type } }));
+    try {
+      made.push(createBooking(cal, input as never, { flow: body.flowControlSettings, prefix: `bookings[${i}]`, multiServiceBooking: { id, type } }));
+    } catch (err) {
+      // Name the part that could not be booked (field violations already carry `bookings[i]` in their paths).
+      if (err instanceof ApplicationFailure) throw new ApplicationFailure(err.status, err.code, `bookings[${i}]: ${err.description}`, { ...err.data, index: i });
+      throw err;
+    }
   });
   return cal.multiServiceBookings.insert({ id, type, bookingIds: made.map((b) => b.id) });
 }

@@ -263,6 +263,8 @@ describe('multi-service bookings', () => {
     const r = await emu.request('POST', '/_api/bookings-service/v2/multi_service_bookings', { bookings: [{ bookedEntity: { slot: first } }, { bookedEntity: { slot: second } }] });
     expect(r.status).toBe(409);
     expect(r.body.details.applicationError.code).toBe('SLOT_NOT_AVAILABLE');
+    expect(r.body.details.applicationError.data.index).toBe(1);
+    expect(r.body.message).toMatch(/^bookings\[1\]: /);
     expect((await emu.request('POST', '/_api/bookings-reader/v2/extended-bookings/count', {})).body.count).toBe(count);
     const free = (await entries(first.serviceId, 20, { resourceId: first.resource.id })).some((e: Json) => e.slot.startDate === first.startDate);
     expect(free).toBe(true);
