@@ -27,13 +27,26 @@ import {
 
 const notify = () => ({ participantNotification: z.optional(input().NotificationInput) });
 const paymentStatus = () => z.optional(z.enum(PaymentStatusValues));
-const createInfo = () =>
-  z.looseObject({
-    booking: input().BookingCreate,
-    ...notify(),
-    sendSmsReminder: z.optional(z.nullable(z.boolean())),
-    flowControlSettings: z.optional(input().CreateFlowControl),
-  });
+const sms = () => ({ sendSmsReminder: z.optional(z.nullable(z.boolean())) });
+const doubleBooked = () => ({ doubleBooked: z.optional(z.nullable(z.boolean())) });
+const createFields = () => ({ booking: input().BookingCreate, ...notify(), ...sms(), flowControlSettings: z.optional(input().CreateFlowControl) });
+
+/**
+ * A change of one booking at its revision: `POST /v2/bookings/{bookingId}/<verb>` with `{bookingId, revision,
+ * ...fields}`, replying `{booking}`. Safe to repeat: a repeat at the old revision is refused (409), never
+ * applied twice.
+ */
+function bookingAction<const F extends Record<string, z.ZodMiniType>>(verb: string, summary: string, fields: () => F) {
+  return {
+    method: 'POST' as const,
+    path: `/v2/bookings/{bookingId}/${verb}`,
+    summary,
+    request: () => z.looseObject({ bookingId: input().Id, revision: input().RevisionInput, ...fields() }),
+    reply: replies.BookingReply,
+    revisioned: true,
+    idempotent: true,
+  };
+}
 
 export const bookingsFamily = defineFamily({
   name: 'bookings',
@@ -67,107 +80,46 @@ export const bookingsFamily = defineFamily({
       method: 'POST',
       path: '/v2/bookings',
       summary: 'Book a slot (appointment, class session) or a course schedule',
-      request: () =>
-        z.looseObject({
-          booking: input().BookingCreate,
-          ...notify(),
-          sendSmsReminder: z.optional(z.nullable(z.boolean())),
-          flowControlSettings: z.optional(input().CreateFlowControl),
-        }),
+      request: () => z.looseObject(createFields()),
       reply: replies.BookingReply,
     },
     bulkCreateBooking: {
       method: 'POST',
       path: '/v2/bulk/bookings/create',
       summary: 'Create up to 40 bookings, each reported on its own',
-      request: () => z.looseObject({ createBookingsInfo: z.array(createInfo()).check(z.minLength(1), z.maxLength(MAX_BULK_CREATE)), returnFullEntity: z.optional(z.boolean()) }),
+      request: () => z.looseObject({ createBookingsInfo: z.array(z.looseObject(createFields())).check(z.minLength(1), z.maxLength(MAX_BULK_CREATE)), returnFullEntity: z.optional(z.boolean()) }),
       reply: replies.BookingBulkReply,
       bulkLimit: MAX_BULK_CREATE,
     },
-    rescheduleBooking: {
-      method: 'POST',
-      path: '/v2/bookings/{bookingId}/reschedule',
-      summary: 'Move a booking to another slot (room checked there; not for courses)',
-      request: () =>
-        z.looseObject({
-          bookingId: input().Id,
-          slot: input().SlotInput,
-          revision: input().RevisionInput,
-          ...notify(),
-          flowControlSettings: z.optional(input().RescheduleFlowControl),
-          totalParticipants: z.optional(input().Participants),
-          participantsChoices: z.optional(input().ParticipantsChoicesInput),
-        }),
-      reply: replies.BookingReply,
-      revisioned: true,
-      idempotent: true,
-    },
-    confirmBooking: {
-      method: 'POST',
-      path: '/v2/bookings/{bookingId}/confirm',
-      summary: 'Confirm a pending, created or waiting-list booking',
-      request: () =>
-        z.looseObject({
-          bookingId: input().Id,
-          revision: input().RevisionInput,
-          ...notify(),
-          sendSmsReminder: z.optional(z.nullable(z.boolean())),
-          paymentStatus: paymentStatus(),
-          doubleBooked: z.optional(z.nullable(z.boolean())),
-          flowControlSettings: z.optional(input().ConfirmFlowControl),
-        }),
-      reply: replies.BookingReply,
-      revisioned: true,
-      idempotent: true,
-    },
-    declineBooking: {
-      method: 'POST',
-      path: '/v2/bookings/{bookingId}/decline',
-      summary: 'Decline a pending, created or waiting-list booking',
-      request: () =>
-        z.looseObject({
-          bookingId: input().Id,
-          revision: input().RevisionInput,
-          ...notify(),
-          paymentStatus: paymentStatus(),
-          doubleBooked: z.optional(z.nullable(z.boolean())),
-          flowControlSettings: z.optional(z.looseObject({ withRefund: z.optional(z.nullable(z.boolean())) })),
-        }),
-      reply: replies.BookingReply,
-      revisioned: true,
-      idempotent: true,
-    },
-    cancelBooking: {
-      method: 'POST',
-      path: '/v2/bookings/{bookingId}/cancel',
-      summary: "Cancel a booking (the service's cancellation policy applies unless ignored)",
-      request: () =>
-        z.looseObject({
-          bookingId: input().Id,
-          revision: input().RevisionInput,
-          ...notify(),
-          flowControlSettings: z.optional(input().CancelFlowControl),
-          waiveCharges: z.optional(z.nullable(z.boolean())),
-        }),
-      reply: replies.BookingReply,
-      revisioned: true,
-      idempotent: true,
-    },
-    updateNumberOfParticipants: {
-      method: 'POST',
-      path: '/v2/bookings/{bookingId}/update_number_of_participants',
-      summary: 'Change how many take part (not for appointments)',
-      request: () =>
-        z.looseObject({
-          bookingId: input().Id,
-          revision: input().RevisionInput,
-          totalParticipants: z.optional(input().Participants),
-          participantsChoices: z.optional(input().ParticipantsChoicesInput),
-        }),
-      reply: replies.BookingReply,
-      revisioned: true,
-      idempotent: true,
-    },
+    rescheduleBooking: bookingAction('reschedule', 'Move a booking to another slot (room checked there; not for courses)', () => ({
+      slot: input().SlotInput,
+      ...notify(),
+      flowControlSettings: z.optional(input().RescheduleFlowControl),
+      totalParticipants: z.optional(input().Participants),
+      participantsChoices: z.optional(input().ParticipantsChoicesInput),
+    })),
+    confirmBooking: bookingAction('confirm', 'Confirm a pending, created or waiting-list booking', () => ({
+      ...notify(),
+      ...sms(),
+      paymentStatus: paymentStatus(),
+      ...doubleBooked(),
+      flowControlSettings: z.optional(input().ConfirmFlowControl),
+    })),
+    declineBooking: bookingAction('decline', 'Decline a pending, created or waiting-list booking', () => ({
+      ...notify(),
+      paymentStatus: paymentStatus(),
+      ...doubleBooked(),
+      flowControlSettings: z.optional(z.looseObject({ withRefund: z.optional(z.nullable(z.boolean())) })),
+    })),
+    cancelBooking: bookingAction('cancel', "Cancel a booking (the service's cancellation policy applies unless ignored)", () => ({
+      ...notify(),
+      flowControlSettings: z.optional(input().CancelFlowControl),
+      waiveCharges: z.optional(z.nullable(z.boolean())),
+    })),
+    updateNumberOfParticipants: bookingAction('update_number_of_participants', 'Change how many take part (not for appointments)', () => ({
+      totalParticipants: z.optional(input().Participants),
+      participantsChoices: z.optional(input().ParticipantsChoicesInput),
+    })),
     updateExtendedFields: {
       method: 'POST',
       path: '/v2/bookings/{id}/update_extended_fields',
@@ -176,24 +128,13 @@ export const bookingsFamily = defineFamily({
       reply: replies.UpdateExtendedFieldsReply,
       idempotent: true,
     },
-    markBookingAsPending: {
-      method: 'POST',
-      path: '/v2/bookings/{bookingId}/mark_booking_as_pending',
-      summary: 'Mark a created booking as pending the business’s approval',
-      request: () =>
-        z.looseObject({
-          bookingId: input().Id,
-          revision: input().RevisionInput,
-          ...notify(),
-          sendSmsReminder: z.optional(z.nullable(z.boolean())),
-          paymentStatus: paymentStatus(),
-          doubleBooked: z.optional(z.nullable(z.boolean())),
-          flowControlSettings: z.optional(input().PendingFlowControl),
-        }),
-      reply: replies.BookingReply,
-      revisioned: true,
-      idempotent: true,
-    },
+    markBookingAsPending: bookingAction('mark_booking_as_pending', 'Mark a created booking as pending the business’s approval', () => ({
+      ...notify(),
+      ...sms(),
+      paymentStatus: paymentStatus(),
+      ...doubleBooked(),
+      flowControlSettings: z.optional(input().PendingFlowControl),
+    })),
     bulkCancelBooking: {
       method: 'POST',
       path: '/v2/bulk/bookings/cancel',

@@ -16,7 +16,33 @@ const common = () => ({
   participantNotification: z.optional(input().NotificationInput),
   returnFullEntity: z.optional(z.boolean()),
 });
-const infos = () => z.array(input().BookingInfoInput).check(z.maxLength(MSB_MAX));
+const infos = () => z.optional(z.array(input().BookingInfoInput).check(z.maxLength(MSB_MAX)));
+const sms = () => ({ sendSmsReminder: z.optional(z.nullable(z.boolean())) });
+const doubleBooked = () => ({ doubleBooked: z.optional(z.nullable(z.boolean())) });
+const membership = () =>
+  z.looseObject({
+    multiServiceBookingId: input().Id,
+    bookings: z.array(input().BookingIdAndRevision).check(z.minLength(1), z.maxLength(MSB_MAX)),
+    returnFullEntity: z.optional(z.boolean()),
+  });
+
+/**
+ * A change of every booking of a group: `POST /v2/multi_service_bookings/{multiServiceBookingId}/<verb>` with
+ * `{multiServiceBookingId, participantNotification?, returnFullEntity?, ...fields}`, replying
+ * `{multiServiceBooking}`. `revisioned` when the fields carry each booking's `{bookingId, revision}`: a repeat at
+ * the old revisions is refused, never applied twice.
+ */
+function groupAction<const F extends Record<string, z.ZodMiniType>>(verb: string, summary: string, revisioned: boolean, fields: () => F) {
+  return {
+    method: 'POST' as const,
+    path: `/v2/multi_service_bookings/{multiServiceBookingId}/${verb}`,
+    summary,
+    request: () => z.looseObject({ multiServiceBookingId: input().Id, ...common(), ...fields() }),
+    reply: replies.MultiServiceBookingReply,
+    revisioned,
+    idempotent: true,
+  };
+}
 
 export const multiServiceBookingsFamily = defineFamily({
   name: 'multi-service-bookings',
@@ -33,7 +59,7 @@ export const multiServiceBookingsFamily = defineFamily({
         z.looseObject({
           bookings: z.array(input().BookingCreate).check(z.minLength(MSB_MIN), z.maxLength(MSB_MAX)),
           ...common(),
-          sendSmsReminder: z.optional(z.nullable(z.boolean())),
+          ...sms(),
           flowControlSettings: z.optional(input().CreateFlowControl),
           multiServiceBookingType: z.optional(z.enum(MultiServiceBookingTypeValues)),
         }),
@@ -72,70 +98,27 @@ export const multiServiceBookingsFamily = defineFamily({
       reply: replies.MultiServiceAvailabilityReply,
       idempotent: true,
     },
-    cancelMultiServiceBooking: {
-      method: 'POST',
-      path: '/v2/multi_service_bookings/{multiServiceBookingId}/cancel',
-      summary: 'Cancel every booking of the group',
-      request: () =>
-        z.looseObject({
-          multiServiceBookingId: input().Id,
-          ...common(),
-          flowControlSettings: z.optional(input().CancelFlowControl),
-          waiveCharges: z.optional(z.nullable(z.boolean())),
-        }),
-      reply: replies.MultiServiceBookingReply,
-      idempotent: true,
-    },
-    markMultiServiceBookingAsPending: {
-      method: 'POST',
-      path: '/v2/multi_service_bookings/{multiServiceBookingId}/mark_as_pending',
-      summary: 'Mark every booking of the group as pending, each at its revision',
-      request: () =>
-        z.looseObject({
-          multiServiceBookingId: input().Id,
-          markAsPendingBookingsInfo: z.optional(infos()),
-          ...common(),
-          sendSmsReminder: z.optional(z.nullable(z.boolean())),
-          doubleBooked: z.optional(z.nullable(z.boolean())),
-          flowControlSettings: z.optional(input().PendingFlowControl),
-        }),
-      reply: replies.MultiServiceBookingReply,
-      revisioned: true,
-      idempotent: true,
-    },
-    confirmMultiServiceBooking: {
-      method: 'POST',
-      path: '/v2/multi_service_bookings/{multiServiceBookingId}/confirm',
-      summary: 'Confirm every booking of the group, each at its revision',
-      request: () =>
-        z.looseObject({
-          multiServiceBookingId: input().Id,
-          confirmBookingsInfo: z.optional(infos()),
-          ...common(),
-          sendSmsReminder: z.optional(z.nullable(z.boolean())),
-          doubleBooked: z.optional(z.nullable(z.boolean())),
-          flowControlSettings: z.optional(input().ConfirmFlowControl),
-        }),
-      reply: replies.MultiServiceBookingReply,
-      revisioned: true,
-      idempotent: true,
-    },
-    declineMultiServiceBooking: {
-      method: 'POST',
-      path: '/v2/multi_service_bookings/{multiServiceBookingId}/decline',
-      summary: 'Decline every booking of the group, each at its revision',
-      request: () =>
-        z.looseObject({
-          multiServiceBookingId: input().Id,
-          declineBookingsInfo: z.optional(infos()),
-          ...common(),
-          doubleBooked: z.optional(z.nullable(z.boolean())),
-          flowControlSettings: z.optional(z.looseObject({ withRefund: z.optional(z.nullable(z.boolean())) })),
-        }),
-      reply: replies.MultiServiceBookingReply,
-      revisioned: true,
-      idempotent: true,
-    },
+    cancelMultiServiceBooking: groupAction('cancel', 'Cancel every booking of the group', false, () => ({
+      flowControlSettings: z.optional(input().CancelFlowControl),
+      waiveCharges: z.optional(z.nullable(z.boolean())),
+    })),
+    markMultiServiceBookingAsPending: groupAction('mark_as_pending', 'Mark every booking of the group as pending, each at its revision', true, () => ({
+      markAsPendingBookingsInfo: infos(),
+      ...sms(),
+      ...doubleBooked(),
+      flowControlSettings: z.optional(input().PendingFlowControl),
+    })),
+    confirmMultiServiceBooking: groupAction('confirm', 'Confirm every booking of the group, each at its revision', true, () => ({
+      confirmBookingsInfo: infos(),
+      ...sms(),
+      ...doubleBooked(),
+      flowControlSettings: z.optional(input().ConfirmFlowControl),
+    })),
+    declineMultiServiceBooking: groupAction('decline', 'Decline every booking of the group, each at its revision', true, () => ({
+      declineBookingsInfo: infos(),
+      ...doubleBooked(),
+      flowControlSettings: z.optional(z.looseObject({ withRefund: z.optional(z.nullable(z.boolean())) })),
+    })),
     bulkGetMultiServiceBookingAllowedActions: {
       method: 'POST',
       path: '/v2/bulk/multi_service_bookings/get_allowed_actions',
@@ -157,12 +140,7 @@ export const multiServiceBookingsFamily = defineFamily({
       method: 'POST',
       path: '/v2/multi_service_bookings/add_bookings_to_multi_service_booking',
       summary: 'Add single-service bookings to a group',
-      request: () =>
-        z.looseObject({
-          multiServiceBookingId: input().Id,
-          bookings: z.array(input().BookingIdAndRevision).check(z.minLength(1), z.maxLength(MSB_MAX)),
-          returnFullEntity: z.optional(z.boolean()),
-        }),
+      request: membership,
       reply: replies.MultiServiceBookingsReply,
       idempotent: true,
     },
@@ -170,12 +148,7 @@ export const multiServiceBookingsFamily = defineFamily({
       method: 'POST',
       path: '/v2/multi_service_bookings/remove_bookings_from_multi_service_booking',
       summary: 'Take bookings out of a group; they stay as single bookings',
-      request: () =>
-        z.looseObject({
-          multiServiceBookingId: input().Id,
-          bookings: z.array(input().BookingIdAndRevision).check(z.minLength(1), z.maxLength(MSB_MAX)),
-          returnFullEntity: z.optional(z.boolean()),
-        }),
+      request: membership,
       reply: replies.MultiServiceBookingsReply,
       idempotent: true,
     },

@@ -7,18 +7,9 @@
 import { TZDate } from '@date-fns/tz';
 import type { ApiClient } from '../../api/client.js';
 import { services } from '../../api/services.js';
+import { isTimeZone } from '../../api/time-zones.js';
 import type { Context } from '../../context.js';
 import { UserError } from '../../core/errors.js';
-
-/** True when `zone` is an IANA zone name this Node knows. */
-export function isTimeZone(zone: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: zone });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** `--tz`, checked. @throws UserError (exit 2) for an unknown zone */
 export function tzFlag(value: string | undefined): string | undefined {

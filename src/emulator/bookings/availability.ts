@@ -14,7 +14,8 @@ import { ValidationFailure, ApplicationFailure } from '../errors.js';
 import type { Calendar, ServiceDoc } from './model.js';
 import { policyOf, violationsAt, waitlistRoom } from './rules.js';
 import { BOOKING_STEP, bufferOf, type Candidate, candidates, type SlotLocation, capacityOf, courseOpenSpots, courseSessions, openSpotsOf, scheduleIdOf } from './sessions.js';
-import { DAY, instantOf, iso, isTimeZone, localDateKey } from './time.js';
+import { isTimeZone } from '../../api/time-zones.js';
+import { DAY, instantOf, iso, localDateKey } from './time.js';
 
 /** Longest date range one availability call may cover. */
 export const MAX_RANGE_DAYS = 366;

@@ -36,7 +36,8 @@ import {
   scheduleIdOf,
   waitingOf,
 } from './sessions.js';
-import { instantOf, iso, isTimeZone, MINUTE } from './time.js';
+import { isTimeZone } from '../../api/time-zones.js';
+import { instantOf, iso, MINUTE } from './time.js';
 
 type Json = Record<string, unknown>;
 

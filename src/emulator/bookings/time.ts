@@ -18,16 +18,6 @@ export const DAY = 24 * HOUR;
 export const WEEKDAYS = ['SUN', 'MON', 'TUE', 'WED', 'THU', 'FRI', 'SAT'] as const;
 export type Weekday = (typeof WEEKDAYS)[number];
 
-/** True when `zone` is an IANA time zone this Node knows (`UTC`, `Europe/London`, ...). */
-export function isTimeZone(zone: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: zone });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** ISO-8601 UTC text of an instant (`2026-01-30T13:30:00.000Z`). */
 export function iso(ms: number): string {
   return new Date(ms).toISOString();
