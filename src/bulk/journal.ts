@@ -48,6 +48,8 @@ export interface PlannedLine {
   id: string;
   revision?: string;
   after?: unknown;
+  /** The entity's label at plan time (name, contact and time), for the preview of a resumed run. */
+  name?: string;
 }
 export interface ResultLine {
   kind: 'result';

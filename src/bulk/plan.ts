@@ -62,7 +62,8 @@ export async function planTargets(
     for (const entity of page.entities) {
       plan.targets += 1;
       const revision = entity.revision ?? undefined;
-      lines.push({ kind: 'planned', id: entity.id, revision });
+      const name = port.label(entity);
+      lines.push({ kind: 'planned', id: entity.id, revision, ...(name ? { name } : {}) });
       const decision = decide(entity);
       if (decision === 'unchanged') {
         plan.unchanged += 1;

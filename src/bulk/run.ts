@@ -144,10 +144,20 @@ async function confirmAndExecute(
   };
   await hooks.onPlan?.(info);
   if (pending.length > 0) {
-    const ok = await hooks.confirm(info);
-    if (!ok) {
+    // A run declined at the prompt, or stopped there with Ctrl-C, changed nothing: a new run leaves no journal.
+    const forget = () => {
       journal.close();
       if (!req.resume) unlinkSync(journal.path);
+    };
+    let ok: boolean;
+    try {
+      ok = await hooks.confirm(info);
+    } catch (err) {
+      forget();
+      throw err;
+    }
+    if (!ok) {
+      forget();
       return { kind: 'declined', plan };
     }
     const display = hooks.progress?.(pending.length);
@@ -195,6 +205,7 @@ async function resume(port: EntityPort, action: EntityAction, req: BulkRunReques
     if (!r || (retryFailed && r.outcome === 'failed')) pending.push({ id: p.id, revision: p.revision });
     else prior.push(r);
   }
+  const names = new Map(state.planned.map((p) => [p.id, p.name]));
   const plan: Plan = {
     items: pending,
     targets: state.planned.length,
@@ -202,8 +213,10 @@ async function resume(port: EntityPort, action: EntityAction, req: BulkRunReques
     unchanged: 0,
     skipped: [],
     missing: [],
-    preview: pending.slice(0, req.previewLimit).map((p) => ({ id: p.id, revision: p.revision, changes: [] })),
+    preview: (req.allRows ? pending : pending.slice(0, req.previewLimit)).map((p) => ({ id: p.id, name: names.get(p.id), revision: p.revision, changes: [] })),
   };
+  // `--resume --dry-run`: what the resumed run would still do; the journal is only read.
+  if (req.dryRun) return { kind: 'dry-run', plan };
   const journal = JournalWriter.reopen(path);
   try {
     hooks.onJournal?.(path, true);

@@ -3,11 +3,12 @@
  * real emulator on port 0: output formats, the platform's codes with hints and the right exit codes on bad
  * input, nothing changed by a refused command.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runInProcess, startTestEmulator, type CliResult, type InProcessOptions, type TestEmulator } from '../../helpers/index.js';
+import { CancelError } from '../../../src/core/errors.js';
+import { answering, runInProcess, startTestEmulator, type CliResult, type InProcessOptions, type TestEmulator } from '../../helpers/index.js';
 import { lastEventSeq } from '../bulk/support.js';
 
 let emu: TestEmulator;
@@ -218,6 +219,37 @@ describe('bulk status actions by filter', () => {
     const unconfirmed = await cli(['bookings', 'confirm', '--contact', 'bulk@example.com']);
     expectError(unconfirmed, 2, /confirming bookings needs confirmation/);
     expect(unconfirmed.stderr).toMatch(/^hint: pass --yes/m);
+  });
+
+  it('Ctrl-C at the prompt changes nothing and leaves no journal; --resume --dry-run only reads the journal', async () => {
+    const ids: string[] = [];
+    for (let i = 0; i < 2; i++) {
+      const slot = await freeSlot('Sports Massage');
+      ids.push((await cli(['bookings', 'create', '--service', 'Sports Massage', '--start', slot.startDate, '--email', 'resume@example.com'])).stdout.trim());
+    }
+    const dir = mkdtempSync(join(tmpdir(), 'sitectl-bookings-journal-'));
+    const interrupted = join(dir, 'interrupted.ndjson');
+    const seq = await lastEventSeq(emu);
+    const stop = { ...answering(true), confirm: async () => Promise.reject(new CancelError()) };
+    const r = await cli(['bookings', 'cancel', '--contact', 'resume@example.com', '--journal', interrupted], { prompter: stop, tty: true, env: { CI: undefined } });
+    expect(r.code, r.stderr).toBe(130);
+    expect(existsSync(interrupted)).toBe(false);
+    expect(await lastEventSeq(emu)).toBe(seq);
+
+    // A journal whose run stopped right after planning (its result lines never written).
+    const full = join(dir, 'full.ndjson');
+    expect((await cli(['bookings', 'confirm', '--ids', ids.join(','), '--yes', '--journal', full])).code).toBe(0);
+    const planned = join(dir, 'planned.ndjson');
+    writeFileSync(planned, readFileSync(full, 'utf8').split('\n').filter((l) => l && !/"kind":"(result|end)"/.test(l)).map((l) => l + '\n').join(''), { mode: 0o600 });
+    const before = readFileSync(planned, 'utf8');
+    const seq2 = await lastEventSeq(emu);
+    const dry = await cli(['bookings', 'confirm', '--resume', planned, '--dry-run', '--yes']);
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stderr).toMatch(/dry run: nothing was changed/);
+    expect(dry.stdout.trimEnd().split('\n').map((l) => l.split('\t')[0]).sort()).toEqual([...ids].sort());
+    expect(dry.stdout).toMatch(/resume@example\.com/); // the labels kept in the journal
+    expect(readFileSync(planned, 'utf8')).toBe(before);
+    expect(await lastEventSeq(emu)).toBe(seq2);
   });
 });
 
