@@ -9,7 +9,7 @@
  */
 import { unlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { UserError } from '../core/errors.js';
+import { CancelError, UserError } from '../core/errors.js';
 import type { EntityAction } from './actions.js';
 import { executeChunks, type BulkProgress, type ItemResult, type WorkItem } from './execute.js';
 import { defaultJournalDir, type HeaderLine, type JournalLine, type JournalState, JournalWriter, newRunId, readJournal, type ResultLine } from './journal.js';
@@ -144,7 +144,8 @@ async function confirmAndExecute(
   };
   await hooks.onPlan?.(info);
   if (pending.length > 0) {
-    // A run declined at the prompt, or stopped there with Ctrl-C, changed nothing: a new run leaves no journal.
+    // A run declined at the prompt, or stopped there with Ctrl-C (CancelError), changed nothing: a new run leaves
+    // no journal. Any other failure there keeps it, as a crash would.
     const forget = () => {
       journal.close();
       if (!req.resume) unlinkSync(journal.path);
@@ -153,7 +154,7 @@ async function confirmAndExecute(
     try {
       ok = await hooks.confirm(info);
     } catch (err) {
-      forget();
+      if (err instanceof CancelError) forget();
       throw err;
     }
     if (!ok) {
