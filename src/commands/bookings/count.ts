@@ -1,6 +1,10 @@
-/** `sitectl bookings count`: how many bookings match `--filter`/`--where` (the extended bookings count). */
+/**
+ * `sitectl bookings count`: how many bookings match `--status`, `--service`, `--from/--to`, `--contact` and/or
+ * `--filter`/`--where` (the extended bookings count, issue 6 section 3).
+ */
 import { extendedBookingOps } from '../../api/extended-bookings.js';
 import { countVerb } from '../shared/verbs.js';
+import { addCriteriaFlags, criteriaFilter, type CriteriaFlags } from './shared/criteria.js';
 import { BOOKING_VIEW } from './shared/view.js';
 
 export const { register, run } = countVerb({
@@ -8,4 +12,6 @@ export const { register, run } = countVerb({
   op: extendedBookingOps.countExtendedBookings,
   request: (filter) => ({ filter: filter ?? {} }),
   read: (reply) => reply.count,
+  flags: addCriteriaFlags,
+  extra: async (opts, ctx) => ({ filter: await criteriaFilter(opts as CriteriaFlags, ctx) }),
 });

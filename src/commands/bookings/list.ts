@@ -33,7 +33,8 @@ export function extrasOf(text: string | undefined): Record<string, boolean> {
 
 export const { register, run } = listVerb({
   view: BOOKING_VIEW,
-  description: 'List bookings (by status, service, dates, contact or any filter)',
+  description: 'List bookings (by status, service, dates, contact or any filter), by start time',
+  defaultSort: 'startDate',
   examples: [
     'sitectl bookings list --status PENDING,CREATED --from today --to tomorrow',
     "sitectl bookings list --service 'Swedish Massage' --with actions --json id,status,allowedActions",

@@ -103,6 +103,22 @@ export function idOf(ctx: Context, api: ApiClient, view: EntityView<unknown>, gi
   });
 }
 
+/** What a noun's own flags (`--status`, `--from`, ...) add to a list or count: filter conditions, request fields. */
+export interface NounExtra {
+  filter?: Filter;
+  params?: Record<string, unknown>;
+}
+
+/**
+ * `--filter`/`--where` ANDed with the noun's own conditions (each checked against the schema).
+ * @throws UserError (exit 2) as {@link filterOf}
+ */
+function combinedFilter(ctx: Context, view: EntityView<unknown>, opts: FilterFlags, extra: NounExtra): Filter | undefined {
+  const given = filterOf(ctx, view, opts);
+  checkFilter(view.schema, extra.filter, '--filter', true);
+  return given && extra.filter ? { $and: [given, extra.filter] } : (given ?? extra.filter);
+}
+
 export interface ListOptions extends FilterFlags, FormatFlags {
   sort?: string;
   limit?: string;
@@ -118,9 +134,11 @@ export interface ListSpec<E> {
   examples: string[];
   /** Rows shown without --limit/--all. */
   defaultLimit?: number;
+  /** `--sort` when none is given (e.g. `startDate` for bookings); default: the platform's order. */
+  defaultSort?: string;
   /** Extra flags of this noun's list (e.g. `--status`), and the filter and request fields they add. */
   flags?(cmd: Command): void;
-  extra?(opts: ListOptions, ctx: Context): { filter?: Filter; params?: Record<string, unknown> } | Promise<{ filter?: Filter; params?: Record<string, unknown> }>;
+  extra?(opts: ListOptions, ctx: Context): NounExtra | Promise<NounExtra>;
   /** Columns for this run (e.g. times shown in `--tz`); default: the view's. */
   columns?(opts: ListOptions): Column<E>[];
 }
@@ -131,11 +149,9 @@ export function listVerb<E>(spec: ListSpec<E>): Verb<ListOptions> {
   const view = spec.view as EntityView<unknown>;
   const run = async (opts: ListOptions, ctx: Context): Promise<void> => {
     const format = formatOf(ctx, view, opts);
-    const given = filterOf(ctx, view, opts);
     const extra = (await spec.extra?.(opts, ctx)) ?? {};
-    checkFilter(view.schema, extra.filter, '--filter', true);
-    const filter = given && extra.filter ? { $and: [given, extra.filter] } : (given ?? extra.filter);
-    const sort = sortOf(ctx, view, opts.sort);
+    const filter = combinedFilter(ctx, view, opts, extra);
+    const sort = sortOf(ctx, view, opts.sort ?? spec.defaultSort);
     if (opts.all && opts.limit !== undefined) throw new UserError('use either --limit or --all');
     const limit = opts.all ? undefined : opts.limit !== undefined ? parseIntFlag(opts.limit, '--limit') : defaultLimit;
 
@@ -202,7 +218,7 @@ export function getVerb<E>(spec: { view: EntityView<E>; description: string; fet
   };
 }
 
-export type CountOptions = FilterFlags & FormatFlags;
+export type CountOptions = FilterFlags & FormatFlags & { [extra: string]: unknown };
 
 /** `NOUN count`: how many entities match a filter; the number, or `{"count": N}` with --json. */
 export function countVerb<E, Op extends Operation>(spec: {
@@ -210,11 +226,14 @@ export function countVerb<E, Op extends Operation>(spec: {
   op: Op;
   request(filter: Filter | undefined): RequestOf<Op>;
   read(reply: ReplyOf<Op>): number;
+  /** The noun's own selection flags, as for {@link ListSpec} (`params` are not used by a count). */
+  flags?(cmd: Command): void;
+  extra?(opts: CountOptions, ctx: Context): NounExtra | Promise<NounExtra>;
 }): Verb<CountOptions> {
   const view = spec.view as EntityView<unknown>;
   const run = async (opts: CountOptions, ctx: Context): Promise<void> => {
     const format = resolveFormat(opts, fieldsChecker(['count']));
-    const filter = filterOf(ctx, view, opts);
+    const filter = combinedFilter(ctx, view, opts, (await spec.extra?.(opts, ctx)) ?? {});
     const api = await ctx.api();
     const count = spec.read(await invoke(api, spec.op, spec.request(wireFilter(view, filter)), { signal: ctx.signal }));
     await printValue(ctx.io, format, { count }, { text: String(count) });
@@ -222,7 +241,9 @@ export function countVerb<E, Op extends Operation>(spec: {
   return {
     run,
     register(parent, ctx) {
-      addFormatFlags(addFilterFlags(parent.command('count').description(`Count ${view.noun.many} matching a filter`), view.filterExample)).action(async (o: CountOptions) => {
+      const cmd = parent.command('count').description(`Count ${view.noun.many} matching a filter`);
+      spec.flags?.(cmd);
+      addFormatFlags(addFilterFlags(cmd, view.filterExample)).action(async (o: CountOptions) => {
         await run(o, ctx);
       });
     },

@@ -189,6 +189,12 @@ describe('bookings list and count', () => {
     expect(byDocumented).toEqual(byJsonPath);
     const count = await cli(['bookings', 'count', '--where', `bookedEntity.slot.serviceId=${service}`, '--filter', '{"status":{"$in":["CONFIRMED","CREATED"]}}']);
     expect(Number(count.stdout)).toBe(byFlags.length);
+    const countByFlags = await cli(['bookings', 'count', '--service', 'Vinyasa Flow Yoga', '--status', 'confirmed,created']);
+    expect(Number(countByFlags.stdout), countByFlags.stderr).toBe(byFlags.length);
+    // Listed by start time unless --sort says otherwise.
+    const starts = json(await cli(['bookings', 'list', '--all', '--json', 'startDate'])).map((b: { startDate: string }) => b.startDate);
+    expect(starts.length).toBeGreaterThan(100);
+    expect(starts).toEqual([...starts].sort());
     const week = json(await cli(['bookings', 'list', '--from', 'today', '--to', new Date(Date.now() + 7 * DAY).toISOString(), '--all', '--json', 'startDate']));
     for (const b of week) expect(Date.parse(b.startDate)).toBeLessThan(Date.now() + 7 * DAY);
   });
