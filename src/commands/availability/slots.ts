@@ -13,7 +13,7 @@ import { collect, parseIntFlag } from '../../core/filters.js';
 import { notice } from '../../core/log.js';
 import { addFormatFlags, type Column, type FormatFlags, printRecords, zoned } from '../../core/output.js';
 import { oneLine } from '../../core/text.js';
-import { serviceOf } from '../services/shared/lookup.js';
+import { serviceOf, staffOf } from '../services/shared/lookup.js';
 import { schemaChecker } from '../shared/fields.js';
 import { parseWhen, siteZone, tzFlag } from '../shared/time.js';
 import { resolveFormat } from '../../core/output.js';
@@ -79,7 +79,7 @@ export function register(parent: Command, ctx: Context): void {
     .option('--from <when>', 'from (2026-11-24, 2026-11-24T09:00 in --tz or the site’s zone, an ISO instant, today; default now)')
     .option('--to <when>', 'until (exclusive)')
     .option('--days <n>', `days from --from (default ${DEFAULT_DAYS})`)
-    .option('--staff <id>', 'only this staff member (repeatable)', collect)
+    .option('--staff <id>', 'only this staff member (id or unique prefix; repeatable)', collect)
     .option('--bookable', 'only slots that can be booked now')
     .option('--tz <zone>', 'show and read times in this IANA zone (default: the site’s)')
     .option('--slots-per-day <n>', 'at most this many slots per day (bookable ones first)')
@@ -115,7 +115,7 @@ export async function run(opts: SlotsOptions, ctx: Context): Promise<void> {
           serviceId: [service.id],
           startDate: new Date(from).toISOString(),
           endDate: new Date(to).toISOString(),
-          ...(opts.staff?.length ? { resourceId: opts.staff } : {}),
+          ...(opts.staff?.length ? { resourceId: opts.staff.map((given) => staffOf(ctx, service, given)) } : {}),
           ...(opts.bookable ? { bookable: true } : {}),
         },
       },

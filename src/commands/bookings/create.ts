@@ -19,7 +19,7 @@ import { readSource } from '../../core/input.js';
 import { success } from '../../core/log.js';
 import { addFormatFlags, fieldsChecker, type FormatFlags, printRecord, printValue, resolveFormat } from '../../core/output.js';
 import { oneLine } from '../../core/text.js';
-import { serviceOf } from '../services/shared/lookup.js';
+import { serviceOf, staffOf } from '../services/shared/lookup.js';
 import { parseWhen, siteZone, tzFlag } from '../shared/time.js';
 import { formatOf } from '../shared/verbs.js';
 import { fetchBooking } from './shared/read.js';
@@ -47,7 +47,7 @@ export function register(parent: Command, ctx: Context): void {
     .description('Book a slot, a class session or a course; or many bookings from a file')
     .option('--service <service>', 'the service (id, id prefix or exact name)')
     .option('--start <when>', 'start of the slot or session (2026-11-24T09:30 in --tz or the site’s zone, or an ISO instant); not for courses')
-    .option('--staff <id>', 'the staff member (appointments; default: any free one)')
+    .option('--staff <id>', 'the staff member (id or unique prefix; appointments; default: any free one)')
     .option('--participants <n>', 'how many take part (default 1)')
     .option('--first-name <name>', 'contact first name')
     .option('--last-name <name>', 'contact last name')
@@ -105,7 +105,7 @@ export async function run(opts: CreateOptions, ctx: Context): Promise<void> {
         serviceId: service.id,
         startDate: new Date(start).toISOString(),
         timezone: zone,
-        ...(opts.staff ? { resource: { id: opts.staff } } : {}),
+        ...(opts.staff ? { resource: { id: staffOf(ctx, service, opts.staff) } } : {}),
       },
     };
   }

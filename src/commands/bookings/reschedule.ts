@@ -5,11 +5,13 @@
  */
 import type { Command } from 'commander';
 import { bookings } from '../../api/bookings.js';
+import { services } from '../../api/services.js';
 import type { Context } from '../../context.js';
 import { ExitCode, UserError } from '../../core/errors.js';
 import { success } from '../../core/log.js';
 import { addFormatFlags, type FormatFlags, printRecord } from '../../core/output.js';
 import { needsZone, parseWhen, tzFlag } from '../shared/time.js';
+import { staffOf } from '../services/shared/lookup.js';
 import { formatOf, idOf } from '../shared/verbs.js';
 import { fetchBooking } from './shared/read.js';
 import { BOOKING_VIEW, serviceIdOf, zoneOf } from './shared/view.js';
@@ -30,7 +32,7 @@ export function register(parent: Command, ctx: Context): void {
     .description('Move a booking to another slot of its service')
     .argument('<id>', 'the booking (or a unique id prefix)')
     .requiredOption('--start <when>', "the new start (2026-11-24T10:00 on the booking's clock or --tz's, or an ISO instant)")
-    .option('--staff <id>', 'the staff member at the new time (appointments; default: any free one)')
+    .option('--staff <id>', 'the staff member at the new time (id or unique prefix; appointments; default: any free one)')
     .option('--revision <n>', "the booking's revision to act on (default: its current one)")
     .option('--ignore-policy', "move it even inside the reschedule window of the service's booking policy")
     .option('--skip-availability', 'move it even into a full or taken slot (marked double-booked)')
@@ -57,12 +59,13 @@ export async function run(opts: RescheduleOptions, ctx: Context): Promise<void> 
   if (b.multiServiceBookingInfo?.id) throw new UserError(`booking ${id} belongs to multi-service booking ${b.multiServiceBookingInfo.id}`, `move the group: ${ctx.bin} msb reschedule ${b.multiServiceBookingInfo.id} --start WHEN`, ExitCode.Failure);
   const zone = tz ?? zoneOf(b);
   const start = parseWhen(opts.start!, needsZone(opts.start) ? zone : 'UTC', '--start', ctx.now().getTime());
+  const staff = opts.staff !== undefined ? staffOf(ctx, (await services.getService(api, { serviceId: serviceIdOf(b)! }, { signal: ctx.signal })).service, opts.staff) : undefined;
   const { booking } = await bookings.rescheduleBooking(
     api,
     {
       bookingId: id,
       revision: opts.revision ?? b.revision ?? '',
-      slot: { serviceId: serviceIdOf(b)!, startDate: new Date(start).toISOString(), timezone: zone, ...(opts.staff ? { resource: { id: opts.staff } } : {}) },
+      slot: { serviceId: serviceIdOf(b)!, startDate: new Date(start).toISOString(), timezone: zone, ...(staff ? { resource: { id: staff } } : {}) },
       ...(opts.ignorePolicy || opts.skipAvailability
         ? { flowControlSettings: { ...(opts.ignorePolicy ? { ignoreReschedulePolicy: true } : {}), ...(opts.skipAvailability ? { skipAvailabilityValidation: true } : {}) } }
         : {}),

@@ -73,7 +73,17 @@ describe('availability', () => {
     const course = await cli(['availability', 'Wheel Throwing Pottery Course']);
     expect(course.code, course.stderr).toBe(0);
     expect(course.stdout).toMatch(/^places\t\d+ open of \d+$/m);
-    expectError(await cli(['availability', 'No Such Service']), 1, /no service has the id or name 'No Such Service'/);
+    expectError(await cli(['availability', 'No Such Service']), 2, /no service has the id or name 'No Such Service'/);
+    const typo = await cli(['availability', 'Sweedish Massage']);
+    expectError(typo, 2, /no service has the id or name 'Sweedish Massage'/);
+    expect(typo.stderr).toMatch(/^hint: did you mean 'Swedish Massage'\?$/m);
+    const staff = json(await cli(['services', 'list', '--where', 'name=Swedish Massage', '--json', 'staffMemberIds']))[0].staffMemberIds as string[];
+    const mine = json(await cli(['availability', 'Swedish Massage', '--days', '7', '--staff', staff[0]!.slice(0, 6), '--json', 'slot']));
+    expect(mine.length).toBeGreaterThan(0);
+    for (const e of mine) expect(e.slot.resource.id).toBe(staff[0]);
+    const stranger = await cli(['availability', 'Swedish Massage', '--staff', 'nonsense-id']);
+    expectError(stranger, 2, /--staff 'nonsense-id' is not a staff member of "Swedish Massage"/);
+    expect(stranger.stderr).toContain(staff[0]);
     expectError(await cli(['availability', 'Swedish Massage', '--tz', 'Mars/Olympus']), 2, /--tz: 'Mars\/Olympus' is not a time zone/);
     expectError(await cli(['availability', 'Swedish Massage', '--from', '2026-12-05', '--to', '2026-12-01']), 2, /--to must be after --from/);
     expectError(await cli(['availability', 'Swedish Massage', '--from', 'next tuesday']), 2, /--from: 'next tuesday' is not a date or time/);
