@@ -9,7 +9,7 @@ import { multiServiceBookings as calls } from '../../api/multi-service-bookings.
 import { MAX_MSB_ALLOWED_ACTIONS, type MultiServiceBooking } from '../../api/schemas/booking.js';
 import type { Context } from '../../context.js';
 import { ExitCode, UserError } from '../../core/errors.js';
-import { success } from '../../core/log.js';
+import { notice, success } from '../../core/log.js';
 import { addFormatFlags, type Column, fieldsChecker, type FormatFlags, printRecords, printValue, resolveFormat } from '../../core/output.js';
 import { idOf } from '../shared/verbs.js';
 import { needsZone, parseWhen, tzFlag } from '../shared/time.js';
@@ -38,16 +38,28 @@ function groupVerb(name: string, description: string, act: Action, extra?: (cmd:
 
 const statusOf = (g: MultiServiceBooking) => (g.bookings ?? []).map((e) => e.booking?.status);
 
-export const get = groupVerb('get', 'Show a multi-service booking and its bookings', async () => undefined, undefined, 'sitectl msb get 5a0d...');
+/**
+ * True (after saying so on stderr) when every booking of the group is in `status` already: the verb then changes
+ * nothing, sends nothing and exits 0, as `bookings confirm` does for one booking.
+ */
+function already(ctx: Context, g: MultiServiceBooking & { id: string }, status: string, done: string): boolean {
+  const statuses = statusOf(g);
+  if (statuses.length === 0 || !statuses.every((s) => s === status)) return false;
+  notice(ctx.io, `multi-service booking ${g.id} is already ${done}; nothing changed`);
+  return true;
+}
+
+export const get = groupVerb('get', 'Show a multi-service booking and its bookings', async (_ctx, _api, g) => g, undefined, 'sitectl msb get 5a0d...');
 
 export const confirm = groupVerb('confirm', 'Confirm every booking of the group', async (ctx, api, g) => {
-  if (statusOf(g).every((s) => s === 'CONFIRMED')) throw new UserError(`every booking of ${g.id} is already confirmed`, undefined, ExitCode.Failure);
+  if (already(ctx, g, 'CONFIRMED', 'confirmed')) return g;
   const { multiServiceBooking } = await calls.confirmMultiServiceBooking(api, { multiServiceBookingId: g.id, confirmBookingsInfo: infosOf(g), returnFullEntity: true }, { signal: ctx.signal });
   success(ctx.io, `Confirmed multi-service booking ${g.id}`);
   return multiServiceBooking;
 });
 
 export const decline = groupVerb('decline', 'Decline every booking of the group', async (ctx, api, g) => {
+  if (already(ctx, g, 'DECLINED', 'declined')) return g;
   const { multiServiceBooking } = await calls.declineMultiServiceBooking(api, { multiServiceBookingId: g.id, declineBookingsInfo: infosOf(g), returnFullEntity: true }, { signal: ctx.signal });
   success(ctx.io, `Declined multi-service booking ${g.id}`);
   return multiServiceBooking;
@@ -57,6 +69,7 @@ export const pending = groupVerb(
   'pending',
   'Mark every booking of the group as pending approval',
   async (ctx, api, g, o) => {
+    if (already(ctx, g, 'PENDING', 'pending')) return g;
     const { multiServiceBooking } = await calls.markMultiServiceBookingAsPending(
       api,
       { multiServiceBookingId: g.id, markAsPendingBookingsInfo: infosOf(g), returnFullEntity: true, ...(o.skipApprovalCheck ? { flowControlSettings: { skipPendingApprovalServiceValidation: true } } : {}) },
@@ -72,6 +85,7 @@ export const cancel = groupVerb(
   'cancel',
   'Cancel every booking of the group',
   async (ctx, api, g, o) => {
+    if (already(ctx, g, 'CANCELED', 'cancelled')) return g;
     const { multiServiceBooking } = await calls.cancelMultiServiceBooking(
       api,
       { multiServiceBookingId: g.id, returnFullEntity: true, ...(o.ignorePolicy ? { flowControlSettings: { ignoreCancellationPolicy: true } } : {}) },

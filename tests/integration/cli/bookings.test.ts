@@ -282,9 +282,17 @@ describe('msb', () => {
     expect(new Date(group.bookings[1].booking.startDate).toISOString()).toBe(chain.nestedTimeSlots[1].start);
     const confirmed = json(await cli(['msb', 'confirm', id, '--json']));
     expect(confirmed.bookings.map((b: { booking: { status: string } }) => b.booking.status)).toEqual(['CONFIRMED', 'CONFIRMED']);
+    const seq = await lastEventSeq(emu);
+    const again = await cli(['msb', 'confirm', id]);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toMatch(/is already confirmed; nothing changed/);
+    expect(await lastEventSeq(emu)).toBe(seq);
     expectError(await cli(['bookings', 'cancel', group.bookings[0].bookingId]), 1, /belongs to multi-service booking/);
     const canceled = json(await cli(['msb', 'cancel', id, '--ignore-policy', '--json']));
     expect(canceled.bookings.map((b: { booking: { status: string } }) => b.booking.status)).toEqual(['CANCELED', 'CANCELED']);
+    const twice = await cli(['msb', 'cancel', id]);
+    expect(twice.code, twice.stderr).toBe(0);
+    expect(twice.stderr).toMatch(/is already cancelled; nothing changed/);
     expectError(await cli(['msb', 'create', '--booking', 'Swedish Massage']), 2, /2 to 40 bookings/);
     expectError(await cli(['msb', 'create', '--booking', 'Swedish Massage', '--booking', 'Sports Massage']), 2, /first --booking needs its start/);
   });
