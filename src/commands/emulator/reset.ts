@@ -22,12 +22,12 @@ export interface ResetOptions {
 export function register(parent: Command, ctx: Context): void {
   parent
     .command('reset')
-    .description('Delete all emulator data and seed it again')
+    .description('Delete all emulator data and seed it again (as it was seeded last, unless flags say otherwise)')
     .option('--data-dir <dir>', 'data dir of the emulator')
     .option('--seed <kind>', 'demo or empty (default: what it was seeded with)')
-    .option('--size <n>', 'services in the demo seed (default 60)')
-    .option('--bookings <n>', 'bookings in the demo seed (default 500)')
-    .option('--staff <n>', 'staff members in the demo seed (default and at least 8)')
+    .option('--size <n>', 'services in the demo seed (default: as seeded last; 60 at first)')
+    .option('--bookings <n>', 'bookings in the demo seed (default: as seeded last; 500 at first)')
+    .option('--staff <n>', 'staff members in the demo seed, at least 8 (default: as seeded last; 8 at first)')
     .option('-y, --yes', 'do not ask for confirmation')
     .action(async (flags: { dataDir?: string; seed?: string; size?: string; bookings?: string; staff?: string; yes?: boolean }) => {
       await run(
