@@ -14,6 +14,7 @@
  *   booking (their own old places do not count against the new ones) and keeps the type's timing.
  */
 import type { MultiServiceBookingType } from '../../api/schemas/booking.js';
+import { formatWallClock } from '../../api/time-zones.js';
 import { ApplicationFailure, ValidationFailure } from '../errors.js';
 import { ACTIVE_STATUSES, FINAL_STATUSES, type BookingDoc, type Calendar, type MultiServiceBookingDoc, serviceIdOf } from './model.js';
 import { allowedActions, cancelBooking, confirmBooking, createBooking, declineBooking, markBookingAsPending, rescheduleBooking, violationsAt } from './rules.js';
@@ -59,7 +60,7 @@ export function createGroup(
       const expected = type === 'SEQUENTIAL_BOOKINGS' ? Date.parse(made[i - 1]!.endDate) : Date.parse(made[0]!.startDate);
       if (start !== expected) {
         const why = type === 'SEQUENTIAL_BOOKINGS' ? `when booking ${i - 1} ends` : 'when the first booking starts';
-        throw ValidationFailure.field(`bookings[${i}].bookedEntity.slot.startDate`, `must be ${iso(expected)}, ${why} (${type})`, 'INVALID');
+        throw ValidationFailure.field(`bookings[${i}].bookedEntity.slot.startDate`, `must be ${iso(expected)} (${formatWallClock(expected, cal.timeZone)}), ${why} (${type})`, 'INVALID');
       }
     }
     try {
@@ -147,7 +148,7 @@ export function rescheduleGroup(
     if (i > 0 && group.msb.type !== 'SEPARATE_BOOKINGS') {
       const expected = group.msb.type === 'SEQUENTIAL_BOOKINGS' ? Date.parse(moved[i - 1]!.endDate) : Date.parse(moved[0]!.startDate);
       const start = instantOf(String(info.slot.startDate ?? ''));
-      if (start !== expected) throw ValidationFailure.field(`rescheduleBookingsInfo[${i}].slot.startDate`, `must be ${iso(expected)} (${group.msb.type})`, 'INVALID');
+      if (start !== expected) throw ValidationFailure.field(`rescheduleBookingsInfo[${i}].slot.startDate`, `must be ${iso(expected)} (${formatWallClock(expected, cal.timeZone)}; ${group.msb.type})`, 'INVALID');
     }
     moved.push(
       rescheduleBooking(cal, b.id, info.slot, {

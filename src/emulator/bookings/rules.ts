@@ -36,7 +36,7 @@ import {
   scheduleIdOf,
   waitingOf,
 } from './sessions.js';
-import { isTimeZone } from '../../api/time-zones.js';
+import { formatWallClock, isTimeZone } from '../../api/time-zones.js';
 import { instantOf, iso, MINUTE } from './time.js';
 
 type Json = Record<string, unknown>;
@@ -194,16 +194,23 @@ function resolveTarget(
   if (s.endDate) {
     const end = instantOf(s.endDate);
     if (Number.isNaN(end)) throw new ApplicationFailure(400, 'INVALID_DATE_FORMAT', `"${s.endDate}" is not a date-time`, { endDate: s.endDate });
-    if (end !== start + length) throw conflict('SLOT_NOT_AVAILABLE', `"${service.name}" lasts ${durationOf(service)} minutes: the slot starting ${iso(start)} ends ${iso(start + length)}`);
+    if (end !== start + length) throw conflict('SLOT_NOT_AVAILABLE', `"${service.name}" lasts ${durationOf(service)} minutes: the slot starting ${formatWallClock(start, timezone)} ends ${formatWallClock(start + length, timezone)}`);
   }
   const resourceId = s.resource?.id ?? undefined;
   let cand = findCandidate(cal, service, start, resourceId, opts.exclude);
   if (!cand) {
     if (!opts.force) {
+      const when = formatWallClock(start, timezone);
       if (service.type === 'CLASS') {
-        throw new ApplicationFailure(404, 'SESSION_NOT_FOUND', `no session of "${service.name}" starts at ${iso(start)}`, { serviceId: service.id, startDate: iso(start) });
+        throw new ApplicationFailure(404, 'SESSION_NOT_FOUND', `no session of "${service.name}" starts at ${when}`, { serviceId: service.id, startDate: iso(start) });
       }
-      throw conflict('SLOT_NOT_AVAILABLE', `no staff member${resourceId ? ` ${resourceId}` : ''} of "${service.name}" is free at ${iso(start)}`, { serviceId: service.id, startDate: iso(start) });
+      // Taken, or never offered then (outside working hours, time off, teaching, off the booking grid)?
+      const offered = candidates(cal, service, start, start + length, { step: BOOKING_STEP, ignoreBookings: true, ...(resourceId ? { resourceIds: [resourceId] } : {}) }).some((c) => c.start === start);
+      const who = resourceId ? `staff member ${resourceId}` : `every staff member of "${service.name}"`;
+      const why = offered
+        ? `${who} is booked at ${when}`
+        : `"${service.name}" has no slot at ${when}${resourceId ? ` with staff member ${resourceId}` : ''} (slots start every ${BOOKING_STEP} minutes within staff working hours)`;
+      throw conflict('SLOT_NOT_AVAILABLE', why, { serviceId: service.id, startDate: iso(start) });
     }
     // Forced past the availability check: the slot as asked (a double booking).
     const staff = resourceId ? cal.catalog.staff.get(resourceId) : cal.catalog.staff.get(service.staffMemberIds?.[0] ?? '');

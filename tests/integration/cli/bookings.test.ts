@@ -112,8 +112,11 @@ describe('bookings create and the status actions', () => {
     expect(id).toMatch(/^[0-9a-f-]{36}$/);
     const seq = await lastEventSeq(emu);
     const again = await cli(['bookings', 'create', '--service', 'Swedish Massage', '--start', slot.startDate, '--staff', slot.resource!.id]);
-    expectError(again, 1, /\(SLOT_NOT_AVAILABLE, request id: [^)]+\)$/);
+    expectError(again, 1, /is booked at \d{4}-\d{2}-\d{2} \d{2}:\d{2} \S+ \(SLOT_NOT_AVAILABLE, request id: [^)]+\)$/);
     expect(again.stderr).toMatch(/^hint: .*availability SERVICE/m);
+    // Seven minutes past a slot: never offered (the booking grid), not "taken".
+    const offGrid = await cli(['bookings', 'create', '--service', 'Swedish Massage', '--start', new Date(Date.parse(slot.startDate) + 7 * 60_000).toISOString()]);
+    expectError(offGrid, 1, /"Swedish Massage" has no slot at .*every 15 minutes within staff working hours.*SLOT_NOT_AVAILABLE/);
     expect(await lastEventSeq(emu)).toBe(seq);
     const got = json(await cli(['bookings', 'get', id.slice(0, 8), '--json', 'id,status,contactDetails,allowedActions']));
     expect(got).toMatchObject({ id, status: 'CREATED', contactDetails: { firstName: 'Ana', email: 'ana@example.com' } });

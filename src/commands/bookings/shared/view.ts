@@ -7,6 +7,7 @@
 import * as z from 'zod/mini';
 import { extendedBookingOps } from '../../../api/extended-bookings.js';
 import { AllowedActions, Attendance, Booking, bookingJsonPath, bookingWirePath, type ExtendedBooking } from '../../../api/schemas/booking.js';
+import { formatWallClock } from '../../../api/time-zones.js';
 import { type Column, zoned } from '../../../core/output.js';
 import type { EntityView } from '../../shared/verbs.js';
 
@@ -105,7 +106,7 @@ export const BOOKING_VIEW: EntityView<BookingRow> = {
   rows: bookingRows,
   readOnly: ['id', 'revision', 'createdDate', 'updatedDate', 'startDate', 'endDate', 'status'],
   query: extendedBookingOps.queryExtendedBookings,
-  label: (b) => [contactOf(b), b.bookedEntity?.title, b.startDate ? new Date(b.startDate as unknown as string).toISOString().slice(0, 16).replace('T', ' ') : undefined].filter(Boolean).join(' · '),
+  label: (b) => [contactOf(b), b.bookedEntity?.title, b.startDate ? formatWallClock(new Date(b.startDate as unknown as string), zoneOf(b)) : undefined].filter(Boolean).join(' · '),
   filterExample: '{"status":{"$in":["CREATED","PENDING"]}}',
   fromItem: rowOf,
   paths: { toSchema: bookingJsonPath, toWire: bookingWirePath },
