@@ -52,6 +52,8 @@ export interface TransitionSpec<E extends { id: string; revision?: string | null
   reached(entity: E): boolean;
   /** Why the entity cannot make the change (undefined when it can). */
   blocked?(entity: E): string | undefined;
+  /** For one blocked entity: the command that does what was meant (`msb cancel ID`), as a hint line. */
+  instead?(entity: E, bin: string): string | undefined;
   /** Reads one entity. @throws ApiError 404 for an unknown id */
   fetch(api: ApiClient, id: string, signal: AbortSignal): Promise<E>;
   /** Changes one entity at `revision`; returns it as it is now. */
@@ -94,7 +96,7 @@ export function transitionVerb<E extends { id: string; revision?: string | null 
       return;
     }
     const why = spec.blocked?.(entity);
-    if (why) throw new UserError(`${one} ${id} cannot be ${spec.done}: ${why}`, undefined, ExitCode.Failure);
+    if (why) throw new UserError(`${one} ${id} cannot be ${spec.done}: ${why}`, spec.instead?.(entity, ctx.bin), ExitCode.Failure);
     if (opts.dryRun) {
       success(ctx.io, `dry run: would ${spec.verb} ${id} (${label}); nothing was changed`);
       return;

@@ -290,7 +290,9 @@ describe('msb', () => {
     expect(again.code, again.stderr).toBe(0);
     expect(again.stderr).toMatch(/is already confirmed; nothing changed/);
     expect(await lastEventSeq(emu)).toBe(seq);
-    expectError(await cli(['bookings', 'cancel', group.bookings[0].bookingId]), 1, /belongs to multi-service booking/);
+    const refused = await cli(['bookings', 'cancel', group.bookings[0].bookingId]);
+    expectError(refused, 1, /belongs to multi-service booking/);
+    expect(refused.stderr).toContain(`hint: 'sitectl msb cancel ${id}' cancels the whole group`);
     const canceled = json(await cli(['msb', 'cancel', id, '--ignore-policy', '--json']));
     expect(canceled.bookings.map((b: { booking: { status: string } }) => b.booking.status)).toEqual(['CANCELED', 'CANCELED']);
     const twice = await cli(['msb', 'cancel', id]);

@@ -65,6 +65,7 @@ const SPECS: Record<Verb, Omit<TransitionSpec<BookingRow>, 'view' | 'fetch' | 'c
       if (b.multiServiceBookingInfo?.id) return `it belongs to multi-service booking ${b.multiServiceBookingInfo.id} (cancel the group: msb cancel)`;
       return undefined;
     },
+    instead: (b, bin) => (b.multiServiceBookingInfo?.id && !FINAL.has(String(b.status)) ? `'${bin} msb cancel ${b.multiServiceBookingInfo.id}' cancels the whole group` : undefined),
     flags: (cmd: Command) => cmd.option('--ignore-policy', "cancel even inside the cancellation window of the service's booking policy"),
     options: (o) => (o.ignorePolicy ? { ignorePolicy: true } : {}),
     async apply(api, b, revision, o, signal) {
