@@ -13,7 +13,7 @@
 import { ValidationFailure, ApplicationFailure } from '../errors.js';
 import type { Calendar, ServiceDoc } from './model.js';
 import { policyOf, violationsAt, waitlistRoom } from './rules.js';
-import { BOOKING_STEP, bufferOf, type Candidate, candidates, type SlotLocation, capacityOf, courseOpenSpots, courseSessions, openSpotsOf, scheduleIdOf } from './sessions.js';
+import { atLocation, BOOKING_STEP, bufferOf, type Candidate, candidates, type SlotLocation, capacityOf, courseOpenSpots, courseSessions, openSpotsOf, scheduleIdOf } from './sessions.js';
 import { isTimeZone } from '../../api/time-zones.js';
 import { DAY, instantOf, iso, localDateKey } from './time.js';
 
@@ -187,7 +187,7 @@ interface MultiSlotRequest {
 
 /**
  * `POST /v1/availability/multislot`: chains of back-to-back slots, one per service in order, each starting
- * when the previous ends (a staff member may give several of them). Each entry is the chain: `slot` spans it
+ * when the previous ends, all at one location (a staff member may give several of them). Each entry is the chain: `slot` spans it
  * (the first service's slot, ending when the last ends), its spots are the smallest along it, it is bookable
  * when every part is, and `nestedTimeSlots` name each part. Cursor-paged (default 50, at most 100).
  */
@@ -218,8 +218,9 @@ export function multiSlotAvailability(cal: Calendar, body: MultiSlotRequest) {
       const parts: Candidate[] = [first];
       for (let i = 1; i < services.length; i++) {
         const prev = parts[i - 1]!;
-        // The same staff member can follow on only when the previous service keeps no break after it.
-        const next = byStart[i]!.get(prev.end)?.find((c) => !(c.staff && c.staff.id === prev.staff?.id && bufferOf(prev.service) > 0));
+        // All parts share the first one's location (the platform's rule); the same staff member can follow on
+        // only when the previous service keeps no break after it.
+        const next = byStart[i]!.get(prev.end)?.find((c) => atLocation(c.location, first.location) && !(c.staff && c.staff.id === prev.staff?.id && bufferOf(prev.service) > 0));
         if (!next) break;
         parts.push(next);
       }

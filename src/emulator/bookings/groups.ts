@@ -4,7 +4,8 @@
  * others as they were.
  *
  * - Create: 2 to 40 slot bookings; SEQUENTIAL_BOOKINGS (the default): each starts when the previous ends;
- *   PARALLEL_BOOKINGS: all start together; SEPARATE_BOOKINGS: any times.
+ *   PARALLEL_BOOKINGS: all start together; SEPARATE_BOOKINGS: any times. The parts of a sequential or parallel
+ *   group take place at the first part's location unless a part names its own `slot.location`.
  * - Group actions take per-booking infos `{bookingId, revision}`. When infos are given they must name every
  *   booking of the group once (NOT_ALL_BOOKINGS_WERE_SENT, DUPLICATE_BOOKING_INFO [400]), each with its revision
  *   (REVISION_MISSING [400]; a stale one BOOKING_REVISION_MISMATCH [409]). Without infos the current revisions
@@ -63,8 +64,11 @@ export function createGroup(
         throw ValidationFailure.field(`bookings[${i}].bookedEntity.slot.startDate`, `must be ${iso(expected)} (${formatWallClock(expected, cal.timeZone)}), ${why} (${type})`, 'INVALID');
       }
     }
+    // Back-to-back and side-by-side parts take place where the first does (unless a part names its place).
+    const slot = entity.slot as Json;
+    const placed = i > 0 && type !== 'SEPARATE_BOOKINGS' && !slot.location ? { ...input, bookedEntity: { ...entity, slot: { ...slot, location: made[0]!.bookedEntity.slot?.location } } } : input;
     try {
-      made.push(createBooking(cal, input as never, { flow: body.flowControlSettings, prefix: `bookings[${i}]`, multiServiceBooking: { id, type } }));
+      made.push(createBooking(cal, placed as never, { flow: body.flowControlSettings, prefix: `bookings[${i}]`, multiServiceBooking: { id, type } }));
     } catch (err) {
       // Name the part that could not be booked (field violations already carry `bookings[i]` in their paths).
       if (err instanceof ApplicationFailure) throw new ApplicationFailure(err.status, err.code, `bookings[${i}]: ${err.description}`, { ...err.data, index: i });

@@ -23,6 +23,7 @@ import { ApplicationFailure, ValidationFailure } from '../errors.js';
 import type { BookingPolicyDoc } from '../services/model.js';
 import { ACTIVE_STATUSES, FINAL_STATUSES, type BookedSlotDoc, type BookingDoc, type Calendar, type ServiceDoc, serviceIdOf } from './model.js';
 import {
+  atLocation,
   BOOKING_STEP,
   type Candidate,
   candidates,
@@ -130,10 +131,17 @@ interface Target {
 }
 
 /** The slot of a service at `start` (with the staff member asked for, if any), or undefined. */
-function findCandidate(cal: Calendar, service: ServiceDoc, start: number, resourceId: string | undefined, exclude?: BookingDoc | readonly BookingDoc[]): Candidate | undefined {
+function findCandidate(
+  cal: Calendar,
+  service: ServiceDoc,
+  start: number,
+  resourceId: string | undefined,
+  exclude?: BookingDoc | readonly BookingDoc[],
+  location?: { id?: string | null; formattedAddress?: string | null } | null,
+): Candidate | undefined {
   const length = durationOf(service) * MINUTE;
   const list = candidates(cal, service, start, start + length, { resourceIds: resourceId ? [resourceId] : undefined, exclude, step: service.type === 'APPOINTMENT' ? BOOKING_STEP : undefined });
-  return list.find((c) => c.start === start);
+  return list.find((c) => c.start === start && atLocation(c.location, location));
 }
 
 /** A booked slot for a candidate. */
@@ -161,7 +169,9 @@ function resolveTarget(
   prefix: string,
   opts: { force: boolean; exclude?: BookingDoc | readonly BookingDoc[] },
 ): Target {
-  const slot = entity.slot as { serviceId: string; startDate: string; endDate?: string | null; timezone?: string | null; resource?: { id?: string | null }; eventId?: string | null } | undefined;
+  const slot = entity.slot as
+    | { serviceId: string; startDate: string; endDate?: string | null; timezone?: string | null; resource?: { id?: string | null }; location?: { id?: string | null; formattedAddress?: string | null } | null; eventId?: string | null }
+    | undefined;
   const schedule = entity.schedule as { scheduleId: string; serviceId?: string | null; timezone?: string | null } | undefined;
   if (Boolean(slot) === Boolean(schedule)) {
     throw ValidationFailure.field(prefix || 'bookedEntity', 'give either slot (appointments and classes) or schedule (courses)', 'INVALID');
@@ -197,7 +207,7 @@ function resolveTarget(
     if (end !== start + length) throw conflict('SLOT_NOT_AVAILABLE', `"${service.name}" lasts ${durationOf(service)} minutes: the slot starting ${formatWallClock(start, timezone)} ends ${formatWallClock(start + length, timezone)}`);
   }
   const resourceId = s.resource?.id ?? undefined;
-  let cand = findCandidate(cal, service, start, resourceId, opts.exclude);
+  let cand = findCandidate(cal, service, start, resourceId, opts.exclude, s.location);
   if (!cand) {
     if (!opts.force) {
       const when = formatWallClock(start, timezone);

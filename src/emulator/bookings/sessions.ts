@@ -36,6 +36,17 @@ export type SlotLocation = {
   locationType: 'OWNER_BUSINESS' | 'OWNER_CUSTOM' | 'CUSTOM' | 'UNDEFINED';
 };
 
+/**
+ * Whether a slot at `actual` is at the place a request asked for (`wanted`: a business location id, or a
+ * custom address); true when nothing was asked. Multi-service chains use it to keep every part at one place.
+ */
+export function atLocation(actual: SlotLocation, wanted: { id?: string | null; formattedAddress?: string | null } | null | undefined): boolean {
+  if (!wanted) return true;
+  if (wanted.id) return actual.id === wanted.id;
+  if (wanted.formattedAddress) return actual.formattedAddress === wanted.formattedAddress;
+  return true;
+}
+
 /** One bookable unit: an appointment slot with a staff member, or a class or course session. */
 export interface Candidate {
   service: ServiceDoc;
