@@ -46,7 +46,7 @@ export function register(parent: Command, ctx: Context): void {
     .command('create')
     .description('Book a slot, a class session or a course; or many bookings from a file')
     .option('--service <service>', 'the service (id, id prefix or exact name)')
-    .option('--start <when>', 'start of the slot or session (2026-11-24T09:30 in --tz or the site’s zone, or an ISO instant); not for courses')
+    .option('--start <when>', "start of the slot or session (2026-11-24T09:30 or 'tomorrow 14:15' in --tz or the site’s zone, or an ISO instant); not for courses")
     .option('--staff <id>', 'the staff member (id or unique prefix; appointments; default: any free one)')
     .option('--participants <n>', 'how many take part (default 1)')
     .option('--first-name <name>', 'contact first name')
@@ -62,8 +62,11 @@ export function register(parent: Command, ctx: Context): void {
       'after',
       '\nExamples:\n' +
         "  sitectl bookings create --service 'Swedish Massage' --start 2026-11-24T10:00 --first-name Ana --email ana@example.com\n" +
-        "  sitectl bookings create --service 'Wheel Throwing Pottery Course' --participants 2 --email kim@example.com --confirmed\n" +
-        '  sitectl bookings create --file bookings.ndjson --json',
+        "  sitectl bookings create --service '8-Week Yoga Foundations' --participants 2 --email kim@example.com --confirmed\n" +
+        '  sitectl bookings create --file bookings.ndjson --json\n' +
+        '\nA --file line is a booking as the platform takes it (ids and ISO times, no names), or {"booking": ..., "flowControlSettings": ...}:\n' +
+        '  {"bookedEntity":{"slot":{"serviceId":"SERVICE_ID","startDate":"2026-11-25T17:00:00-08:00"}},"contactDetails":{"firstName":"Ana","email":"ana@example.com"}}\n' +
+        '  {"bookedEntity":{"schedule":{"scheduleId":"COURSE_SCHEDULE_ID"}},"totalParticipants":2,"contactDetails":{"email":"kim@example.com"}}',
     );
   addFormatFlags(cmd).action(async (o: CreateOptions) => {
     await run(o, ctx);

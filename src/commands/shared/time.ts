@@ -1,6 +1,6 @@
 /**
  * Times as people type them (`--from`, `--to`, `--start`): `2026-11-24` (the start of that day), `2026-11-24T09:30`
- * (on the clock of the zone in use), an ISO instant with `Z` or an offset, or `now`, `today`, `tomorrow`. The
+ * (on the clock of the zone in use), an ISO instant with `Z` or an offset, or `now`, `today`, `tomorrow` (also with a time: `tomorrow 14:15`). The
  * zone in use is `--tz`, else the site's (its default business location's), else UTC. Parsed with date-fns and
  * @date-fns/tz.
  */
@@ -27,6 +27,8 @@ export async function siteZone(ctx: Context, api: ApiClient): Promise<string> {
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const LOCAL = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2}))?$/;
+/** `today`, `tomorrow`, optionally with a wall-clock time: `tomorrow 14:15`, `todayT09:30`. */
+const RELATIVE = /^(today|tomorrow)(?:[T ]\s*(\d{1,2}):(\d{2}))?$/;
 const WITH_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/;
 
 /**
@@ -41,15 +43,17 @@ export function parseWhen(text: string, zone: string, flag: string, now = Date.n
     return new TZDate(d.getFullYear(), d.getMonth(), d.getDate(), 0, 0, 0, 0, zone);
   };
   let ms: number;
+  const relative = RELATIVE.exec(t);
   if (t === 'now') ms = now;
-  else if (t === 'today') ms = today().getTime();
-  else if (t === 'tomorrow') {
+  else if (relative) {
+    const [, day, h, mi] = relative;
+    if (h !== undefined && (Number(h) > 23 || Number(mi) > 59)) throw new UserError(`${flag}: '${text}' is not a real time`);
     const d = today();
-    ms = new TZDate(d.getFullYear(), d.getMonth(), d.getDate() + 1, 0, 0, 0, 0, zone).getTime();
+    ms = new TZDate(d.getFullYear(), d.getMonth(), d.getDate() + (day === 'tomorrow' ? 1 : 0), Number(h ?? 0), Number(mi ?? 0), 0, 0, zone).getTime();
   } else if (WITH_OFFSET.test(t)) ms = Date.parse(t);
   else {
     const m = DATE.exec(t) ?? LOCAL.exec(t);
-    if (!m) throw new UserError(`${flag}: '${text}' is not a date or time`, 'use 2026-11-24, 2026-11-24T09:30 (in --tz or the site’s zone), 2026-11-24T17:30Z, now, today or tomorrow');
+    if (!m) throw new UserError(`${flag}: '${text}' is not a date or time`, 'use 2026-11-24, 2026-11-24T09:30 (in --tz or the site’s zone), 2026-11-24T17:30Z, now, today, tomorrow or \'tomorrow 14:15\'');
     const [y, mo, d, h, mi, s] = [1, 2, 3, 4, 5, 6].map((i) => Number(m[i] ?? 0)) as [number, number, number, number, number, number];
     const date = new TZDate(y, mo - 1, d, h, mi, s, 0, zone);
     if (date.getMonth() !== mo - 1 || date.getDate() !== d) throw new UserError(`${flag}: '${text}' is not a real date`);

@@ -248,7 +248,7 @@ function checkPolicy(cal: Calendar, service: ServiceDoc, start: number, particip
   const p = policyOf(cal, service);
   const max = p.participantsPolicy?.enabled ? p.participantsPolicy.maxParticipantsPerBooking : undefined;
   if (typeof max === 'number' && participants > max) {
-    throw precondition('BOOKING_POLICY_VIOLATION', `the booking policy allows at most ${max} participants per booking`, { maxParticipantsPerBooking: max });
+    throw precondition('BOOKING_POLICY_VIOLATION', `the booking policy allows at most ${max} participant${max === 1 ? '' : 's'} per booking`, { maxParticipantsPerBooking: max });
   }
   if (force) return;
   const v = violationsAt(cal, service, start);
