@@ -7,6 +7,7 @@ import type { AdminKey } from './auth.js';
 import { ValidationFailure } from './errors.js';
 import type { FaultInjector } from './faults.js';
 import { DEFAULT_SEED_BOOKINGS } from './seed/bookings.js';
+import { DEFAULT_SEED_MEMBERS, MAX_SEED_MEMBERS } from './seed/members.js';
 import { DEFAULT_SEED_SIZE, MAX_SEED_BOOKINGS, MAX_SEED_STAFF, seedStore, type SeedOptions } from './seed/index.js';
 import type { Store } from './store/store.js';
 
@@ -45,7 +46,7 @@ export function parseDuration(value: unknown, field: string): number {
 }
 
 /**
- * Validates `{seed?, size?, bookings?, staff?}` of a reset request.
+ * Validates `{seed?, size?, bookings?, staff?, members?}` of a reset request.
  * @throws ValidationFailure on a bad seed kind, size, bookings count or staff count
  */
 export function seedOptions(body: Body, dflt: SeedOptions): Required<SeedOptions> {
@@ -56,12 +57,12 @@ export function seedOptions(body: Body, dflt: SeedOptions): Required<SeedOptions
   if (typeof size !== 'number' || !Number.isInteger(size) || size < 0 || size > 100_000) {
     throw ValidationFailure.field('size', 'must be an integer between 0 and 100000', 'INVALID');
   }
-  const count = (name: 'bookings' | 'staff', dfltValue: number, min: number, max: number): number => {
+  const count = (name: 'bookings' | 'staff' | 'members', dfltValue: number, min: number, max: number): number => {
     const v = body?.[name] ?? (body?.seed === undefined && body?.size === undefined ? dflt[name] : undefined) ?? dfltValue;
     if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) throw ValidationFailure.field(name, `must be an integer between ${min} and ${max}`, 'INVALID');
     return v;
   };
-  return { seed, size, bookings: count('bookings', DEFAULT_SEED_BOOKINGS, 0, MAX_SEED_BOOKINGS), staff: count('staff', 8, 8, MAX_SEED_STAFF) };
+  return { seed, size, bookings: count('bookings', DEFAULT_SEED_BOOKINGS, 0, MAX_SEED_BOOKINGS), staff: count('staff', 8, 8, MAX_SEED_STAFF), members: count('members', DEFAULT_SEED_MEMBERS, 0, MAX_SEED_MEMBERS) };
 }
 
 /** What the store was seeded with last (the defaults of a reset). */
@@ -71,6 +72,7 @@ export function lastSeed(store: Store): SeedOptions {
     size: Number(store.getMeta('seedSize') ?? DEFAULT_SEED_SIZE),
     bookings: Number(store.getMeta('seedBookings') ?? DEFAULT_SEED_BOOKINGS),
     staff: Number(store.getMeta('seedStaff') ?? 8),
+    members: Number(store.getMeta('seedMembers') ?? DEFAULT_SEED_MEMBERS),
   };
 }
 

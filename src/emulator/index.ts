@@ -20,6 +20,7 @@ import { servicesServed } from './services/handlers.js';
 import { BOOKING_COLLECTIONS } from './bookings/model.js';
 import { availabilityServed, bookingsServed, extendedBookingsServed, multiServiceBookingsServed } from './bookings/handlers.js';
 import { SERVICE_COLLECTIONS } from './services/model.js';
+import { MEMBER_COLLECTIONS } from './members/model.js';
 import { seedStore, type SeedOptions } from './seed/index.js';
 import type { CollectionDef, Doc } from './store/collection.js';
 import { Store } from './store/store.js';
@@ -30,7 +31,7 @@ export type { Faults } from './faults.js';
 export const SERVED: readonly ServedOperation[] = [...servicesServed, ...availabilityServed, ...bookingsServed, ...extendedBookingsServed, ...multiServiceBookingsServed];
 
 /** Every collection of every family, declared to the store at start. */
-const COLLECTIONS = [...SERVICE_COLLECTIONS, ...BOOKING_COLLECTIONS] as unknown as ReadonlyArray<CollectionDef<Doc>>;
+const COLLECTIONS = [...SERVICE_COLLECTIONS, ...BOOKING_COLLECTIONS, ...MEMBER_COLLECTIONS] as unknown as ReadonlyArray<CollectionDef<Doc>>;
 
 export interface EmulatorOptions {
   dataDir: string;
@@ -46,6 +47,8 @@ export interface EmulatorOptions {
   bookings?: number;
   /** Staff members per site in the demo seed, default (and at least) 8. */
   staff?: number;
+  /** Members of the default site in the demo seed, default 300 (at most 100,000). */
+  members?: number;
   faults?: Partial<Faults>;
   /** No log lines on stderr. */
   quiet?: boolean;
@@ -104,7 +107,7 @@ function isEmpty(store: Store): boolean {
  */
 export async function startEmulator(opts: EmulatorOptions): Promise<RunningEmulator> {
   const faults = new FaultInjector(opts.faults ?? {});
-  const { store, key } = openAccount(opts.dataDir, { seed: opts.seed, size: opts.size, bookings: opts.bookings, staff: opts.staff }, { backgroundCheckpoints: true });
+  const { store, key } = openAccount(opts.dataDir, { seed: opts.seed, size: opts.size, bookings: opts.bookings, staff: opts.staff, members: opts.members }, { backgroundCheckpoints: true });
   const log = opts.quiet ? () => {} : (line: string) => process.stderr.write(`[emulator] ${line}\n`);
   let url = '';
   const server = createEmulatorServer({

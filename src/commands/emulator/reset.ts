@@ -16,6 +16,7 @@ export interface ResetOptions {
   size?: number;
   bookings?: number;
   staff?: number;
+  members?: number;
   yes: boolean;
 }
 
@@ -28,8 +29,9 @@ export function register(parent: Command, ctx: Context): void {
     .option('--size <n>', 'services in the demo seed (default: as seeded last; 60 at first)')
     .option('--bookings <n>', 'bookings in the demo seed (default: as seeded last; 500 at first)')
     .option('--staff <n>', 'staff members in the demo seed, at least 8 (default: as seeded last; 8 at first)')
+    .option('--members <n>', 'members in the demo seed, up to 100000 (default: as seeded last; 300 at first)')
     .option('-y, --yes', 'do not ask for confirmation')
-    .action(async (flags: { dataDir?: string; seed?: string; size?: string; bookings?: string; staff?: string; yes?: boolean }) => {
+    .action(async (flags: { dataDir?: string; seed?: string; size?: string; bookings?: string; staff?: string; members?: string; yes?: boolean }) => {
       await run(
         {
           dataDir: dataDirOf(flags, ctx),
@@ -37,6 +39,7 @@ export function register(parent: Command, ctx: Context): void {
           size: numberFlag(flags.size, '--size', 0, 100_000, true),
           bookings: numberFlag(flags.bookings, '--bookings', 0, 100_000, true),
           staff: numberFlag(flags.staff, '--staff', 8, 200, true),
+          members: numberFlag(flags.members, '--members', 0, 100_000, true),
           yes: Boolean(flags.yes),
         },
         ctx,
@@ -55,6 +58,7 @@ export async function run(opts: ResetOptions, ctx: Context): Promise<void> {
     ...(opts.size !== undefined ? { size: opts.size } : {}),
     ...(opts.bookings !== undefined ? { bookings: opts.bookings } : {}),
     ...(opts.staff !== undefined ? { staff: opts.staff } : {}),
+    ...(opts.members !== undefined ? { members: opts.members } : {}),
   };
   const running = readRunning(opts.dataDir);
   const key = readAdminKey(opts.dataDir);
@@ -68,5 +72,5 @@ export async function run(opts: ResetOptions, ctx: Context): Promise<void> {
     const { resetDataDir } = await import('../../emulator/index.js');
     counts = resetDataDir(opts.dataDir, body)[key?.siteId ?? ''] ?? {};
   }
-  success(ctx.io, `Reset ${opts.dataDir}: ${counts.services ?? 0} services, ${counts.bookings ?? 0} bookings, ${counts.businessLocations ?? 0} business locations, ${counts.staffMembers ?? 0} staff members.`);
+  success(ctx.io, `Reset ${opts.dataDir}: ${counts.services ?? 0} services, ${counts.bookings ?? 0} bookings, ${counts.businessLocations ?? 0} business locations, ${counts.staffMembers ?? 0} staff members, ${counts.members ?? 0} members.`);
 }

@@ -21,6 +21,7 @@ export interface StartFlags {
   size?: string;
   bookings?: string;
   staff?: string;
+  members?: string;
   latency?: string;
   errorRate?: string;
   errorPhase?: string;
@@ -38,6 +39,7 @@ export interface StartOptions {
   size?: number;
   bookings?: number;
   staff?: number;
+  members?: number;
   faults: Partial<Faults>;
   /** The flags as given, passed on to a detached child. */
   argv: string[];
@@ -54,6 +56,7 @@ export function register(parent: Command, ctx: Context): void {
     .option('--size <n>', 'services in the demo seed (default 60)')
     .option('--bookings <n>', 'bookings in the demo seed, over 30 days either side of now (default 500)')
     .option('--staff <n>', 'staff members in the demo seed (default and at least 8)')
+    .option('--members <n>', 'members in the demo seed, every status (default 300, at most 100000)')
     .option('--latency <ms>', 'fault: milliseconds added to every API reply')
     .option('--error-rate <r>', 'fault: share (0..1) of API requests answered 500/503')
     .option('--error-phase <phase>', "fault: 'before' the change, 'after' it is committed, or 'random' (default before)")
@@ -90,7 +93,7 @@ export function parseFlags(flags: StartFlags, ctx: Pick<Context, 'env'>): StartO
   }
   const argv: string[] = [];
   const pass: Array<[keyof StartFlags, string]> = [
-    ['port', '--port'], ['seed', '--seed'], ['size', '--size'], ['bookings', '--bookings'], ['staff', '--staff'], ['latency', '--latency'], ['errorRate', '--error-rate'],
+    ['port', '--port'], ['seed', '--seed'], ['size', '--size'], ['bookings', '--bookings'], ['staff', '--staff'], ['members', '--members'], ['latency', '--latency'], ['errorRate', '--error-rate'],
     ['errorPhase', '--error-phase'], ['dropRate', '--drop-rate'], ['rateLimit', '--rate-limit'],
     ['retryAfter', '--retry-after'], ['faultSeed', '--fault-seed'],
   ];
@@ -103,6 +106,7 @@ export function parseFlags(flags: StartFlags, ctx: Pick<Context, 'env'>): StartO
     size: numberFlag(flags.size, '--size', 0, 100_000, true),
     bookings: numberFlag(flags.bookings, '--bookings', 0, 100_000, true),
     staff: numberFlag(flags.staff, '--staff', 8, 200, true),
+    members: numberFlag(flags.members, '--members', 0, 100_000, true),
     faults,
     argv,
   };
@@ -136,8 +140,8 @@ export async function run(opts: StartOptions, ctx: Context): Promise<void> {
     );
   }
   const hadData = existsSync(join(opts.dataDir, 'store.sqlite'));
-  if (hadData && (opts.seed !== undefined || opts.size !== undefined || opts.bookings !== undefined || opts.staff !== undefined)) {
-    notice(ctx.io, `Keeping the existing data in ${opts.dataDir}; --seed/--size/--bookings/--staff apply to a new store (use: ${ctx.bin} emulator reset).`);
+  if (hadData && (opts.seed !== undefined || opts.size !== undefined || opts.bookings !== undefined || opts.staff !== undefined || opts.members !== undefined)) {
+    notice(ctx.io, `Keeping the existing data in ${opts.dataDir}; --seed/--size/--bookings/--staff/--members apply to a new store (use: ${ctx.bin} emulator reset).`);
   }
   if (opts.detach) {
     const info = await spawnEmulator(opts.dataDir, opts.argv, ctx.env).catch((err: unknown) => {
@@ -155,6 +159,7 @@ export async function run(opts: StartOptions, ctx: Context): Promise<void> {
     size: opts.size,
     bookings: opts.bookings,
     staff: opts.staff,
+    members: opts.members,
     faults: opts.faults,
   }).catch((err: unknown) => {
     const code = (err as NodeJS.ErrnoException).code;

@@ -14,6 +14,7 @@ import { BUSINESS_LOCATIONS as LOCATION_DATA, CATEGORIES as CATEGORY_NAMES, FORM
 import { calendarOf } from '../bookings/model.js';
 import { DEFAULT_SEED_BOOKINGS, seedBookings, seedWorkingHours } from './bookings.js';
 import { Prng } from './random.js';
+import { DEFAULT_SEED_MEMBERS, MAX_SEED_MEMBERS, seedMembers } from './members.js';
 
 export const DEFAULT_SEED_SIZE = 60;
 const PRNG_SEED = 20250106;
@@ -29,6 +30,8 @@ export interface SeedOptions {
   bookings?: number;
   /** Staff members per site (default 8, at least 8): more spread the appointment services over more people. */
   staff?: number;
+  /** Members of the default site (default 300, at most 100,000): every status, see seed/members.ts. */
+  members?: number;
 }
 
 /** Most bookings and staff members a seed may ask for. */
@@ -53,17 +56,21 @@ export function seedStore(store: Store, key: AdminKey, opts: SeedOptions = {}): 
   if (!Number.isInteger(bookings) || bookings < 0 || bookings > MAX_SEED_BOOKINGS) throw new Error(`seed bookings must be an integer between 0 and ${MAX_SEED_BOOKINGS}, got ${bookings}`);
   const staff = Math.max(STAFF.length, opts.staff ?? STAFF.length);
   if (!Number.isInteger(staff) || staff > MAX_SEED_STAFF) throw new Error(`seed staff must be an integer between ${STAFF.length} and ${MAX_SEED_STAFF}, got ${opts.staff}`);
+  const members = kind === 'empty' ? 0 : (opts.members ?? DEFAULT_SEED_MEMBERS);
+  if (!Number.isInteger(members) || members < 0 || members > MAX_SEED_MEMBERS) throw new Error(`seed members must be an integer between 0 and ${MAX_SEED_MEMBERS}, got ${members}`);
   store.withoutEvents(() => store.tx(() => {
     const base = Math.floor(store.clock.nowMs() / HOUR) * HOUR;
     if (!store.hasSite(key.siteId)) store.addSite({ id: key.siteId, name: key.sites.find((s) => s.id === key.siteId)?.name ?? 'Downtown' });
     for (const site of store.sites()) {
       const main = site.id === key.siteId;
       seedSite(store, site.id, base, { size: main ? size : 0, bookings: main ? bookings : 0, staff, actor: key.accountId });
+      if (main) seedMembers(store, site.id, base, members);
     }
     store.setMeta('seed', kind);
     store.setMeta('seedSize', String(size));
     store.setMeta('seedBookings', String(bookings));
     store.setMeta('seedStaff', String(staff));
+    store.setMeta('seedMembers', String(members));
     store.setMeta('seededAt', iso(base));
   }));
 }

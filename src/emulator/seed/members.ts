@@ -1,0 +1,100 @@
+/**
+ * Demo members (issue 7 section 2): `count` members of one site across every stored status (APPROVED mostly,
+ * one in ten PENDING, one in twenty BLOCKED, one in twenty-five OFFLINE), public and private, active and muted,
+ * with contacts (phones, e-mails, addresses, custom fields) and profiles (nickname, unique slug, photo, title).
+ *
+ * Deterministic: the same count gives the same ids, names and dates (its own seeded PRNG, so members do not
+ * shift the ids of the services or bookings seeded beside them); every date is an offset from the seed hour.
+ * Linear time: each member is one insert in the caller's transaction (100,000 members take a few seconds).
+ */
+import type { MemberDoc, MemberStatusDoc } from '../members/model.js';
+import { membersOf } from '../members/model.js';
+import type { Store } from '../store/store.js';
+import { Prng } from './random.js';
+
+/** Members in the demo seed unless told otherwise. */
+export const DEFAULT_SEED_MEMBERS = 300;
+/** Most members a seed may ask for. */
+export const MAX_SEED_MEMBERS = 100_000;
+
+const MEMBERS_PRNG_SEED = 20251107;
+const MINUTE = 60_000;
+const DAY = 24 * 60 * MINUTE;
+
+const FIRST = ['Ada', 'Bruno', 'Carla', 'Dmitri', 'Elena', 'Farah', 'Gus', 'Hiro', 'Ines', 'Jonas', 'Keiko', 'Luis', 'Maya', 'Nils', 'Olga', 'Priya', 'Quinn', 'Rosa', 'Sami', 'Tess', 'Uma', 'Viktor', 'Wen', 'Ximena', 'Yusuf', 'Zara'];
+const LAST = ['Abbott', 'Baker', 'Castro', 'Dubois', 'Eriksen', 'Fischer', 'Gomez', 'Haddad', 'Ivanova', 'Jones', 'Kowalski', 'Larsen', 'Moreau', 'Novak', 'Okafor', 'Park', 'Quist', 'Reyes', 'Sato', 'Tanaka'];
+const TITLES = ['Yoga enthusiast', 'Marathon runner', 'Pilates regular', 'Early riser', 'Weekend warrior', 'Dance lover', 'Climber', 'Swimmer'];
+const CITIES = [
+  { city: 'San Francisco', postalCode: '94110', street: 'Valencia St' },
+  { city: 'Oakland', postalCode: '94612', street: 'Broadway' },
+  { city: 'Berkeley', postalCode: '94704', street: 'Telegraph Ave' },
+];
+const COMPANIES = ['Acme Corp', 'Globex', 'Initech', 'Umbrella Health', 'Stark Studio'];
+
+/** The stored status of the i-th seeded member: a fixed pattern, so every count has the same proportions. */
+export function seededStatus(i: number): MemberStatusDoc {
+  if (i % 10 === 3) return 'PENDING';
+  if (i % 20 === 7) return 'BLOCKED';
+  if (i % 25 === 11) return 'OFFLINE';
+  return 'APPROVED';
+}
+
+/**
+ * Seeds `count` members into `site` (inside the caller's transaction; events are the caller's choice).
+ * @param base the seed hour (epoch ms): members were created over the two years before it
+ * @throws Error when count is not an integer between 0 and {@link MAX_SEED_MEMBERS}
+ */
+export function seedMembers(store: Store, site: string, base: number, count: number): void {
+  if (!Number.isInteger(count) || count < 0 || count > MAX_SEED_MEMBERS) throw new Error(`seed members must be an integer between 0 and ${MAX_SEED_MEMBERS}, got ${count}`);
+  if (count === 0) return;
+  const members = membersOf(store, site);
+  const rnd = new Prng(MEMBERS_PRNG_SEED);
+  const spacing = Math.max(1, Math.floor((730 * DAY) / count));
+  const pairs = FIRST.length * LAST.length;
+  for (let i = 0; i < count; i++) {
+    const firstName = FIRST[i % FIRST.length]!;
+    const lastName = LAST[Math.floor(i / FIRST.length) % LAST.length]!;
+    const round = Math.floor(i / pairs);
+    const handle = `${firstName}-${lastName}${round > 0 ? `-${round + 1}` : ''}`.toLowerCase();
+    const email = `${handle.replace(/-/g, '.')}@example.com`;
+    const status = seededStatus(i);
+    const created = base - 730 * DAY + i * spacing;
+    const id = rnd.uuid();
+    const contactId = rnd.uuid();
+    const withPhone = rnd.next() < 0.8;
+    const withAddress = rnd.next() < 0.5;
+    const where = CITIES[rnd.int(0, CITIES.length - 1)]!;
+    const doc: MemberDoc = {
+      id,
+      loginEmail: email,
+      loginEmailVerified: status !== 'PENDING' && rnd.next() < 0.9,
+      status,
+      contactId,
+      contact: {
+        contactId,
+        firstName,
+        lastName,
+        phones: withPhone ? [`+1 415 555 ${String(1000 + (i % 9000)).padStart(4, '0')}`] : [],
+        emails: [email],
+        addresses: withAddress
+          ? [{ id: rnd.uuid(), addressLine: `${rnd.int(1, 999)} ${where.street}`, streetAddress: { number: String(rnd.int(1, 999)), name: where.street }, city: where.city, subdivision: 'US-CA', country: 'US', postalCode: where.postalCode }]
+          : [],
+        ...(rnd.next() < 0.3 ? { company: COMPANIES[rnd.int(0, COMPANIES.length - 1)]!, jobTitle: 'Member' } : {}),
+        ...(rnd.next() < 0.4 ? { birthdate: `19${rnd.int(60, 99)}-0${rnd.int(1, 9)}-1${rnd.int(0, 9)}` } : {}),
+        customFields: rnd.next() < 0.25 ? { 'custom.referral': { name: 'Referral', value: { text: rnd.next() < 0.5 ? 'friend' : 'instagram' } } } : {},
+      },
+      profile: {
+        nickname: `${firstName} ${lastName[0]}.${round > 0 ? ` ${round + 1}` : ''}`,
+        slug: handle,
+        ...(rnd.next() < 0.6 ? { photo: { id: rnd.uuid(), url: `https://static.example.com/members/${handle}.jpg`, height: 400, width: 400, offsetX: 0, offsetY: 0 } } : {}),
+        ...(rnd.next() < 0.5 ? { title: TITLES[rnd.int(0, TITLES.length - 1)]! } : {}),
+      },
+      privacyStatus: status === 'OFFLINE' || rnd.next() < 0.3 ? 'PRIVATE' : 'PUBLIC',
+      activityStatus: rnd.next() < 0.1 ? 'MUTED' : 'ACTIVE',
+      createdDate: new Date(created).toISOString(),
+      updatedDate: new Date(created).toISOString(),
+      ...(status === 'APPROVED' || status === 'BLOCKED' ? { lastLoginDate: new Date(created + rnd.int(1, 600) * 60 * MINUTE).toISOString() } : {}),
+    };
+    members.insert(doc);
+  }
+}
