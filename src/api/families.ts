@@ -7,7 +7,8 @@ import type { Family } from './family.js';
 import { availabilityFamily } from './availability.js';
 import { bookingsFamily } from './bookings.js';
 import { extendedBookingsFamily } from './extended-bookings.js';
+import { membersFamily } from './members.js';
 import { multiServiceBookingsFamily } from './multi-service-bookings.js';
 import { servicesFamily } from './services.js';
 
-export const FAMILIES: readonly Family[] = [servicesFamily, availabilityFamily, bookingsFamily, extendedBookingsFamily, multiServiceBookingsFamily];
+export const FAMILIES: readonly Family[] = [servicesFamily, availabilityFamily, bookingsFamily, extendedBookingsFamily, multiServiceBookingsFamily, membersFamily];

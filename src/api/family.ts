@@ -33,6 +33,11 @@ export interface PagingSpec<Items extends string = string> {
   sortKey?: 'sort' | 'sorting';
   /** The reply key of the paging metadata: `pagingMetadata` (default) or `metadata` (members). */
   meta?: 'pagingMetadata' | 'metadata';
+  /**
+   * Where a list without a wrapper takes its offset paging: top-level `limit`/`offset` (default, the plans and
+   * orders GET lists) or a `paging: {limit, offset}` object (the members GET list, sent as `.r=`).
+   */
+  offsetIn?: 'top' | 'paging';
   /** Largest page the platform serves. */
   maxLimit: number;
   /** Whether the request takes a filter object (a query) or only fixed parameters (GET lists). */

@@ -172,7 +172,7 @@ export function listPages<Op extends ListOperation>(api: ApiClient, op: Op, opts
   };
   if (spec.kind === 'offset') {
     return offsetPages<ItemOf<Op>>(
-      (paging) => fetchPage(wrap(spec.wrapper ? { ...criteria(), paging } : { ...criteria(), ...paging })),
+      (paging) => fetchPage(wrap(spec.wrapper || spec.offsetIn === 'paging' ? { ...criteria(), paging } : { ...criteria(), ...paging })),
       { pageSize, limit: opts.limit },
     );
   }

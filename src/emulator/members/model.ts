@@ -3,6 +3,8 @@
  * collection of members per site, kept in wire form (ISO date strings, string revisions) with every field the
  * FULL fieldset shows; replies narrow it to the requested fieldset (rules.ts).
  *
+ * Members have no revisions (the platform's member has none); createdDate and updatedDate are set by the rules.
+ *
  * Other families read members through {@link membersOf}: the orders seed picks its buyers (`id` as the
  * order's `buyer.memberId`, `contactId` as `buyer.contactId`) from this collection.
  */
@@ -18,7 +20,7 @@ export type PrivacyStatusDoc = 'UNKNOWN' | 'PRIVATE' | 'PUBLIC';
 export type ActivityStatusDoc = 'UNKNOWN' | 'ACTIVE' | 'MUTED';
 
 /** A postal address of a member's contact. */
-export interface MemberAddressDoc {
+export type MemberAddressDoc = {
   id?: string;
   addressLine?: string;
   addressLine2?: string;
@@ -27,26 +29,26 @@ export interface MemberAddressDoc {
   subdivision?: string;
   country?: string;
   postalCode?: string;
-}
+};
 
 /** A custom field value of a member's contact (`contact.customFields[key]`). */
-export interface CustomFieldDoc {
+export type CustomFieldDoc = {
   name?: string;
   value?: { text?: string; number?: number; date?: string; [k: string]: unknown };
-}
+};
 
 /** An image (profile photo or cover). */
-export interface MemberImageDoc {
+export type MemberImageDoc = {
   id?: string;
   url?: string;
   height?: number;
   width?: number;
   offsetX?: number;
   offsetY?: number;
-}
+};
 
 /** A member document: every field of the FULL fieldset (wire form). */
-export interface MemberDoc {
+export type MemberDoc = {
   id: string;
   revision?: string;
   loginEmail?: string;
@@ -77,13 +79,15 @@ export interface MemberDoc {
   createdDate?: string;
   updatedDate?: string;
   lastLoginDate?: string;
-}
+};
 
 /** Members; a profile slug and a login e-mail each belong to one member of the site. */
 export const MEMBERS = defineCollection<MemberDoc>({
   kind: 'members',
   entity: 'member',
   notFound: 'MEMBER_NOT_FOUND',
+  // Members carry no revision on the wire (wire section 8): the rules stamp createdDate and updatedDate.
+  revisioned: false,
   uniques: [
     { name: 'slug', values: (m) => (m.profile?.slug ? [m.profile.slug] : []), code: 'SLUG_ALREADY_EXISTS', what: 'slug' },
     { name: 'loginEmail', values: (m) => (m.loginEmail ? [m.loginEmail.toLowerCase()] : []), code: 'EMAIL_ALREADY_EXISTS', what: 'login e-mail' },

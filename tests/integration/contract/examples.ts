@@ -7,6 +7,7 @@
 import { availability } from '../../../src/api/availability.js';
 import { bookings } from '../../../src/api/bookings.js';
 import { ApiClient } from '../../../src/api/client.js';
+import { members } from '../../../src/api/members.js';
 import { multiServiceBookings } from '../../../src/api/multi-service-bookings.js';
 import { services } from '../../../src/api/services.js';
 import type { TestEmulator } from '../../helpers/index.js';
@@ -25,9 +26,26 @@ export interface Fixtures {
   freshGroup(): Promise<{ id: string; bookings: Array<{ id: string; revision: string }> }>;
   /** A course's schedule id. */
   courseScheduleId(): Promise<string>;
+  /** An APPROVED member created for this call alone (a BLOCKED one when asked). */
+  freshMember(status?: 'APPROVED' | 'BLOCKED'): Promise<{ id: string; slug: string }>;
 }
 
 type Example = (fx: Fixtures) => Promise<Record<string, unknown>>;
+
+/**
+ * Operations that need a credential an API key is not (the "my" calls act on the member of a member token,
+ * spec 001 section 6): until the sign-in issue adds member tokens they answer this refusal on every route, in
+ * the platform's error envelope, and the contract test checks exactly that.
+ */
+export const REFUSALS: Record<string, Record<string, { status: number; code: string }>> = {
+  members: {
+    updateCurrentMemberSlug: { status: 401, code: 'UNAUTHENTICATED' },
+    joinCommunity: { status: 401, code: 'UNAUTHENTICATED' },
+    leaveCommunity: { status: 401, code: 'UNAUTHENTICATED' },
+    getCurrentMember: { status: 401, code: 'UNAUTHENTICATED' },
+    deleteMyMember: { status: 401, code: 'UNAUTHENTICATED' },
+  },
+};
 
 let n = 0;
 const unique = () => `${Date.now().toString(36)}-${(n++).toString(36)}`;
@@ -128,6 +146,36 @@ export const EXAMPLES: Record<string, Record<string, Example>> = {
     queryExtendedBookings: async () => ({ query: { filter: { status: { $in: ['CONFIRMED', 'CREATED'] } }, cursorPaging: { limit: 5 } }, withBookingAllowedActions: true, withBookingAttendanceInfo: true, withBookingPolicySettings: true, withBookingFeeDetails: true }),
     queryExtendedBooking: async (fx) => ({ query: { filter: { id: (await fx.freshBooking()).id } }, withBookingAllowedActions: true }),
     countExtendedBookings: async () => ({ filter: { status: 'CONFIRMED' } }),
+  },
+  members: {
+    updateCurrentMemberSlug: async () => ({ slug: `my-slug-${unique()}` }),
+    updateMemberSlug: async (fx) => ({ id: (await fx.freshMember()).id, slug: `member-${unique()}` }),
+    joinCommunity: async () => ({}),
+    leaveCommunity: async () => ({}),
+    getCurrentMember: async () => ({ fieldsets: ['FULL'] }),
+    getMember: async (fx) => ({ id: (await fx.freshMember()).id, fieldsets: ['FULL'] }),
+    listMembers: async () => ({ paging: { limit: 3 }, fieldsets: ['FULL'], sorting: [{ fieldName: 'createdDate', order: 'DESC' }] }),
+    queryMembers: async () => ({ query: { filter: { status: 'PENDING' }, sorting: [{ fieldName: 'profile.nickname', order: 'ASC' }], paging: { limit: 5, offset: 0 } }, fieldsets: ['EXTENDED'] }),
+    muteMember: async (fx) => ({ id: (await fx.freshMember()).id }),
+    unmuteMember: async (fx) => {
+      const m = await fx.freshMember();
+      await members.muteMember(fx.api, { id: m.id });
+      return { id: m.id };
+    },
+    approveMember: async (fx) => ({ id: (await fx.freshMember('BLOCKED')).id }),
+    blockMember: async (fx) => ({ id: (await fx.freshMember()).id }),
+    disconnectMember: async (fx) => ({ id: (await fx.freshMember()).id }),
+    deleteMember: async (fx) => ({ id: (await fx.freshMember()).id }),
+    deleteMyMember: async (fx) => ({ contentAssigneeId: (await fx.freshMember()).id }),
+    bulkDeleteMembers: async (fx) => ({ memberIds: [(await fx.freshMember()).id] }),
+    bulkDeleteMembersByFilter: async (fx) => ({ filter: { id: { $in: [(await fx.freshMember()).id] } }, contentAssigneeId: (await fx.freshMember()).id }),
+    bulkApproveMembers: async (fx) => ({ filter: { id: { $in: [(await fx.freshMember('BLOCKED')).id] } } }),
+    bulkBlockMembers: async (fx) => ({ filter: { id: { $in: [(await fx.freshMember()).id] } } }),
+    createMember: async () => ({ member: { loginEmail: `contract-${unique()}@example.com`, contact: { firstName: 'Contract', phones: ['+1 415 555 0100'] }, profile: { nickname: 'Contract' } } }),
+    updateMember: async (fx) => ({ member: { id: (await fx.freshMember()).id, contact: { lastName: 'Updated' } } }),
+    deleteMemberPhones: async (fx) => ({ id: (await fx.freshMember()).id }),
+    deleteMemberEmails: async (fx) => ({ id: (await fx.freshMember()).id }),
+    deleteMemberAddresses: async (fx) => ({ id: (await fx.freshMember()).id }),
   },
   'multi-service-bookings': {
     createMultiServiceBooking: async (fx) => {
@@ -247,6 +295,14 @@ export function fixtures(emu: TestEmulator): Fixtures {
         returnFullEntity: true,
       });
       return { id: multiServiceBooking.id!, bookings: (multiServiceBooking.bookings ?? []).map((e) => ({ id: e.bookingId!, revision: e.booking?.revision ?? '1' })) };
+    },
+    async freshMember(status = 'APPROVED') {
+      const tag = unique();
+      const { member } = await members.createMember(api, {
+        member: { loginEmail: `fixture-${tag}@example.com`, contact: { firstName: 'Fixture', phones: ['+1 415 555 0199'], addresses: [{ city: 'Oakland' }] } },
+      });
+      if (status === 'BLOCKED') await members.blockMember(api, { id: member.id });
+      return { id: member.id, slug: member.profile?.slug ?? '' };
     },
     async courseScheduleId() {
       const { services: list } = await services.queryServices(api, { query: { filter: { type: 'COURSE' }, paging: { limit: 1 } } });

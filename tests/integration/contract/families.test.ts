@@ -11,7 +11,7 @@ import { fillPath, operationsOf } from '../../../src/api/family.js';
 import { toURLSearchParams } from '../../../src/api/query.js';
 import { SERVED } from '../../../src/emulator/index.js';
 import { startTestEmulator, type TestEmulator } from '../../helpers/index.js';
-import { EXAMPLES, fixtures, type Fixtures } from './examples.js';
+import { EXAMPLES, fixtures, REFUSALS, type Fixtures } from './examples.js';
 
 let emu: TestEmulator;
 let fx: Fixtures;
@@ -44,13 +44,21 @@ describe('every operation of every family table', () => {
   const served = new Set(SERVED.map((s) => s.op));
   for (const family of FAMILIES) {
     for (const op of operationsOf(family)) {
-      it(`${family.name}.${op.name} is served, and answers 200 with a parsable JSON reply on each of its ${op.routes.length} routes`, async () => {
+      const expected = REFUSALS[family.name]?.[op.name];
+      const outcome = expected ? `refuses an API key with ${expected.status} ${expected.code}` : 'answers 200 with a parsable JSON reply';
+      it(`${family.name}.${op.name} is served, and ${outcome} on each of its ${op.routes.length} routes`, async () => {
         expect(served.has(op), `${family.name}.${op.name} is not served by the emulator`).toBe(true);
         const example = EXAMPLES[family.name]?.[op.name];
         expect(example, `no example request for ${family.name}.${op.name} in tests/integration/contract/examples.ts`).toBeTypeOf('function');
+        const refusal = REFUSALS[family.name]?.[op.name];
         for (const route of op.routes) {
           const request = await example!(fx);
           const reply = await send(op.method, fillPath(route, request), request);
+          if (refusal) {
+            expect(reply.status, `${op.method} ${route}: ${reply.text.slice(0, 300)}`).toBe(refusal.status);
+            expect(JSON.parse(reply.text).details?.applicationError?.code).toBe(refusal.code);
+            continue;
+          }
           expect(reply.status, `${op.method} ${route}: ${reply.text.slice(0, 300)}`).toBe(200);
           expect(reply.type).toMatch(/^application\/json/);
           expect(reply.text.trim()).not.toBe('');
