@@ -30,6 +30,14 @@ export interface GlobalFlags {
   timeoutSec?: number;
   /** `--allow-unknown-fields`: send field names the entity schema does not know (filters, --set, --json). */
   allowUnknownFields?: boolean;
+  /** `--site ID|NAME`: a site of the account other than the profile's (else SITECTL_SITE_ID). */
+  site?: string;
+}
+
+/** A site of the account: its id and name. */
+export interface SiteRef {
+  id: string;
+  name: string;
 }
 
 /**
@@ -63,8 +71,15 @@ export interface Context {
   env: NodeJS.ProcessEnv;
   /** Filled in by the root command's preAction hook once Commander has parsed the global flags. */
   flags: GlobalFlags;
-  /** The API client for the resolved profile; built once, on first use. May start the local emulator. */
+  /** The API client for the resolved profile (and `--site`); built once, on first use. May start the local emulator. */
   api(): Promise<ApiClient>;
+  /**
+   * A client for another site of the account, by id or name (`services clone --to-site`). Closed with the context.
+   * @throws UserError (exit 2) for a site the account does not have, or a name that cannot be looked up
+   */
+  siteApi(site: string): Promise<{ api: ApiClient; site: SiteRef }>;
+  /** The sites the profile's key reaches (the account-level sites query). @throws UserError without the account id */
+  sites(): Promise<SiteRef[]>;
   /** Aborted on the first SIGINT; commands pass it to requests and loops. */
   signal: AbortSignal;
   now(): Date;
@@ -93,10 +108,14 @@ export interface ResolvedProfile {
   siteId?: string;
   /** The API key when there is one; never printed. */
   apiKey?: string;
+  /** The account of the key (account-level calls): the emulator's, or SITECTL_ACCOUNT_ID. */
+  accountId?: string;
   /** Where the secret is kept, in words: `env SITECTL_API_KEY`, `<config path>`, `<dataDir>/admin-key.json`. */
   secretLocation?: string;
   /** Set for the local profile: the emulator data dir. */
   dataDir?: string;
+  /** Set for the local profile: the emulated account's sites. */
+  sites?: SiteRef[];
 }
 
 export interface CreateContextResult {
@@ -135,6 +154,8 @@ export function createContext(overrides: Partial<Context> = {}): CreateContextRe
   if (listenSigint) process.on('SIGINT', onSigint);
 
   let client: Promise<ApiClient> | undefined;
+  let siteList: Promise<SiteRef[]> | undefined;
+  const others = new Map<string, Promise<ApiClient>>();
   let bin: string | undefined;
   const ctx: Context = {
     io,
@@ -147,6 +168,22 @@ export function createContext(overrides: Partial<Context> = {}): CreateContextRe
       (() => {
         client ??= buildClient(ctx);
         return client;
+      }),
+    sites:
+      overrides.sites ??
+      (() => {
+        siteList ??= ctx.api().then((api) => listSites(ctx, api));
+        return siteList;
+      }),
+    siteApi:
+      overrides.siteApi ??
+      (async (given) => {
+        const api = await ctx.api();
+        const site = await findSite(ctx, given, '--to-site');
+        if (site.id === api.siteId) return { api, site };
+        let other = others.get(site.id);
+        if (!other) others.set(site.id, (other = Promise.resolve(api.forSite(site.id))));
+        return { api: await other, site };
       }),
     prompter: overrides.prompter ?? terminalPrompter(io, () => ctx.signal),
     // Computed on first use (a PATH lookup): only hints need it.
@@ -166,6 +203,7 @@ export function createContext(overrides: Partial<Context> = {}): CreateContextRe
         const c = await client.catch(() => undefined);
         await c?.close();
       }
+      for (const other of others.values()) await (await other).close();
     },
   };
 }
@@ -214,7 +252,57 @@ function timeoutMs(ctx: Context): number | undefined {
   return Math.round(raw * 1000);
 }
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * The account's sites through the account-level sites query (every page).
+ * @throws UserError (exit 2) when the key's account id is unknown (SITECTL_ACCOUNT_ID)
+ */
+async function listSites(ctx: Pick<Context, 'signal' | 'bin'>, api: ApiClient): Promise<SiteRef[]> {
+  if (!api.accountId) {
+    throw new UserError('listing the sites of the account needs its id', 'set SITECTL_ACCOUNT_ID (the account of the API key), or give site ids');
+  }
+  const { sites } = await import('./api/sites.js');
+  const out: SiteRef[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await sites.querySites(api, { query: { cursorPaging: { limit: 100, ...(cursor ? { cursor } : {}) } } }, { signal: ctx.signal });
+    for (const s of page.sites) out.push({ id: s.id, name: s.displayName ?? s.name ?? s.id });
+    cursor = page.pagingMetadata?.hasNext ? (page.pagingMetadata.cursors?.next ?? undefined) : undefined;
+  } while (cursor);
+  return out;
+}
+
+/**
+ * The site `given` names: an id, or a name (case-insensitive) looked up among the account's sites.
+ * @throws UserError (exit 2) naming `flag` for a site the account does not have
+ */
+async function findSite(ctx: Context, given: string, flag: string): Promise<SiteRef> {
+  const text = given.trim();
+  let all: SiteRef[];
+  try {
+    all = await ctx.sites();
+  } catch (err) {
+    // Without the account id a site id is still usable as given.
+    if (err instanceof UserError && UUID.test(text)) return { id: text, name: text };
+    throw err;
+  }
+  const found = all.find((s) => s.id === text) ?? all.filter((s) => s.name.toLowerCase() === text.toLowerCase()).at(0);
+  if (!found) throw new UserError(`${flag}: the account has no site '${given}'`, `its sites: ${all.map((s) => `${s.name} (${s.id})`).join(', ')}`);
+  return found;
+}
+
 async function buildClient(ctx: Context): Promise<ApiClient> {
+  const base = await buildProfileClient(ctx);
+  if (!ctx.flags.site) return base;
+  const site = await findSite({ ...ctx, api: () => Promise.resolve(base), sites: () => listSites(ctx, base) }, ctx.flags.site, '--site');
+  if (site.id === base.siteId) return base;
+  const other = base.forSite(site.id);
+  await base.close();
+  return other;
+}
+
+async function buildProfileClient(ctx: Context): Promise<ApiClient> {
   const profile = await resolveProfile(ctx, { startEmulator: true });
   if (!profile.apiKey) {
     throw new AuthError(
@@ -228,7 +316,7 @@ async function buildClient(ctx: Context): Promise<ApiClient> {
       `set it with '${ctx.bin} profile add ... --site-id ID' or SITECTL_SITE_ID`,
     );
   }
-  const credentials: Credentials = { kind: 'apiKey', apiKey: profile.apiKey, siteId: profile.siteId };
+  const credentials: Credentials = { kind: 'apiKey', apiKey: profile.apiKey, siteId: profile.siteId, ...(profile.accountId ? { accountId: profile.accountId } : {}) };
   const { ApiClient } = await loadDeps();
   const timeout = timeoutMs(ctx);
   try {
@@ -286,6 +374,7 @@ export async function resolveProfile(
   const envUrl = fromFlag ? undefined : env.SITECTL_BASE_URL || undefined;
   const envSite = fromFlag ? undefined : env.SITECTL_SITE_ID || undefined;
   const envKey = fromFlag ? undefined : env.SITECTL_API_KEY || undefined;
+  const envAccount = env.SITECTL_ACCOUNT_ID || undefined;
   const source: ProfileSource = fromFlag ? 'flag' : envUrl || envKey ? 'env' : fromEnv ? 'env-profile' : stored ? 'stored' : 'local';
 
   if (stored) {
@@ -296,6 +385,7 @@ export async function resolveProfile(
       baseUrl: trimSlash(envUrl ?? stored.baseUrl),
       siteId: envSite ?? stored.siteId,
       apiKey,
+      accountId: envAccount,
       secretLocation: envKey ? 'env SITECTL_API_KEY' : apiKey ? read.path : undefined,
     };
   }
@@ -306,10 +396,13 @@ export async function resolveProfile(
       baseUrl: trimSlash(envUrl ?? DEFAULT_BASE_URL),
       siteId: envSite,
       apiKey: envKey,
+      accountId: envAccount,
       secretLocation: envKey ? 'env SITECTL_API_KEY' : undefined,
     };
   }
-  return resolveLocalProfile(ctx, opts.startEmulator, source);
+  const local = await resolveLocalProfile(ctx, opts.startEmulator, source);
+  // SITECTL_SITE_ID picks a site of the emulated account too (an id or a name: --site's rules).
+  return envSite && !ctx.flags.site ? { ...local, siteId: local.sites?.find((s) => s.id === envSite || s.name.toLowerCase() === envSite.toLowerCase())?.id ?? envSite } : local;
 }
 
 /**
@@ -334,6 +427,8 @@ export async function resolveLocalProfile(
       baseUrl: running?.url ?? '(local emulator, not running)',
       siteId: key?.siteId,
       apiKey: key?.apiKey,
+      accountId: key?.accountId,
+      sites: key?.sites,
       secretLocation: key ? secretLocation : undefined,
       dataDir,
     };
@@ -351,6 +446,8 @@ export async function resolveLocalProfile(
     baseUrl: emu.url,
     siteId: emu.siteId,
     apiKey: emu.apiKey,
+    accountId: emu.accountId,
+    sites: emu.sites,
     secretLocation,
     dataDir,
   };

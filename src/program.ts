@@ -30,6 +30,7 @@ const NOUNS: readonly Noun[] = [
   { name: 'availability', description: 'Open slots of services, course places, back-to-back slots', load: () => import('./commands/availability/index.js') },
   { name: 'bookings', description: 'List, create and confirm, decline, cancel or move bookings', load: () => import('./commands/bookings/index.js') },
   { name: 'msb', description: 'Multi-service bookings: several services booked together', load: () => import('./commands/msb/index.js') },
+  { name: 'sites', description: 'The sites of the account the API key reaches', load: () => import('./commands/sites/index.js') },
   { name: 'api', description: 'Make an authenticated request to any platform endpoint', load: () => import('./commands/api/index.js') },
   { name: 'profile', description: 'Manage profiles: which site and credentials to use', load: () => import('./commands/profile/index.js') },
   { name: 'emulator', description: 'Run the local emulator of the platform', load: () => import('./commands/emulator/index.js') },
@@ -70,6 +71,7 @@ export async function createProgram(ctx: Context, argv: readonly string[] = [], 
     .description('Back office for sites on the hosted booking platform, and a local emulator of it')
     .version(VERSION, '-V, --version', 'print the version')
     .option('--profile <name>', 'use this profile (default: $SITECTL_PROFILE, the current profile, or local)')
+    .option('--site <id|name>', "a site of the profile's account (default: the profile's, or $SITECTL_SITE_ID)")
     .option('--timeout <seconds>', 'most time one request attempt may take (default 30, or $SITECTL_TIMEOUT)')
     .option('--allow-unknown-fields', 'send field names the entity schema does not know (filters, --set, --json)')
     .option('--debug', 'print the HTTP trace (secrets redacted) and stack traces on stderr')
@@ -81,8 +83,10 @@ export async function createProgram(ctx: Context, argv: readonly string[] = [], 
     .addHelpText('after', () => rootHelpFooter(ctx.bin));
 
   program.hook('preAction', () => {
-    const o = program.opts<{ profile?: string; debug?: boolean; input?: boolean; timeout?: string; allowUnknownFields?: boolean }>();
+    const o = program.opts<{ profile?: string; site?: string; debug?: boolean; input?: boolean; timeout?: string; allowUnknownFields?: boolean }>();
     ctx.flags.profile = o.profile;
+    if (o.site !== undefined && !o.site.trim()) throw new UserError('--site needs a site id or name');
+    ctx.flags.site = o.site?.trim();
     ctx.flags.debug = Boolean(o.debug);
     ctx.flags.noInput = o.input === false;
     ctx.flags.allowUnknownFields = Boolean(o.allowUnknownFields);

@@ -14,7 +14,8 @@ import type * as Transport from './transport.js';
 
 /** How requests authenticate (wire §2). Neither kind sends a `Bearer` scheme. */
 export type Credentials =
-  | { kind: 'apiKey'; apiKey: string; siteId: string } // Authorization: <key>, wix-site-id: <siteId>
+  // Authorization: <key>, wix-site-id: <siteId>; account-level calls wix-account-id: <accountId> instead.
+  | { kind: 'apiKey'; apiKey: string; siteId: string; accountId?: string }
   | { kind: 'accessToken'; accessToken: string } // Authorization: <raw token>
   | { kind: 'none' };
 
@@ -69,6 +70,8 @@ export interface RequestOptions<T> {
   idempotent?: boolean;
   /** A GET whose parameters exceed 4000 characters goes out as a POST to the same path with a JSON body. */
   longGetFallback?: boolean;
+  /** An account-level call: `wix-account-id` instead of `wix-site-id` (wire section 2). */
+  accountLevel?: boolean;
   signal?: AbortSignal;
 }
 
@@ -236,9 +239,11 @@ export class ApiClient {
   private dispatcher: Dispatcher | undefined;
   private dispatcherPromise: Promise<Dispatcher> | undefined;
   private readonly ownsDispatcher: boolean;
+  private readonly options: ApiClientOptions;
 
   /** @throws TypeError when `baseUrl` is not an absolute http(s) URL. */
   constructor(opts: ApiClientOptions) {
+    this.options = opts;
     const url = new URL(opts.baseUrl);
     if (url.protocol !== 'http:' && url.protocol !== 'https:') {
       throw new TypeError(`Base URL must be http or https, got ${url.protocol}`);
@@ -259,6 +264,26 @@ export class ApiClient {
     this.ownsDispatcher = opts.dispatcher === undefined;
     const c = opts.credentials;
     this.secrets = c.kind === 'apiKey' ? [c.apiKey] : c.kind === 'accessToken' ? [c.accessToken] : [];
+  }
+
+  /** The site an API key targets (`wix-site-id`); undefined for tokens. */
+  get siteId(): string | undefined {
+    return this.credentials.kind === 'apiKey' ? this.credentials.siteId : undefined;
+  }
+
+  /** The account of an account-level API key, when known (needed by account-level calls). */
+  get accountId(): string | undefined {
+    return this.credentials.kind === 'apiKey' ? this.credentials.accountId : undefined;
+  }
+
+  /**
+   * A client for another site of the same account: the same base URL, key and limits, its own connections
+   * (close it when done). @throws TypeError for token credentials (they belong to one site)
+   */
+  forSite(siteId: string): ApiClient {
+    const c = this.credentials;
+    if (c.kind !== 'apiKey') throw new TypeError('only an API key reaches other sites of the account');
+    return new ApiClient({ ...this.options, dispatcher: undefined, credentials: { ...c, siteId } });
   }
 
   /** The base URL's origin, e.g. `http://127.0.0.1:4010` (for messages). */
@@ -297,7 +322,7 @@ export class ApiClient {
     }
     const idempotent = opts.idempotent ?? opts.method === 'GET';
     const path = this.basePath + opts.path + (search ? `?${search}` : '');
-    const headers = this.headers(body !== undefined);
+    const headers = this.headers(body !== undefined, opts.accountLevel ?? false);
     const payload = body === undefined ? undefined : JSON.stringify(body);
 
     const dispatcher = await this.getDispatcher();
@@ -384,12 +409,15 @@ export class ApiClient {
     return this.dispatcherPromise;
   }
 
-  private headers(hasBody: boolean): Record<string, string> {
+  /** @throws TypeError for an account-level call without the account id */
+  private headers(hasBody: boolean, accountLevel: boolean): Record<string, string> {
     const headers: Record<string, string> = { accept: 'application/json' };
     const c = this.credentials;
     if (c.kind === 'apiKey') {
       headers.authorization = c.apiKey;
-      headers['wix-site-id'] = c.siteId;
+      if (!accountLevel) headers['wix-site-id'] = c.siteId;
+      else if (c.accountId) headers['wix-account-id'] = c.accountId;
+      else throw new TypeError('an account-level call needs the account id of the API key');
     } else if (c.kind === 'accessToken') {
       headers.authorization = c.accessToken;
     }

@@ -10,5 +10,6 @@ import { extendedBookingsFamily } from './extended-bookings.js';
 import { membersFamily } from './members.js';
 import { multiServiceBookingsFamily } from './multi-service-bookings.js';
 import { servicesFamily } from './services.js';
+import { sitesFamily } from './sites.js';
 
-export const FAMILIES: readonly Family[] = [servicesFamily, availabilityFamily, bookingsFamily, extendedBookingsFamily, multiServiceBookingsFamily, membersFamily];
+export const FAMILIES: readonly Family[] = [sitesFamily, servicesFamily, availabilityFamily, bookingsFamily, extendedBookingsFamily, multiServiceBookingsFamily, membersFamily];

@@ -73,6 +73,8 @@ export interface OperationSpec<Req extends $ZodType = $ZodType, Res extends $Zod
   longGetFallback?: boolean;
   /** The SDK sends the proto path as is: the gateway has no mapping for it (e.g. availability multislot). */
   bare?: boolean;
+  /** An account-level call (wire section 2): it carries `wix-account-id`, not `wix-site-id` (the sites query). */
+  accountLevel?: boolean;
   /**
    * Changes nothing (the emulator serves it outside a write transaction). Default: GET, or an SDK name that
    * starts with get, list, query, search, count or validate.
@@ -222,6 +224,7 @@ export function invoke<Op extends Operation>(
     body: asQuery ? undefined : (request ?? {}),
     complexQuery: op.complexQuery,
     longGetFallback: op.longGetFallback,
+    accountLevel: op.accountLevel,
     schema: op.reply as $ZodType<ReplyOf<Op>>,
     idempotent: opts.idempotent ?? op.idempotent ?? op.method === 'GET',
     signal: opts.signal,

@@ -1,8 +1,8 @@
 /**
  * The emulated account, its admin key, and the request check (platform-wire.md section 2).
  *
- * At first start an account-level admin API key (`IST.` + 48 url-safe chars), an account id and a default site
- * are created and written to `<dataDir>/admin-key.json` (mode 0600):
+ * At first start an account-level admin API key (`IST.` + 48 url-safe chars), an account id, a default site
+ * ("Downtown") and a second site ("Uptown") are created and written to `<dataDir>/admin-key.json` (mode 0600):
  * `{apiKey, accountId, siteId, sites: [{id, name}]}`, `siteId` being the default site. As on the platform, the
  * key reaches every site of the account, chosen per request by `wix-site-id`. Missing credentials -> 401
  * UNAUTHENTICATED; a wrong key, or a site outside the account -> 403 PERMISSION_DENIED, both in the platform's
@@ -26,7 +26,10 @@ export interface AdminKey {
 export interface Principal {
   kind: 'admin';
   accountId: string;
+  /** The request's site; empty for an account-level request (`wix-account-id` alone). */
   siteId: string;
+  /** Set when the request named the account, not a site: only account-level operations accept it. */
+  accountLevel?: boolean;
 }
 
 /** The sites a key may reach (the store's `sites` table). */
@@ -41,8 +44,10 @@ export interface SiteDirectory {
 export type Authenticator = (authorization: string, headers: IncomingHttpHeaders) => Principal | undefined;
 
 export const ADMIN_KEY_FILE = 'admin-key.json';
-/** Name of the site created with the account. */
+/** Name of the site created with the account (the default site, with the demo data). */
 export const DEFAULT_SITE_NAME = 'Downtown';
+/** Name of the second site of a new account: its own locations, staff and policies, no services. */
+export const SECOND_SITE_NAME = 'Uptown';
 
 /**
  * Reads `<dataDir>/admin-key.json`, creating it (mode 0600) on first use. A key file written by an earlier
@@ -68,7 +73,10 @@ export function loadOrCreateAdminKey(dataDir: string): AdminKey {
     apiKey: `IST.${randomBytes(36).toString('base64url')}`,
     accountId: randomUUID(),
     siteId,
-    sites: [{ id: siteId, name: DEFAULT_SITE_NAME }],
+    sites: [
+      { id: siteId, name: DEFAULT_SITE_NAME },
+      { id: randomUUID(), name: SECOND_SITE_NAME },
+    ],
   };
   writeAdminKey(dataDir, key);
   return key;
@@ -93,13 +101,21 @@ function permissionDenied(description: string): ApplicationFailure {
   return new ApplicationFailure(403, 'PERMISSION_DENIED', description, {}, 'Permission denied');
 }
 
-/** The admin API key check: `Authorization: <apiKey>` and `wix-site-id: <a site of the account>`. */
+/**
+ * The admin API key check: `Authorization: <apiKey>` and `wix-site-id: <a site of the account>`, or
+ * `wix-account-id: <the account>` for account-level calls (the server refuses it on site operations).
+ */
 export function apiKeyAuthenticator(key: Pick<AdminKey, 'apiKey' | 'accountId'>, sites: SiteDirectory): Authenticator {
   return (authorization, headers) => {
     // API keys are long dotted tokens; an unrelated token format is left to other authenticators.
     if (!authorization.startsWith('IST.')) return undefined;
     if (!same(authorization, key.apiKey)) throw permissionDenied('the API key is not valid for this account');
     const siteId = headers['wix-site-id'];
+    const accountId = headers['wix-account-id'];
+    if ((typeof siteId !== 'string' || siteId === '') && typeof accountId === 'string' && accountId !== '') {
+      if (!same(accountId, key.accountId)) throw permissionDenied(`the API key has no access to account ${accountId}`);
+      return { kind: 'admin', accountId: key.accountId, siteId: '', accountLevel: true };
+    }
     if (typeof siteId !== 'string' || siteId === '') {
       throw new ApplicationFailure(401, 'UNAUTHENTICATED', 'an API key needs the wix-site-id header', {}, 'Unauthenticated');
     }

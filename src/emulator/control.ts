@@ -1,14 +1,16 @@
 /**
  * The control plane beside the API (contracts.md "src/emulator"): `POST /__emulator/reset {seed?, size?}`,
  * `GET /__emulator/state`, `GET|PUT /__emulator/faults`, `GET /__emulator/events?after=<seq>&limit=&site=`,
- * `GET|PUT /__emulator/clock`. Same admin key as the API; never faulted.
+ * `GET|PUT /__emulator/clock`, `GET|POST /__emulator/sites`, `DELETE /__emulator/sites/{id}`. Same admin key as
+ * the API; never faulted.
  */
-import type { AdminKey } from './auth.js';
-import { ValidationFailure } from './errors.js';
+import { randomUUID } from 'node:crypto';
+import { type AdminKey, writeAdminKey } from './auth.js';
+import { ApplicationFailure, ValidationFailure } from './errors.js';
 import type { FaultInjector } from './faults.js';
 import { DEFAULT_SEED_BOOKINGS } from './seed/bookings.js';
 import { DEFAULT_SEED_MEMBERS, MAX_SEED_MEMBERS } from './seed/members.js';
-import { DEFAULT_SEED_SIZE, MAX_SEED_BOOKINGS, MAX_SEED_STAFF, seedStore, type SeedOptions } from './seed/index.js';
+import { DEFAULT_SEED_SIZE, furnishSite, MAX_SEED_BOOKINGS, MAX_SEED_STAFF, seedStore, type SeedOptions } from './seed/index.js';
 import type { Store } from './store/store.js';
 
 export interface ControlState {
@@ -24,6 +26,8 @@ export interface ControlState {
 export interface ControlRequest {
   query: URLSearchParams;
   requestId: string;
+  /** Values of the route's `{name}` segments. */
+  params: Record<string, string>;
 }
 
 // Control bodies are free-form JSON checked field by field below.
@@ -101,7 +105,72 @@ function state(emu: ControlState) {
   };
 }
 
+/** Longest site name. */
+export const MAX_SITE_NAME = 100;
+
+/** The account's sites as the control plane lists them (the default one marked). */
+function sitesOf(emu: ControlState) {
+  return emu.store.sites().map((s) => ({ id: s.id, name: s.name, createdDate: s.createdDate, default: s.id === emu.key.siteId }));
+}
+
+/** Writes the key file again with the store's sites (the CLI reads names from it). */
+function syncKey(emu: ControlState): void {
+  emu.key.sites = emu.store.sites().map((s) => ({ id: s.id, name: s.name }));
+  writeAdminKey(emu.dataDir, emu.key);
+}
+
+/**
+ * Adds a site to the account, furnished like the demo's second site (locations, staff, policies, forms,
+ * categories; no services). @throws ValidationFailure for a missing or long name; 409 SITE_ALREADY_EXISTS
+ */
+function createSite(emu: ControlState, body: Body) {
+  const name = typeof body?.name === 'string' ? body.name.trim() : '';
+  if (!name) throw ValidationFailure.field('name', 'a site needs a name', 'REQUIRED_FIELD');
+  if (name.length > MAX_SITE_NAME) throw ValidationFailure.field('name', `must be at most ${MAX_SITE_NAME} characters`, 'MAX_LENGTH');
+  if (emu.store.sites().some((s) => s.name.toLowerCase() === name.toLowerCase())) {
+    throw new ApplicationFailure(409, 'SITE_ALREADY_EXISTS', `the account has a site named "${name}" already`, { name });
+  }
+  const site = emu.store.tx(() => {
+    const added = emu.store.addSite({ id: randomUUID(), name });
+    furnishSite(emu.store, emu.key, added.id);
+    return added;
+  });
+  syncKey(emu);
+  return { site: { id: site.id, name: site.name, createdDate: site.createdDate, default: false } };
+}
+
+/** Removes a site and all its data. @throws 404 SITE_NOT_FOUND; 409 DEFAULT_SITE for the default site */
+function removeSite(emu: ControlState, id: string) {
+  const site = emu.store.sites().find((s) => s.id === id);
+  if (!site) throw new ApplicationFailure(404, 'SITE_NOT_FOUND', `the account has no site ${id}`, { id });
+  if (id === emu.key.siteId) throw new ApplicationFailure(409, 'DEFAULT_SITE', `"${site.name}" is the account's default site and cannot be removed`, { id });
+  emu.store.removeSite(id);
+  syncKey(emu);
+  return { site: { id: site.id, name: site.name } };
+}
+
+/**
+ * The handler of a control request and its `{name}` path values; undefined when no route matches.
+ */
+export function matchControlRoute(method: string, path: string): { handler: ControlHandler; params: Record<string, string> } | undefined {
+  const exact = `${method} ${path}`;
+  if (Object.hasOwn(controlRoutes, exact)) return { handler: controlRoutes[exact]!, params: {} };
+  const parts = path.split('/');
+  for (const [key, handler] of Object.entries(controlRoutes)) {
+    const [m, template] = key.split(' ') as [string, string];
+    if (m !== method || !template.includes('{')) continue;
+    const tparts = template.split('/');
+    if (tparts.length !== parts.length) continue;
+    const params: Record<string, string> = {};
+    if (tparts.every((t, i) => (t.startsWith('{') ? ((params[t.slice(1, -1)] = decodeURIComponent(parts[i]!)), parts[i] !== '') : t === parts[i]))) return { handler, params };
+  }
+  return undefined;
+}
+
 export const controlRoutes: Record<string, ControlHandler> = {
+  'GET /__emulator/sites': (emu) => ({ sites: sitesOf(emu) }),
+  'POST /__emulator/sites': (emu, body) => createSite(emu, body),
+  'DELETE /__emulator/sites/{id}': (emu, _body, req) => removeSite(emu, req.params.id!),
   'POST /__emulator/reset': (emu, body) => {
     resetStore(emu.store, emu.key, seedOptions(body, lastSeed(emu.store)));
     return state(emu);

@@ -17,6 +17,7 @@ import { FaultInjector, type Faults } from './faults.js';
 import type { ServedOperation } from './serve.js';
 import { createEmulatorServer } from './server.js';
 import { servicesServed } from './services/handlers.js';
+import { sitesServed } from './sites/handlers.js';
 import { membersServed } from './members/handlers.js';
 import { BOOKING_COLLECTIONS } from './bookings/model.js';
 import { availabilityServed, bookingsServed, extendedBookingsServed, multiServiceBookingsServed } from './bookings/handlers.js';
@@ -29,7 +30,7 @@ import { Store } from './store/store.js';
 export type { Faults } from './faults.js';
 
 /** Every operation the emulator serves, family by family. */
-export const SERVED: readonly ServedOperation[] = [...servicesServed, ...availabilityServed, ...bookingsServed, ...extendedBookingsServed, ...multiServiceBookingsServed, ...membersServed];
+export const SERVED: readonly ServedOperation[] = [...sitesServed, ...servicesServed, ...availabilityServed, ...bookingsServed, ...extendedBookingsServed, ...multiServiceBookingsServed, ...membersServed];
 
 /** Every collection of every family, declared to the store at start. */
 const COLLECTIONS = [...SERVICE_COLLECTIONS, ...BOOKING_COLLECTIONS, ...MEMBER_COLLECTIONS] as unknown as ReadonlyArray<CollectionDef<Doc>>;

@@ -11,7 +11,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { authenticate, type Authenticator } from './auth.js';
-import { controlRoutes, type ControlState } from './control.js';
+import { matchControlRoute, type ControlState } from './control.js';
 import { ApplicationFailure, EmulatorError, ValidationFailure, routeNotFound } from './errors.js';
 import type { FaultInjector } from './faults.js';
 import { Router } from './router.js';
@@ -108,9 +108,9 @@ export function createEmulatorServer(deps: ServerDeps): Server {
     if (path.startsWith('/__emulator/')) {
       try {
         authenticate(req.headers, deps.authenticators);
-        const handler = Object.hasOwn(controlRoutes, `${method} ${path}`) ? controlRoutes[`${method} ${path}`] : undefined;
-        if (!handler) throw routeNotFound(method, path);
-        send(res, 200, requestId, handler(deps.control, parseJson(raw), { query, requestId }));
+        const route = matchControlRoute(method, path);
+        if (!route) throw routeNotFound(method, path);
+        send(res, 200, requestId, route.handler(deps.control, parseJson(raw), { query, requestId, params: route.params }));
       } catch (err) {
         fail(res, requestId, err);
       }
@@ -140,6 +140,9 @@ export function createEmulatorServer(deps: ServerDeps): Server {
         return;
       }
       const { op, handler } = match.target;
+      if (principal.accountLevel && !op.accountLevel) {
+        throw new ApplicationFailure(401, 'UNAUTHENTICATED', 'a site call needs the wix-site-id header (wix-account-id names only the account)', {}, 'Unauthenticated');
+      }
       const body = decodeRequest(op, parseJson(raw), query, match.params);
       const site = principal.siteId;
       const run = () => {

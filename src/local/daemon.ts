@@ -210,11 +210,11 @@ function takeLock(dataDir: string): boolean {
 export async function ensureEmulator(
   dataDir: string,
   opts: { seed?: 'demo' | 'empty' } = {},
-): Promise<{ url: string; apiKey: string; siteId: string; sites: AdminKeyFile['sites']; started: boolean }> {
+): Promise<{ url: string; apiKey: string; accountId?: string; siteId: string; sites: AdminKeyFile['sites']; started: boolean }> {
   const withKey = (running: RunningInfo, started: boolean) => {
     const key = readAdminKey(dataDir);
     if (!key) throw new Error(`the emulator in ${dataDir} has no admin key file`);
-    return { url: running.url, apiKey: key.apiKey, siteId: key.siteId, sites: key.sites, started };
+    return { url: running.url, apiKey: key.apiKey, accountId: key.accountId, siteId: key.siteId, sites: key.sites, started };
   };
   const running = readRunning(dataDir);
   if (running) return withKey(running, false);
@@ -269,7 +269,7 @@ export async function stopEmulator(dataDir: string): Promise<boolean> {
 export function emulatorRequest(
   url: string,
   key: { apiKey: string; siteId: string },
-  method: 'GET' | 'POST' | 'PUT',
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
   path: string,
   body?: unknown,
 ): Promise<unknown> {

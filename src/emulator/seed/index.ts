@@ -63,7 +63,7 @@ export function seedStore(store: Store, key: AdminKey, opts: SeedOptions = {}): 
     if (!store.hasSite(key.siteId)) store.addSite({ id: key.siteId, name: key.sites.find((s) => s.id === key.siteId)?.name ?? 'Downtown' });
     for (const site of store.sites()) {
       const main = site.id === key.siteId;
-      seedSite(store, site.id, base, { size: main ? size : 0, bookings: main ? bookings : 0, staff, actor: key.accountId });
+      seedSite(store, site.id, base, { size: main ? size : 0, bookings: main ? bookings : 0, staff, actor: key.accountId, prngSeed: main ? PRNG_SEED : siteSeed(site.id) });
       if (main) seedMembers(store, site.id, base, members);
     }
     store.setMeta('seed', kind);
@@ -80,9 +80,29 @@ function siteCatalog(store: Store, site: string, now: string, newId: () => strin
   return catalogOf({ db: (def) => store.collection(def).at(site), now }, newId);
 }
 
-function seedSite(store: Store, site: string, base: number, opts: { size: number; bookings: number; staff: number; actor: string }): void {
+/**
+ * The PRNG seed of a site other than the default one: derived from its id, so every site's furniture has the
+ * same names but its own ids (as separate sites of one account have on the platform).
+ */
+function siteSeed(siteId: string): number {
+  let h = PRNG_SEED;
+  for (let i = 0; i < siteId.length; i++) h = (Math.imul(h, 31) + siteId.charCodeAt(i)) >>> 0;
+  return h;
+}
+
+/**
+ * Furnishes a site added to a seeded account (locations, staff, categories, policies, forms; no services),
+ * stamped from the seed hour of the account.
+ */
+export function furnishSite(store: Store, key: AdminKey, siteId: string): void {
+  const base = Date.parse(store.getMeta('seededAt') ?? new Date(Math.floor(store.clock.nowMs() / HOUR) * HOUR).toISOString());
+  const staff = Number(store.getMeta('seedStaff') ?? STAFF.length);
+  store.withoutEvents(() => store.tx(() => seedSite(store, siteId, base, { size: 0, bookings: 0, staff, actor: key.accountId, prngSeed: siteSeed(siteId) })));
+}
+
+function seedSite(store: Store, site: string, base: number, opts: { size: number; bookings: number; staff: number; actor: string; prngSeed: number }): void {
   const size = opts.size;
-  const rnd = new Prng(PRNG_SEED);
+  const rnd = new Prng(opts.prngSeed);
   const furnished = iso(base - 180 * DAY);
   const cat = siteCatalog(store, site, furnished, () => rnd.uuid());
   const locations = LOCATION_DATA.map((l) => {

@@ -7,6 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { nounNames } from '../../../src/program.js';
 import { createCliSandbox, runInProcess, type CliSandbox } from '../../helpers/index.js';
 
 const has = (shell: string) => spawnSync(shell, ['-c', 'exit 0']).status === 0;
@@ -48,7 +49,9 @@ describe('completion scripts', () => {
   });
 
   it('bash: nouns, verbs after aliases and global flags, flags of the verb', () => {
-    expect(bashComplete('')).toEqual(['services', 'availability', 'bookings', 'msb', 'api', 'profile', 'emulator', 'completion']);
+    // Every noun of the program, in its order, then `completion`.
+    expect(nounNames().slice(0, 4)).toEqual(['services', 'availability', 'bookings', 'msb']);
+    expect(bashComplete('')).toEqual([...nounNames(), 'completion']);
     expect(bashComplete('serv')).toEqual(['services']);
     expect(bashComplete('--profile', 'prod', 'services', 'pricing-plans', '')).toEqual(['add', 'remove']);
     expect(bashComplete('service', 'ls', '--wh')).toEqual(['--where']);
@@ -65,7 +68,7 @@ _describe() { local -a arr names; arr=("\${(@P)4}"); names=("\${(@)arr%%:*}"); p
 _files() { print files; }
 words=(sitectl ${words.map((w) => `'${w}'`).join(' ')}); CURRENT=\${#words}; _sitectl`,
       ]).trim();
-    expect(run('')).toBe('commands services availability bookings msb api profile emulator completion');
+    expect(run('')).toBe(`commands ${[...nounNames(), 'completion'].join(' ')}`);
     expect(run('--profile', 'prod', 'service', 'pricing-plans', '')).toBe('commands add remove');
     expect(run('services', 'list', '--filter', '')).toBe('files');
     expect(run('services', 'ls', '--')).toMatch(/^options .*--where/);

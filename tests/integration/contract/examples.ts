@@ -51,6 +51,9 @@ let n = 0;
 const unique = () => `${Date.now().toString(36)}-${(n++).toString(36)}`;
 
 export const EXAMPLES: Record<string, Record<string, Example>> = {
+  sites: {
+    querySites: async () => ({ query: { cursorPaging: { limit: 10 } } }),
+  },
   services: {
     createService: async () => ({ service: { name: `Contract ${unique()}`, type: 'APPOINTMENT' } }),
     bulkCreateServices: async () => ({ services: [{ name: `Bulk ${unique()}`, type: 'CLASS', defaultCapacity: 4 }], returnEntity: true }),
