@@ -77,6 +77,12 @@ const CODE_HINTS: Record<string, (bin: string) => string> = {
   SERVICE_NOT_FOUND: (bin) => `'${bin} services list' shows the services`,
   BOOKING_NOT_FOUND: (bin) => `'${bin} bookings list' shows the bookings`,
   MULTI_SERVICE_BOOKING_NOT_FOUND: (bin) => `'${bin} bookings list --json id,multiServiceBookingInfo' shows the groups`,
+  INVALID_MEMBER_STATUS: (bin) => `'${bin} members get ID' shows its status; approve takes PENDING or BLOCKED, block PENDING or APPROVED, and an OFFLINE member is disconnected for good`,
+  MEMBER_NOT_FOUND: (bin) => `'${bin} members list' shows the members`,
+  SLUG_ALREADY_EXISTS: () => 'another one holds that slug; choose another',
+  EMAIL_ALREADY_EXISTS: (bin) => `'${bin} members list --search ADDRESS' finds the member who has it`,
+  CONTENT_ASSIGNEE_NOT_FOUND: (bin) => `--content-assignee takes the full id of an existing member ('${bin} members list')`,
+  CONTENT_ASSIGNEE_IS_DELETED: () => 'choose a content assignee who is not among the members being deleted',
 };
 
 /** Prints `err` as one line (plus an optional hint) on stderr and returns its exit code. */

@@ -30,6 +30,7 @@ const NOUNS: readonly Noun[] = [
   { name: 'availability', description: 'Open slots of services, course places, back-to-back slots', load: () => import('./commands/availability/index.js') },
   { name: 'bookings', description: 'List, create and confirm, decline, cancel or move bookings', load: () => import('./commands/bookings/index.js') },
   { name: 'msb', description: 'Multi-service bookings: several services booked together', load: () => import('./commands/msb/index.js') },
+  { name: 'members', description: 'List, approve, block, mute, update, delete and export site members', load: () => import('./commands/members/index.js') },
   { name: 'sites', description: 'The sites of the account the API key reaches', load: () => import('./commands/sites/index.js') },
   { name: 'api', description: 'Make an authenticated request to any platform endpoint', load: () => import('./commands/api/index.js') },
   { name: 'profile', description: 'Manage profiles: which site and credentials to use', load: () => import('./commands/profile/index.js') },

@@ -45,6 +45,29 @@ export const FollowEventValues = ['followed', 'unfollowed'] as const;
 export const ClearableContactListValues = ['phones', 'emails', 'addresses'] as const;
 export type ClearableContactList = (typeof ClearableContactListValues)[number];
 
+/** A member action the status table governs. */
+export type MemberStatusAction = 'approve' | 'block' | 'disconnect';
+
+/**
+ * The member status table (spec 001 section 4 says which source states allow each action is "not shown": this
+ * is the choice docs/members.md records, after the platform's docs): each action, the statuses it is allowed
+ * from and the status it leads to. An action from the status it leads to changes nothing; any other status
+ * refuses it (INVALID_MEMBER_STATUS). The emulator enforces it; the CLI checks it before sending.
+ */
+export const MEMBER_STATUS_TABLE: Readonly<Record<MemberStatusAction, { from: readonly MemberStatus[]; to: MemberStatus }>> = {
+  // Approve a pending applicant, or unblock a blocked member (the platform's approveMember does both).
+  approve: { from: ['PENDING', 'BLOCKED'], to: 'APPROVED' },
+  // Block an applicant or an approved member: neither can log in afterwards.
+  block: { from: ['PENDING', 'APPROVED'], to: 'BLOCKED' },
+  // Disconnect is for good (the platform: "to connect the same member again, create a member with a new slug").
+  disconnect: { from: ['PENDING', 'APPROVED', 'BLOCKED'], to: 'OFFLINE' },
+};
+
+/** The statuses mute and unmute are allowed from (a disconnected, OFFLINE member is out of the community). */
+export const MEMBER_ACTIVITY_FROM: readonly MemberStatus[] = ['PENDING', 'APPROVED', 'BLOCKED'];
+/** The statuses a member may join or leave the community from. */
+export const MEMBER_PRIVACY_FROM: readonly MemberStatus[] = ['APPROVED'];
+
 /** Most members one bulk delete may name (wire section 7: `memberIds` 1-100). */
 export const MAX_BULK_DELETE_MEMBERS = 100;
 /** Largest page of the members query and list (wire section 6: max 100), and the default (spec 001 section 9). */

@@ -18,6 +18,7 @@ import { type EntityView, idOf, type Verb } from './verbs.js';
 
 export interface DeleteOptions extends BulkFlags, SelectionFlags {
   id?: string;
+  [extra: string]: unknown;
 }
 
 /** The family's bulk delete wiring, loaded on first use of the bulk form. */
@@ -33,8 +34,15 @@ export interface DeleteSpec<E> {
   examples: string[];
   /** Reads one entity (the single form reads before it asks). @throws ApiError 404 for an unknown id */
   fetch(api: ApiClient, id: string, signal: AbortSignal): Promise<E>;
-  /** Deletes one entity. */
-  remove(api: ApiClient, id: string, signal: AbortSignal): Promise<void>;
+  /** Deletes one entity; `options` are the verb's own options ({@link DeleteSpec.options}). */
+  remove(api: ApiClient, id: string, signal: AbortSignal, options: Record<string, unknown>): Promise<void>;
+  /** Extra flags of the verb (e.g. `--content-assignee`), declared on the command. */
+  flags?(cmd: Command): void;
+  /**
+   * The options the extra flags give, checked before anything is read (kept in the journal's `args.options`
+   * for `--resume`, and passed to `remove` and the bulk action).
+   */
+  options?(opts: DeleteOptions): Record<string, unknown>;
   /** The bulk form's port and action (a dynamic import, so list and get never load the engine). */
   bulk(): Promise<BulkDeleteWiring>;
 }
@@ -51,6 +59,7 @@ export function deleteVerb<E>(spec: DeleteSpec<E>): Verb<DeleteOptions> {
 
   async function deleteOne(given: string, opts: DeleteOptions, ctx: Context): Promise<void> {
     const format = resolveFormat({ json: opts.json }, fieldsChecker(['id', 'deleted']));
+    const options = spec.options?.(opts) ?? {};
     requireConfirmable(ctx, opts, `deleting ${one} ${given}`);
     const api = await ctx.api();
     const id = await idOf(ctx, api, view, given);
@@ -61,7 +70,7 @@ export function deleteVerb<E>(spec: DeleteSpec<E>): Verb<DeleteOptions> {
       return;
     }
     if (!opts.yes) await ctx.prompter.require(`Delete ${one} "${name}" (${id})? This cannot be undone.`, { what: `deleting ${one} ${id}` });
-    await spec.remove(api, id, ctx.signal);
+    await spec.remove(api, id, ctx.signal, options);
     if (format.kind === 'json') await printValue(ctx.io, format, { id, deleted: true });
     success(ctx.io, `deleted ${id}`);
   }
@@ -69,6 +78,7 @@ export function deleteVerb<E>(spec: DeleteSpec<E>): Verb<DeleteOptions> {
   const run = async (opts: DeleteOptions, ctx: Context): Promise<void> => {
     const form = chooseForm(opts, `pass a ${one} id, or --filter JSON, --where, --ids or --ids-file`);
     if (form === 'one') return deleteOne(opts.id!, opts, ctx);
+    const options = spec.options?.(opts) ?? {};
     const [{ resumeJournal, runBulkVerb, selectionFromFlags }, wiring] = await Promise.all([import('./bulk.js'), spec.bulk()]);
     const journal = form === 'resume' ? resumeJournal(view, opts.resume!, 'delete') : undefined;
     const selection = journal ? undefined : await selectionFromFlags(ctx, view, opts);
@@ -77,6 +87,7 @@ export function deleteVerb<E>(spec: DeleteSpec<E>): Verb<DeleteOptions> {
     const args: JournalArgs = journal?.header.args ?? {
       filter: selection?.kind === 'filter' ? selection.filter : undefined,
       ids: selection?.kind === 'ids' ? selection.ids : undefined,
+      ...(Object.keys(options).length ? { options } : {}),
     };
     await runBulkVerb(ctx, {
       view,
@@ -98,6 +109,7 @@ export function deleteVerb<E>(spec: DeleteSpec<E>): Verb<DeleteOptions> {
         .description(`Delete one ${one}, or many through a previewed, journaled bulk run`)
         .argument('[id]', `the ${one} to delete (omit with --filter/--where/--ids/--ids-file/--resume)`)
         .addHelpText('after', `\nExamples:\n${spec.examples.map((e) => `  ${e}`).join('\n')}`);
+      spec.flags?.(cmd);
       addSelectionFlags(cmd, many, spec.view.filterExample);
       addBulkFlags(cmd);
       cmd.action(async (id: string | undefined, o: Omit<DeleteOptions, 'id'>) => {

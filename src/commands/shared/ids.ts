@@ -29,11 +29,11 @@ export async function resolveId(
   query: ListOperation,
   given: string,
   noun: { one: string; many: string },
-  opts: { signal?: AbortSignal; label?: (e: Record<string, unknown>) => unknown; bin?: string; fromItem?: (item: unknown) => unknown } = {},
+  opts: { signal?: AbortSignal; label?: (e: Record<string, unknown>) => unknown; bin?: string; fromItem?: (item: unknown) => unknown; params?: Record<string, unknown> } = {},
 ): Promise<string> {
   if (!isIdPrefix(given)) return given;
   const matches: Array<Record<string, unknown>> = [];
-  for await (const page of listPages(api, query, { filter: { id: { $startsWith: given.toLowerCase() } }, limit: SHOWN + 1, pageSize: SHOWN + 1, signal: opts.signal })) {
+  for await (const page of listPages(api, query, { filter: { id: { $startsWith: given.toLowerCase() } }, limit: SHOWN + 1, pageSize: SHOWN + 1, params: opts.params, signal: opts.signal })) {
     for (const item of page.items) matches.push((opts.fromItem ? opts.fromItem(item) : item) as Record<string, unknown>);
   }
   if (matches.length === 1) return String(matches[0]!.id);

@@ -71,6 +71,8 @@ export interface TransitionSpec<E extends { id: string; revision?: string | null
   options?(opts: TransitionOptions): Record<string, unknown>;
   /** The confirm question for N entities. */
   question(n: number): string;
+  /** Whether the entity has revisions (default true); without them the verb has no `--revision` flag (members). */
+  revisioned?: boolean;
 }
 
 /**
@@ -156,9 +158,9 @@ export function transitionVerb<E extends { id: string; revision?: string | null 
       const cmd: Command = parent
         .command(spec.verb)
         .description(spec.description)
-        .argument('[id]', `the ${one} (omit with --filter/--where/--ids/--ids-file/--resume)`)
-        .option('--revision <n>', `the ${one}'s revision to act on (default: its current one)`)
-        .addHelpText('after', `\nExamples:\n${spec.examples.map((e) => `  ${e}`).join('\n')}`);
+        .argument('[id]', `the ${one} (omit with --filter/--where/--ids/--ids-file/--resume)`);
+      if (spec.revisioned !== false) cmd.option('--revision <n>', `the ${one}'s revision to act on (default: its current one)`);
+      cmd.addHelpText('after', `\nExamples:\n${spec.examples.map((e) => `  ${e}`).join('\n')}`);
       spec.flags?.(cmd);
       addSelectionFlags(cmd, many, spec.view.filterExample);
       addBulkFlags(cmd);

@@ -42,6 +42,11 @@ export interface EntityView<E> {
    * `toSchema` (documented -> JSON) before checking against {@link schema}, `toWire` (JSON -> documented) to send.
    */
   paths?: { toSchema(path: string): string; toWire(path: string): string };
+  /**
+   * Request fields every query of this noun sends besides filter, sort and paging (members: `fieldsets:
+   * ['FULL']`, so a list shows what `get` shows); a list's own `params` override them.
+   */
+  params?: Record<string, unknown>;
 }
 
 /** The filter the platform is sent for a checked (schema-form) filter. */
@@ -100,6 +105,7 @@ export function idOf(ctx: Context, api: ApiClient, view: EntityView<unknown>, gi
     label: (e) => view.label(e),
     bin: ctx.bin,
     fromItem: view.fromItem,
+    params: view.params,
   });
 }
 
@@ -160,7 +166,8 @@ export function listVerb<E>(spec: ListSpec<E>): Verb<ListOptions> {
     let shown = 0;
     const op = spec.op ?? view.query;
     async function* entities(): AsyncGenerator<E> {
-      for await (const page of listPages(api, op, { filter: wireFilter(view, filter), sort, limit, pageSize: limit, params: extra.params, signal: ctx.signal })) {
+      const params = view.params || extra.params ? { ...view.params, ...extra.params } : undefined;
+      for await (const page of listPages(api, op, { filter: wireFilter(view, filter), sort, limit, pageSize: limit, params, signal: ctx.signal })) {
         if (total === undefined && page.pagingMetadata && !page.pagingMetadata.tooManyToCount) total = page.pagingMetadata.total;
         shown += page.items.length;
         if (spec.view.fromItem) for (const item of page.items) yield spec.view.fromItem(item);

@@ -10,7 +10,7 @@
  * UNAUTHENTICATED [401] for the "my" calls without a member token.
  */
 import type { MemberCreate, MemberPatch } from '../../api/schemas/member.js';
-import { MEMBER_SLUG_MAX } from '../../api/schemas/member.js';
+import { MEMBER_ACTIVITY_FROM, MEMBER_PRIVACY_FROM, MEMBER_SLUG_MAX, MEMBER_STATUS_TABLE, type MemberStatusAction } from '../../api/schemas/member.js';
 import { getPath } from '../../api/paths.js';
 import { ApplicationFailure } from '../errors.js';
 import type { RequestContext } from '../serve.js';
@@ -49,21 +49,18 @@ export function project(doc: MemberDoc, fieldset: FieldsetName): Record<string, 
 }
 
 /** A status action of the state table. */
-export type StatusAction = 'approve' | 'block' | 'disconnect';
+export type StatusAction = MemberStatusAction;
 
 /**
- * The member status table (spec 001 section 4; docs/members.md "State table"): each action, the statuses it is
- * allowed from, the status it leads to and the event it records. An action from the status it leads to changes
- * nothing (a repeat is answered with the member as it is, no event); any other status refuses it.
+ * The member status table of src/api/schemas/member.ts (docs/members.md "State table") with the event each
+ * action records. An action from the status it leads to changes nothing (a repeat is answered with the member
+ * as it is, no event); any other status refuses it with INVALID_MEMBER_STATUS.
  */
 export const STATUS_TABLE: Readonly<Record<StatusAction, { from: readonly MemberStatusDoc[]; to: MemberStatusDoc; event: string }>> = {
-  // Approve a pending applicant, or unblock a blocked member (the platform's approveMember does both).
-  approve: { from: ['PENDING', 'BLOCKED'], to: 'APPROVED', event: 'member.approved' },
-  // Block an applicant or an approved member: neither can log in afterwards.
-  block: { from: ['PENDING', 'APPROVED'], to: 'BLOCKED', event: 'member.blocked' },
-  // Disconnect is irreversible (the platform: "to connect the same member again, create a new member").
-  disconnect: { from: ['PENDING', 'APPROVED', 'BLOCKED'], to: 'OFFLINE', event: 'member.disconnected' },
-};
+  approve: { ...MEMBER_STATUS_TABLE.approve, event: 'member.approved' },
+  block: { ...MEMBER_STATUS_TABLE.block, event: 'member.blocked' },
+  disconnect: { ...MEMBER_STATUS_TABLE.disconnect, event: 'member.disconnected' },
+} as Readonly<Record<StatusAction, { from: readonly MemberStatusDoc[]; to: MemberStatusDoc; event: string }>>;
 
 /** Activity actions: mute and unmute, allowed for every status but OFFLINE (a disconnected member is gone from the community). */
 export const ACTIVITY_TABLE: Readonly<Record<'mute' | 'unmute', { to: ActivityStatusDoc; event: string }>> = {
@@ -77,8 +74,8 @@ export const PRIVACY_TABLE: Readonly<Record<'join' | 'leave', { to: PrivacyStatu
   leave: { to: 'PRIVATE', event: 'member.left_community' },
 };
 
-const ACTIVITY_FROM: readonly MemberStatusDoc[] = ['PENDING', 'APPROVED', 'BLOCKED'];
-const PRIVACY_FROM: readonly MemberStatusDoc[] = ['APPROVED'];
+const ACTIVITY_FROM = MEMBER_ACTIVITY_FROM as readonly MemberStatusDoc[];
+const PRIVACY_FROM = MEMBER_PRIVACY_FROM as readonly MemberStatusDoc[];
 
 function refused(m: MemberDoc, action: string, allowedFrom: readonly string[]): ApplicationFailure {
   return new ApplicationFailure(428, 'INVALID_MEMBER_STATUS', `member ${m.id} is ${m.status}: it cannot be ${action} (allowed from ${allowedFrom.join(', ')})`, {

@@ -1,0 +1,43 @@
+/**
+ * `sitectl members delete`: one member (`delete ID`, read first and confirmed) or many (`--filter | --where |
+ * --ids | --ids-file`, or `--resume JOURNAL`) through the entity bulk engine as the platform's delete-by-filter
+ * jobs over the planned ids, 100 at a time (spec 001 section 7). `--content-assignee ID` names the member who
+ * receives the deleted members' content: only the by-filter call carries `contentAssigneeId`, so with it a
+ * single delete goes through that job too, restricted to the one id.
+ */
+import { members } from '../../api/members.js';
+import { UserError } from '../../core/errors.js';
+import { deleteVerb } from '../shared/delete.js';
+import { MEMBER_VIEW } from './shared/view.js';
+import { fetchMember } from './shared/read.js';
+
+export type { DeleteOptions } from '../shared/delete.js';
+
+const FULL_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export const { register, run } = deleteVerb({
+  view: MEMBER_VIEW,
+  command: 'members delete',
+  examples: [
+    'sitectl members delete 3f2a --yes',
+    'sitectl members delete --where status=BLOCKED --dry-run',
+    "sitectl members delete --filter '{\"status\":\"OFFLINE\"}' --content-assignee 9c1b0e4d-... --yes --json",
+  ],
+  flags: (cmd) => cmd.option('--content-assignee <member-id>', "the member (full id) who receives the deleted members' content"),
+  options: (opts) => {
+    const assignee = opts.contentAssignee;
+    if (assignee === undefined) return {};
+    if (typeof assignee !== 'string' || !FULL_ID.test(assignee)) throw new UserError(`--content-assignee takes a member's full id, got '${String(assignee)}'`);
+    return { contentAssigneeId: assignee };
+  },
+  fetch: (api, id, signal) => fetchMember(api, id, signal),
+  remove: async (api, id, signal, options) => {
+    const assignee = options.contentAssigneeId as string | undefined;
+    if (assignee === undefined) await members.deleteMember(api, { id }, { signal });
+    else await members.bulkDeleteMembersByFilter(api, { filter: { id: { $in: [id] } }, contentAssigneeId: assignee }, { signal });
+  },
+  bulk: async () => {
+    const { deleteMembers, membersPort } = await import('./shared/bulk.js');
+    return { port: membersPort, action: deleteMembers };
+  },
+});

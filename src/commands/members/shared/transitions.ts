@@ -1,0 +1,121 @@
+/**
+ * The member actions of the state table (spec 001 section 4; src/api/schemas/member.ts MEMBER_STATUS_TABLE,
+ * docs/members.md) as shared transition verbs: approve (PENDING or BLOCKED), block (PENDING or APPROVED),
+ * disconnect (any status but OFFLINE, for good), mute and unmute (any status but OFFLINE). One member (its
+ * state read first; "already ..." changes nothing) or many through the entity bulk engine: approve and block
+ * as the platform's by-filter jobs over the planned ids, the others one call per member.
+ */
+import { members as calls } from '../../../api/members.js';
+import { MEMBER_ACTIVITY_FROM, type Member } from '../../../api/schemas/member.js';
+import { transitionVerb, type TransitionSpec } from '../../shared/transition.js';
+import { fetchMember } from './read.js';
+import { MEMBER_VIEW, statusBlocked } from './view.js';
+
+export type MemberVerb = 'approve' | 'block' | 'disconnect' | 'mute' | 'unmute';
+
+const plural = (n: number) => `${n} member${n === 1 ? '' : 's'}`;
+const activityBlocked = (m: Member, verb: string) =>
+  (MEMBER_ACTIVITY_FROM as readonly string[]).includes(String(m.status)) ? undefined : `it is ${m.status} (${verb} takes ${MEMBER_ACTIVITY_FROM.join(', ')})`;
+
+const SPECS: Record<MemberVerb, Omit<TransitionSpec<Member>, 'view' | 'fetch' | 'command'>> = {
+  approve: {
+    verb: 'approve',
+    description: 'Approve a pending member or unblock a blocked one; many by filter as a previewed, journaled job',
+    examples: [
+      'sitectl members approve 3f2a',
+      'sitectl members approve --where status=PENDING --dry-run',
+      `sitectl members approve --filter '{"status":"PENDING","loginEmail":{"$endsWith":"@example.com"}}' --yes --json`,
+    ],
+    done: 'approved',
+    title: 'Approving',
+    reached: (m) => m.status === 'APPROVED',
+    blocked: (m) => statusBlocked(m, 'approve'),
+    async apply(api, m, _r, _o, signal) {
+      return (await calls.approveMember(api, { id: m.id }, { signal })).member;
+    },
+    async bulk() {
+      const w = await import('./bulk.js');
+      return { port: w.membersPort, send: (api) => w.approveSender(api), chunkSize: w.JOB_CHUNK };
+    },
+    question: (n) => `Approve ${plural(n)}? They can log in afterwards.`,
+  },
+  block: {
+    verb: 'block',
+    description: 'Block a member (it can no longer log in); many by filter as a previewed, journaled job',
+    examples: ['sitectl members block 3f2a', `sitectl members block --filter '{"loginEmail":{"$endsWith":"@spam.example"}}' --yes`],
+    done: 'blocked',
+    title: 'Blocking',
+    reached: (m) => m.status === 'BLOCKED',
+    blocked: (m) => statusBlocked(m, 'block'),
+    async apply(api, m, _r, _o, signal) {
+      return (await calls.blockMember(api, { id: m.id }, { signal })).member;
+    },
+    async bulk() {
+      const w = await import('./bulk.js');
+      return { port: w.membersPort, send: (api) => w.blockSender(api), chunkSize: w.JOB_CHUNK };
+    },
+    question: (n) => `Block ${plural(n)}? They can no longer log in.`,
+  },
+  disconnect: {
+    verb: 'disconnect',
+    description: 'Disconnect a member for good (status OFFLINE: no login, gone from the community)',
+    examples: ['sitectl members disconnect 3f2a', 'sitectl members disconnect --where status=BLOCKED --dry-run'],
+    done: 'disconnected',
+    title: 'Disconnecting',
+    reached: (m) => m.status === 'OFFLINE',
+    blocked: (m) => statusBlocked(m, 'disconnect'),
+    async apply(api, m, _r, _o, signal) {
+      return (await calls.disconnectMember(api, { id: m.id }, { signal })).member;
+    },
+    async bulk() {
+      const w = await import('./bulk.js');
+      return { port: w.membersPort, send: (api) => w.eachMemberSender(api, 'disconnectMember'), chunkSize: w.EACH_CHUNK };
+    },
+    question: (n) => `Disconnect ${plural(n)}? This cannot be undone.`,
+  },
+  mute: {
+    verb: 'mute',
+    description: 'Mute a member (no posts, likes or comments); many in a previewed, journaled run',
+    examples: ['sitectl members mute 3f2a', 'sitectl members mute --ids 3f2a...,9c1b... --yes'],
+    done: 'muted',
+    title: 'Muting',
+    reached: (m) => m.activityStatus === 'MUTED',
+    blocked: (m) => activityBlocked(m, 'mute'),
+    async apply(api, m, _r, _o, signal) {
+      return (await calls.muteMember(api, { id: m.id }, { signal })).member;
+    },
+    async bulk() {
+      const w = await import('./bulk.js');
+      return { port: w.membersPort, send: (api) => w.eachMemberSender(api, 'muteMember'), chunkSize: w.EACH_CHUNK };
+    },
+    question: (n) => `Mute ${plural(n)}?`,
+  },
+  unmute: {
+    verb: 'unmute',
+    description: 'Unmute a member (activity ACTIVE again); many in a previewed, journaled run',
+    examples: ['sitectl members unmute 3f2a', 'sitectl members unmute --where activityStatus=MUTED --yes'],
+    done: 'unmuted',
+    title: 'Unmuting',
+    reached: (m) => m.activityStatus === 'ACTIVE',
+    blocked: (m) => activityBlocked(m, 'unmute'),
+    async apply(api, m, _r, _o, signal) {
+      return (await calls.unmuteMember(api, { id: m.id }, { signal })).member;
+    },
+    async bulk() {
+      const w = await import('./bulk.js');
+      return { port: w.membersPort, send: (api) => w.eachMemberSender(api, 'unmuteMember'), chunkSize: w.EACH_CHUNK };
+    },
+    question: (n) => `Unmute ${plural(n)}?`,
+  },
+};
+
+/** The shared transition verb of one member action. */
+export function memberTransition(verb: MemberVerb) {
+  return transitionVerb<Member>({
+    ...SPECS[verb],
+    view: MEMBER_VIEW,
+    command: `members ${verb}`,
+    revisioned: false,
+    fetch: (api, id, signal) => fetchMember(api, id, signal),
+  });
+}
