@@ -6,10 +6,13 @@
 import type { Family } from './family.js';
 import { availabilityFamily } from './availability.js';
 import { bookingsFamily } from './bookings.js';
+import { checkoutFamily } from './checkout.js';
 import { extendedBookingsFamily } from './extended-bookings.js';
 import { membersFamily } from './members.js';
 import { multiServiceBookingsFamily } from './multi-service-bookings.js';
+import { memberOrdersFamily, ordersFamily } from './orders.js';
+import { plansFamily } from './plans.js';
 import { servicesFamily } from './services.js';
 import { sitesFamily } from './sites.js';
 
-export const FAMILIES: readonly Family[] = [sitesFamily, servicesFamily, availabilityFamily, bookingsFamily, extendedBookingsFamily, multiServiceBookingsFamily, membersFamily];
+export const FAMILIES: readonly Family[] = [sitesFamily, servicesFamily, availabilityFamily, bookingsFamily, extendedBookingsFamily, multiServiceBookingsFamily, membersFamily, plansFamily, ordersFamily, memberOrdersFamily, checkoutFamily];

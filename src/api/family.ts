@@ -31,6 +31,8 @@ export interface PagingSpec<Items extends string = string> {
   wrapper?: string;
   /** The sort key inside the wrapper: `sort` (most APIs) or `sorting` (members, orders). */
   sortKey?: 'sort' | 'sorting';
+  /** The sort is one `{fieldName, order}` object, not a list (the orders GET lists: `sorting.fieldName=...`). */
+  singleSort?: boolean;
   /** The reply key of the paging metadata: `pagingMetadata` (default) or `metadata` (members). */
   meta?: 'pagingMetadata' | 'metadata';
   /**

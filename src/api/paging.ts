@@ -148,9 +148,11 @@ export type ListOperation = Operation & { paging: PagingSpec };
  * Pages of any list operation of a family table, built from its `paging` declaration (wire section 6): the
  * filter, sort and paging go inside the declared wrapper (`query`, `search`) or, for GET lists, at the top
  * level as `limit`/`offset`; a cursor page after the first sends only `cursorPaging` (the SDK's rule) beside
- * `params`. `pageSize` is capped at the operation's `maxLimit` (default: that maximum).
+ * `params`. `pageSize` is capped at the operation's `maxLimit` (default: that maximum). A `singleSort` list
+ * is sent its one sort key as an object (`sorting.fieldName=...` on a GET).
  *
- * @throws whatever the call throws; RangeError on a bad pageSize/limit
+ * @throws whatever the call throws; RangeError on a bad pageSize/limit, or more than one sort key for a
+ *   `singleSort` list
  */
 export function listPages<Op extends ListOperation>(api: ApiClient, op: Op, opts: ListOptions = {}): AsyncGenerator<Page<ItemOf<Op>>> {
   const spec = op.paging;
@@ -161,7 +163,10 @@ export function listPages<Op extends ListOperation>(api: ApiClient, op: Op, opts
   const criteria = (): Record<string, unknown> => {
     const out: Record<string, unknown> = {};
     if (opts.filter !== undefined && spec.filter) out.filter = opts.filter;
-    if (opts.sort !== undefined) out[spec.sortKey ?? 'sort'] = opts.sort;
+    if (opts.sort !== undefined) {
+      if (spec.singleSort && opts.sort.length > 1) throw new RangeError(`${op.name} sorts by one field, got ${opts.sort.length}`);
+      out[spec.sortKey ?? 'sort'] = spec.singleSort ? opts.sort[0] : opts.sort;
+    }
     return out;
   };
   const attempt = opts.attempt ?? (<T>(read: () => Promise<T>) => read());

@@ -23,6 +23,10 @@ import { BOOKING_COLLECTIONS } from './bookings/model.js';
 import { availabilityServed, bookingsServed, extendedBookingsServed, multiServiceBookingsServed } from './bookings/handlers.js';
 import { SERVICE_COLLECTIONS } from './services/model.js';
 import { MEMBER_COLLECTIONS } from './members/model.js';
+import { PLAN_COLLECTIONS } from './plans/model.js';
+import { plansServed } from './plans/handlers.js';
+import { ORDER_COLLECTIONS } from './orders/model.js';
+import { checkoutServed, memberOrdersServed, ordersServed } from './orders/handlers.js';
 import { seedStore, type SeedOptions } from './seed/index.js';
 import type { CollectionDef, Doc } from './store/collection.js';
 import { Store } from './store/store.js';
@@ -30,10 +34,10 @@ import { Store } from './store/store.js';
 export type { Faults } from './faults.js';
 
 /** Every operation the emulator serves, family by family. */
-export const SERVED: readonly ServedOperation[] = [...sitesServed, ...servicesServed, ...availabilityServed, ...bookingsServed, ...extendedBookingsServed, ...multiServiceBookingsServed, ...membersServed];
+export const SERVED: readonly ServedOperation[] = [...sitesServed, ...servicesServed, ...availabilityServed, ...bookingsServed, ...extendedBookingsServed, ...multiServiceBookingsServed, ...membersServed, ...plansServed, ...ordersServed, ...memberOrdersServed, ...checkoutServed];
 
 /** Every collection of every family, declared to the store at start. */
-const COLLECTIONS = [...SERVICE_COLLECTIONS, ...BOOKING_COLLECTIONS, ...MEMBER_COLLECTIONS] as unknown as ReadonlyArray<CollectionDef<Doc>>;
+const COLLECTIONS = [...SERVICE_COLLECTIONS, ...BOOKING_COLLECTIONS, ...MEMBER_COLLECTIONS, ...PLAN_COLLECTIONS, ...ORDER_COLLECTIONS] as unknown as ReadonlyArray<CollectionDef<Doc>>;
 
 export interface EmulatorOptions {
   dataDir: string;

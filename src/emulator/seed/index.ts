@@ -15,6 +15,7 @@ import { calendarOf } from '../bookings/model.js';
 import { DEFAULT_SEED_BOOKINGS, seedBookings, seedWorkingHours } from './bookings.js';
 import { Prng } from './random.js';
 import { DEFAULT_SEED_MEMBERS, MAX_SEED_MEMBERS, seedMembers } from './members.js';
+import { seedPlansAndOrders } from './orders.js';
 
 export const DEFAULT_SEED_SIZE = 60;
 const PRNG_SEED = 20250106;
@@ -65,6 +66,7 @@ export function seedStore(store: Store, key: AdminKey, opts: SeedOptions = {}): 
       const main = site.id === key.siteId;
       seedSite(store, site.id, base, { size: main ? size : 0, bookings: main ? bookings : 0, staff, actor: key.accountId, prngSeed: main ? PRNG_SEED : siteSeed(site.id) });
       if (main) seedMembers(store, site.id, base, members);
+      if (main && kind === 'demo') seedPlansAndOrders(store, site.id, base);
     }
     store.setMeta('seed', kind);
     store.setMeta('seedSize', String(size));

@@ -7,6 +7,9 @@
 import { availability } from '../../../src/api/availability.js';
 import { bookings } from '../../../src/api/bookings.js';
 import { ApiClient } from '../../../src/api/client.js';
+import { checkout } from '../../../src/api/checkout.js';
+import { orders } from '../../../src/api/orders.js';
+import { plans } from '../../../src/api/plans.js';
 import { members } from '../../../src/api/members.js';
 import { multiServiceBookings } from '../../../src/api/multi-service-bookings.js';
 import { services } from '../../../src/api/services.js';
@@ -28,6 +31,10 @@ export interface Fixtures {
   courseScheduleId(): Promise<string>;
   /** An APPROVED member created for this call alone (a BLOCKED one when asked). */
   freshMember(status?: 'APPROVED' | 'BLOCKED'): Promise<{ id: string; slug: string }>;
+  /** A public monthly plan (20 USD, 12 cycles) created for this call alone. */
+  freshPlan(): Promise<{ id: string }>;
+  /** An ACTIVE, unpaid offline order of a fresh plan by a fresh member, made for this call alone. */
+  freshOrder(): Promise<{ id: string; endDate: string }>;
 }
 
 type Example = (fx: Fixtures) => Promise<Record<string, unknown>>;
@@ -44,6 +51,14 @@ export const REFUSALS: Record<string, Record<string, { status: number; code: str
     leaveCommunity: { status: 401, code: 'UNAUTHENTICATED' },
     getCurrentMember: { status: 401, code: 'UNAUTHENTICATED' },
     deleteMyMember: { status: 401, code: 'UNAUTHENTICATED' },
+  },
+  'member-orders': {
+    memberGetOrder: { status: 401, code: 'UNAUTHENTICATED' },
+    memberListOrders: { status: 401, code: 'UNAUTHENTICATED' },
+    requestCancellation: { status: 401, code: 'UNAUTHENTICATED' },
+  },
+  checkout: {
+    getOnlineOrderPreview: { status: 401, code: 'UNAUTHENTICATED' },
   },
 };
 
@@ -78,11 +93,12 @@ export const EXAMPLES: Record<string, Record<string, Example>> = {
     queryLocations: async () => ({ filter: {} }),
     queryCategories: async () => ({ filter: {} }),
     setServiceLocations: async (fx) => ({ serviceId: (await fx.freshService()).id, locations: [{ type: 'CUSTOMER' }] }),
-    enablePricingPlansForService: async (fx) => ({ serviceId: (await fx.freshService()).id, pricingPlanIds: ['plan-a'] }),
+    enablePricingPlansForService: async (fx) => ({ serviceId: (await fx.freshService()).id, pricingPlanIds: [(await fx.freshPlan()).id] }),
     disablePricingPlansForService: async (fx) => {
       const s = await fx.freshService();
-      await services.enablePricingPlansForService(fx.api, { serviceId: s.id, pricingPlanIds: ['plan-a'] });
-      return { serviceId: s.id, pricingPlanIds: ['plan-a'] };
+      const plan = await fx.freshPlan();
+      await services.enablePricingPlansForService(fx.api, { serviceId: s.id, pricingPlanIds: [plan.id] });
+      return { serviceId: s.id, pricingPlanIds: [plan.id] };
     },
     setCustomSlug: async (fx) => ({ serviceId: (await fx.freshService()).id, slug: `custom-${unique()}` }),
     validateSlug: async () => ({ slug: `free-${unique()}` }),
@@ -221,6 +237,47 @@ export const EXAMPLES: Record<string, Record<string, Example>> = {
       return { multiServiceBookingId: g.id, bookings: [{ bookingId: g.bookings[1]!.id, revision: g.bookings[1]!.revision }] };
     },
   },
+  plans: {
+    listPublicPlans: async () => ({ limit: 5, offset: 0 }),
+    queryPublicPlans: async () => ({ query: { filter: { primary: false }, sort: [{ fieldName: 'createdDate', order: 'DESC' }], paging: { limit: 3 } } }),
+    getPlan: async (fx) => ({ id: (await fx.freshPlan()).id }),
+    listPlans: async (fx) => ({ archived: 'ARCHIVED_AND_ACTIVE', public: 'PUBLIC_AND_HIDDEN', planIds: [(await fx.freshPlan()).id], limit: 10 }),
+    getPlanStats: async () => ({}),
+    createPlan: async () => ({ plan: { name: `Contract ${unique()}`.slice(0, 50), pricing: { singlePaymentUnlimited: true, price: { value: '10', currency: 'USD' } } } }),
+    updatePlan: async (fx) => ({ plan: { id: (await fx.freshPlan()).id, description: 'contract' } }),
+    setPlanVisibility: async (fx) => ({ id: (await fx.freshPlan()).id, visible: false }),
+    makePlanPrimary: async (fx) => ({ id: (await fx.freshPlan()).id }),
+    clearPrimary: async () => ({}),
+    archivePlan: async (fx) => ({ id: (await fx.freshPlan()).id }),
+  },
+  orders: {
+    managementGetOrder: async (fx) => ({ id: (await fx.freshOrder()).id, fieldSet: 'FULL' }),
+    managementListOrders: async (fx) => ({ planIds: [(await fx.freshPlan()).id], orderStatuses: ['ACTIVE', 'PAUSED'], paymentStatuses: ['UNPAID'], limit: 50, sorting: { fieldName: 'createdDate', order: 'ASC' } }),
+    postponeEndDate: async (fx) => {
+      const o = await fx.freshOrder();
+      return { id: o.id, endDate: new Date(Date.parse(o.endDate) + 30 * 86_400_000).toISOString() };
+    },
+    cancelOrder: async (fx) => ({ id: (await fx.freshOrder()).id, effectiveAt: 'IMMEDIATELY' }),
+    markAsPaid: async (fx) => ({ id: (await fx.freshOrder()).id }),
+    pauseOrder: async (fx) => ({ id: (await fx.freshOrder()).id }),
+    resumeOrder: async (fx) => {
+      const o = await fx.freshOrder();
+      await orders.pauseOrder(fx.api, { id: o.id });
+      return { id: o.id };
+    },
+  },
+  'member-orders': {
+    memberGetOrder: async (fx) => ({ id: (await fx.freshOrder()).id }),
+    memberListOrders: async () => ({ orderStatuses: ['ACTIVE'], limit: 10 }),
+    requestCancellation: async (fx) => ({ id: (await fx.freshOrder()).id, effectiveAt: 'IMMEDIATELY' }),
+  },
+  checkout: {
+    createOnlineOrder: async (fx) => ({ planId: (await fx.freshPlan()).id, onBehalf: { memberId: (await fx.freshMember()).id, orderMethod: 'MOTO' }, couponCode: 'WELCOME10' }),
+    createOfflineOrder: async (fx) => ({ planId: (await fx.freshPlan()).id, memberId: (await fx.freshMember()).id, paid: false }),
+    getOnlineOrderPreview: async (fx) => ({ planId: (await fx.freshPlan()).id }),
+    getOfflineOrderPreview: async (fx) => ({ planId: (await fx.freshPlan()).id, memberId: (await fx.freshMember()).id, couponCode: 'SAVE5' }),
+    getPricePreview: async (fx) => ({ planId: (await fx.freshPlan()).id, couponCode: 'WELCOME10' }),
+  },
 };
 
 /** A parsed slot back in wire form (dates are strings already; drop nothing). */
@@ -306,6 +363,16 @@ export function fixtures(emu: TestEmulator): Fixtures {
       });
       if (status === 'BLOCKED') await members.blockMember(api, { id: member.id });
       return { id: member.id, slug: member.profile?.slug ?? '' };
+    },
+    async freshPlan() {
+      const { plan } = await plans.createPlan(api, {
+        plan: { name: `Fixture ${unique()}`.slice(0, 50), pricing: { subscription: { cycleDuration: { count: 1, unit: 'MONTH' }, cycleCount: 12 }, price: { value: '20', currency: 'USD' } } },
+      });
+      return { id: plan.id };
+    },
+    async freshOrder() {
+      const { order } = await checkout.createOfflineOrder(api, { planId: (await fx.freshPlan()).id, memberId: (await fx.freshMember()).id, paid: false });
+      return { id: order.id, endDate: (order.endDate as Date).toISOString() };
     },
     async courseScheduleId() {
       const { services: list } = await services.queryServices(api, { query: { filter: { type: 'COURSE' }, paging: { limit: 1 } } });
