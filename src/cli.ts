@@ -10,7 +10,7 @@
  */
 import './startup.js';
 export { createIOStreams } from './core/iostreams.js';
-export { AuthError, CancelError, DeclinedError, ExitCode, PartialFailureError, UserError } from './core/errors.js';
+export { AuthError, CancelError, DeclinedError, ExitCode, ExitStatus, PartialFailureError, UserError } from './core/errors.js';
 export { oneLine } from './core/text.js';
 export { createContext } from './context.js';
 export { consumeUsageHint, createProgram, nounNames, nounOf, parse } from './program.js';

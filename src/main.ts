@@ -95,7 +95,7 @@ async function report(
   interrupted: boolean,
   bin: string,
 ): Promise<number> {
-  const { AuthError, CancelError, DeclinedError, ExitCode, PartialFailureError, UserError, oneLine } = cli;
+  const { AuthError, CancelError, DeclinedError, ExitCode, ExitStatus, PartialFailureError, UserError, oneLine } = cli;
   const write = (line: string) => io.stderr.write(line + '\n');
   const stack = () => {
     if (debug && err instanceof Error && err.stack) write(err.stack);
@@ -113,6 +113,7 @@ async function report(
     write(`hint: run '${bin} ${known ? noun + ' ' : ''}--help' for usage`);
     return ExitCode.Usage;
   }
+  if (err instanceof ExitStatus) return err.exitCode;
   if (err instanceof DeclinedError) {
     // Answering no is not an error: say what happened, nothing more.
     write(err.message);

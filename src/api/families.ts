@@ -14,5 +14,6 @@ import { memberOrdersFamily, ordersFamily } from './orders.js';
 import { plansFamily } from './plans.js';
 import { servicesFamily } from './services.js';
 import { sitesFamily } from './sites.js';
+import { staffMembersFamily } from './staff-members.js';
 
-export const FAMILIES: readonly Family[] = [sitesFamily, servicesFamily, availabilityFamily, bookingsFamily, extendedBookingsFamily, multiServiceBookingsFamily, membersFamily, plansFamily, ordersFamily, memberOrdersFamily, checkoutFamily];
+export const FAMILIES: readonly Family[] = [sitesFamily, servicesFamily, staffMembersFamily, availabilityFamily, bookingsFamily, extendedBookingsFamily, multiServiceBookingsFamily, membersFamily, plansFamily, ordersFamily, memberOrdersFamily, checkoutFamily];

@@ -73,6 +73,17 @@ export class PartialFailureError extends Error {
   }
 }
 
+/**
+ * A result told by the exit code alone (`services diff --exit-code`: 1 when there is a difference, as `git
+ * diff --exit-code`). Not an error: main prints nothing for it.
+ */
+export class ExitStatus extends Error {
+  override readonly name = 'ExitStatus';
+  constructor(readonly exitCode: ExitCode) {
+    super(`exit status ${exitCode}`);
+  }
+}
+
 /** Something that should never happen: shown as a bug report with the stack under --debug (exit 1). */
 export class BugError extends Error {
   override readonly name = 'BugError';

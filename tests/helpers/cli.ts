@@ -50,6 +50,8 @@ export interface CliTarget {
   url: string;
   apiKey: string;
   siteId: string;
+  /** Sets SITECTL_ACCOUNT_ID too (account-level calls: `sites list`, `--site NAME`). */
+  accountId?: string;
 }
 
 export interface RunCliOptions {
@@ -128,6 +130,7 @@ export function cliEnv(
     env.SITECTL_BASE_URL = emulator.url;
     env.SITECTL_SITE_ID = emulator.siteId;
     env.SITECTL_API_KEY = emulator.apiKey;
+    if (emulator.accountId) env.SITECTL_ACCOUNT_ID = emulator.accountId;
   }
   for (const [k, v] of Object.entries(extra)) {
     if (v === undefined) delete env[k];

@@ -17,6 +17,8 @@ export interface TestEmulator {
   apiKey: string;
   /** Send as `wix-site-id`. */
   siteId: string;
+  /** The account (`wix-account-id`); its sites are `emulator.sites`. */
+  accountId: string;
   /** The emulator's data dir (holds store.sqlite, admin-key.json). */
   dataDir: string;
   /** The running emulator as `startEmulator` returned it. */
@@ -54,6 +56,7 @@ export async function startTestEmulator(
     port: emulator.port,
     apiKey: emulator.apiKey,
     siteId: emulator.siteId,
+    accountId: emulator.accountId,
     dataDir,
     emulator,
     async request(method, path, body) {

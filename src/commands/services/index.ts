@@ -10,6 +10,8 @@ import * as clone from './clone.js';
 import * as count from './count.js';
 import * as create from './create.js';
 import * as del from './delete.js';
+import * as diff from './diff.js';
+import * as exporter from './export.js';
 import * as get from './get.js';
 import * as list from './list.js';
 import * as lists from './lists.js';
@@ -21,5 +23,5 @@ import * as update from './update.js';
 
 export function register(program: Command, ctx: Context): void {
   const services = program.command('services').alias('service').description('List, inspect, create and bulk-update services');
-  for (const verb of [list, get, search, count, create, update, del, clone, slug, locations, pricingPlans, lists]) verb.register(services, ctx);
+  for (const verb of [list, get, search, count, create, update, del, clone, exporter, diff, slug, locations, pricingPlans, lists]) verb.register(services, ctx);
 }

@@ -69,6 +69,9 @@ export const EXAMPLES: Record<string, Record<string, Example>> = {
   sites: {
     querySites: async () => ({ query: { cursorPaging: { limit: 10 } } }),
   },
+  'staff-members': {
+    queryStaffMembers: async () => ({ query: { filter: { name: { $exists: true } }, cursorPaging: { limit: 5 } } }),
+  },
   services: {
     createService: async () => ({ service: { name: `Contract ${unique()}`, type: 'APPOINTMENT' } }),
     bulkCreateServices: async () => ({ services: [{ name: `Bulk ${unique()}`, type: 'CLASS', defaultCapacity: 4 }], returnEntity: true }),

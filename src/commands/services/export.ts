@@ -1,0 +1,67 @@
+/**
+ * `sitectl services export [--filter JSON | --where k=v] [--format json|yaml] [-o FILE]`: the site's services as
+ * a portable catalogue (issue 10 section 2; shapes in `shared/catalogue.ts`): references by name, no ids,
+ * revisions or dates, stable order. On stdout unless `-o` names a file (written 0600, replaced atomically).
+ */
+import { chmodSync, renameSync, writeFileSync } from 'node:fs';
+import type { Command } from 'commander';
+import type { Context } from '../../context.js';
+import { UserError } from '../../core/errors.js';
+import { collect } from '../../core/filters.js';
+import { success } from '../../core/log.js';
+import { filterOf, wireFilter } from '../shared/verbs.js';
+import { readCatalogue, serializeCatalogue } from './shared/catalogue.js';
+import { SERVICE_VIEW } from './shared/view.js';
+
+export interface ExportOptions {
+  filter?: string;
+  where?: string[];
+  format?: string;
+  output?: string;
+}
+
+export function register(parent: Command, ctx: Context): void {
+  parent
+    .command('export')
+    .description('Write the services as a portable catalogue (references by name; for diff and apply on other sites)')
+    .option('--filter <json>', 'only the services matching this filter, e.g. \'{"type":"CLASS"}\'')
+    .option('--where <field=value>', 'only services where field=value (repeatable)', collect)
+    .option('--format <format>', 'json or yaml (default: from the -o file name, else json)')
+    .option('-o, --output <file>', 'write to this file instead of stdout')
+    .addHelpText('after', '\nExamples:\n  sitectl services export -o catalogue.yaml\n  sitectl services export --where type=CLASS --format yaml\n  sitectl services diff -f catalogue.yaml --site Uptown')
+    .action(async (o: ExportOptions) => {
+      await run(o, ctx);
+    });
+}
+
+/** `json` or `yaml`, from `--format`, else the file's extension, else json. @throws UserError (exit 2) */
+export function formatOfFile(format: string | undefined, file: string | undefined): 'json' | 'yaml' {
+  if (format !== undefined) {
+    const f = format.toLowerCase();
+    if (f === 'json' || f === 'yaml' || f === 'yml') return f === 'json' ? 'json' : 'yaml';
+    throw new UserError(`--format must be json or yaml, got '${format}'`);
+  }
+  return file && /\.ya?ml$/i.test(file) ? 'yaml' : 'json';
+}
+
+/**
+ * Writes the catalogue. @throws UserError (exit 2) for bad flags or filter fields; ApiError from the reads; the
+ *   file-system error when `-o` cannot be written
+ */
+export async function run(opts: ExportOptions, ctx: Context): Promise<void> {
+  const format = formatOfFile(opts.format, opts.output);
+  const filter = filterOf(ctx, SERVICE_VIEW, opts);
+  const api = await ctx.api();
+  const { catalogue } = await readCatalogue(api, wireFilter(SERVICE_VIEW, filter), ctx.signal);
+  const text = serializeCatalogue(catalogue, format);
+  if (opts.output === undefined || opts.output === '-') {
+    ctx.io.stdout.write(text);
+    success(ctx.io, `Exported ${catalogue.services.length} services`);
+    return;
+  }
+  const tmp = `${opts.output}.${process.pid}.tmp`;
+  writeFileSync(tmp, text, { mode: 0o600 });
+  chmodSync(tmp, 0o600);
+  renameSync(tmp, opts.output);
+  success(ctx.io, `Exported ${catalogue.services.length} services to ${opts.output}`);
+}

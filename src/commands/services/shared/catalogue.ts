@@ -1,0 +1,333 @@
+/**
+ * The services catalogue as a portable file (issue 10 section 2): what `services export` writes and `services
+ * diff` compares against a site.
+ *
+ * A catalogue is `{kind: "sitectl/services-catalogue", version: 1, services: [...]}`. Each service is keyed by
+ * its main slug and holds only what another site can take: no ids, revisions, dates or server-computed values
+ * (`formattedValue`, urls, calculated addresses); every reference is written by name (business locations,
+ * staff members, the category, the booking policy and the booking form), so the same file applies to any site
+ * of the account whose furniture has the same names. Keys are in a fixed order, services sorted by slug and
+ * lists of names sorted, so the file diffs well in version control.
+ *
+ * Left out for now: pricing plans (`payment.pricingPlanIds`): plans are another family, and a plan's name is
+ * not unique; a catalogue neither sets nor compares them.
+ */
+import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
+import type { ApiClient } from '../../../api/client.js';
+import { listPages } from '../../../api/paging.js';
+import type { Filter } from '../../../api/schemas/common.js';
+import type { Service } from '../../../api/schemas/service.js';
+import { serviceOps, services } from '../../../api/services.js';
+import { staffMembersFamily } from '../../../api/staff-members.js';
+import { UserError } from '../../../core/errors.js';
+
+export const CATALOGUE_KIND = 'sitectl/services-catalogue';
+export const CATALOGUE_VERSION = 1;
+
+/** A service as the catalogue holds it: `slug`, `name` and `type` always, the rest when set. */
+export interface PortableService {
+  slug: string;
+  name: string;
+  type: string;
+  [field: string]: unknown;
+}
+
+export interface Catalogue {
+  kind: typeof CATALOGUE_KIND;
+  version: typeof CATALOGUE_VERSION;
+  services: PortableService[];
+}
+
+/** Names of one kind of a site's furniture, by id, and the ids a name stands for. */
+export class NameIndex {
+  private readonly names = new Map<string, string>();
+  private readonly ids = new Map<string, string[]>();
+
+  constructor(readonly what: string) {}
+
+  add(id: string, name: string | null | undefined): void {
+    const n = (name ?? '').trim() || id;
+    this.names.set(id, n);
+    const key = n.toLowerCase();
+    this.ids.set(key, [...(this.ids.get(key) ?? []), id]);
+  }
+
+  /** The name of `id` (the id itself when the site does not list it). */
+  name(id: string): string {
+    return this.names.get(id) ?? id;
+  }
+
+  /** The ids `name` stands for (case-insensitive): none, one, or several when names repeat. */
+  idsOf(name: string): string[] {
+    return this.ids.get(name.trim().toLowerCase()) ?? [];
+  }
+}
+
+/** A site's furniture that services refer to. */
+export interface Furniture {
+  locations: NameIndex;
+  categories: NameIndex;
+  policies: NameIndex;
+  forms: NameIndex;
+  staff: NameIndex;
+}
+
+/**
+ * Reads the furniture of the client's site (business locations, categories, booking policies, booking forms,
+ * staff members), every page.
+ * @throws ApiError from the queries
+ */
+export async function readFurniture(api: ApiClient, signal: AbortSignal): Promise<Furniture> {
+  const f: Furniture = {
+    locations: new NameIndex('business location'),
+    categories: new NameIndex('category'),
+    policies: new NameIndex('booking policy'),
+    forms: new NameIndex('booking form'),
+    staff: new NameIndex('staff member'),
+  };
+  const [locations, categories] = await Promise.all([services.queryLocations(api, {}, { signal }), services.queryCategories(api, {}, { signal })]);
+  for (const l of locations.businessLocations.locations) f.locations.add(l.id, l.name);
+  for (const c of categories.categories) if (c.id) f.categories.add(c.id, c.name);
+  for await (const page of listPages(api, serviceOps.queryPolicies, { signal })) for (const p of page.items) if (p.bookingPolicy.id) f.policies.add(p.bookingPolicy.id, p.bookingPolicy.name);
+  for await (const page of listPages(api, serviceOps.queryBookingForms, { signal })) for (const x of page.items) f.forms.add(x.form.id, x.form.name);
+  for await (const page of listPages(api, staffMembersFamily.operations.queryStaffMembers, { signal })) for (const s of page.items) f.staff.add(s.id, s.name);
+  return f;
+}
+
+type Json = Record<string, unknown>;
+
+/** `value` without undefined, null, empty objects and the server-computed `formattedValue`, as plain JSON. */
+function clean(value: unknown): unknown {
+  if (value instanceof Date) return value.toISOString();
+  if (Array.isArray(value)) return value.map(clean);
+  if (value === null || typeof value !== 'object') return value;
+  const out: Json = {};
+  for (const [k, v] of Object.entries(value)) {
+    if (v === undefined || v === null || k === 'formattedValue') continue;
+    const c = clean(v);
+    if (c !== null && typeof c === 'object' && !Array.isArray(c) && Object.keys(c).length === 0) continue;
+    out[k] = c;
+  }
+  return out;
+}
+
+/** Keys of a portable service, in the order the file writes them. */
+const FIELD_ORDER = [
+  'slug',
+  'name',
+  'type',
+  'tagLine',
+  'description',
+  'category',
+  'defaultCapacity',
+  'hidden',
+  'sortOrder',
+  'tags',
+  'payment',
+  'onlineBooking',
+  'bookingPolicy',
+  'form',
+  'locations',
+  'staff',
+  'schedule',
+  'conferencing',
+  'media',
+  'extendedFields',
+] as const;
+
+/** The fields of a portable service that name furniture of the site. */
+const REFERENCE_FIELDS = ['category', 'bookingPolicy', 'form', 'locations', 'staff'] as const;
+
+/** Sorts object keys (stable JSON for comparison and for files). */
+function sortKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortKeys);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(
+    Object.keys(value)
+      .sort()
+      .map((k) => [k, sortKeys((value as Json)[k])]),
+  );
+}
+
+const byJson = (a: unknown, b: unknown) => JSON.stringify(a).localeCompare(JSON.stringify(b));
+
+/**
+ * A service of a site as the catalogue holds it: references by name (through `f`), no ids, revisions or dates.
+ * @returns undefined for a service without a main slug (the platform always gives one)
+ */
+export function toPortable(s: Service, f: Furniture): PortableService | undefined {
+  const slug = s.mainSlug?.name;
+  if (!slug) return undefined;
+  const payment = s.payment ? { ...(clean(s.payment) as Json) } : undefined;
+  if (payment) delete payment.pricingPlanIds;
+  const locations = (s.locations ?? [])
+    .map((l): Json => {
+      if (l.type === 'BUSINESS') return { business: f.locations.name(l.business?.id ?? '') };
+      if (l.type === 'CUSTOM') return { custom: sortKeys(clean({ address: l.custom?.address })) };
+      return { type: String(l.type) };
+    })
+    .sort(byJson);
+  const constraints = s.schedule?.availabilityConstraints;
+  const schedule = clean({
+    availabilityConstraints: constraints,
+    ...(s.type !== 'APPOINTMENT' ? { firstSessionStart: s.schedule?.firstSessionStart, lastSessionEnd: s.schedule?.lastSessionEnd } : {}),
+  });
+  const fields: Json = {
+    slug,
+    name: s.name ?? slug,
+    type: s.type ?? 'APPOINTMENT',
+    tagLine: s.tagLine,
+    description: s.description,
+    category: s.category?.id ? f.categories.name(s.category.id) : undefined,
+    defaultCapacity: s.defaultCapacity,
+    hidden: s.hidden,
+    sortOrder: s.sortOrder,
+    tags: s.tags?.length ? [...s.tags].sort() : undefined,
+    payment,
+    onlineBooking: s.onlineBooking,
+    bookingPolicy: s.bookingPolicy?.id ? f.policies.name(s.bookingPolicy.id) : undefined,
+    form: s.form?.id ? f.forms.name(s.form.id) : undefined,
+    locations: locations.length ? locations : undefined,
+    staff: s.staffMemberIds?.length ? s.staffMemberIds.map((id) => f.staff.name(id)).sort() : undefined,
+    schedule,
+    conferencing: s.conferencing,
+    media: s.media,
+    extendedFields: s.extendedFields?.namespaces && Object.keys(s.extendedFields.namespaces).length ? s.extendedFields : undefined,
+  };
+  const out: Json = {};
+  for (const key of FIELD_ORDER) {
+    const v = clean(fields[key]);
+    if (v === undefined || v === null) continue;
+    if (typeof v === 'object' && !Array.isArray(v) && Object.keys(v).length === 0) continue;
+    out[key] = key === 'slug' || key === 'name' || key === 'type' || Array.isArray(v) ? v : sortKeys(v);
+  }
+  return out as PortableService;
+}
+
+/**
+ * The catalogue of the client's site: every service matching `filter` (all without), in portable form.
+ * @throws ApiError from the queries
+ */
+export async function readCatalogue(api: ApiClient, filter: Filter | undefined, signal: AbortSignal): Promise<{ catalogue: Catalogue; furniture: Furniture }> {
+  const furniture = await readFurniture(api, signal);
+  const list: PortableService[] = [];
+  for await (const page of listPages(api, serviceOps.queryServices, { filter, signal })) {
+    for (const s of page.items) {
+      const p = toPortable(s, furniture);
+      if (p) list.push(p);
+    }
+  }
+  list.sort((a, b) => a.slug.localeCompare(b.slug));
+  return { catalogue: { kind: CATALOGUE_KIND, version: CATALOGUE_VERSION, services: list }, furniture };
+}
+
+/** The catalogue as file text: JSON (2-space indent) or YAML, ending in a newline. */
+export function serializeCatalogue(catalogue: Catalogue, format: 'json' | 'yaml'): string {
+  return format === 'yaml' ? stringifyYaml(catalogue, { lineWidth: 0 }) : `${JSON.stringify(catalogue, null, 2)}\n`;
+}
+
+/**
+ * A catalogue read back from file text (JSON or YAML, whichever parses), checked: the kind and version, a
+ * services list whose entries each have a unique `slug` and a `name` and `type`.
+ * @param source for messages: the file name
+ * @throws UserError (exit 2) naming the first problem
+ */
+export function parseCatalogue(text: string, source: string): Catalogue {
+  let data: unknown;
+  try {
+    data = text.trimStart().startsWith('{') ? JSON.parse(text) : parseYaml(text);
+  } catch (err) {
+    throw new UserError(`${source} is not a JSON or YAML catalogue: ${(err as Error).message.split('\n')[0]}`);
+  }
+  const doc = data as Partial<Catalogue> | null;
+  if (!doc || typeof doc !== 'object' || doc.kind !== CATALOGUE_KIND) {
+    throw new UserError(`${source} is not a services catalogue (it needs kind: ${CATALOGUE_KIND})`, "write one with 'services export -o FILE'");
+  }
+  if (doc.version !== CATALOGUE_VERSION) throw new UserError(`${source}: catalogue version ${String(doc.version)} is not supported (this sitectl reads version ${CATALOGUE_VERSION})`);
+  if (!Array.isArray(doc.services)) throw new UserError(`${source}: services must be a list`);
+  const seen = new Set<string>();
+  doc.services.forEach((s, i) => {
+    const where = `${source}: services[${i}]`;
+    if (!s || typeof s !== 'object' || Array.isArray(s)) throw new UserError(`${where} is not an object`);
+    for (const key of ['slug', 'name', 'type'] as const) {
+      if (typeof s[key] !== 'string' || !s[key].trim()) throw new UserError(`${where} needs a ${key}`);
+    }
+    if (!/^[a-z0-9-]{1,100}$/.test(s.slug)) throw new UserError(`${where}: slug '${s.slug}' must be 1-100 characters of a-z, 0-9 and -`);
+    if (seen.has(s.slug)) throw new UserError(`${where}: slug '${s.slug}' appears twice`);
+    seen.add(s.slug);
+    for (const key of Object.keys(s)) {
+      if (!(FIELD_ORDER as readonly string[]).includes(key)) throw new UserError(`${where} (${s.slug}): unknown field '${key}'`, `fields: ${FIELD_ORDER.join(', ')}`);
+    }
+  });
+  return { kind: CATALOGUE_KIND, version: CATALOGUE_VERSION, services: doc.services };
+}
+
+/** The dotted paths at which `wanted` differs from `current` (leaves; a list differs as a whole). */
+export function changedPaths(wanted: unknown, current: unknown, prefix = ''): string[] {
+  const isObj = (v: unknown): v is Json => v !== null && typeof v === 'object' && !Array.isArray(v);
+  if (isObj(wanted) && isObj(current)) {
+    const keys = [...new Set([...Object.keys(wanted), ...Object.keys(current)])].sort();
+    return keys.flatMap((k) => changedPaths(wanted[k], current[k], prefix ? `${prefix}.${k}` : k));
+  }
+  return JSON.stringify(sortKeys(wanted)) === JSON.stringify(sortKeys(current)) ? [] : [prefix];
+}
+
+/** What applying a catalogue to one site would do. */
+export interface CatalogueDiff {
+  create: string[];
+  update: { slug: string; fields: string[] }[];
+  unchanged: number;
+  delete: string[];
+}
+
+/**
+ * Compares the catalogue `wanted` with a site's `current` one, service by service (matched by slug). Only the
+ * fields a wanted service holds are compared (a field left out of the file is not managed by it). Services of
+ * the site that the file does not hold are listed under `delete` only with `prune`.
+ */
+export function diffCatalogue(wanted: Catalogue, current: Catalogue, prune: boolean): CatalogueDiff {
+  const bySlug = new Map(current.services.map((s) => [s.slug, s]));
+  const diff: CatalogueDiff = { create: [], update: [], unchanged: 0, delete: [] };
+  for (const w of wanted.services) {
+    const c = bySlug.get(w.slug);
+    if (!c) {
+      diff.create.push(w.slug);
+      continue;
+    }
+    const fields = Object.keys(w)
+      .filter((k) => k !== 'slug')
+      .flatMap((k) => changedPaths(w[k], c[k], k));
+    if (fields.length) diff.update.push({ slug: w.slug, fields });
+    else diff.unchanged += 1;
+  }
+  if (prune) {
+    const keep = new Set(wanted.services.map((s) => s.slug));
+    diff.delete = current.services.filter((s) => !keep.has(s.slug)).map((s) => s.slug);
+  }
+  return diff;
+}
+
+/**
+ * The references of `wanted` services that `f` (a target site's furniture) does not have, as `kind "name"` lines,
+ * each once; names that stand for several ids are reported too (the file cannot say which one).
+ */
+export function missingReferences(wanted: readonly PortableService[], f: Furniture): string[] {
+  const out = new Set<string>();
+  const check = (index: NameIndex, name: unknown) => {
+    if (typeof name !== 'string') return;
+    const ids = index.idsOf(name);
+    if (ids.length === 0) out.add(`${index.what} "${name}"`);
+    else if (ids.length > 1) out.add(`${index.what} "${name}" (${ids.length} have that name)`);
+  };
+  for (const s of wanted) {
+    for (const field of REFERENCE_FIELDS) {
+      const v = s[field];
+      if (field === 'locations' && Array.isArray(v)) for (const l of v as Json[]) check(f.locations, l.business);
+      else if (field === 'staff' && Array.isArray(v)) for (const n of v) check(f.staff, n);
+      else if (field === 'category') check(f.categories, v);
+      else if (field === 'bookingPolicy') check(f.policies, v);
+      else if (field === 'form') check(f.forms, v);
+    }
+  }
+  return [...out].sort();
+}

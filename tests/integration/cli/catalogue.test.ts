@@ -1,0 +1,145 @@
+/**
+ * An account with several sites, and the services catalogue as a file (issue 10 sections 1 and 2), in process
+ * against a real emulator on port 0: `--site`, `sites list`, the control plane's sites, `services export` and
+ * `services diff` with its exit codes.
+ */
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runInProcess, startTestEmulator, type CliResult, type InProcessOptions, type TestEmulator } from '../../helpers/index.js';
+
+let emu: TestEmulator;
+const dir = mkdtempSync(join(tmpdir(), 'sitectl-catalogue-'));
+beforeAll(async () => {
+  emu = await startTestEmulator({ seed: 'demo', bookings: 0 });
+});
+afterAll(async () => {
+  await emu?.close();
+});
+
+const cli = (args: string[], opts: InProcessOptions = {}) => runInProcess(args, { emulator: emu, ...opts });
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+const json = (r: CliResult): any => JSON.parse(r.stdout);
+const uptown = () => emu.emulator.sites.find((s) => s.name === 'Uptown')!;
+
+describe('an account with several sites', () => {
+  it('has Downtown (demo data) and Uptown (same furniture names, its own ids, no services)', async () => {
+    expect(emu.emulator.sites.map((s) => s.name)).toEqual(['Downtown', 'Uptown']);
+    const sites = await cli(['sites', 'list', '--json']);
+    expect(sites.code, sites.stderr).toBe(0);
+    expect(json(sites)).toEqual([
+      { id: emu.siteId, name: 'Downtown', current: true },
+      { id: uptown().id, name: 'Uptown', current: false },
+    ]);
+    const here = json(await cli(['services', 'business-locations', 'list', '--json', 'id,name']));
+    const there = json(await cli(['services', 'business-locations', 'list', '--json', 'id,name', '--site', 'uptown']));
+    expect(there.map((l: { name: string }) => l.name).sort()).toEqual(here.map((l: { name: string }) => l.name).sort());
+    expect(there.map((l: { id: string }) => l.id)).not.toEqual(expect.arrayContaining([here[0].id]));
+    expect((await cli(['services', 'count', '--site', uptown().id])).stdout.trim()).toBe('0');
+    expect(Number((await cli(['services', 'count'])).stdout.trim())).toBeGreaterThan(0);
+  });
+
+  it('refuses a site the account does not have (exit 2, listing its sites), on the wire too', async () => {
+    const r = await cli(['services', 'count', '--site', 'Nowhere']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/error: --site: the account has no site 'Nowhere'/);
+    expect(r.stderr).toMatch(/hint: its sites: Downtown \(.*\), Uptown/);
+    const foreign = await emu.request('POST', '/_api/bookings/v2/services/count', {});
+    expect(foreign.status).toBe(200);
+    const res = await fetch(`${emu.url}/_api/bookings/v2/services/count`, {
+      method: 'POST',
+      headers: { authorization: emu.apiKey, 'wix-site-id': '00000000-0000-4000-8000-000000000000', 'content-type': 'application/json' },
+      body: '{}',
+    });
+    expect(res.status).toBe(403);
+    // An account-level header reaches the sites query only, not a site's data.
+    const accountOnly = await fetch(`${emu.url}/_api/bookings/v2/services/count`, {
+      method: 'POST',
+      headers: { authorization: emu.apiKey, 'wix-account-id': emu.accountId, 'content-type': 'application/json' },
+      body: '{}',
+    });
+    expect(accountOnly.status).toBe(401);
+  });
+
+  it('creates and removes sites through the control plane; the default site cannot be removed', async () => {
+    const made = await emu.request('POST', '/__emulator/sites', { name: 'Mission Bay' });
+    expect(made.status, JSON.stringify(made.body)).toBe(200);
+    const id = made.body.site.id;
+    expect((await emu.request('POST', '/__emulator/sites', { name: 'mission bay' })).status).toBe(409);
+    const key = JSON.parse(readFileSync(join(emu.dataDir, 'admin-key.json'), 'utf8'));
+    expect(key.sites.map((s: { name: string }) => s.name)).toEqual(['Downtown', 'Uptown', 'Mission Bay']);
+    const staff = json(await cli(['services', 'business-locations', 'list', '--json', 'name', '--site', 'Mission Bay']));
+    expect(staff.length).toBeGreaterThan(0);
+    expect((await emu.request('DELETE', `/__emulator/sites/${emu.siteId}`)).status).toBe(409);
+    expect((await emu.request('DELETE', `/__emulator/sites/${id}`)).status).toBe(200);
+    expect((await emu.request('DELETE', `/__emulator/sites/${id}`)).status).toBe(404);
+    expect((await cli(['services', 'count', '--site', 'Mission Bay'])).code).toBe(2);
+  });
+});
+
+describe('services export and diff', () => {
+  it('exports a stable catalogue with references by name, as JSON or YAML, and diffs it against a site', async () => {
+    const file = join(dir, 'classes.yaml');
+    const r = await cli(['services', 'export', '--where', 'type=CLASS', '-o', file]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toBe('');
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    const catalogue = parseYaml(readFileSync(file, 'utf8'));
+    expect(catalogue.kind).toBe('sitectl/services-catalogue');
+    const slugs = catalogue.services.map((s: { slug: string }) => s.slug);
+    expect(slugs).toEqual([...slugs].sort());
+    expect(catalogue.services.every((s: { type: string }) => s.type === 'CLASS')).toBe(true);
+    const text = readFileSync(file, 'utf8');
+    expect(text).not.toMatch(/\b(revision|createdDate|formattedValue|staffMemberIds)\b/);
+    expect(text).not.toContain(emu.siteId);
+    const one = catalogue.services[0];
+    expect(typeof one.category).toBe('string');
+    expect(one.locations[0]).toEqual({ business: expect.any(String) });
+    // Stable: the same site exports the same text, and JSON holds the same catalogue.
+    expect((await cli(['services', 'export', '--where', 'type=CLASS', '--format', 'yaml'])).stdout).toBe(text);
+    expect(JSON.parse((await cli(['services', 'export', '--where', 'type=CLASS'])).stdout)).toEqual(catalogue);
+
+    const same = await cli(['services', 'diff', '-f', file, '--exit-code', '--json']);
+    expect(same.code, same.stderr).toBe(0);
+    expect(json(same).sites[0]).toMatchObject({ siteId: emu.siteId, create: [], update: [], delete: [], unchanged: slugs.length, missing: [] });
+
+    const there = await cli(['services', 'diff', '-f', file, '--site', 'Uptown', '--exit-code', '--json']);
+    expect(there.code).toBe(1);
+    expect(json(there).sites[0]).toMatchObject({ siteId: uptown().id, siteName: 'Uptown', create: slugs, update: [], unchanged: 0, missing: [] });
+
+    // A changed field shows as one update with its path; --prune lists the site's other services as deletions.
+    catalogue.services[0].defaultCapacity = Number(catalogue.services[0].defaultCapacity) + 1;
+    catalogue.services[0].payment.fixed = { price: { value: '99', currency: 'USD' } };
+    writeFileSync(file, JSON.stringify(catalogue));
+    const changed = await cli(['services', 'diff', '-f', file, '--prune']);
+    expect(changed.code, changed.stderr).toBe(0);
+    const rows = changed.stdout.trim().split('\n').map((l) => l.split('\t'));
+    expect(rows[0]).toEqual(['update', slugs[0], 'defaultCapacity, payment.fixed.price.value']);
+    expect(rows.filter((r) => r[0] === 'delete').length).toBeGreaterThan(0);
+    expect(rows.filter((r) => r[0] === 'delete').every((r) => !slugs.includes(r[1]))).toBe(true);
+  });
+
+  it('names references the target site lacks, and refuses bad files with exit 2', async () => {
+    const file = join(dir, 'odd.json');
+    const r = await cli(['services', 'export', '--where', 'type=APPOINTMENT']);
+    const catalogue = JSON.parse(r.stdout);
+    catalogue.services[0].staff = ['Nobody Here'];
+    writeFileSync(file, JSON.stringify(catalogue));
+    const d = await cli(['services', 'diff', '-f', file, '--json', 'sites']);
+    expect(json(d).sites[0].missing).toEqual(['staff member "Nobody Here"']);
+    expect(d.stderr).toContain('has no staff member "Nobody Here": apply would refuse the site');
+
+    writeFileSync(file, JSON.stringify({ kind: 'other' }));
+    const bad = await cli(['services', 'diff', '-f', file]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/is not a services catalogue/);
+    writeFileSync(file, JSON.stringify({ ...catalogue, services: [catalogue.services[0], catalogue.services[0]] }));
+    expect((await cli(['services', 'diff', '-f', file])).stderr).toMatch(/appears twice/);
+    writeFileSync(file, JSON.stringify({ ...catalogue, services: [{ ...catalogue.services[0], colour: 'red' }] }));
+    expect((await cli(['services', 'diff', '-f', file])).stderr).toMatch(/unknown field 'colour'/);
+    expect((await cli(['services', 'diff'])).code).toBe(2);
+    expect((await cli(['services', 'export', '--format', 'xml'])).code).toBe(2);
+  });
+});
