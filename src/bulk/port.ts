@@ -5,6 +5,7 @@
  */
 import type { ApiClient } from '../api/client.js';
 import { listPages, type ListOperation } from '../api/paging.js';
+import { paramsOfFilter, type ParamFilter } from '../api/list-params.js';
 import type { Filter } from '../api/schemas/common.js';
 import { abortableSleep } from './wait.js';
 import { isRetryable } from './execute.js';
@@ -22,6 +23,11 @@ export interface EntityPort<E extends Entity = Entity> {
   pages(filter: Filter, signal?: AbortSignal): AsyncIterable<E[]>;
   /** A short label of an entity for previews (its name, title or e-mail). */
   label(entity: E): string | undefined;
+  /**
+   * The current state of `ids`, by id (missing ones left out), when the list cannot select by id (the orders
+   * GET lists): {@link fetchByIds} then reads them one by one.
+   */
+  byIds?(ids: readonly string[], signal?: AbortSignal): Promise<Map<string, E>>;
 }
 
 /** Extra rounds for a read whose client-level retries all failed (a plan must not die on one bad page). */
@@ -52,20 +58,35 @@ export interface QueryPortSpec<Op extends ListOperation> {
   entity?: (item: unknown) => Entity;
   /** The filter as the platform is sent it, when its documented paths differ from the entity's JSON. */
   wire?: (filter: Filter) => Filter;
+  /**
+   * For a list that takes parameters instead of a filter (`paging.filter` false): which parameter stands for
+   * which field (list-params.ts). A filter they cannot express is refused with UnsupportedFilterError.
+   */
+  listParams?: ParamFilter;
+  /** Reads one entity (undefined when it does not exist): how the targets of an ids selection are read when the list cannot select by id. */
+  getOne?: (id: string, signal?: AbortSignal) => Promise<Entity | undefined>;
 }
 
 /**
  * A port over a family's filterable query operation (`queryServices`, `queryExtendedBookings`, ...): pages of
- * at most the operation's limit, sorted by id, each read retried on retryable failures.
+ * at most the operation's limit, sorted by id, each read retried on retryable failures. Over a list that takes
+ * parameters instead of a filter (the orders GET list), the filter is sent as those parameters (`listParams`)
+ * and ids are read one by one (`getOne`).
+ * @throws UnsupportedFilterError (from pages) for a filter the parameters cannot express
  */
 export function queryPort<Op extends ListOperation>(api: ApiClient, spec: QueryPortSpec<Op>): EntityPort {
+  const byFilter = spec.query.paging.filter;
+  const getOne = spec.getOne;
   return {
     noun: spec.noun,
     async *pages(filter, signal) {
+      // A parameter list: the filter becomes its parameters (null: the conditions exclude each other).
+      const selected = byFilter ? spec.params : paramsOfFilter(filter, spec.listParams ?? {});
+      if (selected === null) return;
       const pages = listPages(api, spec.query, {
-        filter: spec.wire ? spec.wire(filter) : filter,
+        filter: byFilter ? (spec.wire ? spec.wire(filter) : filter) : undefined,
         sort: [{ fieldName: 'id', order: 'ASC' }],
-        params: spec.params,
+        params: byFilter ? spec.params : { ...spec.params, ...selected },
         signal,
         attempt: (read) => readWithRetries(read, signal),
       });
@@ -75,13 +96,24 @@ export function queryPort<Op extends ListOperation>(api: ApiClient, spec: QueryP
       }
     },
     label: (e) => (spec.label ? spec.label(e as Entity & Record<string, unknown>) : ((e as { name?: string }).name ?? undefined)),
+    byIds: getOne
+      ? async (ids, signal) => {
+          const out = new Map<string, Entity>();
+          for (const id of ids) {
+            const e = await readWithRetries(() => getOne(id, signal), signal);
+            if (e) out.set(id, e);
+          }
+          return out;
+        }
+      : undefined,
   };
 }
 
-/** The current state of `ids` (at most one page), by id: one `{"id":{"$in":[...]}}` query. */
+/** The current state of `ids` (at most one page), by id: one `{"id":{"$in":[...]}}` query, or the port's own reads. */
 export async function fetchByIds<E extends Entity>(port: EntityPort<E>, ids: readonly string[], signal?: AbortSignal): Promise<Map<string, E>> {
   const out = new Map<string, E>();
   if (ids.length === 0) return out;
+  if (port.byIds) return port.byIds(ids, signal);
   for await (const page of port.pages({ id: { $in: [...ids] } }, signal)) for (const e of page) out.set(e.id, e);
   return out;
 }

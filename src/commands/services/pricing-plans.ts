@@ -1,13 +1,16 @@
 /**
  * `sitectl services pricing-plans add|remove ID PLAN_ID...`: links or unlinks pricing plans (spec 000 section 7
  * "POST /v2/services/{serviceId}/pricing-plans/add|remove"). A plan that is already linked (or was never
- * linked) changes nothing, and the command says so.
+ * linked) changes nothing, and the command says so. `add` takes only plans of the site (read first: an
+ * unknown id is bad input, exit 2, and nothing is linked); `remove` takes any id, so a stale link can go.
  */
 import type { Command } from 'commander';
 import { services } from '../../api/services.js';
 import type { Context } from '../../context.js';
+import { UserError } from '../../core/errors.js';
 import { notice, success } from '../../core/log.js';
 import { addFormatFlags, printRecord, printValue, type FormatFlags } from '../../core/output.js';
+import { allPlans } from '../plans/shared/view.js';
 import { formatOf, idOf } from '../shared/verbs.js';
 import { SERVICE_VIEW } from './shared/view.js';
 
@@ -32,11 +35,22 @@ export function register(parent: Command, ctx: Context): void {
   }
 }
 
+/**
+ * Every id must be a plan of the site (archived ones too: their orders may still book), read before anything
+ * is linked. @throws UserError (exit 2) naming the unknown ids
+ */
+async function checkPlanIds(ctx: Context, ids: readonly string[]): Promise<void> {
+  const known = new Set((await allPlans(await ctx.api(), ctx.signal)).map((p) => p.id));
+  const unknown = ids.filter((id) => !known.has(id));
+  if (unknown.length) throw new UserError(`no pricing plan ${unknown.map((id) => `'${id}'`).join(', ')} on this site; nothing was linked`, `'${ctx.bin} plans list --state all' shows the plan ids`);
+}
+
 /** Prints the service's pricing plan ids after the change, one per line (the service with --json). */
 export async function run(opts: PricingPlansOptions, ctx: Context): Promise<void> {
   const format = formatOf(ctx, SERVICE_VIEW, opts);
   const api = await ctx.api();
   const serviceId = await idOf(ctx, api, SERVICE_VIEW, opts.id);
+  if (opts.verb === 'add') await checkPlanIds(ctx, opts.planIds);
   const request = { serviceId, pricingPlanIds: opts.planIds };
   const before = (await services.getService(api, { serviceId }, { signal: ctx.signal })).service;
   const { service } =

@@ -20,7 +20,7 @@ export function isIdPrefix(given: string): boolean {
 
 /**
  * The full id `given` stands for: itself when it is a full id (or not id-shaped), else the one entity of
- * `query` whose id starts with it.
+ * `query` whose id starts with it (a list that cannot filter by id is read through).
  * @param noun for messages: `{one: 'service', many: 'services'}`
  * @throws UserError exit 1 when no entity matches, exit 2 when several do (listing them)
  */
@@ -33,9 +33,26 @@ export async function resolveId(
 ): Promise<string> {
   if (!isIdPrefix(given)) return given;
   const matches: Array<Record<string, unknown>> = [];
+  if (!query.paging.filter) {
+    // A list that cannot filter by id (the orders GET list): read it through, keeping the ids that match.
+    const prefix = given.toLowerCase();
+    for await (const page of listPages(api, query, { signal: opts.signal })) {
+      for (const item of page.items) {
+        const e = (opts.fromItem ? opts.fromItem(item) : item) as Record<string, unknown>;
+        if (String(e.id).toLowerCase().startsWith(prefix)) matches.push(e);
+      }
+      if (matches.length > SHOWN) break;
+    }
+    return chosen(given, matches, noun, opts);
+  }
   for await (const page of listPages(api, query, { filter: { id: { $startsWith: given.toLowerCase() } }, limit: SHOWN + 1, pageSize: SHOWN + 1, params: opts.params, signal: opts.signal })) {
     for (const item of page.items) matches.push((opts.fromItem ? opts.fromItem(item) : item) as Record<string, unknown>);
   }
+  return chosen(given, matches, noun, opts);
+}
+
+/** The one match of a prefix. @throws UserError as {@link resolveId} */
+function chosen(given: string, matches: Array<Record<string, unknown>>, noun: { one: string; many: string }, opts: { label?: (e: Record<string, unknown>) => unknown; bin?: string }): string {
   if (matches.length === 1) return String(matches[0]!.id);
   if (matches.length === 0) {
     throw new UserError(`no ${noun.one} has an id starting with '${given}'`, `'${opts.bin ?? 'sitectl'} ${noun.many} list' shows the ids`, ExitCode.Failure);

@@ -8,6 +8,7 @@ import type { Command } from 'commander';
 import type { $ZodType } from 'zod/v4/core';
 import type { ApiClient } from '../../api/client.js';
 import { invoke, type Operation, type RequestOf, type ReplyOf } from '../../api/family.js';
+import { paramsOfFilter, UnsupportedFilterError, type ParamFilter } from '../../api/list-params.js';
 import { listPages, type ListOperation } from '../../api/paging.js';
 import type { Filter } from '../../api/schemas/common.js';
 import type { Context } from '../../context.js';
@@ -42,6 +43,12 @@ export interface EntityView<E> {
    * `toSchema` (documented -> JSON) before checking against {@link schema}, `toWire` (JSON -> documented) to send.
    */
   paths?: { toSchema(path: string): string; toWire(path: string): string };
+  /**
+   * When {@link query} takes parameters instead of a filter (a GET list such as the orders list): the
+   * parameter that stands for each field. `--filter`/`--where` may then use only these fields, with equality
+   * or `$in` (list-params.ts), and are sent as the parameters.
+   */
+  listParams?: ParamFilter;
   /**
    * Request fields every query of this noun sends besides filter, sort and paging (members: `fieldsets:
    * ['FULL']`, so a list shows what `get` shows); a list's own `params` override them.
@@ -81,8 +88,26 @@ export function filterOf(ctx: Context, view: EntityView<unknown>, flags: FilterF
   const given = parseFilterFlags(flags);
   // Documented paths (`bookedEntity.item.slot.serviceId`) are checked in the JSON form the user sees.
   const filter = given && view.paths ? mapFilterFields(given, view.paths.toSchema) : given;
-  checkFilter(view.schema, filter, flags.filter !== undefined ? '--filter' : '--where', ctx.flags.allowUnknownFields);
+  const flag = flags.filter !== undefined ? '--filter' : '--where';
+  checkFilter(view.schema, filter, flag, ctx.flags.allowUnknownFields);
+  listParamsOf(view, filter, flag);
   return filter;
+}
+
+/**
+ * The GET parameters a filter stands for, for a view whose query takes no filter (undefined for one that
+ * does; null when the conditions exclude each other).
+ * @throws UserError (exit 2) naming the fields the list can select by, when the filter is not expressible
+ */
+export function listParamsOf(view: EntityView<unknown>, filter: Filter | undefined, flag = '--filter'): Record<string, unknown> | null | undefined {
+  if (view.query.paging.filter) return undefined;
+  try {
+    return paramsOfFilter(filter, view.listParams ?? {});
+  } catch (err) {
+    if (!(err instanceof UnsupportedFilterError)) throw err;
+    const fields = err.supported;
+    throw new UserError(`${flag}: ${err.message}`, fields.length ? `${view.noun.many} can be selected by ${fields.join(', ')} (equality or $in, ANDed)` : `${view.noun.many} cannot be selected by a filter`);
+  }
 }
 
 /** `--sort` keys, each checked against the entity schema. @throws UserError (exit 2) */
@@ -160,12 +185,17 @@ export function listVerb<E>(spec: ListSpec<E>): Verb<ListOptions> {
     const sort = sortOf(ctx, view, opts.sort ?? spec.defaultSort);
     if (opts.all && opts.limit !== undefined) throw new UserError('use either --limit or --all');
     const limit = opts.all ? undefined : opts.limit !== undefined ? parseIntFlag(opts.limit, '--limit') : defaultLimit;
+    // A list that takes parameters instead of a filter is sent the filter as its parameters.
+    const selected = listParamsOf(view, filter);
+    if (selected) extra.params = { ...extra.params, ...selected };
+    if (sort && sort.length > 1 && (spec.op ?? view.query).paging.singleSort) throw new UserError(`--sort: ${view.noun.many} sort by one field, got ${sort.length}`);
 
     const api = await ctx.api();
     let total: number | undefined;
     let shown = 0;
     const op = spec.op ?? view.query;
     async function* entities(): AsyncGenerator<E> {
+      if (selected === null) return;
       const params = view.params || extra.params ? { ...view.params, ...extra.params } : undefined;
       for await (const page of listPages(api, op, { filter: wireFilter(view, filter), sort, limit, pageSize: limit, params, signal: ctx.signal })) {
         if (total === undefined && page.pagingMetadata && !page.pagingMetadata.tooManyToCount) total = page.pagingMetadata.total;

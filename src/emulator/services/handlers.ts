@@ -5,6 +5,8 @@
  */
 import { servicesFamily } from '../../api/services.js';
 import { bulkReply } from '../bulk.js';
+import { ApplicationFailure } from '../errors.js';
+import { PLANS } from '../plans/model.js';
 import { compileFilter, runCount, runQuery, runSearch } from '../query/index.js';
 import { RawJson, serve, type RequestContext } from '../serve.js';
 import type { SiteCollection, Doc } from '../store/collection.js';
@@ -203,6 +205,10 @@ export const servicesServed = serve(servicesFamily, {
   enablePricingPlansForService(ctx) {
     const c = cat(ctx);
     const service = c.services.require(ctx.body.serviceId);
+    // The platform answers 400 for plan ids that are not plans of the site (docs/plans-orders.md).
+    const plans = ctx.db(PLANS);
+    const unknown = ctx.body.pricingPlanIds.filter((id) => !plans.get(id));
+    if (unknown.length) throw new ApplicationFailure(400, 'INVALID_PRICING_PLAN', `no pricing plan ${unknown.join(', ')} on this site`, { pricingPlanIds: unknown });
     const next = changePricingPlans(service, ctx.body.pricingPlanIds, 'add');
     return serviceReply(c, next ? c.services.update(next) : service);
   },

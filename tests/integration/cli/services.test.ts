@@ -347,17 +347,30 @@ describe('slug, locations, plans', () => {
 
   it('pricing-plans add and remove link and unlink pricing plans; removing one never linked changes nothing', async () => {
     const id = await createService('Plans Target');
-    const add = await cli(['services', 'pricing-plans', 'add', id, 'plan-a', 'plan-b']);
+    const [planA, planB] = (await emu.request('GET', '/pricing-plans/v2/plans')).body.plans.map((p: { id: string }) => p.id);
+    const add = await cli(['services', 'pricing-plans', 'add', id, planA, planB]);
     expect(add.code, add.stderr).toBe(0);
-    expect(add.stdout).toBe('plan-a\nplan-b\n');
-    const remove = await cli(['services', 'pricing-plans', 'remove', id, 'plan-a']);
-    expect(remove.stdout).toBe('plan-b\n');
+    expect(add.stdout).toBe(`${planA}\n${planB}\n`);
+    const remove = await cli(['services', 'pricing-plans', 'remove', id, planA]);
+    expect(remove.stdout).toBe(`${planB}\n`);
     const got = await emu.request('GET', `/_api/bookings/v2/services/${id}`);
-    expect(got.body.service.payment.pricingPlanIds).toEqual(['plan-b']);
+    expect(got.body.service.payment.pricingPlanIds).toEqual([planB]);
     const never = await cli(['services', 'pricing-plans', 'remove', id, 'plan-zzz']);
     expect(never.code).toBe(0);
     expect(never.stderr).toMatch(/^Nothing changed: not linked to service /m);
     expect((await emu.request('GET', `/_api/bookings/v2/services/${id}`)).body.service.revision).toBe(got.body.service.revision);
+  });
+
+  it('pricing-plans add refuses an id that is not a plan of the site (exit 2) and links nothing', async () => {
+    const id = await createService('Plans Unknown');
+    const [planA] = (await emu.request('GET', '/pricing-plans/v2/plans')).body.plans.map((p: { id: string }) => p.id);
+    const before = (await emu.request('GET', `/_api/bookings/v2/services/${id}`)).body.service;
+    const bad = await cli(['services', 'pricing-plans', 'add', id, planA, 'no-such-plan']);
+    expect(bad.code).toBe(2);
+    expectOneLineError(bad, /no pricing plan 'no-such-plan' on this site; nothing was linked/);
+    const after = (await emu.request('GET', `/_api/bookings/v2/services/${id}`)).body.service;
+    expect(after.revision).toBe(before.revision);
+    expect(after.payment?.pricingPlanIds ?? []).toEqual([]);
   });
 });
 

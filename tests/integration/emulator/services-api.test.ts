@@ -338,12 +338,16 @@ describe('slugs, clone, locations, pricing plans', () => {
 
   it('adds and removes pricing plan ids with set semantics', async () => {
     const s = (await emu.request('POST', '/v2/services', newService('Plans check'))).body.service;
-    const add = await emu.request('POST', `/v2/services/${s.id}/pricing-plans/add`, { pricingPlanIds: ['p1', 'p2', 'p1'] });
-    expect(add.body.service.payment.pricingPlanIds).toEqual(['p1', 'p2']);
+    const [p1, p2, p3] = (await emu.request('GET', '/pricing-plans/v2/plans?archived=ARCHIVED_AND_ACTIVE')).body.plans.map((p: { id: string }) => p.id);
+    const add = await emu.request('POST', `/v2/services/${s.id}/pricing-plans/add`, { pricingPlanIds: [p1, p2, p1] });
+    expect(add.body.service.payment.pricingPlanIds).toEqual([p1, p2]);
     expect(add.body.service.payment.options.pricingPlan).toBe(true);
-    const again = await emu.request('POST', `/v2/services/${s.id}/pricing-plans/add`, { pricingPlanIds: ['p2', 'p3'] });
-    expect(again.body.service.payment.pricingPlanIds).toEqual(['p1', 'p2', 'p3']);
-    const remove = await emu.request('POST', `/v2/services/${s.id}/pricing-plans/remove`, { pricingPlanIds: ['p1', 'p2', 'p3'] });
+    const again = await emu.request('POST', `/v2/services/${s.id}/pricing-plans/add`, { pricingPlanIds: [p2, p3] });
+    expect(again.body.service.payment.pricingPlanIds).toEqual([p1, p2, p3]);
+    const unknown = await emu.request('POST', `/v2/services/${s.id}/pricing-plans/add`, { pricingPlanIds: [p1, 'no-such-plan'] });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.details.applicationError).toMatchObject({ code: 'INVALID_PRICING_PLAN', data: { pricingPlanIds: ['no-such-plan'] } });
+    const remove = await emu.request('POST', `/v2/services/${s.id}/pricing-plans/remove`, { pricingPlanIds: [p1, p2, p3] });
     expect(remove.body.service.payment.pricingPlanIds).toEqual([]);
     expect(remove.body.service.payment.options.pricingPlan).toBe(false);
     expect(remove.body.service.revision).toBe('4');

@@ -1,0 +1,49 @@
+/**
+ * `checkout online` and `checkout offline`: one order bought for a member. Every flag, the plan and the member
+ * e-mail are checked before the order is created, and creating is never repeated automatically (a repeat would
+ * buy twice), so a refused command buys nothing.
+ */
+import type { Command } from 'commander';
+import type { ApiClient } from '../../api/client.js';
+import type { Order } from '../../api/schemas/order.js';
+import type { Context } from '../../context.js';
+import { success } from '../../core/log.js';
+import { addFormatFlags, printValue, type FormatFlags } from '../../core/output.js';
+import { oneLine } from '../../core/text.js';
+import { ORDER_VIEW } from '../orders/shared/view.js';
+import { formatOf } from '../shared/verbs.js';
+import { addCheckoutFlags, checkoutInput, printOrder, type CheckoutFlags } from './shared.js';
+
+export interface BuySpec<F> {
+  verb: 'online' | 'offline';
+  description: string;
+  examples: string[];
+  flags(cmd: Command): void;
+  create(api: ApiClient, input: { planId: string; memberId: string; couponCode?: string; startDate?: string }, flags: F & CheckoutFlags, signal: AbortSignal): Promise<Order>;
+}
+
+/** Builds the verb: prints the new order's id when stdout is piped, the order on a terminal or with --json. */
+export function buyVerb<F>(spec: BuySpec<F>) {
+  const run = async (opts: F & CheckoutFlags & FormatFlags & { plan: string }, ctx: Context): Promise<void> => {
+    const format = formatOf(ctx, ORDER_VIEW, opts);
+    const { api, plan, memberId, couponCode, startDate } = await checkoutInput(ctx, opts.plan, opts, true);
+    const order = await spec.create(api, { planId: plan.id, memberId: memberId!, ...(couponCode ? { couponCode } : {}), ...(startDate ? { startDate } : {}) }, opts, ctx.signal);
+    success(ctx.io, `Created ${spec.verb} order ${order.id} of plan "${oneLine(plan.name ?? plan.id)}" for member ${memberId}: ${order.status}, payment ${order.lastPaymentStatus}`);
+    if (format.kind === 'table' && !ctx.io.isStdoutTTY) {
+      await printValue(ctx.io, format, order, { text: order.id });
+      return;
+    }
+    await printOrder(ctx, format, order);
+  };
+  return {
+    run,
+    register(parent: Command, ctx: Context) {
+      const cmd = addCheckoutFlags(parent.command(spec.verb).description(spec.description).argument('<plan>', 'plan id, unique id prefix, or exact name'), { start: true, member: true });
+      spec.flags(cmd);
+      cmd.addHelpText('after', `\nExamples:\n${spec.examples.map((e) => `  ${e}`).join('\n')}`);
+      addFormatFlags(cmd).action(async (plan: string, o: F & CheckoutFlags & FormatFlags) => {
+        await run({ ...o, plan }, ctx);
+      });
+    },
+  };
+}

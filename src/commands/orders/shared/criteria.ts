@@ -1,0 +1,66 @@
+/**
+ * The selection flags of `orders list` and of the bulk order actions: `--status`, `--plan` (id, prefix or exact
+ * name), `--buyer` (member id or login e-mail), `--payment-status`. They become one filter in the order's
+ * fields, sent as the list's parameters (view.ts).
+ */
+import type { Command } from 'commander';
+import { members } from '../../../api/members.js';
+import type { Filter } from '../../../api/schemas/common.js';
+import { OrderStatusValues, PaymentStatusValues } from '../../../api/schemas/order.js';
+import type { Context } from '../../../context.js';
+import { UserError } from '../../../core/errors.js';
+import { planOf } from '../../plans/shared/view.js';
+
+export interface CriteriaFlags {
+  status?: string;
+  plan?: string;
+  buyer?: string;
+  paymentStatus?: string;
+}
+
+/** Declares the selection flags. */
+export function addCriteriaFlags(cmd: Command): Command {
+  return cmd
+    .option('--status <list>', `orders in these statuses, comma-separated (${OrderStatusValues.join(', ')})`)
+    .option('--plan <plan>', 'orders of this plan (id, id prefix or exact name)')
+    .option('--buyer <member>', "orders bought by this member (member id or login e-mail)")
+    .option('--payment-status <list>', `orders whose last payment is in these statuses (${PaymentStatusValues.join(', ')})`);
+}
+
+/** Whether any selection flag was given. */
+export function hasCriteria(o: CriteriaFlags): boolean {
+  return [o.status, o.plan, o.buyer, o.paymentStatus].some((v) => v !== undefined);
+}
+
+/** The values of a comma list flag, each one of `allowed`. @throws UserError (exit 2) */
+function listOf(text: string, allowed: readonly string[], flag: string): string[] {
+  const list = text.split(',').map((s) => s.trim().toUpperCase()).filter(Boolean);
+  if (list.length === 0) throw new UserError(`${flag} is empty`, `use ${allowed.join(', ')}`);
+  for (const v of list) if (!allowed.includes(v)) throw new UserError(`${flag}: unknown value '${v}'`, `use ${allowed.join(', ')}`);
+  return list;
+}
+
+const cond = (values: string[]) => (values.length === 1 ? values[0] : { $in: values });
+
+/**
+ * The filter the selection flags describe, or undefined when none was given. Statuses are checked first;
+ * `--plan` reads the plans and `--buyer` an e-mail's member.
+ * @throws UserError (exit 2) for an unknown status, plan or member
+ */
+export async function criteriaFilter(o: CriteriaFlags, ctx: Context): Promise<Filter | undefined> {
+  const parts: Filter[] = [];
+  if (o.status !== undefined) parts.push({ status: cond(listOf(o.status, OrderStatusValues, '--status')) });
+  if (o.paymentStatus !== undefined) parts.push({ lastPaymentStatus: cond(listOf(o.paymentStatus, PaymentStatusValues, '--payment-status')) });
+  if (o.plan !== undefined) parts.push({ planId: (await planOf(ctx, await ctx.api(), o.plan, '--plan')).id });
+  if (o.buyer !== undefined) parts.push({ 'buyer.memberId': await memberIdOf(ctx, o.buyer) });
+  if (parts.length === 0) return undefined;
+  return parts.length === 1 ? parts[0] : { $and: parts };
+}
+
+/** A member id from `--buyer`/`--member`: an id as given, or the member whose login e-mail it is. @throws UserError (exit 2) for an unknown e-mail */
+export async function memberIdOf(ctx: Context, given: string, flag = '--buyer'): Promise<string> {
+  if (!given.includes('@')) return given;
+  const { members: found } = await members.queryMembers(await ctx.api(), { query: { filter: { loginEmail: given.toLowerCase() }, paging: { limit: 2 } } }, { signal: ctx.signal });
+  if (found.length !== 1) throw new UserError(`${flag}: no member signs in as ${given}`, `'${ctx.bin} members list' shows the members`);
+  return found[0]!.id;
+}

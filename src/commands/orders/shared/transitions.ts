@@ -1,0 +1,165 @@
+/**
+ * The owner's order actions as shared transition verbs (spec 001 sections 4 and 7 "Orders, owner"; the state
+ * table in docs/plans-orders.md): pause, resume, cancel (now, or at the next payment date), mark as paid and
+ * postpone the end date, each for one order or many through the entity bulk engine (selected by `--status`,
+ * `--plan`, `--buyer`, `--payment-status`, `--filter`/`--where`, `--ids`). Orders have no revisions.
+ *
+ * What the command can tell from an order's fields (its status, type, payment) is checked before anything is
+ * sent: the single form refuses (exit 1) and the bulk form skips with the reason. What depends on the time
+ * (not started yet, in a free trial) is the platform's to say: it refuses with ORDER_NOT_SUSPENDABLE and
+ * its reason.
+ */
+import type { Command } from 'commander';
+import { orders as calls } from '../../../api/orders.js';
+import type { Order } from '../../../api/schemas/order.js';
+import { UserError } from '../../../core/errors.js';
+import { parseWhen } from '../../shared/time.js';
+import { transitionVerb, type TransitionOptions, type TransitionSpec } from '../../shared/transition.js';
+import { addCriteriaFlags, criteriaFilter, type CriteriaFlags, hasCriteria } from './criteria.js';
+import { fetchOrder, ORDER_VIEW } from './view.js';
+
+type Verb = 'pause' | 'resume' | 'cancel' | 'mark-paid' | 'postpone';
+type Row = Order & { revision?: string | null };
+
+const plural = (n: number) => `${n} order${n === 1 ? '' : 's'}`;
+
+/** Why an order in this status cannot change at all (CANCELED, ENDED), or undefined. */
+const finalReason = (o: Order) => (o.status === 'CANCELED' || o.status === 'ENDED' ? `it is ${o.status}` : undefined);
+
+/**
+ * The new end date of `orders postpone` (`--to`) as an ISO instant: a date or date-time in UTC unless it
+ * carries an offset. Checked before anything is read. @throws UserError (exit 2)
+ */
+function postponeTo(o: TransitionOptions): string {
+  const to = o.to as string | undefined;
+  if (to === undefined) throw new UserError('postpone needs --to DATE', 'e.g. --to 2027-03-01 or --to 2027-03-01T18:00:00Z');
+  return new Date(parseWhen(to, 'UTC', '--to')).toISOString();
+}
+
+const SPECS: Record<Verb, Omit<TransitionSpec<Row>, 'view' | 'fetch' | 'command' | 'bulk'> & { action: 'pauseOrder' | 'resumeOrder' | 'markAsPaid' | 'cancelOrder' | 'postponeEndDate' }> = {
+  pause: {
+    verb: 'pause',
+    action: 'pauseOrder',
+    description: 'Pause an active order (its end date moves by the paused time when it resumes), or many in bulk',
+    examples: ['sitectl orders pause 7c1e', "sitectl orders pause --plan 'Gold Monthly' --status ACTIVE --dry-run", 'sitectl orders pause --ids-file ids.txt --yes --json'],
+    done: 'paused',
+    title: 'Pausing',
+    reached: (o) => o.status === 'PAUSED',
+    blocked: (o) => (o.status === 'PENDING' || o.status === 'DRAFT' ? `it is ${o.status} (not active yet)` : finalReason(o)),
+    apply: async (api, o, _r, _opts, signal) => {
+      await calls.pauseOrder(api, { id: o.id }, { signal });
+      return o;
+    },
+    question: (n) => `Pause ${plural(n)}? Their members lose access until they are resumed.`,
+  },
+  resume: {
+    verb: 'resume',
+    action: 'resumeOrder',
+    description: 'Resume a paused order (its end date moves by the paused time), or many in bulk',
+    examples: ['sitectl orders resume 7c1e', 'sitectl orders resume --status PAUSED --yes'],
+    done: 'resumed',
+    title: 'Resuming',
+    reached: (o) => o.status === 'ACTIVE',
+    blocked: (o) => (o.status === 'PAUSED' ? undefined : `it is ${o.status} (only a PAUSED order resumes)`),
+    apply: async (api, o, _r, _opts, signal) => {
+      await calls.resumeOrder(api, { id: o.id }, { signal });
+      return o;
+    },
+    question: (n) => `Resume ${plural(n)}?`,
+  },
+  cancel: {
+    verb: 'cancel',
+    action: 'cancelOrder',
+    description: 'Cancel an order now, or at its next payment date (--at next-payment: auto-renewal stops), or many in bulk',
+    examples: ['sitectl orders cancel 7c1e', 'sitectl orders cancel 7c1e --at next-payment', "sitectl orders cancel --status PENDING --plan 'Silver 12 Months' --dry-run"],
+    done: 'canceled',
+    title: 'Cancelling',
+    flags: (cmd: Command) => cmd.option('--at <when>', 'now (default) or next-payment'),
+    options: (o) => ({ effectiveAt: effectiveAtOf(o.at as string | undefined) }),
+    reached: (o) => o.status === 'CANCELED',
+    blocked: (o) => (o.status === 'ENDED' ? 'it has ENDED' : undefined),
+    apply: async (api, o, _r, opts, signal) => {
+      await calls.cancelOrder(api, { id: o.id, effectiveAt: opts.effectiveAt === 'NEXT_PAYMENT_DATE' ? 'NEXT_PAYMENT_DATE' : 'IMMEDIATELY' }, { signal });
+      return o;
+    },
+    question: (n) => `Cancel ${plural(n)}? Their members lose their plans.`,
+  },
+  'mark-paid': {
+    verb: 'mark-paid',
+    action: 'markAsPaid',
+    description: 'Record the payment of an unpaid offline order, or of many in bulk',
+    examples: ['sitectl orders mark-paid 7c1e', 'sitectl orders mark-paid --payment-status UNPAID --status ACTIVE --dry-run'],
+    done: 'marked paid',
+    title: 'Marking paid',
+    reached: (o) => o.lastPaymentStatus === 'PAID',
+    blocked: (o) => {
+      if (o.type !== 'OFFLINE') return `it is an ${o.type} order (only offline orders are marked paid)`;
+      if (o.lastPaymentStatus === 'NOT_APPLICABLE') return 'it is free';
+      if (o.status !== 'ACTIVE' && o.status !== 'PAUSED') return `it is ${o.status}`;
+      return undefined;
+    },
+    apply: async (api, o, _r, _opts, signal) => {
+      await calls.markAsPaid(api, { id: o.id }, { signal });
+      return o;
+    },
+    question: (n) => `Mark ${plural(n)} as paid?`,
+  },
+  postpone: {
+    verb: 'postpone',
+    action: 'postponeEndDate',
+    description: 'Move the end date of an order later (--to DATE), or of many in bulk',
+    examples: ['sitectl orders postpone 7c1e --to 2027-03-01', "sitectl orders postpone --plan '10-Class Pack' --status ACTIVE --to 2027-06-30 --dry-run"],
+    done: 'postponed',
+    title: 'Postponing',
+    flags: (cmd: Command) => cmd.option('--to <date>', 'the new end date, later than the current one (UTC unless an offset is given: 2027-03-01, 2027-03-01T18:00:00+02:00)'),
+    options: (o) => ({ endDate: postponeTo(o) }),
+    reached: () => false,
+    apply: async (api, o, _r, opts, signal) => {
+      await calls.postponeEndDate(api, { id: o.id, endDate: String(opts.endDate) }, { signal });
+      return o;
+    },
+    question: (n) => `Postpone the end of ${plural(n)}?`,
+  },
+};
+
+/** `--at now|next-payment` as the platform's effectiveAt. @throws UserError (exit 2) */
+function effectiveAtOf(at: string | undefined): 'IMMEDIATELY' | 'NEXT_PAYMENT_DATE' {
+  const a = (at ?? 'now').toLowerCase().replace(/_/g, '-');
+  if (a === 'now' || a === 'immediately') return 'IMMEDIATELY';
+  if (a === 'next-payment' || a === 'next-payment-date') return 'NEXT_PAYMENT_DATE';
+  throw new UserError(`--at must be now or next-payment, got '${at}'`);
+}
+
+/** The shared transition verb of one order action. */
+export function orderTransition(verb: Verb) {
+  const spec = SPECS[verb];
+  return transitionVerb<Row>({
+    ...spec,
+    view: ORDER_VIEW as never,
+    command: `orders ${verb}`,
+    revisioned: false,
+    flags: (cmd) => {
+      spec.flags?.(cmd);
+      addCriteriaFlags(cmd);
+    },
+    hasCriteria: (o) => hasCriteria(o as CriteriaFlags),
+    criteria: (o, ctx) => criteriaFilter(o as CriteriaFlags, ctx),
+    options: (o) => spec.options?.(o) ?? {},
+    fetch: (api, id, signal) => fetchOrder(api, id, signal),
+    ...(verb === 'postpone'
+      ? {
+          // The target date is known only from the options: an order already ending then is left alone.
+          blocked: (o: Row) => (o.status !== 'ACTIVE' && o.status !== 'PAUSED' ? `it is ${o.status}` : !o.endDate ? 'it has no end date (it renews until canceled, or never ends)' : undefined),
+        }
+      : {}),
+    // The actions answer {}: read the order again to show it as it is now.
+    apply: async (api, o, revision, opts, signal) => {
+      await spec.apply(api, o, revision, opts, signal);
+      return fetchOrder(api, o.id, signal);
+    },
+    async bulk() {
+      const w = await import('./bulk.js');
+      return { port: w.ordersPort, send: (api, o) => w.orderSender(api, spec.action, o), chunkSize: w.EACH_CHUNK };
+    },
+  });
+}

@@ -1,0 +1,14 @@
+/** `sitectl plans archive PLAN`: archive a plan for good (it can no longer be bought; its orders go on). */
+import { plans } from '../../api/plans.js';
+import { planAction } from './shared/action.js';
+
+export const { register, run } = planAction({
+  verb: 'archive',
+  description: 'Archive a plan: it can no longer be bought, changed or made primary (its orders go on)',
+  examples: ['sitectl plans archive "Annual Classic" --yes', 'sitectl plans archive 3f2a'],
+  options: () => ({}),
+  reached: (p) => (p.archived ? 'archived' : undefined),
+  confirm: (p) => `Archive plan "${p.name ?? p.id}"? It can no longer be bought or changed; this cannot be undone.`,
+  apply: async (api, p, _o, signal) => (await plans.archivePlan(api, { id: p.id }, { signal })).plan,
+  done: 'archived',
+});

@@ -1,0 +1,14 @@
+/** `sitectl plans primary PLAN`: highlight a plan on the site (the one primary plan; not archived, not hidden). */
+import { plans } from '../../api/plans.js';
+import { planAction } from './shared/action.js';
+
+export const { register, run } = planAction({
+  verb: 'primary',
+  description: 'Make a plan the primary (highlighted) one; the previous primary plan stops being primary',
+  examples: ['sitectl plans primary "Silver 12 Months"', 'sitectl plans primary 3f2a --json'],
+  options: () => ({}),
+  reached: (p) => (p.primary ? 'primary' : undefined),
+  blocked: (p) => (p.archived ? 'it is archived' : p.public === false ? "it is hidden (show it first: 'plans visibility PLAN public')" : undefined),
+  apply: async (api, p, _o, signal) => (await plans.makePlanPrimary(api, { id: p.id }, { signal })).plan,
+  done: 'made primary',
+});

@@ -1,0 +1,42 @@
+/**
+ * `sitectl plans update PLAN [--name] [--price] [--every|--for|--unlimited] [...]`: changes the fields given
+ * (spec 001 section 7 "PATCH /v2/plans/{plan.id}"). As the official client does, only the changed fields are
+ * sent and no field mask; a pricing flag sends the whole pricing (the model kept unless a new one is given).
+ */
+import type { Command } from 'commander';
+import { plans } from '../../api/plans.js';
+import type { Context } from '../../context.js';
+import { ExitCode, UserError } from '../../core/errors.js';
+import { success } from '../../core/log.js';
+import { addFormatFlags, printRecord, type FormatFlags } from '../../core/output.js';
+import { oneLine } from '../../core/text.js';
+import { formatOf } from '../shared/verbs.js';
+import { addPlanFlags, fieldsOf, hasPricing, pricingOf, type PlanFlags } from './shared/fields.js';
+import { PLAN_VIEW, planOf } from './shared/view.js';
+
+export function register(parent: Command, ctx: Context): void {
+  const cmd = addPlanFlags(parent.command('update').description("Change a plan's fields").argument('<plan>', 'plan id, unique id prefix, or exact name'), false).addHelpText(
+    'after',
+    `\nExamples:\n  sitectl plans update "Gold Monthly" --price 55\n  sitectl plans update 3f2a --buyer-can-cancel no --perk "Unlimited classes" --perk "Sauna"`,
+  );
+  addFormatFlags(cmd).action(async (plan: string, o: PlanFlags & FormatFlags) => {
+    await run({ ...o, plan }, ctx);
+  });
+}
+
+/**
+ * Sends the changed fields and prints the plan as it is now.
+ * @throws UserError (exit 2) for bad flags or no change asked; (exit 1) for an archived plan
+ */
+export async function run(opts: PlanFlags & FormatFlags & { plan: string }, ctx: Context): Promise<void> {
+  const format = formatOf(ctx, PLAN_VIEW, opts);
+  const fields = fieldsOf(opts);
+  if (!hasPricing(opts) && Object.keys(fields).length === 0) throw new UserError('nothing to change', 'give the fields to change, e.g. --price 55 or --description "..."');
+  const api = await ctx.api();
+  const current = await planOf(ctx, api, opts.plan);
+  if (current.archived) throw new UserError(`plan ${current.id} (${oneLine(current.name ?? '')}) is archived and cannot be changed`, undefined, ExitCode.Failure);
+  const pricing = hasPricing(opts) ? pricingOf(opts, current.pricing as never) : undefined;
+  const { plan } = await plans.updatePlan(api, { plan: { id: current.id, ...fields, ...(pricing ? { pricing } : {}) } as never }, { signal: ctx.signal });
+  success(ctx.io, `Updated plan ${plan.id} (${oneLine(plan.name ?? '')}): ${[...Object.keys(fields), ...(pricing ? ['pricing'] : [])].join(', ')}`);
+  await printRecord(ctx.io, format, plan, { rows: PLAN_VIEW.rows(plan), columns: PLAN_VIEW.columns, now: ctx.now() });
+}

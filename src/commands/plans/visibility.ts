@@ -1,0 +1,20 @@
+/** `sitectl plans visibility PLAN public|hidden`: show a plan on the site or hide it (a hidden plan is not primary). */
+import { plans } from '../../api/plans.js';
+import { UserError } from '../../core/errors.js';
+import { planAction } from './shared/action.js';
+
+export const { register, run } = planAction<{ visible: boolean }>({
+  verb: 'visibility',
+  description: 'Show a plan on the site (public) or hide it (hidden: it is sold only offline and is no longer primary)',
+  examples: ['sitectl plans visibility "Founder Lifetime" public', 'sitectl plans visibility 3f2a hidden'],
+  declare: (cmd) => cmd.argument('<visibility>', 'public or hidden'),
+  options: ([word]) => {
+    const w = (word ?? '').toLowerCase();
+    if (w !== 'public' && w !== 'hidden') throw new UserError(`visibility must be public or hidden, got '${word}'`);
+    return { visible: w === 'public' };
+  },
+  reached: (p, o) => ((p.public !== false) === o.visible ? (o.visible ? 'public' : 'hidden') : undefined),
+  blocked: (p) => (p.archived ? 'it is archived' : undefined),
+  apply: async (api, p, o, signal) => (await plans.setPlanVisibility(api, { id: p.id, visible: o.visible }, { signal })).plan,
+  done: 'changed the visibility of',
+});
