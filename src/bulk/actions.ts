@@ -27,6 +27,20 @@ import { type Entity, type EntityPort, fetchByIds } from './port.js';
 /** What the plan decides for one target. */
 export type PlanDecision = { changes: FieldDiff[] } | 'unchanged' | { skip: string };
 
+/**
+ * One item of a plan made by the caller: its id (an entity's, or a made-up one for a create such as
+ * `create:yoga`), the revision it was planned against, a label, what to send (`after`, journaled), the preview's
+ * changes, and whether it is already as planned (journaled `unchanged`, never sent).
+ */
+export interface PlannedItem {
+  id: string;
+  revision?: string;
+  name?: string;
+  after?: unknown;
+  changes: FieldDiff[];
+  unchanged?: boolean;
+}
+
 /** A bulk action over an entity kind: what the engine plans, sends and journals. */
 export interface EntityAction<E extends Entity = Entity> {
   /** The journal's action name (`update`, `delete`, `clone`, `confirm`, ...). */
@@ -42,8 +56,12 @@ export interface EntityAction<E extends Entity = Entity> {
   /** Items per request and whole-chunk attempts (1 for calls that must not be repeated). */
   chunkSize: number;
   maxAttempts?: number;
-  /** `targets`: the selection's entities are the items; `slots`: `count` new entities (create). */
-  items: { kind: 'targets'; plan(entity: E): PlanDecision } | { kind: 'slots'; count: number; source: E };
+  /**
+   * `targets`: the selection's entities are the items; `slots`: `count` new entities (create); `planned`: a
+   * plan the caller computed (a catalogue applied to a site: creates, updates and deletes), each item carrying
+   * what to send in `after`, which the journal keeps so `--resume` can rebuild the action from it alone.
+   */
+  items: { kind: 'targets'; plan(entity: E): PlanDecision } | { kind: 'slots'; count: number; source: E } | { kind: 'planned'; items: readonly PlannedItem[] };
   /** The runner, given the port the targets came from (settling reads through it). */
   runner(port: EntityPort<E>): ChunkRunner;
 }

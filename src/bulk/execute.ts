@@ -28,7 +28,7 @@ export interface ItemResult {
 
 /** What sending a chunk says about one item. `settle` means "read it back to know" (a by-filter job). */
 export type SentOutcome =
-  | { id: string; status: 'done'; revision?: string; createdId?: string }
+  | { id: string; status: 'done'; revision?: string; createdId?: string; outcome?: Outcome }
   | { id: string; status: 'refused'; error: string; code?: string; httpStatus?: number }
   | { id: string; status: 'settle' };
 
@@ -142,7 +142,7 @@ export async function executeChunks(opts: ExecuteOptions): Promise<ItemResult[]>
     for (const item of chunk) {
       const s = byId.get(item.id);
       if (!s) out.push({ id: item.id, outcome: 'failed', error: 'no result for this item in the reply' });
-      else if (s.status === 'done') out.push({ id: item.id, outcome: runner.done, revision: s.revision, createdId: s.createdId });
+      else if (s.status === 'done') out.push({ id: item.id, outcome: s.outcome ?? runner.done, revision: s.revision, createdId: s.createdId });
       else if (runner.settle) open.push({ item, sent: s });
       else out.push({ id: item.id, outcome: 'failed', error: s.status === 'refused' ? s.error : 'outcome unknown' });
     }

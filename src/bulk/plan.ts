@@ -4,7 +4,7 @@
  * `planned` as soon as its page is read, so `--resume` works from the plan and never re-runs the selection
  * against changed data.
  */
-import type { EntityAction } from './actions.js';
+import type { EntityAction, PlannedItem } from './actions.js';
 import type { FieldDiff } from './changes.js';
 import type { WorkItem } from './execute.js';
 import type { JournalLine } from './journal.js';
@@ -91,4 +91,25 @@ export function planSlots(port: EntityPort, source: Entity, count: number, opts:
   for (let i = 1; i <= count; i++) items.push({ id: `copy-${i}` });
   opts.journal?.append([...items.map((i): JournalLine => ({ kind: 'planned', id: i.id })), { kind: 'planned-all', count }]);
   return { items, targets: count, unchanged: 0, skipped: [], missing: [], preview: [row(port, source, [])] };
+}
+
+/**
+ * A plan the caller computed: each item journaled as `planned` with its `after` (what to send), items already
+ * as planned journaled `unchanged` and not sent.
+ */
+export function planGiven(given: readonly PlannedItem[], opts: PlanOptions): Plan {
+  const plan: Plan = { items: [], targets: given.length, unchanged: 0, skipped: [], missing: [], preview: [] };
+  const lines: JournalLine[] = [];
+  for (const g of given) {
+    lines.push({ kind: 'planned', id: g.id, revision: g.revision, ...(g.after !== undefined ? { after: g.after } : {}), ...(g.name ? { name: g.name } : {}) });
+    if (g.unchanged) {
+      plan.unchanged += 1;
+      lines.push({ kind: 'result', id: g.id, outcome: 'unchanged', revision: g.revision });
+      continue;
+    }
+    plan.items.push({ id: g.id, revision: g.revision });
+    if (opts.allRows || plan.preview.length < opts.previewLimit) plan.preview.push({ id: g.id, name: g.name, revision: g.revision, changes: g.changes });
+  }
+  opts.journal?.append([...lines, { kind: 'planned-all', count: given.length }]);
+  return plan;
 }

@@ -13,7 +13,7 @@ import { CancelError, UserError } from '../core/errors.js';
 import type { EntityAction } from './actions.js';
 import { executeChunks, type BulkProgress, type ItemResult, type WorkItem } from './execute.js';
 import { defaultJournalDir, type HeaderLine, type JournalLine, type JournalState, JournalWriter, newRunId, readJournal, type ResultLine } from './journal.js';
-import { planSlots, planTargets, type Plan } from './plan.js';
+import { planGiven, planSlots, planTargets, type Plan } from './plan.js';
 import type { EntityPort } from './port.js';
 import { buildReport, type BulkReport } from './report.js';
 import { selectTargets, type Selection } from './select.js';
@@ -81,6 +81,7 @@ class PendingJournal {
 async function makePlan(port: EntityPort, action: EntityAction, req: BulkRunRequest, sink?: PendingJournal): Promise<Plan> {
   const opts = { previewLimit: req.previewLimit, allRows: req.allRows, journal: sink };
   if (action.items.kind === 'slots') return planSlots(port, action.items.source, action.items.count, opts);
+  if (action.items.kind === 'planned') return planGiven(action.items.items, opts);
   if (!req.selection) throw new TypeError(`${action.name} needs a selection`);
   return planTargets(port, action, selectTargets(port, req.selection, req.signal), opts);
 }
@@ -196,9 +197,9 @@ async function resume(port: EntityPort, action: EntityAction, req: BulkRunReques
     throw new UserError(`the run in ${path} stopped while planning; nothing was changed`, 'start the action again without --resume');
   }
   // Failed items are retried (updates are revision-checked, a delete of a missing entity counts as done,
-  // transitions are recognised); a failed create may have happened after all, so creates are only retried for
-  // slots with no result.
-  const retryFailed = action.items.kind === 'targets';
+  // transitions are recognised, a planned action settles its own creates); a failed create of a slot may have
+  // happened after all, so slots are only retried when they have no result.
+  const retryFailed = action.items.kind !== 'slots';
   const pending: WorkItem[] = [];
   const prior: ItemResult[] = [];
   for (const p of state.planned) {

@@ -2,13 +2,17 @@
  * `sitectl services clone ID [--count N]`: copies a service under a new id and slug. One clone prints the new
  * service; `--count N` makes N clones through the entity bulk engine with bounded concurrency and a journal
  * whose `created` lines let `--resume` create only the clones still missing (issue 2 section 5).
+ *
+ * `sitectl services clone --to-site ID|NAME [--to-site ...] [ID ... | --filter | --where]` copies services of the
+ * site in use to other sites of the account instead (issue 10 section 2): the export of those services, then
+ * `services apply` of it on each target (matched by slug, references by name, a re-run changes nothing).
  */
 import type { Command } from 'commander';
 import { services } from '../../api/services.js';
 import type { Context } from '../../context.js';
-import { UserError } from '../../core/errors.js';
-import { parseIntFlag } from '../../core/filters.js';
-import { success } from '../../core/log.js';
+import { ExitCode, UserError } from '../../core/errors.js';
+import { collect, parseIntFlag } from '../../core/filters.js';
+import { notice, success } from '../../core/log.js';
 import { printRecord } from '../../core/output.js';
 import { oneLine } from '../../core/text.js';
 import { addBulkFlags, type BulkFlags, requireConfirmable } from '../shared/bulk-flags.js';
@@ -17,8 +21,13 @@ import { SERVICE_VIEW } from './shared/view.js';
 
 export interface CloneOptions extends BulkFlags {
   id?: string;
+  /** With `--to-site`: every id given. */
+  ids?: string[];
   /** `--count N` as given (validated in run). */
   count?: string;
+  toSite?: string[];
+  filter?: string;
+  where?: string[];
 }
 
 /** Largest `--count` accepted in one run. */
@@ -28,12 +37,21 @@ export function register(parent: Command, ctx: Context): void {
   const cmd = parent
     .command('clone')
     .description('Copy a service under a new id and slug; --count N makes N copies in a journaled bulk run')
-    .argument('[id]', 'the service to copy (omit with --resume)')
+    .argument('[ids...]', 'the service to copy (omit with --resume); with --to-site, any number of them')
     .option('--count <n>', `how many copies (1-${MAX_CLONES}); above 1 the run is previewed, confirmed and journaled`)
-    .addHelpText('after', `\nExamples:\n  sitectl services clone 4f1c --json id,name\n  sitectl services clone 4f1c --count 20 --yes --concurrency 4`);
+    .option('--to-site <site>', 'copy to this site of the account instead (id or name; repeatable)', collect)
+    .option('--filter <json>', 'with --to-site: the services matching this filter')
+    .option('--where <field=value>', 'with --to-site: services where field=value (repeatable)', collect)
+    .addHelpText(
+      'after',
+      `\nExamples:\n  sitectl services clone 4f1c --json id,name\n  sitectl services clone 4f1c --count 20 --yes --concurrency 4\n  sitectl services clone --to-site Uptown --where type=CLASS --yes\n  sitectl services clone 4f1c 9a02 --to-site Uptown --to-site 'Mission Bay' --dry-run`,
+    );
   addBulkFlags(cmd);
-  cmd.action(async (id: string | undefined, o: Omit<CloneOptions, 'id'>) => {
-    await run({ ...o, id }, ctx);
+  cmd.action(async (ids: string[], o: Omit<CloneOptions, 'id' | 'ids'>) => {
+    if (o.toSite?.length) return runToSites({ ...o, ids }, ctx);
+    if (ids.length > 1) throw new UserError('clone copies one service within the site', 'pass one id, or --to-site SITE to copy several to other sites');
+    if (o.filter !== undefined || o.where?.length) throw new UserError('--filter and --where select services to copy to other sites: add --to-site SITE');
+    await run({ ...o, id: ids[0] }, ctx);
   });
 }
 
@@ -81,4 +99,41 @@ export async function run(opts: CloneOptions, ctx: Context): Promise<void> {
     command: 'services clone',
     question: (n) => `Create ${n} cop${n === 1 ? 'y' : 'ies'} of "${oneLine(source.name ?? source.id)}"?`,
   });
+}
+
+/**
+ * `clone --to-site`: exports the chosen services of the site in use and applies that catalogue to each target.
+ * @throws UserError (exit 2) for bad flags, unknown ids or sites, a missing --yes off a terminal; (exit 1) a single
+ *   target refused for missing references; PartialFailureError (exit 3); DeclinedError; CancelError
+ */
+export async function runToSites(opts: CloneOptions, ctx: Context): Promise<void> {
+  if (opts.count !== undefined) throw new UserError('--count copies within the site; --to-site copies each service once per site');
+  if (opts.resume !== undefined) throw new UserError("--resume continues one site's run: use 'services apply --resume JOURNAL'");
+  const ids = opts.ids ?? [];
+  const byFlags = opts.filter !== undefined || Boolean(opts.where?.length);
+  if (ids.length && byFlags) throw new UserError('choose either ids or --filter/--where, not both');
+  if (!ids.length && !byFlags) throw new UserError('which services?', "pass ids, --where type=CLASS, or --filter '{}' for every service");
+  const [{ filterOf, wireFilter }, { readCatalogue }, { applyPlans, planSites, reportSites }] = await Promise.all([
+    import('../shared/verbs.js'),
+    import('./shared/catalogue.js'),
+    import('./apply.js'),
+  ]);
+  const filter = byFlags ? filterOf(ctx, SERVICE_VIEW, opts) : undefined;
+  requireConfirmable(ctx, opts, `copying services to ${opts.toSite!.length} site${opts.toSite!.length === 1 ? '' : 's'}`);
+  const api = await ctx.api();
+  const chosen = ids.length ? { id: { $in: await Promise.all(ids.map((id) => idOf(ctx, api, SERVICE_VIEW, id))) } } : wireFilter(SERVICE_VIEW, filter);
+  const { catalogue } = await readCatalogue(api, chosen, ctx.signal);
+  if (catalogue.services.length === 0) {
+    notice(ctx.io, 'No services match; nothing to copy.');
+    return;
+  }
+  const plans = await planSites(ctx, catalogue, opts.toSite!, false);
+  const source = plans.find((p) => p.site.id === api.siteId);
+  if (source) throw new UserError(`--to-site ${source.site.name} is the site the services are copied from`);
+  if (plans.length === 1 && plans[0]!.missing.length) {
+    throw new UserError(`site ${plans[0]!.site.name} lacks ${plans[0]!.missing.join(', ')}; nothing was changed`, 'create them on that site (staff are never created), or copy fewer services', ExitCode.Failure);
+  }
+  const outcomes = await applyPlans(ctx, plans, { ...opts, verb: 'services apply' });
+  if (opts.dryRun) return;
+  await reportSites(ctx, outcomes, opts.json, 'services apply');
 }

@@ -6,6 +6,7 @@
 import '../../startup.js';
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
+import * as apply from './apply.js';
 import * as clone from './clone.js';
 import * as count from './count.js';
 import * as create from './create.js';
@@ -23,5 +24,5 @@ import * as update from './update.js';
 
 export function register(program: Command, ctx: Context): void {
   const services = program.command('services').alias('service').description('List, inspect, create and bulk-update services');
-  for (const verb of [list, get, search, count, create, update, del, clone, exporter, diff, slug, locations, pricingPlans, lists]) verb.register(services, ctx);
+  for (const verb of [list, get, search, count, create, update, del, clone, exporter, diff, apply, slug, locations, pricingPlans, lists]) verb.register(services, ctx);
 }

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runInProcess, startTestEmulator, type CliResult, type InProcessOptions, type TestEmulator } from '../../helpers/index.js';
+import { answering, runInProcess, startTestEmulator, type CliResult, type InProcessOptions, type TestEmulator } from '../../helpers/index.js';
 
 let emu: TestEmulator;
 const dir = mkdtempSync(join(tmpdir(), 'sitectl-catalogue-'));
@@ -141,5 +141,102 @@ describe('services export and diff', () => {
     expect((await cli(['services', 'diff', '-f', file])).stderr).toMatch(/unknown field 'colour'/);
     expect((await cli(['services', 'diff'])).code).toBe(2);
     expect((await cli(['services', 'export', '--format', 'xml'])).code).toBe(2);
+  });
+});
+
+describe('services apply and clone --to-site', () => {
+  /** Services of a site by slug (id, revision, name). */
+  async function siteServices(siteId: string): Promise<Map<string, { id: string; revision: string; name: string; defaultCapacity?: number }>> {
+    const res = await fetch(`${emu.url}/_api/bookings/v2/services/query`, {
+      method: 'POST',
+      headers: { authorization: emu.apiKey, 'wix-site-id': siteId, 'content-type': 'application/json' },
+      body: JSON.stringify({ query: { paging: { limit: 100 } } }),
+    });
+    const body = (await res.json()) as { services: Array<{ id: string; revision: string; name: string; defaultCapacity?: number; mainSlug?: { name: string } }> };
+    return new Map(body.services.map((s) => [s.mainSlug!.name, s]));
+  }
+
+  it('clones the classes to Uptown with references mapped; a second run plans nothing', async () => {
+    const r = await cli(['services', 'clone', '--to-site', 'Uptown', '--where', 'type=CLASS', '--yes', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const [site] = json(r).sites;
+    expect(site).toMatchObject({ siteName: 'Uptown', status: 'applied' });
+    const classes = json(await cli(['services', 'list', '--where', 'type=CLASS', '--json', 'id']));
+    expect(site.counts.created).toBe(classes.length);
+    const there = await siteServices(uptown().id);
+    expect(there.size).toBe(classes.length);
+    // Mapped: Uptown's services name Uptown's own locations and staff, never Downtown's ids.
+    const one = json(await cli(['services', 'list', '--site', 'Uptown', '--json', 'locations,staffMemberIds,bookingPolicy']))[0];
+    const upLocations = json(await cli(['services', 'business-locations', 'list', '--site', 'Uptown', '--json', 'id'])).map((l: { id: string }) => l.id);
+    expect(upLocations).toEqual(expect.arrayContaining(one.locations.map((l: { business: { id: string } }) => l.business.id)));
+    const again = await cli(['services', 'clone', '--to-site', 'Uptown', '--where', 'type=CLASS', '--yes', '--json']);
+    expect(again.code, again.stderr).toBe(0);
+    expect(json(again).sites[0]).toMatchObject({ status: 'unchanged', counts: { created: 0, updated: 0, unchanged: classes.length } });
+    expect((await cli(['services', 'diff', '-f', '-', '--site', 'Uptown', '--exit-code'], { input: (await cli(['services', 'export', '--where', 'type=CLASS'])).stdout })).code).toBe(0);
+  });
+
+  it('propagates a changed field as one update, and reports a service edited meanwhile as a conflict, not overwritten', async () => {
+    const file = join(dir, 'apply.json');
+    const catalogue = JSON.parse((await cli(['services', 'export', '--where', 'type=CLASS'])).stdout);
+    const [first, second] = catalogue.services;
+    first.defaultCapacity = 3;
+    second.defaultCapacity = 4;
+    writeFileSync(file, JSON.stringify(catalogue));
+    const before = await siteServices(uptown().id);
+    const edited = before.get(second.slug)!;
+    // Someone edits the second service on Uptown while the prompt is up (after the plan was made).
+    const prompter = answering(true);
+    const ask = prompter.require.bind(prompter);
+    prompter.require = async (q: string, o?: { declined?: string }) => {
+      const res = await fetch(`${emu.url}/_api/bookings/v2/services/${edited.id}`, {
+        method: 'PATCH',
+        headers: { authorization: emu.apiKey, 'wix-site-id': uptown().id, 'content-type': 'application/json' },
+        body: JSON.stringify({ service: { id: edited.id, revision: edited.revision, tagLine: 'edited by hand' }, mask: 'tagLine' }),
+      });
+      expect(res.status).toBe(200);
+      return ask(q, o);
+    };
+    const r = await cli(['services', 'apply', '-f', file, '--to-site', 'Uptown', '--json'], { tty: true, env: { CI: undefined }, prompter });
+    expect(r.code, r.stderr).toBe(3);
+    expect(prompter.asked[0]).toMatch(/^Apply 2 changes to 1 site \(Uptown\)\?/);
+    const [site] = json(r).sites;
+    expect(site.counts).toMatchObject({ updated: 1, conflict: 1 });
+    expect(site.problems[0]).toMatchObject({ id: edited.id, outcome: 'conflict' });
+    const after = await siteServices(uptown().id);
+    expect(after.get(first.slug)!.defaultCapacity).toBe(3);
+    expect(Number(after.get(first.slug)!.revision)).toBe(Number(before.get(first.slug)!.revision) + 1);
+    expect(after.get(second.slug)!.defaultCapacity).toBe(edited.defaultCapacity);
+  });
+
+  it('refuses a site that lacks a referenced staff member before any write, listing it', async () => {
+    const made = await emu.request('POST', '/__emulator/sites', { name: 'Empty Lot' });
+    const id = made.body.site.id;
+    const file = join(dir, 'stranger.json');
+    const catalogue = JSON.parse((await cli(['services', 'export', '--where', 'type=APPOINTMENT'])).stdout);
+    catalogue.services[0].staff = ['Nobody Here'];
+    writeFileSync(file, JSON.stringify(catalogue));
+    const seq = (await emu.request('GET', '/__emulator/state')).body.events.lastSeq;
+    const r = await cli(['services', 'apply', '-f', file, '--to-site', 'Empty Lot', '--yes']);
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stderr).toMatch(/error: site Empty Lot lacks staff member "Nobody Here"; nothing was changed/);
+    // With several targets each refused site is in the summary (no site has that staff member), exit 3.
+    const both = await cli(['services', 'apply', '-f', file, '--to-site', 'Empty Lot', '--to-site', 'Uptown', '--yes', '--json']);
+    expect(both.code, both.stderr).toBe(3);
+    expect(json(both).sites.map((s: { siteName: string; status: string; missing: string[] }) => [s.siteName, s.status, s.missing])).toEqual([
+      ['Empty Lot', 'refused', ['staff member "Nobody Here"']],
+      ['Uptown', 'refused', ['staff member "Nobody Here"']],
+    ]);
+    expect(both.stderr).toMatch(/error: 2 refused \(missing references\) of 2 sites/);
+    expect((await emu.request('GET', '/__emulator/state')).body.events.lastSeq).toBe(seq);
+    expect((await siteServices(id)).size).toBe(0);
+    await emu.request('DELETE', `/__emulator/sites/${id}`);
+  });
+
+  it('checks its flags before reading anything', async () => {
+    expect((await cli(['services', 'clone', '--to-site', 'Uptown'])).stderr).toMatch(/which services\?/);
+    expect((await cli(['services', 'clone', '--to-site', 'Nowhere', '--where', 'type=CLASS', '--yes'])).code).toBe(2);
+    expect((await cli(['services', 'clone', '--to-site', 'Uptown', '--where', 'type=CLASS', '--count', '2'])).code).toBe(2);
+    expect((await cli(['services', 'clone', 'a', 'b'])).stderr).toMatch(/pass one id, or --to-site/);
+    expect((await cli(['services', 'apply', '-f', join(dir, 'apply.json'), '--to-site', 'Uptown'])).stderr).toMatch(/needs confirmation.*no terminal/);
   });
 });

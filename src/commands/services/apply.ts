@@ -1,0 +1,270 @@
+/**
+ * `sitectl services apply -f FILE [--to-site ID|NAME ...] [--prune] [--dry-run] [--yes]`: makes sites hold a
+ * catalogue (issue 10 section 2). Per site: a plan matched by slug (create, update with a field-level diff,
+ * unchanged, delete only with `--prune`), references resolved by name on that site; a site lacking one is
+ * refused before any write, listing what is missing. One preview and one confirmation for every site, then each
+ * site's plan runs through the entity bulk engine (bulk create and update at the planned revisions, journaled;
+ * `--resume JOURNAL` continues one site's run). Sites run with bounded concurrency; a summary row per site;
+ * exit 3 when any site was refused or partly failed. A second run plans nothing.
+ */
+import type { Command } from 'commander';
+import type { ApiClient } from '../../api/client.js';
+import type { PlannedItem } from '../../bulk/actions.js';
+import type { BulkReport } from '../../bulk/report.js';
+import type { Context, SiteRef } from '../../context.js';
+import { ExitCode, PartialFailureError, UserError } from '../../core/errors.js';
+import { collect } from '../../core/filters.js';
+import { readSource } from '../../core/input.js';
+import { notice, success, warn } from '../../core/log.js';
+import { type Column, fieldsChecker, printRecords, printValue, resolveFormat } from '../../core/output.js';
+import { oneLine } from '../../core/text.js';
+import { addBulkFlags, type BulkFlags, parseConcurrency, requireConfirmable } from '../shared/bulk-flags.js';
+import { type Catalogue, missingReferences, parseCatalogue, readCatalogue } from './shared/catalogue.js';
+import { SERVICE_VIEW } from './shared/view.js';
+
+export interface ApplyOptions extends BulkFlags {
+  file?: string;
+  toSite?: string[];
+  prune?: boolean;
+}
+
+/** Sites applied to at once. */
+const SITE_CONCURRENCY = 4;
+
+export function register(parent: Command, ctx: Context): void {
+  const cmd = parent
+    .command('apply')
+    .description('Make sites hold a catalogue file: create, update (and with --prune delete) services, matched by slug')
+    .option('-f, --file <file>', "the catalogue (JSON or YAML from 'services export'; '-' reads stdin)")
+    .option('--to-site <site>', 'a target site, id or name (repeatable; default: the site in use)', collect)
+    .option('--prune', 'also delete services of the site that the file does not hold');
+  addBulkFlags(cmd).addHelpText(
+    'after',
+    '\nExamples:\n  sitectl services export --where type=CLASS -o classes.yaml\n  sitectl services apply -f classes.yaml --to-site Uptown --dry-run\n  sitectl services apply -f classes.yaml --to-site Uptown --to-site "Mission Bay" --yes\n  sitectl services apply --resume ~/.local/state/sitectl/journals/RUN.ndjson',
+  );
+  cmd.action(async (o: ApplyOptions) => {
+    await run(o, ctx);
+  });
+}
+
+/** One target site's plan, or why it was refused. */
+export interface SitePlan {
+  site: SiteRef;
+  api: ApiClient;
+  items: PlannedItem[];
+  missing: string[];
+}
+
+/** One site's outcome as the summary and `--json` show it. */
+export interface SiteOutcome {
+  siteId: string;
+  siteName: string;
+  status: 'applied' | 'unchanged' | 'refused' | 'partial' | 'planned';
+  counts: Record<string, number>;
+  missing?: string[];
+  journal?: string;
+  problems?: BulkReport['problems'];
+}
+
+const COLUMNS: Column<SiteOutcome>[] = [
+  { key: 'siteName', header: 'site' },
+  { key: 'status' },
+  { key: 'created', get: (o) => o.counts.created ?? 0, align: 'right' },
+  { key: 'updated', get: (o) => o.counts.updated ?? 0, align: 'right' },
+  { key: 'deleted', get: (o) => o.counts.deleted ?? 0, align: 'right' },
+  { key: 'unchanged', get: (o) => o.counts.unchanged ?? 0, align: 'right' },
+  { key: 'failed', get: (o) => (o.counts.failed ?? 0) + (o.counts.conflict ?? 0), align: 'right' },
+  { key: 'journal', get: (o) => o.journal ?? (o.missing?.length ? `missing: ${o.missing.join('; ')}` : '') },
+];
+
+/** Runs `items` over `n` workers at once. */
+async function pool<T, R>(items: readonly T[], n: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(n, items.length) }, async () => {
+      while (next < items.length) {
+        const i = next++;
+        out[i] = await work(items[i]!);
+      }
+    }),
+  );
+  return out;
+}
+
+/**
+ * Plans `wanted` on each of `sites` (read concurrently; nothing is written).
+ * @throws UserError (exit 2) for an unknown site; ApiError from the reads
+ */
+export async function planSites(ctx: Context, wanted: Catalogue, sites: readonly string[], prune: boolean): Promise<SitePlan[]> {
+  const { planApply, servicesBySlug } = await import('./shared/apply.js');
+  const targets: { site: SiteRef; api: ApiClient }[] = [];
+  for (const given of sites) {
+    const t = await ctx.siteApi(given);
+    if (!targets.some((x) => x.site.id === t.site.id)) targets.push(t);
+  }
+  return pool(targets, SITE_CONCURRENCY, async ({ site, api }) => {
+    const [{ catalogue, furniture }, services] = await Promise.all([readCatalogue(api, undefined, ctx.signal), servicesBySlug(api, ctx.signal)]);
+    const missing = missingReferences(wanted.services, furniture);
+    return { site, api, missing, items: missing.length ? [] : planApply(wanted, { catalogue, services }, furniture, prune) };
+  });
+}
+
+/** Counts of a site plan by step (`create`, `update`, `delete`, `unchanged`). */
+function planCounts(items: readonly PlannedItem[]): Record<string, number> {
+  const counts: Record<string, number> = { created: 0, updated: 0, deleted: 0, unchanged: 0 };
+  for (const i of items) {
+    if (i.unchanged) counts.unchanged! += 1;
+    else {
+      const op = (i.after as { op: string }).op;
+      counts[op === 'create' ? 'created' : op === 'update' ? 'updated' : 'deleted']! += 1;
+    }
+  }
+  return counts;
+}
+
+interface PlanRow {
+  site: string;
+  action: string;
+  slug: string;
+  fields: string;
+}
+
+/**
+ * Shows the plan of every site (a table on stderr for people, the rows on stdout for a piped `--dry-run`),
+ * confirms once, and applies each site's plan through the bulk engine.
+ * @returns each site's outcome
+ * @throws UserError (exit 2) without --yes off a terminal; DeclinedError; CancelError on Ctrl-C
+ */
+export async function applyPlans(ctx: Context, plans: SitePlan[], flags: BulkFlags & { verb: string; prune?: boolean }): Promise<SiteOutcome[]> {
+  const format = resolveFormat({ json: flags.json }, fieldsChecker(['sites']));
+  const rows: PlanRow[] = plans.flatMap((p) =>
+    p.items
+      .filter((i) => !i.unchanged)
+      .map((i) => {
+        const step = i.after as { op: string; slug: string };
+        return { site: p.site.name, action: step.op, slug: step.slug, fields: step.op === 'update' ? i.changes.map((c) => c.path).join(', ') : '' };
+      }),
+  );
+  const outcomes: SiteOutcome[] = plans.map((p) => ({
+    siteId: p.site.id,
+    siteName: p.site.name,
+    status: p.missing.length ? 'refused' : 'planned',
+    counts: planCounts(p.items),
+    ...(p.missing.length ? { missing: p.missing } : {}),
+  }));
+  for (const p of plans) for (const m of p.missing) warn(ctx.io, `site ${p.site.name} has no ${m}: it is refused (nothing is written there)`);
+  const work = plans.filter((p) => !p.missing.length && p.items.some((i) => !i.unchanged));
+  if (flags.dryRun) {
+    if (format.kind === 'json') await printValue(ctx.io, format, { dryRun: true, sites: outcomes.map((o) => ({ ...o, items: rows.filter((r) => r.site === o.siteName) })) });
+    else if (rows.length) await printRecords(ctx.io, format, rows, [{ key: 'site' }, { key: 'action' }, { key: 'slug' }, { key: 'fields' }], { now: ctx.now() });
+    notice(ctx.io, `dry run: ${rows.length} change${rows.length === 1 ? '' : 's'} on ${work.length} site${work.length === 1 ? '' : 's'}; nothing was changed`);
+    return outcomes;
+  }
+  if (work.length && !flags.yes) {
+    if (ctx.io.isStderrTTY) {
+      for (const r of rows.slice(0, 20)) ctx.io.stderr.write(`  ${r.site}\t${r.action}\t${r.slug}${r.fields ? `\t${r.fields}` : ''}\n`);
+      if (rows.length > 20) ctx.io.stderr.write(`  ... and ${rows.length - 20} more\n`);
+    }
+    await ctx.prompter.require(`Apply ${rows.length} change${rows.length === 1 ? '' : 's'} to ${work.length} site${work.length === 1 ? '' : 's'} (${work.map((p) => p.site.name).join(', ')})?`, { what: `applying to ${work.length} sites` });
+  }
+  const [{ runBulk }, { applyAction }, { servicesPort }] = await Promise.all([import('../../bulk/run.js'), import('./shared/apply.js'), import('./shared/bulk.js')]);
+  const concurrency = parseConcurrency(flags.concurrency);
+  await pool(work, SITE_CONCURRENCY, async (p) => {
+    const outcome = outcomes.find((o) => o.siteId === p.site.id)!;
+    const result = await runBulk(
+      servicesPort(p.api),
+      applyAction(p.api, servicesPort(p.api), p.items, { options: { siteId: p.site.id, siteName: p.site.name } }),
+      {
+        dryRun: false,
+        concurrency,
+        previewLimit: 0,
+        signal: ctx.signal,
+        env: ctx.env,
+        now: ctx.now(),
+        journalPath: work.length === 1 ? flags.journal : undefined,
+        resumeCommand: (journal) => `${ctx.bin} ${flags.verb} --resume ${journal}`,
+      },
+      { confirm: async () => true, onJournal: (path) => notice(ctx.io, `site ${p.site.name}: journal ${path}`) },
+    );
+    if (result.kind !== 'done') return;
+    const bad = (result.report.counts.failed ?? 0) + (result.report.counts.conflict ?? 0);
+    outcome.status = bad ? 'partial' : 'applied';
+    outcome.counts = { ...outcome.counts, ...countsOf(result.report) };
+    outcome.journal = result.journal;
+    if (result.report.problems.length) outcome.problems = result.report.problems;
+  });
+  for (const o of outcomes) if (o.status === 'planned') o.status = 'unchanged';
+  return outcomes;
+}
+
+/** A report's counts under the summary's names (`created`, `updated`, `deleted`, `unchanged`, ...). */
+function countsOf(report: BulkReport): Record<string, number> {
+  const { applied: _applied, ...rest } = report.counts;
+  return rest;
+}
+
+/**
+ * Prints the per-site summary and throws when a site was refused or partly failed.
+ * @throws PartialFailureError (exit 3)
+ */
+export async function reportSites(ctx: Context, outcomes: SiteOutcome[], json: BulkFlags['json'], verb: string): Promise<void> {
+  const format = resolveFormat({ json }, fieldsChecker(['sites']));
+  if (format.kind === 'json') await printValue(ctx.io, format, { sites: outcomes });
+  else await printRecords(ctx.io, format, outcomes, COLUMNS, { now: ctx.now() });
+  for (const o of outcomes) for (const p of o.problems ?? []) warn(ctx.io, `site ${o.siteName}: ${p.id} ${p.outcome}: ${oneLine(p.error ?? '')}`);
+  const refused = outcomes.filter((o) => o.status === 'refused');
+  const partial = outcomes.filter((o) => o.status === 'partial');
+  if (refused.length || partial.length) {
+    const parts = [...(refused.length ? [`${refused.length} refused (missing references)`] : []), ...(partial.length ? [`${partial.length} partly failed`] : [])];
+    throw new PartialFailureError(
+      `${parts.join(', ')} of ${outcomes.length} site${outcomes.length === 1 ? '' : 's'}`,
+      partial.length ? `retry a site with: ${ctx.bin} ${verb} --resume ${partial[0]!.journal}` : 'create the missing furniture on those sites, then run again',
+    );
+  }
+  success(ctx.io, outcomes.map((o) => `${o.siteName}: ${o.status}`).join('; '));
+}
+
+/**
+ * Runs `services apply`. @throws UserError (exit 2) for bad flags, a bad file or an unknown site; (exit 1) a
+ *   single target refused for missing references; PartialFailureError (exit 3); DeclinedError; CancelError
+ */
+export async function run(opts: ApplyOptions, ctx: Context): Promise<void> {
+  parseConcurrency(opts.concurrency);
+  resolveFormat({ json: opts.json }, fieldsChecker(['sites', 'dryRun', 'entity', 'action', 'runId', 'total', 'counts', 'problems', 'journal']));
+  if (opts.resume !== undefined) {
+    if (opts.file !== undefined || opts.toSite?.length) throw new UserError('--resume continues the recorded run; it takes no -f or --to-site');
+    return resumeSite(opts, ctx);
+  }
+  if (!opts.file) throw new UserError('which catalogue?', "pass -f FILE (written by 'services export')");
+  const wanted = parseCatalogue(await readSource('--file', opts.file, ctx.io.stdin), opts.file);
+  requireConfirmable(ctx, opts, 'applying a catalogue');
+  const sites = opts.toSite?.length ? opts.toSite : [(await ctx.api()).siteId ?? ''];
+  const plans = await planSites(ctx, wanted, sites, Boolean(opts.prune));
+  if (plans.length === 1 && plans[0]!.missing.length) {
+    throw new UserError(`site ${plans[0]!.site.name} lacks ${plans[0]!.missing.join(', ')}; nothing was changed`, 'create them on that site (staff are never created), or change the file', ExitCode.Failure);
+  }
+  const outcomes = await applyPlans(ctx, plans, { ...opts, verb: 'services apply' });
+  if (opts.dryRun) return;
+  await reportSites(ctx, outcomes, opts.json, 'services apply');
+}
+
+/** `--resume JOURNAL`: one site's recorded run, continued from the journal's planned steps. */
+async function resumeSite(opts: ApplyOptions, ctx: Context): Promise<void> {
+  const [{ resumeJournal, runBulkVerb }, { applyAction }, { servicesPort }] = await Promise.all([import('../shared/bulk.js'), import('./shared/apply.js'), import('./shared/bulk.js')]);
+  const journal = resumeJournal(SERVICE_VIEW, opts.resume!, 'apply');
+  const siteId = journal.header.args.options?.siteId;
+  if (!siteId) throw new UserError(`${opts.resume} records no site`);
+  const { api, site } = await ctx.siteApi(String(siteId));
+  const items: PlannedItem[] = journal.planned.map((p) => ({ id: p.id, revision: p.revision, name: p.name, after: p.after, changes: [] }));
+  notice(ctx.io, `resuming the apply run on site ${site.name}`);
+  await runBulkVerb(ctx, {
+    view: SERVICE_VIEW,
+    port: servicesPort(api),
+    action: applyAction(api, servicesPort(api), items, journal.header.args),
+    resume: journal,
+    flags: opts,
+    command: 'services apply',
+    question: (n) => `Apply the ${n} remaining change${n === 1 ? '' : 's'} to site ${site.name}?`,
+  });
+}

@@ -1,0 +1,251 @@
+/**
+ * A catalogue applied to one site through the entity bulk engine (issue 10 section 2): the plan (create,
+ * update with a field-level diff, unchanged, delete with `--prune`, matched by slug), the requests (bulk create,
+ * bulk update at the planned revision with a field mask of the changed top-level fields, bulk delete, 100 per
+ * request) and the settling of items the platform did not confirm (a create is found again by its slug, an
+ * update recognised at planned revision + 1 holding the planned values, a delete by the service being gone).
+ * Each item's request body is in its journal line, so `--resume` continues from the journal alone.
+ */
+import '../../../startup.js';
+import type { ApiClient } from '../../../api/client.js';
+import { invoke } from '../../../api/family.js';
+import { listPages } from '../../../api/paging.js';
+import type { Service } from '../../../api/schemas/service.js';
+import { MAX_BULK_SERVICES, serviceOps } from '../../../api/services.js';
+import { bulkSender, nextRevision, type EntityAction, type PlannedItem } from '../../../bulk/actions.js';
+import { type ChangeSet, type FieldDiff, isApplied, maskString, updateBody } from '../../../bulk/changes.js';
+import { errorText, isRetryable, type ItemResult, type SentOutcome, type WorkItem } from '../../../bulk/execute.js';
+import type { JournalArgs } from '../../../bulk/journal.js';
+import { type EntityPort, fetchByIds } from '../../../bulk/port.js';
+import { type Catalogue, diffCatalogue, type Furniture, type NameIndex, type PortableService } from './catalogue.js';
+
+/** What one planned item sends (its journal line's `after`). */
+export type ApplyStep =
+  | { op: 'create'; slug: string; service: Record<string, unknown> }
+  | { op: 'update'; slug: string; change: ChangeSet }
+  | { op: 'delete'; slug: string };
+
+type Json = Record<string, unknown>;
+
+const one = (index: NameIndex, name: unknown): string => index.idsOf(String(name))[0] ?? String(name);
+
+/**
+ * The wire value of one portable field on a site (names -> the site's ids): `[wire field, value]`.
+ * References must resolve (checked before planning with `missingReferences`).
+ */
+function wireField(key: string, value: unknown, f: Furniture): [string, unknown] {
+  switch (key) {
+    case 'category':
+      return ['category', { id: one(f.categories, value) }];
+    case 'bookingPolicy':
+      return ['bookingPolicy', { id: one(f.policies, value) }];
+    case 'form':
+      return ['form', { id: one(f.forms, value) }];
+    case 'staff':
+      return ['staffMemberIds', (value as unknown[]).map((n) => one(f.staff, n))];
+    case 'locations':
+      return [
+        'locations',
+        (value as Json[]).map((l) => {
+          if (typeof l.business === 'string') return { type: 'BUSINESS', business: { id: one(f.locations, l.business) } };
+          if (l.custom && typeof l.custom === 'object') return { type: 'CUSTOM', custom: l.custom };
+          return { type: String(l.type ?? 'CUSTOMER') };
+        }),
+      ];
+    default:
+      return [key, value];
+  }
+}
+
+/** A portable service as the create request's `service` on a site whose furniture is `f`. */
+export function serviceInput(p: PortableService, f: Furniture): Record<string, unknown> {
+  const out: Json = {};
+  for (const [key, value] of Object.entries(p)) {
+    if (key === 'slug') continue;
+    const [field, wire] = wireField(key, value, f);
+    out[field] = wire;
+  }
+  return out;
+}
+
+/** A site's services by main slug (with id and revision), read in full. */
+export async function servicesBySlug(api: ApiClient, signal: AbortSignal): Promise<Map<string, Service>> {
+  const out = new Map<string, Service>();
+  for await (const page of listPages(api, serviceOps.queryServices, { signal })) for (const s of page.items) if (s.mainSlug?.name) out.set(s.mainSlug.name, s);
+  return out;
+}
+
+/**
+ * The plan of applying `wanted` to a site: one item per wanted service (create, update or unchanged) and, with
+ * `prune`, one delete per service of the site the catalogue does not hold.
+ * @param current the site's catalogue (portable) and its services by slug; `f` its furniture
+ */
+export function planApply(wanted: Catalogue, current: { catalogue: Catalogue; services: Map<string, Service> }, f: Furniture, prune: boolean): PlannedItem[] {
+  const diff = diffCatalogue(wanted, current.catalogue, prune);
+  const creating = new Set(diff.create);
+  const updating = new Map(diff.update.map((u) => [u.slug, u.fields]));
+  const currentBySlug = new Map(current.catalogue.services.map((s) => [s.slug, s]));
+  const items: PlannedItem[] = [];
+  for (const w of wanted.services) {
+    const label = `${w.name} (${w.slug})`;
+    if (creating.has(w.slug)) {
+      const step: ApplyStep = { op: 'create', slug: w.slug, service: serviceInput(w, f) };
+      items.push({ id: `create:${w.slug}`, name: label, after: step, changes: [{ path: 'create', before: undefined, after: w.slug }] });
+      continue;
+    }
+    const existing = current.services.get(w.slug)!;
+    const fields = updating.get(w.slug);
+    if (!fields) {
+      items.push({ id: existing.id, revision: existing.revision, name: label, changes: [], unchanged: true });
+      continue;
+    }
+    // The mask names whole top-level fields: `payment` is sent as the catalogue has it, so keys it dropped go too.
+    const tops = [...new Set(fields.map((p) => p.split('.')[0]!))];
+    const sets = tops.map((k) => {
+      const [field, value] = wireField(k, w[k], f);
+      return { path: field, value };
+    });
+    const change: ChangeSet = { sets, mask: sets.map((s) => s.path) };
+    const was = currentBySlug.get(w.slug) ?? {};
+    const changes: FieldDiff[] = fields.map((path) => ({ path, before: pick(was, path), after: pick(w, path) }));
+    const step: ApplyStep = { op: 'update', slug: w.slug, change };
+    items.push({ id: existing.id, revision: existing.revision, name: label, after: step, changes });
+  }
+  for (const slug of diff.delete) {
+    const s = current.services.get(slug)!;
+    const step: ApplyStep = { op: 'delete', slug };
+    items.push({ id: s.id, revision: s.revision, name: `${s.name ?? slug} (${slug})`, after: step, changes: [{ path: 'delete', before: slug, after: undefined }] });
+  }
+  return items;
+}
+
+/** The value at a dotted path of a portable service (for the preview). */
+function pick(o: unknown, path: string): unknown {
+  let v: unknown = o;
+  for (const k of path.split('.')) v = v !== null && typeof v === 'object' ? (v as Json)[k] : undefined;
+  return v;
+}
+
+/** Whether a plan has anything to send. */
+export function hasWork(items: readonly PlannedItem[]): boolean {
+  return items.some((i) => !i.unchanged);
+}
+
+/**
+ * The engine action that applies `items` to the site of `api` (a new plan, or the `planned` lines of a journal on
+ * `--resume`, whose `after` holds each step).
+ */
+export function applyAction(api: ApiClient, port: EntityPort, items: readonly PlannedItem[], args: JournalArgs): EntityAction {
+  const steps = new Map<string, ApplyStep>();
+  for (const i of items) if (i.after) steps.set(i.id, i.after as ApplyStep);
+  const stepOf = (item: WorkItem): ApplyStep => {
+    const s = steps.get(item.id);
+    if (!s) throw new TypeError(`no planned step for ${item.id}`);
+    return s;
+  };
+  const sendUpdates = bulkSender(
+    api,
+    serviceOps.bulkUpdateServices,
+    (chunk) => ({
+      services: chunk.map((item) => {
+        const step = stepOf(item) as Extract<ApplyStep, { op: 'update' }>;
+        return { service: updateBody(item.id, item.revision ?? '', step.change) as { id: string; revision: string }, mask: maskString(step.change) };
+      }),
+      returnEntity: false,
+    }),
+    (item) => nextRevision(item.revision),
+  );
+  const sendDeletes = bulkSender(api, serviceOps.bulkDeleteServices, (chunk) => ({ ids: chunk.map((i) => i.id) }));
+
+  /** Creates, then gives each new service the planned slug when the platform derived another one. */
+  async function sendCreates(chunk: WorkItem[], signal?: AbortSignal): Promise<SentOutcome[]> {
+    const reply = await invoke(api, serviceOps.bulkCreateServices, { services: chunk.map((i) => (stepOf(i) as Extract<ApplyStep, { op: 'create' }>).service) as never, returnEntity: true }, { signal });
+    const out: SentOutcome[] = [];
+    for (const r of reply.results) {
+      const item = chunk[r.itemMetadata.originalIndex];
+      if (!item) continue;
+      if (!r.itemMetadata.success) {
+        const e = r.itemMetadata.error;
+        out.push({ id: item.id, status: 'refused', error: e ? (e.description ? `${e.code}: ${e.description}` : e.code) : 'failed without a reason', code: e?.code });
+        continue;
+      }
+      const created = r.item as Service | undefined;
+      const id = created?.id ?? r.itemMetadata.id ?? '';
+      const slug = (stepOf(item) as Extract<ApplyStep, { op: 'create' }>).slug;
+      if (created?.mainSlug?.name !== slug) {
+        try {
+          await invoke(api, serviceOps.setCustomSlug, { serviceId: id, slug }, { signal });
+        } catch (err) {
+          if (isRetryable(err)) throw err;
+          out.push({ id: item.id, status: 'refused', error: `created as ${id} but its slug could not be set to ${slug}: ${errorText(err)}` });
+          continue;
+        }
+      }
+      out.push({ id: item.id, status: 'done', outcome: 'created', createdId: id });
+    }
+    return out;
+  }
+
+  /** Finds creates by slug, updates by revision and values, deletes by absence. */
+  async function settle(open: { item: WorkItem; sent: SentOutcome }[], signal?: AbortSignal): Promise<ItemResult[]> {
+    const creates = open.filter((o) => stepOf(o.item).op === 'create');
+    const others = open.filter((o) => stepOf(o.item).op !== 'create');
+    const out: ItemResult[] = [];
+    if (creates.length) {
+      const slugs = creates.map((o) => stepOf(o.item).slug);
+      const found = new Map<string, Service>();
+      for await (const page of listPages(api, serviceOps.queryServices, { filter: { 'mainSlug.name': { $in: slugs } }, signal })) for (const s of page.items) if (s.mainSlug?.name) found.set(s.mainSlug.name, s);
+      for (const o of creates) {
+        const s = found.get(stepOf(o.item).slug);
+        out.push(s ? { id: o.item.id, outcome: 'created', createdId: s.id, revision: s.revision } : { id: o.item.id, outcome: 'failed', error: reasonOf(o.sent) });
+      }
+    }
+    if (others.length) {
+      const now = await fetchByIds(port, others.map((o) => o.item.id), signal);
+      for (const o of others) {
+        const step = stepOf(o.item);
+        const current = now.get(o.item.id);
+        if (step.op === 'delete') {
+          out.push(current ? { id: o.item.id, outcome: 'failed', error: reasonOf(o.sent) } : { id: o.item.id, outcome: 'deleted' });
+        } else if (step.op === 'update') {
+          if (!current) out.push({ id: o.item.id, outcome: 'conflict', error: 'the service was deleted since the plan' });
+          else if (current.revision === nextRevision(o.item.revision) && isApplied(current, step.change)) out.push({ id: o.item.id, outcome: 'updated', revision: current.revision ?? undefined });
+          else if (current.revision !== o.item.revision) {
+            out.push({ id: o.item.id, outcome: 'conflict', revision: current.revision ?? undefined, error: `changed by someone else since the plan (revision ${o.item.revision} -> ${current.revision}); not overwritten` });
+          } else out.push({ id: o.item.id, outcome: 'failed', error: reasonOf(o.sent) });
+        }
+      }
+    }
+    return out;
+  }
+
+  return {
+    name: 'apply',
+    done: 'applied',
+    title: 'Applying',
+    args,
+    columns: [],
+    chunkSize: MAX_BULK_SERVICES,
+    items: { kind: 'planned', items },
+    runner: () => ({
+      done: 'applied',
+      async send(chunk, info) {
+        // One request per kind of step in the chunk; updates are marked with their own outcome.
+        const byOp = (op: ApplyStep['op']) => chunk.filter((i) => stepOf(i).op === op);
+        const out: SentOutcome[] = [];
+        const creates = byOp('create');
+        const updates = byOp('update');
+        const deletes = byOp('delete');
+        if (creates.length) out.push(...(await sendCreates(creates, info.signal)));
+        if (updates.length) out.push(...(await sendUpdates(updates, info)).map((s) => (s.status === 'done' ? { ...s, outcome: 'updated' } : s)));
+        if (deletes.length) out.push(...(await sendDeletes(deletes, info)).map((s) => (s.status === 'done' ? { ...s, outcome: 'deleted' } : s)));
+        return out;
+      },
+      settle,
+    }),
+  };
+}
+
+function reasonOf(sent: SentOutcome): string {
+  return sent.status === 'refused' ? sent.error : 'the platform did not confirm it';
+}
