@@ -4,7 +4,8 @@
 // BENCH_RUNS (startup repetitions, default 15), BENCH_READ_SECONDS (default 3), BENCH_LATENCY_MS and
 // BENCH_LATENCY_SIZE (the bulk comparison again with that much added latency per request, as a hosted API has:
 // default 20 ms on 1,000 services), BENCH_AVAIL_RUNS (availability queries timed, default 20), BENCH_BOOKINGS
-// (comma-separated booking counts for the listing memory run, default 2000,10000,100000).
+// (comma-separated booking counts for the listing memory run, default 2000,10000,100000), BENCH_MEMBERS
+// (comma-separated member counts for the export memory run, default 10000,100000).
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, existsSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -23,6 +24,7 @@ const LATENCY_MS = Number(process.env.BENCH_LATENCY_MS ?? 20);
 const LATENCY_SIZE = Number(process.env.BENCH_LATENCY_SIZE ?? 1000);
 const AVAIL_RUNS = Number(process.env.BENCH_AVAIL_RUNS ?? 20);
 const BOOKING_COUNTS = (process.env.BENCH_BOOKINGS ?? '2000,10000,100000').split(',').map(Number);
+const MEMBER_COUNTS = (process.env.BENCH_MEMBERS ?? '10000,100000').split(',').map(Number);
 const CONCURRENCY = 4;
 const BULK_PATH = '/bookings/v2/bulk/services/update';
 
@@ -297,6 +299,28 @@ async function main() {
       console.log(`  ${String(count).padStart(6)} bookings: ${fmt(run.ms, 0).padStart(6)} ms, peak RSS ${fmt(run.rssKiB / 1024).padStart(6)} MiB (seeded in ${fmt(seedMs, 0)} ms)`);
     }
     console.log('  target: peak RSS flat as the count grows');
+
+    // 7. Exporting every member as NDJSON streams in constant memory; listing throughput (issue 7 section 4).
+    console.log('\nmembers export --ndjson (stdout to /dev/null)');
+    const exports = [];
+    for (const count of MEMBER_COUNTS) {
+      t0 = performance.now();
+      await reset(emu, 60, { bookings: 0, members: count });
+      const seedMs = performance.now() - t0;
+      const run = measureCommand(['members', 'export', '--ndjson'], cliEnv);
+      exports.push(run);
+      console.log(`  ${String(count).padStart(6)} members: ${fmt(run.ms, 0).padStart(6)} ms, peak RSS ${fmt(run.rssKiB / 1024).padStart(6)} MiB, ${fmt(count / (run.ms / 1000), 0)} members/s (seeded in ${fmt(seedMs, 0)} ms)`);
+    }
+    if (exports.length >= 2) {
+      const rss = exports.map((r) => r.rssKiB);
+      console.log(`  largest peak RSS ${fmt(Math.max(...rss) / 1024)} MiB; largest / smallest ${fmt(Math.max(...rss) / Math.min(...rss), 2)} x`);
+    }
+    console.log('  targets: peak RSS < 150 MB, within 20 % between the counts');
+    const listCount = MEMBER_COUNTS[MEMBER_COUNTS.length - 1];
+    const list = measureCommand(['members', 'list', '--all', '--ndjson'], cliEnv);
+    console.log(`  members list --all --ndjson over ${listCount} members: ${fmt(list.ms, 0)} ms, ${fmt(listCount / (list.ms / 1000), 0)} members/s, peak RSS ${fmt(list.rssKiB / 1024)} MiB`);
+    const page = measureCommand(['members', 'list', '--status', 'PENDING', '--limit', '50', '--json'], cliEnv);
+    console.log(`  members list --status PENDING --limit 50 --json: ${fmt(page.ms, 0)} ms`);
   } finally {
     emu.child.kill('SIGTERM');
     await waitFor(() => emu.child.exitCode !== null || emu.child.signalCode !== null, 10_000, 'emulator stop').catch(() => emu.child.kill('SIGKILL'));
