@@ -157,10 +157,29 @@ export function applyAction(api: ApiClient, port: EntityPort, items: readonly Pl
   );
   const sendDeletes = bulkSender(api, serviceOps.bulkDeleteServices, (chunk) => ({ ids: chunk.map((i) => i.id) }));
 
-  /** Creates, then gives each new service the planned slug when the platform derived another one. */
-  async function sendCreates(chunk: WorkItem[], signal?: AbortSignal): Promise<SentOutcome[]> {
-    const reply = await invoke(api, serviceOps.bulkCreateServices, { services: chunk.map((i) => (stepOf(i) as Extract<ApplyStep, { op: 'create' }>).service) as never, returnEntity: true }, { signal });
+  /** The site's services holding any of `slugs` as main slug, by slug. */
+  async function bySlug(slugs: string[], signal?: AbortSignal): Promise<Map<string, Service>> {
+    const found = new Map<string, Service>();
+    for await (const page of listPages(api, serviceOps.queryServices, { filter: { 'mainSlug.name': { $in: slugs } }, signal })) for (const s of page.items) if (s.mainSlug?.name) found.set(s.mainSlug.name, s);
+    return found;
+  }
+
+  /**
+   * Creates, then gives each new service the planned slug when the platform derived another one. The slug is the
+   * create's idempotency key: a service that already holds it (an earlier attempt committed, its reply or journal
+   * line lost to a crash) counts as created and is not created again.
+   */
+  async function sendCreates(all: WorkItem[], signal?: AbortSignal): Promise<SentOutcome[]> {
     const out: SentOutcome[] = [];
+    const existing = await bySlug(all.map((i) => stepOf(i).slug), signal);
+    const chunk: WorkItem[] = [];
+    for (const item of all) {
+      const s = existing.get(stepOf(item).slug);
+      if (s) out.push({ id: item.id, status: 'done', outcome: 'created', createdId: s.id, revision: s.revision ?? undefined });
+      else chunk.push(item);
+    }
+    if (chunk.length === 0) return out;
+    const reply = await invoke(api, serviceOps.bulkCreateServices, { services: chunk.map((i) => (stepOf(i) as Extract<ApplyStep, { op: 'create' }>).service) as never, returnEntity: true }, { signal });
     for (const r of reply.results) {
       const item = chunk[r.itemMetadata.originalIndex];
       if (!item) continue;
@@ -192,9 +211,7 @@ export function applyAction(api: ApiClient, port: EntityPort, items: readonly Pl
     const others = open.filter((o) => stepOf(o.item).op !== 'create');
     const out: ItemResult[] = [];
     if (creates.length) {
-      const slugs = creates.map((o) => stepOf(o.item).slug);
-      const found = new Map<string, Service>();
-      for await (const page of listPages(api, serviceOps.queryServices, { filter: { 'mainSlug.name': { $in: slugs } }, signal })) for (const s of page.items) if (s.mainSlug?.name) found.set(s.mainSlug.name, s);
+      const found = await bySlug(creates.map((o) => stepOf(o.item).slug), signal);
       for (const o of creates) {
         const s = found.get(stepOf(o.item).slug);
         out.push(s ? { id: o.item.id, outcome: 'created', createdId: s.id, revision: s.revision } : { id: o.item.id, outcome: 'failed', error: reasonOf(o.sent) });
