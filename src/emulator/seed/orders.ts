@@ -20,6 +20,7 @@ import { Prng } from './random.js';
 /** Orders in the demo seed. */
 export const DEFAULT_SEED_ORDERS = 400;
 const ORDERS_PRNG_SEED = 20251108;
+const BUYERS_PRNG_SEED = 20251109;
 const HOUR = 3_600_000;
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -51,16 +52,18 @@ export function seedPlansAndOrders(store: Store, site: string, base: number, cou
   const book = orderBookOf({ db: (def) => store.collection(def).at(site), now: iso(base), store, site }, () => rnd.uuid());
   const once = new Set<string>();
   const drafts: OrderDoc[] = [];
-
+  // Buyers come from their own generator: the members seed may change without moving the orders' ids, kinds
+  // and dates (the README's examples name seeded orders).
+  const buyersRnd = new Prng(BUYERS_PRNG_SEED);
   const buyerFor = (plan: PlanDoc): MemberDoc => {
     for (let tries = 0; tries < 20; tries++) {
-      const m = rnd.pick(buyers);
+      const m = buyersRnd.pick(buyers);
       if (plan.maxPurchasesPerBuyer === 0 || !once.has(`${plan.id}|${m.id}`)) {
         once.add(`${plan.id}|${m.id}`);
         return m;
       }
     }
-    return rnd.pick(buyers);
+    return buyersRnd.pick(buyers);
   };
 
   for (let i = 0; i < count; i++) {
