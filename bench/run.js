@@ -5,7 +5,8 @@
 // BENCH_LATENCY_SIZE (the bulk comparison again with that much added latency per request, as a hosted API has:
 // default 20 ms on 1,000 services), BENCH_AVAIL_RUNS (availability queries timed, default 20), BENCH_BOOKINGS
 // (comma-separated booking counts for the listing memory run, default 2000,10000,100000), BENCH_MEMBERS
-// (comma-separated member counts for the export memory run, default 10000,100000).
+// (comma-separated member counts for the export memory run, default 10000,100000), BENCH_FANOUT_SITES (sites the
+// demo catalogue is cloned to, default 20).
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, existsSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -25,6 +26,7 @@ const LATENCY_SIZE = Number(process.env.BENCH_LATENCY_SIZE ?? 1000);
 const AVAIL_RUNS = Number(process.env.BENCH_AVAIL_RUNS ?? 20);
 const BOOKING_COUNTS = (process.env.BENCH_BOOKINGS ?? '2000,10000,100000').split(',').map(Number);
 const MEMBER_COUNTS = (process.env.BENCH_MEMBERS ?? '10000,100000').split(',').map(Number);
+const FANOUT_SITES = Number(process.env.BENCH_FANOUT_SITES ?? 20);
 const CONCURRENCY = 4;
 const BULK_PATH = '/bookings/v2/bulk/services/update';
 
@@ -321,6 +323,41 @@ async function main() {
     console.log(`  members list --all --ndjson over ${listCount} members: ${fmt(list.ms, 0)} ms, ${fmt(listCount / (list.ms / 1000), 0)} members/s, peak RSS ${fmt(list.rssKiB / 1024)} MiB`);
     const page = measureCommand(['members', 'list', '--status', 'PENDING', '--limit', '50', '--json'], cliEnv);
     console.log(`  members list --status PENDING --limit 50 --json: ${fmt(page.ms, 0)} ms`);
+
+    // 8. Rolling the demo catalogue out to 20 sites with 20 ms added per request (issue 10 section 3).
+    console.log(`\nservices clone --to-site x ${FANOUT_SITES} sites, ${LATENCY_MS} ms added per request`);
+    await reset(emu, 60, { bookings: 0, members: 0 });
+    const fanout = [];
+    const loopSites = [];
+    const control = new Agent();
+    for (let i = 1; i <= FANOUT_SITES; i++) {
+      fanout.push((await call(control, emu, 'POST', '/__emulator/sites', { name: `Fan-out ${i}` })).site.id);
+      loopSites.push((await call(control, emu, 'POST', '/__emulator/sites', { name: `Loop ${i}` })).site.id);
+    }
+    const catalogue = await allServices(control, emu);
+    await setFaults(emu, { latencyMs: LATENCY_MS });
+    try {
+      const run = measureCommand(['services', 'clone', ...fanout.flatMap((id) => ['--to-site', id]), '--filter', '{}', '--yes', '--json'], cliEnv);
+      console.log(`  sitectl services clone --to-site (x${FANOUT_SITES}) of ${catalogue.length} services: ${fmt(run.ms, 0)} ms, peak RSS ${fmt(run.rssKiB / 1024)} MiB`);
+      // The loop a script without sitectl would write: per site, per service, one create (no reference mapping).
+      const single = new Pool(new URL(emu.url).origin, { connections: 1 });
+      t0 = performance.now();
+      for (const site of loopSites) {
+        for (const s of catalogue) {
+          const body = { service: { name: s.name, type: s.type, description: s.description, tagLine: s.tagLine, defaultCapacity: s.defaultCapacity, payment: s.payment, onlineBooking: s.onlineBooking } };
+          const res = await single.request({ path: '/_api/bookings/v2/services', method: 'POST', headers: { ...headersFor(emu), 'wix-site-id': site }, body: JSON.stringify(body) });
+          const text = await res.body.text();
+          if (res.statusCode !== 200) throw new Error(`create on ${site}: ${res.statusCode} ${text.slice(0, 200)}`);
+        }
+      }
+      const loopMs = performance.now() - t0;
+      await single.close();
+      console.log(`  sequential per-site, per-service create loop: ${fmt(loopMs, 0)} ms`);
+      console.log(`  sitectl is ${fmt(loopMs / run.ms, 1)} x faster than the loop (and maps references, checks revisions, journals)`);
+    } finally {
+      await setFaults(emu, { latencyMs: 0 });
+      await control.close();
+    }
   } finally {
     emu.child.kill('SIGTERM');
     await waitFor(() => emu.child.exitCode !== null || emu.child.signalCode !== null, 10_000, 'emulator stop').catch(() => emu.child.kill('SIGKILL'));
