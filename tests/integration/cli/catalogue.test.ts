@@ -173,6 +173,14 @@ describe('services apply and clone --to-site', () => {
     expect(again.code, again.stderr).toBe(0);
     expect(json(again).sites[0]).toMatchObject({ status: 'unchanged', counts: { created: 0, updated: 0, unchanged: classes.length } });
     expect((await cli(['services', 'diff', '-f', '-', '--site', 'Uptown', '--exit-code'], { input: (await cli(['services', 'export', '--where', 'type=CLASS'])).stdout })).code).toBe(0);
+    // A field changed on the source propagates as one update of that service, and nothing else.
+    const [src] = json(await cli(['services', 'list', '--where', 'type=CLASS', '--json', 'id,mainSlug', '--limit', '1']));
+    expect((await cli(['services', 'update', src.id, '--set', 'tagLine=Now with live music'])).code).toBe(0);
+    const third = await cli(['services', 'clone', '--to-site', 'Uptown', '--where', 'type=CLASS', '--yes', '--json']);
+    expect(third.code, third.stderr).toBe(0);
+    expect(json(third).sites[0].counts).toMatchObject({ created: 0, updated: 1, unchanged: classes.length - 1 });
+    const copy = json(await cli(['services', 'list', '--site', 'Uptown', '--where', `mainSlug.name=${src.mainSlug.name}`, '--json', 'tagLine']));
+    expect(copy).toEqual([{ tagLine: 'Now with live music' }]);
   });
 
   it('propagates a changed field as one update, and reports a service edited meanwhile as a conflict, not overwritten', async () => {
