@@ -248,3 +248,32 @@ describe('services apply and clone --to-site', () => {
     expect((await cli(['services', 'apply', '-f', join(dir, 'apply.json'), '--to-site', 'Uptown'])).stderr).toMatch(/needs confirmation.*no terminal/);
   });
 });
+
+describe('pricing plans in the catalogue', () => {
+  it('writes linked plans by name, refuses a site without them, and links the site’s own plan of that name', async () => {
+    const plans = json(await cli(['plans', 'list', '--json', 'id,name']));
+    expect(plans.length).toBeGreaterThan(0);
+    const [svc] = json(await cli(['services', 'list', '--where', 'type=APPOINTMENT', '--json', 'id,mainSlug', '--limit', '1']));
+    expect((await cli(['services', 'pricing-plans', 'add', svc.id, plans[0].id])).code).toBe(0);
+    const catalogue = JSON.parse((await cli(['services', 'export', '--where', `mainSlug.name=${svc.mainSlug.name}`])).stdout);
+    expect(catalogue.services[0].pricingPlans).toEqual([plans[0].name]);
+    expect(catalogue.services[0].payment.pricingPlanIds).toBeUndefined();
+    // Uptown has no plans: refused, naming the plan.
+    const refused = await cli(['services', 'clone', svc.id, '--to-site', 'Uptown', '--yes']);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(`pricing plan "${plans[0].name}"`);
+    // Once Uptown has a plan of that name, the clone links Uptown's plan.
+    const made = await fetch(`${emu.url}/pricing-plans/v2/plans`, {
+      method: 'POST',
+      headers: { authorization: emu.apiKey, 'wix-site-id': uptown().id, 'content-type': 'application/json' },
+      body: JSON.stringify({ plan: { name: plans[0].name, pricing: { singlePaymentUnlimited: true, price: { value: '10', currency: 'USD' } } } }),
+    });
+    expect(made.status, await made.clone().text()).toBe(200);
+    const upPlan = ((await made.json()) as { plan: { id: string } }).plan.id;
+    const r = await cli(['services', 'clone', svc.id, '--to-site', 'Uptown', '--yes']);
+    expect(r.code, r.stderr).toBe(0);
+    const copy = json(await cli(['services', 'list', '--site', 'Uptown', '--where', `mainSlug.name=${svc.mainSlug.name}`, '--json', 'payment']));
+    expect(copy[0].payment.pricingPlanIds).toEqual([upPlan]);
+    expect((await cli(['services', 'diff', '-f', '-', '--site', 'Uptown', '--exit-code'], { input: JSON.stringify(catalogue) })).code).toBe(0);
+  });
+});

@@ -43,6 +43,8 @@ function wireField(key: string, value: unknown, f: Furniture): [string, unknown]
       return ['form', { id: one(f.forms, value) }];
     case 'staff':
       return ['staffMemberIds', (value as unknown[]).map((n) => one(f.staff, n))];
+    case 'pricingPlans':
+      return ['payment.pricingPlanIds', (value as unknown[]).map((n) => one(f.plans, n))];
     case 'locations':
       return [
         'locations',
@@ -63,7 +65,9 @@ export function serviceInput(p: PortableService, f: Furniture): Record<string, u
   for (const [key, value] of Object.entries(p)) {
     if (key === 'slug') continue;
     const [field, wire] = wireField(key, value, f);
-    out[field] = wire;
+    if (field === 'payment.pricingPlanIds') out.payment = { ...((out.payment as Json | undefined) ?? {}), pricingPlanIds: wire };
+    else if (field === 'payment') out.payment = { ...(wire as Json), ...((out.payment as Json | undefined)?.pricingPlanIds ? { pricingPlanIds: (out.payment as Json).pricingPlanIds } : {}) };
+    else out[field] = wire;
   }
   return out;
 }
@@ -103,9 +107,16 @@ export function planApply(wanted: Catalogue, current: { catalogue: Catalogue; se
     const tops = [...new Set(fields.map((p) => p.split('.')[0]!))];
     const sets = tops.map((k) => {
       const [field, value] = wireField(k, w[k], f);
+      // A whole `payment` replaces the plan links too: keep the wanted ones, else the site's own.
+      if (field === 'payment') {
+        const plans = w.pricingPlans !== undefined ? (wireField('pricingPlans', w.pricingPlans, f)[1] as string[]) : existing.payment?.pricingPlanIds;
+        return { path: field, value: plans?.length ? { ...(value as Json), pricingPlanIds: plans } : value };
+      }
       return { path: field, value };
     });
-    const change: ChangeSet = { sets, mask: sets.map((s) => s.path) };
+    // `payment` whole already carries the plan links.
+    const kept = sets.some((x) => x.path === 'payment') ? sets.filter((x) => x.path !== 'payment.pricingPlanIds') : sets;
+    const change: ChangeSet = { sets: kept, mask: kept.map((x) => x.path) };
     const was = currentBySlug.get(w.slug) ?? {};
     const changes: FieldDiff[] = fields.map((path) => ({ path, before: pick(was, path), after: pick(w, path) }));
     const step: ApplyStep = { op: 'update', slug: w.slug, change };

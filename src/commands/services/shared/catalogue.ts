@@ -9,8 +9,7 @@
  * of the account whose furniture has the same names. Keys are in a fixed order, services sorted by slug and
  * lists of names sorted, so the file diffs well in version control.
  *
- * Left out for now: pricing plans (`payment.pricingPlanIds`): plans are another family, and a plan's name is
- * not unique; a catalogue neither sets nor compares them.
+ * Pricing plans linked to a service (`payment.pricingPlanIds`) are written as `pricingPlans: [plan names]`.
  */
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import type { ApiClient } from '../../../api/client.js';
@@ -18,6 +17,7 @@ import { listPages } from '../../../api/paging.js';
 import type { Filter } from '../../../api/schemas/common.js';
 import type { Service } from '../../../api/schemas/service.js';
 import { serviceOps, services } from '../../../api/services.js';
+import { planOps } from '../../../api/plans.js';
 import { staffMembersFamily } from '../../../api/staff-members.js';
 import { UserError } from '../../../core/errors.js';
 
@@ -70,6 +70,7 @@ export interface Furniture {
   policies: NameIndex;
   forms: NameIndex;
   staff: NameIndex;
+  plans: NameIndex;
 }
 
 /**
@@ -84,6 +85,7 @@ export async function readFurniture(api: ApiClient, signal: AbortSignal): Promis
     policies: new NameIndex('booking policy'),
     forms: new NameIndex('booking form'),
     staff: new NameIndex('staff member'),
+    plans: new NameIndex('pricing plan'),
   };
   const [locations, categories] = await Promise.all([services.queryLocations(api, {}, { signal }), services.queryCategories(api, {}, { signal })]);
   for (const l of locations.businessLocations.locations) f.locations.add(l.id, l.name);
@@ -91,6 +93,8 @@ export async function readFurniture(api: ApiClient, signal: AbortSignal): Promis
   for await (const page of listPages(api, serviceOps.queryPolicies, { signal })) for (const p of page.items) if (p.bookingPolicy.id) f.policies.add(p.bookingPolicy.id, p.bookingPolicy.name);
   for await (const page of listPages(api, serviceOps.queryBookingForms, { signal })) for (const x of page.items) f.forms.add(x.form.id, x.form.name);
   for await (const page of listPages(api, staffMembersFamily.operations.queryStaffMembers, { signal })) for (const s of page.items) f.staff.add(s.id, s.name);
+  // Archived plans too: a service may still name one, and its name must read back.
+  for await (const page of listPages(api, planOps.listPlans, { params: { archived: 'ARCHIVED_AND_ACTIVE' }, signal })) for (const p of page.items) if (p.id) f.plans.add(p.id, p.name);
   return f;
 }
 
@@ -124,6 +128,7 @@ const FIELD_ORDER = [
   'sortOrder',
   'tags',
   'payment',
+  'pricingPlans',
   'onlineBooking',
   'bookingPolicy',
   'form',
@@ -136,7 +141,7 @@ const FIELD_ORDER = [
 ] as const;
 
 /** The fields of a portable service that name furniture of the site. */
-const REFERENCE_FIELDS = ['category', 'bookingPolicy', 'form', 'locations', 'staff'] as const;
+const REFERENCE_FIELDS = ['category', 'bookingPolicy', 'form', 'locations', 'staff', 'pricingPlans'] as const;
 
 /** Sorts object keys (stable JSON for comparison and for files). */
 function sortKeys(value: unknown): unknown {
@@ -184,6 +189,7 @@ export function toPortable(s: Service, f: Furniture): PortableService | undefine
     sortOrder: s.sortOrder,
     tags: s.tags?.length ? [...s.tags].sort() : undefined,
     payment,
+    pricingPlans: s.payment?.pricingPlanIds?.length ? s.payment.pricingPlanIds.map((id) => f.plans.name(id)).sort() : undefined,
     onlineBooking: s.onlineBooking,
     bookingPolicy: s.bookingPolicy?.id ? f.policies.name(s.bookingPolicy.id) : undefined,
     form: s.form?.id ? f.forms.name(s.form.id) : undefined,
@@ -324,6 +330,7 @@ export function missingReferences(wanted: readonly PortableService[], f: Furnitu
       const v = s[field];
       if (field === 'locations' && Array.isArray(v)) for (const l of v as Json[]) check(f.locations, l.business);
       else if (field === 'staff' && Array.isArray(v)) for (const n of v) check(f.staff, n);
+      else if (field === 'pricingPlans' && Array.isArray(v)) for (const n of v) check(f.plans, n);
       else if (field === 'category') check(f.categories, v);
       else if (field === 'bookingPolicy') check(f.policies, v);
       else if (field === 'form') check(f.forms, v);
