@@ -29,9 +29,14 @@ export const ORDER_COLUMNS: Column<Order>[] = [
   { key: 'type', priority: 4 },
 ];
 
+/** `2026-11-20 15:00 UTC`: a date inside a longer text (whole rows of dates are formatted by the exporter). */
+function short(d: Date | null | undefined): string {
+  return d instanceof Date ? `${d.toISOString().slice(0, 16).replace('T', ' ')} UTC` : '';
+}
+
 /** Rows of the readable `orders get` view. */
 export function orderRows(o: Order): Array<[string, unknown]> {
-  const pauses = (o.pausePeriods ?? []).map((p) => `${p.pauseDate instanceof Date ? p.pauseDate.toISOString() : ''} → ${p.resumeDate instanceof Date ? p.resumeDate.toISOString() : 'paused'}`);
+  const pauses = (o.pausePeriods ?? []).map((p) => `${short(p.pauseDate)} → ${p.resumeDate instanceof Date ? short(p.resumeDate) : 'still paused'}`);
   const prices = (o.pricing?.prices ?? []).map((s) => {
     const from = s.duration?.cycleFrom ?? 1;
     const n = s.duration?.numberOfCycles;
@@ -52,8 +57,9 @@ export function orderRows(o: Order): Array<[string, unknown]> {
     ['ends', o.endDate ?? 'never (until canceled)'],
     ['earliest end', o.earliestEndDate],
     ['free trial', o.freeTrialDays ? `${o.freeTrialDays} days` : undefined],
-    ['current cycle', o.currentCycle?.index ? `${o.currentCycle.index} (${o.currentCycle.startedDate instanceof Date ? o.currentCycle.startedDate.toISOString() : ''} → ${o.currentCycle.endedDate instanceof Date ? o.currentCycle.endedDate.toISOString() : '…'})` : undefined],
-    ['cycles', o.cycles?.length],
+    ['current cycle', o.currentCycle?.index ? `${o.currentCycle.index} of ${o.pricing?.subscription?.cycleCount || (o.pricing?.subscription ? 'unlimited' : 1)}` : undefined],
+    ['cycle started', o.currentCycle?.startedDate],
+    ['cycle ends', o.currentCycle?.index ? (o.currentCycle.endedDate ?? 'when the pause ends') : undefined],
     ['auto-renewal', o.autoRenewCanceled ? 'canceled' : undefined],
     ['cancellation', c ? `${c.effectiveAt ?? ''} by ${c.cause ?? ''}${c.requestedDate instanceof Date ? ` on ${c.requestedDate.toISOString()}` : ''}` : undefined],
     ['pauses', pauses.join('; ') || undefined],
