@@ -33,6 +33,8 @@ export interface PagingSpec<Items extends string = string> {
   sortKey?: 'sort' | 'sorting';
   /** The sort is one `{fieldName, order}` object, not a list (the orders GET lists: `sorting.fieldName=...`). */
   singleSort?: boolean;
+  /** The list takes no sort at all (the plans GET lists): a sort is refused rather than silently dropped. */
+  unsorted?: boolean;
   /** The reply key of the paging metadata: `pagingMetadata` (default) or `metadata` (members). */
   meta?: 'pagingMetadata' | 'metadata';
   /**

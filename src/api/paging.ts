@@ -151,8 +151,8 @@ export type ListOperation = Operation & { paging: PagingSpec };
  * `params`. `pageSize` is capped at the operation's `maxLimit` (default: that maximum). A `singleSort` list
  * is sent its one sort key as an object (`sorting.fieldName=...` on a GET).
  *
- * @throws whatever the call throws; RangeError on a bad pageSize/limit, or more than one sort key for a
- *   `singleSort` list
+ * @throws whatever the call throws; RangeError on a bad pageSize/limit, more than one sort key for a
+ *   `singleSort` list, or a sort for an `unsorted` one
  */
 export function listPages<Op extends ListOperation>(api: ApiClient, op: Op, opts: ListOptions = {}): AsyncGenerator<Page<ItemOf<Op>>> {
   const spec = op.paging;
@@ -164,6 +164,7 @@ export function listPages<Op extends ListOperation>(api: ApiClient, op: Op, opts
     const out: Record<string, unknown> = {};
     if (opts.filter !== undefined && spec.filter) out.filter = opts.filter;
     if (opts.sort !== undefined) {
+      if (spec.unsorted) throw new RangeError(`${op.name} takes no sort`);
       if (spec.singleSort && opts.sort.length > 1) throw new RangeError(`${op.name} sorts by one field, got ${opts.sort.length}`);
       out[spec.sortKey ?? 'sort'] = spec.singleSort ? opts.sort[0] : opts.sort;
     }

@@ -31,7 +31,7 @@ export const plansFamily = defineFamily({
       summary: 'Public plans that are not archived (what the site shows), by offset',
       request: () => z.looseObject(listParams()),
       reply: replies.PlansReply,
-      paging: { kind: 'offset', items: 'plans', maxLimit: MAX_PLANS_PAGE, filter: false },
+      paging: { kind: 'offset', items: 'plans', maxLimit: MAX_PLANS_PAGE, filter: false, unsorted: true },
     },
     queryPublicPlans: {
       method: 'POST',
@@ -55,7 +55,7 @@ export const plansFamily = defineFamily({
       summary: 'Plans by archived state (default ACTIVE) and visibility (default PUBLIC_AND_HIDDEN), by offset',
       request: () => z.looseObject({ archived: z.optional(z.enum(ArchivedFilterValues)), public: z.optional(z.enum(PublicFilterValues)), ...listParams() }),
       reply: replies.PlansReply,
-      paging: { kind: 'offset', items: 'plans', maxLimit: MAX_PLANS_PAGE, filter: false },
+      paging: { kind: 'offset', items: 'plans', maxLimit: MAX_PLANS_PAGE, filter: false, unsorted: true },
     },
     getPlanStats: {
       method: 'GET',

@@ -189,6 +189,7 @@ export function listVerb<E>(spec: ListSpec<E>): Verb<ListOptions> {
     const selected = listParamsOf(view, filter);
     if (selected) extra.params = { ...extra.params, ...selected };
     if (sort && sort.length > 1 && (spec.op ?? view.query).paging.singleSort) throw new UserError(`--sort: ${view.noun.many} sort by one field, got ${sort.length}`);
+    if (sort && (spec.op ?? view.query).paging.unsorted) throw new UserError(`--sort: the platform lists ${view.noun.many} in its own order, without a sort`);
 
     const api = await ctx.api();
     let total: number | undefined;

@@ -51,6 +51,8 @@ describe('plans', () => {
     expectError(await cli(['plans', 'create', '--name', 'Bad', '--price', '10', '--for', '1 month', '--trial-days', '3']), 2, /--cycles and --trial-days go with a subscription/);
     expectError(await cli(['plans', 'update', 'Gold Monthly']), 2, /nothing to change/);
     expectError(await cli(['plans', 'get', 'Platinum']), 2, /no plan 'Platinum' on this site/);
+    expectError(await cli(['plans', 'list', '--sort', 'name']), 2, /--sort: the platform lists plans in its own order/);
+    expectError(await cli(['plans', 'list', '--where', 'primary=true']), 2, /this list cannot select by primary/);
     expect(await lastEventSeq(emu)).toBe(seq);
 
     const created = await cli(['plans', 'create', '--name', 'CLI Weekly', '--price', '9.50', '--every', '1 WEEK', '--cycles', '4', '--perk', 'Sauna', '--perk', 'Towel', '--max-purchases', '2']);
