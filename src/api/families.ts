@@ -14,6 +14,7 @@ import { memberOrdersFamily, ordersFamily } from './orders.js';
 import { plansFamily } from './plans.js';
 import { servicesFamily } from './services.js';
 import { sitesFamily } from './sites.js';
+import { bookingPoliciesFamily, categoriesFamily } from './service-furniture.js';
 import { staffMembersFamily } from './staff-members.js';
 
-export const FAMILIES: readonly Family[] = [sitesFamily, servicesFamily, staffMembersFamily, availabilityFamily, bookingsFamily, extendedBookingsFamily, multiServiceBookingsFamily, membersFamily, plansFamily, ordersFamily, memberOrdersFamily, checkoutFamily];
+export const FAMILIES: readonly Family[] = [sitesFamily, servicesFamily, staffMembersFamily, categoriesFamily, bookingPoliciesFamily, availabilityFamily, bookingsFamily, extendedBookingsFamily, multiServiceBookingsFamily, membersFamily, plansFamily, ordersFamily, memberOrdersFamily, checkoutFamily];

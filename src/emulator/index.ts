@@ -19,6 +19,7 @@ import { createEmulatorServer } from './server.js';
 import { servicesServed } from './services/handlers.js';
 import { sitesServed } from './sites/handlers.js';
 import { staffMembersServed } from './services/staff.js';
+import { bookingPoliciesServed, categoriesServed } from './services/furniture.js';
 import { membersServed } from './members/handlers.js';
 import { BOOKING_COLLECTIONS } from './bookings/model.js';
 import { availabilityServed, bookingsServed, extendedBookingsServed, multiServiceBookingsServed } from './bookings/handlers.js';
@@ -35,7 +36,7 @@ import { Store } from './store/store.js';
 export type { Faults } from './faults.js';
 
 /** Every operation the emulator serves, family by family. */
-export const SERVED: readonly ServedOperation[] = [...sitesServed, ...servicesServed, ...staffMembersServed, ...availabilityServed, ...bookingsServed, ...extendedBookingsServed, ...multiServiceBookingsServed, ...membersServed, ...plansServed, ...ordersServed, ...memberOrdersServed, ...checkoutServed];
+export const SERVED: readonly ServedOperation[] = [...sitesServed, ...servicesServed, ...staffMembersServed, ...categoriesServed, ...bookingPoliciesServed, ...availabilityServed, ...bookingsServed, ...extendedBookingsServed, ...multiServiceBookingsServed, ...membersServed, ...plansServed, ...ordersServed, ...memberOrdersServed, ...checkoutServed];
 
 /** Every collection of every family, declared to the store at start. */
 const COLLECTIONS = [...SERVICE_COLLECTIONS, ...BOOKING_COLLECTIONS, ...MEMBER_COLLECTIONS, ...PLAN_COLLECTIONS, ...ORDER_COLLECTIONS] as unknown as ReadonlyArray<CollectionDef<Doc>>;

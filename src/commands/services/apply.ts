@@ -19,13 +19,14 @@ import { notice, success, warn } from '../../core/log.js';
 import { type Column, fieldsChecker, printRecords, printValue, resolveFormat } from '../../core/output.js';
 import { oneLine } from '../../core/text.js';
 import { addBulkFlags, type BulkFlags, parseConcurrency, requireConfirmable } from '../shared/bulk-flags.js';
-import { type Catalogue, missingReferences, parseCatalogue, readCatalogue } from './shared/catalogue.js';
+import { type Catalogue, type MissingRef, missingReferences, parseCatalogue, readCatalogue, refText } from './shared/catalogue.js';
 import { SERVICE_VIEW } from './shared/view.js';
 
 export interface ApplyOptions extends BulkFlags {
   file?: string;
   toSite?: string[];
   prune?: boolean;
+  createMissing?: boolean;
 }
 
 /** Sites applied to at once. */
@@ -37,7 +38,8 @@ export function register(parent: Command, ctx: Context): void {
     .description('Make sites hold a catalogue file: create, update (and with --prune delete) services, matched by slug')
     .option('-f, --file <file>', "the catalogue (JSON or YAML from 'services export'; '-' reads stdin)")
     .option('--to-site <site>', 'a target site, id or name (repeatable; default: the site in use)', collect)
-    .option('--prune', 'also delete services of the site that the file does not hold');
+    .option('--prune', 'also delete services of the site that the file does not hold')
+    .option('--create-missing', 'create categories and booking policies a site lacks (by name, default rules); never staff');
   addBulkFlags(cmd).addHelpText(
     'after',
     '\nExamples:\n  sitectl services export --where type=CLASS -o classes.yaml\n  sitectl services apply -f classes.yaml --to-site Uptown --dry-run\n  sitectl services apply -f classes.yaml --to-site Uptown --to-site "Mission Bay" --yes\n  sitectl services apply --resume ~/.local/state/sitectl/journals/RUN.ndjson',
@@ -52,7 +54,12 @@ export interface SitePlan {
   site: SiteRef;
   api: ApiClient;
   items: PlannedItem[];
+  /** References the site lacks and this run does not create: the site is refused. */
   missing: string[];
+  /** Categories and booking policies to create first (`--create-missing`); then the site is planned again. */
+  create: MissingRef[];
+  /** The plan made again from the site as it is (after creating `create`). */
+  replan(): Promise<PlannedItem[]>;
 }
 
 /** One site's outcome as the summary and `--json` show it. */
@@ -62,6 +69,8 @@ export interface SiteOutcome {
   status: 'applied' | 'unchanged' | 'refused' | 'partial' | 'planned';
   counts: Record<string, number>;
   missing?: string[];
+  /** Furniture created by `--create-missing` (`category "Yoga"`). */
+  createdFurniture?: string[];
   journal?: string;
   problems?: BulkReport['problems'];
 }
@@ -96,17 +105,34 @@ async function pool<T, R>(items: readonly T[], n: number, work: (item: T) => Pro
  * Plans `wanted` on each of `sites` (read concurrently; nothing is written).
  * @throws UserError (exit 2) for an unknown site; ApiError from the reads
  */
-export async function planSites(ctx: Context, wanted: Catalogue, sites: readonly string[], prune: boolean): Promise<SitePlan[]> {
+export async function planSites(ctx: Context, wanted: Catalogue, sites: readonly string[], prune: boolean, createMissing = false): Promise<SitePlan[]> {
   const { planApply, servicesBySlug } = await import('./shared/apply.js');
   const targets: { site: SiteRef; api: ApiClient }[] = [];
   for (const given of sites) {
     const t = await ctx.siteApi(given);
     if (!targets.some((x) => x.site.id === t.site.id)) targets.push(t);
   }
-  return pool(targets, SITE_CONCURRENCY, async ({ site, api }) => {
+  const plan = async (api: ApiClient) => {
     const [{ catalogue, furniture }, services] = await Promise.all([readCatalogue(api, undefined, ctx.signal), servicesBySlug(api, ctx.signal)]);
-    const missing = missingReferences(wanted.services, furniture);
-    return { site, api, missing, items: missing.length ? [] : planApply(wanted, { catalogue, services }, furniture, prune) };
+    const all = missingReferences(wanted.services, furniture);
+    const create = createMissing ? all.filter((m) => m.count === 0 && (m.what === 'category' || m.what === 'booking policy')) : [];
+    // What will be created stands in the plan under a placeholder id; the site is planned again once it exists.
+    for (const m of create) (m.what === 'category' ? furniture.categories : furniture.policies).add(`new:${m.name}`, m.name);
+    const missing = all.filter((m) => !create.includes(m)).map(refText);
+    return { missing, create, items: missing.length ? [] : planApply(wanted, { catalogue, services }, furniture, prune) };
+  };
+  return pool(targets, SITE_CONCURRENCY, async ({ site, api }) => {
+    const first = await plan(api);
+    return {
+      site,
+      api,
+      ...first,
+      replan: async () => {
+        const again = await plan(api);
+        if (again.missing.length || again.create.length) throw new UserError(`site ${site.name} still lacks ${[...again.missing, ...again.create.map(refText)].join(', ')}`, undefined, ExitCode.Failure);
+        return again.items;
+      },
+    };
   });
 }
 
@@ -138,14 +164,15 @@ interface PlanRow {
  */
 export async function applyPlans(ctx: Context, plans: SitePlan[], flags: BulkFlags & { verb: string; prune?: boolean }): Promise<SiteOutcome[]> {
   const format = resolveFormat({ json: flags.json }, fieldsChecker(['sites']));
-  const rows: PlanRow[] = plans.flatMap((p) =>
-    p.items
+  const rows: PlanRow[] = plans.flatMap((p) => [
+    ...p.create.map((m) => ({ site: p.site.name, action: `create ${m.what}`, slug: m.name, fields: '' })),
+    ...p.items
       .filter((i) => !i.unchanged)
       .map((i) => {
         const step = i.after as { op: string; slug: string };
         return { site: p.site.name, action: step.op, slug: step.slug, fields: step.op === 'update' ? i.changes.map((c) => c.path).join(', ') : '' };
       }),
-  );
+  ]);
   const outcomes: SiteOutcome[] = plans.map((p) => ({
     siteId: p.site.id,
     siteName: p.site.name,
@@ -154,7 +181,7 @@ export async function applyPlans(ctx: Context, plans: SitePlan[], flags: BulkFla
     ...(p.missing.length ? { missing: p.missing } : {}),
   }));
   for (const p of plans) for (const m of p.missing) warn(ctx.io, `site ${p.site.name} has no ${m}: it is refused (nothing is written there)`);
-  const work = plans.filter((p) => !p.missing.length && p.items.some((i) => !i.unchanged));
+  const work = plans.filter((p) => !p.missing.length && (p.create.length > 0 || p.items.some((i) => !i.unchanged)));
   if (flags.dryRun) {
     if (format.kind === 'json') await printValue(ctx.io, format, { dryRun: true, sites: outcomes.map((o) => ({ ...o, items: rows.filter((r) => r.site === o.siteName) })) });
     else if (rows.length) await printRecords(ctx.io, format, rows, [{ key: 'site' }, { key: 'action' }, { key: 'slug' }, { key: 'fields' }], { now: ctx.now() });
@@ -172,9 +199,25 @@ export async function applyPlans(ctx: Context, plans: SitePlan[], flags: BulkFla
   const concurrency = parseConcurrency(flags.concurrency);
   await pool(work, SITE_CONCURRENCY, async (p) => {
     const outcome = outcomes.find((o) => o.siteId === p.site.id)!;
+    let items = p.items;
+    if (p.create.length) {
+      const { bookingPolicies, categories } = await import('../../api/service-furniture.js');
+      for (const m of p.create) {
+        if (m.what === 'category') await categories.createCategory(p.api, { category: { name: m.name } }, { signal: ctx.signal });
+        else await bookingPolicies.createBookingPolicy(p.api, { bookingPolicy: { name: m.name } }, { signal: ctx.signal });
+        notice(ctx.io, `site ${p.site.name}: created ${refText(m)}`);
+      }
+      outcome.createdFurniture = p.create.map(refText);
+      items = await p.replan();
+      if (!items.some((i) => !i.unchanged)) {
+        outcome.status = 'applied';
+        outcome.counts = planCounts(items);
+        return;
+      }
+    }
     const result = await runBulk(
       servicesPort(p.api),
-      applyAction(p.api, servicesPort(p.api), p.items, { options: { siteId: p.site.id, siteName: p.site.name } }),
+      applyAction(p.api, servicesPort(p.api), items, { options: { siteId: p.site.id, siteName: p.site.name } }),
       {
         dryRun: false,
         concurrency,
@@ -240,7 +283,7 @@ export async function run(opts: ApplyOptions, ctx: Context): Promise<void> {
   const wanted = parseCatalogue(await readSource('--file', opts.file, ctx.io.stdin), opts.file);
   requireConfirmable(ctx, opts, 'applying a catalogue');
   const sites = opts.toSite?.length ? opts.toSite : [(await ctx.api()).siteId ?? ''];
-  const plans = await planSites(ctx, wanted, sites, Boolean(opts.prune));
+  const plans = await planSites(ctx, wanted, sites, Boolean(opts.prune), Boolean(opts.createMissing));
   if (plans.length === 1 && plans[0]!.missing.length) {
     throw new UserError(`site ${plans[0]!.site.name} lacks ${plans[0]!.missing.join(', ')}; nothing was changed`, 'create them on that site (staff are never created), or change the file', ExitCode.Failure);
   }

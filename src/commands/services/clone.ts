@@ -26,6 +26,7 @@ export interface CloneOptions extends BulkFlags {
   /** `--count N` as given (validated in run). */
   count?: string;
   toSite?: string[];
+  createMissing?: boolean;
   filter?: string;
   where?: string[];
 }
@@ -40,6 +41,7 @@ export function register(parent: Command, ctx: Context): void {
     .argument('[ids...]', 'the service to copy (omit with --resume); with --to-site, any number of them')
     .option('--count <n>', `how many copies (1-${MAX_CLONES}); above 1 the run is previewed, confirmed and journaled`)
     .option('--to-site <site>', 'copy to this site of the account instead (id or name; repeatable)', collect)
+    .option('--create-missing', 'with --to-site: create categories and booking policies a site lacks (never staff)')
     .option('--filter <json>', 'with --to-site: the services matching this filter')
     .option('--where <field=value>', 'with --to-site: services where field=value (repeatable)', collect)
     .addHelpText(
@@ -50,7 +52,7 @@ export function register(parent: Command, ctx: Context): void {
   cmd.action(async (ids: string[], o: Omit<CloneOptions, 'id' | 'ids'>) => {
     if (o.toSite?.length) return runToSites({ ...o, ids }, ctx);
     if (ids.length > 1) throw new UserError('clone copies one service within the site', 'pass one id, or --to-site SITE to copy several to other sites');
-    if (o.filter !== undefined || o.where?.length) throw new UserError('--filter and --where select services to copy to other sites: add --to-site SITE');
+    if (o.filter !== undefined || o.where?.length || o.createMissing) throw new UserError('--filter, --where and --create-missing go with --to-site SITE (copies to other sites)');
     await run({ ...o, id: ids[0] }, ctx);
   });
 }
@@ -127,7 +129,7 @@ export async function runToSites(opts: CloneOptions, ctx: Context): Promise<void
     notice(ctx.io, 'No services match; nothing to copy.');
     return;
   }
-  const plans = await planSites(ctx, catalogue, opts.toSite!, false);
+  const plans = await planSites(ctx, catalogue, opts.toSite!, false, Boolean(opts.createMissing));
   const source = plans.find((p) => p.site.id === api.siteId);
   if (source) throw new UserError(`--to-site ${source.site.name} is the site the services are copied from`);
   if (plans.length === 1 && plans[0]!.missing.length) {

@@ -12,7 +12,7 @@ import { ExitCode, ExitStatus, UserError } from '../../core/errors.js';
 import { readSource } from '../../core/input.js';
 import { notice, success, warn } from '../../core/log.js';
 import { addFormatFlags, type Column, fieldsChecker, type FormatFlags, printRecords, printValue, resolveFormat } from '../../core/output.js';
-import { diffCatalogue, missingReferences, parseCatalogue, readCatalogue, type CatalogueDiff } from './shared/catalogue.js';
+import { diffCatalogue, missingReferences, parseCatalogue, readCatalogue, refText, type CatalogueDiff } from './shared/catalogue.js';
 
 export interface DiffOptions extends FormatFlags {
   file?: string;
@@ -62,7 +62,7 @@ export async function run(opts: DiffOptions, ctx: Context): Promise<void> {
   const diff: SiteDiff = {
     siteId: api.siteId ?? '',
     ...diffCatalogue(wanted, current, opts.prune ?? false),
-    missing: missingReferences(wanted.services, furniture),
+    missing: missingReferences(wanted.services, furniture).map(refText),
   };
   const sites = await ctx.sites().catch(() => []);
   const name = sites.find((s) => s.id === diff.siteId)?.name;

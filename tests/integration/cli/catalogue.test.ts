@@ -277,3 +277,36 @@ describe('pricing plans in the catalogue', () => {
     expect((await cli(['services', 'diff', '-f', '-', '--site', 'Uptown', '--exit-code'], { input: JSON.stringify(catalogue) })).code).toBe(0);
   });
 });
+
+describe('--create-missing', () => {
+  it('creates the categories and booking policies a site lacks, then applies; never staff', async () => {
+    const file = join(dir, 'new-furniture.json');
+    const catalogue = JSON.parse((await cli(['services', 'export', '--where', 'type=CLASS'])).stdout);
+    const svc = catalogue.services[0];
+    svc.category = 'Outdoor Classes';
+    svc.bookingPolicy = 'Rain Check Policy';
+    writeFileSync(file, JSON.stringify({ ...catalogue, services: [svc] }));
+    const without = await cli(['services', 'apply', '-f', file, '--to-site', 'Uptown', '--yes']);
+    expect(without.code).toBe(1);
+    expect(without.stderr).toMatch(/lacks booking policy "Rain Check Policy", category "Outdoor Classes"; nothing was changed/);
+    const dry = await cli(['services', 'apply', '-f', file, '--to-site', 'Uptown', '--create-missing', '--dry-run']);
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stdout.split('\n').filter(Boolean).map((l) => l.split('\t').slice(1, 3))).toEqual([
+      ['create booking policy', 'Rain Check Policy'],
+      ['create category', 'Outdoor Classes'],
+      ['update', svc.slug],
+    ]);
+    const r = await cli(['services', 'apply', '-f', file, '--to-site', 'Uptown', '--create-missing', '--yes', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(json(r).sites[0]).toMatchObject({ status: 'applied', createdFurniture: ['booking policy "Rain Check Policy"', 'category "Outdoor Classes"'], counts: { updated: 1 } });
+    const there = json(await cli(['services', 'list', '--site', 'Uptown', '--where', `mainSlug.name=${svc.slug}`, '--json', 'category,bookingPolicy']))[0];
+    expect(there.category.name).toBe('Outdoor Classes');
+    expect(there.bookingPolicy.name).toBe('Rain Check Policy');
+    const again = await cli(['services', 'apply', '-f', file, '--to-site', 'Uptown', '--create-missing', '--yes', '--json']);
+    expect(json(again).sites[0]).toMatchObject({ status: 'unchanged' });
+    expect(json(again).sites[0].createdFurniture).toBeUndefined();
+    svc.staff = ['Nobody Here'];
+    writeFileSync(file, JSON.stringify({ ...catalogue, services: [svc] }));
+    expect((await cli(['services', 'apply', '-f', file, '--to-site', 'Uptown', '--create-missing', '--yes'])).stderr).toMatch(/lacks staff member "Nobody Here"/);
+  });
+});

@@ -69,6 +69,12 @@ export const EXAMPLES: Record<string, Record<string, Example>> = {
   sites: {
     querySites: async () => ({ query: { cursorPaging: { limit: 10 } } }),
   },
+  categories: {
+    createCategory: async () => ({ category: { name: `Contract ${unique()}` } }),
+  },
+  'booking-policies': {
+    createBookingPolicy: async () => ({ bookingPolicy: { name: `Contract ${unique()}`, limitEarlyBookingPolicy: { enabled: true, earliestBookingInMinutes: 60 } } }),
+  },
   'staff-members': {
     queryStaffMembers: async () => ({ query: { filter: { name: { $exists: true } }, cursorPaging: { limit: 5 } } }),
   },

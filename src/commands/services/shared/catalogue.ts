@@ -313,17 +313,28 @@ export function diffCatalogue(wanted: Catalogue, current: Catalogue, prune: bool
   return diff;
 }
 
+/** A reference of a catalogue that a site does not have: its kind, its name, how many items bear the name (0 or 2+). */
+export interface MissingRef {
+  what: string;
+  name: string;
+  count: number;
+}
+
+/** `staff member "Nobody Here"`, or `category "Yoga" (2 have that name)`. */
+export function refText(m: MissingRef): string {
+  return `${m.what} "${m.name}"${m.count > 1 ? ` (${m.count} have that name)` : ''}`;
+}
+
 /**
- * The references of `wanted` services that `f` (a target site's furniture) does not have, as `kind "name"` lines,
- * each once; names that stand for several ids are reported too (the file cannot say which one).
+ * The references of `wanted` services that `f` (a target site's furniture) does not have, each once, sorted;
+ * names that stand for several items are reported too (the file cannot say which one).
  */
-export function missingReferences(wanted: readonly PortableService[], f: Furniture): string[] {
-  const out = new Set<string>();
+export function missingReferences(wanted: readonly PortableService[], f: Furniture): MissingRef[] {
+  const out = new Map<string, MissingRef>();
   const check = (index: NameIndex, name: unknown) => {
     if (typeof name !== 'string') return;
-    const ids = index.idsOf(name);
-    if (ids.length === 0) out.add(`${index.what} "${name}"`);
-    else if (ids.length > 1) out.add(`${index.what} "${name}" (${ids.length} have that name)`);
+    const count = index.idsOf(name).length;
+    if (count !== 1) out.set(`${index.what}\u0000${name.toLowerCase()}`, { what: index.what, name, count });
   };
   for (const s of wanted) {
     for (const field of REFERENCE_FIELDS) {
@@ -336,5 +347,5 @@ export function missingReferences(wanted: readonly PortableService[], f: Furnitu
       else if (field === 'form') check(f.forms, v);
     }
   }
-  return [...out].sort();
+  return [...out.values()].sort((a, b) => refText(a).localeCompare(refText(b)));
 }

@@ -1,0 +1,47 @@
+/**
+ * Creating a site's service furniture (issue 10 section 2, `services apply --create-missing`): a category
+ * (Bookings Categories v2, `POST /bookings/v2/categories` with `{category: {name}}`, answered `{category}`) and a
+ * booking policy (Booking Policies v1, `POST /bookings/v1/booking-policies` with `{bookingPolicy: {name, ...}}`,
+ * answered `{bookingPolicy}`). Booking forms, staff members, business locations and pricing plans are not created
+ * by this tool.
+ */
+import * as z from 'zod/mini';
+import { callsOf, defineFamily } from './family.js';
+import { bounded } from './schemas/common.js';
+import { BookingPolicy, Category } from './schemas/service.js';
+
+/** Longest category or policy name (the platform's booking policy `name` maxLength). */
+export const FURNITURE_NAME_MAX = 400;
+
+const name = () => bounded(FURNITURE_NAME_MAX).check(z.refine((v) => v.trim() !== '', 'must not be blank'));
+
+export const categoriesFamily = defineFamily({
+  name: 'categories',
+  prefixes: [{ proto: '/v2/categories', urls: ['/bookings/v2/categories'] }],
+  operations: {
+    createCategory: {
+      method: 'POST',
+      path: '/v2/categories',
+      summary: 'Create a service category',
+      request: () => z.looseObject({ category: z.looseObject({ name: name(), sortOrder: z.optional(z.int()) }) }),
+      reply: () => z.looseObject({ category: Category }),
+    },
+  },
+});
+
+export const bookingPoliciesFamily = defineFamily({
+  name: 'booking-policies',
+  prefixes: [{ proto: '/v1/booking-policies', urls: ['/bookings/v1/booking-policies'] }],
+  operations: {
+    createBookingPolicy: {
+      method: 'POST',
+      path: '/v1/booking-policies',
+      summary: 'Create a booking policy (rules not given take the platform defaults)',
+      request: () => z.looseObject({ bookingPolicy: z.looseObject({ name: name() }) }),
+      reply: () => z.looseObject({ bookingPolicy: BookingPolicy }),
+    },
+  },
+});
+
+export const categories = callsOf(categoriesFamily);
+export const bookingPolicies = callsOf(bookingPoliciesFamily);
