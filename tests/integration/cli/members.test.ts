@@ -4,6 +4,9 @@
  * terminal (refused without --yes; with it exactly the matching members change, checked on the emulator; a
  * member that changed under the job makes it partial, exit 3), and the NDJSON/CSV export.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { answering, runInProcess, startTestEmulator, type CliResult, type InProcessOptions, type TestEmulator } from '../../helpers/index.js';
 import { eventsAfter, lastEventSeq } from '../bulk/support.js';
@@ -227,5 +230,22 @@ describe('members export', () => {
     expect(rows.slice(1).every((row) => /,(BLOCKED|OFFLINE),/.test(row))).toBe(true);
     expectError(await cli(['members', 'export']), 2, /choose one of --ndjson and --csv/);
     expectError(await cli(['members', 'export', '--ndjson', '--csv']), 2, /choose one of --ndjson and --csv/);
+  });
+});
+
+describe('emulator --members', () => {
+  it('reset --members N seeds that many members (validated: 0 to 100000), and the next reset repeats it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sitectl-members-seed-'));
+    try {
+      const dataDir = join(dir, 'emulator');
+      expectError(await runInProcess(['emulator', 'reset', '--data-dir', dataDir, '--members', '100001', '--yes']), 2, /--members/);
+      const first = await runInProcess(['emulator', 'reset', '--data-dir', dataDir, '--seed', 'demo', '--members', '40', '--bookings', '0', '--yes']);
+      expect(first.code, first.stderr).toBe(0);
+      expect(first.stderr).toMatch(/, 40 members\./);
+      const again = await runInProcess(['emulator', 'reset', '--data-dir', dataDir, '--yes']);
+      expect(again.stderr).toMatch(/, 40 members\./);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
