@@ -63,6 +63,13 @@ describe('members list, get, create, update, slug, clear-contact', () => {
     expect(pub).toHaveLength(2);
     expect(pub[0].status).toBe('UNKNOWN');
     expect(pub[0].loginEmail).toBeUndefined();
+    const table = await cli(['members', 'list', '--limit', '3'], { tty: true, columns: 160, env: { CI: undefined } });
+    expect(table.code, table.stderr).toBe(0);
+    const [head, ...rows] = table.stdout.trimEnd().split('\n');
+    expect(head!.split(/\s{2,}/).slice(0, 5)).toEqual(['ID', 'EMAIL', 'NAME', 'STATUS', 'PRIVACY']);
+    expect(rows).toHaveLength(3);
+    expect(rows[0]).toMatch(/^[0-9a-f]{8}\s+ada\.abbott@example\.com\s+Ada Abbott\s+APPROVED/);
+    expect(table.stderr).toMatch(/Showing 3 of \d+ members/);
     expectError(await cli(['members', 'list', '--status', 'ASLEEP']), 2, /--status takes/);
     expectError(await cli(['members', 'list', '--where', 'nosuchfield=1']), 2, /nosuchfield/);
   });
