@@ -16,7 +16,7 @@ import { getPath, setPath, UnsafePathError } from '../api/paths.js';
 import { fromBase64UrlJson } from '../api/query.js';
 import { acceptsNumber, elementOf, isOptional, kindOf, lookupPath, shapeOf } from '../api/schemas/introspect.js';
 import type { Principal } from './auth.js';
-import { ValidationFailure, type FieldViolation } from './errors.js';
+import { ApplicationFailure, ValidationFailure, type FieldViolation } from './errors.js';
 import type { CollectionDef, Doc, SiteCollection } from './store/collection.js';
 import type { Store } from './store/store.js';
 
@@ -284,4 +284,47 @@ export function decodeRequest(op: Operation, body: unknown, query: URLSearchPara
   }
   validate(op.request, request);
   return request;
+}
+
+/**
+ * A request given as a JSON object (a POST body, or a GraphQL argument of any operation), checked as
+ * {@link decodeRequest} checks a body: forbidden keys, nesting, then the operation's request schema.
+ * @throws ValidationFailure (400)
+ */
+export function decodeJsonRequest(op: Operation, body: unknown): Record<string, unknown> {
+  if (body === undefined || body === null) body = {};
+  if (typeof body !== 'object' || Array.isArray(body)) throw ValidationFailure.field('body', 'the request must be a JSON object', 'INVALID');
+  checkShape(body);
+  validate(op.request, body);
+  return body as Record<string, unknown>;
+}
+
+const NO_QUERY = new URLSearchParams();
+
+/**
+ * Runs a served operation on a decoded request as `principal`, in one store transaction (read-only operations
+ * outside one, so a write from them throws). What the HTTP layer and the GraphQL endpoint both call.
+ * @returns the handler's reply (wire JSON, or {@link RawJson})
+ * @throws ApplicationFailure 401 for an account-level principal on a site operation; what the handler throws
+ */
+export function runServed(store: Store, served: ServedOperation, request: unknown, principal: Principal, requestId: string, query: URLSearchParams = NO_QUERY): unknown {
+  const { op, handler } = served;
+  if (principal.accountLevel && !op.accountLevel) {
+    throw new ApplicationFailure(401, 'UNAUTHENTICATED', 'a site call needs the wix-site-id header (wix-account-id names only the account)', {}, 'Unauthenticated');
+  }
+  const site = principal.siteId;
+  const run = () => {
+    const ctx: RequestContext<unknown> = {
+      body: request,
+      query,
+      site,
+      principal,
+      now: store.now(),
+      requestId,
+      store,
+      db: (def) => store.collection(def).at(site),
+    };
+    return (handler as (ctx: RequestContext<never>) => unknown)(ctx as RequestContext<never>);
+  };
+  return op.readOnly ? run() : store.tx(run);
 }

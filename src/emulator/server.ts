@@ -14,8 +14,9 @@ import { authenticate, type Authenticator } from './auth.js';
 import { matchControlRoute, type ControlState } from './control.js';
 import { ApplicationFailure, EmulatorError, ValidationFailure, routeNotFound } from './errors.js';
 import type { FaultInjector } from './faults.js';
+import { GraphQLEndpoint, GRAPHQL_VERSIONS } from './graphql/endpoint.js';
 import { Router } from './router.js';
-import { decodeRequest, RawJson, type RequestContext, type ServedOperation } from './serve.js';
+import { decodeRequest, RawJson, runServed, type ServedOperation } from './serve.js';
 import type { Store } from './store/store.js';
 
 /** Largest request body accepted (bytes); a bulk request of 100 full services is well below it. */
@@ -79,6 +80,7 @@ export function createEmulatorServer(deps: ServerDeps): Server {
   const router = new Router<ServedOperation>();
   for (const served of deps.served) for (const route of served.op.routes) router.add(served.op.method, route, served);
   const { store, faults } = deps;
+  const graphqlEndpoint = new GraphQLEndpoint(deps.served, store);
 
   const fail = (res: ServerResponse, requestId: string, err: unknown) => {
     if (err instanceof EmulatorError) return send(res, err.status, requestId, err.body());
@@ -117,6 +119,20 @@ export function createEmulatorServer(deps: ServerDeps): Server {
       return;
     }
 
+    const graphql = /^\/graphql\/([^/]+)$/.exec(path);
+    if (graphql) {
+      try {
+        if (method !== 'POST') throw new ApplicationFailure(405, 'METHOD_NOT_ALLOWED', 'GraphQL requests are POSTs of {query, variables}');
+        if (!(GRAPHQL_VERSIONS as readonly string[]).includes(graphql[1]!)) throw routeNotFound(method, path);
+        const principal = authenticate(req.headers, deps.authenticators);
+        const reply = graphqlEndpoint.handle(parseJson(raw), principal, requestId);
+        send(res, reply.status, requestId, reply.body);
+      } catch (err) {
+        fail(res, requestId, err);
+      }
+      return;
+    }
+
     let result: unknown;
     const decision = faults.decide();
     try {
@@ -139,28 +155,8 @@ export function createEmulatorServer(deps: ServerDeps): Server {
         else send(res, decision.errorStatus, requestId, undefined);
         return;
       }
-      const { op, handler } = match.target;
-      if (principal.accountLevel && !op.accountLevel) {
-        throw new ApplicationFailure(401, 'UNAUTHENTICATED', 'a site call needs the wix-site-id header (wix-account-id names only the account)', {}, 'Unauthenticated');
-      }
-      const body = decodeRequest(op, parseJson(raw), query, match.params);
-      const site = principal.siteId;
-      const run = () => {
-        const ctx: RequestContext<unknown> = {
-          body,
-          query,
-          site,
-          principal,
-          now: store.now(),
-          requestId,
-          store,
-          db: (def) => store.collection(def).at(site),
-        };
-        return handler(ctx as RequestContext<never>);
-      };
-      // Handlers are synchronous, so a read sees one state without a transaction (and a write from a read-only
-      // operation throws: writes must run inside store.tx()).
-      result = op.readOnly ? run() : store.tx(run);
+      const body = decodeRequest(match.target.op, parseJson(raw), query, match.params);
+      result = runServed(store, match.target, body, principal, requestId, query);
     } catch (err) {
       if (decision.latencyMs > 0) await sleep(decision.latencyMs);
       fail(res, requestId, err);

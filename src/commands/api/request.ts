@@ -38,10 +38,13 @@ export function register(program: Command, ctx: Context): void {
   program
     .command('api')
     .description('Make an authenticated request to any platform endpoint and print the JSON reply')
-    .argument('<method>', 'GET, POST, PATCH, PUT or DELETE')
-    .argument('<path>', 'endpoint path, e.g. /_api/bookings/v2/services/query')
+    .argument('<method>', 'GET, POST, PATCH, PUT or DELETE; or graphql')
+    .argument('[path]', 'endpoint path, e.g. /_api/bookings/v2/services/query (not for graphql)')
     .option('--input <file>', "JSON body from a file, or '-' for stdin")
-    .option('-f, --field <key=value>', 'body field (query parameter for GET/DELETE); repeatable; dotted keys nest', collect, [])
+    .option('-f, --field <key=value>', 'body field (query parameter for GET/DELETE; a variable, or the query, for graphql); repeatable; dotted keys nest', collect, [])
+    .option('-F, --raw-field <key=value>', 'like --field, the value always a string', collect, [])
+    .option('--query-file <file>', "graphql: the query from a file, or '-' for stdin")
+    .option('--api-version <version>', 'graphql: the API version of /graphql/{version}', 'alpha')
     .option('--paginate', 'follow offset or cursor paging and print every record', false)
     .option('--ndjson', 'with --paginate: one record per line instead of one JSON array', false)
     .addHelpText(
@@ -50,9 +53,25 @@ export function register(program: Command, ctx: Context): void {
         `  sitectl api GET /_api/bookings/v2/services/SERVICE_ID\n` +
         `  sitectl api POST /_api/bookings/v2/services/query -f query.paging.limit=5\n` +
         `  sitectl api POST /_api/bookings/v2/services/query --paginate --ndjson\n` +
-        `  echo '{"filter":{"type":"CLASS"}}' | sitectl api POST /_api/bookings/v2/services/count --input -`,
+        `  echo '{"filter":{"type":"CLASS"}}' | sitectl api POST /_api/bookings/v2/services/count --input -\n` +
+        `  sitectl api graphql -f query='{ bookingsServicesV2Services(queryInput: {query: {paging: {limit: 5}}}) { items { id name } } }'\n` +
+        `  sitectl api graphql --paginate -f query='query($endCursor: String) { membersMembersV1Members(cursor: $endCursor) { items { id loginEmail } pageInfo { hasNext endCursor } } }'`,
     )
-    .action(async (method: string, path: string, o: Omit<ApiOptions, 'method' | 'path'>) => {
+    .action(async (method: string, path: string | undefined, o: Omit<ApiOptions, 'method' | 'path'> & { rawField: string[]; queryFile?: string; apiVersion?: string }) => {
+      if (method.toLowerCase() === 'graphql') {
+        if (path !== undefined) throw new UserError(`api graphql takes no path (it posts to /graphql/${o.apiVersion ?? 'alpha'}), got '${path}'`);
+        if (o.input !== undefined || o.ndjson) throw new UserError('api graphql takes -f/-F or --query-file, not --input or --ndjson');
+        const { run: graphql } = await import('./graphql.js');
+        await graphql({ field: o.field, rawField: o.rawField, queryFile: o.queryFile, apiVersion: o.apiVersion, paginate: o.paginate }, ctx);
+        return;
+      }
+      if (path === undefined) throw new UserError('which endpoint?', `pass a path, e.g. ${ctx.bin} api GET /_api/bookings/v2/services/SERVICE_ID`);
+      if (o.queryFile !== undefined || (o.apiVersion !== undefined && o.apiVersion !== 'alpha')) throw new UserError('--query-file and --api-version go with api graphql');
+      for (const pair of o.rawField) {
+        const eq = pair.indexOf('=');
+        if (eq <= 0) throw new UserError(`-F needs key=value, got '${pair}'`);
+        o.field.push(`${pair.slice(0, eq)}=${JSON.stringify(pair.slice(eq + 1))}`);
+      }
       await run({ method, path, ...o }, ctx);
     });
 }
