@@ -262,14 +262,9 @@ async function listSites(ctx: Pick<Context, 'signal' | 'bin'>, api: ApiClient): 
   if (!api.accountId) {
     throw new UserError('listing the sites of the account needs its id', 'set SITECTL_ACCOUNT_ID (the account of the API key), or give site ids');
   }
-  const { sites } = await import('./api/sites.js');
+  const [{ sitesFamily }, { listPages }] = await Promise.all([import('./api/sites.js'), import('./api/paging.js')]);
   const out: SiteRef[] = [];
-  let cursor: string | undefined;
-  do {
-    const page = await sites.querySites(api, { query: { cursorPaging: { limit: 100, ...(cursor ? { cursor } : {}) } } }, { signal: ctx.signal });
-    for (const s of page.sites) out.push({ id: s.id, name: s.displayName ?? s.name ?? s.id });
-    cursor = page.pagingMetadata?.hasNext ? (page.pagingMetadata.cursors?.next ?? undefined) : undefined;
-  } while (cursor);
+  for await (const page of listPages(api, sitesFamily.operations.querySites, { signal: ctx.signal })) for (const s of page.items) out.push({ id: s.id, name: s.displayName ?? s.name ?? s.id });
   return out;
 }
 
@@ -287,9 +282,12 @@ async function findSite(ctx: Context, given: string, flag: string): Promise<Site
     if (err instanceof UserError && UUID.test(text)) return { id: text, name: text };
     throw err;
   }
-  const found = all.find((s) => s.id === text) ?? all.filter((s) => s.name.toLowerCase() === text.toLowerCase()).at(0);
-  if (!found) throw new UserError(`${flag}: the account has no site '${given}'`, `its sites: ${all.map((s) => `${s.name} (${s.id})`).join(', ')}`);
-  return found;
+  const byId = all.find((s) => s.id === text);
+  if (byId) return byId;
+  const named = all.filter((s) => s.name.toLowerCase() === text.toLowerCase());
+  if (named.length > 1) throw new UserError(`${flag}: ${named.length} sites of the account are named '${given}'`, `give the id: ${named.map((s) => s.id).join(', ')}`);
+  if (!named[0]) throw new UserError(`${flag}: the account has no site '${given}'`, `its sites: ${all.map((s) => `${s.name} (${s.id})`).join(', ')}`);
+  return named[0];
 }
 
 async function buildClient(ctx: Context): Promise<ApiClient> {

@@ -15,6 +15,7 @@ export const FURNITURE_NAME_MAX = 400;
 
 const name = () => bounded(FURNITURE_NAME_MAX).check(z.refine((v) => v.trim() !== '', 'must not be blank'));
 
+/** The categories family table (create; the services family queries them). */
 export const categoriesFamily = defineFamily({
   name: 'categories',
   prefixes: [{ proto: '/v2/categories', urls: ['/bookings/v2/categories'] }],
@@ -29,6 +30,7 @@ export const categoriesFamily = defineFamily({
   },
 });
 
+/** The booking policies family table (create; the services family queries them). */
 export const bookingPoliciesFamily = defineFamily({
   name: 'booking-policies',
   prefixes: [{ proto: '/v1/booking-policies', urls: ['/bookings/v1/booking-policies'] }],
@@ -43,5 +45,7 @@ export const bookingPoliciesFamily = defineFamily({
   },
 });
 
+/** Typed calls: `categories.createCategory(api, {category: {name}})`. */
 export const categories = callsOf(categoriesFamily);
+/** Typed calls: `bookingPolicies.createBookingPolicy(api, {bookingPolicy: {name}})`. */
 export const bookingPolicies = callsOf(bookingPoliciesFamily);

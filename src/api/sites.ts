@@ -22,6 +22,7 @@ export const Site = z.looseObject({
 });
 export type Site = z.infer<typeof Site>;
 
+/** The sites family table (one account-level operation). */
 export const sitesFamily = defineFamily({
   name: 'sites',
   prefixes: [{ proto: '/v2/sites', urls: ['/site-list/v2/sites'] }],
@@ -47,4 +48,5 @@ export const sitesFamily = defineFamily({
   },
 });
 
+/** Typed calls of the sites family: `sites.querySites(api, {query})`. */
 export const sites = callsOf(sitesFamily);

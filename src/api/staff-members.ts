@@ -11,6 +11,7 @@ import { CursorPaging, isoDate, MediaItem, PagingMetadata } from './schemas/comm
 /** Largest page of the staff query. */
 export const MAX_STAFF_PAGE = 100;
 
+/** A staff member as the Staff Members v1 query answers it (more fields pass through). */
 export const StaffMemberRecord = z.looseObject({
   id: z.string(),
   name: z.optional(z.nullable(z.string())),
@@ -24,6 +25,7 @@ export const StaffMemberRecord = z.looseObject({
 });
 export type StaffMemberRecord = z.infer<typeof StaffMemberRecord>;
 
+/** The staff members family table (the query only). */
 export const staffMembersFamily = defineFamily({
   name: 'staff-members',
   prefixes: [{ proto: '/v1/staff-members', urls: ['/bookings/v1/staff-members'] }],
@@ -43,4 +45,5 @@ export const staffMembersFamily = defineFamily({
   },
 });
 
+/** Typed calls of the staff members family. */
 export const staffMembers = callsOf(staffMembersFamily);

@@ -7,7 +7,7 @@
  * batch, so a result is on disk before the next chunk is sent), and `end` when the run is complete. A reader
  * ignores a truncated last line (the process was killed mid-write).
  */
-import { closeSync, existsSync, fchmodSync, fsyncSync, mkdirSync, openSync, readFileSync, truncateSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fchmodSync, fsyncSync, linkSync, mkdirSync, openSync, readFileSync, truncateSync, unlinkSync, writeSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { UserError } from '../core/errors.js';
@@ -118,20 +118,29 @@ export class JournalWriter {
    *   directory cannot be made, or a part of the path is a file)
    */
   static create(path: string, header: HeaderLine): JournalWriter {
+    // The header goes into a temporary file that is then linked into place: a journal never exists without its
+    // header, whenever the process is killed, and an existing one is never overwritten (link fails with EEXIST).
+    const tmp = `${path}.${process.pid}.${Date.now()}.tmp`;
     let fd: number;
     try {
       mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-      fd = openSync(path, 'wx', 0o600);
+      fd = openSync(tmp, 'wx', 0o600);
       // Whatever the umask: a journal records site data.
       fchmodSync(fd, 0o600);
+      writeSync(fd, `${JSON.stringify(header)}\n`);
+      fsyncSync(fd);
+      closeSync(fd);
+      try {
+        linkSync(tmp, path);
+      } finally {
+        unlinkSync(tmp);
+      }
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       if (code === 'EEXIST' && existsSync(path)) throw new UserError(`journal ${path} already exists`, 'pass --resume to continue it, or another --journal path');
       throw new UserError(`cannot create journal ${path}: ${code ?? (err as Error).message}`, 'pass --journal with a path in a writable directory');
     }
-    const writer = new JournalWriter(path, fd);
-    writer.append([header]);
-    return writer;
+    return new JournalWriter(path, openSync(path, 'a'));
   }
 
   /**

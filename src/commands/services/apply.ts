@@ -60,17 +60,21 @@ export interface SitePlan {
   create: MissingRef[];
   /** The plan made again from the site as it is (after creating `create`). */
   replan(): Promise<PlannedItem[]>;
+  /** Server time of the plan (creates of this run are recognised after it). */
+  plannedAt: string;
 }
 
 /** One site's outcome as the summary and `--json` show it. */
 export interface SiteOutcome {
   siteId: string;
   siteName: string;
-  status: 'applied' | 'unchanged' | 'refused' | 'partial' | 'planned';
+  status: 'applied' | 'unchanged' | 'refused' | 'partial' | 'failed' | 'planned';
   counts: Record<string, number>;
   missing?: string[];
   /** Furniture created by `--create-missing` (`category "Yoga"`). */
   createdFurniture?: string[];
+  /** Why the site's run stopped (an error of the platform, a lost connection). */
+  error?: string;
   journal?: string;
   problems?: BulkReport['problems'];
 }
@@ -106,20 +110,26 @@ async function pool<T, R>(items: readonly T[], n: number, work: (item: T) => Pro
  * @throws UserError (exit 2) for an unknown site; ApiError from the reads
  */
 export async function planSites(ctx: Context, wanted: Catalogue, sites: readonly string[], prune: boolean, createMissing = false): Promise<SitePlan[]> {
-  const { planApply, servicesBySlug } = await import('./shared/apply.js');
+  if (prune && wanted.services.length === 0) {
+    throw new UserError('--prune with an empty catalogue would delete every service of the site; nothing was changed', 'check the file; to empty a site use services delete --filter');
+  }
+  const { planApply, planTime } = await import('./shared/apply.js');
   const targets: { site: SiteRef; api: ApiClient }[] = [];
   for (const given of sites) {
     const t = await ctx.siteApi(given);
     if (!targets.some((x) => x.site.id === t.site.id)) targets.push(t);
   }
   const plan = async (api: ApiClient) => {
-    const [{ catalogue, furniture }, services] = await Promise.all([readCatalogue(api, undefined, ctx.signal), servicesBySlug(api, ctx.signal)]);
+    const current = await readCatalogue(api, undefined, ctx.signal);
+    const { furniture } = current;
+    // --prune deletes only among the site's services in the file's selection (as exported with --filter/--where).
+    const scope = prune && wanted.selection ? new Set((await readCatalogue(api, wanted.selection.filter, ctx.signal)).services.keys()) : undefined;
     const all = missingReferences(wanted.services, furniture);
     const create = createMissing ? all.filter((m) => m.count === 0 && (m.what === 'category' || m.what === 'booking policy')) : [];
     // What will be created stands in the plan under a placeholder id; the site is planned again once it exists.
     for (const m of create) (m.what === 'category' ? furniture.categories : furniture.policies).add(`new:${m.name}`, m.name);
     const missing = all.filter((m) => !create.includes(m)).map(refText);
-    return { missing, create, items: missing.length ? [] : planApply(wanted, { catalogue, services }, furniture, prune) };
+    return { missing, create, plannedAt: planTime(current), items: missing.length ? [] : planApply(wanted, current, furniture, prune, scope) };
   };
   return pool(targets, SITE_CONCURRENCY, async ({ site, api }) => {
     const first = await plan(api);
@@ -136,9 +146,13 @@ export async function planSites(ctx: Context, wanted: Catalogue, sites: readonly
   });
 }
 
-/** Counts of a site plan by step (`create`, `update`, `delete`, `unchanged`). */
+/** The outcomes a site's summary always shows, zeros included. */
+const OUTCOMES = ['created', 'updated', 'deleted', 'unchanged', 'conflict', 'failed'] as const;
+const zeros = (): Record<string, number> => Object.fromEntries(OUTCOMES.map((o) => [o, 0]));
+
+/** Counts of a site plan by step, under the outcome names (`created` = to create, in a dry run). */
 function planCounts(items: readonly PlannedItem[]): Record<string, number> {
-  const counts: Record<string, number> = { created: 0, updated: 0, deleted: 0, unchanged: 0 };
+  const counts = zeros();
   for (const i of items) {
     if (i.unchanged) counts.unchanged! += 1;
     else {
@@ -163,7 +177,7 @@ interface PlanRow {
  * @throws UserError (exit 2) without --yes off a terminal; DeclinedError; CancelError on Ctrl-C
  */
 export async function applyPlans(ctx: Context, plans: SitePlan[], flags: BulkFlags & { verb: string; prune?: boolean }): Promise<SiteOutcome[]> {
-  const format = resolveFormat({ json: flags.json }, fieldsChecker(['sites']));
+  const format = resolveFormat({ json: flags.json }, fieldsChecker(['sites', 'dryRun']));
   const rows: PlanRow[] = plans.flatMap((p) => [
     ...p.create.map((m) => ({ site: p.site.name, action: `create ${m.what}`, slug: m.name, fields: '' })),
     ...p.items
@@ -182,6 +196,7 @@ export async function applyPlans(ctx: Context, plans: SitePlan[], flags: BulkFla
   }));
   for (const p of plans) for (const m of p.missing) warn(ctx.io, `site ${p.site.name} has no ${m}: it is refused (nothing is written there)`);
   const work = plans.filter((p) => !p.missing.length && (p.create.length > 0 || p.items.some((i) => !i.unchanged)));
+  if (flags.journal !== undefined && work.length > 1) throw new UserError('--journal names one file, and this run writes one journal per site', 'drop --journal (each site gets its own in the state dir), or apply to one site');
   if (flags.dryRun) {
     if (format.kind === 'json') await printValue(ctx.io, format, { dryRun: true, sites: outcomes.map((o) => ({ ...o, items: rows.filter((r) => r.site === o.siteName) })) });
     else if (rows.length) await printRecords(ctx.io, format, rows, [{ key: 'site' }, { key: 'action' }, { key: 'slug' }, { key: 'fields' }], { now: ctx.now() });
@@ -193,49 +208,59 @@ export async function applyPlans(ctx: Context, plans: SitePlan[], flags: BulkFla
       for (const r of rows.slice(0, 20)) ctx.io.stderr.write(`  ${r.site}\t${r.action}\t${r.slug}${r.fields ? `\t${r.fields}` : ''}\n`);
       if (rows.length > 20) ctx.io.stderr.write(`  ... and ${rows.length - 20} more\n`);
     }
-    await ctx.prompter.require(`Apply ${rows.length} change${rows.length === 1 ? '' : 's'} to ${work.length} site${work.length === 1 ? '' : 's'} (${work.map((p) => p.site.name).join(', ')})?`, { what: `applying to ${work.length} sites` });
+    const by = (a: string) => rows.filter((r) => r.action === a).length;
+    const parts = [`${by('create')} to create`, `${by('update')} to update`, ...(by('delete') ? [`${by('delete')} to DELETE`] : [])].join(', ');
+    await ctx.prompter.require(`Apply ${rows.length} change${rows.length === 1 ? '' : 's'} (${parts}) to ${work.length} site${work.length === 1 ? '' : 's'} (${work.map((p) => p.site.name).join(', ')})?`, { what: `applying to ${work.length} sites` });
   }
   const [{ runBulk }, { applyAction }, { servicesPort }] = await Promise.all([import('../../bulk/run.js'), import('./shared/apply.js'), import('./shared/bulk.js')]);
   const concurrency = parseConcurrency(flags.concurrency);
   await pool(work, SITE_CONCURRENCY, async (p) => {
     const outcome = outcomes.find((o) => o.siteId === p.site.id)!;
-    let items = p.items;
-    if (p.create.length) {
-      const { bookingPolicies, categories } = await import('../../api/service-furniture.js');
-      for (const m of p.create) {
-        if (m.what === 'category') await categories.createCategory(p.api, { category: { name: m.name } }, { signal: ctx.signal });
-        else await bookingPolicies.createBookingPolicy(p.api, { bookingPolicy: { name: m.name } }, { signal: ctx.signal });
-        notice(ctx.io, `site ${p.site.name}: created ${refText(m)}`);
+    // One site's failure is that site's: the others finish, and the summary says what happened where.
+    try {
+      let items = p.items;
+      if (p.create.length) {
+        const { bookingPolicies, categories } = await import('../../api/service-furniture.js');
+        for (const m of p.create) {
+          if (m.what === 'category') await categories.createCategory(p.api, { category: { name: m.name } }, { signal: ctx.signal });
+          else await bookingPolicies.createBookingPolicy(p.api, { bookingPolicy: { name: m.name } }, { signal: ctx.signal });
+          notice(ctx.io, `site ${p.site.name}: created ${refText(m)}`);
+          outcome.createdFurniture = [...(outcome.createdFurniture ?? []), refText(m)];
+        }
+        items = await p.replan();
+        if (!items.some((i) => !i.unchanged)) {
+          outcome.status = 'applied';
+          outcome.counts = planCounts(items);
+          return;
+        }
       }
-      outcome.createdFurniture = p.create.map(refText);
-      items = await p.replan();
-      if (!items.some((i) => !i.unchanged)) {
-        outcome.status = 'applied';
-        outcome.counts = planCounts(items);
-        return;
-      }
+      const result = await runBulk(
+        servicesPort(p.api),
+        applyAction(p.api, servicesPort(p.api), items, { options: { siteId: p.site.id, siteName: p.site.name, plannedAt: p.plannedAt } }),
+        {
+          dryRun: false,
+          concurrency,
+          previewLimit: 0,
+          signal: ctx.signal,
+          env: ctx.env,
+          now: ctx.now(),
+          journalPath: flags.journal,
+          resumeCommand: (journal) => `${ctx.bin} ${flags.verb} --resume ${journal}`,
+        },
+        { confirm: async () => true, onJournal: (path) => notice(ctx.io, `site ${p.site.name}: journal ${path}`) },
+      );
+      if (result.kind !== 'done') return;
+      const bad = (result.report.counts.failed ?? 0) + (result.report.counts.conflict ?? 0);
+      outcome.status = bad ? 'partial' : 'applied';
+      outcome.counts = { ...zeros(), ...countsOf(result.report) };
+      outcome.journal = result.journal;
+      const labels = new Map(items.map((i) => [i.id, (i.after as { slug?: string } | undefined)?.slug ?? i.name ?? i.id]));
+      if (result.report.problems.length) outcome.problems = result.report.problems.map((x) => ({ ...x, id: labels.get(x.id) ?? x.id }));
+    } catch (err) {
+      if (ctx.signal.aborted) throw err;
+      outcome.status = 'failed';
+      outcome.error = oneLine(err instanceof Error ? err.message : String(err));
     }
-    const result = await runBulk(
-      servicesPort(p.api),
-      applyAction(p.api, servicesPort(p.api), items, { options: { siteId: p.site.id, siteName: p.site.name } }),
-      {
-        dryRun: false,
-        concurrency,
-        previewLimit: 0,
-        signal: ctx.signal,
-        env: ctx.env,
-        now: ctx.now(),
-        journalPath: work.length === 1 ? flags.journal : undefined,
-        resumeCommand: (journal) => `${ctx.bin} ${flags.verb} --resume ${journal}`,
-      },
-      { confirm: async () => true, onJournal: (path) => notice(ctx.io, `site ${p.site.name}: journal ${path}`) },
-    );
-    if (result.kind !== 'done') return;
-    const bad = (result.report.counts.failed ?? 0) + (result.report.counts.conflict ?? 0);
-    outcome.status = bad ? 'partial' : 'applied';
-    outcome.counts = { ...outcome.counts, ...countsOf(result.report) };
-    outcome.journal = result.journal;
-    if (result.report.problems.length) outcome.problems = result.report.problems;
   });
   for (const o of outcomes) if (o.status === 'planned') o.status = 'unchanged';
   return outcomes;
@@ -252,20 +277,33 @@ function countsOf(report: BulkReport): Record<string, number> {
  * @throws PartialFailureError (exit 3)
  */
 export async function reportSites(ctx: Context, outcomes: SiteOutcome[], json: BulkFlags['json'], verb: string): Promise<void> {
-  const format = resolveFormat({ json }, fieldsChecker(['sites']));
+  const format = resolveFormat({ json }, fieldsChecker(['sites', 'dryRun']));
   if (format.kind === 'json') await printValue(ctx.io, format, { sites: outcomes });
   else await printRecords(ctx.io, format, outcomes, COLUMNS, { now: ctx.now() });
   for (const o of outcomes) for (const p of o.problems ?? []) warn(ctx.io, `site ${o.siteName}: ${p.id} ${p.outcome}: ${oneLine(p.error ?? '')}`);
+  for (const o of outcomes) if (o.error) warn(ctx.io, `site ${o.siteName}: ${o.error}`);
   const refused = outcomes.filter((o) => o.status === 'refused');
-  const partial = outcomes.filter((o) => o.status === 'partial');
+  const partial = outcomes.filter((o) => o.status === 'partial' || o.status === 'failed');
   if (refused.length || partial.length) {
     const parts = [...(refused.length ? [`${refused.length} refused (missing references)`] : []), ...(partial.length ? [`${partial.length} partly failed`] : [])];
+    const resumable = partial.find((o) => o.journal);
     throw new PartialFailureError(
       `${parts.join(', ')} of ${outcomes.length} site${outcomes.length === 1 ? '' : 's'}`,
-      partial.length ? `retry a site with: ${ctx.bin} ${verb} --resume ${partial[0]!.journal}` : 'create the missing furniture on those sites, then run again',
+      resumable ? `retry a site with: ${ctx.bin} ${verb} --resume ${resumable.journal} (running the same command again is safe too)` : partial.length ? 'run the same command again: it plans only what is still missing' : 'create the missing furniture on those sites (or pass --create-missing), then run again',
     );
   }
   success(ctx.io, outcomes.map((o) => `${o.siteName}: ${o.status}`).join('; '));
+}
+
+/**
+ * After a `--dry-run`: exit 3 when a site would be refused (so a CI preflight sees it), as the real run would.
+ * @throws PartialFailureError
+ */
+export function finishDryRun(outcomes: readonly SiteOutcome[]): void {
+  const refused = outcomes.filter((o) => o.status === 'refused');
+  if (refused.length) {
+    throw new PartialFailureError(`${refused.length} of ${outcomes.length} site${outcomes.length === 1 ? '' : 's'} would be refused (missing references): ${refused.map((o) => o.siteName).join(', ')}`, 'create the missing furniture on those sites (or pass --create-missing)');
+  }
 }
 
 /**
@@ -274,7 +312,7 @@ export async function reportSites(ctx: Context, outcomes: SiteOutcome[], json: B
  */
 export async function run(opts: ApplyOptions, ctx: Context): Promise<void> {
   parseConcurrency(opts.concurrency);
-  resolveFormat({ json: opts.json }, fieldsChecker(['sites', 'dryRun', 'entity', 'action', 'runId', 'total', 'counts', 'problems', 'journal']));
+  if (opts.resume === undefined) resolveFormat({ json: opts.json }, fieldsChecker(['sites', 'dryRun']));
   if (opts.resume !== undefined) {
     if (opts.file !== undefined || opts.toSite?.length) throw new UserError('--resume continues the recorded run; it takes no -f or --to-site');
     return resumeSite(opts, ctx);
@@ -288,7 +326,7 @@ export async function run(opts: ApplyOptions, ctx: Context): Promise<void> {
     throw new UserError(`site ${plans[0]!.site.name} lacks ${plans[0]!.missing.join(', ')}; nothing was changed`, 'create them on that site (staff are never created), or change the file', ExitCode.Failure);
   }
   const outcomes = await applyPlans(ctx, plans, { ...opts, verb: 'services apply' });
-  if (opts.dryRun) return;
+  if (opts.dryRun) return finishDryRun(outcomes);
   await reportSites(ctx, outcomes, opts.json, 'services apply');
 }
 

@@ -115,7 +115,7 @@ export async function runToSites(opts: CloneOptions, ctx: Context): Promise<void
   const byFlags = opts.filter !== undefined || Boolean(opts.where?.length);
   if (ids.length && byFlags) throw new UserError('choose either ids or --filter/--where, not both');
   if (!ids.length && !byFlags) throw new UserError('which services?', "pass ids, --where type=CLASS, or --filter '{}' for every service");
-  const [{ filterOf, wireFilter }, { readCatalogue }, { applyPlans, planSites, reportSites }] = await Promise.all([
+  const [{ filterOf, wireFilter }, { readCatalogue }, { applyPlans, finishDryRun, planSites, reportSites }] = await Promise.all([
     import('../shared/verbs.js'),
     import('./shared/catalogue.js'),
     import('./apply.js'),
@@ -136,6 +136,6 @@ export async function runToSites(opts: CloneOptions, ctx: Context): Promise<void
     throw new UserError(`site ${plans[0]!.site.name} lacks ${plans[0]!.missing.join(', ')}; nothing was changed`, 'create them on that site (staff are never created), or copy fewer services', ExitCode.Failure);
   }
   const outcomes = await applyPlans(ctx, plans, { ...opts, verb: 'services apply' });
-  if (opts.dryRun) return;
+  if (opts.dryRun) return finishDryRun(outcomes);
   await reportSites(ctx, outcomes, opts.json, 'services apply');
 }

@@ -41,7 +41,7 @@ export function register(parent: Command, ctx: Context): void {
     .command('diff')
     .description('Show what applying a catalogue file to the site would change (reads only)')
     .option('-f, --file <file>', "the catalogue (JSON or YAML from 'services export'; '-' reads stdin)")
-    .option('--prune', "list the site's services the file does not hold as deletions")
+    .option('--prune', "list the site's services the file does not hold as deletions (within the file's selection)")
     .option('--exit-code', 'exit 1 when there is a difference (errors keep their codes)')
     .addHelpText('after', '\nExamples:\n  sitectl services diff -f catalogue.yaml --site Uptown\n  sitectl services diff -f catalogue.yaml --site Uptown --exit-code --json');
   addFormatFlags(cmd).action(async (o: DiffOptions) => {
@@ -59,9 +59,11 @@ export async function run(opts: DiffOptions, ctx: Context): Promise<void> {
   const wanted = parseCatalogue(await readSource('--file', opts.file, ctx.io.stdin), opts.file);
   const api = await ctx.api();
   const { catalogue: current, furniture } = await readCatalogue(api, undefined, ctx.signal);
+  // --prune looks only among the site's services in the file's selection (as exported with --filter/--where).
+  const scope = opts.prune && wanted.selection ? new Set((await readCatalogue(api, wanted.selection.filter, ctx.signal)).services.keys()) : undefined;
   const diff: SiteDiff = {
     siteId: api.siteId ?? '',
-    ...diffCatalogue(wanted, current, opts.prune ?? false),
+    ...diffCatalogue(wanted, current, opts.prune ?? false, scope),
     missing: missingReferences(wanted.services, furniture).map(refText),
   };
   const sites = await ctx.sites().catch(() => []);

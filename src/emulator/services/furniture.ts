@@ -21,6 +21,7 @@ const POLICY_DEFAULTS = {
   participantsPolicy: { enabled: true, maxParticipantsPerBooking: 1 },
 };
 
+/** The categories family, served. */
 export const categoriesServed = serve(categoriesFamily, {
   createCategory(ctx) {
     const c = catalogOf(ctx).categories;
@@ -30,6 +31,7 @@ export const categoriesServed = serve(categoriesFamily, {
   },
 });
 
+/** The booking policies family, served. */
 export const bookingPoliciesServed = serve(bookingPoliciesFamily, {
   createBookingPolicy(ctx) {
     const { id: _id, revision: _rev, default: _default, createdDate: _c, updatedDate: _u, ...given } = ctx.body.bookingPolicy as Record<string, unknown> & { name: string };

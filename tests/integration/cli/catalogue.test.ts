@@ -109,16 +109,19 @@ describe('services export and diff', () => {
     expect(there.code).toBe(1);
     expect(json(there).sites[0]).toMatchObject({ siteId: uptown().id, siteName: 'Uptown', create: slugs, update: [], unchanged: 0, missing: [] });
 
-    // A changed field shows as one update with its path; --prune lists the site's other services as deletions.
+    // A changed field shows as one update with its path; --prune lists the site's services of the file's selection
+    // (the classes) that the file no longer holds, and nothing outside it.
     catalogue.services[0].defaultCapacity = Number(catalogue.services[0].defaultCapacity) + 1;
     catalogue.services[0].payment.fixed = { price: { value: '99', currency: 'USD' } };
+    const dropped = catalogue.services.pop().slug;
     writeFileSync(file, JSON.stringify(catalogue));
     const changed = await cli(['services', 'diff', '-f', file, '--prune']);
     expect(changed.code, changed.stderr).toBe(0);
     const rows = changed.stdout.trim().split('\n').map((l) => l.split('\t'));
-    expect(rows[0]).toEqual(['update', slugs[0], 'defaultCapacity, payment.fixed.price.value']);
-    expect(rows.filter((r) => r[0] === 'delete').length).toBeGreaterThan(0);
-    expect(rows.filter((r) => r[0] === 'delete').every((r) => !slugs.includes(r[1]))).toBe(true);
+    expect(rows).toEqual([
+      ['update', slugs[0], 'defaultCapacity, payment.fixed.price.value'],
+      ['delete', dropped],
+    ]);
   });
 
   it('names references the target site lacks, and refuses bad files with exit 2', async () => {
@@ -206,10 +209,10 @@ describe('services apply and clone --to-site', () => {
     };
     const r = await cli(['services', 'apply', '-f', file, '--to-site', 'Uptown', '--json'], { tty: true, env: { CI: undefined }, prompter });
     expect(r.code, r.stderr).toBe(3);
-    expect(prompter.asked[0]).toMatch(/^Apply 2 changes to 1 site \(Uptown\)\?/);
+    expect(prompter.asked[0]).toBe('Apply 2 changes (0 to create, 2 to update) to 1 site (Uptown)?');
     const [site] = json(r).sites;
     expect(site.counts).toMatchObject({ updated: 1, conflict: 1 });
-    expect(site.problems[0]).toMatchObject({ id: edited.id, outcome: 'conflict' });
+    expect(site.problems[0]).toMatchObject({ id: second.slug, outcome: 'conflict' });
     const after = await siteServices(uptown().id);
     expect(after.get(first.slug)!.defaultCapacity).toBe(3);
     expect(Number(after.get(first.slug)!.revision)).toBe(Number(before.get(first.slug)!.revision) + 1);
@@ -235,6 +238,9 @@ describe('services apply and clone --to-site', () => {
       ['Uptown', 'refused', ['staff member "Nobody Here"']],
     ]);
     expect(both.stderr).toMatch(/error: 2 refused \(missing references\) of 2 sites/);
+    const dry = await cli(['services', 'apply', '-f', file, '--to-site', 'Empty Lot', '--to-site', 'Uptown', '--dry-run']);
+    expect(dry.code).toBe(3);
+    expect(dry.stderr).toMatch(/2 of 2 sites would be refused \(missing references\): Empty Lot, Uptown/);
     expect((await emu.request('GET', '/__emulator/state')).body.events.lastSeq).toBe(seq);
     expect((await siteServices(id)).size).toBe(0);
     await emu.request('DELETE', `/__emulator/sites/${id}`);
@@ -308,5 +314,75 @@ describe('--create-missing', () => {
     svc.staff = ['Nobody Here'];
     writeFileSync(file, JSON.stringify({ ...catalogue, services: [svc] }));
     expect((await cli(['services', 'apply', '-f', file, '--to-site', 'Uptown', '--create-missing', '--yes'])).stderr).toMatch(/lacks staff member "Nobody Here"/);
+  });
+});
+
+describe('the catalogue across renames, selections and faults', () => {
+  it('follows a rename on the source (one update, no second copy); --prune deletes only within the exported selection', async () => {
+    const r = await cli(['services', 'clone', '--to-site', 'Uptown', '--where', 'type=COURSE', '--yes']);
+    expect(r.code, r.stderr).toBe(0);
+    const [course] = json(await cli(['services', 'list', '--where', 'type=COURSE', '--json', 'id,name,mainSlug', '--limit', '1']));
+    expect((await cli(['services', 'update', course.id, '--set', `name=${course.name} Deluxe`])).code).toBe(0);
+    const file = join(dir, 'courses.json');
+    expect((await cli(['services', 'export', '--where', 'type=COURSE', '-o', file])).code).toBe(0);
+    const exported = JSON.parse(readFileSync(file, 'utf8'));
+    expect(exported.selection).toEqual({ filter: { type: 'COURSE' } });
+    const renamed = exported.services.find((s: { name: string }) => s.name === `${course.name} Deluxe`);
+    expect(renamed.previousSlugs).toContain(course.mainSlug.name);
+    const uptownBefore = json(await cli(['services', 'count', '--site', 'Uptown']));
+    const applied = await cli(['services', 'apply', '-f', file, '--to-site', 'Uptown', '--prune', '--yes', '--json']);
+    expect(applied.code, applied.stderr).toBe(0);
+    // One update (the name), nothing created, and --prune touched no class or appointment of Uptown.
+    expect(json(applied).sites[0].counts, applied.stdout).toMatchObject({ created: 0, updated: 1, deleted: 0 });
+    expect(json(await cli(['services', 'count', '--site', 'Uptown']))).toBe(uptownBefore);
+    const copies = json(await cli(['services', 'list', '--site', 'Uptown', '--where', `name=${course.name} Deluxe`, '--json', 'id']));
+    expect(copies).toHaveLength(1);
+    const after = await cli(['services', 'diff', '-f', file, '--site', 'Uptown', '--prune', '--exit-code']);
+    expect(after.code, after.stdout + after.stderr).toBe(0);
+  });
+
+  it('refuses, before any write, --prune with an empty catalogue and values the platform would refuse (exit 2)', async () => {
+    const seq = (await emu.request('GET', '/__emulator/state')).body.events.lastSeq;
+    const empty = join(dir, 'empty.json');
+    writeFileSync(empty, JSON.stringify({ kind: 'sitectl/services-catalogue', version: 1, services: [] }));
+    const r = await cli(['services', 'apply', '-f', empty, '--to-site', 'Uptown', '--prune', '--yes']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/empty catalogue would delete every service/);
+    const bad = join(dir, 'bad.json');
+    const catalogue = JSON.parse((await cli(['services', 'export', '--where', 'type=CLASS'])).stdout);
+    catalogue.services[0].defaultCapacity = 'lots';
+    writeFileSync(bad, JSON.stringify(catalogue));
+    const refused = await cli(['services', 'apply', '-f', bad, '--to-site', 'Uptown', '--yes']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(new RegExp(`error: service ${catalogue.services[0].slug}: defaultCapacity: `));
+    expect((await emu.request('GET', '/__emulator/state')).body.events.lastSeq).toBe(seq);
+  });
+
+  it('never creates a service twice under faults, even when its slug is not the one its name gives', async () => {
+    const made = await emu.request('POST', '/__emulator/sites', { name: 'Faulty Site' });
+    const site = made.body.site.id;
+    const catalogue = JSON.parse((await cli(['services', 'export', '--where', 'type=CLASS'])).stdout);
+    const picked = catalogue.services.slice(0, 8).map((s: { slug: string }, i: number) => ({ ...s, slug: `zz-custom-${i}`, previousSlugs: undefined }));
+    const file = join(dir, 'custom-slugs.json');
+    writeFileSync(file, JSON.stringify({ ...catalogue, selection: undefined, services: picked }));
+    await emu.request('PUT', '/__emulator/faults', { errorRate: 0.3, errorPhase: 'random', seed: 3 });
+    try {
+      for (let attempt = 0; attempt < 4; attempt++) {
+        const r = await cli(['services', 'apply', '-f', file, '--to-site', 'Faulty Site', '--yes']);
+        if (r.code === 0) break;
+      }
+    } finally {
+      await emu.request('PUT', '/__emulator/faults', { errorRate: 0 });
+    }
+    const final = await cli(['services', 'apply', '-f', file, '--to-site', 'Faulty Site', '--yes', '--json']);
+    expect(final.code, final.stderr).toBe(0);
+    const res = await fetch(`${emu.url}/_api/bookings/v2/services/query`, {
+      method: 'POST',
+      headers: { authorization: emu.apiKey, 'wix-site-id': site, 'content-type': 'application/json' },
+      body: JSON.stringify({ query: { paging: { limit: 100 } } }),
+    });
+    const services = ((await res.json()) as { services: { name: string; mainSlug: { name: string } }[] }).services;
+    expect(services.map((s) => s.mainSlug.name).sort()).toEqual(picked.map((s: { slug: string }) => s.slug).sort());
+    expect(json(final).sites[0].status).toBe('unchanged');
   });
 });

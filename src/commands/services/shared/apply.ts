@@ -14,10 +14,14 @@ import type { Service } from '../../../api/schemas/service.js';
 import { MAX_BULK_SERVICES, serviceOps } from '../../../api/services.js';
 import { bulkSender, nextRevision, type EntityAction, type PlannedItem } from '../../../bulk/actions.js';
 import { type ChangeSet, type FieldDiff, isApplied, maskString, updateBody } from '../../../bulk/changes.js';
-import { errorText, isRetryable, type ItemResult, type SentOutcome, type WorkItem } from '../../../bulk/execute.js';
+import { errorText, type ItemResult, type SentOutcome, type WorkItem } from '../../../bulk/execute.js';
 import type { JournalArgs } from '../../../bulk/journal.js';
 import { type EntityPort, fetchByIds } from '../../../bulk/port.js';
-import { type Catalogue, diffCatalogue, type Furniture, type NameIndex, type PortableService } from './catalogue.js';
+import { type Catalogue, diffCatalogue, type Furniture, matchCatalogue, type NameIndex, type PortableService, type SiteCatalogue } from './catalogue.js';
+import { safeParse } from 'zod/mini';
+import { serviceInputs } from '../../../api/schemas/service.js';
+import { setPath } from '../../../api/paths.js';
+import { UserError } from '../../../core/errors.js';
 
 /** What one planned item sends (its journal line's `after`). */
 export type ApplyStep =
@@ -72,32 +76,38 @@ export function serviceInput(p: PortableService, f: Furniture): Record<string, u
   return out;
 }
 
-/** A site's services by main slug (with id and revision), read in full. */
-export async function servicesBySlug(api: ApiClient, signal: AbortSignal): Promise<Map<string, Service>> {
-  const out = new Map<string, Service>();
-  for await (const page of listPages(api, serviceOps.queryServices, { signal })) for (const s of page.items) if (s.mainSlug?.name) out.set(s.mainSlug.name, s);
-  return out;
-}
-
 /**
- * The plan of applying `wanted` to a site: one item per wanted service (create, update or unchanged) and, with
- * `prune`, one delete per service of the site the catalogue does not hold.
- * @param current the site's catalogue (portable) and its services by slug; `f` its furniture
+ * The plan of applying `wanted` to a site: one item per wanted service (create, update or unchanged, matched by
+ * {@link matchCatalogue}) and, with `prune`, one delete per service of the site no wanted one matches (within
+ * `pruneScope` when given). Every request body is checked against the services request schemas first.
+ * @param current the site as read (`readCatalogue`); `f` its furniture (with any to be created under placeholders)
+ * @throws UserError (exit 2) naming the service and field whose value the platform would refuse
  */
-export function planApply(wanted: Catalogue, current: { catalogue: Catalogue; services: Map<string, Service> }, f: Furniture, prune: boolean): PlannedItem[] {
-  const diff = diffCatalogue(wanted, current.catalogue, prune);
+export function planApply(wanted: Catalogue, current: SiteCatalogue, f: Furniture, prune: boolean, pruneScope?: ReadonlySet<string>): PlannedItem[] {
+  const diff = diffCatalogue(wanted, current.catalogue, prune, pruneScope);
+  const match = matchCatalogue(wanted, current.catalogue);
   const creating = new Set(diff.create);
   const updating = new Map(diff.update.map((u) => [u.slug, u.fields]));
   const currentBySlug = new Map(current.catalogue.services.map((s) => [s.slug, s]));
+  const { ServiceCreate, ServiceChanges } = serviceInputs();
+  const check = (schema: Parameters<typeof safeParse>[0], body: unknown, slug: string) => {
+    const r = safeParse(schema, body);
+    if (!r.success) {
+      const issue = r.error.issues[0]!;
+      throw new UserError(`service ${slug}: ${issue.path.join('.') || 'service'}: ${issue.message}`, 'fix the value in the catalogue file; nothing was changed');
+    }
+  };
   const items: PlannedItem[] = [];
   for (const w of wanted.services) {
     const label = `${w.name} (${w.slug})`;
     if (creating.has(w.slug)) {
       const step: ApplyStep = { op: 'create', slug: w.slug, service: serviceInput(w, f) };
+      check(ServiceCreate, step.service, w.slug);
       items.push({ id: `create:${w.slug}`, name: label, after: step, changes: [{ path: 'create', before: undefined, after: w.slug }] });
       continue;
     }
-    const existing = current.services.get(w.slug)!;
+    const at = match.get(w.slug)!;
+    const existing = current.services.get(at)!;
     const fields = updating.get(w.slug);
     if (!fields) {
       items.push({ id: existing.id, revision: existing.revision, name: label, changes: [], unchanged: true });
@@ -117,10 +127,13 @@ export function planApply(wanted: Catalogue, current: { catalogue: Catalogue; se
     // `payment` whole already carries the plan links.
     const kept = sets.some((x) => x.path === 'payment') ? sets.filter((x) => x.path !== 'payment.pricingPlanIds') : sets;
     const change: ChangeSet = { sets: kept, mask: kept.map((x) => x.path) };
-    const was = currentBySlug.get(w.slug) ?? {};
+    const patch: Json = {};
+    for (const x of kept) setPath(patch, x.path, x.value);
+    check(ServiceChanges, patch, w.slug);
+    const was = currentBySlug.get(at) ?? {};
     const changes: FieldDiff[] = fields.map((path) => ({ path, before: pick(was, path), after: pick(w, path) }));
     const step: ApplyStep = { op: 'update', slug: w.slug, change };
-    items.push({ id: existing.id, revision: existing.revision, name: label, after: step, changes });
+    items.push({ id: existing.id, revision: existing.revision, name: at === w.slug ? label : `${label}, was ${at}`, after: step, changes });
   }
   for (const slug of diff.delete) {
     const s = current.services.get(slug)!;
@@ -130,16 +143,21 @@ export function planApply(wanted: Catalogue, current: { catalogue: Catalogue; se
   return items;
 }
 
+/**
+ * The server time a plan was made at, for recognising services created by this run later: the newest creation
+ * date among the site's services as read (0 for a site without services).
+ */
+export function planTime(current: SiteCatalogue): string {
+  let newest = 0;
+  for (const s of current.services.values()) newest = Math.max(newest, s.createdDate ? s.createdDate.getTime() : 0);
+  return new Date(newest + 1).toISOString();
+}
+
 /** The value at a dotted path of a portable service (for the preview). */
 function pick(o: unknown, path: string): unknown {
   let v: unknown = o;
   for (const k of path.split('.')) v = v !== null && typeof v === 'object' ? (v as Json)[k] : undefined;
   return v;
-}
-
-/** Whether a plan has anything to send. */
-export function hasWork(items: readonly PlannedItem[]): boolean {
-  return items.some((i) => !i.unchanged);
 }
 
 /**
@@ -175,22 +193,71 @@ export function applyAction(api: ApiClient, port: EntityPort, items: readonly Pl
     return found;
   }
 
+  /** Every slug the run plans (its creates and updates): a service holding one of them is not up for adoption. */
+  const claimed = new Set([...steps.values()].filter((x) => x.op !== 'delete').map((x) => x.slug));
+  const plannedAt = typeof args.options?.plannedAt === 'string' ? Date.parse(args.options.plannedAt) : undefined;
+
   /**
-   * Creates, then gives each new service the planned slug when the platform derived another one. The slug is the
-   * create's idempotency key: a service that already holds it (an earlier attempt committed, its reply or journal
-   * line lost to a crash) counts as created and is not created again.
+   * The services an earlier attempt of this run created whose reply was lost before their slug was set: created
+   * since the plan, named as a planned create, and holding no slug of the run. By name.
+   */
+  async function strays(names: string[], signal?: AbortSignal): Promise<Map<string, Service>> {
+    const found = new Map<string, Service>();
+    if (plannedAt === undefined || names.length === 0) return found;
+    for await (const page of listPages(api, serviceOps.queryServices, { filter: { name: { $in: names } }, signal })) {
+      for (const s of page.items) {
+        const created = s.createdDate ? s.createdDate.getTime() : 0;
+        if (s.name && created >= plannedAt && !claimed.has(s.mainSlug?.name ?? '') && !found.has(s.name)) found.set(s.name, s);
+      }
+    }
+    return found;
+  }
+
+  /**
+   * Gives a new service the planned slug (retried in place: it is safe to repeat). When that fails the service is
+   * deleted again, so no copy without its slug is left behind to be created twice.
+   * @returns the item's outcome; never throws
+   */
+  async function placeSlug(item: WorkItem, service: { id: string; revision?: string | null }, slug: string, signal?: AbortSignal): Promise<SentOutcome> {
+    try {
+      await invoke(api, serviceOps.setCustomSlug, { serviceId: service.id, slug }, { signal, idempotent: true });
+      return { id: item.id, status: 'done', outcome: 'created', createdId: service.id };
+    } catch (err) {
+      const why = errorText(err);
+      try {
+        await invoke(api, serviceOps.deleteService, { serviceId: service.id }, { signal, idempotent: true });
+        return { id: item.id, status: 'refused', error: `its slug could not be set to ${slug} (${why}); the service created for it was deleted again` };
+      } catch {
+        return { id: item.id, status: 'refused', error: `created as ${service.id}, but its slug could not be set to ${slug} (${why}) nor the copy deleted: delete it by hand before the next run` };
+      }
+    }
+  }
+
+  /**
+   * Creates, then gives each new service the planned slug when the platform derived another one from its name.
+   * Nothing is created twice: a service that already holds the planned slug counts as created (an earlier attempt
+   * committed, its reply or journal line lost), and one an earlier attempt created before its slug was set is
+   * adopted (see {@link strays}). After a create succeeds nothing throws, so the chunk is never sent again.
    */
   async function sendCreates(all: WorkItem[], signal?: AbortSignal): Promise<SentOutcome[]> {
     const out: SentOutcome[] = [];
-    const existing = await bySlug(all.map((i) => stepOf(i).slug), signal);
+    const createOf = (i: WorkItem) => stepOf(i) as Extract<ApplyStep, { op: 'create' }>;
+    const existing = await bySlug(all.map((i) => createOf(i).slug), signal);
+    const missing = all.filter((i) => !existing.has(createOf(i).slug));
+    const lost = await strays(missing.map((i) => String(createOf(i).service.name ?? '')), signal);
     const chunk: WorkItem[] = [];
     for (const item of all) {
-      const s = existing.get(stepOf(item).slug);
+      const step = createOf(item);
+      const s = existing.get(step.slug);
+      const stray = s ? undefined : lost.get(String(step.service.name ?? ''));
       if (s) out.push({ id: item.id, status: 'done', outcome: 'created', createdId: s.id, revision: s.revision ?? undefined });
-      else chunk.push(item);
+      else if (stray) {
+        lost.delete(String(step.service.name ?? ''));
+        out.push(await placeSlug(item, stray, step.slug, signal));
+      } else chunk.push(item);
     }
     if (chunk.length === 0) return out;
-    const reply = await invoke(api, serviceOps.bulkCreateServices, { services: chunk.map((i) => (stepOf(i) as Extract<ApplyStep, { op: 'create' }>).service) as never, returnEntity: true }, { signal });
+    const reply = await invoke(api, serviceOps.bulkCreateServices, { services: chunk.map((i) => createOf(i).service) as never, returnEntity: true }, { signal });
     for (const r of reply.results) {
       const item = chunk[r.itemMetadata.originalIndex];
       if (!item) continue;
@@ -201,17 +268,8 @@ export function applyAction(api: ApiClient, port: EntityPort, items: readonly Pl
       }
       const created = r.item as Service | undefined;
       const id = created?.id ?? r.itemMetadata.id ?? '';
-      const slug = (stepOf(item) as Extract<ApplyStep, { op: 'create' }>).slug;
-      if (created?.mainSlug?.name !== slug) {
-        try {
-          await invoke(api, serviceOps.setCustomSlug, { serviceId: id, slug }, { signal });
-        } catch (err) {
-          if (isRetryable(err)) throw err;
-          out.push({ id: item.id, status: 'refused', error: `created as ${id} but its slug could not be set to ${slug}: ${errorText(err)}` });
-          continue;
-        }
-      }
-      out.push({ id: item.id, status: 'done', outcome: 'created', createdId: id });
+      const slug = createOf(item).slug;
+      out.push(created?.mainSlug?.name === slug ? { id: item.id, status: 'done', outcome: 'created', createdId: id } : await placeSlug(item, { id }, slug, signal));
     }
     return out;
   }

@@ -21,7 +21,9 @@ import { planOps } from '../../../api/plans.js';
 import { staffMembersFamily } from '../../../api/staff-members.js';
 import { UserError } from '../../../core/errors.js';
 
+/** The `kind` every catalogue file carries. */
 export const CATALOGUE_KIND = 'sitectl/services-catalogue';
+/** The file format version this tool writes and reads. */
 export const CATALOGUE_VERSION = 1;
 
 /** A service as the catalogue holds it: `slug`, `name` and `type` always, the rest when set. */
@@ -32,9 +34,14 @@ export interface PortableService {
   [field: string]: unknown;
 }
 
+/**
+ * A catalogue: its services and, when it was exported with `--filter`/`--where`, that selection (wire form), which
+ * bounds what `--prune` may delete on a site.
+ */
 export interface Catalogue {
   kind: typeof CATALOGUE_KIND;
   version: typeof CATALOGUE_VERSION;
+  selection?: { filter: Filter };
   services: PortableService[];
 }
 
@@ -45,6 +52,7 @@ export class NameIndex {
 
   constructor(readonly what: string) {}
 
+  /** Records that `id` bears `name` (the id stands for itself when the item has no name). */
   add(id: string, name: string | null | undefined): void {
     const n = (name ?? '').trim() || id;
     this.names.set(id, n);
@@ -118,6 +126,7 @@ function clean(value: unknown): unknown {
 /** Keys of a portable service, in the order the file writes them. */
 const FIELD_ORDER = [
   'slug',
+  'previousSlugs',
   'name',
   'type',
   'tagLine',
@@ -177,8 +186,10 @@ export function toPortable(s: Service, f: Furniture): PortableService | undefine
     availabilityConstraints: constraints,
     ...(s.type !== 'APPOINTMENT' ? { firstSessionStart: s.schedule?.firstSessionStart, lastSessionEnd: s.schedule?.lastSessionEnd } : {}),
   });
+  const previous = (s.supportedSlugs ?? []).map((x) => x.name).filter((n): n is string => Boolean(n) && n !== slug);
   const fields: Json = {
     slug,
+    previousSlugs: previous.length ? [...new Set(previous)].sort() : undefined,
     name: s.name ?? slug,
     type: s.type ?? 'APPOINTMENT',
     tagLine: s.tagLine,
@@ -210,21 +221,33 @@ export function toPortable(s: Service, f: Furniture): PortableService | undefine
   return out as PortableService;
 }
 
+/** A site's catalogue as read: the portable form, the furniture it was named with, and its services by main slug. */
+export interface SiteCatalogue {
+  catalogue: Catalogue;
+  furniture: Furniture;
+  services: Map<string, Service>;
+}
+
 /**
- * The catalogue of the client's site: every service matching `filter` (all without), in portable form.
+ * The catalogue of the client's site: every service matching `filter` (all without), in portable form, with the
+ * services themselves (ids and revisions) by main slug.
  * @throws ApiError from the queries
  */
-export async function readCatalogue(api: ApiClient, filter: Filter | undefined, signal: AbortSignal): Promise<{ catalogue: Catalogue; furniture: Furniture }> {
+export async function readCatalogue(api: ApiClient, filter: Filter | undefined, signal: AbortSignal): Promise<SiteCatalogue> {
   const furniture = await readFurniture(api, signal);
   const list: PortableService[] = [];
+  const services = new Map<string, Service>();
   for await (const page of listPages(api, serviceOps.queryServices, { filter, signal })) {
     for (const s of page.items) {
       const p = toPortable(s, furniture);
-      if (p) list.push(p);
+      if (p) {
+        list.push(p);
+        services.set(p.slug, s);
+      }
     }
   }
   list.sort((a, b) => a.slug.localeCompare(b.slug));
-  return { catalogue: { kind: CATALOGUE_KIND, version: CATALOGUE_VERSION, services: list }, furniture };
+  return { catalogue: { kind: CATALOGUE_KIND, version: CATALOGUE_VERSION, ...(filter && Object.keys(filter).length ? { selection: { filter } } : {}), services: list }, furniture, services };
 }
 
 /** The catalogue as file text: JSON (2-space indent) or YAML, ending in a newline. */
@@ -251,6 +274,10 @@ export function parseCatalogue(text: string, source: string): Catalogue {
   }
   if (doc.version !== CATALOGUE_VERSION) throw new UserError(`${source}: catalogue version ${String(doc.version)} is not supported (this sitectl reads version ${CATALOGUE_VERSION})`);
   if (!Array.isArray(doc.services)) throw new UserError(`${source}: services must be a list`);
+  const selection = (doc as { selection?: unknown }).selection;
+  if (selection !== undefined && (selection === null || typeof selection !== 'object' || typeof (selection as { filter?: unknown }).filter !== 'object' || (selection as { filter?: unknown }).filter === null)) {
+    throw new UserError(`${source}: selection must be {filter: {...}} (as 'services export --filter' writes it)`);
+  }
   const seen = new Set<string>();
   doc.services.forEach((s, i) => {
     const where = `${source}: services[${i}]`;
@@ -261,11 +288,12 @@ export function parseCatalogue(text: string, source: string): Catalogue {
     if (!/^[a-z0-9-]{1,100}$/.test(s.slug)) throw new UserError(`${where}: slug '${s.slug}' must be 1-100 characters of a-z, 0-9 and -`);
     if (seen.has(s.slug)) throw new UserError(`${where}: slug '${s.slug}' appears twice`);
     seen.add(s.slug);
+    if (s.previousSlugs !== undefined && (!Array.isArray(s.previousSlugs) || s.previousSlugs.some((x) => typeof x !== 'string'))) throw new UserError(`${where} (${s.slug}): previousSlugs must be a list of slugs`);
     for (const key of Object.keys(s)) {
       if (!(FIELD_ORDER as readonly string[]).includes(key)) throw new UserError(`${where} (${s.slug}): unknown field '${key}'`, `fields: ${FIELD_ORDER.join(', ')}`);
     }
   });
-  return { kind: CATALOGUE_KIND, version: CATALOGUE_VERSION, services: doc.services };
+  return { kind: CATALOGUE_KIND, version: CATALOGUE_VERSION, ...(selection ? { selection: selection as { filter: Filter } } : {}), services: doc.services };
 }
 
 /** The dotted paths at which `wanted` differs from `current` (leaves; a list differs as a whole). */
@@ -281,34 +309,66 @@ export function changedPaths(wanted: unknown, current: unknown, prefix = ''): st
 /** What applying a catalogue to one site would do. */
 export interface CatalogueDiff {
   create: string[];
-  update: { slug: string; fields: string[] }[];
+  /** `renamedFrom`: the site's service holds an earlier slug of it (the source renamed it since). */
+  update: { slug: string; fields: string[]; renamedFrom?: string }[];
   unchanged: number;
   delete: string[];
 }
 
+/** Fields of a portable service that are keys, not values to compare or write. */
+const KEY_FIELDS = new Set(['slug', 'previousSlugs']);
+
 /**
- * Compares the catalogue `wanted` with a site's `current` one, service by service (matched by slug). Only the
- * fields a wanted service holds are compared (a field left out of the file is not managed by it). Services of
- * the site that the file does not hold are listed under `delete` only with `prune`.
+ * Which service of the site each wanted service is (wanted slug -> the site's slug): the one holding its slug,
+ * else one holding an earlier slug of it (a rename on the source moves the main slug), each site service once.
  */
-export function diffCatalogue(wanted: Catalogue, current: Catalogue, prune: boolean): CatalogueDiff {
+export function matchCatalogue(wanted: Catalogue, current: Catalogue): Map<string, string> {
+  const here = new Set(current.services.map((s) => s.slug));
+  const match = new Map<string, string>();
+  const taken = new Set<string>();
+  for (const w of wanted.services) {
+    if (here.has(w.slug)) {
+      match.set(w.slug, w.slug);
+      taken.add(w.slug);
+    }
+  }
+  for (const w of wanted.services) {
+    if (match.has(w.slug)) continue;
+    const earlier = ((w.previousSlugs as string[] | undefined) ?? []).find((p) => here.has(p) && !taken.has(p) && !wanted.services.some((o) => o.slug === p));
+    if (earlier) {
+      match.set(w.slug, earlier);
+      taken.add(earlier);
+    }
+  }
+  return match;
+}
+
+/**
+ * Compares the catalogue `wanted` with a site's `current` one, service by service (matched by {@link
+ * matchCatalogue}). Only the fields a wanted service holds are compared (a field left out of the file is not
+ * managed by it). With `prune`, the site's services no wanted service matches are listed under `delete`, only
+ * among `pruneScope` (the site's services in the catalogue's selection) when given.
+ */
+export function diffCatalogue(wanted: Catalogue, current: Catalogue, prune: boolean, pruneScope?: ReadonlySet<string>): CatalogueDiff {
   const bySlug = new Map(current.services.map((s) => [s.slug, s]));
+  const match = matchCatalogue(wanted, current);
   const diff: CatalogueDiff = { create: [], update: [], unchanged: 0, delete: [] };
   for (const w of wanted.services) {
-    const c = bySlug.get(w.slug);
+    const at = match.get(w.slug);
+    const c = at === undefined ? undefined : bySlug.get(at);
     if (!c) {
       diff.create.push(w.slug);
       continue;
     }
     const fields = Object.keys(w)
-      .filter((k) => k !== 'slug')
+      .filter((k) => !KEY_FIELDS.has(k))
       .flatMap((k) => changedPaths(w[k], c[k], k));
-    if (fields.length) diff.update.push({ slug: w.slug, fields });
+    if (fields.length) diff.update.push({ slug: w.slug, fields, ...(at !== w.slug ? { renamedFrom: at } : {}) });
     else diff.unchanged += 1;
   }
   if (prune) {
-    const keep = new Set(wanted.services.map((s) => s.slug));
-    diff.delete = current.services.filter((s) => !keep.has(s.slug)).map((s) => s.slug);
+    const kept = new Set(match.values());
+    diff.delete = current.services.filter((s) => !kept.has(s.slug) && (!pruneScope || pruneScope.has(s.slug))).map((s) => s.slug);
   }
   return diff;
 }
