@@ -1,0 +1,120 @@
+/**
+ * The sign-in states and error codes of spec 001 sections 4 and 8, as the SDK maps them: the server's login
+ * state to the client's, e-mail code verification allowed only while verification is required, the code/state
+ * check of a callback, and the registration and login error codes.
+ */
+
+/** Login states the server answers (spec 001 section 4 "Login"). */
+export const SERVER_LOGIN_STATES = ['SUCCESS', 'REQUIRE_OWNER_APPROVAL', 'REQUIRE_EMAIL_VERIFICATION', 'STATUS_CHECK', 'UNKNOWN_STATE'] as const;
+export type ServerLoginState = (typeof SERVER_LOGIN_STATES)[number];
+
+/** The client's login states. */
+export type ClientLoginState =
+  | 'INITIAL'
+  | 'SUCCESS'
+  | 'FAILURE'
+  | 'EMAIL_VERIFICATION_REQUIRED'
+  | 'OWNER_APPROVAL_REQUIRED'
+  | 'USER_CAPTCHA_REQUIRED'
+  | 'SILENT_CAPTCHA_REQUIRED';
+
+/** Where a login or registration ended, on the client's side. */
+export type LoginResult =
+  | { loginState: 'SUCCESS'; sessionToken: string }
+  | { loginState: 'EMAIL_VERIFICATION_REQUIRED'; stateToken: string }
+  | { loginState: 'OWNER_APPROVAL_REQUIRED' }
+  | { loginState: 'USER_CAPTCHA_REQUIRED' | 'SILENT_CAPTCHA_REQUIRED'; error: string; errorCode: LoginErrorCode }
+  | { loginState: 'FAILURE'; error: string; errorCode?: LoginErrorCode };
+
+/** The messages of spec 001 sections 5 and 8. */
+export const UNKNOWN_STATE = 'Unknown _state';
+export const MISSING_CODE_OR_STATE = 'Missing code or _state';
+export const INVALID_STATE = 'Invalid _state';
+
+/**
+ * The client state for a server answer (spec 001 section 4 "Mapping"): SUCCESS with its session token;
+ * REQUIRE_OWNER_APPROVAL; REQUIRE_EMAIL_VERIFICATION with its state token (to remember); anything else is a
+ * FAILURE 'Unknown _state' (also a SUCCESS without a session token, or a verification without a state token).
+ */
+export function clientStateOf(reply: { state?: string; sessionToken?: string; stateToken?: string }): LoginResult {
+  switch (reply.state) {
+    case 'SUCCESS':
+      if (reply.sessionToken) return { loginState: 'SUCCESS', sessionToken: reply.sessionToken };
+      break;
+    case 'REQUIRE_OWNER_APPROVAL':
+      return { loginState: 'OWNER_APPROVAL_REQUIRED' };
+    case 'REQUIRE_EMAIL_VERIFICATION':
+      if (reply.stateToken) return { loginState: 'EMAIL_VERIFICATION_REQUIRED', stateToken: reply.stateToken };
+      break;
+  }
+  return { loginState: 'FAILURE', error: UNKNOWN_STATE };
+}
+
+/**
+ * Checks that an e-mail code may be verified now: only in EMAIL_VERIFICATION_REQUIRED (spec 001 section 4).
+ * @returns the state token to send with the code
+ * @throws Error 'Unknown _state' in any other state
+ */
+export function stateTokenForCode(current: LoginResult | { loginState: 'INITIAL' }): string {
+  if (current.loginState !== 'EMAIL_VERIFICATION_REQUIRED') throw new Error(UNKNOWN_STATE);
+  return current.stateToken;
+}
+
+/**
+ * The code of an authorization callback, checked against the state issued (spec 001 section 5).
+ * @throws Error 'Missing code or _state' when either is missing; 'Invalid _state' when the state differs
+ */
+export function checkCallback(params: { code?: string | null; state?: string | null }, issuedState: string): string {
+  if (!params.code || !params.state) throw new Error(MISSING_CODE_OR_STATE);
+  if (params.state !== issuedState) throw new Error(INVALID_STATE);
+  return params.code;
+}
+
+/** The application error codes the SDK recognises (platform-wire.md section 3; spec 001 section 8). */
+export const IDENTITY_CODES = {
+  emailAlreadyExists: '-19995',
+  invalidPassword: '-19976',
+  resetPassword: '-19973',
+  missingCaptchaToken: '-19971',
+  invalidCaptchaToken: '-19970',
+} as const;
+
+export type LoginErrorCode = 'invalidEmail' | 'emailAlreadyExists' | 'missingCaptchaToken' | 'invalidCaptchaToken' | 'invalidPassword' | 'resetPassword';
+
+/** What the mappings read of a failed call: the application code, the field violations and the message. */
+export interface IdentityFailure {
+  code?: string | number;
+  fieldViolations?: ReadonlyArray<{ field?: string; description?: string; ruleName?: string; violatedRule?: string }>;
+  message: string;
+}
+
+const captcha = (code: string): LoginErrorCode | undefined =>
+  code === IDENTITY_CODES.missingCaptchaToken ? 'missingCaptchaToken' : code === IDENTITY_CODES.invalidCaptchaToken ? 'invalidCaptchaToken' : undefined;
+
+/**
+ * A failed registration as the client reports it (spec 001 section 8 "Registration"): an EMAIL field violation
+ * is `invalidEmail` with the violation's text; -19995 `emailAlreadyExists`; -19971 `missingCaptchaToken` and
+ * -19970 `invalidCaptchaToken` (USER_CAPTCHA_REQUIRED); anything else a FAILURE with the server message only.
+ */
+export function registrationFailure(f: IdentityFailure): LoginResult {
+  const email = f.fieldViolations?.find((v) => (v.ruleName ?? v.violatedRule) === 'EMAIL');
+  if (email) return { loginState: 'FAILURE', error: email.description ?? f.message, errorCode: 'invalidEmail' };
+  const code = f.code === undefined ? '' : String(f.code);
+  if (code === IDENTITY_CODES.emailAlreadyExists) return { loginState: 'FAILURE', error: f.message, errorCode: 'emailAlreadyExists' };
+  const c = captcha(code);
+  if (c) return { loginState: 'USER_CAPTCHA_REQUIRED', error: f.message, errorCode: c };
+  return { loginState: 'FAILURE', error: f.message };
+}
+
+/**
+ * A failed login as the client reports it (spec 001 section 8 "Login"): -19971/-19970 captcha
+ * (USER_CAPTCHA_REQUIRED), -19976 `invalidPassword`, -19973 `resetPassword`, any other `invalidEmail`.
+ */
+export function loginFailure(f: IdentityFailure): LoginResult {
+  const code = f.code === undefined ? '' : String(f.code);
+  const c = captcha(code);
+  if (c) return { loginState: 'USER_CAPTCHA_REQUIRED', error: f.message, errorCode: c };
+  if (code === IDENTITY_CODES.invalidPassword) return { loginState: 'FAILURE', error: f.message, errorCode: 'invalidPassword' };
+  if (code === IDENTITY_CODES.resetPassword) return { loginState: 'FAILURE', error: f.message, errorCode: 'resetPassword' };
+  return { loginState: 'FAILURE', error: f.message, errorCode: 'invalidEmail' };
+}

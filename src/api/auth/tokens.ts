@@ -1,0 +1,130 @@
+/**
+ * The OAuth token endpoint, client side (spec 001 section 7 "Token endpoint"; platform-wire.md sections 2 and
+ * 11): `POST <base>/oauth2/token` with a JSON body in camelCase and no `Authorization` or site id (the server
+ * finds the site by `clientId`), answered in snake_case `{access_token, expires_in, refresh_token}`.
+ *
+ * Grants: anonymous, refresh_token, authorization_code (with the PKCE verifier), authorized_client (member
+ * tokens issued by an admin), client_credentials (admin tokens of a headless app: the body the platform does
+ * not document is the emulator's, docs/sign-in.md) and the device-code grant of RFC 8628 with its
+ * device-authorization call (`POST /oauth2/device/code`, emulator-only until the platform documents one).
+ */
+
+/** Access tokens live 4 hours on the platform (platform-wire.md section 2). */
+export const ACCESS_TOKEN_SECONDS = 14_400;
+export const DEVICE_CODE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
+
+/** A token request body (one per grant). */
+export type TokenRequest =
+  | { grantType: 'anonymous'; clientId: string }
+  | { grantType: 'refresh_token'; clientId: string; refreshToken: string }
+  | { grantType: 'authorization_code'; clientId: string; redirectUri: string; code: string; codeVerifier: string }
+  | { grantType: 'authorized_client'; scope: 'offline_access'; member_id: string }
+  | { grantType: 'client_credentials'; clientId: string; clientSecret: string }
+  | { grantType: typeof DEVICE_CODE_GRANT; clientId: string; deviceCode: string };
+
+/** The endpoint's answer (snake_case, as the wire has it). */
+export interface TokenReply {
+  access_token: string;
+  expires_in: number;
+  refresh_token?: string;
+  token_type?: string;
+}
+
+/** The device-authorization answer (RFC 8628 section 3.2). */
+export interface DeviceAuthorization {
+  device_code: string;
+  user_code: string;
+  verification_uri: string;
+  verification_uri_complete?: string;
+  expires_in: number;
+  interval?: number;
+}
+
+/**
+ * A non-200 answer of the token endpoint, worded as the SDK words it: 'Failed to fetch tokens from OAuth API:
+ * <statusText>. request id: <id>. Response: <body>'. `error` is the body's OAuth error code when it has one
+ * (`authorization_pending`, `slow_down`, `expired_token`, `access_denied`, `invalid_grant`, ...).
+ */
+export class TokenEndpointError extends Error {
+  constructor(
+    readonly status: number,
+    readonly statusText: string,
+    readonly requestId: string | undefined,
+    readonly body: string,
+    readonly error: string | undefined,
+  ) {
+    super(`Failed to fetch tokens from OAuth API: ${statusText}. request id: ${requestId ?? 'unknown'}. Response: ${body}`);
+    this.name = 'TokenEndpointError';
+  }
+}
+
+/** How the endpoint is reached: the base URL, and a fetch with a signal (tests inject one). */
+export interface TokenEndpointOptions {
+  baseUrl: string;
+  /** Per-call timeout (ms), default 30 s. */
+  timeoutMs?: number;
+  fetch?: typeof fetch;
+}
+
+/** The OAuth endpoints of one base URL. */
+export class TokenEndpoint {
+  private readonly fetchFn: typeof fetch;
+  constructor(private readonly opts: TokenEndpointOptions) {
+    this.fetchFn = opts.fetch ?? fetch;
+  }
+
+  private async post<T>(path: string, body: object, signal?: AbortSignal, authorization?: string): Promise<T> {
+    const timeout = AbortSignal.timeout(this.opts.timeoutMs ?? 30_000);
+    const res = await this.fetchFn(this.opts.baseUrl.replace(/\/+$/, '') + path, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(authorization ? { authorization } : {}) },
+      body: JSON.stringify(body),
+      signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
+    });
+    const text = await res.text();
+    if (res.status !== 200) {
+      let error: string | undefined;
+      try {
+        const parsed = JSON.parse(text) as { error?: unknown };
+        if (typeof parsed.error === 'string') error = parsed.error;
+      } catch {
+        // not JSON: the text is quoted as it is
+      }
+      throw new TokenEndpointError(res.status, res.statusText || String(res.status), res.headers.get('x-wix-request-id') ?? undefined, text, error);
+    }
+    return JSON.parse(text) as T;
+  }
+
+  /**
+   * Sends one grant to `/oauth2/token`.
+   * @param authorization only for `authorized_client` (the admin credential)
+   * @throws TokenEndpointError on a non-200; the fetch error (AbortError, TimeoutError, TypeError) otherwise
+   */
+  token(request: TokenRequest, signal?: AbortSignal, authorization?: string): Promise<TokenReply> {
+    return this.post<TokenReply>('/oauth2/token', request, signal, authorization);
+  }
+
+  /**
+   * Starts a device authorization (RFC 8628 section 3.1; emulator-only path `/oauth2/device/code`).
+   * @throws TokenEndpointError on a non-200
+   */
+  deviceCode(clientId: string, signal?: AbortSignal): Promise<DeviceAuthorization> {
+    return this.post<DeviceAuthorization>('/oauth2/device/code', { clientId, scope: 'offline_access' }, signal);
+  }
+
+  /**
+   * What the server knows of a token (`POST /oauth2/token-info {token}`): `{active, subjectType, subjectId,
+   * siteId, exp, iat, clientId}`. @throws TokenEndpointError on a non-200
+   */
+  tokenInfo(token: string, signal?: AbortSignal): Promise<{ active: boolean; subjectType?: string; subjectId?: string; siteId?: string; exp?: number; clientId?: string }> {
+    return this.post('/oauth2/token-info', { token }, signal);
+  }
+
+  /**
+   * Revokes a refresh token and the access tokens issued with it (`POST /oauth2/revoke {token}`, RFC 7009;
+   * emulator-only path). @throws TokenEndpointError on a non-200
+   */
+  revoke(token: string, signal?: AbortSignal): Promise<unknown> {
+    return this.post('/oauth2/revoke', { token }, signal);
+  }
+}

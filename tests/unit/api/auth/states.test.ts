@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { checkCallback, clientStateOf, loginFailure, registrationFailure, stateTokenForCode } from '../../../../src/api/auth/states.js';
+
+describe('server state to client state (spec 001 section 4)', () => {
+  it('maps every server state', () => {
+    expect(clientStateOf({ state: 'SUCCESS', sessionToken: 'st' })).toEqual({ loginState: 'SUCCESS', sessionToken: 'st' });
+    expect(clientStateOf({ state: 'REQUIRE_OWNER_APPROVAL' })).toEqual({ loginState: 'OWNER_APPROVAL_REQUIRED' });
+    expect(clientStateOf({ state: 'REQUIRE_EMAIL_VERIFICATION', stateToken: 'x' })).toEqual({ loginState: 'EMAIL_VERIFICATION_REQUIRED', stateToken: 'x' });
+    for (const state of ['STATUS_CHECK', 'UNKNOWN_STATE', 'SOMETHING_NEW', undefined]) {
+      expect(clientStateOf({ state })).toEqual({ loginState: 'FAILURE', error: 'Unknown _state' });
+    }
+    expect(clientStateOf({ state: 'SUCCESS' })).toEqual({ loginState: 'FAILURE', error: 'Unknown _state' });
+  });
+
+  it('allows an e-mail code only while verification is required', () => {
+    expect(stateTokenForCode({ loginState: 'EMAIL_VERIFICATION_REQUIRED', stateToken: 'tok' })).toBe('tok');
+    expect(() => stateTokenForCode({ loginState: 'INITIAL' })).toThrow('Unknown _state');
+    expect(() => stateTokenForCode({ loginState: 'OWNER_APPROVAL_REQUIRED' })).toThrow('Unknown _state');
+  });
+
+  it('checks the code and the state of a callback', () => {
+    expect(checkCallback({ code: 'c', state: 's' }, 's')).toBe('c');
+    expect(() => checkCallback({ code: 'c' }, 's')).toThrow('Missing code or _state');
+    expect(() => checkCallback({ state: 's' }, 's')).toThrow('Missing code or _state');
+    expect(() => checkCallback({ code: 'c', state: 'other' }, 's')).toThrow('Invalid _state');
+  });
+});
+
+describe('error codes (spec 001 section 8)', () => {
+  it('maps registration failures', () => {
+    expect(registrationFailure({ message: 'bad', fieldViolations: [{ field: 'loginId.email', description: 'not an e-mail', ruleName: 'EMAIL' }] })).toEqual({ loginState: 'FAILURE', error: 'not an e-mail', errorCode: 'invalidEmail' });
+    expect(registrationFailure({ message: 'exists', code: -19995 })).toMatchObject({ loginState: 'FAILURE', errorCode: 'emailAlreadyExists' });
+    expect(registrationFailure({ message: 'm', code: '-19971' })).toMatchObject({ loginState: 'USER_CAPTCHA_REQUIRED', errorCode: 'missingCaptchaToken' });
+    expect(registrationFailure({ message: 'm', code: '-19970' })).toMatchObject({ loginState: 'USER_CAPTCHA_REQUIRED', errorCode: 'invalidCaptchaToken' });
+    expect(registrationFailure({ message: 'server says no', code: '-1' })).toEqual({ loginState: 'FAILURE', error: 'server says no' });
+  });
+
+  it('maps login failures', () => {
+    expect(loginFailure({ message: 'm', code: '-19971' })).toMatchObject({ loginState: 'USER_CAPTCHA_REQUIRED', errorCode: 'missingCaptchaToken' });
+    expect(loginFailure({ message: 'm', code: '-19970' })).toMatchObject({ loginState: 'USER_CAPTCHA_REQUIRED', errorCode: 'invalidCaptchaToken' });
+    expect(loginFailure({ message: 'm', code: '-19976' })).toMatchObject({ loginState: 'FAILURE', errorCode: 'invalidPassword' });
+    expect(loginFailure({ message: 'm', code: '-19973' })).toMatchObject({ loginState: 'FAILURE', errorCode: 'resetPassword' });
+    expect(loginFailure({ message: 'm', code: '-19999' })).toMatchObject({ loginState: 'FAILURE', errorCode: 'invalidEmail' });
+    expect(loginFailure({ message: 'm' })).toMatchObject({ errorCode: 'invalidEmail' });
+  });
+});
