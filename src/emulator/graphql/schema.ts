@@ -29,6 +29,7 @@ import {
   type GraphQLInputFieldConfigMap,
   type GraphQLInputType,
   type GraphQLOutputType,
+  type GraphQLType,
 } from 'graphql';
 import type { $ZodType } from 'zod/v4/core';
 import type { Operation } from '../../api/family.js';
@@ -106,20 +107,31 @@ class TypeBuilder {
     return n;
   }
 
-  output(schema: $ZodType, hint: string): GraphQLOutputType {
+  /**
+   * The type of a schema that is not an object with fields: a list, a scalar, or the JSON scalar; undefined for an
+   * object to build. `element` builds a list's element in the caller's direction (output or input).
+   */
+  private leaf<T extends GraphQLType>(schema: $ZodType, element: (el: $ZodType) => T): GraphQLType | undefined {
     const kind = kindOf(schema);
     if (kind === 'array') {
       const el = elementOf(schema);
-      return new GraphQLList(el ? this.output(el, hint) : JSONScalar);
+      return new GraphQLList(el ? element(el) : JSONScalar);
     }
     if (kind === 'string' || kind === 'enum' || kind === 'literal' || kind === 'date') return GraphQLString;
     if (kind === 'number') return GraphQLFloat;
     if (kind === 'boolean') return GraphQLBoolean;
+    // A revision is a string or a number on the wire: the string form (what the platform sends) is the type.
     if (kind === 'union') return acceptsString(schema) ? GraphQLString : JSONScalar;
     const shape = kind === 'object' ? shapeOf(schema) : undefined;
     if (!shape || Object.keys(shape).filter((k) => NAME.test(k)).length === 0) return JSONScalar;
-    const key = shapeKey(schema);
-    const known = this.outputs.get(key);
+    return undefined;
+  }
+
+  output(schema: $ZodType, hint: string): GraphQLOutputType {
+    const leaf = this.leaf(schema, (el) => this.output(el, hint));
+    if (leaf) return leaf as GraphQLOutputType;
+    const shape = shapeOf(schema)!;
+    const known = this.outputs.get(shape);
     if (known) return known;
     const type: GraphQLObjectType = new GraphQLObjectType({
       name: this.unique(hint),
@@ -129,25 +141,15 @@ class TypeBuilder {
         return out;
       },
     });
-    this.outputs.set(key, type);
+    this.outputs.set(shape, type);
     return type;
   }
 
   input(schema: $ZodType, hint: string): GraphQLInputType {
-    const kind = kindOf(schema);
-    if (kind === 'array') {
-      const el = elementOf(schema);
-      return new GraphQLList(el ? this.input(el, hint) : JSONScalar);
-    }
-    if (kind === 'string' || kind === 'enum' || kind === 'literal' || kind === 'date') return GraphQLString;
-    if (kind === 'number') return GraphQLFloat;
-    if (kind === 'boolean') return GraphQLBoolean;
-    // A revision is a string or a number on the wire: the string form (what the platform sends) is the input type.
-    if (kind === 'union') return acceptsString(schema) ? GraphQLString : JSONScalar;
-    const shape = kind === 'object' ? shapeOf(schema) : undefined;
-    if (!shape || Object.keys(shape).filter((k) => NAME.test(k)).length === 0) return JSONScalar;
-    const key = shapeKey(schema);
-    const known = this.inputs.get(key);
+    const leaf = this.leaf(schema, (el) => this.input(el, hint));
+    if (leaf) return leaf as GraphQLInputType;
+    const shape = shapeOf(schema)!;
+    const known = this.inputs.get(shape);
     if (known) return known;
     const type: GraphQLInputObjectType = new GraphQLInputObjectType({
       name: this.unique(hint.endsWith('Input') ? hint : `${hint}Input`),
@@ -158,14 +160,9 @@ class TypeBuilder {
         return out;
       },
     });
-    this.inputs.set(key, type);
+    this.inputs.set(shape, type);
     return type;
   }
-}
-
-/** The object a schema's structure hangs on (its unwrapped def), so wrappers of one shape share a type. */
-function shapeKey(schema: $ZodType): object {
-  return shapeOf(schema)!;
 }
 
 /** The reply as plain JSON (a handler may answer pre-serialised text). */
