@@ -243,7 +243,8 @@ export function flatten(value: unknown, prefix = ''): Array<[string, unknown]> {
   return entries.flatMap(([k, v]) => flatten(v, prefix ? `${prefix}.${k}` : k));
 }
 
-function cellValue<T>(record: T, column: Column<T>): unknown {
+/** The value of one column of a record (its `get`, else the value at its key). */
+export function cellValue<T>(record: T, column: Column<T>): unknown {
   return column.get ? column.get(record) : getPath(record, column.key);
 }
 
@@ -287,7 +288,7 @@ function tsvCell(text: string): string {
 }
 
 /** Human text of a value for a TTY: relative or `yyyy-MM-dd HH:mm` dates, `yes`/`no` not used (booleans stay). */
-async function human(value: unknown, now: Date): Promise<string> {
+export async function human(value: unknown, now: Date): Promise<string> {
   if (value instanceof Date) return formatDate(value, now);
   if (value instanceof ZonedTime) {
     const [{ format }, { TZDate }] = await Promise.all([import('date-fns/format'), import('@date-fns/tz')]);

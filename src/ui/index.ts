@@ -7,6 +7,7 @@
 import { createElement, type ReactElement } from 'react';
 import { render, renderToString } from 'ink';
 import { CancelError } from '../core/errors.js';
+import { Browser, type PaneSpec } from './browser.js';
 import { Confirm } from './confirm.js';
 import { Progress } from './progress.js';
 import { Secret } from './secret.js';
@@ -125,3 +126,84 @@ export function renderTable(opts: RenderTableOptions): void {
   const text = renderToString(createElement(Table, { columns: opts.columns, rows: opts.rows, width }), { columns: width });
   stdout.write(`${text}\n`);
 }
+
+export type { ActionIO, PageReader, PaneSpec, UiAction, UiPage } from './browser.js';
+export type { UiRow } from './browser-state.js';
+
+export interface RenderBrowserOptions {
+  /** Shown first in the title bar (`sitectl bookings`, `sitectl dashboard`). */
+  title: string;
+  panes: PaneSpec[];
+  /** Colour and inverse video; false for NO_COLOR and TERM=dumb (the cursor and marks are `>` and `*`). */
+  color: boolean;
+  /** Read every pane again this often (ms); 0 or absent = only on `r`, actions and `live` notices. */
+  intervalMs?: number;
+  /** Subscribes to changes made elsewhere (the emulator's events); returns the unsubscribe function. */
+  live?(notify: (paneIds?: string[]) => void): () => void;
+  /** Reload every pane after an action (the dashboard: a confirmed booking leaves one pane for another). */
+  reloadAllAfterAction?: boolean;
+  /** Use the terminal's alternate screen, restored on exit (not for TERM=dumb). */
+  alternateScreen: boolean;
+  /** Where the screen is drawn (default stderr, so stdout stays data-only). Must be a TTY. */
+  stdout?: TtyOut;
+  stdin?: NodeJS.ReadStream;
+  /** Benchmark seam: the time from a key press to its frame (ms). */
+  onKeyDrawn?(ms: number): void;
+  /** Benchmark seam: called once the first rows are on screen (ms since the call). */
+  onFirstPaint?(ms: number): void;
+}
+
+/**
+ * Runs the interactive browser (k9s-like: one table or several panes, lazy pages, filter, sort, marks, details,
+ * single-key actions with confirmation) until the user quits. Call only when `io.canPrompt()` is true.
+ * @returns when the user pressed q
+ * @throws CancelError (exit 130) on Ctrl-C
+ */
+export async function renderBrowser(opts: RenderBrowserOptions): Promise<void> {
+  const stdout = opts.stdout ?? process.stderr;
+  let code = 0;
+  if (opts.alternateScreen) stdout.write('\u001b[?1049h\u001b[H');
+  const started = performance.now();
+  let painted = false;
+  const panes = opts.onFirstPaint
+    ? opts.panes.map((p) => ({
+        ...p,
+        open(server: string) {
+          const reader = p.open(server);
+          return {
+            async next() {
+              const page = await reader.next();
+              if (!painted) {
+                painted = true;
+                setImmediate(() => opts.onFirstPaint?.(performance.now() - started));
+              }
+              return page;
+            },
+          };
+        },
+      }))
+    : opts.panes;
+  const instance = render(
+    createElement(Browser, {
+      title: opts.title,
+      panes,
+      color: opts.color,
+      intervalMs: opts.intervalMs,
+      live: opts.live,
+      afterAction: opts.reloadAllAfterAction ? 'all' : 'pane',
+      onKeyDrawn: opts.onKeyDrawn,
+      onExit: (c: number) => {
+        code = c;
+      },
+    }),
+    { stdout, stdin: opts.stdin ?? process.stdin, exitOnCtrlC: false, patchConsole: false },
+  );
+  try {
+    await instance.waitUntilExit();
+  } finally {
+    instance.cleanup();
+    if (opts.alternateScreen) stdout.write('\u001b[?1049l');
+  }
+  if (code === 130) throw new CancelError('Interrupted');
+}
+export { whereTerms } from './browser-state.js';

@@ -81,7 +81,7 @@ export interface TransitionSpec<E extends { id: string; revision?: string | null
  * (exit 1) when the entity's state does not allow the change; DeclinedError (exit 1); CancelError (130);
  * PartialFailureError (exit 3); ApiError (404 unknown id, 409 a concurrent change).
  */
-export function transitionVerb<E extends { id: string; revision?: string | null }>(spec: TransitionSpec<E>): Verb<TransitionOptions> {
+export function transitionVerb<E extends { id: string; revision?: string | null }>(spec: TransitionSpec<E>): Verb<TransitionOptions> & { spec: TransitionSpec<E> } {
   const view = spec.view as EntityView<unknown>;
   const { one, many } = view.noun;
 
@@ -154,6 +154,8 @@ export function transitionVerb<E extends { id: string; revision?: string | null 
 
   return {
     run,
+    // The interactive browser and the dashboard run the same calls (commands/shared/ui-actions.ts).
+    spec,
     register(parent, ctx) {
       const cmd: Command = parent
         .command(spec.verb)

@@ -190,6 +190,12 @@ export function listVerb<E>(spec: ListSpec<E>): Verb<ListOptions> {
     if (selected) extra.params = { ...extra.params, ...selected };
     if (sort && sort.length > 1 && (spec.op ?? view.query).paging.singleSort) throw new UserError(`--sort: ${view.noun.many} sort by one field, got ${sort.length}`);
     if (sort && (spec.op ?? view.query).paging.unsorted) throw new UserError(`--sort: the platform lists ${view.noun.many} in its own order, without a sort`);
+    if (opts.interactive) {
+      if (format.kind !== 'table') throw new UserError('--interactive draws a table: drop --json, --ndjson and --csv');
+      const { browse } = await import('./browse.js');
+      const columns = (spec.columns?.(opts) ?? spec.view.columns) as Column<unknown>[];
+      return browse(ctx, { view, op: spec.op ?? view.query, columns, filter, sort, params: extra.params, command: `${view.noun.many} list` });
+    }
 
     const api = await ctx.api();
     let total: number | undefined;
@@ -221,6 +227,7 @@ export function listVerb<E>(spec: ListSpec<E>): Verb<ListOptions> {
         .option('--sort <field[:asc|desc]>', 'sort keys, comma-separated, e.g. name or createdDate:desc')
         .option('--limit <n>', `at most this many (default ${defaultLimit})`)
         .option('--all', 'every match (pages through all of them)')
+        .option('-i, --interactive', 'browse every page in a live table: / filter, s sort, space mark, enter details, ? help')
         .addHelpText('after', `\nExamples:\n${spec.examples.map((e) => `  ${e}`).join('\n')}`);
       spec.flags?.(cmd);
       addFormatFlags(addFilterFlags(cmd, view.filterExample)).action(async (o: ListOptions) => {

@@ -1,0 +1,57 @@
+/**
+ * `sitectl browse NOUN [list flags]` (issue 9 section 1): the interactive table of a noun, the same as
+ * `sitectl NOUN list --interactive [list flags]`. The noun's own list command parses the flags (`--status`,
+ * `--where`, `--sort`, ...), so both spellings take exactly the same ones.
+ */
+import '../../startup.js';
+import { Command } from 'commander';
+import type { Context } from '../../context.js';
+import { UserError } from '../../core/errors.js';
+
+/** The nouns that can be browsed and their command modules. */
+const BROWSABLE: Record<string, () => Promise<{ register(program: Command, ctx: Context): void }>> = {
+  services: () => import('../services/index.js'),
+  bookings: () => import('../bookings/index.js'),
+  members: () => import('../members/index.js'),
+  orders: () => import('../orders/index.js'),
+  plans: () => import('../plans/index.js'),
+};
+
+/** The nouns `browse` takes. */
+export const BROWSABLE_NOUNS = Object.keys(BROWSABLE);
+
+function quiet(cmd: Command, ctx: Context): void {
+  cmd.exitOverride();
+  cmd.configureOutput({ writeOut: (s) => ctx.io.stdout.write(s), writeErr: (s) => ctx.io.stderr.write(s) });
+  for (const sub of cmd.commands) quiet(sub, ctx);
+}
+
+/**
+ * Runs `NOUN list --interactive ARGS`.
+ * @throws UserError (exit 2) for a noun that cannot be browsed; whatever the list throws
+ */
+export async function run(noun: string, args: readonly string[], ctx: Context): Promise<void> {
+  const name = noun.toLowerCase().replace(/^(service|booking|member|order|plan)$/, '$1s');
+  const load = BROWSABLE[name];
+  if (!load) throw new UserError(`cannot browse '${noun}'`, `browse one of ${BROWSABLE_NOUNS.join(', ')}`);
+  const root = new Command('sitectl');
+  (await load()).register(root, ctx);
+  quiet(root, ctx);
+  await root.parseAsync([name, 'list', '--interactive', ...args], { from: 'user' });
+}
+
+export function register(program: Command, ctx: Context): void {
+  program
+    .command('browse')
+    .description('Browse services, bookings, members, orders or plans in a live table')
+    .argument('<noun>', BROWSABLE_NOUNS.join(', '))
+    .argument('[flags...]', "the noun's list flags (--status, --where, --sort, ...)")
+    .allowUnknownOption()
+    .addHelpText(
+      'after',
+      `\nThe same as 'sitectl NOUN list --interactive'. Keys: ↑↓ move, / filter (text, or field=value on the server), s sort,\nspace mark, enter details, c/d/x bookings, a/b members, p/u/m orders, ? help, q quit.\n\nExamples:\n  sitectl browse bookings --status PENDING\n  sitectl browse members --where status=PENDING\n  sitectl browse services --sort name`,
+    )
+    .action(async (noun: string, flags: string[]) => {
+      await run(noun, flags, ctx);
+    });
+}

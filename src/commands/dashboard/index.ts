@@ -1,0 +1,291 @@
+/**
+ * `sitectl dashboard [--interval S] [--days N]` (issue 9 section 2): the operator's day on one screen. Panes:
+ * today's and upcoming bookings by staff member, bookings waiting for confirmation, members waiting for
+ * approval, orders needing attention (unpaid offline, ending soon, paused) and the emulator's recent events.
+ * Single keys run the nouns' own verbs (commands/shared/ui-actions.ts: the same revision-checked calls as
+ * `bookings confirm ID`, the bulk engine for marked rows). Every pane is read again each `--interval`; on the
+ * emulator the event stream is followed too, so a change made elsewhere shows within a second.
+ */
+import '../../startup.js';
+import type { Command } from 'commander';
+import type { ApiClient } from '../../api/client.js';
+import { listPages, type ListOperation } from '../../api/paging.js';
+import type { Filter } from '../../api/schemas/common.js';
+import type { Order } from '../../api/schemas/order.js';
+import type { Member } from '../../api/schemas/member.js';
+import type { Context } from '../../context.js';
+import { UserError } from '../../core/errors.js';
+import { type Column, zoned } from '../../core/output.js';
+import type { PaneSpec, UiRow } from '../../ui/index.js';
+import { BOOKING_VIEW, type BookingRow, contactOf, zoneOf } from '../bookings/shared/view.js';
+import { MEMBER_VIEW, memberName } from '../members/shared/view.js';
+import { ORDER_VIEW } from '../orders/shared/view.js';
+import { cellsOf, detailLines, requireInteractive, uiColor } from '../shared/browse.js';
+import { parseWhen, siteZone } from '../shared/time.js';
+import { nounActions, uiActions } from '../shared/ui-actions.js';
+import { type EntityView, wireFilter } from '../shared/verbs.js';
+import { eventLine, readEvents, type EventRecord } from '../events/index.js';
+
+export interface DashboardOptions {
+  interval?: string;
+  days?: string;
+}
+
+const DAY_MS = 24 * 3600 * 1000;
+/** Rows read per pane at most (the panes are work lists, not archives). */
+const PANE_LIMIT = 300;
+
+/** Why an order needs attention (undefined when it does not): paused, unpaid offline, or ending within `soonMs`. */
+export function attentionOf(o: Order, now: Date, soonMs: number): string | undefined {
+  if (o.status === 'PAUSED') return 'paused';
+  if (o.type === 'OFFLINE' && o.lastPaymentStatus === 'UNPAID' && o.status !== 'CANCELED' && o.status !== 'ENDED') return 'unpaid offline';
+  if (o.status === 'ACTIVE' && o.endDate instanceof Date && o.endDate.getTime() - now.getTime() <= soonMs && o.endDate.getTime() > now.getTime()) {
+    return `ends in ${Math.max(1, Math.ceil((o.endDate.getTime() - now.getTime()) / DAY_MS))}d`;
+  }
+  return undefined;
+}
+
+/** The panes an event type touches (`booking.confirmed` -> the bookings panes), besides the events pane. */
+export function panesOfEvent(type: string): string[] {
+  const kind = type.split('.')[0];
+  if (kind === 'booking' || kind === 'multiServiceBooking') return ['today', 'awaiting', 'events'];
+  if (kind === 'member') return ['members', 'events'];
+  if (kind === 'order') return ['orders', 'events'];
+  return ['events'];
+}
+
+async function collect<E>(ctx: Context, api: ApiClient, view: EntityView<E>, op: ListOperation, opts: { filter?: Filter; params?: Record<string, unknown>; sort?: Array<{ fieldName: string; order: 'ASC' | 'DESC' }> }): Promise<E[]> {
+  const out: E[] = [];
+  const params = { ...view.params, ...opts.params };
+  for await (const page of listPages(api, op, { filter: wireFilter(view as EntityView<unknown>, opts.filter), sort: opts.sort as never, params, pageSize: op.paging.maxLimit, limit: PANE_LIMIT, signal: ctx.signal })) {
+    for (const item of page.items) out.push(view.fromItem ? view.fromItem(item) : (item as E));
+  }
+  return out;
+}
+
+/** A pane read whole on each reload, with its entities kept for the detail view. */
+function pane<E extends { id?: string | null }>(
+  ctx: Context,
+  spec: { id: string; title: string; view: EntityView<E>; columns: Column<E>[]; read(): Promise<E[]>; actions?: PaneSpec['actions'] },
+): PaneSpec {
+  const keep = new Map<string, E>();
+  return {
+    id: spec.id,
+    title: spec.title,
+    columns: spec.columns.map((c) => c.header ?? c.key.toUpperCase()),
+    open(server) {
+      if (server) throw new UserError('the dashboard filters the loaded rows only: type text without field=');
+      let read = false;
+      return {
+        async next() {
+          if (read) return { rows: [], done: true };
+          read = true;
+          const now = ctx.now();
+          const entities = await spec.read();
+          keep.clear();
+          const rows: UiRow[] = [];
+          for (const e of entities) {
+            const id = String(e.id ?? '');
+            keep.set(id, e);
+            rows.push({ id, cells: await cellsOf(e, spec.columns, now) });
+          }
+          return { rows, done: true, total: rows.length };
+        },
+      };
+    },
+    async detail(id) {
+      const e = keep.get(id);
+      return e ? detailLines(spec.view, e, ctx.now()) : [['id', id]];
+    },
+    actions: spec.actions,
+  };
+}
+
+/**
+ * Runs the dashboard until q (Ctrl-C exits 130).
+ * @throws UserError (exit 2) for bad flags or without a terminal
+ */
+export async function run(opts: DashboardOptions, ctx: Context): Promise<void> {
+  const intervalSec = opts.interval === undefined ? 10 : Number(opts.interval);
+  if (!Number.isFinite(intervalSec) || intervalSec < 1 || intervalSec > 3600) throw new UserError(`--interval takes seconds from 1 to 3600, got '${opts.interval}'`);
+  const days = opts.days === undefined ? 7 : Number(opts.days);
+  if (!Number.isInteger(days) || days < 1 || days > 60) throw new UserError(`--days takes a whole number of days from 1 to 60, got '${opts.days}'`);
+  requireInteractive(ctx, 'the dashboard', 'bookings list --status PENDING,CREATED (and members list --status PENDING, orders list --status PAUSED)');
+  const [ui, api, bookingVerbs, memberVerbs, orderVerbs] = await Promise.all([import('../../ui/index.js'), ctx.api(), nounActions('bookings'), nounActions('members'), nounActions('orders')]);
+  const zone = await siteZone(ctx, api);
+  const bookingActions = uiActions(ctx, api, bookingVerbs);
+
+  const byStart = [{ fieldName: 'startDate', order: 'ASC' as const }];
+  const bookingColumns = (first: Column<BookingRow>): Column<BookingRow>[] => [
+    first,
+    { key: 'start', get: (b) => zoned(b.startDate, zoneOf(b), 'EEE MM-dd HH:mm') },
+    { key: 'service', get: (b) => b.bookedEntity?.title ?? '' },
+    { key: 'contact', get: contactOf },
+    { key: 'status' },
+    { key: 'id', id: true },
+  ];
+  const staffOf = (b: BookingRow) => b.bookedEntity?.slot?.resource?.name ?? '(no staff)';
+  const live = new Set(['CONFIRMED', 'PENDING', 'CREATED', 'WAITING_LIST']);
+
+  const panes: PaneSpec[] = [
+    pane(ctx, {
+      id: 'today',
+      title: `Today + ${days - 1}d by staff`,
+      view: BOOKING_VIEW,
+      columns: bookingColumns({ key: 'staff', get: staffOf }),
+      async read() {
+        const from = parseWhen('today', zone, 'today', ctx.now().getTime());
+        const filter = { startDate: { $gte: new Date(from).toISOString(), $lt: new Date(from + days * DAY_MS).toISOString() }, status: { $in: [...live] } };
+        const list = await collect(ctx, api, BOOKING_VIEW, BOOKING_VIEW.query, { filter, sort: byStart });
+        // Grouped by staff member, each one's bookings by start time (the query's order, kept by a stable sort).
+        return list.sort((a, b) => staffOf(a).localeCompare(staffOf(b)));
+      },
+      actions: bookingActions,
+    }),
+    pane(ctx, {
+      id: 'awaiting',
+      title: 'Awaiting confirmation',
+      view: BOOKING_VIEW,
+      columns: bookingColumns({ key: 'staff', get: staffOf }),
+      read: () =>
+        collect(ctx, api, BOOKING_VIEW, BOOKING_VIEW.query, {
+          filter: { status: { $in: ['PENDING', 'CREATED', 'WAITING_LIST'] }, startDate: { $gte: ctx.now().toISOString() } },
+          sort: byStart,
+        }),
+      actions: bookingActions,
+    }),
+    pane<Member>(ctx, {
+      id: 'members',
+      title: 'Members awaiting approval',
+      view: MEMBER_VIEW,
+      columns: [
+        { key: 'name', get: memberName },
+        { key: 'loginEmail', header: 'EMAIL' },
+        { key: 'status' },
+        { key: 'createdDate', header: 'JOINED' },
+        { key: 'id', id: true },
+      ],
+      read: () => collect(ctx, api, MEMBER_VIEW, MEMBER_VIEW.query, { filter: { status: 'PENDING' }, sort: [{ fieldName: 'createdDate', order: 'ASC' }] }),
+      actions: uiActions(ctx, api, memberVerbs),
+    }),
+    pane<Order>(ctx, {
+      id: 'orders',
+      title: 'Orders needing attention',
+      view: ORDER_VIEW,
+      columns: [
+        { key: 'reason', get: (o) => attentionOf(o, ctx.now(), days * DAY_MS) ?? '' },
+        { key: 'plan', get: (o) => o.planName ?? o.planId ?? '' },
+        { key: 'status' },
+        { key: 'payment', get: (o) => o.lastPaymentStatus ?? '' },
+        { key: 'end', get: (o) => o.endDate ?? '' },
+        { key: 'buyer', get: (o) => o.buyer?.memberId ?? '', id: true },
+        { key: 'id', id: true },
+      ],
+      async read() {
+        const [paused, unpaid, active] = await Promise.all([
+          collect(ctx, api, ORDER_VIEW, ORDER_VIEW.query, { params: { orderStatuses: ['PAUSED'] } }),
+          collect(ctx, api, ORDER_VIEW, ORDER_VIEW.query, { params: { paymentStatuses: ['UNPAID'] } }),
+          collect(ctx, api, ORDER_VIEW, ORDER_VIEW.query, { params: { orderStatuses: ['ACTIVE'] } }),
+        ]);
+        const now = ctx.now();
+        const seen = new Set<string>();
+        const out: Order[] = [];
+        for (const o of [...paused, ...unpaid, ...active]) {
+          if (seen.has(o.id) || !attentionOf(o, now, days * DAY_MS)) continue;
+          seen.add(o.id);
+          out.push(o);
+        }
+        return out;
+      },
+      actions: uiActions(ctx, api, orderVerbs),
+    }),
+  ];
+
+  // The events pane and the live feed exist on the emulator only (its control plane); elsewhere the interval
+  // polling alone keeps the panes current.
+  let after: number | undefined;
+  try {
+    const state = await api.request<{ events?: { lastSeq?: number } }>({ method: 'GET', path: '/__emulator/state', signal: ctx.signal });
+    after = state.events?.lastSeq ?? 0;
+  } catch {
+    after = undefined;
+  }
+  if (after !== undefined) {
+    const start = after;
+    const recent = new Map<string, EventRecord>();
+    panes.push({
+      id: 'events',
+      title: 'Recent events',
+      columns: ['EVENT'],
+      open() {
+        let read = false;
+        return {
+          async next() {
+            if (read) return { rows: [], done: true };
+            read = true;
+            const { events } = await readEvents(api, Math.max(0, (after ?? start) - 200), ctx.signal);
+            const rows = events
+              .slice(-100)
+              .reverse()
+              .map((e) => {
+                recent.set(String(e.seq), e);
+                return { id: String(e.seq), cells: [eventLine(e).trim()] };
+              });
+            return { rows, done: true, total: rows.length };
+          },
+        };
+      },
+      async detail(id) {
+        const e = recent.get(id);
+        if (!e) return [['seq', id]];
+        return [['seq', String(e.seq)], ['type', e.type], ['entity id', e.entityId], ['created', e.createdDate], ...JSON.stringify(e.entity, null, 1).split('\n').map((l) => ['', l] as [string, string])];
+      },
+    });
+  }
+
+  await ui.renderBrowser({
+    title: 'sitectl dashboard',
+    panes,
+    color: uiColor(ctx),
+    alternateScreen: ctx.env.TERM !== 'dumb',
+    intervalMs: intervalSec * 1000,
+    reloadAllAfterAction: true,
+    stdout: ctx.io.stderr as NodeJS.WriteStream,
+    stdin: ctx.io.stdin as NodeJS.ReadStream,
+    live:
+      after === undefined
+        ? undefined
+        : (notify) => {
+            const stop = new AbortController();
+            const signal = AbortSignal.any([stop.signal, ctx.signal]);
+            void (async () => {
+              while (!signal.aborted) {
+                try {
+                  const { events, lastSeq } = await readEvents(api, after!, signal);
+                  after = Math.max(after!, lastSeq);
+                  if (events.length) notify([...new Set(events.flatMap((e) => panesOfEvent(e.type)))]);
+                } catch {
+                  // A failed read is tried again at the next tick; the panes keep their rows.
+                }
+                await new Promise((r) => setTimeout(r, 300));
+              }
+            })();
+            return () => stop.abort();
+          },
+  });
+}
+
+export function register(program: Command, ctx: Context): void {
+  program
+    .command('dashboard')
+    .description("Live operator dashboard: today's bookings by staff, bookings and members awaiting you, orders needing attention, events")
+    .option('--interval <seconds>', 'read every pane again this often (default 10; the emulator also pushes its events)')
+    .option('--days <n>', 'days of bookings in the first pane, today included (default 7)')
+    .addHelpText(
+      'after',
+      '\nKeys: tab/shift-tab panes, ↑↓ move, enter details, / filter, space mark, r refresh, ? help, q quit;\nbookings c confirm, d decline, x cancel; members a approve, b block; orders p pause, u resume, m mark paid.\nDestructive actions (decline, cancel, block, pause) ask first.',
+    )
+    .action(async (o: DashboardOptions) => {
+      await run(o, ctx);
+    });
+}

@@ -1,0 +1,139 @@
+/**
+ * `NOUN list --interactive` and `sitectl browse NOUN` (issue 9 section 1): the list's own query (same filter,
+ * sort and parameters as the flags give) read page by page as the user scrolls, shown by the Ink browser
+ * (src/ui, loaded here with a dynamic import). `/field=value` sends a server filter in `--where` syntax through
+ * the same checks as the flag; the noun's single-key actions run its transition verbs (ui-actions.ts).
+ */
+import type { ApiClient } from '../../api/client.js';
+import { listPages, type ListOperation } from '../../api/paging.js';
+import type { Filter } from '../../api/schemas/common.js';
+import type { Context } from '../../context.js';
+import { UserError } from '../../core/errors.js';
+import { cellValue, type Column, human } from '../../core/output.js';
+import type { PageReader, UiRow } from '../../ui/index.js';
+import { nounActions, shortId, uiActions } from './ui-actions.js';
+import { type EntityView, filterOf, listParamsOf, wireFilter } from './verbs.js';
+
+/**
+ * Refuses an interactive command without a terminal to draw on and read keys from.
+ * @throws UserError (exit 2) naming the command to use instead
+ */
+export function requireInteractive(ctx: Context, what: string, instead: string): void {
+  if (ctx.io.canPrompt() && ctx.io.isStderrTTY) return;
+  throw new UserError(`${what} needs a terminal`, `use '${ctx.bin} ${instead}' when the output is piped or there is no terminal`);
+}
+
+/** Colour for the UI: off for NO_COLOR and TERM=dumb (the browser then marks rows with `>` and `*`). */
+export function uiColor(ctx: Context): boolean {
+  return ctx.io.colorEnabled && ctx.env.TERM !== 'dumb';
+}
+
+/** The text cells of one entity, as a terminal table shows them (ids by their first 8 characters). */
+export async function cellsOf<E>(entity: E, columns: readonly Column<E>[], now: Date): Promise<string[]> {
+  const out: string[] = [];
+  for (const c of columns) {
+    const value = cellValue(entity, c);
+    out.push(c.id && typeof value === 'string' ? shortId(value) : await human(value, now));
+  }
+  return out;
+}
+
+/** The headers of columns as a terminal table shows them. */
+export function headersOf<E>(columns: readonly Column<E>[]): string[] {
+  return columns.map((c) => c.header ?? c.key.toUpperCase());
+}
+
+/** The readable key/value lines of an entity (its `get` view) as text. */
+export async function detailLines<E>(view: EntityView<E>, entity: E, now: Date): Promise<Array<[string, string]>> {
+  const out: Array<[string, string]> = [];
+  for (const [k, v] of view.rows(entity)) if (v !== undefined && v !== null && v !== '') out.push([k, await human(v, now)]);
+  return out;
+}
+
+export interface BrowseRequest<E> {
+  view: EntityView<E>;
+  op: ListOperation;
+  columns: Column<E>[];
+  /** The filter the flags gave (schema form). */
+  filter?: Filter;
+  sort?: Array<{ fieldName: string; order?: string }>;
+  params?: Record<string, unknown>;
+  /** The non-interactive command, for the refusal off a terminal (`bookings list`). */
+  command: string;
+}
+
+/**
+ * A reader of a list query as pages of rows; entities are kept by id for the detail view.
+ * An empty page that is not the last is skipped, so the browser always gets rows or the end.
+ */
+export function listReader<E>(ctx: Context, api: ApiClient, req: BrowseRequest<E>, filter: Filter | undefined, keep: Map<string, E>): PageReader {
+  const view = req.view as EntityView<unknown>;
+  const selected = listParamsOf(view, filter);
+  const params = { ...view.params, ...req.params, ...(selected ?? {}) };
+  const pages =
+    selected === null
+      ? undefined
+      : listPages(api, req.op, { filter: wireFilter(view, filter), sort: req.sort as never, pageSize: req.op.paging.maxLimit, params, signal: ctx.signal });
+  let read = 0;
+  return {
+    async next() {
+      if (!pages) return { rows: [], done: true, total: 0 };
+      const now = ctx.now();
+      for (;;) {
+        const step = await pages.next();
+        if (step.done) return { rows: [], done: true };
+        const page = step.value;
+        const items = (req.view.fromItem ? page.items.map((i) => req.view.fromItem!(i)) : page.items) as E[];
+        const rows: UiRow[] = [];
+        for (const e of items) {
+          const id = String((e as { id?: unknown }).id ?? '');
+          keep.set(id, e);
+          rows.push({ id, cells: await cellsOf(e, req.columns, now) });
+        }
+        const meta = page.pagingMetadata;
+        const total = meta && !meta.tooManyToCount ? meta.total : undefined;
+        read += items.length;
+        // Known to be the last page when the platform counted; otherwise the next read finds the end.
+        const done = total !== undefined && read >= total;
+        if (rows.length || done) return { rows, done, total };
+      }
+    },
+  };
+}
+
+/** Runs the interactive browser over a list until the user quits (q; Ctrl-C exits 130). */
+export async function browse<E>(ctx: Context, req: BrowseRequest<E>): Promise<void> {
+  requireInteractive(ctx, `${req.command} --interactive`, `${req.command}`);
+  const [ui, api, verbs] = await Promise.all([import('../../ui/index.js'), ctx.api(), nounActions(req.view.noun.many)]);
+  const keep = new Map<string, E>();
+  const view = req.view as EntityView<unknown>;
+  await ui.renderBrowser({
+    title: `${ctx.bin.split(/[\\/]/).pop()?.replace(/\.js$/, '') ?? 'sitectl'} ${req.view.noun.many}`,
+    color: uiColor(ctx),
+    alternateScreen: ctx.env.TERM !== 'dumb',
+    stdout: ctx.io.stderr as NodeJS.WriteStream,
+    stdin: ctx.io.stdin as NodeJS.ReadStream,
+    panes: [
+      {
+        id: req.view.noun.many,
+        title: req.view.noun.many,
+        columns: headersOf(req.columns),
+        priorities: req.columns.map((c) => c.priority ?? 0),
+        open(server) {
+          let filter = req.filter;
+          if (server) {
+            const { whereTerms } = ui;
+            const own = filterOf(ctx, view, { where: whereTerms(server) });
+            filter = filter && own ? { $and: [filter, own] } : (own ?? filter);
+          }
+          return listReader(ctx, api, req, filter, keep);
+        },
+        async detail(id) {
+          const entity = keep.get(id);
+          return entity ? detailLines(req.view, entity, ctx.now()) : [['id', id]];
+        },
+        actions: uiActions(ctx, api, verbs),
+      },
+    ],
+  });
+}
