@@ -4,6 +4,7 @@
  * one, so it pays only for its own tables and schemas.
  */
 import type { Family } from './family.js';
+import { authenticationFamily, recoveryFamily, redirectsFamily, verificationFamily } from './auth/families.js';
 import { availabilityFamily } from './availability.js';
 import { bookingsFamily } from './bookings.js';
 import { checkoutFamily } from './checkout.js';
@@ -17,4 +18,4 @@ import { sitesFamily } from './sites.js';
 import { bookingPoliciesFamily, categoriesFamily } from './service-furniture.js';
 import { staffMembersFamily } from './staff-members.js';
 
-export const FAMILIES: readonly Family[] = [sitesFamily, servicesFamily, staffMembersFamily, categoriesFamily, bookingPoliciesFamily, availabilityFamily, bookingsFamily, extendedBookingsFamily, multiServiceBookingsFamily, membersFamily, plansFamily, ordersFamily, memberOrdersFamily, checkoutFamily];
+export const FAMILIES: readonly Family[] = [sitesFamily, servicesFamily, staffMembersFamily, categoriesFamily, bookingPoliciesFamily, availabilityFamily, bookingsFamily, extendedBookingsFamily, multiServiceBookingsFamily, membersFamily, plansFamily, ordersFamily, memberOrdersFamily, checkoutFamily, redirectsFamily, authenticationFamily, recoveryFamily, verificationFamily];

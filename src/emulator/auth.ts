@@ -8,7 +8,7 @@
  * UNAUTHENTICATED; a wrong key, or a site outside the account -> 403 PERMISSION_DENIED, both in the platform's
  * applicationError envelope. Checks are a list of {@link Authenticator}s so OAuth access tokens can join.
  */
-import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { chmodSync, existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import type { IncomingHttpHeaders } from 'node:http';
 import { join } from 'node:path';
@@ -19,18 +19,36 @@ export interface AdminKey {
   accountId: string;
   /** The default site. */
   siteId: string;
-  sites: { id: string; name: string }[];
+  /** The default OAuth app of the default site (sign-in): {@link defaultClientId} of `siteId`. */
+  clientId?: string;
+  /** Each site with the `clientId` of its default OAuth app. */
+  sites: { id: string; name: string; clientId?: string }[];
 }
 
-/** Who made a request, and for which site. */
-export interface Principal {
-  kind: 'admin';
-  accountId: string;
-  /** The request's site; empty for an account-level request (`wix-account-id` alone). */
-  siteId: string;
-  /** Set when the request named the account, not a site: only account-level operations accept it. */
-  accountLevel?: boolean;
+/**
+ * The client id of a site's default headless OAuth app: derived from the site id (a UUID of its SHA-256), so
+ * the key file, the control plane and the token endpoint agree without storing it. Client ids are public.
+ */
+export function defaultClientId(siteId: string): string {
+  const h = createHash('sha256').update(`sitectl-emulator-oauth-app:${siteId}`).digest('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }
+
+/**
+ * Who made a request, and for which site: the admin (an API key or an app's client-credentials token), or
+ * the visitor or member of an OAuth access token (sign-in, docs/sign-in.md).
+ */
+export type Principal =
+  | {
+      kind: 'admin';
+      accountId: string;
+      /** The request's site; empty for an account-level request (`wix-account-id` alone). */
+      siteId: string;
+      /** Set when the request named the account, not a site: only account-level operations accept it. */
+      accountLevel?: boolean;
+    }
+  | { kind: 'member'; accountId: string; siteId: string; memberId: string; clientId: string; sessionId: string; accountLevel?: undefined }
+  | { kind: 'visitor'; accountId: string; siteId: string; visitorId: string; clientId: string; sessionId: string; accountLevel?: undefined };
 
 /** The sites a key may reach (the store's `sites` table). */
 export interface SiteDirectory {
@@ -64,7 +82,8 @@ export function loadOrCreateAdminKey(dataDir: string): AdminKey {
         siteId: parsed.siteId,
         sites: Array.isArray(parsed.sites) && parsed.sites.length ? parsed.sites : [{ id: parsed.siteId, name: DEFAULT_SITE_NAME }],
       };
-      if (parsed.accountId === undefined || parsed.sites === undefined) writeAdminKey(dataDir, key);
+      if (parsed.accountId === undefined || parsed.sites === undefined || parsed.clientId === undefined) writeAdminKey(dataDir, key);
+      key.clientId = defaultClientId(key.siteId);
       return key;
     }
   }
@@ -79,14 +98,24 @@ export function loadOrCreateAdminKey(dataDir: string): AdminKey {
     ],
   };
   writeAdminKey(dataDir, key);
-  return key;
+  return { ...key, clientId: defaultClientId(siteId) };
 }
 
-/** Writes the key file atomically with mode 0600 (whatever the umask). */
+/**
+ * Writes the key file atomically with mode 0600 (whatever the umask), with the default OAuth app's `clientId`
+ * at the top (the default site's) and in each entry of `sites`.
+ */
 export function writeAdminKey(dataDir: string, key: AdminKey): void {
   const file = join(dataDir, ADMIN_KEY_FILE);
   const tmp = `${file}.${process.pid}.tmp`;
-  writeFileSync(tmp, JSON.stringify(key, null, 2) + '\n', { mode: 0o600 });
+  const withApps: AdminKey = {
+    apiKey: key.apiKey,
+    accountId: key.accountId,
+    siteId: key.siteId,
+    clientId: defaultClientId(key.siteId),
+    sites: key.sites.map((s) => ({ id: s.id, name: s.name, clientId: defaultClientId(s.id) })),
+  };
+  writeFileSync(tmp, JSON.stringify(withApps, null, 2) + '\n', { mode: 0o600 });
   chmodSync(tmp, 0o600);
   renameSync(tmp, file);
 }

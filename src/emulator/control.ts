@@ -12,6 +12,7 @@ import { DEFAULT_SEED_BOOKINGS } from './seed/bookings.js';
 import { DEFAULT_SEED_MEMBERS, MAX_SEED_MEMBERS } from './seed/members.js';
 import { DEFAULT_SEED_SIZE, furnishSite, MAX_SEED_BOOKINGS, MAX_SEED_STAFF, seedStore, type SeedOptions } from './seed/index.js';
 import type { Store } from './store/store.js';
+import { oauthControlRoutes } from './oauth/control.js';
 
 export interface ControlState {
   store: Store;
@@ -168,6 +169,7 @@ export function matchControlRoute(method: string, path: string): { handler: Cont
 }
 
 export const controlRoutes: Record<string, ControlHandler> = {
+  ...oauthControlRoutes,
   'GET /__emulator/sites': (emu) => ({ sites: sitesOf(emu) }),
   'POST /__emulator/sites': (emu, body) => createSite(emu, body),
   'DELETE /__emulator/sites/{id}': (emu, _body, req) => removeSite(emu, req.params.id!),

@@ -11,7 +11,11 @@
  */
 import { chmodSync, mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { apiKeyAuthenticator, loadOrCreateAdminKey, writeAdminKey, type AdminKey } from './auth.js';
+import { apiKeyAuthenticator, defaultClientId, loadOrCreateAdminKey, writeAdminKey, type AdminKey } from './auth.js';
+import { accessTokenAuthenticator } from './oauth/access.js';
+import { signInServed } from './oauth/handlers.js';
+import { IDENTITY_COLLECTIONS } from './oauth/identity.js';
+import { oauthOf } from './oauth/state.js';
 import { lastSeed, resetStore, seedOptions } from './control.js';
 import { FaultInjector, type Faults } from './faults.js';
 import type { ServedOperation } from './serve.js';
@@ -36,10 +40,10 @@ import { Store } from './store/store.js';
 export type { Faults } from './faults.js';
 
 /** Every operation the emulator serves, family by family. */
-export const SERVED: readonly ServedOperation[] = [...sitesServed, ...servicesServed, ...staffMembersServed, ...categoriesServed, ...bookingPoliciesServed, ...availabilityServed, ...bookingsServed, ...extendedBookingsServed, ...multiServiceBookingsServed, ...membersServed, ...plansServed, ...ordersServed, ...memberOrdersServed, ...checkoutServed];
+export const SERVED: readonly ServedOperation[] = [...sitesServed, ...servicesServed, ...staffMembersServed, ...categoriesServed, ...bookingPoliciesServed, ...availabilityServed, ...bookingsServed, ...extendedBookingsServed, ...multiServiceBookingsServed, ...membersServed, ...plansServed, ...ordersServed, ...memberOrdersServed, ...checkoutServed, ...signInServed];
 
 /** Every collection of every family, declared to the store at start. */
-const COLLECTIONS = [...SERVICE_COLLECTIONS, ...BOOKING_COLLECTIONS, ...MEMBER_COLLECTIONS, ...PLAN_COLLECTIONS, ...ORDER_COLLECTIONS] as unknown as ReadonlyArray<CollectionDef<Doc>>;
+const COLLECTIONS = [...SERVICE_COLLECTIONS, ...BOOKING_COLLECTIONS, ...MEMBER_COLLECTIONS, ...PLAN_COLLECTIONS, ...ORDER_COLLECTIONS, ...IDENTITY_COLLECTIONS] as unknown as ReadonlyArray<CollectionDef<Doc>>;
 
 export interface EmulatorOptions {
   dataDir: string;
@@ -69,7 +73,9 @@ export interface RunningEmulator {
   accountId: string;
   /** The default site. */
   siteId: string;
-  sites: { id: string; name: string }[];
+  /** The client id of the default site's default OAuth app (sign-in). */
+  clientId: string;
+  sites: { id: string; name: string; clientId?: string }[];
   close(): Promise<void>;
 }
 
@@ -121,7 +127,8 @@ export async function startEmulator(opts: EmulatorOptions): Promise<RunningEmula
   const server = createEmulatorServer({
     store,
     faults,
-    authenticators: [apiKeyAuthenticator(key, store)],
+    authenticators: [apiKeyAuthenticator(key, store), accessTokenAuthenticator(store, key.accountId)],
+    oauth: { store, key },
     served: SERVED,
     control: { store, faults, dataDir: opts.dataDir, url: () => url, key, startedAt: new Date().toISOString() },
     log,
@@ -139,6 +146,7 @@ export async function startEmulator(opts: EmulatorOptions): Promise<RunningEmula
   });
   const port = (server.address() as AddressInfo).port;
   url = `http://${host}:${port}`;
+  oauthOf(store, key.accountId).url = url;
   let closing: Promise<void> | undefined;
   return {
     url,
@@ -146,7 +154,8 @@ export async function startEmulator(opts: EmulatorOptions): Promise<RunningEmula
     apiKey: key.apiKey,
     accountId: key.accountId,
     siteId: key.siteId,
-    sites: key.sites,
+    clientId: defaultClientId(key.siteId),
+    sites: key.sites.map((s) => ({ ...s, clientId: defaultClientId(s.id) })),
     close() {
       closing ??= new Promise<void>((resolve) => {
         server.close(() => {

@@ -15,6 +15,7 @@ import { matchControlRoute, type ControlState } from './control.js';
 import { ApplicationFailure, EmulatorError, ValidationFailure, routeNotFound } from './errors.js';
 import type { FaultInjector } from './faults.js';
 import { GraphQLEndpoint, GRAPHQL_VERSIONS } from './graphql/endpoint.js';
+import { handleOAuth, type OAuthDeps } from './oauth/http.js';
 import { Router } from './router.js';
 import { decodeRequest, RawJson, runServed, type ServedOperation } from './serve.js';
 import type { Store } from './store/store.js';
@@ -30,6 +31,8 @@ export interface ServerDeps {
   /** Every operation of every family the emulator serves. */
   served: readonly ServedOperation[];
   control: ControlState;
+  /** The OAuth server and hosted pages (`/oauth2/...`, `/hosted/...`): no API credentials, never faulted. */
+  oauth?: OAuthDeps;
   log: (line: string) => void;
 }
 
@@ -105,6 +108,15 @@ export function createEmulatorServer(deps: ServerDeps): Server {
         req.resume();
       }
       return;
+    }
+
+    if (deps.oauth) {
+      try {
+        if (handleOAuth(deps.oauth, { method, path, query, headers: req.headers, raw, requestId }, res)) return;
+      } catch (err) {
+        fail(res, requestId, err);
+        return;
+      }
     }
 
     if (path.startsWith('/__emulator/')) {

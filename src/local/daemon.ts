@@ -83,13 +83,18 @@ export function readRunning(dataDir: string): RunningInfo | null {
   return { pid: info.pid, url: info.url, port: info.port };
 }
 
-/** The emulator's account-level admin key file: `{apiKey, accountId, siteId, sites:[{id, name}]}`. */
+/**
+ * The emulator's account-level admin key file: `{apiKey, accountId, siteId, clientId, sites:[{id, name,
+ * clientId}]}`; `clientId` is the site's default OAuth app (sign-in).
+ */
 export interface AdminKeyFile {
   apiKey: string;
   accountId?: string;
   /** The default site. */
   siteId: string;
-  sites: { id: string; name: string }[];
+  /** The default site's OAuth app. */
+  clientId?: string;
+  sites: { id: string; name: string; clientId?: string }[];
 }
 
 /** Reads `<dataDir>/admin-key.json`; null before the first start. */
@@ -101,6 +106,7 @@ export function readAdminKey(dataDir: string): AdminKeyFile | null {
     apiKey: key.apiKey,
     accountId: typeof key.accountId === 'string' ? key.accountId : undefined,
     siteId: key.siteId,
+    ...(typeof key.clientId === 'string' ? { clientId: key.clientId } : {}),
     sites: sites.length ? sites : [{ id: key.siteId, name: key.siteId }],
   };
 }
@@ -210,11 +216,11 @@ function takeLock(dataDir: string): boolean {
 export async function ensureEmulator(
   dataDir: string,
   opts: { seed?: 'demo' | 'empty' } = {},
-): Promise<{ url: string; apiKey: string; accountId?: string; siteId: string; sites: AdminKeyFile['sites']; started: boolean }> {
+): Promise<{ url: string; apiKey: string; accountId?: string; siteId: string; clientId?: string; sites: AdminKeyFile['sites']; started: boolean }> {
   const withKey = (running: RunningInfo, started: boolean) => {
     const key = readAdminKey(dataDir);
     if (!key) throw new Error(`the emulator in ${dataDir} has no admin key file`);
-    return { url: running.url, apiKey: key.apiKey, accountId: key.accountId, siteId: key.siteId, sites: key.sites, started };
+    return { url: running.url, apiKey: key.apiKey, accountId: key.accountId, siteId: key.siteId, clientId: key.clientId, sites: key.sites, started };
   };
   const running = readRunning(dataDir);
   if (running) return withKey(running, false);

@@ -21,8 +21,10 @@ export interface StatusReport {
   accountId?: string;
   /** The default site. */
   siteId?: string;
-  /** The account's sites with their document counts per collection. */
-  sites?: Array<{ id: string; name: string; counts?: Record<string, number> }>;
+  /** The default site's OAuth app client id (sign-in: `sitectl login`). */
+  clientId?: string;
+  /** The account's sites with their default OAuth app and their document counts per collection. */
+  sites?: Array<{ id: string; name: string; clientId?: string; counts?: Record<string, number> }>;
   clock?: { now: string; offsetMs: number; frozen: boolean };
   faults?: Record<string, unknown>;
   seed?: { kind: string | null; size: number };
@@ -33,7 +35,7 @@ export function register(parent: Command, ctx: Context): void {
     .command('status')
     .description('Show whether the emulator is running, its URL and record counts')
     .option('--data-dir <dir>', 'data dir of the emulator')
-    .option('--json [fields]', 'print the status as JSON (url, pid, keyFile, accountId, siteId, sites, clock, faults, seed)')
+    .option('--json [fields]', 'print the status as JSON (url, pid, keyFile, accountId, siteId, clientId, sites, clock, faults, seed)')
     .action(async (flags: { dataDir?: string } & FormatFlags) => {
       await run({ ...flags, dataDir: dataDirOf(flags, ctx) }, ctx);
     });
@@ -44,7 +46,7 @@ export async function status(dataDir: string, bin = 'sitectl'): Promise<StatusRe
   const running = readRunning(dataDir);
   const key = readAdminKey(dataDir);
   const keyFile = join(dataDir, 'admin-key.json');
-  if (!running || !key) return { running: false, dataDir, keyFile, accountId: key?.accountId, siteId: key?.siteId, sites: key?.sites };
+  if (!running || !key) return { running: false, dataDir, keyFile, accountId: key?.accountId, siteId: key?.siteId, clientId: key?.clientId, sites: key?.sites };
   const state = (await emulatorRequest(running.url, key, 'GET', '/__emulator/state').catch((err: unknown) => {
     throw new UserError(`the emulator (pid ${running.pid}) did not answer: ${err instanceof Error ? err.message : String(err)}`, `restart it: ${bin} emulator stop && ${bin} emulator start --detach`, ExitCode.Failure);
   })) as Pick<StatusReport, 'sites' | 'faults' | 'seed' | 'clock' | 'accountId' | 'siteId'>;
@@ -57,7 +59,8 @@ export async function status(dataDir: string, bin = 'sitectl'): Promise<StatusRe
     keyFile,
     accountId: state.accountId,
     siteId: state.siteId,
-    sites: state.sites,
+    clientId: key.clientId,
+    sites: state.sites?.map((s) => ({ ...s, clientId: key.sites.find((k) => k.id === s.id)?.clientId })),
     clock: state.clock,
     faults: state.faults,
     seed: state.seed,
@@ -66,7 +69,7 @@ export async function status(dataDir: string, bin = 'sitectl'): Promise<StatusRe
 
 /** Prints the status: a key/value view, TSV when piped, everything with `--json [fields]`. */
 export async function run(opts: { dataDir: string } & FormatFlags, ctx: Context): Promise<void> {
-  const format = resolveFormat(opts, fieldsChecker(['running', 'dataDir', 'url', 'pid', 'port', 'keyFile', 'accountId', 'siteId', 'sites', 'clock', 'faults', 'seed']));
+  const format = resolveFormat(opts, fieldsChecker(['running', 'dataDir', 'url', 'pid', 'port', 'keyFile', 'accountId', 'siteId', 'clientId', 'sites', 'clock', 'faults', 'seed']));
   const report = await status(opts.dataDir, ctx.bin);
   const rows: Array<[string, unknown]> = [
     ['running', report.running ? 'yes' : 'no'],
@@ -79,7 +82,7 @@ export async function run(opts: { dataDir: string } & FormatFlags, ctx: Context)
   }
   for (const site of report.sites ?? []) {
     const counts = Object.entries(site.counts ?? {}).map(([k, v]) => `${v} ${k}`).join(', ');
-    rows.push([`site ${site.name}`, `${site.id}${site.id === report.siteId ? ' (default)' : ''}${counts ? `: ${counts}` : ''}`]);
+    rows.push([`site ${site.name}`, `${site.id}${site.id === report.siteId ? ' (default)' : ''}${site.clientId ? `, OAuth client ${site.clientId}` : ''}${counts ? `: ${counts}` : ''}`]);
   }
   if (report.running) {
     const active = Object.entries(report.faults ?? {}).filter(([k, v]) => k !== 'seed' && k !== 'retryAfterSec' && k !== 'errorPhase' && v !== 0);

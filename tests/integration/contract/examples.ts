@@ -4,6 +4,7 @@
  * entity of its own. An operation without an example fails the contract test: adding an operation means adding
  * its example here.
  */
+import { challengeOf, createVerifier } from '../../../src/api/auth/pkce.js';
 import { availability } from '../../../src/api/availability.js';
 import { bookings } from '../../../src/api/bookings.js';
 import { ApiClient } from '../../../src/api/client.js';
@@ -60,7 +61,31 @@ export const REFUSALS: Record<string, Record<string, { status: number; code: str
   checkout: {
     getOnlineOrderPreview: { status: 401, code: 'UNAUTHENTICATED' },
   },
+  authentication: {
+    changePassword: { status: 401, code: 'UNAUTHENTICATED' },
+  },
 };
+
+/** A new identity registered with a password (through the admin key), its session token and e-mail. */
+async function newIdentity(fx: Fixtures): Promise<{ email: string; password: string; identityId: string; sessionToken: string }> {
+  const email = `contract-${unique()}@example.com`;
+  const r = await fx.emu.request('POST', '/_api/iam/authentication/v2/register', { loginId: { email }, password: 'secret-pass' });
+  if (r.status !== 200) throw new Error(`register: ${JSON.stringify(r.body)}`);
+  return { email, password: 'secret-pass', identityId: r.body.identity.id, sessionToken: r.body.sessionToken };
+}
+
+/** A sign-in waiting for its e-mail code (the site's policy turned on for one registration), and the code. */
+async function pendingVerification(fx: Fixtures): Promise<{ stateToken: string; code: string }> {
+  await fx.emu.request('PUT', '/__emulator/auth-policy', { requireEmailVerification: true });
+  try {
+    const email = `verify-${unique()}@example.com`;
+    const r = await fx.emu.request('POST', '/_api/iam/authentication/v2/register', { loginId: { email }, password: 'secret-pass' });
+    const mail = await fx.emu.request('GET', `/__emulator/mail?to=${encodeURIComponent(email)}`);
+    return { stateToken: r.body.stateToken, code: mail.body.mail.at(-1).code };
+  } finally {
+    await fx.emu.request('PUT', '/__emulator/auth-policy', { requireEmailVerification: false });
+  }
+}
 
 let n = 0;
 const unique = () => `${Date.now().toString(36)}-${(n++).toString(36)}`;
@@ -286,6 +311,53 @@ export const EXAMPLES: Record<string, Record<string, Example>> = {
     getOnlineOrderPreview: async (fx) => ({ planId: (await fx.freshPlan()).id }),
     getOfflineOrderPreview: async (fx) => ({ planId: (await fx.freshPlan()).id, memberId: (await fx.freshMember()).id, couponCode: 'SAVE5' }),
     getPricePreview: async (fx) => ({ planId: (await fx.freshPlan()).id, couponCode: 'WELCOME10' }),
+  },
+  redirects: {
+    createRedirectSession: async (fx) => ({
+      auth: {
+        authRequest: {
+          clientId: fx.emu.emulator.clientId,
+          redirectUri: 'http://127.0.0.1:8123/callback',
+          codeChallenge: challengeOf(createVerifier()),
+          codeChallengeMethod: 'S256',
+          responseMode: 'fragment',
+          responseType: 'code',
+          scope: 'offline_access',
+          state: `state-${unique()}`,
+        },
+        prompt: 'login',
+      },
+    }),
+  },
+  authentication: {
+    registerV2: async () => ({ loginId: { email: `contract-${unique()}@example.com` }, password: 'secret-pass', profile: { nickname: 'Contract' } }),
+    loginV2: async (fx) => {
+      const { email, password } = await newIdentity(fx);
+      return { loginId: { email }, password };
+    },
+    changePassword: async () => ({ newPassword: 'another-secret' }),
+    signOn: async () => ({ loginId: { email: `sign-on-${unique()}@example.com` } }),
+    logout: async (fx) => ({ clientId: fx.emu.emulator.clientId }),
+    loginCallback: async (fx) => ({ sessionToken: (await newIdentity(fx)).sessionToken, state: 'contract' }),
+    verify: async (fx) => {
+      const { stateToken, code } = await pendingVerification(fx);
+      return { factorType: 'EMAIL', stateToken, emailData: { code } };
+    },
+  },
+  recovery: {
+    sendRecoveryEmail: async (fx) => ({ email: (await newIdentity(fx)).email }),
+    sendActivationEmail: async (fx) => ({ identityId: (await newIdentity(fx)).identityId }),
+    recover: async (fx) => {
+      const { email } = await newIdentity(fx);
+      await fx.emu.request('POST', '/_api/iam/recovery/v1/send-email', { email });
+      const mail = await fx.emu.request('GET', `/__emulator/mail?to=${encodeURIComponent(email)}`);
+      return { recoveryToken: mail.body.mail.at(-1).recoveryToken, password: 'recovered-pass' };
+    },
+  },
+  verification: {
+    start: async (fx) => ({ identityId: (await newIdentity(fx)).identityId, target: 'EMAIL' }),
+    verifyDuringAuthentication: async (fx) => pendingVerification(fx),
+    resendDuringAuthentication: async (fx) => ({ stateToken: (await pendingVerification(fx)).stateToken }),
   },
 };
 

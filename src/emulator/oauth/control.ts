@@ -1,0 +1,70 @@
+/**
+ * The sign-in part of the control plane (admin key; docs/sign-in.md):
+ *
+ * - `GET /__emulator/auth-policy?site=ID` and `PUT /__emulator/auth-policy {site?, requireOwnerApproval?,
+ *   requireEmailVerification?, requireCaptcha?}`: a site's sign-in policy (default site when `site` is absent).
+ * - `GET /__emulator/mail?site=ID&to=ADDRESS&limit=N`: the outbox (verification codes, recovery links), oldest
+ *   first.
+ * - `GET /__emulator/oauth-apps` and `POST /__emulator/oauth-apps {site?, name, redirectUris?}`: the OAuth apps;
+ *   a new app answers its client secret once.
+ */
+import type { ControlState } from '../control.js';
+import { ApplicationFailure, ValidationFailure } from '../errors.js';
+import { oauthOf, type SignInPolicy } from './state.js';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Body = any;
+
+function siteOf(emu: ControlState, given: unknown): string {
+  const site = typeof given === 'string' && given !== '' ? given : emu.key.siteId;
+  const found = emu.store.sites().find((s) => s.id === site || s.name.toLowerCase() === site.toLowerCase());
+  if (!found) throw new ApplicationFailure(404, 'SITE_NOT_FOUND', `the account has no site ${site}`, { site });
+  return found.id;
+}
+
+const POLICY_KEYS = ['requireOwnerApproval', 'requireEmailVerification', 'requireCaptcha'] as const;
+
+export const oauthControlRoutes: Record<string, (emu: ControlState, body: Body, req: { query: URLSearchParams }) => object> = {
+  'GET /__emulator/auth-policy': (emu, _b, req) => {
+    const site = siteOf(emu, req.query.get('site'));
+    return { site, policy: oauthOf(emu.store, emu.key.accountId).policy(site) };
+  },
+  'PUT /__emulator/auth-policy': (emu, body) => {
+    const input = body && typeof body === 'object' && !Array.isArray(body) ? body : {};
+    const site = siteOf(emu, input.site);
+    const oauth = oauthOf(emu.store, emu.key.accountId);
+    const policy: SignInPolicy = oauth.policy(site);
+    for (const k of Object.keys(input)) {
+      if (k === 'site') continue;
+      if (!(POLICY_KEYS as readonly string[]).includes(k)) throw ValidationFailure.field(k, `unknown policy; known: ${POLICY_KEYS.join(', ')}`, 'INVALID');
+      if (typeof input[k] !== 'boolean') throw ValidationFailure.field(k, 'must be true or false', 'INVALID');
+      policy[k as (typeof POLICY_KEYS)[number]] = input[k];
+    }
+    oauth.setPolicy(site, policy);
+    return { site, policy };
+  },
+  'GET /__emulator/mail': (emu, _b, req) => {
+    const site = req.query.get('site');
+    const to = req.query.get('to')?.toLowerCase();
+    const limit = Number(req.query.get('limit') ?? 50);
+    if (!Number.isInteger(limit) || limit < 1 || limit > 200) throw ValidationFailure.field('limit', 'must be an integer between 1 and 200');
+    const all = oauthOf(emu.store, emu.key.accountId)
+      .outbox()
+      .filter((m) => (!site || m.site === siteOf(emu, site)) && (!to || m.to.toLowerCase() === to));
+    return { mail: all.slice(-limit) };
+  },
+  'GET /__emulator/oauth-apps': (emu) => ({
+    apps: oauthOf(emu.store, emu.key.accountId)
+      .apps()
+      .map(({ secretHash, ...a }) => ({ ...a, confidential: secretHash !== undefined })),
+  }),
+  'POST /__emulator/oauth-apps': (emu, body) => {
+    const input = body && typeof body === 'object' && !Array.isArray(body) ? body : {};
+    const name = typeof input.name === 'string' ? input.name.trim() : '';
+    if (!name) throw ValidationFailure.field('name', 'an app needs a name', 'REQUIRED_FIELD');
+    const uris = input.redirectUris ?? [];
+    if (!Array.isArray(uris) || uris.some((u: unknown) => typeof u !== 'string' || !/^https?:\/\//.test(u))) throw ValidationFailure.field('redirectUris', 'must be a list of http(s) URLs', 'INVALID');
+    const { app, clientSecret } = oauthOf(emu.store, emu.key.accountId).addApp(siteOf(emu, input.site), name, uris as string[]);
+    return { app: { clientId: app.clientId, siteId: app.siteId, name: app.name, redirectUris: app.redirectUris }, clientSecret };
+  },
+};

@@ -1,0 +1,431 @@
+/**
+ * The emulator's OAuth server over HTTP (docs/sign-in.md): the token endpoint and its companions, and the
+ * hosted pages a redirect session points at. Nothing here takes the API's `Authorization` (the token call
+ * carries no credentials, platform-wire.md section 11; pages are for browsers); every answer has an
+ * `x-wix-request-id`.
+ *
+ * | route | what |
+ * | --- | --- |
+ * | `POST /oauth2/token` | grants: anonymous, refresh_token (rotating), authorization_code (+ PKCE verifier), authorized_client (admin key in `Authorization`, `wix-site-id`), client_credentials (emulator-only body), device code (RFC 8628) |
+ * | `POST /oauth2/device/code` | device authorization (RFC 8628 section 3.1; emulator-only path) |
+ * | `POST /oauth2/token-info`, `GET /oauth2/user-info`, `POST /oauth2/revoke` | what a token is; the member of a member token; RFC 7009 revocation |
+ * | `GET|POST /oauth2/authorize` | the sign-in page of an auth redirect session; on success the browser goes to the redirect URI with `code` and `state` (fragment or query as asked) |
+ * | `/oauth2/authorize/verify`, `/oauth2/register`, `/oauth2/device`, `/oauth2/logout`, `/oauth2/login`, `/oauth2/recover`, `/hosted/<section>` | e-mail code, registration, device approval, logout, login and recovery pages; the other redirect-session sections |
+ *
+ * Token endpoint errors are RFC 6749's `{error, error_description}` (400; 401 for an unknown client).
+ */
+import { randomBytes, randomInt, randomUUID } from 'node:crypto';
+import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
+import { DEVICE_CODE_GRANT } from '../../api/auth/tokens.js';
+import type { AdminKey } from '../auth.js';
+import { ApplicationFailure, EmulatorError, ValidationFailure } from '../errors.js';
+import { MEMBERS } from '../members/model.js';
+import type { Store } from '../store/store.js';
+import { login, recoverPassword, register, verifyCode, type IdentityScope, type StateAnswer } from './identity.js';
+import { codePage, devicePage, messagePage, recoverPage, registerPage, signInPage, webMessagePage } from './pages.js';
+import { DEVICE_INTERVAL_SEC, DEVICE_TTL_SEC, OAuthError, oauthOf, type AuthRequest, type OAuthState } from './state.js';
+
+/** What the OAuth routes need of the emulator. */
+export interface OAuthDeps {
+  store: Store;
+  key: AdminKey;
+}
+
+/** A request as the server read it. */
+export interface OAuthRequest {
+  method: string;
+  path: string;
+  query: URLSearchParams;
+  headers: IncomingHttpHeaders;
+  raw: string;
+  requestId: string;
+}
+
+type Reply = { status: number; type: 'json' | 'html'; body: string; headers?: Record<string, string> };
+
+const json = (status: number, body: unknown, headers?: Record<string, string>): Reply => ({ status, type: 'json', body: JSON.stringify(body), headers: { 'cache-control': 'no-store', ...headers } });
+const html = (status: number, body: string): Reply => ({ status, type: 'html', body, headers: { 'cache-control': 'no-store' } });
+const redirect = (location: string): Reply => ({ status: 302, type: 'html', body: '', headers: { location, 'cache-control': 'no-store' } });
+
+/** The fields of a JSON or form-urlencoded body (names as sent). @throws OAuthError invalid_request */
+function fieldsOf(req: OAuthRequest): Record<string, unknown> {
+  const type = String(req.headers['content-type'] ?? '');
+  if (req.raw === '') return {};
+  if (type.includes('application/x-www-form-urlencoded')) return Object.fromEntries(new URLSearchParams(req.raw));
+  try {
+    const body = JSON.parse(req.raw) as unknown;
+    if (body && typeof body === 'object' && !Array.isArray(body)) return body as Record<string, unknown>;
+  } catch {
+    // reported below
+  }
+  throw new OAuthError('invalid_request', 'the body must be a JSON object or form-urlencoded');
+}
+
+/** A field by its camelCase or snake_case name. */
+function field(f: Record<string, unknown>, camel: string): string | undefined {
+  const snake = camel.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+  const v = Object.hasOwn(f, camel) ? f[camel] : Object.hasOwn(f, snake) ? f[snake] : undefined;
+  return typeof v === 'string' ? v : undefined;
+}
+
+function scopeOf(oauth: OAuthState, store: Store, site: string): IdentityScope {
+  return { oauth, store, site, now: store.now() };
+}
+
+function siteName(store: Store, site: string): string {
+  return store.sites().find((s) => s.id === site)?.name ?? 'this site';
+}
+
+/** The token endpoint. */
+function token(oauth: OAuthState, deps: OAuthDeps, req: OAuthRequest): Reply {
+  if (req.method !== 'POST') throw new OAuthError('invalid_request', 'the token endpoint takes POST', 405);
+  const f = fieldsOf(req);
+  const grant = field(f, 'grantType');
+  if (grant === 'authorized_client') {
+    // The admin issues member tokens: the API key in Authorization, the site in wix-site-id.
+    const auth = req.headers.authorization;
+    const site = req.headers['wix-site-id'];
+    if (auth !== deps.key.apiKey) throw new OAuthError('invalid_client', 'authorized_client needs the admin API key in Authorization', 401);
+    if (typeof site !== 'string' || !deps.store.hasSite(site)) throw new OAuthError('invalid_request', 'authorized_client needs the wix-site-id header of a site of the account');
+    const memberId = field(f, 'memberId');
+    if (!memberId) throw new OAuthError('invalid_request', 'member_id is required');
+    const member = deps.store.collection(MEMBERS).at(site).get(memberId);
+    if (!member) throw new OAuthError('invalid_grant', `site ${site} has no member ${memberId}`);
+    return json(200, oauth.pair('member', site, memberId, 'authorized_client'));
+  }
+  const app = oauth.app(field(f, 'clientId'));
+  switch (grant) {
+    case 'anonymous':
+      return json(200, oauth.pair('visitor', app.siteId, randomUUID(), app.clientId));
+    case 'client_credentials': {
+      if (!oauth.checkSecret(app, field(f, 'clientSecret'))) throw new OAuthError('invalid_client', 'the client secret is not valid for this client', 401);
+      const access = oauth.issue({ typ: 'access', role: 'admin', site: app.siteId, sub: app.clientId, cid: app.clientId, sid: randomUUID() }, 14_400);
+      return json(200, { access_token: access.token, token_type: 'Bearer', expires_in: 14_400 });
+    }
+    case 'refresh_token': {
+      const c = oauth.verify(field(f, 'refreshToken') ?? '', 'refresh');
+      if (!c || c.cid !== app.clientId) throw new OAuthError('invalid_grant', 'the refresh token is not valid, has expired or was revoked');
+      if (!oauth.useRefresh(c)) throw new OAuthError('invalid_grant', 'the refresh token was used already: its session is revoked');
+      if (c.role === 'member' && !deps.store.collection(MEMBERS).at(c.site).get(c.sub)) throw new OAuthError('invalid_grant', 'the member of this session no longer exists');
+      return json(200, oauth.pair(c.role, c.site, c.sub, c.cid, c.sid));
+    }
+    case 'authorization_code': {
+      const g = oauth.redeemCode(field(f, 'code'), app.clientId, field(f, 'redirectUri'), field(f, 'codeVerifier'));
+      return json(200, oauth.pair('member', g.site, g.memberId, app.clientId));
+    }
+    case DEVICE_CODE_GRANT: {
+      const d = oauth.devices.get(field(f, 'deviceCode') ?? '');
+      if (!d || d.clientId !== app.clientId) throw new OAuthError('invalid_grant', 'the device code is unknown');
+      const now = oauth.nowMs();
+      if (d.expiresAt < now) throw new OAuthError('expired_token', 'the device code has expired: start again');
+      if (d.status === 'denied') throw new OAuthError('access_denied', 'the sign-in was denied on the device page');
+      if (d.status === 'done') throw new OAuthError('invalid_grant', 'the device code was used already');
+      if (d.status === 'approved' && d.memberId) {
+        d.status = 'done';
+        return json(200, oauth.pair('member', d.site, d.memberId, app.clientId));
+      }
+      const early = now - d.lastPoll < d.interval * 1000;
+      d.lastPoll = now;
+      if (early) {
+        d.interval += 5;
+        throw new OAuthError('slow_down', `polling faster than every ${d.interval - 5} s: wait ${d.interval} s between polls`);
+      }
+      throw new OAuthError('authorization_pending', 'the sign-in has not been approved yet');
+    }
+    default:
+      throw new OAuthError('unsupported_grant_type', `grant type ${JSON.stringify(grant)} is not supported`);
+  }
+}
+
+/** A user code of 8 letters without look-alikes, shown as XXXX-XXXX (RFC 8628 section 6.1). */
+function userCode(): string {
+  const alphabet = 'BCDFGHJKLMNPQRSTVWXZ';
+  let s = '';
+  for (let i = 0; i < 8; i++) s += alphabet[randomInt(alphabet.length)];
+  return `${s.slice(0, 4)}-${s.slice(4)}`;
+}
+
+function deviceCode(oauth: OAuthState, req: OAuthRequest): Reply {
+  const app = oauth.app(field(fieldsOf(req), 'clientId'));
+  oauth.sweep();
+  const code = randomBytes(32).toString('base64url');
+  const user = userCode();
+  oauth.devices.set(code, { deviceCode: code, userCode: user, site: app.siteId, clientId: app.clientId, expiresAt: oauth.nowMs() + DEVICE_TTL_SEC * 1000, interval: DEVICE_INTERVAL_SEC, lastPoll: 0, status: 'pending' });
+  return json(200, {
+    device_code: code,
+    user_code: user,
+    verification_uri: `${oauth.url}/oauth2/device`,
+    verification_uri_complete: `${oauth.url}/oauth2/device?user_code=${user}`,
+    expires_in: DEVICE_TTL_SEC,
+    interval: DEVICE_INTERVAL_SEC,
+  });
+}
+
+function tokenInfo(oauth: OAuthState, req: OAuthRequest): Reply {
+  const t = field(fieldsOf(req), 'token') ?? '';
+  const c = oauth.verify(t, 'access') ?? oauth.verify(t, 'refresh');
+  if (!c) return json(200, { active: false });
+  const subjectType = c.role === 'member' ? 'MEMBER' : c.role === 'visitor' ? 'VISITOR' : 'APP';
+  return json(200, { active: true, subjectType, subjectId: c.sub, siteId: c.site, clientId: c.cid, exp: c.exp, iat: c.iat, tokenType: c.typ });
+}
+
+function userInfo(oauth: OAuthState, deps: OAuthDeps, req: OAuthRequest): Reply {
+  const c = oauth.verify(String(req.headers.authorization ?? ''), 'access');
+  if (!c || c.role !== 'member') throw new OAuthError('invalid_token', 'user info needs a member access token', 401);
+  const m = deps.store.collection(MEMBERS).at(c.site).get(c.sub);
+  if (!m) throw new OAuthError('invalid_token', 'the member of this token no longer exists', 401);
+  return json(200, { sub: m.id, email: m.loginEmail, email_verified: m.loginEmailVerified ?? false, name: m.profile.nickname, site_id: c.site });
+}
+
+function revoke(oauth: OAuthState, req: OAuthRequest): Reply {
+  const t = field(fieldsOf(req), 'token') ?? '';
+  const c = oauth.decode(t);
+  if (c) oauth.revoke(c.sid);
+  // RFC 7009 section 2.2: an unknown token is not an error.
+  return json(200, {});
+}
+
+/** Where the browser goes with a result: the redirect URI with the fields in the fragment or the query. */
+function back(r: AuthRequest, fields: Record<string, string>): Reply {
+  const all = { ...fields, ...(r.state !== undefined ? { state: r.state } : {}) };
+  if (r.responseMode === 'web_message') return html(200, webMessagePage(new URL(r.redirectUri).origin, all));
+  const params = new URLSearchParams(all).toString();
+  if (r.responseMode === 'query') return redirect(`${r.redirectUri}${r.redirectUri.includes('?') ? '&' : '?'}${params}`);
+  return redirect(`${r.redirectUri.split('#')[0]}#${params}`);
+}
+
+function requestOf(oauth: OAuthState, id: string | null | undefined): AuthRequest | undefined {
+  const r = id ? oauth.requests.get(id) : undefined;
+  return r && r.expiresAt >= oauth.nowMs() ? r : undefined;
+}
+
+const EXPIRED = () => html(400, messagePage('This sign-in link has expired', 'Start the sign-in again from your application.', { error: true }));
+
+/** The sign-in result of the hosted page: a code back to the app, the code page, or the page again with why. */
+function afterSignIn(oauth: OAuthState, r: AuthRequest, answer: StateAnswer, email: string): Reply {
+  if (answer.state === 'SUCCESS') {
+    const c = oauth.decode(answer.sessionToken!)!;
+    oauth.requests.delete(r.id);
+    return back(r, { code: oauth.issueCode(r, c.sub) });
+  }
+  if (answer.state === 'REQUIRE_EMAIL_VERIFICATION') return html(200, codePage({ action: '/oauth2/authorize/verify', fields: { session: r.id, stateToken: answer.stateToken }, email }));
+  return html(200, messagePage('Waiting for approval', 'Your account is waiting for the site owner to approve it. You can sign in once it is approved.'));
+}
+
+function failureText(err: unknown): string {
+  if (err instanceof ApplicationFailure) {
+    switch (err.code) {
+      case '-19976':
+        return 'Wrong e-mail or password.';
+      case '-19999':
+        return 'No account uses this e-mail address.';
+      case '-19971':
+        return 'Please complete the captcha.';
+      case '-19970':
+        return 'The captcha is not valid.';
+      case '-19995':
+        return 'An account with this e-mail exists already. Sign in instead.';
+      case 'BAD_CODE':
+        return 'That code is not correct.';
+      default:
+        return err.description;
+    }
+  }
+  if (err instanceof ValidationFailure) return err.fieldViolations.map((v) => `${v.field}: ${v.description}`).join('; ');
+  throw err;
+}
+
+function captchaTokens(f: Record<string, unknown>) {
+  return typeof f.captcha === 'string' && f.captcha !== '' ? [{ Recaptcha: f.captcha }] : undefined;
+}
+
+function authorize(oauth: OAuthState, deps: OAuthDeps, req: OAuthRequest): Reply {
+  const f = req.method === 'POST' ? fieldsOf(req) : {};
+  const r = requestOf(oauth, req.method === 'POST' ? (f.session as string) : req.query.get('session'));
+  if (!r) return EXPIRED();
+  const name = siteName(deps.store, r.site);
+  const form = (o: { email?: string; error?: string; info?: string } = {}) =>
+    html(o.error ? 400 : 200, signInPage({ action: '/oauth2/authorize', fields: { session: r.id }, siteName: name, registerHref: `/oauth2/register?session=${r.id}`, captcha: oauth.policy(r.site).requireCaptcha, ...o }));
+  if (req.method === 'GET') {
+    if (r.sessionToken) {
+      const c = oauth.verify(r.sessionToken, 'session');
+      if (c && c.site === r.site && !c.sub.startsWith('recover:')) {
+        oauth.requests.delete(r.id);
+        return back(r, { code: oauth.issueCode(r, c.sub) });
+      }
+    }
+    if (r.prompt === 'none') {
+      oauth.requests.delete(r.id);
+      return back(r, { error: 'login_required', error_description: 'no signed-in session: sign in with prompt login' });
+    }
+    return form();
+  }
+  if (f.action === 'cancel') {
+    oauth.requests.delete(r.id);
+    return back(r, { error: 'access_denied', error_description: 'The sign-in was canceled on the sign-in page' });
+  }
+  const email = typeof f.email === 'string' ? f.email : '';
+  const password = typeof f.password === 'string' ? f.password : '';
+  try {
+    const answer = deps.store.tx(() => login(scopeOf(oauth, deps.store, r.site), { email, password, captchaTokens: captchaTokens(f) }));
+    if (answer.state === 'REQUIRE_OWNER_APPROVAL') return form({ email, info: 'Your account is waiting for the site owner to approve it. You can sign in once it is approved.' });
+    return afterSignIn(oauth, r, answer, email);
+  } catch (err) {
+    return form({ email, error: failureText(err) });
+  }
+}
+
+function authorizeVerify(oauth: OAuthState, deps: OAuthDeps, req: OAuthRequest): Reply {
+  const f = fieldsOf(req);
+  const r = requestOf(oauth, f.session as string);
+  if (!r) return EXPIRED();
+  const stateToken = typeof f.stateToken === 'string' ? f.stateToken : '';
+  try {
+    const answer = deps.store.tx(() => verifyCode(scopeOf(oauth, deps.store, r.site), stateToken, typeof f.code === 'string' ? f.code : ''));
+    return afterSignIn(oauth, r, answer, 'your address');
+  } catch (err) {
+    return html(400, codePage({ action: '/oauth2/authorize/verify', fields: { session: r.id, stateToken }, email: 'your address', error: failureText(err) }));
+  }
+}
+
+function registerRoute(oauth: OAuthState, deps: OAuthDeps, req: OAuthRequest): Reply {
+  const f = req.method === 'POST' ? fieldsOf(req) : {};
+  const r = requestOf(oauth, req.method === 'POST' ? (f.session as string) : req.query.get('session'));
+  if (!r) return EXPIRED();
+  const name = siteName(deps.store, r.site);
+  const form = (o: { email?: string; error?: string } = {}) => html(o.error ? 400 : 200, registerPage({ action: '/oauth2/register', fields: { session: r.id }, siteName: name, signInHref: `/oauth2/authorize?session=${r.id}`, ...o }));
+  if (req.method === 'GET') return form();
+  const email = typeof f.email === 'string' ? f.email : '';
+  try {
+    const answer = deps.store.tx(() =>
+      register(scopeOf(oauth, deps.store, r.site), { email, password: typeof f.password === 'string' ? f.password : '', nickname: typeof f.nickname === 'string' && f.nickname ? f.nickname : undefined, captchaTokens: captchaTokens(f) }),
+    );
+    if (answer.state === 'REQUIRE_OWNER_APPROVAL') return html(200, messagePage('Account created', 'Your account is waiting for the site owner to approve it. You can sign in once it is approved.'));
+    return afterSignIn(oauth, r, answer, email);
+  } catch (err) {
+    return form({ email, error: failureText(err) });
+  }
+}
+
+function device(oauth: OAuthState, deps: OAuthDeps, req: OAuthRequest): Reply {
+  if (req.method === 'GET') return html(200, devicePage({ action: '/oauth2/device', userCode: req.query.get('user_code') ?? '' }));
+  const f = fieldsOf(req);
+  const code = (typeof f.user_code === 'string' ? f.user_code : '').trim().toUpperCase();
+  oauth.sweep();
+  const d = [...oauth.devices.values()].find((x) => x.userCode === code && x.status === 'pending' && x.expiresAt >= oauth.nowMs());
+  if (!d) return html(400, devicePage({ action: '/oauth2/device', userCode: code, error: 'That code is not valid or has expired. Check the code in your terminal.' }));
+  if (f.action === 'deny') {
+    d.status = 'denied';
+    return html(200, devicePage({ action: '/oauth2/device', done: 'The sign-in was denied.' }));
+  }
+  const email = typeof f.email === 'string' ? f.email : '';
+  try {
+    const answer = deps.store.tx(() => login(scopeOf(oauth, deps.store, d.site), { email, password: typeof f.password === 'string' ? f.password : '', captchaTokens: captchaTokens(f) }));
+    if (answer.state !== 'SUCCESS') {
+      const why = answer.state === 'REQUIRE_OWNER_APPROVAL' ? 'Your account is waiting for the site owner to approve it.' : 'This site requires a verified e-mail: sign in once in the browser flow first.';
+      return html(400, devicePage({ action: '/oauth2/device', userCode: code, siteName: siteName(deps.store, d.site), error: why }));
+    }
+    d.status = 'approved';
+    d.memberId = oauth.decode(answer.sessionToken!)!.sub;
+    return html(200, devicePage({ action: '/oauth2/device', done: `Device approved: ${email} is signed in on ${siteName(deps.store, d.site)}.` }));
+  } catch (err) {
+    return html(400, devicePage({ action: '/oauth2/device', userCode: code, siteName: siteName(deps.store, d.site), error: failureText(err) }));
+  }
+}
+
+/** A URL the hosted pages may send a browser on to: http(s) only. */
+function safeHref(url: string | null): string | undefined {
+  if (!url) return undefined;
+  try {
+    const u = new URL(url);
+    return u.protocol === 'http:' || u.protocol === 'https:' ? u.toString() : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function recoverRoute(oauth: OAuthState, deps: OAuthDeps, req: OAuthRequest): Reply {
+  if (req.method === 'GET') return html(200, recoverPage({ action: '/oauth2/recover', token: req.query.get('token') ?? '' }));
+  const f = fieldsOf(req);
+  const t = typeof f.token === 'string' ? f.token : '';
+  const c = oauth.decode(t);
+  try {
+    if (!c) throw new ApplicationFailure(400, 'INVALID_RECOVERY_TOKEN', 'the recovery link is not valid or has expired');
+    deps.store.tx(() => recoverPassword(scopeOf(oauth, deps.store, c.site), t, typeof f.password === 'string' ? f.password : ''));
+    return html(200, messagePage('Password changed', 'Your new password is set. Sign in with it.'));
+  } catch (err) {
+    return html(400, recoverPage({ action: '/oauth2/recover', token: t, error: failureText(err) }));
+  }
+}
+
+/**
+ * Answers a request under `/oauth2/` or `/hosted/`.
+ * @returns false when the path is not one of these routes (the API router takes it)
+ */
+export function handleOAuth(deps: OAuthDeps, req: OAuthRequest, res: ServerResponse): boolean {
+  if (!req.path.startsWith('/oauth2/') && !req.path.startsWith('/hosted/')) return false;
+  const oauth = oauthOf(deps.store, deps.key.accountId);
+  let reply: Reply;
+  try {
+    reply = route(oauth, deps, req);
+  } catch (err) {
+    if (err instanceof OAuthError) reply = json(err.status, { error: err.error, error_description: err.description });
+    else if (err instanceof EmulatorError) reply = json(err.status, err.body());
+    else throw err;
+  }
+  const payload = Buffer.from(reply.body);
+  res.writeHead(reply.status, {
+    'content-type': reply.type === 'json' ? 'application/json; charset=utf-8' : 'text/html; charset=utf-8',
+    'content-length': payload.length,
+    'x-wix-request-id': req.requestId,
+    ...(reply.type === 'html' ? { 'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'", 'x-frame-options': 'DENY' } : {}),
+    ...reply.headers,
+  });
+  res.end(payload);
+  return true;
+}
+
+function route(oauth: OAuthState, deps: OAuthDeps, req: OAuthRequest): Reply {
+  const { method, path } = req;
+  const key = `${method} ${path}`;
+  switch (key) {
+    case 'POST /oauth2/token':
+      return token(oauth, deps, req);
+    case 'POST /oauth2/device/code':
+      return deviceCode(oauth, req);
+    case 'POST /oauth2/token-info':
+      return tokenInfo(oauth, req);
+    case 'GET /oauth2/user-info':
+      return userInfo(oauth, deps, req);
+    case 'POST /oauth2/revoke':
+      return revoke(oauth, req);
+    case 'GET /oauth2/authorize':
+    case 'POST /oauth2/authorize':
+      return authorize(oauth, deps, req);
+    case 'POST /oauth2/authorize/verify':
+      return authorizeVerify(oauth, deps, req);
+    case 'GET /oauth2/register':
+    case 'POST /oauth2/register':
+      return registerRoute(oauth, deps, req);
+    case 'GET /oauth2/device':
+    case 'POST /oauth2/device':
+      return device(oauth, deps, req);
+    case 'GET /oauth2/recover':
+    case 'POST /oauth2/recover':
+      return recoverRoute(oauth, deps, req);
+    case 'GET /oauth2/logout': {
+      const next = safeHref(req.query.get('postFlowUrl'));
+      return html(200, messagePage('Signed out', 'You are signed out of the site.', next ? { href: next, hrefText: 'Back to the application' } : {}));
+    }
+    case 'GET /oauth2/login': {
+      const next = safeHref(req.query.get('postFlowUrl'));
+      return html(200, messagePage('Sign in', 'Sign-in for this site starts from an auth redirect session (sitectl login).', next ? { href: next } : {}));
+    }
+  }
+  if (method === 'GET' && path.startsWith('/hosted/')) {
+    const section = path.slice('/hosted/'.length);
+    return html(200, messagePage(`Hosted page: ${section}`, `The emulator hosts no ${section} page; on the platform this session opens the site's ${section} page.`));
+  }
+  if (path.startsWith('/oauth2/')) throw new OAuthError('not_found', `no OAuth route ${method} ${path}`, 404);
+  return html(404, messagePage('Not found', `No hosted page at ${path}.`, { error: true }));
+}

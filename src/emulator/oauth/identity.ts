@@ -1,0 +1,260 @@
+/**
+ * Identities: who can sign in to a site (spec 001 sections 3 "Identity and sign-in data", 4 "Login", 8
+ * "Registration" and "Login"). An identity is a login e-mail, a password (scrypt with a salt) and the site
+ * member it signs in as; registering creates both. Whether a sign-in succeeds follows the member's status and
+ * the site's policy:
+ *
+ * | situation | answer |
+ * | --- | --- |
+ * | captcha required, no captcha token / another token | 400 `-19971` / `-19970` |
+ * | unknown e-mail | 404 `-19999` (the client reports invalidEmail) |
+ * | wrong password | 400 `-19976` |
+ * | member BLOCKED or OFFLINE | 403 `-19956` |
+ * | member PENDING (owner approval required) | state REQUIRE_OWNER_APPROVAL |
+ * | e-mail verification required and e-mail not verified | state REQUIRE_EMAIL_VERIFICATION + stateToken, a code to the outbox |
+ * | otherwise | state SUCCESS + sessionToken (10 minutes, exchanged through a redirect session) |
+ *
+ * Registration refuses an address that is not an e-mail (a field violation of rule EMAIL), a password under 6
+ * characters (MIN_LENGTH), and an e-mail an identity or member of the site holds (`-19995`).
+ */
+import { randomBytes, randomInt, randomUUID, scryptSync, timingSafeEqual } from 'node:crypto';
+import { ApplicationFailure, ValidationFailure } from '../errors.js';
+import { MEMBERS, type MemberDoc } from '../members/model.js';
+import { buildMember } from '../members/rules.js';
+import { defineCollection, type SiteCollection } from '../store/collection.js';
+import type { Store } from '../store/store.js';
+import { EMULATOR_CAPTCHA_TOKEN, SESSION_TOKEN_TTL_SEC, STATE_TOKEN_TTL_MS, type OAuthState } from './state.js';
+
+export const MIN_PASSWORD = 6;
+
+export type IdentityDoc = {
+  id: string;
+  revision?: string;
+  email: string;
+  passwordHash: string;
+  salt: string;
+  memberId: string;
+  emailVerified: boolean;
+  createdDate?: string;
+  updatedDate?: string;
+};
+
+/** Identities of a site; one per login e-mail. */
+export const IDENTITIES = defineCollection<IdentityDoc>({
+  kind: 'identities',
+  entity: 'identity',
+  notFound: 'IDENTITY_NOT_FOUND',
+  revisioned: false,
+  uniques: [{ name: 'email', values: (i) => [i.email.toLowerCase()], code: '-19995', what: 'login e-mail' }],
+});
+
+export const IDENTITY_COLLECTIONS = [IDENTITIES];
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+function hash(password: string, salt: string): string {
+  return scryptSync(password, salt, 32).toString('base64url');
+}
+
+function fail(status: number, code: string, description: string): ApplicationFailure {
+  return new ApplicationFailure(status, code, description, {}, description);
+}
+
+/** The answer of register, login and verification (wire form). */
+export type StateAnswer = {
+  state: 'SUCCESS' | 'REQUIRE_OWNER_APPROVAL' | 'REQUIRE_EMAIL_VERIFICATION';
+  sessionToken?: string;
+  stateToken?: string;
+  identity: IdentityJson;
+  [k: string]: unknown;
+};
+
+/** An identity on the wire. */
+export type IdentityJson = { id: string; [k: string]: unknown };
+
+/** An identity in the wire form of the identity calls. */
+export function identityJson(i: IdentityDoc, member: MemberDoc | undefined): IdentityJson {
+  const pending = member?.status === 'PENDING';
+  return {
+    id: i.id,
+    createdDate: i.createdDate,
+    updatedDate: i.updatedDate,
+    loginId: { email: i.email },
+    email: { address: i.email, isVerified: i.emailVerified },
+    identityProfile: { nickname: member?.profile.nickname, firstName: member?.contact.firstName, lastName: member?.contact.lastName },
+    status: { name: pending ? 'PENDING' : member?.status === 'BLOCKED' ? 'BLOCKED' : member?.status === 'OFFLINE' ? 'OFFLINE' : 'ACTIVE', reasons: pending ? ['PENDING_ADMIN_APPROVAL_REQUIRED'] : [] },
+  };
+}
+
+/** The site's identities and members, with the OAuth state and the time. */
+export interface IdentityScope {
+  oauth: OAuthState;
+  store: Store;
+  site: string;
+  now: string;
+}
+
+function collections(s: IdentityScope): { identities: SiteCollection<IdentityDoc>; members: SiteCollection<MemberDoc> } {
+  return { identities: s.store.collection(IDENTITIES).at(s.site), members: s.store.collection(MEMBERS).at(s.site) };
+}
+
+/** @throws ApplicationFailure -19971 / -19970 when the site requires a captcha that is missing / wrong */
+function checkCaptcha(s: IdentityScope, tokens: ReadonlyArray<Record<string, unknown>> | undefined): void {
+  if (!s.oauth.policy(s.site).requireCaptcha) return;
+  const given = (tokens ?? []).flatMap((t) => Object.values(t)).filter((v): v is string => typeof v === 'string');
+  if (!given.length) throw fail(400, '-19971', 'this site requires a captcha token');
+  if (!given.includes(EMULATOR_CAPTCHA_TOKEN)) throw fail(400, '-19970', 'the captcha token is not valid');
+}
+
+/** The state a sign-in of `i` reaches (see the module table); sends the code when verification is needed. */
+function stateOf(s: IdentityScope, i: IdentityDoc, member: MemberDoc): StateAnswer {
+  const identity = identityJson(i, member);
+  if (member.status === 'BLOCKED' || member.status === 'OFFLINE') throw fail(403, '-19956', 'this member may not sign in to the site');
+  if (member.status === 'PENDING') return { state: 'REQUIRE_OWNER_APPROVAL', identity };
+  if (s.oauth.policy(s.site).requireEmailVerification && !i.emailVerified) {
+    const stateToken = randomBytes(24).toString('base64url');
+    const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
+    s.oauth.pending.set(stateToken, { stateToken, site: s.site, identityId: i.id, code, expiresAt: s.oauth.nowMs() + STATE_TOKEN_TTL_MS });
+    s.oauth.send({ site: s.site, to: i.email, subject: 'Your verification code', text: `Your verification code is ${code}. It expires in 15 minutes.`, code });
+    return { state: 'REQUIRE_EMAIL_VERIFICATION', stateToken, identity };
+  }
+  return { state: 'SUCCESS', sessionToken: sessionToken(s, member.id), identity };
+}
+
+/** A session token of a member (what SUCCESS carries): 10 minutes, exchanged through a redirect session. */
+export function sessionToken(s: IdentityScope, memberId: string): string {
+  return s.oauth.issue({ typ: 'session', role: 'member', site: s.site, sub: memberId, cid: '', sid: randomUUID() }, SESSION_TOKEN_TTL_SEC).token;
+}
+
+/**
+ * Registers an identity and its member (PENDING when the site requires owner approval), then signs it in.
+ * @throws ValidationFailure (EMAIL, MIN_LENGTH); ApplicationFailure -19995, captcha codes
+ */
+export function register(s: IdentityScope, input: { email: string; password: string; nickname?: string; firstName?: string; lastName?: string; captchaTokens?: ReadonlyArray<Record<string, unknown>> }): StateAnswer {
+  const email = input.email.trim();
+  if (!EMAIL.test(email)) throw new ValidationFailure([{ field: 'loginId.email', description: `'${email}' is not a valid e-mail address`, violatedRule: 'EMAIL' }]);
+  if (input.password.length < MIN_PASSWORD) throw ValidationFailure.field('password', `must be at least ${MIN_PASSWORD} characters`, 'MIN_LENGTH', { min: MIN_PASSWORD });
+  checkCaptcha(s, input.captchaTokens);
+  const { identities, members } = collections(s);
+  if (identities.owner('email', email.toLowerCase()) !== undefined || members.owner('loginEmail', email.toLowerCase()) !== undefined) {
+    throw fail(409, '-19995', `an identity with the e-mail ${email} exists already`);
+  }
+  const contact: Record<string, string> = {};
+  if (input.firstName) contact.firstName = input.firstName;
+  if (input.lastName) contact.lastName = input.lastName;
+  const built = buildMember(members, { loginEmail: email, contact, ...(input.nickname ? { profile: { nickname: input.nickname } } : {}) } as Parameters<typeof buildMember>[1], { id: randomUUID(), contactId: randomUUID() }, s.now);
+  const member = members.insert({ ...built, status: s.oauth.policy(s.site).requireOwnerApproval ? 'PENDING' : 'APPROVED' });
+  const salt = randomBytes(16).toString('base64url');
+  const identity = identities.insert({ id: randomUUID(), email, salt, passwordHash: hash(input.password, salt), memberId: member.id, emailVerified: false, createdDate: s.now, updatedDate: s.now });
+  return stateOf(s, identity, member);
+}
+
+/** The identity of a login e-mail, or undefined. */
+export function identityByEmail(s: IdentityScope, email: string): IdentityDoc | undefined {
+  const { identities } = collections(s);
+  const id = identities.owner('email', email.trim().toLowerCase());
+  return id === undefined ? undefined : identities.get(id);
+}
+
+/**
+ * Signs in with an e-mail and a password (see the module table).
+ * @throws ApplicationFailure with the codes of the module table
+ */
+export function login(s: IdentityScope, input: { email: string; password: string; captchaTokens?: ReadonlyArray<Record<string, unknown>> }): StateAnswer {
+  checkCaptcha(s, input.captchaTokens);
+  const i = identityByEmail(s, input.email);
+  if (!i) throw fail(404, '-19999', `no member of this site signs in with ${input.email.trim()}`);
+  const expected = Buffer.from(i.passwordHash, 'base64url');
+  const given = Buffer.from(hash(input.password, i.salt), 'base64url');
+  if (!timingSafeEqual(expected, given)) throw fail(400, '-19976', 'the password is not correct');
+  const member = collections(s).members.require(i.memberId);
+  const answer = stateOf(s, i, member);
+  if (answer.state === 'SUCCESS') collections(s).members.update({ ...member, lastLoginDate: s.now });
+  return answer;
+}
+
+/**
+ * Completes a REQUIRE_EMAIL_VERIFICATION sign-in with the code sent (the e-mail becomes verified).
+ * @throws ApplicationFailure 404 NOT_FOUND for an unknown or expired state token, 400 BAD_CODE for a wrong code
+ */
+export function verifyCode(s: IdentityScope, stateToken: string, code: string): StateAnswer {
+  const p = s.oauth.pending.get(stateToken);
+  if (!p || p.site !== s.site || p.expiresAt < s.oauth.nowMs()) throw fail(404, 'NOT_FOUND', 'the verification request is unknown or has expired');
+  if (p.code !== code.trim()) throw fail(400, 'BAD_CODE', 'the verification code is not correct');
+  s.oauth.pending.delete(stateToken);
+  const { identities, members } = collections(s);
+  const i = identities.update({ ...identities.require(p.identityId), emailVerified: true, updatedDate: s.now });
+  const m = members.require(i.memberId);
+  members.update({ ...m, loginEmailVerified: true, updatedDate: s.now });
+  return stateOf(s, i, members.require(i.memberId));
+}
+
+/**
+ * Sends the code of a pending verification again (a new code replaces it).
+ * @throws ApplicationFailure 404 NOT_FOUND for an unknown or expired state token
+ */
+export function resendCode(s: IdentityScope, stateToken: string): StateAnswer {
+  const p = s.oauth.pending.get(stateToken);
+  if (!p || p.site !== s.site || p.expiresAt < s.oauth.nowMs()) throw fail(404, 'NOT_FOUND', 'the verification request is unknown or has expired');
+  const { identities, members } = collections(s);
+  const i = identities.require(p.identityId);
+  p.code = String(randomInt(0, 1_000_000)).padStart(6, '0');
+  s.oauth.send({ site: s.site, to: i.email, subject: 'Your verification code', text: `Your verification code is ${p.code}. It expires in 15 minutes.`, code: p.code });
+  return { state: 'REQUIRE_EMAIL_VERIFICATION', stateToken, identity: identityJson(i, members.get(i.memberId)) };
+}
+
+/** Sends a recovery link for `email` when an identity has it (silently nothing otherwise, as the platform). */
+export function sendRecovery(s: IdentityScope, email: string, redirectUrl: string | undefined): void {
+  const i = identityByEmail(s, email);
+  if (!i) return;
+  const token = s.oauth.issue({ typ: 'session', role: 'member', site: s.site, sub: `recover:${i.id}`, cid: '', sid: randomUUID() }, 3600).token;
+  const link = `${s.oauth.url}/oauth2/recover?token=${encodeURIComponent(token)}${redirectUrl ? `&redirect=${encodeURIComponent(redirectUrl)}` : ''}`;
+  s.oauth.send({ site: s.site, to: i.email, subject: 'Reset your password', text: `Set a new password: ${link} (valid for 1 hour)`, recoveryToken: token, link });
+}
+
+/**
+ * Sets a new password with a recovery token (single use: the token's session is revoked).
+ * @returns a session token of the member
+ * @throws ApplicationFailure 400 INVALID_RECOVERY_TOKEN; ValidationFailure for a short password
+ */
+export function recoverPassword(s: IdentityScope, token: string, password: string): string {
+  const c = s.oauth.verify(token, 'session');
+  if (!c || !c.sub.startsWith('recover:') || c.site !== s.site) throw fail(400, 'INVALID_RECOVERY_TOKEN', 'the recovery token is not valid or has expired');
+  if (password.length < MIN_PASSWORD) throw ValidationFailure.field('password', `must be at least ${MIN_PASSWORD} characters`, 'MIN_LENGTH', { min: MIN_PASSWORD });
+  s.oauth.revoke(c.sid);
+  const { identities } = collections(s);
+  const i = identities.require(c.sub.slice('recover:'.length));
+  const salt = randomBytes(16).toString('base64url');
+  identities.update({ ...i, salt, passwordHash: hash(password, salt), updatedDate: s.now });
+  return sessionToken(s, i.memberId);
+}
+
+/**
+ * Changes the password of a member's identity.
+ * @throws ApplicationFailure 404 IDENTITY_NOT_FOUND when the member has no identity; ValidationFailure (MIN_LENGTH)
+ */
+export function changePassword(s: IdentityScope, memberId: string, password: string): void {
+  if (password.length < MIN_PASSWORD) throw ValidationFailure.field('newPassword', `must be at least ${MIN_PASSWORD} characters`, 'MIN_LENGTH', { min: MIN_PASSWORD });
+  const { identities } = collections(s);
+  const i = [...identities.all()].find((x) => x.memberId === memberId);
+  if (!i) throw fail(404, 'IDENTITY_NOT_FOUND', 'the signed-in member has no password identity');
+  const salt = randomBytes(16).toString('base64url');
+  identities.update({ ...i, salt, passwordHash: hash(password, salt), updatedDate: s.now });
+}
+
+/**
+ * Sign-on: the identity of an e-mail (created with its member when new, without a password) and a session
+ * token for it. An elevated call.
+ */
+export function signOn(s: IdentityScope, email: string, verifyEmail: boolean): { sessionToken: string; identity: IdentityJson } {
+  let i = identityByEmail(s, email);
+  const { identities, members } = collections(s);
+  if (!i) {
+    if (!EMAIL.test(email.trim())) throw new ValidationFailure([{ field: 'loginId.email', description: `'${email}' is not a valid e-mail address`, violatedRule: 'EMAIL' }]);
+    const existing = members.owner('loginEmail', email.trim().toLowerCase());
+    const member = existing !== undefined ? members.require(existing) : members.insert(buildMember(members, { loginEmail: email.trim() } as Parameters<typeof buildMember>[1], { id: randomUUID(), contactId: randomUUID() }, s.now));
+    const salt = randomBytes(16).toString('base64url');
+    i = identities.insert({ id: randomUUID(), email: email.trim(), salt, passwordHash: hash(randomBytes(24).toString('base64url'), salt), memberId: member.id, emailVerified: verifyEmail, createdDate: s.now, updatedDate: s.now });
+  }
+  return { sessionToken: sessionToken(s, i.memberId), identity: identityJson(i, members.get(i.memberId)) };
+}

@@ -1,0 +1,248 @@
+/**
+ * The emulator's OAuth server and identity calls over HTTP (docs/sign-in.md): grants, codes bound to client,
+ * redirect URI and PKCE challenge, refresh rotation, the device flow of RFC 8628, site policies, the outbox,
+ * member tokens on the member calls and what visitor and member tokens may not call.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { challengeOf, createVerifier } from '../../../src/api/auth/pkce.js';
+import { startTestEmulator, type TestEmulator } from '../../helpers/index.js';
+
+let emu: TestEmulator;
+let clientId: string;
+
+beforeAll(async () => {
+  emu = await startTestEmulator({ seed: 'demo', size: 5, members: 20 });
+  clientId = emu.emulator.clientId;
+});
+afterAll(async () => {
+  await emu?.close();
+});
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+async function post(path: string, body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: any; headers: Headers }> {
+  const res = await fetch(emu.url + path, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body), redirect: 'manual' });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : undefined, headers: res.headers };
+}
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+async function get(path: string, token: string): Promise<{ status: number; body: any }> {
+  const res = await fetch(emu.url + path, { headers: { authorization: token } });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : undefined };
+}
+async function form(path: string, fields: Record<string, string>) {
+  return fetch(emu.url + path, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields).toString(), redirect: 'manual' });
+}
+
+async function visitor(): Promise<string> {
+  const r = await post('/oauth2/token', { clientId, grantType: 'anonymous' });
+  expect(r.status).toBe(200);
+  return r.body.access_token as string;
+}
+
+let n = 0;
+async function registered(password = 'secret-pass'): Promise<{ email: string; password: string; memberId: string }> {
+  const email = `oauth-${Date.now()}-${n++}@example.com`;
+  const r = await post('/_api/iam/authentication/v2/register', { loginId: { email }, password }, { authorization: await visitor() });
+  expect(r.status, JSON.stringify(r.body)).toBe(200);
+  expect(r.body.state).toBe('SUCCESS');
+  const info = await post('/oauth2/token-info', { token: r.body.sessionToken });
+  return { email, password, memberId: info.body.subjectId ?? '' };
+}
+
+/** The whole browser flow without a browser: redirect session, sign-in form, redirect with the code. */
+async function signIn(user: { email: string; password: string }, redirectUri: string, responseMode: 'query' | 'fragment' = 'query') {
+  const verifier = createVerifier();
+  const r = await post(
+    '/_api/redirects-api/v1/redirect-session',
+    { auth: { authRequest: { clientId, redirectUri, codeChallenge: challengeOf(verifier), codeChallengeMethod: 'S256', responseMode, responseType: 'code', scope: 'offline_access', state: 'st-1' }, prompt: 'login' } },
+    { authorization: await visitor() },
+  );
+  expect(r.status, JSON.stringify(r.body)).toBe(200);
+  const session = new URL(r.body.redirectSession.fullUrl).searchParams.get('session')!;
+  const page = await fetch(r.body.redirectSession.fullUrl);
+  expect(await page.text()).toContain('type="password"');
+  const res = await form('/oauth2/authorize', { session, email: user.email, password: user.password, action: 'signin' });
+  return { res, verifier, location: res.headers.get('location') ?? '' };
+}
+
+describe('token endpoint', () => {
+  it('answers anonymous tokens in snake_case without credentials, and refuses an unknown client', async () => {
+    const r = await post('/oauth2/token', { clientId, grantType: 'anonymous' });
+    expect(r.body).toEqual({ access_token: expect.stringMatching(/^OAT\./), refresh_token: expect.stringMatching(/^OAT\./), expires_in: 14400, token_type: 'Bearer' });
+    const bad = await post('/oauth2/token', { clientId: 'nope', grantType: 'anonymous' });
+    expect(bad.status).toBe(401);
+    expect(bad.body.error).toBe('invalid_client');
+  });
+
+  it('exchanges a code once, bound to the redirect URI and the PKCE verifier; loopback ports are free', async () => {
+    const user = await registered();
+    const redirectUri = 'http://127.0.0.1:49321/callback';
+    const { res, verifier, location } = await signIn(user, redirectUri);
+    expect(res.status).toBe(302);
+    const back = new URL(location);
+    expect(back.origin + back.pathname).toBe(redirectUri);
+    expect(back.searchParams.get('state')).toBe('st-1');
+    const code = back.searchParams.get('code')!;
+    const wrongUri = await post('/oauth2/token', { clientId, grantType: 'authorization_code', redirectUri: 'http://127.0.0.1:1/callback', code, codeVerifier: verifier });
+    expect(wrongUri.body.error).toBe('invalid_grant');
+    // A refused attempt used the code up.
+    const again = await post('/oauth2/token', { clientId, grantType: 'authorization_code', redirectUri, code, codeVerifier: verifier });
+    expect(again.body.error).toBe('invalid_grant');
+
+    const second = await signIn(user, 'http://localhost:8080/cb');
+    const code2 = new URL(second.location).searchParams.get('code')!;
+    const wrongVerifier = await post('/oauth2/token', { clientId, grantType: 'authorization_code', redirectUri: 'http://localhost:8080/cb', code: code2, codeVerifier: createVerifier() });
+    expect(wrongVerifier.body).toMatchObject({ error: 'invalid_grant', error_description: 'the code verifier does not match the code challenge' });
+
+    const third = await signIn(user, 'http://127.0.0.1:5000/cb');
+    const ok = await post('/oauth2/token', { clientId, grantType: 'authorization_code', redirectUri: 'http://127.0.0.1:5000/cb', code: new URL(third.location).searchParams.get('code'), codeVerifier: third.verifier });
+    expect(ok.status).toBe(200);
+    const me = await get('/members/v1/members/my?fieldsets=FULL', ok.body.access_token);
+    expect(me.status).toBe(200);
+    expect(me.body.member.loginEmail).toBe(user.email);
+  });
+
+  it('puts the code in the fragment when asked, and refuses redirect URIs that are not loopback', async () => {
+    const user = await registered();
+    const { location } = await signIn(user, 'http://127.0.0.1:40000/cb', 'fragment');
+    expect(location).toMatch(/^http:\/\/127\.0\.0\.1:40000\/cb#code=[^&]+&state=st-1$/);
+    const r = await post(
+      '/_api/redirects-api/v1/redirect-session',
+      { auth: { authRequest: { clientId, redirectUri: 'https://evil.example/cb', responseType: 'code' } } },
+      { authorization: await visitor() },
+    );
+    expect(r.status).toBe(400);
+    expect(r.body.details.applicationError.code).toBe('INVALID_REDIRECT_URI');
+  });
+
+  it('rotates refresh tokens and revokes the session when one is replayed', async () => {
+    const user = await registered();
+    const { location, verifier } = await signIn(user, 'http://127.0.0.1:1234/cb');
+    const first = await post('/oauth2/token', { clientId, grantType: 'authorization_code', redirectUri: 'http://127.0.0.1:1234/cb', code: new URL(location).searchParams.get('code'), codeVerifier: verifier });
+    const rotated = await post('/oauth2/token', { clientId, grantType: 'refresh_token', refreshToken: first.body.refresh_token });
+    expect(rotated.status).toBe(200);
+    expect(rotated.body.refresh_token).not.toBe(first.body.refresh_token);
+    expect((await get('/members/v1/members/my', rotated.body.access_token)).status).toBe(200);
+    const replay = await post('/oauth2/token', { clientId, grantType: 'refresh_token', refreshToken: first.body.refresh_token });
+    expect(replay.body.error).toBe('invalid_grant');
+    // The replay ended the session: the rotated tokens stop working too.
+    expect((await get('/members/v1/members/my', rotated.body.access_token)).status).toBe(401);
+  });
+
+  it('runs the device flow: pending, slow down, approved once, denied, unknown', async () => {
+    const user = await registered();
+    const start = await post('/oauth2/device/code', { clientId });
+    expect(start.body).toMatchObject({ user_code: expect.stringMatching(/^[A-Z]{4}-[A-Z]{4}$/), expires_in: 600, interval: 2, verification_uri: `${emu.url}/oauth2/device` });
+    const poll = () => post('/oauth2/token', { clientId, grantType: 'urn:ietf:params:oauth:grant-type:device_code', deviceCode: start.body.device_code });
+    expect((await poll()).body.error).toBe('authorization_pending');
+    expect((await poll()).body.error).toBe('slow_down');
+    const wrong = await form('/oauth2/device', { user_code: start.body.user_code, email: user.email, password: 'wrong-password', action: 'approve' });
+    expect(await wrong.text()).toContain('Wrong e-mail or password.');
+    const approve = await form('/oauth2/device', { user_code: start.body.user_code.toLowerCase(), email: user.email, password: user.password, action: 'approve' });
+    expect(await approve.text()).toContain('Device approved');
+    const done = await poll();
+    expect(done.status).toBe(200);
+    expect((await get('/members/v1/members/my', done.body.access_token)).body.member.id).toBeTruthy();
+    expect((await poll()).body.error).toBe('invalid_grant');
+
+    const other = await post('/oauth2/device/code', { clientId });
+    await form('/oauth2/device', { user_code: other.body.user_code, action: 'deny' });
+    const denied = await post('/oauth2/token', { clientId, grantType: 'urn:ietf:params:oauth:grant-type:device_code', deviceCode: other.body.device_code });
+    expect(denied.body.error).toBe('access_denied');
+  });
+
+  it('issues admin tokens to an app with a client secret', async () => {
+    const app = await emu.request('POST', '/__emulator/oauth-apps', { name: 'CI' });
+    expect(app.status).toBe(200);
+    const bad = await post('/oauth2/token', { clientId: app.body.app.clientId, grantType: 'client_credentials', clientSecret: 'wrong' });
+    expect(bad.status).toBe(401);
+    const ok = await post('/oauth2/token', { clientId: app.body.app.clientId, grantType: 'client_credentials', clientSecret: app.body.clientSecret });
+    expect(ok.body).toMatchObject({ token_type: 'Bearer', expires_in: 14400 });
+    const list = await get('/members/v1/members?.r=eyJwYWdpbmciOnsibGltaXQiOjJ9fQ', ok.body.access_token);
+    expect(list.status).toBe(200);
+    expect(list.body.members).toHaveLength(2);
+  });
+});
+
+describe('tokens as credentials', () => {
+  it('lets a member read its own orders only, and refuses admin calls to visitors and members', async () => {
+    const user = await registered();
+    const { location, verifier } = await signIn(user, 'http://127.0.0.1:1/cb');
+    const t = await post('/oauth2/token', { clientId, grantType: 'authorization_code', redirectUri: 'http://127.0.0.1:1/cb', code: new URL(location).searchParams.get('code'), codeVerifier: verifier });
+    const mine = await get('/pricing-plans/v2/member/orders', t.body.access_token);
+    expect(mine.status).toBe(200);
+    expect(mine.body.orders).toEqual([]);
+    const admin = await get('/members/v1/members', t.body.access_token);
+    expect(admin.status).toBe(403);
+    expect(admin.body.details.applicationError.code).toBe('PERMISSION_DENIED');
+    const anon = await get('/pricing-plans/v2/member/orders', await visitor());
+    expect(anon.status).toBe(401);
+    const junk = await get('/members/v1/members/my', 'OAT.eyJ9.abc');
+    expect(junk.status).toBe(401);
+  });
+});
+
+describe('identity and site policies (spec 001 sections 4 and 8)', () => {
+  it('answers the error codes of section 8', async () => {
+    const v = await visitor();
+    const bad = await post('/_api/iam/authentication/v2/register', { loginId: { email: 'not-an-email' }, password: 'secret-pass' }, { authorization: v });
+    expect(bad.status).toBe(400);
+    expect(bad.body.details.validationError.fieldViolations[0]).toMatchObject({ field: 'loginId.email', violatedRule: 'EMAIL' });
+    const user = await registered();
+    const dup = await post('/_api/iam/authentication/v2/register', { loginId: { email: user.email }, password: 'secret-pass' }, { authorization: v });
+    expect(dup.body.details.applicationError.code).toBe('-19995');
+    const wrong = await post('/_api/iam/authentication/v2/login', { loginId: { email: user.email }, password: 'nope-nope' }, { authorization: v });
+    expect(wrong.body.details.applicationError.code).toBe('-19976');
+    await emu.request('PUT', '/__emulator/auth-policy', { requireCaptcha: true });
+    try {
+      const none = await post('/_api/iam/authentication/v2/login', { loginId: { email: user.email }, password: user.password }, { authorization: v });
+      expect(none.body.details.applicationError.code).toBe('-19971');
+      const badCaptcha = await post('/_api/iam/authentication/v2/login', { loginId: { email: user.email }, password: user.password, captchaTokens: [{ Recaptcha: 'x' }] }, { authorization: v });
+      expect(badCaptcha.body.details.applicationError.code).toBe('-19970');
+      const good = await post('/_api/iam/authentication/v2/login', { loginId: { email: user.email }, password: user.password, captchaTokens: [{ Recaptcha: 'emulator-captcha-ok' }] }, { authorization: v });
+      expect(good.body.state).toBe('SUCCESS');
+    } finally {
+      await emu.request('PUT', '/__emulator/auth-policy', { requireCaptcha: false });
+    }
+  });
+
+  it('requires owner approval, then e-mail verification with a code from the outbox', async () => {
+    const v = await visitor();
+    await emu.request('PUT', '/__emulator/auth-policy', { requireOwnerApproval: true, requireEmailVerification: true });
+    try {
+      const email = `policy-${Date.now()}@example.com`;
+      const r = await post('/_api/iam/authentication/v2/register', { loginId: { email }, password: 'secret-pass' }, { authorization: v });
+      expect(r.body.state).toBe('REQUIRE_OWNER_APPROVAL');
+      const pending = await emu.request('POST', '/members/v1/members/query', { query: { filter: { loginEmail: email } }, fieldsets: ['FULL'] });
+      expect(pending.body.members[0].status).toBe('PENDING');
+      await emu.request('POST', `/members/v1/members/${pending.body.members[0].id}/approve`, {});
+      const login = await post('/_api/iam/authentication/v2/login', { loginId: { email }, password: 'secret-pass' }, { authorization: v });
+      expect(login.body.state).toBe('REQUIRE_EMAIL_VERIFICATION');
+      const mail = await emu.request('GET', `/__emulator/mail?to=${encodeURIComponent(email)}`);
+      const code = mail.body.mail.at(-1).code as string;
+      expect(code).toMatch(/^\d{6}$/);
+      const wrong = await post('/_api/iam/verification/v1/auth/verify', { code: code === '000000' ? '111111' : '000000', stateToken: login.body.stateToken }, { authorization: v });
+      expect(wrong.body.details.applicationError.code).toBe('BAD_CODE');
+      const ok = await post('/_api/iam/verification/v1/auth/verify', { code, stateToken: login.body.stateToken }, { authorization: v });
+      expect(ok.body.state).toBe('SUCCESS');
+      expect(ok.body.sessionToken).toBeTruthy();
+    } finally {
+      await emu.request('PUT', '/__emulator/auth-policy', { requireOwnerApproval: false, requireEmailVerification: false });
+    }
+  });
+
+  it('sends a recovery link and sets a new password with it, once', async () => {
+    const user = await registered();
+    const v = await visitor();
+    await post('/_api/iam/recovery/v1/send-email', { email: user.email }, { authorization: v });
+    const mail = await emu.request('GET', `/__emulator/mail?to=${encodeURIComponent(user.email)}`);
+    const token = mail.body.mail.at(-1).recoveryToken as string;
+    const r = await post('/_api/iam/recovery/v1/recover', { recoveryToken: token, password: 'brand-new-pass' }, { authorization: v });
+    expect(r.status).toBe(200);
+    const reuse = await post('/_api/iam/recovery/v1/recover', { recoveryToken: token, password: 'another-pass' }, { authorization: v });
+    expect(reuse.body.details.applicationError.code).toBe('INVALID_RECOVERY_TOKEN');
+    const login = await post('/_api/iam/authentication/v2/login', { loginId: { email: user.email }, password: 'brand-new-pass' }, { authorization: v });
+    expect(login.body.state).toBe('SUCCESS');
+  });
+});
