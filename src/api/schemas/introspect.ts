@@ -9,6 +9,7 @@
  */
 import type { $ZodType } from 'zod/v4/core';
 import { FORBIDDEN_KEYS } from '../paths.js';
+import { isoDate } from './common.js';
 
 /** The structural kind of a schema once optional/nullable/default/pipe wrappers are removed. */
 export type SchemaKind =
@@ -58,6 +59,18 @@ export function unwrap(schema: $ZodType): $ZodType {
     }
   }
   return current;
+}
+
+/** True when the field is a wire date (`isoDate`: an ISO-8601 string on the wire, a `Date` once parsed). */
+export function isDateField(schema: $ZodType): boolean {
+  let current = schema;
+  for (let i = 0; i < 8; i++) {
+    if ((current as unknown) === (isoDate as unknown)) return true;
+    const def = defOf(current);
+    if (def.innerType && ['optional', 'nullable', 'default', 'prefault', 'readonly', 'nonoptional', 'catch'].includes(def.type)) current = def.innerType;
+    else return false;
+  }
+  return false;
 }
 
 /** True when the schema accepts `undefined` or `null` (the field may be left out or cleared). */

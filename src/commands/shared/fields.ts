@@ -9,7 +9,7 @@
 import type { $ZodType } from 'zod/v4/core';
 import { FORBIDDEN_KEYS } from '../../api/paths.js';
 export { mapFilterFields } from '../../api/paths.js';
-import { lookupPath, suggest } from '../../api/schemas/introspect.js';
+import { isDateField, lookupPath, suggest } from '../../api/schemas/introspect.js';
 import type { Filter } from '../../api/schemas/common.js';
 import { UserError } from '../../core/errors.js';
 import type { FieldChecker } from '../../core/output.js';
@@ -72,6 +72,7 @@ export function checkFilter(schema: $ZodType, filter: Filter | undefined, where 
       else if (key.startsWith('$')) walk(value, depth + 1);
       else {
         checkField(schema, key, where, allowUnknown);
+        checkDates(schema, key, value, where);
         // The value of a field is a plain value or an operator object; only its depth matters here.
         if (value !== null && typeof value === 'object') walk(onlyOperators(value), depth + 1);
       }
@@ -88,3 +89,29 @@ function onlyOperators(value: object): unknown {
   return out;
 }
 
+
+/** An ISO-8601 date or date-time (`2025-01-01`, `2025-01-01T09:30:00Z`, with an offset). */
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
+
+/**
+ * Checks the values a filter compares a date field with: each must be an ISO-8601 date (a range on `createdDate`
+ * with `2025-1-1` or `notadate` would otherwise compare as text and select the wrong entities).
+ * @throws UserError (exit 2) naming the field and the value
+ */
+function checkDates(schema: $ZodType, key: string, value: unknown, where: string): void {
+  const found = lookupPath(schema, key);
+  if (!found.ok || !isDateField(found.schema)) return;
+  const bad = (v: unknown) => v !== null && (typeof v !== 'string' || !ISO_DATE.test(v) || Number.isNaN(Date.parse(v)));
+  const values: unknown[] = [];
+  if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
+    for (const [op, arg] of Object.entries(value)) {
+      if (op === '$exists') continue;
+      if (Array.isArray(arg)) values.push(...arg);
+      else values.push(arg);
+    }
+  } else values.push(value);
+  const wrong = values.find(bad);
+  if (wrong !== undefined) {
+    throw new UserError(`${where}: "${key}" is a date; ${JSON.stringify(wrong)} is not an ISO-8601 date`, 'e.g. 2025-01-01 or 2025-01-01T09:30:00Z');
+  }
+}

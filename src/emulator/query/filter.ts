@@ -11,7 +11,7 @@
  * semantics. String operators are case-insensitive.
  */
 import { ValidationFailure } from '../errors.js';
-import { compareTo, compilePath, equals, equalsTo, resolve, type CompiledPath } from './values.js';
+import { asNumber, asTime, compareTo, compilePath, equals, equalsTo, resolve, type CompiledPath } from './values.js';
 
 export type Predicate = (doc: unknown) => boolean;
 
@@ -115,8 +115,11 @@ function compileOperator(path: CompiledPath, name: string, op: string, arg: unkn
       fail(field, `${op} on ${name} takes a string, number or boolean`);
     }
     const cmp = compareTo(arg);
+    // A date compared with text that is no date would compare as text: refused, as the platform refuses it.
+    const notADate = typeof arg === 'string' && asNumber(arg) === undefined && asTime(arg) === undefined;
     return (d) =>
       resolve(d, path).values.some((v) => {
+        if (notADate && asTime(v) !== undefined) fail(field, `${op} on ${name} compares a date: give an ISO-8601 date such as 2025-01-01T00:00:00Z`);
         const c = cmp(v);
         return !Number.isNaN(c) && test(c);
       });

@@ -53,6 +53,13 @@ async function newMember(extra: string[] = []): Promise<string> {
 }
 
 describe('members list, get, create, update, slug, clear-contact', () => {
+  it('refuses a filter that compares a date with text that is no date, before anything is sent (exit 2)', async () => {
+    const r = await cli(['members', 'block', '--filter', '{"createdDate":{"$lt":"2025-1-1"}}', '--yes']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/"createdDate" is a date; "2025-1-1" is not an ISO-8601 date/);
+    expect((await cli(['members', 'list', '--where', 'createdDate=yesterday'])).code).toBe(2);
+  });
+
   it('lists FULL members, filters by status, searches, and shows the PUBLIC fieldset when asked', async () => {
     const pending = json(await cli(['members', 'list', '--status', 'PENDING', '--all', '--json', 'id,status,loginEmail']));
     expect(pending.length).toBeGreaterThanOrEqual(10);

@@ -86,6 +86,11 @@ describe('filter', () => {
     expect(ids({ createdDate: '2025-01-06T09:00:00Z' })).toEqual(['a']);
   });
 
+  it('refuses a range on a date with text that is no date (it would compare as text)', () => {
+    expect(violationOf(() => ids({ createdDate: { $lt: 'notadate' } }))).toMatchObject({ description: expect.stringMatching(/compares a date/) });
+    expect(violationOf(() => ids({ createdDate: { $gte: '2025-1-1' } }))).toMatchObject({ description: expect.stringMatching(/ISO-8601/) });
+  });
+
   it('walks arrays on dotted paths', () => {
     expect(ids({ 'locations.business.id': 'L2' })).toEqual(['a', 'b']);
     expect(ids({ 'locations.business.id': { $in: ['L1', 'X'] } })).toEqual(['a']);
