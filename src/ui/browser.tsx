@@ -413,10 +413,10 @@ export function BrowserView({
   const rows = viewedRows(pane);
   const visible = rows.slice(pane.top, pane.top + state.height);
   const sample = rows.length > 200 ? [...rows.slice(0, 200), ...visible] : rows;
-  const kept = keptColumns(pane.columns, sample, paneSpec.priorities ?? [], width - 2);
+  const kept = keptColumns(pane.columns, sample, paneSpec.priorities ?? [], width - 3);
   const pick = (cells: readonly string[]) => kept.map((i) => cells[i] ?? '');
   const shownRows = kept.length === pane.columns.length ? sample : sample.map((r) => ({ id: r.id, cells: pick(r.cells) }));
-  const widths = fitColumns(pick(pane.columns), shownRows, width - 2);
+  const widths = fitColumns(pick(pane.columns), shownRows, width - 3);
   const body: ReactNode[] = [];
 
   if (state.mode === 'help') {
@@ -450,7 +450,7 @@ export function BrowserView({
     visible.forEach((row, i) => {
       const index = pane.top + i;
       const isCursor = index === pane.cursor;
-      const mark = `${isCursor ? '>' : ' '}${marked.has(row.id) ? '*' : ' '}`;
+      const mark = `${isCursor ? '>' : ' '}${marked.has(row.id) ? '*' : ' '} `;
       body.push(
         <Text key={row.id + index} inverse={color && isCursor} color={color && marked.has(row.id) ? 'cyan' : undefined}>
           {truncate(`${mark}${lineOf(pick(row.cells), widths)}`, width)}
@@ -477,7 +477,7 @@ export function BrowserView({
       <Text bold={color}>{truncate(title, width)}</Text>
       {spec.panes.length > 1 ? <Text>{truncate(tabBar(state), width)}</Text> : null}
       <Text bold={color} underline={color}>
-        {truncate(`  ${lineOf(pick(pane.columns), widths)}`, width)}
+        {truncate(`   ${lineOf(pick(pane.columns), widths)}`, width)}
       </Text>
       {body}
       <Text color={color ? (flashError ? 'red' : 'green') : undefined}>{truncate(flash, width) || ' '}</Text>

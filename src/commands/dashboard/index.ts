@@ -144,7 +144,7 @@ export async function run(opts: DashboardOptions, ctx: Context): Promise<void> {
     }),
     pane(ctx, {
       id: 'awaiting',
-      title: 'Awaiting confirmation',
+      title: 'To confirm',
       view: BOOKING_VIEW,
       columns: bookingColumns({ key: 'staff', get: staffOf }),
       read: () =>
@@ -156,7 +156,7 @@ export async function run(opts: DashboardOptions, ctx: Context): Promise<void> {
     }),
     pane<Member>(ctx, {
       id: 'members',
-      title: 'Members awaiting approval',
+      title: 'Members to approve',
       view: MEMBER_VIEW,
       columns: [
         { key: 'name', get: memberName },

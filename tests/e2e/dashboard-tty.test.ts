@@ -1,0 +1,148 @@
+/**
+ * The dashboard and the browsable tables in a real terminal: tmux runs the built CLI; the test types keys
+ * (`send-keys`), reads the screen (`capture-pane`) and checks the effect through the API. Every wait is for
+ * screen content (no fixed sleeps). Skipped, with a message, only when tmux is not installed.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCliSandbox, runCli, startTestEmulator, type CliSandbox, type TestEmulator } from '../helpers/index.js';
+import { hasTmux, openTerminal, type Terminal } from '../helpers/tmux.js';
+
+if (!hasTmux) console.warn('tests/e2e/dashboard-tty.test.ts: tmux is not installed; skipping the real-terminal tests');
+
+let emu: TestEmulator;
+let sandbox: CliSandbox;
+let term: Terminal;
+
+beforeAll(async () => {
+  if (!hasTmux) return;
+  emu = await startTestEmulator({ seed: 'demo' });
+  sandbox = createCliSandbox();
+  term = openTerminal(sandbox, emu);
+});
+afterAll(async () => {
+  if (!hasTmux) return;
+  term?.close();
+  await emu?.close();
+  sandbox?.cleanup();
+});
+
+/** The short id on the cursor's line (`>` marks it). */
+function cursorId(screen: string): string {
+  const m = /^> .*?\b([0-9a-f]{8})\b/m.exec(screen);
+  if (!m) throw new Error(`no cursor row with an id:\n${screen}`);
+  return m[1]!;
+}
+
+/** The short ids of the table's rows. */
+function rowIds(screen: string): string[] {
+  return [...screen.matchAll(/^[> ][ *] .*?\b([0-9a-f]{8})\b/gm)].map((m) => m[1]!);
+}
+
+async function field(noun: string, id: string, name: string): Promise<unknown> {
+  const r = await runCli([noun, 'get', id, '--json', name], { emulator: emu, sandbox });
+  expect(r.code, r.stderr).toBe(0);
+  return JSON.parse(r.stdout)[name];
+}
+
+describe.skipIf(!hasTmux)('sitectl dashboard in a real terminal (tmux)', () => {
+  it('confirms a booking and approves a member with single keys, asks before a cancel, and shows changes made elsewhere', async () => {
+    term.start('dash', ['dashboard', '--interval', '60'], { width: 120, height: 32 });
+    const first = await term.waitFor('dash', /\[Today \+ 6d by staff \d+\]│ To confirm \d+ │ Members to approve \d+ │ Orders needing attention \d+ │ Recent events \d+/);
+    expect(first).toMatch(/STAFF\s+START\s+SERVICE\s+CONTACT\s+STATUS\s+ID/);
+    expect(first).toMatch(/c confirm · d decline · x cancel · tab pane/);
+
+    // Awaiting confirmation: c confirms the booking under the cursor, the same call as `bookings confirm ID`.
+    term.send('dash', 'Tab');
+    const awaiting = await term.waitFor('dash', /\[To confirm \d+\]/);
+    const booking = cursorId(awaiting);
+    term.send('dash', 'c');
+    await term.waitFor('dash', new RegExp(`✓ confirmed ${booking} \\(.*revision \\d+`));
+    expect(await field('bookings', booking, 'status')).toBe('CONFIRMED');
+    const after = await term.waitFor('dash', new RegExp(`^(?![\\s\\S]*${booking}\\s*$)[\\s\\S]*\\[To confirm`, 'm'), 5000);
+    expect(rowIds(after)).not.toContain(booking);
+
+    // x (cancel) is destructive: it asks first, and "n" changes nothing.
+    const next = cursorId(after);
+    term.send('dash', 'x');
+    await term.waitFor('dash', new RegExp(`\\? Cancel booking ${next} .*\\(y/n\\)`));
+    term.send('dash', 'n');
+    await term.waitFor('dash', /✓ nothing was changed/);
+    expect(await field('bookings', next, 'status')).not.toBe('CANCELED');
+
+    // Another process confirms a booking: it leaves the pane and shows in the events within a second or so.
+    const other = rowIds(await term.waitFor('dash', /\[To confirm/)).find((id) => id !== next)!;
+    const r = await runCli(['bookings', 'confirm', other], { emulator: emu, sandbox });
+    expect(r.code, r.stderr).toBe(0);
+    const t0 = Date.now();
+    await term.waitFor('dash', new RegExp(`^(?![\\s\\S]*${other}\\s*$)[\\s\\S]*\\[To confirm`, 'm'), 5000);
+    expect(Date.now() - t0).toBeLessThan(3000);
+
+    // Members awaiting approval: a approves.
+    term.send('dash', 'Tab');
+    const members = await term.waitFor('dash', /\[Members to approve \d+\]/);
+    expect(members).toMatch(/NAME\s+EMAIL\s+STATUS\s+JOINED\s+ID/);
+    const member = cursorId(members);
+    term.send('dash', 'a');
+    await term.waitFor('dash', new RegExp(`✓ approved ${member}`));
+    expect(await field('members', member, 'status')).toBe('APPROVED');
+
+    // The recent events pane lists what happened, newest first; ? opens the help overlay.
+    term.send('dash', 'Tab', 'Tab');
+    const events = await term.waitFor('dash', /\[Recent events \d+\][\s\S]*member\.approved/);
+    expect(events).toMatch(/booking\.confirmed/);
+    term.send('dash', '?');
+    await term.waitFor('dash', /tab shift-tab {2}next, previous pane/);
+    term.send('dash', 'Escape');
+    await term.waitFor('dash', /\[Recent events/);
+    term.send('dash', 'q');
+    await term.waitFor('dash', /EXIT=0/);
+  });
+});
+
+describe.skipIf(!hasTmux)('browsable tables in a real terminal (tmux)', () => {
+  it('marks two pending members and approves them through the bulk engine, with its plan and confirmation in the UI', async () => {
+    term.start('members', ['members', 'list', '--interactive', '--status', 'PENDING'], { width: 120, height: 30 });
+    const table = await term.waitFor('members', /members · \d+\+? loaded[\s\S]*PENDING/);
+    const ids = rowIds(table).slice(0, 2);
+    expect(ids).toHaveLength(2);
+    term.send('members', 'Space');
+    await term.waitFor('members', /1 marked/);
+    term.send('members', 'Space');
+    await term.waitFor('members', /2 marked/);
+    term.send('members', 'a');
+    const plan = await term.waitFor('members', /\? Approve 2 members\?.*\(y\/n\)/);
+    expect(plan).toMatch(/Plan: 2 to approve/);
+    term.send('members', 'y');
+    await term.waitFor('members', /✓ 2 members: 2 approved/);
+    for (const id of ids) expect(await field('members', id, 'status')).toBe('APPROVED');
+
+    // enter opens the detail view; / filters the loaded rows.
+    term.send('members', 'Enter');
+    await term.waitFor('members', /^login e-mail\s+\S+@/m);
+    term.send('members', 'Escape');
+    term.send('members', '/');
+    await term.waitFor('members', /^\/▏/m);
+    term.send('members', '-l', 'zzz-no-such-member');
+    term.send('members', 'Enter');
+    await term.waitFor('members', /nothing matches the filter/);
+    term.send('members', 'q');
+    await term.waitFor('members', /EXIT=0/);
+  });
+
+  it('works at 80x24 with NO_COLOR and TERM=dumb, filters on the server with field=value, and Ctrl-C exits 130', async () => {
+    term.start('dumb', ['browse', 'bookings'], { width: 80, height: 24, env: { NO_COLOR: '1', TERM: 'dumb' } });
+    const screen = await term.waitFor('dumb', /bookings · 100\+ loaded/);
+    const lines = screen.split('\n');
+    expect(lines.every((l) => l.length <= 80)).toBe(true);
+    expect(screen).toMatch(/^> {2}[0-9a-f]{8} /m);
+    term.send('dumb', '/');
+    term.send('dumb', '-l', 'status=CANCELED');
+    term.send('dumb', 'Enter');
+    const filtered = await term.waitFor('dumb', /where status=CANCELED/);
+    const statuses = filtered.split('\n').filter((l) => /^[> ][ *] [0-9a-f]{8} /.test(l));
+    expect(statuses.length).toBeGreaterThan(0);
+    for (const l of statuses) expect(l).toMatch(/CANCELED/);
+    term.send('dumb', 'C-c');
+    await term.waitFor('dumb', /EXIT=130/);
+  });
+});

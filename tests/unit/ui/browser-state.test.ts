@@ -1,0 +1,168 @@
+/** The interactive browser's reducer and key map, without a terminal (ink-ui's reducer pattern). */
+import { describe, expect, it } from 'vitest';
+import {
+  actionTargets,
+  browserKey,
+  browserReducer,
+  compareCells,
+  currentRow,
+  initialBrowserState,
+  initialPane,
+  isServerFilter,
+  viewedRows,
+  whereTerms,
+  type BrowserAction,
+  type BrowserState,
+  type UiRow,
+} from '../../../src/ui/browser-state.js';
+
+function rows(n: number, offset = 0): UiRow[] {
+  return Array.from({ length: n }, (_, i) => ({ id: `id-${i + offset}`, cells: [`row ${i + offset}`, i % 2 ? 'PENDING' : 'CONFIRMED', String((i * 7) % 13)] }));
+}
+
+function loaded(n: number, height = 10): BrowserState {
+  const s = initialBrowserState([initialPane('p', 'Pane', ['NAME', 'STATUS', 'N'])], height);
+  return browserReducer(s, { type: 'loaded', pane: 'p', rows: rows(n), done: false, replace: true });
+}
+
+const apply = (s: BrowserState, ...actions: BrowserAction[]) => actions.reduce(browserReducer, s);
+
+describe('browser reducer', () => {
+  it('moves the cursor inside the rows and keeps it in the drawn window', () => {
+    let s = loaded(50, 10);
+    s = apply(s, { type: 'move', delta: -3 });
+    expect(s.panes[0]!.cursor).toBe(0);
+    s = apply(s, ...Array.from({ length: 12 }, () => ({ type: 'move', delta: 1 }) as const));
+    expect(s.panes[0]!.cursor).toBe(12);
+    expect(s.panes[0]!.top).toBe(3);
+    s = apply(s, { type: 'end' });
+    expect(s.panes[0]!.cursor).toBe(49);
+    expect(s.panes[0]!.top).toBe(40);
+    s = apply(s, { type: 'page', delta: -1 }, { type: 'home' });
+    expect(s.panes[0]).toMatchObject({ cursor: 0, top: 0 });
+  });
+
+  it('appends a lazily read page and replaces the rows on a reload, dropping marks of rows that left', () => {
+    let s = loaded(20);
+    s = apply(s, { type: 'select' }, { type: 'select' });
+    expect(s.panes[0]!.selected).toEqual(['id-0', 'id-1']);
+    s = apply(s, { type: 'loaded', pane: 'p', rows: rows(20, 20), done: true, total: 40, replace: false });
+    expect(s.panes[0]!.rows).toHaveLength(40);
+    expect(s.panes[0]).toMatchObject({ done: true, total: 40, loading: false });
+    s = apply(s, { type: 'loaded', pane: 'p', rows: rows(5, 1), done: true, replace: true });
+    expect(s.panes[0]!.selected).toEqual(['id-1']);
+  });
+
+  it('space marks and unmarks; actions apply to the marks, else the row under the cursor', () => {
+    let s = loaded(5);
+    expect(actionTargets(s)).toEqual(['id-0']);
+    s = apply(s, { type: 'select' }, { type: 'move', delta: 1 }, { type: 'select' });
+    expect(actionTargets(s)).toEqual(['id-0', 'id-2']);
+    s = apply(s, { type: 'move', delta: -1 }, { type: 'select' });
+    expect(actionTargets(s)).toEqual(['id-0']);
+    s = apply(s, { type: 'clear-selection' });
+    expect(actionTargets(s)).toEqual([currentRow(s)!.id]);
+  });
+
+  it('filters loaded rows by text and sends field=value filters to the server', () => {
+    let s = loaded(30);
+    s = apply(s, { type: 'filter-start' }, { type: 'filter-type', text: 'row 2' }, { type: 'filter-submit' });
+    expect(s.mode).toBe('list');
+    expect(viewedRows(s.panes[0]!).map((r) => r.cells[0])).toEqual(['row 2', 'row 20', 'row 21', 'row 22', 'row 23', 'row 24', 'row 25', 'row 26', 'row 27', 'row 28', 'row 29']);
+    expect(s.panes[0]!.reload).toBe(0);
+    s = apply(s, { type: 'filter-start' }, { type: 'filter-erase' }, { type: 'filter-erase' }, { type: 'filter-erase' }, { type: 'filter-erase' }, { type: 'filter-erase' });
+    s = apply(s, { type: 'filter-type', text: 'status=PENDING' }, { type: 'filter-submit' });
+    expect(s.panes[0]).toMatchObject({ filter: '', server: 'status=PENDING', reload: 1 });
+    s = apply(s, { type: 'filter-start' }, { type: 'filter-cancel' });
+    expect(s.panes[0]!.server).toBe('status=PENDING');
+  });
+
+  it('sorts loaded rows by column (numbers as numbers), flips, and cycles back to the platform order', () => {
+    let s = loaded(13);
+    s = apply(s, { type: 'sort-next' }, { type: 'sort-next' }, { type: 'sort-next' });
+    expect(viewedRows(s.panes[0]!).map((r) => Number(r.cells[2]))).toEqual([...Array(13).keys()]);
+    s = apply(s, { type: 'sort-flip' });
+    expect(Number(viewedRows(s.panes[0]!)[0]!.cells[2])).toBe(12);
+    s = apply(s, { type: 'sort-next' });
+    expect(s.panes[0]!.sort).toBeUndefined();
+    expect(viewedRows(s.panes[0]!)[0]!.id).toBe('id-0');
+    expect(compareCells('10', '9')).toBeGreaterThan(0);
+    expect(compareCells('b', 'a')).toBeGreaterThan(0);
+  });
+
+  it('keeps 10,000 rows cheap: the viewed rows are computed once per rows, filter and sort', () => {
+    let s = loaded(0);
+    s = apply(s, { type: 'loaded', pane: 'p', rows: rows(10_000), done: true, replace: true }, { type: 'sort-next' });
+    const first = viewedRows(s.panes[0]!);
+    const t = performance.now();
+    for (let i = 0; i < 1000; i++) s = browserReducer(s, { type: 'move', delta: 1 });
+    expect(viewedRows(s.panes[0]!)).toBe(first);
+    expect(s.panes[0]!.cursor).toBe(1000);
+    expect(performance.now() - t).toBeLessThan(2000);
+  });
+
+  it('switches panes with tab and shift-tab, wrapping around', () => {
+    let s = initialBrowserState([initialPane('a', 'A', ['X']), initialPane('b', 'B', ['X']), initialPane('c', 'C', ['X'])], 5);
+    s = apply(s, { type: 'pane', delta: -1 });
+    expect(s.active).toBe(2);
+    s = apply(s, { type: 'pane', delta: 1 }, { type: 'pane', delta: 1 });
+    expect(s.active).toBe(1);
+  });
+
+  it('refresh bumps the reload counter of one pane or all; resize re-places the window', () => {
+    let s = initialBrowserState([initialPane('a', 'A', ['X']), initialPane('b', 'B', ['X'])], 5);
+    s = apply(s, { type: 'refresh', pane: 'b' });
+    expect(s.panes.map((p) => p.reload)).toEqual([0, 1]);
+    s = apply(s, { type: 'refresh' });
+    expect(s.panes.map((p) => p.reload)).toEqual([1, 2]);
+    let t = apply(loaded(40, 20), { type: 'move', delta: 15 });
+    t = apply(t, { type: 'resize', height: 5 });
+    expect(t.height).toBe(5);
+    expect(t.panes[0]!.top).toBe(11);
+  });
+
+  it('confirm, busy and progress states', () => {
+    let s = loaded(3);
+    s = apply(s, { type: 'confirm', question: 'Decline 2 bookings?', lines: ['a', 'b'] });
+    expect(s.mode).toBe('confirm');
+    s = apply(s, { type: 'confirm-done' }, { type: 'busy', title: 'Declining', total: 2 }, { type: 'progress', done: 1, total: 2, failed: 0 });
+    expect(s).toMatchObject({ mode: 'busy', progress: { done: 1, total: 2 } });
+    s = apply(s, { type: 'idle' }, { type: 'flash', text: 'done' });
+    expect(s).toMatchObject({ mode: 'list', flash: { text: 'done', error: false } });
+  });
+});
+
+describe('browser keys', () => {
+  const s = loaded(5);
+  it('maps keys per mode', () => {
+    expect(browserKey(s, 'j', {}, [])).toEqual({ kind: 'actions', actions: [{ type: 'move', delta: 1 }] });
+    expect(browserKey(s, '', { upArrow: true }, [])).toEqual({ kind: 'actions', actions: [{ type: 'move', delta: -1 }] });
+    expect(browserKey(s, '', { tab: true, shift: true }, [])).toEqual({ kind: 'actions', actions: [{ type: 'pane', delta: -1 }] });
+    expect(browserKey(s, 'c', {}, ['c', 'd'])).toEqual({ kind: 'run', key: 'c' });
+    expect(browserKey(s, 'c', {}, [])).toEqual({ kind: 'none' });
+    expect(browserKey(s, 'q', {}, [])).toEqual({ kind: 'quit', interrupted: false });
+    expect(browserKey(s, 'c', { ctrl: true }, ['c'])).toEqual({ kind: 'quit', interrupted: true });
+    const confirm = apply(s, { type: 'confirm', question: 'q', lines: [] });
+    expect(browserKey(confirm, 'y', {}, [])).toEqual({ kind: 'answer', yes: true });
+    expect(browserKey(confirm, '', { escape: true }, [])).toEqual({ kind: 'answer', yes: false });
+    expect(browserKey(confirm, 'j', {}, [])).toEqual({ kind: 'none' });
+    const busy = apply(s, { type: 'busy', title: 't', total: 1 });
+    expect(browserKey(busy, 'q', {}, [])).toEqual({ kind: 'none' });
+  });
+
+  it('types a pasted filter and submits on a trailing newline', () => {
+    const f = apply(s, { type: 'filter-start' });
+    expect(browserKey(f, 'status=PENDING\r', {}, [])).toEqual({
+      kind: 'actions',
+      actions: [{ type: 'filter-type', text: 'status=PENDING' }, { type: 'filter-submit' }],
+    });
+    expect(browserKey(f, 'q', {}, [])).toEqual({ kind: 'actions', actions: [{ type: 'filter-type', text: 'q' }] });
+  });
+
+  it('tells server filters from text and splits them into --where terms', () => {
+    expect(isServerFilter('status=PENDING')).toBe(true);
+    expect(isServerFilter('yoga')).toBe(false);
+    expect(isServerFilter('=x')).toBe(false);
+    expect(whereTerms('status=PENDING contactDetails.lastName="van Dyke"')).toEqual(['status=PENDING', 'contactDetails.lastName="van Dyke"']);
+  });
+});

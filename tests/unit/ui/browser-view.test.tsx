@@ -1,0 +1,78 @@
+/** The browser's screen rendered to a string (no terminal): 80x24, markers without colour, overlays. */
+import { createElement } from 'react';
+import { renderToString } from 'ink';
+import { describe, expect, it } from 'vitest';
+import { BrowserView, chromeRows, fitColumns, footerText, helpLines, keptColumns, type PaneSpec } from '../../../src/ui/browser.js';
+import { browserReducer, initialBrowserState, initialPane, type BrowserState } from '../../../src/ui/browser-state.js';
+
+const actions = [
+  { key: 'c', label: 'Confirm', run: async () => '' },
+  { key: 'd', label: 'Decline', destructive: true, run: async () => '' },
+];
+const spec = (n = 1): { title: string; color: boolean; panes: PaneSpec[] } => ({
+  title: 'sitectl bookings',
+  color: false,
+  panes: Array.from({ length: n }, (_, i) => ({ id: `p${i}`, title: `Pane ${i}`, columns: ['ID', 'NAME', 'STATUS'], priorities: [0, 0, 1], open: () => ({ next: async () => ({ rows: [], done: true }) }), actions })),
+});
+
+function screen(state: BrowserState, n = 1, columns = 80): string[] {
+  return renderToString(createElement(BrowserView, { state, spec: spec(n), columns }), { columns }).split('\n');
+}
+
+function withRows(count: number, height: number, panes = 1): BrowserState {
+  let s = initialBrowserState(
+    Array.from({ length: panes }, (_, i) => initialPane(`p${i}`, `Pane ${i}`, ['ID', 'NAME', 'STATUS'])),
+    height,
+  );
+  s = browserReducer(s, { type: 'loaded', pane: 'p0', rows: Array.from({ length: count }, (_, i) => ({ id: `id${i}`, cells: [`id${i}`, `Name ${i}`, 'PENDING'] })), done: false, replace: true });
+  return s;
+}
+
+describe('browser view', () => {
+  it('fills an 80x24 screen exactly and draws only the visible rows of 10,000', () => {
+    const height = 24 - chromeRows(1);
+    const lines = screen(browserReducer(withRows(10_000, height), { type: 'move', delta: 5000 }));
+    expect(lines).toHaveLength(23);
+    expect(lines[0]).toMatch(/^sitectl bookings · Pane 0 · 10000\+ loaded$/);
+    expect(lines[1]).toMatch(/^ {3}ID\s+NAME\s+STATUS$/);
+    const body = lines.slice(2, 2 + height);
+    expect(body.filter((l) => l.startsWith('>'))).toEqual([expect.stringMatching(/^> {2}id5000\s+Name 5000\s+PENDING$/)]);
+    expect(body.every((l) => /id\d+/.test(l))).toBe(true);
+    expect(lines.every((l) => l.length <= 80)).toBe(true);
+    expect(lines.at(-1)).toMatch(/^c confirm · d decline · space mark · enter details · \/ filter · s sort · r ref.*…$/);
+    expect(footerText(withRows(1, 1), actions, 1)).toMatch(/\? help · q quit$/);
+  });
+
+  it('marks rows with * and the cursor with > when there is no colour', () => {
+    let s = withRows(3, 5);
+    s = browserReducer(s, { type: 'select' });
+    const lines = screen(s);
+    expect(lines[2]).toMatch(/^ \* id0/);
+    expect(lines[3]).toMatch(/^> {2}id1/);
+  });
+
+  it('shows the tab bar with counts when there are several panes', () => {
+    const lines = screen(withRows(4, 5, 3), 3);
+    expect(lines[1]).toMatch(/^\[Pane 0 4\+\]│ Pane 1 0\+ │ Pane 2 0\+$/);
+  });
+
+  it('draws the help overlay, the confirmation with its preview, the filter prompt and errors', () => {
+    const help = screen(browserReducer(withRows(3, 20), { type: 'help', open: true })).join('\n');
+    expect(help).toMatch(/d {14}decline \(asks first\)/);
+    expect(helpLines(actions, 2).join('\n')).toMatch(/tab shift-tab/);
+    const confirm = screen(browserReducer(withRows(3, 10), { type: 'confirm', question: 'Decline 2 bookings?', lines: ['Plan: 2 to decline'] }));
+    expect(confirm[2]).toBe('? Decline 2 bookings?  (y/n)');
+    expect(confirm[3]).toBe('Plan: 2 to decline');
+    const filter = screen(browserReducer(browserReducer(withRows(3, 5), { type: 'filter-start' }), { type: 'filter-type', text: 'yoga' }));
+    expect(filter.at(-2)).toBe('/yoga▏');
+    const failed = screen(browserReducer(withRows(0, 5), { type: 'load-failed', pane: 'p0', error: '--where: unknown field nme' }));
+    expect(failed[2]).toBe('✗ --where: unknown field nme');
+  });
+
+  it('drops the highest-priority columns first on a narrow terminal, then cuts the widest', () => {
+    const rows = [{ id: 'a', cells: ['12345678', 'A very long service name indeed', 'CONFIRMED'] }];
+    expect(keptColumns(['ID', 'NAME', 'STATUS'], rows, [0, 0, 1], 100)).toEqual([0, 1, 2]);
+    expect(keptColumns(['ID', 'NAME', 'STATUS'], rows, [0, 0, 1], 40)).toEqual([0, 1]);
+    expect(fitColumns(['ID', 'NAME'], rows, 30)).toEqual([8, 20]);
+  });
+});

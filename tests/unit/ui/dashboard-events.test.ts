@@ -1,0 +1,49 @@
+/** The pure parts of `events` and `dashboard`: type patterns, webhook URLs, orders needing attention, panes per event. */
+import { describe, expect, it } from 'vitest';
+import { attentionOf, panesOfEvent } from '../../../src/commands/dashboard/index.js';
+import { eventLine, forwardUrl, typeMatcher } from '../../../src/commands/events/index.js';
+import type { Order } from '../../../src/api/schemas/order.js';
+
+describe('events', () => {
+  it('matches dotted type patterns with *, several at once, everything without one', () => {
+    const m = typeMatcher(['booking.*', 'member.approved,*.deleted']);
+    expect(['booking.confirmed', 'member.approved', 'service.deleted'].map(m)).toEqual([true, true, true]);
+    expect(['member.blocked', 'bookings.x', 'service.updated'].map(m)).toEqual([false, false, false]);
+    expect(typeMatcher(undefined)('anything')).toBe(true);
+    expect(() => typeMatcher(['booking.(x)'])).toThrow(/not an event type pattern/);
+  });
+
+  it('takes http(s) URLs for --forward-to, host:port as http', () => {
+    expect(forwardUrl('localhost:4242/hooks')!.href).toBe('http://localhost:4242/hooks');
+    expect(forwardUrl('https://example.com/x')!.protocol).toBe('https:');
+    expect(() => forwardUrl('ftp://x')).toThrow(/http or https/);
+    expect(forwardUrl(undefined)).toBeUndefined();
+  });
+
+  it('draws one escaped line per event', () => {
+    expect(eventLine({ seq: 7, type: 'booking.confirmed', entityId: 'abc\u001b[2J', entity: {}, createdDate: '2026-11-23T10:00:00.000Z' })).toBe(
+      '     7  2026-11-23 10:00:00  booking.confirmed             abc\\x1b[2J',
+    );
+  });
+});
+
+describe('dashboard', () => {
+  const now = new Date('2026-11-23T12:00:00Z');
+  const order = (o: Partial<Order>) => ({ id: 'o', ...o }) as Order;
+  it('says why an order needs attention: paused, unpaid offline, ending soon', () => {
+    const week = 7 * 24 * 3600 * 1000;
+    expect(attentionOf(order({ status: 'PAUSED' }), now, week)).toBe('paused');
+    expect(attentionOf(order({ status: 'ACTIVE', type: 'OFFLINE', lastPaymentStatus: 'UNPAID' }), now, week)).toBe('unpaid offline');
+    expect(attentionOf(order({ status: 'ACTIVE', type: 'ONLINE', lastPaymentStatus: 'UNPAID' }), now, week)).toBeUndefined();
+    expect(attentionOf(order({ status: 'ACTIVE', endDate: new Date('2026-11-25T12:00:00Z') }), now, week)).toBe('ends in 2d');
+    expect(attentionOf(order({ status: 'ACTIVE', endDate: new Date('2026-12-25T12:00:00Z') }), now, week)).toBeUndefined();
+    expect(attentionOf(order({ status: 'CANCELED', type: 'OFFLINE', lastPaymentStatus: 'UNPAID' }), now, week)).toBeUndefined();
+  });
+
+  it('reloads the panes an event touches', () => {
+    expect(panesOfEvent('booking.confirmed')).toEqual(['today', 'awaiting', 'events']);
+    expect(panesOfEvent('member.approved')).toEqual(['members', 'events']);
+    expect(panesOfEvent('order.paused')).toEqual(['orders', 'events']);
+    expect(panesOfEvent('service.updated')).toEqual(['events']);
+  });
+});
