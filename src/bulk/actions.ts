@@ -9,7 +9,8 @@
  *   changed it -> conflict, never overwritten.
  * - delete: an entity that is gone when its delete is (re)sent was deleted -> done.
  * - transition (confirm a booking, approve a member, pause an order): an entity already in the target state at
- *   planned revision + 1 (or any revision, for families without revisions) -> done.
+ *   planned revision + 1 (or any revision, for families without revisions) -> done; one the platform refuses
+ *   with 428 (its state does not allow the change) -> skipped with the platform's reason.
  * - create (clone N copies): not idempotent on the platform, so never repeated automatically; the journal's
  *   `created` lines make `--resume` create only the copies still missing.
  *
@@ -298,6 +299,9 @@ export function transitionAction<E extends Entity>(opts: {
         if (item.revision !== undefined && current.revision !== item.revision) {
           return { id: item.id, outcome: 'conflict', revision: current.revision ?? undefined, error: `changed by someone else since the plan (revision ${item.revision} -> ${current.revision})` };
         }
+        // 428 (failed precondition): the platform's state machine says no for this one (an order not started yet,
+        // a booking no longer pending). That is a skip with its reason, not a failure to retry.
+        if (sent.status === 'refused' && sent.httpStatus === 428) return { id: item.id, outcome: 'skipped', revision: current.revision ?? undefined, error: sent.error };
         return { id: item.id, outcome: 'failed', error: reason(sent) };
       }),
     }),

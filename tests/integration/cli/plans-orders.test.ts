@@ -162,6 +162,18 @@ describe('orders', () => {
     expect(json(rerun).counts).toMatchObject({ unchanged: 5, skipped: 1 });
   });
 
+  it('bulk: an order the platform refuses for its state (not started yet) is skipped with the reason, not failed (exit 0)', async () => {
+    const plan = (await cli(['plans', 'create', '--name', `Later ${n++}`, '--price', '15', '--every', 'MONTH', '--future-start', 'yes'])).stdout.trim();
+    const later = new Date(Date.now() + 20 * 86_400_000).toISOString().slice(0, 10);
+    for (let i = 0; i < 2; i++) expect((await cli(['checkout', 'offline', plan, '--member', await member(), '--paid', '--start', later])).code).toBe(0);
+    expect((await cli(['checkout', 'offline', plan, '--member', await member(), '--paid'])).code).toBe(0);
+    const run = await cli(['orders', 'pause', '--plan', plan, '--status', 'ACTIVE', '--yes', '--json']);
+    expect(run.code, run.stderr).toBe(0);
+    const report = json(run);
+    expect(report.counts).toMatchObject({ paused: 1, skipped: 2, failed: 0 });
+    expect(report.problems.every((p: { outcome: string; error: string }) => p.outcome === 'skipped' && /not started/.test(p.error))).toBe(true);
+  });
+
   it('bulk under faults: 40 orders marked paid, then paused, each exactly once with 5xx before and after the commit and dropped connections', async () => {
     const plan = (await cli(['plans', 'create', '--name', `Faults ${n++}`, '--price', '25', '--for', '6 MONTH'])).stdout.trim();
     const { plan: p } = (await emu.request('GET', `/pricing-plans/v2/plans/${plan}`)).body;
