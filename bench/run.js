@@ -358,6 +358,71 @@ async function main() {
       await setFaults(emu, { latencyMs: 0 });
       await control.close();
     }
+
+    // 9. The interactive UI in a real terminal (tmux): time to first paint and key to redraw (issue 9 section 2).
+    if (spawnSync('tmux', ['-V']).status !== 0) console.log('\nInteractive UI: skipped (tmux is not installed)');
+    else {
+      console.log('\nInteractive UI in tmux (120x40, demo seed, warm emulator; screen polled every ~5 ms)');
+      await reset(emu, 60);
+      const socket = `sitectl-bench-${process.pid}`;
+      const tmux = (...a) => spawnSync('tmux', ['-L', socket, ...a], { encoding: 'utf8' });
+      const uiEnv = { ...cliEnv, TERM: 'xterm-256color' };
+      delete uiEnv.CI;
+      delete uiEnv.NO_COLOR;
+      const quote = (v) => `'${String(v).replace(/'/g, `'\\''`)}'`;
+      const start = (name, args) => {
+        const assignments = Object.entries(uiEnv).filter(([, v]) => v !== undefined).map(([k, v]) => `${k}=${quote(v)}`);
+        tmux('new-session', '-d', '-s', name, '-x', '120', '-y', '40', `env -i ${assignments.join(' ')} ${quote(process.execPath)} ${quote(bin)} ${args.map(quote).join(' ')}; sleep 600`);
+      };
+      const screenUntil = async (name, re, timeoutMs = 20_000) => {
+        const deadline = performance.now() + timeoutMs;
+        for (;;) {
+          const text = tmux('capture-pane', '-p', '-t', name).stdout ?? '';
+          if (re.test(text)) return text;
+          if (performance.now() > deadline) throw new Error(`${name}: the screen never showed ${re}`);
+          await sleep(5);
+        }
+      };
+      try {
+        // A session that outlives the others, so killing one never stops the server while the next starts.
+        tmux('new-session', '-d', '-s', 'hold', 'sleep 600');
+        for (const [label, args, ready] of [
+          ['sitectl dashboard', ['dashboard'], /\[Bookings by staff \d+\][\s\S]*^> /m],
+          ['sitectl browse bookings', ['browse', 'bookings'], /^> /m],
+        ]) {
+          const paints = [];
+          for (let i = 0; i < 5; i++) {
+            const name = `paint${i}`;
+            const t = performance.now();
+            start(name, args);
+            await screenUntil(name, ready);
+            paints.push(performance.now() - t);
+            tmux('kill-session', '-t', name);
+          }
+          console.log(`  ${label.padEnd(26)} first paint (process start to rows on screen), median of 5: ${fmt(median(paints), 0)} ms`);
+        }
+        start('keys', ['browse', 'bookings']);
+        await screenUntil('keys', /^> /m);
+        const cursorLine = (text) => text.split('\n').findIndex((l) => l.startsWith('>'));
+        const keys = [];
+        for (let i = 0; i < 20; i++) {
+          const before = cursorLine(tmux('capture-pane', '-p', '-t', 'keys').stdout);
+          const t = performance.now();
+          tmux('send-keys', '-t', 'keys', 'j');
+          for (;;) {
+            const now = cursorLine(tmux('capture-pane', '-p', '-t', 'keys').stdout);
+            if (now !== before) break;
+            if (performance.now() - t > 5000) throw new Error('the cursor never moved');
+          }
+          keys.push(performance.now() - t);
+        }
+        const sorted = [...keys].sort((a, b) => a - b);
+        console.log(`  key press (j) to redrawn cursor over 20 presses: median ${fmt(median(keys), 0)} ms, worst ${fmt(sorted[sorted.length - 1], 0)} ms`);
+        console.log('  targets: first paint < 1000 ms, key to redraw < 100 ms');
+      } finally {
+        tmux('kill-server');
+      }
+    }
   } finally {
     emu.child.kill('SIGTERM');
     await waitFor(() => emu.child.exitCode !== null || emu.child.signalCode !== null, 10_000, 'emulator stop').catch(() => emu.child.kill('SIGKILL'));

@@ -47,7 +47,7 @@ async function field(noun: string, id: string, name: string): Promise<unknown> {
 describe.skipIf(!hasTmux)('sitectl dashboard in a real terminal (tmux)', () => {
   it('confirms a booking and approves a member with single keys, asks before a cancel, and shows changes made elsewhere', async () => {
     term.start('dash', ['dashboard', '--interval', '60'], { width: 120, height: 32 });
-    const first = await term.waitFor('dash', /\[Today \+ 6d by staff \d+\]│ To confirm \d+ │ Members to approve \d+ │ Orders needing attention \d+ │ Recent events \d+/);
+    const first = await term.waitFor('dash', /\[Bookings by staff \d+\]│ To confirm \d+ │ Members to approve \d+ │ Orders to check \d+ │ Events \d+/);
     expect(first).toMatch(/STAFF\s+START\s+SERVICE\s+CONTACT\s+STATUS\s+ID/);
     expect(first).toMatch(/c confirm · d decline · x cancel · tab pane/);
 
@@ -88,12 +88,12 @@ describe.skipIf(!hasTmux)('sitectl dashboard in a real terminal (tmux)', () => {
 
     // The recent events pane lists what happened, newest first; ? opens the help overlay.
     term.send('dash', 'Tab', 'Tab');
-    const events = await term.waitFor('dash', /\[Recent events \d+\][\s\S]*member\.approved/);
+    const events = await term.waitFor('dash', /\[Events \d+\][\s\S]*member\.approved/);
     expect(events).toMatch(/booking\.confirmed/);
     term.send('dash', '?');
     await term.waitFor('dash', /tab shift-tab {2}next, previous pane/);
     term.send('dash', 'Escape');
-    await term.waitFor('dash', /\[Recent events/);
+    await term.waitFor('dash', /\[Events/);
     term.send('dash', 'q');
     await term.waitFor('dash', /EXIT=0/);
   });

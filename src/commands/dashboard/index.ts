@@ -24,7 +24,8 @@ import { cellsOf, detailLines, requireInteractive, uiColor } from '../shared/bro
 import { parseWhen, siteZone } from '../shared/time.js';
 import { nounActions, uiActions } from '../shared/ui-actions.js';
 import { type EntityView, wireFilter } from '../shared/verbs.js';
-import { eventLine, readEvents, type EventRecord } from '../events/index.js';
+import { escapeControl } from '../../core/text.js';
+import { readEvents, type EventRecord } from '../events/index.js';
 
 export interface DashboardOptions {
   interval?: string;
@@ -130,7 +131,7 @@ export async function run(opts: DashboardOptions, ctx: Context): Promise<void> {
   const panes: PaneSpec[] = [
     pane(ctx, {
       id: 'today',
-      title: `Today + ${days - 1}d by staff`,
+      title: 'Bookings by staff',
       view: BOOKING_VIEW,
       columns: bookingColumns({ key: 'staff', get: staffOf }),
       async read() {
@@ -170,7 +171,7 @@ export async function run(opts: DashboardOptions, ctx: Context): Promise<void> {
     }),
     pane<Order>(ctx, {
       id: 'orders',
-      title: 'Orders needing attention',
+      title: 'Orders to check',
       view: ORDER_VIEW,
       columns: [
         { key: 'reason', get: (o) => attentionOf(o, ctx.now(), days * DAY_MS) ?? '' },
@@ -215,8 +216,8 @@ export async function run(opts: DashboardOptions, ctx: Context): Promise<void> {
     const recent = new Map<string, EventRecord>();
     panes.push({
       id: 'events',
-      title: 'Recent events',
-      columns: ['EVENT'],
+      title: 'Events',
+      columns: ['SEQ', 'TIME (UTC)', 'TYPE', 'ENTITY'],
       open() {
         let read = false;
         return {
@@ -229,7 +230,7 @@ export async function run(opts: DashboardOptions, ctx: Context): Promise<void> {
               .reverse()
               .map((e) => {
                 recent.set(String(e.seq), e);
-                return { id: String(e.seq), cells: [eventLine(e).trim()] };
+                return { id: String(e.seq), cells: [String(e.seq), e.createdDate.slice(0, 19).replace('T', ' '), escapeControl(e.type), escapeControl(e.entityId)] };
               });
             return { rows, done: true, total: rows.length };
           },
