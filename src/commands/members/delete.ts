@@ -30,6 +30,16 @@ export const { register, run } = deleteVerb({
     if (typeof assignee !== 'string' || !FULL_ID.test(assignee)) throw new UserError(`--content-assignee takes a member's full id, got '${String(assignee)}'`);
     return { contentAssigneeId: assignee };
   },
+  async verify(api, options, signal) {
+    const assignee = options.contentAssigneeId as string | undefined;
+    if (assignee === undefined) return;
+    try {
+      await fetchMember(api, assignee, signal);
+    } catch (err) {
+      if ((err as { status?: unknown }).status === 404) throw new UserError(`--content-assignee: no member has the id ${assignee}`, "'sitectl members list' shows the members");
+      throw err;
+    }
+  },
   fetch: (api, id, signal) => fetchMember(api, id, signal),
   remove: async (api, id, signal, options) => {
     const assignee = options.contentAssigneeId as string | undefined;

@@ -43,6 +43,11 @@ export interface DeleteSpec<E> {
    * for `--resume`, and passed to `remove` and the bulk action).
    */
   options?(opts: DeleteOptions): Record<string, unknown>;
+  /**
+   * Checks the options against the platform before anything is planned or deleted (a content assignee that is
+   * no member). @throws UserError (exit 2)
+   */
+  verify?(api: ApiClient, options: Record<string, unknown>, signal: AbortSignal): Promise<void>;
   /** The bulk form's port and action (a dynamic import, so list and get never load the engine). */
   bulk(): Promise<BulkDeleteWiring>;
 }
@@ -62,6 +67,7 @@ export function deleteVerb<E>(spec: DeleteSpec<E>): Verb<DeleteOptions> {
     const options = spec.options?.(opts) ?? {};
     requireConfirmable(ctx, opts, `deleting ${one} ${given}`);
     const api = await ctx.api();
+    await spec.verify?.(api, options, ctx.signal);
     const id = await idOf(ctx, api, view, given);
     const entity = await spec.fetch(api, id, ctx.signal);
     const name = oneLine(view.label(entity) ?? 'unnamed');
@@ -84,6 +90,7 @@ export function deleteVerb<E>(spec: DeleteSpec<E>): Verb<DeleteOptions> {
     const selection = journal ? undefined : await selectionFromFlags(ctx, view, opts);
     requireConfirmable(ctx, opts, `deleting ${many}`);
     const api = await ctx.api();
+    if (!journal) await spec.verify?.(api, options, ctx.signal);
     const args: JournalArgs = journal?.header.args ?? {
       filter: selection?.kind === 'filter' ? selection.filter : undefined,
       ids: selection?.kind === 'ids' ? selection.ids : undefined,

@@ -52,6 +52,11 @@ export interface TransitionSpec<E extends { id: string; revision?: string | null
   reached(entity: E): boolean;
   /** Why the entity cannot make the change (undefined when it can). */
   blocked?(entity: E): string | undefined;
+  /**
+   * For a change that cannot be undone: the question the single form asks first (`--yes` skips it; without a
+   * terminal and without `--yes` it is refused, exit 2), given the entity and the verb's options.
+   */
+  confirmOne?(entity: E, options: Record<string, unknown>): string | undefined;
   /** For one blocked entity: the command that does what was meant (`msb cancel ID`), as a hint line. */
   instead?(entity: E, bin: string): string | undefined;
   /** Reads one entity. @throws ApiError 404 for an unknown id */
@@ -103,7 +108,13 @@ export function transitionVerb<E extends { id: string; revision?: string | null 
       success(ctx.io, `dry run: would ${spec.verb} ${id} (${label}); nothing was changed`);
       return;
     }
-    const after = await spec.apply(api, entity, opts.revision ?? entity.revision ?? undefined, spec.options?.(opts) ?? {}, ctx.signal);
+    const options = spec.options?.(opts) ?? {};
+    const question = spec.confirmOne?.(entity, options);
+    if (question && !opts.yes) {
+      requireConfirmable(ctx, opts, `${spec.title.toLowerCase()} ${one} ${id}`);
+      await ctx.prompter.require(question, { what: `${spec.title.toLowerCase()} ${one} ${id}` });
+    }
+    const after = await spec.apply(api, entity, opts.revision ?? entity.revision ?? undefined, options, ctx.signal);
     success(ctx.io, `${spec.done} ${id} (${label})${after.revision ? `, revision ${after.revision}` : ''}`);
     await printRecord(ctx.io, format, after, { rows: spec.view.rows(after), columns: spec.view.columns, now: ctx.now() });
   }

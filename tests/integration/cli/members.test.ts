@@ -125,7 +125,9 @@ describe('member transitions', () => {
     expect((await cli(['members', 'mute', id])).code).toBe(0);
     expect((await emu.request('GET', `${BASE}/${id}?fieldsets=FULL`)).body.member.activityStatus).toBe('MUTED');
     expect((await cli(['members', 'unmute', id])).code).toBe(0);
-    expect((await cli(['members', 'disconnect', id])).code).toBe(0);
+    // It cannot be undone: asked first, so without a terminal it needs --yes.
+    expectError(await cli(['members', 'disconnect', id]), 2, /needs confirmation/);
+    expect((await cli(['members', 'disconnect', id, '--yes'])).code).toBe(0);
     const seq = await lastEventSeq(emu);
     expectError(await cli(['members', 'approve', id]), 1, /cannot be approved: it is OFFLINE/);
     expectError(await cli(['members', 'mute', id]), 1, /cannot be muted: it is OFFLINE/);
@@ -138,7 +140,8 @@ describe('member transitions', () => {
     const a = await newMember();
     expectError(await cli(['members', 'delete', a]), 2, /no terminal/);
     expectError(await cli(['members', 'delete', a, '--yes', '--content-assignee', 'abc']), 2, /full id/);
-    expectError(await cli(['members', 'delete', a, '--yes', '--content-assignee', '00000000-0000-4000-8000-000000000000']), 2, /CONTENT_ASSIGNEE_NOT_FOUND/);
+    expectError(await cli(['members', 'delete', a, '--yes', '--content-assignee', '00000000-0000-4000-8000-000000000000']), 2, /--content-assignee: no member has the id/);
+    expectError(await cli(['members', 'delete', '--where', 'status=OFFLINE', '--yes', '--content-assignee', '00000000-0000-4000-8000-000000000000']), 2, /--content-assignee: no member has the id/);
     expect((await emu.request('GET', `${BASE}/${a}`)).status).toBe(200);
     expect((await cli(['members', 'delete', a, '--yes', '--content-assignee', keeper])).code).toBe(0);
     expect((await emu.request('GET', `${BASE}/${a}`)).status).toBe(404);

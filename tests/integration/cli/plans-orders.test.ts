@@ -131,7 +131,8 @@ describe('orders', () => {
     expect(json(await cli(['orders', 'postpone', id, '--to', later, '--json', 'endDate']))).toEqual({ endDate: later });
     expect(json(await cli(['orders', 'mark-paid', id, '--json', 'lastPaymentStatus']))).toEqual({ lastPaymentStatus: 'PAID' });
     expect((await cli(['orders', 'mark-paid', id])).stderr).toMatch(/is already marked paid; nothing changed/);
-    expect(json(await cli(['orders', 'cancel', id, '--json', 'status,cancellation']))).toMatchObject({ status: 'CANCELED', cancellation: { cause: 'OWNER_ACTION', effectiveAt: 'IMMEDIATELY' } });
+    expectError(await cli(['orders', 'cancel', id]), 2, /needs confirmation/);
+    expect(json(await cli(['orders', 'cancel', id, '--yes', '--json', 'status,cancellation']))).toMatchObject({ status: 'CANCELED', cancellation: { cause: 'OWNER_ACTION', effectiveAt: 'IMMEDIATELY' } });
     expectError(await cli(['orders', 'resume', id]), 1, /cannot be resumed: it is CANCELED/);
     expectError(await cli(['orders', 'pause', id]), 1, /cannot be paused: it is CANCELED/);
 
@@ -145,7 +146,7 @@ describe('orders', () => {
     const plan = (await cli(['plans', 'create', '--name', `Bulk ${n++}`, '--price', '15', '--every', 'MONTH'])).stdout.trim();
     for (let i = 0; i < 6; i++) expect((await cli(['checkout', 'offline', plan, '--member', await member(), '--paid'])).code).toBe(0);
     const first = json(await cli(['orders', 'list', '--plan', plan, '--json', 'id']))[0].id;
-    expect((await cli(['orders', 'cancel', first])).code).toBe(0);
+    expect((await cli(['orders', 'cancel', first, '--yes'])).code).toBe(0);
     const dry = await cli(['orders', 'pause', '--plan', plan, '--dry-run', '--json']);
     expect(dry.code, dry.stderr).toBe(0);
     expect(json(dry)).toMatchObject({ action: 'pause', entity: 'orders', dryRun: true, targets: 6, toChange: 5, skipped: [{ id: first, reason: 'it is CANCELED' }] });

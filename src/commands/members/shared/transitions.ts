@@ -64,6 +64,7 @@ const SPECS: Record<MemberVerb, Omit<TransitionSpec<Member>, 'view' | 'fetch' | 
     title: 'Disconnecting',
     reached: (m) => m.status === 'OFFLINE',
     blocked: (m) => statusBlocked(m, 'disconnect'),
+    confirmOne: (m) => `Disconnect member ${m.loginEmail ?? m.id}? This cannot be undone.`,
     async apply(api, m, _r, _o, signal) {
       return (await calls.disconnectMember(api, { id: m.id }, { signal })).member;
     },

@@ -78,6 +78,7 @@ const SPECS: Record<Verb, Omit<TransitionSpec<Row>, 'view' | 'fetch' | 'command'
     options: (o) => ({ effectiveAt: effectiveAtOf(o.at as string | undefined) }),
     reached: (o) => o.status === 'CANCELED',
     blocked: (o) => (o.status === 'ENDED' ? 'it has ENDED' : undefined),
+    confirmOne: (o, opts) => (opts.effectiveAt === 'NEXT_PAYMENT_DATE' ? undefined : `Cancel order ${o.id} now? The member loses the plan at once.`),
     apply: async (api, o, _r, opts, signal) => {
       await calls.cancelOrder(api, { id: o.id, effectiveAt: opts.effectiveAt === 'NEXT_PAYMENT_DATE' ? 'NEXT_PAYMENT_DATE' : 'IMMEDIATELY' }, { signal });
       return o;
