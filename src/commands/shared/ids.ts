@@ -13,6 +13,9 @@ const PREFIX = /^[0-9a-f][0-9a-f-]{3,34}$/i;
 /** Matches listed when a prefix is ambiguous. */
 const SHOWN = 5;
 
+/** Most entities a prefix is looked for in, on a list that cannot filter by id (read through page by page). */
+export const MAX_SCAN = 1000;
+
 /** True when `given` is a prefix to look up rather than an id to use as it is. */
 export function isIdPrefix(given: string): boolean {
   return !FULL_ID.test(given) && PREFIX.test(given);
@@ -35,13 +38,19 @@ export async function resolveId(
   const matches: Array<Record<string, unknown>> = [];
   if (!query.paging.filter) {
     // A list that cannot filter by id (the orders GET list): read it through, keeping the ids that match.
+    // Bounded: past MAX_SCAN entities a prefix costs more calls than typing the id does.
     const prefix = given.toLowerCase();
-    for await (const page of listPages(api, query, { signal: opts.signal })) {
+    let read = 0;
+    for await (const page of listPages(api, query, { signal: opts.signal, limit: MAX_SCAN })) {
       for (const item of page.items) {
         const e = (opts.fromItem ? opts.fromItem(item) : item) as Record<string, unknown>;
         if (String(e.id).toLowerCase().startsWith(prefix)) matches.push(e);
       }
+      read += page.items.length;
       if (matches.length > SHOWN) break;
+    }
+    if (matches.length === 0 && read >= MAX_SCAN) {
+      throw new UserError(`no ${noun.one} among the first ${MAX_SCAN} has an id starting with '${given}'`, `the ${noun.many} list cannot search by id: give the full id`);
     }
     return chosen(given, matches, noun, opts);
   }
