@@ -262,7 +262,9 @@ export async function runBulkVerb(ctx: Context, run: BulkVerbRun): Promise<void>
     if (result.plan.missing.length) {
       throw new UserError(`${result.plan.missing.length} of the given ids do not exist: ${result.plan.missing.slice(0, 5).join(', ')}`);
     }
-    notice(ctx.io, 'dry run: nothing was changed');
+    // The count on stderr too: a CI log shows it whatever stdout was piped to.
+    const p = result.plan;
+    notice(ctx.io, `dry run: ${p.items.length} of ${p.targets} ${view.noun.many} would change (${p.unchanged} unchanged, ${p.skipped.length} skipped); nothing was changed`);
     return;
   }
   if (result.kind === 'empty') {

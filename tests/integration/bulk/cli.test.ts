@@ -112,7 +112,7 @@ describe('services update (bulk) through the CLI', () => {
         { path: 'payment.fixed.price.value', before: priceOf(services.get(item.id)!), after: '45' },
       ]);
     }
-    expect(r.stderr).toContain('dry run: nothing was changed');
+    expect(r.stderr).toContain(`dry run: ${plan.toChange} of ${courses.length} services would change (${plan.unchanged} unchanged, 0 skipped); nothing was changed`);
     expect(await eventsAfter(emu, seq)).toEqual([]);
   });
 
