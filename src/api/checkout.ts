@@ -12,6 +12,7 @@ import * as z from 'zod/mini';
 import { callsOf, defineFamily } from './family.js';
 import { orderInputs as input, orderReplies as replies } from './schemas/order.js';
 
+/** The checkout family table (spec 001 section 7 "Checkout": 5 operations). */
 export const checkoutFamily = defineFamily({
   name: 'checkout',
   prefixes: [{ proto: '/v2/checkout/orders', urls: ['/pricing-plans/v2/checkout/orders'] }],
@@ -76,4 +77,5 @@ export const checkoutFamily = defineFamily({
 
 /** One typed call per checkout operation. */
 export const checkout = callsOf(checkoutFamily);
+/** The checkout operations, by SDK method name. */
 export const checkoutOps = checkoutFamily.operations;

@@ -50,6 +50,7 @@ function clearList(list: 'phones' | 'emails' | 'addresses') {
 
 const fieldsets = () => ({ fieldsets: z.optional(input().Fieldsets) });
 
+/** The members family table (spec 001 section 7 "Members": 24 operations in 18 rows). */
 export const membersFamily = defineFamily({
   name: 'members',
   prefixes: [{ proto: '/v1/members', urls: ['/members/v1/members'] }],

@@ -29,6 +29,7 @@ function orderAction(verb: string, summary: string) {
   };
 }
 
+/** The owner's orders family table (spec 001 section 7 "Orders, owner": 7 operations in 5 rows). */
 export const ordersFamily = defineFamily({
   name: 'orders',
   prefixes: [{ proto: '/v2/orders', urls: ['/pricing-plans/v2/orders'] }],
@@ -73,6 +74,7 @@ export const ordersFamily = defineFamily({
   },
 });
 
+/** The member's own orders family table (spec 001 section 7 "Orders, member": 3 operations, member tokens). */
 export const memberOrdersFamily = defineFamily({
   name: 'member-orders',
   prefixes: [{ proto: '/v2/member/orders', urls: ['/pricing-plans/v2/member/orders'] }],
@@ -107,7 +109,9 @@ export const memberOrdersFamily = defineFamily({
 
 /** One typed call per owner orders operation: `orders.managementGetOrder(api, {id})`. */
 export const orders = callsOf(ordersFamily);
+/** The owner's orders operations, by SDK method name. */
 export const orderOps = ordersFamily.operations;
 /** One typed call per member orders operation (a member token is needed). */
 export const memberOrders = callsOf(memberOrdersFamily);
+/** The member's orders operations, by SDK method name. */
 export const memberOrderOps = memberOrdersFamily.operations;

@@ -21,6 +21,7 @@ const listParams = () => ({
   planIds: z.optional(z.array(input().Id).check(z.maxLength(100))),
 });
 
+/** The pricing plans family table (spec 001 section 7 "Plans": 11 operations). */
 export const plansFamily = defineFamily({
   name: 'plans',
   prefixes: [{ proto: '/v2/plans', urls: ['/pricing-plans/v2/plans'] }],
@@ -114,4 +115,5 @@ export const plansFamily = defineFamily({
 
 /** One typed call per plans operation: `plans.getPlan(api, {id})`. */
 export const plans = callsOf(plansFamily);
+/** The plans operations, by SDK method name. */
 export const planOps = plansFamily.operations;

@@ -12,6 +12,7 @@ export function register(parent: Command, ctx: Context): void {
   );
 }
 
+/** Prints the number of plans (`{totalPlans}` with --json). @throws UserError (exit 2) for bad --json fields; ApiError */
 export async function run(opts: FormatFlags, ctx: Context): Promise<void> {
   const format = resolveFormat(opts, fieldsChecker(['totalPlans']));
   const api = await ctx.api();
