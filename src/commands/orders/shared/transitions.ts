@@ -33,7 +33,13 @@ const finalReason = (o: Order) => (o.status === 'CANCELED' || o.status === 'ENDE
 function postponeTo(o: TransitionOptions): string {
   const to = o.to as string | undefined;
   if (to === undefined) throw new UserError('postpone needs --to DATE', 'e.g. --to 2027-03-01 or --to 2027-03-01T18:00:00Z');
-  return new Date(parseWhen(to, 'UTC', '--to')).toISOString();
+  try {
+    return new Date(parseWhen(to, 'UTC', '--to')).toISOString();
+  } catch (err) {
+    // parseWhen's hint speaks of the site's zone; an order's end date here is read in UTC.
+    if (err instanceof UserError) throw new UserError(err.message, 'use 2027-03-01 or 2027-03-01T18:00 (UTC), or an instant with an offset such as 2027-03-01T18:00:00+02:00');
+    throw err;
+  }
 }
 
 const SPECS: Record<Verb, Omit<TransitionSpec<Row>, 'view' | 'fetch' | 'command' | 'bulk'> & { action: 'pauseOrder' | 'resumeOrder' | 'markAsPaid' | 'cancelOrder' | 'postponeEndDate' }> = {
