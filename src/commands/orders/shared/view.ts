@@ -59,7 +59,7 @@ export function orderRows(o: Order): Array<[string, unknown]> {
     ['free trial', o.freeTrialDays ? `${o.freeTrialDays} days` : undefined],
     ['current cycle', o.currentCycle?.index ? `${o.currentCycle.index} of ${o.pricing?.subscription?.cycleCount || (o.pricing?.subscription ? 'unlimited' : 1)}` : undefined],
     ['cycle started', o.currentCycle?.startedDate],
-    ['cycle ends', o.currentCycle?.index ? (o.currentCycle.endedDate ?? 'when the pause ends') : undefined],
+    ['cycle ends', o.currentCycle?.index ? (o.currentCycle.endedDate ?? (o.status === 'PAUSED' ? 'when the pause ends' : 'never (until canceled)')) : undefined],
     ['auto-renewal', o.autoRenewCanceled ? 'canceled' : undefined],
     ['cancellation', c ? `${c.effectiveAt ?? ''} by ${c.cause ?? ''}${c.requestedDate instanceof Date ? ` on ${c.requestedDate.toISOString()}` : ''}` : undefined],
     ['pauses', pauses.join('; ') || undefined],
