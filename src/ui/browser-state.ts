@@ -210,8 +210,10 @@ export function browserReducer(state: BrowserState, action: BrowserAction): Brow
       const server = isServerFilter(text);
       const next = withPane({ ...state, mode: 'list', input: '' }, undefined, (p) => {
         const serverText = server ? text : '';
-        const reload = serverText !== p.server ? p.reload + 1 : p.reload;
-        return { ...p, filter: server ? '' : text, server: serverText, reload, cursor: 0, top: 0 };
+        const base = { ...p, filter: server ? '' : text, server: serverText, cursor: 0, top: 0 };
+        if (serverText === p.server) return base;
+        // Rows of the old server filter never show under the new one: the pane reads from its first page again.
+        return { ...base, reload: p.reload + 1, rows: [], done: false, total: undefined, error: undefined, selected: [] };
       });
       return next;
     }

@@ -129,7 +129,7 @@ describe.skipIf(!hasTmux)('browsable tables in a real terminal (tmux)', () => {
     await term.waitFor('members', /EXIT=0/);
   });
 
-  it('works at 80x24 with NO_COLOR and TERM=dumb, filters on the server with field=value, and Ctrl-C exits 130', async () => {
+  it('works at 80x24 with NO_COLOR and TERM=dumb, filters on the server with field=value, fits a resized window, and Ctrl-C exits 130', async () => {
     term.start('dumb', ['browse', 'bookings'], { width: 80, height: 24, env: { NO_COLOR: '1', TERM: 'dumb' } });
     const screen = await term.waitFor('dumb', /bookings · 100\+ loaded/);
     const lines = screen.split('\n');
@@ -142,6 +142,11 @@ describe.skipIf(!hasTmux)('browsable tables in a real terminal (tmux)', () => {
     const statuses = filtered.split('\n').filter((l) => /^[> ][ *] [0-9a-f]{8} /.test(l));
     expect(statuses.length).toBeGreaterThan(0);
     for (const l of statuses) expect(l).toMatch(/CANCELED/);
+    // A smaller window: the table is drawn again to fit, dropping the columns that go first.
+    term.resize('dumb', 60, 12);
+    const small = await term.waitFor('dumb', /^(?=.{0,60}$) {3}ID\s+START\s+SERVICE\s+CONTACT\s+STATUS$/m);
+    expect(small.split('\n').every((l) => l.length <= 60)).toBe(true);
+    expect(small.split('\n').filter((l) => /^[> ][ *] [0-9a-f]{8} /.test(l)).length).toBeLessThanOrEqual(12 - 5);
     term.send('dumb', 'C-c');
     await term.waitFor('dumb', /EXIT=130/);
   });

@@ -18,6 +18,8 @@ export interface Terminal {
   waitFor(name: string, pattern: RegExp, ms?: number): Promise<string>;
   /** Types keys (tmux key names: 'y', 'Enter', 'C-c', or literal text). */
   send(name: string, ...keys: string[]): void;
+  /** Resizes the session's window (the program gets SIGWINCH). */
+  resize(name: string, width: number, height: number): void;
   /** Kills the tmux server and every session in it. */
   close(): void;
 }
@@ -50,6 +52,9 @@ export function openTerminal(sandbox: CliSandbox, target?: CliTarget): Terminal 
     },
     send(name, ...keys) {
       tmux('send-keys', '-t', name, ...keys);
+    },
+    resize(name, width, height) {
+      tmux('resize-window', '-t', name, '-x', String(width), '-y', String(height));
     },
     close() {
       spawnSync('tmux', ['-L', socket, 'kill-server']);

@@ -73,6 +73,7 @@ describe('browser reducer', () => {
     s = apply(s, { type: 'filter-start' }, { type: 'filter-erase' }, { type: 'filter-erase' }, { type: 'filter-erase' }, { type: 'filter-erase' }, { type: 'filter-erase' });
     s = apply(s, { type: 'filter-type', text: 'status=PENDING' }, { type: 'filter-submit' });
     expect(s.panes[0]).toMatchObject({ filter: '', server: 'status=PENDING', reload: 1 });
+    expect(s.panes[0]!.rows).toEqual([]);
     s = apply(s, { type: 'filter-start' }, { type: 'filter-cancel' });
     expect(s.panes[0]!.server).toBe('status=PENDING');
   });
