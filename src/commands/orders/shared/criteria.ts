@@ -9,6 +9,7 @@ import type { Filter } from '../../../api/schemas/common.js';
 import { OrderStatusValues, PaymentStatusValues } from '../../../api/schemas/order.js';
 import type { Context } from '../../../context.js';
 import { UserError } from '../../../core/errors.js';
+import { fetchMember } from '../../members/shared/read.js';
 import { planOf } from '../../plans/shared/view.js';
 
 export interface CriteriaFlags {
@@ -57,10 +58,25 @@ export async function criteriaFilter(o: CriteriaFlags, ctx: Context): Promise<Fi
   return parts.length === 1 ? parts[0] : { $and: parts };
 }
 
-/** A member id from `--buyer`/`--member`: an id as given, or the member whose login e-mail it is. @throws UserError (exit 2) for an unknown e-mail */
+/**
+ * A member id from `--buyer`/`--member`: the member whose login e-mail it is, or an id or unique id prefix of a
+ * member that exists (a typo would otherwise select nothing, silently).
+ * @throws UserError (exit 2) for an unknown e-mail or id, (exit 1/2) for a prefix matching none or several
+ */
 export async function memberIdOf(ctx: Context, given: string, flag = '--buyer'): Promise<string> {
-  if (!given.includes('@')) return given;
-  const { members: found } = await members.queryMembers(await ctx.api(), { query: { filter: { loginEmail: given.toLowerCase() }, paging: { limit: 2 } } }, { signal: ctx.signal });
+  const api = await ctx.api();
+  if (!given.includes('@')) {
+    const [{ idOf }, { MEMBER_VIEW }] = await Promise.all([import('../../shared/verbs.js'), import('../../members/shared/view.js')]);
+    const id = await idOf(ctx, api, MEMBER_VIEW, given);
+    try {
+      await fetchMember(api, id, ctx.signal);
+    } catch (err) {
+      if ((err as { status?: unknown }).status === 404) throw new UserError(`${flag}: no member has the id ${id}`, `'${ctx.bin} members list' shows the members`);
+      throw err;
+    }
+    return id;
+  }
+  const { members: found } = await members.queryMembers(api, { query: { filter: { loginEmail: given.toLowerCase() }, paging: { limit: 2 } } }, { signal: ctx.signal });
   if (found.length !== 1) throw new UserError(`${flag}: no member signs in as ${given}`, `'${ctx.bin} members list' shows the members`);
   return found[0]!.id;
 }
