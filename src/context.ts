@@ -302,19 +302,23 @@ async function buildClient(ctx: Context): Promise<ApiClient> {
 
 async function buildProfileClient(ctx: Context): Promise<ApiClient> {
   const profile = await resolveProfile(ctx, { startEmulator: true });
-  if (!profile.apiKey) {
+  // Without an API key, an app's client credentials (sitectl login --client-id ID --client-secret-stdin) serve.
+  const appToken = profile.apiKey ? undefined : await (await import('./context-auth.js')).appAccessToken(ctx.env, profile.name, profile.baseUrl, ctx.now().getTime(), ctx.signal);
+  if (!profile.apiKey && !appToken) {
     throw new AuthError(
       `profile '${profile.name}' has no API key`,
-      `add one with '${ctx.bin} profile add ${profile.name === 'env' ? 'NAME' : profile.name} --base-url URL --site-id ID --api-key-stdin', or set SITECTL_API_KEY`,
+      `add one with '${ctx.bin} profile add ${profile.name === 'env' ? 'NAME' : profile.name} --base-url URL --site-id ID --api-key-stdin', set SITECTL_API_KEY, or sign in as an app: '${ctx.bin} login --client-id ID --client-secret-stdin'`,
     );
   }
-  if (!profile.siteId) {
+  if (!profile.siteId && !appToken) {
     throw new AuthError(
       `profile '${profile.name}' has no site id (an API key needs one)`,
       `set it with '${ctx.bin} profile add ... --site-id ID' or SITECTL_SITE_ID`,
     );
   }
-  const credentials: Credentials = { kind: 'apiKey', apiKey: profile.apiKey, siteId: profile.siteId, ...(profile.accountId ? { accountId: profile.accountId } : {}) };
+  const credentials: Credentials = appToken
+    ? { kind: 'accessToken', accessToken: appToken }
+    : { kind: 'apiKey', apiKey: profile.apiKey!, siteId: profile.siteId!, ...(profile.accountId ? { accountId: profile.accountId } : {}) };
   const { ApiClient } = await loadDeps();
   const timeout = timeoutMs(ctx);
   try {

@@ -40,6 +40,9 @@ const NOUNS: readonly Noun[] = [
   { name: 'sites', description: 'The sites of the account the API key reaches', load: () => import('./commands/sites/index.js') },
   { name: 'api', description: 'Make an authenticated request to any platform endpoint', load: () => import('./commands/api/index.js') },
   { name: 'profile', description: 'Manage profiles: which site and credentials to use', load: () => import('./commands/profile/index.js') },
+  { name: 'login', description: 'Sign in: in a browser, with a device code, with e-mail and password, or as an app', load: () => import('./commands/login/index.js') },
+  { name: 'logout', description: "Sign out: revoke and remove the profile's tokens", load: () => import('./commands/logout/index.js') },
+  { name: 'auth', description: 'Sign-in status, access tokens, registration, password recovery, e-mail verification', load: () => import('./commands/auth/index.js') },
   { name: 'emulator', description: 'Run the local emulator of the platform', load: () => import('./commands/emulator/index.js') },
 ];
 

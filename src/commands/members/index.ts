@@ -3,7 +3,7 @@
  * and get come from the shared verb factories over the members query (FULL fieldset); approve, block,
  * disconnect, mute and unmute are shared transition verbs (one member, or many through the entity bulk engine:
  * approve and block as the platform's by-filter jobs); delete is the shared delete verb; export streams every
- * member as NDJSON or CSV.
+ * member as NDJSON or CSV. `me` is the signed-in member (member tokens, `sitectl login`).
  */
 import '../../startup.js';
 import type { Command } from 'commander';
@@ -17,6 +17,7 @@ import * as disconnect from './disconnect.js';
 import * as exportVerb from './export.js';
 import * as get from './get.js';
 import * as list from './list.js';
+import * as me from './me.js';
 import * as mute from './mute.js';
 import * as slug from './slug.js';
 import * as unmute from './unmute.js';
@@ -24,5 +25,5 @@ import * as update from './update.js';
 
 export function register(program: Command, ctx: Context): void {
   const members = program.command('members').alias('member').description('List, approve, block, mute, update, delete and export site members');
-  for (const verb of [list, get, create, update, del, approve, block, mute, unmute, disconnect, slug, clearContact, exportVerb]) verb.register(members, ctx);
+  for (const verb of [list, get, me, create, update, del, approve, block, mute, unmute, disconnect, slug, clearContact, exportVerb]) verb.register(members, ctx);
 }

@@ -1,7 +1,8 @@
 /**
  * `sitectl orders <verb>`: the site's pricing plan orders, as the owner manages them (spec 001 sections 4, 6
  * and 7 "Orders, owner"): list and get; pause, resume, cancel, mark-paid and postpone, one order or many
- * through the entity bulk engine. (A member's own orders come with sign-in.)
+ * through the entity bulk engine. `list --mine`, `get ID --mine` and `cancel ID --mine` act on the signed-in
+ * member's own orders with its tokens (shared/mine.ts).
  */
 import '../../startup.js';
 import type { Command } from 'commander';

@@ -378,7 +378,7 @@ export function handleOAuth(deps: OAuthDeps, req: OAuthRequest, res: ServerRespo
     'content-type': reply.type === 'json' ? 'application/json; charset=utf-8' : 'text/html; charset=utf-8',
     'content-length': payload.length,
     'x-wix-request-id': req.requestId,
-    ...(reply.type === 'html' ? { 'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'", 'x-frame-options': 'DENY' } : {}),
+    ...(reply.type === 'html' ? { 'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; frame-ancestors 'none'", 'x-frame-options': 'DENY' } : {}),
     ...reply.headers,
   });
   res.end(payload);

@@ -1,0 +1,58 @@
+/**
+ * `sitectl auth register --email ADDRESS --password-stdin [--name NAME] [--code CODE]`: creates an account
+ * (an identity and a site member) and signs in as it, through the states of spec 001 section 4 (owner approval
+ * explained, an e-mail code asked on a terminal or given with --code). Registration errors as spec 001
+ * section 8 names them (invalid e-mail, e-mail exists, captcha). Exit 4 when not signed in at the end.
+ */
+import type { Command } from 'commander';
+import { authentication } from '../../api/auth/families.js';
+import { clientStateOf, type LoginResult } from '../../api/auth/states.js';
+import type { Context } from '../../context.js';
+import { UserError } from '../../core/errors.js';
+import { readAll } from '../../core/input.js';
+import { success } from '../../core/log.js';
+import { oneLine } from '../../core/text.js';
+import { settle } from '../login/index.js';
+import { identityFailure, signInTarget, visitorClient } from './shared/session.js';
+
+interface RegisterOptions {
+  email: string;
+  passwordStdin?: boolean;
+  name?: string;
+  code?: string;
+  clientId?: string;
+}
+
+export function register(parent: Command, ctx: Context): void {
+  parent
+    .command('register')
+    .description('Create an account on the site (a member) and sign in as it')
+    .requiredOption('--email <address>', 'the login e-mail')
+    .option('--password-stdin', 'read the password from stdin')
+    .option('--name <name>', 'the member\'s display name')
+    .option('--code <code>', 'the e-mail verification code, when the site asks for one')
+    .option('--client-id <id>', 'OAuth client id (default: $SITECTL_CLIENT_ID, or the emulator\'s default app)')
+    .addHelpText('after', '\nExample:\n  printf %s "$PASSWORD" | sitectl auth register --email ada@example.com --password-stdin --name "Ada"')
+    .action(async (o: RegisterOptions) => {
+      await run(o, ctx);
+    });
+}
+
+export async function run(o: RegisterOptions, ctx: Context): Promise<void> {
+  if (!o.passwordStdin) throw new UserError('auth register needs --password-stdin (a password is never taken from the command line)', 'printf %s "$PASSWORD" | sitectl auth register --email ADDRESS --password-stdin');
+  const email = o.email.trim();
+  const password = (await readAll(ctx.io.stdin)).replace(/\r?\n$/, '');
+  if (!password) throw new UserError('no password on stdin');
+  const target = await signInTarget(ctx, { clientId: o.clientId });
+  const api = await visitorClient(ctx, target);
+  let result: LoginResult;
+  try {
+    result = clientStateOf(await authentication.registerV2(api, { loginId: { email }, password, ...(o.name ? { profile: { nickname: o.name } } : {}) }, { signal: ctx.signal }));
+  } catch (err) {
+    result = identityFailure(err, 'register');
+  } finally {
+    await api.close();
+  }
+  const who = await settle(ctx, target, email, result, o.code);
+  success(ctx.io, `Registered and signed in as ${oneLine(who.loginEmail ?? email)} (member ${who.id}) on profile '${target.profile.name}'`);
+}

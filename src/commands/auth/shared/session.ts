@@ -1,0 +1,236 @@
+/**
+ * The sign-in plumbing every auth command shares (docs/sign-in.md): which OAuth client and base URL a profile
+ * signs in with, visitor tokens for the identity calls, finishing a sign-in from a session token or a code,
+ * and an API client carrying the member's access token (refreshed before it expires, spec 001 section 4).
+ *
+ * The client id comes from `--client-id`, else `SITECTL_CLIENT_ID`, else the one the stored session used, else
+ * the local emulator's default app for the profile's site (admin-key.json).
+ */
+import { ApiClient } from '../../../api/client.js';
+import { ApplicationError, ValidationError } from '../../../api/errors.js';
+import { EMPTY_TOKENS, SessionExpiredError, TokenManager, type TokenPair } from '../../../api/auth/manager.js';
+import { createPkce } from '../../../api/auth/pkce.js';
+import { TokenEndpoint, TokenEndpointError, type TokenReply } from '../../../api/auth/tokens.js';
+import { redirects } from '../../../api/auth/families.js';
+import { loginFailure, registrationFailure, type LoginResult } from '../../../api/auth/states.js';
+import { members } from '../../../api/members.js';
+import { resolveProfile, type Context, type ResolvedProfile } from '../../../context.js';
+import { AuthError, UserError } from '../../../core/errors.js';
+import { readSession, writeSession, type ProfileSession } from '../../../core/sessions.js';
+
+/** Where and with which OAuth client a profile signs in. */
+export interface SignInTarget {
+  profile: ResolvedProfile;
+  baseUrl: string;
+  clientId: string;
+  endpoint: TokenEndpoint;
+}
+
+function timeoutMs(ctx: Context): number | undefined {
+  const raw = ctx.flags.timeoutSec ?? (ctx.env.SITECTL_TIMEOUT ? Number(ctx.env.SITECTL_TIMEOUT) : undefined);
+  return raw !== undefined && Number.isFinite(raw) && raw > 0 ? Math.round(raw * 1000) : undefined;
+}
+
+/**
+ * The profile's base URL and OAuth client (see the module comment).
+ * @throws UserError (exit 2) when no client id can be found, or it is not a plausible id
+ */
+export async function signInTarget(ctx: Context, opts: { clientId?: string } = {}): Promise<SignInTarget> {
+  const profile = await resolveProfile(ctx, { startEmulator: true });
+  const stored = readSession(ctx.env, profile.name);
+  const local = profile.sites?.find((s) => s.id === profile.siteId) as { clientId?: string } | undefined;
+  const clientId = opts.clientId ?? (ctx.env.SITECTL_CLIENT_ID || undefined) ?? (stored.baseUrl === profile.baseUrl ? stored.clientId : undefined) ?? local?.clientId;
+  if (!clientId) {
+    throw new UserError(`profile '${profile.name}' has no OAuth client id to sign in with`, "pass --client-id ID or set SITECTL_CLIENT_ID (the headless app's client id, from the platform's dashboard)");
+  }
+  if (!/^[A-Za-z0-9._~-]{1,200}$/.test(clientId)) throw new UserError(`'${clientId}' is not an OAuth client id`, 'a client id is letters, digits and - . _ ~');
+  return { profile, baseUrl: profile.baseUrl, clientId, endpoint: new TokenEndpoint({ baseUrl: profile.baseUrl, timeoutMs: timeoutMs(ctx) }) };
+}
+
+/** An API client that sends `token` raw in Authorization, with no site id (wire section 11). */
+export function tokenClient(ctx: Context, baseUrl: string, accessToken: string): ApiClient {
+  const timeout = timeoutMs(ctx);
+  return new ApiClient({
+    baseUrl,
+    credentials: { kind: 'accessToken', accessToken },
+    timeoutMs: timeout,
+    onDebug: ctx.flags.debug ? (line) => ctx.io.stderr.write(`debug: ${line}\n`) : undefined,
+  });
+}
+
+/**
+ * A token endpoint failure as an exit-4 error: the SDK's wording, the OAuth error and what to do.
+ */
+export function tokenFailure(err: unknown, ctx: Context): never {
+  if (err instanceof TokenEndpointError) {
+    const hint = err.error === 'invalid_client' ? 'check the client id (--client-id, SITECTL_CLIENT_ID)' : `sign in again: ${ctx.bin} login`;
+    throw new AuthError(err.message, hint);
+  }
+  throw err;
+}
+
+/** Visitor tokens of the target (stored ones reused while valid, spec 001 section 4). @throws AuthError */
+export async function visitorToken(ctx: Context, target: SignInTarget): Promise<string> {
+  const stored = readSession(ctx.env, target.profile.name);
+  const same = stored.clientId === target.clientId && stored.baseUrl === target.baseUrl;
+  const manager = new TokenManager({
+    endpoint: target.endpoint,
+    clientId: target.clientId,
+    tokens: same ? stored.visitor : undefined,
+    now: () => ctx.now().getTime(),
+    save: (visitor) => {
+      writeSession(ctx.env, target.profile.name, (s) => (same ? { ...s, visitor } : { clientId: target.clientId, baseUrl: target.baseUrl, visitor }));
+    },
+  });
+  try {
+    return (await manager.visitorTokens(ctx.signal)).accessToken.value;
+  } catch (err) {
+    return tokenFailure(err, ctx);
+  }
+}
+
+/** A client with visitor tokens (identity calls, redirect sessions). */
+export async function visitorClient(ctx: Context, target: SignInTarget): Promise<ApiClient> {
+  return tokenClient(ctx, target.baseUrl, await visitorToken(ctx, target));
+}
+
+/** The member of a member token pair, and the pair stored for the profile. @returns the member */
+export async function storeMemberTokens(ctx: Context, target: SignInTarget, reply: TokenReply): Promise<{ id: string; loginEmail?: string }> {
+  const manager = new TokenManager({ endpoint: target.endpoint, clientId: target.clientId, now: () => ctx.now().getTime() });
+  await manager.setMemberTokens(reply);
+  const api = tokenClient(ctx, target.baseUrl, reply.access_token);
+  try {
+    const { member } = await members.getCurrentMember(api, { fieldsets: ['FULL'] }, { signal: ctx.signal });
+    const who = { id: member.id, ...(member.loginEmail ? { loginEmail: member.loginEmail } : {}) };
+    writeSession(ctx.env, target.profile.name, (s) => ({ ...s, clientId: target.clientId, baseUrl: target.baseUrl, member: { tokens: manager.tokens, ...who }, pending: undefined }));
+    return who;
+  } finally {
+    await api.close();
+  }
+}
+
+/**
+ * Exchanges an authorization code for member tokens and stores them.
+ * @throws AuthError (exit 4) when the endpoint refuses the code
+ */
+export async function exchangeCode(ctx: Context, target: SignInTarget, code: string, redirectUri: string, codeVerifier: string): Promise<{ id: string; loginEmail?: string }> {
+  let reply: TokenReply;
+  try {
+    reply = await target.endpoint.token({ grantType: 'authorization_code', clientId: target.clientId, redirectUri, code, codeVerifier }, ctx.signal);
+  } catch (err) {
+    return tokenFailure(err, ctx);
+  }
+  return storeMemberTokens(ctx, target, reply);
+}
+
+/**
+ * Turns a session token (a direct login's SUCCESS) into member tokens: an auth redirect session with the
+ * session token and `prompt: none`, whose URL answers at once with a redirect carrying the code
+ * (platform-wire.md section 3, "Custom login", step 3, the full-page form). The redirect URI is a loopback
+ * address nothing listens on: the code is read from the redirect's Location, never followed.
+ * @throws AuthError (exit 4) when no code comes back
+ */
+export async function completeWithSessionToken(ctx: Context, target: SignInTarget, sessionToken: string): Promise<{ id: string; loginEmail?: string }> {
+  const pkce = createPkce();
+  const redirectUri = 'http://127.0.0.1:9/sitectl-direct-login';
+  const api = await visitorClient(ctx, target);
+  let fullUrl: string;
+  try {
+    const r = await redirects.createRedirectSession(
+      api,
+      { auth: { authRequest: { clientId: target.clientId, redirectUri, codeChallenge: pkce.codeChallenge, codeChallengeMethod: 'S256', responseMode: 'query', responseType: 'code', scope: 'offline_access', state: pkce.state, sessionToken }, prompt: 'none' } },
+      { signal: ctx.signal },
+    );
+    fullUrl = r.redirectSession.fullUrl;
+  } finally {
+    await api.close();
+  }
+  const res = await fetch(fullUrl, { redirect: 'manual', signal: AbortSignal.any([ctx.signal, AbortSignal.timeout(30_000)]) });
+  await res.body?.cancel();
+  const location = res.headers.get('location');
+  const back = location ? new URL(location, fullUrl) : undefined;
+  const code = back?.searchParams.get('code');
+  if (!back || !code || back.searchParams.get('state') !== pkce.state) {
+    throw new AuthError(`the sign-in did not complete: ${back?.searchParams.get('error_description') ?? back?.searchParams.get('error') ?? `no code came back (HTTP ${res.status})`}`);
+  }
+  return exchangeCode(ctx, target, code, redirectUri, pkce.codeVerifier);
+}
+
+/** A failed identity call (login, register) in the client's terms (spec 001 section 8), or the error itself. */
+export function identityFailure(err: unknown, kind: 'login' | 'register'): LoginResult {
+  if (err instanceof ValidationError) {
+    const r = (kind === 'login' ? loginFailure : registrationFailure)({ message: err.message, fieldViolations: err.fieldViolations });
+    if (kind === 'register') return r;
+  }
+  if (err instanceof ApplicationError) return (kind === 'login' ? loginFailure : registrationFailure)({ code: err.code, message: err.description || err.message });
+  throw err;
+}
+
+/** The words for a failed direct login or registration, and what to do. */
+export function failureWords(r: LoginResult, ctx: Context, email: string): AuthError {
+  if (r.loginState === 'USER_CAPTCHA_REQUIRED' || r.loginState === 'SILENT_CAPTCHA_REQUIRED') {
+    return new AuthError(`this site requires a captcha to sign in (${r.errorCode})`, `sign in in a browser instead: ${ctx.bin} login`);
+  }
+  if (r.loginState !== 'FAILURE') return new AuthError(`sign-in ended in state ${r.loginState}`);
+  switch (r.errorCode) {
+    case 'invalidPassword':
+      return new AuthError('wrong e-mail or password', `forgot it? ${ctx.bin} auth recover --email ${email}`);
+    case 'resetPassword':
+      return new AuthError('this account must set a new password before signing in', `${ctx.bin} auth recover --email ${email}`);
+    case 'invalidEmail':
+      return new AuthError(`cannot sign in as ${email}: ${r.error}`, `no account? ${ctx.bin} auth register --email ${email} --password-stdin`);
+    case 'emailAlreadyExists':
+      return new AuthError(`an account with ${email} exists already`, `sign in: ${ctx.bin} login --email ${email} --password-stdin`);
+    default:
+      return new AuthError(r.error);
+  }
+}
+
+/**
+ * The stored member session of the profile as a token manager whose changes are written back.
+ * @throws AuthError (exit 4) when the profile has no member session
+ */
+export function memberManager(ctx: Context, profile: string, target: { endpoint: TokenEndpoint }): { manager: TokenManager; session: ProfileSession & { member: NonNullable<ProfileSession['member']> } } {
+  const session = readSession(ctx.env, profile);
+  if (!session.member || !session.clientId || session.member.tokens.refreshToken.role !== 'member') {
+    throw new AuthError(`profile '${profile}' is not signed in as a member`, `sign in with: ${ctx.bin} login`);
+  }
+  const manager = new TokenManager({
+    endpoint: target.endpoint,
+    clientId: session.clientId,
+    tokens: session.member.tokens,
+    now: () => ctx.now().getTime(),
+    save: (tokens: TokenPair) => {
+      writeSession(ctx.env, profile, (s) => (tokens.refreshToken.role === 'member' && s.member ? { ...s, member: { ...s.member, tokens } } : { ...s, member: undefined }));
+    },
+  });
+  return { manager, session: session as ProfileSession & { member: NonNullable<ProfileSession['member']> } };
+}
+
+/**
+ * A fresh member access token of the resolved profile (refreshed when it expires within a minute).
+ * @throws AuthError (exit 4) when not signed in, or when the session has expired or was revoked
+ */
+export async function memberAccessToken(ctx: Context): Promise<{ token: string; baseUrl: string; profile: string }> {
+  const profile = await resolveProfile(ctx, { startEmulator: true });
+  const stored = readSession(ctx.env, profile.name);
+  const baseUrl = profile.baseUrl;
+  const { manager } = memberManager(ctx, profile.name, { endpoint: new TokenEndpoint({ baseUrl, timeoutMs: timeoutMs(ctx) }) });
+  try {
+    return { token: await manager.accessToken(ctx.signal), baseUrl, profile: profile.name };
+  } catch (err) {
+    if (err instanceof SessionExpiredError) throw new AuthError(`the signed-in session of ${stored.member?.loginEmail ?? 'the member'} has expired or was revoked`, `sign in again: ${ctx.bin} login`);
+    return tokenFailure(err, ctx);
+  }
+}
+
+/**
+ * An API client for the signed-in member's own calls (`members me`, `orders --mine`). Close it when done.
+ * @throws AuthError (exit 4) as {@link memberAccessToken}
+ */
+export async function memberApi(ctx: Context): Promise<ApiClient> {
+  const { token, baseUrl } = await memberAccessToken(ctx);
+  return tokenClient(ctx, baseUrl, token);
+}
+
+export { EMPTY_TOKENS };

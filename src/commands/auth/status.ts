@@ -1,0 +1,60 @@
+/**
+ * `sitectl auth status [--json [fields]]`: `{profile, role, member, expiresAt, storedIn}` with role `none`,
+ * `visitor`, `member` or `admin` (a member session wins; then an app's client credentials or the profile's API
+ * key; then visitor tokens). `expiresAt` is the access token's expiry (null for an API key). Reads the stored
+ * state only: nothing is sent, and the local emulator is not started.
+ */
+import type { Command } from 'commander';
+import { resolveProfile, type Context } from '../../context.js';
+import { addFormatFlags, fieldsChecker, printRecord, resolveFormat, type FormatFlags } from '../../core/output.js';
+import { readSession, sessionsPath } from '../../core/sessions.js';
+
+export interface AuthStatus {
+  profile: string;
+  role: 'none' | 'visitor' | 'member' | 'admin';
+  member: { id: string; loginEmail: string | null } | null;
+  expiresAt: string | null;
+  storedIn: string | null;
+  clientId: string | null;
+}
+
+export function register(parent: Command, ctx: Context): void {
+  addFormatFlags(parent.command('status').description('Show who the profile is signed in as, until when, and where the tokens are kept'))
+    .addHelpText('after', '\nExamples:\n  sitectl auth status\n  sitectl auth status --json role,member')
+    .action(async (o: FormatFlags) => {
+      await run(o, ctx);
+    });
+}
+
+const iso = (epochSec: number) => new Date(epochSec * 1000).toISOString();
+
+/** The status of the resolved profile (stored state only). */
+export async function authStatus(ctx: Context): Promise<AuthStatus> {
+  const profile = await resolveProfile(ctx, { startEmulator: false });
+  const s = readSession(ctx.env, profile.name);
+  const file = sessionsPath(ctx.env);
+  const base = { profile: profile.name, member: null, clientId: s.clientId ?? null };
+  if (s.member && s.member.tokens.refreshToken.role === 'member') {
+    return { ...base, role: 'member', member: { id: s.member.id, loginEmail: s.member.loginEmail ?? null }, expiresAt: iso(s.member.tokens.accessToken.expiresAt), storedIn: file };
+  }
+  if (s.admin) return { ...base, role: 'admin', clientId: s.admin.clientId, expiresAt: iso(s.admin.expiresAt), storedIn: file };
+  if (profile.apiKey) return { ...base, role: 'admin', expiresAt: null, storedIn: profile.secretLocation ?? null };
+  if (s.visitor && s.visitor.refreshToken.role === 'visitor') return { ...base, role: 'visitor', expiresAt: iso(s.visitor.accessToken.expiresAt), storedIn: file };
+  return { ...base, role: 'none', expiresAt: null, storedIn: null };
+}
+
+export async function run(o: FormatFlags, ctx: Context): Promise<void> {
+  const format = resolveFormat(o, fieldsChecker(['profile', 'role', 'member', 'expiresAt', 'storedIn', 'clientId']));
+  const raw = await authStatus(ctx);
+  const st: AuthStatus = { profile: raw.profile, role: raw.role, member: raw.member, expiresAt: raw.expiresAt, storedIn: raw.storedIn, clientId: raw.clientId };
+  const who = st.member ? `${st.member.loginEmail ?? st.member.id} (member ${st.member.id})` : st.role === 'admin' ? (st.clientId && st.storedIn?.endsWith('sessions.json') ? `app ${st.clientId}` : 'API key') : st.role === 'visitor' ? 'a visitor (not signed in)' : 'nobody';
+  await printRecord(ctx.io, format, st, {
+    rows: [
+      ['profile', st.profile],
+      ['signed in as', who],
+      ['role', st.role],
+      ['expires', st.expiresAt ?? '-'],
+      ['stored in', st.storedIn ?? '-'],
+    ],
+  });
+}

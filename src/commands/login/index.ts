@@ -1,0 +1,372 @@
+/**
+ * `sitectl login`: signs the profile in (design.md "Profiles and auth"; issue 8 section 3; docs/sign-in.md).
+ *
+ * - Browser (default): PKCE (spec 001 section 5), a one-shot callback server on 127.0.0.1 (random port, or
+ *   `--port N` to match a registered redirect URI), an auth redirect session, the URL opened with `$BROWSER`
+ *   (as gh does) or the system's opener, the state checked, the code exchanged, tokens stored. `--no-browser`
+ *   prints the URL and also accepts the address the browser ended on, pasted on stdin (SSH, containers).
+ * - `--device`: the device-code grant (RFC 8628): a code to enter on the device page, polled at the
+ *   server's interval (slower after `slow_down`).
+ * - `--email ADDRESS --password-stdin`: direct login with every state of spec 001 section 4 handled (an
+ *   e-mail code from `--code` or typed on a terminal; owner approval and captcha explained).
+ * - `--client-id ID --client-secret-stdin`: an app's client credentials for CI (admin calls).
+ *
+ * Every wait ends after `--wait SECONDS` (default 120: 'OAuth flow timed out') or on Ctrl-C. A sign-in that
+ * fails (wrong password, denied, timed out, wrong state) exits 4. "Signed in as ..." goes to stderr; stdout
+ * stays empty. Tokens are written to the sessions file only (core/sessions.ts).
+ */
+import '../../startup.js';
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Command } from 'commander';
+import { redirects, authentication } from '../../api/auth/families.js';
+import { createPkce } from '../../api/auth/pkce.js';
+import { checkCallback, clientStateOf, type LoginResult } from '../../api/auth/states.js';
+import { DEVICE_CODE_GRANT, TokenEndpointError, type TokenReply } from '../../api/auth/tokens.js';
+import type { Context } from '../../context.js';
+import { AuthError, UserError } from '../../core/errors.js';
+import { readAll } from '../../core/input.js';
+import { notice, success } from '../../core/log.js';
+import { writeSession } from '../../core/sessions.js';
+import { oneLine } from '../../core/text.js';
+import {
+  completeWithSessionToken,
+  exchangeCode,
+  failureWords,
+  identityFailure,
+  signInTarget,
+  storeMemberTokens,
+  tokenFailure,
+  visitorClient,
+  type SignInTarget,
+} from '../auth/shared/session.js';
+import { isResult, startCallbackServer } from './callback.js';
+
+/** Longest a sign-in may wait for the person (spec 001 section 9: 120000 ms). */
+export const DEFAULT_WAIT_SEC = 120;
+export const TIMED_OUT = 'OAuth flow timed out';
+
+export interface LoginOptions {
+  browser: boolean;
+  port?: string;
+  wait?: string;
+  device?: boolean;
+  email?: string;
+  passwordStdin?: boolean;
+  code?: string;
+  clientId?: string;
+  clientSecretStdin?: boolean;
+}
+
+export function register(program: Command, ctx: Context): void {
+  program
+    .command('login')
+    .description('Sign in: in a browser (PKCE), with a device code, with e-mail and password, or as an app (CI)')
+    .option('--no-browser', 'print the sign-in URL instead of opening it, and accept the address the browser ended on, pasted')
+    .option('--port <port>', 'port of the local callback server (default: a free one); must match a registered redirect URI')
+    .option('--wait <seconds>', `how long to wait for the sign-in (default ${DEFAULT_WAIT_SEC})`)
+    .option('--device', 'sign in with a device code entered on a web page (no local callback)')
+    .option('--email <address>', "sign in directly with this e-mail (password from stdin: --password-stdin)")
+    .option('--password-stdin', 'read the password from stdin (with --email)')
+    .option('--code <code>', 'the e-mail verification code, when the site asks for one (with --email)')
+    .option('--client-id <id>', 'OAuth client id of the headless app (default: $SITECTL_CLIENT_ID, or the emulator\'s default app)')
+    .option('--client-secret-stdin', "read the app's client secret from stdin: admin client credentials (with --client-id)")
+    .addHelpText(
+      'after',
+      [
+        '',
+        'Examples:',
+        '  sitectl login                                   # opens the sign-in page in your browser',
+        '  sitectl login --no-browser                      # prints the URL; paste the address you end on',
+        '  sitectl login --device',
+        '  printf %s "$PASSWORD" | sitectl login --email ada@example.com --password-stdin',
+        '  printf %s "$CLIENT_SECRET" | sitectl login --client-id "$CLIENT_ID" --client-secret-stdin',
+      ].join('\n'),
+    )
+    .action(async (o: LoginOptions) => {
+      await run(o, ctx);
+    });
+}
+
+function parseWait(o: LoginOptions): number {
+  if (o.wait === undefined) return DEFAULT_WAIT_SEC;
+  const n = Number(o.wait);
+  if (!Number.isFinite(n) || n <= 0 || n > 3600) throw new UserError(`--wait must be a number of seconds between 0 and 3600, got '${o.wait}'`);
+  return n;
+}
+
+function parsePort(o: LoginOptions): number {
+  if (o.port === undefined) return 0;
+  const n = Number(o.port);
+  if (!Number.isInteger(n) || n < 1 || n > 65535) throw new UserError(`--port must be a port number from 1 to 65535, got '${o.port}'`);
+  return n;
+}
+
+/**
+ * Checks the flags together before anything is sent.
+ * @throws UserError (exit 2) for combinations that make no sense
+ */
+function checkFlags(o: LoginOptions): void {
+  if (o.passwordStdin && !o.email) throw new UserError('--password-stdin needs --email', 'printf %s "$PASSWORD" | sitectl login --email ADDRESS --password-stdin');
+  if (o.code !== undefined && !o.email) throw new UserError('--code goes with --email (or use: sitectl auth verify --code CODE)');
+  if (o.clientSecretStdin && !o.clientId) throw new UserError('--client-secret-stdin needs --client-id');
+  if (o.clientSecretStdin && (o.email || o.device)) throw new UserError('--client-secret-stdin signs in an app: it does not go with --email or --device');
+  if (o.device && o.email) throw new UserError('--device and --email are two ways to sign in: pick one');
+  if (o.port !== undefined && (o.device || o.email || o.clientSecretStdin)) throw new UserError('--port is for the browser sign-in only');
+  if (o.email && !o.passwordStdin) throw new UserError('--email needs --password-stdin (a password is never taken from the command line)', 'printf %s "$PASSWORD" | sitectl login --email ADDRESS --password-stdin');
+  if (o.email && /\s/.test(o.email.trim())) throw new UserError(`'${o.email}' is not an e-mail address`);
+}
+
+/** Runs `sitectl login`. @throws AuthError (exit 4) for a sign-in that fails; UserError (exit 2) for bad flags */
+export async function run(o: LoginOptions, ctx: Context): Promise<void> {
+  checkFlags(o);
+  const waitSec = parseWait(o);
+  const port = parsePort(o);
+  const secret = o.clientSecretStdin ? (await readAll(ctx.io.stdin)).replace(/\r?\n$/, '') : undefined;
+  if (o.clientSecretStdin && !secret) throw new UserError('no client secret on stdin', 'printf %s "$CLIENT_SECRET" | sitectl login --client-id ID --client-secret-stdin');
+  const password = o.passwordStdin ? (await readAll(ctx.io.stdin)).replace(/\r?\n$/, '') : undefined;
+  if (o.passwordStdin && !password) throw new UserError('no password on stdin', 'printf %s "$PASSWORD" | sitectl login --email ADDRESS --password-stdin');
+  const target = await signInTarget(ctx, { clientId: o.clientId });
+  const deadline = AbortSignal.any([ctx.signal, AbortSignal.timeout(waitSec * 1000)]);
+  const timedOut = () => !ctx.signal.aborted && deadline.aborted;
+  try {
+    if (secret !== undefined) return await appLogin(ctx, target, secret);
+    let who: { id: string; loginEmail?: string };
+    if (o.email) who = await directLogin(ctx, target, o.email.trim(), password!, o.code);
+    else if (o.device) who = await deviceLogin(ctx, target, o.browser, deadline);
+    else who = await browserLogin(ctx, target, { port, browser: o.browser, deadline });
+    success(ctx.io, `Signed in as ${oneLine(who.loginEmail ?? who.id)} (member ${who.id}) on profile '${target.profile.name}'`);
+  } catch (err) {
+    if (timedOut()) throw new AuthError(TIMED_OUT, `sign in within ${waitSec} s, or give more time with --wait SECONDS`);
+    throw err;
+  }
+}
+
+/** Admin client credentials (emulator-only body, docs/sign-in.md). */
+async function appLogin(ctx: Context, target: SignInTarget, clientSecret: string): Promise<void> {
+  let reply: TokenReply;
+  try {
+    reply = await target.endpoint.token({ grantType: 'client_credentials', clientId: target.clientId, clientSecret }, ctx.signal);
+  } catch (err) {
+    return tokenFailure(err, ctx);
+  }
+  const expiresAt = Math.floor(ctx.now().getTime() / 1000) + reply.expires_in;
+  writeSession(ctx.env, target.profile.name, (s) => ({ ...s, baseUrl: target.baseUrl, admin: { clientId: target.clientId, clientSecret, accessToken: reply.access_token, expiresAt } }));
+  success(ctx.io, `Signed in as app ${target.clientId} (admin) on profile '${target.profile.name}'`);
+}
+
+/** Opens `url` with `$BROWSER` (a command, the URL appended), else the system opener. @returns false on failure */
+async function openUrl(ctx: Context, url: string): Promise<boolean> {
+  const browser = ctx.env.BROWSER?.trim();
+  try {
+    if (browser) {
+      const [cmd, ...args] = browser.split(/\s+/);
+      const child = spawn(cmd!, [...args, url], { stdio: 'ignore', detached: true, env: ctx.env });
+      await new Promise<void>((resolve, reject) => {
+        child.once('error', reject);
+        child.once('spawn', resolve);
+      });
+      child.unref();
+      return true;
+    }
+    const { default: open } = await import('open');
+    const child = await open(url);
+    child.once('error', () => {});
+    child.unref();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Lines typed or piped on stdin, as sign-in results (an address with `code`/`state` in its query or fragment). */
+function pastedResults(ctx: Context, signal: AbortSignal): { result: Promise<URLSearchParams>; close(): void } {
+  const rl = createInterface({ input: ctx.io.stdin, terminal: false });
+  let closed = false;
+  const close = () => {
+    if (closed) return;
+    closed = true;
+    rl.close();
+    if (!ctx.io.isStdinTTY) (ctx.io.stdin as { destroy?: () => void }).destroy?.();
+  };
+  signal.addEventListener('abort', close, { once: true });
+  const result = new Promise<URLSearchParams>((resolve) => {
+    rl.on('line', (line) => {
+      const text = line.trim();
+      if (!text) return;
+      let url: URL;
+      try {
+        url = new URL(text);
+      } catch {
+        ctx.io.stderr.write('That is not an address. Paste the whole address from the browser, starting with http.\n');
+        return;
+      }
+      const params = url.hash.length > 1 ? new URLSearchParams(url.hash.slice(1)) : url.searchParams;
+      if (!isResult(params)) {
+        ctx.io.stderr.write('That address holds no sign-in result (no code or error). Paste the address the browser ended on.\n');
+        return;
+      }
+      resolve(params);
+    });
+  });
+  return { result, close };
+}
+
+/** Rejects when `signal` aborts (the deadline or Ctrl-C), with its reason. */
+function aborted(signal: AbortSignal): Promise<never> {
+  return new Promise((_, reject) => {
+    if (signal.aborted) reject(signal.reason);
+    signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+  });
+}
+
+async function browserLogin(ctx: Context, target: SignInTarget, opts: { port: number; browser: boolean; deadline: AbortSignal }) {
+  const pkce = createPkce();
+  let server;
+  try {
+    server = await startCallbackServer(opts.port, pkce.state);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new UserError(`cannot listen on 127.0.0.1:${opts.port}: ${code ?? (err as Error).message}`, code === 'EADDRINUSE' ? 'the port is taken: pick another with --port, or leave it out' : undefined);
+  }
+  let pasted: ReturnType<typeof pastedResults> | undefined;
+  try {
+    const api = await visitorClient(ctx, target);
+    let fullUrl: string;
+    try {
+      const r = await redirects.createRedirectSession(
+        api,
+        {
+          auth: {
+            authRequest: {
+              clientId: target.clientId,
+              redirectUri: server.redirectUri,
+              codeChallenge: pkce.codeChallenge,
+              codeChallengeMethod: 'S256',
+              responseMode: 'fragment',
+              responseType: 'code',
+              scope: 'offline_access',
+              state: pkce.state,
+            },
+            prompt: 'login',
+          },
+        },
+        { signal: ctx.signal },
+      );
+      fullUrl = r.redirectSession.fullUrl;
+    } finally {
+      await api.close();
+    }
+    if (opts.browser && (await openUrl(ctx, fullUrl))) {
+      notice(ctx.io, `Opened the sign-in page in your browser. If it did not open, visit:\n  ${fullUrl}`);
+    } else {
+      notice(ctx.io, `Open this address in a browser to sign in:\n  ${fullUrl}`);
+      notice(ctx.io, `Waiting for the sign-in. If the browser is on another machine, paste the address it ends on here and press Enter:`);
+      pasted = pastedResults(ctx, opts.deadline);
+    }
+    const params = await Promise.race([server.result, ...(pasted ? [pasted.result] : []), aborted(opts.deadline)]);
+    const error = params.get('error');
+    if (error && params.get('state') === pkce.state) throw new AuthError(`the sign-in was not completed: ${oneLine(params.get('error_description') ?? error)} (${error})`, `try again: ${ctx.bin} login`);
+    let code: string;
+    try {
+      code = checkCallback({ code: params.get('code'), state: params.get('state') }, pkce.state);
+    } catch (err) {
+      throw new AuthError(`the sign-in was refused: ${(err as Error).message}`, `the answer did not belong to this sign-in; start again: ${ctx.bin} login`);
+    }
+    return await exchangeCode(ctx, target, code, server.redirectUri, pkce.codeVerifier);
+  } finally {
+    pasted?.close();
+    await server.close();
+  }
+}
+
+async function deviceLogin(ctx: Context, target: SignInTarget, browser: boolean, deadline: AbortSignal) {
+  let start;
+  try {
+    start = await target.endpoint.deviceCode(target.clientId, ctx.signal);
+  } catch (err) {
+    return tokenFailure(err, ctx);
+  }
+  notice(ctx.io, `First copy your one-time code: ${start.user_code}`);
+  const url = start.verification_uri_complete ?? start.verification_uri;
+  if (browser && (await openUrl(ctx, url))) notice(ctx.io, `Opened ${start.verification_uri} in your browser: check the code, sign in and approve.`);
+  else notice(ctx.io, `Open ${start.verification_uri} in a browser, enter the code, sign in and approve.`);
+  let interval = Math.max(1, start.interval ?? 5);
+  const expires = ctx.now().getTime() + start.expires_in * 1000;
+  for (;;) {
+    await sleep(interval * 1000, undefined, { signal: deadline });
+    try {
+      const reply = await target.endpoint.token({ grantType: DEVICE_CODE_GRANT, clientId: target.clientId, deviceCode: start.device_code }, deadline);
+      return await storeMemberTokens(ctx, target, reply);
+    } catch (err) {
+      if (!(err instanceof TokenEndpointError)) throw err;
+      if (err.error === 'authorization_pending') continue;
+      if (err.error === 'slow_down') {
+        interval += 5;
+        continue;
+      }
+      if (err.error === 'access_denied') throw new AuthError('the sign-in was denied on the device page', `try again: ${ctx.bin} login --device`);
+      if (err.error === 'expired_token' || ctx.now().getTime() > expires) throw new AuthError('the device code expired before it was approved', `try again: ${ctx.bin} login --device`);
+      return tokenFailure(err, ctx);
+    }
+  }
+}
+
+/** Reads an e-mail code on the terminal. @throws AuthError when there is none to ask on */
+async function askCode(ctx: Context, email: string, stateToken: string, target: SignInTarget): Promise<string> {
+  writeSession(ctx.env, target.profile.name, (s) => ({ ...s, clientId: target.clientId, baseUrl: target.baseUrl, pending: { stateToken, email, clientId: target.clientId } }));
+  if (!ctx.io.canPrompt()) {
+    throw new AuthError(`this site sent a verification code to ${email}`, `finish with: ${ctx.bin} auth verify --code CODE (or run again with --code CODE)`);
+  }
+  const code = await ctx.prompter.secret(`Verification code sent to ${email}:`, { what: 'typing the e-mail code', flag: '--code' });
+  if (!code) throw new AuthError('no verification code entered', `finish with: ${ctx.bin} auth verify --code CODE`);
+  return code;
+}
+
+/** The states of spec 001 section 4 after a login or registration, until signed in. @returns the member */
+export async function settle(ctx: Context, target: SignInTarget, email: string, result: LoginResult, code?: string): Promise<{ id: string; loginEmail?: string }> {
+  let r = result;
+  let given = code;
+  for (;;) {
+    switch (r.loginState) {
+      case 'SUCCESS':
+        return completeWithSessionToken(ctx, target, r.sessionToken);
+      case 'OWNER_APPROVAL_REQUIRED':
+        throw new AuthError(`the account ${email} is waiting for the site owner's approval`, `the owner approves it with '${ctx.bin} members approve ID'; then sign in again`);
+      case 'EMAIL_VERIFICATION_REQUIRED': {
+        const entered = given ?? (await askCode(ctx, email, r.stateToken, target));
+        given = undefined;
+        const { verification } = await import('../../api/auth/families.js');
+        const api = await visitorClient(ctx, target);
+        try {
+          r = clientStateOf(await verification.verifyDuringAuthentication(api, { code: entered, stateToken: r.stateToken }, { signal: ctx.signal }));
+        } catch (err) {
+          const { ApplicationError } = await import('../../api/errors.js');
+          if (err instanceof ApplicationError && (err.code === 'BAD_CODE' || err.code === 'NOT_FOUND')) {
+            throw new AuthError(err.code === 'BAD_CODE' ? 'the verification code is not correct' : 'the verification request has expired', `sign in again: ${ctx.bin} login --email ${email} --password-stdin`);
+          }
+          throw err;
+        } finally {
+          await api.close();
+        }
+        break;
+      }
+      default:
+        throw failureWords(r, ctx, email);
+    }
+  }
+}
+
+async function directLogin(ctx: Context, target: SignInTarget, email: string, password: string, code: string | undefined) {
+  const api = await visitorClient(ctx, target);
+  let result: LoginResult;
+  try {
+    result = clientStateOf(await authentication.loginV2(api, { loginId: { email }, password }, { signal: ctx.signal }));
+  } catch (err) {
+    result = identityFailure(err, 'login');
+  } finally {
+    await api.close();
+  }
+  return settle(ctx, target, email, result, code);
+}
