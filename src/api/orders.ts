@@ -1,8 +1,8 @@
 /**
  * The orders families (spec 001 section 7 "Orders, owner": 7 operations in 5 rows, and "Orders, member": 3;
  * platform-wire.md sections 1, 6, 8 and 11), named by the official SDK's methods. The owner's calls manage any
- * order of the site; the member's act on the signed-in member's own orders (a member token: until sign-in
- * lands the emulator answers them 401).
+ * order of the site; the member's act on the signed-in member's own orders (a member token from sign-in;
+ * an API key gets 401).
  *
  * Replies where the spec says "not shown" follow the SDK's typings: get `{order}`, list `{orders,
  * pagingMetadata}`; the actions (postpone, cancel, mark as paid, pause, resume, request cancellation) answer

@@ -132,8 +132,8 @@ export function applyPrivacy(members: SiteCollection<MemberDoc>, m: MemberDoc, a
 }
 
 /**
- * The member of the request's member token ("my" calls, spec 001 section 6). API keys have no member: until
- * the sign-in issue adds member tokens, every "my" call answers 401.
+ * The member of the request's member token ("my" calls, spec 001 section 6; tokens from `sitectl login`,
+ * docs/sign-in.md). API keys have no member: every "my" call made with one answers 401.
  * @throws ApplicationFailure 401 UNAUTHENTICATED without a member; 404 MEMBER_NOT_FOUND when it was deleted
  */
 export function currentMember(ctx: Pick<RequestContext<unknown>, 'principal' | 'db'>): MemberDoc {

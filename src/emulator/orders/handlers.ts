@@ -6,7 +6,7 @@
  * otherwise; the BASIC field set (the default) leaves out `cycles`, FULL has them.
  *
  * The member calls (and buying or previewing online without `onBehalf`) act for the signed-in member of a
- * member token; API keys carry none, so until sign-in lands they answer 401 UNAUTHENTICATED.
+ * member token (docs/sign-in.md); API keys carry none, so with one they answer 401 UNAUTHENTICATED.
  */
 import { checkoutFamily } from '../../api/checkout.js';
 import { memberOrdersFamily, ordersFamily } from '../../api/orders.js';

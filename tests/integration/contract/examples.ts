@@ -42,7 +42,7 @@ type Example = (fx: Fixtures) => Promise<Record<string, unknown>>;
 
 /**
  * Operations that need a credential an API key is not (the "my" calls act on the member of a member token,
- * spec 001 section 6): until the sign-in issue adds member tokens they answer this refusal on every route, in
+ * spec 001 section 6): with the API key the contract test sends they answer this refusal on every route, in
  * the platform's error envelope, and the contract test checks exactly that.
  */
 export const REFUSALS: Record<string, Record<string, { status: number; code: string }>> = {
