@@ -246,3 +246,25 @@ describe('identity and site policies (spec 001 sections 4 and 8)', () => {
     expect(login.body.state).toBe('SUCCESS');
   });
 });
+
+describe('the default OAuth apps', () => {
+  it('are in admin-key.json, top level and per site, and in emulator status --json', async () => {
+    const { readFileSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const key = JSON.parse(readFileSync(join(emu.dataDir, 'admin-key.json'), 'utf8'));
+    expect(key.clientId).toBe(clientId);
+    expect(key.sites).toHaveLength(2);
+    for (const site of key.sites) expect(site.clientId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(key.sites.find((s: { id: string }) => s.id === emu.siteId).clientId).toBe(clientId);
+    // The second site's app signs in to the second site only.
+    const other = key.sites.find((s: { id: string }) => s.id !== emu.siteId);
+    const t = await post('/oauth2/token', { clientId: other.clientId, grantType: 'anonymous' });
+    const info = await post('/oauth2/token-info', { token: t.body.access_token });
+    expect(info.body).toMatchObject({ active: true, subjectType: 'VISITOR', siteId: other.id, clientId: other.clientId });
+
+    const { status } = await import('../../../src/commands/emulator/status.js');
+    const report = await status(emu.dataDir);
+    expect(report.clientId).toBe(clientId);
+    expect(report.sites?.map((s) => s.clientId)).toEqual(key.sites.map((s: { clientId: string }) => s.clientId));
+  });
+});

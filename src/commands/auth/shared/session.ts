@@ -79,7 +79,8 @@ export async function visitorToken(ctx: Context, target: SignInTarget): Promise<
     tokens: same ? stored.visitor : undefined,
     now: () => ctx.now().getTime(),
     save: (visitor) => {
-      writeSession(ctx.env, target.profile.name, (s) => (same ? { ...s, visitor } : { clientId: target.clientId, baseUrl: target.baseUrl, visitor }));
+      // A new base URL (the local emulator restarted on another port) keeps the member of the same client.
+      writeSession(ctx.env, target.profile.name, (s) => (same ? { ...s, visitor } : { ...s, clientId: target.clientId, baseUrl: target.baseUrl, visitor, member: s.clientId === target.clientId ? s.member : undefined }));
     },
   });
   try {

@@ -1,0 +1,69 @@
+/**
+ * The one-shot callback server of `sitectl login` (issue 8 section 4): 127.0.0.1 only, one answer, the state
+ * checked, the fragment relayed by a page (a browser never sends it).
+ */
+import { describe, expect, it } from 'vitest';
+import { startCallbackServer } from '../../../src/commands/login/callback.js';
+
+describe('login callback server', () => {
+  it('listens on 127.0.0.1 only, on a random port', async () => {
+    const server = await startCallbackServer(0, 'st');
+    try {
+      expect(server.redirectUri).toBe(`http://127.0.0.1:${server.port}/callback`);
+      expect(server.port).toBeGreaterThan(0);
+      // Bound to 127.0.0.1 itself (not every address): another loopback address does not reach it.
+      await expect(fetch(`http://127.0.0.2:${server.port}/callback`)).rejects.toThrow();
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('relays a fragment with a page, answers the first result once, and closes', async () => {
+    const server = await startCallbackServer(0, 'st');
+    const relay = await fetch(server.redirectUri);
+    expect(relay.status).toBe(200);
+    expect(await relay.text()).toContain("location.replace('/callback?' + location.hash.slice(1))");
+    const first = await fetch(`${server.redirectUri}?code=c1&state=st`);
+    expect(first.status).toBe(200);
+    expect(await first.text()).toContain('You are signed in');
+    const params = await server.result;
+    expect(params.get('code')).toBe('c1');
+    // Answered once: the server is closed.
+    await expect(fetch(`${server.redirectUri}?code=c2&state=st`)).rejects.toThrow();
+    await server.close();
+  });
+
+  it.each([
+    ['a missing state', '?code=c1', 'Missing code or _state'],
+    ['a wrong state', '?code=c1&state=other', 'Invalid _state'],
+    ['a state without a code or error', '?state=st', 'Missing code or _state'],
+  ])('refuses %s with 400 and ends the sign-in', async (_what, query, message) => {
+    const server = await startCallbackServer(0, 'st');
+    const res = await fetch(`${server.redirectUri}${query}`);
+    expect(res.status).toBe(400);
+    expect(await res.text()).toContain(message);
+    expect((await server.result).toString()).toBe(query.slice(1));
+    await server.close();
+  });
+
+  it('answers 404 outside /callback without ending the sign-in', async () => {
+    const server = await startCallbackServer(0, 'st');
+    try {
+      expect((await fetch(`http://127.0.0.1:${server.port}/favicon.ico`)).status).toBe(404);
+      const denied = await fetch(`${server.redirectUri}?error=access_denied&error_description=no&state=st`);
+      expect(denied.status).toBe(200);
+      expect((await server.result).get('error')).toBe('access_denied');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('refuses a port that is taken', async () => {
+    const a = await startCallbackServer(0, 'st');
+    try {
+      await expect(startCallbackServer(a.port, 'st')).rejects.toMatchObject({ code: 'EADDRINUSE' });
+    } finally {
+      await a.close();
+    }
+  });
+});
