@@ -8,6 +8,7 @@
  * not document is the emulator's, docs/sign-in.md) and the device-code grant of RFC 8628 with its
  * device-authorization call (`POST /oauth2/device/code`, emulator-only until the platform documents one).
  */
+import { NetworkError } from '../errors.js';
 
 /** Access tokens live 4 hours on the platform (platform-wire.md section 2). */
 export const ACCESS_TOKEN_SECONDS = 14_400;
@@ -74,14 +75,25 @@ export class TokenEndpoint {
   }
 
   private async post<T>(path: string, body: object, signal?: AbortSignal, authorization?: string): Promise<T> {
-    const timeout = AbortSignal.timeout(this.opts.timeoutMs ?? 30_000);
-    const res = await this.fetchFn(this.opts.baseUrl.replace(/\/+$/, '') + path, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...(authorization ? { authorization } : {}) },
-      body: JSON.stringify(body),
-      signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
-    });
-    const text = await res.text();
+    const ms = this.opts.timeoutMs ?? 30_000;
+    const timeout = AbortSignal.timeout(ms);
+    let res: Response;
+    let text: string;
+    try {
+      res = await this.fetchFn(this.opts.baseUrl.replace(/\/+$/, '') + path, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...(authorization ? { authorization } : {}) },
+        body: JSON.stringify(body),
+        signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
+      });
+      text = await res.text();
+    } catch (err) {
+      // The caller's abort (Ctrl-C, a deadline) stays an abort; our own timeout and connection failures are
+      // network errors (exit 1 with the "is the server reachable?" hint), never a bare TypeError.
+      if (signal?.aborted) throw signal.reason;
+      const why = timeout.aborted ? `no answer from ${path} within ${Math.round(ms / 1000)} s` : `${path}: ${err instanceof Error ? ((err.cause as Error | undefined)?.message ?? err.message) : String(err)}`;
+      throw new NetworkError(why, err);
+    }
     if (res.status !== 200) {
       let error: string | undefined;
       try {
@@ -92,13 +104,18 @@ export class TokenEndpoint {
       }
       throw new TokenEndpointError(res.status, res.statusText || String(res.status), res.headers.get('x-wix-request-id') ?? undefined, text, error);
     }
-    return JSON.parse(text) as T;
+    try {
+      return JSON.parse(text) as T;
+    } catch {
+      throw new TokenEndpointError(res.status, 'Invalid JSON', res.headers.get('x-wix-request-id') ?? undefined, text.slice(0, 200), undefined);
+    }
   }
 
   /**
    * Sends one grant to `/oauth2/token`.
    * @param authorization only for `authorized_client` (the admin credential)
-   * @throws TokenEndpointError on a non-200; the fetch error (AbortError, TimeoutError, TypeError) otherwise
+   * @throws TokenEndpointError on a non-200 or a reply that is not JSON; NetworkError when the server does not
+   *   answer (timeout, connection refused); the signal's reason when `signal` aborts
    */
   token(request: TokenRequest, signal?: AbortSignal, authorization?: string): Promise<TokenReply> {
     return this.post<TokenReply>('/oauth2/token', request, signal, authorization);
