@@ -208,10 +208,15 @@ export function Browser(props: BrowserProps) {
         dispatch({ type: 'flash', text: `nothing to ${action.label.toLowerCase()}`, error: true });
         return;
       }
+      // Marks stay when the question is answered no, so the same rows can be acted on otherwise.
+      let declined = false;
       const io: ActionIO = {
         confirm: (question, lines = []) =>
           new Promise<boolean>((resolve) => {
-            answer.current = resolve;
+            answer.current = (yes) => {
+              declined ||= !yes;
+              resolve(yes);
+            };
             dispatch({ type: 'confirm', question, lines });
           }),
         progress: (title, done, total, failed) => {
@@ -223,7 +228,7 @@ export function Browser(props: BrowserProps) {
         const text = await action.run(ids, io);
         dispatch({ type: 'idle' });
         dispatch({ type: 'flash', text });
-        if (pane.selected.length) dispatch({ type: 'clear-selection' });
+        if (pane.selected.length && !declined) dispatch({ type: 'clear-selection' });
       } catch (err) {
         dispatch({ type: 'idle' });
         dispatch({ type: 'flash', text: messageOf(err), error: true });

@@ -1,0 +1,175 @@
+/**
+ * The Browser component driven through fake terminal streams (what ink-testing-library does, without the
+ * dependency): keys are written to a fake stdin, frames read from a fake stdout. Checks what the reducer tests
+ * cannot: pages are read lazily as the cursor moves, actions get the marked ids and can ask first, a failing
+ * action shows inline and the browser keeps running, q reports exit 0. Waits for frame content, never fixed time.
+ */
+import { PassThrough } from 'node:stream';
+import { createElement } from 'react';
+import { render } from 'ink';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Browser, chromeRows, type PaneSpec, type UiAction } from '../../../src/ui/browser.js';
+
+class FakeStdout extends PassThrough {
+  columns = 80;
+  rows = 24;
+  isTTY = true;
+  frames: string[] = [];
+  constructor() {
+    super();
+    this.on('data', (c: Buffer) => this.frames.push(c.toString()));
+  }
+  /** The last frame drawn (a write with text in it; cursor moves and erases stripped). */
+  get last(): string {
+    for (let i = this.frames.length - 1; i >= 0; i--) {
+      // eslint-disable-next-line no-control-regex
+      const text = this.frames[i]!.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '');
+      if (text.trim()) return text;
+    }
+    return '';
+  }
+}
+
+class FakeStdin extends PassThrough {
+  isTTY = true;
+  setRawMode() {
+    return this;
+  }
+  ref() {
+    return this;
+  }
+  unref() {
+    return this;
+  }
+}
+
+let cleanup: (() => void) | undefined;
+afterEach(() => {
+  cleanup?.();
+  cleanup = undefined;
+});
+
+async function until(stdout: FakeStdout, test: (frame: string) => boolean, what: string): Promise<string> {
+  const deadline = Date.now() + 5000;
+  for (;;) {
+    if (test(stdout.last)) return stdout.last;
+    if (Date.now() > deadline) throw new Error(`never drew ${what}; last frame:\n${stdout.last}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+function mount(panes: PaneSpec[]) {
+  const stdout = new FakeStdout();
+  const stdin = new FakeStdin();
+  let exitCode: number | undefined;
+  const instance = render(createElement(Browser, { title: 'test', panes, color: false, onExit: (c: number) => (exitCode = c) }), {
+    stdout: stdout as unknown as NodeJS.WriteStream,
+    stdin: stdin as unknown as NodeJS.ReadStream,
+    exitOnCtrlC: false,
+    patchConsole: false,
+  });
+  cleanup = () => instance.unmount();
+  return { stdout, press: (keys: string) => stdin.write(keys), exitCode: () => exitCode, instance };
+}
+
+/** A reader over `total` rows in pages of `size`, counting the pages read. */
+function pagedPane(total: number, size: number, actions: UiAction[] = []) {
+  const reads: number[] = [];
+  const pane: PaneSpec = {
+    id: 'rows',
+    title: 'rows',
+    columns: ['ID', 'NAME'],
+    open() {
+      let offset = 0;
+      return {
+        async next() {
+          reads.push(offset);
+          const rows = Array.from({ length: Math.min(size, total - offset) }, (_, i) => ({ id: `r${offset + i}`, cells: [`r${offset + i}`, `Row ${offset + i}`] }));
+          offset += rows.length;
+          return { rows, done: offset >= total, total };
+        },
+      };
+    },
+    actions,
+  };
+  return { pane, reads };
+}
+
+describe('Browser component', () => {
+  it('reads the first page, then the next ones only as the cursor nears the end', async () => {
+    const { pane, reads } = pagedPane(10_000, 100);
+    const ui = mount([pane]);
+    await until(ui.stdout, (f) => /100\+ loaded · 10000 in all/.test(f), 'the first page');
+    expect(reads).toEqual([0]);
+    ui.press('G');
+    await until(ui.stdout, (f) => /200\+ loaded/.test(f), 'the second page');
+    expect(reads).toEqual([0, 100]);
+    ui.press('g');
+    await until(ui.stdout, (f) => /^> {2}r0 /m.test(f), 'the first row');
+    expect(reads).toEqual([0, 100]);
+    const frame = ui.stdout.last;
+    expect(frame.split('\n').filter((l) => /^[> ][ *] r\d+/.test(l)).length).toBe(24 - chromeRows(1));
+  });
+
+  it('runs an action on the marked rows, asks first through the UI, and shows a failure inline', async () => {
+    const calls: string[][] = [];
+    let fail = false;
+    const { pane } = pagedPane(5, 5, [
+      {
+        key: 'd',
+        label: 'Decline',
+        destructive: true,
+        async run(ids, io) {
+          if (fail) throw new Error('booking r2 cannot be declined: it is CANCELED');
+          if (!(await io.confirm(`Decline ${ids.length}?`, ['Plan: 2 to decline']))) return 'nothing was changed';
+          calls.push(ids);
+          return `${ids.length} declined`;
+        },
+      },
+    ]);
+    const ui = mount([pane]);
+    await until(ui.stdout, (f) => /5 loaded/.test(f), 'the rows');
+    ui.press(' ');
+    await until(ui.stdout, (f) => /1 marked/.test(f), 'one mark');
+    ui.press(' ');
+    await until(ui.stdout, (f) => /2 marked/.test(f), 'two marks');
+    ui.press('d');
+    await until(ui.stdout, (f) => /\? Decline 2\? {2}\(y\/n\)/.test(f), 'the question');
+    ui.press('n');
+    await until(ui.stdout, (f) => /✓ nothing was changed/.test(f) && /2 marked/.test(f), 'declined, marks kept');
+    expect(calls).toEqual([]);
+    ui.press('d');
+    await until(ui.stdout, (f) => /\? Decline 2\?/.test(f), 'the question again');
+    ui.press('y');
+    await until(ui.stdout, (f) => /✓ 2 declined/.test(f), 'the result');
+    expect(calls).toEqual([['r0', 'r1']]);
+    fail = true;
+    ui.press('d');
+    await until(ui.stdout, (f) => /✗ booking r2 cannot be declined: it is CANCELED/.test(f), 'the failure');
+    ui.press('j');
+    await until(ui.stdout, (f) => /^> {2}r3 /m.test(f), 'the browser still running');
+    ui.press('q');
+    await ui.instance.waitUntilExit();
+    expect(ui.exitCode()).toBe(0);
+  });
+
+  it('shows a refused server filter in the pane and keeps running; Ctrl-C reports 130', async () => {
+    const pane: PaneSpec = {
+      id: 'p',
+      title: 'p',
+      columns: ['ID'],
+      open(server) {
+        if (server) throw new Error('--where: unknown field nme');
+        return { next: async () => ({ rows: [{ id: 'a', cells: ['a'] }], done: true }) };
+      },
+    };
+    const ui = mount([pane]);
+    await until(ui.stdout, (f) => /1 loaded/.test(f), 'the row');
+    ui.press('/');
+    ui.press('nme=x\r');
+    await until(ui.stdout, (f) => /✗ --where: unknown field nme/.test(f), 'the refusal');
+    ui.press('\u0003');
+    await ui.instance.waitUntilExit();
+    expect(ui.exitCode()).toBe(130);
+  });
+});
