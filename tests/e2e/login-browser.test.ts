@@ -207,6 +207,45 @@ describe.skipIf(!hasChromium)('sitectl login in a real browser (headless Chromiu
     await page.close();
   });
 
+  it('registers on the hosted page (the link from the sign-in page) and ends signed in as the new member', async () => {
+    const c = cli(['login']);
+    const page = await browser.newPage();
+    await page.goto(await handedUrl(c));
+    await page.getByRole('link', { name: 'Create an account' }).click();
+    const address = `browser-new-${Date.now()}@example.com`;
+    await page.getByLabel('Name').fill('New Person');
+    await page.getByLabel('E-mail').fill(address);
+    await page.getByLabel('Password').fill('long-enough');
+    await page.screenshot({ path: join(SCREENSHOTS, 'register.png') });
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await page.waitForURL(/\/callback\?code=/);
+    const r = await c.done;
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain(`Signed in as ${address}`);
+    await page.close();
+  });
+
+  it('asks for the e-mail code on the hosted page when the site requires verification', async () => {
+    const who = await member();
+    await emu.request('PUT', '/__emulator/auth-policy', { requireEmailVerification: true });
+    try {
+      const c = cli(['login']);
+      const page = await browser.newPage();
+      await page.goto(await handedUrl(c));
+      await signInOnPage(page, who);
+      await expect(page.getByRole('heading', { name: 'Check your e-mail' }).isVisible()).resolves.toBe(true);
+      const mail = await emu.request('GET', `/__emulator/mail?to=${encodeURIComponent(who.email)}`);
+      await page.getByLabel('Code').fill(mail.body.mail.at(-1).code);
+      await page.getByRole('button', { name: 'Verify' }).click();
+      await page.waitForURL(/\/callback\?code=/);
+      const r = await c.done;
+      expect(r.code, r.stderr).toBe(0);
+      await page.close();
+    } finally {
+      await emu.request('PUT', '/__emulator/auth-policy', { requireEmailVerification: false });
+    }
+  });
+
   it('signs in with a device code approved in the browser', async () => {
     const who = await member();
     const c = cli(['login', '--device']);
