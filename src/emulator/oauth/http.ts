@@ -17,7 +17,7 @@
 import { randomBytes, randomInt, randomUUID } from 'node:crypto';
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import { DEVICE_CODE_GRANT } from '../../api/auth/tokens.js';
-import type { AdminKey } from '../auth.js';
+import { defaultClientId, type AdminKey } from '../auth.js';
 import { ApplicationFailure, EmulatorError, ValidationFailure } from '../errors.js';
 import { MEMBERS } from '../members/model.js';
 import type { Store } from '../store/store.js';
@@ -91,7 +91,8 @@ function token(oauth: OAuthState, deps: OAuthDeps, req: OAuthRequest): Reply {
     if (!memberId) throw new OAuthError('invalid_request', 'member_id is required');
     const member = deps.store.collection(MEMBERS).at(site).get(memberId);
     if (!member) throw new OAuthError('invalid_grant', `site ${site} has no member ${memberId}`);
-    return json(200, oauth.pair('member', site, memberId, 'authorized_client'));
+    // Issued to the site's default app, so the member's refresh token renews like any other.
+    return json(200, oauth.pair('member', site, memberId, defaultClientId(site)));
   }
   const app = oauth.app(field(f, 'clientId'));
   switch (grant) {

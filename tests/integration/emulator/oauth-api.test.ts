@@ -268,3 +268,18 @@ describe('the default OAuth apps', () => {
     expect(report.sites?.map((s) => s.clientId)).toEqual(key.sites.map((s: { clientId: string }) => s.clientId));
   });
 });
+
+describe('authorized_client', () => {
+  it('issues member tokens to the admin for a member of the site, renewable with the default app', async () => {
+    const user = await registered();
+    const info0 = await emu.request('POST', '/members/v1/members/query', { query: { filter: { loginEmail: user.email } } });
+    const memberId = info0.body.members[0].id as string;
+    const refused = await post('/oauth2/token', { grantType: 'authorized_client', scope: 'offline_access', member_id: memberId });
+    expect(refused.status).toBe(401);
+    const r = await post('/oauth2/token', { grantType: 'authorized_client', scope: 'offline_access', member_id: memberId }, { authorization: emu.apiKey, 'wix-site-id': emu.siteId });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect((await get('/members/v1/members/my', r.body.access_token)).body.member.id).toBe(memberId);
+    const renewed = await post('/oauth2/token', { clientId, grantType: 'refresh_token', refreshToken: r.body.refresh_token });
+    expect(renewed.status).toBe(200);
+  });
+});
