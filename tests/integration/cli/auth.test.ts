@@ -8,6 +8,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { removePidFile, writePidFile } from '../../../src/local/daemon.js';
 import { createCliSandbox, runCli, startTestEmulator, type CliSandbox, type TestEmulator } from '../../helpers/index.js';
 
 let emu: TestEmulator;
@@ -109,9 +110,18 @@ describe('direct login', () => {
       expect(noCode.code).toBe(4);
       expect(noCode.stderr).toContain(`sent a verification code to ${who}`);
       expect(noCode.stderr).toContain('auth verify --code CODE');
-      const mail = await run(s, ['emulator', 'mail', '--to', who, '--json', 'code'], undefined, { SITECTL_DATA_DIR: join(emu.dataDir, '..') });
-      expect(mail.code, mail.stderr).toBe(0);
-      const code = (await emu.request('GET', `/__emulator/mail?to=${encodeURIComponent(who)}`)).body.mail.at(-1).code as string;
+      // `emulator mail` reads the outbox of the emulator of a data dir: the in-process one, announced by a pid file.
+      writePidFile(emu.dataDir, { pid: process.pid, url: emu.url, port: emu.port });
+      let code: string;
+      try {
+        const mail = await run(s, ['emulator', 'mail', '--data-dir', emu.dataDir, '--to', who, '--json', 'to,subject,code']);
+        expect(mail.code, mail.stderr).toBe(0);
+        const rows = JSON.parse(mail.stdout) as Array<{ to: string; subject: string; code: string }>;
+        expect(rows.at(-1)).toMatchObject({ to: who, subject: 'Your verification code', code: expect.stringMatching(/^\d{6}$/) });
+        code = rows.at(-1)!.code;
+      } finally {
+        removePidFile(emu.dataDir, process.pid);
+      }
       const bad = await run(s, ['auth', 'verify', '--code', code === '000000' ? '111111' : '000000']);
       expect(bad.code).toBe(4);
       expect(bad.stderr).toContain('the verification code is not correct');
