@@ -78,6 +78,11 @@ export interface BrowserProps {
   afterAction?: 'all' | 'pane';
   /** Called once when the user leaves: 0 for q, 130 for Ctrl-C. */
   onExit(code: number): void;
+  /**
+   * A pane whose newest rows also show in a strip under the active one when the terminal is tall enough
+   * (the dashboard's events: what happens stays in view while you work in another pane).
+   */
+  strip?: string;
   /** Test seam: the terminal size (default the output stream's). */
   size?: { columns: number; rows: number };
   /** Called after each frame is committed with how long the key took to show (ms), for the benchmark. */
@@ -87,6 +92,11 @@ export interface BrowserProps {
 /** Rows of the screen that are not table body: title, header, flash, footer, and the tab bar with several panes. */
 export function chromeRows(panes: number): number {
   return 4 + (panes > 1 ? 1 : 0) + 1;
+}
+
+/** Lines of the strip (its title included) on a terminal `rows` tall: 7 from 30 rows up, else none. */
+export function stripRows(rows: number, strip: boolean): number {
+  return strip && rows >= 30 ? 7 : 0;
 }
 
 function useTerminalSize(fixed?: { columns: number; rows: number }) {
@@ -107,7 +117,7 @@ function useTerminalSize(fixed?: { columns: number; rows: number }) {
 /** The live browser component. */
 export function Browser(props: BrowserProps) {
   const size = useTerminalSize(props.size);
-  const bodyHeight = Math.max(1, size.rows - chromeRows(props.panes.length));
+  const bodyHeight = Math.max(1, size.rows - chromeRows(props.panes.length) - stripRows(size.rows, props.strip !== undefined));
   const [state, dispatch] = useReducer(browserReducer, undefined, () =>
     initialBrowserState(
       props.panes.map((p) => initialPane(p.id, p.title, p.columns)),
@@ -294,7 +304,15 @@ export function Browser(props: BrowserProps) {
     };
   }, [detailRow, detailOf]);
 
-  return <BrowserView state={state} spec={props} columns={size.columns} detail={detail && detail.id === detailRow?.id ? detail.lines : undefined} />;
+  return (
+    <BrowserView
+      state={state}
+      spec={props}
+      columns={size.columns}
+      detail={detail && detail.id === detailRow?.id ? detail.lines : undefined}
+      strip={stripRows(size.rows, props.strip !== undefined) ? props.strip : undefined}
+    />
+  );
 }
 
 function messageOf(err: unknown): string {
@@ -403,12 +421,15 @@ export function BrowserView({
   spec,
   columns,
   detail,
+  strip,
 }: {
   state: BrowserState;
   spec: Pick<BrowserProps, 'title' | 'panes' | 'color'>;
   columns: number;
   /** The detail lines of the row under the cursor, once read. */
   detail?: Array<[string, string]>;
+  /** The pane drawn as a strip under the active one (also while it is the active one). */
+  strip?: string;
 }) {
   const pane = state.panes[state.active]!;
   const paneSpec = spec.panes[state.active]!;
@@ -485,8 +506,29 @@ export function BrowserView({
         {truncate(`   ${lineOf(pick(pane.columns), widths)}`, width)}
       </Text>
       {body}
+      {strip ? <Strip state={state} id={strip} width={width} color={color} /> : null}
       <Text color={color ? (flashError ? 'red' : 'green') : undefined}>{truncate(flash, width) || ' '}</Text>
       <Text dimColor={color}>{truncate(footerText(state, actions, spec.panes.length), width)}</Text>
+    </Box>
+  );
+}
+
+/** The strip: a pane's title and its first six rows (the newest events), under the active pane. */
+function Strip({ state, id, width, color }: { state: BrowserState; id: string; width: number; color: boolean }) {
+  const pane = state.panes.find((p) => p.id === id);
+  if (!pane) return null;
+  const rows = pane.rows.slice(0, 6);
+  const widths = fitColumns(pane.columns, rows, width - 3);
+  const lines = rows.map((r) => truncate(`   ${lineOf(r.cells, widths)}`, width));
+  while (lines.length < 6) lines.push(' ');
+  return (
+    <Box flexDirection="column">
+      <Text bold={color}>{truncate(`── ${pane.title} ${'─'.repeat(Math.max(0, width - pane.title.length - 4))}`, width)}</Text>
+      {lines.map((l, i) => (
+        <Text key={i} dimColor={color}>
+          {l}
+        </Text>
+      ))}
     </Box>
   );
 }
@@ -496,7 +538,7 @@ export function tabBar(state: BrowserState): string {
   return state.panes
     .map((p, i) => {
       const count = `${viewedRows(p).length}${p.done || p.loading ? '' : '+'}`;
-      const text = `${p.title} ${p.error ? '!' : count}`;
+      const text = `${p.title} ${p.error ? '!' : p.rows.length === 0 && !p.done ? '…' : count}`;
       return i === state.active ? `[${text}]` : ` ${text} `;
     })
     .join('│');

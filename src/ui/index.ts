@@ -142,6 +142,8 @@ export interface RenderBrowserOptions {
   live?(notify: (paneIds?: string[]) => void): () => void;
   /** Reload every pane after an action (the dashboard: a confirmed booking leaves one pane for another). */
   reloadAllAfterAction?: boolean;
+  /** A pane also shown as a strip of its newest rows under the active one on a tall terminal (the dashboard's events). */
+  strip?: string;
   /** Use the terminal's alternate screen, restored on exit (not for TERM=dumb). */
   alternateScreen: boolean;
   /** Where the screen is drawn (default stderr, so stdout stays data-only). Must be a TTY. */
@@ -190,6 +192,7 @@ export async function renderBrowser(opts: RenderBrowserOptions): Promise<void> {
       color: opts.color,
       intervalMs: opts.intervalMs,
       live: opts.live,
+      strip: opts.strip,
       afterAction: opts.reloadAllAfterAction ? 'all' : 'pane',
       onKeyDrawn: opts.onKeyDrawn,
       onExit: (c: number) => {

@@ -251,6 +251,7 @@ export async function run(opts: DashboardOptions, ctx: Context): Promise<void> {
     alternateScreen: ctx.env.TERM !== 'dumb',
     intervalMs: intervalSec * 1000,
     reloadAllAfterAction: true,
+    strip: after === undefined ? undefined : 'events',
     stdout: ctx.io.stderr as NodeJS.WriteStream,
     stdin: ctx.io.stdin as NodeJS.ReadStream,
     live:

@@ -53,7 +53,7 @@ describe('browser view', () => {
 
   it('shows the tab bar with counts when there are several panes', () => {
     const lines = screen(withRows(4, 5, 3), 3);
-    expect(lines[1]).toMatch(/^\[Pane 0 4\+\]│ Pane 1 0\+ │ Pane 2 0\+$/);
+    expect(lines[1]).toMatch(/^\[Pane 0 4\+\]│ Pane 1 … │ Pane 2 …$/);
   });
 
   it('draws the help overlay, the confirmation with its preview, the filter prompt and errors', () => {
@@ -67,6 +67,17 @@ describe('browser view', () => {
     expect(filter.at(-2)).toBe('/yoga▏');
     const failed = screen(browserReducer(withRows(0, 5), { type: 'load-failed', pane: 'p0', error: '--where: unknown field nme' }));
     expect(failed[2]).toBe('✗ --where: unknown field nme');
+  });
+
+  it('draws the strip of another pane under the active one', () => {
+    let s = withRows(3, 5, 2);
+    s = browserReducer(s, { type: 'loaded', pane: 'p1', rows: [{ id: 'e9', cells: ['9', 'member.approved'] }], done: true, replace: true });
+    const text = renderToString(createElement(BrowserView, { state: s, spec: spec(2), columns: 60, strip: 'p1' }), { columns: 60 });
+    const lines = text.split('\n');
+    const at = lines.findIndex((l) => l.startsWith('── Pane 1 ─'));
+    expect(at).toBe(2 + 1 + 5);
+    expect(lines[at + 1]).toMatch(/^ {3}9\s+member\.approved$/);
+    expect(lines).toHaveLength(5 + chromeRows(2) + 7 - 1);
   });
 
   it('drops the highest-priority columns first on a narrow terminal, then cuts the widest', () => {
