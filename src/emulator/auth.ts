@@ -6,7 +6,9 @@
  * `{apiKey, accountId, siteId, sites: [{id, name}]}`, `siteId` being the default site. As on the platform, the
  * key reaches every site of the account, chosen per request by `wix-site-id`. Missing credentials -> 401
  * UNAUTHENTICATED; a wrong key, or a site outside the account -> 403 PERMISSION_DENIED, both in the platform's
- * applicationError envelope. Checks are a list of {@link Authenticator}s so OAuth access tokens can join.
+ * applicationError envelope. Checks are a list of {@link Authenticator}s: this API key check, and the OAuth
+ * access tokens of sign-in (`accessTokenAuthenticator` in oauth/access.ts: visitors, members, and apps with
+ * client credentials; docs/sign-in.md). Each site's default OAuth app has the client id {@link defaultClientId}.
  */
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { chmodSync, existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
