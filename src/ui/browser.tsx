@@ -83,10 +83,6 @@ export interface BrowserProps {
    * (the dashboard's events: what happens stays in view while you work in another pane).
    */
   strip?: string;
-  /** Test seam: the terminal size (default the output stream's). */
-  size?: { columns: number; rows: number };
-  /** Called after each frame is committed with how long the key took to show (ms), for the benchmark. */
-  onKeyDrawn?(ms: number): void;
 }
 
 /** Rows of the screen that are not table body: title, header, flash, footer, and the tab bar with several panes. */
@@ -99,24 +95,23 @@ export function stripRows(rows: number, strip: boolean): number {
   return strip && rows >= 30 ? 7 : 0;
 }
 
-function useTerminalSize(fixed?: { columns: number; rows: number }) {
+/** The output stream's size, followed on resize. */
+function useTerminalSize() {
   const { stdout } = useStdout();
-  const read = () => fixed ?? { columns: stdout.columns || 80, rows: stdout.rows || 24 };
-  const [size, setSize] = useState(read);
+  const [size, setSize] = useState(() => ({ columns: stdout.columns || 80, rows: stdout.rows || 24 }));
   useEffect(() => {
-    if (fixed) return;
     const onResize = () => setSize({ columns: stdout.columns || 80, rows: stdout.rows || 24 });
     stdout.on('resize', onResize);
     return () => {
       stdout.off('resize', onResize);
     };
-  }, [stdout, fixed]);
+  }, [stdout]);
   return size;
 }
 
 /** The live browser component. */
 export function Browser(props: BrowserProps) {
-  const size = useTerminalSize(props.size);
+  const size = useTerminalSize();
   const bodyHeight = Math.max(1, size.rows - chromeRows(props.panes.length) - stripRows(size.rows, props.strip !== undefined));
   const [state, dispatch] = useReducer(browserReducer, undefined, () =>
     initialBrowserState(
@@ -127,7 +122,6 @@ export function Browser(props: BrowserProps) {
   const { exit } = useApp();
   const readers = useRef(new Map<string, { reader: PageReader; generation: number }>());
   const answer = useRef<((yes: boolean) => void) | undefined>(undefined);
-  const keyAt = useRef<number | undefined>(undefined);
   const seenReload = useRef(new Map<string, number>());
   const inflight = useRef(new Set<string>());
   const specOf = useCallback((id: string) => props.panes.find((p) => p.id === id)!, [props.panes]);
@@ -202,12 +196,6 @@ export function Browser(props: BrowserProps) {
     });
   }, [props.live]);
 
-  useEffect(() => {
-    if (keyAt.current === undefined) return;
-    props.onKeyDrawn?.(performance.now() - keyAt.current);
-    keyAt.current = undefined;
-  });
-
   const runAction = useCallback(
     async (key: string, snapshot: BrowserState) => {
       const pane = snapshot.panes[snapshot.active]!;
@@ -254,7 +242,6 @@ export function Browser(props: BrowserProps) {
   useInput((input, key) => {
     let now = latest.current;
     const actionKeys = (specOf(now.panes[now.active]!.id).actions ?? []).map((a) => a.key);
-    keyAt.current = performance.now();
     // Keys typed faster than a frame (or sent by a script) arrive as one string: each is its own key press.
     const presses = input.length > 1 && now.mode !== 'filter' && !key.ctrl && !key.meta ? [...input] : [input];
     for (const press of presses) {

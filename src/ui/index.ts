@@ -149,10 +149,6 @@ export interface RenderBrowserOptions {
   /** Where the screen is drawn (default stderr, so stdout stays data-only). Must be a TTY. */
   stdout?: TtyOut;
   stdin?: NodeJS.ReadStream;
-  /** Benchmark seam: the time from a key press to its frame (ms). */
-  onKeyDrawn?(ms: number): void;
-  /** Benchmark seam: called once the first rows are on screen (ms since the call). */
-  onFirstPaint?(ms: number): void;
 }
 
 /**
@@ -165,36 +161,15 @@ export async function renderBrowser(opts: RenderBrowserOptions): Promise<void> {
   const stdout = opts.stdout ?? process.stderr;
   let code = 0;
   if (opts.alternateScreen) stdout.write('\u001b[?1049h\u001b[H');
-  const started = performance.now();
-  let painted = false;
-  const panes = opts.onFirstPaint
-    ? opts.panes.map((p) => ({
-        ...p,
-        open(server: string) {
-          const reader = p.open(server);
-          return {
-            async next() {
-              const page = await reader.next();
-              if (!painted) {
-                painted = true;
-                setImmediate(() => opts.onFirstPaint?.(performance.now() - started));
-              }
-              return page;
-            },
-          };
-        },
-      }))
-    : opts.panes;
   const instance = render(
     createElement(Browser, {
       title: opts.title,
-      panes,
+      panes: opts.panes,
       color: opts.color,
       intervalMs: opts.intervalMs,
       live: opts.live,
       strip: opts.strip,
       afterAction: opts.reloadAllAfterAction ? 'all' : 'pane',
-      onKeyDrawn: opts.onKeyDrawn,
       onExit: (c: number) => {
         code = c;
       },
