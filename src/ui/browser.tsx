@@ -359,7 +359,8 @@ export function paneStatus(pane: PaneState): string {
   const parts = [pane.filter ? `${shown} of ${pane.rows.length} loaded` : `${pane.rows.length}${pane.done ? '' : '+'} loaded`];
   if (pane.total !== undefined) parts.push(`${pane.total} in all`);
   if (pane.loading) parts.push('loading…');
-  if (pane.sort) parts.push(`sort ${pane.columns[pane.sort.col] ?? ''} ${pane.sort.desc ? '↓' : '↑'}`);
+  // Sorting is client-side: until every page is read it orders the loaded rows only, and says so.
+  if (pane.sort) parts.push(`sort ${pane.columns[pane.sort.col] ?? ''} ${pane.sort.desc ? '↓' : '↑'}${pane.done ? '' : ' (loaded rows)'}`);
   if (pane.filter) parts.push(`filter "${pane.filter}"`);
   if (pane.server) parts.push(`where ${pane.server}`);
   if (pane.selected.length) parts.push(`${pane.selected.length} marked`);

@@ -43,6 +43,13 @@ describe('browser view', () => {
     expect(footerText(withRows(1, 1), actions, 1)).toMatch(/\? help · q quit$/);
   });
 
+  it('says when a sort orders only the rows loaded so far', () => {
+    const sorted = browserReducer(withRows(3, 5), { type: 'sort-next' });
+    expect(screen(sorted)[0]).toMatch(/sort ID ↑ \(loaded rows\)$/);
+    const all = browserReducer(sorted, { type: 'loaded', pane: 'p0', rows: [], done: true, replace: false });
+    expect(screen(all)[0]).toMatch(/sort ID ↑$/);
+  });
+
   it('marks rows with * and the cursor with > when there is no colour', () => {
     let s = withRows(3, 5);
     s = browserReducer(s, { type: 'select' });
