@@ -8,9 +8,8 @@ import type { Command } from 'commander';
 import { recovery } from '../../api/auth/families.js';
 import type { Context } from '../../context.js';
 import { AuthError, UserError } from '../../core/errors.js';
-import { readAll } from '../../core/input.js';
 import { notice, success } from '../../core/log.js';
-import { signInTarget, visitorClient } from './shared/session.js';
+import { readPassword, signInTarget, visitorClient } from './shared/session.js';
 
 interface RecoverOptions {
   email?: string;
@@ -36,8 +35,7 @@ export function register(parent: Command, ctx: Context): void {
 export async function run(o: RecoverOptions, ctx: Context): Promise<void> {
   if (!!o.email === !!o.token) throw new UserError('give --email (send a link) or --token with --password-stdin (set a new password)');
   if (o.token && !o.passwordStdin) throw new UserError('--token needs --password-stdin');
-  const password = o.token ? (await readAll(ctx.io.stdin)).replace(/\r?\n$/, '') : undefined;
-  if (o.token && !password) throw new UserError('no password on stdin');
+  const password = o.token ? await readPassword(ctx, 'New password:', 'printf %s "$NEW_PASSWORD" | sitectl auth recover --token TOKEN --password-stdin') : undefined;
   const target = await signInTarget(ctx, { clientId: o.clientId });
   const api = await visitorClient(ctx, target);
   try {

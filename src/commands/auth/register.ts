@@ -9,11 +9,10 @@ import { authentication } from '../../api/auth/families.js';
 import { clientStateOf, type LoginResult } from '../../api/auth/states.js';
 import type { Context } from '../../context.js';
 import { UserError } from '../../core/errors.js';
-import { readAll } from '../../core/input.js';
 import { success } from '../../core/log.js';
 import { oneLine } from '../../core/text.js';
 import { settle } from '../login/index.js';
-import { identityFailure, signInTarget, visitorClient } from './shared/session.js';
+import { identityFailure, readPassword, signInTarget, visitorClient } from './shared/session.js';
 
 interface RegisterOptions {
   email: string;
@@ -28,7 +27,7 @@ export function register(parent: Command, ctx: Context): void {
     .command('register')
     .description('Create an account on the site (a member) and sign in as it')
     .requiredOption('--email <address>', 'the login e-mail')
-    .option('--password-stdin', 'read the password from stdin')
+    .option('--password-stdin', 'read the password from stdin (typed hidden on a terminal)')
     .option('--name <name>', 'the member\'s display name')
     .option('--code <code>', 'the e-mail verification code, when the site asks for one')
     .option('--client-id <id>', 'OAuth client id (default: $SITECTL_CLIENT_ID, or the emulator\'s default app)')
@@ -41,8 +40,7 @@ export function register(parent: Command, ctx: Context): void {
 export async function run(o: RegisterOptions, ctx: Context): Promise<void> {
   if (!o.passwordStdin) throw new UserError('auth register needs --password-stdin (a password is never taken from the command line)', 'printf %s "$PASSWORD" | sitectl auth register --email ADDRESS --password-stdin');
   const email = o.email.trim();
-  const password = (await readAll(ctx.io.stdin)).replace(/\r?\n$/, '');
-  if (!password) throw new UserError('no password on stdin');
+  const password = await readPassword(ctx, 'Password for the new account:', 'printf %s "$PASSWORD" | sitectl auth register --email ADDRESS --password-stdin');
   const target = await signInTarget(ctx, { clientId: o.clientId });
   const api = await visitorClient(ctx, target);
   let result: LoginResult;

@@ -35,6 +35,7 @@ import {
   exchangeCode,
   failureWords,
   identityFailure,
+  readPassword,
   signInTarget,
   storeMemberTokens,
   tokenFailure,
@@ -68,7 +69,7 @@ export function register(program: Command, ctx: Context): void {
     .option('--wait <seconds>', `how long to wait for the sign-in (default ${DEFAULT_WAIT_SEC})`)
     .option('--device', 'sign in with a device code entered on a web page (no local callback)')
     .option('--email <address>', "sign in directly with this e-mail (password from stdin: --password-stdin)")
-    .option('--password-stdin', 'read the password from stdin (with --email)')
+    .option('--password-stdin', 'read the password from stdin (typed hidden on a terminal; with --email)')
     .option('--code <code>', 'the e-mail verification code, when the site asks for one (with --email)')
     .option('--client-id <id>', 'OAuth client id of the headless app (default: $SITECTL_CLIENT_ID, or the emulator\'s default app)')
     .option('--client-secret-stdin', "read the app's client secret from stdin: admin client credentials (with --client-id)")
@@ -125,8 +126,7 @@ export async function run(o: LoginOptions, ctx: Context): Promise<void> {
   const port = parsePort(o);
   const secret = o.clientSecretStdin ? (await readAll(ctx.io.stdin)).replace(/\r?\n$/, '') : undefined;
   if (o.clientSecretStdin && !secret) throw new UserError('no client secret on stdin', 'printf %s "$CLIENT_SECRET" | sitectl login --client-id ID --client-secret-stdin');
-  const password = o.passwordStdin ? (await readAll(ctx.io.stdin)).replace(/\r?\n$/, '') : undefined;
-  if (o.passwordStdin && !password) throw new UserError('no password on stdin', 'printf %s "$PASSWORD" | sitectl login --email ADDRESS --password-stdin');
+  const password = o.passwordStdin ? await readPassword(ctx, 'Password:', 'printf %s "$PASSWORD" | sitectl login --email ADDRESS --password-stdin') : undefined;
   const target = await signInTarget(ctx, { clientId: o.clientId });
   const deadline = AbortSignal.any([ctx.signal, AbortSignal.timeout(waitSec * 1000)]);
   const timedOut = () => !ctx.signal.aborted && deadline.aborted;

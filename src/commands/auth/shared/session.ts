@@ -18,6 +18,23 @@ import { resolveProfile, type Context, type ResolvedProfile } from '../../../con
 import { AuthError, UserError } from '../../../core/errors.js';
 import { readSession, writeSession, type ProfileSession } from '../../../core/sessions.js';
 
+/**
+ * A password given with `--password-stdin`: typed hidden on a terminal (Enter ends it, and stdin stays usable
+ * for an e-mail code asked later), else all of stdin without its final newline.
+ * @throws UserError (exit 2) naming `example` when none was given
+ */
+export async function readPassword(ctx: Context, question: string, example: string): Promise<string> {
+  let password: string;
+  if (ctx.io.isStdinTTY && ctx.io.canPrompt()) {
+    password = await ctx.prompter.secret(question, { what: 'typing the password', flag: '--password-stdin with the password piped in' });
+  } else {
+    const { readAll } = await import('../../../core/input.js');
+    password = (await readAll(ctx.io.stdin)).replace(/\r?\n$/, '');
+  }
+  if (!password) throw new UserError('no password given', example);
+  return password;
+}
+
 /** Where and with which OAuth client a profile signs in. */
 export interface SignInTarget {
   profile: ResolvedProfile;
