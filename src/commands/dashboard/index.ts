@@ -112,7 +112,7 @@ export async function run(opts: DashboardOptions, ctx: Context): Promise<void> {
   const days = opts.days === undefined ? 7 : Number(opts.days);
   if (!Number.isInteger(days) || days < 1 || days > 60) throw new UserError(`--days takes a whole number of days from 1 to 60, got '${opts.days}'`);
   requireInteractive(ctx, 'the dashboard', 'bookings list --status PENDING,CREATED (and members list --status PENDING, orders list --status PAUSED)');
-  const [ui, api, bookingVerbs, memberVerbs, orderVerbs] = await Promise.all([import('../../ui/index.js'), ctx.api(), nounActions('bookings'), nounActions('members'), nounActions('orders')]);
+  const [ui, api, bookingVerbs, memberVerbs, orderVerbs] = await Promise.all([import('../../ui/index.js'), ctx.api(), nounActions(BOOKING_VIEW), nounActions(MEMBER_VIEW), nounActions(ORDER_VIEW)]);
   const zone = await siteZone(ctx, api);
   const bookingActions = uiActions(ctx, api, bookingVerbs);
 

@@ -104,7 +104,7 @@ export function listReader<E>(ctx: Context, api: ApiClient, req: BrowseRequest<E
 /** Runs the interactive browser over a list until the user quits (q; Ctrl-C exits 130). */
 export async function browse<E>(ctx: Context, req: BrowseRequest<E>): Promise<void> {
   requireInteractive(ctx, `${req.command} --interactive`, `${req.command}`);
-  const [ui, api, verbs] = await Promise.all([import('../../ui/index.js'), ctx.api(), nounActions(req.view.noun.many)]);
+  const [ui, api, verbs] = await Promise.all([import('../../ui/index.js'), ctx.api(), nounActions(req.view)]);
   const keep = new Map<string, E>();
   const view = req.view as EntityView<unknown>;
   await ui.renderBrowser({

@@ -22,35 +22,9 @@ export interface KeyedVerb {
   spec: Spec;
 }
 
-/** The keys of each noun (the dashboard's and the browser's): k9s-style single letters. */
-export async function nounActions(noun: string): Promise<KeyedVerb[]> {
-  switch (noun) {
-    case 'bookings': {
-      const { bookingTransition } = await import('../bookings/shared/transitions.js');
-      return [
-        { key: 'c', label: 'Confirm', spec: bookingTransition('confirm').spec as never },
-        { key: 'd', label: 'Decline', destructive: true, spec: bookingTransition('decline').spec as never },
-        { key: 'x', label: 'Cancel', destructive: true, spec: bookingTransition('cancel').spec as never },
-      ];
-    }
-    case 'members': {
-      const { memberTransition } = await import('../members/shared/transitions.js');
-      return [
-        { key: 'a', label: 'Approve', spec: memberTransition('approve').spec as never },
-        { key: 'b', label: 'Block', destructive: true, spec: memberTransition('block').spec as never },
-      ];
-    }
-    case 'orders': {
-      const { orderTransition } = await import('../orders/shared/transitions.js');
-      return [
-        { key: 'p', label: 'Pause', destructive: true, spec: orderTransition('pause').spec as never },
-        { key: 'u', label: 'Resume', spec: orderTransition('resume').spec as never },
-        { key: 'm', label: 'Mark paid', spec: orderTransition('mark-paid').spec as never },
-      ];
-    }
-    default:
-      return [];
-  }
+/** The keys of a noun (the dashboard's and the browser's): what its view declares, none when it declares none. */
+export async function nounActions(view: { keys?(): Promise<KeyedVerb[]> }): Promise<KeyedVerb[]> {
+  return (await view.keys?.()) ?? [];
 }
 
 /** An id as a terminal shows it (8 characters, like a short git hash). */

@@ -18,6 +18,7 @@ import { notice } from '../../core/log.js';
 import { addFormatFlags, type Column, fieldsChecker, type FormatFlags, printRecord, printRecords, printValue, resolveFormat } from '../../core/output.js';
 import { checkField, checkFilter, mapFilterFields, schemaChecker } from './fields.js';
 import { resolveId } from './ids.js';
+import type { KeyedVerb } from './ui-actions.js';
 
 /** How a noun's entities look on the command line: names, schema, table columns, the readable view. */
 export interface EntityView<E> {
@@ -36,6 +37,11 @@ export interface EntityView<E> {
   label(entity: E): string | undefined;
   /** A typical `--filter` of this noun for the help text, e.g. `{"type":{"$in":["CLASS","COURSE"]}}`. */
   filterExample?: string;
+  /**
+   * The single-key actions of this noun in the interactive browser and the dashboard (loaded on first use, from
+   * the noun's own transition verbs): `[{key: 'c', label: 'Confirm', spec}, ...]`.
+   */
+  keys?(): Promise<KeyedVerb[]>;
   /** An entity from one item of the query's reply, when the items wrap it (extended bookings: `item.booking`). */
   fromItem?(item: unknown): E;
   /**

@@ -4,6 +4,7 @@
  * ones. Bookings of a multi-service booking are cancelled with their group (`msb cancel`), so the bulk form
  * skips them and the single form says so.
  */
+import type { KeyedVerb } from '../../shared/ui-actions.js';
 import type { Command } from 'commander';
 import { bookings as calls } from '../../../api/bookings.js';
 import { transitionVerb, type TransitionSpec } from '../../shared/transition.js';
@@ -118,4 +119,13 @@ export function bookingTransition(verb: Verb) {
       return fetchBooking(api, b.id, signal);
     },
   });
+}
+
+/** The single-key actions of bookings in the interactive browser and the dashboard (k9s-style letters). */
+export function bookingKeys(): KeyedVerb[] {
+  return [
+    { key: 'c', label: 'Confirm', spec: bookingTransition('confirm').spec as never },
+    { key: 'd', label: 'Decline', destructive: true, spec: bookingTransition('decline').spec as never },
+    { key: 'x', label: 'Cancel', destructive: true, spec: bookingTransition('cancel').spec as never },
+  ];
 }

@@ -5,6 +5,7 @@
  * state read first; "already ..." changes nothing) or many through the entity bulk engine: approve and block
  * as the platform's by-filter jobs over the planned ids, the others one call per member.
  */
+import type { KeyedVerb } from '../../shared/ui-actions.js';
 import { members as calls } from '../../../api/members.js';
 import { MEMBER_ACTIVITY_FROM, type Member } from '../../../api/schemas/member.js';
 import { transitionVerb, type TransitionSpec } from '../../shared/transition.js';
@@ -119,4 +120,12 @@ export function memberTransition(verb: MemberVerb) {
     revisioned: false,
     fetch: (api, id, signal) => fetchMember(api, id, signal),
   });
+}
+
+/** The single-key actions of members in the interactive browser and the dashboard (k9s-style letters). */
+export function memberKeys(): KeyedVerb[] {
+  return [
+    { key: 'a', label: 'Approve', spec: memberTransition('approve').spec as never },
+    { key: 'b', label: 'Block', destructive: true, spec: memberTransition('block').spec as never },
+  ];
 }

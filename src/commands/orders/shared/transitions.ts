@@ -9,6 +9,7 @@
  * (not started yet, in a free trial) is the platform's to say: it refuses with ORDER_NOT_SUSPENDABLE and
  * its reason.
  */
+import type { KeyedVerb } from '../../shared/ui-actions.js';
 import type { Command } from 'commander';
 import { orders as calls } from '../../../api/orders.js';
 import type { Order } from '../../../api/schemas/order.js';
@@ -169,4 +170,13 @@ export function orderTransition(verb: Verb) {
       return { port: w.ordersPort, send: (api, o) => w.orderSender(api, spec.action, o), chunkSize: w.EACH_CHUNK };
     },
   });
+}
+
+/** The single-key actions of orders in the interactive browser and the dashboard (k9s-style letters). */
+export function orderKeys(): KeyedVerb[] {
+  return [
+    { key: 'p', label: 'Pause', destructive: true, spec: orderTransition('pause').spec as never },
+    { key: 'u', label: 'Resume', spec: orderTransition('resume').spec as never },
+    { key: 'm', label: 'Mark paid', spec: orderTransition('mark-paid').spec as never },
+  ];
 }

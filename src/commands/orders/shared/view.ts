@@ -71,6 +71,7 @@ export function orderRows(o: Order): Array<[string, unknown]> {
 
 /** The orders entity for the shared verbs (list, get, bulk actions): the owner's list, FULL field set. */
 export const ORDER_VIEW: EntityView<Order> = {
+  keys: async () => (await import('./transitions.js')).orderKeys(),
   noun: { one: 'order', many: 'orders' },
   schema: Order,
   columns: ORDER_COLUMNS,
