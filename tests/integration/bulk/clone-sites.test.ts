@@ -43,7 +43,16 @@ async function slugsOf(siteId: string): Promise<string[]> {
 const journalsDir = () => join(sandbox.stateDir, 'journals');
 function resultLines(): number {
   if (!existsSync(journalsDir())) return 0;
-  return readdirSync(journalsDir()).reduce((n, f) => n + readFileSync(join(journalsDir(), f), 'utf8').split('\n').filter((l) => l.includes('"kind":"result"')).length, 0);
+  let n = 0;
+  // A journal's header is written to a .tmp file and linked into place: skip those, and any that vanish meanwhile.
+  for (const f of readdirSync(journalsDir()).filter((x) => x.endsWith('.ndjson'))) {
+    try {
+      n += readFileSync(join(journalsDir(), f), 'utf8').split('\n').filter((l) => l.includes('"kind":"result"')).length;
+    } catch {
+      // gone between the listing and the read
+    }
+  }
+  return n;
 }
 
 describe('services clone --to-site, fanned out', () => {
@@ -69,7 +78,7 @@ describe('services clone --to-site, fanned out', () => {
     }
     expect(await exited, stderr).toBe('SIGKILL');
     await setFaults(emu, { latencyMs: 0 });
-    const journals = readdirSync(journalsDir());
+    const journals = readdirSync(journalsDir()).filter((f) => f.endsWith('.ndjson'));
     expect(journals.length).toBeGreaterThan(0);
     const partial = await Promise.all(sites.map((s) => slugsOf(s.id)));
     expect(partial.some((slugs) => slugs.length < source.length)).toBe(true);
