@@ -6,6 +6,7 @@
  * as events come. `--forward-to` posts each event as JSON to a webhook receiver with retries, as the Stripe
  * CLI's `listen --forward-to` does. Every wait ends at once on Ctrl-C (exit 130).
  */
+import { deadline } from '../../core/deadline.js';
 import '../../startup.js';
 import type { Command } from 'commander';
 import type { ApiClient } from '../../api/client.js';
@@ -108,12 +109,13 @@ async function lastSeqOf(api: ApiClient, signal: AbortSignal): Promise<number> {
 export async function forwardEvent(url: URL, event: EventRecord, signal: AbortSignal, attempts = 4): Promise<{ status: number; attempts: number; error?: string }> {
   let last: { status: number; error?: string } = { status: 0 };
   for (let i = 1; i <= attempts; i++) {
+    const limit = deadline(signal, 10_000);
     try {
       const res = await fetch(url, {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'user-agent': 'sitectl-events', 'sitectl-event-type': event.type, 'sitectl-event-seq': String(event.seq) },
         body: JSON.stringify(event),
-        signal: AbortSignal.any([signal, AbortSignal.timeout(10_000)]),
+        signal: limit.signal,
       });
       await res.arrayBuffer().catch(() => undefined);
       last = { status: res.status };
@@ -121,6 +123,8 @@ export async function forwardEvent(url: URL, event: EventRecord, signal: AbortSi
     } catch (err) {
       signal.throwIfAborted();
       last = { status: 0, error: err instanceof Error ? (err.cause instanceof Error ? err.cause.message : err.message) : String(err) };
+    } finally {
+      limit.dispose();
     }
     if (i < attempts) await abortableSleep(250 * 2 ** (i - 1), signal);
   }

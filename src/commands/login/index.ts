@@ -15,6 +15,7 @@
  * fails (wrong password, denied, timed out, wrong state) exits 4. "Signed in as ..." goes to stderr; stdout
  * stays empty. Tokens are written to the sessions file only (core/sessions.ts).
  */
+import { deadline as deadlineOf } from '../../core/deadline.js';
 import '../../startup.js';
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
@@ -128,8 +129,9 @@ export async function run(o: LoginOptions, ctx: Context): Promise<void> {
   if (o.clientSecretStdin && !secret) throw new UserError('no client secret on stdin', 'printf %s "$CLIENT_SECRET" | sitectl login --client-id ID --client-secret-stdin');
   const password = o.passwordStdin ? await readPassword(ctx, 'Password:', 'printf %s "$PASSWORD" | sitectl login --email ADDRESS --password-stdin') : undefined;
   const target = await signInTarget(ctx, { clientId: o.clientId });
-  const deadline = AbortSignal.any([ctx.signal, AbortSignal.timeout(waitSec * 1000)]);
-  const timedOut = () => !ctx.signal.aborted && deadline.aborted;
+  const wait = deadlineOf(ctx.signal, waitSec * 1000);
+  const deadline = wait.signal;
+  const timedOut = () => !ctx.signal.aborted && wait.timedOut();
   try {
     if (secret !== undefined) return await appLogin(ctx, target, secret);
     let who: { id: string; loginEmail?: string };
@@ -140,6 +142,8 @@ export async function run(o: LoginOptions, ctx: Context): Promise<void> {
   } catch (err) {
     if (timedOut()) throw new AuthError(TIMED_OUT, `sign in within ${waitSec} s, or give more time with --wait SECONDS`);
     throw err;
+  } finally {
+    wait.dispose();
   }
 }
 

@@ -6,6 +6,7 @@
  * The client id comes from `--client-id`, else `SITECTL_CLIENT_ID`, else the one the stored session used, else
  * the local emulator's default app for the profile's site (admin-key.json).
  */
+import { deadline } from '../../../core/deadline.js';
 import { ApiClient } from '../../../api/client.js';
 import { ApplicationError, ValidationError } from '../../../api/errors.js';
 import { EMPTY_TOKENS, SessionExpiredError, TokenManager, type TokenPair } from '../../../api/auth/manager.js';
@@ -163,8 +164,14 @@ export async function completeWithSessionToken(ctx: Context, target: SignInTarge
   } finally {
     await api.close();
   }
-  const res = await fetch(fullUrl, { redirect: 'manual', signal: AbortSignal.any([ctx.signal, AbortSignal.timeout(30_000)]) });
-  await res.body?.cancel();
+  const limit = deadline(ctx.signal, 30_000);
+  let res: Response;
+  try {
+    res = await fetch(fullUrl, { redirect: 'manual', signal: limit.signal });
+    await res.body?.cancel();
+  } finally {
+    limit.dispose();
+  }
   const location = res.headers.get('location');
   const back = location ? new URL(location, fullUrl) : undefined;
   const code = back?.searchParams.get('code');
