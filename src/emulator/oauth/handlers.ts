@@ -48,6 +48,8 @@ export const redirectsServed = serve(redirectsFamily, {
         throw new ApplicationFailure(400, 'INVALID_REDIRECT_URI', `${r.redirectUri} is not an allowed authorization redirect URI of the app`, { redirectUri: r.redirectUri });
       }
       if (r.codeChallenge !== undefined && r.codeChallengeMethod !== 'S256') throw ValidationFailure.field('auth.authRequest.codeChallengeMethod', 'must be S256', 'INVALID_ENUM_VALUE');
+      // A public client (no secret, as the default headless app) must prove the code is its own: PKCE (RFC 7636).
+      if (!app.secretHash && !r.codeChallenge) throw ValidationFailure.field('auth.authRequest.codeChallenge', 'a public client must send a PKCE code challenge (S256)', 'REQUIRED_FIELD');
       oauth.sweep();
       oauth.requests.set(id, {
         id,
@@ -64,7 +66,8 @@ export const redirectsServed = serve(redirectsFamily, {
       fullUrl = `${base}/oauth2/authorize?session=${id}`;
     } else if (section === 'logout' || section === 'login') {
       const post = b.callbacks?.postFlowUrl;
-      fullUrl = `${base}/oauth2/${section}?session=${id}${post ? `&postFlowUrl=${encodeURIComponent(post)}` : ''}`;
+      if (post) oauth.postFlow.set(id, { url: post, expiresAt: oauth.nowMs() + REQUEST_TTL_MS });
+      fullUrl = `${base}/oauth2/${section}?session=${id}`;
     } else {
       fullUrl = `${base}/hosted/${section}?session=${id}`;
     }

@@ -95,6 +95,10 @@ function token(oauth: OAuthState, deps: OAuthDeps, req: OAuthRequest): Reply {
     return json(200, oauth.pair('member', site, memberId, defaultClientId(site)));
   }
   const app = oauth.app(field(f, 'clientId'));
+  // A confidential app (one with a secret) authenticates on every grant that issues or renews its tokens.
+  if (app.secretHash && grant !== 'anonymous' && !oauth.checkSecret(app, field(f, 'clientSecret'))) {
+    throw new OAuthError('invalid_client', 'the client secret is not valid for this client', 401);
+  }
   switch (grant) {
     case 'anonymous':
       return json(200, oauth.pair('visitor', app.siteId, randomUUID(), app.clientId));
@@ -334,6 +338,12 @@ function device(oauth: OAuthState, deps: OAuthDeps, req: OAuthRequest): Reply {
   }
 }
 
+/** The post-flow URL the redirect session `session` was created with (undefined when none, or expired). */
+function postFlowOf(oauth: OAuthState, session: string | null): string | null {
+  const p = session ? oauth.postFlow.get(session) : undefined;
+  return p && p.expiresAt >= oauth.nowMs() ? p.url : null;
+}
+
 /** A URL the hosted pages may send a browser on to: http(s) only. */
 function safeHref(url: string | null): string | undefined {
   if (!url) return undefined;
@@ -415,11 +425,11 @@ function route(oauth: OAuthState, deps: OAuthDeps, req: OAuthRequest): Reply {
     case 'POST /oauth2/recover':
       return recoverRoute(oauth, deps, req);
     case 'GET /oauth2/logout': {
-      const next = safeHref(req.query.get('postFlowUrl'));
+      const next = safeHref(postFlowOf(oauth, req.query.get('session')));
       return html(200, messagePage('Signed out', 'You are signed out of the site.', next ? { href: next, hrefText: 'Back to the application' } : {}));
     }
     case 'GET /oauth2/login': {
-      const next = safeHref(req.query.get('postFlowUrl'));
+      const next = safeHref(postFlowOf(oauth, req.query.get('session')));
       return html(200, messagePage('Sign in', 'Sign-in for this site starts from an auth redirect session (sitectl login).', next ? { href: next } : {}));
     }
   }

@@ -154,6 +154,11 @@ export class OAuthState {
   readonly codes = new Map<string, CodeGrant>();
   readonly devices = new Map<string, DeviceGrant>();
   readonly pending = new Map<string, PendingVerification>();
+  /**
+   * Where a login or logout redirect session sends the browser afterwards (`callbacks.postFlowUrl`), by session
+   * id: kept here, never read from the page's URL, so a crafted link cannot make a hosted page point elsewhere.
+   */
+  readonly postFlow = new Map<string, { url: string; expiresAt: number }>();
   private readonly secret: Buffer;
 
   constructor(
@@ -338,6 +343,7 @@ export class OAuthState {
   sweep(): void {
     const now = this.nowMs();
     for (const [k, v] of this.codes) if (v.expiresAt < now) this.codes.delete(k);
+    for (const [k, v] of this.postFlow) if (v.expiresAt < now) this.postFlow.delete(k);
     for (const [k, v] of this.requests) if (v.expiresAt < now) this.requests.delete(k);
     for (const [k, v] of this.devices) if (v.expiresAt + 60_000 < now) this.devices.delete(k);
     for (const [k, v] of this.pending) if (v.expiresAt < now) this.pending.delete(k);

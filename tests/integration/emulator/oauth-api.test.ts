@@ -163,6 +163,32 @@ describe('token endpoint', () => {
     expect(list.status).toBe(200);
     expect(list.body.members).toHaveLength(2);
   });
+
+  it('makes a public client use PKCE, and a confidential one show its secret on every grant', async () => {
+    const noPkce = await post(
+      '/_api/redirects-api/v1/redirect-session',
+      { auth: { authRequest: { clientId, redirectUri: 'http://127.0.0.1:41000/cb', responseType: 'code', state: 's' } } },
+      { authorization: await visitor() },
+    );
+    expect(noPkce.status).toBe(400);
+    expect(noPkce.body.details.validationError.fieldViolations[0]).toMatchObject({ field: 'auth.authRequest.codeChallenge', violatedRule: 'REQUIRED_FIELD' });
+    const app = await emu.request('POST', '/__emulator/oauth-apps', { name: 'Confidential' });
+    for (const grantType of ['authorization_code', 'refresh_token', 'urn:ietf:params:oauth:grant-type:device_code']) {
+      const r = await post('/oauth2/token', { clientId: app.body.app.clientId, grantType, code: 'x', refreshToken: 'x', deviceCode: 'x', redirectUri: 'http://127.0.0.1/cb' });
+      expect(r.status, grantType).toBe(401);
+      expect(r.body.error, grantType).toBe('invalid_client');
+    }
+  });
+
+  it("sends the browser after a logout only where the redirect session said, never where the page's URL says", async () => {
+    const crafted = await fetch(`${emu.url}/oauth2/logout?postFlowUrl=${encodeURIComponent('https://evil.example/phish')}`);
+    expect(await crafted.text()).not.toContain('evil.example');
+    const r = await post('/_api/redirects-api/v1/redirect-session', { logout: { clientId }, callbacks: { postFlowUrl: 'http://127.0.0.1:41001/done' } }, { authorization: await visitor() });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(r.body.redirectSession.fullUrl).not.toContain('postFlowUrl');
+    const page = await (await fetch(r.body.redirectSession.fullUrl)).text();
+    expect(page).toContain('http://127.0.0.1:41001/done');
+  });
 });
 
 describe('tokens as credentials', () => {
