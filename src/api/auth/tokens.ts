@@ -8,6 +8,7 @@
  * not document is the emulator's, docs/sign-in.md) and the device-code grant of RFC 8628 with its
  * device-authorization call (`POST /oauth2/device/code`, emulator-only until the platform documents one).
  */
+import { redact } from '../redact.js';
 import { NetworkError } from '../errors.js';
 
 /** Access tokens live 4 hours on the platform (platform-wire.md section 2). */
@@ -54,7 +55,8 @@ export class TokenEndpointError extends Error {
     readonly body: string,
     readonly error: string | undefined,
   ) {
-    super(`Failed to fetch tokens from OAuth API: ${statusText}. request id: ${requestId ?? 'unknown'}. Response: ${body}`);
+    // The body is quoted with anything token- or secret-like scrubbed: a server may echo what it was sent.
+    super(`Failed to fetch tokens from OAuth API: ${statusText}. request id: ${requestId ?? 'unknown'}. Response: ${redact(body)}`);
     this.name = 'TokenEndpointError';
   }
 }
