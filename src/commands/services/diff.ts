@@ -12,7 +12,7 @@ import { ExitCode, ExitStatus, UserError } from '../../core/errors.js';
 import { readSource } from '../../core/input.js';
 import { notice, success, warn } from '../../core/log.js';
 import { addFormatFlags, type Column, fieldsChecker, type FormatFlags, printRecords, printValue, resolveFormat } from '../../core/output.js';
-import { diffCatalogue, missingReferences, parseCatalogue, readCatalogue, refText, type CatalogueDiff } from './shared/catalogue.js';
+import type { CatalogueDiff } from './shared/catalogue.js';
 
 export interface DiffOptions extends FormatFlags {
   file?: string;
@@ -56,6 +56,8 @@ export function register(parent: Command, ctx: Context): void {
 export async function run(opts: DiffOptions, ctx: Context): Promise<void> {
   const format = resolveFormat(opts, fieldsChecker(['sites']));
   if (!opts.file) throw new UserError('which catalogue?', "pass -f FILE (written by 'services export')");
+  // The catalogue code (and the YAML library) loads only for this verb, not for every services command.
+  const { diffCatalogue, missingReferences, parseCatalogue, readCatalogue, refText } = await import('./shared/catalogue.js');
   const wanted = parseCatalogue(await readSource('--file', opts.file, ctx.io.stdin), opts.file);
   const api = await ctx.api();
   const { catalogue: current, furniture } = await readCatalogue(api, undefined, ctx.signal);

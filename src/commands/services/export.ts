@@ -10,7 +10,6 @@ import { UserError } from '../../core/errors.js';
 import { collect } from '../../core/filters.js';
 import { success } from '../../core/log.js';
 import { filterOf, wireFilter } from '../shared/verbs.js';
-import { readCatalogue, serializeCatalogue } from './shared/catalogue.js';
 import { SERVICE_VIEW } from './shared/view.js';
 
 export interface ExportOptions {
@@ -52,6 +51,8 @@ export async function run(opts: ExportOptions, ctx: Context): Promise<void> {
   const format = formatOfFile(opts.format, opts.output);
   const filter = filterOf(ctx, SERVICE_VIEW, opts);
   const api = await ctx.api();
+  // The catalogue code (and the YAML library) loads only for this verb, not for every services command.
+  const { readCatalogue, serializeCatalogue } = await import('./shared/catalogue.js');
   const { catalogue } = await readCatalogue(api, wireFilter(SERVICE_VIEW, filter), ctx.signal);
   const text = serializeCatalogue(catalogue, format);
   if (opts.output === undefined || opts.output === '-') {
