@@ -277,6 +277,8 @@ export class OAuthState {
    * default app, a loopback http URI on any port (RFC 8252 section 7.3).
    */
   allowsRedirect(app: OAuthApp, uri: string): boolean {
+    // RFC 6749 section 3.1.2: a redirection endpoint has no fragment (the code could end up inside it).
+    if (uri.includes('#')) return false;
     if (app.redirectUris.includes(uri)) return true;
     if (!app.default) return false;
     let u: URL;

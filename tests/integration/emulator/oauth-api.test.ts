@@ -114,6 +114,12 @@ describe('token endpoint', () => {
     );
     expect(r.status).toBe(400);
     expect(r.body.details.applicationError.code).toBe('INVALID_REDIRECT_URI');
+    const fragment = await post(
+      '/_api/redirects-api/v1/redirect-session',
+      { auth: { authRequest: { clientId, redirectUri: 'http://127.0.0.1:5/x?y=1#frag', codeChallenge: challengeOf(createVerifier()), codeChallengeMethod: 'S256', responseType: 'code' } } },
+      { authorization: await visitor() },
+    );
+    expect(fragment.body.details.applicationError.code).toBe('INVALID_REDIRECT_URI');
   });
 
   it('rotates refresh tokens and revokes the session when one is replayed', async () => {
