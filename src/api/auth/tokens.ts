@@ -67,6 +67,8 @@ export interface TokenEndpointOptions {
   /** Per-call timeout (ms), default 30 s. */
   timeoutMs?: number;
   fetch?: typeof fetch;
+  /** `--debug`: one line per call and answer (the path, the grant type, the status; never a token or secret). */
+  onDebug?: (line: string) => void;
 }
 
 /** The OAuth endpoints of one base URL. */
@@ -79,16 +81,21 @@ export class TokenEndpoint {
   private async post<T>(path: string, body: object, signal?: AbortSignal, authorization?: string): Promise<T> {
     const ms = this.opts.timeoutMs ?? 30_000;
     const timeout = AbortSignal.timeout(ms);
+    const url = this.opts.baseUrl.replace(/\/+$/, '') + path;
+    const grant = (body as { grantType?: unknown }).grantType;
+    this.opts.onDebug?.(`> POST ${redact(url)}${typeof grant === 'string' ? ` (grant ${grant})` : ''}`);
+    const started = Date.now();
     let res: Response;
     let text: string;
     try {
-      res = await this.fetchFn(this.opts.baseUrl.replace(/\/+$/, '') + path, {
+      res = await this.fetchFn(url, {
         method: 'POST',
         headers: { 'content-type': 'application/json', ...(authorization ? { authorization } : {}) },
         body: JSON.stringify(body),
         signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
       });
       text = await res.text();
+      this.opts.onDebug?.(`< POST ${redact(url)} ${res.status} in ${Date.now() - started} ms (request id ${res.headers.get('x-wix-request-id') ?? '-'})`);
     } catch (err) {
       // The caller's abort (Ctrl-C, a deadline) stays an abort; our own timeout and connection failures are
       // network errors (exit 1 with the "is the server reachable?" hint), never a bare TypeError.

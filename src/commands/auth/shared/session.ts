@@ -62,7 +62,7 @@ export async function signInTarget(ctx: Context, opts: { clientId?: string } = {
     throw new UserError(`profile '${profile.name}' has no OAuth client id to sign in with`, "pass --client-id ID or set SITECTL_CLIENT_ID (the headless app's client id, from the platform's dashboard)");
   }
   if (!/^[A-Za-z0-9._~-]{1,200}$/.test(clientId)) throw new UserError(`'${clientId}' is not an OAuth client id`, 'a client id is letters, digits and - . _ ~');
-  return { profile, baseUrl: profile.baseUrl, clientId, endpoint: new TokenEndpoint({ baseUrl: profile.baseUrl, timeoutMs: timeoutMs(ctx) }) };
+  return { profile, baseUrl: profile.baseUrl, clientId, endpoint: new TokenEndpoint({ baseUrl: profile.baseUrl, timeoutMs: timeoutMs(ctx), onDebug: ctx.flags.debug ? (line) => ctx.io.stderr.write(`debug: ${line}\n`) : undefined }) };
 }
 
 /** An API client that sends `token` raw in Authorization, with no site id (wire section 11). */
