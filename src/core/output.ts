@@ -149,26 +149,26 @@ export async function printRecords<T>(
       const all: T[] = [];
       for await (const r of records) all.push(r);
       const out = format.fields ? all.map((r) => pickFields(r, format.fields!)) : all;
-      await write(io, JSON.stringify(out, null, 2) + '\n');
+      await writeOut(io, JSON.stringify(out, null, 2) + '\n');
       return;
     }
     case 'ndjson':
-      for await (const r of records) await write(io, JSON.stringify(r) + '\n');
+      for await (const r of records) await writeOut(io, JSON.stringify(r) + '\n');
       return;
     case 'csv':
-      await write(io, columns.map((c) => csvCell(c.key)).join(',') + '\n');
-      for await (const r of records) await write(io, columns.map((c) => csvCell(plain(cellValue(r, c)))).join(',') + '\n');
+      await writeOut(io, columns.map((c) => csvCell(c.key)).join(',') + '\n');
+      for await (const r of records) await writeOut(io, columns.map((c) => csvCell(plain(cellValue(r, c)))).join(',') + '\n');
       return;
     case 'table':
       if (!io.isStdoutTTY) {
-        for await (const r of records) await write(io, columns.map((c) => tsvCell(plain(cellValue(r, c)))).join('\t') + '\n');
+        for await (const r of records) await writeOut(io, columns.map((c) => tsvCell(plain(cellValue(r, c)))).join('\t') + '\n');
         return;
       }
       {
         const all: T[] = [];
         for await (const r of records) all.push(r);
         const table = await renderTable(io, all, columns, opts);
-        if (table) await write(io, table);
+        if (table) await writeOut(io, table);
       }
       return;
   }
@@ -188,11 +188,11 @@ export async function printRecord<T>(
   switch (format.kind) {
     case 'json': {
       const out = format.fields ? pickFields(record, format.fields) : record;
-      await write(io, JSON.stringify(out, null, 2) + '\n');
+      await writeOut(io, JSON.stringify(out, null, 2) + '\n');
       return;
     }
     case 'ndjson':
-      await write(io, JSON.stringify(record) + '\n');
+      await writeOut(io, JSON.stringify(record) + '\n');
       return;
     case 'csv': {
       const columns = opts.columns ?? flatten(record).map(([k]) => ({ key: k }) as Column<T>);
@@ -202,7 +202,7 @@ export async function printRecord<T>(
     case 'table': {
       const rows = opts.rows ?? flatten(record);
       if (!io.isStdoutTTY) {
-        await write(io, rows.map(([k, v]) => `${k}\t${tsvCell(plain(v))}`).join('\n') + (rows.length ? '\n' : ''));
+        await writeOut(io, rows.map(([k, v]) => `${k}\t${tsvCell(plain(v))}`).join('\n') + (rows.length ? '\n' : ''));
         return;
       }
       const width = Math.max(0, ...rows.map(([k]) => k.length));
@@ -211,7 +211,7 @@ export async function printRecord<T>(
       for (const [k, v] of rows) {
         lines.push(`${style(io, 'dim', k.padEnd(width))}  ${await human(v, now)}`);
       }
-      await write(io, lines.join('\n') + (lines.length ? '\n' : ''));
+      await writeOut(io, lines.join('\n') + (lines.length ? '\n' : ''));
       return;
     }
   }
@@ -225,11 +225,11 @@ export async function printRecord<T>(
 export async function printValue(io: IOStreams, format: OutputFormat, value: unknown, opts: PrintOptions & { text?: string } = {}): Promise<void> {
   if (format.kind === 'json' || format.kind === 'ndjson') {
     const out = format.kind === 'json' && format.fields ? pickFields(value, format.fields) : value;
-    await write(io, (format.kind === 'json' ? JSON.stringify(out, null, 2) : JSON.stringify(out)) + '\n');
+    await writeOut(io, (format.kind === 'json' ? JSON.stringify(out, null, 2) : JSON.stringify(out)) + '\n');
     return;
   }
   if (opts.text !== undefined) {
-    await write(io, escapeControl(opts.text) + (opts.text.endsWith('\n') || opts.text === '' ? '' : '\n'));
+    await writeOut(io, escapeControl(opts.text) + (opts.text.endsWith('\n') || opts.text === '' ? '' : '\n'));
     return;
   }
   await printRecord(io, format, value, opts);
@@ -394,7 +394,7 @@ export function fitWidths(natural: readonly number[], total: number, gap: number
  * @throws Error when stdout was closed by the reader (EPIPE, e.g. `| head`), so producers stop fetching;
  *   main.ts turns that into a quiet exit 0.
  */
-async function write(io: IOStreams, text: string): Promise<void> {
+export async function writeOut(io: IOStreams, text: string): Promise<void> {
   const out = io.stdout;
   if (out.destroyed) throw new Error('stdout was closed');
   if (out.write(text)) return;

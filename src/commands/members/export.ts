@@ -12,8 +12,7 @@ import { type Member } from '../../api/schemas/member.js';
 import type { Context } from '../../context.js';
 import { UserError } from '../../core/errors.js';
 import { notice } from '../../core/log.js';
-import { type Column, csvCell, plain } from '../../core/output.js';
-import type { IOStreams } from '../../core/iostreams.js';
+import { type Column, csvCell, plain, writeOut } from '../../core/output.js';
 import { type FilterFlags, addFilterFlags, filterOf, type Verb } from '../shared/verbs.js';
 import { searchParam, statusFilter } from './list.js';
 import { MEMBER_VIEW } from './shared/view.js';
@@ -87,27 +86,6 @@ export const EXPORT_PAGE = 50;
  */
 function keepYoungGenerationSmall(): void {
   v8.setFlagsFromString('--semi-space-growth-factor=1');
-}
-
-/** Writes `text` to stdout, waiting for a full pipe to drain. @throws Error when stdout was closed */
-async function writeOut(io: IOStreams, text: string): Promise<void> {
-  const out = io.stdout;
-  if (out.destroyed) throw new Error('stdout was closed');
-  if (out.write(text)) return;
-  await new Promise<void>((resolve, reject) => {
-    const done = () => {
-      out.off('drain', done);
-      out.off('close', closed);
-      resolve();
-    };
-    const closed = () => {
-      out.off('drain', done);
-      out.off('close', closed);
-      reject(new Error('stdout was closed'));
-    };
-    out.on('drain', done);
-    out.on('close', closed);
-  });
 }
 
 export const verb: Verb<ExportOptions> = {
