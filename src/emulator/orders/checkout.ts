@@ -110,38 +110,21 @@ export function draftOrder(book: OrderBook, req: OrderRequest, id: string): { or
     throw new ApplicationFailure(428, 'FUTURE_START_DATE_NOT_ALLOWED', `plan "${plan.name}" does not allow a future start date`, { planId: plan.id, startDate: req.startDate });
   }
   const free = cents(plan.pricing.price.value) === 0;
-  const trial = plan.pricing.subscription ? (plan.pricing.freeTrialDays ?? 0) : 0;
-  const pricing: OrderDoc['pricing'] = {
-    ...(plan.pricing.subscription ? { subscription: structuredClone(plan.pricing.subscription) } : {}),
-    ...(plan.pricing.singlePaymentForDuration ? { singlePaymentForDuration: { ...plan.pricing.singlePaymentForDuration } } : {}),
-    ...(plan.pricing.singlePaymentUnlimited ? { singlePaymentUnlimited: true } : {}),
-    prices: pricesOf(plan, coupon),
-  };
-  const end = naturalEnd(pricing, start, trial);
-  const iso = (ms: number) => new Date(ms).toISOString();
-  const base: OrderDoc = {
+  const base = newOrder({
     id,
-    planId: plan.id,
     subscriptionId: id === PREVIEW_ORDER_ID ? PREVIEW_ORDER_ID : book.newId(),
-    buyer: { memberId: member.id, contactId: member.contactId },
-    pricing,
+    plan,
+    buyer: member,
+    coupon,
     type: req.type,
-    ...(req.orderMethod ? { orderMethod: req.orderMethod } : {}),
+    orderMethod: req.orderMethod,
     status: req.type === 'ONLINE' && !free ? 'PENDING' : 'ACTIVE',
-    autoRenewCanceled: false,
     lastPaymentStatus: free ? 'NOT_APPLICABLE' : req.type === 'ONLINE' ? 'PENDING' : req.paid ? 'PAID' : 'UNPAID',
-    startDate: iso(start),
-    ...(end !== undefined ? { endDate: iso(end) } : {}),
-    pausePeriods: [],
-    ...(trial ? { freeTrialDays: trial } : {}),
-    cycles: [],
-    planName: plan.name,
-    ...(plan.description ? { planDescription: plan.description } : {}),
-    planPrice: plan.pricing.price.value,
+    startMs: start,
     createdDate: book.now,
-    updatedDate: book.now,
-  };
-  if (trial && end === undefined) base.earliestEndDate = iso(start + trial * DAY);
+  });
+  // An unlimited order with a free trial may not end before the trial does.
+  if (base.freeTrialDays && base.endDate === undefined) base.earliestEndDate = new Date(start + base.freeTrialDays * DAY).toISOString();
   const limit = plan.maxPurchasesPerBuyer;
   return { order: withCycles(base, book.nowMs), limitExceeded: limit > 0 && purchasesOf(book, plan.id, member.id) >= limit, plan };
 }
@@ -168,4 +151,55 @@ export function pricePreview(book: OrderBook, planId: string, couponCode: string
   const plan = purchasablePlan(book, planId);
   const prices = pricesOf(plan, couponCode !== undefined ? couponFor(book, plan, couponCode, book.nowMs) : undefined);
   return { price: prices[0]!.price, prices };
+}
+
+/**
+ * A new order of `plan` for `buyer` as checkout and the demo seed make it: the plan's pricing snapshot with the
+ * coupon's prices, the free trial, the natural end date, no cycles yet (see `withCycles`), dates at `createdDate`.
+ */
+export function newOrder(o: {
+  id: string;
+  subscriptionId: string;
+  plan: PlanDoc;
+  buyer: { id: string; contactId?: string | null };
+  coupon?: CouponDoc;
+  type: OrderDoc['type'];
+  orderMethod?: OrderDoc['orderMethod'];
+  status: OrderDoc['status'];
+  lastPaymentStatus: OrderDoc['lastPaymentStatus'];
+  startMs: number;
+  createdDate: string;
+}): OrderDoc {
+  const { plan } = o;
+  const trial = plan.pricing.subscription ? (plan.pricing.freeTrialDays ?? 0) : 0;
+  const pricing: OrderDoc['pricing'] = {
+    ...(plan.pricing.subscription ? { subscription: structuredClone(plan.pricing.subscription) } : {}),
+    ...(plan.pricing.singlePaymentForDuration ? { singlePaymentForDuration: { ...plan.pricing.singlePaymentForDuration } } : {}),
+    ...(plan.pricing.singlePaymentUnlimited ? { singlePaymentUnlimited: true } : {}),
+    prices: pricesOf(plan, o.coupon),
+  };
+  const end = naturalEnd(pricing, o.startMs, trial);
+  const iso = (ms: number) => new Date(ms).toISOString();
+  return {
+    id: o.id,
+    planId: plan.id,
+    subscriptionId: o.subscriptionId,
+    buyer: { memberId: o.buyer.id, contactId: o.buyer.contactId },
+    pricing,
+    type: o.type,
+    ...(o.orderMethod ? { orderMethod: o.orderMethod } : {}),
+    status: o.status,
+    autoRenewCanceled: false,
+    lastPaymentStatus: o.lastPaymentStatus,
+    startDate: iso(o.startMs),
+    ...(end !== undefined ? { endDate: iso(end) } : {}),
+    pausePeriods: [],
+    ...(trial ? { freeTrialDays: trial } : {}),
+    cycles: [],
+    planName: plan.name,
+    ...(plan.description ? { planDescription: plan.description } : {}),
+    planPrice: plan.pricing.price.value,
+    createdDate: o.createdDate,
+    updatedDate: o.createdDate,
+  } as OrderDoc;
 }

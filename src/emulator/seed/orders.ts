@@ -10,8 +10,8 @@
 import type { MemberDoc } from '../members/model.js';
 import { membersOf } from '../members/model.js';
 import { orderBookOf, type OrderDoc } from '../orders/model.js';
-import { pricesOf } from '../orders/checkout.js';
-import { addPeriod, DAY, naturalEnd, withCycles } from '../orders/rules.js';
+import { newOrder } from '../orders/checkout.js';
+import { addPeriod, DAY, withCycles } from '../orders/rules.js';
 import type { PlanDoc } from '../plans/model.js';
 import type { Store } from '../store/store.js';
 import { seedPlans } from './plans.js';
@@ -74,37 +74,21 @@ export function seedPlansAndOrders(store: Store, site: string, base: number, cou
     const start = startFor(kind, plan, base, rnd);
     const free = plan.pricing.price.value === '0';
     const online = kind === 'PENDING' || kind === 'DRAFT' || (!free && rnd.next() < 0.55);
-    const trial = plan.pricing.subscription ? (plan.pricing.freeTrialDays ?? 0) : 0;
     const coupon = rnd.next() < 0.12 && !free ? [...book.coupons.all()].find((c) => c.code === (rnd.next() < 0.5 ? 'WELCOME10' : 'SAVE5')) : undefined;
-    const pricing: OrderDoc['pricing'] = {
-      ...(plan.pricing.subscription ? { subscription: structuredClone(plan.pricing.subscription) } : {}),
-      ...(plan.pricing.singlePaymentForDuration ? { singlePaymentForDuration: { ...plan.pricing.singlePaymentForDuration } } : {}),
-      ...(plan.pricing.singlePaymentUnlimited ? { singlePaymentUnlimited: true } : {}),
-      prices: pricesOf(plan, coupon),
-    };
     const created = Math.min(start, base - HOUR) - rnd.int(0, 2) * DAY;
-    const end = naturalEnd(pricing, start, trial);
-    let o: OrderDoc = {
+    let o = newOrder({
       id: rnd.uuid(),
-      planId: plan.id,
       subscriptionId: rnd.uuid(),
-      buyer: { memberId: buyer.id, contactId: buyer.contactId },
-      pricing,
+      plan,
+      buyer,
+      coupon,
       type: online ? 'ONLINE' : 'OFFLINE',
       status: 'ACTIVE',
-      autoRenewCanceled: false,
       lastPaymentStatus: free ? 'NOT_APPLICABLE' : online ? 'PAID' : rnd.next() < 0.75 ? 'PAID' : 'UNPAID',
-      startDate: iso(start),
-      ...(end !== undefined ? { endDate: iso(end) } : {}),
-      pausePeriods: [],
-      ...(trial ? { freeTrialDays: trial } : {}),
-      cycles: [],
-      planName: plan.name,
-      ...(plan.description ? { planDescription: plan.description } : {}),
-      planPrice: plan.pricing.price.value,
+      startMs: start,
       createdDate: iso(created),
-      updatedDate: iso(created),
-    };
+    });
+    const end = o.endDate !== undefined ? Date.parse(o.endDate) : undefined;
     let at = base;
     switch (kind) {
       case 'PAUSED_BEFORE': {
