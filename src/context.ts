@@ -9,6 +9,7 @@
 import { join } from 'node:path';
 import type { ApiClient, Credentials } from './api/client.js';
 import type * as ContextDeps from './context-deps.js';
+import { findSite, listSites, type SiteRef } from './context-sites.js';
 import { AuthError, DeclinedError, UserError } from './core/errors.js';
 import { invocationName } from './core/invocation.js';
 import { createIOStreams, type IOStreams } from './core/iostreams.js';
@@ -34,11 +35,7 @@ export interface GlobalFlags {
   site?: string;
 }
 
-/** A site of the account: its id and name. */
-export interface SiteRef {
-  id: string;
-  name: string;
-}
+export type { SiteRef } from './context-sites.js';
 
 /**
  * Every confirmation goes through the Prompter (issue 5 section 4): it draws the prompt only when one may be
@@ -172,14 +169,14 @@ export function createContext(overrides: Partial<Context> = {}): CreateContextRe
     sites:
       overrides.sites ??
       (() => {
-        siteList ??= ctx.api().then((api) => listSites(ctx, api));
+        siteList ??= ctx.api().then((api) => listSites(api, ctx.signal));
         return siteList;
       }),
     siteApi:
       overrides.siteApi ??
       (async (given) => {
         const api = await ctx.api();
-        const site = await findSite(ctx, given, '--to-site');
+        const site = await findSite(() => ctx.sites(), given, '--to-site');
         if (site.id === api.siteId) return { api, site };
         let other = others.get(site.id);
         if (!other) others.set(site.id, (other = Promise.resolve(api.forSite(site.id))));
@@ -252,48 +249,10 @@ function timeoutMs(ctx: Context): number | undefined {
   return Math.round(raw * 1000);
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/**
- * The account's sites through the account-level sites query (every page).
- * @throws UserError (exit 2) when the key's account id is unknown (SITECTL_ACCOUNT_ID)
- */
-async function listSites(ctx: Pick<Context, 'signal' | 'bin'>, api: ApiClient): Promise<SiteRef[]> {
-  if (!api.accountId) {
-    throw new UserError('listing the sites of the account needs its id', 'set SITECTL_ACCOUNT_ID (the account of the API key), or give site ids');
-  }
-  const [{ sitesFamily }, { listPages }] = await Promise.all([import('./api/sites.js'), import('./api/paging.js')]);
-  const out: SiteRef[] = [];
-  for await (const page of listPages(api, sitesFamily.operations.querySites, { signal: ctx.signal })) for (const s of page.items) out.push({ id: s.id, name: s.displayName ?? s.name ?? s.id });
-  return out;
-}
-
-/**
- * The site `given` names: an id, or a name (case-insensitive) looked up among the account's sites.
- * @throws UserError (exit 2) naming `flag` for a site the account does not have
- */
-async function findSite(ctx: Context, given: string, flag: string): Promise<SiteRef> {
-  const text = given.trim();
-  let all: SiteRef[];
-  try {
-    all = await ctx.sites();
-  } catch (err) {
-    // Without the account id a site id is still usable as given.
-    if (err instanceof UserError && UUID.test(text)) return { id: text, name: text };
-    throw err;
-  }
-  const byId = all.find((s) => s.id === text);
-  if (byId) return byId;
-  const named = all.filter((s) => s.name.toLowerCase() === text.toLowerCase());
-  if (named.length > 1) throw new UserError(`${flag}: ${named.length} sites of the account are named '${given}'`, `give the id: ${named.map((s) => s.id).join(', ')}`);
-  if (!named[0]) throw new UserError(`${flag}: the account has no site '${given}'`, `its sites: ${all.map((s) => `${s.name} (${s.id})`).join(', ')}`);
-  return named[0];
-}
-
 async function buildClient(ctx: Context): Promise<ApiClient> {
   const base = await buildProfileClient(ctx);
   if (!ctx.flags.site) return base;
-  const site = await findSite({ ...ctx, api: () => Promise.resolve(base), sites: () => listSites(ctx, base) }, ctx.flags.site, '--site');
+  const site = await findSite(() => listSites(base, ctx.signal), ctx.flags.site, '--site');
   if (site.id === base.siteId) return base;
   const other = base.forSite(site.id);
   await base.close();
