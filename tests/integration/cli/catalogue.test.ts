@@ -142,6 +142,8 @@ describe('services export and diff', () => {
     expect((await cli(['services', 'diff', '-f', file])).stderr).toMatch(/appears twice/);
     writeFileSync(file, JSON.stringify({ ...catalogue, services: [{ ...catalogue.services[0], colour: 'red' }] }));
     expect((await cli(['services', 'diff', '-f', file])).stderr).toMatch(/unknown field 'colour'/);
+    writeFileSync(file, `{"kind":"sitectl/services-catalogue","version":1,"services":[{"slug":"a","name":"A","type":"CLASS","payment":{"__proto__":{"x":1}}}]}`);
+    expect((await cli(['services', 'diff', '-f', file])).stderr).toMatch(/"services\[0\]\.payment\.__proto__" is not an allowed field name/);
     expect((await cli(['services', 'diff'])).code).toBe(2);
     expect((await cli(['services', 'export', '--format', 'xml'])).code).toBe(2);
   });

@@ -13,6 +13,7 @@
  */
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import type { ApiClient } from '../../../api/client.js';
+import { findForbiddenKey } from '../../../api/paths.js';
 import { listPages } from '../../../api/paging.js';
 import type { Filter } from '../../../api/schemas/common.js';
 import type { Service } from '../../../api/schemas/service.js';
@@ -268,6 +269,8 @@ export function parseCatalogue(text: string, source: string): Catalogue {
   } catch (err) {
     throw new UserError(`${source} is not a JSON or YAML catalogue: ${(err as Error).message.split('\n')[0]}`);
   }
+  const forbidden = findForbiddenKey(data);
+  if (forbidden) throw new UserError(`${source}: "${forbidden}" is not an allowed field name`);
   const doc = data as Partial<Catalogue> | null;
   if (!doc || typeof doc !== 'object' || doc.kind !== CATALOGUE_KIND) {
     throw new UserError(`${source} is not a services catalogue (it needs kind: ${CATALOGUE_KIND})`, "write one with 'services export -o FILE'");
