@@ -49,7 +49,7 @@ export interface GraphQLContext {
 type Json = Record<string, unknown>;
 
 /** Any JSON value (objects the tables leave open, records, unions of shapes). */
-export const JSONScalar = new GraphQLScalarType({
+const JSONScalar = new GraphQLScalarType({
   name: 'JSON',
   description: 'Any JSON value',
   serialize: (v) => v,
@@ -83,7 +83,7 @@ const camel = (s: string) => {
 const NAME = /^[_A-Za-z][_0-9A-Za-z]*$/;
 
 /** `bookingsServicesV2` from `/_api/bookings/v2/services/query` (bulk and id segments skipped). */
-export function prefixOf(url: string): string {
+function prefixOf(url: string): string {
   const segments = url.replace(/^\/_api\//, '/').split('/').filter(Boolean);
   const v = segments.findIndex((s) => /^v\d+$/.test(s));
   if (v === -1) return camel(segments[0] ?? 'api');
@@ -171,7 +171,7 @@ function plain(reply: unknown): Json {
 }
 
 /** An emulator error as a GraphQL error carrying the platform's code and details in `extensions`. */
-export function toGraphQLError(err: unknown): GraphQLError {
+function toGraphQLError(err: unknown): GraphQLError {
   if (err instanceof EmulatorError) {
     const body = err.body() as { message?: string; details?: { applicationError?: { code?: string; description?: string; data?: unknown }; validationError?: { fieldViolations?: unknown } } };
     const app = body.details?.applicationError;
