@@ -267,10 +267,14 @@ export async function stopEmulator(dataDir: string): Promise<boolean> {
   return true;
 }
 
+/** Longest wait for one control-plane answer (ms). */
+const CONTROL_TIMEOUT_MS = 30_000;
+
 /**
  * One JSON request to a running emulator (the control plane, from `sitectl emulator status|reset`), over
  * node:http so the CLI does not load undici for it.
- * @returns the parsed JSON reply. @throws Error with the status and message on a non-200 reply.
+ * @returns the parsed JSON reply. @throws Error with the status and message on a non-200 reply, or when no answer
+ *   comes within 30 s.
  */
 export function emulatorRequest(
   url: string,
@@ -312,6 +316,8 @@ export function emulatorRequest(
       },
     );
     req.on('error', reject);
+    // A control-plane call answers in milliseconds: one that does not within 30 s is not going to.
+    req.setTimeout(CONTROL_TIMEOUT_MS, () => req.destroy(new Error(`the emulator did not answer ${method} ${path} within ${CONTROL_TIMEOUT_MS / 1000} s`)));
     req.end(payload);
   });
 }
