@@ -7,8 +7,20 @@
 import { PassThrough } from 'node:stream';
 import { createElement } from 'react';
 import { render } from 'ink';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { Browser, chromeRows, type PaneSpec, type UiAction } from '../../../src/ui/browser.js';
+
+// Ink reads CI once, when it loads, and in CI draws nothing until unmount (only the final frame). These tests read
+// every frame, so CI is hidden from Ink before it loads (vi.hoisted runs before the imports) and given back after.
+const hiddenCi = vi.hoisted(() => {
+  const saved = { CI: process.env.CI, CONTINUOUS_INTEGRATION: process.env.CONTINUOUS_INTEGRATION };
+  delete process.env.CI;
+  delete process.env.CONTINUOUS_INTEGRATION;
+  return saved;
+});
+afterAll(() => {
+  for (const [key, value] of Object.entries(hiddenCi)) if (value !== undefined) process.env[key] = value;
+});
 
 class FakeStdout extends PassThrough {
   columns = 80;
