@@ -1,7 +1,8 @@
 /**
  * State of the interactive browser (a table over lazily loaded pages, or the dashboard's panes) as a pure
- * reducer, ink-ui's widget pattern: `browserReducer` here, the input hook and the view in browser.tsx. k9s is the
- * model: one generic browser for every resource, `/` filter, column sort, marks, single-key actions.
+ * reducer, ink-ui's widget pattern: `browserReducer` here, the key map in browser-keys.ts, the input hook in
+ * browser.tsx and the drawing in browser-view.tsx. k9s is the model: one generic browser for every resource, `/`
+ * filter, column sort, marks, single-key actions.
  *
  * Only plain data lives here: rows arrive as text cells from the command, which alone talks to the API.
  */
@@ -32,8 +33,15 @@ export interface PaneState {
   top: number;
   /** Marked row ids (space). */
   selected: readonly string[];
-  /** Column index and direction of the client-side sort of the loaded rows. */
-  sort?: { col: number; desc: boolean };
+  /** Per column: the server can sort by it (the pane is then read again in that order, over every page). */
+  sortable: readonly boolean[];
+  /**
+   * Column index and direction of the sort. `server`: the rows come sorted from the server; otherwise the loaded
+   * rows are sorted here (and, until every page is read, only those).
+   */
+  sort?: { col: number; desc: boolean; server: boolean };
+  /** The server sort the pane's rows were read with (undefined: the command's own order). */
+  serverSort?: { col: number; desc: boolean };
   /** Text every shown row contains (case-insensitive), client-side on the loaded rows. */
   filter: string;
   /** A server filter in `--where` syntax (`status=PENDING`), sent with the query. */
@@ -57,6 +65,9 @@ export interface BrowserState {
   progress?: { title: string; done: number; total: number; failed: number };
   /** Rows of the table body that fit the terminal. */
   height: number;
+  /** First line of the detail view drawn, and how many lines it has (once read). */
+  detailTop: number;
+  detailLength: number;
 }
 
 export type BrowserAction =
@@ -75,6 +86,8 @@ export type BrowserAction =
   | { type: 'filter-submit' }
   | { type: 'filter-cancel' }
   | { type: 'detail'; open: boolean }
+  | { type: 'detail-loaded'; lines: number }
+  | { type: 'detail-scroll'; delta: number }
   | { type: 'help'; open: boolean }
   | { type: 'refresh'; pane?: string }
   | { type: 'loading'; pane: string }
@@ -88,14 +101,18 @@ export type BrowserAction =
   | { type: 'idle' }
   | { type: 'resize'; height: number };
 
-/** What a pane starts as. */
-export function initialPane(id: string, title: string, columns: string[]): PaneState {
-  return { id, title, columns, rows: [], loading: false, done: false, cursor: 0, top: 0, selected: [], filter: '', server: '', reload: 0 };
+/**
+ * What a pane starts as. `sortable` says per column whether the server can sort by it; `sort` is the server
+ * order the command reads first (its `--sort`), when it is one of the columns.
+ */
+export function initialPane(id: string, title: string, columns: string[], sortable: readonly boolean[] = [], sort?: { col: number; desc: boolean }): PaneState {
+  const pane: PaneState = { id, title, columns, sortable, rows: [], loading: false, done: false, cursor: 0, top: 0, selected: [], filter: '', server: '', reload: 0 };
+  return sort && sortable[sort.col] ? { ...pane, sort: { ...sort, server: true }, serverSort: sort } : pane;
 }
 
 /** The state a browser starts in, with `height` table rows. */
 export function initialBrowserState(panes: PaneState[], height: number): BrowserState {
-  return { panes, active: 0, mode: 'list', input: '', height: Math.max(1, height) };
+  return { panes, active: 0, mode: 'list', input: '', height: Math.max(1, height), detailTop: 0, detailLength: 0 };
 }
 
 const viewCache = new WeakMap<readonly UiRow[], Map<string, UiRow[]>>();
@@ -106,15 +123,16 @@ const viewCache = new WeakMap<readonly UiRow[], Map<string, UiRow[]>>();
  * 10,000 rows recomputes nothing.
  */
 export function viewedRows(pane: PaneState): UiRow[] {
-  const key = `${pane.filter}\u0000${pane.sort ? `${pane.sort.col}:${pane.sort.desc}` : ''}`;
+  const local = pane.sort && !pane.sort.server ? pane.sort : undefined;
+  const key = `${pane.filter}\u0000${local ? `${local.col}:${local.desc}` : ''}`;
   let byKey = viewCache.get(pane.rows);
   if (!byKey) viewCache.set(pane.rows, (byKey = new Map()));
   const hit = byKey.get(key);
   if (hit) return hit;
   const needle = pane.filter.toLowerCase();
   let rows = needle ? pane.rows.filter((r) => r.cells.some((c) => c.toLowerCase().includes(needle))) : pane.rows;
-  if (pane.sort) {
-    const { col, desc } = pane.sort;
+  if (local) {
+    const { col, desc } = local;
     rows = [...rows].sort((a, b) => compareCells(a.cells[col] ?? '', b.cells[col] ?? '') * (desc ? -1 : 1));
   }
   byKey.set(key, rows);
@@ -144,6 +162,19 @@ export function actionTargets(state: BrowserState): string[] {
   return row ? [row.id] : [];
 }
 
+/**
+ * After a reload, the cursor stays on the row it was on (rows that arrived above it, such as new events, push it
+ * down with its row) at the same place on the screen; on the first row it stays on the first row, so a live
+ * table newest first follows the newest, except while that row's details are open.
+ */
+function keptOnRow(before: PaneState, after: PaneState, pinned: boolean): PaneState {
+  if (before.cursor === 0 && !pinned) return after;
+  const id = viewedRows(before)[before.cursor]?.id;
+  const index = id === undefined ? -1 : viewedRows(after).findIndex((r) => r.id === id);
+  if (index < 0) return after;
+  return { ...after, cursor: index, top: Math.max(0, index - (before.cursor - before.top)) };
+}
+
 /** Keeps the cursor inside the viewed rows and the drawn window around it. */
 function placed(pane: PaneState, height: number): PaneState {
   const n = viewedRows(pane).length;
@@ -152,6 +183,19 @@ function placed(pane: PaneState, height: number): PaneState {
   if (cursor >= top + height) top = cursor - height + 1;
   top = Math.max(0, Math.min(top, Math.max(0, n - height)));
   return cursor === pane.cursor && top === pane.top ? pane : { ...pane, cursor, top };
+}
+
+/**
+ * The pane sorted by `sort` (undefined: the command's own order). A column the server can sort by reads the
+ * pane again from its first page in that order, so the order holds over every page, not only the loaded ones;
+ * another column sorts the loaded rows. Leaving a server sort reads the pane again in the command's order.
+ */
+function sortedBy(p: PaneState, sort: { col: number; desc: boolean } | undefined): PaneState {
+  const server = sort !== undefined && (p.sortable[sort.col] ?? false);
+  const serverSort = server ? sort : sort ? p.serverSort : undefined;
+  const base: PaneState = { ...p, sort: sort && { ...sort, server }, serverSort, cursor: 0, top: 0 };
+  if (serverSort?.col === p.serverSort?.col && serverSort?.desc === p.serverSort?.desc) return base;
+  return { ...base, reload: p.reload + 1, rows: [], done: false, total: undefined, error: undefined };
 }
 
 function withPane(state: BrowserState, id: string | undefined, change: (p: PaneState) => PaneState): BrowserState {
@@ -187,10 +231,10 @@ export function browserReducer(state: BrowserState, action: BrowserAction): Brow
     case 'sort-next':
       return withPane(state, undefined, (p) => {
         const col = p.sort ? p.sort.col + 1 : 0;
-        return { ...p, sort: col < p.columns.length ? { col, desc: false } : undefined, cursor: 0 };
+        return sortedBy(p, col < p.columns.length ? { col, desc: false } : undefined);
       });
     case 'sort-flip':
-      return withPane(state, undefined, (p) => ({ ...p, sort: { col: p.sort?.col ?? 0, desc: !(p.sort?.desc ?? false) }, cursor: 0 }));
+      return withPane(state, undefined, (p) => sortedBy(p, { col: p.sort?.col ?? 0, desc: !(p.sort?.desc ?? false) }));
     case 'pane': {
       const n = state.panes.length;
       return { ...state, active: (((state.active + action.delta) % n) + n) % n, flash: undefined };
@@ -218,7 +262,11 @@ export function browserReducer(state: BrowserState, action: BrowserAction): Brow
       return next;
     }
     case 'detail':
-      return { ...state, mode: action.open && currentRow(state) ? 'detail' : 'list' };
+      return { ...state, mode: action.open && currentRow(state) ? 'detail' : 'list', detailTop: 0, detailLength: 0 };
+    case 'detail-loaded':
+      return { ...state, detailLength: action.lines, detailTop: Math.min(state.detailTop, Math.max(0, action.lines - state.height)) };
+    case 'detail-scroll':
+      return { ...state, detailTop: Math.max(0, Math.min(state.detailTop + action.delta, state.detailLength - state.height)) };
     case 'help':
       return { ...state, mode: action.open ? 'help' : 'list' };
     case 'refresh': {
@@ -232,7 +280,7 @@ export function browserReducer(state: BrowserState, action: BrowserAction): Brow
         const rows = action.replace ? action.rows : [...p.rows, ...action.rows];
         // Marks of rows that left the pane (confirmed elsewhere, filtered out) are dropped on a reload.
         const ids = action.replace ? new Set(rows.map((r) => r.id)) : undefined;
-        return {
+        const next: PaneState = {
           ...p,
           rows,
           loading: false,
@@ -241,6 +289,7 @@ export function browserReducer(state: BrowserState, action: BrowserAction): Brow
           error: undefined,
           selected: ids ? p.selected.filter((id) => ids.has(id)) : p.selected,
         };
+        return action.replace ? keptOnRow(p, next, state.mode === 'detail') : next;
       });
     case 'load-failed':
       return withPane(state, action.pane, (p) => ({ ...p, loading: false, error: action.error }));
@@ -275,84 +324,4 @@ export function whereTerms(text: string): string[] {
   let m: RegExpExecArray | null;
   while ((m = re.exec(text))) terms.push(m[1]! + m[2]!);
   return terms;
-}
-
-/** The keys of a key press, in the shape of Ink's `useInput` arguments. */
-export interface BrowserKey {
-  upArrow?: boolean;
-  downArrow?: boolean;
-  leftArrow?: boolean;
-  rightArrow?: boolean;
-  pageUp?: boolean;
-  pageDown?: boolean;
-  home?: boolean;
-  end?: boolean;
-  return?: boolean;
-  escape?: boolean;
-  tab?: boolean;
-  shift?: boolean;
-  backspace?: boolean;
-  delete?: boolean;
-  ctrl?: boolean;
-  meta?: boolean;
-}
-
-/** What a key press means besides reducer actions: leave (q or Ctrl-C) or run the pane action bound to a key. */
-export type KeyOutcome = { kind: 'actions'; actions: BrowserAction[] } | { kind: 'quit'; interrupted: boolean } | { kind: 'run'; key: string } | { kind: 'answer'; yes: boolean } | { kind: 'none' };
-
-/**
- * Maps a key press to what it does in the current mode. `actionKeys` are the single-key actions of the active
- * pane (c, d, x, a, b, p, u, m), run by the component because they call back into the command.
- */
-export function browserKey(state: BrowserState, input: string, key: BrowserKey, actionKeys: readonly string[]): KeyOutcome {
-  const acts = (...actions: BrowserAction[]): KeyOutcome => ({ kind: 'actions', actions });
-  if (key.ctrl && input === 'c') return { kind: 'quit', interrupted: true };
-  switch (state.mode) {
-    case 'busy':
-      return { kind: 'none' };
-    case 'confirm':
-      if (input === 'y' || input === 'Y') return { kind: 'answer', yes: true };
-      if (input === 'n' || input === 'N' || key.escape) return { kind: 'answer', yes: false };
-      return { kind: 'none' };
-    case 'filter':
-      if (key.escape) return acts({ type: 'filter-cancel' });
-      if (key.return) return acts({ type: 'filter-submit' });
-      if (key.backspace || key.delete) return acts({ type: 'filter-erase' });
-      if (key.ctrl || key.meta || key.tab) return { kind: 'none' };
-      {
-        // A paste (or keys sent by a script) may end with Enter: the text, then submit.
-        const lineEnd = /[\r\n]/.exec(input);
-        // eslint-disable-next-line no-control-regex
-        const text = (lineEnd ? input.slice(0, lineEnd.index) : input).replace(/[\u0000-\u001f\u007f]/g, '');
-        const actions: BrowserAction[] = text ? [{ type: 'filter-type', text }] : [];
-        if (lineEnd) actions.push({ type: 'filter-submit' });
-        return actions.length ? { kind: 'actions', actions } : { kind: 'none' };
-      }
-    case 'help':
-      return input === 'q' || input === '?' || key.escape || key.return ? acts({ type: 'help', open: false }) : { kind: 'none' };
-    case 'detail':
-      if (input === 'q' || key.escape || key.return || key.leftArrow) return acts({ type: 'detail', open: false });
-      if (actionKeys.includes(input)) return { kind: 'run', key: input };
-      return { kind: 'none' };
-    case 'list':
-      break;
-  }
-  if (key.upArrow || input === 'k') return acts({ type: 'move', delta: -1 });
-  if (key.downArrow || input === 'j') return acts({ type: 'move', delta: 1 });
-  if (key.pageUp) return acts({ type: 'page', delta: -1 });
-  if (key.pageDown) return acts({ type: 'page', delta: 1 });
-  if (key.home || input === 'g') return acts({ type: 'home' });
-  if (key.end || input === 'G') return acts({ type: 'end' });
-  if (key.tab) return acts({ type: 'pane', delta: key.shift ? -1 : 1 });
-  if (key.return) return acts({ type: 'detail', open: true });
-  if (key.escape) return acts({ type: 'clear-selection' });
-  if (input === ' ') return acts({ type: 'select' });
-  if (input === '/') return acts({ type: 'filter-start' });
-  if (input === '?') return acts({ type: 'help', open: true });
-  if (input === 'r') return acts({ type: 'refresh' });
-  if (input === 's') return acts({ type: 'sort-next' });
-  if (input === 'S') return acts({ type: 'sort-flip' });
-  if (input === 'q') return { kind: 'quit', interrupted: false };
-  if (actionKeys.includes(input)) return { kind: 'run', key: input };
-  return { kind: 'none' };
 }

@@ -7,7 +7,8 @@
 import { createElement, type ReactElement } from 'react';
 import { render, renderToString } from 'ink';
 import { CancelError } from '../core/errors.js';
-import { Browser, type PaneSpec } from './browser.js';
+import { Browser } from './browser.js';
+import type { PaneSpec } from './browser-spec.js';
 import { Confirm } from './confirm.js';
 import { Progress } from './progress.js';
 import { Secret } from './secret.js';
@@ -127,7 +128,7 @@ export function renderTable(opts: RenderTableOptions): void {
   stdout.write(`${text}\n`);
 }
 
-export type { ActionIO, PageReader, PaneSpec, UiAction, UiPage } from './browser.js';
+export type { ActionIO, ColumnSort, PageReader, PaneSpec, UiAction, UiPage } from './browser-spec.js';
 export type { UiRow } from './browser-state.js';
 
 export interface RenderBrowserOptions {

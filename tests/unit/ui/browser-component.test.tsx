@@ -8,7 +8,9 @@ import { PassThrough } from 'node:stream';
 import { createElement } from 'react';
 import { render } from 'ink';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
-import { Browser, chromeRows, type PaneSpec, type UiAction } from '../../../src/ui/browser.js';
+import { Browser } from '../../../src/ui/browser.js';
+import { chromeRows } from '../../../src/ui/browser-layout.js';
+import type { PaneSpec, UiAction } from '../../../src/ui/browser-spec.js';
 
 // Ink reads CI once, when it loads, and in CI draws nothing until unmount (only the final frame). These tests read
 // every frame, so CI is hidden from Ink before it loads (vi.hoisted runs before the imports) and given back after.

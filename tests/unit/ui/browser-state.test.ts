@@ -2,7 +2,6 @@
 import { describe, expect, it } from 'vitest';
 import {
   actionTargets,
-  browserKey,
   browserReducer,
   compareCells,
   currentRow,
@@ -15,6 +14,8 @@ import {
   type BrowserState,
   type UiRow,
 } from '../../../src/ui/browser-state.js';
+import { browserKey } from '../../../src/ui/browser-keys.js';
+import { paneStatus } from '../../../src/ui/browser-layout.js';
 
 function rows(n: number, offset = 0): UiRow[] {
   return Array.from({ length: n }, (_, i) => ({ id: `id-${i + offset}`, cells: [`row ${i + offset}`, i % 2 ? 'PENDING' : 'CONFIRMED', String((i * 7) % 13)] }));
@@ -89,6 +90,59 @@ describe('browser reducer', () => {
     expect(viewedRows(s.panes[0]!)[0]!.id).toBe('id-0');
     expect(compareCells('10', '9')).toBeGreaterThan(0);
     expect(compareCells('b', 'a')).toBeGreaterThan(0);
+  });
+
+  it('sorts on the server by a column it can sort by: the pane is read again in that order, over every page', () => {
+    let s = initialBrowserState([initialPane('p', 'Pane', ['NAME', 'STATUS', 'N'], [true, false, true])], 10);
+    s = apply(s, { type: 'loaded', pane: 'p', rows: rows(20), done: false, replace: true });
+    s = apply(s, { type: 'sort-flip' });
+    expect(s.panes[0]).toMatchObject({ sort: { col: 0, desc: true, server: true }, serverSort: { col: 0, desc: true }, reload: 1, rows: [], done: false });
+    // The server's order is kept as it comes: no client-side sort on top of it.
+    s = apply(s, { type: 'loaded', pane: 'p', rows: rows(3), done: false, replace: true });
+    expect(viewedRows(s.panes[0]!).map((r) => r.id)).toEqual(['id-0', 'id-1', 'id-2']);
+    expect(paneStatus(s.panes[0]!)).toMatch(/sort NAME ↓$/);
+    // STATUS is not sortable on the server: the loaded rows are sorted, and the status line says so.
+    s = apply(s, { type: 'sort-next' });
+    expect(s.panes[0]).toMatchObject({ sort: { col: 1, desc: false, server: false }, serverSort: { col: 0, desc: true }, reload: 1 });
+    expect(viewedRows(s.panes[0]!).map((r) => r.cells[1])).toEqual(['CONFIRMED', 'CONFIRMED', 'PENDING']);
+    expect(paneStatus(s.panes[0]!)).toMatch(/sort STATUS ↑ \(loaded rows\)$/);
+    s = apply(s, { type: 'sort-next' });
+    expect(s.panes[0]).toMatchObject({ sort: { col: 2, server: true }, serverSort: { col: 2, desc: false }, reload: 2 });
+    // Past the last column: back to the command's own order, read again.
+    s = apply(s, { type: 'sort-next' });
+    expect(s.panes[0]).toMatchObject({ sort: undefined, serverSort: undefined, reload: 3 });
+    // The command's --sort shows as the pane's first sort when it is a sortable column.
+    expect(initialPane('p', 'P', ['A', 'B'], [false, true], { col: 1, desc: true })).toMatchObject({ sort: { col: 1, desc: true, server: true }, serverSort: { col: 1, desc: true } });
+    expect(initialPane('p', 'P', ['A', 'B'], [false, true], { col: 0, desc: true }).sort).toBeUndefined();
+  });
+
+  it('keeps the cursor on its row when a reload brings rows above it, and on the first row follows the newest', () => {
+    const ev = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => ({ id: String(to - i), cells: [String(to - i)] }));
+    let s = initialBrowserState([initialPane('e', 'Events', ['SEQ'])], 5);
+    s = apply(s, { type: 'loaded', pane: 'e', rows: ev(0, 10), done: true, replace: true }, { type: 'move', delta: 2 });
+    expect(currentRow(s)!.id).toBe('8');
+    s = apply(s, { type: 'loaded', pane: 'e', rows: ev(0, 13), done: true, replace: true });
+    expect(currentRow(s)!.id).toBe('8');
+    expect(s.panes[0]).toMatchObject({ cursor: 5, top: 3 });
+    s = apply(s, { type: 'home' }, { type: 'loaded', pane: 'e', rows: ev(0, 14), done: true, replace: true });
+    expect(currentRow(s)!.id).toBe('14');
+    // While the first row's details are open, it stays the row shown.
+    s = apply(s, { type: 'detail', open: true }, { type: 'loaded', pane: 'e', rows: ev(0, 16), done: true, replace: true });
+    expect(currentRow(s)!.id).toBe('14');
+  });
+
+  it('scrolls a detail view longer than the screen, within its lines', () => {
+    let s = apply(loaded(3, 5), { type: 'detail', open: true }, { type: 'detail-loaded', lines: 12 });
+    s = apply(s, { type: 'detail-scroll', delta: 3 });
+    expect(s.detailTop).toBe(3);
+    s = apply(s, { type: 'detail-scroll', delta: Infinity });
+    expect(s.detailTop).toBe(7);
+    s = apply(s, { type: 'detail-scroll', delta: -Infinity });
+    expect(s.detailTop).toBe(0);
+    expect(browserKey(s, 'j', {}, [])).toEqual({ kind: 'actions', actions: [{ type: 'detail-scroll', delta: 1 }] });
+    expect(browserKey(s, '', { pageDown: true }, [])).toEqual({ kind: 'actions', actions: [{ type: 'detail-scroll', delta: 5 }] });
+    s = apply(s, { type: 'detail', open: false }, { type: 'detail', open: true });
+    expect(s).toMatchObject({ detailTop: 0, detailLength: 0 });
   });
 
   it('keeps 10,000 rows cheap: the viewed rows are computed once per rows, filter and sort', () => {

@@ -2,7 +2,9 @@
 import { createElement } from 'react';
 import { renderToString } from 'ink';
 import { describe, expect, it } from 'vitest';
-import { BrowserView, chromeRows, fitColumns, footerText, helpLines, keptColumns, type PaneSpec } from '../../../src/ui/browser.js';
+import { BrowserView } from '../../../src/ui/browser-view.js';
+import { chromeRows, fitColumns, footerText, helpLines, keptColumns } from '../../../src/ui/browser-layout.js';
+import type { PaneSpec } from '../../../src/ui/browser-spec.js';
 import { browserReducer, initialBrowserState, initialPane, type BrowserState } from '../../../src/ui/browser-state.js';
 
 const actions = [

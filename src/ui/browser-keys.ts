@@ -1,0 +1,92 @@
+/**
+ * The browser's key map, pure: a key press (in the shape of Ink's `useInput` arguments) and the mode it comes in
+ * -> reducer actions of browser-state.ts, or what only the component can do (quit, answer a question, run a
+ * pane's action). k9s keeps its bindings as data in the same way, so the help overlay and tests read them.
+ */
+import type { BrowserAction, BrowserState } from './browser-state.js';
+
+/** The keys of a key press, in the shape of Ink's `useInput` arguments. */
+export interface BrowserKey {
+  upArrow?: boolean;
+  downArrow?: boolean;
+  leftArrow?: boolean;
+  rightArrow?: boolean;
+  pageUp?: boolean;
+  pageDown?: boolean;
+  home?: boolean;
+  end?: boolean;
+  return?: boolean;
+  escape?: boolean;
+  tab?: boolean;
+  shift?: boolean;
+  backspace?: boolean;
+  delete?: boolean;
+  ctrl?: boolean;
+  meta?: boolean;
+}
+
+/** What a key press means besides reducer actions: leave (q or Ctrl-C) or run the pane action bound to a key. */
+export type KeyOutcome = { kind: 'actions'; actions: BrowserAction[] } | { kind: 'quit'; interrupted: boolean } | { kind: 'run'; key: string } | { kind: 'answer'; yes: boolean } | { kind: 'none' };
+
+/**
+ * Maps a key press to what it does in the current mode. `actionKeys` are the single-key actions of the active
+ * pane (c, d, x, a, b, p, u, m), run by the component because they call back into the command.
+ */
+export function browserKey(state: BrowserState, input: string, key: BrowserKey, actionKeys: readonly string[]): KeyOutcome {
+  const acts = (...actions: BrowserAction[]): KeyOutcome => ({ kind: 'actions', actions });
+  if (key.ctrl && input === 'c') return { kind: 'quit', interrupted: true };
+  switch (state.mode) {
+    case 'busy':
+      return { kind: 'none' };
+    case 'confirm':
+      if (input === 'y' || input === 'Y') return { kind: 'answer', yes: true };
+      if (input === 'n' || input === 'N' || key.escape) return { kind: 'answer', yes: false };
+      return { kind: 'none' };
+    case 'filter':
+      if (key.escape) return acts({ type: 'filter-cancel' });
+      if (key.return) return acts({ type: 'filter-submit' });
+      if (key.backspace || key.delete) return acts({ type: 'filter-erase' });
+      if (key.ctrl || key.meta || key.tab) return { kind: 'none' };
+      {
+        // A paste (or keys sent by a script) may end with Enter: the text, then submit.
+        const lineEnd = /[\r\n]/.exec(input);
+        // eslint-disable-next-line no-control-regex
+        const text = (lineEnd ? input.slice(0, lineEnd.index) : input).replace(/[\u0000-\u001f\u007f]/g, '');
+        const actions: BrowserAction[] = text ? [{ type: 'filter-type', text }] : [];
+        if (lineEnd) actions.push({ type: 'filter-submit' });
+        return actions.length ? { kind: 'actions', actions } : { kind: 'none' };
+      }
+    case 'help':
+      return input === 'q' || input === '?' || key.escape || key.return ? acts({ type: 'help', open: false }) : { kind: 'none' };
+    case 'detail':
+      if (input === 'q' || key.escape || key.return || key.leftArrow) return acts({ type: 'detail', open: false });
+      if (key.upArrow || input === 'k') return acts({ type: 'detail-scroll', delta: -1 });
+      if (key.downArrow || input === 'j') return acts({ type: 'detail-scroll', delta: 1 });
+      if (key.pageUp) return acts({ type: 'detail-scroll', delta: -state.height });
+      if (key.pageDown) return acts({ type: 'detail-scroll', delta: state.height });
+      if (key.home || input === 'g') return acts({ type: 'detail-scroll', delta: -Infinity });
+      if (key.end || input === 'G') return acts({ type: 'detail-scroll', delta: Infinity });
+      if (actionKeys.includes(input)) return { kind: 'run', key: input };
+      return { kind: 'none' };
+    case 'list':
+      break;
+  }
+  if (key.upArrow || input === 'k') return acts({ type: 'move', delta: -1 });
+  if (key.downArrow || input === 'j') return acts({ type: 'move', delta: 1 });
+  if (key.pageUp) return acts({ type: 'page', delta: -1 });
+  if (key.pageDown) return acts({ type: 'page', delta: 1 });
+  if (key.home || input === 'g') return acts({ type: 'home' });
+  if (key.end || input === 'G') return acts({ type: 'end' });
+  if (key.tab) return acts({ type: 'pane', delta: key.shift ? -1 : 1 });
+  if (key.return) return acts({ type: 'detail', open: true });
+  if (key.escape) return acts({ type: 'clear-selection' });
+  if (input === ' ') return acts({ type: 'select' });
+  if (input === '/') return acts({ type: 'filter-start' });
+  if (input === '?') return acts({ type: 'help', open: true });
+  if (input === 'r') return acts({ type: 'refresh' });
+  if (input === 's') return acts({ type: 'sort-next' });
+  if (input === 'S') return acts({ type: 'sort-flip' });
+  if (input === 'q') return { kind: 'quit', interrupted: false };
+  if (actionKeys.includes(input)) return { kind: 'run', key: input };
+  return { kind: 'none' };
+}

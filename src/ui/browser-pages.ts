@@ -1,0 +1,86 @@
+/**
+ * The browser's pager, as a hook: reads each pane's pages through the command's readers. A pane is read from its
+ * first page at start, on `r`, on a new server filter or sort and when told of a change (interval, live
+ * notices); the next page only once the cursor comes within two screens of the last loaded row. A reader
+ * replaced by a newer one (a new filter while a page was on its way) has its late page dropped.
+ */
+import { type Dispatch, useCallback, useEffect, useRef } from 'react';
+import { type BrowserAction, type BrowserState, viewedRows } from './browser-state.js';
+import type { BrowserProps, ColumnSort, PageReader, PaneSpec } from './browser-spec.js';
+import { errorText } from './browser-layout.js';
+
+export function usePanePages(
+  state: BrowserState,
+  dispatch: Dispatch<BrowserAction>,
+  specOf: (id: string) => PaneSpec,
+  props: Pick<BrowserProps, 'intervalMs' | 'live'>,
+): void {
+  const readers = useRef(new Map<string, { reader: PageReader; generation: number }>());
+  const seenReload = useRef(new Map<string, number>());
+  const inflight = useRef(new Set<string>());
+
+  const load = useCallback(
+    async (id: string, fresh: boolean, server: string, sort: ColumnSort | undefined) => {
+      let entry = readers.current.get(id);
+      if (fresh || !entry) {
+        const generation = (entry?.generation ?? 0) + 1;
+        try {
+          entry = { reader: specOf(id).open(server, sort), generation };
+        } catch (err) {
+          readers.current.set(id, { reader: { next: () => Promise.reject(err) }, generation });
+          dispatch({ type: 'load-failed', pane: id, error: errorText(err) });
+          return;
+        }
+        readers.current.set(id, entry);
+      }
+      const { reader, generation } = entry;
+      const slot = `${id}#${generation}`;
+      if (inflight.current.has(slot)) return;
+      inflight.current.add(slot);
+      dispatch({ type: 'loading', pane: id });
+      try {
+        const page = await reader.next();
+        if (readers.current.get(id)?.generation !== generation) return;
+        dispatch({ type: 'loaded', pane: id, rows: page.rows, done: page.done, total: page.total, replace: fresh });
+      } catch (err) {
+        if (readers.current.get(id)?.generation !== generation) return;
+        dispatch({ type: 'load-failed', pane: id, error: errorText(err) });
+      } finally {
+        inflight.current.delete(slot);
+      }
+    },
+    [specOf, dispatch],
+  );
+
+  const reloadKey = state.panes.map((p) => `${p.id}:${p.reload}`).join(',');
+  useEffect(() => {
+    for (const p of state.panes) {
+      const seen = seenReload.current.get(p.id);
+      if (seen === p.reload) continue;
+      seenReload.current.set(p.id, p.reload);
+      void load(p.id, true, p.server, p.serverSort);
+    }
+    // The panes are read when their reload counter moves, not on every other change of the state.
+  }, [reloadKey, load]);
+
+  const active = state.panes[state.active]!;
+  const viewedCount = viewedRows(active).length;
+  useEffect(() => {
+    if (active.loading || active.done || active.error || active.rows.length === 0) return;
+    if (active.cursor + 2 * state.height >= viewedCount) void load(active.id, false, active.server, active.serverSort);
+  }, [active.id, active.cursor, active.loading, active.done, active.error, active.server, active.serverSort, viewedCount, state.height, load]);
+
+  useEffect(() => {
+    if (!props.intervalMs) return;
+    const timer = setInterval(() => dispatch({ type: 'refresh' }), props.intervalMs);
+    return () => clearInterval(timer);
+  }, [props.intervalMs, dispatch]);
+
+  useEffect(() => {
+    if (!props.live) return;
+    return props.live((ids) => {
+      if (!ids) dispatch({ type: 'refresh' });
+      else for (const id of ids) dispatch({ type: 'refresh', pane: id });
+    });
+  }, [props.live, dispatch]);
+}

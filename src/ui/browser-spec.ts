@@ -1,0 +1,86 @@
+/**
+ * What a command hands the interactive browser (types only): its panes, each with a reader of pages of rows, the
+ * entity detail and single-key actions. Plain data and callbacks: the browser never calls the API itself.
+ */
+import type { UiRow } from './browser-state.js';
+
+/** One page of rows from the command's reader. */
+export interface UiPage {
+  rows: UiRow[];
+  /** No page follows. */
+  done: boolean;
+  total?: number;
+}
+
+/** Reads a pane's rows page by page; `open` starts again from the first page. */
+export interface PageReader {
+  next(): Promise<UiPage>;
+}
+
+/** What an action may ask of the UI while it runs: a yes/no question with preview lines, and progress. */
+export interface ActionIO {
+  confirm(question: string, lines?: string[]): Promise<boolean>;
+  progress(title: string, done: number, total: number, failed: number): void;
+}
+
+/** A single-key action of a pane (`c` confirm). `run` gets the marked ids (or the row's) and says what happened. */
+export interface UiAction {
+  key: string;
+  label: string;
+  /** Confirmed before anything is sent, even for one row. */
+  destructive?: boolean;
+  run(ids: string[], io: ActionIO): Promise<string>;
+}
+
+/** A sort by a column of the pane: its index and direction. */
+export interface ColumnSort {
+  col: number;
+  desc: boolean;
+}
+
+/** A pane as the command describes it. */
+export interface PaneSpec {
+  id: string;
+  title: string;
+  columns: string[];
+  /** Per column: dropped first on a narrow terminal, highest number first; 0 (the default) is always shown. */
+  priorities?: number[];
+  /**
+   * Per column: `open` can have the server sort by it, so `s` reads the pane again in that order (right over
+   * every page); other columns sort the loaded rows only.
+   */
+  sortable?: readonly boolean[];
+  /** The server order `open` reads when given no sort (the command's `--sort`), when it is a sortable column. */
+  sort?: ColumnSort;
+  /**
+   * A reader of the pane's rows for a server filter in `--where` syntax ('' for none), in the server order of
+   * `sort` (a {@link sortable} column; undefined: the command's own order).
+   * @throws Error with a one-line message when the filter is refused (shown in the pane)
+   */
+  open(server: string, sort?: ColumnSort): PageReader;
+  /** The readable key/value lines of one row's entity (the `get` view). */
+  detail?(id: string): Promise<Array<[string, string]>>;
+  actions?: UiAction[];
+  /** What the pane says while it has no rows and no filter (default `nothing here`). */
+  empty?: string;
+}
+
+export interface BrowserProps {
+  title: string;
+  panes: PaneSpec[];
+  /** Draw with colour and inverse (false for NO_COLOR and TERM=dumb: markers only). */
+  color: boolean;
+  /** Read every pane again this often (ms); 0 = never. */
+  intervalMs?: number;
+  /** Subscribes to changes made elsewhere: `notify(paneIds)` reloads those panes (all when omitted). */
+  live?(notify: (paneIds?: string[]) => void): () => void;
+  /** After an action, reload these panes (default: the pane acted on). */
+  afterAction?: 'all' | 'pane';
+  /** Called once when the user leaves: 0 for q, 130 for Ctrl-C. */
+  onExit(code: number): void;
+  /**
+   * A pane whose newest rows also show in a strip under the active one when the terminal is tall enough
+   * (the dashboard's events: what happens stays in view while you work in another pane).
+   */
+  strip?: string;
+}
