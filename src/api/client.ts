@@ -10,7 +10,10 @@ import type { $ZodType } from 'zod/v4/core';
 import { type ApiError, NetworkError, SystemError, fromResponse } from './errors.js';
 import { LONG_GET_THRESHOLD, toURLSearchParams } from './query.js';
 import { redact, redactHeaders } from './redact.js';
+import { AttemptTimeout, defaultSleep, errorText, firstHeader, notSent, parseRetryAfter } from './retry.js';
 import type * as Transport from './transport.js';
+
+export { parseRetryAfter };
 
 /** How requests authenticate (wire §2). Neither kind sends a `Bearer` scheme. */
 export type Credentials =
@@ -87,19 +90,6 @@ const BASE_DELAY_MS = 500;
 /** Idle sockets stay open this long so consecutive calls (paging, bulk chunks) reuse the connection. */
 const KEEP_ALIVE_TIMEOUT_MS = 10_000;
 
-/**
- * Transport error codes that mean the request never reached the server (no connection was made), so even a
- * non-idempotent call can be sent again without risk of applying it twice.
- */
-const NOT_SENT_CODES = new Set([
-  'ECONNREFUSED',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'UND_ERR_CONNECT_TIMEOUT',
-]);
-
 type RequestFn = (this: Dispatcher, opts: Dispatcher.RequestOptions) => Promise<Dispatcher.ResponseData>;
 
 let transportPromise: Promise<typeof Transport> | undefined;
@@ -126,77 +116,6 @@ async function createDefaultDispatcher(timeoutMs: number, connectTimeoutMs: numb
     headersTimeout: timeoutMs,
     bodyTimeout: timeoutMs,
   });
-}
-
-/** Waits `ms`, or rejects with the signal's reason as soon as it aborts (a wait never outlasts Ctrl-C). */
-function defaultSleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal!.reason);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}
-
-/** A reason an attempt was given up on because it took too long (not because the user interrupted). */
-class AttemptTimeout extends Error {
-  override readonly name = 'AttemptTimeout';
-  readonly code = 'ETIMEDOUT';
-}
-
-/** The first `code` along the error's cause chain (undici wraps system errors such as ECONNREFUSED). */
-function errorCode(err: unknown): string | undefined {
-  let current: unknown = err;
-  for (let depth = 0; depth < 4 && typeof current === 'object' && current !== null; depth++) {
-    const code = (current as { code?: unknown }).code;
-    if (typeof code === 'string' && code !== '') return code;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return undefined;
-}
-
-function notSent(err: unknown): boolean {
-  let current: unknown = err;
-  for (let depth = 0; depth < 4 && typeof current === 'object' && current !== null; depth++) {
-    const code = (current as { code?: unknown }).code;
-    if (typeof code === 'string' && NOT_SENT_CODES.has(code)) return true;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return false;
-}
-
-function errorText(err: unknown): string {
-  if (err instanceof Error) {
-    const code = errorCode(err);
-    const causeMessage = err.cause instanceof Error && err.cause.message !== err.message ? `: ${err.cause.message}` : '';
-    const text = `${err.message}${causeMessage}`;
-    return code && !text.includes(code) ? `${code} ${text}` : text;
-  }
-  return String(err);
-}
-
-/**
- * Parses `Retry-After` (RFC 9110 §10.2.3): delay-seconds or an HTTP date. Returns ms (>= 0) or undefined when
- * absent or unparseable.
- */
-export function parseRetryAfter(value: string | string[] | undefined, now = Date.now()): number | undefined {
-  const raw = Array.isArray(value) ? value[0] : value;
-  if (raw === undefined) return undefined;
-  const text = raw.trim();
-  if (/^\d+(\.\d+)?$/.test(text)) return Math.round(Number(text) * 1000);
-  const at = Date.parse(text);
-  if (Number.isNaN(at)) return undefined;
-  return Math.max(0, at - now);
-}
-
-function firstHeader(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value[0] : value;
 }
 
 /**
