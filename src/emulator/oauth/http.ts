@@ -116,7 +116,8 @@ function token(oauth: OAuthState, deps: OAuthDeps, req: OAuthRequest): Reply {
     }
     case 'authorization_code': {
       const g = oauth.redeemCode(field(f, 'code'), app.clientId, field(f, 'redirectUri'), field(f, 'codeVerifier'));
-      return json(200, oauth.pair('member', g.site, g.memberId, app.clientId));
+      // In the code's own session: a replay of the code revokes these tokens and every rotation of them.
+      return json(200, oauth.pair('member', g.site, g.memberId, app.clientId, g.sid));
     }
     case DEVICE_CODE_GRANT: {
       const d = oauth.devices.get(field(f, 'deviceCode') ?? '');

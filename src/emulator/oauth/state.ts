@@ -12,7 +12,9 @@
  *   using it rotates it, and using one twice revokes its whole session (RFC 6819 section 5.2.2.3). Revocation
  *   and rotation are recorded in store meta, so tokens survive an emulator restart.
  * - Authorization codes live 60 s, are single use and are bound to the client, the redirect URI and the PKCE
- *   challenge; device codes follow RFC 8628 (10 minutes, polling interval 2 s, `slow_down` adds 5 s). Both
+ *   challenge. A code used a second time is refused and revokes the session its first use issued (access and
+ *   refresh tokens, rotated ones included: RFC 6749 section 4.1.2); a used code is remembered as long as the
+ *   refresh tokens it may have issued live. Device codes follow RFC 8628 (10 minutes, polling interval 2 s, `slow_down` adds 5 s). Both
  *   live in memory: a restart ends flows under way, as a real server's restart would not, but nothing stored.
  */
 import { createHash, createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
@@ -88,6 +90,8 @@ interface CodeGrant {
   redirectUri: string;
   codeChallenge?: string;
   memberId: string;
+  /** The session the tokens issued for this code belong to (chosen with the code, so a replay can end it). */
+  sid: string;
   expiresAt: number;
 }
 
@@ -152,6 +156,8 @@ export class OAuthState {
   url = '';
   readonly requests = new Map<string, AuthRequest>();
   readonly codes = new Map<string, CodeGrant>();
+  /** Codes redeemed (or refused) once, with the session their exchange issued, until its tokens expire. */
+  readonly usedCodes = new Map<string, { sid: string; until: number }>();
   readonly devices = new Map<string, DeviceGrant>();
   readonly pending = new Map<string, PendingVerification>();
   /**
@@ -318,19 +324,27 @@ export class OAuthState {
   /** A single-use authorization code for `memberId`, bound to the request's client, redirect URI and challenge. */
   issueCode(req: Pick<AuthRequest, 'site' | 'clientId' | 'redirectUri' | 'codeChallenge'>, memberId: string): string {
     const code = randomBytes(24).toString('base64url');
-    this.codes.set(code, { site: req.site, clientId: req.clientId, redirectUri: req.redirectUri, codeChallenge: req.codeChallenge, memberId, expiresAt: this.nowMs() + CODE_TTL_MS });
+    this.codes.set(code, { site: req.site, clientId: req.clientId, redirectUri: req.redirectUri, codeChallenge: req.codeChallenge, memberId, sid: randomUUID(), expiresAt: this.nowMs() + CODE_TTL_MS });
     return code;
   }
 
   /**
-   * Redeems a code (once: it is gone afterwards, whatever the outcome).
+   * Redeems a code (once: it is used up afterwards, whatever the outcome). Issue the tokens in the grant's `sid`.
+   * A code used before is refused and its session revoked: whoever holds it now, one of the two uses was not
+   * the client's (RFC 6749 section 4.1.2).
    * @throws OAuthError invalid_grant for an unknown, used or expired code, another client or redirect URI, or a
    *   verifier whose S256 challenge is not the one bound to the code
    */
   redeemCode(code: unknown, clientId: string, redirectUri: unknown, verifier: unknown): CodeGrant {
+    const used = typeof code === 'string' ? this.usedCodes.get(code) : undefined;
+    if (used) {
+      this.revoke(used.sid);
+      throw new OAuthError('invalid_grant', 'the authorization code was used already: the tokens issued for it are revoked');
+    }
     const grant = typeof code === 'string' ? this.codes.get(code) : undefined;
     if (!grant) throw new OAuthError('invalid_grant', 'the authorization code is unknown or was used already');
     this.codes.delete(code as string);
+    this.usedCodes.set(code as string, { sid: grant.sid, until: grant.expiresAt + REFRESH_TTL_SEC * 1000 });
     if (grant.expiresAt < this.nowMs()) throw new OAuthError('invalid_grant', 'the authorization code has expired');
     if (grant.clientId !== clientId) throw new OAuthError('invalid_grant', 'the authorization code was issued to another client');
     if (grant.redirectUri !== redirectUri) throw new OAuthError('invalid_grant', 'redirectUri differs from the one of the authorization request');
@@ -345,6 +359,7 @@ export class OAuthState {
   sweep(): void {
     const now = this.nowMs();
     for (const [k, v] of this.codes) if (v.expiresAt < now) this.codes.delete(k);
+    for (const [k, v] of this.usedCodes) if (v.until < now) this.usedCodes.delete(k);
     for (const [k, v] of this.postFlow) if (v.expiresAt < now) this.postFlow.delete(k);
     for (const [k, v] of this.requests) if (v.expiresAt < now) this.requests.delete(k);
     for (const [k, v] of this.devices) if (v.expiresAt + 60_000 < now) this.devices.delete(k);

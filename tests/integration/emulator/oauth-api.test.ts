@@ -122,6 +122,30 @@ describe('token endpoint', () => {
     expect(fragment.body.details.applicationError.code).toBe('INVALID_REDIRECT_URI');
   });
 
+  it('revokes the tokens a code issued, rotated ones included, when the code is used again (RFC 6749 section 4.1.2)', async () => {
+    const user = await registered();
+    const redirectUri = 'http://127.0.0.1:1235/cb';
+    const { location, verifier } = await signIn(user, redirectUri);
+    const code = new URL(location).searchParams.get('code');
+    const first = await post('/oauth2/token', { clientId, grantType: 'authorization_code', redirectUri, code, codeVerifier: verifier });
+    expect(first.status).toBe(200);
+    const rotated = await post('/oauth2/token', { clientId, grantType: 'refresh_token', refreshToken: first.body.refresh_token });
+    expect(rotated.status).toBe(200);
+    expect((await get('/members/v1/members/my', rotated.body.access_token)).status).toBe(200);
+    // Another sign-in of the same member is a session of its own: it must survive.
+    const other = await signIn(user, redirectUri);
+    const kept = await post('/oauth2/token', { clientId, grantType: 'authorization_code', redirectUri, code: new URL(other.location).searchParams.get('code'), codeVerifier: other.verifier });
+
+    const replay = await post('/oauth2/token', { clientId, grantType: 'authorization_code', redirectUri, code, codeVerifier: verifier });
+    expect(replay.status).toBe(400);
+    expect(replay.body.error).toBe('invalid_grant');
+    for (const token of [first.body.access_token, rotated.body.access_token]) expect((await get('/members/v1/members/my', token)).status).toBe(401);
+    const renew = await post('/oauth2/token', { clientId, grantType: 'refresh_token', refreshToken: rotated.body.refresh_token });
+    expect(renew.body.error).toBe('invalid_grant');
+    expect((await post('/oauth2/token-info', { token: first.body.refresh_token })).body.active).toBe(false);
+    expect((await get('/members/v1/members/my', kept.body.access_token)).status).toBe(200);
+  });
+
   it('rotates refresh tokens and revokes the session when one is replayed', async () => {
     const user = await registered();
     const { location, verifier } = await signIn(user, 'http://127.0.0.1:1234/cb');
