@@ -210,7 +210,7 @@ const EXPIRED = () => html(400, messagePage('This sign-in link has expired', 'St
 /** The sign-in result of the hosted page: a code back to the app, the code page, or the page again with why. */
 function afterSignIn(oauth: OAuthState, r: AuthRequest, answer: StateAnswer, email: string): Reply {
   if (answer.state === 'SUCCESS') {
-    const c = oauth.decode(answer.sessionToken!)!;
+    const c = oauth.useSessionToken(answer.sessionToken!, r.site)!;
     oauth.requests.delete(r.id);
     return back(r, { code: oauth.issueCode(r, c.sub) });
   }
@@ -254,8 +254,9 @@ function authorize(oauth: OAuthState, deps: OAuthDeps, req: OAuthRequest): Reply
     html(o.error ? 400 : 200, signInPage({ action: '/oauth2/authorize', fields: { session: r.id }, siteName: name, registerHref: `/oauth2/register?session=${r.id}`, captcha: oauth.policy(r.site).requireCaptcha, ...o }));
   if (req.method === 'GET') {
     if (r.sessionToken) {
-      const c = oauth.verify(r.sessionToken, 'session');
-      if (c && c.site === r.site && !c.sub.startsWith('recover:')) {
+      // A session token gives one code: a second redirect session with it finds it spent (login_required).
+      const c = oauth.useSessionToken(r.sessionToken, r.site);
+      if (c) {
         oauth.requests.delete(r.id);
         return back(r, { code: oauth.issueCode(r, c.sub) });
       }
@@ -332,7 +333,7 @@ function device(oauth: OAuthState, deps: OAuthDeps, req: OAuthRequest): Reply {
       return html(400, devicePage({ action: '/oauth2/device', userCode: code, siteName: siteName(deps.store, d.site), error: why }));
     }
     d.status = 'approved';
-    d.memberId = oauth.decode(answer.sessionToken!)!.sub;
+    d.memberId = oauth.useSessionToken(answer.sessionToken!, d.site)!.sub;
     return html(200, devicePage({ action: '/oauth2/device', done: `Device approved: ${email} is signed in on ${siteName(deps.store, d.site)}.` }));
   } catch (err) {
     return html(400, devicePage({ action: '/oauth2/device', userCode: code, siteName: siteName(deps.store, d.site), error: failureText(err) }));

@@ -35,7 +35,7 @@ export type TokenRole = 'visitor' | 'member' | 'admin';
 
 /** What a signed token says. */
 export interface TokenClaims {
-  /** access, refresh or session (a session token of a direct login: exchanged for a code, 10 minutes). */
+  /** access, refresh or session (a session token of a direct login: exchanged for one code, 10 minutes). */
   typ: 'access' | 'refresh' | 'session';
   role: TokenRole;
   site: string;
@@ -222,6 +222,19 @@ export class OAuthState {
   /** Ends a session: every token issued in it stops working. */
   revoke(sid: string): void {
     this.store.setMeta(`oauth.revoked.${sid}`, new Date(this.nowMs()).toISOString());
+  }
+
+  /**
+   * Spends a sign-in's session token (a login's, registration's, verification's, recovery's or sign-on's
+   * SUCCESS): once, for one code. @returns its claims, or undefined when it is not a valid, unused session
+   * token of a member of `site`
+   */
+  useSessionToken(token: string, site: string): TokenClaims | undefined {
+    const c = this.verify(token, 'session');
+    if (!c || c.site !== site || c.sub.startsWith('recover:')) return undefined;
+    // Each session token has a session of its own: revoking it spends this token and nothing else.
+    this.revoke(c.sid);
+    return c;
   }
 
   /**

@@ -146,6 +146,40 @@ describe('token endpoint', () => {
     expect((await get('/members/v1/members/my', kept.body.access_token)).status).toBe(200);
   });
 
+  it("turns a direct login's session token into one code only (a second redirect session gets login_required)", async () => {
+    const user = await registered();
+    const v = await visitor();
+    const login = await post('/_api/iam/authentication/v2/login', { loginId: { email: user.email }, password: user.password }, { authorization: v });
+    expect(login.body.state).toBe('SUCCESS');
+    const sessionToken = login.body.sessionToken as string;
+    const redirectUri = 'http://127.0.0.1:9/direct';
+    const session = async () => {
+      const verifier = createVerifier();
+      const r = await post(
+        '/_api/redirects-api/v1/redirect-session',
+        { auth: { authRequest: { clientId, redirectUri, codeChallenge: challengeOf(verifier), codeChallengeMethod: 'S256', responseMode: 'query', responseType: 'code', scope: 'offline_access', state: 'st-d', sessionToken }, prompt: 'none' } },
+        { authorization: v },
+      );
+      expect(r.status, JSON.stringify(r.body)).toBe(200);
+      return { url: r.body.redirectSession.fullUrl as string, verifier };
+    };
+    const follow = async (url: string) => new URL((await fetch(url, { redirect: 'manual' })).headers.get('location') ?? 'http://none/');
+    const valid = () => fetch(`${emu.url}/_api/iam/authentication/v1/callback?sessionToken=${encodeURIComponent(sessionToken)}&state=s`, { headers: { authorization: v } }).then((r) => r.json());
+    expect(await valid()).toMatchObject({ valid: true });
+    // Two redirect sessions made before either is opened: the first one opened gets the code, the other none.
+    const [a, b] = [await session(), await session()];
+    const backA = await follow(a.url);
+    const backB = await follow(b.url);
+    expect(backA.searchParams.get('code')).toBeTruthy();
+    const t = await post('/oauth2/token', { clientId, grantType: 'authorization_code', redirectUri, code: backA.searchParams.get('code'), codeVerifier: a.verifier });
+    expect(t.status).toBe(200);
+    expect(backB.searchParams.get('code')).toBeNull();
+    expect(backB.searchParams.get('error')).toBe('login_required');
+    expect(backB.searchParams.get('state')).toBe('st-d');
+    expect((await follow((await session()).url)).searchParams.get('error')).toBe('login_required');
+    expect(await valid()).toMatchObject({ valid: false });
+  });
+
   it('rotates refresh tokens and revokes the session when one is replayed', async () => {
     const user = await registered();
     const { location, verifier } = await signIn(user, 'http://127.0.0.1:1234/cb');
