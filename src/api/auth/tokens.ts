@@ -147,10 +147,12 @@ export class TokenEndpoint {
   }
 
   /**
-   * Revokes a refresh token and the access tokens issued with it (`POST /oauth2/revoke {token}`, RFC 7009;
-   * emulator-only path). @throws TokenEndpointError on a non-200
+   * Revokes a token and the others of its session (`POST /oauth2/revoke {token, clientId, clientSecret?}`,
+   * RFC 7009; emulator-only path). The client authenticates as on the token endpoint: its id, and its secret
+   * when it is a confidential app (RFC 7009 section 2.1); the server refuses a token of another client.
+   * @throws TokenEndpointError on a non-200
    */
-  revoke(token: string, signal?: AbortSignal): Promise<unknown> {
-    return this.post('/oauth2/revoke', { token }, signal);
+  revoke(token: string, client: { clientId: string; clientSecret?: string }, signal?: AbortSignal): Promise<unknown> {
+    return this.post('/oauth2/revoke', { token, clientId: client.clientId, ...(client.clientSecret ? { clientSecret: client.clientSecret } : {}) }, signal);
   }
 }

@@ -8,15 +8,16 @@
  * | --- | --- |
  * | `POST /oauth2/token` | grants: anonymous, refresh_token (rotating), authorization_code (+ PKCE verifier), authorized_client (admin key in `Authorization`, `wix-site-id`), client_credentials (emulator-only body), device code (RFC 8628) |
  * | `POST /oauth2/device/code` | device authorization (RFC 8628 section 3.1; emulator-only path) |
- * | `POST /oauth2/token-info`, `GET /oauth2/user-info`, `POST /oauth2/revoke` | what a token is; the member of a member token; RFC 7009 revocation |
+ * | `POST /oauth2/token-info`, `GET /oauth2/user-info`, `POST /oauth2/revoke` | what a token is; the member of a member token; RFC 7009 revocation (client id, and secret for a confidential app) |
  * | `GET|POST /oauth2/authorize` | the sign-in page of an auth redirect session; on success the browser goes to the redirect URI with `code` and `state` (fragment or query as asked) |
- * | `/oauth2/authorize/verify`, `/oauth2/register`, `/oauth2/device`, `/oauth2/logout`, `/oauth2/login`, `/oauth2/recover`, `/hosted/<section>` | e-mail code, registration, device approval, logout, login and recovery pages; the other redirect-session sections |
+ * | `/oauth2/authorize/verify`, `/oauth2/register`, `/oauth2/device`, `/oauth2/logout`, `/oauth2/login`, `/oauth2/recover`, `/hosted/<section>` | e-mail code, registration, device approval, logout, login and recovery pages; the paid-plans checkout page (src/emulator/checkout-page); the other redirect-session sections |
  *
  * Token endpoint errors are RFC 6749's `{error, error_description}` (400; 401 for an unknown client).
  */
 import { randomBytes, randomInt, randomUUID } from 'node:crypto';
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import { DEVICE_CODE_GRANT } from '../../api/auth/tokens.js';
+import { checkoutPageRoute } from '../checkout-page/http.js';
 import { defaultClientId, type AdminKey } from '../auth.js';
 import { ApplicationFailure, EmulatorError, ValidationFailure } from '../errors.js';
 import { MEMBERS } from '../members/model.js';
@@ -183,11 +184,20 @@ function userInfo(oauth: OAuthState, deps: OAuthDeps, req: OAuthRequest): Reply 
   return json(200, { sub: m.id, email: m.loginEmail, email_verified: m.loginEmailVerified ?? false, name: m.profile.nickname, site_id: c.site });
 }
 
+/**
+ * RFC 7009 revocation. The client authenticates as on the token endpoint (section 2.1): its `clientId` (an
+ * unknown or missing one is 401 `invalid_client`), and a confidential app its `clientSecret` too. A token
+ * issued to another client is refused (400 `unauthorized_client`) and stays valid; a token the server cannot
+ * read is not an error (section 2.2). Revoking a token ends its whole session: access and refresh tokens.
+ */
 function revoke(oauth: OAuthState, req: OAuthRequest): Reply {
-  const t = field(fieldsOf(req), 'token') ?? '';
-  const c = oauth.decode(t);
-  if (c) oauth.revoke(c.sid);
-  // RFC 7009 section 2.2: an unknown token is not an error.
+  const f = fieldsOf(req);
+  const app = oauth.app(field(f, 'clientId'));
+  if (app.secretHash && !oauth.checkSecret(app, field(f, 'clientSecret'))) throw new OAuthError('invalid_client', 'the client secret is not valid for this client', 401);
+  const c = oauth.decode(field(f, 'token') ?? '');
+  if (!c) return json(200, {});
+  if (c.cid !== app.clientId) throw new OAuthError('unauthorized_client', 'the token was not issued to this client: it is not revoked');
+  oauth.revoke(c.sid);
   return json(200, {});
 }
 
@@ -435,6 +445,8 @@ function route(oauth: OAuthState, deps: OAuthDeps, req: OAuthRequest): Reply {
       return html(200, messagePage('Sign in', 'Sign-in for this site starts from an auth redirect session (sitectl login).', next ? { href: next } : {}));
     }
   }
+  const checkout = checkoutPageRoute(oauth, deps.store, req);
+  if (checkout) return checkout;
   if (method === 'GET' && path.startsWith('/hosted/')) {
     const section = path.slice('/hosted/'.length);
     return html(200, messagePage(`Hosted page: ${section}`, `The emulator hosts no ${section} page; on the platform this session opens the site's ${section} page.`));

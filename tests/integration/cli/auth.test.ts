@@ -230,6 +230,13 @@ describe('app client credentials', () => {
     const status = await run(s, ['auth', 'status', '--json', 'role,clientId'], undefined, env);
     expect(JSON.parse(status.stdout)).toEqual({ role: 'admin', clientId: app.body.app.clientId });
     expect(readFileSync(join(s.configDir, 'sessions.json'), 'utf8')).toContain(app.body.app.clientId);
+    // logout revokes the app's token on the server (with the app's secret: RFC 7009 section 2.1), then forgets it.
+    const appToken = sessionFile(s).profiles.env.admin.accessToken as string;
+    const out = await run(s, ['logout'], undefined, env);
+    expect(out.code, out.stderr).toBe(0);
+    expect(out.stderr).not.toContain('could not be told');
+    const res = await fetch(`${emu.url}/members/v1/members?.r=eyJwYWdpbmciOnsibGltaXQiOjF9fQ`, { headers: { authorization: appToken } });
+    expect(res.status).toBe(401);
   });
 });
 

@@ -255,6 +255,51 @@ describe('token endpoint', () => {
   });
 });
 
+describe('revocation (RFC 7009)', () => {
+  const active = async (token: string) => (await post('/oauth2/token-info', { token })).body.active as boolean;
+
+  it('takes a public client by its client id, and refuses a request without one', async () => {
+    const t = await post('/oauth2/token', { clientId, grantType: 'anonymous' });
+    const anonymous = await post('/oauth2/revoke', { token: t.body.refresh_token });
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.body.error).toBe('invalid_client');
+    expect(await active(t.body.access_token)).toBe(true);
+    const ok = await post('/oauth2/revoke', { token: t.body.refresh_token, clientId });
+    expect(ok.status).toBe(200);
+    expect(await active(t.body.access_token)).toBe(false);
+    // RFC 7009 section 2.2: a token the server does not know is not an error.
+    expect((await post('/oauth2/revoke', { token: 'OAT.nothing.here', clientId })).status).toBe(200);
+  });
+
+  it("does not revoke another client's token", async () => {
+    const { readFileSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const key = JSON.parse(readFileSync(join(emu.dataDir, 'admin-key.json'), 'utf8'));
+    const otherClient = key.sites.find((s: { id: string }) => s.id !== emu.siteId).clientId as string;
+    const theirs = await post('/oauth2/token', { clientId: otherClient, grantType: 'anonymous' });
+    const r = await post('/oauth2/revoke', { token: theirs.body.refresh_token, clientId });
+    expect(r.status).toBe(400);
+    expect(r.body.error).toBe('unauthorized_client');
+    expect(await active(theirs.body.access_token)).toBe(true);
+  });
+
+  it('makes a confidential client authenticate with its secret, as the token endpoint does', async () => {
+    const app = await emu.request('POST', '/__emulator/oauth-apps', { name: 'Revoker' });
+    const appId = app.body.app.clientId as string;
+    const t = await post('/oauth2/token', { clientId: appId, grantType: 'client_credentials', clientSecret: app.body.clientSecret });
+    expect(t.status).toBe(200);
+    for (const body of [{ clientId: appId }, { clientId: appId, clientSecret: 'wrong' }, { client_id: appId, client_secret: '' }]) {
+      const r = await post('/oauth2/revoke', { token: t.body.access_token, ...body });
+      expect(r.status, JSON.stringify(body)).toBe(401);
+      expect(r.body.error).toBe('invalid_client');
+    }
+    expect((await get('/members/v1/members?.r=eyJwYWdpbmciOnsibGltaXQiOjF9fQ', t.body.access_token)).status).toBe(200);
+    const ok = await post('/oauth2/revoke', { token: t.body.access_token, client_id: appId, client_secret: app.body.clientSecret });
+    expect(ok.status).toBe(200);
+    expect((await get('/members/v1/members?.r=eyJwYWdpbmciOnsibGltaXQiOjF9fQ', t.body.access_token)).status).toBe(401);
+  });
+});
+
 describe('tokens as credentials', () => {
   it('lets a member read its own orders only, and refuses admin calls to visitors and members', async () => {
     const user = await registered();

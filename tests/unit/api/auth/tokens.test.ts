@@ -23,6 +23,17 @@ describe('token endpoint client (spec 001 section 7, wire section 11)', () => {
     expect(f.seen[0]!.init.headers).toEqual({ 'content-type': 'application/json' });
   });
 
+  it('revokes with the client id, and the client secret only when there is one (RFC 7009 section 2.1)', async () => {
+    const f = fakeFetch(() => new Response('{}', { status: 200 }));
+    const ep = new TokenEndpoint({ baseUrl: 'http://h.test', fetch: f.fn });
+    await ep.revoke('tok', { clientId: 'c' });
+    await ep.revoke('tok', { clientId: 'app', clientSecret: 's3cret' });
+    expect(f.seen.map((x) => x.url)).toEqual(['http://h.test/oauth2/revoke', 'http://h.test/oauth2/revoke']);
+    expect(JSON.parse(f.seen[0]!.init.body as string)).toEqual({ token: 'tok', clientId: 'c' });
+    expect(JSON.parse(f.seen[1]!.init.body as string)).toEqual({ token: 'tok', clientId: 'app', clientSecret: 's3cret' });
+    expect(f.seen[1]!.init.headers).toEqual({ 'content-type': 'application/json' });
+  });
+
   it('words a refusal as the SDK does, with the OAuth error code', async () => {
     const f = fakeFetch(() => new Response('{"error":"invalid_grant","error_description":"used"}', { status: 400, statusText: 'Bad Request', headers: { 'x-wix-request-id': 'rid-7' } }));
     const err = await new TokenEndpoint({ baseUrl: 'http://h.test', fetch: f.fn }).token({ grantType: 'refresh_token', clientId: 'c', refreshToken: 'x' }).catch((e: unknown) => e);
