@@ -12,7 +12,7 @@
  */
 import { ValidationFailure, ApplicationFailure } from '../errors.js';
 import type { Calendar, ServiceDoc } from './model.js';
-import { policyOf, violationsAt, waitlistRoom } from './rules.js';
+import { policyOf, violationsAt, waitlistRoom } from './policy.js';
 import { atLocation, BOOKING_STEP, bufferOf, type Candidate, candidates, type SlotLocation, capacityOf, courseOpenSpots, courseSessions, openSpotsOf, scheduleIdOf } from './sessions.js';
 import { isTimeZone } from '../../api/time-zones.js';
 import { DAY, instantOf, iso, localDateKey } from './time.js';

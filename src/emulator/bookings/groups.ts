@@ -18,7 +18,8 @@ import type { MultiServiceBookingType } from '../../api/schemas/booking.js';
 import { formatWallClock } from '../../api/time-zones.js';
 import { ApplicationFailure, ValidationFailure } from '../errors.js';
 import { ACTIVE_STATUSES, FINAL_STATUSES, type BookingDoc, type Calendar, type MultiServiceBookingDoc, serviceIdOf } from './model.js';
-import { allowedActions, cancelBooking, confirmBooking, createBooking, declineBooking, markBookingAsPending, rescheduleBooking, violationsAt } from './rules.js';
+import { allowedActions, violationsAt } from './policy.js';
+import { cancelBooking, confirmBooking, createBooking, declineBooking, markBookingAsPending, rescheduleBooking } from './rules.js';
 import { candidates, capacityOf, courseOpenSpots, durationOf, openSpotsOf } from './sessions.js';
 import { instantOf, iso, MINUTE } from './time.js';
 

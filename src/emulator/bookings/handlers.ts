@@ -31,7 +31,6 @@ import {
 } from './groups.js';
 import { ACTIVE_STATUSES, type BookingDoc, type Calendar, calendarOf } from './model.js';
 import {
-  allowedActions,
   cancelBooking,
   confirmBooking,
   confirmOrDeclineBooking,
@@ -42,6 +41,7 @@ import {
   updateExtendedFields,
   updateNumberOfParticipants,
 } from './rules.js';
+import { allowedActions } from './policy.js';
 
 type Json = Record<string, unknown>;
 

@@ -1,6 +1,7 @@
 /**
- * The rules of bookings (platform-wire.md section 9; issue 6 section 2): what a new booking may hold, which
- * status each action is allowed from, and what the service's booking policy permits.
+ * The rules of bookings (platform-wire.md section 9; issue 6 section 2): what a new booking may hold and which
+ * status each action is allowed from. Where a booking lands is placement.ts; what the service's booking policy
+ * permits is policy.ts.
  *
  * Codes (the platform's where it names them; HTTP status in brackets):
  * - creating: SERVICE_NOT_FOUND, SCHEDULE_NOT_FOUND, SESSION_NOT_FOUND [404] (no class session at that time);
@@ -20,241 +21,18 @@
  */
 import type { BookingCreate, MultiServiceBookingType } from '../../api/schemas/booking.js';
 import { ApplicationFailure, ValidationFailure } from '../errors.js';
-import type { BookingPolicyDoc } from '../services/model.js';
-import { ACTIVE_STATUSES, FINAL_STATUSES, type BookedSlotDoc, type BookingDoc, type Calendar, type ServiceDoc, serviceIdOf } from './model.js';
-import {
-  atLocation,
-  BOOKING_STEP,
-  type Candidate,
-  candidates,
-  capacityOf,
-  courseOpenSpots,
-  courseSessions,
-  durationOf,
-  eventIdOf,
-  locationOf,
-  openSpotsOf,
-  scheduleIdOf,
-  waitingOf,
-} from './sessions.js';
-import { formatWallClock, isTimeZone } from '../../api/time-zones.js';
-import { instantOf, iso, MINUTE } from './time.js';
+import { ACTIVE_STATUSES, FINAL_STATUSES, type BookingDoc, type Calendar, serviceIdOf } from './model.js';
+import { allowedActions, checkPolicy, waitlistRoom } from './policy.js';
+import { findCandidate, participantsOf, resolveTarget, tagsOf } from './placement.js';
+import { courseOpenSpots, eventIdOf, openSpotsOf } from './sessions.js';
+import { iso } from './time.js';
 
 type Json = Record<string, unknown>;
 
 /** `prefix.name`, or `name` at the top of the request. */
 const at = (prefix: string, name: string) => (prefix ? `${prefix}.${name}` : name);
-
-/** A booking policy's rule blocks (those the engine reads). */
-interface PolicyRules {
-  limitEarlyBookingPolicy?: { enabled?: boolean; earliestBookingInMinutes?: number };
-  limitLateBookingPolicy?: { enabled?: boolean; latestBookingInMinutes?: number };
-  bookAfterStartPolicy?: { enabled?: boolean };
-  cancellationPolicy?: { enabled?: boolean; limitLatestCancellation?: boolean; latestCancellationInMinutes?: number };
-  reschedulePolicy?: { enabled?: boolean; limitLatestReschedule?: boolean; latestRescheduleInMinutes?: number };
-  waitlistPolicy?: { enabled?: boolean; capacity?: number };
-  participantsPolicy?: { enabled?: boolean; maxParticipantsPerBooking?: number };
-}
-
-/** The booking policy of a service (the site's policy it names, else the copy embedded in the service). */
-export function policyOf(cal: Calendar, service: ServiceDoc): PolicyRules {
-  const id = service.bookingPolicy?.id;
-  const stored = id ? (cal.catalog.policies.get(id) as (BookingPolicyDoc & PolicyRules) | undefined) : undefined;
-  return (stored ?? service.bookingPolicy ?? {}) as PolicyRules;
-}
-
-/** The booking policy violations of booking a service's slot starting at `start` now. */
-export function violationsAt(cal: Calendar, service: ServiceDoc, start: number): { tooEarlyToBook: boolean; tooLateToBook: boolean; bookOnlineDisabled: boolean } {
-  const p = policyOf(cal, service);
-  const ahead = start - cal.nowMs;
-  const early = p.limitEarlyBookingPolicy;
-  const late = p.limitLateBookingPolicy;
-  const tooEarlyToBook = Boolean(early?.enabled && typeof early.earliestBookingInMinutes === 'number' && ahead > early.earliestBookingInMinutes * MINUTE);
-  const tooLateToBook =
-    (ahead <= 0 && !p.bookAfterStartPolicy?.enabled) ||
-    Boolean(late?.enabled && typeof late.latestBookingInMinutes === 'number' && ahead < late.latestBookingInMinutes * MINUTE);
-  return { tooEarlyToBook, tooLateToBook, bookOnlineDisabled: service.onlineBooking?.enabled === false };
-}
-
-/** Places left on a class session's waiting list (0 when the policy has none). */
-export function waitlistRoom(cal: Calendar, cand: Candidate): number {
-  const w = policyOf(cal, cand.service).waitlistPolicy;
-  if (!w?.enabled) return 0;
-  return Math.max(0, (w.capacity ?? 0) - waitingOf(cal, cand.eventId));
-}
-
-/** What a customer may still do with a booking under its service's policy (`allowedActions`). */
-export function allowedActions(cal: Calendar, b: BookingDoc): { cancel: boolean; reschedule: boolean } {
-  if (FINAL_STATUSES.has(b.status)) return { cancel: false, reschedule: false };
-  const service = cal.catalog.services.get(serviceIdOf(b) ?? '');
-  const start = Date.parse(b.startDate);
-  const ahead = start - cal.nowMs;
-  if (!service || ahead <= 0) return { cancel: false, reschedule: false };
-  const p = policyOf(cal, service);
-  const c = p.cancellationPolicy;
-  const r = p.reschedulePolicy;
-  const cancel = !(c?.enabled && c.limitLatestCancellation && ahead < (c.latestCancellationInMinutes ?? 0) * MINUTE);
-  const reschedule = service.type !== 'COURSE' && !(r?.enabled && r.limitLatestReschedule && ahead < (r.latestRescheduleInMinutes ?? 0) * MINUTE);
-  return { cancel, reschedule };
-}
-
 const conflict = (code: string, description: string, data: Json = {}) => new ApplicationFailure(409, code, description, data);
 const precondition = (code: string, description: string, data: Json = {}) => new ApplicationFailure(428, code, description, data);
-
-/** Participants a request asks for: `totalParticipants`, or the sum over `participantsChoices` (default 1). */
-function participantsOf(input: { totalParticipants?: number | null; participantsChoices?: { serviceChoices?: Array<{ numberOfParticipants?: number | null }> } | null }, field: string): number {
-  if (input.totalParticipants != null && input.participantsChoices) {
-    throw ValidationFailure.field(field, 'give either totalParticipants or participantsChoices, not both');
-  }
-  if (input.participantsChoices?.serviceChoices) return input.participantsChoices.serviceChoices.reduce((n, c) => n + (c.numberOfParticipants ?? 1), 0);
-  return input.totalParticipants ?? 1;
-}
-
-/** The timezone a slot was shown in (checked), else the site's. @throws ApplicationFailure 400 INVALID_TIME_ZONE */
-function zoneOf(cal: Calendar, given: string | null | undefined): string {
-  if (given === undefined || given === null || given === '') return cal.timeZone;
-  if (!isTimeZone(given)) throw new ApplicationFailure(400, 'INVALID_TIME_ZONE', `"${given}" is not an IANA time zone such as America/New_York`, { timezone: given });
-  return given;
-}
-
-/** Where a booking lands: the service, its slot or schedule, the time it spans, and the room there. */
-interface Target {
-  service: ServiceDoc;
-  slot?: BookedSlotDoc;
-  schedule?: BookingDoc['bookedEntity']['schedule'];
-  start: number;
-  end: number;
-  /** Open spots for this booking (its own excluded when it is moving). */
-  open: number;
-  /** The class session, for waiting-list room. */
-  candidate?: Candidate;
-}
-
-/** The slot of a service at `start` (with the staff member asked for, if any), or undefined. */
-function findCandidate(
-  cal: Calendar,
-  service: ServiceDoc,
-  start: number,
-  resourceId: string | undefined,
-  exclude?: BookingDoc | readonly BookingDoc[],
-  location?: { id?: string | null; formattedAddress?: string | null } | null,
-): Candidate | undefined {
-  const length = durationOf(service) * MINUTE;
-  const list = candidates(cal, service, start, start + length, { resourceIds: resourceId ? [resourceId] : undefined, exclude, step: service.type === 'APPOINTMENT' ? BOOKING_STEP : undefined });
-  return list.find((c) => c.start === start && atLocation(c.location, location));
-}
-
-/** A booked slot for a candidate. */
-function bookedSlot(cand: Candidate, timezone: string, eventId?: string | null): BookedSlotDoc {
-  return {
-    serviceId: cand.service.id,
-    scheduleId: cand.scheduleId,
-    ...(eventId ?? cand.eventId ? { eventId: eventId ?? cand.eventId } : {}),
-    startDate: iso(cand.start),
-    endDate: iso(cand.end),
-    timezone,
-    ...(cand.staff ? { resource: { id: cand.staff.id, name: cand.staff.name, ...(cand.staff.email ? { email: cand.staff.email } : {}) } } : {}),
-    location: cand.location,
-  };
-}
-
-/**
- * Resolves what a request books (a new booking, or a reschedule of `exclude`) without checking room.
- * @throws ApplicationFailure 404 SERVICE_NOT_FOUND, 409 SLOT_NOT_AVAILABLE (unless `force`), 400 date/zone errors;
- *   ValidationFailure for a slot/schedule mix-up
- */
-function resolveTarget(
-  cal: Calendar,
-  entity: { slot?: Json | null; schedule?: Json | null },
-  prefix: string,
-  opts: { force: boolean; exclude?: BookingDoc | readonly BookingDoc[] },
-): Target {
-  const slot = entity.slot as
-    | { serviceId: string; startDate: string; endDate?: string | null; timezone?: string | null; resource?: { id?: string | null }; location?: { id?: string | null; formattedAddress?: string | null } | null; eventId?: string | null }
-    | undefined;
-  const schedule = entity.schedule as { scheduleId: string; serviceId?: string | null; timezone?: string | null } | undefined;
-  if (Boolean(slot) === Boolean(schedule)) {
-    throw ValidationFailure.field(prefix || 'bookedEntity', 'give either slot (appointments and classes) or schedule (courses)', 'INVALID');
-  }
-  if (schedule) {
-    const service = [...cal.catalog.services.all()].find((s) => scheduleIdOf(s) === schedule.scheduleId);
-    if (!service) throw new ApplicationFailure(404, 'SCHEDULE_NOT_FOUND', `schedule ${schedule.scheduleId} was not found`, { scheduleId: schedule.scheduleId });
-    if (service.type !== 'COURSE') throw ValidationFailure.field(at(prefix, 'schedule'), `a ${service.type?.toLowerCase()} is booked by its slot, not its schedule`);
-    const sessions = courseSessions(service, cal.timeZone);
-    if (sessions.length === 0) throw conflict('SLOT_NOT_AVAILABLE', `course "${service.name}" has no sessions`, { scheduleId: schedule.scheduleId });
-    const start = sessions[0]!;
-    const end = sessions[sessions.length - 1]! + durationOf(service) * MINUTE;
-    const timezone = zoneOf(cal, schedule.timezone);
-    return {
-      service,
-      schedule: { scheduleId: schedule.scheduleId, serviceId: service.id, location: locationOf(service), timezone, firstSessionStart: iso(start), lastSessionEnd: iso(end) },
-      start,
-      end,
-      open: courseOpenSpots(cal, service, opts.exclude),
-    };
-  }
-  const s = slot!;
-  const service = cal.catalog.services.get(s.serviceId);
-  if (!service) throw new ApplicationFailure(404, 'SERVICE_NOT_FOUND', `service ${s.serviceId} was not found`, { serviceId: s.serviceId });
-  if (service.type === 'COURSE') throw ValidationFailure.field(at(prefix, 'slot'), 'a course is booked as a whole: give bookedEntity.schedule.scheduleId');
-  const timezone = zoneOf(cal, s.timezone);
-  const start = instantOf(s.startDate);
-  if (Number.isNaN(start)) throw new ApplicationFailure(400, 'INVALID_DATE_FORMAT', `"${s.startDate}" is not a date-time`, { startDate: s.startDate });
-  const length = durationOf(service) * MINUTE;
-  if (s.endDate) {
-    const end = instantOf(s.endDate);
-    if (Number.isNaN(end)) throw new ApplicationFailure(400, 'INVALID_DATE_FORMAT', `"${s.endDate}" is not a date-time`, { endDate: s.endDate });
-    if (end !== start + length) throw conflict('SLOT_NOT_AVAILABLE', `"${service.name}" lasts ${durationOf(service)} minutes: the slot starting ${formatWallClock(start, timezone)} ends ${formatWallClock(start + length, timezone)}`);
-  }
-  const resourceId = s.resource?.id ?? undefined;
-  let cand = findCandidate(cal, service, start, resourceId, opts.exclude, s.location);
-  if (!cand) {
-    if (!opts.force) {
-      const when = formatWallClock(start, timezone);
-      if (service.type === 'CLASS') {
-        throw new ApplicationFailure(404, 'SESSION_NOT_FOUND', `no session of "${service.name}" starts at ${when}`, { serviceId: service.id, startDate: iso(start) });
-      }
-      // Taken, or never offered then (outside working hours, time off, teaching, off the booking grid)?
-      const offered = candidates(cal, service, start, start + length, { step: BOOKING_STEP, ignoreBookings: true, ...(resourceId ? { resourceIds: [resourceId] } : {}) }).some((c) => c.start === start);
-      const who = resourceId ? `staff member ${resourceId}` : `every staff member of "${service.name}"`;
-      const why = offered
-        ? `${who} is booked at ${when}`
-        : `"${service.name}" has no slot at ${when}${resourceId ? ` with staff member ${resourceId}` : ''} (slots start every ${BOOKING_STEP} minutes within staff working hours)`;
-      throw conflict('SLOT_NOT_AVAILABLE', why, { serviceId: service.id, startDate: iso(start) });
-    }
-    // Forced past the availability check: the slot as asked (a double booking).
-    const staff = resourceId ? cal.catalog.staff.get(resourceId) : cal.catalog.staff.get(service.staffMemberIds?.[0] ?? '');
-    cand = {
-      service,
-      start,
-      end: start + length,
-      scheduleId: scheduleIdOf(service),
-      ...(service.type === 'CLASS' ? { eventId: eventIdOf(scheduleIdOf(service), start) } : {}),
-      staff,
-      capacity: capacityOf(service),
-      location: locationOf(service),
-    };
-    return { service, slot: bookedSlot(cand, timezone, s.eventId), start, end: cand.end, open: 0, candidate: cand };
-  }
-  return { service, slot: bookedSlot(cand, timezone), start, end: cand.end, open: openSpotsOf(cal, cand, opts.exclude), candidate: cand };
-}
-
-/** The tags the platform gives a booking by service type. */
-function tagsOf(service: ServiceDoc): string[] {
-  return [service.type === 'CLASS' ? 'GROUP' : service.type === 'COURSE' ? 'COURSE' : 'INDIVIDUAL'];
-}
-
-function checkPolicy(cal: Calendar, service: ServiceDoc, start: number, participants: number, force: boolean): void {
-  const p = policyOf(cal, service);
-  const max = p.participantsPolicy?.enabled ? p.participantsPolicy.maxParticipantsPerBooking : undefined;
-  if (typeof max === 'number' && participants > max) {
-    throw precondition('BOOKING_POLICY_VIOLATION', `the booking policy allows at most ${max} participant${max === 1 ? '' : 's'} per booking`, { maxParticipantsPerBooking: max });
-  }
-  if (force) return;
-  const v = violationsAt(cal, service, start);
-  if (v.tooEarlyToBook) throw precondition('BOOKING_POLICY_VIOLATION', `too early to book: the policy of "${service.name}" opens bookings later`, { tooEarlyToBook: true });
-  if (v.tooLateToBook) throw precondition('BOOKING_POLICY_VIOLATION', start <= cal.nowMs ? 'the slot has already started' : `too late to book "${service.name}" under its booking policy`, { tooLateToBook: true });
-}
 
 /** Options of {@link createBooking}. */
 export interface CreateOptions {

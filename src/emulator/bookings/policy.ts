@@ -1,0 +1,79 @@
+/**
+ * The booking policy of a service as the booking rules and availability read it (platform-wire.md section 9;
+ * issue 6 section 2): the early and late booking limits, booking after the start, the cancellation and reschedule
+ * windows, the waiting list and the participants limit.
+ */
+import { ApplicationFailure } from '../errors.js';
+import type { BookingPolicyDoc } from '../services/model.js';
+import { FINAL_STATUSES, type BookingDoc, type Calendar, type ServiceDoc, serviceIdOf } from './model.js';
+import { type Candidate, waitingOf } from './sessions.js';
+import { MINUTE } from './time.js';
+
+/** A booking policy's rule blocks (those the engine reads). */
+export interface PolicyRules {
+  limitEarlyBookingPolicy?: { enabled?: boolean; earliestBookingInMinutes?: number };
+  limitLateBookingPolicy?: { enabled?: boolean; latestBookingInMinutes?: number };
+  bookAfterStartPolicy?: { enabled?: boolean };
+  cancellationPolicy?: { enabled?: boolean; limitLatestCancellation?: boolean; latestCancellationInMinutes?: number };
+  reschedulePolicy?: { enabled?: boolean; limitLatestReschedule?: boolean; latestRescheduleInMinutes?: number };
+  waitlistPolicy?: { enabled?: boolean; capacity?: number };
+  participantsPolicy?: { enabled?: boolean; maxParticipantsPerBooking?: number };
+}
+
+/** The booking policy of a service (the site's policy it names, else the copy embedded in the service). */
+export function policyOf(cal: Calendar, service: ServiceDoc): PolicyRules {
+  const id = service.bookingPolicy?.id;
+  const stored = id ? (cal.catalog.policies.get(id) as (BookingPolicyDoc & PolicyRules) | undefined) : undefined;
+  return (stored ?? service.bookingPolicy ?? {}) as PolicyRules;
+}
+
+/** The booking policy violations of booking a service's slot starting at `start` now. */
+export function violationsAt(cal: Calendar, service: ServiceDoc, start: number): { tooEarlyToBook: boolean; tooLateToBook: boolean; bookOnlineDisabled: boolean } {
+  const p = policyOf(cal, service);
+  const ahead = start - cal.nowMs;
+  const early = p.limitEarlyBookingPolicy;
+  const late = p.limitLateBookingPolicy;
+  const tooEarlyToBook = Boolean(early?.enabled && typeof early.earliestBookingInMinutes === 'number' && ahead > early.earliestBookingInMinutes * MINUTE);
+  const tooLateToBook =
+    (ahead <= 0 && !p.bookAfterStartPolicy?.enabled) ||
+    Boolean(late?.enabled && typeof late.latestBookingInMinutes === 'number' && ahead < late.latestBookingInMinutes * MINUTE);
+  return { tooEarlyToBook, tooLateToBook, bookOnlineDisabled: service.onlineBooking?.enabled === false };
+}
+
+/** Places left on a class session's waiting list (0 when the policy has none). */
+export function waitlistRoom(cal: Calendar, cand: Candidate): number {
+  const w = policyOf(cal, cand.service).waitlistPolicy;
+  if (!w?.enabled) return 0;
+  return Math.max(0, (w.capacity ?? 0) - waitingOf(cal, cand.eventId));
+}
+
+/** What a customer may still do with a booking under its service's policy (`allowedActions`). */
+export function allowedActions(cal: Calendar, b: BookingDoc): { cancel: boolean; reschedule: boolean } {
+  if (FINAL_STATUSES.has(b.status)) return { cancel: false, reschedule: false };
+  const service = cal.catalog.services.get(serviceIdOf(b) ?? '');
+  const start = Date.parse(b.startDate);
+  const ahead = start - cal.nowMs;
+  if (!service || ahead <= 0) return { cancel: false, reschedule: false };
+  const p = policyOf(cal, service);
+  const c = p.cancellationPolicy;
+  const r = p.reschedulePolicy;
+  const cancel = !(c?.enabled && c.limitLatestCancellation && ahead < (c.latestCancellationInMinutes ?? 0) * MINUTE);
+  const reschedule = service.type !== 'COURSE' && !(r?.enabled && r.limitLatestReschedule && ahead < (r.latestRescheduleInMinutes ?? 0) * MINUTE);
+  return { cancel, reschedule };
+}
+/**
+ * Checks a booking of `participants` at `start` against the service's policy: the participants limit always,
+ * the early and late booking limits unless `force` (skipAvailabilityValidation).
+ * @throws ApplicationFailure 428 BOOKING_POLICY_VIOLATION
+ */
+export function checkPolicy(cal: Calendar, service: ServiceDoc, start: number, participants: number, force: boolean): void {
+  const p = policyOf(cal, service);
+  const max = p.participantsPolicy?.enabled ? p.participantsPolicy.maxParticipantsPerBooking : undefined;
+  if (typeof max === 'number' && participants > max) {
+    throw new ApplicationFailure(428, 'BOOKING_POLICY_VIOLATION', `the booking policy allows at most ${max} participant${max === 1 ? '' : 's'} per booking`, { maxParticipantsPerBooking: max });
+  }
+  if (force) return;
+  const v = violationsAt(cal, service, start);
+  if (v.tooEarlyToBook) throw new ApplicationFailure(428, 'BOOKING_POLICY_VIOLATION', `too early to book: the policy of "${service.name}" opens bookings later`, { tooEarlyToBook: true });
+  if (v.tooLateToBook) throw new ApplicationFailure(428, 'BOOKING_POLICY_VIOLATION', start <= cal.nowMs ? 'the slot has already started' : `too late to book "${service.name}" under its booking policy`, { tooLateToBook: true });
+}
