@@ -10,9 +10,9 @@ import type { Filter } from '../../api/schemas/common.js';
 import type { Context } from '../../context.js';
 import { UserError } from '../../core/errors.js';
 import { cellValue, type Column, human } from '../../core/output.js';
-import type { PageReader, UiRow } from '../../ui/index.js';
+import type { ColumnSort, PageReader, UiRow } from '../../ui/index.js';
 import { nounActions, shortId, uiActions } from './ui-actions.js';
-import { type EntityView, filterOf, listParamsOf, wireFilter } from './verbs.js';
+import { type EntityView, filterOf, listParamsOf, sortOf, wireFilter } from './verbs.js';
 
 /**
  * Refuses an interactive command without a terminal to draw on and read keys from.
@@ -50,13 +50,16 @@ export async function detailLines<E>(view: EntityView<E>, entity: E, now: Date):
   return out;
 }
 
+/** One key of a list's sort, as `sortOf` gives it. */
+type SortKey = { fieldName: string; order?: string };
+
 export interface BrowseRequest<E> {
   view: EntityView<E>;
   op: ListOperation;
   columns: Column<E>[];
   /** The filter the flags gave (schema form). */
   filter?: Filter;
-  sort?: Array<{ fieldName: string; order?: string }>;
+  sort?: SortKey[];
   params?: Record<string, unknown>;
   /** The non-interactive command, for the refusal off a terminal (`bookings list`). */
   command: string;
@@ -101,12 +104,33 @@ export function listReader<E>(ctx: Context, api: ApiClient, req: BrowseRequest<E
   };
 }
 
+/**
+ * Per column, the sort field the platform is sent for it (wire form, checked against the schema like `--sort`),
+ * from the view's `sortFields`; undefined for a column the server cannot sort by, and for every column of a
+ * list the platform returns in its own order.
+ * @throws UserError when a view declares a field its schema does not have (a bug the view tests catch)
+ */
+export function columnSorts<E>(ctx: Context, view: EntityView<E>, op: ListOperation, columns: readonly Column<E>[]): Array<string | undefined> {
+  return columns.map((c) => {
+    const field = op.paging.unsorted ? undefined : view.sortFields?.[c.key];
+    return field === undefined ? undefined : sortOf(ctx, view as EntityView<unknown>, field)![0]!.fieldName;
+  });
+}
+
+/** The column a list's one-key sort (`--sort startDate`) is, to show as the table's first sort. */
+export function sortedColumn(sort: readonly SortKey[] | undefined, fields: ReadonlyArray<string | undefined>): ColumnSort | undefined {
+  if (sort?.length !== 1) return undefined;
+  const col = fields.indexOf(sort[0]!.fieldName);
+  return col < 0 ? undefined : { col, desc: sort[0]!.order === 'DESC' };
+}
+
 /** Runs the interactive browser over a list until the user quits (q; Ctrl-C exits 130). */
 export async function browse<E>(ctx: Context, req: BrowseRequest<E>): Promise<void> {
   requireInteractive(ctx, `${req.command} --interactive`, `${req.command}`);
   const [ui, api, verbs] = await Promise.all([import('../../ui/index.js'), ctx.api(), nounActions(req.view)]);
   const keep = new Map<string, E>();
   const view = req.view as EntityView<unknown>;
+  const sorts = columnSorts(ctx, req.view, req.op, req.columns);
   await ui.renderBrowser({
     title: `${ctx.bin.split(/[\\/]/).pop()?.replace(/\.js$/, '') ?? 'sitectl'} ${req.view.noun.many}`,
     color: uiColor(ctx),
@@ -119,14 +143,17 @@ export async function browse<E>(ctx: Context, req: BrowseRequest<E>): Promise<vo
         title: req.view.noun.many,
         columns: headersOf(req.columns),
         priorities: req.columns.map((c) => c.priority ?? 0),
-        open(server) {
+        sortable: sorts.map((f) => f !== undefined),
+        sort: sortedColumn(req.sort, sorts),
+        open(server, sort) {
           let filter = req.filter;
           if (server) {
             const { whereTerms } = ui;
             const own = filterOf(ctx, view, { where: whereTerms(server) });
             filter = filter && own ? { $and: [filter, own] } : (own ?? filter);
           }
-          return listReader(ctx, api, req, filter, keep);
+          const order = sort && sorts[sort.col] ? [{ fieldName: sorts[sort.col]!, order: sort.desc ? 'DESC' : 'ASC' }] : req.sort;
+          return listReader(ctx, api, { ...req, sort: order }, filter, keep);
         },
         async detail(id) {
           const entity = keep.get(id);

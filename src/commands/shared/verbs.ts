@@ -27,6 +27,12 @@ export interface EntityView<E> {
   schema: $ZodType;
   /** Columns of the list table (and TSV/CSV), with drop priorities for narrow terminals. */
   columns: Column<E>[];
+  /**
+   * The field the list query sorts by for a column (by column key, in `--sort` form: `start: 'startDate'`), for
+   * columns whose cells show that field. The interactive table sorts these columns on the server, so the order
+   * holds over every page; the others (cells computed from several fields) it sorts on the loaded rows only.
+   */
+  sortFields?: Readonly<Record<string, string>>;
   /** The readable key/value view of one entity on a terminal. */
   rows(entity: E): Array<[string, unknown]>;
   /** Top-level fields the platform owns (never set with `--set`). */

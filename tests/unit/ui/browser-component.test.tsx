@@ -167,6 +167,40 @@ describe('Browser component', () => {
     expect(ui.exitCode()).toBe(0);
   });
 
+  it('sorts a lazily paged table on the server: S shows the server\'s first row of every page, not of the loaded ones', async () => {
+    // A fake server: 10,000 rows, read 100 a page, sorted by the column asked for.
+    const all = Array.from({ length: 10_000 }, (_, i) => ({ id: `r${i}`, cells: [`r${String(i).padStart(5, '0')}`, `Row ${(i * 7919) % 10_000}`] }));
+    const opened: Array<{ col: number; desc: boolean } | undefined> = [];
+    const pane: PaneSpec = {
+      id: 'rows',
+      title: 'rows',
+      columns: ['ID', 'NAME'],
+      sortable: [true, false],
+      open(_server, sort) {
+        opened.push(sort);
+        const rows = sort ? [...all].sort((a, b) => a.cells[sort.col]!.localeCompare(b.cells[sort.col]!) * (sort.desc ? -1 : 1)) : all;
+        let offset = 0;
+        return {
+          async next() {
+            const page = rows.slice(offset, offset + 100);
+            offset += page.length;
+            return { rows: page, done: offset >= rows.length, total: rows.length };
+          },
+        };
+      },
+    };
+    const ui = mount([pane]);
+    await until(ui.stdout, (f) => /^> {2}r00000 /m.test(f), 'the first page');
+    ui.press('S');
+    const sorted = await until(ui.stdout, (f) => /^> {2}r09999 /m.test(f), "the server's first row");
+    expect(sorted).toMatch(/100\+ loaded · 10000 in all · sort ID ↓$/m);
+    expect(opened).toEqual([undefined, { col: 0, desc: true }]);
+    // NAME is not sortable on the server: the loaded rows are sorted, and the status line says so.
+    ui.press('s');
+    await until(ui.stdout, (f) => /sort NAME ↑ \(loaded rows\)/.test(f), 'the client-side sort');
+    expect(opened).toHaveLength(2);
+  });
+
   it('shows a refused server filter in the pane and keeps running; Ctrl-C reports 130', async () => {
     const pane: PaneSpec = {
       id: 'p',

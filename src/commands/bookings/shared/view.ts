@@ -104,6 +104,16 @@ export const BOOKING_VIEW: EntityView<BookingRow> = {
   noun: { one: 'booking', many: 'bookings' },
   schema: BookingRow,
   columns: bookingColumns(),
+  // contact is a name, else an e-mail or phone; revision a string the server compares as text.
+  sortFields: {
+    id: 'id',
+    start: 'startDate',
+    service: 'bookedEntity.title',
+    status: 'status',
+    participants: 'totalParticipants',
+    staff: 'bookedEntity.slot.resource.name',
+    payment: 'paymentStatus',
+  },
   rows: bookingRows,
   readOnly: ['id', 'revision', 'createdDate', 'updatedDate', 'startDate', 'endDate', 'status'],
   query: extendedBookingOps.queryExtendedBookings,

@@ -71,6 +71,16 @@ export const MEMBER_VIEW: EntityView<Member> = {
   noun: { one: 'member', many: 'members' },
   schema: Member,
   columns: MEMBER_COLUMNS,
+  // name is a first and last name, else the nickname.
+  sortFields: {
+    id: 'id',
+    loginEmail: 'loginEmail',
+    status: 'status',
+    privacyStatus: 'privacyStatus',
+    activityStatus: 'activityStatus',
+    'profile.slug': 'profile.slug',
+    createdDate: 'createdDate',
+  },
   rows: memberRows,
   readOnly: ['id', 'contactId', 'status', 'activityStatus', 'loginEmailVerified', 'createdDate', 'updatedDate', 'lastLoginDate'],
   query: memberOps.queryMembers,

@@ -70,6 +70,8 @@ export const SERVICE_VIEW: EntityView<Service> = {
   noun: { one: 'service', many: 'services' },
   schema: Service,
   columns: SERVICE_COLUMNS,
+  // price is a text of one of three price shapes, and revision a string the server compares as text.
+  sortFields: { id: 'id', name: 'name', type: 'type', category: 'category.name', hidden: 'hidden' },
   rows: serviceRows,
   readOnly: ['id', 'revision', 'createdDate', 'updatedDate', 'mainSlug', 'supportedSlugs', 'urls'],
   query: serviceOps.queryServices,
