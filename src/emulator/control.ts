@@ -1,7 +1,8 @@
 /**
  * The control plane beside the API (contracts.md "src/emulator"): `POST /__emulator/reset {seed?, size?}`,
  * `GET /__emulator/state`, `GET|PUT /__emulator/faults`, `GET /__emulator/events?after=<seq>&limit=&site=`,
- * `GET|PUT /__emulator/clock`, `GET|POST /__emulator/sites`, `DELETE /__emulator/sites/{id}`. Same admin key as
+ * `GET|PUT /__emulator/clock`, `GET|POST /__emulator/sites`, `DELETE /__emulator/sites/{id}`, `POST
+ * /__emulator/orders/{id}/pay` (orders/payment.ts). Same admin key as
  * the API; never faulted.
  */
 import { randomUUID } from 'node:crypto';
@@ -13,6 +14,7 @@ import { DEFAULT_SEED_MEMBERS, MAX_SEED_MEMBERS } from './seed/members.js';
 import { DEFAULT_SEED_SIZE, furnishSite, MAX_SEED_BOOKINGS, MAX_SEED_STAFF, seedStore, type SeedOptions } from './seed/index.js';
 import type { Store } from './store/store.js';
 import { oauthControlRoutes } from './oauth/control.js';
+import { orderControlRoutes } from './orders/payment.js';
 
 export interface ControlState {
   store: Store;
@@ -170,6 +172,7 @@ export function matchControlRoute(method: string, path: string): { handler: Cont
 
 export const controlRoutes: Record<string, ControlHandler> = {
   ...oauthControlRoutes,
+  ...orderControlRoutes,
   'GET /__emulator/sites': (emu) => ({ sites: sitesOf(emu) }),
   'POST /__emulator/sites': (emu, body) => createSite(emu, body),
   'DELETE /__emulator/sites/{id}': (emu, _body, req) => removeSite(emu, req.params.id!),

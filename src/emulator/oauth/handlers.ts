@@ -7,6 +7,7 @@
  */
 import { randomInt, randomUUID } from 'node:crypto';
 import { authenticationFamily, recoveryFamily, redirectsFamily, verificationFamily } from '../../api/auth/families.js';
+import { createCheckoutSession } from '../checkout-page/sessions.js';
 import { ApplicationFailure, ValidationFailure } from '../errors.js';
 import { serve, type RequestContext } from '../serve.js';
 import { changePassword, IDENTITIES, login, recoverPassword, register, resendCode, sendRecovery, signOn, verifyCode, type IdentityScope } from './identity.js';
@@ -68,6 +69,9 @@ export const redirectsServed = serve(redirectsFamily, {
       const post = b.callbacks?.postFlowUrl;
       if (post) oauth.postFlow.set(id, { url: post, expiresAt: oauth.nowMs() + REQUEST_TTL_MS });
       fullUrl = `${base}/oauth2/${section}?session=${id}`;
+    } else if (section === 'paidPlansCheckout') {
+      // The hosted checkout page (src/emulator/checkout-page): a plan to buy, or (emulator-only) an order to pay.
+      fullUrl = createCheckoutSession(ctx, id, { ...b.paidPlansCheckout, callbacks: b.callbacks }, base);
     } else {
       fullUrl = `${base}/hosted/${section}?session=${id}`;
     }

@@ -8,8 +8,8 @@
  *   (NOT_FOUND, INACTIVE, EXPIRED, NOT_APPLICABLE_TO_PLAN).
  * - Purchase limit: a plan's `maxPurchasesPerBuyer` (0 = no limit) counts the buyer's orders of the plan,
  *   whatever their status. A preview says `purchaseLimitExceeded`; buying refuses (428 PURCHASE_LIMIT_EXCEEDED).
- * - Online orders are PENDING (payment PENDING) until paid on the platform's hosted checkout, which the
- *   emulator does not host; a free plan's order is ACTIVE at once. Offline orders are ACTIVE, PAID or UNPAID
+ * - Online orders are PENDING (payment PENDING) until paid on the site's checkout page (the emulator hosts one:
+ *   src/emulator/checkout-page; rules.ts `applyPayment`); a free plan's order is ACTIVE at once. Offline orders are ACTIVE, PAID or UNPAID
  *   (`paid`); free ones NOT_APPLICABLE.
  * - The start date defaults to now; a future one needs a plan that allows it (428
  *   FUTURE_START_DATE_NOT_ALLOWED); a past one is refused (400). An archived plan cannot be bought (428
@@ -130,8 +130,9 @@ export function draftOrder(book: OrderBook, req: OrderRequest, id: string): { or
 }
 
 /**
- * Buys a plan for a member: stores the order (`order.created`, `order.purchased`, and `order.started` when it
- * is ACTIVE from now) and marks the plan as having orders.
+ * Buys a plan for a member: stores the order (`order.created`; `order.purchased` unless it waits for an online
+ * payment, as the platform's "order purchased" event is for an order paid, free or offline; and `order.started`
+ * when it is ACTIVE from now) and marks the plan as having orders.
  * @throws as {@link draftOrder}; ApplicationFailure 428 PURCHASE_LIMIT_EXCEEDED
  */
 export function createOrder(book: OrderBook, req: OrderRequest): OrderDoc {
@@ -140,7 +141,7 @@ export function createOrder(book: OrderBook, req: OrderRequest): OrderDoc {
     throw new ApplicationFailure(428, 'PURCHASE_LIMIT_EXCEEDED', `member ${req.memberId} has bought plan "${plan.name}" ${plan.maxPurchasesPerBuyer} time(s), its limit`, { planId: plan.id, memberId: req.memberId, maxPurchasesPerBuyer: plan.maxPurchasesPerBuyer });
   }
   const stored = book.orders.insert(order);
-  book.event('order.purchased', stored.id, book.orders.json(stored));
+  if (stored.status !== 'PENDING') book.event('order.purchased', stored.id, book.orders.json(stored));
   if (stored.status === 'ACTIVE' && Date.parse(stored.startDate) <= book.nowMs) book.event('order.started', stored.id, book.orders.json(stored));
   if (!plan.hasOrders) book.plans.update({ ...plan, hasOrders: true, updatedDate: book.now });
   return stored;

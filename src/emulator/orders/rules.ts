@@ -9,6 +9,8 @@
  * | cancel IMMEDIATELY | DRAFT, PENDING, ACTIVE, PAUSED | CANCELED now (endDate = now, an open pause closes) | ORDER_ALREADY_CANCELED, ORDER_ALREADY_ENDED |
  * | cancel NEXT_PAYMENT_DATE | ACTIVE subscription, started, auto-renewal on | stays ACTIVE, autoRenewCanceled, endDate = end of the current cycle (of the trial, in a trial); CANCELED then | ORDER_ALREADY_CANCELED, ORDER_ALREADY_ENDED, CANNOT_CANCEL_AT_NEXT_PAYMENT_DATE (`data.reason`), AUTO_RENEW_ALREADY_CANCELED |
  * | mark as paid | ACTIVE or PAUSED, OFFLINE, UNPAID | lastPaymentStatus PAID | ORDER_NOT_OFFLINE, ORDER_ALREADY_PAID, ORDER_IS_FREE, INVALID_ORDER_STATUS |
+ * | online payment PAID (hosted checkout page, control plane) | PENDING or DRAFT, ONLINE, payment PENDING or FAILED | ACTIVE (in its trial, or not started, as its dates say), lastPaymentStatus PAID; a start date already past moves to now and the end follows | ORDER_NOT_ONLINE, ORDER_IS_FREE, ORDER_NOT_PENDING |
+ * | online payment FAILED | as PAID | stays PENDING, lastPaymentStatus FAILED (the buyer may pay again) | as PAID |
  * | postpone end date | ACTIVE or PAUSED with an end date | endDate (and a fixed order's earliestEndDate) = the later date; the same date again changes nothing | INVALID_ORDER_STATUS, ORDER_HAS_NO_END_DATE, 400 INVALID_END_DATE (not later) |
  * | member cancel request | the member's own order whose plan lets buyers cancel | as cancel, cause MEMBER_ACTION | BUYER_CANNOT_CANCEL; 404 ORDER_NOT_FOUND (another buyer's order) |
  * | time passes | ACTIVE | a new cycle begins (`order.cycle_started`); at endDate ENDED (`order.ended`), or CANCELED when auto-renewal was canceled (`order.canceled`) | — |
@@ -18,7 +20,8 @@
  * its duration (an unlimited one never ends). `currentCycle` is the cycle holding the current time.
  *
  * Events: order.created, order.purchased, order.started, order.cycle_started, order.paused, order.resumed,
- * order.canceled, order.auto_renew_canceled, order.marked_as_paid, order.end_date_postponed, order.ended.
+ * order.canceled, order.auto_renew_canceled, order.marked_as_paid, order.end_date_postponed, order.ended; an
+ * online payment records order.purchased (and order.started when the order starts now), a failed one order.updated.
  */
 import type { CancellationEffectiveAt, NotSuspendableReason } from '../../api/schemas/order.js';
 import { ApplicationFailure } from '../errors.js';
@@ -250,6 +253,47 @@ export function markAsPaid(book: OrderBook, id: string): OrderDoc {
   if (o.lastPaymentStatus === 'PAID') throw precondition('ORDER_ALREADY_PAID', `order ${id} is paid already`, { id });
   if (o.status !== 'ACTIVE' && o.status !== 'PAUSED') throw precondition('INVALID_ORDER_STATUS', `order ${id} is ${o.status}; only an ACTIVE or PAUSED order is marked as paid`, { id, status: o.status });
   return save(book, { ...o, lastPaymentStatus: 'PAID' }, 'order.marked_as_paid');
+}
+
+/** What a payment of an online order comes to: paid, or declined (the card was refused). */
+export type PaymentOutcome = 'PAID' | 'FAILED';
+export const PAYMENT_OUTCOMES: readonly PaymentOutcome[] = ['PAID', 'FAILED'];
+
+/**
+ * Applies the outcome of a payment to a PENDING online order, as the site's checkout page does when the buyer
+ * pays (the emulator's hosted checkout page and `POST /__emulator/orders/{id}/pay` both come here).
+ *
+ * - PAID: the order becomes ACTIVE with payment PAID (`order.purchased`, then `order.started` when it starts
+ *   now). An order bought to start later keeps its start date (ACTIVE, not started yet); one whose start date
+ *   has passed while it waited for the payment starts now, and its end date, trial and cycles follow from then,
+ *   as for an order paid at once.
+ * - FAILED: the order stays PENDING with payment FAILED (`order.updated`); paying again is allowed.
+ * @throws ApplicationFailure 404 ORDER_NOT_FOUND; 428 ORDER_NOT_ONLINE (an offline order: mark it as paid),
+ *   ORDER_IS_FREE, ORDER_NOT_PENDING (`data.status`, `data.lastPaymentStatus`: paid already, canceled, ...)
+ */
+export function applyPayment(book: OrderBook, id: string, outcome: PaymentOutcome): OrderDoc {
+  const o = currentOrder(book, id);
+  checkPayable(o);
+  if (outcome === 'FAILED') return save(book, { ...o, lastPaymentStatus: 'FAILED' }, 'order.updated');
+  const startMs = Math.max(Date.parse(o.startDate), book.nowMs);
+  const next: OrderDoc = { ...o, status: 'ACTIVE', lastPaymentStatus: 'PAID', startDate: iso(startMs) };
+  delete next.endDate;
+  delete next.earliestEndDate;
+  const end = naturalEnd(o.pricing, startMs, o.freeTrialDays ?? 0);
+  if (end !== undefined) next.endDate = iso(end);
+  if (next.freeTrialDays && end === undefined) next.earliestEndDate = iso(startMs + next.freeTrialDays * DAY);
+  return save(book, withCycles(next, book.nowMs), 'order.purchased', startMs <= book.nowMs ? ['order.started'] : []);
+}
+
+/** Refuses an order that does not wait for an online payment. @throws as {@link applyPayment} */
+export function checkPayable(o: OrderDoc): void {
+  const id = o.id;
+  if (o.type !== 'ONLINE') throw precondition('ORDER_NOT_ONLINE', `order ${id} is ${o.type}: it is not paid on the site's checkout; mark it as paid instead`, { id, type: o.type });
+  if (o.lastPaymentStatus === 'NOT_APPLICABLE') throw precondition('ORDER_IS_FREE', `order ${id} is free; there is nothing to pay`, { id });
+  if (o.status !== 'PENDING' && o.status !== 'DRAFT') {
+    const why = o.lastPaymentStatus === 'PAID' ? 'it is paid already' : 'only a PENDING order waits for its payment';
+    throw precondition('ORDER_NOT_PENDING', `order ${id} is ${o.status} (payment ${o.lastPaymentStatus}): ${why}`, { id, status: o.status, lastPaymentStatus: o.lastPaymentStatus });
+  }
 }
 
 /**

@@ -1,0 +1,261 @@
+/**
+ * The hosted checkout page of a `paidPlansCheckout` redirect session (docs/plans-orders.md "The hosted checkout
+ * page"), served beside the sign-in pages (oauth/http.ts hands `/hosted/paidPlansCheckout...` here):
+ *
+ * | route | what |
+ * | --- | --- |
+ * | `GET /hosted/paidPlansCheckout?session=ID` | the plan, its terms, price, coupon and total, the buyer, Cancel and Pay; without a buyer, a redirect to the sign-in page first |
+ * | `POST /hosted/paidPlansCheckout` | `action`: `pay` (orders/payment.ts, outcome PAID), `decline` (outcome FAILED: the page again, the order PENDING), `coupon` (a plan's checkout), `cancel` |
+ * | `GET|POST /hosted/paidPlansCheckout/sign-in`, `POST .../sign-in/verify` | the sign-in page (and e-mail code) of a checkout that needs a member; then back to the checkout |
+ *
+ * After Pay the browser goes to the session's `thankYouPageUrl`, else its `postFlowUrl`, else a thank-you page;
+ * after Cancel to `postFlowUrl`, else a page saying so. Those URLs come from the redirect session, never from
+ * the request. A POST needs the session's CSRF token and, when the browser sends an `Origin`, the page's own
+ * origin. Answers to a POST that move on are 303 (See Other), so a reload never pays twice.
+ */
+import type { IncomingHttpHeaders } from 'node:http';
+import { ApplicationFailure, ValidationFailure } from '../errors.js';
+import { MEMBERS } from '../members/model.js';
+import { login, verifyCode, type StateAnswer } from '../oauth/identity.js';
+import { codePage, messagePage, signInPage } from '../oauth/pages.js';
+import type { OAuthState } from '../oauth/state.js';
+import { pricePreview } from '../orders/checkout.js';
+import { buyAndPay, orderBookAt, payOrder } from '../orders/payment.js';
+import type { PaymentOutcome } from '../orders/rules.js';
+import type { Store } from '../store/store.js';
+import { checkoutPage, termsText } from './html.js';
+import { CHECKOUT_PATH, checkoutSession, csrfMatches, type CheckoutSession } from './sessions.js';
+
+/** What the page needs of a request (oauth/http.ts's request, structurally). */
+export interface PageRequest {
+  method: string;
+  path: string;
+  query: URLSearchParams;
+  headers: IncomingHttpHeaders;
+  raw: string;
+}
+
+/** An HTML answer (oauth/http.ts's reply, structurally). */
+export interface PageReply {
+  status: number;
+  type: 'html';
+  body: string;
+  headers?: Record<string, string>;
+}
+
+const SIGN_IN_PATH = `${CHECKOUT_PATH}/sign-in`;
+const VERIFY_PATH = `${SIGN_IN_PATH}/verify`;
+
+const html = (status: number, body: string): PageReply => ({ status, type: 'html', body, headers: { 'cache-control': 'no-store' } });
+const seeOther = (location: string): PageReply => ({ status: 303, type: 'html', body: '', headers: { location, 'cache-control': 'no-store' } });
+
+const EXPIRED = () => html(400, messagePage('This checkout link has expired', 'Start the checkout again from the site.', { error: true }));
+const FORBIDDEN = () => html(403, messagePage('This form was not sent from its page', 'Reload the checkout page and try again.', { error: true }));
+
+function formOf(req: PageRequest): Record<string, string> {
+  if (req.method !== 'POST' || !String(req.headers['content-type'] ?? '').includes('application/x-www-form-urlencoded')) return {};
+  return Object.fromEntries(new URLSearchParams(req.raw));
+}
+
+/** False when the browser says the form came from another origin than the page's own. */
+function sameOrigin(req: PageRequest): boolean {
+  const origin = req.headers.origin;
+  if (origin === undefined) return true;
+  try {
+    return new URL(origin).host === req.headers.host;
+  } catch {
+    return false;
+  }
+}
+
+function siteName(store: Store, site: string): string {
+  return store.sites().find((s) => s.id === site)?.name ?? 'this site';
+}
+
+/** A refusal in words for the page (the platform's description; sign-in codes in plain words). */
+function failureText(err: unknown): string {
+  if (err instanceof ApplicationFailure) {
+    switch (err.code) {
+      case '-19976':
+      case '-19999':
+        return 'Wrong e-mail or password.';
+      case '-19971':
+        return 'Please complete the captcha.';
+      case '-19970':
+        return 'The captcha is not valid.';
+      case 'BAD_CODE':
+        return 'That code is not correct.';
+      default:
+        return err.description;
+    }
+  }
+  if (err instanceof ValidationFailure) return err.fieldViolations.map((v) => `${v.field}: ${v.description}`).join('; ');
+  throw err;
+}
+
+/** The checkout page of a live session, with an error or a notice. */
+function render(store: Store, s: CheckoutSession, o: { error?: string; info?: string; status?: number } = {}): PageReply {
+  const name = siteName(store, s.site);
+  const fields = { session: s.id, csrf: s.csrf };
+  const book = orderBookAt(store, s.site);
+  const plan = book.plans.get(s.planId);
+  const buyer = s.memberId ? store.collection(MEMBERS).at(s.site).get(s.memberId)?.loginEmail : undefined;
+  const order = s.orderId ? book.orders.get(s.orderId) : undefined;
+  if (order) {
+    const price = order.pricing.prices[0]!.price;
+    const start = Date.parse(order.startDate) > book.nowMs ? order.startDate.slice(0, 10) : undefined;
+    const terms = termsText({ ...order.pricing, freeTrialDays: order.freeTrialDays }, order.planPrice, price.currency);
+    return html(o.status ?? 200, checkoutPage({ action: CHECKOUT_PATH, fields, siteName: name, planName: order.planName, planDescription: order.planDescription, terms, price, startsOn: start, buyer, couponForm: false, free: false, ...o }));
+  }
+  if (!plan) return html(404, messagePage('This plan is no longer offered', 'Choose another plan on the site.', { error: true }));
+  let price = pricePreview(book, plan.id, undefined).price;
+  let error = o.error;
+  if (s.couponCode) {
+    try {
+      price = pricePreview(book, plan.id, s.couponCode).price;
+    } catch (err) {
+      error ??= failureText(err);
+    }
+  }
+  const terms = termsText(plan.pricing, plan.pricing.price.value, plan.pricing.price.currency);
+  return html(
+    o.status ?? (error ? 400 : 200),
+    checkoutPage({ action: CHECKOUT_PATH, fields, siteName: name, planName: plan.name, planDescription: plan.description, terms, price, buyer, couponForm: true, couponCode: s.couponCode, free: Number(price.total) === 0 && Number(price.subtotal) === 0, error, info: o.info }),
+  );
+}
+
+/** Where the browser goes once the order is paid: the thank-you URL, the post-flow URL, or a thank-you page. */
+function afterPaid(store: Store, s: CheckoutSession): PageReply {
+  s.done = 'paid';
+  const next = s.thankYouPageUrl ?? s.postFlowUrl;
+  if (next) return seeOther(next);
+  return html(200, paidPage(store, s));
+}
+
+function paidPage(store: Store, s: CheckoutSession): string {
+  const order = s.orderId ? orderBookAt(store, s.site).orders.get(s.orderId) : undefined;
+  const what = order ? `Order ${order.id} of "${order.planName}" is ${order.status}, payment ${order.lastPaymentStatus}.` : 'Your order is complete.';
+  return messagePage('Thank you', what, s.postFlowUrl ? { href: s.postFlowUrl, hrefText: 'Back to the site' } : {});
+}
+
+function afterCanceled(s: CheckoutSession): PageReply {
+  s.done = 'canceled';
+  if (s.postFlowUrl) return seeOther(s.postFlowUrl);
+  return html(200, messagePage('Checkout canceled', s.orderId ? 'Nothing was paid; the order is still waiting for its payment.' : 'Nothing was bought.'));
+}
+
+/** The page of a session that is over. */
+function donePage(store: Store, s: CheckoutSession): PageReply {
+  if (s.done === 'paid') return html(200, paidPage(store, s));
+  return html(200, messagePage('Checkout canceled', 'This checkout was canceled. Start again from the site.', s.postFlowUrl ? { href: s.postFlowUrl, hrefText: 'Back to the site' } : {}));
+}
+
+/** Pays (or declines) the session's order, making it first on a plan's checkout. */
+function pay(store: Store, s: CheckoutSession, outcome: PaymentOutcome): PageReply {
+  try {
+    const order = s.orderId ? payOrder(store, s.site, s.orderId, outcome) : buyAndPay(store, s.site, { planId: s.planId, memberId: s.memberId!, couponCode: s.couponCode }, outcome);
+    s.orderId = order.id;
+    if (order.lastPaymentStatus === 'FAILED') return render(store, s, { error: 'The card was declined (a test decline). Nothing was charged: pay again, or cancel.', status: 402 });
+    return afterPaid(store, s);
+  } catch (err) {
+    return render(store, s, { error: failureText(err), status: 400 });
+  }
+}
+
+function checkout(store: Store, req: PageRequest): PageReply {
+  const f = formOf(req);
+  const s = checkoutSession(store, req.method === 'POST' ? f.session : req.query.get('session'));
+  if (!s) return EXPIRED();
+  if (s.done) return donePage(store, s);
+  if (req.method === 'GET') {
+    if (!s.memberId) return seeOther(`${SIGN_IN_PATH}?session=${encodeURIComponent(s.id)}`);
+    return render(store, s);
+  }
+  if (!sameOrigin(req) || !csrfMatches(s, f.csrf)) return FORBIDDEN();
+  switch (f.action) {
+    case 'cancel':
+      return afterCanceled(s);
+    case 'coupon': {
+      if (s.orderId) return render(store, s, { error: 'The order has its price already; a coupon cannot be added now.', status: 400 });
+      const code = (f.coupon ?? '').trim();
+      if (code === '') {
+        delete s.couponCode;
+        return seeOther(`${CHECKOUT_PATH}?session=${encodeURIComponent(s.id)}`);
+      }
+      try {
+        pricePreview(orderBookAt(store, s.site), s.planId, code);
+      } catch (err) {
+        return render(store, s, { error: failureText(err), status: 400 });
+      }
+      s.couponCode = code;
+      return seeOther(`${CHECKOUT_PATH}?session=${encodeURIComponent(s.id)}`);
+    }
+    case 'pay':
+    case 'decline':
+      if (!s.memberId) return seeOther(`${SIGN_IN_PATH}?session=${encodeURIComponent(s.id)}`);
+      return pay(store, s, f.action === 'pay' ? 'PAID' : 'FAILED');
+    default:
+      return render(store, s, { error: 'Choose Pay or Cancel.', status: 400 });
+  }
+}
+
+/** After a sign-in on the checkout's page: back to the checkout as that member, the code page, or why not. */
+function signedIn(oauth: OAuthState, store: Store, s: CheckoutSession, answer: StateAnswer, email: string, form: (o: { email?: string; error?: string; info?: string }) => PageReply): PageReply {
+  if (answer.state === 'SUCCESS') {
+    s.memberId = oauth.decode(answer.sessionToken!)!.sub;
+    return seeOther(`${CHECKOUT_PATH}?session=${encodeURIComponent(s.id)}`);
+  }
+  if (answer.state === 'REQUIRE_EMAIL_VERIFICATION') return html(200, codePage({ action: VERIFY_PATH, fields: { session: s.id, csrf: s.csrf, stateToken: answer.stateToken }, email }));
+  return form({ email, info: 'Your account is waiting for the site owner to approve it. You can buy once it is approved.' });
+}
+
+function signIn(oauth: OAuthState, store: Store, req: PageRequest): PageReply {
+  const f = formOf(req);
+  const s = checkoutSession(store, req.method === 'POST' ? f.session : req.query.get('session'));
+  if (!s) return EXPIRED();
+  if (s.done) return donePage(store, s);
+  const form = (o: { email?: string; error?: string; info?: string } = {}) =>
+    html(o.error ? 400 : 200, signInPage({ action: SIGN_IN_PATH, fields: { session: s.id, csrf: s.csrf }, siteName: siteName(store, s.site), captcha: oauth.policy(s.site).requireCaptcha, ...o, info: o.info ?? (o.error ? undefined : 'Sign in to check out.') }));
+  if (req.method === 'GET') return form();
+  if (!sameOrigin(req) || !csrfMatches(s, f.csrf)) return FORBIDDEN();
+  if (f.action === 'cancel') return afterCanceled(s);
+  const email = f.email ?? '';
+  try {
+    const answer = store.tx(() => login({ oauth, store, site: s.site, now: store.now() }, { email, password: f.password ?? '', captchaTokens: f.captcha ? [{ Recaptcha: f.captcha }] : undefined }));
+    return signedIn(oauth, store, s, answer, email, form);
+  } catch (err) {
+    return form({ email, error: failureText(err) });
+  }
+}
+
+function verify(oauth: OAuthState, store: Store, req: PageRequest): PageReply {
+  const f = formOf(req);
+  const s = checkoutSession(store, f.session);
+  if (!s) return EXPIRED();
+  if (!sameOrigin(req) || !csrfMatches(s, f.csrf)) return FORBIDDEN();
+  const stateToken = f.stateToken ?? '';
+  try {
+    const answer = store.tx(() => verifyCode({ oauth, store, site: s.site, now: store.now() }, stateToken, f.code ?? ''));
+    return signedIn(oauth, store, s, answer, 'your address', () => html(200, messagePage('Waiting for approval', 'Your account is waiting for the site owner to approve it.')));
+  } catch (err) {
+    return html(400, codePage({ action: VERIFY_PATH, fields: { session: s.id, csrf: s.csrf, stateToken }, email: 'your address', error: failureText(err) }));
+  }
+}
+
+/**
+ * Answers a request for the hosted checkout page. @returns undefined when the path is not one of its routes
+ */
+export function checkoutPageRoute(oauth: OAuthState, store: Store, req: PageRequest): PageReply | undefined {
+  const key = `${req.method} ${req.path}`;
+  switch (key) {
+    case `GET ${CHECKOUT_PATH}`:
+    case `POST ${CHECKOUT_PATH}`:
+      return checkout(store, req);
+    case `GET ${SIGN_IN_PATH}`:
+    case `POST ${SIGN_IN_PATH}`:
+      return signIn(oauth, store, req);
+    case `POST ${VERIFY_PATH}`:
+      return verify(oauth, store, req);
+  }
+  return undefined;
+}
