@@ -1,30 +1,58 @@
 /**
- * `sitectl auth verify --code CODE`: finishes a sign-in or registration that stopped at e-mail verification
- * (spec 001 section 4: a code is accepted only in the EMAIL_VERIFICATION_REQUIRED state, else 'Unknown
- * _state'), with the state token kept for the profile, then signs in.
+ * `sitectl auth verify`: finishes a sign-in or registration that stopped at e-mail verification (spec 001
+ * section 4: a code is accepted only in the EMAIL_VERIFICATION_REQUIRED state, else 'Unknown _state'), with the
+ * state token kept for the profile, then signs in.
+ *
+ * The code comes from `--code-stdin` (stdin; typed hidden on a terminal), from `--code CODE` (the issue's flag:
+ * it shows in the process list and the shell history, design.md "secrets never in argv"), or, with neither, is
+ * asked on a terminal.
  */
 import type { Command } from 'commander';
 import { stateTokenForCode } from '../../api/auth/states.js';
 import type { Context } from '../../context.js';
-import { AuthError } from '../../core/errors.js';
+import { AuthError, UserError } from '../../core/errors.js';
 import { readSession } from '../../core/sessions.js';
 import { success } from '../../core/log.js';
 import { oneLine } from '../../core/text.js';
 import { settle } from '../login/index.js';
 import { signInTarget } from './shared/session.js';
 
+export interface VerifyOptions {
+  code?: string;
+  codeStdin?: boolean;
+}
+
+const EXAMPLE = 'printf %s "$CODE" | sitectl auth verify --code-stdin';
+
 export function register(parent: Command, ctx: Context): void {
   parent
     .command('verify')
     .description('Finish a sign-in that asked for the code sent by e-mail')
-    .requiredOption('--code <code>', 'the code from the e-mail')
-    .addHelpText('after', '\nExample:\n  sitectl auth verify --code 123456')
-    .action(async (o: { code: string }) => {
+    .option('--code-stdin', 'read the code from stdin (typed hidden on a terminal); keeps it out of the process list and shell history')
+    .option('--code <code>', 'the code from the e-mail; visible in the process list and shell history: scripts should use --code-stdin')
+    .addHelpText('after', '\nWithout --code or --code-stdin the code is asked on a terminal.\n\nExamples:\n  sitectl auth verify\n  printf %s "$CODE" | sitectl auth verify --code-stdin\n  sitectl auth verify --code 123456')
+    .action(async (o: VerifyOptions) => {
       await run(o, ctx);
     });
 }
 
-export async function run(o: { code: string }, ctx: Context): Promise<void> {
+/** The code, from the flag, stdin or the terminal. @throws UserError (exit 2) when none was given */
+async function readCode(o: VerifyOptions, ctx: Context, email: string): Promise<string> {
+  let code: string;
+  if (o.code !== undefined) code = o.code;
+  else if (o.codeStdin && !(ctx.io.isStdinTTY && ctx.io.canPrompt())) {
+    const { readAll } = await import('../../core/input.js');
+    code = await readAll(ctx.io.stdin);
+  } else {
+    code = await ctx.prompter.secret(`Verification code sent to ${email}:`, { what: 'typing the e-mail code', flag: '--code-stdin with the code piped in' });
+  }
+  code = code.trim();
+  if (!code) throw new UserError(o.codeStdin ? 'no verification code on stdin' : 'no verification code given', EXAMPLE);
+  return code;
+}
+
+export async function run(o: VerifyOptions, ctx: Context): Promise<void> {
+  if (o.code !== undefined && o.codeStdin) throw new UserError('--code and --code-stdin both give the code: use one (--code-stdin keeps it out of the process list)', EXAMPLE);
   const target = await signInTarget(ctx);
   const pending = readSession(ctx.env, target.profile.name).pending;
   let stateToken: string;
@@ -33,6 +61,7 @@ export async function run(o: { code: string }, ctx: Context): Promise<void> {
   } catch (err) {
     throw new AuthError(`no sign-in is waiting for a code on profile '${target.profile.name}' (${(err as Error).message})`, `sign in first: ${ctx.bin} login --email ADDRESS --password-stdin`);
   }
-  const who = await settle(ctx, { ...target, clientId: pending!.clientId }, pending!.email, { loginState: 'EMAIL_VERIFICATION_REQUIRED', stateToken }, o.code.trim());
+  const code = await readCode(o, ctx, pending!.email);
+  const who = await settle(ctx, { ...target, clientId: pending!.clientId }, pending!.email, { loginState: 'EMAIL_VERIFICATION_REQUIRED', stateToken }, code);
   success(ctx.io, `Signed in as ${oneLine(who.loginEmail ?? who.id)} (member ${who.id}) on profile '${target.profile.name}'`);
 }

@@ -8,7 +8,9 @@
  * - `--device`: the device-code grant (RFC 8628): a code to enter on the device page, polled at the
  *   server's interval (slower after `slow_down`).
  * - `--email ADDRESS --password-stdin`: direct login with every state of spec 001 section 4 handled (an
- *   e-mail code from `--code` or typed on a terminal; owner approval and captcha explained).
+ *   e-mail code from `--code` or typed on a terminal, else kept waiting for `auth verify --code-stdin`; owner
+ *   approval and captcha explained). `--code` shows in the process list and the shell history: its help says
+ *   so, and stdin, which holds the password, cannot carry the code too.
  * - `--client-id ID --client-secret-stdin`: an app's client credentials for CI (admin calls).
  *
  * Every wait ends after `--wait SECONDS` (default 120: 'OAuth flow timed out') or on Ctrl-C. A sign-in that
@@ -71,7 +73,7 @@ export function register(program: Command, ctx: Context): void {
     .option('--device', 'sign in with a device code entered on a web page (no local callback)')
     .option('--email <address>', "sign in directly with this e-mail (password from stdin: --password-stdin)")
     .option('--password-stdin', 'read the password from stdin (typed hidden on a terminal; with --email)')
-    .option('--code <code>', 'the e-mail verification code, when the site asks for one (with --email)')
+    .option('--code <code>', 'the e-mail verification code, when the site asks for one (with --email). Visible in the process list and shell history: on a terminal leave it out to be asked, in scripts finish with: printf %s "$CODE" | sitectl auth verify --code-stdin')
     .option('--client-id <id>', 'OAuth client id of the headless app (default: $SITECTL_CLIENT_ID, or the emulator\'s default app)')
     .option('--client-secret-stdin', "read the app's client secret from stdin: admin client credentials (with --client-id)")
     .addHelpText(
@@ -318,13 +320,12 @@ async function deviceLogin(ctx: Context, target: SignInTarget, browser: boolean,
 }
 
 /** Reads an e-mail code on the terminal. @throws AuthError when there is none to ask on */
-async function askCode(ctx: Context, email: string, stateToken: string, target: SignInTarget): Promise<string> {
-  writeSession(ctx.env, target.profile.name, (s) => ({ ...s, clientId: target.clientId, baseUrl: target.baseUrl, pending: { stateToken, email, clientId: target.clientId } }));
+async function askCode(ctx: Context, email: string): Promise<string> {
   if (!ctx.io.canPrompt()) {
-    throw new AuthError(`this site sent a verification code to ${email}`, `finish with: ${ctx.bin} auth verify --code CODE (or run again with --code CODE)`);
+    throw new AuthError(`this site sent a verification code to ${email}`, `finish with: printf %s CODE | ${ctx.bin} auth verify --code-stdin`);
   }
   const code = await ctx.prompter.secret(`Verification code sent to ${email}:`, { what: 'typing the e-mail code', flag: '--code' });
-  if (!code) throw new AuthError('no verification code entered', `finish with: ${ctx.bin} auth verify --code CODE`);
+  if (!code) throw new AuthError('no verification code entered', `finish with: ${ctx.bin} auth verify`);
   return code;
 }
 
@@ -339,7 +340,10 @@ export async function settle(ctx: Context, target: SignInTarget, email: string, 
       case 'OWNER_APPROVAL_REQUIRED':
         throw new AuthError(`the account ${email} is waiting for the site owner's approval`, `the owner approves it with '${ctx.bin} members approve ID'; then sign in again`);
       case 'EMAIL_VERIFICATION_REQUIRED': {
-        const entered = given ?? (await askCode(ctx, email, r.stateToken, target));
+        // Kept first, so `auth verify` can finish the sign-in when the code given or typed here is refused.
+        const stateToken = r.stateToken;
+        writeSession(ctx.env, target.profile.name, (s) => ({ ...s, clientId: target.clientId, baseUrl: target.baseUrl, pending: { stateToken, email, clientId: target.clientId } }));
+        const entered = given ?? (await askCode(ctx, email));
         given = undefined;
         const { verification } = await import('../../api/auth/families.js');
         const api = await visitorClient(ctx, target);
@@ -348,7 +352,8 @@ export async function settle(ctx: Context, target: SignInTarget, email: string, 
         } catch (err) {
           const { ApplicationError } = await import('../../api/errors.js');
           if (err instanceof ApplicationError && (err.code === 'BAD_CODE' || err.code === 'NOT_FOUND')) {
-            throw new AuthError(err.code === 'BAD_CODE' ? 'the verification code is not correct' : 'the verification request has expired', `sign in again: ${ctx.bin} login --email ${email} --password-stdin`);
+            if (err.code === 'BAD_CODE') throw new AuthError('the verification code is not correct', `try again: printf %s CODE | ${ctx.bin} auth verify --code-stdin`);
+            throw new AuthError('the verification request has expired', `sign in again: ${ctx.bin} login --email ${email} --password-stdin`);
           }
           throw err;
         } finally {

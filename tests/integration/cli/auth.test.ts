@@ -109,7 +109,7 @@ describe('direct login', () => {
       const noCode = await run(s, ['login', '--email', who, '--password-stdin'], 'pass-word-1');
       expect(noCode.code).toBe(4);
       expect(noCode.stderr).toContain(`sent a verification code to ${who}`);
-      expect(noCode.stderr).toContain('auth verify --code CODE');
+      expect(noCode.stderr).toContain('auth verify --code-stdin');
       // `emulator mail` reads the outbox of the emulator of a data dir: the in-process one, announced by a pid file.
       writePidFile(emu.dataDir, { pid: process.pid, url: emu.url, port: emu.port });
       let code: string;
