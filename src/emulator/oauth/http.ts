@@ -24,7 +24,7 @@ import { MEMBERS } from '../members/model.js';
 import type { Store } from '../store/store.js';
 import { login, recoverPassword, register, verifyCode, type IdentityScope, type StateAnswer } from './identity.js';
 import { codePage, devicePage, messagePage, recoverPage, registerPage, signInPage, webMessagePage } from './pages.js';
-import { DEVICE_INTERVAL_SEC, DEVICE_TTL_SEC, OAuthError, oauthOf, type AuthRequest, type OAuthState } from './state.js';
+import { DEVICE_INTERVAL_SEC, DEVICE_TTL_SEC, OAuthError, oauthOf, same, type AuthRequest, type OAuthState } from './state.js';
 
 /** What the OAuth routes need of the emulator. */
 export interface OAuthDeps {
@@ -86,7 +86,7 @@ function token(oauth: OAuthState, deps: OAuthDeps, req: OAuthRequest): Reply {
     // The admin issues member tokens: the API key in Authorization, the site in wix-site-id.
     const auth = req.headers.authorization;
     const site = req.headers['wix-site-id'];
-    if (auth !== deps.key.apiKey) throw new OAuthError('invalid_client', 'authorized_client needs the admin API key in Authorization', 401);
+    if (typeof auth !== 'string' || !same(auth, deps.key.apiKey)) throw new OAuthError('invalid_client', 'authorized_client needs the admin API key in Authorization', 401);
     if (typeof site !== 'string' || !deps.store.hasSite(site)) throw new OAuthError('invalid_request', 'authorized_client needs the wix-site-id header of a site of the account');
     const memberId = field(f, 'memberId');
     if (!memberId) throw new OAuthError('invalid_request', 'member_id is required');

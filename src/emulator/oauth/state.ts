@@ -133,7 +133,8 @@ export interface Mail {
 const b64 = (o: object) => Buffer.from(JSON.stringify(o)).toString('base64url');
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 
-function same(a: string, b: string): boolean {
+/** True when two secrets are equal, compared in constant time (their lengths are not secret). */
+export function same(a: string, b: string): boolean {
   const ba = Buffer.from(a);
   const bb = Buffer.from(b);
   return ba.length === bb.length && timingSafeEqual(ba, bb);
