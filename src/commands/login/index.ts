@@ -353,7 +353,7 @@ export async function settle(ctx: Context, target: SignInTarget, email: string, 
           const { ApplicationError } = await import('../../api/errors.js');
           if (err instanceof ApplicationError && (err.code === 'BAD_CODE' || err.code === 'NOT_FOUND')) {
             if (err.code === 'BAD_CODE') throw new AuthError('the verification code is not correct', `try again: printf %s CODE | ${ctx.bin} auth verify --code-stdin`);
-            throw new AuthError('the verification request has expired', `sign in again: ${ctx.bin} login --email ${email} --password-stdin`);
+            throw new AuthError('the verification request has expired, or ended after too many wrong codes', `sign in again: ${ctx.bin} login --email ${email} --password-stdin`);
           }
           throw err;
         } finally {

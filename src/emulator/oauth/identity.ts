@@ -23,7 +23,7 @@ import { MEMBERS, type MemberDoc } from '../members/model.js';
 import { buildMember } from '../members/rules.js';
 import { defineCollection, type SiteCollection } from '../store/collection.js';
 import type { Store } from '../store/store.js';
-import { EMULATOR_CAPTCHA_TOKEN, SESSION_TOKEN_TTL_SEC, STATE_TOKEN_TTL_MS, type OAuthState } from './state.js';
+import { EMULATOR_CAPTCHA_TOKEN, MAX_CODE_ATTEMPTS, SESSION_TOKEN_TTL_SEC, STATE_TOKEN_TTL_MS, same, type OAuthState } from './state.js';
 
 export const MIN_PASSWORD = 6;
 
@@ -174,13 +174,21 @@ export function login(s: IdentityScope, input: { email: string; password: string
 }
 
 /**
- * Completes a REQUIRE_EMAIL_VERIFICATION sign-in with the code sent (the e-mail becomes verified).
- * @throws ApplicationFailure 404 NOT_FOUND for an unknown or expired state token, 400 BAD_CODE for a wrong code
+ * Completes a REQUIRE_EMAIL_VERIFICATION sign-in with the code sent (the e-mail becomes verified). The code is
+ * compared in constant time; the {@link MAX_CODE_ATTEMPTS}th wrong code ends the pending verification (six
+ * digits must not be guessable by trying), so the sign-in starts again with a new code.
+ * @throws ApplicationFailure 404 NOT_FOUND for an unknown, expired or ended state token, 400 BAD_CODE for a
+ *   wrong code
  */
 export function verifyCode(s: IdentityScope, stateToken: string, code: string): StateAnswer {
   const p = s.oauth.pending.get(stateToken);
   if (!p || p.site !== s.site || p.expiresAt < s.oauth.nowMs()) throw fail(404, 'NOT_FOUND', 'the verification request is unknown or has expired');
-  if (p.code !== code.trim()) throw fail(400, 'BAD_CODE', 'the verification code is not correct');
+  if (!same(p.code, code.trim())) {
+    p.attempts = (p.attempts ?? 0) + 1;
+    if (p.attempts < MAX_CODE_ATTEMPTS) throw fail(400, 'BAD_CODE', 'the verification code is not correct');
+    s.oauth.pending.delete(stateToken);
+    throw fail(400, 'BAD_CODE', `the verification code is not correct; after ${MAX_CODE_ATTEMPTS} wrong codes the sign-in must start again`);
+  }
   s.oauth.pending.delete(stateToken);
   const { identities, members } = collections(s);
   const i = identities.update({ ...identities.require(p.identityId), emailVerified: true, updatedDate: s.now });

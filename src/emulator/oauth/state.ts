@@ -29,6 +29,8 @@ export const CODE_TTL_MS = 60_000;
 export const DEVICE_TTL_SEC = 600;
 export const DEVICE_INTERVAL_SEC = 2;
 export const STATE_TOKEN_TTL_MS = 15 * 60_000;
+/** Wrong e-mail codes a pending verification takes; the last one ends it (the sign-in starts again). */
+export const MAX_CODE_ATTEMPTS = 5;
 const MAX_OUTBOX = 200;
 
 export type TokenRole = 'visitor' | 'member' | 'admin';
@@ -114,6 +116,8 @@ export interface PendingVerification {
   identityId: string;
   code: string;
   expiresAt: number;
+  /** Wrong codes tried so far (see {@link MAX_CODE_ATTEMPTS}). */
+  attempts?: number;
 }
 
 export interface Mail {

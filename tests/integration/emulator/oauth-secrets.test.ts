@@ -1,6 +1,7 @@
 /**
  * Secrets the emulator's OAuth server compares (docs/sign-in.md): the admin API key of the authorized_client
- * grant is compared in constant time.
+ * grant is compared in constant time, and an e-mail verification code (six digits) allows a few wrong tries
+ * only, then the sign-in must start again (a code of a million values must not be guessable by trying).
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestEmulator, type TestEmulator } from '../../helpers/index.js';
@@ -45,5 +46,37 @@ describe('authorized_client', () => {
     expect(compared.some(([a, b]) => [a.toString(), b.toString()].includes(emu.apiKey))).toBe(true);
     const ok = await post('/oauth2/token', { grantType: 'authorized_client', scope: 'offline_access', member_id: memberId }, { authorization: emu.apiKey, 'wix-site-id': emu.siteId });
     expect(ok.status).toBe(200);
+  });
+});
+
+describe('e-mail verification codes', () => {
+  it('allow five wrong tries, then the sign-in starts again; the right code after that is refused', async () => {
+    const visitor = (await post('/oauth2/token', { clientId: emu.emulator.clientId, grantType: 'anonymous' })).body.access_token as string;
+    const email = `tries-${Date.now()}@example.com`;
+    const reg = await post('/_api/iam/authentication/v2/register', { loginId: { email }, password: 'secret-pass' }, { authorization: visitor });
+    expect(reg.body.state).toBe('SUCCESS');
+    await emu.request('PUT', '/__emulator/auth-policy', { requireEmailVerification: true });
+    try {
+      const login = () => post('/_api/iam/authentication/v2/login', { loginId: { email }, password: 'secret-pass' }, { authorization: visitor });
+      const verify = (code: string, stateToken: string) => post('/_api/iam/verification/v1/auth/verify', { code, stateToken }, { authorization: visitor });
+      const latest = async () => (await emu.request('GET', `/__emulator/mail?to=${encodeURIComponent(email)}`)).body.mail.at(-1).code as string;
+
+      const first = await login();
+      expect(first.body.state).toBe('REQUIRE_EMAIL_VERIFICATION');
+      const code = await latest();
+      const wrong = code === '000000' ? '111111' : '000000';
+      for (let i = 0; i < 5; i++) expect((await verify(wrong, first.body.stateToken)).body.details.applicationError.code).toBe('BAD_CODE');
+      const late = await verify(code, first.body.stateToken);
+      expect(late.status).toBe(404);
+      expect(late.body.details.applicationError.code).toBe('NOT_FOUND');
+
+      // A new sign-in sends a new code, which works (after a few wrong tries too).
+      const second = await login();
+      const code2 = await latest();
+      for (let i = 0; i < 4; i++) await verify(code2 === '000000' ? '111111' : '000000', second.body.stateToken);
+      expect((await verify(code2, second.body.stateToken)).body.state).toBe('SUCCESS');
+    } finally {
+      await emu.request('PUT', '/__emulator/auth-policy', { requireEmailVerification: false });
+    }
   });
 });
