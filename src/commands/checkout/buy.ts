@@ -20,6 +20,8 @@ export interface BuySpec<F> {
   examples: string[];
   flags(cmd: Command): void;
   create(api: ApiClient, input: { planId: string; memberId: string; couponCode?: string; startDate?: string }, flags: F & CheckoutFlags, signal: AbortSignal): Promise<Order>;
+  /** Said on stderr after the order is created (never on stdout: it carries the order). */
+  after?(ctx: Context, api: ApiClient, order: Order): Promise<void>;
 }
 
 /** Builds the verb: prints the new order's id when stdout is piped, the order on a terminal or with --json. */
@@ -29,6 +31,7 @@ export function buyVerb<F>(spec: BuySpec<F>) {
     const { api, plan, memberId, couponCode, startDate } = await checkoutInput(ctx, opts.plan, opts, true);
     const order = await spec.create(api, { planId: plan.id, memberId: memberId!, ...(couponCode ? { couponCode } : {}), ...(startDate ? { startDate } : {}) }, opts, ctx.signal);
     success(ctx.io, `Created ${spec.verb} order ${order.id} of plan "${oneLine(plan.name ?? plan.id)}" for member ${memberId}: ${order.status}, payment ${order.lastPaymentStatus}`);
+    await spec.after?.(ctx, api, order);
     if (format.kind === 'table' && !ctx.io.isStdoutTTY) {
       await printValue(ctx.io, format, order, { text: order.id });
       return;

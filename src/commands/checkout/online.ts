@@ -1,11 +1,38 @@
 /**
  * `sitectl checkout online PLAN --member M [--method MOTO|POS] [--coupon] [--start]`: an online order bought
  * on a member's behalf (createOnlineOrder with `onBehalf`): PENDING until the member pays on the site's
- * checkout; a free plan's order is ACTIVE at once.
+ * checkout; a free plan's order is ACTIVE at once. On the local emulator, with stderr on a terminal, it also
+ * says where to pay: the emulator's hosted checkout page for the order (a `paidPlansCheckout` redirect session
+ * with the emulator-only `orderId`), and `sitectl emulator pay ID` for scripts. stdout carries the order only.
  */
+import { redirects } from '../../api/auth/families.js';
+import type { ApiClient } from '../../api/client.js';
 import { checkout } from '../../api/checkout.js';
+import type { Order } from '../../api/schemas/order.js';
+import type { Context } from '../../context.js';
 import { UserError } from '../../core/errors.js';
+import { notice } from '../../core/log.js';
 import { buyVerb } from './buy.js';
+
+/** True for an API on this machine: the local emulator (the platform is never on a loopback address). */
+function isLoopback(baseUrl: string): boolean {
+  try {
+    return ['127.0.0.1', 'localhost', '[::1]'].includes(new URL(baseUrl).hostname);
+  } catch {
+    return false;
+  }
+}
+
+/** Where to pay a PENDING order on the emulator, on stderr when it is a terminal; best effort (silent on failure). */
+async function wherePay(ctx: Context, api: ApiClient, order: Order): Promise<void> {
+  if (!ctx.io.isStderrTTY || order.status !== 'PENDING' || !order.id || !isLoopback(api.baseUrl)) return;
+  try {
+    const { redirectSession } = await redirects.createRedirectSession(api, { paidPlansCheckout: { orderId: order.id } }, { signal: ctx.signal });
+    notice(ctx.io, `Pay it on the emulator's checkout page: ${redirectSession.fullUrl}\n  (or without a browser: ${ctx.bin} emulator pay ${order.id})`);
+  } catch {
+    // Not the emulator after all, or it has no checkout page: nothing to add.
+  }
+}
 
 export const { register, run } = buyVerb<{ method?: string }>({
   verb: 'online',
@@ -18,4 +45,5 @@ export const { register, run } = buyVerb<{ method?: string }>({
     const { memberId, ...rest } = input;
     return (await checkout.createOnlineOrder(api, { ...rest, onBehalf: { memberId, orderMethod: method } }, { signal })).order;
   },
+  after: wherePay,
 });
