@@ -1,0 +1,110 @@
+/**
+ * The emulator's hosted checkout page in a real browser (headless Chromium: Debian `chromium`, driven by
+ * playwright-core): the `fullUrl` of a `paidPlansCheckout` redirect session is opened, the page shows the plan
+ * and the total, Pay is clicked like a person would, the browser lands on the session's thank-you URL (a small
+ * local site), and the order is ACTIVE and PAID through the API. Also a plan's checkout without a member: the
+ * sign-in page first, then back to the checkout, then the thank-you URL. Screenshots go to SITECTL_SCREENSHOTS.
+ * Skipped, with a message, when /usr/bin/chromium is missing.
+ */
+import { existsSync, mkdirSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestEmulator, type TestEmulator } from '../helpers/index.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const hasChromium = existsSync(CHROMIUM);
+if (!hasChromium) console.warn(`tests/e2e/checkout-browser.test.ts: ${CHROMIUM} is missing (apt-get install chromium); skipping`);
+const SCREENSHOTS = process.env.SITECTL_SCREENSHOTS ?? join(tmpdir(), 'sitectl-screenshots');
+
+let emu: TestEmulator;
+let browser: Browser;
+/** The "site" the checkout returns to: answers every path with a page naming it. */
+let site: Server;
+let siteUrl: string;
+
+beforeAll(async () => {
+  if (!hasChromium) return;
+  emu = await startTestEmulator({ seed: 'demo', size: 5, bookings: 0, members: 10 });
+  browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox'] });
+  site = createServer((req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    res.end(`<!doctype html><title>Shop</title><h1>Shop page ${String(req.url).replace(/[<>&"]/g, '')}</h1>`);
+  });
+  await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+  siteUrl = `http://127.0.0.1:${(site.address() as { port: number }).port}`;
+});
+afterAll(async () => {
+  await browser?.close();
+  await new Promise((resolve) => (site ? site.close(resolve) : resolve(undefined)));
+  await emu?.close();
+});
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+async function ok(method: string, path: string, body?: unknown): Promise<Json> {
+  const r = await emu.request(method, path, body);
+  if (r.status !== 200) throw new Error(`${method} ${path}: ${r.status} ${JSON.stringify(r.body)}`);
+  return r.body;
+}
+const planNamed = async (name: string) => (await ok('GET', '/pricing-plans/v2/plans?limit=100')).plans.find((p: Json) => p.name === name);
+
+describe.skipIf(!hasChromium)('the hosted checkout page in a real browser (headless Chromium)', () => {
+  it("opens the redirect session's fullUrl, clicks Pay, lands on the thank-you URL; the order is ACTIVE and PAID", async () => {
+    const plan = await planNamed('Silver 12 Months');
+    const buyer = (await ok('POST', '/members/v1/members', { member: { loginEmail: `browser-payer-${Date.now()}@example.com` } })).member;
+    const order = (await ok('POST', '/pricing-plans/v2/checkout/orders/online', { planId: plan.id, onBehalf: { memberId: buyer.id }, couponCode: 'WELCOME10' })).order;
+    expect(order).toMatchObject({ status: 'PENDING', lastPaymentStatus: 'PENDING' });
+    const { redirectSession } = await ok('POST', '/_api/redirects-api/v1/redirect-session', {
+      paidPlansCheckout: { orderId: order.id },
+      callbacks: { thankYouPageUrl: `${siteUrl}/thank-you`, postFlowUrl: `${siteUrl}/plans` },
+    });
+    const page = await browser.newPage();
+    try {
+      await page.goto(redirectSession.fullUrl);
+      await expect(page.getByRole('heading', { name: 'Checkout' }).isVisible()).resolves.toBe(true);
+      const text = await page.textContent('body');
+      expect(text).toContain('Silver 12 Months');
+      expect(text).toContain('Coupon WELCOME10');
+      expect(text).toContain(`Buying as ${buyer.loginEmail}`);
+      mkdirSync(SCREENSHOTS, { recursive: true });
+      await page.screenshot({ path: join(SCREENSHOTS, 'checkout.png'), fullPage: true });
+      await page.getByRole('button', { name: /^Pay / }).click();
+      await page.waitForURL(`${siteUrl}/thank-you`);
+      expect(await page.textContent('h1')).toBe('Shop page /thank-you');
+    } finally {
+      await page.close();
+    }
+    const paid = (await ok('GET', `/pricing-plans/v2/orders/${order.id}?fieldSet=FULL`)).order;
+    expect(paid).toMatchObject({ id: order.id, status: 'ACTIVE', lastPaymentStatus: 'PAID' });
+    expect(paid.cycles).toHaveLength(1);
+  });
+
+  it("a plan's checkout with no member: sign in on the hosted page, back to the checkout, Pay, then the thank-you URL", async () => {
+    const email = `browser-signin-payer-${Date.now()}@example.com`;
+    await ok('POST', '/_api/iam/authentication/v2/register', { loginId: { email }, password: 'correct-horse' });
+    const plan = await planNamed('10-Class Pack');
+    const { redirectSession } = await ok('POST', '/_api/redirects-api/v1/redirect-session', { paidPlansCheckout: { planId: plan.id }, callbacks: { thankYouPageUrl: `${siteUrl}/welcome` } });
+    const page = await browser.newPage();
+    try {
+      await page.goto(redirectSession.fullUrl);
+      await expect(page.getByRole('heading', { name: 'Sign in' }).isVisible()).resolves.toBe(true);
+      await page.getByLabel('E-mail').fill(email);
+      await page.getByLabel('Password').fill('correct-horse');
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.waitForURL(/\/hosted\/paidPlansCheckout\?session=/);
+      expect(await page.textContent('body')).toContain(`Buying as ${email}`);
+      await page.screenshot({ path: join(SCREENSHOTS, 'checkout-signed-in.png'), fullPage: true });
+      await page.getByRole('button', { name: 'Pay 120 USD' }).click();
+      await page.waitForURL(`${siteUrl}/welcome`);
+    } finally {
+      await page.close();
+    }
+    const member = (await ok('POST', '/members/v1/members/query', { query: { filter: { loginEmail: email } } })).members[0];
+    const orders = (await ok('GET', `/pricing-plans/v2/orders?buyerIds=${member.id}`)).orders;
+    expect(orders).toHaveLength(1);
+    expect(orders[0]).toMatchObject({ planId: plan.id, type: 'ONLINE', status: 'ACTIVE', lastPaymentStatus: 'PAID' });
+  });
+});
