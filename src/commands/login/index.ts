@@ -22,7 +22,7 @@ import '../../startup.js';
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { redirects, authentication } from '../../api/auth/families.js';
 import { createPkce } from '../../api/auth/pkce.js';
 import { checkCallback, clientStateOf, type LoginResult } from '../../api/auth/states.js';
@@ -59,6 +59,7 @@ export interface LoginOptions {
   email?: string;
   passwordStdin?: boolean;
   code?: string;
+  codeStdin?: boolean;
   clientId?: string;
   clientSecretStdin?: boolean;
 }
@@ -74,6 +75,8 @@ export function register(program: Command, ctx: Context): void {
     .option('--email <address>', "sign in directly with this e-mail (password from stdin: --password-stdin)")
     .option('--password-stdin', 'read the password from stdin (typed hidden on a terminal; with --email)')
     .option('--code <code>', 'the e-mail verification code, when the site asks for one (with --email). Visible in the process list and shell history: on a terminal leave it out to be asked, in scripts finish with: printf %s "$CODE" | sitectl auth verify --code-stdin')
+    // Not offered: stdin carries the password. Taken only to say so, and where the code goes instead.
+    .addOption(new Option('--code-stdin').hideHelp())
     .option('--client-id <id>', 'OAuth client id of the headless app (default: $SITECTL_CLIENT_ID, or the emulator\'s default app)')
     .option('--client-secret-stdin', "read the app's client secret from stdin: admin client credentials (with --client-id)")
     .addHelpText(
@@ -112,6 +115,9 @@ function parsePort(o: LoginOptions): number {
  * @throws UserError (exit 2) for combinations that make no sense
  */
 function checkFlags(o: LoginOptions): void {
+  if (o.codeStdin) {
+    throw new UserError("login cannot read the e-mail code from stdin: stdin carries the password (--password-stdin)", 'sign in, then, once the code has come: printf %s "$CODE" | sitectl auth verify --code-stdin');
+  }
   if (o.passwordStdin && !o.email) throw new UserError('--password-stdin needs --email', 'printf %s "$PASSWORD" | sitectl login --email ADDRESS --password-stdin');
   if (o.code !== undefined && !o.email) throw new UserError('--code goes with --email (or use: sitectl auth verify --code CODE)');
   if (o.clientSecretStdin && !o.clientId) throw new UserError('--client-secret-stdin needs --client-id');

@@ -67,6 +67,10 @@ describe('the e-mail code out of argv', () => {
 
   it('refuses --code with --code-stdin, and no code at all without a terminal (exit 2)', async () => {
     const s = sandbox();
+    const login = await run(s, ['login', '--email', 'a@b.c', '--password-stdin', '--code-stdin'], 'pass-word-1\n123456\n');
+    expect(login.code).toBe(2);
+    expect(login.stderr).toContain('stdin carries the password');
+    expect(login.stderr).toContain('auth verify --code-stdin');
     const both = await run(s, ['auth', 'verify', '--code', '123456', '--code-stdin'], '123456');
     expect(both.code).toBe(2);
     expect(both.stderr).toMatch(/--code and --code-stdin/);

@@ -3,12 +3,13 @@
  * grant is compared in constant time, and an e-mail verification code (six digits) allows a few wrong tries
  * only, then the sign-in must start again (a code of a million values must not be guessable by trying).
  */
+import type * as Crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestEmulator, type TestEmulator } from '../../helpers/index.js';
 
 const compared = vi.hoisted(() => [] as Array<[Buffer, Buffer]>);
 vi.mock('node:crypto', async (importOriginal) => {
-  const crypto = await importOriginal<typeof import('node:crypto')>();
+  const crypto = await importOriginal<typeof Crypto>();
   return {
     ...crypto,
     timingSafeEqual: (a: NodeJS.ArrayBufferView, b: NodeJS.ArrayBufferView) => {
