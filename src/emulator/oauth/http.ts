@@ -112,7 +112,15 @@ function token(oauth: OAuthState, deps: OAuthDeps, req: OAuthRequest): Reply {
       const c = oauth.verify(field(f, 'refreshToken') ?? '', 'refresh');
       if (!c || c.cid !== app.clientId) throw new OAuthError('invalid_grant', 'the refresh token is not valid, has expired or was revoked');
       if (!oauth.useRefresh(c)) throw new OAuthError('invalid_grant', 'the refresh token was used already: its session is revoked');
-      if (c.role === 'member' && !deps.store.collection(MEMBERS).at(c.site).get(c.sub)) throw new OAuthError('invalid_grant', 'the member of this session no longer exists');
+      if (c.role === 'member') {
+        const member = deps.store.collection(MEMBERS).at(c.site).get(c.sub);
+        if (!member) throw new OAuthError('invalid_grant', 'the member of this session no longer exists');
+        // As a sign-in of theirs is refused (-19956), so is a renewal: the session ends with its access token.
+        if (member.status === 'BLOCKED' || member.status === 'OFFLINE') {
+          oauth.revoke(c.sid);
+          throw new OAuthError('invalid_grant', `the member of this session may no longer sign in (${member.status})`);
+        }
+      }
       return json(200, oauth.pair(c.role, c.site, c.sub, c.cid, c.sid));
     }
     case 'authorization_code': {

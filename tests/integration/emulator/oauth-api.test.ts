@@ -194,6 +194,18 @@ describe('token endpoint', () => {
     expect((await get('/members/v1/members/my', rotated.body.access_token)).status).toBe(401);
   });
 
+  it('does not renew the session of a member who may no longer sign in (blocked)', async () => {
+    const user = await registered();
+    const redirectUri = 'http://127.0.0.1:1236/cb';
+    const { location, verifier } = await signIn(user, redirectUri);
+    const t = await post('/oauth2/token', { clientId, grantType: 'authorization_code', redirectUri, code: new URL(location).searchParams.get('code'), codeVerifier: verifier });
+    const id = (await get('/members/v1/members/my', t.body.access_token)).body.member.id as string;
+    expect((await emu.request('POST', `/members/v1/members/${id}/block`, {})).status).toBe(200);
+    const renew = await post('/oauth2/token', { clientId, grantType: 'refresh_token', refreshToken: t.body.refresh_token });
+    expect(renew.status).toBe(400);
+    expect(renew.body.error).toBe('invalid_grant');
+  });
+
   it('runs the device flow: pending, slow down, approved once, denied, unknown', async () => {
     const user = await registered();
     const start = await post('/oauth2/device/code', { clientId });
