@@ -181,7 +181,8 @@ export async function renderBrowser(opts: RenderBrowserOptions): Promise<void> {
     await instance.waitUntilExit();
   } finally {
     instance.cleanup();
-    if (opts.alternateScreen) stdout.write('\u001b[?1049l');
+    // Without the alternate screen the last frame stays, its footer unended: what is written next starts below it.
+    stdout.write(opts.alternateScreen ? '\u001b[?1049l' : '\n');
   }
   if (code === 130) throw new CancelError('Interrupted');
 }

@@ -24,8 +24,7 @@ import { cellsOf, detailLines, requireInteractive, uiColor } from '../shared/bro
 import { parseWhen, siteZone } from '../shared/time.js';
 import { nounActions, uiActions } from '../shared/ui-actions.js';
 import { type EntityView, wireFilter } from '../shared/verbs.js';
-import { escapeControl } from '../../core/text.js';
-import { readEvents, type EventRecord } from '../events/index.js';
+import { eventCells, eventDetailLines, readEvents, type EventRecord } from '../events/feed.js';
 
 export interface DashboardOptions {
   interval?: string;
@@ -230,7 +229,7 @@ export async function run(opts: DashboardOptions, ctx: Context): Promise<void> {
               .reverse()
               .map((e) => {
                 recent.set(String(e.seq), e);
-                return { id: String(e.seq), cells: [String(e.seq), e.createdDate.slice(0, 19).replace('T', ' '), escapeControl(e.type), escapeControl(e.entityId)] };
+                return { id: String(e.seq), cells: eventCells(e) };
               });
             return { rows, done: true, total: rows.length };
           },
@@ -239,7 +238,7 @@ export async function run(opts: DashboardOptions, ctx: Context): Promise<void> {
       async detail(id) {
         const e = recent.get(id);
         if (!e) return [['seq', id]];
-        return [['seq', String(e.seq)], ['type', e.type], ['entity id', e.entityId], ['created', e.createdDate], ...JSON.stringify(e.entity, null, 1).split('\n').map((l) => ['', l] as [string, string])];
+        return eventDetailLines(e);
       },
     });
   }

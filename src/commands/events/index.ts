@@ -2,33 +2,19 @@
  * `sitectl events [--follow] [--type GLOB] [--since SEQ] [--forward-to URL]` (issue 9 section 3): the
  * emulator's domain events (`booking.confirmed`, `service.updated`, ...) of the current site, read from its
  * control plane (`GET /__emulator/events?after=SEQ&limit=N&site=ID`, contracts.md "src/emulator"). Piped: NDJSON,
- * one event a line with `seq`, `type`, `entityId`, `entity`, `createdDate`; on a terminal: a table that grows
- * as events come. `--forward-to` posts each event as JSON to a webhook receiver with retries, as the Stripe
- * CLI's `listen --forward-to` does. Every wait ends at once on Ctrl-C (exit 130).
+ * one event a line with `seq`, `type`, `entityId`, `entity`, `createdDate`; on a terminal: a live table, newest
+ * first (live.ts, which alone loads Ink), or lines when the terminal cannot take keys (`CI`, `--no-input`).
+ * `--forward-to` posts each event as JSON to a webhook receiver with retries, as the Stripe CLI's
+ * `listen --forward-to` does. Every wait ends at once on Ctrl-C (exit 130).
  */
-import { deadline } from '../../core/deadline.js';
 import '../../startup.js';
 import type { Command } from 'commander';
-import type { ApiClient } from '../../api/client.js';
-import { ApiError } from '../../api/errors.js';
 import { abortableSleep } from '../../bulk/wait.js';
 import type { Context } from '../../context.js';
 import { UserError } from '../../core/errors.js';
 import { notice } from '../../core/log.js';
 import { escapeControl } from '../../core/text.js';
-
-/** One event as the command prints and forwards it. */
-export interface EventRecord {
-  seq: number;
-  type: string;
-  entityId: string;
-  entity: unknown;
-  createdDate: string;
-}
-
-interface WireEvent extends EventRecord {
-  siteId?: string;
-}
+import { EVENTS_PAGE, type EventRecord, forwardEvent, lastSeqOf, readEvents } from './feed.js';
 
 export interface EventsOptions {
   follow?: boolean;
@@ -39,9 +25,6 @@ export interface EventsOptions {
   /** Poll period while following, ms. */
   interval?: string;
 }
-
-/** Events read per request (the control plane's most). */
-const PAGE = 1000;
 
 /**
  * A matcher of `--type` patterns: dotted names where `*` stands for any run of characters (`booking.*`,
@@ -74,63 +57,6 @@ export function forwardUrl(raw: string | undefined): URL | undefined {
   return url;
 }
 
-/**
- * Reads the events after `after` (at most {@link PAGE}) of the client's site.
- * @throws UserError (exit 1) when the target is not an emulator (its control plane is missing); ApiError
- */
-export async function readEvents(api: ApiClient, after: number, signal: AbortSignal): Promise<{ events: EventRecord[]; lastSeq: number }> {
-  try {
-    const reply = await api.request<{ events: WireEvent[]; lastSeq: number }>({
-      method: 'GET',
-      path: '/__emulator/events',
-      query: { after, limit: PAGE, ...(api.siteId ? { site: api.siteId } : {}) },
-      signal,
-    });
-    return { events: reply.events.map(({ seq, type, entityId, entity, createdDate }) => ({ seq, type, entityId, entity, createdDate })), lastSeq: reply.lastSeq };
-  } catch (err) {
-    if (err instanceof ApiError && err.status === 404) {
-      throw new UserError('events come from the local emulator, and this profile does not target one', 'run against the emulator (the default local profile), or use --profile local', 1);
-    }
-    throw err;
-  }
-}
-
-/** The newest event's number, so `--follow` without `--since` shows only what happens from now on. */
-async function lastSeqOf(api: ApiClient, signal: AbortSignal): Promise<number> {
-  const state = await api.request<{ events?: { lastSeq?: number } }>({ method: 'GET', path: '/__emulator/state', signal });
-  return state.events?.lastSeq ?? 0;
-}
-
-/**
- * Posts one event as JSON to `url`: up to 4 attempts, on a network failure, 429 or 5xx, waiting 0.25, 0.5, 1 s
- * (each attempt bounded to 10 s). Any other reply is final.
- * @returns the last status (0 when no reply came) and the attempts made
- */
-export async function forwardEvent(url: URL, event: EventRecord, signal: AbortSignal, attempts = 4): Promise<{ status: number; attempts: number; error?: string }> {
-  let last: { status: number; error?: string } = { status: 0 };
-  for (let i = 1; i <= attempts; i++) {
-    const limit = deadline(signal, 10_000);
-    try {
-      const res = await fetch(url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'user-agent': 'sitectl-events', 'sitectl-event-type': event.type, 'sitectl-event-seq': String(event.seq) },
-        body: JSON.stringify(event),
-        signal: limit.signal,
-      });
-      await res.arrayBuffer().catch(() => undefined);
-      last = { status: res.status };
-      if (res.status < 500 && res.status !== 429) return { ...last, attempts: i };
-    } catch (err) {
-      signal.throwIfAborted();
-      last = { status: 0, error: err instanceof Error ? (err.cause instanceof Error ? err.cause.message : err.message) : String(err) };
-    } finally {
-      limit.dispose();
-    }
-    if (i < attempts) await abortableSleep(250 * 2 ** (i - 1), signal);
-  }
-  return { ...last, attempts };
-}
-
 /** One terminal line of an event: seq, time, type, entity id. */
 export function eventLine(e: EventRecord): string {
   const time = e.createdDate.slice(0, 19).replace('T', ' ');
@@ -150,6 +76,10 @@ export async function run(opts: EventsOptions, ctx: Context): Promise<void> {
   const api = await ctx.api();
   const table = ctx.io.isStdoutTTY && !opts.ndjson;
   let after = opts.since !== undefined ? Number(opts.since) : opts.follow ? await lastSeqOf(api, ctx.signal) : 0;
+  if (table && ctx.io.canPrompt() && ctx.io.isStderrTTY) {
+    const { liveTable } = await import('./live.js');
+    return liveTable(ctx, api, { after, follow: Boolean(opts.follow), matches, target, intervalMs: interval });
+  }
   if (table) ctx.io.stdout.write(`${'SEQ'.padStart(6)}  ${'TIME (UTC)'.padEnd(19)}  ${'TYPE'.padEnd(28)}  ENTITY\n`);
   if (opts.follow) notice(ctx.io, `following events after ${after}${target ? `, forwarding to ${target.href}` : ''}; Ctrl-C stops`);
   let shown = 0;
@@ -166,7 +96,7 @@ export async function run(opts: EventsOptions, ctx: Context): Promise<void> {
       }
     }
     after = Math.max(after, lastSeq);
-    if (events.length === PAGE) continue;
+    if (events.length === EVENTS_PAGE) continue;
     if (!opts.follow) break;
     await abortableSleep(interval, ctx.signal);
   }
@@ -185,7 +115,7 @@ export function register(program: Command, ctx: Context): void {
     .option('--interval <ms>', 'how often --follow asks for new events (default 250)')
     .addHelpText(
       'after',
-      '\nExamples:\n  sitectl events --type booking.confirmed\n  sitectl events --follow --type \'booking.*\'\n  sitectl events --follow --forward-to http://localhost:4242/webhooks\n  sitectl events --since 120 | jq -r .type',
+      '\nOn a terminal the events are a live table, newest first (with --forward-to, a DELIVERY column): ↑↓ move,\nenter the event and its entity as JSON, / filter, s sort, r read new events, ? help, q quit. Piped: NDJSON.\n\nExamples:\n  sitectl events --type booking.confirmed\n  sitectl events --follow --type \'booking.*\'\n  sitectl events --follow --forward-to http://localhost:4242/webhooks\n  sitectl events --since 120 | jq -r .type',
     )
     .action(async (o: EventsOptions) => {
       await run(o, ctx);

@@ -1,0 +1,180 @@
+/**
+ * `sitectl events` on a terminal, in process: the live table drawn by Ink on fake terminal streams over a fake
+ * event log (the control plane's `/__emulator/events` reply) and a real local webhook receiver. Checks: events
+ * that arrive while it runs appear newest first, the cursor follows the newest, enter shows the event's entity
+ * as JSON, the DELIVERY column shows the receiver's answer after a retry, q ends it. Waits for frames, never
+ * fixed time.
+ */
+import { createServer, type Server } from 'node:http';
+import { PassThrough } from 'node:stream';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import type { ApiClient } from '../../../src/api/client.js';
+import type { Context } from '../../../src/context.js';
+import type { EventRecord } from '../../../src/commands/events/feed.js';
+import { deliveryText, EventLog, liveTable } from '../../../src/commands/events/live.js';
+
+// Ink reads CI once, when it loads, and in CI draws only the final frame: hidden before it loads (see
+// browser-component.test.tsx), given back after.
+const hiddenCi = vi.hoisted(() => {
+  const saved = { CI: process.env.CI, CONTINUOUS_INTEGRATION: process.env.CONTINUOUS_INTEGRATION };
+  delete process.env.CI;
+  delete process.env.CONTINUOUS_INTEGRATION;
+  return saved;
+});
+afterAll(() => {
+  for (const [key, value] of Object.entries(hiddenCi)) if (value !== undefined) process.env[key] = value;
+});
+
+class FakeStdout extends PassThrough {
+  columns = 80;
+  rows = 24;
+  isTTY = true;
+  frames: string[] = [];
+  constructor() {
+    super();
+    this.on('data', (c: Buffer) => this.frames.push(c.toString()));
+  }
+  get last(): string {
+    for (let i = this.frames.length - 1; i >= 0; i--) {
+      // eslint-disable-next-line no-control-regex
+      const text = this.frames[i]!.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '');
+      if (text.trim()) return text;
+    }
+    return '';
+  }
+  /** Everything written so far, escapes stripped. */
+  get all(): string {
+    // eslint-disable-next-line no-control-regex
+    return this.frames.join('').replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '');
+  }
+}
+
+class FakeStdin extends PassThrough {
+  isTTY = true;
+  setRawMode() {
+    return this;
+  }
+  ref() {
+    return this;
+  }
+  unref() {
+    return this;
+  }
+}
+
+async function until(stdout: FakeStdout, test: (frame: string) => boolean, what: string): Promise<string> {
+  const deadline = Date.now() + 5000;
+  for (;;) {
+    if (test(stdout.last)) return stdout.last;
+    if (Date.now() > deadline) throw new Error(`never drew ${what}; last frame:\n${stdout.last}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+function event(seq: number, type = 'booking.confirmed'): EventRecord {
+  return { seq, type, entityId: `b${seq}0000000-aaaa-bbbb-cccc-dddddddddddd`, entity: { id: `b${seq}`, status: 'CONFIRMED', note: 'x\u009by' }, createdDate: `2026-11-23T10:00:0${seq % 10}.000Z` };
+}
+
+/** A control plane over an event list the test appends to. */
+function fakeApi(log: EventRecord[]): ApiClient {
+  return {
+    siteId: 'site',
+    async request({ query }: { query: { after: number } }) {
+      const events = log.filter((e) => e.seq > query.after);
+      return { events, lastSeq: log.at(-1)?.seq ?? 0 };
+    },
+  } as unknown as ApiClient;
+}
+
+function fakeCtx() {
+  const stderr = new FakeStdout();
+  const stdin = new FakeStdin();
+  const abort = new AbortController();
+  const ctx = {
+    io: { stderr, stdin, stdout: new PassThrough(), isStdoutTTY: true, isStderrTTY: true, colorEnabled: false, canPrompt: () => true },
+    env: { TERM: 'dumb' },
+    bin: 'sitectl',
+    signal: abort.signal,
+  } as unknown as Context;
+  return { ctx, stderr, press: (keys: string) => stdin.write(keys), abort };
+}
+
+let server: Server | undefined;
+afterEach(() => {
+  server?.close();
+  server = undefined;
+});
+
+describe('events live table', () => {
+  it('shows events as they arrive, newest first, follows the newest, opens one as JSON, and q ends it', async () => {
+    const log = [event(1)];
+    const { ctx, stderr, press } = fakeCtx();
+    const done = liveTable(ctx, fakeApi(log), { after: 0, follow: true, matches: (t) => t.startsWith('booking.'), intervalMs: 50 });
+    await until(stderr, (f) => /^> {2}1 {4}2026-11-23 10:00:01 {2}booking\.confirmed {2}b1000000 *$/m.test(f), 'the first event');
+    expect(stderr.last).toMatch(/^ {3}SEQ {2}TIME \(UTC\) +TYPE +ENTITY ID *$/m);
+    log.push(event(2, 'member.approved'), event(3));
+    const frame = await until(stderr, (f) => /^> {2}3 /m.test(f), 'the newest event on top');
+    expect(frame).not.toMatch(/member\.approved/);
+    expect(frame).toMatch(/^ {3}1 /m);
+    press('\r');
+    const detail = await until(stderr, (f) => /^entity +\{ *$/m.test(f), 'the entity JSON');
+    expect(detail).toMatch(/^entity id +b30000000-aaaa-bbbb-cccc-dddddddddddd *$/m);
+    expect(detail).toMatch(/^ +"status": "CONFIRMED", *$/m);
+    expect(detail).toMatch(/"note": "x\\x9by"/);
+    press('\u001b');
+    await until(stderr, (f) => /^> {2}3 /m.test(f), 'the table again');
+    press('q');
+    await done;
+    expect(stderr.all).toMatch(/last event shown: #3 \('sitectl events --since 3' continues after it\)/);
+  });
+
+  it('shows each delivery to --forward-to in its own column: a 503 retried, then 200', async () => {
+    let calls = 0;
+    server = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => res.writeHead(++calls === 1 ? 503 : 200).end());
+    });
+    await new Promise<void>((r) => server!.listen(0, '127.0.0.1', r));
+    const target = new URL(`http://127.0.0.1:${(server.address() as { port: number }).port}/hooks`);
+    const { ctx, stderr, press } = fakeCtx();
+    const done = liveTable(ctx, fakeApi([event(4)]), { after: 0, follow: false, matches: () => true, target, intervalMs: 50 });
+    const frame = await until(stderr, (f) => /b4000000 +200 \(2 tries\) *$/m.test(f), 'the delivery');
+    expect(frame).toMatch(/ENTITY ID {2}DELIVERY *$/m);
+    expect(frame).toMatch(/forwarding to http:\/\/127\.0\.0\.1:\d+\/hooks · 1 loaded/);
+    press('q');
+    await done;
+    expect(calls).toBe(2);
+  });
+
+  it('Ctrl-C ends it with 130 (a CancelError)', async () => {
+    const { ctx, stderr, press } = fakeCtx();
+    const done = liveTable(ctx, fakeApi([]), { after: 7, follow: true, matches: () => true, intervalMs: 50 });
+    await until(stderr, (f) => /waiting for events after #7/.test(f), 'the empty table');
+    press('\u0003');
+    await expect(done).rejects.toMatchObject({ name: 'CancelError' });
+  });
+});
+
+describe('event log of the table', () => {
+  it('keeps the newest events up to its limit, newest first, and the same rows until one changes', () => {
+    const log = new EventLog(true, 3);
+    log.add([event(1), event(2)]);
+    const rows = log.rows();
+    expect(log.rows()).toBe(rows);
+    expect(rows.map((r) => r.cells)).toEqual([
+      ['2', '2026-11-23 10:00:02', 'booking.confirmed', 'b2000000', '…'],
+      ['1', '2026-11-23 10:00:01', 'booking.confirmed', 'b1000000', '…'],
+    ]);
+    log.add([event(2), event(3), event(4)]);
+    expect(log.rows().map((r) => r.id)).toEqual(['4', '3', '2']);
+    log.delivered(3, { status: 200, attempts: 1 });
+    expect(log.rows()[1]!.cells[4]).toBe('200');
+  });
+
+  it('says how a delivery ended', () => {
+    expect(deliveryText(undefined)).toBe('…');
+    expect(deliveryText({ status: 200, attempts: 1 })).toBe('200');
+    expect(deliveryText({ status: 503, attempts: 4 })).toBe('503 (4 tries)');
+    expect(deliveryText({ status: 0, attempts: 4, error: 'connect ECONNREFUSED\n127.0.0.1:9' })).toBe('✗ connect ECONNREFUSED 127.0.0.1:9 (4 tries)');
+  });
+});
