@@ -16,6 +16,7 @@ import { ApplicationFailure, EmulatorError, ValidationFailure, routeNotFound } f
 import type { FaultInjector } from './faults.js';
 import { GraphQLEndpoint, GRAPHQL_VERSIONS } from './graphql/endpoint.js';
 import { handleOAuth, type OAuthDeps } from './oauth/http.js';
+import { isOAuthToken } from './oauth/access.js';
 import { Router } from './router.js';
 import { decodeRequest, RawJson, runServed, type ServedOperation } from './serve.js';
 import type { Store } from './store/store.js';
@@ -121,7 +122,12 @@ export function createEmulatorServer(deps: ServerDeps): Server {
 
     if (path.startsWith('/__emulator/')) {
       try {
-        authenticate(req.headers, deps.authenticators);
+        const principal = authenticate(req.headers, deps.authenticators);
+        // The control plane is the account owner's: the admin API key only, never an OAuth token (a visitor's
+        // is anyone's for the asking, and with it the outbox's codes and new apps' secrets were anyone's).
+        if (principal.kind !== 'admin' || isOAuthToken(req.headers.authorization)) {
+          throw new ApplicationFailure(403, 'PERMISSION_DENIED', 'the control plane (/__emulator/...) takes the admin API key, not an OAuth token', {}, 'Permission denied');
+        }
         const route = matchControlRoute(method, path);
         if (!route) throw routeNotFound(method, path);
         send(res, 200, requestId, route.handler(deps.control, parseJson(raw), { query, requestId, params: route.params }));

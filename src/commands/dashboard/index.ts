@@ -23,7 +23,7 @@ import { ORDER_VIEW } from '../orders/shared/view.js';
 import { cellsOf, detailLines, requireInteractive, uiColor } from '../shared/browse.js';
 import { parseWhen, siteZone } from '../shared/time.js';
 import { nounActions, uiActions } from '../shared/ui-actions.js';
-import { type EntityView, wireFilter } from '../shared/verbs.js';
+import { type EntityView, wireFilter } from '../shared/entity-view.js';
 import { eventCells, eventDetailLines, readEvents, type EventRecord } from '../events/feed.js';
 
 export interface DashboardOptions {

@@ -13,7 +13,8 @@ import type { Context } from '../../context.js';
 import { UserError } from '../../core/errors.js';
 import { notice } from '../../core/log.js';
 import { type Column, csvCell, plain, writeOut } from '../../core/output.js';
-import { type FilterFlags, addFilterFlags, filterOf, type Verb } from '../shared/verbs.js';
+import { addFilterFlags, type Verb } from '../shared/verbs.js';
+import { type FilterFlags, filterOf } from '../shared/entity-view.js';
 import { searchParam, statusFilter } from './list.js';
 import { MEMBER_VIEW } from './shared/view.js';
 

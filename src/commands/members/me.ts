@@ -7,7 +7,8 @@ import { members } from '../../api/members.js';
 import type { Context } from '../../context.js';
 import { addFormatFlags, printRecord, type FormatFlags } from '../../core/output.js';
 import { memberApi } from '../auth/shared/session.js';
-import { formatOf, type EntityView } from '../shared/verbs.js';
+import { formatOf } from '../shared/verbs.js';
+import { type EntityView } from '../shared/entity-view.js';
 import { MEMBER_VIEW } from './shared/view.js';
 
 export function register(parent: Command, ctx: Context): void {

@@ -4,7 +4,7 @@
  */
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import type { TransitionOptions } from '../shared/transition.js';
+import type { TransitionOptions } from '../shared/entity-view.js';
 import { cancelMine, addMine } from './shared/mine.js';
 import { orderTransition } from './shared/transitions.js';
 

@@ -116,7 +116,7 @@ export async function runToSites(opts: CloneOptions, ctx: Context): Promise<void
   if (ids.length && byFlags) throw new UserError('choose either ids or --filter/--where, not both');
   if (!ids.length && !byFlags) throw new UserError('which services?', "pass ids, --where type=CLASS, or --filter '{}' for every service");
   const [{ filterOf, wireFilter }, { readCatalogue }, { applyPlans, finishDryRun, planSites, reportSites }] = await Promise.all([
-    import('../shared/verbs.js'),
+    import('../shared/entity-view.js'),
     import('./shared/catalogue.js'),
     import('./apply.js'),
   ]);

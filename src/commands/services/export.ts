@@ -9,7 +9,7 @@ import type { Context } from '../../context.js';
 import { UserError } from '../../core/errors.js';
 import { collect } from '../../core/filters.js';
 import { success } from '../../core/log.js';
-import { filterOf, wireFilter } from '../shared/verbs.js';
+import { filterOf, wireFilter } from '../shared/entity-view.js';
 import { SERVICE_VIEW } from './shared/view.js';
 
 export interface ExportOptions {

@@ -10,7 +10,8 @@ import { serviceOps, services } from '../../api/services.js';
 import type { Context } from '../../context.js';
 import { parseFilterFlags } from '../../core/filters.js';
 import { addFormatFlags, type Column, fieldsChecker, type FormatFlags, printRecords, resolveFormat } from '../../core/output.js';
-import { addFilterFlags, type FilterFlags } from '../shared/verbs.js';
+import { addFilterFlags } from '../shared/verbs.js';
+import { type FilterFlags } from '../shared/entity-view.js';
 
 type Opts = FilterFlags & FormatFlags;
 type Row = Record<string, unknown>;

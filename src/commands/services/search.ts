@@ -15,7 +15,8 @@ import { collect, parseIntFlag } from '../../core/filters.js';
 import { notice, style } from '../../core/log.js';
 import { addFormatFlags, pickFields, printRecords, printValue, type FormatFlags } from '../../core/output.js';
 import { checkField } from '../shared/fields.js';
-import { addFilterFlags, filterOf, formatOf, sortOf, type FilterFlags } from '../shared/verbs.js';
+import { addFilterFlags, formatOf } from '../shared/verbs.js';
+import { filterOf, sortOf, type FilterFlags } from '../shared/entity-view.js';
 import { SERVICE_COLUMNS, SERVICE_VIEW } from './shared/view.js';
 
 const SCALARS = ['MIN', 'MAX', 'COUNT_DISTINCT'];

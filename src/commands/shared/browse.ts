@@ -12,7 +12,7 @@ import { UserError } from '../../core/errors.js';
 import { cellValue, type Column, human } from '../../core/output.js';
 import type { ColumnSort, PageReader, UiRow } from '../../ui/index.js';
 import { nounActions, shortId, uiActions } from './ui-actions.js';
-import { type EntityView, filterOf, listParamsOf, sortOf, wireFilter } from './verbs.js';
+import { type EntityView, filterOf, listParamsOf, sortOf, wireFilter } from './entity-view.js';
 
 /**
  * Refuses an interactive command without a terminal to draw on and read keys from.

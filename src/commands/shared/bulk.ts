@@ -22,7 +22,7 @@ import { assertComplete, REPORT_FIELDS, type BulkReport, summaryLine, summaryRow
 import { type BulkRunHooks, type BulkRunResult, type ConfirmInfo, readRunJournal, runBulk } from '../../bulk/run.js';
 import { parseIdList, readIdsFile, type Selection } from '../../bulk/select.js';
 import { type BulkFlags, parseConcurrency, PLAN_FIELDS, PREVIEW_ROWS, type SelectionFlags } from './bulk-flags.js';
-import { filterOf, type EntityView } from './verbs.js';
+import { filterOf, type EntityView } from './entity-view.js';
 
 /**
  * The selection the flags describe: a filter (`--filter` and `--where`, its fields checked against the entity

@@ -14,7 +14,8 @@ import { success } from '../../core/log.js';
 import { fieldsChecker, printValue, resolveFormat } from '../../core/output.js';
 import { oneLine } from '../../core/text.js';
 import { addBulkFlags, addSelectionFlags, type BulkFlags, chooseForm, requireConfirmable, type SelectionFlags } from './bulk-flags.js';
-import { type EntityView, idOf, type Verb } from './verbs.js';
+import { idOf, type Verb } from './verbs.js';
+import { type EntityView } from './entity-view.js';
 
 export interface DeleteOptions extends BulkFlags, SelectionFlags {
   id?: string;

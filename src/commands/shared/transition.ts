@@ -8,77 +8,16 @@
  * settled by reading it back).
  */
 import type { Command } from 'commander';
-import type { ApiClient } from '../../api/client.js';
-import type { ChunkRunner } from '../../bulk/execute.js';
 import type { JournalArgs } from '../../bulk/journal.js';
-import type { EntityPort } from '../../bulk/port.js';
 import type { Context } from '../../context.js';
 import { ExitCode, UserError } from '../../core/errors.js';
 import { notice, success } from '../../core/log.js';
 import { printRecord } from '../../core/output.js';
 import { oneLine } from '../../core/text.js';
-import type { Filter } from '../../api/schemas/common.js';
 import type { Selection } from '../../bulk/select.js';
-import { addBulkFlags, addSelectionFlags, type BulkFlags, chooseForm, hasSelection, requireConfirmable, type SelectionFlags } from './bulk-flags.js';
-import { type EntityView, formatOf, idOf, type Verb } from './verbs.js';
-
-export interface TransitionOptions extends BulkFlags, SelectionFlags {
-  id?: string;
-  /** Pin the revision of the single form (default: the one just read). */
-  revision?: string;
-  [extra: string]: unknown;
-}
-
-/** The family's bulk wiring of one transition, loaded on first use of the bulk form. */
-export interface BulkTransitionWiring {
-  port(api: ApiClient): EntityPort;
-  /** Sends one chunk (planned ids and revisions); `options` are the verb's options as the journal keeps them. */
-  send(api: ApiClient, options: Record<string, unknown>): ChunkRunner['send'];
-  chunkSize: number;
-}
-
-export interface TransitionSpec<E extends { id: string; revision?: string | null }> {
-  view: EntityView<E>;
-  /** The verb (`confirm`) and the journal's action name. */
-  verb: string;
-  /** The command path (`bookings confirm`) for hints and the resume command. */
-  command: string;
-  description: string;
-  examples: string[];
-  /** The outcome of a changed entity (`confirmed`) and the progress title (`Confirming`). */
-  done: string;
-  title: string;
-  /** True when the entity is in the target state already. */
-  reached(entity: E): boolean;
-  /** Why the entity cannot make the change (undefined when it can). */
-  blocked?(entity: E): string | undefined;
-  /**
-   * For a change that cannot be undone: the question the single form asks first (`--yes` skips it; without a
-   * terminal and without `--yes` it is refused, exit 2), given the entity and the verb's options.
-   */
-  confirmOne?(entity: E, options: Record<string, unknown>): string | undefined;
-  /** For one blocked entity: the command that does what was meant (`msb cancel ID`), as a hint line. */
-  instead?(entity: E, bin: string): string | undefined;
-  /** Reads one entity. @throws ApiError 404 for an unknown id */
-  fetch(api: ApiClient, id: string, signal: AbortSignal): Promise<E>;
-  /** Changes one entity at `revision`; returns it as it is now. */
-  apply(api: ApiClient, entity: E, revision: string | undefined, options: Record<string, unknown>, signal: AbortSignal): Promise<E>;
-  bulk(): Promise<BulkTransitionWiring>;
-  /** Extra flags of the verb and the options they give (kept in the journal for `--resume`). */
-  flags?(cmd: Command): void;
-  /**
-   * The verb's own selection flags (`--status`, `--service`, `--from`, ...) as a filter (schema form), ANDed
-   * with `--filter`/`--where`; undefined when none was given. Declared by `flags`.
-   */
-  criteria?(opts: TransitionOptions, ctx: Context): Promise<Filter | undefined>;
-  /** Whether any of the verb's own selection flags was given (before anything is read). */
-  hasCriteria?(opts: TransitionOptions): boolean;
-  options?(opts: TransitionOptions): Record<string, unknown>;
-  /** The confirm question for N entities. */
-  question(n: number): string;
-  /** Whether the entity has revisions (default true); without them the verb has no `--revision` flag (members). */
-  revisioned?: boolean;
-}
+import { addBulkFlags, addSelectionFlags, chooseForm, hasSelection, requireConfirmable } from './bulk-flags.js';
+import { formatOf, idOf, type Verb } from './verbs.js';
+import type { EntityView, TransitionOptions, TransitionSpec } from './entity-view.js';
 
 /**
  * Builds `NOUN VERB`.

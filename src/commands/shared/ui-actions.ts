@@ -10,17 +10,7 @@ import { shellWord } from '../../core/invocation.js';
 import { oneLine } from '../../core/text.js';
 import type { ActionIO, UiAction } from '../../ui/index.js';
 import { PREVIEW_ROWS } from './bulk-flags.js';
-import type { TransitionSpec } from './transition.js';
-
-type Spec = TransitionSpec<{ id: string; revision?: string | null }>;
-
-/** One key of a noun: the verb it runs and whether it asks first for one row too. */
-export interface KeyedVerb {
-  key: string;
-  label: string;
-  destructive?: boolean;
-  spec: Spec;
-}
+import type { KeyedVerb } from './entity-view.js';
 
 /** The keys of a noun (the dashboard's and the browser's): what its view declares, none when it declares none. */
 export async function nounActions(view: { keys?(): Promise<KeyedVerb[]> }): Promise<KeyedVerb[]> {

@@ -5,73 +5,18 @@
  * first request and prints through the one exporter of core/output.
  */
 import type { Command } from 'commander';
-import type { $ZodType } from 'zod/v4/core';
 import type { ApiClient } from '../../api/client.js';
 import { invoke, type Operation, type RequestOf, type ReplyOf } from '../../api/family.js';
-import { paramsOfFilter, UnsupportedFilterError, type ParamFilter } from '../../api/list-params.js';
 import { listPages, type ListOperation } from '../../api/paging.js';
 import type { Filter } from '../../api/schemas/common.js';
 import type { Context } from '../../context.js';
 import { UserError } from '../../core/errors.js';
-import { collect, parseFilterFlags, parseIntFlag, parseSort } from '../../core/filters.js';
+import { collect, parseIntFlag } from '../../core/filters.js';
 import { notice } from '../../core/log.js';
 import { addFormatFlags, type Column, fieldsChecker, type FormatFlags, printRecord, printRecords, printValue, resolveFormat } from '../../core/output.js';
-import { checkField, checkFilter, mapFilterFields, schemaChecker } from './fields.js';
+import { checkFilter, schemaChecker } from './fields.js';
 import { resolveId } from './ids.js';
-import type { KeyedVerb } from './ui-actions.js';
-
-/** How a noun's entities look on the command line: names, schema, table columns, the readable view. */
-export interface EntityView<E> {
-  noun: { one: string; many: string };
-  /** The entity schema of the family table: what `--json`, `--filter`, `--sort` and `--set` are checked against. */
-  schema: $ZodType;
-  /** Columns of the list table (and TSV/CSV), with drop priorities for narrow terminals. */
-  columns: Column<E>[];
-  /**
-   * The field the list query sorts by for a column (by column key, in `--sort` form: `start: 'startDate'`), for
-   * columns whose cells show that field. The interactive table sorts these columns on the server, so the order
-   * holds over every page; the others (cells computed from several fields) it sorts on the loaded rows only.
-   */
-  sortFields?: Readonly<Record<string, string>>;
-  /** The readable key/value view of one entity on a terminal. */
-  rows(entity: E): Array<[string, unknown]>;
-  /** Top-level fields the platform owns (never set with `--set`). */
-  readOnly: readonly string[];
-  /** The filterable query of the family: id prefixes and bulk selections run through it. */
-  query: ListOperation;
-  /** A short label for previews and ambiguous-id lists (name, title, e-mail). */
-  label(entity: E): string | undefined;
-  /** A typical `--filter` of this noun for the help text, e.g. `{"type":{"$in":["CLASS","COURSE"]}}`. */
-  filterExample?: string;
-  /**
-   * The single-key actions of this noun in the interactive browser and the dashboard (loaded on first use, from
-   * the noun's own transition verbs): `[{key: 'c', label: 'Confirm', spec}, ...]`.
-   */
-  keys?(): Promise<KeyedVerb[]>;
-  /** An entity from one item of the query's reply, when the items wrap it (extended bookings: `item.booking`). */
-  fromItem?(item: unknown): E;
-  /**
-   * Field paths of filters and sorts, when the platform's documented paths differ from the JSON the view shows:
-   * `toSchema` (documented -> JSON) before checking against {@link schema}, `toWire` (JSON -> documented) to send.
-   */
-  paths?: { toSchema(path: string): string; toWire(path: string): string };
-  /**
-   * When {@link query} takes parameters instead of a filter (a GET list such as the orders list): the
-   * parameter that stands for each field. `--filter`/`--where` may then use only these fields, with equality
-   * or `$in` (list-params.ts), and are sent as the parameters.
-   */
-  listParams?: ParamFilter;
-  /**
-   * Request fields every query of this noun sends besides filter, sort and paging (members: `fieldsets:
-   * ['FULL']`, so a list shows what `get` shows); a list's own `params` override them.
-   */
-  params?: Record<string, unknown>;
-}
-
-/** The filter the platform is sent for a checked (schema-form) filter. */
-export function wireFilter(view: EntityView<unknown>, filter: Filter | undefined): Filter | undefined {
-  return filter && view.paths ? mapFilterFields(filter, view.paths.toWire) : filter;
-}
+import { type EntityView, type FilterFlags, filterOf, listParamsOf, sortOf, wireFilter } from './entity-view.js';
 
 /** A verb as the noun's index registers it, with its run function exposed for tests. */
 export interface Verb<O> {
@@ -79,55 +24,11 @@ export interface Verb<O> {
   run(opts: O, ctx: Context): Promise<void>;
 }
 
-/** `--filter JSON` and repeatable `--where field=value`. */
-export interface FilterFlags {
-  filter?: string;
-  where?: string[];
-}
-
 /** Declares `--filter JSON` (with `example` in its help) and repeatable `--where field=value`. */
 export function addFilterFlags(cmd: Command, example = '{"type":{"$in":["CLASS","COURSE"]}}'): Command {
   return cmd
     .option('--filter <json>', `platform filter as JSON, e.g. '${example}'`)
     .option('--where <field=value>', 'equality condition (numbers/booleans typed, "quoted" forces text); repeatable, ANDed', collect, []);
-}
-
-/**
- * `--filter` and `--where` as one filter, every field checked against the entity schema.
- * @throws UserError (exit 2) for malformed JSON, an unknown operator or field, or a filter nested too deeply
- */
-export function filterOf(ctx: Context, view: EntityView<unknown>, flags: FilterFlags): Filter | undefined {
-  const given = parseFilterFlags(flags);
-  // Documented paths (`bookedEntity.item.slot.serviceId`) are checked in the JSON form the user sees.
-  const filter = given && view.paths ? mapFilterFields(given, view.paths.toSchema) : given;
-  const flag = flags.filter !== undefined ? '--filter' : '--where';
-  checkFilter(view.schema, filter, flag, ctx.flags.allowUnknownFields);
-  listParamsOf(view, filter, flag);
-  return filter;
-}
-
-/**
- * The GET parameters a filter stands for, for a view whose query takes no filter (undefined for one that
- * does; null when the conditions exclude each other).
- * @throws UserError (exit 2) naming the fields the list can select by, when the filter is not expressible
- */
-export function listParamsOf(view: EntityView<unknown>, filter: Filter | undefined, flag = '--filter'): Record<string, unknown> | null | undefined {
-  if (view.query.paging.filter) return undefined;
-  try {
-    return paramsOfFilter(filter, view.listParams ?? {});
-  } catch (err) {
-    if (!(err instanceof UnsupportedFilterError)) throw err;
-    const fields = err.supported;
-    throw new UserError(`${flag}: ${err.message}`, fields.length ? `${view.noun.many} can be selected by ${fields.join(', ')} (equality or $in, ANDed)` : `${view.noun.many} cannot be selected by a filter`);
-  }
-}
-
-/** `--sort` keys, each checked against the entity schema. @throws UserError (exit 2) */
-export function sortOf(ctx: Context, view: EntityView<unknown>, spec: string | undefined) {
-  if (spec === undefined) return undefined;
-  const sort = parseSort(spec);
-  for (const key of sort) checkField(view.schema, view.paths ? view.paths.toSchema(key.fieldName) : key.fieldName, '--sort', ctx.flags.allowUnknownFields);
-  return view.paths ? sort.map((k) => ({ ...k, fieldName: view.paths!.toWire(view.paths!.toSchema(k.fieldName)) })) : sort;
 }
 
 /** The format flags resolved, with `--json` fields checked against the entity schema. */

@@ -58,6 +58,11 @@ export function checkAccess(principal: Principal, op: Pick<Operation, 'family' |
   throw new ApplicationFailure(403, 'PERMISSION_DENIED', `a ${principal.kind} token may not call ${op.name}: it needs the site's admin credential`, { operation: op.name }, 'Permission denied');
 }
 
+/** True when `authorization` holds one of the emulator's OAuth tokens (`OAT.…`, state.ts), not the API key. */
+export function isOAuthToken(authorization: string | undefined): boolean {
+  return typeof authorization === 'string' && authorization.startsWith('OAT.');
+}
+
 /**
  * The OAuth access-token check: `Authorization: OAT.…` (the emulator's token format, state.ts). A token that
  * is not valid (bad signature, expired, revoked, of a removed site) answers 401; a `wix-site-id` naming
@@ -65,7 +70,7 @@ export function checkAccess(principal: Principal, op: Pick<Operation, 'family' |
  */
 export function accessTokenAuthenticator(store: Store, accountId: string): Authenticator {
   return (authorization, headers) => {
-    if (!authorization.startsWith('OAT.')) return undefined;
+    if (!isOAuthToken(authorization)) return undefined;
     const oauth = oauthOf(store, accountId);
     const c = oauth.verify(authorization, 'access');
     if (!c) throw unauthenticated('the access token is not valid, has expired or was revoked');

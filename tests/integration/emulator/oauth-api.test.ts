@@ -312,6 +312,30 @@ describe('revocation (RFC 7009)', () => {
   });
 });
 
+describe('the control plane', () => {
+  it('takes the admin API key only: no visitor, member or app token reads the outbox or makes apps', async () => {
+    const user = await registered();
+    const { location, verifier } = await signIn(user, 'http://127.0.0.1:1237/cb');
+    const member = await post('/oauth2/token', { clientId, grantType: 'authorization_code', redirectUri: 'http://127.0.0.1:1237/cb', code: new URL(location).searchParams.get('code'), codeVerifier: verifier });
+    const app = await emu.request('POST', '/__emulator/oauth-apps', { name: 'Control' });
+    const appToken = await post('/oauth2/token', { clientId: app.body.app.clientId, grantType: 'client_credentials', clientSecret: app.body.clientSecret });
+    const before = (await emu.request('GET', '/__emulator/oauth-apps')).body.apps.length as number;
+    for (const [who, token] of [['visitor', await visitor()], ['member', member.body.access_token], ['app', appToken.body.access_token]] as const) {
+      const mail = await get(`/__emulator/mail?to=${encodeURIComponent(user.email)}`, token);
+      expect(mail.status, who).toBe(403);
+      expect(JSON.stringify(mail.body)).not.toContain('"mail"');
+      const made = await post('/__emulator/oauth-apps', { name: `by ${who}` }, { authorization: token });
+      expect(made.status, who).toBe(403);
+      expect(made.body.clientSecret, who).toBeUndefined();
+      const policy = await fetch(`${emu.url}/__emulator/auth-policy`, { method: 'PUT', headers: { authorization: token, 'content-type': 'application/json' }, body: '{"requireCaptcha":true}' });
+      expect(policy.status, who).toBe(403);
+    }
+    expect((await emu.request('GET', '/__emulator/oauth-apps')).body.apps).toHaveLength(before);
+    expect((await emu.request('GET', '/__emulator/auth-policy')).body.policy.requireCaptcha).toBe(false);
+    expect((await emu.request('GET', `/__emulator/mail?to=${encodeURIComponent(user.email)}`)).status).toBe(200);
+  });
+});
+
 describe('tokens as credentials', () => {
   it('lets a member read its own orders only, and refuses admin calls to visitors and members', async () => {
     const user = await registered();

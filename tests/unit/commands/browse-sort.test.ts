@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Context } from '../../../src/context.js';
 import { columnSorts, sortedColumn } from '../../../src/commands/shared/browse.js';
-import type { EntityView } from '../../../src/commands/shared/verbs.js';
+import type { EntityView } from '../../../src/commands/shared/entity-view.js';
 import { BOOKING_VIEW, bookingColumns } from '../../../src/commands/bookings/shared/view.js';
 import { MEMBER_VIEW } from '../../../src/commands/members/shared/view.js';
 import { ORDER_VIEW } from '../../../src/commands/orders/shared/view.js';

@@ -4,10 +4,10 @@
  * ones. Bookings of a multi-service booking are cancelled with their group (`msb cancel`), so the bulk form
  * skips them and the single form says so.
  */
-import type { KeyedVerb } from '../../shared/ui-actions.js';
+import type { KeyedVerb, TransitionSpec } from '../../shared/entity-view.js';
 import type { Command } from 'commander';
 import { bookings as calls } from '../../../api/bookings.js';
-import { transitionVerb, type TransitionSpec } from '../../shared/transition.js';
+import { transitionVerb } from '../../shared/transition.js';
 import { addCriteriaFlags, criteriaFilter, type CriteriaFlags, hasCriteria } from './criteria.js';
 import { fetchBooking } from './read.js';
 import { BOOKING_VIEW, type BookingRow } from './view.js';

@@ -9,7 +9,7 @@ import { extendedBookingOps } from '../../../api/extended-bookings.js';
 import { AllowedActions, Attendance, Booking, bookingJsonPath, bookingWirePath, type ExtendedBooking } from '../../../api/schemas/booking.js';
 import { formatWallClock } from '../../../api/time-zones.js';
 import { type Column, zoned } from '../../../core/output.js';
-import type { EntityView } from '../../shared/verbs.js';
+import type { EntityView } from '../../shared/entity-view.js';
 
 /** A booking with the extras asked for, as the list and `get` show it. */
 export const BookingRow = z.extend(Booking, {

@@ -5,10 +5,10 @@
  * state read first; "already ..." changes nothing) or many through the entity bulk engine: approve and block
  * as the platform's by-filter jobs over the planned ids, the others one call per member.
  */
-import type { KeyedVerb } from '../../shared/ui-actions.js';
+import type { KeyedVerb, TransitionSpec } from '../../shared/entity-view.js';
 import { members as calls } from '../../../api/members.js';
 import { MEMBER_ACTIVITY_FROM, type Member } from '../../../api/schemas/member.js';
-import { transitionVerb, type TransitionSpec } from '../../shared/transition.js';
+import { transitionVerb } from '../../shared/transition.js';
 import { fetchMember } from './read.js';
 import { MEMBER_VIEW, statusBlocked } from './view.js';
 

@@ -6,7 +6,7 @@
 import { memberOps } from '../../../api/members.js';
 import { Member, MEMBER_STATUS_TABLE, type MemberStatusAction } from '../../../api/schemas/member.js';
 import type { Column } from '../../../core/output.js';
-import type { EntityView } from '../../shared/verbs.js';
+import type { EntityView } from '../../shared/entity-view.js';
 
 /** `first last`, else the nickname. */
 export function memberName(m: Member): string {

@@ -12,7 +12,8 @@ import { UserError } from '../../../core/errors.js';
 import { success } from '../../../core/log.js';
 import { printRecord, printRecords, type FormatFlags } from '../../../core/output.js';
 import { memberApi } from '../../auth/shared/session.js';
-import { formatOf, type EntityView } from '../../shared/verbs.js';
+import { formatOf } from '../../shared/verbs.js';
+import { type EntityView } from '../../shared/entity-view.js';
 import { ORDER_VIEW } from './view.js';
 
 const MINE = "the signed-in member's own orders (member tokens: sitectl login)";

@@ -9,13 +9,13 @@
  * (not started yet, in a free trial) is the platform's to say: it refuses with ORDER_NOT_SUSPENDABLE and
  * its reason.
  */
-import type { KeyedVerb } from '../../shared/ui-actions.js';
+import type { KeyedVerb, TransitionOptions, TransitionSpec } from '../../shared/entity-view.js';
 import type { Command } from 'commander';
 import { orders as calls } from '../../../api/orders.js';
 import type { Order } from '../../../api/schemas/order.js';
 import { UserError } from '../../../core/errors.js';
 import { parseWhen } from '../../shared/time.js';
-import { transitionVerb, type TransitionOptions, type TransitionSpec } from '../../shared/transition.js';
+import { transitionVerb } from '../../shared/transition.js';
 import { addCriteriaFlags, criteriaFilter, type CriteriaFlags, hasCriteria } from './criteria.js';
 import { fetchOrder, ORDER_VIEW } from './view.js';
 

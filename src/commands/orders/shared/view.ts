@@ -8,7 +8,7 @@ import type { ApiClient } from '../../../api/client.js';
 import { orderOps, orders } from '../../../api/orders.js';
 import { Order, ORDER_LIST_PARAMS } from '../../../api/schemas/order.js';
 import type { Column } from '../../../core/output.js';
-import type { EntityView } from '../../shared/verbs.js';
+import type { EntityView } from '../../shared/entity-view.js';
 
 /** The first price of an order, after its coupon: `44.10 USD`. */
 export function priceText(o: Order): string {

@@ -10,7 +10,7 @@ import type { Context } from '../../../context.js';
 import { ExitCode, UserError } from '../../../core/errors.js';
 import type { Column } from '../../../core/output.js';
 import { isIdPrefix } from '../../shared/ids.js';
-import type { EntityView } from '../../shared/verbs.js';
+import type { EntityView } from '../../shared/entity-view.js';
 
 /** `public`, `hidden`, plus `primary` and `archived` when they hold. */
 export function planState(p: Plan): string {

@@ -2,7 +2,7 @@
 import { Service } from '../../../api/schemas/service.js';
 import { serviceOps } from '../../../api/services.js';
 import type { Column } from '../../../core/output.js';
-import type { EntityView } from '../../shared/verbs.js';
+import type { EntityView } from '../../shared/entity-view.js';
 
 /** `50 USD` for a fixed price, the rate type for the others (`VARIED 20-80 USD`, `CUSTOM`, `NO_FEE`). */
 export function priceText(s: Service): string {

@@ -1,0 +1,187 @@
+/**
+ * What a noun declares to the shared verbs (issue 5 section 4): how its entities look on the command line (the
+ * EntityView: schema, columns, query, labels, paths), the state changes it offers (TransitionSpec, run by
+ * transition.ts and by the interactive keys), and how its filter and sort flags are read through it. The rest
+ * of commands/shared builds on this file; of commands/shared it imports only the checkers (fields.ts) and the
+ * flag shapes (bulk-flags.ts).
+ */
+import type { Command } from 'commander';
+import type { $ZodType } from 'zod/v4/core';
+import type { ApiClient } from '../../api/client.js';
+import { paramsOfFilter, UnsupportedFilterError, type ParamFilter } from '../../api/list-params.js';
+import type { ListOperation } from '../../api/paging.js';
+import type { Filter } from '../../api/schemas/common.js';
+import type { ChunkRunner } from '../../bulk/execute.js';
+import type { EntityPort } from '../../bulk/port.js';
+import type { Context } from '../../context.js';
+import { UserError } from '../../core/errors.js';
+import { parseFilterFlags, parseSort } from '../../core/filters.js';
+import type { Column } from '../../core/output.js';
+import type { BulkFlags, SelectionFlags } from './bulk-flags.js';
+import { checkField, checkFilter, mapFilterFields } from './fields.js';
+
+/** How a noun's entities look on the command line: names, schema, table columns, the readable view. */
+export interface EntityView<E> {
+  noun: { one: string; many: string };
+  /** The entity schema of the family table: what `--json`, `--filter`, `--sort` and `--set` are checked against. */
+  schema: $ZodType;
+  /** Columns of the list table (and TSV/CSV), with drop priorities for narrow terminals. */
+  columns: Column<E>[];
+  /**
+   * The field the list query sorts by for a column (by column key, in `--sort` form: `start: 'startDate'`), for
+   * columns whose cells show that field. The interactive table sorts these columns on the server, so the order
+   * holds over every page; the others (cells computed from several fields) it sorts on the loaded rows only.
+   */
+  sortFields?: Readonly<Record<string, string>>;
+  /** The readable key/value view of one entity on a terminal. */
+  rows(entity: E): Array<[string, unknown]>;
+  /** Top-level fields the platform owns (never set with `--set`). */
+  readOnly: readonly string[];
+  /** The filterable query of the family: id prefixes and bulk selections run through it. */
+  query: ListOperation;
+  /** A short label for previews and ambiguous-id lists (name, title, e-mail). */
+  label(entity: E): string | undefined;
+  /** A typical `--filter` of this noun for the help text, e.g. `{"type":{"$in":["CLASS","COURSE"]}}`. */
+  filterExample?: string;
+  /**
+   * The single-key actions of this noun in the interactive browser and the dashboard (loaded on first use, from
+   * the noun's own transition verbs): `[{key: 'c', label: 'Confirm', spec}, ...]`.
+   */
+  keys?(): Promise<KeyedVerb[]>;
+  /** An entity from one item of the query's reply, when the items wrap it (extended bookings: `item.booking`). */
+  fromItem?(item: unknown): E;
+  /**
+   * Field paths of filters and sorts, when the platform's documented paths differ from the JSON the view shows:
+   * `toSchema` (documented -> JSON) before checking against {@link schema}, `toWire` (JSON -> documented) to send.
+   */
+  paths?: { toSchema(path: string): string; toWire(path: string): string };
+  /**
+   * When {@link query} takes parameters instead of a filter (a GET list such as the orders list): the
+   * parameter that stands for each field. `--filter`/`--where` may then use only these fields, with equality
+   * or `$in` (list-params.ts), and are sent as the parameters.
+   */
+  listParams?: ParamFilter;
+  /**
+   * Request fields every query of this noun sends besides filter, sort and paging (members: `fieldsets:
+   * ['FULL']`, so a list shows what `get` shows); a list's own `params` override them.
+   */
+  params?: Record<string, unknown>;
+}
+
+/** The filter the platform is sent for a checked (schema-form) filter. */
+export function wireFilter(view: EntityView<unknown>, filter: Filter | undefined): Filter | undefined {
+  return filter && view.paths ? mapFilterFields(filter, view.paths.toWire) : filter;
+}
+
+export interface TransitionOptions extends BulkFlags, SelectionFlags {
+  id?: string;
+  /** Pin the revision of the single form (default: the one just read). */
+  revision?: string;
+  [extra: string]: unknown;
+}
+
+/** The family's bulk wiring of one transition, loaded on first use of the bulk form. */
+export interface BulkTransitionWiring {
+  port(api: ApiClient): EntityPort;
+  /** Sends one chunk (planned ids and revisions); `options` are the verb's options as the journal keeps them. */
+  send(api: ApiClient, options: Record<string, unknown>): ChunkRunner['send'];
+  chunkSize: number;
+}
+
+export interface TransitionSpec<E extends { id: string; revision?: string | null }> {
+  view: EntityView<E>;
+  /** The verb (`confirm`) and the journal's action name. */
+  verb: string;
+  /** The command path (`bookings confirm`) for hints and the resume command. */
+  command: string;
+  description: string;
+  examples: string[];
+  /** The outcome of a changed entity (`confirmed`) and the progress title (`Confirming`). */
+  done: string;
+  title: string;
+  /** True when the entity is in the target state already. */
+  reached(entity: E): boolean;
+  /** Why the entity cannot make the change (undefined when it can). */
+  blocked?(entity: E): string | undefined;
+  /**
+   * For a change that cannot be undone: the question the single form asks first (`--yes` skips it; without a
+   * terminal and without `--yes` it is refused, exit 2), given the entity and the verb's options.
+   */
+  confirmOne?(entity: E, options: Record<string, unknown>): string | undefined;
+  /** For one blocked entity: the command that does what was meant (`msb cancel ID`), as a hint line. */
+  instead?(entity: E, bin: string): string | undefined;
+  /** Reads one entity. @throws ApiError 404 for an unknown id */
+  fetch(api: ApiClient, id: string, signal: AbortSignal): Promise<E>;
+  /** Changes one entity at `revision`; returns it as it is now. */
+  apply(api: ApiClient, entity: E, revision: string | undefined, options: Record<string, unknown>, signal: AbortSignal): Promise<E>;
+  bulk(): Promise<BulkTransitionWiring>;
+  /** Extra flags of the verb and the options they give (kept in the journal for `--resume`). */
+  flags?(cmd: Command): void;
+  /**
+   * The verb's own selection flags (`--status`, `--service`, `--from`, ...) as a filter (schema form), ANDed
+   * with `--filter`/`--where`; undefined when none was given. Declared by `flags`.
+   */
+  criteria?(opts: TransitionOptions, ctx: Context): Promise<Filter | undefined>;
+  /** Whether any of the verb's own selection flags was given (before anything is read). */
+  hasCriteria?(opts: TransitionOptions): boolean;
+  options?(opts: TransitionOptions): Record<string, unknown>;
+  /** The confirm question for N entities. */
+  question(n: number): string;
+  /** Whether the entity has revisions (default true); without them the verb has no `--revision` flag (members). */
+  revisioned?: boolean;
+}
+
+type Spec = TransitionSpec<{ id: string; revision?: string | null }>;
+
+/** One key of a noun: the verb it runs and whether it asks first for one row too. */
+export interface KeyedVerb {
+  key: string;
+  label: string;
+  destructive?: boolean;
+  spec: Spec;
+}
+
+/** `--filter JSON` and repeatable `--where field=value`. */
+export interface FilterFlags {
+  filter?: string;
+  where?: string[];
+}
+
+/**
+ * `--filter` and `--where` as one filter, every field checked against the entity schema.
+ * @throws UserError (exit 2) for malformed JSON, an unknown operator or field, or a filter nested too deeply
+ */
+export function filterOf(ctx: Context, view: EntityView<unknown>, flags: FilterFlags): Filter | undefined {
+  const given = parseFilterFlags(flags);
+  // Documented paths (`bookedEntity.item.slot.serviceId`) are checked in the JSON form the user sees.
+  const filter = given && view.paths ? mapFilterFields(given, view.paths.toSchema) : given;
+  const flag = flags.filter !== undefined ? '--filter' : '--where';
+  checkFilter(view.schema, filter, flag, ctx.flags.allowUnknownFields);
+  listParamsOf(view, filter, flag);
+  return filter;
+}
+
+/**
+ * The GET parameters a filter stands for, for a view whose query takes no filter (undefined for one that
+ * does; null when the conditions exclude each other).
+ * @throws UserError (exit 2) naming the fields the list can select by, when the filter is not expressible
+ */
+export function listParamsOf(view: EntityView<unknown>, filter: Filter | undefined, flag = '--filter'): Record<string, unknown> | null | undefined {
+  if (view.query.paging.filter) return undefined;
+  try {
+    return paramsOfFilter(filter, view.listParams ?? {});
+  } catch (err) {
+    if (!(err instanceof UnsupportedFilterError)) throw err;
+    const fields = err.supported;
+    throw new UserError(`${flag}: ${err.message}`, fields.length ? `${view.noun.many} can be selected by ${fields.join(', ')} (equality or $in, ANDed)` : `${view.noun.many} cannot be selected by a filter`);
+  }
+}
+
+/** `--sort` keys, each checked against the entity schema. @throws UserError (exit 2) */
+export function sortOf(ctx: Context, view: EntityView<unknown>, spec: string | undefined) {
+  if (spec === undefined) return undefined;
+  const sort = parseSort(spec);
+  for (const key of sort) checkField(view.schema, view.paths ? view.paths.toSchema(key.fieldName) : key.fieldName, '--sort', ctx.flags.allowUnknownFields);
+  return view.paths ? sort.map((k) => ({ ...k, fieldName: view.paths!.toWire(view.paths!.toSchema(k.fieldName)) })) : sort;
+}
+
