@@ -12,6 +12,7 @@
 import { membersFamily } from '../../api/members.js';
 import { DEFAULT_MEMBERS_PAGE } from '../../api/schemas/member.js';
 import { bulkReply } from '../bulk.js';
+import { ApplicationFailure } from '../errors.js';
 import { compileFilter, runQuery } from '../query/index.js';
 import { RawJson, serve, type RequestContext } from '../serve.js';
 import type { SiteCollection } from '../store/collection.js';
@@ -118,7 +119,14 @@ export const membersServed = serve(membersFamily, {
 
   getMember(ctx) {
     const members = membersOf(ctx);
-    return memberReply(members, members.require(ctx.body.id), fieldsetOf(ctx.body.fieldsets));
+    const doc = members.require(ctx.body.id);
+    // A visitor's or member's token reads other members as the platform shows them to everyone: a public
+    // member's PUBLIC fieldset, a private member not at all (its data is for itself and the site owner).
+    if (ctx.principal.kind !== 'admin' && !(ctx.principal.kind === 'member' && ctx.principal.memberId === doc.id)) {
+      if (doc.privacyStatus !== 'PUBLIC') throw new ApplicationFailure(404, 'MEMBER_NOT_FOUND', `member ${doc.id} was not found`, { id: doc.id });
+      return memberReply(members, doc, 'PUBLIC');
+    }
+    return memberReply(members, doc, fieldsetOf(ctx.body.fieldsets));
   },
 
   listMembers(ctx) {

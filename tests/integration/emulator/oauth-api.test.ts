@@ -354,6 +354,32 @@ describe('tokens as credentials', () => {
   });
 });
 
+describe("other members' data", () => {
+  it('a member token reads another member as PUBLIC only, and a private member not at all; itself in full', async () => {
+    const user = await registered();
+    const { location, verifier } = await signIn(user, 'http://127.0.0.1:1238/cb');
+    const t = await post('/oauth2/token', { clientId, grantType: 'authorization_code', redirectUri: 'http://127.0.0.1:1238/cb', code: new URL(location).searchParams.get('code'), codeVerifier: verifier });
+    const token = t.body.access_token as string;
+    const all = (await emu.request('POST', '/members/v1/members/query', { query: { paging: { limit: 100 } }, fieldsets: ['FULL'] })).body.members as Array<{ id: string; loginEmail: string; privacyStatus: string }>;
+    const pub = all.find((m) => m.privacyStatus === 'PUBLIC' && m.loginEmail !== user.email)!;
+    const priv = all.find((m) => m.privacyStatus === 'PRIVATE')!;
+    expect(pub && priv).toBeTruthy();
+    const other = await get(`/members/v1/members/${pub.id}?fieldsets=FULL`, token);
+    expect(other.status).toBe(200);
+    expect(other.body.member.id).toBe(pub.id);
+    expect(JSON.stringify(other.body)).not.toContain(pub.loginEmail);
+    expect(other.body.member.contact).toBeUndefined();
+    const hidden = await get(`/members/v1/members/${priv.id}?fieldsets=FULL`, token);
+    expect(hidden.status).toBe(404);
+    expect(JSON.stringify(hidden.body)).not.toContain(priv.loginEmail);
+    const self = (await get('/members/v1/members/my?fieldsets=FULL', token)).body.member;
+    const own = await get(`/members/v1/members/${self.id}?fieldsets=FULL`, token);
+    expect(own.body.member.loginEmail).toBe(user.email);
+    // The admin still reads anyone in full.
+    expect((await emu.request('GET', `/members/v1/members/${priv.id}?fieldsets=FULL`)).body.member.loginEmail).toBe(priv.loginEmail);
+  });
+});
+
 describe('identity and site policies (spec 001 sections 4 and 8)', () => {
   it('answers the error codes of section 8', async () => {
     const v = await visitor();
