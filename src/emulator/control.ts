@@ -8,35 +8,13 @@
 import { randomUUID } from 'node:crypto';
 import { type AdminKey, writeAdminKey } from './auth.js';
 import { ApplicationFailure, ValidationFailure } from './errors.js';
-import type { FaultInjector } from './faults.js';
 import { DEFAULT_SEED_BOOKINGS } from './seed/bookings.js';
 import { DEFAULT_SEED_MEMBERS, MAX_SEED_MEMBERS } from './seed/members.js';
 import { DEFAULT_SEED_SIZE, furnishSite, MAX_SEED_BOOKINGS, MAX_SEED_STAFF, seedStore, type SeedOptions } from './seed/index.js';
 import type { Store } from './store/store.js';
+import type { Body, ControlHandler, ControlState } from './control-state.js';
 import { oauthControlRoutes } from './oauth/control.js';
 import { orderControlRoutes } from './orders/payment.js';
-
-export interface ControlState {
-  store: Store;
-  faults: FaultInjector;
-  dataDir: string;
-  url: () => string;
-  key: AdminKey;
-  startedAt: string;
-}
-
-/** What a control handler gets besides the parsed body. */
-export interface ControlRequest {
-  query: URLSearchParams;
-  requestId: string;
-  /** Values of the route's `{name}` segments. */
-  params: Record<string, string>;
-}
-
-// Control bodies are free-form JSON checked field by field below.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Body = any;
-type ControlHandler = (emu: ControlState, body: Body, req: ControlRequest) => object;
 
 const MAX_EVENTS = 1000;
 const UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };

@@ -8,7 +8,7 @@
  * - `GET /__emulator/oauth-apps` and `POST /__emulator/oauth-apps {site?, name, redirectUris?}`: the OAuth apps;
  *   a new app answers its client secret once.
  */
-import type { ControlState } from '../control.js';
+import type { ControlState } from '../control-state.js';
 import { ApplicationFailure, ValidationFailure } from '../errors.js';
 import { oauthOf, type SignInPolicy } from './state.js';
 

@@ -4,7 +4,7 @@
  * come here, so a payment made in a browser and one made by a script change an order the same way
  * (rules.ts {@link applyPayment}: ACTIVE and PAID, or payment FAILED; events in the same transaction).
  */
-import type { ControlState } from '../control.js';
+import type { ControlState } from '../control-state.js';
 import { ApplicationFailure, ValidationFailure } from '../errors.js';
 import type { Store } from '../store/store.js';
 import { createOrder, type OrderRequest } from './checkout.js';

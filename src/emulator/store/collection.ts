@@ -16,7 +16,6 @@
  */
 import { ApplicationFailure, REVISION_MISMATCH_MESSAGE } from '../errors.js';
 import { MatchMemo } from '../query/memo.js';
-import type { Store } from './store.js';
 
 /** What every stored document has. Revision and dates are filled in by the collection. */
 export interface Doc {
@@ -50,6 +49,31 @@ export interface CollectionDef<T extends Doc> {
   revisioned?: boolean;
   /** Phantom: carries the document type. */
   readonly _type?: T;
+}
+
+/**
+ * What a collection needs of the store that holds it (store.ts's Store is the one implementation): its SQLite
+ * rows, the unique-value claims, the change marks, the event log and the clock. Declared here so the store
+ * imports the collection and not the other way round.
+ */
+export interface CollectionStore {
+  /** Every stored row of a kind (of one site, when given). */
+  rows(kind: string, site?: string): IterableIterator<{ site: string; doc: string }>;
+  rowDoc(kind: string, site: string, id: string): string | undefined;
+  insertRow(kind: string, site: string, id: string, doc: string): void;
+  updateRow(kind: string, site: string, id: string, doc: string): void;
+  deleteRow(kind: string, site: string, id: string): void;
+  /** Marks a document changed in the current transaction (the cache is rolled back with it). */
+  touch(kind: string, site: string, id: string): void;
+  /** The id holding a unique value, if any. */
+  uniqueOwner(kind: string, site: string, name: string, value: string): string | undefined;
+  claimUnique(kind: string, site: string, name: string, value: string, id: string): void;
+  releaseUnique(kind: string, site: string, name: string, value: string, id: string): void;
+  releaseAllUniques(kind: string, site: string, id: string): void;
+  /** Records a domain event; returns its sequence number. */
+  appendEvent(site: string, type: string, entityId: string, entityJson: string): number;
+  /** The emulator clock's now as an ISO string. */
+  now(): string;
 }
 
 /** Declares a collection (a typed constant; the store instantiates it). */
@@ -88,7 +112,7 @@ export function revisionMismatch(id: string, requested: string, current: string 
   });
 }
 
-/** One kind of entity across every site; see the module comment. Created by the {@link Store}. */
+/** One kind of entity across every site; see the module comment. Created by the store (store.ts). */
 export class Collection<T extends Doc> {
   private readonly sites = new Map<string, SiteState<T>>();
   private readonly json = new WeakMap<object, string>();
@@ -96,7 +120,7 @@ export class Collection<T extends Doc> {
 
   constructor(
     readonly def: CollectionDef<T>,
-    readonly store: Store,
+    readonly store: CollectionStore,
   ) {}
 
   private state(site: string): SiteState<T> {
@@ -232,7 +256,7 @@ export class SiteCollection<T extends Doc> {
     return this.collection.def;
   }
 
-  private get store(): Store {
+  private get store(): CollectionStore {
     return this.collection.store;
   }
 

@@ -1,0 +1,32 @@
+/**
+ * What a handler of the control plane (/__emulator/...) is given: the running emulator's state, the request's
+ * query, id and route parameters, and the parsed body. control.ts routes to the handlers; the families'
+ * own control routes (oauth/control.ts, orders/payment.ts) are written against these types.
+ */
+import type { AdminKey } from './auth.js';
+import type { FaultInjector } from './faults.js';
+import type { Store } from './store/store.js';
+
+/** The running emulator as the control plane sees it. */
+export interface ControlState {
+  store: Store;
+  faults: FaultInjector;
+  dataDir: string;
+  url: () => string;
+  key: AdminKey;
+  startedAt: string;
+}
+
+/** What a control handler gets besides the parsed body. */
+export interface ControlRequest {
+  query: URLSearchParams;
+  requestId: string;
+  /** Values of the route's `{name}` segments. */
+  params: Record<string, string>;
+}
+
+// Control bodies are free-form JSON checked field by field by each handler.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type Body = any;
+/** One control route: the state, the parsed body, the request; returns the JSON reply. */
+export type ControlHandler = (emu: ControlState, body: Body, req: ControlRequest) => object;
