@@ -121,6 +121,10 @@ export const memberOrdersServed = serve(memberOrdersFamily, {
 export const checkoutServed = serve(checkoutFamily, {
   createOnlineOrder(ctx) {
     const b = book(ctx);
+    // Buying on a member's behalf is the business's (the admin credential); a member's token buys for itself.
+    if (ctx.body.onBehalf && ctx.principal.kind !== 'admin') {
+      throw new ApplicationFailure(403, 'PERMISSION_DENIED', "onBehalf buys for another member: it needs the site's admin credential, not a member's token", {}, 'Permission denied');
+    }
     const memberId = ctx.body.onBehalf?.memberId ?? signedInMember(ctx, 'createOnlineOrder without onBehalf');
     const order = createOrder(b, { planId: ctx.body.planId, memberId, type: 'ONLINE', startDate: ctx.body.startDate, couponCode: ctx.body.couponCode, orderMethod: ctx.body.onBehalf?.orderMethod });
     return new RawJson(`{"order":${b.orders.json(order)}}`);

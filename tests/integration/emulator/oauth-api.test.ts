@@ -380,6 +380,25 @@ describe("other members' data", () => {
   });
 });
 
+describe('buying for someone else', () => {
+  it("refuses onBehalf to a member's token: only the business buys on a member's behalf", async () => {
+    const user = await registered();
+    const { location, verifier } = await signIn(user, 'http://127.0.0.1:1239/cb');
+    const t = await post('/oauth2/token', { clientId, grantType: 'authorization_code', redirectUri: 'http://127.0.0.1:1239/cb', code: new URL(location).searchParams.get('code'), codeVerifier: verifier });
+    const plan = await emu.request('POST', '/pricing-plans/v2/plans', { plan: { name: `On behalf ${Date.now()}`, pricing: { singlePaymentUnlimited: true, price: { value: '5', currency: 'USD' } } } });
+    expect(plan.status, JSON.stringify(plan.body)).toBe(200);
+    const victim = (await emu.request('POST', '/members/v1/members/query', { query: { paging: { limit: 1 } } })).body.members[0].id as string;
+    const r = await post('/pricing-plans/v2/checkout/orders/online', { planId: plan.body.plan.id, onBehalf: { memberId: victim } }, { authorization: t.body.access_token });
+    expect(r.status).toBe(403);
+    expect(r.body.details.applicationError.code).toBe('PERMISSION_DENIED');
+    const orders = (await emu.request('GET', '/pricing-plans/v2/orders?limit=50')).body.orders as Array<{ planId: string }>;
+    expect(orders.filter((o) => o.planId === plan.body.plan.id)).toEqual([]);
+    // Without onBehalf the member buys for itself, as before.
+    const own = await post('/pricing-plans/v2/checkout/orders/online', { planId: plan.body.plan.id }, { authorization: t.body.access_token });
+    expect(own.status, JSON.stringify(own.body)).toBe(200);
+  });
+});
+
 describe('identity and site policies (spec 001 sections 4 and 8)', () => {
   it('answers the error codes of section 8', async () => {
     const v = await visitor();
