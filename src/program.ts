@@ -52,7 +52,7 @@ export function nounNames(): string[] {
 }
 
 /** Global options that take a value, so the noun scan skips their argument. */
-const VALUE_OPTIONS = new Set(['--profile', '--timeout']);
+const VALUE_OPTIONS = new Set(['--profile', '--site', '--timeout']);
 
 /**
  * The noun `argv` invokes (`services` in `sitectl --profile x services list`, and in `sitectl help services`),

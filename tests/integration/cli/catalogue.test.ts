@@ -41,6 +41,17 @@ describe('an account with several sites', () => {
     expect(Number((await cli(['services', 'count'])).stdout.trim())).toBeGreaterThan(0);
   });
 
+  it('takes --site before the noun too, with or without =', async () => {
+    for (const args of [['--site', 'Uptown', 'services', 'count'], ['--site=Uptown', 'services', 'count'], ['--timeout', '30', '--site', 'Uptown', 'services', 'count']]) {
+      const r = await cli(args);
+      expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(0);
+      expect(r.stdout.trim()).toBe('0');
+    }
+    const sites = await cli(['--site', 'Uptown', 'sites', 'list', '--json']);
+    expect(sites.code, sites.stderr).toBe(0);
+    expect(json(sites).find((s: { current: boolean }) => s.current).name).toBe('Uptown');
+  });
+
   it('refuses a site the account does not have (exit 2, listing its sites), on the wire too', async () => {
     const r = await cli(['services', 'count', '--site', 'Nowhere']);
     expect(r.code).toBe(2);
