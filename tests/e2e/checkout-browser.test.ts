@@ -3,7 +3,7 @@
  * playwright-core): the `fullUrl` of a `paidPlansCheckout` redirect session is opened, the page shows the plan
  * and the total, Pay is clicked like a person would, the browser lands on the session's thank-you URL (a small
  * local site), and the order is ACTIVE and PAID through the API. Also a plan's checkout without a member: the
- * sign-in page first, then back to the checkout, then the thank-you URL. Screenshots go to SITECTL_SCREENSHOTS.
+ * sign-in page first (submitted with Enter), then back to the checkout, then the thank-you URL. Screenshots go to SITECTL_SCREENSHOTS.
  * Skipped, with a message, when /usr/bin/chromium is missing.
  */
 import { existsSync, mkdirSync } from 'node:fs';
@@ -82,7 +82,7 @@ describe.skipIf(!hasChromium)('the hosted checkout page in a real browser (headl
     expect(paid.cycles).toHaveLength(1);
   });
 
-  it("a plan's checkout with no member: sign in on the hosted page, back to the checkout, Pay, then the thank-you URL", async () => {
+  it("a plan's checkout with no member: sign in on the hosted page (Enter), back to the checkout, Pay, then the thank-you URL", async () => {
     const email = `browser-signin-payer-${Date.now()}@example.com`;
     await ok('POST', '/_api/iam/authentication/v2/register', { loginId: { email }, password: 'correct-horse' });
     const plan = await planNamed('10-Class Pack');
@@ -93,7 +93,9 @@ describe.skipIf(!hasChromium)('the hosted checkout page in a real browser (headl
       await expect(page.getByRole('heading', { name: 'Sign in' }).isVisible()).resolves.toBe(true);
       await page.getByLabel('E-mail').fill(email);
       await page.getByLabel('Password').fill('correct-horse');
-      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.screenshot({ path: join(SCREENSHOTS, 'checkout-sign-in.png') });
+      // Enter in the password field signs in (the form's first submit button is "Sign in", not "Cancel").
+      await page.getByLabel('Password').press('Enter');
       await page.waitForURL(/\/hosted\/paidPlansCheckout\?session=/);
       expect(await page.textContent('body')).toContain(`Buying as ${email}`);
       await page.screenshot({ path: join(SCREENSHOTS, 'checkout-signed-in.png'), fullPage: true });
