@@ -97,6 +97,14 @@ describe('POST /__emulator/orders/{id}/pay', () => {
     expect((await pay(o.id, { outcome: 'PAID' })).body.order).toMatchObject({ status: 'ACTIVE', lastPaymentStatus: 'PAID' });
   });
 
+  it("pays the demo seed's DRAFT and PENDING online orders too", async () => {
+    for (const status of ['DRAFT', 'PENDING']) {
+      const waiting = (await ok('GET', `/pricing-plans/v2/orders?orderStatuses=${status}&paymentStatuses=PENDING&limit=1`)).orders[0];
+      expect(waiting, status).toBeDefined();
+      expect((await ok('POST', `/__emulator/orders/${waiting.id}/pay`, {})).order).toMatchObject({ status: 'ACTIVE', lastPaymentStatus: 'PAID' });
+    }
+  });
+
   it('refuses what is not a PENDING online order, with a clear code and message; a bad outcome is a 400', async () => {
     const p = await plan();
     const o = await online(p.id);
