@@ -134,6 +134,45 @@ describe.skipIf(!hasChromium)('sitectl login in a real browser (headless Chromiu
     expect(JSON.parse(me.stdout)).toEqual({ loginEmail: who.email });
   });
 
+  it('Enter in the password field signs in (the form submits with Sign in, not Cancel)', async () => {
+    const who = await member();
+    const c = cli(['login']);
+    const page = await browser.newPage();
+    await page.goto(await handedUrl(c));
+    // Shown as before: Cancel on the left, Sign in on the right.
+    const cancelBox = await page.getByRole('button', { name: 'Cancel' }).boundingBox();
+    const signInBox = await page.getByRole('button', { name: 'Sign in' }).boundingBox();
+    expect(cancelBox!.x).toBeLessThan(signInBox!.x);
+    await page.getByLabel('E-mail').fill(who.email);
+    await page.getByLabel('Password').fill(who.password);
+    // A browser submits the form with its first submit button on Enter: that must be Sign in, not Cancel.
+    await page.getByLabel('Password').press('Enter');
+    await page.waitForURL(/\/callback\?(code|error)=/);
+    expect(page.url()).toMatch(/\/callback\?code=/);
+    const r = await c.done;
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain(`Signed in as ${who.email}`);
+    await page.close();
+  });
+
+  it('Enter in the password field of the device page approves (not Deny)', async () => {
+    const who = await member();
+    const c = cli(['login', '--device']);
+    const url = await handedUrl(c);
+    const page = await browser.newPage();
+    await page.goto(url);
+    await page.getByLabel('E-mail').fill(who.email);
+    await page.getByLabel('Password').fill(who.password);
+    await page.getByLabel('Password').press('Enter');
+    // Both ends of the page (approved, denied) carry this heading; which one it is, the text says.
+    await page.getByRole('heading', { name: 'Device sign-in' }).waitFor();
+    expect(await page.textContent('body')).toContain('Device approved');
+    const r = await c.done;
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain(`Signed in as ${who.email}`);
+    await page.close();
+  });
+
   it('--no-browser: prints the URL and accepts the address the browser ended on, pasted', async () => {
     const who = await member();
     const c = cli(['login', '--no-browser']);

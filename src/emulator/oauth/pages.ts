@@ -19,6 +19,7 @@ const STYLE = `
   input { width: 100%; box-sizing: border-box; padding: 10px 12px; font-size: 15px; border: 1px solid #c9ccd6; border-radius: 8px; }
   input:focus { outline: 2px solid #3b5bdb; border-color: #3b5bdb; }
   .actions { display: flex; gap: 10px; margin-top: 22px; }
+  .actions.reverse { flex-direction: row-reverse; }
   button { flex: 1; padding: 11px; font-size: 15px; border-radius: 8px; border: 0; cursor: pointer; font-weight: 600; }
   button.primary { background: #3b5bdb; color: #fff; }
   button.secondary { background: #e9ebf2; color: #1c1d22; }
@@ -45,7 +46,11 @@ const hidden = (fields: Record<string, string | undefined>) =>
     .map(([k, v]) => `<input type="hidden" name="${esc(k)}" value="${esc(v)}">`)
     .join('');
 
-/** The sign-in page: e-mail, password, "Sign in" and "Cancel", a link to register. */
+/**
+ * The sign-in page: e-mail, password, "Sign in" and "Cancel", a link to register. "Sign in" is the first submit
+ * button of the form (shown on the right): a browser submits a form with its first button when Enter is pressed
+ * in a field, so Enter signs in rather than cancels. Every page with two actions keeps its primary one first.
+ */
 export function signInPage(o: { action: string; fields: Record<string, string | undefined>; siteName: string; email?: string; error?: string; info?: string; registerHref?: string; captcha?: boolean }): string {
   return page(
     `Sign in to ${o.siteName}`,
@@ -54,7 +59,7 @@ export function signInPage(o: { action: string; fields: Record<string, string | 
 <label for="email">E-mail</label><input id="email" name="email" type="email" autocomplete="username" required value="${esc(o.email)}">
 <label for="password">Password</label><input id="password" name="password" type="password" autocomplete="current-password" required>
 ${o.captcha ? `<label for="captcha">Captcha token</label><input id="captcha" name="captcha" type="text">` : ''}
-<div class="actions"><button class="secondary" type="submit" name="action" value="cancel" formnovalidate>Cancel</button><button class="primary" type="submit" name="action" value="signin">Sign in</button></div>
+<div class="actions reverse"><button class="primary" type="submit" name="action" value="signin">Sign in</button><button class="secondary" type="submit" name="action" value="cancel" formnovalidate>Cancel</button></div>
 </form>${o.registerHref ? `<p class="foot">New here? <a href="${esc(o.registerHref)}">Create an account</a></p>` : ''}`,
   );
 }
@@ -84,7 +89,7 @@ export function codePage(o: { action: string; fields: Record<string, string | un
   );
 }
 
-/** The device-approval page: the code the terminal shows, then e-mail and password, "Approve" or "Deny". */
+/** The device-approval page: the code the terminal shows, then e-mail and password, "Approve" (first: Enter approves) or "Deny". */
 export function devicePage(o: { action: string; userCode?: string; siteName?: string; error?: string; info?: string; done?: string }): string {
   if (o.done) return page('Device sign-in', `<h1>Device sign-in</h1>${notice(undefined, o.done)}<p class="sub">You can close this window and return to your terminal.</p>`);
   return page(
@@ -94,7 +99,7 @@ export function devicePage(o: { action: string; userCode?: string; siteName?: st
 <label for="user_code">Code</label><input id="user_code" name="user_code" class="code" required value="${esc(o.userCode)}">
 <label for="email">E-mail</label><input id="email" name="email" type="email" autocomplete="username">
 <label for="password">Password</label><input id="password" name="password" type="password" autocomplete="current-password">
-<div class="actions"><button class="secondary" type="submit" name="action" value="deny" formnovalidate>Deny</button><button class="primary" type="submit" name="action" value="approve">Approve</button></div>
+<div class="actions reverse"><button class="primary" type="submit" name="action" value="approve">Approve</button><button class="secondary" type="submit" name="action" value="deny" formnovalidate>Deny</button></div>
 </form>`,
   );
 }
