@@ -200,7 +200,10 @@ export async function applyPlans(ctx: Context, plans: SitePlan[], flags: BulkFla
   if (flags.dryRun) {
     if (format.kind === 'json') await printValue(ctx.io, format, { dryRun: true, sites: outcomes.map((o) => ({ ...o, items: rows.filter((r) => r.site === o.siteName) })) });
     else if (rows.length) await printRecords(ctx.io, format, rows, [{ key: 'site' }, { key: 'action' }, { key: 'slug' }, { key: 'fields' }], { now: ctx.now() });
-    notice(ctx.io, `dry run: ${rows.length} change${rows.length === 1 ? '' : 's'} on ${work.length} site${work.length === 1 ? '' : 's'}; nothing was changed`);
+    const sites = (n: number) => `${n} site${n === 1 ? '' : 's'}`;
+    const upToDate = plans.filter((p) => !p.missing.length && !work.includes(p)).length;
+    const parts = [...(work.length ? [`${rows.length} change${rows.length === 1 ? '' : 's'} on ${sites(work.length)}`] : []), ...(upToDate ? [`${sites(upToDate)} already up to date`] : [])];
+    notice(ctx.io, `dry run: ${parts.length ? parts.join(', ') : 'nothing to change'}; nothing was changed`);
     return outcomes;
   }
   if (work.length && !flags.yes) {
@@ -307,7 +310,18 @@ export function finishDryRun(outcomes: readonly SiteOutcome[]): void {
 }
 
 /**
- * Runs `services apply`. @throws UserError (exit 2) for bad flags, a bad file or an unknown site; (exit 1) a
+ * With one target site that lacks references: one line listing them. Exit 3, as when one of several sites is
+ * refused (the README's CI section: 3 when a site was refused or partly failed), whatever the number of sites.
+ * @throws UserError (exit 3)
+ */
+export function refuseSingleSite(plans: readonly SitePlan[], hint: string): void {
+  if (plans.length === 1 && plans[0]!.missing.length) {
+    throw new UserError(`site ${plans[0]!.site.name} lacks ${plans[0]!.missing.join(', ')}; nothing was changed`, hint, ExitCode.PartialFailure);
+  }
+}
+
+/**
+ * Runs `services apply`. @throws UserError (exit 2) for bad flags, a bad file or an unknown site; (exit 3) a
  *   single target refused for missing references; PartialFailureError (exit 3); DeclinedError; CancelError
  */
 export async function run(opts: ApplyOptions, ctx: Context): Promise<void> {
@@ -323,9 +337,7 @@ export async function run(opts: ApplyOptions, ctx: Context): Promise<void> {
   requireConfirmable(ctx, opts, 'applying a catalogue');
   const sites = opts.toSite?.length ? opts.toSite : [(await ctx.api()).siteId ?? ''];
   const plans = await planSites(ctx, wanted, sites, Boolean(opts.prune), Boolean(opts.createMissing));
-  if (plans.length === 1 && plans[0]!.missing.length) {
-    throw new UserError(`site ${plans[0]!.site.name} lacks ${plans[0]!.missing.join(', ')}; nothing was changed`, 'create them on that site (staff are never created), or change the file', ExitCode.Failure);
-  }
+  refuseSingleSite(plans, 'create them on that site (staff are never created), or change the file');
   const outcomes = await applyPlans(ctx, plans, { ...opts, verb: 'services apply' });
   if (opts.dryRun) return finishDryRun(outcomes);
   await reportSites(ctx, outcomes, opts.json, 'services apply');

@@ -10,7 +10,7 @@
 import type { Command } from 'commander';
 import { services } from '../../api/services.js';
 import type { Context } from '../../context.js';
-import { ExitCode, UserError } from '../../core/errors.js';
+import { UserError } from '../../core/errors.js';
 import { collect, parseIntFlag } from '../../core/filters.js';
 import { notice, success } from '../../core/log.js';
 import { printRecord } from '../../core/output.js';
@@ -105,7 +105,7 @@ export async function run(opts: CloneOptions, ctx: Context): Promise<void> {
 
 /**
  * `clone --to-site`: exports the chosen services of the site in use and applies that catalogue to each target.
- * @throws UserError (exit 2) for bad flags, unknown ids or sites, a missing --yes off a terminal; (exit 1) a single
+ * @throws UserError (exit 2) for bad flags, unknown ids or sites, a missing --yes off a terminal; (exit 3) a single
  *   target refused for missing references; PartialFailureError (exit 3); DeclinedError; CancelError
  */
 export async function runToSites(opts: CloneOptions, ctx: Context): Promise<void> {
@@ -115,7 +115,7 @@ export async function runToSites(opts: CloneOptions, ctx: Context): Promise<void
   const byFlags = opts.filter !== undefined || Boolean(opts.where?.length);
   if (ids.length && byFlags) throw new UserError('choose either ids or --filter/--where, not both');
   if (!ids.length && !byFlags) throw new UserError('which services?', "pass ids, --where type=CLASS, or --filter '{}' for every service");
-  const [{ filterOf, wireFilter }, { readCatalogue }, { applyPlans, finishDryRun, planSites, reportSites }] = await Promise.all([
+  const [{ filterOf, wireFilter }, { checkServices, readCatalogue }, { applyPlans, finishDryRun, planSites, refuseSingleSite, reportSites }] = await Promise.all([
     import('../shared/entity-view.js'),
     import('./shared/catalogue.js'),
     import('./apply.js'),
@@ -129,12 +129,12 @@ export async function runToSites(opts: CloneOptions, ctx: Context): Promise<void
     notice(ctx.io, 'No services match; nothing to copy.');
     return;
   }
+  // The same check as a catalogue file gets, so a service the targets could not take is refused before any write.
+  checkServices(catalogue.services, 'the services to copy');
   const plans = await planSites(ctx, catalogue, opts.toSite!, false, Boolean(opts.createMissing));
   const source = plans.find((p) => p.site.id === api.siteId);
   if (source) throw new UserError(`--to-site ${source.site.name} is the site the services are copied from`);
-  if (plans.length === 1 && plans[0]!.missing.length) {
-    throw new UserError(`site ${plans[0]!.site.name} lacks ${plans[0]!.missing.join(', ')}; nothing was changed`, 'create them on that site (staff are never created), or copy fewer services', ExitCode.Failure);
-  }
+  refuseSingleSite(plans, 'create them on that site (staff are never created), or copy fewer services');
   const outcomes = await applyPlans(ctx, plans, { ...opts, verb: 'services apply' });
   if (opts.dryRun) return finishDryRun(outcomes);
   await reportSites(ctx, outcomes, opts.json, 'services apply');

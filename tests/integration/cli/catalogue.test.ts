@@ -160,6 +160,66 @@ describe('services export and diff', () => {
   });
 });
 
+describe('catalogue files with mistakes', () => {
+  // Each mistake is refused when the file is read, by every verb that reads one, with the same one-line error
+  // naming the file, the service and the field, exit 2, before anything is read from or written to a site.
+  const mistakes: Array<[string, (s: Record<string, unknown>) => void, RegExp]> = [
+    ['an unknown key in a location', (s) => (s.locations = [{ busines: 'Downtown Studio' }]), /locations\[0\]: unknown field 'busines'$/m],
+    ['staff as text', (s) => (s.staff = 'Maya Chen'), /staff: must be a list of staff member names, such as \[Maya Chen\]$/m],
+    ['locations as text', (s) => (s.locations = 'Downtown Studio'), /locations: must be a list of locations, each \{business: NAME\}/],
+    ['pricing plans as text', (s) => (s.pricingPlans = 'Gold'), /pricingPlans: must be a list of pricing plan names/],
+    ['a number for a booking policy', (s) => (s.bookingPolicy = 5), /bookingPolicy: must be the name of a booking policy \(text\)$/m],
+    ['a number for a staff member', (s) => (s.staff = ['Maya Chen', 3]), /staff\[1\]: must be the name of a staff member \(text\)$/m],
+    ['an object for a category', (s) => (s.category = { name: 'Yoga & Mindfulness' }), /category: must be the name of a category \(text\)$/m],
+    ['a location in two forms at once', (s) => (s.locations = [{ business: 'Downtown Studio', type: 'CUSTOMER' }]), /locations\[0\]: must be exactly one of/],
+    ['plan ids in payment', (s) => ((s.payment as Record<string, unknown>).pricingPlanIds = ['4f1c']), /payment\.pricingPlanIds: plan ids are not portable/],
+  ];
+
+  it.each(mistakes)('refuses %s in diff, apply and apply --dry-run alike (exit 2), before any write', async (_what, spoil, message) => {
+    const made = await emu.request('POST', '/__emulator/sites', { name: 'Typo Site' });
+    const site = made.body.site.id;
+    try {
+      // The whole demo catalogue with one mistake in one service: nothing of it may reach the site.
+      const catalogue = JSON.parse((await cli(['services', 'export'])).stdout);
+      const victim = catalogue.services[7];
+      spoil(victim);
+      const file = join(dir, 'mistake.json');
+      writeFileSync(file, JSON.stringify(catalogue));
+      const seq = (await emu.request('GET', '/__emulator/state')).body.events.lastSeq;
+      const runs = {
+        diff: await cli(['services', 'diff', '-f', file, '--site', 'Typo Site']),
+        dryRun: await cli(['services', 'apply', '-f', file, '--to-site', 'Typo Site', '--dry-run']),
+        apply: await cli(['services', 'apply', '-f', file, '--to-site', 'Typo Site', '--yes']),
+      };
+      const lines = new Set<string>();
+      for (const [verb, r] of Object.entries(runs)) {
+        expect(r.code, `${verb}: ${r.stderr}`).toBe(2);
+        expect(r.stderr, verb).not.toMatch(/unexpected|is not a function|this is a bug/);
+        const errors = r.stderr.split('\n').filter((l) => l.startsWith('error:'));
+        expect(errors, `${verb}: ${r.stderr}`).toHaveLength(1);
+        expect(errors[0]).toContain(`error: ${file}: service ${victim.slug}: `);
+        expect(errors[0]).toMatch(message);
+        lines.add(errors[0]!);
+      }
+      expect(lines.size, 'the same message in every verb').toBe(1);
+      expect((await emu.request('GET', '/__emulator/state')).body.events.lastSeq).toBe(seq);
+      expect((await cli(['services', 'count', '--site', 'Typo Site'])).stdout.trim()).toBe('0');
+    } finally {
+      await emu.request('DELETE', `/__emulator/sites/${site}`);
+    }
+  });
+
+  it('still takes every location form the export writes', async () => {
+    const catalogue = JSON.parse((await cli(['services', 'export', '--where', 'type=APPOINTMENT'])).stdout);
+    catalogue.services[0].locations = [{ business: 'Downtown Studio' }, { custom: { address: { formatted: '1 Pier, San Francisco' } } }, { type: 'CUSTOMER' }];
+    const file = join(dir, 'forms.json');
+    writeFileSync(file, JSON.stringify(catalogue));
+    const r = await cli(['services', 'diff', '-f', file, '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(json(r).sites[0].update).toEqual([{ slug: catalogue.services[0].slug, fields: ['locations'] }]);
+  });
+});
+
 describe('services apply and clone --to-site', () => {
   /** Services of a site by slug (id, revision, name). */
   async function siteServices(siteId: string): Promise<Map<string, { id: string; revision: string; name: string; defaultCapacity?: number }>> {
@@ -188,6 +248,9 @@ describe('services apply and clone --to-site', () => {
     const again = await cli(['services', 'clone', '--to-site', 'Uptown', '--where', 'type=CLASS', '--yes', '--json']);
     expect(again.code, again.stderr).toBe(0);
     expect(json(again).sites[0]).toMatchObject({ status: 'unchanged', counts: { created: 0, updated: 0, unchanged: classes.length } });
+    const dry = await cli(['services', 'clone', '--to-site', 'Uptown', '--where', 'type=CLASS', '--dry-run']);
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stderr).toMatch(/dry run: 1 site already up to date; nothing was changed/);
     expect((await cli(['services', 'diff', '-f', '-', '--site', 'Uptown', '--exit-code'], { input: (await cli(['services', 'export', '--where', 'type=CLASS'])).stdout })).code).toBe(0);
     // A field changed on the source propagates as one update of that service, and nothing else.
     const [src] = json(await cli(['services', 'list', '--where', 'type=CLASS', '--json', 'id,mainSlug', '--limit', '1']));
@@ -240,9 +303,11 @@ describe('services apply and clone --to-site', () => {
     catalogue.services[0].staff = ['Nobody Here'];
     writeFileSync(file, JSON.stringify(catalogue));
     const seq = (await emu.request('GET', '/__emulator/state')).body.events.lastSeq;
+    // A refused site exits 3 (README, CI section), whether it is the only target or one of several.
     const r = await cli(['services', 'apply', '-f', file, '--to-site', 'Empty Lot', '--yes']);
-    expect(r.code, r.stderr).toBe(1);
+    expect(r.code, r.stderr).toBe(3);
     expect(r.stderr).toMatch(/error: site Empty Lot lacks staff member "Nobody Here"; nothing was changed/);
+    expect((await cli(['services', 'apply', '-f', file, '--to-site', 'Empty Lot', '--dry-run'])).code).toBe(3);
     // With several targets each refused site is in the summary (no site has that staff member), exit 3.
     const both = await cli(['services', 'apply', '-f', file, '--to-site', 'Empty Lot', '--to-site', 'Uptown', '--yes', '--json']);
     expect(both.code, both.stderr).toBe(3);
@@ -279,7 +344,7 @@ describe('pricing plans in the catalogue', () => {
     expect(catalogue.services[0].payment.pricingPlanIds).toBeUndefined();
     // Uptown has no plans: refused, naming the plan.
     const refused = await cli(['services', 'clone', svc.id, '--to-site', 'Uptown', '--yes']);
-    expect(refused.code).toBe(1);
+    expect(refused.code).toBe(3);
     expect(refused.stderr).toContain(`pricing plan "${plans[0].name}"`);
     // Once Uptown has a plan of that name, the clone links Uptown's plan.
     const made = await fetch(`${emu.url}/pricing-plans/v2/plans`, {
@@ -306,7 +371,7 @@ describe('--create-missing', () => {
     svc.bookingPolicy = 'Rain Check Policy';
     writeFileSync(file, JSON.stringify({ ...catalogue, services: [svc] }));
     const without = await cli(['services', 'apply', '-f', file, '--to-site', 'Uptown', '--yes']);
-    expect(without.code).toBe(1);
+    expect(without.code).toBe(3);
     expect(without.stderr).toMatch(/lacks booking policy "Rain Check Policy", category "Outdoor Classes"; nothing was changed/);
     const dry = await cli(['services', 'apply', '-f', file, '--to-site', 'Uptown', '--create-missing', '--dry-run']);
     expect(dry.code, dry.stderr).toBe(0);
@@ -367,7 +432,7 @@ describe('the catalogue across renames, selections and faults', () => {
     writeFileSync(bad, JSON.stringify(catalogue));
     const refused = await cli(['services', 'apply', '-f', bad, '--to-site', 'Uptown', '--yes']);
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toMatch(new RegExp(`error: service ${catalogue.services[0].slug}: defaultCapacity: `));
+    expect(refused.stderr).toMatch(new RegExp(`error: ${bad}: service ${catalogue.services[0].slug}: defaultCapacity: `));
     expect((await emu.request('GET', '/__emulator/state')).body.events.lastSeq).toBe(seq);
   });
 

@@ -17,7 +17,7 @@ import { type ChangeSet, type FieldDiff, isApplied, maskString, updateBody } fro
 import { errorText, type ItemResult, type SentOutcome, type WorkItem } from '../../../bulk/execute.js';
 import type { JournalArgs } from '../../../bulk/journal.js';
 import { type EntityPort, fetchByIds } from '../../../bulk/port.js';
-import { type Catalogue, diffCatalogue, type Furniture, matchCatalogue, type NameIndex, type PortableService, type SiteCatalogue } from './catalogue.js';
+import { type Catalogue, diffCatalogue, type Furniture, matchCatalogue, type NameIndex, type PortableFields, type PortableService, type SiteCatalogue } from './catalogue.js';
 import { safeParse } from 'zod/mini';
 import { serviceInputs } from '../../../api/schemas/service.js';
 import { setPath } from '../../../api/paths.js';
@@ -31,31 +31,42 @@ export type ApplyStep =
 
 type Json = Record<string, unknown>;
 
-const one = (index: NameIndex, name: unknown): string => index.idsOf(String(name))[0] ?? String(name);
+/**
+ * The id a name stands for on the site. References are checked before planning (`checkServices` when the file is
+ * read, `missingReferences` per site), so a name that does not stand for exactly one item here is a bug: it is
+ * never sent as if it were an id.
+ * @throws TypeError when `name` does not resolve
+ */
+function one(index: NameIndex, name: string): string {
+  const ids = index.idsOf(name);
+  if (ids.length !== 1) throw new TypeError(`${index.what} "${name}" was not resolved before planning (${ids.length} match)`);
+  return ids[0]!;
+}
 
 /**
- * The wire value of one portable field on a site (names -> the site's ids): `[wire field, value]`.
- * References must resolve (checked before planning with `missingReferences`).
+ * The wire value of one portable field on a site (names -> the site's ids): `[wire field, value]`. The values
+ * are as `checkServices` lets them through (names as text, lists as lists, locations in their three forms).
  */
 function wireField(key: string, value: unknown, f: Furniture): [string, unknown] {
+  const v = { [key]: value } as PortableFields;
   switch (key) {
     case 'category':
-      return ['category', { id: one(f.categories, value) }];
+      return ['category', { id: one(f.categories, v.category!) }];
     case 'bookingPolicy':
-      return ['bookingPolicy', { id: one(f.policies, value) }];
+      return ['bookingPolicy', { id: one(f.policies, v.bookingPolicy!) }];
     case 'form':
-      return ['form', { id: one(f.forms, value) }];
+      return ['form', { id: one(f.forms, v.form!) }];
     case 'staff':
-      return ['staffMemberIds', (value as unknown[]).map((n) => one(f.staff, n))];
+      return ['staffMemberIds', v.staff!.map((n) => one(f.staff, n))];
     case 'pricingPlans':
-      return ['payment.pricingPlanIds', (value as unknown[]).map((n) => one(f.plans, n))];
+      return ['payment.pricingPlanIds', v.pricingPlans!.map((n) => one(f.plans, n))];
     case 'locations':
       return [
         'locations',
-        (value as Json[]).map((l) => {
-          if (typeof l.business === 'string') return { type: 'BUSINESS', business: { id: one(f.locations, l.business) } };
-          if (l.custom && typeof l.custom === 'object') return { type: 'CUSTOM', custom: l.custom };
-          return { type: String(l.type ?? 'CUSTOMER') };
+        v.locations!.map((l) => {
+          if (l.business !== undefined) return { type: 'BUSINESS', business: { id: one(f.locations, l.business) } };
+          if (l.custom !== undefined) return { type: 'CUSTOM', custom: l.custom };
+          return { type: l.type ?? 'CUSTOMER' };
         }),
       ];
     default:

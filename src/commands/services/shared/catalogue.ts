@@ -12,11 +12,12 @@
  * Pricing plans linked to a service (`payment.pricingPlanIds`) are written as `pricingPlans: [plan names]`.
  */
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
+import * as z from 'zod/mini';
 import type { ApiClient } from '../../../api/client.js';
 import { findForbiddenKey } from '../../../api/paths.js';
 import { listPages } from '../../../api/paging.js';
-import type { Filter } from '../../../api/schemas/common.js';
-import type { Service } from '../../../api/schemas/service.js';
+import { type Filter, once, requestShapes } from '../../../api/schemas/common.js';
+import { type Service, serviceInputs, ServiceTypeValues } from '../../../api/schemas/service.js';
 import { serviceOps, services } from '../../../api/services.js';
 import { planOps } from '../../../api/plans.js';
 import { staffMembersFamily } from '../../../api/staff-members.js';
@@ -150,9 +151,6 @@ const FIELD_ORDER = [
   'extendedFields',
 ] as const;
 
-/** The fields of a portable service that name furniture of the site. */
-const REFERENCE_FIELDS = ['category', 'bookingPolicy', 'form', 'locations', 'staff', 'pricingPlans'] as const;
-
 /** Sorts object keys (stable JSON for comparison and for files). */
 function sortKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortKeys);
@@ -256,9 +254,115 @@ export function serializeCatalogue(catalogue: Catalogue, format: 'json' | 'yaml'
   return format === 'yaml' ? stringifyYaml(catalogue, { lineWidth: 0 }) : `${JSON.stringify(catalogue, null, 2)}\n`;
 }
 
+/** The three ways a catalogue writes a location of a service. */
+const LOCATION_FORMS = '{business: NAME}, {custom: {address: {...}}} or {type: CUSTOMER}';
+const SLUG_PATTERN = /^[a-z0-9-]{1,100}$/;
+
 /**
- * A catalogue read back from file text (JSON or YAML, whichever parses), checked: the kind and version, a
- * services list whose entries each have a unique `slug` and a `name` and `type`.
+ * The schema of one service of a catalogue file, built once on first use: exactly the fields {@link toPortable}
+ * writes (no others, at the top or in a location), each reference a name (text; lists of names for staff,
+ * locations and pricing plans), and the other values typed and bounded as the services request schemas say.
+ * Checked when the file is read, so diff, apply and its dry run refuse the same mistakes with the same message
+ * before anything is read from or written to a site.
+ */
+const portableServiceSchema = once(() => {
+  const { ServiceChanges, ServiceCreate } = serviceInputs();
+  const value = ServiceChanges.shape;
+  const { AddressInput } = requestShapes();
+  const ref = (what: string) => z.string({ error: `must be the name of a ${what} (text)` }).check(z.refine((v) => v.trim() !== '', `the ${what} name must not be blank`));
+  const refs = (what: string, example: string) => z.array(ref(what), { error: `must be a list of ${what} names, such as [${example}]` });
+  const slug = z.string({ error: 'must be a slug (text)' }).check(z.regex(SLUG_PATTERN, 'must be 1-100 characters of a-z, 0-9 and -'));
+  const location = z
+    .strictObject(
+      {
+        business: z.optional(ref('business location')),
+        custom: z.optional(z.strictObject({ address: z.optional(AddressInput) }, { error: 'must be {address: {...}}' })),
+        type: z.optional(z.enum(['CUSTOMER'], { error: 'must be CUSTOMER (business and custom locations are written {business: NAME} and {custom: {...}})' })),
+      },
+      { error: `must be one of ${LOCATION_FORMS}` },
+    )
+    .check(z.refine((l) => Object.keys(l).length === 1, `must be exactly one of ${LOCATION_FORMS}`));
+  return z
+    .strictObject({
+      slug,
+      previousSlugs: z.optional(z.array(slug, { error: 'must be a list of slugs' })),
+      name: ServiceCreate.shape.name,
+      type: z.enum(ServiceTypeValues, { error: `must be one of ${ServiceTypeValues.join(', ')}` }),
+      tagLine: value.tagLine,
+      description: value.description,
+      category: z.optional(ref('category')),
+      defaultCapacity: value.defaultCapacity,
+      hidden: value.hidden,
+      sortOrder: value.sortOrder,
+      tags: value.tags,
+      payment: value.payment,
+      pricingPlans: z.optional(refs('pricing plan', 'Gold')),
+      onlineBooking: value.onlineBooking,
+      bookingPolicy: z.optional(ref('booking policy')),
+      form: z.optional(ref('booking form')),
+      locations: z.optional(z.array(location, { error: `must be a list of locations, each ${LOCATION_FORMS}` })),
+      staff: z.optional(refs('staff member', 'Maya Chen')),
+      schedule: value.schedule,
+      conferencing: value.conferencing,
+      media: value.media,
+      extendedFields: value.extendedFields,
+    })
+    .check(
+      // Plan ids are the source site's: the file names plans (`pricingPlans`), which each site maps to its own.
+      z.refine((s) => !(s.payment && typeof s.payment === 'object' && 'pricingPlanIds' in s.payment), {
+        message: 'plan ids are not portable: name the plans in pricingPlans: [NAME, ...] instead',
+        path: ['payment', 'pricingPlanIds'],
+      }),
+    );
+});
+
+/** A service of a catalogue as its schema types it (what {@link checkServices} lets through). */
+export type PortableFields = z.output<ReturnType<typeof portableServiceSchema>>;
+
+/** `locations[0].business` from a schema issue's path. */
+function pathText(path: readonly PropertyKey[]): string {
+  return path.reduce<string>((out, k) => (typeof k === 'number' ? `${out}[${k}]` : out ? `${out}.${String(k)}` : String(k)), '');
+}
+
+/**
+ * Checks the services of a catalogue (from a file, or read from a site for `clone --to-site`): each an object
+ * with a unique `slug`, a `name` and a `type`, and every field as {@link portableServiceSchema} says.
+ * @param source for messages: the file name
+ * @throws UserError (exit 2) naming the source, the service and the field of the first problem
+ */
+export function checkServices(services: readonly unknown[], source: string): PortableService[] {
+  const seen = new Set<string>();
+  const schema = portableServiceSchema();
+  return services.map((s, i) => {
+    const where = `${source}: services[${i}]`;
+    if (!s || typeof s !== 'object' || Array.isArray(s)) throw new UserError(`${where} is not an object`);
+    const entry = s as Record<string, unknown>;
+    for (const key of ['slug', 'name', 'type'] as const) {
+      const v = entry[key];
+      if (typeof v !== 'string' || !v.trim()) throw new UserError(`${where} needs a ${key}`);
+    }
+    const slug = entry.slug as string;
+    if (!SLUG_PATTERN.test(slug)) throw new UserError(`${where}: slug '${slug}' must be 1-100 characters of a-z, 0-9 and -`);
+    if (seen.has(slug)) throw new UserError(`${where}: slug '${slug}' appears twice`);
+    seen.add(slug);
+    const r = z.safeParse(schema, s);
+    if (!r.success) {
+      // An unknown key says most about a typo (`busines`), so it is named first.
+      const issue = r.error.issues.find((x) => x.code === 'unrecognized_keys') ?? r.error.issues[0]!;
+      const at = pathText(issue.path);
+      const unknown = issue.code === 'unrecognized_keys' ? `unknown field '${issue.keys[0]}'` : undefined;
+      const text = unknown ? (at ? `${at}: ${unknown}` : unknown) : at ? `${at}: ${issue.message}` : issue.message;
+      const hint =
+        unknown && !at ? `fields: ${FIELD_ORDER.join(', ')}` : at.startsWith('locations') ? `a location is ${LOCATION_FORMS}; nothing was changed` : 'fix the value in the catalogue file; nothing was changed';
+      throw new UserError(`${source}: service ${slug}: ${text}`, hint);
+    }
+    return s as PortableService;
+  });
+}
+
+/**
+ * A catalogue read back from file text (JSON or YAML, whichever parses), checked: the kind and version, and a
+ * services list whose entries pass {@link checkServices}.
  * @param source for messages: the file name
  * @throws UserError (exit 2) naming the first problem
  */
@@ -281,22 +385,8 @@ export function parseCatalogue(text: string, source: string): Catalogue {
   if (selection !== undefined && (selection === null || typeof selection !== 'object' || typeof (selection as { filter?: unknown }).filter !== 'object' || (selection as { filter?: unknown }).filter === null)) {
     throw new UserError(`${source}: selection must be {filter: {...}} (as 'services export --filter' writes it)`);
   }
-  const seen = new Set<string>();
-  doc.services.forEach((s, i) => {
-    const where = `${source}: services[${i}]`;
-    if (!s || typeof s !== 'object' || Array.isArray(s)) throw new UserError(`${where} is not an object`);
-    for (const key of ['slug', 'name', 'type'] as const) {
-      if (typeof s[key] !== 'string' || !s[key].trim()) throw new UserError(`${where} needs a ${key}`);
-    }
-    if (!/^[a-z0-9-]{1,100}$/.test(s.slug)) throw new UserError(`${where}: slug '${s.slug}' must be 1-100 characters of a-z, 0-9 and -`);
-    if (seen.has(s.slug)) throw new UserError(`${where}: slug '${s.slug}' appears twice`);
-    seen.add(s.slug);
-    if (s.previousSlugs !== undefined && (!Array.isArray(s.previousSlugs) || s.previousSlugs.some((x) => typeof x !== 'string'))) throw new UserError(`${where} (${s.slug}): previousSlugs must be a list of slugs`);
-    for (const key of Object.keys(s)) {
-      if (!(FIELD_ORDER as readonly string[]).includes(key)) throw new UserError(`${where} (${s.slug}): unknown field '${key}'`, `fields: ${FIELD_ORDER.join(', ')}`);
-    }
-  });
-  return { kind: CATALOGUE_KIND, version: CATALOGUE_VERSION, ...(selection ? { selection: selection as { filter: Filter } } : {}), services: doc.services };
+  const services = checkServices(doc.services, source);
+  return { kind: CATALOGUE_KIND, version: CATALOGUE_VERSION, ...(selection ? { selection: selection as { filter: Filter } } : {}), services };
 }
 
 /** The dotted paths at which `wanted` differs from `current` (leaves; a list differs as a whole). */
@@ -394,21 +484,19 @@ export function refText(m: MissingRef): string {
  */
 export function missingReferences(wanted: readonly PortableService[], f: Furniture): MissingRef[] {
   const out = new Map<string, MissingRef>();
-  const check = (index: NameIndex, name: unknown) => {
-    if (typeof name !== 'string') return;
+  const check = (index: NameIndex, name: string | undefined) => {
+    if (name === undefined) return;
     const count = index.idsOf(name).length;
     if (count !== 1) out.set(`${index.what}\u0000${name.toLowerCase()}`, { what: index.what, name, count });
   };
-  for (const s of wanted) {
-    for (const field of REFERENCE_FIELDS) {
-      const v = s[field];
-      if (field === 'locations' && Array.isArray(v)) for (const l of v as Json[]) check(f.locations, l.business);
-      else if (field === 'staff' && Array.isArray(v)) for (const n of v) check(f.staff, n);
-      else if (field === 'pricingPlans' && Array.isArray(v)) for (const n of v) check(f.plans, n);
-      else if (field === 'category') check(f.categories, v);
-      else if (field === 'bookingPolicy') check(f.policies, v);
-      else if (field === 'form') check(f.forms, v);
-    }
+  // The services passed checkServices (a file) or came from a site: each reference is a name, or a list of them.
+  for (const s of wanted as readonly PortableFields[]) {
+    for (const l of s.locations ?? []) check(f.locations, l.business);
+    for (const n of s.staff ?? []) check(f.staff, n);
+    for (const n of s.pricingPlans ?? []) check(f.plans, n);
+    check(f.categories, s.category);
+    check(f.policies, s.bookingPolicy);
+    check(f.forms, s.form);
   }
   return [...out.values()].sort((a, b) => refText(a).localeCompare(refText(b)));
 }
