@@ -20,8 +20,9 @@ import { ApplicationFailure, ValidationFailure } from '../errors.js';
 import { ACTIVE_STATUSES, FINAL_STATUSES, type BookingDoc, type Calendar, type MultiServiceBookingDoc, serviceIdOf } from './model.js';
 import { allowedActions, violationsAt } from './policy.js';
 import { cancelBooking, confirmBooking, createBooking, declineBooking, markBookingAsPending, rescheduleBooking } from './rules.js';
-import { candidates, capacityOf, courseOpenSpots, durationOf, openSpotsOf } from './sessions.js';
-import { instantOf, iso, MINUTE } from './time.js';
+import { findCandidate } from './placement.js';
+import { capacityOf, courseOpenSpots, openSpotsOf } from './sessions.js';
+import { instantOf, iso } from './time.js';
 
 type Json = Record<string, unknown>;
 
@@ -220,11 +221,14 @@ export function groupAvailability(cal: Calendar, id: string) {
     violations.tooLateToBook ||= v.tooLateToBook;
     violations.bookOnlineDisabled ||= v.bookOnlineDisabled;
     total = Math.min(total, capacityOf(service));
+    // The group's own bookings do not count against it (a chain's parts may share a staff member), and an
+    // appointment may start on any 15-minute step (findCandidate), not only the listing grid: the second part
+    // of a chain starts when the first ends.
     let open: number;
-    if (b.bookedEntity.schedule) open = courseOpenSpots(cal, service, b);
+    if (b.bookedEntity.schedule) open = courseOpenSpots(cal, service, bookings);
     else {
-      const cand = candidates(cal, service, start, start + durationOf(service) * MINUTE, { resourceIds: b.bookedEntity.slot?.resource?.id ? [b.bookedEntity.slot.resource.id] : undefined, exclude: b }).find((c) => c.start === start);
-      open = cand ? openSpotsOf(cal, cand, b) : 0;
+      const cand = findCandidate(cal, service, start, b.bookedEntity.slot?.resource?.id ?? undefined, bookings);
+      open = cand ? openSpotsOf(cal, cand, bookings) : 0;
     }
     remaining = Math.min(remaining, open);
     if (open < b.totalParticipants) fits = false;

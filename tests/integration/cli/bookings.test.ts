@@ -301,4 +301,24 @@ describe('msb', () => {
     expectError(await cli(['msb', 'create', '--booking', 'Swedish Massage']), 2, /2 to 40 bookings/);
     expectError(await cli(['msb', 'create', '--booking', 'Swedish Massage', '--booking', 'Sports Massage']), 2, /first --booking needs its start/);
   });
+
+  it('a fresh back-to-back group is bookable: its second part off the listing grid matches, its own bookings do not count', async () => {
+    // Women's Haircut (60 min + buffer) then Blow-Dry & Style: the second part starts when the first ends, a start
+    // the availability listing's grid (session length plus buffer) does not hold, though bookings may start on any
+    // 15-minute step.
+    const chains = json(await cli(['availability', 'multislot', '--service', "Women's Haircut", '--service', 'Blow-Dry & Style', '--days', '10', '--bookable', '--json']));
+    const chain = chains.find((c: { nestedTimeSlots: Array<{ resource?: { id: string }; start: string }> }) => !c.nestedTimeSlots.some((n) => taken.has(`${n.resource?.id}|${n.start}`)));
+    expect(chain, 'a bookable chain').toBeDefined();
+    for (const n of chain.nestedTimeSlots) taken.add(`${n.resource?.id}|${n.start}`);
+    const made = await cli(['msb', 'create', '--booking', `Women's Haircut@${chain.nestedTimeSlots[0].start}`, '--booking', 'Blow-Dry & Style', '--email', 'chain@example.com']);
+    expect(made.code, made.stderr).toBe(0);
+    const id = made.stdout.trim();
+    const r = await cli(['msb', 'availability', id, '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(json(r)).toMatchObject({ bookable: true, remainingCapacity: 1, totalCapacity: 1 });
+    const text = await cli(['msb', 'availability', id]);
+    expect(text.stdout).toMatch(/^bookable\tyes$/m);
+    expect(text.stdout).toMatch(/^remaining\t1 of 1$/m);
+    expect((await cli(['msb', 'cancel', id, '--ignore-policy'])).code).toBe(0);
+  });
 });
