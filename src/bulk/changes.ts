@@ -205,7 +205,8 @@ export function diffChange(entity: unknown, change: ChangeSet): FieldDiff[] {
 export function updateBody(id: string, revision: string, change: ChangeSet): Record<string, unknown> {
   const body: Record<string, unknown> = { id, revision };
   try {
-    for (const s of change.sets) setPath(body, s.path, s.value === null ? undefined : structuredClone(s.value));
+    // Objects and lists are copied, so a caller that edits one body leaves the others alone; other values are immutable.
+    for (const s of change.sets) setPath(body, s.path, s.value === null ? undefined : typeof s.value === 'object' ? structuredClone(s.value) : s.value);
   } catch (err) {
     if (err instanceof UnsafePathError) throw new UserError(`invalid path in --set: ${err.message}`);
     throw err;

@@ -1,7 +1,8 @@
 /**
  * The execute step of a bulk run (design.md "Bulk actions"; issue 2 section 5 "Execute"), for any action: items
- * go out in chunks of at most the action's limit with bounded concurrency; each finished chunk is journaled
- * (one fsync) before its progress is reported. A chunk that fails as a whole with a retryable error (network,
+ * go out in chunks of at most the action's limit with bounded concurrency; each finished chunk is journaled and
+ * on disk (an fsync off the main thread, shared by the chunks that finish meanwhile) before its progress is
+ * reported and before its worker sends the next chunk. A chunk that fails as a whole with a retryable error (network,
  * 429, 5xx, after the client's own retries) is sent again with backoff, which is safe because every action
  * recognises its own earlier attempt (actions.ts). An item the platform refused, or whose outcome a by-filter
  * job leaves open, is settled by reading its current state back. Ctrl-C stops new chunks and ends every wait at
@@ -124,8 +125,9 @@ export async function executeChunks(opts: ExecuteOptions): Promise<ItemResult[]>
     opts.onProgress({ done: results.length, total, failed, ratePerSec, etaMs: ratePerSec > 0 ? (left / ratePerSec) * 1000 : undefined });
   };
 
-  const finish = (chunkResults: ItemResult[]) => {
-    opts.journal?.append(chunkResults.map((r): ResultLine => ({ kind: 'result', ...r })));
+  /** Journals a finished chunk and waits until it is on disk (the worker's next chunk goes after that), then reports it. */
+  const finish = async (chunkResults: ItemResult[]) => {
+    await opts.journal?.appendDurable(chunkResults.map((r): ResultLine => ({ kind: 'result', ...r })));
     for (const r of chunkResults) {
       results.push(r);
       if (r.outcome === 'failed' || r.outcome === 'conflict') failed += 1;
@@ -152,9 +154,9 @@ export async function executeChunks(opts: ExecuteOptions): Promise<ItemResult[]>
 
   const runChunk = async (chunk: WorkItem[]): Promise<void> => {
     for (let attempt = 1; ; attempt++) {
+      let chunkResults: ItemResult[];
       try {
-        finish(await attemptChunk(chunk, attempt));
-        return;
+        chunkResults = await attemptChunk(chunk, attempt);
       } catch (err) {
         // The chunk may have been applied already; leaving it unjournaled lets --resume recognise it.
         if (signal?.aborted || isAbort(err)) {
@@ -162,7 +164,7 @@ export async function executeChunks(opts: ExecuteOptions): Promise<ItemResult[]>
           return;
         }
         if (!isRetryable(err) || attempt >= maxAttempts) {
-          finish(chunk.map((it) => ({ id: it.id, outcome: 'failed', error: errorText(err) })));
+          await finish(chunk.map((it) => ({ id: it.id, outcome: 'failed', error: errorText(err) })));
           return;
         }
         const retryAfterMs = Number((err as { retryAfterMs?: unknown }).retryAfterMs);
@@ -175,7 +177,10 @@ export async function executeChunks(opts: ExecuteOptions): Promise<ItemResult[]>
           }
           throw waitErr;
         }
+        continue;
       }
+      await finish(chunkResults);
+      return;
     }
   };
 

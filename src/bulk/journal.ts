@@ -3,11 +3,11 @@
  * continues after a crash or Ctrl-C without repeating or losing an item).
  *
  * Line 1 is the header, then `planned` lines as the plan streams (and `result` lines for targets that need no
- * change), one `planned-all` line when the selection was read in full, `result` lines as chunks finish (one fsync per
- * batch, so a result is on disk before the next chunk is sent), and `end` when the run is complete. A reader
+ * change), one `planned-all` line when the selection was read in full, `result` lines as chunks finish (each on
+ * disk before the worker that finished the chunk sends its next one), and `end` when the run is complete. A reader
  * ignores a truncated last line (the process was killed mid-write).
  */
-import { closeSync, existsSync, fchmodSync, fsyncSync, linkSync, mkdirSync, openSync, readFileSync, truncateSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fchmodSync, fsync, fsyncSync, linkSync, mkdirSync, openSync, readFileSync, truncateSync, unlinkSync, write, writeSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { UserError } from '../core/errors.js';
@@ -101,9 +101,21 @@ export function newRunId(now: Date): string {
   return `${stamp}-${Buffer.from(bytes).toString('hex')}`;
 }
 
-/** An open journal being appended to. Writes are synchronous so a line is complete before the next chunk goes. */
+/**
+ * An open journal being appended to. {@link append} writes and fsyncs on the spot (the plan, the end). While
+ * chunks run, {@link appendDurable} queues their lines and resolves once they are on disk: one write and one
+ * fsync at a time run on libuv's thread pool, each covering every line queued before it started (group commit),
+ * so the main thread keeps reading replies and sending chunks while the disk works.
+ */
 export class JournalWriter {
   private fd: number | undefined;
+  /** Text queued by appendDurable and not yet handed to a write. */
+  private queue: string[] = [];
+  /** Batches queued so far, and how many of them are on disk. */
+  private queued = 0;
+  private durable = 0;
+  /** The write + fsync in flight, if any. */
+  private flushing: Promise<void> | undefined;
 
   private constructor(
     readonly path: string,
@@ -158,18 +170,76 @@ export class JournalWriter {
   /**
    * Appends lines and fsyncs once for the batch. `sync: false` skips the fsync for lines whose loss is
    * harmless: plan lines are only trusted once the `planned-all` line (written with a sync) follows them.
+   * @throws TypeError while appendDurable lines are still being written (the order of lines would be lost)
    */
   append(lines: readonly JournalLine[], opts: { sync?: boolean } = {}): void {
     if (this.fd === undefined || lines.length === 0) return;
-    writeSync(this.fd, lines.map((l) => `${JSON.stringify(l)}\n`).join(''));
+    if (this.flushing || this.queue.length > 0) throw new TypeError('journal append while durable appends are in flight');
+    writeSync(this.fd, textOf(lines));
     if (opts.sync !== false) fsyncSync(this.fd);
   }
 
+  /**
+   * Appends lines and resolves once they are on disk (written and fsynced). Resolves at once, writing nothing,
+   * for no lines or a closed journal, as {@link append} does.
+   * @throws the write's or the fsync's error (the lines may not be on disk)
+   */
+  async appendDurable(lines: readonly JournalLine[]): Promise<void> {
+    if (this.fd === undefined || lines.length === 0) return;
+    this.queue.push(textOf(lines));
+    const mine = ++this.queued;
+    while (this.durable < mine && this.fd !== undefined) {
+      this.flushing ??= this.flush(this.fd);
+      await this.flushing;
+    }
+  }
+
+  /**
+   * Closes the file. A write in flight finishes first, and lines still queued are then written (the
+   * descriptor is closed after them).
+   */
   close(): void {
     if (this.fd === undefined) return;
-    closeSync(this.fd);
+    const fd = this.fd;
     this.fd = undefined;
+    const finish = () => {
+      try {
+        if (this.queue.length > 0) writeSync(fd, this.queue.splice(0).join(''));
+      } finally {
+        closeSync(fd);
+      }
+    };
+    if (this.flushing) void this.flushing.then(finish, finish);
+    else finish();
   }
+
+  /** Writes everything queued, fsyncs, and marks those batches durable. */
+  private async flush(fd: number): Promise<void> {
+    try {
+      const upTo = this.queued;
+      const bytes = Buffer.from(this.queue.splice(0).join(''));
+      for (let at = 0; at < bytes.length; ) at += await writeAsync(fd, bytes, at, bytes.length - at);
+      await fsyncAsync(fd);
+      this.durable = Math.max(this.durable, upTo);
+    } finally {
+      this.flushing = undefined;
+    }
+  }
+}
+
+/** NDJSON text of lines. */
+function textOf(lines: readonly JournalLine[]): string {
+  let text = '';
+  for (const l of lines) text += `${JSON.stringify(l)}\n`;
+  return text;
+}
+
+function writeAsync(fd: number, bytes: Buffer, offset: number, length: number): Promise<number> {
+  return new Promise((resolve, reject) => write(fd, bytes, offset, length, null, (err, n) => (err ? reject(err) : resolve(n))));
+}
+
+function fsyncAsync(fd: number): Promise<void> {
+  return new Promise((resolve, reject) => fsync(fd, (err) => (err ? reject(err) : resolve())));
 }
 
 /**

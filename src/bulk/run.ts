@@ -117,7 +117,9 @@ export async function runBulk(port: EntityPort, action: EntityAction, req: BulkR
   try {
     journal.append(sink.lines);
     hooks.onJournal?.(path, false);
-    return await confirmAndExecute(port, action, req, hooks, journal, runId, plan, plan.items, []);
+    // The journal's results so far: the targets decided at plan time (unchanged, skipped).
+    const recorded = sink.lines.filter((l): l is ResultLine => l.kind === 'result').map(resultOf);
+    return await confirmAndExecute(port, action, req, hooks, journal, runId, plan, plan.items, [], recorded);
   } finally {
     journal.close();
   }
@@ -133,6 +135,7 @@ async function confirmAndExecute(
   plan: Plan,
   pending: WorkItem[],
   prior: ItemResult[],
+  recorded: ItemResult[],
 ): Promise<BulkRunResult> {
   const info: ConfirmInfo = {
     action: action.name,
@@ -144,6 +147,7 @@ async function confirmAndExecute(
     columns: action.columns,
   };
   await hooks.onPlan?.(info);
+  let executed: ItemResult[] = [];
   if (pending.length > 0) {
     // A run declined at the prompt, or stopped there with Ctrl-C (CancelError), changed nothing: a new run leaves
     // no journal. Any other failure there keeps it, as a crash would.
@@ -164,7 +168,7 @@ async function confirmAndExecute(
     }
     const display = hooks.progress?.(pending.length);
     try {
-      await executeChunks({
+      executed = await executeChunks({
         items: pending,
         runner: action.runner(port),
         chunkSize: action.chunkSize,
@@ -180,14 +184,15 @@ async function confirmAndExecute(
     }
   }
   journal.append([{ kind: 'end', at: new Date().toISOString(), status: 'done' }]);
-  // Items decided at plan time (unchanged, skipped) are in the journal, not in `prior`/results: read it back.
-  const all = readJournal(journal.path);
-  const report = buildReport({ runId, entity: port.noun.many, action: action.name, done: action.done, journal: journal.path }, resultsOf(all.results));
+  // Every target's result as the journal now holds them, in its order: those it recorded before this execution
+  // (decided at plan time, finished or failed in an earlier run), then the ones sent now; a later result of an id
+  // replaces an earlier one.
+  const report = buildReport({ runId, entity: port.noun.many, action: action.name, done: action.done, journal: journal.path }, [...recorded, ...executed]);
   return { kind: 'done', plan, report, journal: journal.path };
 }
 
-function resultsOf(results: Map<string, ResultLine>): ItemResult[] {
-  return [...results.values()].map(({ id, outcome, revision, createdId, error }) => ({ id, outcome, revision, createdId, error }));
+function resultOf({ id, outcome, revision, createdId, error }: ResultLine): ItemResult {
+  return { id, outcome, revision, createdId, error };
 }
 
 async function resume(port: EntityPort, action: EntityAction, req: BulkRunRequest, hooks: BulkRunHooks): Promise<BulkRunResult> {
@@ -222,7 +227,8 @@ async function resume(port: EntityPort, action: EntityAction, req: BulkRunReques
   const journal = JournalWriter.reopen(path);
   try {
     hooks.onJournal?.(path, true);
-    return await confirmAndExecute(port, action, { ...req, journalPath: path }, hooks, journal, header.runId, plan, pending, prior);
+    const recorded = [...state.results.values()].map(resultOf);
+    return await confirmAndExecute(port, action, { ...req, journalPath: path }, hooks, journal, header.runId, plan, pending, prior, recorded);
   } finally {
     journal.close();
   }

@@ -1,8 +1,8 @@
 /**
  * The hosted checkout page's HTML, in the sign-in pages' style (oauth/pages.ts: plain forms that work without
  * script, every value escaped): the plan, its terms, the price with the coupon and the total, the buyer, and
- * "Cancel" and "Pay". A plan's checkout also takes a coupon code; a test link declines the card. And the
- * sign-in step of a checkout without a buyer.
+ * "Cancel" and "Pay" (Pay first in the form, shown on the right, as on the sign-in pages). A plan's checkout
+ * also takes a coupon code; a test link declines the card.
  */
 import type { OrderPriceDoc } from '../orders/model.js';
 import type { PlanPricingDoc } from '../plans/model.js';
@@ -22,7 +22,6 @@ const STYLE = `<style>
   form.coupon button { flex: 0 0 auto; padding: 10px 14px; }
   button.link { background: none; border: 0; color: #3b5bdb; text-decoration: underline; font-size: 13px; font-weight: 400; padding: 0; flex: none; }
   .buyer { font-size: 14px; color: #5c6070; margin: 10px 0 0; }
-  .actions.reverse { flex-direction: row-reverse; }
 </style>`;
 
 const UNIT: Record<string, string> = { DAY: 'day', WEEK: 'week', MONTH: 'month', YEAR: 'year' };
@@ -85,26 +84,8 @@ export function checkoutPage(v: CheckoutView): string {
 <table class="lines"><tr><td>Subtotal</td><td class="amount">${esc(p.subtotal)} ${esc(p.currency)}</td></tr>${discount}<tr class="total"><td>Total</td><td class="amount">${esc(p.total)} ${esc(p.currency)}</td></tr></table>
 ${coupon}
 <form method="post" action="${esc(v.action)}">${hidden(v.fields)}
-<div class="actions"><button class="secondary" type="submit" name="action" value="cancel">Cancel</button><button class="primary" type="submit" name="action" value="pay">${esc(payLabel)}</button></div>
+<div class="actions reverse"><button class="primary" type="submit" name="action" value="pay">${esc(payLabel)}</button><button class="secondary" type="submit" name="action" value="cancel">Cancel</button></div>
 ${v.free ? '' : '<p class="foot"><button class="link" type="submit" name="action" value="decline">Test a declined card</button></p>'}
 </form>${v.buyer ? `<p class="buyer">Buying as ${esc(v.buyer)}</p>` : ''}<p class="foot">Emulator checkout: no card is charged.</p>`,
-  );
-}
-
-/**
- * The sign-in step of a checkout that has no buyer: e-mail, password, "Sign in" and "Cancel", as the hosted
- * sign-in page, except that "Sign in" comes first in the form (shown on the right), so Enter in a field signs in:
- * a browser submits a form with its first submit button.
- */
-export function checkoutSignInPage(o: { action: string; fields: Record<string, string>; siteName: string; email?: string; error?: string; info?: string; captcha?: boolean }): string {
-  return page(
-    `Sign in to ${o.siteName}`,
-    `${STYLE}<h1>Sign in</h1><p class="sub">to ${esc(o.siteName)}</p>${notice(o.error, o.info)}
-<form method="post" action="${esc(o.action)}">${hidden(o.fields)}
-<label for="email">E-mail</label><input id="email" name="email" type="email" autocomplete="username" required value="${esc(o.email)}">
-<label for="password">Password</label><input id="password" name="password" type="password" autocomplete="current-password" required>
-${o.captcha ? '<label for="captcha">Captcha token</label><input id="captcha" name="captcha" type="text">' : ''}
-<div class="actions reverse"><button class="primary" type="submit" name="action" value="signin">Sign in</button><button class="secondary" type="submit" name="action" value="cancel" formnovalidate>Cancel</button></div>
-</form>`,
   );
 }

@@ -17,13 +17,13 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { ApplicationFailure, ValidationFailure } from '../errors.js';
 import { MEMBERS } from '../members/model.js';
 import { login, verifyCode, type StateAnswer } from '../oauth/identity.js';
-import { codePage, messagePage } from '../oauth/pages.js';
+import { codePage, messagePage, signInPage } from '../oauth/pages.js';
 import type { OAuthState } from '../oauth/state.js';
 import { pricePreview } from '../orders/checkout.js';
 import { buyAndPay, orderBookAt, payOrder } from '../orders/payment.js';
 import type { PaymentOutcome } from '../orders/rules.js';
 import type { Store } from '../store/store.js';
-import { checkoutPage, checkoutSignInPage, termsText } from './html.js';
+import { checkoutPage, termsText } from './html.js';
 import { CHECKOUT_PATH, checkoutSession, csrfMatches, type CheckoutSession } from './sessions.js';
 
 /** What the page needs of a request (oauth/http.ts's request, structurally). */
@@ -215,7 +215,7 @@ function signIn(oauth: OAuthState, store: Store, req: PageRequest): PageReply {
   if (!s) return EXPIRED();
   if (s.done) return donePage(store, s);
   const form = (o: { email?: string; error?: string; info?: string } = {}) =>
-    html(o.error ? 400 : 200, checkoutSignInPage({ action: SIGN_IN_PATH, fields: { session: s.id, csrf: s.csrf }, siteName: siteName(store, s.site), captcha: oauth.policy(s.site).requireCaptcha, ...o, info: o.info ?? (o.error ? undefined : 'Sign in to check out.') }));
+    html(o.error ? 400 : 200, signInPage({ action: SIGN_IN_PATH, fields: { session: s.id, csrf: s.csrf }, siteName: siteName(store, s.site), captcha: oauth.policy(s.site).requireCaptcha, ...o, info: o.info ?? (o.error ? undefined : 'Sign in to check out.') }));
   if (req.method === 'GET') return form();
   if (!sameOrigin(req) || !csrfMatches(s, f.csrf)) return FORBIDDEN();
   if (f.action === 'cancel') return afterCanceled(s);

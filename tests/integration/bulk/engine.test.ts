@@ -114,6 +114,12 @@ describe('bulk engine against the emulator', () => {
     const journal = readJournal(path);
     expect(journal.ended).toBe(true);
     expect(journal.results.size).toBe(before.size);
+    // The report counts every target, those already as asked (decided at plan time) too.
+    expect(result.report.total).toBe(before.size);
+    expect(result.report.counts.unchanged).toBe(before.size - changed.length);
+    const again = await runBulk(servicesPort(api), update(sets('description=faulty run'), 25), base({ selection: { kind: 'filter', filter: {} }, journalPath: journalPath() }), yes);
+    expect(again.kind === 'done' && again.report.total).toBe(before.size);
+    expect(again.kind === 'done' && again.report.counts).toMatchObject({ updated: 0, unchanged: before.size });
   });
 
   it('recognises its own object-valued change that the platform completed (formattedValue) after a lost reply', async () => {

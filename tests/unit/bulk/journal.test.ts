@@ -89,6 +89,40 @@ describe('journal', () => {
     expect(readJournal(path).results.get('a')?.outcome).toBe('updated');
   });
 
+  it('appends durable lines of concurrent chunks in their order, each on disk once its append resolves', async () => {
+    const path = join(dir, 'j.ndjson');
+    const w = JournalWriter.create(path, header);
+    w.append([{ kind: 'planned', id: 'a', revision: '1' }, { kind: 'planned', id: 'b', revision: '1' }, { kind: 'planned', id: 'c', revision: '1' }, { kind: 'planned-all', count: 3 }]);
+    // Three chunks finishing at once: the later two are queued while the first write + fsync runs.
+    const first = w.appendDurable([{ kind: 'result', id: 'a', outcome: 'updated', revision: '2' }]);
+    const second = w.appendDurable([{ kind: 'result', id: 'b', outcome: 'updated', revision: '2' }]);
+    const third = w.appendDurable([{ kind: 'result', id: 'c', outcome: 'failed', error: 'boom' }]);
+    await first;
+    expect(readJournal(path).results.get('a')?.revision).toBe('2');
+    await Promise.all([second, third]);
+    expect([...readJournal(path).results.keys()]).toEqual(['a', 'b', 'c']);
+    await w.appendDurable([]);
+    w.append([{ kind: 'end', at: 'now', status: 'done' }]);
+    w.close();
+    await expect(w.appendDurable([{ kind: 'result', id: 'a', outcome: 'updated' }])).resolves.toBeUndefined();
+    const state = readJournal(path);
+    expect(state.ended).toBe(true);
+    expect(readFileSync(path, 'utf8').split('\n').filter(Boolean)).toHaveLength(9);
+  });
+
+  it('refuses a plain append while durable lines are in flight, and writes queued lines when closed', async () => {
+    const path = join(dir, 'j.ndjson');
+    const w = JournalWriter.create(path, header);
+    const pending = w.appendDurable([{ kind: 'result', id: 'a', outcome: 'updated', revision: '2' }]);
+    const queued = w.appendDurable([{ kind: 'result', id: 'b', outcome: 'updated', revision: '2' }]);
+    expect(() => w.append([{ kind: 'end', at: 'now' }])).toThrow(/in flight/);
+    w.close();
+    await Promise.all([pending, queued]);
+    // The descriptor is closed once the write in flight is done and the queued line written.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect([...readJournal(path).results.keys()]).toEqual(['a', 'b']);
+  });
+
   it('puts journals in the state dir and names runs by time', () => {
     expect(defaultJournalDir({ SITECTL_STATE_DIR: '/s' })).toBe('/s/journals');
     expect(defaultJournalDir({ XDG_STATE_HOME: '/x' })).toBe('/x/sitectl/journals');
