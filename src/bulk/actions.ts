@@ -58,6 +58,11 @@ export interface EntityAction<E extends Entity = Entity> {
   chunkSize: number;
   maxAttempts?: number;
   /**
+   * The top-level fields of a target that the plan and the settling read, besides its id and revision
+   * (undefined: any field). The port may then read only those (see EntityPort.pages).
+   */
+  reads?: readonly string[];
+  /**
    * `targets`: the selection's entities are the items; `slots`: `count` new entities (create); `planned`: a
    * plan the caller computed (a catalogue applied to a site: creates, updates and deletes), each item carrying
    * what to send in `after`, which the journal keeps so `--resume` can rebuild the action from it alone.
@@ -181,10 +186,13 @@ export function filterJobSender<Op extends Operation>(api: ApiClient, op: Op, re
 /** How one unconfirmed item is decided from its current state (undefined: it no longer exists). */
 export type Settle<E> = (current: E | undefined, item: WorkItem, sent: SentOutcome) => ItemResult;
 
-/** Reads the unconfirmed items back in one query and decides each with `decide`. */
-export function settleBy<E extends Entity>(port: EntityPort<E>, decide: Settle<E>): NonNullable<ChunkRunner['settle']> {
+/**
+ * Reads the unconfirmed items back in one query and decides each with `decide`, which reads `fields` of them
+ * (undefined: any field; see EntityPort.pages).
+ */
+export function settleBy<E extends Entity>(port: EntityPort<E>, decide: Settle<E>, fields?: readonly string[]): NonNullable<ChunkRunner['settle']> {
   return async (open, signal) => {
-    const now = await fetchByIds(port, open.map((o) => o.item.id), signal);
+    const now = await fetchByIds(port, open.map((o) => o.item.id), signal, fields);
     return open.map((o) => decide(now.get(o.item.id), o.item, o.sent));
   };
 }
@@ -200,6 +208,8 @@ export function updateAction<E extends Entity>(opts: {
   chunkSize: number;
   args: JournalArgs;
 }): EntityAction<E> {
+  // The plan and the settling read the changed paths only: their top-level fields.
+  const reads = [...new Set(opts.change.mask.map((path) => path.split('.')[0]!))];
   return {
     name: 'update',
     done: 'updated',
@@ -207,6 +217,7 @@ export function updateAction<E extends Entity>(opts: {
     args: opts.args,
     columns: opts.change.mask,
     chunkSize: opts.chunkSize,
+    reads,
     items: {
       kind: 'targets',
       plan: (e) => {
@@ -232,7 +243,7 @@ export function updateAction<E extends Entity>(opts: {
           };
         }
         return { id: item.id, outcome: 'failed', error: reason(sent) };
-      }),
+      }, reads),
     }),
   };
 }
@@ -246,12 +257,16 @@ export function deleteAction<E extends Entity>(opts: { send: ChunkRunner['send']
     args: opts.args,
     columns: [],
     chunkSize: opts.chunkSize,
+    // Whether a target exists is all the plan and the settling need.
+    reads: [],
     items: { kind: 'targets', plan: () => ({ changes: [] }) },
     runner: (port) => ({
       done: 'deleted',
       send: opts.send,
-      settle: settleBy<E>(port, (current, item, sent) =>
-        current ? { id: item.id, outcome: 'failed', error: reason(sent) } : { id: item.id, outcome: 'deleted' },
+      settle: settleBy<E>(
+        port,
+        (current, item, sent) => (current ? { id: item.id, outcome: 'failed', error: reason(sent) } : { id: item.id, outcome: 'deleted' }),
+        [],
       ),
     }),
   };

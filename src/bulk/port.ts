@@ -7,6 +7,7 @@ import type { ApiClient } from '../api/client.js';
 import { listPages, type ListOperation } from '../api/paging.js';
 import { paramsOfFilter, type ParamFilter } from '../api/list-params.js';
 import type { Filter } from '../api/schemas/common.js';
+import { pickListItems } from '../api/schemas/introspect.js';
 import { abortableSleep } from './wait.js';
 import { isRetryable } from './execute.js';
 
@@ -19,8 +20,12 @@ export interface Entity {
 export interface EntityPort<E extends Entity = Entity> {
   /** `{one: 'service', many: 'services'}`: how reports and previews name the entities. */
   noun: { one: string; many: string };
-  /** The entities matching `filter`, in pages, sorted by id so offset pages stay stable while the plan streams. */
-  pages(filter: Filter, signal?: AbortSignal): AsyncIterable<E[]>;
+  /**
+   * The entities matching `filter`, in pages, sorted by id so offset pages stay stable while the plan streams.
+   * `fields`: the top-level fields the caller reads besides the id, the revision and the label's (undefined: it
+   * may read any). A port may then parse and keep only those, and leave the rest of each entity out unchecked.
+   */
+  pages(filter: Filter, signal?: AbortSignal, fields?: readonly string[]): AsyncIterable<E[]>;
   /** A short label of an entity for previews (its name, title or e-mail). */
   label(entity: E): string | undefined;
   /**
@@ -54,6 +59,11 @@ export interface QueryPortSpec<Op extends ListOperation> {
   /** Other request fields of every query (e.g. `fieldsets: ['FULL']` for members). */
   params?: Record<string, unknown>;
   label?: (entity: Entity & Record<string, unknown>) => string | undefined;
+  /**
+   * The top-level fields `label` reads (default: `name`, which the default label reads). Without them, when a
+   * `label` is given, pages always hold whole entities.
+   */
+  labelFields?: readonly string[];
   /** The entity of one item of the reply, when items wrap it (extended bookings: `item.booking`). */
   entity?: (item: unknown) => Entity;
   /** The filter as the platform is sent it, when its documented paths differ from the entity's JSON. */
@@ -77,13 +87,29 @@ export interface QueryPortSpec<Op extends ListOperation> {
 export function queryPort<Op extends ListOperation>(api: ApiClient, spec: QueryPortSpec<Op>): EntityPort {
   const byFilter = spec.query.paging.filter;
   const getOne = spec.getOne;
+  const labelFields = spec.labelFields ?? (spec.label ? undefined : ['name']);
+  const narrowed = new Map<string, Op>();
+  /** The query with its reply narrowed to the fields read (whole entities when that is not possible). */
+  const queryFor = (fields: readonly string[] | undefined): Op => {
+    if (!fields || !labelFields || spec.entity) return spec.query;
+    const keep = [...new Set(['id', 'revision', ...labelFields, ...fields])];
+    const key = keep.join(',');
+    let op = narrowed.get(key);
+    if (!op) {
+      const reply = pickListItems(spec.query.reply, spec.query.paging.items, keep);
+      // The same operation with the narrower reply schema (the table's entry itself is left as it is).
+      op = reply ? (Object.create(spec.query, { reply: { value: reply } }) as Op) : spec.query;
+      narrowed.set(key, op);
+    }
+    return op;
+  };
   return {
     noun: spec.noun,
-    async *pages(filter, signal) {
+    async *pages(filter, signal, fields) {
       // A parameter list: the filter becomes its parameters (null: the conditions exclude each other).
       const selected = byFilter ? spec.params : paramsOfFilter(filter, spec.listParams ?? {});
       if (selected === null) return;
-      const pages = listPages(api, spec.query, {
+      const pages = listPages(api, queryFor(fields), {
         filter: byFilter ? (spec.wire ? spec.wire(filter) : filter) : undefined,
         sort: [{ fieldName: 'id', order: 'ASC' }],
         params: byFilter ? spec.params : { ...spec.params, ...selected },
@@ -109,11 +135,14 @@ export function queryPort<Op extends ListOperation>(api: ApiClient, spec: QueryP
   };
 }
 
-/** The current state of `ids` (at most one page), by id: one `{"id":{"$in":[...]}}` query, or the port's own reads. */
-export async function fetchByIds<E extends Entity>(port: EntityPort<E>, ids: readonly string[], signal?: AbortSignal): Promise<Map<string, E>> {
+/**
+ * The current state of `ids` (at most one page), by id: one `{"id":{"$in":[...]}}` query, or the port's own reads.
+ * `fields` as for {@link EntityPort.pages}.
+ */
+export async function fetchByIds<E extends Entity>(port: EntityPort<E>, ids: readonly string[], signal?: AbortSignal, fields?: readonly string[]): Promise<Map<string, E>> {
   const out = new Map<string, E>();
   if (ids.length === 0) return out;
   if (port.byIds) return port.byIds(ids, signal);
-  for await (const page of port.pages({ id: { $in: [...ids] } }, signal)) for (const e of page) out.set(e.id, e);
+  for await (const page of port.pages({ id: { $in: [...ids] } }, signal, fields)) for (const e of page) out.set(e.id, e);
   return out;
 }

@@ -83,7 +83,7 @@ async function makePlan(port: EntityPort, action: EntityAction, req: BulkRunRequ
   if (action.items.kind === 'slots') return planSlots(port, action.items.source, action.items.count, opts);
   if (action.items.kind === 'planned') return planGiven(action.items.items, opts);
   if (!req.selection) throw new TypeError(`${action.name} needs a selection`);
-  return planTargets(port, action, selectTargets(port, req.selection, req.signal), opts);
+  return planTargets(port, action, selectTargets(port, req.selection, req.signal, action.reads), opts);
 }
 
 /**

@@ -69,16 +69,17 @@ export async function readIdsFile(path: string, stdin: Readable): Promise<string
  * Streams the targets of a selection.
  *
  * Filters: the platform's own paging (sorted by id). Ids: looked up 100 at a time with `{"id":{"$in":[...]}}`,
- * in the order given; ids the platform does not return are reported in `missing`.
+ * in the order given; ids the platform does not return are reported in `missing`. `fields`: the fields of each
+ * target the caller reads (see {@link EntityPort.pages}; undefined: whole entities).
  */
-export async function* selectTargets(port: EntityPort, selection: Selection, signal?: AbortSignal): AsyncGenerator<TargetPage> {
+export async function* selectTargets(port: EntityPort, selection: Selection, signal?: AbortSignal, fields?: readonly string[]): AsyncGenerator<TargetPage> {
   if (selection.kind === 'filter') {
-    for await (const entities of port.pages(selection.filter, signal)) yield { entities, missing: [] };
+    for await (const entities of port.pages(selection.filter, signal, fields)) yield { entities, missing: [] };
     return;
   }
   for (let i = 0; i < selection.ids.length; i += IDS_PER_QUERY) {
     const ids = selection.ids.slice(i, i + IDS_PER_QUERY);
-    const byId = await fetchByIds(port, ids, signal);
+    const byId = await fetchByIds(port, ids, signal, fields);
     yield {
       entities: ids.filter((id) => byId.has(id)).map((id) => byId.get(id)!),
       missing: ids.filter((id) => !byId.has(id)),

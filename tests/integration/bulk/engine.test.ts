@@ -11,6 +11,7 @@ import { serviceOps } from '../../../src/api/services.js';
 import { eachSender, filterJobSender, nextRevision, transitionAction, updateAction } from '../../../src/bulk/actions.js';
 import { parseSets, type ChangeSet } from '../../../src/bulk/changes.js';
 import { readJournal } from '../../../src/bulk/journal.js';
+import { fetchByIds } from '../../../src/bulk/port.js';
 import { readRunJournal, runBulk, type BulkRunHooks, type BulkRunRequest } from '../../../src/bulk/run.js';
 import { servicesPort, updateServices } from '../../../src/commands/services/shared/bulk.js';
 import { SERVICE_VIEW } from '../../../src/commands/services/shared/view.js';
@@ -219,6 +220,28 @@ describe('bulk engine against the emulator', () => {
     }
     const updates = await updatesPerService(emu, seq);
     for (const id of ids) expect(updates.get(id)).toBe(2);
+  });
+
+  it('reads only the fields a run uses: the changed ones for an update, besides id, revision and name', async () => {
+    const port = servicesPort(api);
+    const firstPage = async (fields?: readonly string[]) => {
+      for await (const page of port.pages({}, undefined, fields)) return page as unknown as Record<string, unknown>[];
+      throw new Error('no page');
+    };
+    const full = await firstPage();
+    const reads = update(sets('payment.fixed.price.value=45', 'tagLine=x'), 100).reads;
+    expect(reads).toEqual(['payment', 'tagLine']);
+    const narrow = await firstPage(reads);
+    expect(narrow.map((e) => e.id)).toEqual(full.map((e) => e.id));
+    expect(Object.keys(full[0]!)).toContain('schedule');
+    for (const [i, e] of narrow.entries()) {
+      expect(Object.keys(e).every((k) => ['id', 'revision', 'name', 'payment', 'tagLine'].includes(k))).toBe(true);
+      const { id, revision, name, payment, tagLine } = full[i]!;
+      expect(e).toEqual(JSON.parse(JSON.stringify({ id, revision, name, payment, tagLine })));
+    }
+    // By ids (the settling read) too.
+    const byId = await fetchByIds(port, [full[0]!.id as string], undefined, []);
+    expect(Object.keys(byId.get(full[0]!.id as string)!).sort()).toEqual(['id', 'name', 'revision']);
   });
 
   it('a Ctrl-C during a backoff ends the wait at once and says how to resume', async () => {

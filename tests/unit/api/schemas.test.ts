@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { safeParse } from 'zod/mini';
+import { serviceOps } from '../../../src/api/services.js';
 import { AggregationResult, bulkResult, Money } from '../../../src/api/schemas/common.js';
+import { pickListItems } from '../../../src/api/schemas/introspect.js';
 import {
   BookingPolicy,
   BusinessLocation,
@@ -87,6 +90,35 @@ describe('Service schema', () => {
     expect(RateTypeValues).toEqual(['FIXED', 'CUSTOM', 'VARIED', 'NO_FEE']);
     expect(SlugErrorValues).toEqual(['SLUG_CONTAINS_ILLEGAL_CHARACTERS', 'SLUG_ALREADY_EXISTS']);
     expect(ServiceType.safeParse('WORKSHOP').success).toBe(false);
+  });
+});
+
+describe('a list reply narrowed to some fields (pickListItems)', () => {
+  const reply = serviceOps.queryServices.reply;
+  const page = { services: [wireService, { ...wireService, id: 'svc-2', schedule: { firstSessionStart: 'soon' } }], pagingMetadata: { count: 2, offset: 0, total: 2 } };
+
+  it('keeps the asked fields, parsed by their own schemas, and leaves the others out unchecked', () => {
+    const narrow = pickListItems(reply, 'services', ['id', 'revision', 'name', 'mainSlug', 'payment'])!;
+    // svc-2's schedule holds a bad date: the whole reply refuses it, the narrowed one does not read it.
+    expect(safeParse(reply, page).success).toBe(false);
+    const parsed = safeParse(narrow, page);
+    expect(parsed.success).toBe(true);
+    const [first] = (parsed.data as { services: Record<string, unknown>[] }).services;
+    expect(Object.keys(first!).sort()).toEqual(['id', 'mainSlug', 'name', 'payment', 'revision']);
+    expect((first!.mainSlug as { createdDate: unknown }).createdDate).toEqual(new Date('2025-01-01T00:00:00Z'));
+    expect(first!.payment).toEqual(wireService.payment);
+    expect((parsed.data as { pagingMetadata: unknown }).pagingMetadata).toEqual(page.pagingMetadata);
+    // A bad value in an asked field is still refused.
+    expect(safeParse(narrow, { services: [{ ...wireService, mainSlug: { createdDate: 'soon' } }] }).success).toBe(false);
+    expect(safeParse(narrow, { services: [{ name: 'no id' }] }).success).toBe(false);
+  });
+
+  it('declines fields the items do not declare, forbidden names, and replies of another shape', () => {
+    expect(pickListItems(reply, 'services', ['id', 'somethingNewFromThePlatform'])).toBeUndefined();
+    expect(pickListItems(reply, 'services', ['id', '__proto__'])).toBeUndefined();
+    expect(pickListItems(reply, 'bookings', ['id'])).toBeUndefined();
+    expect(pickListItems(Service, 'staffMemberIds', ['id'])).toBeUndefined();
+    expect(pickListItems(Money, 'value', ['id'])).toBeUndefined();
   });
 });
 
