@@ -4,7 +4,9 @@
  * the booking policy says, times on the clock of `--tz` or the site (issue 6 section 3). A course has no slots:
  * it shows the course's places instead.
  */
+import { TZDate } from '@date-fns/tz';
 import type { Command } from 'commander';
+import { addDays } from 'date-fns';
 import { availability } from '../../api/availability.js';
 import type { SlotAvailability } from '../../api/schemas/booking.js';
 import type { Context } from '../../context.js';
@@ -60,14 +62,23 @@ export function slotColumns(zone: string): Column<SlotAvailability>[] {
   ];
 }
 
-/** [from, to) of `--from` and `--to`/`--days`, read in `zone`. @throws UserError (exit 2) */
+/** `days` calendar days after `t` on `zone`'s clock (the same wall-clock time; 23 or 25 hours across a DST change). */
+function plusDays(t: number, days: number, zone: string): number {
+  return addDays(new TZDate(t, zone), days).getTime();
+}
+
+/**
+ * [from, to) of `--from` and `--to`/`--days`, read in `zone`. `--days N` (default 7) counts calendar days in the
+ * zone, so `--from 2027-03-14 --days 2` ends at midnight of the 16th there, though that is 47 hours.
+ * @throws UserError (exit 2)
+ */
 export function rangeOf(opts: { from?: string; to?: string; days?: string }, zone: string, now: number): [number, number] {
   if (opts.to !== undefined && opts.days !== undefined) throw new UserError('use either --to or --days');
   const from = opts.from !== undefined ? parseWhen(opts.from, zone, '--from', now) : now;
   const days = opts.days !== undefined ? parseIntFlag(opts.days, '--days', 1, MAX_DAYS) : DEFAULT_DAYS;
-  const to = opts.to !== undefined ? parseWhen(opts.to, zone, '--to', now) : from + days * 86_400_000;
+  const to = opts.to !== undefined ? parseWhen(opts.to, zone, '--to', now) : plusDays(from, days, zone);
   if (to <= from) throw new UserError('--to must be after --from');
-  if (to - from > MAX_DAYS * 86_400_000) throw new UserError(`the range covers at most ${MAX_DAYS} days`);
+  if (to > plusDays(from, MAX_DAYS, zone)) throw new UserError(`the range covers at most ${MAX_DAYS} days`);
   return [from, to];
 }
 
@@ -78,7 +89,7 @@ export function register(parent: Command, ctx: Context): void {
     .argument('<service>', 'the service (id, id prefix or exact name)')
     .option('--from <when>', 'from (2026-11-24, 2026-11-24T09:00 in --tz or the site’s zone, an ISO instant, today; default now)')
     .option('--to <when>', 'until (exclusive)')
-    .option('--days <n>', `days from --from (default ${DEFAULT_DAYS})`)
+    .option('--days <n>', `calendar days from --from, on the clock of --tz or the site (default ${DEFAULT_DAYS})`)
     .option('--staff <id>', 'only this staff member (id or unique prefix; repeatable)', collect)
     .option('--bookable', 'only slots that can be booked now')
     .option('--tz <zone>', 'show and read times in this IANA zone (default: the site’s)')

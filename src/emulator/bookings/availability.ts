@@ -15,7 +15,7 @@ import type { Calendar, ServiceDoc } from './model.js';
 import { policyOf, violationsAt, waitlistRoom } from './policy.js';
 import { atLocation, BOOKING_STEP, bufferOf, type Candidate, candidates, type SlotLocation, capacityOf, courseOpenSpots, courseSessions, openSpotsOf, scheduleIdOf } from './sessions.js';
 import { isTimeZone } from '../../api/time-zones.js';
-import { DAY, instantOf, iso, localDateKey } from './time.js';
+import { DAY, HOUR, instantOf, iso, localDateKey } from './time.js';
 
 /** Longest date range one availability call may cover. */
 export const MAX_RANGE_DAYS = 366;
@@ -86,7 +86,8 @@ function range(startText: unknown, endText: unknown, zone: string | undefined, f
   if (Number.isNaN(from)) throw ValidationFailure.field(fields[0], 'must be an ISO-8601 date-time', 'FORMAT');
   if (Number.isNaN(to)) throw ValidationFailure.field(fields[1], 'must be an ISO-8601 date-time', 'FORMAT');
   if (to <= from) throw ValidationFailure.field(fields[1], 'must be after the start', 'INVALID');
-  if (to - from > MAX_RANGE_DAYS * DAY) throw ValidationFailure.field(fields[1], `the range may cover at most ${MAX_RANGE_DAYS} days`, 'MAX');
+  // 366 calendar days: a range from midnight to midnight across a fall-back change holds an hour more.
+  if (to - from > MAX_RANGE_DAYS * DAY + HOUR) throw ValidationFailure.field(fields[1], `the range may cover at most ${MAX_RANGE_DAYS} days`, 'MAX');
   return [from, to];
 }
 

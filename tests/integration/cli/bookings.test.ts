@@ -90,6 +90,16 @@ describe('availability', () => {
     expectError(await cli(['availability', 'Swedish Massage', '--json', 'slot,nope']), 2, /nope/);
   });
 
+  it('takes --days N as calendar days of the site: 366 of them across a fall-back change are 8785 hours', async () => {
+    // 9 March 2026 to 10 March 2027 in Los Angeles: one hour more than 366 x 24 (rangeOf's unit test has the dates).
+    const year = await cli(['availability', 'Swedish Massage', '--from', '2026-03-09', '--days', '366', '--json', 'slot']);
+    expect(year.code, year.stderr).toBe(0);
+    const starts = json(year).map((e: { slot: { startDate: string } }) => e.slot.startDate);
+    expect(starts[starts.length - 1] < '2027-03-10T08:00:00.000Z').toBe(true);
+    expect(starts.length).toBeGreaterThan(0);
+    expectError(await cli(['availability', 'Swedish Massage', '--from', '2026-03-09', '--to', '2027-03-10T01:00']), 2, /at most 366 days/);
+  });
+
   it('multislot finds back-to-back chains of two services', async () => {
     const r = await cli(['availability', 'multislot', '--service', 'Swedish Massage', '--service', 'Sports Massage', '--days', '7', '--json']);
     expect(r.code, r.stderr).toBe(0);
