@@ -33,7 +33,8 @@ async function member(s: CliSandbox): Promise<string> {
   await emu.request('PUT', '/__emulator/auth-policy', { requireEmailVerification: false });
   const reg = await run(s, ['auth', 'register', '--email', who, '--password-stdin'], 'pass-word-1');
   expect(reg.code, reg.stderr).toBe(0);
-  expect((await run(s, ['logout'])).code).toBe(0);
+  const out = await run(s, ['logout']);
+  expect(out.code, out.stderr).toBe(0);
   await emu.request('PUT', '/__emulator/auth-policy', { requireEmailVerification: true });
   return who;
 }
