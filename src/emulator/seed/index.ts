@@ -7,7 +7,7 @@
  * Runs in one transaction: 10,000 services take a second or two.
  */
 import type { AdminKey } from '../auth.js';
-import { catalogOf, type Catalog } from '../services/model.js';
+import { catalogOf, type Catalog, STAFF_MEMBERS } from '../services/model.js';
 import { buildService, formatMoney } from '../services/rules.js';
 import type { Store } from '../store/store.js';
 import { BUSINESS_LOCATIONS as LOCATION_DATA, CATEGORIES as CATEGORY_NAMES, FORMS, POLICIES, QUALIFIERS, SERVICE_TEMPLATES, STAFF } from './catalog.js';
@@ -94,12 +94,19 @@ function siteSeed(siteId: string): number {
 
 /**
  * Furnishes a site added to a seeded account (locations, staff, categories, policies, forms; no services),
- * stamped from the seed hour of the account.
+ * stamped from the seed hour of the account. Unlike a reseed (the starting state: the event log starts empty),
+ * adding a site is a change to a running account, so each of its staff members is recorded as `staff.created`
+ * (spec 000 section 4 lists staff events), with the staff member as the staff members query shows it.
  */
 export function furnishSite(store: Store, key: AdminKey, siteId: string): void {
   const base = Date.parse(store.getMeta('seededAt') ?? new Date(Math.floor(store.clock.nowMs() / HOUR) * HOUR).toISOString());
   const staff = Number(store.getMeta('seedStaff') ?? STAFF.length);
-  store.withoutEvents(() => store.tx(() => seedSite(store, siteId, base, { size: 0, bookings: 0, staff, actor: key.accountId, prngSeed: siteSeed(siteId) })));
+  store.tx(() => {
+    store.withoutEvents(() => seedSite(store, siteId, base, { size: 0, bookings: 0, staff, actor: key.accountId, prngSeed: siteSeed(siteId) }));
+    for (const { workingHours: _hours, timeOff: _off, ...member } of store.collection(STAFF_MEMBERS).at(siteId).all()) {
+      store.appendEvent(siteId, 'staff.created', member.id, JSON.stringify(member));
+    }
+  });
 }
 
 function seedSite(store: Store, site: string, base: number, opts: { size: number; bookings: number; staff: number; actor: string; prngSeed: number }): void {
