@@ -46,10 +46,10 @@ export function register(parent: Command, ctx: Context): void {
     .option('--service <service>', 'a service in the order they follow (repeatable, 2 to 6)', collect)
     .option('--from <when>', 'from (default now)')
     .option('--to <when>', 'until (exclusive)')
-    .option('--days <n>', 'days from --from (default 7)')
+    .option('--days <n>', 'calendar days from --from, on the clock of --tz or the site (default 7)')
     .option('--bookable', 'only chains that can be booked now')
     .option('--tz <zone>', 'show and read times in this IANA zone (default: the site’s)')
-    .addHelpText('after', "\nExample:\n  sitectl availability multislot --service 'Classic Facial' --service 'Swedish Massage' --days 3 --bookable");
+    .addHelpText('after', `\nExample:\n  sitectl availability multislot --service "Women's Haircut" --service 'Blow-Dry & Style' --days 3 --bookable`);
   addFormatFlags(cmd).action(async (o: MultislotOptions) => {
     await run(o, ctx);
   });

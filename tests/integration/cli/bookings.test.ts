@@ -111,6 +111,17 @@ describe('availability', () => {
     }
     expectError(await cli(['availability', 'multislot', '--service', 'Swedish Massage']), 2, /2 to 6 services/);
   });
+
+  it('the multislot help example finds bookable chains on the demo data', async () => {
+    const help = await cli(['availability', 'multislot', '--help']);
+    const example = help.stdout.split('\n').find((l) => l.trim().startsWith('sitectl availability multislot'));
+    expect(example, help.stdout).toBeDefined();
+    // The example's words as a shell reads them ('...' and "..." quoting).
+    const words = [...example!.trim().matchAll(/'([^']*)'|"([^"]*)"|(\S+)/g)].map((m) => m[1] ?? m[2] ?? m[3]!).slice(1);
+    const r = await cli([...words, '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(json(r).length, `${example}: no chains`).toBeGreaterThan(0);
+  });
 });
 
 describe('bookings create and the status actions', () => {
