@@ -1,28 +1,62 @@
 /**
- * An app's client credentials as the profile's admin credential (issue 8 section 3: `sitectl login --client-id
- * ID --client-secret-stdin`, for CI): the stored access token while it has more than a minute left, else a new
- * one from the client_credentials grant (its body is the emulator's until the platform documents one,
- * docs/sign-in.md), written back to the sessions file. Loaded by context.ts only when a profile has no API key.
+ * The token endpoint as every command reaches it, and an app's client credentials as the profile's admin
+ * credential.
+ *
+ * - {@link tokenEndpoint}: the one way to build a TokenEndpoint from the context, so every token call (sign-in,
+ *   member refresh, logout's revocation, the app's client-credentials fetch) honours `--timeout` /
+ *   SITECTL_TIMEOUT and traces with `--debug` (never a token or secret: tokens.ts redacts).
+ * - {@link appAccessToken} (issue 8 section 3: `sitectl login --client-id ID --client-secret-stdin`, for CI): the
+ *   stored access token while it has more than a minute left, else a new one from the client_credentials grant
+ *   (its body is the emulator's until the platform documents one, docs/sign-in.md), written back to the sessions
+ *   file. Loaded by context.ts only when a profile has no API key.
  */
 import { TokenEndpoint, TokenEndpointError } from './api/auth/tokens.js';
-import { AuthError } from './core/errors.js';
+import type { Context } from './context.js';
+import { AuthError, UserError } from './core/errors.js';
 import { readSession, writeSession } from './core/sessions.js';
+
+/**
+ * `--timeout SECONDS` (else SITECTL_TIMEOUT) in ms; undefined when neither is given.
+ * @throws UserError (exit 2) for a value that is not a number of seconds above 0 and at most 3600
+ */
+export function requestTimeoutMs(ctx: Pick<Context, 'flags' | 'env'>): number | undefined {
+  const raw = ctx.flags.timeoutSec ?? (ctx.env.SITECTL_TIMEOUT ? Number(ctx.env.SITECTL_TIMEOUT) : undefined);
+  if (raw === undefined) return undefined;
+  if (!Number.isFinite(raw) || raw <= 0 || raw > 3600) {
+    throw new UserError(`the timeout must be a number of seconds above 0 and at most 3600, got '${ctx.flags.timeoutSec ?? ctx.env.SITECTL_TIMEOUT}'`, 'e.g. --timeout 60 or SITECTL_TIMEOUT=60');
+  }
+  return Math.round(raw * 1000);
+}
+
+/**
+ * The OAuth endpoints of `baseUrl` with the context's per-call timeout (`--timeout`, else `defaultTimeoutMs`,
+ * else the endpoint's 30 s) and `--debug` trace on stderr.
+ * @throws UserError (exit 2) for a bad `--timeout`
+ */
+export function tokenEndpoint(ctx: Pick<Context, 'flags' | 'env' | 'io'>, baseUrl: string, defaultTimeoutMs?: number): TokenEndpoint {
+  return new TokenEndpoint({
+    baseUrl,
+    timeoutMs: requestTimeoutMs(ctx) ?? defaultTimeoutMs,
+    onDebug: ctx.flags.debug ? (line) => ctx.io.stderr.write(`debug: ${line}\n`) : undefined,
+  });
+}
 
 /**
  * A valid admin access token of the profile's app credentials, or undefined when it holds none.
  * @throws AuthError (exit 4) when the endpoint refuses the credentials
  */
-export async function appAccessToken(env: NodeJS.ProcessEnv, profile: string, baseUrl: string, nowMs: number, signal?: AbortSignal): Promise<string | undefined> {
-  const s = readSession(env, profile);
+export async function appAccessToken(ctx: Pick<Context, 'flags' | 'env' | 'io' | 'signal' | 'now' | 'bin'>, profile: string, baseUrl: string): Promise<string | undefined> {
+  const s = readSession(ctx.env, profile);
   if (!s.admin) return undefined;
+  const nowMs = ctx.now().getTime();
   if (s.admin.expiresAt * 1000 - 60_000 > nowMs) return s.admin.accessToken;
   try {
-    const reply = await new TokenEndpoint({ baseUrl }).token({ grantType: 'client_credentials', clientId: s.admin.clientId, clientSecret: s.admin.clientSecret }, signal);
+    const reply = await tokenEndpoint(ctx, baseUrl).token({ grantType: 'client_credentials', clientId: s.admin.clientId, clientSecret: s.admin.clientSecret }, ctx.signal);
     const expiresAt = Math.floor(nowMs / 1000) + reply.expires_in;
-    writeSession(env, profile, (cur) => (cur.admin ? { ...cur, admin: { ...cur.admin, accessToken: reply.access_token, expiresAt } } : cur));
+    writeSession(ctx.env, profile, (cur) => (cur.admin ? { ...cur, admin: { ...cur.admin, accessToken: reply.access_token, expiresAt } } : cur));
     return reply.access_token;
   } catch (err) {
-    if (err instanceof TokenEndpointError) throw new AuthError(`the app credentials of profile '${profile}' were refused: ${err.message}`, 'sign in again: sitectl login --client-id ID --client-secret-stdin');
+    if (err instanceof TokenEndpointError) throw new AuthError(`the app credentials of profile '${profile}' were refused: ${err.message}`, `check the client id and secret, and sign in again: printf %s "$CLIENT_SECRET" | ${ctx.bin} login --client-id ID --client-secret-stdin`);
     throw err;
   }
 }

@@ -103,6 +103,8 @@ export interface ResolvedProfile {
   source: ProfileSource;
   baseUrl: string;
   siteId?: string;
+  /** The profile's own site (stored, or the emulator's default), before SITECTL_SITE_ID; sessions are keyed by it. */
+  homeSiteId?: string;
   /** The API key when there is one; never printed. */
   apiKey?: string;
   /** The account of the key (account-level calls): the emulator's, or SITECTL_ACCOUNT_ID. */
@@ -262,7 +264,7 @@ async function buildClient(ctx: Context): Promise<ApiClient> {
 async function buildProfileClient(ctx: Context): Promise<ApiClient> {
   const profile = await resolveProfile(ctx, { startEmulator: true });
   // Without an API key, an app's client credentials (sitectl login --client-id ID --client-secret-stdin) serve.
-  const appToken = profile.apiKey ? undefined : await (await import('./context-auth.js')).appAccessToken(ctx.env, profile.name, profile.baseUrl, ctx.now().getTime(), ctx.signal);
+  const appToken = profile.apiKey ? undefined : await (await import('./context-auth.js')).appAccessToken(ctx, profile.name, profile.baseUrl);
   if (!profile.apiKey && !appToken) {
     throw new AuthError(
       `profile '${profile.name}' has no API key`,
@@ -345,6 +347,7 @@ export async function resolveProfile(
       source,
       baseUrl: trimSlash(envUrl ?? stored.baseUrl),
       siteId: envSite ?? stored.siteId,
+      homeSiteId: stored.siteId,
       apiKey,
       accountId: envAccount,
       secretLocation: envKey ? 'env SITECTL_API_KEY' : apiKey ? read.path : undefined,
@@ -356,6 +359,7 @@ export async function resolveProfile(
       source: 'env',
       baseUrl: trimSlash(envUrl ?? DEFAULT_BASE_URL),
       siteId: envSite,
+      homeSiteId: envSite,
       apiKey: envKey,
       accountId: envAccount,
       secretLocation: envKey ? 'env SITECTL_API_KEY' : undefined,
@@ -387,6 +391,7 @@ export async function resolveLocalProfile(
       source,
       baseUrl: running?.url ?? '(local emulator, not running)',
       siteId: key?.siteId,
+      homeSiteId: key?.siteId,
       apiKey: key?.apiKey,
       accountId: key?.accountId,
       sites: key?.sites,
@@ -406,6 +411,7 @@ export async function resolveLocalProfile(
     source,
     baseUrl: emu.url,
     siteId: emu.siteId,
+    homeSiteId: emu.siteId,
     apiKey: emu.apiKey,
     accountId: emu.accountId,
     sites: emu.sites,

@@ -1,7 +1,7 @@
 /**
  * Sign-in state at rest (design.md "Profiles and auth"; issue 8 section 3 "Tokens at rest"): the visitor and
  * member tokens, the OAuth client id that got them, an app's client credentials and a pending e-mail
- * verification, per profile, in `<configDir>/sessions.json` — mode 0600 in a 0700 directory, written
+ * verification, per profile and site ({@link sessionKey}), in `<configDir>/sessions.json` — mode 0600 in a 0700 directory, written
  * atomically (a temporary file, then rename), like the fallbacks of gh, Stripe and wrangler. Tokens are never
  * put in argv, the environment, logs or error messages.
  *
@@ -46,7 +46,21 @@ function readFile(env: NodeJS.ProcessEnv): SessionsFile {
   return { profiles: {} };
 }
 
-/** The stored session of `profile` ({} when none). */
+/**
+ * The key a session is stored under: the profile's name for the profile's own site (what it was before sessions
+ * followed `--site`), `<profile>@<siteId>` for another site of its account. Profile names never hold `@`.
+ */
+export function sessionKey(profile: string, siteId: string | undefined, homeSiteId: string | undefined): string {
+  return siteId && siteId !== homeSiteId ? `${profile}@${siteId}` : profile;
+}
+
+/** The keys of every session stored for `profile`: its own site's first, then those of its other sites. */
+export function sessionKeysOf(env: NodeJS.ProcessEnv, profile: string): string[] {
+  const keys = Object.keys(readFile(env).profiles);
+  return [...keys.filter((k) => k === profile), ...keys.filter((k) => k.startsWith(`${profile}@`))];
+}
+
+/** The stored session of `profile` (a {@link sessionKey}; {} when none). */
 export function readSession(env: NodeJS.ProcessEnv, profile: string): ProfileSession {
   const file = readFile(env);
   return Object.hasOwn(file.profiles, profile) ? (file.profiles[profile] ?? {}) : {};

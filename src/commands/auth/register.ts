@@ -2,7 +2,9 @@
  * `sitectl auth register --email ADDRESS --password-stdin [--name NAME] [--code CODE]`: creates an account
  * (an identity and a site member) and signs in as it, through the states of spec 001 section 4 (owner approval
  * explained, an e-mail code asked on a terminal or given with --code). Registration errors as spec 001
- * section 8 names them (invalid e-mail, e-mail exists, captcha). Exit 4 when not signed in at the end.
+ * section 8 names them (invalid e-mail, e-mail exists, captcha): an e-mail address or a password the site does not
+ * take is bad input (exit 2); any other refusal, or not being signed in at the end, exits 4. `--site` registers on
+ * that site of the account (its own OAuth app on the local emulator).
  */
 import type { Command } from 'commander';
 import { authentication } from '../../api/auth/families.js';
@@ -12,7 +14,7 @@ import { UserError } from '../../core/errors.js';
 import { success } from '../../core/log.js';
 import { oneLine } from '../../core/text.js';
 import { settle } from '../login/index.js';
-import { identityFailure, readPassword, signInTarget, visitorClient } from './shared/session.js';
+import { failureWords, identityFailure, readPassword, signInTarget, visitorClient } from './shared/session.js';
 
 interface RegisterOptions {
   email: string;
@@ -44,13 +46,17 @@ export async function run(o: RegisterOptions, ctx: Context): Promise<void> {
   const target = await signInTarget(ctx, { clientId: o.clientId });
   const api = await visitorClient(ctx, target);
   let result: LoginResult;
+  let refused: unknown;
   try {
     result = clientStateOf(await authentication.registerV2(api, { loginId: { email }, password, ...(o.name ? { profile: { nickname: o.name } } : {}) }, { signal: ctx.signal }));
   } catch (err) {
+    refused = err;
     result = identityFailure(err, 'register');
   } finally {
     await api.close();
   }
+  // A refused registration in registration words: bad input (an e-mail or password the site does not take) exits 2.
+  if (result.loginState === 'FAILURE' || result.loginState === 'USER_CAPTCHA_REQUIRED' || result.loginState === 'SILENT_CAPTCHA_REQUIRED') throw failureWords(result, ctx, email, 'register', refused);
   const who = await settle(ctx, target, email, result, o.code);
-  success(ctx.io, `Registered and signed in as ${oneLine(who.loginEmail ?? email)} (member ${who.id}) on profile '${target.profile.name}'`);
+  success(ctx.io, `Registered and signed in as ${oneLine(who.loginEmail ?? email)} (member ${who.id}) on ${target.label}`);
 }

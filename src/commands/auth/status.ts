@@ -1,13 +1,17 @@
 /**
  * `sitectl auth status [--json [fields]]`: `{profile, role, member, expiresAt, storedIn}` with role `none`,
  * `visitor`, `member` or `admin` (a member session wins; then an app's client credentials or the profile's API
- * key; then visitor tokens). `expiresAt` is the access token's expiry (null for an API key). Reads the stored
- * state only: nothing is sent, and the local emulator is not started.
+ * key; then visitor tokens). `expiresAt` is the access token's expiry (null for an API key). `clientId` (documented
+ * in the README) is the OAuth client of the session, or the app's. Follows `--site`: the member and visitor
+ * tokens are those of the chosen site; an app's credentials and an API key are the profile's, whatever the site.
+ * Reads the stored state only: nothing is sent (except, on a real site, the sites query a `--site NAME` needs),
+ * and the local emulator is not started.
  */
 import type { Command } from 'commander';
-import { resolveProfile, type Context } from '../../context.js';
+import type { Context } from '../../context.js';
 import { addFormatFlags, fieldsChecker, printRecord, resolveFormat, type FormatFlags } from '../../core/output.js';
 import { readSession, sessionsPath } from '../../core/sessions.js';
+import { sessionTarget } from './shared/target.js';
 
 export interface AuthStatus {
   profile: string;
@@ -28,16 +32,19 @@ export function register(parent: Command, ctx: Context): void {
 
 const iso = (epochSec: number) => new Date(epochSec * 1000).toISOString();
 
-/** The status of the resolved profile (stored state only). */
-export async function authStatus(ctx: Context): Promise<AuthStatus> {
-  const profile = await resolveProfile(ctx, { startEmulator: false });
-  const s = readSession(ctx.env, profile.name);
+/** The status of the resolved profile on the chosen site (stored state only); `site` names the site, for people. */
+export async function authStatus(ctx: Context): Promise<AuthStatus & { site?: string }> {
+  const { profile, key, site: chosen } = await sessionTarget(ctx, { startEmulator: false });
+  const s = readSession(ctx.env, key);
+  // The app's client credentials are the profile's admin credential, kept with its own session.
+  const own = key === profile.name ? s : readSession(ctx.env, profile.name);
   const file = sessionsPath(ctx.env);
-  const base = { profile: profile.name, member: null, clientId: s.clientId ?? null };
+  const site = chosen ? (chosen.name === chosen.id ? chosen.id : `${chosen.name} (${chosen.id})`) : undefined;
+  const base = { profile: profile.name, member: null, clientId: s.clientId ?? null, ...(site ? { site } : {}) };
   if (s.member && s.member.tokens.refreshToken.role === 'member') {
     return { ...base, role: 'member', member: { id: s.member.id, loginEmail: s.member.loginEmail ?? null }, expiresAt: iso(s.member.tokens.accessToken.expiresAt), storedIn: file };
   }
-  if (s.admin) return { ...base, role: 'admin', clientId: s.admin.clientId, expiresAt: iso(s.admin.expiresAt), storedIn: file };
+  if (own.admin) return { ...base, role: 'admin', clientId: own.admin.clientId, expiresAt: iso(own.admin.expiresAt), storedIn: file };
   if (profile.apiKey) return { ...base, role: 'admin', expiresAt: null, storedIn: profile.secretLocation ?? null };
   if (s.visitor && s.visitor.refreshToken.role === 'visitor') return { ...base, role: 'visitor', expiresAt: iso(s.visitor.accessToken.expiresAt), storedIn: file };
   return { ...base, role: 'none', expiresAt: null, storedIn: null };
@@ -51,6 +58,7 @@ export async function run(o: FormatFlags, ctx: Context): Promise<void> {
   await printRecord(ctx.io, format, st, {
     rows: [
       ['profile', st.profile],
+      ...(raw.site ? [['site', raw.site] as [string, string]] : []),
       ['signed in as', who],
       ['role', st.role],
       ['expires', st.expiresAt ?? '-'],

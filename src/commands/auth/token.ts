@@ -1,14 +1,16 @@
 /**
  * `sitectl auth token`: prints a valid access token on stdout, for scripts (`curl -H "Authorization: $(sitectl
  * auth token)"`): the member's, refreshed when it expires within a minute; else the app's (client credentials),
- * fetched again when expired. Exit 4 when the profile holds neither.
+ * fetched again when expired. Exit 4 when the profile holds neither. The member is the one of the chosen site
+ * (`--site`); the app's credentials are the profile's.
  */
 import type { Command } from 'commander';
-import { resolveProfile, type Context } from '../../context.js';
+import type { Context } from '../../context.js';
 import { AuthError } from '../../core/errors.js';
 import { appAccessToken } from '../../context-auth.js';
 import { readSession } from '../../core/sessions.js';
-import { memberAccessToken } from './shared/session.js';
+import { loginCommand, memberAccessToken } from './shared/session.js';
+import { sessionTarget } from './shared/target.js';
 
 export function register(parent: Command, ctx: Context): void {
   parent
@@ -21,11 +23,10 @@ export function register(parent: Command, ctx: Context): void {
 }
 
 export async function run(ctx: Context): Promise<void> {
-  const profile = await resolveProfile(ctx, { startEmulator: true });
-  const s = readSession(ctx.env, profile.name);
+  const { profile, key, label } = await sessionTarget(ctx, { startEmulator: true });
   let token: string | undefined;
-  if (s.member) token = (await memberAccessToken(ctx)).token;
-  else token = await appAccessToken(ctx.env, profile.name, profile.baseUrl, ctx.now().getTime(), ctx.signal);
-  if (!token) throw new AuthError(`profile '${profile.name}' is not signed in`, `sign in with: ${ctx.bin} login`);
+  if (readSession(ctx.env, key).member) token = (await memberAccessToken(ctx)).token;
+  else token = await appAccessToken(ctx, profile.name, profile.baseUrl);
+  if (!token) throw new AuthError(`${label} is not signed in`, `sign in with: ${loginCommand(ctx)}`);
   ctx.io.stdout.write(`${token}\n`);
 }

@@ -54,14 +54,14 @@ async function readCode(o: VerifyOptions, ctx: Context, email: string): Promise<
 export async function run(o: VerifyOptions, ctx: Context): Promise<void> {
   if (o.code !== undefined && o.codeStdin) throw new UserError('--code and --code-stdin both give the code: use one (--code-stdin keeps it out of the process list)', EXAMPLE);
   const target = await signInTarget(ctx);
-  const pending = readSession(ctx.env, target.profile.name).pending;
+  const pending = readSession(ctx.env, target.key).pending;
   let stateToken: string;
   try {
     stateToken = stateTokenForCode(pending ? { loginState: 'EMAIL_VERIFICATION_REQUIRED', stateToken: pending.stateToken } : { loginState: 'INITIAL' });
   } catch (err) {
-    throw new AuthError(`no sign-in is waiting for a code on profile '${target.profile.name}' (${(err as Error).message})`, `sign in first: ${ctx.bin} login --email ADDRESS --password-stdin`);
+    throw new AuthError(`no sign-in is waiting for a code on ${target.label} (${(err as Error).message})`, `sign in first: ${ctx.bin} login --email ADDRESS --password-stdin`);
   }
   const code = await readCode(o, ctx, pending!.email);
   const who = await settle(ctx, { ...target, clientId: pending!.clientId }, pending!.email, { loginState: 'EMAIL_VERIFICATION_REQUIRED', stateToken }, code);
-  success(ctx.io, `Signed in as ${oneLine(who.loginEmail ?? who.id)} (member ${who.id}) on profile '${target.profile.name}'`);
+  success(ctx.io, `Signed in as ${oneLine(who.loginEmail ?? who.id)} (member ${who.id}) on ${target.label}`);
 }

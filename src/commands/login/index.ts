@@ -99,7 +99,7 @@ export function register(program: Command, ctx: Context): void {
 function parseWait(o: LoginOptions): number {
   if (o.wait === undefined) return DEFAULT_WAIT_SEC;
   const n = Number(o.wait);
-  if (!Number.isFinite(n) || n <= 0 || n > 3600) throw new UserError(`--wait must be a number of seconds between 0 and 3600, got '${o.wait}'`);
+  if (!Number.isFinite(n) || n <= 0 || n > 3600) throw new UserError(`--wait must be a number of seconds above 0 and at most 3600, got '${o.wait}'`, 'e.g. --wait 300');
   return n;
 }
 
@@ -146,7 +146,7 @@ export async function run(o: LoginOptions, ctx: Context): Promise<void> {
     if (o.email) who = await directLogin(ctx, target, o.email.trim(), password!, o.code);
     else if (o.device) who = await deviceLogin(ctx, target, o.browser, deadline);
     else who = await browserLogin(ctx, target, { port, browser: o.browser, deadline });
-    success(ctx.io, `Signed in as ${oneLine(who.loginEmail ?? who.id)} (member ${who.id}) on profile '${target.profile.name}'`);
+    success(ctx.io, `Signed in as ${oneLine(who.loginEmail ?? who.id)} (member ${who.id}) on ${target.label}`);
   } catch (err) {
     if (timedOut()) throw new AuthError(TIMED_OUT, `sign in within ${waitSec} s, or give more time with --wait SECONDS`);
     throw err;
@@ -155,7 +155,10 @@ export async function run(o: LoginOptions, ctx: Context): Promise<void> {
   }
 }
 
-/** Admin client credentials (emulator-only body, docs/sign-in.md). */
+/**
+ * Admin client credentials (emulator-only body, docs/sign-in.md), kept with the profile itself: they are its
+ * admin credential whatever site `--site` picks (as an API key is).
+ */
 async function appLogin(ctx: Context, target: SignInTarget, clientSecret: string): Promise<void> {
   let reply: TokenReply;
   try {
@@ -348,7 +351,7 @@ export async function settle(ctx: Context, target: SignInTarget, email: string, 
       case 'EMAIL_VERIFICATION_REQUIRED': {
         // Kept first, so `auth verify` can finish the sign-in when the code given or typed here is refused.
         const stateToken = r.stateToken;
-        writeSession(ctx.env, target.profile.name, (s) => ({ ...s, clientId: target.clientId, baseUrl: target.baseUrl, pending: { stateToken, email, clientId: target.clientId } }));
+        writeSession(ctx.env, target.key, (s) => ({ ...s, clientId: target.clientId, baseUrl: target.baseUrl, pending: { stateToken, email, clientId: target.clientId } }));
         const entered = given ?? (await askCode(ctx, email));
         given = undefined;
         const { verification } = await import('../../api/auth/families.js');

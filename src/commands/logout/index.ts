@@ -4,52 +4,70 @@
  * with the client id that got them, and the app's secret for the app's token; best effort: the local tokens
  * are removed whatever the server says), then the visitor and member tokens, the app credentials and any
  * pending verification are removed from the sessions file. Signing out twice is not an error.
+ *
+ * Sessions are kept per profile and site: `logout` signs out of every site of the profile; `--site ID|NAME` (or
+ * SITECTL_SITE_ID naming another site than the profile's own) of that site only. The revocations honour
+ * `--timeout` (else 10 s each) and `--debug`.
  */
 import '../../startup.js';
 import type { Command } from 'commander';
-import { TokenEndpoint } from '../../api/auth/tokens.js';
-import { resolveProfile, type Context } from '../../context.js';
+import type { Context } from '../../context.js';
+import { tokenEndpoint } from '../../context-auth.js';
 import { notice, success } from '../../core/log.js';
-import { readSession, writeSession } from '../../core/sessions.js';
+import { readSession, sessionKeysOf, writeSession, type ProfileSession } from '../../core/sessions.js';
 import { oneLine } from '../../core/text.js';
+import { sessionTarget } from '../auth/shared/target.js';
 
 export function register(program: Command, ctx: Context): void {
   program
     .command('logout')
-    .description("Sign out: revoke the member's tokens and remove every token of the profile")
-    .addHelpText('after', '\nExample:\n  sitectl logout\n  sitectl --profile prod logout')
+    .description("Sign out: revoke the member's tokens and remove every token of the profile (of one site with --site)")
+    .addHelpText('after', '\nExamples:\n  sitectl logout\n  sitectl --profile prod logout\n  sitectl logout --site Uptown      # only the sign-in on that site')
     .action(async () => {
       await run(ctx);
     });
 }
 
 export async function run(ctx: Context): Promise<void> {
-  const profile = await resolveProfile(ctx, { startEmulator: false });
-  const session = readSession(ctx.env, profile.name);
-  if (!session.member && !session.visitor && !session.admin && !session.pending) {
-    notice(ctx.io, `Not signed in on profile '${profile.name}'`);
+  const { profile, key, label } = await sessionTarget(ctx, { startEmulator: false });
+  // `--site` (or a site other than the profile's own) signs out of that site; otherwise every site of the profile.
+  const keys = ctx.flags.site || key !== profile.name ? [key] : sessionKeysOf(ctx.env, profile.name);
+  const sessions = keys.map((k) => ({ key: k, session: readSession(ctx.env, k) })).filter(({ session: s }) => s.member || s.visitor || s.admin || s.pending);
+  if (!sessions.length) {
+    notice(ctx.io, `Not signed in on ${label}`);
     return;
   }
-  const base = session.baseUrl ?? profile.baseUrl;
+  let told = true;
+  for (const { session } of sessions) if (!(await revokeAll(ctx, session, profile.baseUrl))) told = false;
+  if (!told) notice(ctx.io, 'The server could not be told (the tokens expire on their own); removing them here.');
+  for (const { key: k } of sessions) writeSession(ctx.env, k, (s) => ({ clientId: s.clientId, baseUrl: s.baseUrl }));
+  const members = sessions.flatMap(({ session: s }) => (s.member ? [oneLine(s.member.loginEmail ?? s.member.id)] : []));
+  const where = keys.length === 1 ? label : `profile '${profile.name}'${sessions.length > 1 ? ` (${sessions.length} sites)` : ''}`;
+  success(ctx.io, `Signed out of ${where}${members.length ? ` (${members.join(', ')})` : ''}`);
+}
+
+/**
+ * Revokes a session's member refresh token and app admin token on the server (best effort; `--timeout`, else
+ * 10 s, per call; `--debug` traces them). @returns false when the server could not be told
+ */
+async function revokeAll(ctx: Context, session: ProfileSession, profileBaseUrl: string): Promise<boolean> {
+  const base = session.baseUrl ?? profileBaseUrl;
   const revocations: Array<{ token: string; clientId: string; clientSecret?: string }> = [];
   const refresh = session.member?.tokens.refreshToken.value;
   if (refresh && session.clientId) {
     revocations.push({ token: refresh, clientId: session.clientId, ...(session.admin?.clientId === session.clientId ? { clientSecret: session.admin.clientSecret } : {}) });
   }
   if (session.admin?.accessToken) revocations.push({ token: session.admin.accessToken, clientId: session.admin.clientId, clientSecret: session.admin.clientSecret });
-  if (revocations.length && /^https?:\/\//.test(base)) {
-    const endpoint = new TokenEndpoint({ baseUrl: base, timeoutMs: 10_000 });
-    let told = true;
-    for (const { token, ...client } of revocations) {
-      try {
-        await endpoint.revoke(token, client, ctx.signal);
-      } catch {
-        // Best effort: an unreachable server must not keep the tokens on disk.
-        told = false;
-      }
+  if (!revocations.length || !/^https?:\/\//.test(base)) return true;
+  const endpoint = tokenEndpoint(ctx, base, 10_000);
+  let told = true;
+  for (const { token, ...client } of revocations) {
+    try {
+      await endpoint.revoke(token, client, ctx.signal);
+    } catch {
+      // Best effort: an unreachable server must not keep the tokens on disk.
+      told = false;
     }
-    if (!told) notice(ctx.io, 'The server could not be told (the tokens expire on their own); removing them here.');
   }
-  writeSession(ctx.env, profile.name, (s) => ({ clientId: s.clientId, baseUrl: s.baseUrl }));
-  success(ctx.io, `Signed out of profile '${profile.name}'${session.member ? ` (${oneLine(session.member.loginEmail ?? session.member.id)})` : ''}`);
+  return told;
 }

@@ -4,7 +4,7 @@ import { resolveLocalProfile, type Context } from '../../context.js';
 import { LOCAL_PROFILE, readConfig } from '../../core/config.js';
 import { warn } from '../../core/log.js';
 import { addFormatFlags, fieldsChecker, printRecords, resolveFormat, type FormatFlags } from '../../core/output.js';
-import { PROFILE_COLUMNS, PROFILE_FIELDS, type ProfileView } from './shared.js';
+import { credentialOf, PROFILE_COLUMNS, PROFILE_FIELDS, type ProfileView } from './shared.js';
 
 export function register(parent: Command, ctx: Context): void {
   addFormatFlags(parent.command('list').alias('ls').description('List profiles (* marks the current one)')).action(
@@ -27,8 +27,7 @@ export async function run(opts: FormatFlags, ctx: Context): Promise<void> {
       current: p.name === current,
       baseUrl: p.baseUrl,
       siteId: p.siteId ?? null,
-      credential: p.credential ? 'apiKey' : 'none',
-      secretStoredIn: p.credential ? read.path : null,
+      ...credentialOf(ctx.env, p.name, !!p.credential, read.path),
     }));
   if (!Object.hasOwn(read.config.profiles, LOCAL_PROFILE)) {
     const local = await resolveLocalProfile(ctx, false);
@@ -37,8 +36,7 @@ export async function run(opts: FormatFlags, ctx: Context): Promise<void> {
       current: current === LOCAL_PROFILE,
       baseUrl: local.baseUrl,
       siteId: local.siteId ?? null,
-      credential: local.apiKey ? 'apiKey' : 'none',
-      secretStoredIn: local.secretLocation ?? null,
+      ...credentialOf(ctx.env, LOCAL_PROFILE, !!local.apiKey, local.secretLocation),
     });
   }
   await printRecords(ctx.io, format, rows, PROFILE_COLUMNS);

@@ -4,6 +4,7 @@
  */
 import type { ResolvedProfile } from '../../context.js';
 import type { Column } from '../../core/output.js';
+import { readSession, sessionsPath } from '../../core/sessions.js';
 
 export interface ProfileView {
   name: string;
@@ -12,8 +13,12 @@ export interface ProfileView {
   source?: string;
   baseUrl: string;
   siteId: string | null;
-  credential: 'apiKey' | 'none';
-  /** Where the secret lives: the config file path, `env SITECTL_API_KEY`, or the emulator's admin-key.json. */
+  /** `clientCredentials`: an app's client id and secret from `login --client-id ID --client-secret-stdin`. */
+  credential: 'apiKey' | 'clientCredentials' | 'none';
+  /**
+   * Where the secret lives: the config file path, `env SITECTL_API_KEY`, the emulator's admin-key.json, or, for
+   * client credentials, the sessions file.
+   */
   secretStoredIn: string | null;
 }
 
@@ -29,15 +34,24 @@ export const PROFILE_COLUMNS: Column<ProfileView>[] = [
   { key: 'secretStoredIn', header: 'SECRET STORED IN' },
 ];
 
+/**
+ * A profile's admin credential and where its secret is kept: the API key when it has one (it wins, as in
+ * context.ts), else an app's client credentials in the sessions file, else none.
+ */
+export function credentialOf(env: NodeJS.ProcessEnv, name: string, apiKey: boolean, apiKeyLocation: string | undefined): Pick<ProfileView, 'credential' | 'secretStoredIn'> {
+  if (apiKey) return { credential: 'apiKey', secretStoredIn: apiKeyLocation ?? null };
+  if (readSession(env, name).admin) return { credential: 'clientCredentials', secretStoredIn: sessionsPath(env) };
+  return { credential: 'none', secretStoredIn: null };
+}
+
 /** The printable view of a resolved profile. */
-export function viewOf(p: ResolvedProfile, current: boolean): ProfileView {
+export function viewOf(p: ResolvedProfile, current: boolean, env: NodeJS.ProcessEnv): ProfileView {
   return {
     name: p.name,
     current,
     source: p.source,
     baseUrl: p.baseUrl,
     siteId: p.siteId ?? null,
-    credential: p.apiKey ? 'apiKey' : 'none',
-    secretStoredIn: p.secretLocation ?? null,
+    ...credentialOf(env, p.name, !!p.apiKey, p.secretLocation),
   };
 }

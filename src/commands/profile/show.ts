@@ -24,7 +24,7 @@ export async function run(opts: FormatFlags & { name?: string }, ctx: Context): 
   const flags = opts.name ? { ...ctx.flags, profile: opts.name } : ctx.flags;
   const resolved = await resolveProfile({ env: ctx.env, io: ctx.io, flags, bin: ctx.bin }, { startEmulator: false });
   const current = (readConfig(ctx.env).config.currentProfile ?? LOCAL_PROFILE) === resolved.name;
-  const view = viewOf(resolved, current);
+  const view = viewOf(resolved, current, ctx.env);
   await printRecord(ctx.io, format, view, {
     columns: [...PROFILE_COLUMNS.slice(1), { key: 'source' }],
     rows: [

@@ -4,11 +4,14 @@
  * (API key, or an app's client-credentials token) may call everything; a visitor the sign-in calls and the
  * public reads; a member those and the calls that act on the signed-in member ("my" member calls, member
  * orders, online checkout). A visitor calling a member's call answers 401 UNAUTHENTICATED (sign in); anything
- * else 403 PERMISSION_DENIED.
+ * else 403 PERMISSION_DENIED. A member token whose member was deleted, or may no longer sign in (BLOCKED,
+ * OFFLINE: -19956 at login, and no refresh), answers 401 and its session ends: on the platform a blocked member's
+ * session ends, so its access tokens stop working at once, not when they expire.
  */
 import type { Operation } from '../../api/family.js';
 import type { Authenticator, Principal } from '../auth.js';
 import { ApplicationFailure } from '../errors.js';
+import { MEMBERS } from '../members/model.js';
 import { oauthOf, unauthenticated } from './state.js';
 import type { Store } from '../store/store.js';
 
@@ -65,8 +68,9 @@ export function isOAuthToken(authorization: string | undefined): boolean {
 
 /**
  * The OAuth access-token check: `Authorization: OAT.…` (the emulator's token format, state.ts). A token that
- * is not valid (bad signature, expired, revoked, of a removed site) answers 401; a `wix-site-id` naming
- * another site than the token's answers 403.
+ * is not valid (bad signature, expired, revoked, of a removed site) answers 401, as does a member token whose
+ * member is gone or BLOCKED/OFFLINE (the session is revoked); a `wix-site-id` naming another site than the
+ * token's answers 403.
  */
 export function accessTokenAuthenticator(store: Store, accountId: string): Authenticator {
   return (authorization, headers) => {
@@ -79,7 +83,14 @@ export function accessTokenAuthenticator(store: Store, accountId: string): Authe
       throw new ApplicationFailure(403, 'PERMISSION_DENIED', `the access token belongs to another site than ${site}`, {}, 'Permission denied');
     }
     if (c.role === 'admin') return { kind: 'admin', accountId, siteId: c.site };
-    if (c.role === 'member') return { kind: 'member', accountId, siteId: c.site, memberId: c.sub, clientId: c.cid, sessionId: c.sid };
+    if (c.role === 'member') {
+      const member = store.collection(MEMBERS).at(c.site).get(c.sub);
+      if (!member || member.status === 'BLOCKED' || member.status === 'OFFLINE') {
+        oauth.revoke(c.sid);
+        throw unauthenticated(member ? `the member of this token may no longer sign in (${member.status}): its session has ended` : 'the member of this token no longer exists: its session has ended');
+      }
+      return { kind: 'member', accountId, siteId: c.site, memberId: c.sub, clientId: c.cid, sessionId: c.sid };
+    }
     return { kind: 'visitor', accountId, siteId: c.site, visitorId: c.sub, clientId: c.cid, sessionId: c.sid };
   };
 }

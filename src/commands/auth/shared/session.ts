@@ -3,21 +3,27 @@
  * signs in with, visitor tokens for the identity calls, finishing a sign-in from a session token or a code,
  * and an API client carrying the member's access token (refreshed before it expires, spec 001 section 4).
  *
- * The client id comes from `--client-id`, else `SITECTL_CLIENT_ID`, else the one the stored session used, else
- * the local emulator's default app for the profile's site (admin-key.json).
+ * Sessions follow the chosen site: `--site ID|NAME` (else SITECTL_SITE_ID, else the profile's site) picks the
+ * site, and the tokens are kept per profile and site (core/sessions.ts `sessionKey`).
+ *
+ * The client id comes from `--client-id`, else `SITECTL_CLIENT_ID`, else the one the site's stored session used,
+ * else, on the local emulator, that site's default app (admin-key.json `sites[].clientId`), else, on a real
+ * site, the one of the profile's own session (a real site's headless app is configured per profile).
  */
 import { deadline } from '../../../core/deadline.js';
 import { ApiClient } from '../../../api/client.js';
-import { ApplicationError, ValidationError } from '../../../api/errors.js';
+import { ApiError, ApplicationError, ValidationError } from '../../../api/errors.js';
 import { EMPTY_TOKENS, SessionExpiredError, TokenManager, type TokenPair } from '../../../api/auth/manager.js';
 import { createPkce } from '../../../api/auth/pkce.js';
-import { TokenEndpoint, TokenEndpointError, type TokenReply } from '../../../api/auth/tokens.js';
+import { TokenEndpointError, type TokenEndpoint, type TokenReply } from '../../../api/auth/tokens.js';
 import { redirects } from '../../../api/auth/families.js';
 import { loginFailure, registrationFailure, type LoginResult } from '../../../api/auth/states.js';
 import { members } from '../../../api/members.js';
-import { resolveProfile, type Context, type ResolvedProfile } from '../../../context.js';
+import { requestTimeoutMs, tokenEndpoint } from '../../../context-auth.js';
+import type { Context } from '../../../context.js';
 import { AuthError, UserError } from '../../../core/errors.js';
 import { readSession, writeSession, type ProfileSession } from '../../../core/sessions.js';
+import { sessionTarget, type SessionTarget } from './target.js';
 
 /**
  * A password given with `--password-stdin`: typed hidden on a terminal (Enter ends it, and stdin stays usable
@@ -37,42 +43,41 @@ export async function readPassword(ctx: Context, question: string, example: stri
 }
 
 /** Where and with which OAuth client a profile signs in. */
-export interface SignInTarget {
-  profile: ResolvedProfile;
+export interface SignInTarget extends SessionTarget {
   baseUrl: string;
   clientId: string;
   endpoint: TokenEndpoint;
 }
 
-function timeoutMs(ctx: Context): number | undefined {
-  const raw = ctx.flags.timeoutSec ?? (ctx.env.SITECTL_TIMEOUT ? Number(ctx.env.SITECTL_TIMEOUT) : undefined);
-  return raw !== undefined && Number.isFinite(raw) && raw > 0 ? Math.round(raw * 1000) : undefined;
-}
-
 /**
- * The profile's base URL and OAuth client (see the module comment).
+ * The profile's base URL and OAuth client for the chosen site (see the module comment).
  * @throws UserError (exit 2) when no client id can be found, or it is not a plausible id
  */
 export async function signInTarget(ctx: Context, opts: { clientId?: string } = {}): Promise<SignInTarget> {
-  const profile = await resolveProfile(ctx, { startEmulator: true });
-  const stored = readSession(ctx.env, profile.name);
-  const local = profile.sites?.find((s) => s.id === profile.siteId) as { clientId?: string } | undefined;
-  const clientId = opts.clientId ?? (ctx.env.SITECTL_CLIENT_ID || undefined) ?? (stored.baseUrl === profile.baseUrl ? stored.clientId : undefined) ?? local?.clientId;
+  const t = await sessionTarget(ctx, { startEmulator: true });
+  const { profile } = t;
+  const sameBase = (s: ProfileSession) => (s.baseUrl === profile.baseUrl ? s.clientId : undefined);
+  const stored = sameBase(readSession(ctx.env, t.key));
+  // On the local emulator each site has its own default app; a real site's app is the profile's.
+  const local = profile.dataDir !== undefined;
+  const siteApp = local ? (profile.sites?.find((s) => s.id === t.site?.id) as { clientId?: string } | undefined)?.clientId : undefined;
+  const profileApp = !local && t.key !== profile.name ? sameBase(readSession(ctx.env, profile.name)) : undefined;
+  const clientId = opts.clientId ?? (ctx.env.SITECTL_CLIENT_ID || undefined) ?? stored ?? siteApp ?? profileApp;
   if (!clientId) {
-    throw new UserError(`profile '${profile.name}' has no OAuth client id to sign in with`, "pass --client-id ID or set SITECTL_CLIENT_ID (the headless app's client id, from the platform's dashboard)");
+    throw new UserError(`${t.label} has no OAuth client id to sign in with`, "pass --client-id ID or set SITECTL_CLIENT_ID (the headless app's client id, from the platform's dashboard)");
   }
   if (!/^[A-Za-z0-9._~-]{1,200}$/.test(clientId)) throw new UserError(`'${clientId}' is not an OAuth client id`, 'a client id is letters, digits and - . _ ~');
-  return { profile, baseUrl: profile.baseUrl, clientId, endpoint: new TokenEndpoint({ baseUrl: profile.baseUrl, timeoutMs: timeoutMs(ctx), onDebug: ctx.flags.debug ? (line) => ctx.io.stderr.write(`debug: ${line}\n`) : undefined }) };
+  return { ...t, baseUrl: profile.baseUrl, clientId, endpoint: tokenEndpoint(ctx, profile.baseUrl) };
 }
 
 /** An API client that sends `token` raw in Authorization, with no site id (wire section 11). */
-export function tokenClient(ctx: Context, baseUrl: string, accessToken: string): ApiClient {
-  const timeout = timeoutMs(ctx);
+export function tokenClient(ctx: Context, baseUrl: string, accessToken: string, opts: { onError?: (err: unknown) => void } = {}): ApiClient {
   return new ApiClient({
     baseUrl,
     credentials: { kind: 'accessToken', accessToken },
-    timeoutMs: timeout,
+    timeoutMs: requestTimeoutMs(ctx),
     onDebug: ctx.flags.debug ? (line) => ctx.io.stderr.write(`debug: ${line}\n`) : undefined,
+    ...(opts.onError ? { onError: opts.onError } : {}),
   });
 }
 
@@ -81,7 +86,7 @@ export function tokenClient(ctx: Context, baseUrl: string, accessToken: string):
  */
 export function tokenFailure(err: unknown, ctx: Context): never {
   if (err instanceof TokenEndpointError) {
-    const hint = err.error === 'invalid_client' ? 'check the client id (--client-id, SITECTL_CLIENT_ID)' : `sign in again: ${ctx.bin} login`;
+    const hint = err.error === 'invalid_client' ? 'check the client id or secret (--client-id or SITECTL_CLIENT_ID; an app with a secret takes it on stdin: --client-secret-stdin)' : `sign in again: ${ctx.bin} login`;
     throw new AuthError(err.message, hint);
   }
   throw err;
@@ -89,7 +94,7 @@ export function tokenFailure(err: unknown, ctx: Context): never {
 
 /** Visitor tokens of the target (stored ones reused while valid, spec 001 section 4). @throws AuthError */
 export async function visitorToken(ctx: Context, target: SignInTarget): Promise<string> {
-  const stored = readSession(ctx.env, target.profile.name);
+  const stored = readSession(ctx.env, target.key);
   const same = stored.clientId === target.clientId && stored.baseUrl === target.baseUrl;
   const manager = new TokenManager({
     endpoint: target.endpoint,
@@ -98,7 +103,7 @@ export async function visitorToken(ctx: Context, target: SignInTarget): Promise<
     now: () => ctx.now().getTime(),
     save: (visitor) => {
       // A new base URL (the local emulator restarted on another port) keeps the member of the same client.
-      writeSession(ctx.env, target.profile.name, (s) => (same ? { ...s, visitor } : { ...s, clientId: target.clientId, baseUrl: target.baseUrl, visitor, member: s.clientId === target.clientId ? s.member : undefined }));
+      writeSession(ctx.env, target.key, (s) => (same ? { ...s, visitor } : { ...s, clientId: target.clientId, baseUrl: target.baseUrl, visitor, member: s.clientId === target.clientId ? s.member : undefined }));
     },
   });
   try {
@@ -121,7 +126,7 @@ export async function storeMemberTokens(ctx: Context, target: SignInTarget, repl
   try {
     const { member } = await members.getCurrentMember(api, { fieldsets: ['FULL'] }, { signal: ctx.signal });
     const who = { id: member.id, ...(member.loginEmail ? { loginEmail: member.loginEmail } : {}) };
-    writeSession(ctx.env, target.profile.name, (s) => ({ ...s, clientId: target.clientId, baseUrl: target.baseUrl, member: { tokens: manager.tokens, ...who }, pending: undefined }));
+    writeSession(ctx.env, target.key, (s) => ({ ...s, clientId: target.clientId, baseUrl: target.baseUrl, member: { tokens: manager.tokens, ...who }, pending: undefined }));
     return who;
   } finally {
     await api.close();
@@ -191,12 +196,29 @@ export function identityFailure(err: unknown, kind: 'login' | 'register'): Login
   throw err;
 }
 
-/** The words for a failed direct login or registration, and what to do. */
-export function failureWords(r: LoginResult, ctx: Context, email: string): AuthError {
+/** `sitectl login`, with the `--site` given (so the hint signs in where the command looked). */
+export function loginCommand(ctx: Context): string {
+  const site = ctx.flags.site;
+  return `${ctx.bin} login${site ? ` --site ${/^[A-Za-z0-9._~-]+$/.test(site) ? site : `'${site.replace(/'/g, "'\\''")}'`}` : ''}`;
+}
+
+/**
+ * The words for a failed direct login or registration, and what to do. A registration the site refuses for
+ * what was given (a malformed e-mail address, a password it does not accept: field violations) is bad input,
+ * exit 2; the rest exits 4.
+ * @param err the identity call's error, when the failure came from one (its field violations are quoted)
+ */
+export function failureWords(r: LoginResult, ctx: Context, email: string, kind: 'login' | 'register' = 'login', err?: unknown): UserError {
+  const register = kind === 'register';
   if (r.loginState === 'USER_CAPTCHA_REQUIRED' || r.loginState === 'SILENT_CAPTCHA_REQUIRED') {
-    return new AuthError(`this site requires a captcha to sign in (${r.errorCode})`, `sign in in a browser instead: ${ctx.bin} login`);
+    if (register) return new AuthError(`this site requires a captcha to register (${r.errorCode})`, `register in a browser instead: ${loginCommand(ctx)} (the sign-in page links to "Create an account")`);
+    return new AuthError(`this site requires a captcha to sign in (${r.errorCode})`, `sign in in a browser instead: ${loginCommand(ctx)}`);
   }
-  if (r.loginState !== 'FAILURE') return new AuthError(`sign-in ended in state ${r.loginState}`);
+  if (r.loginState !== 'FAILURE') return new AuthError(`${register ? 'registration' : 'sign-in'} ended in state ${r.loginState}`);
+  if (register && (r.errorCode === 'invalidEmail' || err instanceof ValidationError)) {
+    const why = r.errorCode === 'invalidEmail' ? r.error : violationsText(err as ValidationError);
+    return new UserError(`cannot register ${email}: ${why}`, 'give a valid e-mail address and a password the site accepts (the emulator: at least 6 characters), then run auth register again');
+  }
   switch (r.errorCode) {
     case 'invalidPassword':
       return new AuthError('wrong e-mail or password', `forgot it? ${ctx.bin} auth recover --email ${email}`);
@@ -207,18 +229,25 @@ export function failureWords(r: LoginResult, ctx: Context, email: string): AuthE
     case 'emailAlreadyExists':
       return new AuthError(`an account with ${email} exists already`, `sign in: ${ctx.bin} login --email ${email} --password-stdin`);
     default:
-      return new AuthError(r.error);
+      return new AuthError(register ? `the site refused the registration: ${r.error}` : r.error);
   }
 }
 
+/** A validation error's field violations in words (`password: must be at least 6 characters`), else its message. */
+function violationsText(err: ValidationError): string {
+  const v = err.fieldViolations ?? [];
+  return v.length ? v.map((f) => `${f.field}: ${f.description}`).join('; ') : err.message;
+}
+
 /**
- * The stored member session of the profile as a token manager whose changes are written back.
- * @throws AuthError (exit 4) when the profile has no member session
+ * The stored member session of a profile on a site as a token manager whose changes are written back.
+ * @param target the session's key and how to name it, and the endpoint to refresh at
+ * @throws AuthError (exit 4) when the profile has no member session there
  */
-export function memberManager(ctx: Context, profile: string, target: { endpoint: TokenEndpoint }): { manager: TokenManager; session: ProfileSession & { member: NonNullable<ProfileSession['member']> } } {
-  const session = readSession(ctx.env, profile);
+export function memberManager(ctx: Context, target: { key: string; label: string; endpoint: TokenEndpoint }): { manager: TokenManager; session: ProfileSession & { member: NonNullable<ProfileSession['member']> } } {
+  const session = readSession(ctx.env, target.key);
   if (!session.member || !session.clientId || session.member.tokens.refreshToken.role !== 'member') {
-    throw new AuthError(`profile '${profile}' is not signed in as a member`, `sign in with: ${ctx.bin} login`);
+    throw new AuthError(`${target.label} is not signed in as a member`, `sign in with: ${loginCommand(ctx)}`);
   }
   const manager = new TokenManager({
     endpoint: target.endpoint,
@@ -226,36 +255,47 @@ export function memberManager(ctx: Context, profile: string, target: { endpoint:
     tokens: session.member.tokens,
     now: () => ctx.now().getTime(),
     save: (tokens: TokenPair) => {
-      writeSession(ctx.env, profile, (s) => (tokens.refreshToken.role === 'member' && s.member ? { ...s, member: { ...s.member, tokens } } : { ...s, member: undefined }));
+      writeSession(ctx.env, target.key, (s) => (tokens.refreshToken.role === 'member' && s.member ? { ...s, member: { ...s.member, tokens } } : { ...s, member: undefined }));
     },
   });
   return { manager, session: session as ProfileSession & { member: NonNullable<ProfileSession['member']> } };
 }
 
 /**
- * A fresh member access token of the resolved profile (refreshed when it expires within a minute).
+ * A fresh member access token of the resolved profile on the chosen site (refreshed when it expires within a
+ * minute).
  * @throws AuthError (exit 4) when not signed in, or when the session has expired or was revoked
  */
-export async function memberAccessToken(ctx: Context): Promise<{ token: string; baseUrl: string; profile: string }> {
-  const profile = await resolveProfile(ctx, { startEmulator: true });
-  const stored = readSession(ctx.env, profile.name);
-  const baseUrl = profile.baseUrl;
-  const { manager } = memberManager(ctx, profile.name, { endpoint: new TokenEndpoint({ baseUrl, timeoutMs: timeoutMs(ctx) }) });
+export async function memberAccessToken(ctx: Context): Promise<{ token: string; baseUrl: string; profile: string; who: string }> {
+  const t = await sessionTarget(ctx, { startEmulator: true });
+  const baseUrl = t.profile.baseUrl;
+  const { manager, session } = memberManager(ctx, { ...t, endpoint: tokenEndpoint(ctx, baseUrl) });
+  const who = session.member.loginEmail ?? session.member.id;
   try {
-    return { token: await manager.accessToken(ctx.signal), baseUrl, profile: profile.name };
+    return { token: await manager.accessToken(ctx.signal), baseUrl, profile: t.profile.name, who };
   } catch (err) {
-    if (err instanceof SessionExpiredError) throw new AuthError(`the signed-in session of ${stored.member?.loginEmail ?? 'the member'} has expired or was revoked`, `sign in again: ${ctx.bin} login`);
+    if (err instanceof SessionExpiredError) throw new AuthError(`the signed-in session of ${who} has expired or was revoked`, `sign in again: ${loginCommand(ctx)}`);
     return tokenFailure(err, ctx);
   }
 }
 
 /**
- * An API client for the signed-in member's own calls (`members me`, `orders --mine`). Close it when done.
+ * An API client for the signed-in member's own calls (`members me`, `orders --mine`). Close it when done. A call
+ * the server refuses with 401 (the session was revoked there: signed out elsewhere, a refresh token used twice,
+ * the member blocked or deleted) throws an AuthError that says so and asks to sign in again, instead of the
+ * API-key hint an admin call's 401 gets.
  * @throws AuthError (exit 4) as {@link memberAccessToken}
  */
 export async function memberApi(ctx: Context): Promise<ApiClient> {
-  const { token, baseUrl } = await memberAccessToken(ctx);
-  return tokenClient(ctx, baseUrl, token);
+  const { token, baseUrl, who } = await memberAccessToken(ctx);
+  return tokenClient(ctx, baseUrl, token, {
+    onError: (err) => {
+      // Thrown in place of the client's error (ApiClient throws what onError throws).
+      if (err instanceof ApiError && err.status === 401) {
+        throw new AuthError(`the signed-in session of ${who} is no longer valid on the server (${err.message})`, `sign in again: ${loginCommand(ctx)}`);
+      }
+    },
+  });
 }
 
-export { EMPTY_TOKENS };
+export { EMPTY_TOKENS, sessionTarget, type SessionTarget };
