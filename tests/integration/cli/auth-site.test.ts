@@ -110,6 +110,28 @@ describe('sign-in on another site of the account (--site)', () => {
     expect(Object.values(sessions()).filter((s) => s.member)).toEqual([]);
   });
 
+  it("on a profile that is not the local emulator, --site NAME is looked up with the API key and the profile's client id is used", async () => {
+    const other = createCliSandbox();
+    try {
+      const env = { SITECTL_BASE_URL: emu.url, SITECTL_SITE_ID: emu.siteId, SITECTL_API_KEY: emu.apiKey, SITECTL_ACCOUNT_ID: emu.accountId };
+      // No client id anywhere for that site: the profile has none to sign in with (exit 2), nothing is guessed.
+      const none = await runCli(['auth', 'register', '--email', `real-${Date.now()}@example.com`, '--password-stdin', '--site', 'Uptown'], { sandbox: other, input: 'pw123456', env });
+      expect(none.code).toBe(2);
+      expect(none.stderr).toContain(`profile 'env' on site Uptown (${uptown.id}) has no OAuth client id`);
+      const who = `real-${Date.now()}@example.com`;
+      const reg = await runCli(['auth', 'register', '--email', who, '--password-stdin', '--site', 'Uptown'], { sandbox: other, input: 'pw123456', env: { ...env, SITECTL_CLIENT_ID: uptown.clientId } });
+      expect(reg.code, reg.stderr).toBe(0);
+      const stored = JSON.parse(readFileSync(join(other.configDir, 'sessions.json'), 'utf8')).profiles;
+      expect(Object.keys(stored)).toEqual([`env@${uptown.id}`]);
+      const status = await runCli(['auth', 'status', '--site', 'Uptown', '--json', 'role,member'], { sandbox: other, env });
+      expect(JSON.parse(status.stdout)).toEqual({ role: 'member', member: { id: stored[`env@${uptown.id}`].member.id, loginEmail: who } });
+      const home = await runCli(['auth', 'status', '--json', 'role'], { sandbox: other, env });
+      expect(JSON.parse(home.stdout)).toEqual({ role: 'admin' });
+    } finally {
+      other.cleanup();
+    }
+  });
+
   it('refuses a site the account does not have (exit 2) before signing in', async () => {
     const r = await run(['auth', 'register', '--email', 'nowhere@example.com', '--password-stdin', '--site', 'Midtown'], 'pw123456');
     expect(r.code).toBe(2);
