@@ -83,7 +83,7 @@ export async function createProgram(ctx: Context, argv: readonly string[] = [], 
     .option('--profile <name>', 'use this profile (default: $SITECTL_PROFILE, the current profile, or local)')
     .option('--site <id|name>', "a site of the profile's account (default: the profile's, or $SITECTL_SITE_ID)")
     .option('--timeout <seconds>', 'most time one request attempt may take (default 30, or $SITECTL_TIMEOUT)')
-    .option('--allow-unknown-fields', 'send field names the entity schema does not know (filters, --set, --json)')
+    .option('--allow-unknown-fields', 'send field names and enumeration values the entity schema does not know (--filter, --where, --sort, --file, --json)')
     .option('--debug', 'print the HTTP trace (secrets redacted) and stack traces on stderr')
     .option('--no-input', 'never prompt; fail instead when input would be needed')
     .helpOption('-h, --help', 'show help')

@@ -60,20 +60,24 @@ export function parseKeyValue(pair: string, flag: string): [key: string, value: 
   return [key, parseScalar(pair.slice(eq + 1))];
 }
 
+/** The filter the hints show when the caller names none (a service's fields). */
+const DEFAULT_FILTER_EXAMPLE = '{"type":"CLASS","hidden":false}';
+
 /**
  * Parses `--filter` JSON and checks its operators.
+ * @param example a filter of the noun's own fields for the hints (its view's `filterExample`)
  * @throws UserError (exit 2) on malformed JSON, a non-object, an unknown `$operator`, or an operator whose
  *   value has the wrong shape (`$in`, `$nin`, `$hasSome`, `$hasAll`, `$and`, `$or` need arrays).
  */
-export function parseFilterJson(text: string, flag = '--filter'): Filter {
+export function parseFilterJson(text: string, flag = '--filter', example = DEFAULT_FILTER_EXAMPLE): Filter {
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (e) {
-    throw new UserError(`${flag} is not valid JSON: ${(e as Error).message}`, `e.g. ${flag} '{"type":"CLASS","hidden":false}'`);
+    throw new UserError(`${flag} is not valid JSON: ${(e as Error).message}`, `e.g. ${flag} '${example}'`);
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    throw new UserError(`${flag} must be a JSON object`, `e.g. ${flag} '{"type":"CLASS"}'`);
+    throw new UserError(`${flag} must be a JSON object`, `e.g. ${flag} '${example}'`);
   }
   checkFilter(value as Filter, flag, '');
   return value as Filter;
@@ -105,12 +109,13 @@ function checkFilter(node: unknown, flag: string, at: string): void {
 /**
  * Combines `--filter JSON` and repeated `--where field=value` (equality, typed values) into one filter: one
  * condition is sent as is, several under `$and` (the SDK's form, wire section 10).
+ * @param example a filter of the noun's own fields for the hints
  * @returns undefined when neither flag was given.
  * @throws UserError (exit 2) on any malformed part.
  */
-export function parseFilterFlags(opts: { filter?: string; where?: readonly string[] }): Filter | undefined {
+export function parseFilterFlags(opts: { filter?: string; where?: readonly string[] }, example?: string): Filter | undefined {
   const parts: Filter[] = [];
-  if (opts.filter !== undefined) parts.push(parseFilterJson(opts.filter));
+  if (opts.filter !== undefined) parts.push(parseFilterJson(opts.filter, '--filter', example));
   for (const pair of opts.where ?? []) {
     const [field, value] = parseKeyValue(pair, '--where');
     parts.push({ [field]: value });

@@ -120,7 +120,15 @@ export const StaffMember = z.looseObject({
 });
 export type StaffMember = z.infer<typeof StaffMember>;
 
-/** A booking policy. Only identity and dates are modelled; the rule blocks pass through as sent. */
+/** The rule blocks of a booking policy (platform-wire.md section 9), named but not modelled. */
+export const BookingPolicyRuleValues = [
+  'limitEarlyBookingPolicy', 'limitLateBookingPolicy', 'bookAfterStartPolicy', 'cancellationPolicy', 'reschedulePolicy', 'waitlistPolicy', 'participantsPolicy',
+] as const;
+
+/**
+ * A booking policy. Only identity and dates are modelled; the rule blocks pass through as sent (declared by
+ * name, so a file made from `services get --json` passes the field-name checks of `--file`).
+ */
 export const BookingPolicy = z.looseObject({
   id: z.optional(z.string()),
   revision: z.optional(z.string()),
@@ -131,6 +139,7 @@ export const BookingPolicy = z.looseObject({
   customPolicyDescription: z.optional(
     z.looseObject({ enabled: z.optional(z.boolean()), description: z.optional(z.string()) }),
   ),
+  ...Object.fromEntries(BookingPolicyRuleValues.map((rule) => [rule, z.optional(z.unknown())])) as Record<(typeof BookingPolicyRuleValues)[number], z.ZodMiniOptional<z.ZodMiniUnknown>>,
 });
 export type BookingPolicy = z.infer<typeof BookingPolicy>;
 

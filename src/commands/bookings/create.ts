@@ -9,8 +9,8 @@
  * request that may have been processed is not sent again), so a failed chunk is reported, not retried.
  */
 import type { Command } from 'commander';
-import { safeParse } from 'zod/mini';
-import { bookings } from '../../api/bookings.js';
+import { looseObject, safeParse } from 'zod/mini';
+import { bookingOps, bookings } from '../../api/bookings.js';
 import { bookingInputs, type BookingCreate, MAX_BULK_CREATE } from '../../api/schemas/booking.js';
 import type { Context } from '../../context.js';
 import { PartialFailureError, UserError } from '../../core/errors.js';
@@ -20,6 +20,7 @@ import { success } from '../../core/log.js';
 import { addFormatFlags, fieldsChecker, type FormatFlags, printRecord, printValue, resolveFormat } from '../../core/output.js';
 import { oneLine } from '../../core/text.js';
 import { serviceOf, staffOf } from '../services/shared/lookup.js';
+import { checkFileFields } from '../shared/fields.js';
 import { parseWhen, siteZone, tzFlag } from '../shared/time.js';
 import { formatOf } from '../shared/verbs.js';
 import { fetchBooking } from './shared/read.js';
@@ -163,9 +164,12 @@ async function readFile(opts: CreateOptions, ctx: Context): Promise<CreateInfo[]
   }
   if (items.length === 0) throw new UserError(`--file ${opts.file} holds no bookings`);
   const schema = bookingInputs().BookingCreate;
+  // Field names: the create request's (booking, notifications, flow control), and a booking's as `get --json` shows it.
+  const known = [bookingOps.createBooking.request, looseObject({ booking: BOOKING_VIEW.schema })];
   return items.map((item, i) => {
     if (item === null || typeof item !== 'object' || Array.isArray(item)) throw new UserError(`--file booking ${i + 1}: not a JSON object`);
     const info = (Object.hasOwn(item, 'booking') ? item : { booking: item }) as CreateInfo;
+    checkFileFields(known, info, `--file booking ${i + 1}`, ctx.flags.allowUnknownFields);
     const checked = safeParse(schema, info.booking);
     if (!checked.success) {
       const issue = checked.error.issues[0]!;

@@ -35,12 +35,13 @@ export function register(parent: Command, ctx: Context): void {
  * Builds the member from the file and flags, checks it against the create request's schema, then creates it.
  * Prints its id alone when stdout is piped (`id=$(sitectl members create ...)`), the readable view on a
  * terminal, the member with --json.
- * @throws UserError (exit 2) for bad flags, file or fields (nothing is sent); ApplicationError 409
+ * @throws UserError (exit 2) for bad flags, file or fields, a field name of the file the member schemas do not
+ *   know (nothing is sent); ApplicationError 409
  *   EMAIL_ALREADY_EXISTS / SLUG_ALREADY_EXISTS from the platform
  */
 export async function run(opts: CreateOptions, ctx: Context): Promise<void> {
   const format = formatOf(ctx, MEMBER_VIEW, opts);
-  const member = await memberFields(opts, ctx.io.stdin);
+  const member = await memberFields(opts, ctx.io.stdin, { request: memberInputs().MemberCreate, allowUnknown: ctx.flags.allowUnknownFields });
   if (member.loginEmail === undefined) throw new UserError('a new member needs --email (or a --file with loginEmail)', `e.g. ${ctx.bin} members create --email ada@example.com --first-name Ada`);
   checkMember(memberInputs().MemberCreate, member);
   const api = await ctx.api();

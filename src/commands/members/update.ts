@@ -23,20 +23,21 @@ export function register(parent: Command, ctx: Context): void {
     .description("Change a member's e-mail, contact or profile fields")
     .argument('<id>', 'member id (or a unique prefix)')
     .addHelpText('after', `\nExamples:\n  sitectl members update 3f2a --last-name Byron --phone "+1 415 555 0199"\n  sitectl members update 3f2a --public --title "Early riser"`);
-  addFormatFlags(addMemberFieldFlags(cmd)).action(async (id: string, o: Omit<UpdateOptions, 'id'>) => {
+  addFormatFlags(addMemberFieldFlags(cmd, { slug: false })).action(async (id: string, o: Omit<UpdateOptions, 'id'>) => {
     await run({ ...o, id }, ctx);
   });
 }
 
 /**
  * Checks the change against the update request's schema, then sends it; prints the member as it is now.
- * @throws UserError (exit 2) for no change, `--slug` (see `members slug`) or a bad field (nothing is sent);
+ * @throws UserError (exit 2) for no change, `--slug` (not in the help: see `members slug`), a field of the
+ *   file the member schemas do not know, or a bad field (nothing is sent);
  *   ApiError 404 for an unknown id, 409 EMAIL_ALREADY_EXISTS
  */
 export async function run(opts: UpdateOptions, ctx: Context): Promise<void> {
   const format = formatOf(ctx, MEMBER_VIEW, opts);
   if (opts.slug !== undefined) throw new UserError('the slug has its own verb', `${ctx.bin} members slug ${opts.id} ${opts.slug}`);
-  const change = await memberFields(opts, ctx.io.stdin);
+  const change = await memberFields(opts, ctx.io.stdin, { request: memberInputs().MemberPatch, allowUnknown: ctx.flags.allowUnknownFields });
   if (Object.keys(change).length === 0) throw new UserError('nothing to change', 'pass a field flag such as --last-name, --phone or --public (or --file)');
   checkMember(memberInputs().MemberPatch, { ...change, id: opts.id });
   const api = await ctx.api();

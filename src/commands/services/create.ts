@@ -5,7 +5,7 @@
  */
 import type { Command } from 'commander';
 import type { ServiceCreate } from '../../api/schemas/service.js';
-import { ServiceTypeValues } from '../../api/schemas/service.js';
+import { serviceInputs, ServiceTypeValues } from '../../api/schemas/service.js';
 import { services } from '../../api/services.js';
 import type { Context } from '../../context.js';
 import { UserError } from '../../core/errors.js';
@@ -14,6 +14,7 @@ import { readJsonSource } from '../../core/input.js';
 import { success } from '../../core/log.js';
 import { addFormatFlags, printRecord, printValue, type FormatFlags } from '../../core/output.js';
 import { oneLine } from '../../core/text.js';
+import { checkFileFields } from '../shared/fields.js';
 import { formatOf } from '../shared/verbs.js';
 import { SERVICE_VIEW } from './shared/view.js';
 
@@ -57,7 +58,8 @@ export function register(parent: Command, ctx: Context): void {
  * output format are checked first, so a refused command creates nothing (a CI retry never makes a duplicate).
  * Prints the new service: its id alone when stdout is piped (so `id=$(sitectl services create ...)` works),
  * the readable view on a terminal, the entity with --json.
- * @throws UserError (exit 2) on bad flags, file or --json fields; ValidationError (exit 2) when the platform
+ * @throws UserError (exit 2) on bad flags, file (a field name the service schemas do not know) or --json
+ *   fields; ValidationError (exit 2) when the platform
  *   rejects a field
  */
 export async function run(opts: CreateOptions, ctx: Context): Promise<void> {
@@ -73,13 +75,18 @@ export async function run(opts: CreateOptions, ctx: Context): Promise<void> {
   await printRecord(ctx.io, format, created, { rows: SERVICE_VIEW.rows(created), columns: SERVICE_VIEW.columns, now: ctx.now() });
 }
 
-/** The wire body of the new service: file fields first, then flag fields on top. */
-export async function buildService(opts: CreateOptions, ctx: Pick<Context, 'io' | 'bin'>): Promise<ServiceCreate> {
+/**
+ * The wire body of the new service: file fields first, then flag fields on top. The file's field names are
+ * checked against the create request's schema and the service schema (a file from `services get --json`
+ * passes), unless `--allow-unknown-fields`.
+ */
+export async function buildService(opts: CreateOptions, ctx: Pick<Context, 'io' | 'bin' | 'flags'>): Promise<ServiceCreate> {
   let service: Record<string, unknown> = {};
   if (opts.file !== undefined) {
     const parsed = await readJsonSource('--file', opts.file, ctx.io.stdin);
     const inner = parsed && typeof parsed === 'object' && Object.hasOwn(parsed, 'service') ? (parsed as { service: unknown }).service : parsed;
     if (inner === null || typeof inner !== 'object' || Array.isArray(inner)) throw new UserError(`--file ${opts.file} must hold a service object`);
+    checkFileFields([serviceInputs().ServiceCreate, SERVICE_VIEW.schema], inner, `--file ${opts.file}`, ctx.flags.allowUnknownFields);
     service = { ...(inner as Record<string, unknown>) };
     // A file made from `services get --json` carries server-owned fields the create call ignores.
     for (const key of ['id', 'revision', 'createdDate', 'updatedDate']) delete service[key];

@@ -108,6 +108,12 @@ export interface TransitionSpec<E extends { id: string; revision?: string | null
    * terminal and without `--yes` it is refused, exit 2), given the entity and the verb's options.
    */
   confirmOne?(entity: E, options: Record<string, unknown>): string | undefined;
+  /**
+   * The line the single form prints once the change is made, given the entity as it is now, its label and the
+   * verb's options (default: `<done> ID (label)`): for a change that takes effect later (an order canceled at
+   * its next payment date), when it will.
+   */
+  outcome?(after: E, label: string, options: Record<string, unknown>): string | undefined;
   /** For one blocked entity: the command that does what was meant (`msb cancel ID`), as a hint line. */
   instead?(entity: E, bin: string): string | undefined;
   /** Reads one entity. @throws ApiError 404 for an unknown id */
@@ -148,11 +154,13 @@ export interface FilterFlags {
 }
 
 /**
- * `--filter` and `--where` as one filter, every field checked against the entity schema.
- * @throws UserError (exit 2) for malformed JSON, an unknown operator or field, or a filter nested too deeply
+ * `--filter` and `--where` as one filter, every field (and the values of enumeration fields) checked against
+ * the entity schema; the hints show the noun's own `filterExample`.
+ * @throws UserError (exit 2) for malformed JSON, an unknown operator, field or enumeration value, or a filter
+ *   nested too deeply
  */
 export function filterOf(ctx: Context, view: EntityView<unknown>, flags: FilterFlags): Filter | undefined {
-  const given = parseFilterFlags(flags);
+  const given = parseFilterFlags(flags, view.filterExample);
   // Documented paths (`bookedEntity.item.slot.serviceId`) are checked in the JSON form the user sees.
   const filter = given && view.paths ? mapFilterFields(given, view.paths.toSchema) : given;
   const flag = flags.filter !== undefined ? '--filter' : '--where';

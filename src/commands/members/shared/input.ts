@@ -2,13 +2,15 @@
  * A member's fields from flags and a JSON file, checked against the family's request schemas before anything
  * is sent (a refused command changes nothing): `members create` and `members update`.
  */
-import type { Command } from 'commander';
+import { type Command, Option } from 'commander';
 import { safeParse } from 'zod/mini';
 import type { $ZodType } from 'zod/v4/core';
 import { UserError } from '../../../core/errors.js';
 import { collect } from '../../../core/filters.js';
 import { readJsonSource } from '../../../core/input.js';
 import type { IOStreams } from '../../../core/iostreams.js';
+import { checkFileFields } from '../../shared/fields.js';
+import { MEMBER_VIEW } from './view.js';
 
 /** The flags that set a member's fields. */
 export interface MemberFieldFlags {
@@ -27,14 +29,19 @@ export interface MemberFieldFlags {
   file?: string;
 }
 
-/** Declares the member field flags on `cmd`. */
-export function addMemberFieldFlags(cmd: Command): Command {
-  return cmd
+/**
+ * Declares the member field flags on `cmd`. Without `slug` (`members update`: the slug has its own verb,
+ * `members slug`) `--slug` is left out of the help and kept only so that using it points to that verb.
+ */
+export function addMemberFieldFlags(cmd: Command, { slug = true } = {}): Command {
+  cmd
     .option('--email <address>', 'login e-mail')
     .option('--first-name <name>', "contact's first name")
     .option('--last-name <name>', "contact's last name")
-    .option('--nickname <name>', 'profile name shown to others')
-    .option('--slug <slug>', 'profile slug (lowercase letters, digits, hyphens; unique on the site)')
+    .option('--nickname <name>', 'profile name shown to others');
+  const slugFlag = new Option('--slug <slug>', 'profile slug (lowercase letters, digits, hyphens; unique on the site)');
+  cmd.addOption(slug ? slugFlag : slugFlag.hideHelp());
+  return cmd
     .option('--title <text>', 'profile title')
     .option('--phone <phone>', 'contact phone (repeatable; replaces the list)', collect)
     .option('--contact-email <address>', 'contact e-mail (repeatable; replaces the list)', collect)
@@ -49,15 +56,19 @@ export function addMemberFieldFlags(cmd: Command): Command {
 const SERVER_OWNED = ['id', 'contactId', 'status', 'activityStatus', 'loginEmailVerified', 'createdDate', 'updatedDate', 'lastLoginDate'];
 
 /**
- * The member's fields: the file's (server-owned fields dropped), then each flag on top.
- * @throws UserError (exit 2) for an unreadable file, a file that is not a member object, or both --public and --private
+ * The member's fields: the file's (server-owned fields dropped), then each flag on top. The file's field names
+ * are checked against `request` (the call's input schema) and the member schema (a file from `members get
+ * --json` passes), unless `allowUnknown` (`--allow-unknown-fields`).
+ * @throws UserError (exit 2) for an unreadable file, a file that is not a member object, a field name neither
+ *   schema knows, or both --public and --private
  */
-export async function memberFields(flags: MemberFieldFlags, stdin: IOStreams['stdin']): Promise<Record<string, unknown>> {
+export async function memberFields(flags: MemberFieldFlags, stdin: IOStreams['stdin'], file: { request: $ZodType; allowUnknown?: boolean }): Promise<Record<string, unknown>> {
   let member: Record<string, unknown> = {};
   if (flags.file !== undefined) {
     const parsed = await readJsonSource('--file', flags.file, stdin);
     const inner = parsed && typeof parsed === 'object' && Object.hasOwn(parsed, 'member') ? (parsed as { member: unknown }).member : parsed;
     if (inner === null || typeof inner !== 'object' || Array.isArray(inner)) throw new UserError(`--file ${flags.file} must hold a member object`);
+    checkFileFields([file.request, MEMBER_VIEW.schema], inner, `--file ${flags.file}`, file.allowUnknown);
     member = { ...(inner as Record<string, unknown>) };
     for (const key of SERVER_OWNED) delete member[key];
   }
