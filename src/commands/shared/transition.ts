@@ -54,7 +54,7 @@ export function transitionVerb<E extends { id: string; revision?: string | null 
       await ctx.prompter.require(question, { what: `${spec.title.toLowerCase()} ${one} ${id}` });
     }
     const after = await spec.apply(api, entity, opts.revision ?? entity.revision ?? undefined, options, ctx.signal);
-    success(ctx.io, `${spec.done} ${id} (${label})${after.revision ? `, revision ${after.revision}` : ''}`);
+    success(ctx.io, spec.outcome?.(after, label, options) ?? `${spec.done} ${id} (${label})${after.revision ? `, revision ${after.revision}` : ''}`);
     await printRecord(ctx.io, format, after, { rows: spec.view.rows(after), columns: spec.view.columns, now: ctx.now() });
   }
 

@@ -195,7 +195,9 @@ describe('member commands', () => {
     expect(foreign.stderr).toContain('ORDER_NOT_FOUND');
     const refused = await run(s, ['orders', 'list', '--mine', '--plan', 'x']);
     expect(refused.code).toBe(2);
-    const cancel = await run(s, ['orders', 'cancel', orderId, '--mine']);
+    // Off a terminal the member's cancel needs --yes, as the owner's does (tests/integration/cli/orders-confirm.test.ts).
+    expect((await run(s, ['orders', 'cancel', orderId, '--mine'])).code).toBe(2);
+    const cancel = await run(s, ['orders', 'cancel', orderId, '--mine', '--yes']);
     expect(cancel.code, cancel.stderr).toBe(0);
     const after = await emu.request('GET', `/pricing-plans/v2/orders/${orderId}`);
     expect(after.body.order.status).toBe('CANCELED');

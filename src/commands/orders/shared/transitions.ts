@@ -4,10 +4,10 @@
  * postpone the end date, each for one order or many through the entity bulk engine (selected by `--status`,
  * `--plan`, `--buyer`, `--payment-status`, `--filter`/`--where`, `--ids`). Orders have no revisions.
  *
- * What the command can tell from an order's fields (its status, type, payment) is checked before anything is
- * sent: the single form refuses (exit 1) and the bulk form skips with the reason. What depends on the time
- * (not started yet, in a free trial) is the platform's to say: it refuses with ORDER_NOT_SUSPENDABLE and
- * its reason.
+ * What the command can tell from an order's fields (its status, type, payment, and for pause whether a cycle
+ * has begun: not started yet, or in a free trial) is checked before anything is sent: the single form refuses
+ * (exit 1), the bulk form's plan and run skip with the reason. What else depends on the time is the platform's
+ * to say: it refuses with its code (ORDER_NOT_SUSPENDABLE and its reason), and a bulk run skips the order.
  */
 import type { KeyedVerb, TransitionOptions, TransitionSpec } from '../../shared/entity-view.js';
 import type { Command } from 'commander';
@@ -17,7 +17,7 @@ import { UserError } from '../../../core/errors.js';
 import { parseWhen } from '../../shared/time.js';
 import { transitionVerb } from '../../shared/transition.js';
 import { addCriteriaFlags, criteriaFilter, type CriteriaFlags, hasCriteria } from './criteria.js';
-import { fetchOrder, ORDER_VIEW } from './view.js';
+import { cancelOutcome, fetchOrder, ORDER_VIEW } from './view.js';
 
 type Verb = 'pause' | 'resume' | 'cancel' | 'mark-paid' | 'postpone';
 type Row = Order & { revision?: string | null };
@@ -26,6 +26,17 @@ const plural = (n: number) => `${n} order${n === 1 ? '' : 's'}`;
 
 /** Why an order in this status cannot change at all (CANCELED, ENDED), or undefined. */
 const finalReason = (o: Order) => (o.status === 'CANCELED' || o.status === 'ENDED' ? `it is ${o.status}` : undefined);
+
+/**
+ * Why an ACTIVE order cannot be paused yet, when no cycle of it has begun: the platform computes `currentCycle`
+ * (the last cycle begun, docs/plans-orders.md "Time and cycles"), and the first cycle begins at the start, or
+ * at the end of a free trial. So the plan tells these orders by their fields, with no clock of its own, and
+ * skips them with the reason the platform would give (ORDER_NOT_SUSPENDABLE NOT_STARTED or TRIAL).
+ */
+function notBegun(o: Order): string | undefined {
+  if (o.status !== 'ACTIVE' || o.currentCycle || !o.startDate) return undefined;
+  return o.freeTrialDays ? 'it has not started yet, or is in its free trial (no cycle has begun)' : 'it has not started yet';
+}
 
 /**
  * The new end date of `orders postpone` (`--to`) as an ISO instant: a date or date-time in UTC unless it
@@ -52,7 +63,7 @@ const SPECS: Record<Verb, Omit<TransitionSpec<Row>, 'view' | 'fetch' | 'command'
     done: 'paused',
     title: 'Pausing',
     reached: (o) => o.status === 'PAUSED',
-    blocked: (o) => (o.status === 'PENDING' || o.status === 'DRAFT' ? `it is ${o.status} (not active yet)` : finalReason(o)),
+    blocked: (o) => (o.status === 'PENDING' || o.status === 'DRAFT' ? `it is ${o.status} (not active yet)` : (finalReason(o) ?? notBegun(o))),
     apply: async (api, o, _r, _opts, signal) => {
       await calls.pauseOrder(api, { id: o.id }, { signal });
       return o;
@@ -86,6 +97,8 @@ const SPECS: Record<Verb, Omit<TransitionSpec<Row>, 'view' | 'fetch' | 'command'
     reached: (o) => o.status === 'CANCELED',
     blocked: (o) => (o.status === 'ENDED' ? 'it has ENDED' : undefined),
     confirmOne: (o, opts) => (opts.effectiveAt === 'NEXT_PAYMENT_DATE' ? undefined : `Cancel order ${o.id} now? The member loses the plan at once.`),
+    // Canceled at the next payment date, the order stays ACTIVE until then: say when it ends.
+    outcome: (o, label, opts) => (opts.effectiveAt === 'NEXT_PAYMENT_DATE' ? cancelOutcome(o, 'NEXT_PAYMENT_DATE', label) : undefined),
     apply: async (api, o, _r, opts, signal) => {
       await calls.cancelOrder(api, { id: o.id, effectiveAt: opts.effectiveAt === 'NEXT_PAYMENT_DATE' ? 'NEXT_PAYMENT_DATE' : 'IMMEDIATELY' }, { signal });
       return o;

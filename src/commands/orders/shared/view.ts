@@ -99,3 +99,14 @@ export const ORDER_VIEW: EntityView<Order> = {
 export async function fetchOrder(api: ApiClient, id: string, signal?: AbortSignal): Promise<Order> {
   return (await orders.managementGetOrder(api, { id, fieldSet: 'FULL' }, { signal })).order;
 }
+
+/**
+ * The line a cancel prints once sent: canceled now, or, at the next payment date, when the order will end (it
+ * stays ACTIVE until then, with auto-renewal off, and is CANCELED at that time).
+ */
+export function cancelOutcome(order: Pick<Order, 'id' | 'status' | 'endDate'>, effectiveAt: 'IMMEDIATELY' | 'NEXT_PAYMENT_DATE', label?: string): string {
+  const which = `order ${order.id}${label ? ` (${label})` : ''}`;
+  if (effectiveAt === 'IMMEDIATELY' || order.status === 'CANCELED') return `canceled ${which}`;
+  const end = order.endDate ? order.endDate.toISOString() : 'its next payment date';
+  return `${which} will end at ${end}: auto-renewal is canceled, and it stays ${order.status ?? 'ACTIVE'} until then`;
+}
