@@ -209,8 +209,11 @@ export class JournalWriter {
         closeSync(fd);
       }
     };
-    if (this.flushing) void this.flushing.then(finish, finish);
-    else finish();
+    if (this.flushing) {
+      // Later, outside the caller's try: a failure here cannot reach anyone (the run is over, a --resume sends
+      // those chunks again and recognises them), and must not end the process as an unhandled rejection.
+      this.flushing.then(finish, finish).catch(() => undefined);
+    } else finish();
   }
 
   /** Writes everything queued, fsyncs, and marks those batches durable. */
