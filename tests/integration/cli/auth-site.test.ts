@@ -110,7 +110,7 @@ describe('sign-in on another site of the account (--site)', () => {
     expect(Object.values(sessions()).filter((s) => s.member)).toEqual([]);
   });
 
-  it("on a profile that is not the local emulator, --site NAME is looked up with the API key and the profile's client id is used", async () => {
+  it("on a profile that is not the local emulator, --site NAME is looked up with the API key; another site never borrows the profile's client id", async () => {
     const other = createCliSandbox();
     try {
       const env = { SITECTL_BASE_URL: emu.url, SITECTL_SITE_ID: emu.siteId, SITECTL_API_KEY: emu.apiKey, SITECTL_ACCOUNT_ID: emu.accountId };
@@ -129,6 +129,18 @@ describe('sign-in on another site of the account (--site)', () => {
       expect(JSON.parse(home.stdout)).toEqual({ role: 'admin' });
     } finally {
       other.cleanup();
+    }
+    // Signed in on the profile's own site with its app: another site still takes no client id from that session.
+    const fresh = createCliSandbox();
+    try {
+      const env = { SITECTL_BASE_URL: emu.url, SITECTL_SITE_ID: emu.siteId, SITECTL_API_KEY: emu.apiKey, SITECTL_ACCOUNT_ID: emu.accountId };
+      const own = await runCli(['auth', 'register', '--email', `home-${Date.now()}@example.com`, '--password-stdin'], { sandbox: fresh, input: 'pw123456', env: { ...env, SITECTL_CLIENT_ID: downtown.clientId! } });
+      expect(own.code, own.stderr).toBe(0);
+      const borrowed = await runCli(['auth', 'register', '--email', `up-${Date.now()}@example.com`, '--password-stdin', '--site', 'Uptown'], { sandbox: fresh, input: 'pw123456', env });
+      expect(borrowed.code, borrowed.stderr).toBe(2);
+      expect(borrowed.stderr).toContain('a headless app signs members in on its own site only');
+    } finally {
+      fresh.cleanup();
     }
   });
 

@@ -58,13 +58,14 @@ export async function signInTarget(ctx: Context, opts: { clientId?: string } = {
   const { profile } = t;
   const sameBase = (s: ProfileSession) => (s.baseUrl === profile.baseUrl ? s.clientId : undefined);
   const stored = sameBase(readSession(ctx.env, t.key));
-  // On the local emulator each site has its own default app; a real site's app is the profile's.
+  // On the local emulator each site has its own default app. A real site's app belongs to that one site: another
+  // site of the account never borrows the profile's own client id (it would sign in on the wrong site).
   const local = profile.dataDir !== undefined;
   const siteApp = local ? (profile.sites?.find((s) => s.id === t.site?.id) as { clientId?: string } | undefined)?.clientId : undefined;
-  const profileApp = !local && t.key !== profile.name ? sameBase(readSession(ctx.env, profile.name)) : undefined;
-  const clientId = opts.clientId ?? (ctx.env.SITECTL_CLIENT_ID || undefined) ?? stored ?? siteApp ?? profileApp;
+  const clientId = opts.clientId ?? (ctx.env.SITECTL_CLIENT_ID || undefined) ?? stored ?? siteApp;
   if (!clientId) {
-    throw new UserError(`${t.label} has no OAuth client id to sign in with`, "pass --client-id ID or set SITECTL_CLIENT_ID (the headless app's client id, from the platform's dashboard)");
+    const other = t.key !== profile.name ? ` (a headless app signs members in on its own site only, so the profile's app is not used)` : '';
+    throw new UserError(`${t.label} has no OAuth client id to sign in with${other}`, "pass --client-id ID or set SITECTL_CLIENT_ID (the site's headless app client id, from the platform's dashboard)");
   }
   if (!/^[A-Za-z0-9._~-]{1,200}$/.test(clientId)) throw new UserError(`'${clientId}' is not an OAuth client id`, 'a client id is letters, digits and - . _ ~');
   return { ...t, baseUrl: profile.baseUrl, clientId, endpoint: tokenEndpoint(ctx, profile.baseUrl) };
