@@ -99,8 +99,8 @@ export interface TransitionSpec<E extends { id: string; revision?: string | null
   /** The outcome of a changed entity (`confirmed`) and the progress title (`Confirming`). */
   done: string;
   title: string;
-  /** True when the entity is in the target state already. */
-  reached(entity: E): boolean;
+  /** True when the entity is in the target state already, for the verb's options (as the journal keeps them). */
+  reached(entity: E, options: Record<string, unknown>): boolean;
   /** Why the entity cannot make the change (undefined when it can). */
   blocked?(entity: E): string | undefined;
   /**

@@ -36,8 +36,9 @@ export function transitionVerb<E extends { id: string; revision?: string | null 
     const id = await idOf(ctx, api, view, given);
     const entity = await spec.fetch(api, id, ctx.signal);
     const label = oneLine(view.label(entity) ?? id);
-    if (spec.reached(entity)) {
-      notice(ctx.io, `${one} ${id} (${label}) is already ${spec.done}; nothing changed`);
+    const options = spec.options?.(opts) ?? {};
+    if (spec.reached(entity, options)) {
+      notice(ctx.io, `${spec.outcome?.(entity, label, options) ?? `${one} ${id} (${label}) is already ${spec.done}`}; nothing changed`);
       await printRecord(ctx.io, format, entity, { rows: spec.view.rows(entity), columns: spec.view.columns, now: ctx.now() });
       return;
     }
@@ -47,7 +48,6 @@ export function transitionVerb<E extends { id: string; revision?: string | null 
       success(ctx.io, `dry run: would ${spec.verb} ${id} (${label}); nothing was changed`);
       return;
     }
-    const options = spec.options?.(opts) ?? {};
     const question = spec.confirmOne?.(entity, options);
     if (question && !opts.yes) {
       requireConfirmable(ctx, opts, `${spec.title.toLowerCase()} ${one} ${id}`);
@@ -84,7 +84,7 @@ export function transitionVerb<E extends { id: string; revision?: string | null 
       name: spec.verb,
       done: spec.done,
       title: spec.title,
-      reached: (e) => spec.reached(e),
+      reached: (e) => spec.reached(e, args.options ?? {}),
       blocked: spec.blocked ? (e) => spec.blocked!(e) : undefined,
       send: wiring.send(api, args.options ?? {}),
       chunkSize: wiring.chunkSize,

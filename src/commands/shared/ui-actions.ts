@@ -32,7 +32,7 @@ async function applyOne(ctx: Context, api: ApiClient, verb: KeyedVerb, id: strin
   const { spec } = verb;
   const entity = await spec.fetch(api, id, ctx.signal);
   const label = oneLine(spec.view.label(entity as never) ?? id);
-  if (spec.reached(entity)) return `${spec.view.noun.one} ${shortId(id)} (${label}) is already ${spec.done}; nothing changed`;
+  if (spec.reached(entity, {})) return `${spec.view.noun.one} ${shortId(id)} (${label}) is already ${spec.done}; nothing changed`;
   const why = spec.blocked?.(entity);
   if (why) throw new Error(`${spec.view.noun.one} ${shortId(id)} cannot be ${spec.done}: ${why}`);
   if (verb.destructive && !(await io.confirm(`${verb.label} ${spec.view.noun.one} ${shortId(id)} (${label})?`))) return 'nothing was changed';
@@ -58,7 +58,7 @@ async function applyMany(ctx: Context, api: ApiClient, verb: KeyedVerb, ids: str
     name: spec.verb,
     done: spec.done,
     title: spec.title,
-    reached: (e) => spec.reached(e as never),
+    reached: (e) => spec.reached(e as never, args.options),
     blocked: spec.blocked ? (e) => spec.blocked!(e as never) : undefined,
     send: wiring.send(api, {}),
     chunkSize: wiring.chunkSize,

@@ -139,6 +139,28 @@ describe("the owner's order actions", () => {
     expect(r.stderr).not.toMatch(/^.*canceled \S+ \(/m);
   });
 
+  it('cancel --at next-payment again changes nothing, one or in bulk (no second call the platform would refuse)', async () => {
+    const plan = await cancelablePlan();
+    const id = await order(plan, await buyer());
+    expect((await cli(['orders', 'cancel', id, '--at', 'next-payment'])).code).toBe(0);
+    const seq = await lastEventSeq(emu);
+    const again = await cli(['orders', 'cancel', id, '--at', 'next-payment']);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toMatch(/auto-renewal is canceled, and it stays ACTIVE until then; nothing changed/);
+    const other = await order(plan, await buyer());
+    const bulk = await cli(['orders', 'cancel', '--plan', plan, '--at', 'next-payment', '--yes', '--json']);
+    expect(bulk.code, bulk.stderr).toBe(0);
+    expect(json(bulk)).toMatchObject({ counts: { canceled: 1, unchanged: 1 } });
+    expect((await statusOf(other)).autoRenewCanceled).toBe(true);
+    const rerun = await cli(['orders', 'cancel', '--plan', plan, '--at', 'next-payment', '--yes', '--json']);
+    expect(rerun.code, rerun.stderr).toBe(0);
+    expect(json(rerun)).toMatchObject({ counts: { unchanged: 2 } });
+    // Canceling now is still a change for both.
+    const now = await cli(['orders', 'cancel', '--plan', plan, '--yes', '--json']);
+    expect(json(now)).toMatchObject({ counts: { canceled: 2 } });
+    expect(await lastEventSeq(emu)).toBeGreaterThan(seq);
+  });
+
   it('a bulk pause plans an order that has not started as skipped, with the reason the run gives', async () => {
     const plan = await cancelablePlan();
     const later = new Date(Date.now() + 20 * 86_400_000).toISOString();

@@ -94,7 +94,10 @@ const SPECS: Record<Verb, Omit<TransitionSpec<Row>, 'view' | 'fetch' | 'command'
     title: 'Cancelling',
     flags: (cmd: Command) => cmd.option('--at <when>', 'now (default) or next-payment'),
     options: (o) => ({ effectiveAt: effectiveAtOf(o.at as string | undefined) }),
-    reached: (o) => o.status === 'CANCELED',
+    // Canceled at the next payment date already (auto-renewal off, the cancellation set): asking again changes
+    // nothing, and the platform refuses it (AUTO_RENEW_ALREADY_CANCELED); canceling such an order now still can.
+    reached: (o, opts) =>
+      o.status === 'CANCELED' || (opts.effectiveAt === 'NEXT_PAYMENT_DATE' && Boolean(o.autoRenewCanceled) && o.cancellation?.effectiveAt === 'NEXT_PAYMENT_DATE'),
     blocked: (o) => (o.status === 'ENDED' ? 'it has ENDED' : undefined),
     confirmOne: (o, opts) => (opts.effectiveAt === 'NEXT_PAYMENT_DATE' ? undefined : `Cancel order ${o.id} now? The member loses the plan at once.`),
     // Canceled at the next payment date, the order stays ACTIVE until then: say when it ends.
