@@ -14,10 +14,9 @@
  * origin. Answers to a POST that move on are 303 (See Other), so a reload never pays twice.
  */
 import type { IncomingHttpHeaders } from 'node:http';
-import { ApplicationFailure, ValidationFailure } from '../errors.js';
 import { MEMBERS } from '../members/model.js';
 import { login, verifyCode, type StateAnswer } from '../oauth/identity.js';
-import { codePage, messagePage, signInPage } from '../oauth/pages.js';
+import { codePage, failureText, messagePage, signInPage } from '../oauth/pages.js';
 import type { OAuthState } from '../oauth/state.js';
 import { pricePreview } from '../orders/checkout.js';
 import { buyAndPay, orderBookAt, payOrder } from '../orders/payment.js';
@@ -70,27 +69,6 @@ function sameOrigin(req: PageRequest): boolean {
 
 function siteName(store: Store, site: string): string {
   return store.sites().find((s) => s.id === site)?.name ?? 'this site';
-}
-
-/** A refusal in words for the page (the platform's description; sign-in codes in plain words). */
-function failureText(err: unknown): string {
-  if (err instanceof ApplicationFailure) {
-    switch (err.code) {
-      case '-19976':
-      case '-19999':
-        return 'Wrong e-mail or password.';
-      case '-19971':
-        return 'Please complete the captcha.';
-      case '-19970':
-        return 'The captcha is not valid.';
-      case 'BAD_CODE':
-        return 'That code is not correct.';
-      default:
-        return err.description;
-    }
-  }
-  if (err instanceof ValidationFailure) return err.fieldViolations.map((v) => `${v.field}: ${v.description}`).join('; ');
-  throw err;
 }
 
 /** The checkout page of a live session, with an error or a notice. */

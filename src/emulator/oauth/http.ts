@@ -19,11 +19,11 @@ import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import { DEVICE_CODE_GRANT } from '../../api/auth/tokens.js';
 import { checkoutPageRoute } from '../checkout-page/http.js';
 import { defaultClientId, type AdminKey } from '../auth.js';
-import { ApplicationFailure, EmulatorError, ValidationFailure } from '../errors.js';
+import { ApplicationFailure, EmulatorError } from '../errors.js';
 import { MEMBERS } from '../members/model.js';
 import type { Store } from '../store/store.js';
 import { login, recoverPassword, register, verifyCode, type IdentityScope, type StateAnswer } from './identity.js';
-import { codePage, devicePage, messagePage, recoverPage, registerPage, signInPage, webMessagePage } from './pages.js';
+import { codePage, devicePage, failureText, messagePage, recoverPage, registerPage, signInPage, webMessagePage } from './pages.js';
 import { DEVICE_INTERVAL_SEC, DEVICE_TTL_SEC, OAuthError, oauthOf, same, type AuthRequest, type OAuthState } from './state.js';
 
 /** What the OAuth routes need of the emulator. */
@@ -234,29 +234,6 @@ function afterSignIn(oauth: OAuthState, r: AuthRequest, answer: StateAnswer, ema
   }
   if (answer.state === 'REQUIRE_EMAIL_VERIFICATION') return html(200, codePage({ action: '/oauth2/authorize/verify', fields: { session: r.id, stateToken: answer.stateToken }, email }));
   return html(200, messagePage('Waiting for approval', 'Your account is waiting for the site owner to approve it. You can sign in once it is approved.'));
-}
-
-function failureText(err: unknown): string {
-  if (err instanceof ApplicationFailure) {
-    switch (err.code) {
-      case '-19976':
-        return 'Wrong e-mail or password.';
-      case '-19999':
-        return 'No account uses this e-mail address.';
-      case '-19971':
-        return 'Please complete the captcha.';
-      case '-19970':
-        return 'The captcha is not valid.';
-      case '-19995':
-        return 'An account with this e-mail exists already. Sign in instead.';
-      case 'BAD_CODE':
-        return 'That code is not correct.';
-      default:
-        return err.description;
-    }
-  }
-  if (err instanceof ValidationFailure) return err.fieldViolations.map((v) => `${v.field}: ${v.description}`).join('; ');
-  throw err;
 }
 
 function captchaTokens(f: Record<string, unknown>) {

@@ -3,6 +3,7 @@
  * plain forms that work without script, every value escaped. What a person expects: an e-mail field, a
  * password field and a submit button, a link to register, errors shown above the form.
  */
+import { ApplicationFailure, ValidationFailure } from '../errors.js';
 
 /** Escapes text for HTML content and attribute values. */
 export function esc(text: unknown): string {
@@ -122,4 +123,31 @@ export function recoverPage(o: { action: string; token: string; error?: string }
 <label for="password">New password</label><input id="password" name="password" type="password" autocomplete="new-password" required minlength="6">
 <div class="actions"><button class="primary" type="submit">Save</button></div></form>`,
   );
+}
+
+/**
+ * A refusal in words for a hosted page: the platform's sign-in and registration codes (spec 001 section 8) in plain
+ * words, field violations joined, else the platform's description. Anything else is rethrown (a bug, not a refusal).
+ */
+export function failureText(err: unknown): string {
+  if (err instanceof ApplicationFailure) {
+    switch (err.code) {
+      case '-19976':
+        return 'Wrong e-mail or password.';
+      case '-19999':
+        return 'No account uses this e-mail address.';
+      case '-19971':
+        return 'Please complete the captcha.';
+      case '-19970':
+        return 'The captcha is not valid.';
+      case '-19995':
+        return 'An account with this e-mail exists already. Sign in instead.';
+      case 'BAD_CODE':
+        return 'That code is not correct.';
+      default:
+        return err.description;
+    }
+  }
+  if (err instanceof ValidationFailure) return err.fieldViolations.map((v) => `${v.field}: ${v.description}`).join('; ');
+  throw err;
 }
