@@ -4,10 +4,10 @@
  * cannot: pages are read lazily as the cursor moves, actions get the marked ids and can ask first, a failing
  * action shows inline and the browser keeps running, q reports exit 0. Waits for frame content, never fixed time.
  */
-import { PassThrough } from 'node:stream';
 import { createElement } from 'react';
 import { render } from 'ink';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { FakeStdin, FakeStdout, untilFrame as until } from '../../helpers/ink-streams.js';
 import { Browser } from '../../../src/ui/browser.js';
 import { chromeRows } from '../../../src/ui/browser-layout.js';
 import type { PaneSpec, UiAction } from '../../../src/ui/browser-spec.js';
@@ -24,53 +24,11 @@ afterAll(() => {
   for (const [key, value] of Object.entries(hiddenCi)) if (value !== undefined) process.env[key] = value;
 });
 
-class FakeStdout extends PassThrough {
-  columns = 80;
-  rows = 24;
-  isTTY = true;
-  frames: string[] = [];
-  constructor() {
-    super();
-    this.on('data', (c: Buffer) => this.frames.push(c.toString()));
-  }
-  /** The last frame drawn (a write with text in it; cursor moves and erases stripped). */
-  get last(): string {
-    for (let i = this.frames.length - 1; i >= 0; i--) {
-      // eslint-disable-next-line no-control-regex
-      const text = this.frames[i]!.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '');
-      if (text.trim()) return text;
-    }
-    return '';
-  }
-}
-
-class FakeStdin extends PassThrough {
-  isTTY = true;
-  setRawMode() {
-    return this;
-  }
-  ref() {
-    return this;
-  }
-  unref() {
-    return this;
-  }
-}
-
 let cleanup: (() => void) | undefined;
 afterEach(() => {
   cleanup?.();
   cleanup = undefined;
 });
-
-async function until(stdout: FakeStdout, test: (frame: string) => boolean, what: string): Promise<string> {
-  const deadline = Date.now() + 5000;
-  for (;;) {
-    if (test(stdout.last)) return stdout.last;
-    if (Date.now() > deadline) throw new Error(`never drew ${what}; last frame:\n${stdout.last}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 
 function mount(panes: PaneSpec[]) {
   const stdout = new FakeStdout();

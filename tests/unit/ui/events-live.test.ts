@@ -8,6 +8,7 @@
 import { createServer, type Server } from 'node:http';
 import { PassThrough } from 'node:stream';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { FakeStdin, FakeStdout, untilFrame as until } from '../../helpers/ink-streams.js';
 import type { ApiClient } from '../../../src/api/client.js';
 import type { Context } from '../../../src/context.js';
 import type { EventRecord } from '../../../src/commands/events/feed.js';
@@ -24,52 +25,6 @@ const hiddenCi = vi.hoisted(() => {
 afterAll(() => {
   for (const [key, value] of Object.entries(hiddenCi)) if (value !== undefined) process.env[key] = value;
 });
-
-class FakeStdout extends PassThrough {
-  columns = 80;
-  rows = 24;
-  isTTY = true;
-  frames: string[] = [];
-  constructor() {
-    super();
-    this.on('data', (c: Buffer) => this.frames.push(c.toString()));
-  }
-  get last(): string {
-    for (let i = this.frames.length - 1; i >= 0; i--) {
-      // eslint-disable-next-line no-control-regex
-      const text = this.frames[i]!.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '');
-      if (text.trim()) return text;
-    }
-    return '';
-  }
-  /** Everything written so far, escapes stripped. */
-  get all(): string {
-    // eslint-disable-next-line no-control-regex
-    return this.frames.join('').replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '');
-  }
-}
-
-class FakeStdin extends PassThrough {
-  isTTY = true;
-  setRawMode() {
-    return this;
-  }
-  ref() {
-    return this;
-  }
-  unref() {
-    return this;
-  }
-}
-
-async function until(stdout: FakeStdout, test: (frame: string) => boolean, what: string): Promise<string> {
-  const deadline = Date.now() + 5000;
-  for (;;) {
-    if (test(stdout.last)) return stdout.last;
-    if (Date.now() > deadline) throw new Error(`never drew ${what}; last frame:\n${stdout.last}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 
 function event(seq: number, type = 'booking.confirmed'): EventRecord {
   return { seq, type, entityId: `b${seq}0000000-aaaa-bbbb-cccc-dddddddddddd`, entity: { id: `b${seq}`, status: 'CONFIRMED', note: 'x\u009by' }, createdDate: `2026-11-23T10:00:0${seq % 10}.000Z` };
