@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CancelError } from '../../../src/core/errors.js';
 import { answering, runInProcess, startTestEmulator, type CliResult, type InProcessOptions, type TestEmulator } from '../../helpers/index.js';
+import { expectError } from '../../helpers/expect-error.js';
 import { lastEventSeq } from '../bulk/support.js';
 
 let emu: TestEmulator;
@@ -23,15 +24,6 @@ const cli = (args: string[], opts: InProcessOptions = {}) => runInProcess(args, 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 const json = (r: CliResult): any => JSON.parse(r.stdout);
 const DAY = 86_400_000;
-
-function expectError(r: CliResult, code: number, pattern: RegExp): void {
-  expect(r.code, r.stderr).toBe(code);
-  expect(r.stdout).toBe('');
-  const lines = r.stderr.trimEnd().split('\n').filter((l) => !l.startsWith('Started the local'));
-  expect(lines[0]).toMatch(/^error: /);
-  expect(lines[0]).toMatch(pattern);
-  expect(lines.length).toBeLessThanOrEqual(2);
-}
 
 const taken = new Set<string>();
 /** A bookable slot of the service (as the availability command prints it), not used by another test. */

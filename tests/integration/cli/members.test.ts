@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { answering, runInProcess, startTestEmulator, type CliResult, type InProcessOptions, type TestEmulator } from '../../helpers/index.js';
+import { expectError } from '../../helpers/expect-error.js';
 import { eventsAfter, lastEventSeq } from '../bulk/support.js';
 
 let emu: TestEmulator;
@@ -24,16 +25,6 @@ const cli = (args: string[], opts: InProcessOptions = {}) => runInProcess(args, 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = any;
 const json = (r: CliResult): Json => JSON.parse(r.stdout);
-
-function expectError(r: CliResult, code: number, pattern: RegExp): void {
-  expect(r.code, r.stderr).toBe(code);
-  expect(r.stdout).toBe('');
-  const lines = r.stderr.trimEnd().split('\n');
-  expect(lines[0]).toMatch(/^error: /);
-  expect(lines[0]).toMatch(pattern);
-  expect(lines.length).toBeLessThanOrEqual(2);
-  expect(r.stderr).not.toMatch(/\n\s+at /);
-}
 
 /** Every member (FULL), by id, straight from the emulator. */
 async function allMembers(): Promise<Map<string, Json>> {

@@ -7,6 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { answering, createCliSandbox, runInProcess, startTestEmulator, type CliResult, type CliSandbox, type InProcessOptions, type TestEmulator } from '../../helpers/index.js';
+import { expectError } from '../../helpers/expect-error.js';
 import { lastEventSeq } from '../bulk/support.js';
 
 let emu: TestEmulator;
@@ -23,16 +24,6 @@ const cli = (args: string[], opts: InProcessOptions = {}) => runInProcess(args, 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 const json = (r: CliResult): any => JSON.parse(r.stdout);
 let n = 0;
-
-function expectError(r: CliResult, code: number, pattern: RegExp): string[] {
-  expect(r.code, r.stderr).toBe(code);
-  expect(r.stdout).toBe('');
-  const lines = r.stderr.trimEnd().split('\n');
-  expect(lines[0]).toMatch(/^error: /);
-  expect(lines[0]).toMatch(pattern);
-  expect(lines.length).toBeLessThanOrEqual(2);
-  return lines;
-}
 
 /** A plan buyers may cancel, billed monthly for six months. */
 async function cancelablePlan(): Promise<string> {

@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runInProcess, startTestEmulator, type CliResult, type InProcessOptions, type TestEmulator } from '../../helpers/index.js';
+import { expectError } from '../../helpers/expect-error.js';
 import { eventsAfter, lastEventSeq, setFaults } from '../bulk/support.js';
 
 let emu: TestEmulator;
@@ -20,15 +21,6 @@ const cli = (args: string[], opts: InProcessOptions = {}) => runInProcess(args, 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 const json = (r: CliResult): any => JSON.parse(r.stdout);
 let n = 0;
-
-function expectError(r: CliResult, code: number, pattern: RegExp): void {
-  expect(r.code, r.stderr).toBe(code);
-  expect(r.stdout).toBe('');
-  const lines = r.stderr.trimEnd().split('\n');
-  expect(lines[0]).toMatch(/^error: /);
-  expect(lines[0]).toMatch(pattern);
-  expect(lines.length).toBeLessThanOrEqual(2);
-}
 
 async function member(): Promise<string> {
   const r = await emu.request('POST', '/members/v1/members', { member: { loginEmail: `cli-buyer-${n++}@example.com` } });
