@@ -6,10 +6,13 @@
  * 429, 5xx, after the client's own retries) is sent again with backoff, which is safe because every action
  * recognises its own earlier attempt (actions.ts). An item the platform refused, or whose outcome a by-filter
  * job leaves open, is settled by reading its current state back. Ctrl-C stops new chunks and ends every wait at
- * once; chunks in flight finish and are journaled, then {@link CancelError} is thrown with the resume command.
+ * once; chunks in flight are given up (their requests aborted, left out of the journal: `--resume` recognises them
+ * if they were applied), then {@link CancelError} is thrown with the resume command. Any other failure (the journal
+ * cannot be written: ENOSPC, EIO) stops every worker from taking another chunk; the run ends with that error once
+ * the chunks in flight are over, and a journal failure names the resume command.
  */
 import { CancelError } from '../core/errors.js';
-import type { JournalWriter, Outcome, ResultLine } from './journal.js';
+import { JournalWriteError, type JournalWriter, type Outcome, type ResultLine } from './journal.js';
 import { abortableSleep } from './wait.js';
 
 /** One target of the run as planned: its id and the revision the change was planned against. */
@@ -116,6 +119,8 @@ export async function executeChunks(opts: ExecuteOptions): Promise<ItemResult[]>
   let failed = 0;
   let next = 0;
   let stoppedEarly = false;
+  /** The first failure that is not an interruption: no worker takes another chunk after it. */
+  let failure: { err: unknown } | undefined;
 
   const report = () => {
     if (!opts.onProgress) return;
@@ -185,17 +190,33 @@ export async function executeChunks(opts: ExecuteOptions): Promise<ItemResult[]>
   };
 
   const worker = async () => {
-    while (next < chunks.length) {
+    while (next < chunks.length && !failure) {
       if (signal?.aborted) {
         stoppedEarly = true;
         return;
       }
-      await runChunk(chunks[next++]!);
+      try {
+        await runChunk(chunks[next++]!);
+      } catch (err) {
+        failure ??= { err };
+        return;
+      }
     }
   };
 
   report();
   await Promise.all(Array.from({ length: Math.min(concurrency, chunks.length) }, worker));
+  if (failure) {
+    const { err } = failure;
+    if (err instanceof JournalWriteError && opts.resumeCommand) {
+      throw new JournalWriteError(
+        err.path,
+        err.failure,
+        `${results.length} of ${total} items are recorded; the ones sent since are recognised on resume: free space, then ${opts.resumeCommand}`,
+      );
+    }
+    throw err;
+  }
   if (stoppedEarly) {
     throw new CancelError(
       `Interrupted after ${results.length} of ${total} items`,

@@ -7,10 +7,10 @@
  * disk before the worker that finished the chunk sends its next one), and `end` when the run is complete. A reader
  * ignores a truncated last line (the process was killed mid-write).
  */
-import { closeSync, existsSync, fchmodSync, fsync, fsyncSync, linkSync, mkdirSync, openSync, readFileSync, truncateSync, unlinkSync, write, writeSync } from 'node:fs';
+import { closeSync, existsSync, fchmodSync, fstatSync, fsync, fsyncSync, ftruncateSync, linkSync, mkdirSync, openSync, readFileSync, truncateSync, unlinkSync, write, writeSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { UserError } from '../core/errors.js';
+import { ExitCode, UserError } from '../core/errors.js';
 
 /**
  * An item's outcome: the action's own (`updated`, `deleted`, `created`, `confirmed`, `approved`, ...), or
@@ -107,8 +107,28 @@ export function newRunId(now: Date): string {
  * fsync at a time run on libuv's thread pool, each covering every line queued before it started (group commit),
  * so the main thread keeps reading replies and sending chunks while the disk works.
  */
+/**
+ * The journal could not be written (ENOSPC, EIO, ...): what follows its last complete line was not recorded, so
+ * the run stops (exit 1). The file is cut back to its last complete line, so `--resume` can read it.
+ */
+export class JournalWriteError extends UserError {
+  override readonly name = 'JournalWriteError';
+  constructor(
+    readonly path: string,
+    /** The write's, fsync's or close's error. */
+    readonly failure: unknown,
+    hint = 'nothing after its last complete line was recorded; free space (or pass another --journal) and run again',
+  ) {
+    super(`cannot write journal ${path}: ${(failure as NodeJS.ErrnoException)?.code ?? (failure as Error)?.message ?? String(failure)}`, hint, ExitCode.Failure);
+  }
+}
+
 export class JournalWriter {
   private fd: number | undefined;
+  /** Bytes of complete lines in the file: where a failed write is cut back to. */
+  private size: number;
+  /** Set by the first failed write or fsync: nothing more is written, every later append throws it. */
+  private broken: JournalWriteError | undefined;
   /** Text queued by appendDurable and not yet handed to a write. */
   private queue: string[] = [];
   /** Batches queued so far, and how many of them are on disk. */
@@ -122,6 +142,7 @@ export class JournalWriter {
     fd: number,
   ) {
     this.fd = fd;
+    this.size = fstatSync(fd).size;
   }
 
   /**
@@ -173,22 +194,36 @@ export class JournalWriter {
    * @throws TypeError while appendDurable lines are still being written (the order of lines would be lost)
    */
   append(lines: readonly JournalLine[], opts: { sync?: boolean } = {}): void {
+    if (this.broken) throw this.broken;
     if (this.fd === undefined || lines.length === 0) return;
     if (this.flushing || this.queue.length > 0) throw new TypeError('journal append while durable appends are in flight');
-    writeSync(this.fd, textOf(lines));
-    if (opts.sync !== false) fsyncSync(this.fd);
+    const bytes = Buffer.from(textOf(lines));
+    try {
+      for (let at = 0; at < bytes.length; ) at += writeSync(this.fd, bytes, at, bytes.length - at);
+      if (opts.sync !== false) fsyncSync(this.fd);
+    } catch (err) {
+      throw this.fail(this.fd, err);
+    }
+    this.size += bytes.length;
   }
 
   /**
-   * Appends lines and resolves once they are on disk (written and fsynced). Resolves at once, writing nothing,
-   * for no lines or a closed journal, as {@link append} does.
-   * @throws the write's or the fsync's error (the lines may not be on disk)
+   * Appends lines and resolves once they are on disk (written and fsynced); resolves at once for no lines.
+   * @throws JournalWriteError when the write or the fsync failed, now or before (the lines are not recorded), or
+   *   the journal was closed (a result must never count as recorded when it was not)
    */
   async appendDurable(lines: readonly JournalLine[]): Promise<void> {
-    if (this.fd === undefined || lines.length === 0) return;
+    if (this.broken) throw this.broken;
+    if (lines.length === 0) return;
+    if (this.fd === undefined) throw new JournalWriteError(this.path, new Error('the journal was closed before these results were written'));
     this.queue.push(textOf(lines));
     const mine = ++this.queued;
-    while (this.durable < mine && this.fd !== undefined) {
+    while (this.durable < mine) {
+      if (this.broken) throw this.broken;
+      if (this.fd === undefined) {
+        // Closed while these waited: close() writes what is queued, but nobody can wait for that; say so.
+        throw new JournalWriteError(this.path, new Error('the journal was closed before these results were on disk'));
+      }
       this.flushing ??= this.flush(this.fd);
       await this.flushing;
     }
@@ -204,7 +239,7 @@ export class JournalWriter {
     this.fd = undefined;
     const finish = () => {
       try {
-        if (this.queue.length > 0) writeSync(fd, this.queue.splice(0).join(''));
+        if (this.queue.length > 0 && !this.broken) writeSync(fd, this.queue.splice(0).join(''));
       } finally {
         closeSync(fd);
       }
@@ -219,14 +254,35 @@ export class JournalWriter {
   /** Writes everything queued, fsyncs, and marks those batches durable. */
   private async flush(fd: number): Promise<void> {
     try {
+      if (this.broken) throw this.broken;
       const upTo = this.queued;
       const bytes = Buffer.from(this.queue.splice(0).join(''));
-      for (let at = 0; at < bytes.length; ) at += await writeAsync(fd, bytes, at, bytes.length - at);
-      await fsyncAsync(fd);
+      try {
+        for (let at = 0; at < bytes.length; ) at += await writeAsync(fd, bytes, at, bytes.length - at);
+        await fsyncAsync(fd);
+      } catch (err) {
+        throw this.fail(fd, err);
+      }
+      this.size += bytes.length;
       this.durable = Math.max(this.durable, upTo);
     } finally {
       this.flushing = undefined;
     }
+  }
+
+  /**
+   * Marks the journal broken by `err` and cuts the file back to its last complete line (best effort: a half
+   * line would make the journal unreadable for --resume; a reader also drops a truncated last line).
+   */
+  private fail(fd: number, err: unknown): JournalWriteError {
+    this.broken ??= err instanceof JournalWriteError ? err : new JournalWriteError(this.path, err);
+    this.queue = [];
+    try {
+      ftruncateSync(fd, this.size);
+    } catch {
+      // The disk refuses even that: the reader drops a truncated last line.
+    }
+    return this.broken;
   }
 }
 

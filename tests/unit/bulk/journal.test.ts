@@ -104,20 +104,22 @@ describe('journal', () => {
     await w.appendDurable([]);
     w.append([{ kind: 'end', at: 'now', status: 'done' }]);
     w.close();
-    await expect(w.appendDurable([{ kind: 'result', id: 'a', outcome: 'updated' }])).resolves.toBeUndefined();
+    // After close nothing is written, and the caller is told so (a result never counts as recorded when it is not).
+    await expect(w.appendDurable([{ kind: 'result', id: 'a', outcome: 'updated' }])).rejects.toThrow(/closed before/);
     const state = readJournal(path);
     expect(state.ended).toBe(true);
     expect(readFileSync(path, 'utf8').split('\n').filter(Boolean)).toHaveLength(9);
   });
 
-  it('refuses a plain append while durable lines are in flight, and writes queued lines when closed', async () => {
+  it('refuses a plain append while durable lines are in flight; closed meanwhile, it writes the queued lines but does not call them on disk', async () => {
     const path = join(dir, 'j.ndjson');
     const w = JournalWriter.create(path, header);
     const pending = w.appendDurable([{ kind: 'result', id: 'a', outcome: 'updated', revision: '2' }]);
     const queued = w.appendDurable([{ kind: 'result', id: 'b', outcome: 'updated', revision: '2' }]);
     expect(() => w.append([{ kind: 'end', at: 'now' }])).toThrow(/in flight/);
     w.close();
-    await Promise.all([pending, queued]);
+    await pending;
+    await expect(queued).rejects.toThrow(/closed before these results were on disk/);
     // The descriptor is closed once the write in flight is done and the queued line written.
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect([...readJournal(path).results.keys()]).toEqual(['a', 'b']);
