@@ -5,13 +5,15 @@
  * can make the disk fail; everything else is the real file system.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import type * as NodeFs from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { HeaderLine } from '../../../src/bulk/journal.js';
 
 const disk = vi.hoisted(() => ({ fail: undefined as undefined | { afterBytes: number; code: string } }));
 vi.mock('node:fs', async (importOriginal) => {
-  const fs = await importOriginal<typeof import('node:fs')>();
+  const fs = await importOriginal<typeof NodeFs>();
   const write = ((fd: number, buffer: Buffer, offset: number, length: number, position: null, cb: (err: NodeJS.ErrnoException | null, n?: number) => void) => {
     const f = disk.fail;
     if (!f) return fs.write(fd, buffer, offset, length, position, cb);
@@ -29,7 +31,6 @@ vi.mock('node:fs', async (importOriginal) => {
 
 const { JournalWriteError, JournalWriter, readJournal } = await import('../../../src/bulk/journal.js');
 const { executeChunks } = await import('../../../src/bulk/execute.js');
-type HeaderLine = import('../../../src/bulk/journal.js').HeaderLine;
 
 let dir: string;
 beforeEach(() => {
