@@ -1,7 +1,8 @@
 /**
  * Direct login on a real terminal (tmux; issue 8 section 3): the password typed hidden (`--password-stdin` on a
  * terminal), then the e-mail code the site asks for, typed at its prompt; the CLI ends signed in. Skipped, with
- * a message, only when tmux is not installed.
+ * a message, only when tmux is not installed. A `--*-stdin` secret on a terminal where no prompt may be shown
+ * (`--no-input`, CI set) is refused at once (exit 2, "pipe it in"), never read silently with echo.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -50,5 +51,24 @@ describe.skipIf(!hasTmux)('login --email on a terminal (tmux)', () => {
     } finally {
       await emu.request('PUT', '/__emulator/auth-policy', { requireEmailVerification: false });
     }
+  });
+});
+
+describe.skipIf(!hasTmux)('--*-stdin on a terminal where no prompt may be shown (tmux)', () => {
+  it('exits 2 at once saying to pipe the secret in, instead of waiting for Ctrl-D while echoing what is typed', async () => {
+    term.start('recover', ['auth', 'recover', '--token-stdin', '--password-stdin', '--no-input'], { env: { SITECTL_CLIENT_ID: emu.emulator.clientId } });
+    const recover = await term.waitFor('recover', /EXIT=\d+/, 10_000);
+    expect(recover).toMatch(/EXIT=2/);
+    expect(recover).toMatch(/--token-stdin reads the recovery token and the new password from stdin, which is a terminal/);
+    expect(recover).toContain('pipe it in');
+    term.start('verify', ['auth', 'verify', '--code-stdin'], { env: { SITECTL_CLIENT_ID: emu.emulator.clientId, CI: '1' } });
+    const verify = await term.waitFor('verify', /EXIT=\d+/, 10_000);
+    expect(verify).toMatch(/EXIT=2/);
+    expect(verify).toContain('--code-stdin reads the code from stdin');
+    expect(verify).toContain('printf %s "$CODE" |');
+    term.start('password', ['login', '--email', 'ada@example.com', '--password-stdin', '--no-input'], { env: { SITECTL_CLIENT_ID: emu.emulator.clientId } });
+    const password = await term.waitFor('password', /EXIT=\d+/, 10_000);
+    expect(password).toMatch(/EXIT=2/);
+    expect(password).toMatch(/--password-stdin reads the password from stdin, which is a terminal/);
   });
 });

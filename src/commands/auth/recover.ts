@@ -12,7 +12,7 @@ import type { Context } from '../../context.js';
 import { AuthError, UserError } from '../../core/errors.js';
 import { readAll } from '../../core/input.js';
 import { notice, success } from '../../core/log.js';
-import { readPassword, signInTarget, visitorClient } from './shared/session.js';
+import { readPassword, refuseTerminalStdin, signInTarget, visitorClient } from './shared/session.js';
 
 const TOKEN_EXAMPLE = `printf '%s\\n%s' "$TOKEN" "$NEW_PASSWORD" | sitectl auth recover --token-stdin --password-stdin`;
 
@@ -41,13 +41,15 @@ export function register(parent: Command, ctx: Context): void {
 
 /**
  * The recovery token and the new password of `--token-stdin --password-stdin`: asked hidden on a terminal, else
- * stdin's first line and the rest (without its final newline).
- * @throws UserError (exit 2) when either is missing
+ * stdin's first line and the rest (without its final newline). Refused on a terminal where no prompt may be
+ * drawn (it would be read silently, echoed).
+ * @throws UserError (exit 2) when either is missing, or stdin is such a terminal
  */
 async function readTokenAndPassword(ctx: Context): Promise<{ token: string; password: string }> {
   let token: string;
   let password: string;
-  if (ctx.io.isStdinTTY && ctx.io.canPrompt()) {
+  refuseTerminalStdin(ctx, '--token-stdin', 'the recovery token and the new password', TOKEN_EXAMPLE);
+  if (ctx.io.isStdinTTY) {
     token = await ctx.prompter.secret('Recovery token (from the link):', { what: 'typing the recovery token', flag: '--token-stdin with the token and password piped in' });
     password = await readPassword(ctx, 'New password:', TOKEN_EXAMPLE);
   } else {

@@ -4,8 +4,9 @@
  * key; then visitor tokens). `expiresAt` is the access token's expiry (null for an API key). `clientId` (documented
  * in the README) is the OAuth client of the session, or the app's. Follows `--site`: the member and visitor
  * tokens are those of the chosen site; an app's credentials and an API key are the profile's, whatever the site.
- * Reads the stored state only: nothing is sent (except, on a real site, the sites query a `--site NAME` needs),
- * and the local emulator is not started.
+ * A member signed in on another site is not signed in here (core/sessions.ts). Reads the stored state only:
+ * nothing is sent (except, on a real site, the sites query a `--site NAME` needs), and the local emulator is not
+ * started (a session of an earlier sitectl, with no site recorded, gets its site written: shared/target.ts).
  */
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
@@ -34,8 +35,10 @@ const iso = (epochSec: number) => new Date(epochSec * 1000).toISOString();
 
 /** The status of the resolved profile on the chosen site (stored state only); `site` names the site, for people. */
 export async function authStatus(ctx: Context): Promise<AuthStatus & { site?: string }> {
-  const { profile, key, site: chosen } = await sessionTarget(ctx, { startEmulator: false });
-  const s = readSession(ctx.env, key);
+  const t = await sessionTarget(ctx, { startEmulator: false });
+  const { profile, key, site: chosen } = t;
+  // The chosen site's session only: a member signed in on another site is not signed in here.
+  const s = t.read();
   // The app's client credentials are the profile's admin credential, kept with its own session.
   const own = key === profile.name ? s : readSession(ctx.env, profile.name);
   const file = sessionsPath(ctx.env);

@@ -11,11 +11,10 @@ import type { Command } from 'commander';
 import { stateTokenForCode } from '../../api/auth/states.js';
 import type { Context } from '../../context.js';
 import { AuthError, UserError } from '../../core/errors.js';
-import { readSession } from '../../core/sessions.js';
 import { success } from '../../core/log.js';
 import { oneLine } from '../../core/text.js';
 import { settle } from '../login/index.js';
-import { signInTarget } from './shared/session.js';
+import { cliCommand, refuseTerminalStdin, signInTarget } from './shared/session.js';
 
 export interface VerifyOptions {
   code?: string;
@@ -36,11 +35,15 @@ export function register(parent: Command, ctx: Context): void {
     });
 }
 
-/** The code, from the flag, stdin or the terminal. @throws UserError (exit 2) when none was given */
+/**
+ * The code, from the flag, stdin or the terminal (hidden). `--code-stdin` on a terminal where no prompt may be
+ * drawn was refused by {@link run} before (it would be read silently, echoed).
+ * @throws UserError (exit 2) when none was given
+ */
 async function readCode(o: VerifyOptions, ctx: Context, email: string): Promise<string> {
   let code: string;
   if (o.code !== undefined) code = o.code;
-  else if (o.codeStdin && !(ctx.io.isStdinTTY && ctx.io.canPrompt())) {
+  else if (o.codeStdin && !ctx.io.isStdinTTY) {
     const { readAll } = await import('../../core/input.js');
     code = await readAll(ctx.io.stdin);
   } else {
@@ -53,13 +56,14 @@ async function readCode(o: VerifyOptions, ctx: Context, email: string): Promise<
 
 export async function run(o: VerifyOptions, ctx: Context): Promise<void> {
   if (o.code !== undefined && o.codeStdin) throw new UserError('--code and --code-stdin both give the code: use one (--code-stdin keeps it out of the process list)', EXAMPLE);
+  if (o.codeStdin) refuseTerminalStdin(ctx, '--code-stdin', 'the code', `printf %s "$CODE" | ${cliCommand(ctx, 'auth verify --code-stdin')}`);
   const target = await signInTarget(ctx);
-  const pending = readSession(ctx.env, target.key).pending;
+  const pending = target.read().pending;
   let stateToken: string;
   try {
     stateToken = stateTokenForCode(pending ? { loginState: 'EMAIL_VERIFICATION_REQUIRED', stateToken: pending.stateToken } : { loginState: 'INITIAL' });
   } catch (err) {
-    throw new AuthError(`no sign-in is waiting for a code on ${target.label} (${(err as Error).message})`, `sign in first: ${ctx.bin} login --email ADDRESS --password-stdin`);
+    throw new AuthError(`no sign-in is waiting for a code on ${target.label} (${(err as Error).message})`, `sign in first: ${cliCommand(ctx, 'login --email ADDRESS --password-stdin')}`);
   }
   const code = await readCode(o, ctx, pending!.email);
   const who = await settle(ctx, { ...target, clientId: pending!.clientId }, pending!.email, { loginState: 'EMAIL_VERIFICATION_REQUIRED', stateToken }, code);

@@ -32,13 +32,17 @@ import { AuthError, UserError } from '../../core/errors.js';
 import { readAll } from '../../core/input.js';
 import { notice, success } from '../../core/log.js';
 import { writeSession } from '../../core/sessions.js';
+import { shellWord } from '../../core/invocation.js';
 import { oneLine } from '../../core/text.js';
 import {
+  cliCommand,
   completeWithSessionToken,
   exchangeCode,
   failureWords,
   identityFailure,
+  loginCommand,
   readPassword,
+  refuseTerminalStdin,
   signInTarget,
   storeMemberTokens,
   tokenFailure,
@@ -114,28 +118,37 @@ function parsePort(o: LoginOptions): number {
  * Checks the flags together before anything is sent.
  * @throws UserError (exit 2) for combinations that make no sense
  */
-function checkFlags(o: LoginOptions): void {
+function checkFlags(o: LoginOptions, ctx: Context): void {
   if (o.codeStdin) {
-    throw new UserError("login cannot read the e-mail code from stdin: stdin carries the password (--password-stdin)", 'sign in, then, once the code has come: printf %s "$CODE" | sitectl auth verify --code-stdin');
+    throw new UserError("login cannot read the e-mail code from stdin: stdin carries the password (--password-stdin)", `sign in, then, once the code has come: ${verifyCommand(ctx, '"$CODE"')}`);
   }
-  if (o.passwordStdin && !o.email) throw new UserError('--password-stdin needs --email', 'printf %s "$PASSWORD" | sitectl login --email ADDRESS --password-stdin');
-  if (o.code !== undefined && !o.email) throw new UserError('--code goes with --email (or use: sitectl auth verify --code CODE)');
+  if (o.passwordStdin && !o.email) throw new UserError('--password-stdin needs --email', `printf %s "$PASSWORD" | ${loginCommand(ctx, '--email ADDRESS --password-stdin')}`);
+  if (o.code !== undefined && !o.email) throw new UserError('--code goes with --email', `to finish a sign-in waiting for its code: ${verifyCommand(ctx, '"$CODE"')}`);
   if (o.clientSecretStdin && !o.clientId) throw new UserError('--client-secret-stdin needs --client-id');
   if (o.clientSecretStdin && (o.email || o.device)) throw new UserError('--client-secret-stdin signs in an app: it does not go with --email or --device');
   if (o.device && o.email) throw new UserError('--device and --email are two ways to sign in: pick one');
   if (o.port !== undefined && (o.device || o.email || o.clientSecretStdin)) throw new UserError('--port is for the browser sign-in only');
-  if (o.email && !o.passwordStdin) throw new UserError('--email needs --password-stdin (a password is never taken from the command line)', 'printf %s "$PASSWORD" | sitectl login --email ADDRESS --password-stdin');
+  if (o.email && !o.passwordStdin) throw new UserError('--email needs --password-stdin (a password is never taken from the command line)', `printf %s "$PASSWORD" | ${loginCommand(ctx, '--email ADDRESS --password-stdin')}`);
   if (o.email && /\s/.test(o.email.trim())) throw new UserError(`'${o.email}' is not an e-mail address`);
+}
+
+/**
+ * `printf %s CODE | sitectl auth verify --code-stdin` with this command's `--profile` and `--site`: where a
+ * sign-in waiting for its code is finished (the pending sign-in is kept for that profile on that site).
+ */
+export function verifyCommand(ctx: Pick<Context, 'bin' | 'flags'>, code = 'CODE'): string {
+  return `printf %s ${code} | ${cliCommand(ctx, 'auth verify --code-stdin')}`;
 }
 
 /** Runs `sitectl login`. @throws AuthError (exit 4) for a sign-in that fails; UserError (exit 2) for bad flags */
 export async function run(o: LoginOptions, ctx: Context): Promise<void> {
-  checkFlags(o);
+  checkFlags(o, ctx);
   const waitSec = parseWait(o);
   const port = parsePort(o);
-  const secret = o.clientSecretStdin ? (await readAll(ctx.io.stdin)).replace(/\r?\n$/, '') : undefined;
-  if (o.clientSecretStdin && !secret) throw new UserError('no client secret on stdin', 'printf %s "$CLIENT_SECRET" | sitectl login --client-id ID --client-secret-stdin');
-  const password = o.passwordStdin ? await readPassword(ctx, 'Password:', 'printf %s "$PASSWORD" | sitectl login --email ADDRESS --password-stdin') : undefined;
+  const secretExample = `printf %s "$CLIENT_SECRET" | ${loginCommand(ctx, '--client-id ID --client-secret-stdin')}`;
+  const secret = o.clientSecretStdin ? await readClientSecret(ctx, secretExample) : undefined;
+  if (o.clientSecretStdin && !secret) throw new UserError('no client secret on stdin', secretExample);
+  const password = o.passwordStdin ? await readPassword(ctx, 'Password:', `printf %s "$PASSWORD" | ${loginCommand(ctx, `--email ${shellWord(o.email?.trim() ?? 'ADDRESS')} --password-stdin`)}`) : undefined;
   const target = await signInTarget(ctx, { clientId: o.clientId });
   const wait = deadlineOf(ctx.signal, waitSec * 1000);
   const deadline = wait.signal;
@@ -153,6 +166,17 @@ export async function run(o: LoginOptions, ctx: Context): Promise<void> {
   } finally {
     wait.dispose();
   }
+}
+
+/**
+ * The app's client secret of `--client-secret-stdin`: typed hidden on a terminal, else all of stdin without its
+ * final newline; refused on a terminal where no prompt may be drawn (it would be read silently, echoed).
+ * @throws UserError (exit 2) for such a terminal
+ */
+async function readClientSecret(ctx: Context, example: string): Promise<string> {
+  refuseTerminalStdin(ctx, '--client-secret-stdin', "the app's client secret", example);
+  if (ctx.io.isStdinTTY) return ctx.prompter.secret('Client secret:', { what: "typing the app's client secret", flag: '--client-secret-stdin with the secret piped in' });
+  return (await readAll(ctx.io.stdin)).replace(/\r?\n$/, '');
 }
 
 /**
@@ -282,12 +306,12 @@ async function browserLogin(ctx: Context, target: SignInTarget, opts: { port: nu
     }
     const params = await Promise.race([server.result, ...(pasted ? [pasted.result] : []), aborted(opts.deadline)]);
     const error = params.get('error');
-    if (error && params.get('state') === pkce.state) throw new AuthError(`the sign-in was not completed: ${oneLine(params.get('error_description') ?? error)} (${error})`, `try again: ${ctx.bin} login`);
+    if (error && params.get('state') === pkce.state) throw new AuthError(`the sign-in was not completed: ${oneLine(params.get('error_description') ?? error)} (${error})`, `try again: ${loginCommand(ctx)}`);
     let code: string;
     try {
       code = checkCallback({ code: params.get('code'), state: params.get('state') }, pkce.state);
     } catch (err) {
-      throw new AuthError(`the sign-in was refused: ${(err as Error).message}`, `the answer did not belong to this sign-in; start again: ${ctx.bin} login`);
+      throw new AuthError(`the sign-in was refused: ${(err as Error).message}`, `the answer did not belong to this sign-in; start again: ${loginCommand(ctx)}`);
     }
     return await exchangeCode(ctx, target, code, server.redirectUri, pkce.codeVerifier);
   } finally {
@@ -321,8 +345,8 @@ async function deviceLogin(ctx: Context, target: SignInTarget, browser: boolean,
         interval += 5;
         continue;
       }
-      if (err.error === 'access_denied') throw new AuthError('the sign-in was denied on the device page', `try again: ${ctx.bin} login --device`);
-      if (err.error === 'expired_token' || ctx.now().getTime() > expires) throw new AuthError('the device code expired before it was approved', `try again: ${ctx.bin} login --device`);
+      if (err.error === 'access_denied') throw new AuthError('the sign-in was denied on the device page', `try again: ${loginCommand(ctx, '--device')}`);
+      if (err.error === 'expired_token' || ctx.now().getTime() > expires) throw new AuthError('the device code expired before it was approved', `try again: ${loginCommand(ctx, '--device')}`);
       return tokenFailure(err, ctx);
     }
   }
@@ -331,10 +355,10 @@ async function deviceLogin(ctx: Context, target: SignInTarget, browser: boolean,
 /** Reads an e-mail code on the terminal. @throws AuthError when there is none to ask on */
 async function askCode(ctx: Context, email: string): Promise<string> {
   if (!ctx.io.canPrompt()) {
-    throw new AuthError(`this site sent a verification code to ${email}`, `finish with: printf %s CODE | ${ctx.bin} auth verify --code-stdin`);
+    throw new AuthError(`this site sent a verification code to ${email}`, `finish with: ${verifyCommand(ctx)}`);
   }
   const code = await ctx.prompter.secret(`Verification code sent to ${email}:`, { what: 'typing the e-mail code', flag: '--code' });
-  if (!code) throw new AuthError('no verification code entered', `finish with: ${ctx.bin} auth verify`);
+  if (!code) throw new AuthError('no verification code entered', `finish with: ${cliCommand(ctx, 'auth verify')}`);
   return code;
 }
 
@@ -347,11 +371,11 @@ export async function settle(ctx: Context, target: SignInTarget, email: string, 
       case 'SUCCESS':
         return completeWithSessionToken(ctx, target, r.sessionToken);
       case 'OWNER_APPROVAL_REQUIRED':
-        throw new AuthError(`the account ${email} is waiting for the site owner's approval`, `the owner approves it with '${ctx.bin} members approve ID'; then sign in again`);
+        throw new AuthError(`the account ${email} is waiting for the site owner's approval`, `the owner approves it with '${cliCommand(ctx, 'members approve ID')}'; then sign in again`);
       case 'EMAIL_VERIFICATION_REQUIRED': {
         // Kept first, so `auth verify` can finish the sign-in when the code given or typed here is refused.
         const stateToken = r.stateToken;
-        writeSession(ctx.env, target.key, (s) => ({ ...s, clientId: target.clientId, baseUrl: target.baseUrl, pending: { stateToken, email, clientId: target.clientId } }));
+        target.write((s) => ({ ...s, clientId: target.clientId, baseUrl: target.baseUrl, pending: { stateToken, email, clientId: target.clientId } }));
         const entered = given ?? (await askCode(ctx, email));
         given = undefined;
         const { verification } = await import('../../api/auth/families.js');
@@ -361,8 +385,8 @@ export async function settle(ctx: Context, target: SignInTarget, email: string, 
         } catch (err) {
           const { ApplicationError } = await import('../../api/errors.js');
           if (err instanceof ApplicationError && (err.code === 'BAD_CODE' || err.code === 'NOT_FOUND')) {
-            if (err.code === 'BAD_CODE') throw new AuthError('the verification code is not correct', `try again: printf %s CODE | ${ctx.bin} auth verify --code-stdin`);
-            throw new AuthError('the verification request has expired, or ended after too many wrong codes', `sign in again: ${ctx.bin} login --email ${email} --password-stdin`);
+            if (err.code === 'BAD_CODE') throw new AuthError('the verification code is not correct', `try again: ${verifyCommand(ctx)}`);
+            throw new AuthError('the verification request has expired, or ended after too many wrong codes', `sign in again: ${loginCommand(ctx, `--email ${shellWord(email)} --password-stdin`)}`);
           }
           throw err;
         } finally {

@@ -6,7 +6,8 @@
  * pending verification are removed from the sessions file. Signing out twice is not an error.
  *
  * Sessions are kept per profile and site: `logout` signs out of every site of the profile; `--site ID|NAME` (or
- * SITECTL_SITE_ID naming another site than the profile's own) of that site only. The revocations honour
+ * SITECTL_SITE_ID naming another site than the profile's own) of that site only, and only of a session kept for
+ * that site (core/sessions.ts: another site's session found under the same key is left alone). The revocations honour
  * `--timeout` (else 10 s each) and `--debug`.
  */
 import '../../startup.js';
@@ -29,10 +30,12 @@ export function register(program: Command, ctx: Context): void {
 }
 
 export async function run(ctx: Context): Promise<void> {
-  const { profile, key, label } = await sessionTarget(ctx, { startEmulator: false });
+  const t = await sessionTarget(ctx, { startEmulator: false });
+  const { profile, key, label } = t;
   // `--site` (or a site other than the profile's own) signs out of that site; otherwise every site of the profile.
-  const keys = ctx.flags.site || key !== profile.name ? [key] : sessionKeysOf(ctx.env, profile.name);
-  const sessions = keys.map((k) => ({ key: k, session: readSession(ctx.env, k) })).filter(({ session: s }) => s.member || s.visitor || s.admin || s.pending);
+  const one = ctx.flags.site !== undefined || (t.site !== undefined && t.site.id !== profile.homeSiteId);
+  const keys = one ? [key] : sessionKeysOf(ctx.env, profile.name);
+  const sessions = (one ? [{ key, session: t.read() }] : keys.map((k) => ({ key: k, session: readSession(ctx.env, k) }))).filter(({ session: s }) => s.member || s.visitor || s.admin || s.pending);
   if (!sessions.length) {
     notice(ctx.io, `Not signed in on ${label}`);
     return;
@@ -40,7 +43,9 @@ export async function run(ctx: Context): Promise<void> {
   let told = true;
   for (const { session } of sessions) if (!(await revokeAll(ctx, session, profile.baseUrl))) told = false;
   if (!told) notice(ctx.io, 'The server could not be told (the tokens expire on their own); removing them here.');
-  for (const { key: k } of sessions) writeSession(ctx.env, k, (s) => ({ clientId: s.clientId, baseUrl: s.baseUrl }));
+  // What stays (the client id and base URL, for the next sign-in) stays with its site.
+  if (one) t.write((s) => ({ clientId: s.clientId, baseUrl: s.baseUrl }));
+  else for (const { key: k } of sessions) writeSession(ctx.env, k, (s) => ({ clientId: s.clientId, baseUrl: s.baseUrl, ...(s.siteId !== undefined ? { siteId: s.siteId } : {}) }));
   const members = sessions.flatMap(({ session: s }) => (s.member ? [oneLine(s.member.loginEmail ?? s.member.id)] : []));
   const where = keys.length === 1 ? label : `profile '${profile.name}'${sessions.length > 1 ? ` (${sessions.length} sites)` : ''}`;
   success(ctx.io, `Signed out of ${where}${members.length ? ` (${members.join(', ')})` : ''}`);

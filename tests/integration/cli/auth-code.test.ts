@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCliSandbox, runInProcess, startTestEmulator, type CliSandbox, type TestEmulator } from '../../helpers/index.js';
+import { expectError } from '../../helpers/expect-error.js';
 
 let emu: TestEmulator;
 const sandboxes: CliSandbox[] = [];
@@ -89,8 +90,32 @@ describe('the e-mail code out of argv', () => {
     const login = await runInProcess(['login', '--help']);
     const flat = login.stdout.replace(/\s+/g, ' ');
     expect(flat).toMatch(/--code <code> .*process list and shell history.*auth verify --code-stdin/);
+    // auth register --code too; its stdin carries the password, so --code-stdin points to auth verify.
+    const register = await runInProcess(['auth', 'register', '--help']);
+    expect(register.stdout.replace(/\s+/g, ' ')).toMatch(/--code <code> .*process list and shell history.*auth verify --code-stdin/);
+    const regStdin = await runInProcess(['auth', 'register', '--email', 'a@b.c', '--password-stdin', '--code-stdin'], { input: 'pass-word-1\n123456\n' });
+    expectError(regStdin, 2, /cannot read the e-mail code from stdin: stdin carries the password/);
+    expect(regStdin.stderr).toContain('auth verify --code-stdin');
     const verify = await runInProcess(['auth', 'verify', '--help']);
     expect(verify.stdout.replace(/\s+/g, ' ')).toMatch(/--code-stdin .*stdin/);
     expect(verify.stdout.replace(/\s+/g, ' ')).toMatch(/--code <code> .*process list and shell history/);
+  });
+
+  it('refuses a --*-stdin secret on a terminal where no prompt may be shown (exit 2: pipe it in), instead of reading it silently with echo', async () => {
+    const s = sandbox();
+    // tty: stdin and stdout are terminals; --no-input (or CI, set by the test environment) forbids prompting.
+    const onTerminal = (args: string[], env: Record<string, string | undefined> = {}) => runInProcess(args, { emulator: emu, sandbox: s, tty: true, env: { SITECTL_CLIENT_ID: emu.emulator.clientId, ...env } });
+    const recover = await onTerminal(['auth', 'recover', '--token-stdin', '--password-stdin', '--no-input'], { CI: undefined });
+    expect(expectError(recover, 2, /--token-stdin reads the recovery token and the new password from stdin, which is a terminal, and no prompt may be shown \(--no-input was given\): pipe it in/)[1]).toMatch(/printf '%s\\n%s' "\$TOKEN" "\$NEW_PASSWORD" \| sitectl auth recover --token-stdin --password-stdin/);
+    const byToken = await onTerminal(['auth', 'recover', '--token', 'x', '--password-stdin', '--no-input'], { CI: undefined });
+    expectError(byToken, 2, /--password-stdin reads the password from stdin, which is a terminal.*pipe it in/);
+    const verify = await onTerminal(['auth', 'verify', '--code-stdin', '--site', emu.siteId]);
+    expect(expectError(verify, 2, /--code-stdin reads the code from stdin, which is a terminal, and no prompt may be shown \(CI is set\): pipe it in/)[1]).toContain(`printf %s "$CODE" | sitectl auth verify --code-stdin --site ${emu.siteId}`);
+    const login = await onTerminal(['login', '--email', 'ada@example.com', '--password-stdin', '--no-input'], { CI: undefined });
+    expect(expectError(login, 2, /--password-stdin reads the password from stdin, which is a terminal.*pipe it in/)[1]).toContain('printf %s "$PASSWORD" | sitectl login --email ada@example.com --password-stdin');
+    const register = await onTerminal(['auth', 'register', '--email', 'ada@example.com', '--password-stdin']);
+    expectError(register, 2, /--password-stdin reads the password from stdin, which is a terminal.*\(CI is set\)/);
+    const app = await onTerminal(['login', '--client-id', 'app-1', '--client-secret-stdin', '--no-input'], { CI: undefined });
+    expectError(app, 2, /--client-secret-stdin reads the app's client secret from stdin, which is a terminal.*pipe it in/);
   });
 });

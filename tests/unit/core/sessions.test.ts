@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { readSession, sessionsPath, writeSession } from '../../../src/core/sessions.js';
+import { findSession, readSession, sessionsPath, writeSession, writeSiteSession } from '../../../src/core/sessions.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -44,5 +44,41 @@ describe('sessions file (tokens at rest)', () => {
     writeFileSync(sessionsPath(e), JSON.stringify({ profiles: {} }));
     expect(readSession(e, 'constructor')).toEqual({});
     expect(readSession(e, 'toString')).toEqual({});
+  });
+
+  it("uses a session for its own site only: another site's is absent (an app's credentials stay), and moves aside when that site signs in", () => {
+    const e = env();
+    const tokens = { accessToken: { value: 'a', expiresAt: 1 }, refreshToken: { value: 'r', role: 'member' as const } };
+    const admin = { clientId: 'app', clientSecret: 's', accessToken: 't', expiresAt: 2 };
+    const down = { profile: 'env', siteId: 'down', homeSiteId: 'down' };
+    const up = { profile: 'env', siteId: 'up', homeSiteId: 'up' };
+    writeSiteSession(e, 'env', down, (s) => ({ ...s, clientId: 'c-down', member: { tokens, id: 'm-down' } }));
+    writeSession(e, 'env', (s) => ({ ...s, admin }));
+    expect(readSession(e, 'env')).toMatchObject({ siteId: 'down', member: { id: 'm-down' } });
+    expect(findSession(e, down)).toMatchObject({ key: 'env', session: { member: { id: 'm-down' } } });
+    // Same key (the env profile's own site is whatever SITECTL_SITE_ID says), another site: absent but the app's.
+    expect(findSession(e, up)).toEqual({ key: 'env', session: { admin } });
+    expect(findSession(e, { profile: 'env' }).session.member).toBeUndefined();
+    // Uptown signs in: Downtown's session moves to env@down and is still found there; the app's stays.
+    writeSiteSession(e, 'env', up, (s) => ({ ...s, clientId: 'c-up', member: { tokens, id: 'm-up' } }));
+    expect(readSession(e, 'env')).toMatchObject({ siteId: 'up', admin, member: { id: 'm-up' } });
+    expect(readSession(e, 'env@down')).toMatchObject({ siteId: 'down', clientId: 'c-down', member: { id: 'm-down' } });
+    expect(readSession(e, 'env@down').admin).toBeUndefined();
+    expect(findSession(e, down)).toMatchObject({ key: 'env@down', session: { member: { id: 'm-down' } } });
+    expect(findSession(e, up)).toMatchObject({ key: 'env', session: { member: { id: 'm-up' } } });
+  });
+
+  it('takes a session without a recorded site as the site its key names: the plain name for the profile\'s own site', () => {
+    const e = env();
+    const member = { tokens: { accessToken: { value: 'a', expiresAt: 1 }, refreshToken: { value: 'r', role: 'member' as const } }, id: 'm' };
+    writeSession(e, 'prod', () => ({ clientId: 'c', member }));
+    writeSession(e, 'prod@up', () => ({ clientId: 'c2', member }));
+    expect(findSession(e, { profile: 'prod', siteId: 'down', homeSiteId: 'down' })).toMatchObject({ key: 'prod', session: { clientId: 'c' } });
+    expect(findSession(e, { profile: 'prod', siteId: 'up', homeSiteId: 'down' })).toMatchObject({ key: 'prod@up', session: { clientId: 'c2' } });
+    expect(findSession(e, { profile: 'prod', siteId: 'mid', homeSiteId: 'down' })).toEqual({ key: 'prod@mid', session: {} });
+    // A session written with no site chosen is not another site's.
+    writeSiteSession(e, 'solo', { profile: 'solo' }, () => ({ clientId: 'c', member }));
+    expect(readSession(e, 'solo').siteId).toBeNull();
+    expect(findSession(e, { profile: 'solo', siteId: 'x', homeSiteId: 'x' }).session).toEqual({});
   });
 });

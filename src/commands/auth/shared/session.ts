@@ -4,7 +4,8 @@
  * and an API client carrying the member's access token (refreshed before it expires, spec 001 section 4).
  *
  * Sessions follow the chosen site: `--site ID|NAME` (else SITECTL_SITE_ID, else the profile's site) picks the
- * site, and the tokens are kept per profile and site (core/sessions.ts `sessionKey`).
+ * site, and the tokens are kept per profile and site, each session recording its site (core/sessions.ts): one
+ * site's tokens are never used on another.
  *
  * The client id comes from `--client-id`, else `SITECTL_CLIENT_ID`, else the one the site's stored session used,
  * else, on the local emulator, that site's default app (admin-key.json `sites[].clientId`), else, on a real
@@ -22,17 +23,31 @@ import { members } from '../../../api/members.js';
 import { requestTimeoutMs, tokenEndpoint } from '../../../context-auth.js';
 import type { Context } from '../../../context.js';
 import { AuthError, UserError } from '../../../core/errors.js';
-import { readSession, writeSession, type ProfileSession } from '../../../core/sessions.js';
+import { shellWord } from '../../../core/invocation.js';
+import type { ProfileSession } from '../../../core/sessions.js';
 import { sessionTarget, type SessionTarget } from './target.js';
 
 /**
+ * A `--*-stdin` secret asked for while stdin is a terminal on which no prompt may be drawn (`--no-input`, CI set,
+ * or stdout not a terminal): reading it would wait silently and echo what is typed, so it is refused (exit 2).
+ * @throws UserError naming the flag, why no prompt is drawn, and `example` (the secret piped in)
+ */
+export function refuseTerminalStdin(ctx: Context, flag: string, what: string, example: string): void {
+  if (!ctx.io.isStdinTTY || ctx.io.canPrompt()) return;
+  const why = ctx.flags.noInput ? '--no-input was given' : !ctx.io.isStdoutTTY ? 'the output is not a terminal' : 'CI is set';
+  throw new UserError(`${flag} reads ${what} from stdin, which is a terminal, and no prompt may be shown (${why}): pipe it in`, example);
+}
+
+/**
  * A password given with `--password-stdin`: typed hidden on a terminal (Enter ends it, and stdin stays usable
- * for an e-mail code asked later), else all of stdin without its final newline.
- * @throws UserError (exit 2) naming `example` when none was given
+ * for an e-mail code asked later), else all of stdin without its final newline. Refused on a terminal where no
+ * prompt may be drawn ({@link refuseTerminalStdin}).
+ * @throws UserError (exit 2) naming `example` when none was given, or stdin is such a terminal
  */
 export async function readPassword(ctx: Context, question: string, example: string): Promise<string> {
   let password: string;
-  if (ctx.io.isStdinTTY && ctx.io.canPrompt()) {
+  refuseTerminalStdin(ctx, '--password-stdin', 'the password', example);
+  if (ctx.io.isStdinTTY) {
     password = await ctx.prompter.secret(question, { what: 'typing the password', flag: '--password-stdin with the password piped in' });
   } else {
     const { readAll } = await import('../../../core/input.js');
@@ -57,7 +72,7 @@ export async function signInTarget(ctx: Context, opts: { clientId?: string } = {
   const t = await sessionTarget(ctx, { startEmulator: true });
   const { profile } = t;
   const sameBase = (s: ProfileSession) => (s.baseUrl === profile.baseUrl ? s.clientId : undefined);
-  const stored = sameBase(readSession(ctx.env, t.key));
+  const stored = sameBase(t.read());
   // On the local emulator each site has its own default app. A real site's app belongs to that one site: another
   // site of the account never borrows the profile's own client id (it would sign in on the wrong site).
   const local = profile.dataDir !== undefined;
@@ -87,7 +102,7 @@ export function tokenClient(ctx: Context, baseUrl: string, accessToken: string, 
  */
 export function tokenFailure(err: unknown, ctx: Context): never {
   if (err instanceof TokenEndpointError) {
-    const hint = err.error === 'invalid_client' ? 'check the client id or secret (--client-id or SITECTL_CLIENT_ID; an app with a secret takes it on stdin: --client-secret-stdin)' : `sign in again: ${ctx.bin} login`;
+    const hint = err.error === 'invalid_client' ? 'check the client id or secret (--client-id or SITECTL_CLIENT_ID; an app with a secret takes it on stdin: --client-secret-stdin)' : `sign in again: ${loginCommand(ctx)}`;
     throw new AuthError(err.message, hint);
   }
   throw err;
@@ -95,7 +110,7 @@ export function tokenFailure(err: unknown, ctx: Context): never {
 
 /** Visitor tokens of the target (stored ones reused while valid, spec 001 section 4). @throws AuthError */
 export async function visitorToken(ctx: Context, target: SignInTarget): Promise<string> {
-  const stored = readSession(ctx.env, target.key);
+  const stored = target.read();
   const same = stored.clientId === target.clientId && stored.baseUrl === target.baseUrl;
   const manager = new TokenManager({
     endpoint: target.endpoint,
@@ -104,7 +119,7 @@ export async function visitorToken(ctx: Context, target: SignInTarget): Promise<
     now: () => ctx.now().getTime(),
     save: (visitor) => {
       // A new base URL (the local emulator restarted on another port) keeps the member of the same client.
-      writeSession(ctx.env, target.key, (s) => (same ? { ...s, visitor } : { ...s, clientId: target.clientId, baseUrl: target.baseUrl, visitor, member: s.clientId === target.clientId ? s.member : undefined }));
+      target.write((s) => (same ? { ...s, visitor } : { ...s, clientId: target.clientId, baseUrl: target.baseUrl, visitor, member: s.clientId === target.clientId ? s.member : undefined }));
     },
   });
   try {
@@ -127,7 +142,7 @@ export async function storeMemberTokens(ctx: Context, target: SignInTarget, repl
   try {
     const { member } = await members.getCurrentMember(api, { fieldsets: ['FULL'] }, { signal: ctx.signal });
     const who = { id: member.id, ...(member.loginEmail ? { loginEmail: member.loginEmail } : {}) };
-    writeSession(ctx.env, target.key, (s) => ({ ...s, clientId: target.clientId, baseUrl: target.baseUrl, member: { tokens: manager.tokens, ...who }, pending: undefined }));
+    target.write((s) => ({ ...s, clientId: target.clientId, baseUrl: target.baseUrl, member: { tokens: manager.tokens, ...who }, pending: undefined }));
     return who;
   } finally {
     await api.close();
@@ -197,10 +212,19 @@ export function identityFailure(err: unknown, kind: 'login' | 'register'): Login
   throw err;
 }
 
-/** `sitectl login`, with the `--site` given (so the hint signs in where the command looked). */
-export function loginCommand(ctx: Context): string {
-  const site = ctx.flags.site;
-  return `${ctx.bin} login${site ? ` --site ${/^[A-Za-z0-9._~-]+$/.test(site) ? site : `'${site.replace(/'/g, "'\\''")}'`}` : ''}`;
+/**
+ * `sitectl WORDS` with the `--profile` and `--site` this command was given, quoted for the shell, so a hint
+ * pasted back works on the same profile and site (SITECTL_* variables carry over by themselves).
+ * @param words the rest of the command line, already quoted (use {@link shellWord} for what the user typed)
+ */
+export function cliCommand(ctx: Pick<Context, 'bin' | 'flags'>, words: string): string {
+  const globals = [...(ctx.flags.profile ? ['--profile', shellWord(ctx.flags.profile)] : []), ...(ctx.flags.site ? ['--site', shellWord(ctx.flags.site)] : [])];
+  return [ctx.bin, words, ...globals].join(' ');
+}
+
+/** `sitectl login`, with the `--profile` and `--site` given (so the hint signs in where the command looked). */
+export function loginCommand(ctx: Pick<Context, 'bin' | 'flags'>, words = ''): string {
+  return cliCommand(ctx, words ? `login ${words}` : 'login');
 }
 
 /**
@@ -220,15 +244,16 @@ export function failureWords(r: LoginResult, ctx: Context, email: string, kind: 
     const why = r.errorCode === 'invalidEmail' ? r.error : violationsText(err as ValidationError);
     return new UserError(`cannot register ${email}: ${why}`, 'give a valid e-mail address and a password the site accepts (the emulator: at least 6 characters), then run auth register again');
   }
+  const address = shellWord(email);
   switch (r.errorCode) {
     case 'invalidPassword':
-      return new AuthError('wrong e-mail or password', `forgot it? ${ctx.bin} auth recover --email ${email}`);
+      return new AuthError('wrong e-mail or password', `forgot it? ${cliCommand(ctx, `auth recover --email ${address}`)}`);
     case 'resetPassword':
-      return new AuthError('this account must set a new password before signing in', `${ctx.bin} auth recover --email ${email}`);
+      return new AuthError('this account must set a new password before signing in', cliCommand(ctx, `auth recover --email ${address}`));
     case 'invalidEmail':
-      return new AuthError(`cannot sign in as ${email}: ${r.error}`, `no account? ${ctx.bin} auth register --email ${email} --password-stdin`);
+      return new AuthError(`cannot sign in as ${email}: ${r.error}`, `no account? ${cliCommand(ctx, `auth register --email ${address} --password-stdin`)}`);
     case 'emailAlreadyExists':
-      return new AuthError(`an account with ${email} exists already`, `sign in: ${ctx.bin} login --email ${email} --password-stdin`);
+      return new AuthError(`an account with ${email} exists already`, `sign in: ${loginCommand(ctx, `--email ${address} --password-stdin`)}`);
     default:
       return new AuthError(register ? `the site refused the registration: ${r.error}` : r.error);
   }
@@ -241,14 +266,15 @@ function violationsText(err: ValidationError): string {
 }
 
 /**
- * The stored member session of a profile on a site as a token manager whose changes are written back.
- * @param target the session's key and how to name it, and the endpoint to refresh at
+ * The stored member session of a profile on a site as a token manager whose changes are written back. A member
+ * signed in on another site is not signed in here (core/sessions.ts: a session is used for its own site only).
+ * @param target the profile on its chosen site, and the endpoint to refresh at
  * @throws AuthError (exit 4) when the profile has no member session there
  */
-export function memberManager(ctx: Context, target: { key: string; label: string; endpoint: TokenEndpoint }): { manager: TokenManager; session: ProfileSession & { member: NonNullable<ProfileSession['member']> } } {
-  const session = readSession(ctx.env, target.key);
+export function memberManager(ctx: Context, target: SessionTarget & { endpoint: TokenEndpoint }): { manager: TokenManager; session: ProfileSession & { member: NonNullable<ProfileSession['member']> } } {
+  const session = target.read();
   if (!session.member || !session.clientId || session.member.tokens.refreshToken.role !== 'member') {
-    throw new AuthError(`${target.label} is not signed in as a member`, `sign in with: ${loginCommand(ctx)}`);
+    throw new AuthError(`${target.label} is not signed in as a member${target.siteName && target.key === target.profile.name ? ` on site ${target.siteName}` : ''}`, `sign in on ${target.siteName ? `site ${target.siteName}` : 'it'}: ${loginCommand(ctx)}`);
   }
   const manager = new TokenManager({
     endpoint: target.endpoint,
@@ -256,7 +282,7 @@ export function memberManager(ctx: Context, target: { key: string; label: string
     tokens: session.member.tokens,
     now: () => ctx.now().getTime(),
     save: (tokens: TokenPair) => {
-      writeSession(ctx.env, target.key, (s) => (tokens.refreshToken.role === 'member' && s.member ? { ...s, member: { ...s.member, tokens } } : { ...s, member: undefined }));
+      target.write((s) => (tokens.refreshToken.role === 'member' && s.member ? { ...s, member: { ...s.member, tokens } } : { ...s, member: undefined }));
     },
   });
   return { manager, session: session as ProfileSession & { member: NonNullable<ProfileSession['member']> } };
