@@ -3,7 +3,9 @@
  * playwright-core): the `fullUrl` of a `paidPlansCheckout` redirect session is opened, the page shows the plan
  * and the total, Pay is clicked like a person would, the browser lands on the session's thank-you URL (a small
  * local site), and the order is ACTIVE and PAID through the API. Also a plan's checkout without a member: the
- * sign-in page first (submitted with Enter), then back to the checkout, then the thank-you URL. Screenshots go to SITECTL_SCREENSHOTS.
+ * sign-in page first (submitted with Enter), then back to the checkout, then the thank-you URL. And the buyer's
+ * binding to one browser: another browser (context) never sees the buyer; the buyer's own browser coming back
+ * from another site (its SameSite=Strict cookie not sent) continues through a same-site link. Screenshots go to SITECTL_SCREENSHOTS.
  * Skipped, with a message, when /usr/bin/chromium is missing.
  */
 import { existsSync, mkdirSync } from 'node:fs';
@@ -31,7 +33,10 @@ beforeAll(async () => {
   browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox'] });
   site = createServer((req, res) => {
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-    res.end(`<!doctype html><title>Shop</title><h1>Shop page ${String(req.url).replace(/[<>&"]/g, '')}</h1>`);
+    const clean = (v: string) => v.replace(/[<>&"]/g, '');
+    // /link?to=URL: a page of the shop linking to URL (a cross-site navigation when the shop is on another host).
+    const to = new URL(String(req.url), 'http://shop').searchParams.get('to');
+    res.end(`<!doctype html><title>Shop</title><h1>Shop page ${clean(String(req.url))}</h1>${to ? `<a href="${clean(to)}">Back to the checkout</a>` : ''}`);
   });
   await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
   siteUrl = `http://127.0.0.1:${(site.address() as { port: number }).port}`;
@@ -108,5 +113,40 @@ describe.skipIf(!hasChromium)('the hosted checkout page in a real browser (headl
     const orders = (await ok('GET', `/pricing-plans/v2/orders?buyerIds=${member.id}`)).orders;
     expect(orders).toHaveLength(1);
     expect(orders[0]).toMatchObject({ planId: plan.id, type: 'ONLINE', status: 'ACTIVE', lastPaymentStatus: 'PAID' });
+  });
+
+  it('binds the buyer to the browser: another browser sees no buyer; the buyer coming back from another site continues with a same-site link', async () => {
+    const plan = await planNamed('Silver 12 Months');
+    const buyer = (await ok('POST', '/members/v1/members', { member: { loginEmail: `browser-bound-${Date.now()}@example.com` } })).member;
+    const order = (await ok('POST', '/pricing-plans/v2/checkout/orders/online', { planId: plan.id, onBehalf: { memberId: buyer.id } })).order;
+    const { redirectSession } = await ok('POST', '/_api/redirects-api/v1/redirect-session', { paidPlansCheckout: { orderId: order.id }, callbacks: { thankYouPageUrl: `${siteUrl}/thank-you` } });
+    const mine = await browser.newContext();
+    const theirs = await browser.newContext();
+    try {
+      const page = await mine.newPage();
+      await page.goto(redirectSession.fullUrl);
+      expect(await page.textContent('body')).toContain(`Buying as ${buyer.loginEmail}`);
+      // Another browser with the link: no buyer, and no way on.
+      const other = await theirs.newPage();
+      await other.goto(redirectSession.fullUrl);
+      expect(await other.textContent('body')).not.toContain(buyer.loginEmail);
+      await other.getByRole('link', { name: 'Continue to the checkout' }).click();
+      await other.waitForURL(/resume=1/);
+      expect(await other.textContent('body')).toContain('open in another browser');
+      // The buyer's browser back from the shop on another site (localhost, not 127.0.0.1): the cookie is not sent on that navigation.
+      await page.goto(`${siteUrl.replace('127.0.0.1', 'localhost')}/link?to=${encodeURIComponent(redirectSession.fullUrl)}`);
+      await page.getByRole('link', { name: 'Back to the checkout' }).click();
+      await page.waitForURL(redirectSession.fullUrl);
+      expect(await page.textContent('body')).not.toContain(buyer.loginEmail);
+      await page.getByRole('link', { name: 'Continue to the checkout' }).click();
+      await page.waitForURL(/resume=1/);
+      expect(await page.textContent('body')).toContain(`Buying as ${buyer.loginEmail}`);
+      await page.getByRole('button', { name: /^Pay / }).click();
+      await page.waitForURL(`${siteUrl}/thank-you`);
+    } finally {
+      await mine.close();
+      await theirs.close();
+    }
+    expect((await ok('GET', `/pricing-plans/v2/orders/${order.id}`)).order).toMatchObject({ status: 'ACTIVE', lastPaymentStatus: 'PAID' });
   });
 });

@@ -10,8 +10,14 @@
  *
  * After Pay the browser goes to the session's `thankYouPageUrl`, else its `postFlowUrl`, else a thank-you page;
  * after Cancel to `postFlowUrl`, else a page saying so. Those URLs come from the redirect session, never from
- * the request. A POST needs the session's CSRF token and, when the browser sends an `Origin`, the page's own
- * origin. Answers to a POST that move on are 303 (See Other), so a reload never pays twice.
+ * the request. Answers to a POST that move on are 303 (See Other), so a reload never pays twice.
+ *
+ * The link is no credential (sessions.ts): the buyer is bound to one browser by a cookie (`HttpOnly`,
+ * `SameSite=Strict`, `Path=/hosted/paidPlansCheckout`) holding a secret of the session, set when the buyer signs
+ * in on the page or, for a session that came with its buyer, when a browser first opens it. Without that
+ * cookie a GET never shows the buyer nor a form's token (a "continue" page, then "open in another browser"),
+ * and no POST acts. A POST also needs the form's CSRF token (derived from the browser's secret) and, when the
+ * browser sends an `Origin`, the page's own origin. Once the session has a buyer, its sign-in page refuses.
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import { MEMBERS } from '../members/model.js';
@@ -23,7 +29,7 @@ import { buyAndPay, orderBookAt, payOrder } from '../orders/payment.js';
 import type { PaymentOutcome } from '../orders/rules.js';
 import type { Store } from '../store/store.js';
 import { checkoutPage, termsText } from './html.js';
-import { CHECKOUT_PATH, checkoutSession, csrfMatches, type CheckoutSession } from './sessions.js';
+import { bindBrowser, CHECKOUT_PATH, checkoutSession, csrfMatches, csrfOf, heldBy, type CheckoutSession } from './sessions.js';
 
 /** What the page needs of a request (oauth/http.ts's request, structurally). */
 export interface PageRequest {
@@ -48,6 +54,10 @@ const VERIFY_PATH = `${SIGN_IN_PATH}/verify`;
 const html = (status: number, body: string): PageReply => ({ status, type: 'html', body, headers: { 'cache-control': 'no-store' } });
 const seeOther = (location: string): PageReply => ({ status: 303, type: 'html', body: '', headers: { location, 'cache-control': 'no-store' } });
 
+const OTHER_BROWSER = () => html(403, messagePage('This checkout is open in another browser', 'Only the browser that opened it, or signed in on it, can see and pay it. Start the checkout again from the site.', { error: true }));
+const HAS_BUYER = () => html(403, messagePage('This checkout already has a buyer', 'Start the checkout again from the site to buy as someone else.', { error: true }));
+const OVER = () => html(200, messagePage('This checkout is over', 'Start the checkout again from the site.'));
+
 const EXPIRED = () => html(400, messagePage('This checkout link has expired', 'Start the checkout again from the site.', { error: true }));
 const FORBIDDEN = () => html(403, messagePage('This form was not sent from its page', 'Reload the checkout page and try again.', { error: true }));
 
@@ -56,15 +66,49 @@ function formOf(req: PageRequest): Record<string, string> {
   return Object.fromEntries(new URLSearchParams(req.raw));
 }
 
-/** False when the browser says the form came from another origin than the page's own. */
+/**
+ * False when the browser says the form came from another origin than the page's own: `Sec-Fetch-Site` other
+ * than same-origin, else an `Origin` of another host. The pages are served with `Referrer-Policy: no-referrer`,
+ * under which a browser's own form posts say `Origin: null`: that (and no header, as from curl) tells nothing,
+ * and the browser's cookie and the form's token decide.
+ */
 function sameOrigin(req: PageRequest): boolean {
+  const site = req.headers['sec-fetch-site'];
+  if (typeof site === 'string') return site === 'same-origin';
   const origin = req.headers.origin;
-  if (origin === undefined) return true;
+  if (origin === undefined || origin === 'null') return true;
   try {
     return new URL(origin).host === req.headers.host;
   } catch {
     return false;
   }
+}
+
+/** The name of the cookie that binds a browser to checkout session `id`. */
+const cookieName = (id: string) => `sitectl_checkout_${id}`;
+
+/** The value of the browser's cookie for session `s`, if it sent one. */
+function cookieOf(req: PageRequest, s: CheckoutSession): string | undefined {
+  const header = req.headers.cookie;
+  if (typeof header !== 'string') return undefined;
+  const name = cookieName(s.id);
+  for (const part of header.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
+  }
+  return undefined;
+}
+
+/** True when the request comes from the browser the session is bound to. */
+const holds = (req: PageRequest, s: CheckoutSession) => heldBy(s, cookieOf(req, s));
+
+/** Binds the session to the browser of this answer (made after, with the form tokens of the binding): a fresh secret in its cookie. */
+function withBinding(oauth: OAuthState, s: CheckoutSession, answer: () => PageReply): PageReply {
+  const secret = bindBrowser(s);
+  const reply = answer();
+  const maxAge = Math.max(0, Math.ceil((s.expiresAt - Date.now()) / 1000));
+  const secure = oauth.url.startsWith('https:') ? '; Secure' : '';
+  return { ...reply, headers: { ...reply.headers, 'set-cookie': `${cookieName(s.id)}=${secret}; Path=${CHECKOUT_PATH}; Max-Age=${maxAge}; HttpOnly; SameSite=Strict${secure}` } };
 }
 
 function siteName(store: Store, site: string): string {
@@ -74,7 +118,7 @@ function siteName(store: Store, site: string): string {
 /** The checkout page of a live session, with an error or a notice. */
 function render(store: Store, s: CheckoutSession, o: { error?: string; info?: string; status?: number } = {}): PageReply {
   const name = siteName(store, s.site);
-  const fields = { session: s.id, csrf: s.csrf };
+  const fields = { session: s.id, csrf: csrfOf(s) };
   const book = orderBookAt(store, s.site);
   const plan = book.plans.get(s.planId);
   const buyer = s.memberId ? store.collection(MEMBERS).at(s.site).get(s.memberId)?.loginEmail : undefined;
@@ -140,16 +184,33 @@ function pay(store: Store, s: CheckoutSession, outcome: PaymentOutcome): PageRep
   }
 }
 
-function checkout(store: Store, req: PageRequest): PageReply {
+/**
+ * A GET of a session with a buyer: the page for the browser bound to it; the first browser to open a session
+ * that came with its buyer is bound to it then. Another browser (or the right one arriving from another site,
+ * whose SameSite=Strict cookie was not sent) gets a page with a same-site link back, then, still without the
+ * cookie, a refusal; neither shows the buyer or a token.
+ */
+function showBuyer(oauth: OAuthState, store: Store, s: CheckoutSession, req: PageRequest): PageReply {
+  if (s.browserSecret === undefined) return withBinding(oauth, s, () => render(store, s));
+  if (holds(req, s)) return render(store, s);
+  if (req.query.get('resume') === '1') return OTHER_BROWSER();
+  return html(200, messagePage('Continue to the checkout', 'Open the checkout in the browser you started it in.', { href: `${CHECKOUT_PATH}?session=${encodeURIComponent(s.id)}&resume=1`, hrefText: 'Continue to the checkout' }));
+}
+
+function checkout(oauth: OAuthState, store: Store, req: PageRequest): PageReply {
   const f = formOf(req);
   const s = checkoutSession(store, req.method === 'POST' ? f.session : req.query.get('session'));
   if (!s) return EXPIRED();
-  if (s.done) return donePage(store, s);
+  if (s.done) return holds(req, s) ? donePage(store, s) : OVER();
   if (req.method === 'GET') {
     if (!s.memberId) return seeOther(`${SIGN_IN_PATH}?session=${encodeURIComponent(s.id)}`);
-    return render(store, s);
+    return showBuyer(oauth, store, s, req);
   }
-  if (!sameOrigin(req) || !csrfMatches(s, f.csrf)) return FORBIDDEN();
+  if (!sameOrigin(req)) return FORBIDDEN();
+  // No buyer yet: nothing to act on before the sign-in.
+  if (!s.memberId) return seeOther(`${SIGN_IN_PATH}?session=${encodeURIComponent(s.id)}`);
+  if (!holds(req, s)) return OTHER_BROWSER();
+  if (!csrfMatches(s, f.csrf)) return FORBIDDEN();
   switch (f.action) {
     case 'cancel':
       return afterCanceled(s);
@@ -170,28 +231,43 @@ function checkout(store: Store, req: PageRequest): PageReply {
     }
     case 'pay':
     case 'decline':
-      if (!s.memberId) return seeOther(`${SIGN_IN_PATH}?session=${encodeURIComponent(s.id)}`);
       return pay(store, s, f.action === 'pay' ? 'PAID' : 'FAILED');
     default:
       return render(store, s, { error: 'Choose Pay or Cancel.', status: 400 });
   }
 }
 
-/** After a sign-in on the checkout's page: back to the checkout as that member, the code page, or why not. */
+/**
+ * After a sign-in on the checkout's page: back to the checkout as that member (the session token spent, the
+ * session bound to this browser), the code page, or why not.
+ */
 function signedIn(oauth: OAuthState, store: Store, s: CheckoutSession, answer: StateAnswer, email: string, form: (o: { email?: string; error?: string; info?: string }) => PageReply): PageReply {
   if (answer.state === 'SUCCESS') {
-    s.memberId = oauth.decode(answer.sessionToken!)!.sub;
-    return seeOther(`${CHECKOUT_PATH}?session=${encodeURIComponent(s.id)}`);
+    const c = oauth.useSessionToken(answer.sessionToken!, s.site);
+    if (!c) return form({ email, error: 'The sign-in could not be completed. Sign in again.' });
+    s.memberId = c.sub;
+    return withBinding(oauth, s, () => seeOther(`${CHECKOUT_PATH}?session=${encodeURIComponent(s.id)}`));
   }
   if (answer.state === 'REQUIRE_EMAIL_VERIFICATION') return html(200, codePage({ action: VERIFY_PATH, fields: { session: s.id, csrf: s.csrf, stateToken: answer.stateToken }, email }));
   return form({ email, info: 'Your account is waiting for the site owner to approve it. You can buy once it is approved.' });
+}
+
+/**
+ * The sign-in page and code page answer only while the session has no buyer: once it has one (its token's, the
+ * order's, or who signed in first), the bound browser goes back to the checkout and any other is refused.
+ */
+function signInClosed(req: PageRequest, store: Store, s: CheckoutSession): PageReply | undefined {
+  if (s.done) return holds(req, s) ? donePage(store, s) : OVER();
+  if (!s.memberId) return undefined;
+  return holds(req, s) ? seeOther(`${CHECKOUT_PATH}?session=${encodeURIComponent(s.id)}`) : HAS_BUYER();
 }
 
 function signIn(oauth: OAuthState, store: Store, req: PageRequest): PageReply {
   const f = formOf(req);
   const s = checkoutSession(store, req.method === 'POST' ? f.session : req.query.get('session'));
   if (!s) return EXPIRED();
-  if (s.done) return donePage(store, s);
+  const closed = signInClosed(req, store, s);
+  if (closed) return closed;
   const form = (o: { email?: string; error?: string; info?: string } = {}) =>
     html(o.error ? 400 : 200, signInPage({ action: SIGN_IN_PATH, fields: { session: s.id, csrf: s.csrf }, siteName: siteName(store, s.site), captcha: oauth.policy(s.site).requireCaptcha, ...o, info: o.info ?? (o.error ? undefined : 'Sign in to check out.') }));
   if (req.method === 'GET') return form();
@@ -210,6 +286,8 @@ function verify(oauth: OAuthState, store: Store, req: PageRequest): PageReply {
   const f = formOf(req);
   const s = checkoutSession(store, f.session);
   if (!s) return EXPIRED();
+  const closed = signInClosed(req, store, s);
+  if (closed) return closed;
   if (!sameOrigin(req) || !csrfMatches(s, f.csrf)) return FORBIDDEN();
   const stateToken = f.stateToken ?? '';
   try {
@@ -228,7 +306,7 @@ export function checkoutPageRoute(oauth: OAuthState, store: Store, req: PageRequ
   switch (key) {
     case `GET ${CHECKOUT_PATH}`:
     case `POST ${CHECKOUT_PATH}`:
-      return checkout(store, req);
+      return checkout(oauth, store, req);
     case `GET ${SIGN_IN_PATH}`:
     case `POST ${SIGN_IN_PATH}`:
       return signIn(oauth, store, req);

@@ -386,7 +386,8 @@ export function handleOAuth(deps: OAuthDeps, req: OAuthRequest, res: ServerRespo
     'content-type': reply.type === 'json' ? 'application/json; charset=utf-8' : 'text/html; charset=utf-8',
     'content-length': payload.length,
     'x-wix-request-id': req.requestId,
-    ...(reply.type === 'html' ? { 'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; frame-ancestors 'none'", 'x-frame-options': 'DENY' } : {}),
+    // Hosted pages carry a session id in their URL: never sent on as a Referer (to the thank-you URL, a link).
+    ...(reply.type === 'html' ? { 'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; frame-ancestors 'none'", 'x-frame-options': 'DENY', 'referrer-policy': 'no-referrer' } : {}),
     ...reply.headers,
   });
   res.end(payload);

@@ -314,6 +314,30 @@ export class OAuthState {
     return u.protocol === 'http:' && ['127.0.0.1', '[::1]', 'localhost'].includes(u.hostname) && u.username === '' && u.password === '';
   }
 
+  /**
+   * True when the app allows `url` as an onward URL of a redirect session (a checkout's `thankYouPageUrl`,
+   * `postFlowUrl`): on the origin of one of its redirect URIs (its allowed redirect domains), or, for the
+   * default app, a loopback http URL on any port (as {@link allowsRedirect}).
+   */
+  allowsCallback(app: OAuthApp, url: string): boolean {
+    let u: URL;
+    try {
+      u = new URL(url);
+    } catch {
+      return false;
+    }
+    if (u.username !== '' || u.password !== '' || (u.protocol !== 'http:' && u.protocol !== 'https:')) return false;
+    const origins = app.redirectUris.flatMap((r) => {
+      try {
+        return [new URL(r).origin];
+      } catch {
+        return [];
+      }
+    });
+    if (origins.includes(u.origin)) return true;
+    return app.default && u.protocol === 'http:' && ['127.0.0.1', '[::1]', 'localhost'].includes(u.hostname);
+  }
+
   // --- policies and outbox ---
 
   policy(site: string): SignInPolicy {

@@ -6,8 +6,11 @@
  *   order's `pricing.prices` spans: the discounted price for the cycles it covers, the full price after.
  *   An unknown, inactive or expired code, or one for other plans: 428 INVALID_COUPON with `data.reason`
  *   (NOT_FOUND, INACTIVE, EXPIRED, NOT_APPLICABLE_TO_PLAN).
- * - Purchase limit: a plan's `maxPurchasesPerBuyer` (0 = no limit) counts the buyer's orders of the plan,
- *   whatever their status. A preview says `purchaseLimitExceeded`; buying refuses (428 PURCHASE_LIMIT_EXCEEDED).
+ * - Purchase limit: a plan's `maxPurchasesPerBuyer` (0 = no limit) counts the buyer's orders of the plan that
+ *   were bought (rules.ts `purchasesOf`: paid, free or offline, whatever their status since; not an online order
+ *   never paid, waiting, declined or canceled before its payment). A preview says `purchaseLimitExceeded`;
+ *   buying refuses (428 PURCHASE_LIMIT_EXCEEDED), and so does paying an online order past the limit.
+ * - An online order's buyer must be allowed to buy: not BLOCKED or OFFLINE (428 MEMBER_CANNOT_BUY).
  * - Online orders are PENDING (payment PENDING) until paid on the site's checkout page (the emulator hosts one:
  *   src/emulator/checkout-page; rules.ts `applyPayment`); a free plan's order is ACTIVE at once. Offline orders are ACTIVE, PAID or UNPAID
  *   (`paid`); free ones NOT_APPLICABLE.
@@ -20,7 +23,7 @@ import { ApplicationFailure, ValidationFailure } from '../errors.js';
 import type { CouponDoc, PlanDoc } from '../plans/model.js';
 import { purchasablePlan } from '../plans/rules.js';
 import type { OrderBook, OrderDoc, OrderPriceDoc, SpannedPriceDoc } from './model.js';
-import { DAY, naturalEnd, withCycles } from './rules.js';
+import { checkBuyer, DAY, naturalEnd, purchasesOf, withCycles } from './rules.js';
 
 /** Tolerance for a start date "now" sent by a client whose clock is a little behind, in ms. */
 const START_SLACK = 60_000;
@@ -77,13 +80,6 @@ export function pricesOf(plan: PlanDoc, coupon: CouponDoc | undefined): SpannedP
   return [span(1, cycles === 0 ? undefined : cycles, coupon)];
 }
 
-/** How many orders of `plan` the member bought (any status). */
-export function purchasesOf(book: OrderBook, planId: string, memberId: string): number {
-  let n = 0;
-  for (const o of book.orders.all()) if (o.planId === planId && o.buyer.memberId === memberId) n++;
-  return n;
-}
-
 export interface OrderRequest {
   planId: string;
   memberId: string;
@@ -133,10 +129,12 @@ export function draftOrder(book: OrderBook, req: OrderRequest, id: string): { or
  * Buys a plan for a member: stores the order (`order.created`; `order.purchased` unless it waits for an online
  * payment, as the platform's "order purchased" event is for an order paid, free or offline; and `order.started`
  * when it is ACTIVE from now) and marks the plan as having orders.
- * @throws as {@link draftOrder}; ApplicationFailure 428 PURCHASE_LIMIT_EXCEEDED
+ * @throws as {@link draftOrder}; ApplicationFailure 428 PURCHASE_LIMIT_EXCEEDED, MEMBER_CANNOT_BUY (an online
+ *   order for a BLOCKED or OFFLINE member)
  */
 export function createOrder(book: OrderBook, req: OrderRequest): OrderDoc {
   const { order, limitExceeded, plan } = draftOrder(book, req, book.newId());
+  if (req.type === 'ONLINE') checkBuyer(book, req.memberId);
   if (limitExceeded) {
     throw new ApplicationFailure(428, 'PURCHASE_LIMIT_EXCEEDED', `member ${req.memberId} has bought plan "${plan.name}" ${plan.maxPurchasesPerBuyer} time(s), its limit`, { planId: plan.id, memberId: req.memberId, maxPurchasesPerBuyer: plan.maxPurchasesPerBuyer });
   }

@@ -9,8 +9,8 @@
  * | cancel IMMEDIATELY | DRAFT, PENDING, ACTIVE, PAUSED | CANCELED now (endDate = now, an open pause closes) | ORDER_ALREADY_CANCELED, ORDER_ALREADY_ENDED |
  * | cancel NEXT_PAYMENT_DATE | ACTIVE subscription, started, auto-renewal on | stays ACTIVE, autoRenewCanceled, endDate = end of the current cycle (of the trial, in a trial); CANCELED then | ORDER_ALREADY_CANCELED, ORDER_ALREADY_ENDED, CANNOT_CANCEL_AT_NEXT_PAYMENT_DATE (`data.reason`), AUTO_RENEW_ALREADY_CANCELED |
  * | mark as paid | ACTIVE or PAUSED, OFFLINE, UNPAID | lastPaymentStatus PAID | ORDER_NOT_OFFLINE, ORDER_ALREADY_PAID, ORDER_IS_FREE, INVALID_ORDER_STATUS |
- * | online payment PAID (hosted checkout page, control plane) | PENDING or DRAFT, ONLINE, payment PENDING or FAILED | ACTIVE (in its trial, or not started, as its dates say), lastPaymentStatus PAID; a start date already past moves to now and the end follows | ORDER_NOT_ONLINE, ORDER_IS_FREE, ORDER_NOT_PENDING |
- * | online payment FAILED | as PAID | stays PENDING, lastPaymentStatus FAILED (the buyer may pay again) | as PAID |
+ * | online payment PAID (hosted checkout page, control plane) | PENDING or DRAFT, ONLINE, payment PENDING or FAILED | ACTIVE (in its trial, or not started, as its dates say), lastPaymentStatus PAID; a start date already past moves to now and the end follows | ORDER_NOT_ONLINE, ORDER_IS_FREE, ORDER_NOT_PENDING, MEMBER_CANNOT_BUY, PURCHASE_LIMIT_EXCEEDED |
+ * | online payment FAILED | as PAID | stays PENDING, lastPaymentStatus FAILED (the buyer may pay again) | as PAID, but the limit |
  * | postpone end date | ACTIVE or PAUSED with an end date | endDate (and a fixed order's earliestEndDate) = the later date; the same date again changes nothing | INVALID_ORDER_STATUS, ORDER_HAS_NO_END_DATE, 400 INVALID_END_DATE (not later) |
  * | member cancel request | the member's own order whose plan lets buyers cancel | as cancel, cause MEMBER_ACTION | BUYER_CANNOT_CANCEL; 404 ORDER_NOT_FOUND (another buyer's order) |
  * | time passes | ACTIVE | a new cycle begins (`order.cycle_started`); at endDate ENDED (`order.ended`), or CANCELED when auto-renewal was canceled (`order.canceled`) | — |
@@ -268,12 +268,16 @@ export const PAYMENT_OUTCOMES: readonly PaymentOutcome[] = ['PAID', 'FAILED'];
  *   has passed while it waited for the payment starts now, and its end date, trial and cycles follow from then,
  *   as for an order paid at once.
  * - FAILED: the order stays PENDING with payment FAILED (`order.updated`); paying again is allowed.
- * @throws ApplicationFailure 404 ORDER_NOT_FOUND; 428 ORDER_NOT_ONLINE (an offline order: mark it as paid),
- *   ORDER_IS_FREE, ORDER_NOT_PENDING (`data.status`, `data.lastPaymentStatus`: paid already, canceled, ...)
+ * @throws ApplicationFailure 404 ORDER_NOT_FOUND, MEMBER_NOT_FOUND (the buyer was deleted); 428 ORDER_NOT_ONLINE
+ *   (an offline order: mark it as paid), ORDER_IS_FREE, ORDER_NOT_PENDING (`data.status`,
+ *   `data.lastPaymentStatus`: paid already, canceled, ...), MEMBER_CANNOT_BUY (the buyer is BLOCKED or
+ *   OFFLINE), PURCHASE_LIMIT_EXCEEDED (PAID: the buyer bought the plan up to its limit meanwhile)
  */
 export function applyPayment(book: OrderBook, id: string, outcome: PaymentOutcome): OrderDoc {
   const o = currentOrder(book, id);
   checkPayable(o);
+  checkBuyer(book, o.buyer.memberId);
+  if (outcome === 'PAID') checkLimit(book, o);
   if (outcome === 'FAILED') return save(book, { ...o, lastPaymentStatus: 'FAILED' }, 'order.updated');
   const startMs = Math.max(Date.parse(o.startDate), book.nowMs);
   const next: OrderDoc = { ...o, status: 'ACTIVE', lastPaymentStatus: 'PAID', startDate: iso(startMs) };
@@ -283,6 +287,39 @@ export function applyPayment(book: OrderBook, id: string, outcome: PaymentOutcom
   if (end !== undefined) next.endDate = iso(end);
   if (next.freeTrialDays && end === undefined) next.earliestEndDate = iso(startMs + next.freeTrialDays * DAY);
   return save(book, withCycles(next, book.nowMs), 'order.purchased', startMs <= book.nowMs ? ['order.started'] : []);
+}
+
+/**
+ * True when the order was bought: paid, free or recorded offline, whatever became of it since. An online order
+ * never paid (waiting, declined, or canceled before its payment) was not.
+ */
+export function wasBought(o: OrderDoc): boolean {
+  return o.type !== 'ONLINE' || (o.lastPaymentStatus !== 'PENDING' && o.lastPaymentStatus !== 'FAILED');
+}
+
+/** How many orders of `plan` the member bought ({@link wasBought}): what a plan's `maxPurchasesPerBuyer` limits. */
+export function purchasesOf(book: OrderBook, planId: string, memberId: string): number {
+  let n = 0;
+  for (const o of book.orders.all()) if (o.planId === planId && o.buyer.memberId === memberId && wasBought(o)) n++;
+  return n;
+}
+
+/** Refuses paying an order whose buyer reached the plan's purchase limit. @throws ApplicationFailure 428 PURCHASE_LIMIT_EXCEEDED */
+function checkLimit(book: OrderBook, o: OrderDoc): void {
+  const plan = book.plans.get(o.planId);
+  const limit = plan?.maxPurchasesPerBuyer ?? 0;
+  if (limit > 0 && purchasesOf(book, o.planId, o.buyer.memberId) >= limit) {
+    throw precondition('PURCHASE_LIMIT_EXCEEDED', `member ${o.buyer.memberId} has bought plan "${o.planName}" ${limit} time(s), its limit`, { planId: o.planId, memberId: o.buyer.memberId, maxPurchasesPerBuyer: limit });
+  }
+}
+
+/**
+ * Refuses a buyer who may not buy online: a member BLOCKED or OFFLINE (who may not sign in either) or deleted.
+ * @throws ApplicationFailure 404 MEMBER_NOT_FOUND; 428 MEMBER_CANNOT_BUY (`data.status`)
+ */
+export function checkBuyer(book: OrderBook, memberId: string): void {
+  const m = book.members.require(memberId);
+  if (m.status === 'BLOCKED' || m.status === 'OFFLINE') throw precondition('MEMBER_CANNOT_BUY', `member ${memberId} is ${m.status}: they may not buy`, { memberId, status: m.status });
 }
 
 /** Refuses an order that does not wait for an online payment. @throws as {@link applyPayment} */
