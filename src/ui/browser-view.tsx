@@ -74,7 +74,7 @@ export function BrowserView({
       const isCursor = index === pane.cursor;
       const mark = `${isCursor ? '>' : ' '}${marked.has(row.id) ? '*' : ' '} `;
       body.push(
-        <Text key={row.id + index} inverse={color && isCursor} color={color && marked.has(row.id) ? 'cyan' : undefined}>
+        <Text key={`row:${index}:${row.id}`} inverse={color && isCursor} color={color && marked.has(row.id) ? 'cyan' : undefined}>
           {truncate(`${mark}${lineOf(pick(row.cells), widths)}`, width)}
         </Text>,
       );
