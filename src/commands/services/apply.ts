@@ -19,7 +19,8 @@ import { notice, success, warn } from '../../core/log.js';
 import { type Column, fieldsChecker, printRecords, printValue, resolveFormat } from '../../core/output.js';
 import { oneLine } from '../../core/text.js';
 import { addBulkFlags, type BulkFlags, parseConcurrency, requireConfirmable } from '../shared/bulk-flags.js';
-import type { Catalogue, MissingRef } from './shared/catalogue.js';
+import type { Catalogue } from './shared/catalogue.js';
+import type { MissingRef } from './shared/catalogue-file.js';
 import { SERVICE_VIEW } from './shared/view.js';
 
 export interface ApplyOptions extends BulkFlags {
@@ -113,7 +114,7 @@ export async function planSites(ctx: Context, wanted: Catalogue, sites: readonly
   if (prune && wanted.services.length === 0) {
     throw new UserError('--prune with an empty catalogue would delete every service of the site; nothing was changed', 'check the file; to empty a site use services delete --filter');
   }
-  const [{ planApply, planTime }, { missingReferences, readCatalogue, refText }] = await Promise.all([import('./shared/apply.js'), import('./shared/catalogue.js')]);
+  const [{ planApply, planTime }, { readCatalogue }, { missingReferences, refText }] = await Promise.all([import('./shared/apply.js'), import('./shared/catalogue.js'), import('./shared/catalogue-file.js')]);
   const targets: { site: SiteRef; api: ApiClient }[] = [];
   for (const given of sites) {
     const t = await ctx.siteApi(given);
@@ -215,7 +216,7 @@ export async function applyPlans(ctx: Context, plans: SitePlan[], flags: BulkFla
     const parts = [`${by('create')} to create`, `${by('update')} to update`, ...(by('delete') ? [`${by('delete')} to DELETE`] : [])].join(', ');
     await ctx.prompter.require(`Apply ${rows.length} change${rows.length === 1 ? '' : 's'} (${parts}) to ${work.length} site${work.length === 1 ? '' : 's'} (${work.map((p) => p.site.name).join(', ')})?`, { what: `applying to ${work.length} sites` });
   }
-  const [{ runBulk }, { applyAction }, { servicesPort }, { refText }] = await Promise.all([import('../../bulk/run.js'), import('./shared/apply.js'), import('./shared/bulk.js'), import('./shared/catalogue.js')]);
+  const [{ runBulk }, { applyAction }, { servicesPort }, { refText }] = await Promise.all([import('../../bulk/run.js'), import('./shared/apply.js'), import('./shared/bulk.js'), import('./shared/catalogue-file.js')]);
   const concurrency = parseConcurrency(flags.concurrency);
   await pool(work, SITE_CONCURRENCY, async (p) => {
     const outcome = outcomes.find((o) => o.siteId === p.site.id)!;
@@ -332,7 +333,7 @@ export async function run(opts: ApplyOptions, ctx: Context): Promise<void> {
     return resumeSite(opts, ctx);
   }
   if (!opts.file) throw new UserError('which catalogue?', "pass -f FILE (written by 'services export')");
-  const { parseCatalogue } = await import('./shared/catalogue.js');
+  const { parseCatalogue } = await import('./shared/catalogue-file.js');
   const wanted = parseCatalogue(await readSource('--file', opts.file, ctx.io.stdin), opts.file);
   requireConfirmable(ctx, opts, 'applying a catalogue');
   const sites = opts.toSite?.length ? opts.toSite : [(await ctx.api()).siteId ?? ''];

@@ -57,7 +57,7 @@ export async function run(opts: DiffOptions, ctx: Context): Promise<void> {
   const format = resolveFormat(opts, fieldsChecker(['sites']));
   if (!opts.file) throw new UserError('which catalogue?', "pass -f FILE (written by 'services export')");
   // The catalogue code (and the YAML library) loads only for this verb, not for every services command.
-  const { diffCatalogue, missingReferences, parseCatalogue, readCatalogue, refText } = await import('./shared/catalogue.js');
+  const [{ diffCatalogue, readCatalogue }, { missingReferences, parseCatalogue, refText }] = await Promise.all([import('./shared/catalogue.js'), import('./shared/catalogue-file.js')]);
   const wanted = parseCatalogue(await readSource('--file', opts.file, ctx.io.stdin), opts.file);
   const api = await ctx.api();
   const { catalogue: current, furniture } = await readCatalogue(api, undefined, ctx.signal);

@@ -52,7 +52,7 @@ export async function run(opts: ExportOptions, ctx: Context): Promise<void> {
   const filter = filterOf(ctx, SERVICE_VIEW, opts);
   const api = await ctx.api();
   // The catalogue code (and the YAML library) loads only for this verb, not for every services command.
-  const { readCatalogue, serializeCatalogue } = await import('./shared/catalogue.js');
+  const [{ readCatalogue }, { serializeCatalogue }] = await Promise.all([import('./shared/catalogue.js'), import('./shared/catalogue-file.js')]);
   const { catalogue } = await readCatalogue(api, wireFilter(SERVICE_VIEW, filter), ctx.signal);
   const text = serializeCatalogue(catalogue, format);
   if (opts.output === undefined || opts.output === '-') {

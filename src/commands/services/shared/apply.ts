@@ -17,7 +17,8 @@ import { type ChangeSet, type FieldDiff, isApplied, maskString, updateBody } fro
 import { errorText, type ItemResult, type SentOutcome, type WorkItem } from '../../../bulk/execute.js';
 import type { JournalArgs } from '../../../bulk/journal.js';
 import { type EntityPort, fetchByIds } from '../../../bulk/port.js';
-import { type Catalogue, diffCatalogue, type Furniture, matchCatalogue, type NameIndex, type PortableFields, type PortableService, type SiteCatalogue } from './catalogue.js';
+import { type Catalogue, diffCatalogue, type Furniture, matchCatalogue, type NameIndex, type PortableService, type SiteCatalogue } from './catalogue.js';
+import type { PortableFields } from './catalogue-file.js';
 import { safeParse } from 'zod/mini';
 import { serviceInputs } from '../../../api/schemas/service.js';
 import { setPath } from '../../../api/paths.js';
