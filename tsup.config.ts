@@ -40,25 +40,25 @@ const lazyUndiciHttp2: Plugin = {
   },
 };
 
-// One ESM build with every dependency bundled in except the native SQLite addon: on Node 20 (no module compile
-// cache) each file the loader resolves, reads and links costs start-up time, and most commands are short.
+// One ESM build with every dependency bundled in (the emulator's SQLite is Node's own node:sqlite): without a
+// module compile cache each file the loader resolves, reads and links costs start-up time, and most commands are short.
 // Past the `--version` fast path, main.ts loads src/cli.ts, which holds the common path statically, then the
 // invoked noun's chunk. `src/ui/*`, the emulator server, undici (src/api/transport.ts), conf, cli-table3 and
-// date-fns are reached only through dynamic import(), so code splitting keeps Ink, React and better-sqlite3 out
+// date-fns are reached only through dynamic import(), so code splitting keeps Ink, React and the emulator out
 // of the chunks that non-interactive commands load (design.md, "Layout").
 export default defineConfig({
   entry: { main: 'src/main.ts' },
   format: ['esm'],
-  target: 'node20',
+  target: 'node22',
   platform: 'node',
   splitting: true,
   sourcemap: false,
   clean: true,
   outDir: 'dist',
   // react-devtools-core is an optional import of Ink that only runs with DEV=true; it is not installed.
-  external: ['better-sqlite3', 'react-devtools-core'],
+  external: ['react-devtools-core'],
   esbuildPlugins: [lazyUndiciHttp2],
-  noExternal: [/^(?!better-sqlite3$|react-devtools-core$).*/],
+  noExternal: [/^(?!react-devtools-core$).*/],
   // Bundled CommonJS dependencies call require() for Node built-ins; ESM output has no require of its own.
   banner: { js: "import { createRequire as __sitectlCreateRequire } from 'node:module'; const require = __sitectlCreateRequire(import.meta.url);" },
 });

@@ -6,22 +6,27 @@
  * its own automatic checkpoints off. Durability is unchanged: a commit is in the WAL before the reply either
  * way, and checkpoints only move already-committed pages.
  */
-import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 
 const INTERVAL_MS = 100;
 /** How long {@link Checkpointer.stop} waits for the worker to close its connection. */
 const STOP_WAIT_MS = 5_000;
 
-// CommonJS source of the worker (eval: no separate file to bundle). It closes its connection and flags the
-// shared word on a stop message, so the main thread can wait for it synchronously.
+// CommonJS source of the worker (eval: no separate file to bundle). Its connection is node:sqlite's, built into
+// the runtime, so nothing native outlives the worker's environment (better-sqlite3 aborted here on Node 24.19+).
+// It drops Node 22's one-time "SQLite is an experimental feature" warning as sqlite.ts does, closes its
+// connection and flags the shared word on a stop message, so the main thread can wait for it synchronously.
 const WORKER_SOURCE = `
 const { workerData, parentPort } = require('node:worker_threads');
-const Database = require(workerData.lib);
+const emit = process.emitWarning;
+process.emitWarning = (w, ...rest) => /SQLite is an experimental feature/.test(String(w && w.message || w)) ? undefined : emit.call(process, w, ...rest);
+const { DatabaseSync } = require('node:sqlite');
+process.emitWarning = emit;
 const done = new Int32Array(workerData.done);
-const db = new Database(workerData.file, { fileMustExist: true });
+const db = new DatabaseSync(workerData.file);
+const checkpoint = db.prepare('PRAGMA wal_checkpoint(PASSIVE)');
 const timer = setInterval(() => {
-  try { db.pragma('wal_checkpoint(PASSIVE)'); } catch { /* busy or closing: the next tick retries */ }
+  try { checkpoint.get(); } catch { /* busy or closing: the next tick retries */ }
 }, workerData.intervalMs);
 parentPort.on('message', () => {
   clearInterval(timer);
@@ -47,16 +52,10 @@ export class Checkpointer {
    * @returns undefined when a worker cannot be started here (the caller keeps SQLite's own checkpoints).
    */
   static start(file: string, onFailure: (err: unknown) => void): Checkpointer | undefined {
-    let lib: string;
-    try {
-      lib = createRequire(import.meta.url).resolve('better-sqlite3');
-    } catch {
-      return undefined;
-    }
     const done = new SharedArrayBuffer(4);
     let worker: Worker;
     try {
-      worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { lib, file, done, intervalMs: INTERVAL_MS } });
+      worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { file, done, intervalMs: INTERVAL_MS } });
     } catch {
       return undefined;
     }

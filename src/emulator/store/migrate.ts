@@ -4,14 +4,14 @@
  * get their dotted names (`service_created` -> `service.created`), and the old tables are dropped, all in one
  * transaction, so an emulator's data survives the upgrade.
  */
-import type Database from 'better-sqlite3';
+import { prepare, transaction, type Database } from './sqlite.js';
 
-function hasTable(db: Database.Database, name: string): boolean {
-  return db.prepare<[string], { n: number }>("SELECT COUNT(*) AS n FROM sqlite_master WHERE type = 'table' AND name = ?").get(name)!.n > 0;
+function hasTable(db: Database, name: string): boolean {
+  return prepare<[string], { n: number }>(db, "SELECT COUNT(*) AS n FROM sqlite_master WHERE type = 'table' AND name = ?").get(name)!.n > 0;
 }
 
-function columns(db: Database.Database, table: string): string[] {
-  return db.prepare<[], { name: string }>(`PRAGMA table_info(${table})`).all().map((c) => c.name);
+function columns(db: Database, table: string): string[] {
+  return prepare<[], { name: string }>(db, `PRAGMA table_info(${table})`).all().map((c) => c.name);
 }
 
 /**
@@ -19,26 +19,26 @@ function columns(db: Database.Database, table: string): string[] {
  * @param schema the current schema's SQL (CREATE ... IF NOT EXISTS statements)
  * @param defaultSite the site that receives a legacy store's data
  */
-export function openSchema(db: Database.Database, schema: string, defaultSite: { id: string; name: string } | undefined): void {
+export function openSchema(db: Database, schema: string, defaultSite: { id: string; name: string } | undefined): void {
   const legacy = hasTable(db, 'services') || (hasTable(db, 'events') && !columns(db, 'events').includes('site'));
   if (!legacy) {
     db.exec(schema);
     return;
   }
   const site = defaultSite?.id ?? 'default-site';
-  db.transaction(() => {
+  transaction(db, () => {
     if (hasTable(db, 'events')) db.exec('ALTER TABLE events RENAME TO legacy_events');
     db.exec(schema);
     let seq = 1;
     const insert = db.prepare('INSERT OR REPLACE INTO docs (site, kind, id, seq, doc) VALUES (?, ?, ?, ?, ?)');
     if (hasTable(db, 'entities')) {
-      for (const r of db.prepare<[], { kind: string; id: string; doc: string }>('SELECT kind, id, doc FROM entities ORDER BY kind, seq').all()) {
+      for (const r of prepare<[], { kind: string; id: string; doc: string }>(db, 'SELECT kind, id, doc FROM entities ORDER BY kind, seq').all()) {
         insert.run(site, r.kind, r.id, seq++, r.doc);
       }
       db.exec('DROP TABLE entities');
     }
     if (hasTable(db, 'services')) {
-      for (const r of db.prepare<[], { id: string; doc: string }>('SELECT id, doc FROM services ORDER BY seq').all()) {
+      for (const r of prepare<[], { id: string; doc: string }>(db, 'SELECT id, doc FROM services ORDER BY seq').all()) {
         insert.run(site, 'services', r.id, seq++, r.doc);
       }
       db.exec('DROP TABLE services');
@@ -57,5 +57,5 @@ export function openSchema(db: Database.Database, schema: string, defaultSite: {
     if (defaultSite && !db.prepare('SELECT 1 FROM sites WHERE id = ?').get(site)) {
       db.prepare("INSERT INTO sites (id, name, created_date, seq) VALUES (?, ?, strftime('%Y-%m-%dT%H:%M:%fZ'), 1)").run(site, defaultSite.name);
     }
-  })();
+  });
 }

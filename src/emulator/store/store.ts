@@ -14,13 +14,13 @@
  * cache never shows uncommitted data. One transaction may span collections (a booking and the capacity it
  * takes; an order and its member).
  */
-import Database from 'better-sqlite3';
 import { chmodSync, mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { Clock } from '../clock.js';
 import { Checkpointer } from './checkpointer.js';
 import { Collection, type CollectionDef, type Doc } from './collection.js';
 import { openSchema } from './migrate.js';
+import { openDatabase, pragma, prepare, transaction, type Database } from './sqlite.js';
 
 export interface DomainEvent {
   seq: number;
@@ -95,7 +95,8 @@ const keyOf = (kind: string, site: string, id: string): Key => `${kind}\u0000${s
 
 /** Opens (creating and migrating as needed) the store in `dataDir`. See the module comment. */
 export class Store {
-  readonly db: Database.Database;
+  readonly db: Database;
+  private closed = false;
   readonly clock: Clock;
   private readonly collections = new Map<string, Collection<Doc>>();
   /** Keys written in each open transaction level (outermost first). */
@@ -116,13 +117,13 @@ export class Store {
   ) {
     mkdirSync(dataDir, { recursive: true, mode: 0o700 });
     const file = join(dataDir, 'store.sqlite');
-    this.db = new Database(file);
-    this.inTransaction = this.db.transaction((fn: () => unknown) => fn()) as <T>(fn: () => T) => T;
+    this.db = openDatabase(file);
+    this.inTransaction = <T>(fn: () => T): T => transaction(this.db, fn);
     // Site data: owner-only whatever the umask (issue 5 section 2); the WAL and SHM files follow the database.
     chmodSync(file, 0o600);
-    this.db.pragma('journal_mode = WAL');
-    this.db.pragma('synchronous = NORMAL');
-    this.db.pragma('busy_timeout = 5000');
+    pragma(this.db, 'journal_mode = WAL');
+    pragma(this.db, 'synchronous = NORMAL');
+    pragma(this.db, 'busy_timeout = 5000');
     openSchema(this.db, SCHEMA, opts.defaultSite);
     for (const suffix of ['-wal', '-shm']) {
       try {
@@ -134,44 +135,44 @@ export class Store {
     if (opts.backgroundCheckpoints) {
       this.checkpointer = Checkpointer.start(file, () => {
         this.checkpointer = undefined;
-        if (this.db.open) this.db.pragma(`wal_autocheckpoint = ${AUTO_CHECKPOINT_PAGES}`);
+        if (!this.closed) pragma(this.db, `wal_autocheckpoint = ${AUTO_CHECKPOINT_PAGES}`);
       });
-      if (this.checkpointer) this.db.pragma('wal_autocheckpoint = 0');
+      if (this.checkpointer) pragma(this.db, 'wal_autocheckpoint = 0');
     }
     const db = this.db;
     this.stmt = {
-      rows: db.prepare<[string], { site: string; doc: string }>('SELECT site, doc FROM docs WHERE kind = ? ORDER BY seq'),
-      siteRows: db.prepare<[string, string], { site: string; doc: string }>('SELECT site, doc FROM docs WHERE kind = ? AND site = ? ORDER BY seq'),
-      rowDoc: db.prepare<[string, string, string], { doc: string }>('SELECT doc FROM docs WHERE site = ? AND kind = ? AND id = ?'),
-      insertRow: db.prepare<[string, string, string, number, string]>('INSERT INTO docs (site, kind, id, seq, doc) VALUES (?, ?, ?, ?, ?)'),
-      updateRow: db.prepare<[string, string, string, string]>('UPDATE docs SET doc = ? WHERE site = ? AND kind = ? AND id = ?'),
-      deleteRow: db.prepare<[string, string, string]>('DELETE FROM docs WHERE site = ? AND kind = ? AND id = ?'),
-      maxSeq: db.prepare<[], { m: number | null }>('SELECT MAX(seq) AS m FROM docs'),
-      countRows: db.prepare<[], { site: string; kind: string; n: number }>('SELECT site, kind, COUNT(*) AS n FROM docs GROUP BY site, kind'),
-      uniqueOwner: db.prepare<[string, string, string, string], { id: string }>(
+      rows: prepare<[string], { site: string; doc: string }>(db, 'SELECT site, doc FROM docs WHERE kind = ? ORDER BY seq'),
+      siteRows: prepare<[string, string], { site: string; doc: string }>(db, 'SELECT site, doc FROM docs WHERE kind = ? AND site = ? ORDER BY seq'),
+      rowDoc: prepare<[string, string, string], { doc: string }>(db, 'SELECT doc FROM docs WHERE site = ? AND kind = ? AND id = ?'),
+      insertRow: prepare<[string, string, string, number, string]>(db, 'INSERT INTO docs (site, kind, id, seq, doc) VALUES (?, ?, ?, ?, ?)'),
+      updateRow: prepare<[string, string, string, string]>(db, 'UPDATE docs SET doc = ? WHERE site = ? AND kind = ? AND id = ?'),
+      deleteRow: prepare<[string, string, string]>(db, 'DELETE FROM docs WHERE site = ? AND kind = ? AND id = ?'),
+      maxSeq: prepare<[], { m: number | null }>(db, 'SELECT MAX(seq) AS m FROM docs'),
+      countRows: prepare<[], { site: string; kind: string; n: number }>(db, 'SELECT site, kind, COUNT(*) AS n FROM docs GROUP BY site, kind'),
+      uniqueOwner: prepare<[string, string, string, string], { id: string }>(db, 
         'SELECT id FROM uniques WHERE site = ? AND kind = ? AND name = ? AND value = ?',
       ),
-      claimUnique: db.prepare<[string, string, string, string, string]>(
+      claimUnique: prepare<[string, string, string, string, string]>(db, 
         'INSERT OR REPLACE INTO uniques (site, kind, name, value, id) VALUES (?, ?, ?, ?, ?)',
       ),
-      releaseUnique: db.prepare<[string, string, string, string, string]>(
+      releaseUnique: prepare<[string, string, string, string, string]>(db, 
         'DELETE FROM uniques WHERE site = ? AND kind = ? AND name = ? AND value = ? AND id = ?',
       ),
-      releaseAll: db.prepare<[string, string, string]>('DELETE FROM uniques WHERE site = ? AND kind = ? AND id = ?'),
-      appendEvent: db.prepare<[string, string, string, string, string]>(
+      releaseAll: prepare<[string, string, string]>(db, 'DELETE FROM uniques WHERE site = ? AND kind = ? AND id = ?'),
+      appendEvent: prepare<[string, string, string, string, string]>(db, 
         'INSERT INTO events (site, type, entity_id, entity, created_date) VALUES (?, ?, ?, ?, ?)',
       ),
-      listEvents: db.prepare<[number, number], { seq: number; site: string; type: string; entity_id: string; entity: string; created_date: string }>(
+      listEvents: prepare<[number, number], { seq: number; site: string; type: string; entity_id: string; entity: string; created_date: string }>(db, 
         'SELECT seq, site, type, entity_id, entity, created_date FROM events WHERE seq > ? ORDER BY seq LIMIT ?',
       ),
-      countEvents: db.prepare<[], { n: number; last: number | null }>('SELECT COUNT(*) AS n, MAX(seq) AS last FROM events'),
-      sites: db.prepare<[], { id: string; name: string; created_date: string }>('SELECT id, name, created_date FROM sites ORDER BY seq'),
-      addSite: db.prepare<[string, string, string]>(
+      countEvents: prepare<[], { n: number; last: number | null }>(db, 'SELECT COUNT(*) AS n, MAX(seq) AS last FROM events'),
+      sites: prepare<[], { id: string; name: string; created_date: string }>(db, 'SELECT id, name, created_date FROM sites ORDER BY seq'),
+      addSite: prepare<[string, string, string]>(db, 
         'INSERT INTO sites (id, name, created_date, seq) VALUES (?, ?, ?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM sites))',
       ),
-      removeSite: db.prepare<[string]>('DELETE FROM sites WHERE id = ?'),
-      getMeta: db.prepare<[string], { value: string }>('SELECT value FROM meta WHERE key = ?'),
-      setMeta: db.prepare<[string, string]>('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)'),
+      removeSite: prepare<[string]>(db, 'DELETE FROM sites WHERE id = ?'),
+      getMeta: prepare<[string], { value: string }>(db, 'SELECT value FROM meta WHERE key = ?'),
+      setMeta: prepare<[string, string]>(db, 'INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)'),
     };
     this.nextSeq = (this.stmt.maxSeq.get()?.m ?? 0) + 1;
     this.setMeta('schemaVersion', String(SCHEMA_VERSION));
@@ -247,7 +248,7 @@ export class Store {
     } catch {
       return;
     }
-    if (size > MAX_WAL_BYTES) this.db.pragma('wal_checkpoint(TRUNCATE)');
+    if (size > MAX_WAL_BYTES) pragma(this.db, 'wal_checkpoint(TRUNCATE)');
   }
 
   /** @internal Rows of a kind (every site, or one), in creation order. */
@@ -386,6 +387,8 @@ export class Store {
   close(): void {
     this.checkpointer?.stop();
     this.checkpointer = undefined;
-    if (this.db.open) this.db.close();
+    if (this.closed) return;
+    this.closed = true;
+    this.db.close();
   }
 }
