@@ -18,6 +18,12 @@ export default tseslint.config(
     },
   },
   {
+    // The entry is CommonJS (bin/package.json) so `--version` starts without the ESM loader.
+    files: ['bin/*.js'],
+    languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly' } },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
     files: ['src/ui/**', 'tests/**'],
     rules: { 'no-restricted-imports': 'off' },
   },

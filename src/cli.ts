@@ -8,7 +8,6 @@
  * daemon helpers and API client (context-deps.ts), undici (api/transport.ts), Ink/React (src/ui), the emulator
  * server (better-sqlite3), conf (profile writes), cli-table3 and date-fns (TTY output).
  */
-import './startup.js';
 export { createIOStreams } from './core/iostreams.js';
 export { AuthError, CancelError, DeclinedError, ExitCode, ExitStatus, PartialFailureError, UserError } from './core/errors.js';
 export { oneLine } from './core/text.js';

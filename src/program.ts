@@ -10,13 +10,17 @@
  */
 import { Command } from 'commander';
 import type { Shell } from './commands/completion/scripts.js';
+import type { Invocation } from './commands/manifest.js';
 import type { Context } from './context.js';
 import { UserError } from './core/errors.js';
 import { VERSION } from './core/version.js';
 
-/** What every `src/commands/<noun>/index.ts` exports (contracts.md "Commands"). */
+/**
+ * What every `src/commands/<noun>/index.ts` exports (contracts.md "Commands"). A noun with verbs registers them
+ * through its manifest (commands/manifest.ts), loading only the verb `inv` names.
+ */
 export interface NounModule {
-  register(program: Command, ctx: Context): void | Promise<void>;
+  register(program: Command, ctx: Context, inv: Invocation): void | Promise<void>;
 }
 
 interface Noun {
@@ -59,8 +63,16 @@ const VALUE_OPTIONS = new Set(['--profile', '--site', '--timeout']);
  * or undefined.
  */
 export function nounOf(argv: readonly string[]): string | undefined {
+  return commandPath(argv)[0];
+}
+
+/**
+ * The noun and verb `argv` invokes (`['services', 'list']` for `sitectl --profile x services list --json`, and
+ * for `sitectl help services list`); either may be undefined.
+ */
+export function commandPath(argv: readonly string[]): [string | undefined, string | undefined] {
   const positionals: string[] = [];
-  for (let i = 0; i < argv.length && positionals.length < 2; i++) {
+  for (let i = 0; i < argv.length && positionals.length < 3; i++) {
     const a = argv[i]!;
     if (a === '--') break;
     if (a.startsWith('-')) {
@@ -69,7 +81,7 @@ export function nounOf(argv: readonly string[]): string | undefined {
     }
     positionals.push(a);
   }
-  return positionals[0] === 'help' ? positionals[1] : positionals[0];
+  return positionals[0] === 'help' ? [positionals[1], positionals[2]] : [positionals[0], positionals[1]];
 }
 
 /**
@@ -109,10 +121,10 @@ export async function createProgram(ctx: Context, argv: readonly string[] = [], 
     }
   });
 
-  const wanted = nounOf(argv);
+  const [wanted, verb] = commandPath(argv);
   for (const noun of NOUNS) {
     if (noun.name === wanted || opts.allNouns) {
-      await (await noun.load()).register(program, ctx);
+      await (await noun.load()).register(program, ctx, { verb, all: opts.allNouns });
       const cmd = program.commands.find((c) => c.name() === noun.name);
       if (cmd && !cmd.description()) cmd.description(noun.description);
     } else {

@@ -15,7 +15,17 @@
  *
  * Every error carries the HTTP status (0 when no reply arrived) and the `x-wix-request-id` reply header.
  */
-import { STATUS_CODES } from 'node:http';
+import type * as Http from 'node:http';
+
+/**
+ * The reason phrase of an HTTP status (`404` -> `Not Found`), or ''. node:http is taken with
+ * `process.getBuiltinModule`, not an ESM import: importing node:http as ESM reads every export of it, and its
+ * lazy `WebSocket`/`CloseEvent` getters then load Node's internal undici with tls, crypto, http2 and zlib
+ * (~15 ms of every command's start-up on Node 22-26).
+ */
+function reasonPhrase(status: number): string {
+  return (process.getBuiltinModule('node:http') as typeof Http).STATUS_CODES[status] ?? '';
+}
 
 /** One entry of `details.validationError.fieldViolations`. `field` is a dotted path such as `service.name`. */
 export interface FieldViolation {
@@ -51,7 +61,7 @@ export class ApiError extends Error {
   constructor(message: string, init: ApiErrorInit) {
     super(message, init.cause === undefined ? undefined : { cause: init.cause });
     this.status = init.status;
-    this.statusText = init.statusText ?? STATUS_CODES[init.status] ?? '';
+    this.statusText = init.statusText ?? reasonPhrase(init.status);
     this.requestId = init.requestId;
     this.details = init.details;
     this.body = init.body ?? '';
@@ -176,7 +186,7 @@ export function fromResponse(
 ): ApiError {
   const rawId = headers['x-wix-request-id'];
   const requestId = (Array.isArray(rawId) ? rawId[0] : rawId) || undefined;
-  const text = statusText || STATUS_CODES[status] || '';
+  const text = statusText || reasonPhrase(status);
   const init = { status, statusText: text, requestId, body: bodyText, cause };
 
   let parsed: unknown = {};

@@ -11,7 +11,7 @@
  */
 import { spawn } from 'node:child_process';
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
-import { request } from 'node:http';
+import type * as Http from 'node:http';
 import { homedir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -285,6 +285,8 @@ export function emulatorRequest(
 ): Promise<unknown> {
   const payload = body === undefined ? undefined : JSON.stringify(body);
   return new Promise((resolvePromise, reject) => {
+    // Taken at call time, not imported: an ESM import of node:http loads Node's internal undici (errors.ts).
+    const { request } = process.getBuiltinModule('node:http') as typeof Http;
     const req = request(
       new URL(path, url),
       {

@@ -3,16 +3,20 @@
  * `status` (who is signed in, until when, where the tokens are kept), `token` (a fresh access token for
  * scripts), `register`, `recover` and `verify`. Signing in and out are `sitectl login` and `sitectl logout`.
  */
-import '../../startup.js';
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import * as recover from './recover.js';
-import * as registerVerb from './register.js';
-import * as status from './status.js';
-import * as token from './token.js';
-import * as verify from './verify.js';
+import { registerVerbs, type Invocation, type VerbEntry } from '../manifest.js';
 
-export function register(program: Command, ctx: Context): void {
+/** The verbs, in help's order; only the one invoked is loaded (commands/manifest.ts). */
+const VERBS: readonly VerbEntry[] = [
+  { names: ['status'], load: () => import('./status.js') },
+  { names: ['token'], load: () => import('./token.js') },
+  { names: ['register'], load: () => import('./register.js') },
+  { names: ['recover'], load: () => import('./recover.js') },
+  { names: ['verify'], load: () => import('./verify.js') },
+];
+
+export async function register(program: Command, ctx: Context, inv: Invocation): Promise<void> {
   const auth = program.command('auth').description('Sign-in state, access tokens, registration, password recovery, e-mail verification');
-  for (const verb of [status, token, registerVerb, recover, verify]) verb.register(auth, ctx);
+  await registerVerbs(auth, ctx, VERBS, inv);
 }

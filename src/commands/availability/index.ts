@@ -3,14 +3,18 @@
  * `availability SERVICE` lists slots (the default verb, `slots`); `schedule ID` shows a course's places;
  * `multislot` finds back-to-back slots for several services.
  */
-import '../../startup.js';
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import * as multislot from './multislot.js';
-import * as schedule from './schedule.js';
-import * as slots from './slots.js';
+import { registerVerbs, type Invocation, type VerbEntry } from '../manifest.js';
 
-export function register(program: Command, ctx: Context): void {
+/** The verbs, in help's order; only the one invoked is loaded (commands/manifest.ts). */
+const VERBS: readonly VerbEntry[] = [
+  { names: ['slots'], load: () => import('./slots.js') },
+  { names: ['schedule'], load: () => import('./schedule.js') },
+  { names: ['multislot'], load: () => import('./multislot.js') },
+];
+
+export async function register(program: Command, ctx: Context, inv: Invocation): Promise<void> {
   const availability = program.command('availability').alias('avail').description('Open slots of services, course places, back-to-back slots');
-  for (const verb of [slots, schedule, multislot]) verb.register(availability, ctx);
+  await registerVerbs(availability, ctx, VERBS, inv);
 }

@@ -3,23 +3,27 @@
  * and count come from the shared verb factories over the extended bookings query; confirm, decline, cancel and
  * pending are shared transition verbs (one booking, or many through the entity bulk engine).
  */
-import '../../startup.js';
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import * as actions from './actions.js';
-import * as cancel from './cancel.js';
-import * as confirm from './confirm.js';
-import * as count from './count.js';
-import * as create from './create.js';
-import * as decline from './decline.js';
-import * as fields from './fields.js';
-import * as get from './get.js';
-import * as list from './list.js';
-import * as participants from './participants.js';
-import * as pending from './pending.js';
-import * as reschedule from './reschedule.js';
+import { registerVerbs, type Invocation, type VerbEntry } from '../manifest.js';
 
-export function register(program: Command, ctx: Context): void {
+/** The verbs, in help's order; only the one invoked is loaded (commands/manifest.ts). */
+const VERBS: readonly VerbEntry[] = [
+  { names: ['list', 'ls'], load: () => import('./list.js') },
+  { names: ['get', 'view'], load: () => import('./get.js') },
+  { names: ['count'], load: () => import('./count.js') },
+  { names: ['create'], load: () => import('./create.js') },
+  { names: ['confirm'], load: () => import('./confirm.js') },
+  { names: ['decline'], load: () => import('./decline.js') },
+  { names: ['cancel'], load: () => import('./cancel.js') },
+  { names: ['pending'], load: () => import('./pending.js') },
+  { names: ['reschedule'], load: () => import('./reschedule.js') },
+  { names: ['participants'], load: () => import('./participants.js') },
+  { names: ['fields'], load: () => import('./fields.js') },
+  { names: ['actions'], load: () => import('./actions.js') },
+];
+
+export async function register(program: Command, ctx: Context, inv: Invocation): Promise<void> {
   const bookings = program.command('bookings').alias('booking').description('List, create and confirm, decline, cancel or move bookings');
-  for (const verb of [list, get, count, create, confirm, decline, cancel, pending, reschedule, participants, fields, actions]) verb.register(bookings, ctx);
+  await registerVerbs(bookings, ctx, VERBS, inv);
 }

@@ -3,13 +3,13 @@
  * `sitectl NOUN list --interactive [list flags]`. The noun's own list command parses the flags (`--status`,
  * `--where`, `--sort`, ...), so both spellings take exactly the same ones.
  */
-import '../../startup.js';
 import { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { UserError } from '../../core/errors.js';
+import type { Invocation } from '../manifest.js';
 
 /** The nouns that can be browsed and their command modules. */
-const BROWSABLE: Record<string, () => Promise<{ register(program: Command, ctx: Context): void }>> = {
+const BROWSABLE: Record<string, () => Promise<{ register(program: Command, ctx: Context, inv: Invocation): Promise<void> }>> = {
   services: () => import('../services/index.js'),
   bookings: () => import('../bookings/index.js'),
   members: () => import('../members/index.js'),
@@ -35,7 +35,7 @@ export async function run(noun: string, args: readonly string[], ctx: Context): 
   const load = BROWSABLE[name];
   if (!load) throw new UserError(`cannot browse '${noun}'`, `browse one of ${BROWSABLE_NOUNS.join(', ')}`);
   const root = new Command('sitectl');
-  (await load()).register(root, ctx);
+  await (await load()).register(root, ctx, { verb: 'list' });
   quiet(root, ctx);
   await root.parseAsync([name, 'list', '--interactive', ...args], { from: 'user' });
 }

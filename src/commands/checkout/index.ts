@@ -4,15 +4,19 @@
  * limit), an online order bought on a member's behalf (PENDING until paid) and an offline order recorded for
  * a member (ACTIVE, paid or not).
  */
-import '../../startup.js';
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import * as offline from './offline.js';
-import * as online from './online.js';
-import * as preview from './preview.js';
-import * as price from './price.js';
+import { registerVerbs, type Invocation, type VerbEntry } from '../manifest.js';
 
-export function register(program: Command, ctx: Context): void {
+/** The verbs, in help's order; only the one invoked is loaded (commands/manifest.ts). */
+const VERBS: readonly VerbEntry[] = [
+  { names: ['price'], load: () => import('./price.js') },
+  { names: ['preview'], load: () => import('./preview.js') },
+  { names: ['online'], load: () => import('./online.js') },
+  { names: ['offline'], load: () => import('./offline.js') },
+];
+
+export async function register(program: Command, ctx: Context, inv: Invocation): Promise<void> {
   const checkout = program.command('checkout').description('Price, preview and buy pricing plans for members');
-  for (const verb of [price, preview, online, offline]) verb.register(checkout, ctx);
+  await registerVerbs(checkout, ctx, VERBS, inv);
 }

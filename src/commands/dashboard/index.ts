@@ -6,7 +6,6 @@
  * `bookings confirm ID`, the bulk engine for marked rows). Every pane is read again each `--interval`; on the
  * emulator the event stream is followed too, so a change made elsewhere shows within a second.
  */
-import '../../startup.js';
 import type { Command } from 'commander';
 import type { ApiClient } from '../../api/client.js';
 import { listPages, type ListOperation } from '../../api/paging.js';

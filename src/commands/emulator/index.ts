@@ -2,22 +2,26 @@
  * `sitectl emulator start|stop|status|reset|clock|sites|mail|pay`: the local, persistent emulator of the platform
  * (design.md "The emulator"; issue 2 section 3).
  */
-import '../../startup.js';
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import * as clock from './clock.js';
-import * as mail from './mail.js';
-import * as pay from './pay.js';
-import * as reset from './reset.js';
-import * as sites from './sites.js';
-import * as start from './start.js';
-import * as status from './status.js';
-import * as stop from './stop.js';
+import { registerVerbs, type Invocation, type VerbEntry } from '../manifest.js';
 
-export function register(program: Command, ctx: Context): void {
+/** The verbs, in help's order; only the one invoked is loaded (commands/manifest.ts). */
+const VERBS: readonly VerbEntry[] = [
+  { names: ['start'], load: () => import('./start.js') },
+  { names: ['stop'], load: () => import('./stop.js') },
+  { names: ['status'], load: () => import('./status.js') },
+  { names: ['reset'], load: () => import('./reset.js') },
+  { names: ['clock'], load: () => import('./clock.js') },
+  { names: ['sites'], load: () => import('./sites.js') },
+  { names: ['mail'], load: () => import('./mail.js') },
+  { names: ['pay'], load: () => import('./pay.js') },
+];
+
+export async function register(program: Command, ctx: Context, inv: Invocation): Promise<void> {
   const emulator = program
     .command('emulator')
     .description('Run the local emulator of the platform')
     .addHelpText('after', '\nData lives in --data-dir (default $SITECTL_DATA_DIR/emulator, else ~/.local/share/sitectl/emulator).');
-  for (const verb of [start, stop, status, reset, clock, sites, mail, pay]) verb.register(emulator, ctx);
+  await registerVerbs(emulator, ctx, VERBS, inv);
 }

@@ -7,7 +7,6 @@
  * `--forward-to` posts each event as JSON to a webhook receiver with retries, as the Stripe CLI's
  * `listen --forward-to` does. Every wait ends at once on Ctrl-C (exit 130).
  */
-import '../../startup.js';
 import type { Command } from 'commander';
 import { abortableSleep } from '../../bulk/wait.js';
 import type { Context } from '../../context.js';

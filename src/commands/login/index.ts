@@ -18,7 +18,6 @@
  * stays empty. Tokens are written to the sessions file only (core/sessions.ts).
  */
 import { deadline as deadlineOf } from '../../core/deadline.js';
-import '../../startup.js';
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';

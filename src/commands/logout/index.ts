@@ -10,7 +10,6 @@
  * that site (core/sessions.ts: another site's session found under the same key is left alone). The revocations honour
  * `--timeout` (else 10 s each) and `--debug`.
  */
-import '../../startup.js';
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { tokenEndpoint } from '../../context-auth.js';

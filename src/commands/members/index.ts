@@ -5,25 +5,29 @@
  * approve and block as the platform's by-filter jobs); delete is the shared delete verb; export streams every
  * member as NDJSON or CSV. `me` is the signed-in member (member tokens, `sitectl login`).
  */
-import '../../startup.js';
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import * as approve from './approve.js';
-import * as block from './block.js';
-import * as clearContact from './clear-contact.js';
-import * as create from './create.js';
-import * as del from './delete.js';
-import * as disconnect from './disconnect.js';
-import * as exportVerb from './export.js';
-import * as get from './get.js';
-import * as list from './list.js';
-import * as me from './me.js';
-import * as mute from './mute.js';
-import * as slug from './slug.js';
-import * as unmute from './unmute.js';
-import * as update from './update.js';
+import { registerVerbs, type Invocation, type VerbEntry } from '../manifest.js';
 
-export function register(program: Command, ctx: Context): void {
+/** The verbs, in help's order; only the one invoked is loaded (commands/manifest.ts). */
+const VERBS: readonly VerbEntry[] = [
+  { names: ['list', 'ls'], load: () => import('./list.js') },
+  { names: ['get', 'view'], load: () => import('./get.js') },
+  { names: ['me'], load: () => import('./me.js') },
+  { names: ['create'], load: () => import('./create.js') },
+  { names: ['update'], load: () => import('./update.js') },
+  { names: ['delete'], load: () => import('./delete.js') },
+  { names: ['approve'], load: () => import('./approve.js') },
+  { names: ['block'], load: () => import('./block.js') },
+  { names: ['mute'], load: () => import('./mute.js') },
+  { names: ['unmute'], load: () => import('./unmute.js') },
+  { names: ['disconnect'], load: () => import('./disconnect.js') },
+  { names: ['slug'], load: () => import('./slug.js') },
+  { names: ['clear-contact'], load: () => import('./clear-contact.js') },
+  { names: ['export'], load: () => import('./export.js') },
+];
+
+export async function register(program: Command, ctx: Context, inv: Invocation): Promise<void> {
   const members = program.command('members').alias('member').description('List, approve, block, mute, update, delete and export site members');
-  for (const verb of [list, get, me, create, update, del, approve, block, mute, unmute, disconnect, slug, clearContact, exportVerb]) verb.register(members, ctx);
+  await registerVerbs(members, ctx, VERBS, inv);
 }

@@ -2,13 +2,26 @@
  * `sitectl msb <verb>`: multi-service bookings, several services booked together and changed as one (spec 000
  * sections 4 and 7; issue 6 section 3).
  */
-import '../../startup.js';
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import * as create from './create.js';
-import { actions, add, availability, cancel, confirm, decline, get, pending, remove, reschedule } from './group-actions.js';
+import { registerVerbs, type Invocation, type VerbEntry } from '../manifest.js';
 
-export function register(program: Command, ctx: Context): void {
+/** The verbs, in help's order; only the one invoked is loaded (commands/manifest.ts). */
+const VERBS: readonly VerbEntry[] = [
+  { names: ['create'], load: () => import('./create.js') },
+  { names: ['get'], load: async () => (await import('./group-actions.js')).get },
+  { names: ['confirm'], load: async () => (await import('./group-actions.js')).confirm },
+  { names: ['decline'], load: async () => (await import('./group-actions.js')).decline },
+  { names: ['cancel'], load: async () => (await import('./group-actions.js')).cancel },
+  { names: ['pending'], load: async () => (await import('./group-actions.js')).pending },
+  { names: ['reschedule'], load: async () => (await import('./group-actions.js')).reschedule },
+  { names: ['availability'], load: async () => (await import('./group-actions.js')).availability },
+  { names: ['add'], load: async () => (await import('./group-actions.js')).add },
+  { names: ['remove'], load: async () => (await import('./group-actions.js')).remove },
+  { names: ['actions'], load: async () => (await import('./group-actions.js')).actions },
+];
+
+export async function register(program: Command, ctx: Context, inv: Invocation): Promise<void> {
   const msb = program.command('msb').description('Multi-service bookings: several services booked together');
-  for (const verb of [create, get, confirm, decline, cancel, pending, reschedule, availability, add, remove, actions]) verb.register(msb, ctx);
+  await registerVerbs(msb, ctx, VERBS, inv);
 }

@@ -4,18 +4,22 @@
  * through the entity bulk engine. `list --mine`, `get ID --mine` and `cancel ID --mine` act on the signed-in
  * member's own orders with its tokens (shared/mine.ts).
  */
-import '../../startup.js';
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import * as cancel from './cancel.js';
-import * as get from './get.js';
-import * as list from './list.js';
-import * as markPaid from './mark-paid.js';
-import * as pause from './pause.js';
-import * as postpone from './postpone.js';
-import * as resume from './resume.js';
+import { registerVerbs, type Invocation, type VerbEntry } from '../manifest.js';
 
-export function register(program: Command, ctx: Context): void {
+/** The verbs, in help's order; only the one invoked is loaded (commands/manifest.ts). */
+const VERBS: readonly VerbEntry[] = [
+  { names: ['list', 'ls'], load: () => import('./list.js') },
+  { names: ['get', 'view'], load: () => import('./get.js') },
+  { names: ['pause'], load: () => import('./pause.js') },
+  { names: ['resume'], load: () => import('./resume.js') },
+  { names: ['cancel'], load: () => import('./cancel.js') },
+  { names: ['mark-paid'], load: () => import('./mark-paid.js') },
+  { names: ['postpone'], load: () => import('./postpone.js') },
+];
+
+export async function register(program: Command, ctx: Context, inv: Invocation): Promise<void> {
   const orders = program.command('orders').alias('order').description('List pricing plan orders and pause, resume, cancel, mark paid or postpone them');
-  for (const verb of [list, get, pause, resume, cancel, markPaid, postpone]) verb.register(orders, ctx);
+  await registerVerbs(orders, ctx, VERBS, inv);
 }

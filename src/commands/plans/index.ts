@@ -2,20 +2,24 @@
  * `sitectl plans <verb>`: the site's pricing plans (spec 001 sections 3, 4 and 7 "Plans"): list, get, create,
  * update, archive, make primary or clear it, show or hide, count.
  */
-import '../../startup.js';
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import * as archive from './archive.js';
-import * as clearPrimary from './clear-primary.js';
-import * as create from './create.js';
-import * as get from './get.js';
-import * as list from './list.js';
-import * as primary from './primary.js';
-import * as stats from './stats.js';
-import * as update from './update.js';
-import * as visibility from './visibility.js';
+import { registerVerbs, type Invocation, type VerbEntry } from '../manifest.js';
 
-export function register(program: Command, ctx: Context): void {
+/** The verbs, in help's order; only the one invoked is loaded (commands/manifest.ts). */
+const VERBS: readonly VerbEntry[] = [
+  { names: ['list', 'ls'], load: () => import('./list.js') },
+  { names: ['get', 'view'], load: () => import('./get.js') },
+  { names: ['create'], load: () => import('./create.js') },
+  { names: ['update'], load: () => import('./update.js') },
+  { names: ['archive'], load: () => import('./archive.js') },
+  { names: ['primary'], load: () => import('./primary.js') },
+  { names: ['clear-primary'], load: () => import('./clear-primary.js') },
+  { names: ['visibility'], load: () => import('./visibility.js') },
+  { names: ['stats'], load: () => import('./stats.js') },
+];
+
+export async function register(program: Command, ctx: Context, inv: Invocation): Promise<void> {
   const plans = program.command('plans').alias('plan').description('List, create and change pricing plans');
-  for (const verb of [list, get, create, update, archive, primary, clearPrimary, visibility, stats]) verb.register(plans, ctx);
+  await registerVerbs(plans, ctx, VERBS, inv);
 }

@@ -2,18 +2,22 @@
  * `sitectl profile add|list|use|remove|show`: which site and credentials the CLI talks to
  * (design.md "Profiles and auth"; issue 2 section 4).
  */
-import '../../startup.js';
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import * as add from './add.js';
-import * as list from './list.js';
-import * as remove from './remove.js';
-import * as show from './show.js';
-import * as use from './use.js';
+import { registerVerbs, type Invocation, type VerbEntry } from '../manifest.js';
 
-export function register(program: Command, ctx: Context): void {
+/** The verbs, in help's order; only the one invoked is loaded (commands/manifest.ts). */
+const VERBS: readonly VerbEntry[] = [
+  { names: ['add'], load: () => import('./add.js') },
+  { names: ['list', 'ls'], load: () => import('./list.js') },
+  { names: ['use'], load: () => import('./use.js') },
+  { names: ['show'], load: () => import('./show.js') },
+  { names: ['remove', 'rm'], load: () => import('./remove.js') },
+];
+
+export async function register(program: Command, ctx: Context, inv: Invocation): Promise<void> {
   const profile = program
     .command('profile')
     .description('Manage profiles: which site and credentials to use');
-  for (const verb of [add, list, use, show, remove]) verb.register(profile, ctx);
+  await registerVerbs(profile, ctx, VERBS, inv);
 }

@@ -3,26 +3,30 @@
  * and count come from the shared verb factories, the bulk verbs (update, delete, clone) run through the entity
  * bulk engine.
  */
-import '../../startup.js';
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import * as apply from './apply.js';
-import * as clone from './clone.js';
-import * as count from './count.js';
-import * as create from './create.js';
-import * as del from './delete.js';
-import * as diff from './diff.js';
-import * as exporter from './export.js';
-import * as get from './get.js';
-import * as list from './list.js';
-import * as lists from './lists.js';
-import * as locations from './locations.js';
-import * as pricingPlans from './pricing-plans.js';
-import * as search from './search.js';
-import * as slug from './slug.js';
-import * as update from './update.js';
+import { registerVerbs, type Invocation, type VerbEntry } from '../manifest.js';
 
-export function register(program: Command, ctx: Context): void {
+/** The verbs, in help's order; only the one invoked is loaded (commands/manifest.ts). */
+const VERBS: readonly VerbEntry[] = [
+  { names: ['list', 'ls'], load: () => import('./list.js') },
+  { names: ['get', 'view'], load: () => import('./get.js') },
+  { names: ['search'], load: () => import('./search.js') },
+  { names: ['count'], load: () => import('./count.js') },
+  { names: ['create'], load: () => import('./create.js') },
+  { names: ['update'], load: () => import('./update.js') },
+  { names: ['delete'], load: () => import('./delete.js') },
+  { names: ['clone'], load: () => import('./clone.js') },
+  { names: ['export'], load: () => import('./export.js') },
+  { names: ['diff'], load: () => import('./diff.js') },
+  { names: ['apply'], load: () => import('./apply.js') },
+  { names: ['slug'], load: () => import('./slug.js') },
+  { names: ['locations'], load: () => import('./locations.js') },
+  { names: ['pricing-plans'], load: () => import('./pricing-plans.js') },
+  { names: ['booking-policies', 'booking-forms', 'categories', 'business-locations'], load: () => import('./lists.js') },
+];
+
+export async function register(program: Command, ctx: Context, inv: Invocation): Promise<void> {
   const services = program.command('services').alias('service').description('List, inspect, create and bulk-update services');
-  for (const verb of [list, get, search, count, create, update, del, clone, exporter, diff, apply, slug, locations, pricingPlans, lists]) verb.register(services, ctx);
+  await registerVerbs(services, ctx, VERBS, inv);
 }

@@ -5,7 +5,6 @@
  * src/bulk stays terminal-free; this module decides between Ink on a terminal (loaded with a dynamic import)
  * and plain lines on stderr, keeps stdout data-only, and names the command in hints as the user typed it.
  */
-import '../../startup.js';
 import type { Context } from '../../context.js';
 import { DeclinedError, UserError } from '../../core/errors.js';
 import { shellWord } from '../../core/invocation.js';

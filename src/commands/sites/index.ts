@@ -4,7 +4,6 @@
  * `--site`) is marked. On the platform the account id comes from SITECTL_ACCOUNT_ID; the emulator's is in its
  * key file.
  */
-import '../../startup.js';
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { addFormatFlags, type Column, fieldsChecker, type FormatFlags, printRecords, resolveFormat } from '../../core/output.js';

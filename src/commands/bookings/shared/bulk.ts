@@ -4,7 +4,6 @@
  * each at its planned revision: there is no bulk confirm at a revision) and cancel (the bulk cancel call, 100
  * per request, each item at its revision).
  */
-import '../../../startup.js';
 import type { ApiClient } from '../../../api/client.js';
 import { bookingOps } from '../../../api/bookings.js';
 import { extendedBookingOps } from '../../../api/extended-bookings.js';

@@ -6,7 +6,6 @@
  * mute and unmute one call per member (no bulk call exists). Every chunk is settled by reading its members
  * back: that read is how the CLI waits for a job's outcome.
  */
-import '../../../startup.js';
 import type { ApiClient } from '../../../api/client.js';
 import { memberOps } from '../../../api/members.js';
 import { MAX_BULK_DELETE_MEMBERS, MAX_MEMBERS_PAGE } from '../../../api/schemas/member.js';

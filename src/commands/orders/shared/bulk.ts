@@ -4,7 +4,6 @@
  * actions (one call per order: the platform has no bulk order call). Orders have no revisions: an action sent
  * again is refused by the order's state (already paused, paid, canceled) and settled by reading the order.
  */
-import '../../../startup.js';
 import type { ApiClient } from '../../../api/client.js';
 import { ApiError } from '../../../api/errors.js';
 import { orderOps } from '../../../api/orders.js';

@@ -6,7 +6,6 @@
  * update recognised at planned revision + 1 holding the planned values, a delete by the service being gone).
  * Each item's request body is in its journal line, so `--resume` continues from the journal alone.
  */
-import '../../../startup.js';
 import type { ApiClient } from '../../../api/client.js';
 import { invoke } from '../../../api/family.js';
 import { listPages } from '../../../api/paging.js';

@@ -3,7 +3,6 @@
  * delete and clone actions over `bulkUpdateServices` (chunks of 100, each item at its planned revision),
  * `bulkDeleteServices` and `cloneService` (issue 5 section 3).
  */
-import '../../../startup.js';
 import type { ApiClient } from '../../../api/client.js';
 import { invoke } from '../../../api/family.js';
 import type { Service } from '../../../api/schemas/service.js';

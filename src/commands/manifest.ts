@@ -1,0 +1,44 @@
+/**
+ * The command manifest: a noun lists its verbs by name with a loader each, and only the verb being run is
+ * imported (as Shopify's CLI moved from an eager command barrel to a manifest). `sitectl services list` loads
+ * the list verb and what it imports, not the catalogue file code, the bulk engine or the plans API that other
+ * services verbs use. Help for the noun (`services --help`, `help services`, `services` alone), an unknown verb
+ * (so Commander can suggest the closest) and the completion scripts load every verb, in the manifest's order.
+ *
+ * `names` are every word that selects the verb: its name and its aliases (tests/unit/commands/manifest.test.ts
+ * checks them against what each module registers, so the manifest cannot drift from the code).
+ */
+import type { Command } from 'commander';
+import type { Context } from '../context.js';
+
+/** What a verb module exports: adds its command(s) under the noun's command. */
+export interface VerbModule {
+  register(parent: Command, ctx: Context): void;
+}
+
+/** One entry of a noun's manifest. */
+export interface VerbEntry {
+  /** The verb's name and aliases, as typed after the noun (a module that adds several verbs lists each). */
+  names: readonly string[];
+  load: () => Promise<VerbModule>;
+}
+
+/** Which verb the command line runs: `verb` is the word after the noun; `all` loads every verb. */
+export interface Invocation {
+  verb?: string;
+  all?: boolean;
+}
+
+/**
+ * Registers a noun's verbs under `parent`: only the invoked one when the manifest knows it, else all of them.
+ * @param verbs the noun's manifest, in the order help lists the verbs
+ */
+export async function registerVerbs(parent: Command, ctx: Context, verbs: readonly VerbEntry[], inv: Invocation): Promise<void> {
+  const wanted = inv.all || inv.verb === undefined ? undefined : verbs.find((v) => v.names.includes(inv.verb!));
+  if (wanted) {
+    (await wanted.load()).register(parent, ctx);
+    return;
+  }
+  const modules = await Promise.all(verbs.map((v) => v.load()));
+  for (const m of modules) m.register(parent, ctx);
+}
