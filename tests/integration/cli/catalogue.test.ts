@@ -419,6 +419,29 @@ describe('the catalogue across renames, selections and faults', () => {
     expect(after.code, after.stdout + after.stderr).toBe(0);
   });
 
+  it('keeps a service renamed on the site: an earlier export diffs as an update of its name and applies back onto it', async () => {
+    const file = join(dir, 'appointments-before.yaml');
+    expect((await cli(['services', 'export', '--where', 'type=APPOINTMENT', '-o', file])).code).toBe(0);
+    const [svc] = json(await cli(['services', 'list', '--where', 'type=APPOINTMENT', '--json', 'id,name,mainSlug', '--limit', '1']));
+    const count = json(await cli(['services', 'count']));
+    expect((await cli(['services', 'update', svc.id, '--set', `name=${svc.name} Renamed`])).code).toBe(0);
+    const moved = json(await cli(['services', 'get', svc.id, '--json', 'mainSlug']));
+    expect(moved.mainSlug.name).not.toBe(svc.mainSlug.name);
+
+    const diff = await cli(['services', 'diff', '-f', file, '--json']);
+    expect(diff.code, diff.stderr).toBe(0);
+    const [site] = json(diff).sites;
+    expect(site.create).toEqual([]);
+    expect(site.update).toEqual([{ slug: svc.mainSlug.name, fields: ['name'], renamedFrom: moved.mainSlug.name }]);
+
+    const applied = await cli(['services', 'apply', '-f', file, '--to-site', 'Downtown', '--yes', '--json']);
+    expect(applied.code, applied.stdout + applied.stderr).toBe(0);
+    expect(json(applied).sites[0].counts).toMatchObject({ created: 0, updated: 1 });
+    expect(json(await cli(['services', 'count']))).toBe(count);
+    expect(json(await cli(['services', 'get', svc.id, '--json', 'name'])).name).toBe(svc.name);
+    expect((await cli(['services', 'diff', '-f', file, '--exit-code'])).code).toBe(0);
+  });
+
   it('refuses, before any write, --prune with an empty catalogue and values the platform would refuse (exit 2)', async () => {
     const seq = (await emu.request('GET', '/__emulator/state')).body.events.lastSeq;
     const empty = join(dir, 'empty.json');

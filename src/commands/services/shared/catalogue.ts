@@ -268,25 +268,40 @@ export interface CatalogueDiff {
 const KEY_FIELDS = new Set(['slug', 'previousSlugs']);
 
 /**
- * Which service of the site each wanted service is (wanted slug -> the site's slug): the one holding its slug,
- * else one holding an earlier slug of it (a rename on the source moves the main slug), each site service once.
+ * Which service of the site each wanted service is (wanted slug -> the site's slug), each site service once. A
+ * service keeps its identity across renames: the platform moves a renamed service's former main slug to its
+ * `supportedSlugs` (the catalogue's `previousSlugs`). So, in this order of preference, the site's service that:
+ * 1. holds the wanted slug as its main slug;
+ * 2. holds, as main slug, a former slug of the wanted one (the source was renamed since the site got it);
+ * 3. holds the wanted slug as a former slug (the site's service was renamed since the file was written: an earlier
+ *    export applies back onto it instead of planning a create the platform refuses as "slug already used");
+ * 4. shares a former slug with the wanted one (both renamed since).
+ * A slug that another wanted service holds as its own main slug is never matched by an earlier pass's fallback.
  */
 export function matchCatalogue(wanted: Catalogue, current: Catalogue): Map<string, string> {
-  const here = new Set(current.services.map((s) => s.slug));
   const match = new Map<string, string>();
   const taken = new Set<string>();
-  for (const w of wanted.services) {
-    if (here.has(w.slug)) {
-      match.set(w.slug, w.slug);
-      taken.add(w.slug);
-    }
-  }
-  for (const w of wanted.services) {
-    if (match.has(w.slug)) continue;
-    const earlier = ((w.previousSlugs as string[] | undefined) ?? []).find((p) => here.has(p) && !taken.has(p) && !wanted.services.some((o) => o.slug === p));
-    if (earlier) {
-      match.set(w.slug, earlier);
-      taken.add(earlier);
+  const wantedSlugs = new Set(wanted.services.map((w) => w.slug));
+  const former = (s: PortableService): string[] => (s.previousSlugs as string[] | undefined) ?? [];
+  const bySlug = new Map(current.services.map((c) => [c.slug, c]));
+  const byFormer = new Map<string, PortableService[]>();
+  for (const c of current.services) for (const p of former(c)) byFormer.set(p, [...(byFormer.get(p) ?? []), c]);
+  // A site service another wanted service holds by its own main slug is left to that one.
+  const free = (c: PortableService | undefined): c is PortableService => c !== undefined && !taken.has(c.slug) && !wantedSlugs.has(c.slug);
+  const passes: ((w: PortableService) => PortableService | undefined)[] = [
+    (w) => bySlug.get(w.slug),
+    (w) => former(w).map((p) => bySlug.get(p)).find(free),
+    (w) => byFormer.get(w.slug)?.find(free),
+    (w) => former(w).flatMap((p) => byFormer.get(p) ?? []).find(free),
+  ];
+  for (const find of passes) {
+    for (const w of wanted.services) {
+      if (match.has(w.slug)) continue;
+      const c = find(w);
+      if (c && !taken.has(c.slug)) {
+        match.set(w.slug, c.slug);
+        taken.add(c.slug);
+      }
     }
   }
   return match;
