@@ -70,6 +70,13 @@ export interface EntityAction<E extends Entity = Entity> {
   items: { kind: 'targets'; plan(entity: E): PlanDecision } | { kind: 'slots'; count: number; source: E } | { kind: 'planned'; items: readonly PlannedItem[] };
   /** The runner, given the port the targets came from (settling reads through it). */
   runner(port: EntityPort<E>): ChunkRunner;
+  /**
+   * For creates (`slots`): finds the entities that items sent without a recorded result did create, so `--resume`
+   * adopts them instead of creating them again. `inFlight` maps each such item to what its `sending` line intended;
+   * `known` are the ids the journal already records as created. Returns a result (`created`, with `createdId`) for
+   * each item adopted; the others are created again.
+   */
+  adopt?(inFlight: Map<string, unknown>, known: ReadonlySet<string>, signal?: AbortSignal): Promise<ItemResult[]>;
 }
 
 /** `planned + 1` for the platform's int64-as-string revisions; undefined when either is not an integer. */
@@ -323,16 +330,43 @@ export function transitionAction<E extends Entity>(opts: {
   };
 }
 
-/** Creates `count` new entities from `source` (clone), one call per copy, never repeated automatically. */
+/**
+ * Creates `count` new entities from `source` (clone), one call per copy, never repeated automatically. Each copy's
+ * intended name is journaled before it is sent; on `--resume`, a copy with that name created since the run began
+ * and not yet recorded is adopted (one per item whose reply was lost), never created a second time. Nothing is
+ * written into the user's data to mark the copies.
+ */
 export function createAction<E extends Entity>(opts: {
   name: string;
   source: E;
   count: number;
   /** Creates one copy; resolves with the new entity's id and revision. */
   create(signal?: AbortSignal): Promise<{ id: string; revision?: string | null }>;
+  /** The name the platform gives a copy (journaled before each create). */
+  intendedName: string;
+  /** Every entity named `name`, oldest first. */
+  findNamed(name: string, signal?: AbortSignal): Promise<{ id: string; revision?: string | null }[]>;
+  /** `args.existing` holds the ids that had the copies' name before the run: those are never adopted. */
   args: JournalArgs;
 }): EntityAction<E> {
+  const existing = new Set(opts.args.existing ?? []);
   return {
+    async adopt(inFlight, known, signal) {
+      const out: ItemResult[] = [];
+      const byName = new Map<string, string[]>();
+      for (const [id, intended] of inFlight) {
+        const name = (intended as { name?: unknown } | undefined)?.name;
+        if (typeof name === 'string') byName.set(name, [...(byName.get(name) ?? []), id]);
+      }
+      for (const [name, items] of byName) {
+        const found = (await opts.findNamed(name, signal)).filter((e) => !known.has(e.id) && !existing.has(e.id));
+        items.forEach((id, i) => {
+          const e = found[i];
+          if (e) out.push({ id, outcome: 'created', createdId: e.id, revision: e.revision ?? undefined });
+        });
+      }
+      return out;
+    },
     name: opts.name,
     done: 'created',
     title: 'Creating',
@@ -343,6 +377,7 @@ export function createAction<E extends Entity>(opts: {
     items: { kind: 'slots', count: opts.count, source: opts.source },
     runner: () => ({
       done: 'created',
+      intent: () => ({ name: opts.intendedName }),
       async send(chunk, info) {
         const out: SentOutcome[] = [];
         for (const slot of chunk) {

@@ -12,7 +12,7 @@
  * the chunks in flight are over, and a journal failure names the resume command.
  */
 import { CancelError } from '../core/errors.js';
-import { JournalWriteError, type JournalWriter, type Outcome, type ResultLine } from './journal.js';
+import { JournalWriteError, type JournalWriter, type Outcome, type ResultLine, type SendingLine } from './journal.js';
 import { abortableSleep } from './wait.js';
 
 /** One target of the run as planned: its id and the revision the change was planned against. */
@@ -47,6 +47,12 @@ export interface ChunkRunner {
    * (done), someone else changed it (conflict), or it failed. Without it they fail with the platform's reason.
    */
   settle?(items: { item: WorkItem; sent: SentOutcome }[], signal?: AbortSignal): Promise<ItemResult[]>;
+  /**
+   * What a create intends (e.g. the name the platform gives a copy), journaled as a `sending` line, on disk before
+   * the item is sent, so `--resume` can adopt an entity created by a send whose reply was lost instead of creating
+   * it again. Only for actions that are never repeated automatically (creates).
+   */
+  intent?(item: WorkItem): unknown;
 }
 
 /** Progress as reported to the command after every chunk: counts of items, rate in items/s, ETA in ms. */
@@ -142,6 +148,7 @@ export async function executeChunks(opts: ExecuteOptions): Promise<ItemResult[]>
 
   /** Sends one chunk and turns its outcomes into results (settling what the platform did not confirm). */
   const attemptChunk = async (chunk: WorkItem[], attempt: number): Promise<ItemResult[]> => {
+    if (runner.intent) await opts.journal?.appendDurable(chunk.map((it): SendingLine => ({ kind: 'sending', id: it.id, intended: runner.intent!(it) })));
     const sent = await runner.send(chunk, { attempt, signal });
     const byId = new Map(sent.map((s) => [s.id, s]));
     const out: ItemResult[] = [];

@@ -28,6 +28,8 @@ export interface JournalArgs {
   /** create: the source entity id and how many copies. */
   sourceId?: string;
   count?: number;
+  /** create: the ids of entities that already had the copies' name before the run (never adopted by --resume). */
+  existing?: string[];
   /** Action options a family needs to rebuild the action (e.g. a cancellation's `effectiveAt`). */
   options?: Record<string, unknown>;
 }
@@ -60,6 +62,16 @@ export interface ResultLine {
   createdId?: string;
   error?: string;
 }
+/**
+ * Written (on disk) just before an item whose action is never repeated automatically (a create) is sent, with what
+ * it intends (`{name}` of the entity to be created): an item with a `sending` line and no result may have been
+ * created, its reply lost; `--resume` looks for it by that intent before creating it again.
+ */
+export interface SendingLine {
+  kind: 'sending';
+  id: string;
+  intended?: unknown;
+}
 /** Written once the selection has been read in full: a resume needs a complete plan. */
 export interface PlannedAllLine {
   kind: 'planned-all';
@@ -71,7 +83,7 @@ export interface EndLine {
   /** `declined` at the confirm prompt, `aborted` when the plan was refused (e.g. unknown ids). */
   status?: 'done' | 'declined' | 'aborted';
 }
-export type JournalLine = HeaderLine | PlannedLine | PlannedAllLine | ResultLine | EndLine;
+export type JournalLine = HeaderLine | PlannedLine | PlannedAllLine | ResultLine | SendingLine | EndLine;
 
 /** A journal read back for `--resume`. */
 export interface JournalState {
@@ -81,6 +93,8 @@ export interface JournalState {
   planned: PlannedLine[];
   /** The last result of each id. */
   results: Map<string, ResultLine>;
+  /** What each item sent without a result yet intended (its last `sending` line; see SendingLine). */
+  sending: Map<string, unknown>;
   /** The plan was read in full (a `planned-all` line exists). */
   planComplete: boolean;
   ended: boolean;
@@ -334,6 +348,7 @@ export function readJournal(path: string): JournalState {
   const planned: PlannedLine[] = [];
   const seen = new Set<string>();
   const results = new Map<string, ResultLine>();
+  const sending = new Map<string, unknown>();
   let ended = false;
   let planComplete = false;
   for (const line of lines.slice(1)) {
@@ -344,11 +359,14 @@ export function readJournal(path: string): JournalState {
       }
     } else if (line.kind === 'result') {
       results.set(line.id, line);
+      sending.delete(line.id);
+    } else if (line.kind === 'sending') {
+      sending.set(line.id, line.intended);
     } else if (line.kind === 'planned-all') {
       planComplete = true;
     } else if (line.kind === 'end') {
       ended = true;
     }
   }
-  return { path, header, planned, results, planComplete, ended };
+  return { path, header, planned, results, sending, planComplete, ended };
 }

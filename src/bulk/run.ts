@@ -207,8 +207,14 @@ async function resume(port: EntityPort, action: EntityAction, req: BulkRunReques
   const retryFailed = action.items.kind !== 'slots';
   const pending: WorkItem[] = [];
   const prior: ItemResult[] = [];
+  // Creates sent without a recorded result (killed, reply lost) may have happened: adopt what they created.
+  const adopted = new Map<string, ItemResult>();
+  if (action.adopt && state.sending.size && !req.dryRun) {
+    const known = new Set([...state.results.values()].map((r) => r.createdId).filter((id): id is string => Boolean(id)));
+    for (const r of await action.adopt(state.sending, known, req.signal)) adopted.set(r.id, r);
+  }
   for (const p of state.planned) {
-    const r = state.results.get(p.id);
+    const r = state.results.get(p.id) ?? adopted.get(p.id);
     if (!r || (retryFailed && r.outcome === 'failed')) pending.push({ id: p.id, revision: p.revision });
     else prior.push(r);
   }
@@ -227,7 +233,8 @@ async function resume(port: EntityPort, action: EntityAction, req: BulkRunReques
   const journal = JournalWriter.reopen(path);
   try {
     hooks.onJournal?.(path, true);
-    const recorded = [...state.results.values()].map(resultOf);
+    if (adopted.size) await journal.appendDurable([...adopted.values()].map((r): ResultLine => ({ kind: 'result', ...r })));
+    const recorded = [...[...state.results.values()].map(resultOf), ...adopted.values()];
     return await confirmAndExecute(port, action, { ...req, journalPath: path }, hooks, journal, header.runId, plan, pending, prior, recorded);
   } finally {
     journal.close();

@@ -84,7 +84,7 @@ export async function run(opts: CloneOptions, ctx: Context): Promise<void> {
     await printRecord(ctx.io, format, reply.service, { rows: SERVICE_VIEW.rows(reply.service), columns: SERVICE_VIEW.columns, now: ctx.now() });
     return;
   }
-  const [{ bulkFormat, resumeJournal, runBulkVerb }, { cloneServices, servicesPort }] = await Promise.all([import('../shared/bulk.js'), import('./shared/bulk.js')]);
+  const [{ bulkFormat, resumeJournal, runBulkVerb }, { cloneServices, copyName, servicesNamed, servicesPort }] = await Promise.all([import('../shared/bulk.js'), import('./shared/bulk.js')]);
   bulkFormat(opts);
   requireConfirmable(ctx, opts, `creating ${count} copies`);
   const journal = opts.resume !== undefined ? resumeJournal(SERVICE_VIEW, opts.resume, 'clone') : undefined;
@@ -95,7 +95,8 @@ export async function run(opts: CloneOptions, ctx: Context): Promise<void> {
   await runBulkVerb(ctx, {
     view: SERVICE_VIEW,
     port: servicesPort(api),
-    action: cloneServices(api, source, journal?.header.args.count ?? count),
+    // The services already named as the copies will be: a resumed run never takes them for its own.
+    action: cloneServices(api, source, journal?.header.args.count ?? count, journal ? (journal.header.args.existing ?? []) : (await servicesNamed(api, copyName(source), ctx.signal)).map((s) => s.id)),
     resume: journal,
     flags: opts,
     command: 'services clone',

@@ -208,17 +208,40 @@ describe('services delete (bulk) and clone --count', () => {
     const services = await allServices(emu);
     for (const id of report.createdIds) expect(services.get(id)?.name).toContain(source.name!);
 
-    // As if the run had died after two clones: drop the last two results and the end line.
+    // Each copy's intended name was on disk before it was sent.
     const lines = readFileSync(journal, 'utf8').trim().split('\n');
-    const results = lines.map((l, i) => [l, i] as const).filter(([l]) => l.includes('"kind":"result"')).map(([, i]) => i);
-    const drop = new Set([...results.slice(2), lines.length - 1]);
-    writeFileSync(journal, `${lines.filter((_, i) => !drop.has(i)).join('\n')}\n`);
-    const before = (await allServices(emu)).size;
+    const sending = lines.filter((l) => l.includes('"kind":"sending"')).map((l) => JSON.parse(l));
+    expect(sending).toHaveLength(4);
+    expect(sending[0].intended).toEqual({ name: `${source.name} (copy)` });
+    const slots = sending.map((l: { id: string }) => l.id);
+
+    // As if the run had died before sending the last two: neither their sending lines nor results, nor the end.
+    const unsent = new Set(slots.slice(2));
+    const notSent = lines.filter((l, i) => i !== lines.length - 1 && !(/"kind":"(sending|result)"/.test(l) && unsent.has(JSON.parse(l).id)));
+    writeFileSync(journal, `${notSent.join('\n')}\n`);
+    let before = (await allServices(emu)).size;
     const resumed = await cli(['services', 'clone', '--resume', journal, '--yes', '--json']);
     expect(resumed.code, resumed.stderr).toBe(0);
     const again = JSON.parse(resumed.stdout);
     expect(again.counts.created).toBe(4);
     expect(again.createdIds.slice(0, 2)).toEqual(report.createdIds.slice(0, 2));
     expect((await allServices(emu)).size).toBe(before + 2);
+
+    // As if killed (SIGKILL) with the last two in flight: sent, created, their replies never journaled. The resumed
+    // run adopts those two copies (named as intended, made since the run began) and creates none.
+    const second = join(sandbox.stateDir, 'clone-killed.ndjson');
+    const run2 = await cli(['services', 'clone', source.id, '--count', '4', '--yes', '--json', '--journal', second]);
+    expect(run2.code, run2.stderr).toBe(0);
+    const made = JSON.parse(run2.stdout).createdIds as string[];
+    const lines2 = readFileSync(second, 'utf8').trim().split('\n');
+    const inFlight = new Set(lines2.filter((l) => l.includes('"kind":"sending"')).map((l) => JSON.parse(l).id).slice(2));
+    writeFileSync(second, `${lines2.filter((l, i) => i !== lines2.length - 1 && !(l.includes('"kind":"result"') && inFlight.has(JSON.parse(l).id))).join('\n')}\n`);
+    before = (await allServices(emu)).size;
+    const adopted = await cli(['services', 'clone', '--resume', second, '--yes', '--json']);
+    expect(adopted.code, adopted.stderr).toBe(0);
+    const third = JSON.parse(adopted.stdout);
+    expect(third.counts.created).toBe(4);
+    expect(new Set(third.createdIds)).toEqual(new Set(made));
+    expect((await allServices(emu)).size).toBe(before);
   });
 });

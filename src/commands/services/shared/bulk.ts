@@ -5,6 +5,7 @@
  */
 import type { ApiClient } from '../../../api/client.js';
 import { invoke } from '../../../api/family.js';
+import { listPages } from '../../../api/paging.js';
 import type { Service } from '../../../api/schemas/service.js';
 import { MAX_BULK_SERVICES, serviceOps } from '../../../api/services.js';
 import { bulkSender, createAction, deleteAction, nextRevision, updateAction, type EntityAction } from '../../../bulk/actions.js';
@@ -47,12 +48,32 @@ export function deleteServices(api: ApiClient, args: JournalArgs): EntityAction 
 }
 
 /** `services clone ID --count N`: N clones of one service, one call each, never repeated automatically. */
-export function cloneServices(api: ApiClient, source: Service, count: number): EntityAction {
+/** The name the platform gives a copy of a service (its cloneService: the source's name + " (copy)"). */
+export function copyName(source: Service): string {
+  return `${source.name ?? ''} (copy)`.slice(0, 400);
+}
+
+/** Every service of the site named `name`, oldest first (ids and revisions). */
+export async function servicesNamed(api: ApiClient, name: string, signal?: AbortSignal): Promise<{ id: string; revision?: string | null }[]> {
+  const out: { id: string; revision?: string | null }[] = [];
+  for await (const page of listPages(api, serviceOps.queryServices, { filter: { name: { $eq: name } }, sort: [{ fieldName: 'createdDate', order: 'ASC' }], signal })) {
+    for (const s of page.items) if (s.id) out.push({ id: s.id, revision: s.revision });
+  }
+  return out;
+}
+
+/**
+ * `services clone --count N`: N copies of `source`, each by cloneService. `existing` are the services that had the
+ * copies' name before the run (journaled, so `--resume` adopts only copies this run made; see createAction).
+ */
+export function cloneServices(api: ApiClient, source: Service, count: number, existing: string[]): EntityAction {
   return createAction({
     name: 'clone',
     source: source as Service & { id: string },
     count,
-    args: { sourceId: source.id, count },
+    args: { sourceId: source.id, count, existing },
+    intendedName: copyName(source),
+    findNamed: (name, signal) => servicesNamed(api, name, signal),
     async create(signal) {
       const reply = await invoke(api, serviceOps.cloneService, { sourceServiceId: source.id }, { signal });
       return { id: reply.service.id, revision: reply.service.revision };
