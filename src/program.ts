@@ -8,7 +8,7 @@
  * so `--help` and `profile ...` do not load the services verbs, the bulk engine and the schemas. Adding a noun is
  * one line in NOUNS.
  */
-import { Command } from 'commander';
+import { Command, type Option } from 'commander';
 import type { Shell } from './commands/completion/scripts.js';
 import type { Invocation } from './commands/manifest.js';
 import type { Context } from './context.js';
@@ -212,6 +212,7 @@ function writeUsageError(text: string, write: (s: string) => void): void {
  */
 function applyToTree(cmd: Command, ctx: Context): void {
   cmd.exitOverride();
+  cmd.configureHelp(HELP);
   cmd.configureOutput({
     writeOut: (s) => ctx.io.stdout.write(s),
     writeErr: (s) => ctx.io.stderr.write(s),
@@ -223,6 +224,26 @@ function applyToTree(cmd: Command, ctx: Context): void {
   });
   for (const sub of cmd.commands) applyToTree(sub, ctx);
 }
+
+/**
+ * How help reads (issue 19 section 7), as gh's does: a verb is listed by its name and aliases (`list|ls`), not
+ * with its `[options] <args>`, which its own help shows, so one long usage no longer stops Commander wrapping the
+ * descriptions of the whole list (it wraps only when 40 columns are left); and an option's default is shown only
+ * when it means something to a person, worded `(default 4)`: never Commander's `(default: [])`, `(default:
+ * false)` or `(default: "4")`, and not twice when the description already says its default. Width: the terminal's,
+ * 80 when piped (iostreams.ts).
+ */
+const HELP = {
+  subcommandTerm: (cmd: Command): string => [cmd.name(), ...cmd.aliases()].join('|'),
+  optionDescription: (option: Option): string => {
+    const extra: string[] = [];
+    if (option.argChoices) extra.push(`one of ${option.argChoices.join(', ')}`);
+    const value = option.defaultValueDescription ?? option.defaultValue;
+    const meaningful = (typeof value === 'string' && value !== '') || typeof value === 'number';
+    if (meaningful && !/\bdefault\b/i.test(option.description)) extra.push(`default ${String(value)}`);
+    return extra.length ? `${option.description} (${extra.join('; ')})` : option.description;
+  },
+};
 
 /**
  * Parses and runs `argv` (user arguments, without `node` and the script). No arguments prints the root help on

@@ -42,3 +42,11 @@ export async function registerVerbs(parent: Command, ctx: Context, verbs: readon
   const modules = await Promise.all(verbs.map((v) => v.load()));
   for (const m of modules) m.register(parent, ctx);
 }
+
+/**
+ * Ends a noun's help with examples, as its verbs' help does (issue 19 section 7). Each runs as printed against the
+ * local emulator's demo data (tests/integration/cli/help.test.ts runs every one).
+ */
+export function nounExamples(noun: Command, examples: readonly string[]): Command {
+  return noun.addHelpText('after', `\nExamples:\n${examples.map((e) => `  ${e}`).join('\n')}`);
+}

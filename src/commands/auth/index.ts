@@ -5,7 +5,7 @@
  */
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { registerVerbs, type Invocation, type VerbEntry } from '../manifest.js';
+import { nounExamples, registerVerbs, type Invocation, type VerbEntry } from '../manifest.js';
 
 /** The verbs, in help's order; only the one invoked is loaded (commands/manifest.ts). */
 const VERBS: readonly VerbEntry[] = [
@@ -17,6 +17,12 @@ const VERBS: readonly VerbEntry[] = [
 ];
 
 export async function register(program: Command, ctx: Context, inv: Invocation): Promise<void> {
-  const auth = program.command('auth').description('Sign-in state, access tokens, registration, password recovery, e-mail verification');
+  const auth = nounExamples(
+    program.command('auth').description('Sign-in state, access tokens, registration, password recovery, e-mail verification'),
+    [
+      'sitectl auth status',
+      'sitectl auth status --json role,member',
+    ],
+  );
   await registerVerbs(auth, ctx, VERBS, inv);
 }

@@ -5,7 +5,7 @@
  */
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { registerVerbs, type Invocation, type VerbEntry } from '../manifest.js';
+import { nounExamples, registerVerbs, type Invocation, type VerbEntry } from '../manifest.js';
 
 /** The verbs, in help's order; only the one invoked is loaded (commands/manifest.ts). */
 const VERBS: readonly VerbEntry[] = [
@@ -15,6 +15,12 @@ const VERBS: readonly VerbEntry[] = [
 ];
 
 export async function register(program: Command, ctx: Context, inv: Invocation): Promise<void> {
-  const availability = program.command('availability').alias('avail').description('Open slots of services, course places, back-to-back slots');
+  const availability = nounExamples(
+    program.command('availability').alias('avail').description('Open slots of services, course places, back-to-back slots'),
+    [
+      'sitectl availability \'Swedish Massage\' --days 3 --bookable',
+      'sitectl availability \'Vinyasa Flow Yoga\' --days 7 --json',
+    ],
+  );
   await registerVerbs(availability, ctx, VERBS, inv);
 }

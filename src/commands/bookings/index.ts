@@ -5,7 +5,7 @@
  */
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { registerVerbs, type Invocation, type VerbEntry } from '../manifest.js';
+import { nounExamples, registerVerbs, type Invocation, type VerbEntry } from '../manifest.js';
 
 /** The verbs, in help's order; only the one invoked is loaded (commands/manifest.ts). */
 const VERBS: readonly VerbEntry[] = [
@@ -24,6 +24,13 @@ const VERBS: readonly VerbEntry[] = [
 ];
 
 export async function register(program: Command, ctx: Context, inv: Invocation): Promise<void> {
-  const bookings = program.command('bookings').alias('booking').description('List, create and confirm, decline, cancel or move bookings');
+  const bookings = nounExamples(
+    program.command('bookings').alias('booking').description('List, create and confirm, decline, cancel or move bookings'),
+    [
+      'sitectl bookings list --status CREATED --sort startDate',
+      'sitectl bookings count --where status=CONFIRMED',
+      'sitectl bookings confirm --status CREATED --dry-run',
+    ],
+  );
   await registerVerbs(bookings, ctx, VERBS, inv);
 }

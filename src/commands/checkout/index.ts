@@ -6,7 +6,7 @@
  */
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { registerVerbs, type Invocation, type VerbEntry } from '../manifest.js';
+import { nounExamples, registerVerbs, type Invocation, type VerbEntry } from '../manifest.js';
 
 /** The verbs, in help's order; only the one invoked is loaded (commands/manifest.ts). */
 const VERBS: readonly VerbEntry[] = [
@@ -17,6 +17,12 @@ const VERBS: readonly VerbEntry[] = [
 ];
 
 export async function register(program: Command, ctx: Context, inv: Invocation): Promise<void> {
-  const checkout = program.command('checkout').description('Price, preview and buy pricing plans for members');
+  const checkout = nounExamples(
+    program.command('checkout').description('Price, preview and buy pricing plans for members'),
+    [
+      'sitectl checkout price \'Gold Monthly\' --coupon GOLDSTART',
+      'sitectl checkout preview \'Gold Monthly\' --member ada.abbott@example.com --coupon GOLDSTART',
+    ],
+  );
   await registerVerbs(checkout, ctx, VERBS, inv);
 }

@@ -4,7 +4,7 @@
  */
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { registerVerbs, type Invocation, type VerbEntry } from '../manifest.js';
+import { nounExamples, registerVerbs, type Invocation, type VerbEntry } from '../manifest.js';
 
 /** The verbs, in help's order; only the one invoked is loaded (commands/manifest.ts). */
 const VERBS: readonly VerbEntry[] = [
@@ -19,9 +19,16 @@ const VERBS: readonly VerbEntry[] = [
 ];
 
 export async function register(program: Command, ctx: Context, inv: Invocation): Promise<void> {
-  const emulator = program
+  const emulator = nounExamples(
+    program
     .command('emulator')
     .description('Run the local emulator of the platform')
-    .addHelpText('after', '\nData lives in --data-dir (default $SITECTL_DATA_DIR/emulator, else ~/.local/share/sitectl/emulator).');
+    .addHelpText('after', '\nData lives in --data-dir (default $SITECTL_DATA_DIR/emulator, else ~/.local/share/sitectl/emulator).'),
+    [
+      'sitectl emulator status',
+      'sitectl emulator clock',
+      'sitectl emulator mail --json',
+    ],
+  );
   await registerVerbs(emulator, ctx, VERBS, inv);
 }

@@ -7,7 +7,7 @@
  */
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { registerVerbs, type Invocation, type VerbEntry } from '../manifest.js';
+import { nounExamples, registerVerbs, type Invocation, type VerbEntry } from '../manifest.js';
 
 /** The verbs, in help's order; only the one invoked is loaded (commands/manifest.ts). */
 const VERBS: readonly VerbEntry[] = [
@@ -28,6 +28,13 @@ const VERBS: readonly VerbEntry[] = [
 ];
 
 export async function register(program: Command, ctx: Context, inv: Invocation): Promise<void> {
-  const members = program.command('members').alias('member').description('List, approve, block, mute, update, delete and export site members');
+  const members = nounExamples(
+    program.command('members').alias('member').description('List, approve, block, mute, update, delete and export site members'),
+    [
+      'sitectl members list --status PENDING',
+      'sitectl members approve --where status=PENDING --dry-run',
+      'sitectl members export --csv --status APPROVED',
+    ],
+  );
   await registerVerbs(members, ctx, VERBS, inv);
 }

@@ -4,7 +4,7 @@
  */
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { registerVerbs, type Invocation, type VerbEntry } from '../manifest.js';
+import { nounExamples, registerVerbs, type Invocation, type VerbEntry } from '../manifest.js';
 
 /** The verbs, in help's order; only the one invoked is loaded (commands/manifest.ts). */
 const VERBS: readonly VerbEntry[] = [
@@ -22,6 +22,12 @@ const VERBS: readonly VerbEntry[] = [
 ];
 
 export async function register(program: Command, ctx: Context, inv: Invocation): Promise<void> {
-  const msb = program.command('msb').description('Multi-service bookings: several services booked together');
+  const msb = nounExamples(
+    program.command('msb').description('Multi-service bookings: several services booked together'),
+    [
+      'sitectl availability multislot --service "Women\'s Haircut" --service \'Blow-Dry & Style\' --days 3 --bookable',
+      'sitectl msb create --help   # then book a chain it lists: --booking "Women\'s Haircut@START" --booking \'Blow-Dry & Style\'',
+    ],
+  );
   await registerVerbs(msb, ctx, VERBS, inv);
 }

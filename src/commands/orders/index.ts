@@ -6,7 +6,7 @@
  */
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { registerVerbs, type Invocation, type VerbEntry } from '../manifest.js';
+import { nounExamples, registerVerbs, type Invocation, type VerbEntry } from '../manifest.js';
 
 /** The verbs, in help's order; only the one invoked is loaded (commands/manifest.ts). */
 const VERBS: readonly VerbEntry[] = [
@@ -20,6 +20,13 @@ const VERBS: readonly VerbEntry[] = [
 ];
 
 export async function register(program: Command, ctx: Context, inv: Invocation): Promise<void> {
-  const orders = program.command('orders').alias('order').description('List pricing plan orders and pause, resume, cancel, mark paid or postpone them');
+  const orders = nounExamples(
+    program.command('orders').alias('order').description('List pricing plan orders and pause, resume, cancel, mark paid or postpone them'),
+    [
+      'sitectl orders list --status ACTIVE,PAUSED',
+      'sitectl orders pause --status ACTIVE --dry-run',
+      'sitectl orders mark-paid --payment-status UNPAID --status ACTIVE --dry-run',
+    ],
+  );
   await registerVerbs(orders, ctx, VERBS, inv);
 }

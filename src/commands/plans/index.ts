@@ -4,7 +4,7 @@
  */
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { registerVerbs, type Invocation, type VerbEntry } from '../manifest.js';
+import { nounExamples, registerVerbs, type Invocation, type VerbEntry } from '../manifest.js';
 
 /** The verbs, in help's order; only the one invoked is loaded (commands/manifest.ts). */
 const VERBS: readonly VerbEntry[] = [
@@ -20,6 +20,13 @@ const VERBS: readonly VerbEntry[] = [
 ];
 
 export async function register(program: Command, ctx: Context, inv: Invocation): Promise<void> {
-  const plans = program.command('plans').alias('plan').description('List, create and change pricing plans');
+  const plans = nounExamples(
+    program.command('plans').alias('plan').description('List, create and change pricing plans'),
+    [
+      'sitectl plans list --state all',
+      'sitectl plans stats',
+      'sitectl plans create --name \'Gold Weekly\' --price 15 --every \'1 WEEK\'',
+    ],
+  );
   await registerVerbs(plans, ctx, VERBS, inv);
 }

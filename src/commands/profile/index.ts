@@ -4,7 +4,7 @@
  */
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { registerVerbs, type Invocation, type VerbEntry } from '../manifest.js';
+import { nounExamples, registerVerbs, type Invocation, type VerbEntry } from '../manifest.js';
 
 /** The verbs, in help's order; only the one invoked is loaded (commands/manifest.ts). */
 const VERBS: readonly VerbEntry[] = [
@@ -16,8 +16,14 @@ const VERBS: readonly VerbEntry[] = [
 ];
 
 export async function register(program: Command, ctx: Context, inv: Invocation): Promise<void> {
-  const profile = program
+  const profile = nounExamples(
+    program
     .command('profile')
-    .description('Manage profiles: which site and credentials to use');
+    .description('Manage profiles: which site and credentials to use'),
+    [
+      'sitectl profile list',
+      'sitectl profile show --json',
+    ],
+  );
   await registerVerbs(profile, ctx, VERBS, inv);
 }

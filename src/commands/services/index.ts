@@ -5,7 +5,7 @@
  */
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { registerVerbs, type Invocation, type VerbEntry } from '../manifest.js';
+import { nounExamples, registerVerbs, type Invocation, type VerbEntry } from '../manifest.js';
 
 /** The verbs, in help's order; only the one invoked is loaded (commands/manifest.ts). */
 const VERBS: readonly VerbEntry[] = [
@@ -27,6 +27,14 @@ const VERBS: readonly VerbEntry[] = [
 ];
 
 export async function register(program: Command, ctx: Context, inv: Invocation): Promise<void> {
-  const services = program.command('services').alias('service').description('List, inspect, create and bulk-update services');
+  const services = nounExamples(
+    program.command('services').alias('service').description('List, inspect, create and bulk-update services'),
+    [
+      'sitectl services list --where type=CLASS --sort name',
+      'sitectl services search yoga --agg VALUE:type',
+      'sitectl services update --where type=CLASS --set payment.fixed.price.value=25 --dry-run',
+      'sitectl services export --where type=CLASS --format yaml',
+    ],
+  );
   await registerVerbs(services, ctx, VERBS, inv);
 }
