@@ -3,7 +3,7 @@
  * against the emulator's demo data, no help anywhere leaks a Commander default (`(default: [])`, `(default:
  * "4")`, `(default: false)`), and help piped is wrapped at 80 columns.
  */
-import { Command } from 'commander';
+import type { Command } from 'commander';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createContext } from '../../../src/context.js';
 import { createProgram } from '../../../src/program.js';
