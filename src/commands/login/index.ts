@@ -29,7 +29,7 @@ import { checkCallback, clientStateOf, type LoginResult } from '../../api/auth/s
 import { DEVICE_CODE_GRANT, TokenEndpointError, type TokenReply } from '../../api/auth/tokens.js';
 import type { Context } from '../../context.js';
 import { AuthError, UserError } from '../../core/errors.js';
-import { readAll } from '../../core/input.js';
+import { readSecret } from '../../core/input.js';
 import { notice, success } from '../../core/log.js';
 import { writeSession } from '../../core/sessions.js';
 import { shellWord } from '../../core/invocation.js';
@@ -176,7 +176,7 @@ export async function run(o: LoginOptions, ctx: Context): Promise<void> {
 async function readClientSecret(ctx: Context, example: string): Promise<string> {
   refuseTerminalStdin(ctx, '--client-secret-stdin', "the app's client secret", example);
   if (ctx.io.isStdinTTY) return ctx.prompter.secret('Client secret:', { what: "typing the app's client secret", flag: '--client-secret-stdin with the secret piped in' });
-  return (await readAll(ctx.io.stdin)).replace(/\r?\n$/, '');
+  return (await readSecret('--client-secret-stdin', ctx.io.stdin)).replace(/\r?\n$/, '');
 }
 
 /**
