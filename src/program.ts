@@ -12,6 +12,7 @@ import { Command } from 'commander';
 import type { Shell } from './commands/completion/scripts.js';
 import type { Context } from './context.js';
 import { UserError } from './core/errors.js';
+import { parseDecimal } from './core/numbers.js';
 import { VERSION } from './core/version.js';
 
 /** What every `src/commands/<noun>/index.ts` exports (contracts.md "Commands"). */
@@ -101,11 +102,7 @@ export async function createProgram(ctx: Context, argv: readonly string[] = [], 
     ctx.flags.noInput = o.input === false;
     ctx.flags.allowUnknownFields = Boolean(o.allowUnknownFields);
     if (o.timeout !== undefined) {
-      const seconds = Number(o.timeout);
-      if (!Number.isFinite(seconds) || seconds <= 0 || seconds > 3600) {
-        throw new UserError(`--timeout must be a number of seconds between 0 and 3600, got '${o.timeout}'`);
-      }
-      ctx.flags.timeoutSec = seconds;
+      ctx.flags.timeoutSec = parseDecimal(o.timeout, '--timeout', { min: 0, max: 3600, unit: 'seconds' });
     }
   });
 

@@ -145,15 +145,3 @@ export function parseSort(spec: string): SortKey[] {
 export function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];
 }
-
-/**
- * Parses a positive integer flag such as `--limit`.
- * @throws UserError (exit 2) when it is not an integer in [min, max].
- */
-export function parseIntFlag(raw: string, flag: string, min = 1, max = Number.MAX_SAFE_INTEGER): number {
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < min || n > max) {
-    throw new UserError(`${flag} must be an integer from ${min}${max < Number.MAX_SAFE_INTEGER ? ` to ${max}` : ''}, got '${raw}'`);
-  }
-  return n;
-}

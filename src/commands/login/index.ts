@@ -29,6 +29,7 @@ import { checkCallback, clientStateOf, type LoginResult } from '../../api/auth/s
 import { DEVICE_CODE_GRANT, TokenEndpointError, type TokenReply } from '../../api/auth/tokens.js';
 import type { Context } from '../../context.js';
 import { AuthError, UserError } from '../../core/errors.js';
+import { parseCount, parseDecimal } from '../../core/numbers.js';
 import { readSecret } from '../../core/input.js';
 import { notice, success } from '../../core/log.js';
 import { writeSession } from '../../core/sessions.js';
@@ -102,16 +103,12 @@ export function register(program: Command, ctx: Context): void {
 
 function parseWait(o: LoginOptions): number {
   if (o.wait === undefined) return DEFAULT_WAIT_SEC;
-  const n = Number(o.wait);
-  if (!Number.isFinite(n) || n <= 0 || n > 3600) throw new UserError(`--wait must be a number of seconds above 0 and at most 3600, got '${o.wait}'`, 'e.g. --wait 300');
-  return n;
+  return parseDecimal(o.wait, '--wait', { min: 0, max: 3600, unit: 'seconds' });
 }
 
 function parsePort(o: LoginOptions): number {
   if (o.port === undefined) return 0;
-  const n = Number(o.port);
-  if (!Number.isInteger(n) || n < 1 || n > 65535) throw new UserError(`--port must be a port number from 1 to 65535, got '${o.port}'`);
-  return n;
+  return parseCount(o.port, '--port', 1, 65535);
 }
 
 /**

@@ -7,7 +7,8 @@
 import type { Command } from 'commander';
 import { PeriodUnitValues, type PlanCreate } from '../../../api/schemas/plan.js';
 import { UserError } from '../../../core/errors.js';
-import { collect, parseIntFlag } from '../../../core/filters.js';
+import { collect } from '../../../core/filters.js';
+import { parseAmount, parseCount } from '../../../core/numbers.js';
 
 export interface PlanFlags {
   name?: string;
@@ -50,12 +51,12 @@ export function addPlanFlags(cmd: Command, create: boolean): Command {
 
 /** `'3 MONTH'`, `'month'`, `'2 weeks'` -> `{count, unit}`. @throws UserError (exit 2) */
 export function parsePeriod(text: string, flag: string): { count: number; unit: (typeof PeriodUnitValues)[number] } {
-  const m = /^\s*(\d+)?\s*([a-zA-Z]+?)s?\s*$/.exec(text);
+  const m = /^\s*(\S*?)\s*([a-zA-Z]+?)s?\s*$/.exec(text);
   const unit = m?.[2]?.toUpperCase();
   if (!m || !unit || !(PeriodUnitValues as readonly string[]).includes(unit)) {
     throw new UserError(`${flag} must be a count and a unit such as '1 MONTH' or '2 WEEK' (units ${PeriodUnitValues.join(', ')}), got '${text}'`);
   }
-  return { count: m[1] !== undefined ? parseIntFlag(m[1], flag, 1, 999) : 1, unit: unit as (typeof PeriodUnitValues)[number] };
+  return { count: m[1] ? parseCount(m[1], flag, 1, 999) : 1, unit: unit as (typeof PeriodUnitValues)[number] };
 }
 
 function yesNo(text: string, flag: string): boolean {
@@ -78,7 +79,7 @@ export function hasPricing(o: PlanFlags): boolean {
 export function pricingOf(o: PlanFlags, current?: PlanCreate['pricing']): PlanCreate['pricing'] {
   const models = [o.every !== undefined, o.for !== undefined, Boolean(o.unlimited)].filter(Boolean).length;
   if (models > 1) throw new UserError('give one of --every, --for or --unlimited');
-  if (o.price !== undefined && !/^\d{1,12}(\.\d{1,2})?$/.test(o.price)) throw new UserError(`--price must be an amount like 49 or 49.90, got '${o.price}'`);
+  if (o.price !== undefined) parseAmount(o.price, '--price');
   const currency = (o.currency ?? current?.price.currency ?? 'USD').toUpperCase();
   if (!/^[A-Z]{3}$/.test(currency)) throw new UserError(`--currency must be a 3-letter code, got '${o.currency}'`);
   const value = o.price ?? current?.price.value;
@@ -91,8 +92,8 @@ export function pricingOf(o: PlanFlags, current?: PlanCreate['pricing']): PlanCr
   else throw new UserError('a plan needs --every PERIOD (a subscription), --for PERIOD (one payment for a time) or --unlimited');
   if (o.cycles !== undefined || o.trialDays !== undefined) {
     if (!pricing.subscription) throw new UserError('--cycles and --trial-days go with a subscription (--every)');
-    if (o.cycles !== undefined) pricing.subscription.cycleCount = parseIntFlag(o.cycles, '--cycles', 0, 999);
-    if (o.trialDays !== undefined) pricing.freeTrialDays = parseIntFlag(o.trialDays, '--trial-days', 0, 999);
+    if (o.cycles !== undefined) pricing.subscription.cycleCount = parseCount(o.cycles, '--cycles', 0, 999);
+    if (o.trialDays !== undefined) pricing.freeTrialDays = parseCount(o.trialDays, '--trial-days', 0, 999);
   }
   if (!pricing.subscription) delete pricing.freeTrialDays;
   return pricing;
@@ -107,7 +108,7 @@ export function fieldsOf(o: PlanFlags): Partial<PlanCreate> {
   }
   if (o.description !== undefined) out.description = o.description;
   if (o.perk?.length) out.perks = { values: o.perk };
-  if (o.maxPurchases !== undefined) out.maxPurchasesPerBuyer = parseIntFlag(o.maxPurchases, '--max-purchases', 0, 1000);
+  if (o.maxPurchases !== undefined) out.maxPurchasesPerBuyer = parseCount(o.maxPurchases, '--max-purchases', 0, 1000);
   if (o.buyerCanCancel !== undefined) out.buyerCanCancel = yesNo(o.buyerCanCancel, '--buyer-can-cancel');
   if (o.futureStart !== undefined) out.allowFutureStartDate = yesNo(o.futureStart, '--future-start');
   if (o.terms !== undefined) out.termsAndConditions = o.terms;
