@@ -13,6 +13,7 @@ import type { Shell } from './commands/completion/scripts.js';
 import type { Context } from './context.js';
 import { UserError } from './core/errors.js';
 import { parseDecimal } from './core/numbers.js';
+import { checkCommandInput } from './core/ids.js';
 import { VERSION } from './core/version.js';
 
 /** What every `src/commands/<noun>/index.ts` exports (contracts.md "Commands"). */
@@ -93,7 +94,7 @@ export async function createProgram(ctx: Context, argv: readonly string[] = [], 
     // A function: the program name (a PATH lookup) is worked out only when help is printed.
     .addHelpText('after', () => rootHelpFooter(ctx.bin));
 
-  program.hook('preAction', () => {
+  program.hook('preAction', (_program, action) => {
     const o = program.opts<{ profile?: string; site?: string; debug?: boolean; input?: boolean; timeout?: string; allowUnknownFields?: boolean }>();
     ctx.flags.profile = o.profile;
     if (o.site !== undefined && !o.site.trim()) throw new UserError('--site needs a site id or name');
@@ -104,6 +105,8 @@ export async function createProgram(ctx: Context, argv: readonly string[] = [], 
     if (o.timeout !== undefined) {
       ctx.flags.timeoutSec = parseDecimal(o.timeout, '--timeout', { min: 0, max: 3600, unit: 'seconds' });
     }
+    // Every verb: an empty or blank id, name or reference is bad input, refused before any request.
+    checkCommandInput(action);
   });
 
   const wanted = nounOf(argv);
