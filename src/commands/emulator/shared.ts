@@ -1,7 +1,7 @@
 /** Flag parsing shared by the `sitectl emulator` verbs. */
 import { resolve } from 'node:path';
 import type { Context } from '../../context.js';
-import { UserError } from '../../core/errors.js';
+import { choiceOf } from '../shared/choices.js';
 import { parseCount, parseDecimal } from '../../core/numbers.js';
 import { defaultDataDir } from '../../local/daemon.js';
 
@@ -22,6 +22,5 @@ export function numberFlag(value: string | undefined, flag: string, min: number,
 /** Validates `--seed`. @throws UserError (exit 2) for anything but demo or empty. */
 export function seedFlag(value: string | undefined): 'demo' | 'empty' | undefined {
   if (value === undefined) return undefined;
-  if (value !== 'demo' && value !== 'empty') throw new UserError(`--seed must be demo or empty, got '${value}'`);
-  return value;
+  return choiceOf(value, ['demo', 'empty'] as const, '--seed', { fold: (v) => v.trim().toLowerCase() });
 }

@@ -9,6 +9,7 @@ import { serviceInputs, ServiceTypeValues } from '../../api/schemas/service.js';
 import { services } from '../../api/services.js';
 import type { Context } from '../../context.js';
 import { UserError } from '../../core/errors.js';
+import { choiceOf } from '../shared/choices.js';
 import { parseAmount, parseCount } from '../../core/numbers.js';
 import { readJsonSource } from '../../core/input.js';
 import { success } from '../../core/log.js';
@@ -93,9 +94,7 @@ export async function buildService(opts: CreateOptions, ctx: Pick<Context, 'io' 
   }
   if (opts.name !== undefined) service.name = opts.name;
   if (opts.type !== undefined) {
-    const type = opts.type.toUpperCase();
-    if (!(ServiceTypeValues as readonly string[]).includes(type)) throw new UserError(`--type must be one of ${ServiceTypeValues.join(', ')}, got '${opts.type}'`);
-    service.type = type;
+    service.type = choiceOf(opts.type, ServiceTypeValues, '--type');
   }
   if (opts.description !== undefined) service.description = opts.description;
   if (opts.capacity !== undefined) service.defaultCapacity = parseCount(opts.capacity, '--capacity', 1, 1000);

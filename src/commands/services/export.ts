@@ -6,7 +6,7 @@
  */
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { UserError } from '../../core/errors.js';
+import { choiceOf } from '../shared/choices.js';
 import { collect } from '../../core/filters.js';
 import { success } from '../../core/log.js';
 import { writeOutput } from '../../core/output-file.js';
@@ -37,9 +37,8 @@ export function register(parent: Command, ctx: Context): void {
 /** `json` or `yaml`, from `--format`, else the file's extension, else json. @throws UserError (exit 2) */
 export function formatOfFile(format: string | undefined, file: string | undefined): 'json' | 'yaml' {
   if (format !== undefined) {
-    const f = format.toLowerCase();
-    if (f === 'json' || f === 'yaml' || f === 'yml') return f === 'json' ? 'json' : 'yaml';
-    throw new UserError(`--format must be json or yaml, got '${format}'`);
+    const f = choiceOf(format, ['json', 'yaml', 'yml'], '--format', { fold: (v) => v.trim().toLowerCase() });
+    return f === 'json' ? 'json' : 'yaml';
   }
   return file && /\.ya?ml$/i.test(file) ? 'yaml' : 'json';
 }

@@ -7,6 +7,7 @@
 import type { Command } from 'commander';
 import { PeriodUnitValues, type PlanCreate } from '../../../api/schemas/plan.js';
 import { UserError } from '../../../core/errors.js';
+import { choiceOf } from '../../shared/choices.js';
 import { collect } from '../../../core/filters.js';
 import { parseAmount, parseCount } from '../../../core/numbers.js';
 
@@ -60,10 +61,8 @@ export function parsePeriod(text: string, flag: string): { count: number; unit: 
 }
 
 function yesNo(text: string, flag: string): boolean {
-  const t = text.toLowerCase();
-  if (['yes', 'true', 'y', '1'].includes(t)) return true;
-  if (['no', 'false', 'n', '0'].includes(t)) return false;
-  throw new UserError(`${flag} must be yes or no, got '${text}'`);
+  const t = choiceOf(text, ['yes', 'no', 'true', 'false', 'y', 'n', '1', '0'], flag, { fold: (v) => v.trim().toLowerCase() });
+  return ['yes', 'true', 'y', '1'].includes(t);
 }
 
 /** Whether any pricing flag was given. */
