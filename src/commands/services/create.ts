@@ -9,7 +9,7 @@ import { serviceInputs, ServiceTypeValues } from '../../api/schemas/service.js';
 import { services } from '../../api/services.js';
 import type { Context } from '../../context.js';
 import { UserError } from '../../core/errors.js';
-import { choiceOf } from '../shared/choices.js';
+import { choiceOf, currencyOf } from '../shared/choices.js';
 import { parseAmount, parseCount } from '../../core/numbers.js';
 import { readJsonSource } from '../../core/input.js';
 import { success } from '../../core/log.js';
@@ -102,8 +102,7 @@ export async function buildService(opts: CreateOptions, ctx: Pick<Context, 'io' 
   if (opts.hidden) service.hidden = true;
   if (opts.price !== undefined) {
     parseAmount(opts.price, '--price');
-    const currency = (opts.currency ?? 'USD').toUpperCase();
-    if (!/^[A-Z]{3}$/.test(currency)) throw new UserError(`--currency must be a 3-letter code, got '${opts.currency}'`);
+    const currency = currencyOf(opts.currency ?? 'USD', '--currency');
     const payment = (service.payment ?? {}) as Record<string, unknown>;
     service.payment = { ...payment, rateType: 'FIXED', fixed: { price: { value: opts.price, currency } } };
   }

@@ -3,6 +3,7 @@
  * request, the one way for every flag (issue 20), with the same "did you mean" a misspelt `--where` field or
  * enumeration value gets (`--status CONFIRMD`: `did you mean "CONFIRMED"?`) and the values listed.
  */
+import { currencyCodes, isCurrency } from '../../api/currencies.js';
 import { suggest } from '../../api/schemas/introspect.js';
 import { UserError } from '../../core/errors.js';
 
@@ -31,4 +32,16 @@ export function choicesOf<T extends string>(raw: string, allowed: readonly T[], 
   const parts = raw.split(',').filter((s) => s.trim() !== '');
   if (parts.length === 0) throw new UserError(`${flag} is empty`, `use ${allowed.join(', ')} (comma-separated)`);
   return [...new Set(parts.map((p) => choiceOf(p, allowed, flag, opts)))];
+}
+
+/**
+ * `raw` as an ISO 4217 currency code (upper-cased), from the bundled table of api/currencies.ts.
+ * @param flag how the user gave it, for the message: `--currency`, `catalogue.yaml: services[2].price.currency`
+ * @throws UserError (exit 2) `--currency: 'XXQ' is not an ISO 4217 currency code; did you mean "XXX"?`
+ */
+export function currencyOf(raw: string, flag: string): string {
+  const code = raw.trim().toUpperCase();
+  if (isCurrency(code)) return code;
+  const guess = suggest(code, [...currencyCodes()]);
+  throw new UserError(`${flag}: '${raw}' is not an ISO 4217 currency code${guess ? `; did you mean "${guess}"?` : ''}`, 'e.g. USD, EUR, GBP');
 }

@@ -7,7 +7,7 @@
 import type { Command } from 'commander';
 import { PeriodUnitValues, type PlanCreate } from '../../../api/schemas/plan.js';
 import { UserError } from '../../../core/errors.js';
-import { choiceOf } from '../../shared/choices.js';
+import { choiceOf, currencyOf } from '../../shared/choices.js';
 import { collect } from '../../../core/filters.js';
 import { parseAmount, parseCount } from '../../../core/numbers.js';
 
@@ -79,8 +79,7 @@ export function pricingOf(o: PlanFlags, current?: PlanCreate['pricing']): PlanCr
   const models = [o.every !== undefined, o.for !== undefined, Boolean(o.unlimited)].filter(Boolean).length;
   if (models > 1) throw new UserError('give one of --every, --for or --unlimited');
   if (o.price !== undefined) parseAmount(o.price, '--price');
-  const currency = (o.currency ?? current?.price.currency ?? 'USD').toUpperCase();
-  if (!/^[A-Z]{3}$/.test(currency)) throw new UserError(`--currency must be a 3-letter code, got '${o.currency}'`);
+  const currency = o.currency !== undefined ? currencyOf(o.currency, '--currency') : (current?.price.currency ?? 'USD');
   const value = o.price ?? current?.price.value;
   if (value === undefined) throw new UserError('a plan needs --price (0 for a free plan)');
   let pricing: PlanCreate['pricing'];
