@@ -114,22 +114,23 @@ export function checkServices(services: readonly unknown[], source: string, allo
     if (!SLUG_PATTERN.test(slug)) throw new UserError(`${where}: slug '${slug}' must be 1-100 characters of a-z, 0-9 and -`);
     if (seen.has(slug)) throw new UserError(`${where}: slug '${slug}' appears twice`);
     seen.add(slug);
-    // Names below the entry's own fields (payment.fixd, schedule.availabilityConstraints.x) against the schemas.
-    checkFileFields([schema], s, `${source}: service ${slug}`, allowUnknown);
-    checkCurrencies(entry.payment, `${source}: service ${slug}: payment`);
     const r = z.safeParse(schema, s);
     const issues = r.success ? [] : r.error.issues.filter((x) => !(allowUnknown && x.code === 'unrecognized_keys' && x.path.length === 0));
     if (issues.length > 0) {
       // An unknown key says most about a typo (`busines`), so it is named first.
       const issue = issues.find((x) => x.code === 'unrecognized_keys') ?? issues[0]!;
       const at = pathText(issue.path);
-      const guess = issue.code === 'unrecognized_keys' && !at ? suggest(issue.keys[0]!, FIELD_ORDER) : undefined;
+      const known = !at ? FIELD_ORDER : /^locations\[\d+\]$/.test(at) ? ['business', 'custom', 'type'] : [];
+      const guess = issue.code === 'unrecognized_keys' ? suggest(issue.keys[0]!, known) : undefined;
       const unknown = issue.code === 'unrecognized_keys' ? `unknown field '${issue.keys[0]}'${guess ? `; did you mean '${guess}'?` : ''}` : undefined;
       const text = unknown ? (at ? `${at}: ${unknown}` : unknown) : at ? `${at}: ${issue.message}` : issue.message;
       const hint =
         unknown && !at ? `fields: ${FIELD_ORDER.join(', ')}` : at.startsWith('locations') ? `a location is ${LOCATION_FORMS}; nothing was changed` : 'fix the value in the catalogue file; nothing was changed';
       throw new UserError(`${source}: service ${slug}: ${text}`, hint);
     }
+    // Names below the entry's own fields (payment.fixd, schedule.availabilityConstraints.x) against the schemas.
+    checkFileFields([schema], s, `${source}: service ${slug}`, allowUnknown);
+    checkCurrencies(entry.payment, `${source}: service ${slug}: payment`);
     return s as PortableService;
   });
 }
