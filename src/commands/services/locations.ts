@@ -51,6 +51,7 @@ export function register(parent: Command, ctx: Context): void {
  */
 export async function run(opts: LocationsOptions, ctx: Context): Promise<void> {
   const format = formatOf(ctx, SERVICE_VIEW, opts);
+  if (opts.customAddress.some((a) => a.trim() === '')) throw new UserError('--custom-address is empty', 'give the address as text, e.g. --custom-address "Park, Gate 3"');
   const locations = [
     ...opts.business.map((id) => ({ type: 'BUSINESS' as const, business: { id } })),
     ...opts.customAddress.map((formatted) => ({ type: 'CUSTOM' as const, custom: { address: { formatted } } })),
