@@ -244,7 +244,7 @@ function terminalPrompter(io: IOStreams, signal: () => AbortSignal): Prompter {
 
 /** `--timeout` or SITECTL_TIMEOUT in ms (undefined: the client's default). @throws UserError for a bad value */
 function timeoutMs(ctx: Context): number | undefined {
-  const raw = ctx.flags.timeoutSec ?? (ctx.env.SITECTL_TIMEOUT ? parseDecimal(ctx.env.SITECTL_TIMEOUT, 'SITECTL_TIMEOUT', { min: 0, max: 3600, unit: 'seconds' }) : undefined);
+  const raw = ctx.flags.timeoutSec ?? (ctx.env.SITECTL_TIMEOUT ? parseDecimal(ctx.env.SITECTL_TIMEOUT, 'the timeout in SITECTL_TIMEOUT', { min: 0, max: 3600, unit: 'seconds' }) : undefined);
   if (raw === undefined) return undefined;
   return Math.round(raw * 1000);
 }
