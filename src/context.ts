@@ -11,6 +11,7 @@ import type { ApiClient, Credentials } from './api/client.js';
 import type * as ContextDeps from './context-deps.js';
 import { findSite, listSites, type SiteRef } from './context-sites.js';
 import { AuthError, DeclinedError, UserError } from './core/errors.js';
+import { parseDecimal } from './core/numbers.js';
 import { invocationName } from './core/invocation.js';
 import { createIOStreams, type IOStreams } from './core/iostreams.js';
 import { notice, warn } from './core/log.js';
@@ -243,11 +244,8 @@ function terminalPrompter(io: IOStreams, signal: () => AbortSignal): Prompter {
 
 /** `--timeout` or SITECTL_TIMEOUT in ms (undefined: the client's default). @throws UserError for a bad value */
 function timeoutMs(ctx: Context): number | undefined {
-  const raw = ctx.flags.timeoutSec ?? (ctx.env.SITECTL_TIMEOUT ? Number(ctx.env.SITECTL_TIMEOUT) : undefined);
+  const raw = ctx.flags.timeoutSec ?? (ctx.env.SITECTL_TIMEOUT ? parseDecimal(ctx.env.SITECTL_TIMEOUT, 'the timeout in SITECTL_TIMEOUT', { min: 0, max: 3600, unit: 'seconds' }) : undefined);
   if (raw === undefined) return undefined;
-  if (!Number.isFinite(raw) || raw <= 0 || raw > 3600) {
-    throw new UserError(`the timeout must be a number of seconds between 0 and 3600, got '${ctx.flags.timeoutSec ?? ctx.env.SITECTL_TIMEOUT}'`, 'e.g. --timeout 60 or SITECTL_TIMEOUT=60');
-  }
   return Math.round(raw * 1000);
 }
 

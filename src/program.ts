@@ -13,6 +13,8 @@ import type { Shell } from './commands/completion/scripts.js';
 import type { Invocation } from './commands/manifest.js';
 import type { Context } from './context.js';
 import { UserError } from './core/errors.js';
+import { parseDecimal } from './core/numbers.js';
+import { checkCommandInput } from './core/ids.js';
 import { VERSION } from './core/version.js';
 
 /**
@@ -104,7 +106,7 @@ export async function createProgram(ctx: Context, argv: readonly string[] = [], 
     // A function: the program name (a PATH lookup) is worked out only when help is printed.
     .addHelpText('after', () => rootHelpFooter(ctx.bin));
 
-  program.hook('preAction', () => {
+  program.hook('preAction', (_program, action) => {
     const o = program.opts<{ profile?: string; site?: string; debug?: boolean; input?: boolean; timeout?: string; allowUnknownFields?: boolean }>();
     ctx.flags.profile = o.profile;
     if (o.site !== undefined && !o.site.trim()) throw new UserError('--site needs a site id or name');
@@ -113,12 +115,10 @@ export async function createProgram(ctx: Context, argv: readonly string[] = [], 
     ctx.flags.noInput = o.input === false;
     ctx.flags.allowUnknownFields = Boolean(o.allowUnknownFields);
     if (o.timeout !== undefined) {
-      const seconds = Number(o.timeout);
-      if (!Number.isFinite(seconds) || seconds <= 0 || seconds > 3600) {
-        throw new UserError(`--timeout must be a number of seconds between 0 and 3600, got '${o.timeout}'`);
-      }
-      ctx.flags.timeoutSec = seconds;
+      ctx.flags.timeoutSec = parseDecimal(o.timeout, '--timeout', { min: 0, max: 3600, unit: 'seconds' });
     }
+    // Every verb: an empty or blank id, name or reference is bad input, refused before any request.
+    checkCommandInput(action);
   });
 
   const [wanted, verb] = commandPath(argv);

@@ -254,15 +254,24 @@ export class ApiClient {
       return true;
     };
 
+    // What the call went through, for the final error: "no reply headers within 30 s, 3 attempts over 92 s";
+    // "rate-limited 7 times over 31 s".
+    let rateLimited = 0;
+    const over = () => `${Math.round((performance.now() - callStarted) / 1000)} s`;
+    const attempts = (n: number) => (n > 1 ? `, ${n} attempts over ${over()}` : '');
     for (let attempt = 0; ; attempt++) {
       opts.signal?.throwIfAborted();
       const started = performance.now();
+      let stage: 'headers' | 'body' = 'headers';
       this.trace(`> ${method} ${this.redact(this.origin + path)}`, headers);
       // One deadline for the whole attempt: headers and every byte of the body. The caller's signal aborts it too
       // (linked by hand: AbortSignal.any costs start-up time and keeps weak references alive).
       const deadline = new AbortController();
       const signal = deadline.signal;
-      const timer = setTimeout(() => deadline.abort(new AttemptTimeout(`no complete reply within ${Math.round(this.timeoutMs / 1000)} s`)), this.timeoutMs);
+      const timer = setTimeout(() => {
+        const within = `within ${Math.round(this.timeoutMs / 1000)} s`;
+        deadline.abort(new AttemptTimeout(stage === 'headers' ? `no reply headers ${within}` : `reply not complete ${within}`));
+      }, this.timeoutMs);
       const onAbort = () => deadline.abort(opts.signal!.reason);
       opts.signal?.addEventListener('abort', onAbort, { once: true });
       let res: Dispatcher.ResponseData;
@@ -277,8 +286,9 @@ export class ApiClient {
           const message = this.redact(errorText(cause));
           this.trace(`< ${method} ${this.redact(this.origin + path)} failed after ${ms} ms: ${message}`);
           if (attempt < this.retries && (idempotent || notSent(cause)) && (await mayRetry(this.backoff(attempt)))) continue;
-          throw this.fail(new NetworkError(message, cause));
+          throw this.fail(new NetworkError(message + attempts(attempt + 1), cause));
         }
+        stage = 'body';
         try {
           text = await res.body.text();
         } catch (err) {
@@ -286,7 +296,7 @@ export class ApiClient {
           const cause = signal.aborted ? signal.reason : err;
           const message = this.redact(errorText(cause));
           if (attempt < this.retries && idempotent && (await mayRetry(this.backoff(attempt)))) continue;
-          throw this.fail(new NetworkError(message, cause));
+          throw this.fail(new NetworkError(message + attempts(attempt + 1), cause));
         }
       } finally {
         clearTimeout(timer);
@@ -302,11 +312,14 @@ export class ApiClient {
 
       const err = this.sanitize(fromResponse(res.statusCode, res.statusText, res.headers, this.redact(text)));
       const retryable = res.statusCode === 429 || res.statusCode >= 500;
+      if (res.statusCode === 429) rateLimited++;
       if (retryable && (idempotent || res.statusCode === 429) && attempt < this.retries) {
         const retryAfter = parseRetryAfter(res.headers['retry-after']);
         if (retryAfter !== undefined && retryAfter > this.maxRetryAfterMs) throw this.fail(err);
         if (await mayRetry(retryAfter ?? this.backoff(attempt))) continue;
       }
+      // Say what the retries met (the server's own message follows); 5xx messages keep the wire's form.
+      if (rateLimited > 1 && res.statusCode === 429) err.message = `rate-limited ${rateLimited} times over ${over()}: ${err.message}`;
       throw this.fail(err);
     }
   }

@@ -29,6 +29,14 @@ export class UserError extends Error {
   }
 }
 
+/** An id or name given names nothing (exit 1): `no booking has an id starting with '7c1e'`. */
+export class NotFoundError extends UserError {
+  override readonly name = 'NotFoundError';
+  constructor(message: string, hint?: string) {
+    super(message, hint, ExitCode.Failure);
+  }
+}
+
 /** Authentication is missing or was refused (exit 4). */
 export class AuthError extends UserError {
   override readonly name = 'AuthError';

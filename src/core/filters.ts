@@ -21,6 +21,15 @@ export const FILTER_OPERATORS: ReadonlySet<string> = new Set([
   '$startsWith', '$endsWith', '$contains', '$isEmpty', '$and', '$or', '$not',
 ]);
 const ARRAY_OPERATORS = new Set(['$in', '$nin', '$hasSome', '$hasAll', '$and', '$or']);
+/** Operators that combine conditions: an empty list of them is refused, never read as "all" (or "none"). */
+const LOGICAL_OPERATORS = new Set(['$and', '$or', '$nor']);
+
+/**
+ * Deepest a filter may be nested, counting every JSON object and array (`{"$and":[{"a":1}]}` is 3 deep). Deeper
+ * filters are refused with exit 2 before anything is sent: no real condition needs more, and walking one
+ * thousands of levels deep would exhaust the stack.
+ */
+export const MAX_FILTER_DEPTH = 32;
 
 const FIELD_PATH = /^[A-Za-z_][\w]*(\.[\w]+)*$/;
 
@@ -66,8 +75,9 @@ const DEFAULT_FILTER_EXAMPLE = '{"type":"CLASS","hidden":false}';
 /**
  * Parses `--filter` JSON and checks its operators.
  * @param example a filter of the noun's own fields for the hints (its view's `filterExample`)
- * @throws UserError (exit 2) on malformed JSON, a non-object, an unknown `$operator`, or an operator whose
- *   value has the wrong shape (`$in`, `$nin`, `$hasSome`, `$hasAll`, `$and`, `$or` need arrays).
+ * @throws UserError (exit 2) on malformed JSON, a non-object, an unknown `$operator`, an operator whose
+ *   value has the wrong shape (`$in`, `$nin`, `$hasSome`, `$hasAll`, `$and`, `$or` need arrays), an empty
+ *   `$and`/`$or`, or nesting deeper than {@link MAX_FILTER_DEPTH}.
  */
 export function parseFilterJson(text: string, flag = '--filter', example = DEFAULT_FILTER_EXAMPLE): Filter {
   let value: unknown;
@@ -79,16 +89,31 @@ export function parseFilterJson(text: string, flag = '--filter', example = DEFAU
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     throw new UserError(`${flag} must be a JSON object`, `e.g. ${flag} '${example}'`);
   }
-  checkFilter(value as Filter, flag, '');
+  checkFilterShape(value as Filter, flag);
   return value as Filter;
 }
 
-function checkFilter(node: unknown, flag: string, at: string): void {
+/**
+ * The checks of a filter's shape that need no schema, for every filter the CLI sends (`--filter`, `--where`
+ * values, the conditions a noun's flags add): known operators, arrays where an operator takes a list, no empty
+ * `$and`/`$or` (an empty list would select everything on one server and nothing on another; a bulk write by it
+ * must never run), nesting at most {@link MAX_FILTER_DEPTH} deep.
+ * @param flag how the user gave it, for messages: `--filter`
+ * @throws UserError (exit 2) naming the place in the filter
+ */
+export function checkFilterShape(filter: Filter, flag = '--filter'): void {
+  checkFilter(filter, flag, '', 1);
+}
+
+function checkFilter(node: unknown, flag: string, at: string, depth: number): void {
+  if (node === null || typeof node !== 'object') return;
+  if (depth > MAX_FILTER_DEPTH) {
+    throw new UserError(`${flag}: the filter is nested more than ${MAX_FILTER_DEPTH} levels deep (objects and arrays)`, 'write it with fewer levels: $and and $or take several conditions each');
+  }
   if (Array.isArray(node)) {
-    node.forEach((n, i) => checkFilter(n, flag, `${at}[${i}]`));
+    node.forEach((n, i) => checkFilter(n, flag, `${at}[${i}]`, depth + 1));
     return;
   }
-  if (node === null || typeof node !== 'object') return;
   for (const [key, value] of Object.entries(node)) {
     const where = at ? `${at}.${key}` : key;
     if (key.startsWith('$')) {
@@ -101,8 +126,11 @@ function checkFilter(node: unknown, flag: string, at: string): void {
       if (ARRAY_OPERATORS.has(key) && !Array.isArray(value)) {
         throw new UserError(`${flag}: '${key}' needs an array at ${where}`, `e.g. {"type":{"${key}":["CLASS","COURSE"]}}`);
       }
+      if (LOGICAL_OPERATORS.has(key) && Array.isArray(value) && value.length === 0) {
+        throw new UserError(`${flag}: '${key}' is empty at ${where}; an empty ${key} is refused, never read as "all"`, `give ${key} at least one condition, or drop it ('{}' selects everything)`);
+      }
     }
-    checkFilter(value, flag, where);
+    checkFilter(value, flag, where, depth + 1);
   }
 }
 
@@ -121,8 +149,10 @@ export function parseFilterFlags(opts: { filter?: string; where?: readonly strin
     parts.push({ [field]: value });
   }
   if (parts.length === 0) return undefined;
-  if (parts.length === 1) return parts[0];
-  return { $and: parts };
+  const filter = parts.length === 1 ? parts[0]! : { $and: parts };
+  // --where values may be JSON objects too: the whole filter gets the shape checks.
+  checkFilterShape(filter, opts.filter !== undefined ? '--filter' : '--where');
+  return filter;
 }
 
 /**
@@ -144,16 +174,4 @@ export function parseSort(spec: string): SortKey[] {
 /** Commander collector for repeatable options: `.option('--where <f=v>', '...', collect, [])`. */
 export function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];
-}
-
-/**
- * Parses a positive integer flag such as `--limit`.
- * @throws UserError (exit 2) when it is not an integer in [min, max].
- */
-export function parseIntFlag(raw: string, flag: string, min = 1, max = Number.MAX_SAFE_INTEGER): number {
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < min || n > max) {
-    throw new UserError(`${flag} must be an integer from ${min}${max < Number.MAX_SAFE_INTEGER ? ` to ${max}` : ''}, got '${raw}'`);
-  }
-  return n;
 }

@@ -266,7 +266,10 @@ function levenshtein(a: string, b: string): number {
   return row[b.length]!;
 }
 
-/** The candidate closest to `name` when it is close enough to be a plausible typo (edit distance). */
+/**
+ * The candidate closest to `name` when it is close enough to be a plausible typo (edit distance), else the
+ * shortest one `name` abbreviates (same first letter, its letters in order); undefined when none is.
+ */
 export function suggest(name: string, candidates: readonly string[]): string | undefined {
   let best: string | undefined;
   let bestDistance = Infinity;
@@ -277,5 +280,15 @@ export function suggest(name: string, candidates: readonly string[]): string | u
       bestDistance = d;
     }
   }
-  return best !== undefined && bestDistance <= Math.max(2, Math.floor(name.length / 3)) ? best : undefined;
+  if (best !== undefined && bestDistance <= Math.max(2, Math.floor(name.length / 3))) return best;
+  // Not a typo but an abbreviation (`strt` for `startDate`, `created` for `createdDate`): the shortest candidate
+  // that starts with the same letter and holds every letter of `name` in order.
+  const wanted = name.toLowerCase();
+  if (wanted.length < 3) return undefined;
+  const holds = (c: string) => {
+    let at = 0;
+    for (const ch of c.toLowerCase()) if (ch === wanted[at]) at++;
+    return at === wanted.length;
+  };
+  return candidates.filter((c) => c[0]?.toLowerCase() === wanted[0] && holds(c)).sort((x, y) => x.length - y.length)[0];
 }

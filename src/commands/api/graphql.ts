@@ -12,7 +12,6 @@
  * `--paginate` passes `$endCursor` (the query must declare it) while the connection's `pageInfo.hasNext` says
  * there is a next page, and prints one reply whose connection holds every page's `items`.
  */
-import { readFileSync } from 'node:fs';
 import { ApiError } from '../../api/errors.js';
 import { setPath, UnsafePathError } from '../../api/paths.js';
 import type { Context } from '../../context.js';
@@ -75,7 +74,7 @@ async function requestOf(opts: GraphqlOptions, ctx: Context): Promise<{ query: s
   const { query: given, ...variables } = values;
   if (given !== undefined && opts.queryFile !== undefined) throw new UserError('give the query once: -f query=... or --query-file, not both');
   let query: unknown = given;
-  if (opts.queryFile !== undefined) query = opts.queryFile === '-' ? await readSource('--query-file', '-', ctx.io.stdin) : readFileSync(opts.queryFile, 'utf8');
+  if (opts.queryFile !== undefined) query = await readSource('--query-file', opts.queryFile, ctx.io.stdin, 'query');
   if (typeof query !== 'string' || query.trim() === '') {
     throw new UserError('which query?', `pass -f query='{ ... }' or --query-file FILE, e.g. ${ctx.bin} api graphql -f query='{ bookingsServicesV2Services { items { id name } } }'`);
   }

@@ -10,7 +10,7 @@ import type { Command } from 'commander';
 import { recovery } from '../../api/auth/families.js';
 import type { Context } from '../../context.js';
 import { AuthError, UserError } from '../../core/errors.js';
-import { readAll } from '../../core/input.js';
+import { readSecret } from '../../core/input.js';
 import { notice, success } from '../../core/log.js';
 import { readPassword, refuseTerminalStdin, signInTarget, visitorClient } from './shared/session.js';
 
@@ -53,7 +53,7 @@ async function readTokenAndPassword(ctx: Context): Promise<{ token: string; pass
     token = await ctx.prompter.secret('Recovery token (from the link):', { what: 'typing the recovery token', flag: '--token-stdin with the token and password piped in' });
     password = await readPassword(ctx, 'New password:', TOKEN_EXAMPLE);
   } else {
-    const text = await readAll(ctx.io.stdin);
+    const text = await readSecret('--token-stdin', ctx.io.stdin);
     const nl = text.indexOf('\n');
     token = nl < 0 ? text : text.slice(0, nl);
     password = nl < 0 ? '' : text.slice(nl + 1).replace(/\r?\n$/, '');

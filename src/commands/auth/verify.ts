@@ -44,8 +44,8 @@ async function readCode(o: VerifyOptions, ctx: Context, email: string): Promise<
   let code: string;
   if (o.code !== undefined) code = o.code;
   else if (o.codeStdin && !ctx.io.isStdinTTY) {
-    const { readAll } = await import('../../core/input.js');
-    code = await readAll(ctx.io.stdin);
+    const { readSecret } = await import('../../core/input.js');
+    code = await readSecret('--code-stdin', ctx.io.stdin);
   } else {
     code = await ctx.prompter.secret(`Verification code sent to ${email}:`, { what: 'typing the e-mail code', flag: '--code-stdin with the code piped in' });
   }

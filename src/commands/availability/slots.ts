@@ -11,7 +11,8 @@ import { availability } from '../../api/availability.js';
 import type { SlotAvailability } from '../../api/schemas/booking.js';
 import type { Context } from '../../context.js';
 import { UserError } from '../../core/errors.js';
-import { collect, parseIntFlag } from '../../core/filters.js';
+import { collect } from '../../core/filters.js';
+import { parseCount } from '../../core/numbers.js';
 import { notice } from '../../core/log.js';
 import { addFormatFlags, type Column, type FormatFlags, printRecords, zoned } from '../../core/output.js';
 import { oneLine } from '../../core/text.js';
@@ -75,7 +76,7 @@ function plusDays(t: number, days: number, zone: string): number {
 export function rangeOf(opts: { from?: string; to?: string; days?: string }, zone: string, now: number): [number, number] {
   if (opts.to !== undefined && opts.days !== undefined) throw new UserError('use either --to or --days');
   const from = opts.from !== undefined ? parseWhen(opts.from, zone, '--from', now) : now;
-  const days = opts.days !== undefined ? parseIntFlag(opts.days, '--days', 1, MAX_DAYS) : DEFAULT_DAYS;
+  const days = opts.days !== undefined ? parseCount(opts.days, '--days', 1, MAX_DAYS) : DEFAULT_DAYS;
   const to = opts.to !== undefined ? parseWhen(opts.to, zone, '--to', now) : plusDays(from, days, zone);
   if (to <= from) throw new UserError('--to must be after --from');
   if (to > plusDays(from, MAX_DAYS, zone)) throw new UserError(`the range covers at most ${MAX_DAYS} days`);
@@ -109,7 +110,7 @@ export function register(parent: Command, ctx: Context): void {
 export async function run(opts: SlotsOptions, ctx: Context): Promise<void> {
   const format = resolveFormat(opts, schemaChecker(SlotSchema, ctx.flags.allowUnknownFields));
   const tz = tzFlag(opts.tz);
-  const perDay = opts.slotsPerDay !== undefined ? parseIntFlag(opts.slotsPerDay, '--slots-per-day', 1, 1000) : undefined;
+  const perDay = opts.slotsPerDay !== undefined ? parseCount(opts.slotsPerDay, '--slots-per-day', 1, 1000) : undefined;
   const api = await ctx.api();
   const zone = tz ?? (await siteZone(ctx, api));
   const [from, to] = rangeOf(opts, zone, ctx.now().getTime());

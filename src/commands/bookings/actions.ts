@@ -8,6 +8,7 @@ import { MAX_BULK_ALLOWED_ACTIONS } from '../../api/schemas/booking.js';
 import type { Context } from '../../context.js';
 import { addFormatFlags, type Column, fieldsChecker, type FormatFlags, printRecords, resolveFormat } from '../../core/output.js';
 import { idOf } from '../shared/verbs.js';
+import { failIfMissing } from '../shared/ids.js';
 import { BOOKING_VIEW } from './shared/view.js';
 
 interface Row {
@@ -50,4 +51,5 @@ export async function run(opts: FormatFlags & { ids: string[] }, ctx: Context): 
     }
   }
   await printRecords(ctx.io, format, rows, COLUMNS, { now: ctx.now() });
+  failIfMissing(rows, 'booking');
 }

@@ -14,7 +14,7 @@ import { bookingOps, bookings } from '../../api/bookings.js';
 import { bookingInputs, type BookingCreate, MAX_BULK_CREATE } from '../../api/schemas/booking.js';
 import type { Context } from '../../context.js';
 import { PartialFailureError, UserError } from '../../core/errors.js';
-import { parseIntFlag } from '../../core/filters.js';
+import { parseCount } from '../../core/numbers.js';
 import { readSource } from '../../core/input.js';
 import { success } from '../../core/log.js';
 import { addFormatFlags, fieldsChecker, type FormatFlags, printRecord, printValue, resolveFormat } from '../../core/output.js';
@@ -90,7 +90,7 @@ export async function run(opts: CreateOptions, ctx: Context): Promise<void> {
   const format = formatOf(ctx, BOOKING_VIEW, opts);
   if (opts.service === undefined) throw new UserError('which service?', `e.g. ${ctx.bin} bookings create --service 'Swedish Massage' --start 2026-11-24T10:00 --email ana@example.com`);
   const tz = tzFlag(opts.tz);
-  const participants = opts.participants !== undefined ? parseIntFlag(opts.participants, '--participants', 1, 1000) : undefined;
+  const participants = opts.participants !== undefined ? parseCount(opts.participants, '--participants', 1, 1000) : undefined;
   if (opts.email !== undefined && !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(opts.email)) throw new UserError(`--email: '${opts.email}' is not an e-mail address`);
   const api = await ctx.api();
   const service = await serviceOf(ctx, api, opts.service);

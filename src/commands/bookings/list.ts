@@ -3,7 +3,7 @@
  * `--status`, `--service`, `--from/--to`, `--contact` and/or `--filter`/`--where`, with the extras asked for by
  * `--with` (issue 6 section 3). Times on a terminal are on the booking's own clock, or `--tz`'s.
  */
-import { UserError } from '../../core/errors.js';
+import { choiceOf } from '../shared/choices.js';
 import { listVerb } from '../shared/verbs.js';
 import { addCriteriaFlags, criteriaFilter, type CriteriaFlags } from './shared/criteria.js';
 import { BOOKING_VIEW, bookingColumns } from './shared/view.js';
@@ -26,7 +26,7 @@ export function extrasOf(text: string | undefined): Record<string, boolean> {
   for (const n of names) {
     if (n === 'all') for (const v of Object.values(EXTRAS)) out[v] = true;
     else if (EXTRAS[n]) out[EXTRAS[n]] = true;
-    else throw new UserError(`--with: unknown extra '${n}'`, `use ${[...Object.keys(EXTRAS), 'all'].join(', ')}`);
+    else choiceOf(n, [...Object.keys(EXTRAS), 'all'], '--with', { fold: (v) => v });
   }
   return out;
 }

@@ -6,7 +6,7 @@ import type { Command } from 'commander';
 import { bookings } from '../../api/bookings.js';
 import type { Context } from '../../context.js';
 import { ExitCode, UserError } from '../../core/errors.js';
-import { parseIntFlag } from '../../core/filters.js';
+import { parseCount } from '../../core/numbers.js';
 import { notice, success } from '../../core/log.js';
 import { addFormatFlags, type FormatFlags, printRecord } from '../../core/output.js';
 import { formatOf, idOf } from '../shared/verbs.js';
@@ -35,7 +35,7 @@ export function register(parent: Command, ctx: Context): void {
 /** @throws UserError (exit 2) for a bad number; (exit 1) for an appointment; ApiError (409 no room, stale revision) */
 export async function run(opts: ParticipantsOptions, ctx: Context): Promise<void> {
   const format = formatOf(ctx, BOOKING_VIEW, opts);
-  const n = parseIntFlag(opts.count, 'participants', 1, 1000);
+  const n = parseCount(opts.count, 'participants', 1, 1000);
   if (opts.revision !== undefined && !/^\d+$/.test(opts.revision)) throw new UserError(`--revision must be a whole number such as 3, got '${opts.revision}'`);
   const api = await ctx.api();
   const id = await idOf(ctx, api, BOOKING_VIEW, opts.id);

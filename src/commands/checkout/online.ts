@@ -10,7 +10,7 @@ import type { ApiClient } from '../../api/client.js';
 import { checkout } from '../../api/checkout.js';
 import type { Order } from '../../api/schemas/order.js';
 import type { Context } from '../../context.js';
-import { UserError } from '../../core/errors.js';
+import { choiceOf } from '../shared/choices.js';
 import { notice } from '../../core/log.js';
 import { buyVerb } from './buy.js';
 
@@ -40,8 +40,7 @@ export const { register, run } = buyVerb<{ method?: string }>({
   examples: ["sitectl checkout online 'Gold Monthly' --member ada.abbott@example.com --coupon WELCOME10", "sitectl checkout online 'Free Trial Week' --member MEMBER_ID --method POS"],
   flags: (cmd) => cmd.option('--method <method>', 'how the order was taken: MOTO (phone or mail, default) or POS'),
   async create(api, input, flags, signal) {
-    const method = (flags.method ?? 'MOTO').toUpperCase();
-    if (method !== 'MOTO' && method !== 'POS') throw new UserError(`--method must be MOTO or POS, got '${flags.method}'`);
+    const method = choiceOf(flags.method ?? 'MOTO', ['MOTO', 'POS'], '--method');
     const { memberId, ...rest } = input;
     return (await checkout.createOnlineOrder(api, { ...rest, onBehalf: { memberId, orderMethod: method } }, { signal })).order;
   },

@@ -14,6 +14,7 @@ import type { Order } from '../../api/schemas/order.js';
 import type { Member } from '../../api/schemas/member.js';
 import type { Context } from '../../context.js';
 import { UserError } from '../../core/errors.js';
+import { parseCount, parseDecimal } from '../../core/numbers.js';
 import { type Column, zoned } from '../../core/output.js';
 import type { PaneSpec, UiRow } from '../../ui/index.js';
 import { BOOKING_VIEW, type BookingRow, contactOf, zoneOf } from '../bookings/shared/view.js';
@@ -105,10 +106,8 @@ function pane<E extends { id?: string | null }>(
  * @throws UserError (exit 2) for bad flags or without a terminal
  */
 export async function run(opts: DashboardOptions, ctx: Context): Promise<void> {
-  const intervalSec = opts.interval === undefined ? 10 : Number(opts.interval);
-  if (!Number.isFinite(intervalSec) || intervalSec < 1 || intervalSec > 3600) throw new UserError(`--interval takes seconds from 1 to 3600, got '${opts.interval}'`);
-  const days = opts.days === undefined ? 7 : Number(opts.days);
-  if (!Number.isInteger(days) || days < 1 || days > 60) throw new UserError(`--days takes a whole number of days from 1 to 60, got '${opts.days}'`);
+  const intervalSec = opts.interval === undefined ? 10 : parseDecimal(opts.interval, '--interval', { min: 1, max: 3600, inclusive: true, unit: 'seconds' });
+  const days = opts.days === undefined ? 7 : parseCount(opts.days, '--days', 1, 60);
   requireInteractive(ctx, 'the dashboard', 'bookings list --status PENDING,CREATED (and members list --status PENDING, orders list --status PAUSED)');
   const [ui, api, bookingVerbs, memberVerbs, orderVerbs] = await Promise.all([import('../../ui/index.js'), ctx.api(), nounActions(BOOKING_VIEW), nounActions(MEMBER_VIEW), nounActions(ORDER_VIEW)]);
   const zone = await siteZone(ctx, api);

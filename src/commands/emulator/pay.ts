@@ -8,6 +8,7 @@ import type { Command } from 'commander';
 import type { Order } from '../../api/schemas/order.js';
 import type { Context } from '../../context.js';
 import { ExitCode, UserError } from '../../core/errors.js';
+import { choiceOf } from '../shared/choices.js';
 import { success, warn } from '../../core/log.js';
 import { addFormatFlags, printValue, type FormatFlags } from '../../core/output.js';
 import { emulatorRequest, readAdminKey, readRunning } from '../../local/daemon.js';
@@ -42,8 +43,7 @@ export function register(parent: Command, ctx: Context): void {
  */
 export async function run(opts: PayOptions & { order: string }, ctx: Context): Promise<void> {
   const format = formatOf(ctx, ORDER_VIEW, opts);
-  const outcome = (opts.outcome ?? 'paid').trim().toUpperCase();
-  if (outcome !== 'PAID' && outcome !== 'FAILED') throw new UserError(`--outcome must be paid or failed, got '${opts.outcome}'`);
+  const outcome = choiceOf(opts.outcome ?? 'paid', ['PAID', 'FAILED'], '--outcome');
   const id = opts.order.trim();
   if (!id) throw new UserError('the order id is needed', `'${ctx.bin} orders list --status PENDING' shows the orders waiting for a payment`);
   const dataDir = dataDirOf(opts, ctx);

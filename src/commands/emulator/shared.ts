@@ -1,7 +1,8 @@
 /** Flag parsing shared by the `sitectl emulator` verbs. */
 import { resolve } from 'node:path';
 import type { Context } from '../../context.js';
-import { UserError } from '../../core/errors.js';
+import { choiceOf } from '../shared/choices.js';
+import { parseCount, parseDecimal } from '../../core/numbers.js';
 import { defaultDataDir } from '../../local/daemon.js';
 
 /** `--data-dir` made absolute, else the default data dir (contracts.md "Files and environment"). */
@@ -15,16 +16,11 @@ export function dataDirOf(opts: { dataDir?: string }, ctx: Pick<Context, 'env'>)
  */
 export function numberFlag(value: string | undefined, flag: string, min: number, max: number, integer = false): number | undefined {
   if (value === undefined) return undefined;
-  const n = Number(value);
-  if (value.trim() === '' || !Number.isFinite(n) || n < min || n > max || (integer && !Number.isInteger(n))) {
-    throw new UserError(`${flag} must be ${integer ? 'an integer' : 'a number'} between ${min} and ${max}, got '${value}'`);
-  }
-  return n;
+  return integer ? parseCount(value, flag, min, max) : parseDecimal(value, flag, { min, max, inclusive: true });
 }
 
 /** Validates `--seed`. @throws UserError (exit 2) for anything but demo or empty. */
 export function seedFlag(value: string | undefined): 'demo' | 'empty' | undefined {
   if (value === undefined) return undefined;
-  if (value !== 'demo' && value !== 'empty') throw new UserError(`--seed must be demo or empty, got '${value}'`);
-  return value;
+  return choiceOf(value, ['demo', 'empty'] as const, '--seed', { fold: (v) => v.trim().toLowerCase() });
 }

@@ -11,6 +11,7 @@ import type { Command } from 'commander';
 import { abortableSleep } from '../../bulk/wait.js';
 import type { Context } from '../../context.js';
 import { UserError } from '../../core/errors.js';
+import { parseCount } from '../../core/numbers.js';
 import { notice } from '../../core/log.js';
 import { escapeControl } from '../../core/text.js';
 import { EVENTS_PAGE, type EventRecord, forwardEvent, lastSeqOf, readEvents } from './feed.js';
@@ -69,12 +70,11 @@ export function eventLine(e: EventRecord): string {
 export async function run(opts: EventsOptions, ctx: Context): Promise<void> {
   const matches = typeMatcher(opts.type);
   const target = forwardUrl(opts.forwardTo);
-  if (opts.since !== undefined && !/^\d+$/.test(opts.since)) throw new UserError(`--since takes an event number (seq) such as 120, got '${opts.since}'`);
-  const interval = opts.interval === undefined ? 250 : Number(opts.interval);
-  if (!Number.isInteger(interval) || interval < 50 || interval > 60_000) throw new UserError(`--interval takes milliseconds from 50 to 60000, got '${opts.interval}'`);
+  const since = opts.since !== undefined ? parseCount(opts.since, '--since (an event number, seq)', 0) : undefined;
+  const interval = opts.interval === undefined ? 250 : parseCount(opts.interval, '--interval (milliseconds)', 50, 60_000);
   const api = await ctx.api();
   const table = ctx.io.isStdoutTTY && !opts.ndjson;
-  let after = opts.since !== undefined ? Number(opts.since) : opts.follow ? await lastSeqOf(api, ctx.signal) : 0;
+  let after = since !== undefined ? since : opts.follow ? await lastSeqOf(api, ctx.signal) : 0;
   if (table && ctx.io.canPrompt() && ctx.io.isStderrTTY) {
     const { liveTable } = await import('./live.js');
     return liveTable(ctx, api, { after, follow: Boolean(opts.follow), matches, target, intervalMs: interval });

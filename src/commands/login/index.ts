@@ -28,7 +28,8 @@ import { checkCallback, clientStateOf, type LoginResult } from '../../api/auth/s
 import { DEVICE_CODE_GRANT, TokenEndpointError, type TokenReply } from '../../api/auth/tokens.js';
 import type { Context } from '../../context.js';
 import { AuthError, UserError } from '../../core/errors.js';
-import { readAll } from '../../core/input.js';
+import { parseCount, parseDecimal } from '../../core/numbers.js';
+import { readSecret } from '../../core/input.js';
 import { notice, success } from '../../core/log.js';
 import { writeSession } from '../../core/sessions.js';
 import { shellWord } from '../../core/invocation.js';
@@ -101,16 +102,12 @@ export function register(program: Command, ctx: Context): void {
 
 function parseWait(o: LoginOptions): number {
   if (o.wait === undefined) return DEFAULT_WAIT_SEC;
-  const n = Number(o.wait);
-  if (!Number.isFinite(n) || n <= 0 || n > 3600) throw new UserError(`--wait must be a number of seconds above 0 and at most 3600, got '${o.wait}'`, 'e.g. --wait 300');
-  return n;
+  return parseDecimal(o.wait, '--wait', { min: 0, max: 3600, unit: 'seconds' });
 }
 
 function parsePort(o: LoginOptions): number {
   if (o.port === undefined) return 0;
-  const n = Number(o.port);
-  if (!Number.isInteger(n) || n < 1 || n > 65535) throw new UserError(`--port must be a port number from 1 to 65535, got '${o.port}'`);
-  return n;
+  return parseCount(o.port, '--port', 1, 65535);
 }
 
 /**
@@ -175,7 +172,7 @@ export async function run(o: LoginOptions, ctx: Context): Promise<void> {
 async function readClientSecret(ctx: Context, example: string): Promise<string> {
   refuseTerminalStdin(ctx, '--client-secret-stdin', "the app's client secret", example);
   if (ctx.io.isStdinTTY) return ctx.prompter.secret('Client secret:', { what: "typing the app's client secret", flag: '--client-secret-stdin with the secret piped in' });
-  return (await readAll(ctx.io.stdin)).replace(/\r?\n$/, '');
+  return (await readSecret('--client-secret-stdin', ctx.io.stdin)).replace(/\r?\n$/, '');
 }
 
 /**

@@ -6,6 +6,7 @@
 import type { Command } from 'commander';
 import { FieldsetValues, MemberStatusValues } from '../../api/schemas/member.js';
 import { UserError } from '../../core/errors.js';
+import { choicesOf } from '../shared/choices.js';
 import { listVerb, type ListOptions } from '../shared/verbs.js';
 import { MEMBER_VIEW } from './shared/view.js';
 
@@ -15,9 +16,7 @@ import { MEMBER_VIEW } from './shared/view.js';
  */
 export function statusFilter(raw: unknown): Record<string, unknown> | undefined {
   if (typeof raw !== 'string') return undefined;
-  const statuses = raw.split(',').map((s) => s.trim().toUpperCase()).filter(Boolean);
-  const unknown = statuses.filter((s) => !(MemberStatusValues as readonly string[]).includes(s));
-  if (unknown.length || statuses.length === 0) throw new UserError(`--status takes ${MemberStatusValues.join(', ')} (comma-separated), got '${raw}'`);
+  const statuses = choicesOf(raw, MemberStatusValues, '--status');
   return { status: statuses.length === 1 ? statuses[0] : { $in: statuses } };
 }
 

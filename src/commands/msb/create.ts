@@ -10,7 +10,8 @@ import { type BookingCreate, MSB_MAX, MSB_MIN, type MultiServiceBookingType } fr
 import type { Service } from '../../api/schemas/service.js';
 import type { Context } from '../../context.js';
 import { UserError } from '../../core/errors.js';
-import { collect, parseIntFlag } from '../../core/filters.js';
+import { collect } from '../../core/filters.js';
+import { parseCount } from '../../core/numbers.js';
 import { success } from '../../core/log.js';
 import { addFormatFlags, type FormatFlags, printValue } from '../../core/output.js';
 import { oneLine } from '../../core/text.js';
@@ -83,7 +84,7 @@ export async function run(opts: CreateOptions, ctx: Context): Promise<void> {
   if (!items[0]!.start) throw new UserError('the first --booking needs its start: SERVICE@2026-11-24T10:00');
   if (type === 'SEPARATE_BOOKINGS' && items.some((i) => !i.start)) throw new UserError('in a separate group every --booking needs its own @start');
   const tz = tzFlag(opts.tz);
-  const participants = opts.participants !== undefined ? parseIntFlag(opts.participants, '--participants', 1, 1000) : undefined;
+  const participants = opts.participants !== undefined ? parseCount(opts.participants, '--participants', 1, 1000) : undefined;
   const api = await ctx.api();
   // The zone the bookings are shown in: --tz, else the site's (also when the starts carry an offset).
   const zone = tz ?? (await siteZone(ctx, api));

@@ -11,6 +11,7 @@ import type { Context } from '../../context.js';
 import { ExitCode, UserError } from '../../core/errors.js';
 import { notice, success } from '../../core/log.js';
 import { addFormatFlags, type Column, fieldsChecker, type FormatFlags, printRecords, printValue, resolveFormat } from '../../core/output.js';
+import { failIfMissing, resolveAll } from '../shared/ids.js';
 import { idOf } from '../shared/verbs.js';
 import { needsZone, parseWhen, tzFlag } from '../shared/time.js';
 import { BOOKING_VIEW } from '../bookings/shared/view.js';
@@ -152,6 +153,35 @@ export const availability = {
   },
 };
 
+/** The group's state as its bookings tell it: `canceled` or `declined` when every booking is. */
+function finalStateOf(g: MultiServiceBooking): string | undefined {
+  const statuses = statusOf(g);
+  if (statuses.length === 0) return undefined;
+  if (statuses.every((s) => s === 'CANCELED')) return 'canceled';
+  if (statuses.every((s) => s === 'DECLINED' || s === 'CANCELED')) return 'declined';
+  return undefined;
+}
+
+/**
+ * The rules of `msb add` and `msb remove` checked before anything is sent (the emulator applies the same): no
+ * booking is added to a canceled or declined group, and a removal never leaves a group without bookings.
+ * @throws UserError (exit 1) naming what to do instead
+ */
+function checkMembership(name: 'add' | 'remove', group: MultiServiceBooking & { id: string }, ids: readonly string[], bin: string): void {
+  const state = finalStateOf(group);
+  if (name === 'add' && state) {
+    throw new UserError(`multi-service booking ${group.id} is ${state}: bookings cannot be added to it`, `book the services as a new group: ${bin} msb create ...`, ExitCode.Failure);
+  }
+  if (name === 'remove') {
+    const members = new Set((group.bookings ?? []).map((e) => e.bookingId ?? e.booking?.id));
+    const outside = ids.filter((i) => !members.has(i));
+    if (outside.length > 0) throw new UserError(`not in multi-service booking ${group.id}: ${outside.join(', ')}`, `'${bin} msb get ${group.id}' lists its bookings`, ExitCode.Failure);
+    if (members.size > 0 && [...members].every((m) => ids.includes(m!))) {
+      throw new UserError(`removing ${ids.length === 1 ? 'its last booking' : 'every booking'} would leave multi-service booking ${group.id} empty: cancel the group instead`, `${bin} msb cancel ${group.id}`, ExitCode.Failure);
+    }
+  }
+}
+
 /** `msb add|remove ID BOOKING...`: bookings joined to or taken out of a group (each at its current revision). */
 function membership(name: 'add' | 'remove') {
   return {
@@ -164,13 +194,19 @@ function membership(name: 'add' | 'remove') {
       addFormatFlags(cmd).action(async (id: string, given: string[], o: FormatFlags) => {
         const format = groupFormat(o);
         const api = await ctx.api();
+        const group = await readGroup(ctx, api, id);
         const { fetchBooking } = await import('../bookings/shared/read.js');
-        const items: Array<{ bookingId: string; revision: string }> = [];
-        for (const g of given) {
-          const bid = await idOf(ctx, api, BOOKING_VIEW, g);
-          const b = await fetchBooking(api, bid, ctx.signal);
-          items.push({ bookingId: bid, revision: b.revision ?? '' });
-        }
+        // Every booking is read before the first write: the missing ones are listed together (exit 2).
+        const items = await resolveAll(
+          given,
+          async (g) => {
+            const bid = await idOf(ctx, api, BOOKING_VIEW, g);
+            const b = await fetchBooking(api, bid, ctx.signal);
+            return { bookingId: bid, revision: b.revision ?? '' };
+          },
+          BOOKING_VIEW.noun,
+        );
+        checkMembership(name, group, items.map((i) => i.bookingId), ctx.bin);
         const call = name === 'add' ? calls.addBookingsToMultiServiceBooking : calls.removeBookingsFromMultiServiceBooking;
         await call(api, { multiServiceBookingId: id, bookings: items }, { signal: ctx.signal });
         success(ctx.io, `${name === 'add' ? 'Added' : 'Removed'} ${items.length} booking${items.length === 1 ? '' : 's'} ${name === 'add' ? 'to' : 'from'} ${id}`);
@@ -207,6 +243,7 @@ export const actions = {
           }
         }
         await printRecords(ctx.io, format, rows, ACTION_COLUMNS, { now: ctx.now() });
+        failIfMissing(rows, 'multi-service booking');
       },
     );
   },

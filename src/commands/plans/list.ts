@@ -3,7 +3,7 @@
  * active|archived|all`, default active) and visibility (`--visibility public|hidden|all`, default all);
  * `--filter`/`--where` select by id.
  */
-import { UserError } from '../../core/errors.js';
+import { choiceOf } from '../shared/choices.js';
 import { listVerb } from '../shared/verbs.js';
 import { PLAN_VIEW } from './shared/view.js';
 
@@ -12,9 +12,7 @@ const VISIBILITY: Record<string, string> = { public: 'PUBLIC', hidden: 'HIDDEN',
 
 /** The listPlans parameter of a flag's word. @throws UserError (exit 2) for another word */
 function choice(table: Record<string, string>, given: string | undefined, flag: string, dflt: string): string {
-  const value = table[(given ?? dflt).toLowerCase()];
-  if (!value) throw new UserError(`${flag} must be one of ${Object.keys(table).join(', ')}, got '${given}'`);
-  return value;
+  return table[choiceOf(given ?? dflt, Object.keys(table), flag, { fold: (v) => v.trim().toLowerCase() })]!;
 }
 
 export const { register, run } = listVerb({

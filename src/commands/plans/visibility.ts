@@ -1,6 +1,6 @@
 /** `sitectl plans visibility PLAN public|hidden`: show a plan on the site or hide it (a hidden plan is not primary). */
 import { plans } from '../../api/plans.js';
-import { UserError } from '../../core/errors.js';
+import { choiceOf } from '../shared/choices.js';
 import { planAction } from './shared/action.js';
 
 export const { register, run } = planAction<{ visible: boolean }>({
@@ -9,8 +9,7 @@ export const { register, run } = planAction<{ visible: boolean }>({
   examples: ['sitectl plans visibility "Founder Lifetime" public', 'sitectl plans visibility 3f2a hidden'],
   declare: (cmd) => cmd.argument('<visibility>', 'public or hidden'),
   options: ([word]) => {
-    const w = (word ?? '').toLowerCase();
-    if (w !== 'public' && w !== 'hidden') throw new UserError(`visibility must be public or hidden, got '${word}'`);
+    const w = choiceOf(word ?? '', ['public', 'hidden'], '<visibility>', { fold: (v) => v.trim().toLowerCase() });
     return { visible: w === 'public' };
   },
   reached: (p, o) => ((p.public !== false) === o.visible ? (o.visible ? 'public' : 'hidden') : undefined),

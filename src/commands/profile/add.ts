@@ -7,7 +7,7 @@ import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { checkProfileName, DEFAULT_BASE_URL, LOCAL_PROFILE, profileSchema, updateConfig, type Profile } from '../../core/config.js';
 import { UserError } from '../../core/errors.js';
-import { readAll } from '../../core/input.js';
+import { readSecret } from '../../core/input.js';
 import { notice, success } from '../../core/log.js';
 
 export interface AddOptions {
@@ -50,7 +50,7 @@ export async function run(opts: AddOptions, ctx: Context): Promise<void> {
     apiKey = await ctx.prompter.secret(opts.apiKeyStdin ? 'API key:' : 'API key (Enter to skip):', { what: 'typing the API key', flag: '--api-key-stdin with the key piped in' });
     if (!apiKey && opts.apiKeyStdin) throw new UserError('no API key entered', pipeHint);
   } else if (opts.apiKeyStdin) {
-    apiKey = (await readAll(ctx.io.stdin)).trim();
+    apiKey = (await readSecret('--api-key-stdin', ctx.io.stdin)).trim();
     if (!apiKey) throw new UserError('no API key on stdin', pipeHint);
   }
   if (apiKey && /\s/.test(apiKey)) throw new UserError('the API key contains whitespace', 'pass exactly one key');

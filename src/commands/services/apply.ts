@@ -334,7 +334,7 @@ export async function run(opts: ApplyOptions, ctx: Context): Promise<void> {
   }
   if (!opts.file) throw new UserError('which catalogue?', "pass -f FILE (written by 'services export')");
   const { parseCatalogue } = await import('./shared/catalogue-file.js');
-  const wanted = parseCatalogue(await readSource('--file', opts.file, ctx.io.stdin), opts.file);
+  const wanted = parseCatalogue(await readSource('--file', opts.file, ctx.io.stdin, 'catalogue'), opts.file, ctx.flags.allowUnknownFields);
   requireConfirmable(ctx, opts, 'applying a catalogue');
   const sites = opts.toSite?.length ? opts.toSite : [(await ctx.api()).siteId ?? ''];
   const plans = await planSites(ctx, wanted, sites, Boolean(opts.prune), Boolean(opts.createMissing));

@@ -11,7 +11,8 @@ import type { Command } from 'commander';
 import { services } from '../../api/services.js';
 import type { Context } from '../../context.js';
 import { UserError } from '../../core/errors.js';
-import { collect, parseIntFlag } from '../../core/filters.js';
+import { collect } from '../../core/filters.js';
+import { parseCount } from '../../core/numbers.js';
 import { notice, success } from '../../core/log.js';
 import { printRecord } from '../../core/output.js';
 import { oneLine } from '../../core/text.js';
@@ -68,7 +69,7 @@ export async function run(opts: CloneOptions, ctx: Context): Promise<void> {
   } else if (opts.id === undefined) {
     throw new UserError('which service?', 'pass the id of the service to copy');
   }
-  const count = opts.count === undefined ? 1 : parseIntFlag(opts.count, '--count', 1, MAX_CLONES);
+  const count = opts.count === undefined ? 1 : parseCount(opts.count, '--count', 1, MAX_CLONES);
   const bulk = opts.resume !== undefined || opts.count !== undefined;
   if (!bulk) {
     const format = formatOf(ctx, SERVICE_VIEW, opts);

@@ -9,7 +9,8 @@ import { serviceInputs, ServiceTypeValues } from '../../api/schemas/service.js';
 import { services } from '../../api/services.js';
 import type { Context } from '../../context.js';
 import { UserError } from '../../core/errors.js';
-import { parseIntFlag } from '../../core/filters.js';
+import { choiceOf, currencyOf } from '../shared/choices.js';
+import { parseAmount, parseCount } from '../../core/numbers.js';
 import { readJsonSource } from '../../core/input.js';
 import { success } from '../../core/log.js';
 import { addFormatFlags, printRecord, printValue, type FormatFlags } from '../../core/output.js';
@@ -93,18 +94,15 @@ export async function buildService(opts: CreateOptions, ctx: Pick<Context, 'io' 
   }
   if (opts.name !== undefined) service.name = opts.name;
   if (opts.type !== undefined) {
-    const type = opts.type.toUpperCase();
-    if (!(ServiceTypeValues as readonly string[]).includes(type)) throw new UserError(`--type must be one of ${ServiceTypeValues.join(', ')}, got '${opts.type}'`);
-    service.type = type;
+    service.type = choiceOf(opts.type, ServiceTypeValues, '--type');
   }
   if (opts.description !== undefined) service.description = opts.description;
-  if (opts.capacity !== undefined) service.defaultCapacity = parseIntFlag(opts.capacity, '--capacity', 1, 1000);
+  if (opts.capacity !== undefined) service.defaultCapacity = parseCount(opts.capacity, '--capacity', 1, 1000);
   if (opts.categoryId !== undefined) service.category = { id: opts.categoryId };
   if (opts.hidden) service.hidden = true;
   if (opts.price !== undefined) {
-    if (!/^\d+(\.\d{1,2})?$/.test(opts.price)) throw new UserError(`--price must be an amount like 45 or 45.50, got '${opts.price}'`);
-    const currency = (opts.currency ?? 'USD').toUpperCase();
-    if (!/^[A-Z]{3}$/.test(currency)) throw new UserError(`--currency must be a 3-letter code, got '${opts.currency}'`);
+    parseAmount(opts.price, '--price');
+    const currency = currencyOf(opts.currency ?? 'USD', '--currency');
     const payment = (service.payment ?? {}) as Record<string, unknown>;
     service.payment = { ...payment, rateType: 'FIXED', fixed: { price: { value: opts.price, currency } } };
   }

@@ -58,7 +58,7 @@ export async function run(opts: DiffOptions, ctx: Context): Promise<void> {
   if (!opts.file) throw new UserError('which catalogue?', "pass -f FILE (written by 'services export')");
   // The catalogue code (and the YAML library) loads only for this verb, not for every services command.
   const [{ diffCatalogue, readCatalogue }, { missingReferences, parseCatalogue, refText }] = await Promise.all([import('./shared/catalogue.js'), import('./shared/catalogue-file.js')]);
-  const wanted = parseCatalogue(await readSource('--file', opts.file, ctx.io.stdin), opts.file);
+  const wanted = parseCatalogue(await readSource('--file', opts.file, ctx.io.stdin, 'catalogue'), opts.file, ctx.flags.allowUnknownFields);
   const api = await ctx.api();
   const { catalogue: current, furniture } = await readCatalogue(api, undefined, ctx.signal);
   // --prune looks only among the site's services in the file's selection (as exported with --filter/--where).

@@ -1,14 +1,15 @@
 /**
  * `sitectl services export [--filter JSON | --where k=v] [--format json|yaml] [-o FILE]`: the site's services as
  * a portable catalogue (issue 10 section 2; shapes in `shared/catalogue.ts`): references by name, no ids,
- * revisions or dates, stable order. On stdout unless `-o` names a file (written 0600, replaced atomically).
+ * revisions or dates, stable order. On stdout unless `-o` names a file (core/output-file.ts: a regular file
+ * replaced atomically, a new one 0600; a device or FIFO written in place).
  */
-import { chmodSync, renameSync, writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { UserError } from '../../core/errors.js';
+import { choiceOf } from '../shared/choices.js';
 import { collect } from '../../core/filters.js';
 import { success } from '../../core/log.js';
+import { writeOutput } from '../../core/output-file.js';
 import { filterOf, wireFilter } from '../shared/entity-view.js';
 import { SERVICE_VIEW } from './shared/view.js';
 
@@ -26,7 +27,7 @@ export function register(parent: Command, ctx: Context): void {
     .option('--filter <json>', 'only the services matching this filter, e.g. \'{"type":"CLASS"}\'')
     .option('--where <field=value>', 'only services where field=value (repeatable)', collect)
     .option('--format <format>', 'json or yaml (default: from the -o file name, else json)')
-    .option('-o, --output <file>', 'write to this file instead of stdout')
+    .option('-o, --output <file>', "write to this file instead of stdout (replaced atomically; a device or FIFO is written in place; '-' = stdout)")
     .addHelpText('after', '\nExamples:\n  sitectl services export -o catalogue.yaml\n  sitectl services export --where type=CLASS --format yaml\n  sitectl services diff -f catalogue.yaml --site Uptown')
     .action(async (o: ExportOptions) => {
       await run(o, ctx);
@@ -36,9 +37,8 @@ export function register(parent: Command, ctx: Context): void {
 /** `json` or `yaml`, from `--format`, else the file's extension, else json. @throws UserError (exit 2) */
 export function formatOfFile(format: string | undefined, file: string | undefined): 'json' | 'yaml' {
   if (format !== undefined) {
-    const f = format.toLowerCase();
-    if (f === 'json' || f === 'yaml' || f === 'yml') return f === 'json' ? 'json' : 'yaml';
-    throw new UserError(`--format must be json or yaml, got '${format}'`);
+    const f = choiceOf(format, ['json', 'yaml', 'yml'], '--format', { fold: (v) => v.trim().toLowerCase() });
+    return f === 'json' ? 'json' : 'yaml';
   }
   return file && /\.ya?ml$/i.test(file) ? 'yaml' : 'json';
 }
@@ -55,14 +55,6 @@ export async function run(opts: ExportOptions, ctx: Context): Promise<void> {
   const [{ readCatalogue }, { serializeCatalogue }] = await Promise.all([import('./shared/catalogue.js'), import('./shared/catalogue-file.js')]);
   const { catalogue } = await readCatalogue(api, wireFilter(SERVICE_VIEW, filter), ctx.signal);
   const text = serializeCatalogue(catalogue, format);
-  if (opts.output === undefined || opts.output === '-') {
-    ctx.io.stdout.write(text);
-    success(ctx.io, `Exported ${catalogue.services.length} services`);
-    return;
-  }
-  const tmp = `${opts.output}.${process.pid}.tmp`;
-  writeFileSync(tmp, text, { mode: 0o600 });
-  chmodSync(tmp, 0o600);
-  renameSync(tmp, opts.output);
-  success(ctx.io, `Exported ${catalogue.services.length} services to ${opts.output}`);
+  const wrote = await writeOutput(opts.output ?? '-', text, ctx.io.stdout);
+  success(ctx.io, `Exported ${catalogue.services.length} services${wrote === 'stdout' ? '' : ` to ${opts.output}`}`);
 }

@@ -9,6 +9,7 @@ import { RemovedLocationSessionsActionValues } from '../../api/schemas/service.j
 import { services } from '../../api/services.js';
 import type { Context } from '../../context.js';
 import { UserError } from '../../core/errors.js';
+import { choiceOf } from '../shared/choices.js';
 import { collect } from '../../core/filters.js';
 import { success } from '../../core/log.js';
 import { addFormatFlags, printRecord, type FormatFlags } from '../../core/output.js';
@@ -50,6 +51,7 @@ export function register(parent: Command, ctx: Context): void {
  */
 export async function run(opts: LocationsOptions, ctx: Context): Promise<void> {
   const format = formatOf(ctx, SERVICE_VIEW, opts);
+  if (opts.customAddress.some((a) => a.trim() === '')) throw new UserError('--custom-address is empty', 'give the address as text, e.g. --custom-address "Park, Gate 3"');
   const locations = [
     ...opts.business.map((id) => ({ type: 'BUSINESS' as const, business: { id } })),
     ...opts.customAddress.map((formatted) => ({ type: 'CUSTOM' as const, custom: { address: { formatted } } })),
@@ -60,11 +62,7 @@ export async function run(opts: LocationsOptions, ctx: Context): Promise<void> {
   }
   let action: Action | undefined;
   if (opts.removedSessions !== undefined) {
-    const a = opts.removedSessions.toUpperCase();
-    if (!(ACTIONS as readonly string[]).includes(a)) {
-      throw new UserError(`--removed-sessions must be one of ${ACTIONS.join(', ')}, got '${opts.removedSessions}'`);
-    }
-    action = a as Action;
+    action = choiceOf(opts.removedSessions, ACTIONS, '--removed-sessions') as Action;
   }
   if (action === 'MOVE_TO_LOCATION' && !opts.moveToBusiness) {
     throw new UserError('--removed-sessions MOVE_TO_LOCATION needs --move-to-business ID');

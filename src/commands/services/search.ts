@@ -11,7 +11,8 @@ import type { Service } from '../../api/schemas/service.js';
 import { MAX_SERVICES_PAGE, services } from '../../api/services.js';
 import type { Context } from '../../context.js';
 import { UserError } from '../../core/errors.js';
-import { collect, parseIntFlag } from '../../core/filters.js';
+import { collect } from '../../core/filters.js';
+import { parseCount } from '../../core/numbers.js';
 import { notice, style } from '../../core/log.js';
 import { addFormatFlags, pickFields, printRecords, printValue, type FormatFlags } from '../../core/output.js';
 import { checkField } from '../shared/fields.js';
@@ -120,7 +121,7 @@ export async function run(opts: SearchOptions, ctx: Context): Promise<void> {
   const sort = sortOf(ctx, SERVICE_VIEW, opts.sort);
   const aggregations = opts.agg.map(parseAggregation);
   for (const a of aggregations) checkField(SERVICE_VIEW.schema, a.fieldPath, '--agg', ctx.flags.allowUnknownFields);
-  const limit = opts.limit !== undefined ? parseIntFlag(opts.limit, '--limit', 0) : 50;
+  const limit = opts.limit !== undefined ? parseCount(opts.limit, '--limit', 0) : 50;
 
   const api = await ctx.api();
   const first = await services.searchServices(

@@ -7,6 +7,7 @@ import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { UserError } from '../../core/errors.js';
 import { collect } from '../../core/filters.js';
+import { parseCount } from '../../core/numbers.js';
 
 /** Flags that choose the targets of a bulk verb. */
 export interface SelectionFlags {
@@ -86,9 +87,7 @@ export function addBulkFlags(cmd: Command): Command {
  * @throws UserError when it is not an integer from 1 to 16
  */
 export function parseConcurrency(raw: string | undefined): number {
-  const n = Number(raw ?? '4');
-  if (!Number.isInteger(n) || n < 1 || n > 16) throw new UserError(`--concurrency must be a whole number from 1 to 16, got "${raw}"`);
-  return n;
+  return parseCount(raw ?? '4', '--concurrency', 1, 16);
 }
 
 /**

@@ -12,10 +12,10 @@ export { mapFilterFields } from '../../api/paths.js';
 import { elementOf, enumValues, isDateField, kindOf, lookupPath, shapeOf, suggest } from '../../api/schemas/introspect.js';
 import type { Filter } from '../../api/schemas/common.js';
 import { UserError } from '../../core/errors.js';
+import { checkFilterShape } from '../../core/filters.js';
 import type { FieldChecker } from '../../core/output.js';
 
-/** Deepest nesting of `$and`/`$or`/`$not` and operator objects a filter may have. */
-export const MAX_FILTER_DEPTH = 10;
+export { MAX_FILTER_DEPTH } from '../../core/filters.js';
 
 /** A checker for `--json fields` over an entity schema (every field passes with `allowUnknown`). */
 export function schemaChecker(schema: $ZodType, allowUnknown = false): FieldChecker {
@@ -62,8 +62,9 @@ export function checkField(schema: $ZodType, path: string, where: string, allowU
  */
 export function checkFilter(schema: $ZodType, filter: Filter | undefined, where = '--filter', allowUnknown = false): void {
   if (!filter) return;
+  // The shape first (operators, empty $and/$or, depth), so the walk below is bounded.
+  checkFilterShape(filter, where);
   const walk = (node: unknown, depth: number): void => {
-    if (depth > MAX_FILTER_DEPTH) throw new UserError(`${where}: the filter is nested more than ${MAX_FILTER_DEPTH} levels deep`);
     if (Array.isArray(node)) {
       for (const n of node) walk(n, depth + 1);
       return;

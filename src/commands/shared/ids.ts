@@ -5,7 +5,8 @@
  */
 import type { ApiClient } from '../../api/client.js';
 import { listPages, type ListOperation } from '../../api/paging.js';
-import { ExitCode, UserError } from '../../core/errors.js';
+import { ApiError } from '../../api/errors.js';
+import { NotFoundError, UserError } from '../../core/errors.js';
 import { oneLine } from '../../core/text.js';
 
 const FULL_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -64,11 +65,50 @@ export async function resolveId(
 function chosen(given: string, matches: Array<Record<string, unknown>>, noun: { one: string; many: string }, opts: { label?: (e: Record<string, unknown>) => unknown; bin?: string }): string {
   if (matches.length === 1) return String(matches[0]!.id);
   if (matches.length === 0) {
-    throw new UserError(`no ${noun.one} has an id starting with '${given}'`, `'${opts.bin ?? 'sitectl'} ${noun.many} list' shows the ids`, ExitCode.Failure);
+    throw new NotFoundError(`no ${noun.one} has an id starting with '${given}'`, `'${opts.bin ?? 'sitectl'} ${noun.many} list' shows the ids`);
   }
   const shown = matches.slice(0, SHOWN).map((m) => `${m.id}${opts.label ? ` (${oneLine(String(opts.label(m) ?? ''))})` : ''}`);
   throw new UserError(
     `'${given}' is ambiguous: ${matches.length > SHOWN ? `more than ${SHOWN}` : matches.length} ${noun.many} match`,
     `type more of the id: ${shown.join(', ')}`,
   );
+}
+
+/** True for an error that says an id names nothing: a prefix nothing matches, or the platform's 404. */
+export function isNotFound(err: unknown): boolean {
+  return err instanceof NotFoundError || (err instanceof ApiError && err.status === 404);
+}
+
+/**
+ * Every id of a write that takes several (`msb add GROUP B1 B2`), each resolved and read by `one`, all before the
+ * first write: the ids that name nothing are collected, and the write is refused listing them all.
+ * @param noun for the message: `{one: 'booking', many: 'bookings'}`
+ * @returns what `one` returned for each id, in the order given
+ * @throws UserError (exit 2) `2 bookings not found: nope-1, nope-2; nothing was changed`; any other error of `one`
+ */
+export async function resolveAll<T>(given: readonly string[], one: (id: string) => Promise<T>, noun: { one: string; many: string }): Promise<T[]> {
+  const found: T[] = [];
+  const missing: string[] = [];
+  for (const id of given) {
+    try {
+      found.push(await one(id));
+    } catch (err) {
+      if (!isNotFound(err)) throw err;
+      missing.push(id);
+    }
+  }
+  if (missing.length > 0) {
+    throw new UserError(`${missing.length === 1 ? `${noun.one}` : `${missing.length} ${noun.many}`} not found: ${missing.map((m) => oneLine(m)).join(', ')}; nothing was changed`);
+  }
+  return found;
+}
+
+/**
+ * After the rows are printed: a read given ids of which some name nothing exits 1, saying which.
+ * @throws NotFoundError (exit 1)
+ */
+export function failIfMissing(rows: ReadonlyArray<{ id: string; error?: string }>, noun: string): void {
+  const missing = rows.filter((r) => r.error !== undefined && /NOT_FOUND$/.test(r.error)).map((r) => r.id);
+  if (missing.length === 0) return;
+  throw new NotFoundError(`${missing.length === 1 ? `${noun} ${missing[0]} was` : `${missing.length} ${noun}s were`} not found${missing.length > 1 ? `: ${missing.join(', ')}` : ''}`);
 }

@@ -11,7 +11,8 @@ import { listPages, type ListOperation } from '../../api/paging.js';
 import type { Filter } from '../../api/schemas/common.js';
 import type { Context } from '../../context.js';
 import { UserError } from '../../core/errors.js';
-import { collect, parseIntFlag } from '../../core/filters.js';
+import { collect } from '../../core/filters.js';
+import { parseCount } from '../../core/numbers.js';
 import { notice } from '../../core/log.js';
 import { addFormatFlags, type Column, fieldsChecker, type FormatFlags, printRecord, printRecords, printValue, resolveFormat } from '../../core/output.js';
 import { checkFilter, schemaChecker } from './fields.js';
@@ -97,7 +98,7 @@ export function listVerb<E>(spec: ListSpec<E>): Verb<ListOptions> {
     const filter = combinedFilter(ctx, view, opts, extra);
     const sort = sortOf(ctx, view, opts.sort ?? spec.defaultSort);
     if (opts.all && opts.limit !== undefined) throw new UserError('use either --limit or --all');
-    const limit = opts.all ? undefined : opts.limit !== undefined ? parseIntFlag(opts.limit, '--limit') : defaultLimit;
+    const limit = opts.all ? undefined : opts.limit !== undefined ? parseCount(opts.limit, '--limit') : defaultLimit;
     // A list that takes parameters instead of a filter is sent the filter as its parameters.
     const selected = listParamsOf(view, filter);
     if (selected) extra.params = { ...extra.params, ...selected };

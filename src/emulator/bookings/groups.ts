@@ -169,9 +169,17 @@ export function rescheduleGroup(
   });
 }
 
-/** Adds single bookings to a group (each at its revision when given). */
+/**
+ * Adds single bookings to a group (each at its revision when given). A group whose bookings are all canceled or
+ * declined takes no more (428 INVALID_MULTI_SERVICE_BOOKING_STATUS; docs/bookings.md).
+ */
 export function addToGroup(cal: Calendar, id: string, items: ReadonlyArray<{ bookingId: string; revision?: string | number | null }>): BookingDoc[] {
   const msb = cal.multiServiceBookings.require(id);
+  const members = msb.bookingIds.map((b) => cal.bookings.get(b)).filter((b): b is BookingDoc => b !== undefined);
+  if (members.length > 0 && members.every((b) => FINAL_STATUSES.has(b.status))) {
+    const state = members.every((b) => b.status === 'CANCELED') ? 'canceled' : 'declined';
+    throw new ApplicationFailure(428, 'INVALID_MULTI_SERVICE_BOOKING_STATUS', `multi-service booking ${id} is ${state}: bookings cannot be added to it`, { multiServiceBookingId: id });
+  }
   const added = items.map((item, i) => {
     const b = cal.bookings.require(item.bookingId);
     if (item.revision != null && String(item.revision) !== b.revision) {
@@ -185,9 +193,16 @@ export function addToGroup(cal: Calendar, id: string, items: ReadonlyArray<{ boo
   return added;
 }
 
-/** Takes bookings out of a group; they stay as single bookings. */
+/**
+ * Takes bookings out of a group; they stay as single bookings. A removal that would leave the group without
+ * bookings is refused (428 MULTI_SERVICE_BOOKING_WOULD_BE_EMPTY: cancel the group instead; docs/bookings.md).
+ */
 export function removeFromGroup(cal: Calendar, id: string, items: ReadonlyArray<{ bookingId: string; revision?: string | number | null }>): BookingDoc[] {
   const msb = cal.multiServiceBookings.require(id);
+  const leaving = new Set(items.map((i) => i.bookingId));
+  if (msb.bookingIds.length > 0 && msb.bookingIds.every((b) => leaving.has(b))) {
+    throw new ApplicationFailure(428, 'MULTI_SERVICE_BOOKING_WOULD_BE_EMPTY', `removing every booking would leave multi-service booking ${id} empty: cancel the group instead`, { multiServiceBookingId: id });
+  }
   const removed = items.map((item, i) => {
     const b = cal.bookings.require(item.bookingId);
     if (b.multiServiceBookingInfo?.id !== id) throw new ApplicationFailure(404, 'BOOKING_NOT_FOUND', `booking ${b.id} is not part of multi-service booking ${id}`, { bookingId: b.id, index: i });

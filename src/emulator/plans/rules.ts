@@ -16,6 +16,7 @@
  * Events: plan.created, plan.updated, plan.archived, plan.buyer_can_cancel_updated (spec 001 section 4).
  */
 import type { PlanCreate, PlanPatch } from '../../api/schemas/plan.js';
+import { isCurrency } from '../../api/currencies.js';
 import { ApplicationFailure, ValidationFailure, type FieldViolation } from '../errors.js';
 import type { PlanBook, PlanDoc, PlanPricingDoc } from './model.js';
 
@@ -32,6 +33,9 @@ type Settable = (typeof SETTABLE)[number];
 export function pricingViolations(pricing: PlanPricingDoc, prefix: string): FieldViolation[] {
   const models = [pricing.subscription ? 'subscription' : undefined, pricing.singlePaymentForDuration ? 'singlePaymentForDuration' : undefined, pricing.singlePaymentUnlimited ? 'singlePaymentUnlimited' : undefined].filter(Boolean);
   const out: FieldViolation[] = [];
+  if (!isCurrency(pricing.price.currency)) {
+    out.push({ field: `${prefix}.price.currency`, description: `must be an ISO 4217 currency code, got '${pricing.price.currency}'`, violatedRule: 'FORMAT' });
+  }
   if (models.length !== 1) {
     out.push({ field: prefix, description: `give exactly one of subscription, singlePaymentForDuration or singlePaymentUnlimited (got ${models.length ? models.join(', ') : 'none'})`, violatedRule: 'INVALID' });
   }

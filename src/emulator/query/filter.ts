@@ -46,6 +46,8 @@ function compileNode(node: unknown, field: string): Predicate {
   for (const [key, value] of Object.entries(node)) {
     if (key === '$and' || key === '$or') {
       if (!Array.isArray(value)) fail(field, `${key} takes an array of filters`);
+      // Refused rather than read as "all" (or "none"): a write by such a filter must not run.
+      if (value.length === 0) fail(field, `${key} takes at least one filter`);
       const subs = value.map((v) => compileNode(v, field));
       parts.push(key === '$and' ? (d) => subs.every((p) => p(d)) : (d) => subs.some((p) => p(d)));
     } else if (key === '$not') {

@@ -6,6 +6,7 @@
  */
 import { serviceInputs } from '../../api/schemas/service.js';
 import { getPath, setPathCopying } from '../../api/paths.js';
+import { isCurrency } from '../../api/currencies.js';
 import { ApplicationFailure, ValidationFailure, type FieldViolation } from '../errors.js';
 import { changedFieldViolations } from '../serve.js';
 import type { Address, Catalog, ServiceDoc, ServiceLocation } from './model.js';
@@ -83,6 +84,23 @@ export function formatMoney(value: string, currency: string): string {
  * The rules of a whole service a schema cannot say: classes and courses need a capacity, a FIXED rate needs a
  * price, and every reference names an entity of the site.
  */
+/** True when `value` holds some non-blank text (an address: any of its parts). */
+function hasText(value: unknown, depth = 0): boolean {
+  if (typeof value === 'string') return value.trim() !== '';
+  if (value === null || typeof value !== 'object' || depth > 4) return false;
+  return Object.values(value).some((v) => hasText(v, depth + 1));
+}
+
+/** A violation for every `currency` of a payment (`fixed.price.currency`, ...) that is not ISO 4217. */
+function currencyViolations(node: unknown, at: string, add: (field: string, description: string, rule?: string) => void, depth = 0): void {
+  if (node === null || typeof node !== 'object' || depth > 6) return;
+  for (const [key, value] of Object.entries(node)) {
+    if (key === 'currency' && value !== undefined && value !== null) {
+      if (typeof value !== 'string' || !isCurrency(value)) add(`${at}.currency`, `must be an ISO 4217 currency code, got ${JSON.stringify(value)}`, 'FORMAT');
+    } else currencyViolations(value, `${at}.${key}`, add, depth + 1);
+  }
+}
+
 function ruleViolations(cat: Catalog, doc: Json, prefix: string): FieldViolation[] {
   const out: FieldViolation[] = [];
   const add = (field: string, description: string, violatedRule = 'INVALID') => out.push({ field: `${prefix}.${field}`, description, violatedRule });
@@ -93,11 +111,16 @@ function ruleViolations(cat: Catalog, doc: Json, prefix: string): FieldViolation
   if (payment?.rateType === 'FIXED' && getPath(payment, 'fixed.price.value') === undefined) {
     add('payment.fixed.price', 'a FIXED rate needs a price', 'REQUIRED_FIELD');
   }
+  if (payment) currencyViolations(payment, 'payment', add);
   if (Array.isArray(doc.locations)) {
     doc.locations.forEach((loc: Json, i) => {
       const id = getPath(loc, 'business.id');
       if (loc.type === 'BUSINESS' && (typeof id !== 'string' || !cat.locations.get(id))) {
         add(`locations[${i}].business.id`, 'must be the id of a business location', 'INVALID');
+      }
+      // A custom location is an address: one with no text in it (`--custom-address ''`) is refused.
+      if (loc.type === 'CUSTOM' && !hasText(getPath(loc, 'custom.address') ?? loc.calculatedAddress)) {
+        add(`locations[${i}].custom.address`, 'must not be empty: a custom location needs an address', 'REQUIRED_FIELD');
       }
     });
   }

@@ -249,7 +249,7 @@ describe('flags and secrets', () => {
       [['login', '--password-stdin'], /--password-stdin needs --email/],
       [['login', '--email', 'a@b.c'], /--email needs --password-stdin/],
       [['login', '--device', '--email', 'a@b.c', '--password-stdin'], /pick one/],
-      [['login', '--port', '70000'], /--port must be a port number/],
+      [['login', '--port', '70000'], /--port must be a whole number from 1 to 65535/],
       [['login', '--wait', 'soon'], /--wait must be a number of seconds/],
       [['login', '--client-secret-stdin'], /needs --client-id/],
       [['login', '--device', '--port', '8080'], /browser sign-in only/],

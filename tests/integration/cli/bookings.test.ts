@@ -226,10 +226,10 @@ describe('bookings list and count', () => {
   });
 
   it('refuses an unknown status, a misspelt filter field and a bad --with before sending', async () => {
-    expectError(await cli(['bookings', 'list', '--status', 'DONE']), 2, /unknown status 'DONE'/);
+    expectError(await cli(['bookings', 'list', '--status', 'DONE']), 2, /--status: unknown value 'DONE'/);
     const typo = await cli(['bookings', 'list', '--filter', '{"stauts":"CONFIRMED"}']);
     expectError(typo, 2, /unknown field "stauts"; did you mean "status"\?/);
-    expectError(await cli(['bookings', 'list', '--with', 'everything']), 2, /unknown extra 'everything'/);
+    expectError(await cli(['bookings', 'list', '--with', 'everything']), 2, /--with: unknown value 'everything'/);
   });
 });
 

@@ -164,7 +164,7 @@ describe('catalogue files with mistakes', () => {
   // Each mistake is refused when the file is read, by every verb that reads one, with the same one-line error
   // naming the file, the service and the field, exit 2, before anything is read from or written to a site.
   const mistakes: Array<[string, (s: Record<string, unknown>) => void, RegExp]> = [
-    ['an unknown key in a location', (s) => (s.locations = [{ busines: 'Downtown Studio' }]), /locations\[0\]: unknown field 'busines'$/m],
+    ['an unknown key in a location', (s) => (s.locations = [{ busines: 'Downtown Studio' }]), /locations\[0\]: unknown field 'busines'; did you mean 'business'\?$/m],
     ['staff as text', (s) => (s.staff = 'Maya Chen'), /staff: must be a list of staff member names, such as \[Maya Chen\]$/m],
     ['locations as text', (s) => (s.locations = 'Downtown Studio'), /locations: must be a list of locations, each \{business: NAME\}/],
     ['pricing plans as text', (s) => (s.pricingPlans = 'Gold'), /pricingPlans: must be a list of pricing plan names/],

@@ -67,7 +67,7 @@ describe('sitectl emulator pay', () => {
     expect(unknown.stderr).toContain('no site of the account has order');
     const bad = await run(['emulator', 'pay', id, '--outcome', 'maybe', '--data-dir', emu.dataDir]);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain("--outcome must be paid or failed, got 'maybe'");
+    expect(bad.stderr).toContain("--outcome: unknown value 'maybe'");
     const none = await run(['emulator', 'pay', id, '--data-dir', `${emu.dataDir}-none`]);
     expect(none.code).toBe(1);
     expect(none.stderr).toContain('no emulator is running');

@@ -68,7 +68,7 @@ describe('members list, get, create, update, slug, clear-contact', () => {
     expect(rows).toHaveLength(3);
     expect(rows[0]).toMatch(/^[0-9a-f]{8}\s+ada\.abbott@example\.com\s+Ada Abbott\s+APPROVED/);
     expect(table.stderr).toMatch(/Showing 3 of \d+ members/);
-    expectError(await cli(['members', 'list', '--status', 'ASLEEP']), 2, /--status takes/);
+    expectError(await cli(['members', 'list', '--status', 'ASLEEP']), 2, /--status: unknown value 'ASLEEP'/);
     expectError(await cli(['members', 'list', '--where', 'nosuchfield=1']), 2, /nosuchfield/);
   });
 

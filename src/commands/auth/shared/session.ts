@@ -50,8 +50,8 @@ export async function readPassword(ctx: Context, question: string, example: stri
   if (ctx.io.isStdinTTY) {
     password = await ctx.prompter.secret(question, { what: 'typing the password', flag: '--password-stdin with the password piped in' });
   } else {
-    const { readAll } = await import('../../../core/input.js');
-    password = (await readAll(ctx.io.stdin)).replace(/\r?\n$/, '');
+    const { readSecret } = await import('../../../core/input.js');
+    password = (await readSecret('--password-stdin', ctx.io.stdin)).replace(/\r?\n$/, '');
   }
   if (!password) throw new UserError('no password given', example);
   return password;

@@ -8,6 +8,7 @@ import { BookingStatusValues } from '../../../api/schemas/booking.js';
 import type { Filter } from '../../../api/schemas/common.js';
 import type { Context } from '../../../context.js';
 import { UserError } from '../../../core/errors.js';
+import { choicesOf } from '../../shared/choices.js';
 import { serviceOf } from '../../services/shared/lookup.js';
 import { needsZone, parseWhen, siteZone, tzFlag } from '../../shared/time.js';
 
@@ -38,11 +39,7 @@ export function hasCriteria(o: CriteriaFlags): boolean {
 
 /** The statuses of `--status`, checked. @throws UserError (exit 2) for an unknown status */
 export function statusesOf(text: string): string[] {
-  const list = text.split(',').map((s) => s.trim().toUpperCase()).filter(Boolean);
-  for (const s of list) {
-    if (!(BookingStatusValues as readonly string[]).includes(s)) throw new UserError(`--status: unknown status '${s}'`, `use ${BookingStatusValues.join(', ')}`);
-  }
-  return list;
+  return choicesOf(text, BookingStatusValues, '--status');
 }
 
 /**

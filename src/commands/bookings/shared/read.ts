@@ -4,7 +4,7 @@
  */
 import type { ApiClient } from '../../../api/client.js';
 import { extendedBookings } from '../../../api/extended-bookings.js';
-import { ExitCode, UserError } from '../../../core/errors.js';
+import { NotFoundError } from '../../../core/errors.js';
 import { type BookingRow, rowOf } from './view.js';
 
 /** Every extra of the extended bookings query. */
@@ -18,10 +18,10 @@ export const ALL_EXTRAS = {
 
 /**
  * One booking with every extra.
- * @throws UserError (exit 1) when no booking has this id
+ * @throws NotFoundError (exit 1) when no booking has this id
  */
 export async function fetchBooking(api: ApiClient, id: string, signal?: AbortSignal): Promise<BookingRow> {
   const { extendedBookings: found } = await extendedBookings.queryExtendedBookings(api, { query: { filter: { id }, cursorPaging: { limit: 1 } }, ...ALL_EXTRAS }, { signal });
-  if (!found[0]) throw new UserError(`booking ${id} was not found`, "'bookings list' shows the bookings", ExitCode.Failure);
+  if (!found[0]) throw new NotFoundError(`booking ${id} was not found`, "'bookings list' shows the bookings");
   return rowOf(found[0]);
 }

@@ -9,6 +9,7 @@ import type { Filter } from '../../../api/schemas/common.js';
 import { OrderStatusValues, PaymentStatusValues } from '../../../api/schemas/order.js';
 import type { Context } from '../../../context.js';
 import { UserError } from '../../../core/errors.js';
+import { choicesOf } from '../../shared/choices.js';
 import { fetchMember } from '../../members/shared/read.js';
 import { planOf } from '../../plans/shared/view.js';
 
@@ -35,10 +36,7 @@ export function hasCriteria(o: CriteriaFlags): boolean {
 
 /** The values of a comma list flag, each one of `allowed`. @throws UserError (exit 2) */
 function listOf(text: string, allowed: readonly string[], flag: string): string[] {
-  const list = text.split(',').map((s) => s.trim().toUpperCase()).filter(Boolean);
-  if (list.length === 0) throw new UserError(`${flag} is empty`, `use ${allowed.join(', ')}`);
-  for (const v of list) if (!allowed.includes(v)) throw new UserError(`${flag}: unknown value '${v}'`, `use ${allowed.join(', ')}`);
-  return list;
+  return choicesOf(text, allowed, flag);
 }
 
 const cond = (values: string[]) => (values.length === 1 ? values[0] : { $in: values });

@@ -11,6 +11,8 @@ import { memberOrderOps, memberOrders } from '../../../api/orders.js';
 import type { Order } from '../../../api/schemas/order.js';
 import type { Context } from '../../../context.js';
 import { ExitCode, UserError } from '../../../core/errors.js';
+import { choiceOf } from '../../shared/choices.js';
+import { choicesOf } from '../../shared/choices.js';
 import { notice, success } from '../../../core/log.js';
 import { printRecord, printRecords, type FormatFlags } from '../../../core/output.js';
 import { oneLine } from '../../../core/text.js';
@@ -68,9 +70,7 @@ async function mineId(ctx: Context, api: ApiClient, given: string): Promise<stri
 /** `orders list --mine [--status S,...]`: every page of the member's orders. */
 export async function listMine(o: FormatFlags & { status?: string } & Record<string, unknown>, ctx: Context): Promise<void> {
   const format = formatOf(ctx, ORDER_VIEW as EntityView<unknown>, o);
-  const statuses = o.status ? o.status.split(',').map((s) => s.trim().toUpperCase()) : undefined;
-  const bad = statuses?.find((s) => !(STATUSES as readonly string[]).includes(s));
-  if (bad) throw new UserError(`--status: unknown status '${bad}'`, `one or more of ${STATUSES.join(', ')}`);
+  const statuses = o.status ? choicesOf(o.status, STATUSES, '--status') : undefined;
   const all: Order[] = await withMember(ctx, async (api) => {
     const out: Order[] = [];
     for (let offset = 0; ; offset += 50) {
@@ -102,8 +102,7 @@ export async function getMine(o: FormatFlags & { id: string }, ctx: Context): Pr
  */
 export async function cancelMine(o: { id?: string; at?: string; yes?: boolean } & Record<string, unknown>, ctx: Context): Promise<void> {
   if (!o.id) throw new UserError('orders cancel --mine needs the order id');
-  const at = (o.at ?? 'now').toLowerCase().replace(/_/g, '-');
-  if (at !== 'now' && at !== 'immediately' && at !== 'next-payment' && at !== 'next-payment-date') throw new UserError(`--at must be now or next-payment, got '${o.at}'`);
+  const at = choiceOf((o.at ?? 'now').replace(/_/g, '-'), ['now', 'immediately', 'next-payment', 'next-payment-date'], '--at', { fold: (v) => v.trim().toLowerCase() });
   const effectiveAt = at === 'now' || at === 'immediately' ? 'IMMEDIATELY' : 'NEXT_PAYMENT_DATE';
   // The owner's rule (transitions.ts confirmOne): a cancel that ends the plan now is asked about.
   if (effectiveAt === 'IMMEDIATELY') requireConfirmable(ctx, o, `cancelling order ${o.id}`);

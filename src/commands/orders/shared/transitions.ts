@@ -14,6 +14,7 @@ import type { Command } from 'commander';
 import { orders as calls } from '../../../api/orders.js';
 import type { Order } from '../../../api/schemas/order.js';
 import { UserError } from '../../../core/errors.js';
+import { choiceOf } from '../../shared/choices.js';
 import { parseWhen } from '../../shared/time.js';
 import { transitionVerb } from '../../shared/transition.js';
 import { addCriteriaFlags, criteriaFilter, type CriteriaFlags, hasCriteria } from './criteria.js';
@@ -148,10 +149,8 @@ const SPECS: Record<Verb, Omit<TransitionSpec<Row>, 'view' | 'fetch' | 'command'
 
 /** `--at now|next-payment` as the platform's effectiveAt. @throws UserError (exit 2) */
 function effectiveAtOf(at: string | undefined): 'IMMEDIATELY' | 'NEXT_PAYMENT_DATE' {
-  const a = (at ?? 'now').toLowerCase().replace(/_/g, '-');
-  if (a === 'now' || a === 'immediately') return 'IMMEDIATELY';
-  if (a === 'next-payment' || a === 'next-payment-date') return 'NEXT_PAYMENT_DATE';
-  throw new UserError(`--at must be now or next-payment, got '${at}'`);
+  const a = choiceOf((at ?? 'now').replace(/_/g, '-'), ['now', 'immediately', 'next-payment', 'next-payment-date'], '--at', { fold: (v) => v.trim().toLowerCase() });
+  return a === 'now' || a === 'immediately' ? 'IMMEDIATELY' : 'NEXT_PAYMENT_DATE';
 }
 
 /** The shared transition verb of one order action. */

@@ -7,7 +7,9 @@
 import type { Command } from 'commander';
 import { PeriodUnitValues, type PlanCreate } from '../../../api/schemas/plan.js';
 import { UserError } from '../../../core/errors.js';
-import { collect, parseIntFlag } from '../../../core/filters.js';
+import { choiceOf, currencyOf } from '../../shared/choices.js';
+import { collect } from '../../../core/filters.js';
+import { parseAmount, parseCount } from '../../../core/numbers.js';
 
 export interface PlanFlags {
   name?: string;
@@ -50,19 +52,17 @@ export function addPlanFlags(cmd: Command, create: boolean): Command {
 
 /** `'3 MONTH'`, `'month'`, `'2 weeks'` -> `{count, unit}`. @throws UserError (exit 2) */
 export function parsePeriod(text: string, flag: string): { count: number; unit: (typeof PeriodUnitValues)[number] } {
-  const m = /^\s*(\d+)?\s*([a-zA-Z]+?)s?\s*$/.exec(text);
+  const m = /^\s*(\S*?)\s*([a-zA-Z]+?)s?\s*$/.exec(text);
   const unit = m?.[2]?.toUpperCase();
   if (!m || !unit || !(PeriodUnitValues as readonly string[]).includes(unit)) {
     throw new UserError(`${flag} must be a count and a unit such as '1 MONTH' or '2 WEEK' (units ${PeriodUnitValues.join(', ')}), got '${text}'`);
   }
-  return { count: m[1] !== undefined ? parseIntFlag(m[1], flag, 1, 999) : 1, unit: unit as (typeof PeriodUnitValues)[number] };
+  return { count: m[1] ? parseCount(m[1], flag, 1, 999) : 1, unit: unit as (typeof PeriodUnitValues)[number] };
 }
 
 function yesNo(text: string, flag: string): boolean {
-  const t = text.toLowerCase();
-  if (['yes', 'true', 'y', '1'].includes(t)) return true;
-  if (['no', 'false', 'n', '0'].includes(t)) return false;
-  throw new UserError(`${flag} must be yes or no, got '${text}'`);
+  const t = choiceOf(text, ['yes', 'no', 'true', 'false', 'y', 'n', '1', '0'], flag, { fold: (v) => v.trim().toLowerCase() });
+  return ['yes', 'true', 'y', '1'].includes(t);
 }
 
 /** Whether any pricing flag was given. */
@@ -78,9 +78,8 @@ export function hasPricing(o: PlanFlags): boolean {
 export function pricingOf(o: PlanFlags, current?: PlanCreate['pricing']): PlanCreate['pricing'] {
   const models = [o.every !== undefined, o.for !== undefined, Boolean(o.unlimited)].filter(Boolean).length;
   if (models > 1) throw new UserError('give one of --every, --for or --unlimited');
-  if (o.price !== undefined && !/^\d{1,12}(\.\d{1,2})?$/.test(o.price)) throw new UserError(`--price must be an amount like 49 or 49.90, got '${o.price}'`);
-  const currency = (o.currency ?? current?.price.currency ?? 'USD').toUpperCase();
-  if (!/^[A-Z]{3}$/.test(currency)) throw new UserError(`--currency must be a 3-letter code, got '${o.currency}'`);
+  if (o.price !== undefined) parseAmount(o.price, '--price');
+  const currency = o.currency !== undefined ? currencyOf(o.currency, '--currency') : (current?.price.currency ?? 'USD');
   const value = o.price ?? current?.price.value;
   if (value === undefined) throw new UserError('a plan needs --price (0 for a free plan)');
   let pricing: PlanCreate['pricing'];
@@ -91,8 +90,8 @@ export function pricingOf(o: PlanFlags, current?: PlanCreate['pricing']): PlanCr
   else throw new UserError('a plan needs --every PERIOD (a subscription), --for PERIOD (one payment for a time) or --unlimited');
   if (o.cycles !== undefined || o.trialDays !== undefined) {
     if (!pricing.subscription) throw new UserError('--cycles and --trial-days go with a subscription (--every)');
-    if (o.cycles !== undefined) pricing.subscription.cycleCount = parseIntFlag(o.cycles, '--cycles', 0, 999);
-    if (o.trialDays !== undefined) pricing.freeTrialDays = parseIntFlag(o.trialDays, '--trial-days', 0, 999);
+    if (o.cycles !== undefined) pricing.subscription.cycleCount = parseCount(o.cycles, '--cycles', 0, 999);
+    if (o.trialDays !== undefined) pricing.freeTrialDays = parseCount(o.trialDays, '--trial-days', 0, 999);
   }
   if (!pricing.subscription) delete pricing.freeTrialDays;
   return pricing;
@@ -107,7 +106,7 @@ export function fieldsOf(o: PlanFlags): Partial<PlanCreate> {
   }
   if (o.description !== undefined) out.description = o.description;
   if (o.perk?.length) out.perks = { values: o.perk };
-  if (o.maxPurchases !== undefined) out.maxPurchasesPerBuyer = parseIntFlag(o.maxPurchases, '--max-purchases', 0, 1000);
+  if (o.maxPurchases !== undefined) out.maxPurchasesPerBuyer = parseCount(o.maxPurchases, '--max-purchases', 0, 1000);
   if (o.buyerCanCancel !== undefined) out.buyerCanCancel = yesNo(o.buyerCanCancel, '--buyer-can-cancel');
   if (o.futureStart !== undefined) out.allowFutureStartDate = yesNo(o.futureStart, '--future-start');
   if (o.terms !== undefined) out.termsAndConditions = o.terms;

@@ -4,12 +4,15 @@
  * catalogue's service entries takes exactly what catalogue.ts `toPortable` writes; every mistake is one line naming the
  * file, the service's slug and the field (exit 2). What a catalogue is: catalogue.ts.
  */
-import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
+import { parseDocument, stringify as stringifyYaml } from 'yaml';
 import * as z from 'zod/mini';
 import { findForbiddenKey } from '../../../api/paths.js';
 import { type Filter, once, requestShapes } from '../../../api/schemas/common.js';
+import { suggest } from '../../../api/schemas/introspect.js';
 import { serviceInputs, ServiceTypeValues } from '../../../api/schemas/service.js';
 import { UserError } from '../../../core/errors.js';
+import { currencyOf } from '../../shared/choices.js';
+import { checkFileFields } from '../../shared/fields.js';
 import { type Catalogue, CATALOGUE_KIND, CATALOGUE_VERSION, FIELD_ORDER, type Furniture, type NameIndex, type PortableService } from './catalogue.js';
 
 /** The catalogue as file text: JSON (2-space indent) or YAML, ending in a newline. */
@@ -90,10 +93,13 @@ function pathText(path: readonly PropertyKey[]): string {
 /**
  * Checks the services of a catalogue (from a file, or read from a site for `clone --to-site`): each an object
  * with a unique `slug`, a `name` and a `type`, and every field as {@link portableServiceSchema} says.
+ * Unknown field names, at any level, are refused with a did-you-mean; with `allowUnknown`
+ * (`--allow-unknown-fields`) they are let through as given (fields newer than this version). Every currency
+ * (`payment...currency`) must be an ISO 4217 code.
  * @param source for messages: the file name
  * @throws UserError (exit 2) naming the source, the service and the field of the first problem
  */
-export function checkServices(services: readonly unknown[], source: string): PortableService[] {
+export function checkServices(services: readonly unknown[], source: string, allowUnknown = false): PortableService[] {
   const seen = new Set<string>();
   const schema = portableServiceSchema();
   return services.map((s, i) => {
@@ -109,36 +115,79 @@ export function checkServices(services: readonly unknown[], source: string): Por
     if (seen.has(slug)) throw new UserError(`${where}: slug '${slug}' appears twice`);
     seen.add(slug);
     const r = z.safeParse(schema, s);
-    if (!r.success) {
+    const issues = r.success ? [] : r.error.issues.filter((x) => !(allowUnknown && x.code === 'unrecognized_keys' && x.path.length === 0));
+    if (issues.length > 0) {
       // An unknown key says most about a typo (`busines`), so it is named first.
-      const issue = r.error.issues.find((x) => x.code === 'unrecognized_keys') ?? r.error.issues[0]!;
+      const issue = issues.find((x) => x.code === 'unrecognized_keys') ?? issues[0]!;
       const at = pathText(issue.path);
-      const unknown = issue.code === 'unrecognized_keys' ? `unknown field '${issue.keys[0]}'` : undefined;
+      const known = !at ? FIELD_ORDER : /^locations\[\d+\]$/.test(at) ? ['business', 'custom', 'type'] : [];
+      const guess = issue.code === 'unrecognized_keys' ? suggest(issue.keys[0]!, known) : undefined;
+      const unknown = issue.code === 'unrecognized_keys' ? `unknown field '${issue.keys[0]}'${guess ? `; did you mean '${guess}'?` : ''}` : undefined;
       const text = unknown ? (at ? `${at}: ${unknown}` : unknown) : at ? `${at}: ${issue.message}` : issue.message;
       const hint =
         unknown && !at ? `fields: ${FIELD_ORDER.join(', ')}` : at.startsWith('locations') ? `a location is ${LOCATION_FORMS}; nothing was changed` : 'fix the value in the catalogue file; nothing was changed';
       throw new UserError(`${source}: service ${slug}: ${text}`, hint);
     }
+    // Names below the entry's own fields (payment.fixd, schedule.availabilityConstraints.x) against the schemas.
+    checkFileFields([schema], s, `${source}: service ${slug}`, allowUnknown);
+    checkCurrencies(entry.payment, `${source}: service ${slug}: payment`);
     return s as PortableService;
   });
 }
 
+/** Every `currency` of a payment (`fixed.price.currency`, `varied.minPrice.currency`, ...) checked as ISO 4217. */
+function checkCurrencies(node: unknown, where: string, depth = 0): void {
+  if (node === null || typeof node !== 'object' || depth > 8) return;
+  for (const [key, value] of Object.entries(node)) {
+    if (key === 'currency' && typeof value === 'string') currencyOf(value, `${where}.${key}`);
+    else checkCurrencies(value, `${where}.${key}`, depth + 1);
+  }
+}
+
+/** The top-level keys of a catalogue file: nothing else is taken, not even with `--allow-unknown-fields`. */
+const TOP_LEVEL_KEYS = ['kind', 'version', 'selection', 'services'];
+
 /**
- * A catalogue read back from file text (JSON or YAML, whichever parses), checked: the kind and version, and a
- * services list whose entries pass {@link checkServices}.
+ * The data of a YAML text, read with the YAML 1.2 core schema only: a tag outside it (`!!js/function`,
+ * `!!binary`, `!!set`, a custom `!tag`) is refused rather than read as text, and so is a duplicate key.
+ * @throws UserError (exit 2)
+ */
+function parseYamlStrict(text: string, source: string): unknown {
+  const doc = parseDocument(text, { schema: 'core', uniqueKeys: true, prettyErrors: false });
+  const problem = doc.errors[0] ?? doc.warnings[0];
+  if (problem) {
+    const tag = /Unresolved tag: (\S+)/.exec(problem.message)?.[1];
+    if (tag) throw new UserError(`${source}: the YAML tag ${tag.replace(/^tag:yaml\.org,2002:/, '!!')} is not allowed`, 'a catalogue uses plain YAML (the core schema): maps, lists, text, numbers, true/false, null');
+    throw new UserError(`${source} is not a JSON or YAML catalogue: ${problem.message.split('\n')[0]}`);
+  }
+  return doc.toJS({ maxAliasCount: 100 });
+}
+
+/**
+ * A catalogue read back from file text (JSON or YAML, whichever parses), checked: the top-level keys, the kind
+ * and version, and a services list whose entries pass {@link checkServices}.
  * @param source for messages: the file name
+ * @param allowUnknown `--allow-unknown-fields`: unknown fields of a service pass (never unknown top-level keys)
  * @throws UserError (exit 2) naming the first problem
  */
-export function parseCatalogue(text: string, source: string): Catalogue {
+export function parseCatalogue(text: string, source: string, allowUnknown = false): Catalogue {
   let data: unknown;
   try {
-    data = text.trimStart().startsWith('{') ? JSON.parse(text) : parseYaml(text);
+    data = text.trimStart().startsWith('{') ? JSON.parse(text) : parseYamlStrict(text, source);
   } catch (err) {
+    if (err instanceof UserError) throw err;
     throw new UserError(`${source} is not a JSON or YAML catalogue: ${(err as Error).message.split('\n')[0]}`);
   }
   const forbidden = findForbiddenKey(data);
   if (forbidden) throw new UserError(`${source}: "${forbidden}" is not an allowed field name`);
   const doc = data as Partial<Catalogue> | null;
+  if (doc && typeof doc === 'object' && !Array.isArray(doc)) {
+    const extra = Object.keys(doc).find((k) => !TOP_LEVEL_KEYS.includes(k));
+    if (extra !== undefined) {
+      const guess = suggest(extra, TOP_LEVEL_KEYS);
+      throw new UserError(`${source}: unknown top-level key '${extra}'${guess ? `; did you mean '${guess}'?` : ''}`, `a catalogue has ${TOP_LEVEL_KEYS.join(', ')} (--allow-unknown-fields does not change that)`);
+    }
+  }
   if (!doc || typeof doc !== 'object' || doc.kind !== CATALOGUE_KIND) {
     throw new UserError(`${source} is not a services catalogue (it needs kind: ${CATALOGUE_KIND})`, "write one with 'services export -o FILE'");
   }
@@ -148,7 +197,7 @@ export function parseCatalogue(text: string, source: string): Catalogue {
   if (selection !== undefined && (selection === null || typeof selection !== 'object' || typeof (selection as { filter?: unknown }).filter !== 'object' || (selection as { filter?: unknown }).filter === null)) {
     throw new UserError(`${source}: selection must be {filter: {...}} (as 'services export --filter' writes it)`);
   }
-  const services = checkServices(doc.services, source);
+  const services = checkServices(doc.services, source, allowUnknown);
   return { kind: CATALOGUE_KIND, version: CATALOGUE_VERSION, ...(selection ? { selection: selection as { filter: Filter } } : {}), services };
 }
 
