@@ -56,19 +56,27 @@ export function dayText(iso: string | number): string {
 /** What a subscription with a free trial costs: nothing today, then (`then`) the first price from the trial's end. */
 export interface TrialDue {
   currency: string;
-  /** `then 44.10 USD every month from Nov 30, 2026`, and `; 49.00 USD from payment 4` when a coupon holds for some payments only. */
+  /**
+   * `then 44.10 USD every month from Nov 30, 2026`; with a coupon for some payments only, each price in turn:
+   * `then 24.50 USD on Nov 30, 2026, then 49 USD every month`.
+   */
   then: string;
 }
 
 /**
  * A free trial's {@link TrialDue}.
- * @param prices the order's (or the plan's preview's) spanned prices, after the coupon
+ * @param prices the order's (or the plan's preview's) spanned prices, after the coupon (one span, or two when
+ *   the coupon holds for the first payments only)
  * @param cycle the subscription's cycle; `trialEndsMs` the trial's end (ms), when the first payment is due
  */
 export function trialDue(prices: readonly SpannedPriceDoc[], cycle: { count: number; unit: string }, trialEndsMs: number): TrialDue {
-  const first = prices[0]!.price;
-  const later = prices[1] ? `; ${prices[1].price.total} ${prices[1].price.currency} from payment ${prices[1].duration.cycleFrom}` : '';
-  return { currency: first.currency, then: `then ${first.total} ${first.currency} every ${span(cycle.count, cycle.unit)} from ${dayText(trialEndsMs)}${later}` };
+  const [a, b] = [prices[0]!.price, prices[1]];
+  const every = `every ${span(cycle.count, cycle.unit)}`;
+  const from = dayText(trialEndsMs);
+  if (!b) return { currency: a.currency, then: `then ${a.total} ${a.currency} ${every} from ${from}` };
+  const n = prices[0]!.duration.numberOfCycles ?? 1;
+  const first = n === 1 ? `then ${a.total} ${a.currency} on ${from}` : `then ${a.total} ${a.currency} ${every} from ${from} for ${n} payments`;
+  return { currency: a.currency, then: `${first}, then ${b.price.total} ${b.price.currency} ${every}` };
 }
 
 /** A {@link TrialDue} in one line: `Due today 0.00 USD, then 44.10 USD every month from Nov 30, 2026`. */
