@@ -117,9 +117,9 @@ export function checkoutPage(v: CheckoutView): string {
   const coupon = v.couponForm
     ? `<form class="coupon" method="post" action="${esc(v.action)}">${hidden(v.fields)}<div><label for="coupon">Coupon code</label><input id="coupon" name="coupon" autocomplete="off" value="${esc(v.couponCode)}"></div><button class="secondary" type="submit" name="action" value="coupon">Apply</button></form>`
     : '';
-  const payLabel = v.free ? 'Get the plan' : v.trial ? 'Start the free trial' : `Pay ${p.total} ${p.currency}`;
+  const payLabel = v.free ? 'Get the plan' : v.trial ? 'Start free trial' : `Pay ${p.total} ${p.currency}`;
   const total = v.trial
-    ? `<tr class="total"><td>Due today</td><td class="amount">0.00 ${esc(v.trial.currency)}</td></tr></table><p class="then">${esc(v.trial.then)}</p>`
+    ? `<tr class="total"><td>Due today</td><td class="amount">0.00 ${esc(v.trial.currency)}</td></tr></table><p class="then">${esc(v.trial.then.replace(/^then/, 'Then'))}</p>`
     : `<tr class="total"><td>Total</td><td class="amount">${esc(p.total)} ${esc(p.currency)}</td></tr></table>`;
   return page(
     `Checkout: ${v.planName}`,

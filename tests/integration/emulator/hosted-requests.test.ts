@@ -288,3 +288,25 @@ describe('"Forgot password?" on the sign-in page', () => {
     expect(done.text).not.toContain('evil.example');
   });
 });
+
+describe('a free trial on the checkout page', () => {
+  it('nothing due today, then the price from the trial end; a coupon for the first payment only words each price in turn', async () => {
+    // A frozen clock: the trial's end is a known day.
+    const now = Date.parse((await emu.request('PUT', '/__emulator/clock', { frozen: true })).body.clock.now);
+    const trialEnd = new Date(now + 7 * 86_400_000).toLocaleDateString('en-US', { timeZone: 'UTC', year: 'numeric', month: 'short', day: 'numeric' });
+    const gold = (await emu.request('GET', '/pricing-plans/v2/plans?limit=100')).body.plans.find((p: Json) => p.name === 'Gold Monthly');
+    const page = async (couponCode: string) => {
+      const buyer = (await emu.request('POST', '/members/v1/members', { member: { loginEmail: `trial-${Date.now()}-${n++}@example.com` } })).body.member;
+      const order = (await emu.request('POST', '/pricing-plans/v2/checkout/orders/online', { planId: gold.id, onBehalf: { memberId: buyer.id }, couponCode })).body.order;
+      const r = await emu.request('POST', '/_api/redirects-api/v1/redirect-session', { paidPlansCheckout: { orderId: order.id } });
+      return (await get(new URL(r.body.redirectSession.fullUrl).pathname + new URL(r.body.redirectSession.fullUrl).search)).text;
+    };
+    const welcome = await page('WELCOME10');
+    expect(welcome).toContain('<tr class="total"><td>Due today</td><td class="amount">0.00 USD</td></tr>');
+    expect(welcome).toContain(`<p class="then">Then 44.10 USD every month from ${trialEnd}</p>`);
+    expect(welcome).toContain('>Start free trial</button>');
+    expect(welcome).not.toContain('Pay 44.10 USD');
+    const start = await page('GOLDSTART');
+    expect(start).toContain(`<p class="then">Then 24.50 USD on ${trialEnd}, then 49 USD every month</p>`);
+  });
+});
