@@ -276,6 +276,24 @@ describe('"Forgot password?" on the sign-in page', () => {
     expect(signedIn.location).toContain('code=');
   });
 
+  it("the checkout's sign-in page has it too, and the recovery leads back to that sign-in page", async () => {
+    const who = await registered();
+    const plan = (await emu.request('GET', '/pricing-plans/v2/plans?limit=100')).body.plans.find((p: Json) => p.name === '10-Class Pack');
+    const r = await emu.request('POST', '/_api/redirects-api/v1/redirect-session', { paidPlansCheckout: { planId: plan.id } });
+    const session = new URL(r.body.redirectSession.fullUrl).searchParams.get('session')!;
+    const signIn = await get(`/hosted/paidPlansCheckout/sign-in?session=${session}`);
+    expect(signIn.text).toContain(`<a href="/oauth2/forgot?checkout=${session}">Forgot password?</a>`);
+    const form = await get(`/oauth2/forgot?checkout=${session}`);
+    expect(form.text).toContain(`<a href="/hosted/paidPlansCheckout/sign-in?session=${session}">Back to sign in</a>`);
+    expect(form.text).toContain('name="checkout"');
+    await post('/oauth2/forgot', { checkout: session, email: who.email });
+    const link = new URL((await mailTo(who.email)).at(-1)!.link as string);
+    expect(link.searchParams.get('redirect')).toBe(`${emu.url}/hosted/paidPlansCheckout/sign-in?session=${session}`);
+    // Neither a made-up session nor none: the page says the link expired.
+    expect((await get('/oauth2/forgot?checkout=nope')).status).toBe(400);
+    expect((await get('/oauth2/forgot')).status).toBe(400);
+  });
+
   it('a recovery link whose redirect is another site gets no link there', async () => {
     const who = await registered();
     const session = await authSession();
