@@ -3,7 +3,8 @@
  *
  * For every reply: `x-wix-request-id` (unique), JSON 200 on success (`{}` when nothing to return), the
  * platform's error envelope for EmulatorErrors, and a 500 with an empty body for anything unexpected
- * (platform-wire.md sections 4 and 10). A request body over {@link MAX_BODY_BYTES} gets 413. API requests pass
+ * (platform-wire.md sections 4 and 10). A request whose `Host` is not a loopback name gets 421, whatever its
+ * route ({@link isLoopbackHost}). A request body over {@link MAX_BODY_BYTES} gets 413. API requests pass
  * auth, then faults (throttle, 5xx or drop before or after the commit, latency); a handler runs in one store
  * transaction, committed before the reply, at the emulator clock's time.
  */
@@ -39,6 +40,20 @@ export interface ServerDeps {
 }
 
 class BodyTooLarge extends Error {}
+
+const LOOPBACK_HOST = /^(127\.0\.0\.1|localhost|\[::1\])(?::(\d{1,5}))?$/;
+
+/**
+ * True when `host` (a request's `Host` header) names this emulator by a loopback name: `127.0.0.1`,
+ * `localhost` or `[::1]` (any case), alone or with `port`, the port the request came in on. Anything else is
+ * a name that resolves here only by DNS rebinding (a site's name pointed at 127.0.0.1 so its pages can read
+ * the emulator's answers), or a request meant for another server: 421 Misdirected Request (RFC 9110 section
+ * 15.5.20). A request without a `Host` is refused too.
+ */
+export function isLoopbackHost(host: string | undefined, port: number | undefined): boolean {
+  const m = host === undefined ? null : LOOPBACK_HOST.exec(host.toLowerCase());
+  return m !== null && (m[2] === undefined || Number(m[2]) === port);
+}
 
 function readBody(req: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -100,6 +115,12 @@ export function createEmulatorServer(deps: ServerDeps): Server {
     const path = q === -1 ? url : url.slice(0, q);
     const query = q === -1 ? EMPTY_QUERY : new URLSearchParams(url.slice(q + 1));
     const method = req.method ?? 'GET';
+    if (!isLoopbackHost(req.headers.host, req.socket.localPort)) {
+      const failure = new ApplicationFailure(421, 'MISDIRECTED_REQUEST', 'the emulator answers only loopback host names (127.0.0.1, localhost, [::1]) with its port');
+      send(res, 421, requestId, failure.body(), { connection: 'close' });
+      req.resume();
+      return;
+    }
     let raw: string;
     try {
       raw = await readBody(req);

@@ -139,10 +139,10 @@ describe.skipIf(!hasChromium)('sitectl login in a real browser (headless Chromiu
     const c = cli(['login']);
     const page = await browser.newPage();
     await page.goto(await handedUrl(c));
-    // Shown as before: Cancel on the left, Sign in on the right.
+    // Shown in the order Tab takes: Sign in on the left, then Cancel.
     const cancelBox = await page.getByRole('button', { name: 'Cancel' }).boundingBox();
     const signInBox = await page.getByRole('button', { name: 'Sign in' }).boundingBox();
-    expect(cancelBox!.x).toBeLessThan(signInBox!.x);
+    expect(signInBox!.x).toBeLessThan(cancelBox!.x);
     await page.getByLabel('E-mail').fill(who.email);
     await page.getByLabel('Password').fill(who.password);
     // A browser submits the form with its first submit button on Enter: that must be Sign in, not Cancel.

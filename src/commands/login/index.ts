@@ -324,9 +324,11 @@ async function deviceLogin(ctx: Context, target: SignInTarget, browser: boolean,
     return tokenFailure(err, ctx);
   }
   notice(ctx.io, `First copy your one-time code: ${start.user_code}`);
+  // The complete URI (RFC 8628 section 3.3.1) carries the code, so the page opens with it filled in.
   const url = start.verification_uri_complete ?? start.verification_uri;
-  if (browser && (await openUrl(ctx, url))) notice(ctx.io, `Opened ${start.verification_uri} in your browser: check the code, sign in and approve.`);
-  else notice(ctx.io, `Open ${start.verification_uri} in a browser, enter the code, sign in and approve.`);
+  const complete = url !== start.verification_uri;
+  if (browser && (await openUrl(ctx, url))) notice(ctx.io, `Opened the device sign-in page in your browser: check the code, sign in and approve. If it did not open, visit:\n  ${url}`);
+  else notice(ctx.io, `Open this address in a browser${complete ? ', check the code' : ' and enter the code'}, sign in and approve:\n  ${url}`);
   let interval = Math.max(1, start.interval ?? 5);
   const expires = ctx.now().getTime() + start.expires_in * 1000;
   for (;;) {

@@ -16,8 +16,9 @@
  * `SameSite=Strict`, `Path=/hosted/paidPlansCheckout`) holding a secret of the session, set when the buyer signs
  * in on the page or, for a session that came with its buyer, when a browser first opens it. Without that
  * cookie a GET never shows the buyer nor a form's token (a "continue" page, then "open in another browser"),
- * and no POST acts. A POST also needs the form's CSRF token (derived from the browser's secret) and, when the
- * browser sends an `Origin`, the page's own origin. Once the session has a buyer, its sign-in page refuses.
+ * and no POST acts. A POST also needs the form's CSRF token (derived from the browser's secret); a POST from
+ * another site never gets here (oauth/http.ts refuses it first: oauth/origin.ts). Once the session has a buyer,
+ * its sign-in page refuses.
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import { MEMBERS } from '../members/model.js';
@@ -27,8 +28,9 @@ import type { OAuthState } from '../oauth/state.js';
 import { pricePreview } from '../orders/checkout.js';
 import { buyAndPay, orderBookAt, payOrder } from '../orders/payment.js';
 import type { PaymentOutcome } from '../orders/rules.js';
+import type { OrderDoc, SpannedPriceDoc } from '../orders/model.js';
 import type { Store } from '../store/store.js';
-import { checkoutPage, termsText } from './html.js';
+import { checkoutPage, dayText, termsText, thankYouNoOrder, thankYouPage, trialDue, trialDueText, type TrialDue } from './html.js';
 import { bindBrowser, CHECKOUT_PATH, checkoutSession, csrfMatches, csrfOf, heldBy, type CheckoutSession } from './sessions.js';
 
 /** What the page needs of a request (oauth/http.ts's request, structurally). */
@@ -54,7 +56,9 @@ const VERIFY_PATH = `${SIGN_IN_PATH}/verify`;
 const html = (status: number, body: string): PageReply => ({ status, type: 'html', body, headers: { 'cache-control': 'no-store' } });
 const seeOther = (location: string): PageReply => ({ status: 303, type: 'html', body: '', headers: { location, 'cache-control': 'no-store' } });
 
-const OTHER_BROWSER = () => html(403, messagePage('This checkout is open in another browser', 'Only the browser that opened it, or signed in on it, can see and pay it. Start the checkout again from the site.', { error: true }));
+/** The checkout seen from a browser it is not bound to: one thing to do, go back (to the site, when the session names it). */
+const OTHER_BROWSER = (s: CheckoutSession) =>
+  html(403, messagePage('This checkout is open in another browser', 'Go back to the browser you started it in to pay, or start the checkout again from the site.', { error: true, ...(s.postFlowUrl ? { href: s.postFlowUrl, hrefText: 'Back to the site' } : {}) }));
 const HAS_BUYER = () => html(403, messagePage('This checkout already has a buyer', 'Start the checkout again from the site to buy as someone else.', { error: true }));
 const OVER = () => html(200, messagePage('This checkout is over', 'Start the checkout again from the site.'));
 
@@ -64,24 +68,6 @@ const FORBIDDEN = () => html(403, messagePage('This form was not sent from its p
 function formOf(req: PageRequest): Record<string, string> {
   if (req.method !== 'POST' || !String(req.headers['content-type'] ?? '').includes('application/x-www-form-urlencoded')) return {};
   return Object.fromEntries(new URLSearchParams(req.raw));
-}
-
-/**
- * False when the browser says the form came from another origin than the page's own: `Sec-Fetch-Site` other
- * than same-origin, else an `Origin` of another host. The pages are served with `Referrer-Policy: no-referrer`,
- * under which a browser's own form posts say `Origin: null`: that (and no header, as from curl) tells nothing,
- * and the browser's cookie and the form's token decide.
- */
-function sameOrigin(req: PageRequest): boolean {
-  const site = req.headers['sec-fetch-site'];
-  if (typeof site === 'string') return site === 'same-origin';
-  const origin = req.headers.origin;
-  if (origin === undefined || origin === 'null') return true;
-  try {
-    return new URL(origin).host === req.headers.host;
-  } catch {
-    return false;
-  }
 }
 
 /** The name of the cookie that binds a browser to checkout session `id`. */
@@ -115,6 +101,17 @@ function siteName(store: Store, site: string): string {
   return store.sites().find((s) => s.id === site)?.name ?? 'this site';
 }
 
+const DAY_MS = 86_400_000;
+
+/** When an order starts once paid: its start date, or now when that has passed while it waited (orders/payment.ts). */
+const startMsOf = (order: OrderDoc, nowMs: number) => Math.max(Date.parse(order.startDate), nowMs);
+
+/** A subscription's free trial as the page words it, starting at `startMs`; undefined without a trial. */
+function trialOf(subscription: { cycleDuration: { count: number; unit: string } } | undefined, days: number | undefined, prices: readonly SpannedPriceDoc[], startMs: number): TrialDue | undefined {
+  if (!subscription || !days) return undefined;
+  return trialDue(prices, subscription.cycleDuration, startMs + days * DAY_MS);
+}
+
 /** The checkout page of a live session, with an error or a notice. */
 function render(store: Store, s: CheckoutSession, o: { error?: string; info?: string; status?: number } = {}): PageReply {
   const name = siteName(store, s.site);
@@ -125,24 +122,28 @@ function render(store: Store, s: CheckoutSession, o: { error?: string; info?: st
   const order = s.orderId ? book.orders.get(s.orderId) : undefined;
   if (order) {
     const price = order.pricing.prices[0]!.price;
-    const start = Date.parse(order.startDate) > book.nowMs ? order.startDate.slice(0, 10) : undefined;
+    const start = Date.parse(order.startDate) > book.nowMs ? dayText(order.startDate) : undefined;
     const terms = termsText({ ...order.pricing, freeTrialDays: order.freeTrialDays }, order.planPrice, price.currency);
-    return html(o.status ?? 200, checkoutPage({ action: CHECKOUT_PATH, fields, siteName: name, planName: order.planName, planDescription: order.planDescription, terms, price, startsOn: start, buyer, couponForm: false, free: false, ...o }));
+    const trial = trialOf(order.pricing.subscription, order.freeTrialDays, order.pricing.prices, startMsOf(order, book.nowMs));
+    return html(o.status ?? 200, checkoutPage({ action: CHECKOUT_PATH, fields, siteName: name, planName: order.planName, planDescription: order.planDescription, terms, price, trial, startsOn: start, buyer, couponForm: false, free: false, ...o }));
   }
   if (!plan) return html(404, messagePage('This plan is no longer offered', 'Choose another plan on the site.', { error: true }));
-  let price = pricePreview(book, plan.id, undefined).price;
+  let preview = pricePreview(book, plan.id, undefined);
   let error = o.error;
   if (s.couponCode) {
     try {
-      price = pricePreview(book, plan.id, s.couponCode).price;
+      preview = pricePreview(book, plan.id, s.couponCode);
     } catch (err) {
       error ??= failureText(err);
     }
   }
+  const { price } = preview;
   const terms = termsText(plan.pricing, plan.pricing.price.value, plan.pricing.price.currency);
+  const free = Number(price.total) === 0 && Number(price.subtotal) === 0;
+  const trial = free ? undefined : trialOf(plan.pricing.subscription, plan.pricing.freeTrialDays, preview.prices, book.nowMs);
   return html(
     o.status ?? (error ? 400 : 200),
-    checkoutPage({ action: CHECKOUT_PATH, fields, siteName: name, planName: plan.name, planDescription: plan.description, terms, price, buyer, couponForm: true, couponCode: s.couponCode, free: Number(price.total) === 0 && Number(price.subtotal) === 0, error, info: o.info }),
+    checkoutPage({ action: CHECKOUT_PATH, fields, siteName: name, planName: plan.name, planDescription: plan.description, terms, price, trial, buyer, couponForm: true, couponCode: s.couponCode, free, error, info: o.info }),
   );
 }
 
@@ -156,8 +157,11 @@ function afterPaid(store: Store, s: CheckoutSession): PageReply {
 
 function paidPage(store: Store, s: CheckoutSession): string {
   const order = s.orderId ? orderBookAt(store, s.site).orders.get(s.orderId) : undefined;
-  const what = order ? `Order ${order.id} of "${order.planName}" is ${order.status}, payment ${order.lastPaymentStatus}.` : 'Your order is complete.';
-  return messagePage('Thank you', what, s.postFlowUrl ? { href: s.postFlowUrl, hrefText: 'Back to the site' } : {});
+  if (!order) return thankYouNoOrder(s.postFlowUrl);
+  const first = order.pricing.prices[0]!.price;
+  const startMs = Date.parse(order.startDate);
+  const trial = trialOf(order.pricing.subscription, order.freeTrialDays, order.pricing.prices, startMs);
+  return thankYouPage({ planName: order.planName, price: trial ? trialDueText(trial) : `${first.total} ${first.currency}`, startsOn: dayText(startMs), orderId: order.id, backHref: s.postFlowUrl });
 }
 
 function afterCanceled(s: CheckoutSession): PageReply {
@@ -193,8 +197,8 @@ function pay(store: Store, s: CheckoutSession, outcome: PaymentOutcome): PageRep
 function showBuyer(oauth: OAuthState, store: Store, s: CheckoutSession, req: PageRequest): PageReply {
   if (s.browserSecret === undefined) return withBinding(oauth, s, () => render(store, s));
   if (holds(req, s)) return render(store, s);
-  if (req.query.get('resume') === '1') return OTHER_BROWSER();
-  return html(200, messagePage('Continue to the checkout', 'Open the checkout in the browser you started it in.', { href: `${CHECKOUT_PATH}?session=${encodeURIComponent(s.id)}&resume=1`, hrefText: 'Continue to the checkout' }));
+  if (req.query.get('resume') === '1') return OTHER_BROWSER(s);
+  return html(200, messagePage('Continue to the checkout', `Your checkout on ${siteName(store, s.site)} is one step away.`, { href: `${CHECKOUT_PATH}?session=${encodeURIComponent(s.id)}&resume=1`, hrefText: 'Continue to the checkout' }));
 }
 
 function checkout(oauth: OAuthState, store: Store, req: PageRequest): PageReply {
@@ -206,10 +210,9 @@ function checkout(oauth: OAuthState, store: Store, req: PageRequest): PageReply 
     if (!s.memberId) return seeOther(`${SIGN_IN_PATH}?session=${encodeURIComponent(s.id)}`);
     return showBuyer(oauth, store, s, req);
   }
-  if (!sameOrigin(req)) return FORBIDDEN();
   // No buyer yet: nothing to act on before the sign-in.
   if (!s.memberId) return seeOther(`${SIGN_IN_PATH}?session=${encodeURIComponent(s.id)}`);
-  if (!holds(req, s)) return OTHER_BROWSER();
+  if (!holds(req, s)) return OTHER_BROWSER(s);
   if (!csrfMatches(s, f.csrf)) return FORBIDDEN();
   switch (f.action) {
     case 'cancel':
@@ -269,9 +272,12 @@ function signIn(oauth: OAuthState, store: Store, req: PageRequest): PageReply {
   const closed = signInClosed(req, store, s);
   if (closed) return closed;
   const form = (o: { email?: string; error?: string; info?: string } = {}) =>
-    html(o.error ? 400 : 200, signInPage({ action: SIGN_IN_PATH, fields: { session: s.id, csrf: s.csrf }, siteName: siteName(store, s.site), captcha: oauth.policy(s.site).requireCaptcha, ...o, info: o.info ?? (o.error ? undefined : 'Sign in to check out.') }));
+    html(
+      o.error ? 400 : 200,
+      signInPage({ action: SIGN_IN_PATH, fields: { session: s.id, csrf: s.csrf }, siteName: siteName(store, s.site), forgotHref: `/oauth2/forgot?checkout=${encodeURIComponent(s.id)}`, captcha: oauth.policy(s.site).requireCaptcha, ...o, info: o.info ?? (o.error ? undefined : 'Sign in to check out.') }),
+    );
   if (req.method === 'GET') return form();
-  if (!sameOrigin(req) || !csrfMatches(s, f.csrf)) return FORBIDDEN();
+  if (!csrfMatches(s, f.csrf)) return FORBIDDEN();
   if (f.action === 'cancel') return afterCanceled(s);
   const email = f.email ?? '';
   try {
@@ -288,7 +294,7 @@ function verify(oauth: OAuthState, store: Store, req: PageRequest): PageReply {
   if (!s) return EXPIRED();
   const closed = signInClosed(req, store, s);
   if (closed) return closed;
-  if (!sameOrigin(req) || !csrfMatches(s, f.csrf)) return FORBIDDEN();
+  if (!csrfMatches(s, f.csrf)) return FORBIDDEN();
   const stateToken = f.stateToken ?? '';
   try {
     const answer = store.tx(() => verifyCode({ oauth, store, site: s.site, now: store.now() }, stateToken, f.code ?? ''));

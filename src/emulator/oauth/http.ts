@@ -10,7 +10,9 @@
  * | `POST /oauth2/device/code` | device authorization (RFC 8628 section 3.1; emulator-only path) |
  * | `POST /oauth2/token-info`, `GET /oauth2/user-info`, `POST /oauth2/revoke` | what a token is; the member of a member token; RFC 7009 revocation (client id, and secret for a confidential app) |
  * | `GET|POST /oauth2/authorize` | the sign-in page of an auth redirect session; on success the browser goes to the redirect URI with `code` and `state` (fragment or query as asked) |
- * | `/oauth2/authorize/verify`, `/oauth2/register`, `/oauth2/device`, `/oauth2/logout`, `/oauth2/login`, `/oauth2/recover`, `/hosted/<section>` | e-mail code, registration, device approval, logout, login and recovery pages; the paid-plans checkout page (src/emulator/checkout-page); the other redirect-session sections |
+ * | `/oauth2/authorize/verify`, `/oauth2/register`, `/oauth2/device`, `/oauth2/logout`, `/oauth2/login`, `/oauth2/forgot`, `/oauth2/recover`, `/hosted/<section>` | e-mail code, registration, device approval (codes typed in any case, with or without the dash), logout, login, forgotten password and recovery pages; the paid-plans checkout page (src/emulator/checkout-page); the other redirect-session sections |
+ *
+ * Every POST to a hosted form from another site is refused (403) before anything else (origin.ts).
  *
  * Token endpoint errors are RFC 6749's `{error, error_description}` (400; 401 for an unknown client).
  */
@@ -18,12 +20,14 @@ import { randomBytes, randomInt, randomUUID } from 'node:crypto';
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import { DEVICE_CODE_GRANT } from '../../api/auth/tokens.js';
 import { checkoutPageRoute } from '../checkout-page/http.js';
+import { CHECKOUT_PATH, checkoutSession } from '../checkout-page/sessions.js';
 import { defaultClientId, type AdminKey } from '../auth.js';
 import { ApplicationFailure, EmulatorError } from '../errors.js';
 import { MEMBERS } from '../members/model.js';
 import type { Store } from '../store/store.js';
-import { login, recoverPassword, register, verifyCode, type IdentityScope, type StateAnswer } from './identity.js';
-import { codePage, devicePage, failureText, messagePage, recoverPage, registerPage, signInPage, webMessagePage } from './pages.js';
+import { login, recoverPassword, register, sendRecovery, verifyCode, type IdentityScope, type StateAnswer } from './identity.js';
+import { crossSitePage, crossSitePost } from './origin.js';
+import { codePage, devicePage, failureText, forgotPage, messagePage, recoverPage, registerPage, signInPage, webMessagePage } from './pages.js';
 import { DEVICE_INTERVAL_SEC, DEVICE_TTL_SEC, OAuthError, oauthOf, same, type AuthRequest, type OAuthState } from './state.js';
 
 /** What the OAuth routes need of the emulator. */
@@ -75,6 +79,11 @@ function scopeOf(oauth: OAuthState, store: Store, site: string): IdentityScope {
 
 function siteName(store: Store, site: string): string {
   return store.sites().find((s) => s.id === site)?.name ?? 'this site';
+}
+
+/** The name of app `clientId`, for a page that says who asks; undefined when the app is gone. */
+function appName(oauth: OAuthState, clientId: string): string | undefined {
+  return oauth.apps().find((a) => a.clientId === clientId)?.name;
 }
 
 /** The token endpoint. */
@@ -158,6 +167,18 @@ function userCode(): string {
   let s = '';
   for (let i = 0; i < 8; i++) s += alphabet[randomInt(alphabet.length)];
   return `${s.slice(0, 4)}-${s.slice(4)}`;
+}
+
+/**
+ * A user code as typed, in the form {@link userCode} makes (RFC 8628 section 6.1: the server compares codes
+ * case-insensitively and ignores the punctuation people type): every character that is not a letter or a
+ * digit dropped, the rest in upper case, a dash after the fourth of eight. `gjwckcgd`, `GJWC KCGD` and
+ * `gjwc-kcgd` are all `GJWC-KCGD`; anything that is not eight characters is returned without the dash
+ * (it matches no code).
+ */
+export function normalizeUserCode(typed: string): string {
+  const s = typed.replace(/[^0-9a-z]/gi, '').toUpperCase();
+  return s.length === 8 ? `${s.slice(0, 4)}-${s.slice(4)}` : s;
 }
 
 function deviceCode(oauth: OAuthState, req: OAuthRequest): Reply {
@@ -246,7 +267,10 @@ function authorize(oauth: OAuthState, deps: OAuthDeps, req: OAuthRequest): Reply
   if (!r) return EXPIRED();
   const name = siteName(deps.store, r.site);
   const form = (o: { email?: string; error?: string; info?: string } = {}) =>
-    html(o.error ? 400 : 200, signInPage({ action: '/oauth2/authorize', fields: { session: r.id }, siteName: name, registerHref: `/oauth2/register?session=${r.id}`, captcha: oauth.policy(r.site).requireCaptcha, ...o }));
+    html(
+      o.error ? 400 : 200,
+      signInPage({ action: '/oauth2/authorize', fields: { session: r.id }, siteName: name, appName: appName(oauth, r.clientId), registerHref: `/oauth2/register?session=${r.id}`, forgotHref: `/oauth2/forgot?session=${r.id}`, captcha: oauth.policy(r.site).requireCaptcha, ...o }),
+    );
   if (req.method === 'GET') {
     if (r.sessionToken) {
       // A session token gives one code: a second redirect session with it finds it spent (login_required).
@@ -309,13 +333,25 @@ function registerRoute(oauth: OAuthState, deps: OAuthDeps, req: OAuthRequest): R
   }
 }
 
-function device(oauth: OAuthState, deps: OAuthDeps, req: OAuthRequest): Reply {
-  if (req.method === 'GET') return html(200, devicePage({ action: '/oauth2/device', userCode: req.query.get('user_code') ?? '' }));
-  const f = fieldsOf(req);
-  const code = (typeof f.user_code === 'string' ? f.user_code : '').trim().toUpperCase();
+/** The pending, unexpired device authorization whose user code is `typed` (normalized: {@link normalizeUserCode}). */
+function pendingDevice(oauth: OAuthState, typed: string) {
+  const code = normalizeUserCode(typed);
   oauth.sweep();
-  const d = [...oauth.devices.values()].find((x) => x.userCode === code && x.status === 'pending' && x.expiresAt >= oauth.nowMs());
+  return [...oauth.devices.values()].find((x) => x.userCode === code && x.status === 'pending' && x.expiresAt >= oauth.nowMs());
+}
+
+function device(oauth: OAuthState, deps: OAuthDeps, req: OAuthRequest): Reply {
+  if (req.method === 'GET') {
+    // The complete verification URI carries the code: filled in, and who asks named when it is a live one.
+    const code = normalizeUserCode(req.query.get('user_code') ?? '');
+    const d = code ? pendingDevice(oauth, code) : undefined;
+    return html(200, devicePage({ action: '/oauth2/device', userCode: code, ...(d ? { siteName: siteName(deps.store, d.site), appName: appName(oauth, d.clientId) } : {}) }));
+  }
+  const f = fieldsOf(req);
+  const code = normalizeUserCode(typeof f.user_code === 'string' ? f.user_code : '');
+  const d = pendingDevice(oauth, code);
   if (!d) return html(400, devicePage({ action: '/oauth2/device', userCode: code, error: 'That code is not valid or has expired. Check the code in your terminal.' }));
+  const asker = { siteName: siteName(deps.store, d.site), appName: appName(oauth, d.clientId) };
   if (f.action === 'deny') {
     d.status = 'denied';
     return html(200, devicePage({ action: '/oauth2/device', done: 'The sign-in was denied.' }));
@@ -325,13 +361,13 @@ function device(oauth: OAuthState, deps: OAuthDeps, req: OAuthRequest): Reply {
     const answer = deps.store.tx(() => login(scopeOf(oauth, deps.store, d.site), { email, password: typeof f.password === 'string' ? f.password : '', captchaTokens: captchaTokens(f) }));
     if (answer.state !== 'SUCCESS') {
       const why = answer.state === 'REQUIRE_OWNER_APPROVAL' ? 'Your account is waiting for the site owner to approve it.' : 'This site requires a verified e-mail: sign in once in the browser flow first.';
-      return html(400, devicePage({ action: '/oauth2/device', userCode: code, siteName: siteName(deps.store, d.site), error: why }));
+      return html(400, devicePage({ action: '/oauth2/device', userCode: code, ...asker, error: why }));
     }
     d.status = 'approved';
     d.memberId = oauth.useSessionToken(answer.sessionToken!, d.site)!.sub;
-    return html(200, devicePage({ action: '/oauth2/device', done: `Device approved: ${email} is signed in on ${siteName(deps.store, d.site)}.` }));
+    return html(200, devicePage({ action: '/oauth2/device', done: `Device approved: ${email} is signed in on ${asker.siteName}.` }));
   } catch (err) {
-    return html(400, devicePage({ action: '/oauth2/device', userCode: code, siteName: siteName(deps.store, d.site), error: failureText(err) }));
+    return html(400, devicePage({ action: '/oauth2/device', userCode: code, ...asker, error: failureText(err) }));
   }
 }
 
@@ -352,18 +388,55 @@ function safeHref(url: string | null): string | undefined {
   }
 }
 
+/**
+ * Where a recovery ends: `redirect` of the recovery link when it is a page of this emulator (the sign-in page
+ * the person came from), else nowhere. Anything else is dropped: the link is in an e-mail anyone can forge.
+ */
+function ownPage(oauth: OAuthState, redirect: unknown): string | undefined {
+  if (typeof redirect !== 'string' || redirect === '') return undefined;
+  try {
+    const u = new URL(redirect);
+    return u.origin === new URL(oauth.url).origin && !u.username && !u.password ? u.toString() : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 function recoverRoute(oauth: OAuthState, deps: OAuthDeps, req: OAuthRequest): Reply {
-  if (req.method === 'GET') return html(200, recoverPage({ action: '/oauth2/recover', token: req.query.get('token') ?? '' }));
+  if (req.method === 'GET') return html(200, recoverPage({ action: '/oauth2/recover', token: req.query.get('token') ?? '', redirect: ownPage(oauth, req.query.get('redirect')) }));
   const f = fieldsOf(req);
   const t = typeof f.token === 'string' ? f.token : '';
+  const next = ownPage(oauth, f.redirect);
   const c = oauth.decode(t);
   try {
     if (!c) throw new ApplicationFailure(400, 'INVALID_RECOVERY_TOKEN', 'the recovery link is not valid or has expired');
     deps.store.tx(() => recoverPassword(scopeOf(oauth, deps.store, c.site), t, typeof f.password === 'string' ? f.password : ''));
-    return html(200, messagePage('Password changed', 'Your new password is set. Sign in with it.'));
+    return html(200, messagePage('Password changed', 'Your new password is set. Sign in with it.', next ? { href: next, hrefText: 'Sign in' } : {}));
   } catch (err) {
-    return html(400, recoverPage({ action: '/oauth2/recover', token: t, error: failureText(err) }));
+    return html(400, recoverPage({ action: '/oauth2/recover', token: t, redirect: next, error: failureText(err) }));
   }
+}
+
+/**
+ * The "Forgot password?" page of a sign-in page: `session` names an auth redirect session, `checkout` a
+ * checkout session (its sign-in step). It sends the recovery e-mail (identity.ts `sendRecovery`, as the API's
+ * `sendRecoveryEmail`) whose link leads to the recovery page and from there back to that sign-in page, and
+ * answers the same whether or not an account uses the address.
+ */
+function forgotRoute(oauth: OAuthState, deps: OAuthDeps, req: OAuthRequest): Reply {
+  const f = req.method === 'POST' ? fieldsOf(req) : {};
+  const value = (k: string) => (req.method === 'POST' ? (typeof f[k] === 'string' ? (f[k] as string) : undefined) : (req.query.get(k) ?? undefined));
+  const r = requestOf(oauth, value('session'));
+  const cs = r ? undefined : checkoutSession(deps.store, value('checkout'));
+  const site = r?.site ?? cs?.site;
+  if (!site) return EXPIRED();
+  const fields = r ? { session: r.id } : { checkout: cs!.id };
+  const back = r ? `/oauth2/authorize?session=${r.id}` : `${CHECKOUT_PATH}/sign-in?session=${cs!.id}`;
+  const form = (o: { email?: string; sent?: boolean } = {}) => html(200, forgotPage({ action: '/oauth2/forgot', fields, siteName: siteName(deps.store, site), backHref: back, ...o }));
+  if (req.method === 'GET') return form();
+  const email = (typeof f.email === 'string' ? f.email : '').trim();
+  if (email !== '') deps.store.tx(() => sendRecovery(scopeOf(oauth, deps.store, site), email, `${oauth.url}${back}`));
+  return form({ email, sent: email !== '' });
 }
 
 /**
@@ -375,7 +448,8 @@ export function handleOAuth(deps: OAuthDeps, req: OAuthRequest, res: ServerRespo
   const oauth = oauthOf(deps.store, deps.key.accountId);
   let reply: Reply;
   try {
-    reply = route(oauth, deps, req);
+    // Before anything else about the request: a form posted from another site is not read at all.
+    reply = crossSitePost(req) ? html(403, crossSitePage()) : route(oauth, deps, req);
   } catch (err) {
     if (err instanceof OAuthError) reply = json(err.status, { error: err.error, error_description: err.description });
     else if (err instanceof EmulatorError) reply = json(err.status, err.body());
@@ -422,6 +496,9 @@ function route(oauth: OAuthState, deps: OAuthDeps, req: OAuthRequest): Reply {
     case 'GET /oauth2/recover':
     case 'POST /oauth2/recover':
       return recoverRoute(oauth, deps, req);
+    case 'GET /oauth2/forgot':
+    case 'POST /oauth2/forgot':
+      return forgotRoute(oauth, deps, req);
     case 'GET /oauth2/logout': {
       const next = safeHref(postFlowOf(oauth, req.query.get('session')));
       return html(200, messagePage('Signed out', 'You are signed out of the site.', next ? { href: next, hrefText: 'Back to the application' } : {}));

@@ -12,24 +12,29 @@ export function esc(text: unknown): string {
 
 const STYLE = `
   body { font-family: system-ui, -apple-system, "Segoe UI", sans-serif; background: #f3f4f8; margin: 0; color: #1c1d22; }
-  main { max-width: 380px; margin: 64px auto; background: #fff; border-radius: 12px; padding: 32px 36px;
+  main { box-sizing: border-box; max-width: 452px; margin: 64px auto; background: #fff; border-radius: 12px; padding: 32px 36px;
          box-shadow: 0 4px 24px rgba(20, 24, 40, .08); }
   h1 { font-size: 22px; margin: 0 0 6px; }
   p.sub { color: #5c6070; margin: 0 0 22px; font-size: 14px; }
   label { display: block; font-size: 13px; font-weight: 600; margin: 14px 0 6px; }
-  input { width: 100%; box-sizing: border-box; padding: 10px 12px; font-size: 15px; border: 1px solid #c9ccd6; border-radius: 8px; }
+  input { width: 100%; box-sizing: border-box; padding: 10px 12px; font-size: 16px; border: 1px solid #c9ccd6; border-radius: 8px; }
   input:focus { outline: 2px solid #3b5bdb; border-color: #3b5bdb; }
   .actions { display: flex; gap: 10px; margin-top: 22px; }
-  .actions.reverse { flex-direction: row-reverse; }
   button { flex: 1; padding: 11px; font-size: 15px; border-radius: 8px; border: 0; cursor: pointer; font-weight: 600; }
   button.primary { background: #3b5bdb; color: #fff; }
   button.secondary { background: #e9ebf2; color: #1c1d22; }
+  button:focus-visible, a:focus-visible { outline: 2px solid #1c1d22; outline-offset: 2px; }
   .error { background: #fdecec; color: #a61b1b; border-radius: 8px; padding: 10px 12px; font-size: 14px; margin-bottom: 12px; }
   .info { background: #eaf2ff; color: #1d3f8f; border-radius: 8px; padding: 10px 12px; font-size: 14px; margin-bottom: 12px; }
   .foot { margin-top: 18px; font-size: 14px; color: #5c6070; text-align: center; }
+  .foot a + a { margin-left: 14px; }
   a { color: #3b5bdb; }
-  .code { font-family: ui-monospace, monospace; font-size: 22px; letter-spacing: 3px; }
-  footer { text-align: center; font-size: 12px; color: #8a8fa0; margin-top: -40px; }
+  .code { font-family: ui-monospace, monospace; font-size: 22px; letter-spacing: 3px; text-transform: uppercase; }
+  footer { text-align: center; font-size: 12px; color: #8a8fa0; margin: -40px 16px 24px; }
+  @media (max-width: 480px) {
+    main { margin: 16px; padding: 24px 20px; }
+    footer { margin-top: 0; }
+  }
 `;
 
 /** A whole page. `body` is HTML already escaped. */
@@ -48,20 +53,43 @@ const hidden = (fields: Record<string, string | undefined>) =>
     .join('');
 
 /**
- * The sign-in page: e-mail, password, "Sign in" and "Cancel", a link to register. "Sign in" is the first submit
- * button of the form (shown on the right): a browser submits a form with its first button when Enter is pressed
- * in a field, so Enter signs in rather than cancels. Every page with two actions keeps its primary one first.
+ * The sign-in page: who asks ("<App> on <Site> asks you to sign in" when the app is known, else "to <Site>"),
+ * e-mail, password, "Sign in" and "Cancel", then "Forgot password?" and a link to register. "Sign in" is the
+ * form's first submit button and is drawn first (left): a browser submits a form with its first button when
+ * Enter is pressed in a field, so Enter signs in rather than cancels, and Tab reaches the buttons in the order
+ * they are seen. Every page with two actions keeps its primary one first. The first empty field has the focus.
  */
-export function signInPage(o: { action: string; fields: Record<string, string | undefined>; siteName: string; email?: string; error?: string; info?: string; registerHref?: string; captcha?: boolean }): string {
+export function signInPage(o: { action: string; fields: Record<string, string | undefined>; siteName: string; appName?: string; email?: string; error?: string; info?: string; registerHref?: string; forgotHref?: string; captcha?: boolean }): string {
+  const asker = o.appName ? `${esc(o.appName)} on ${esc(o.siteName)} asks you to sign in` : `to ${esc(o.siteName)}`;
+  const links = [o.forgotHref ? `<a href="${esc(o.forgotHref)}">Forgot password?</a>` : '', o.registerHref ? `<a href="${esc(o.registerHref)}">Create an account</a>` : ''].filter(Boolean);
   return page(
     `Sign in to ${o.siteName}`,
-    `<h1>Sign in</h1><p class="sub">to ${esc(o.siteName)}</p>${notice(o.error, o.info)}
+    `<h1>Sign in</h1><p class="sub">${asker}</p>${notice(o.error, o.info)}
 <form method="post" action="${esc(o.action)}">${hidden(o.fields)}
-<label for="email">E-mail</label><input id="email" name="email" type="email" autocomplete="username" required value="${esc(o.email)}">
-<label for="password">Password</label><input id="password" name="password" type="password" autocomplete="current-password" required>
+<label for="email">E-mail</label><input id="email" name="email" type="email" autocomplete="username" required value="${esc(o.email)}"${o.email ? '' : ' autofocus'}>
+<label for="password">Password</label><input id="password" name="password" type="password" autocomplete="current-password" required${o.email ? ' autofocus' : ''}>
 ${o.captcha ? `<label for="captcha">Captcha token</label><input id="captcha" name="captcha" type="text">` : ''}
-<div class="actions reverse"><button class="primary" type="submit" name="action" value="signin">Sign in</button><button class="secondary" type="submit" name="action" value="cancel" formnovalidate>Cancel</button></div>
-</form>${o.registerHref ? `<p class="foot">New here? <a href="${esc(o.registerHref)}">Create an account</a></p>` : ''}`,
+<div class="actions"><button class="primary" type="submit" name="action" value="signin">Sign in</button><button class="secondary" type="submit" name="action" value="cancel" formnovalidate>Cancel</button></div>
+</form>${links.length ? `<p class="foot">${links.join('')}</p>` : ''}`,
+  );
+}
+
+/**
+ * The "forgot password" page: an e-mail field and "Send link" (a recovery e-mail through identity.ts
+ * `sendRecovery`, read in the emulator's outbox); with `sent`, the same neutral notice whether or not an
+ * account uses the address (no account enumeration), and the link back to the sign-in.
+ */
+export function forgotPage(o: { action: string; fields: Record<string, string | undefined>; siteName: string; email?: string; sent?: boolean; backHref?: string }): string {
+  const sent = o.sent
+    ? `If an account on ${o.siteName} signs in with ${o.email ?? 'this address'}, a link to set a new password is on its way. (The emulator keeps e-mail in its outbox: sitectl emulator mail.)`
+    : undefined;
+  return page(
+    'Reset your password',
+    `<h1>Reset your password</h1><p class="sub">Enter the e-mail you sign in to ${esc(o.siteName)} with: we send it a link to set a new password.</p>${notice(undefined, sent)}
+<form method="post" action="${esc(o.action)}">${hidden(o.fields)}
+<label for="email">E-mail</label><input id="email" name="email" type="email" autocomplete="username" required value="${esc(o.email)}" autofocus>
+<div class="actions"><button class="primary" type="submit">${o.sent ? 'Send again' : 'Send link'}</button></div>
+</form>${o.backHref ? `<p class="foot"><a href="${esc(o.backHref)}">Back to sign in</a></p>` : ''}`,
   );
 }
 
@@ -71,7 +99,7 @@ export function registerPage(o: { action: string; fields: Record<string, string 
     `Create an account on ${o.siteName}`,
     `<h1>Create an account</h1><p class="sub">on ${esc(o.siteName)}</p>${notice(o.error)}
 <form method="post" action="${esc(o.action)}">${hidden(o.fields)}
-<label for="nickname">Name</label><input id="nickname" name="nickname" type="text" autocomplete="name">
+<label for="nickname">Name</label><input id="nickname" name="nickname" type="text" autocomplete="name" autofocus>
 <label for="email">E-mail</label><input id="email" name="email" type="email" autocomplete="username" required value="${esc(o.email)}">
 <label for="password">Password</label><input id="password" name="password" type="password" autocomplete="new-password" required minlength="6">
 <div class="actions"><button class="primary" type="submit" name="action" value="register">Create account</button></div>
@@ -85,22 +113,27 @@ export function codePage(o: { action: string; fields: Record<string, string | un
     'Check your e-mail',
     `<h1>Check your e-mail</h1><p class="sub">We sent a code to ${esc(o.email)}</p>${notice(o.error)}
 <form method="post" action="${esc(o.action)}">${hidden(o.fields)}
-<label for="code">Code</label><input id="code" name="code" inputmode="numeric" autocomplete="one-time-code" required>
+<label for="code">Code</label><input id="code" name="code" inputmode="numeric" autocomplete="one-time-code" required autofocus>
 <div class="actions"><button class="primary" type="submit">Verify</button></div></form>`,
   );
 }
 
-/** The device-approval page: the code the terminal shows, then e-mail and password, "Approve" (first: Enter approves) or "Deny". */
-export function devicePage(o: { action: string; userCode?: string; siteName?: string; error?: string; info?: string; done?: string }): string {
+/**
+ * The device-approval page: the code the terminal shows (filled in from the complete verification URI, RFC
+ * 8628 section 3.3.1), who asks when the code is known, then e-mail and password, "Approve" (first: Enter
+ * approves) or "Deny". The focus is on the code when it is empty, else on the e-mail.
+ */
+export function devicePage(o: { action: string; userCode?: string; siteName?: string; appName?: string; error?: string; info?: string; done?: string }): string {
   if (o.done) return page('Device sign-in', `<h1>Device sign-in</h1>${notice(undefined, o.done)}<p class="sub">You can close this window and return to your terminal.</p>`);
+  const asker = o.siteName ? (o.appName ? `${esc(o.appName)} on ${esc(o.siteName)} asks you to sign in on a device. ` : `Sign in to ${esc(o.siteName)} on a device. `) : '';
   return page(
     'Sign in on a device',
-    `<h1>Sign in on a device</h1><p class="sub">Check that the code matches the one in your terminal${o.siteName ? `, then sign in to ${esc(o.siteName)}` : ''}.</p>${notice(o.error, o.info)}
+    `<h1>Sign in on a device</h1><p class="sub">${asker}Check that the code matches the one in your terminal.</p>${notice(o.error, o.info)}
 <form method="post" action="${esc(o.action)}">
-<label for="user_code">Code</label><input id="user_code" name="user_code" class="code" required value="${esc(o.userCode)}">
-<label for="email">E-mail</label><input id="email" name="email" type="email" autocomplete="username">
+<label for="user_code">Code</label><input id="user_code" name="user_code" class="code" required autocomplete="off" autocapitalize="characters" spellcheck="false" value="${esc(o.userCode)}"${o.userCode ? '' : ' autofocus'}>
+<label for="email">E-mail</label><input id="email" name="email" type="email" autocomplete="username"${o.userCode ? ' autofocus' : ''}>
 <label for="password">Password</label><input id="password" name="password" type="password" autocomplete="current-password">
-<div class="actions reverse"><button class="primary" type="submit" name="action" value="approve">Approve</button><button class="secondary" type="submit" name="action" value="deny" formnovalidate>Deny</button></div>
+<div class="actions"><button class="primary" type="submit" name="action" value="approve">Approve</button><button class="secondary" type="submit" name="action" value="deny" formnovalidate>Deny</button></div>
 </form>`,
   );
 }
@@ -115,12 +148,12 @@ export function webMessagePage(origin: string, data: Record<string, string>): st
   return `<!doctype html><html><body><script>window.parent.postMessage(${JSON.stringify(data).replace(/</g, '\\u003c')}, ${JSON.stringify(origin).replace(/</g, '\\u003c')});</script></body></html>`;
 }
 
-/** The password recovery page. */
-export function recoverPage(o: { action: string; token: string; error?: string }): string {
+/** The password recovery page (the link of a recovery e-mail): a new password, "Save". `redirect` rides along in the form. */
+export function recoverPage(o: { action: string; token: string; redirect?: string; error?: string }): string {
   return page(
     'Set a new password',
-    `<h1>Set a new password</h1>${notice(o.error)}<form method="post" action="${esc(o.action)}">${hidden({ token: o.token })}
-<label for="password">New password</label><input id="password" name="password" type="password" autocomplete="new-password" required minlength="6">
+    `<h1>Set a new password</h1>${notice(o.error)}<form method="post" action="${esc(o.action)}">${hidden({ token: o.token, redirect: o.redirect || undefined })}
+<label for="password">New password</label><input id="password" name="password" type="password" autocomplete="new-password" required minlength="6" autofocus>
 <div class="actions"><button class="primary" type="submit">Save</button></div></form>`,
   );
 }
@@ -132,10 +165,10 @@ export function recoverPage(o: { action: string; token: string; error?: string }
 export function failureText(err: unknown): string {
   if (err instanceof ApplicationFailure) {
     switch (err.code) {
+      // One answer for both: which addresses have an account is not for anyone with the page to find out.
       case '-19976':
-        return 'Wrong e-mail or password.';
       case '-19999':
-        return 'No account uses this e-mail address.';
+        return 'Wrong e-mail or password.';
       case '-19971':
         return 'Please complete the captcha.';
       case '-19970':

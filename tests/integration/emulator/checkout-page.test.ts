@@ -311,8 +311,12 @@ describe('the hosted checkout page', () => {
     expect((await b('/hosted/paidPlansCheckout', { ...form, action: 'pay' })).status).toBe(403);
     const done = await b('/hosted/paidPlansCheckout', { ...form, csrf: hidden(page.text, 'csrf'), action: 'pay' });
     expect(done.status).toBe(200);
-    expect(done.text).toContain('Thank you');
-    expect(done.text).toContain('is ACTIVE, payment PAID');
+    expect(done.text).toContain('<h1>Thank you</h1>');
+    // The thank-you page names the plan, the price and the order by its short id (the whole id in its title).
+    const bought = (await ok('GET', `/pricing-plans/v2/orders?planIds=${p.id}&fieldSet=FULL`)).orders as Json[];
+    expect(bought).toMatchObject([{ status: 'ACTIVE', lastPaymentStatus: 'PAID' }]);
+    expect(done.text).toContain(`<dt>Plan</dt><dd>${p.name}</dd><dt>Price</dt><dd>30 USD</dd>`);
+    expect(done.text).toContain(`<dt>Order</dt><dd><span title="${bought[0]!.id}">${bought[0]!.id.slice(0, 8)}</span></dd>`);
   });
 });
 
@@ -464,7 +468,8 @@ describe('the hosted checkout page: the security review', () => {
     const preview = await ok('POST', '/pricing-plans/v2/checkout/orders/preview-offline', { planId: p.id, memberId: buyer });
     expect(preview.purchaseLimitExceeded).toBe(false);
     const again = await b(await session({ paidPlansCheckout: { planId: p.id } }, token));
-    expect((await b('/hosted/paidPlansCheckout', { session: hidden(again.text, 'session'), csrf: hidden(again.text, 'csrf'), action: 'pay' })).text).toContain('is ACTIVE, payment PAID');
+    expect((await b('/hosted/paidPlansCheckout', { session: hidden(again.text, 'session'), csrf: hidden(again.text, 'csrf'), action: 'pay' })).text).toContain('<h1>Thank you</h1>');
+    expect(await ordersOf(buyer)).toContainEqual(expect.objectContaining({ status: 'ACTIVE', lastPaymentStatus: 'PAID' }));
     // Now it is bought: the waiting order cannot be paid too, nor a new one made.
     const waiting = (await ordersOf(buyer)).find((o) => o.status === 'PENDING')!;
     expect(refusal(await pay(waiting.id))).toEqual({ status: 428, code: 'PURCHASE_LIMIT_EXCEEDED' });
