@@ -7,7 +7,7 @@
  * disk before the worker that finished the chunk sends its next one), and `end` when the run is complete. A reader
  * ignores a truncated last line (the process was killed mid-write).
  */
-import { closeSync, existsSync, fchmodSync, fstatSync, fsync, fsyncSync, ftruncateSync, linkSync, mkdirSync, openSync, readFileSync, truncateSync, unlinkSync, write, writeSync } from 'node:fs';
+import { closeSync, existsSync, fchmodSync, fstatSync, fsync, fsyncSync, ftruncateSync, linkSync, mkdirSync, openSync, readFileSync, statSync, truncateSync, unlinkSync, write, writeSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { ExitCode, UserError } from '../core/errors.js';
@@ -324,8 +324,11 @@ function fsyncAsync(fd: number): Promise<void> {
 export function readJournal(path: string): JournalState {
   let text: string;
   try {
+    // A journal is a file sitectl wrote: a device or FIFO (`--resume /dev/zero`) would be read without end.
+    if (!statSync(path).isFile()) throw new UserError(`${path} is not a journal file`, 'pass the journal file the interrupted run named');
     text = readFileSync(path, 'utf8');
   } catch (err) {
+    if (err instanceof UserError) throw err;
     throw new UserError(`cannot read journal ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
   }
   const rawLines = text.split('\n');
