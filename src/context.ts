@@ -84,6 +84,8 @@ export interface Context {
   prompter: Prompter;
   /** The command the user typed to start the CLI (`sitectl`, `./bin/sitectl.js`), for hints. */
   bin: string;
+  /** The arguments after it, as given (journaled as the command of a change for `sitectl history`). */
+  argv?: readonly string[];
   /**
    * Sets the line printed when a second Ctrl-C forces an exit (a bulk run's resume command), so the hint is
    * not lost; undefined clears it.
@@ -186,6 +188,7 @@ export function createContext(overrides: Partial<Context> = {}): CreateContextRe
         return { api: await other, site };
       }),
     prompter: overrides.prompter ?? terminalPrompter(io, () => ctx.signal),
+    argv: overrides.argv,
     // Computed on first use (a PATH lookup): only hints need it.
     get bin() {
       bin ??= overrides.bin ?? invocationName(process.argv[1], env, process.cwd());

@@ -47,7 +47,7 @@ export async function run(argv: string[], overrides: Partial<Context> = {}): Pro
   let ctx: Context | undefined;
   let dispose: (() => Promise<void>) | undefined;
   try {
-    const created = cli.createContext({ ...overrides, io, env });
+    const created = cli.createContext({ argv, ...overrides, io, env });
     ctx = created.ctx;
     dispose = created.dispose;
     const program = await cli.createProgram(ctx, argv);

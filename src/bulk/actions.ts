@@ -71,6 +71,11 @@ export interface EntityAction<E extends Entity = Entity> {
   /** The runner, given the port the targets came from (settling reads through it). */
   runner(port: EntityPort<E>): ChunkRunner;
   /**
+   * What the journal keeps of a target before it changes, for `sitectl undo` (see PlannedLine.before): from the
+   * entity as planned and the plan's field changes. Undefined: nothing is kept.
+   */
+  beforeImage?(entity: E, changes: readonly FieldDiff[]): unknown;
+  /**
    * For creates (`slots`): finds the entities that items sent without a recorded result did create, so `--resume`
    * adopts them instead of creating them again. `inFlight` maps each such item to what its `sending` line intended;
    * `known` are the ids the journal already records as created. Returns a result (`created`, with `createdId`) for
@@ -208,6 +213,11 @@ function reason(sent: SentOutcome): string {
   return sent.status === 'refused' ? sent.error : 'the platform did not confirm it';
 }
 
+/** The old values of an update's changed paths, `{path: value}` (a journal's before-image). */
+export function changedValues(_entity: unknown, changes: readonly FieldDiff[]): Record<string, unknown> {
+  return Object.fromEntries(changes.map((c) => [c.path, c.before ?? null]));
+}
+
 /** A revision-checked change of `change`'s paths on each target (`update --set`). */
 export function updateAction<E extends Entity>(opts: {
   change: ChangeSet;
@@ -222,6 +232,7 @@ export function updateAction<E extends Entity>(opts: {
     done: 'updated',
     title: 'Updating',
     args: opts.args,
+    beforeImage: changedValues,
     columns: opts.change.mask,
     chunkSize: opts.chunkSize,
     reads,
@@ -255,6 +266,70 @@ export function updateAction<E extends Entity>(opts: {
   };
 }
 
+/**
+ * Sets each target's own fields back (`sitectl undo` of an update): `patches` holds every target's ChangeSet, and
+ * `expect` the revision the change being undone left; a target at another revision was changed since and is
+ * skipped, never overwritten. Journaled as an update (with its before-image), so it can be undone in turn.
+ */
+export function patchAction<E extends Entity>(opts: {
+  patches: ReadonlyMap<string, ChangeSet>;
+  expect: ReadonlyMap<string, string | undefined>;
+  send: ChunkRunner['send'];
+  chunkSize: number;
+  args: JournalArgs;
+}): EntityAction<E> {
+  const patchOf = (id: string): ChangeSet => opts.patches.get(id) ?? { sets: [], mask: [] };
+  return {
+    name: 'update',
+    done: 'updated',
+    title: 'Undoing',
+    args: opts.args,
+    beforeImage: changedValues,
+    columns: [...new Set([...opts.patches.values()].flatMap((c) => c.mask))],
+    chunkSize: opts.chunkSize,
+    items: {
+      kind: 'targets',
+      plan: (e) => {
+        const left = opts.expect.get(e.id);
+        if (left !== undefined && e.revision !== left) return { skip: `changed since (revision ${left} -> ${e.revision})` };
+        const changes = diffChange(e, patchOf(e.id));
+        return changes.length === 0 ? 'unchanged' : { changes };
+      },
+    },
+    runner: (port) => ({
+      done: 'updated',
+      send: opts.send,
+      settle: settleBy<E>(port, (current, item, sent) => {
+        if (!current) return { id: item.id, outcome: 'conflict', error: `the ${port.noun.one} was deleted since the plan` };
+        if (current.revision === nextRevision(item.revision) && isApplied(current, patchOf(item.id))) return { id: item.id, outcome: 'updated', revision: current.revision ?? undefined };
+        if (current.revision !== item.revision) {
+          return { id: item.id, outcome: 'conflict', revision: current.revision ?? undefined, error: `changed by someone else since the plan (revision ${item.revision} -> ${current.revision}); not overwritten` };
+        }
+        return { id: item.id, outcome: 'failed', error: reason(sent) };
+      }),
+    }),
+  };
+}
+
+/**
+ * Deletes what a change created (`sitectl undo` of a create or clone), each only if it still has the revision it
+ * was created with (`expect`); one changed since is skipped, one already gone counts as deleted.
+ */
+export function undoCreateAction<E extends Entity>(opts: { expect: ReadonlyMap<string, string | undefined>; send: ChunkRunner['send']; chunkSize: number; args: JournalArgs }): EntityAction<E> {
+  const base = deleteAction<E>(opts);
+  return {
+    ...base,
+    title: 'Undoing',
+    items: {
+      kind: 'targets',
+      plan: (e) => {
+        const left = opts.expect.get(e.id);
+        return left !== undefined && e.revision !== left ? { skip: `changed since it was created (revision ${left} -> ${e.revision})` } : { changes: [] };
+      },
+    },
+  };
+}
+
 /** Deletes every target; one that is already gone counts as deleted. */
 export function deleteAction<E extends Entity>(opts: { send: ChunkRunner['send']; chunkSize: number; args: JournalArgs }): EntityAction<E> {
   return {
@@ -264,8 +339,8 @@ export function deleteAction<E extends Entity>(opts: { send: ChunkRunner['send']
     args: opts.args,
     columns: [],
     chunkSize: opts.chunkSize,
-    // Whether a target exists is all the plan and the settling need.
-    reads: [],
+    // The whole entity is read and journaled: `sitectl undo` re-creates it from that.
+    beforeImage: (e) => e,
     items: { kind: 'targets', plan: () => ({ changes: [] }) },
     runner: (port) => ({
       done: 'deleted',
@@ -301,6 +376,7 @@ export function transitionAction<E extends Entity>(opts: {
     done: opts.done,
     title: opts.title,
     args: opts.args,
+    beforeImage: (e) => ('status' in e ? { status: (e as { status?: unknown }).status } : undefined),
     columns: [],
     chunkSize: opts.chunkSize,
     maxAttempts: opts.maxAttempts,

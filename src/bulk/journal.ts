@@ -34,9 +34,20 @@ export interface JournalArgs {
   options?: Record<string, unknown>;
 }
 
+/** Where a run happened and what started it, for `sitectl history` (absent in journals of older versions). */
+export interface RunOrigin {
+  profile?: string;
+  siteId?: string;
+  /** The command line as typed (`sitectl services update --where type=CLASS --set ...`). */
+  command?: string;
+}
+
 export interface HeaderLine {
   kind: 'header';
   runId: string;
+  origin?: RunOrigin;
+  /** The run undoes the change with this run id (`sitectl undo`). */
+  undoOf?: string;
   /** The entities the run acts on, as the CLI names them (`services`, `bookings`, ...). */
   entity: string;
   /** The action (`update`, `delete`, `clone`, `confirm`, ...). */
@@ -52,6 +63,11 @@ export interface PlannedLine {
   after?: unknown;
   /** The entity's label at plan time (name, contact and time), for the preview of a resumed run. */
   name?: string;
+  /**
+   * The before-image `sitectl undo` restores from: the changed fields and their old values (`{path: value}`) for
+   * an update, the whole entity for a delete, the state (`{status}`) for a state change.
+   */
+  before?: unknown;
 }
 export interface ResultLine {
   kind: 'result';

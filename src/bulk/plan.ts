@@ -7,7 +7,7 @@
 import type { EntityAction, PlannedItem } from './actions.js';
 import type { FieldDiff } from './changes.js';
 import type { WorkItem } from './execute.js';
-import type { JournalLine } from './journal.js';
+import type { JournalLine, PlannedLine } from './journal.js';
 import type { Entity, EntityPort } from './port.js';
 import type { TargetPage } from './select.js';
 
@@ -63,7 +63,8 @@ export async function planTargets(
       plan.targets += 1;
       const revision = entity.revision ?? undefined;
       const name = port.label(entity);
-      lines.push({ kind: 'planned', id: entity.id, revision, ...(name ? { name } : {}) });
+      const planned: PlannedLine = { kind: 'planned', id: entity.id, revision, ...(name ? { name } : {}) };
+      lines.push(planned);
       const decision = decide(entity);
       if (decision === 'unchanged') {
         plan.unchanged += 1;
@@ -76,6 +77,8 @@ export async function planTargets(
         continue;
       }
       plan.items.push({ id: entity.id, revision });
+      const before = action.beforeImage?.(entity, decision.changes);
+      if (before !== undefined) planned.before = before;
       if (opts.allRows || plan.preview.length < opts.previewLimit) plan.preview.push(row(port, entity, decision.changes));
     }
     plan.missing.push(...page.missing);

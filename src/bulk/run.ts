@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { CancelError, UserError } from '../core/errors.js';
 import type { EntityAction } from './actions.js';
 import { executeChunks, type BulkProgress, type ItemResult, type WorkItem } from './execute.js';
-import { defaultJournalDir, type HeaderLine, type JournalLine, type JournalState, JournalWriter, newRunId, readJournal, type ResultLine } from './journal.js';
+import { defaultJournalDir, type HeaderLine, type JournalLine, type JournalState, JournalWriter, newRunId, readJournal, type ResultLine, type RunOrigin } from './journal.js';
 import { planGiven, planSlots, planTargets, type Plan } from './plan.js';
 import type { EntityPort } from './port.js';
 import { buildReport, type BulkReport } from './report.js';
@@ -37,6 +37,10 @@ export interface BulkRunRequest {
   now: Date;
   /** The command line that resumes the run recorded in `journal` (printed on Ctrl-C and partial failure). */
   resumeCommand(journal: string): string;
+  /** Where and by what command the run happens (journaled for `sitectl history`). */
+  origin?: RunOrigin;
+  /** The run id of the change this run undoes (`sitectl undo`). */
+  undoOf?: string;
 }
 
 /** What the confirm hook is shown. */
@@ -112,7 +116,16 @@ export async function runBulk(port: EntityPort, action: EntityAction, req: BulkR
 
   const runId = newRunId(req.now);
   const path = req.journalPath ?? join(defaultJournalDir(req.env), `${runId}.ndjson`);
-  const header: HeaderLine = { kind: 'header', runId, entity: port.noun.many, action: action.name, createdAt: req.now.toISOString(), args: action.args };
+  const header: HeaderLine = {
+    kind: 'header',
+    runId,
+    entity: port.noun.many,
+    action: action.name,
+    createdAt: req.now.toISOString(),
+    args: action.args,
+    ...(req.origin ? { origin: req.origin } : {}),
+    ...(req.undoOf ? { undoOf: req.undoOf } : {}),
+  };
   const journal = JournalWriter.create(path, header);
   try {
     journal.append(sink.lines);

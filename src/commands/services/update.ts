@@ -69,7 +69,7 @@ export async function run(opts: UpdateOptions, ctx: Context): Promise<void> {
     const change: ChangeSet = { sets, mask: sets.map((s) => s.path) };
     requireConfirmable(ctx, opts, 'updating services');
     const api = await ctx.api();
-    return runBulkVerb(ctx, {
+    await runBulkVerb(ctx, {
       view: SERVICE_VIEW,
       port: servicesPort(api),
       action: updateServices(api, change, journal.header.args),
@@ -78,6 +78,7 @@ export async function run(opts: UpdateOptions, ctx: Context): Promise<void> {
       command: 'services update',
       question: (n) => `Update ${n} service${n === 1 ? '' : 's'}?`,
     });
+    return;
   }
   const change = parseSets(opts.set ?? [], SERVICE_VIEW);
   if (form === 'one') return updateOne(opts.id!, change, opts, ctx);

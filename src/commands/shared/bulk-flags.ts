@@ -63,6 +63,8 @@ export interface BulkFlags {
   journal?: string;
   resume?: string;
   json?: string | boolean;
+  /** `--no-history`: false. The run's journal is removed once it finished with nothing left to resume. */
+  history?: boolean;
 }
 
 /** Rows shown in the preview table. */
@@ -79,7 +81,8 @@ export function addBulkFlags(cmd: Command): Command {
     .option('--journal <path>', 'write the run journal here (default: <state dir>/journals/<run id>.ndjson)')
     .option('--resume <journal>', 'continue the run recorded in this journal: nothing repeated, nothing lost')
     .option('--json [fields]', 'print the plan (--dry-run) or the report as JSON on stdout')
-    .option('--dry-run', 'show the plan and stop; change nothing');
+    .option('--dry-run', 'show the plan and stop; change nothing')
+    .option('--no-history', "keep no record of this change once it has finished (no 'sitectl undo')");
 }
 
 /**

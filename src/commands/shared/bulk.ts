@@ -14,7 +14,9 @@ import { oneLine } from '../../core/text.js';
 import type { EntityAction } from '../../bulk/actions.js';
 import type { FieldDiff } from '../../bulk/changes.js';
 import type { BulkProgress } from '../../bulk/execute.js';
-import type { JournalState } from '../../bulk/journal.js';
+import { defaultJournalDir, type JournalState, type RunOrigin } from '../../bulk/journal.js';
+import { pruneHistory } from '../../bulk/history.js';
+import { rmSync } from 'node:fs';
 import type { Plan } from '../../bulk/plan.js';
 import type { EntityPort } from '../../bulk/port.js';
 import { assertComplete, REPORT_FIELDS, type BulkReport, summaryLine, summaryRows } from '../../bulk/report.js';
@@ -223,14 +225,30 @@ export interface BulkVerbRun {
   command: string;
   /** The confirm question for N items. */
   question(n: number): string;
+  /** The run id of the change this run undoes (`sitectl undo`). */
+  undoOf?: string;
+}
+
+/**
+ * Where a change is made and by which command, for its journal's header (`sitectl history`): the profile's name,
+ * the site, and the command line as typed (argv never holds a secret: they come from stdin or the environment).
+ */
+export async function runOrigin(ctx: Context): Promise<RunOrigin> {
+  const [{ resolveProfile }, api] = await Promise.all([import('../../context.js'), ctx.api()]);
+  const profile = await resolveProfile(ctx, { startEmulator: false }).then(
+    (p) => p.name,
+    () => undefined,
+  );
+  return { profile, siteId: api.siteId, command: [ctx.bin, ...(ctx.argv ?? [])].map(shellWord).join(' ') };
 }
 
 /**
  * A bulk run from the terminal: plan -> preview -> confirm -> execute -> report, through src/bulk.
+ * @returns what the run came to (the report of a finished one)
  * @throws UserError (exit 2) for bad flags, unknown ids or missing --yes off a terminal; DeclinedError (exit 1)
  *   when the prompt is answered no; CancelError (130) on Ctrl-C; PartialFailureError (exit 3) when items failed
  */
-export async function runBulkVerb(ctx: Context, run: BulkVerbRun): Promise<void> {
+export async function runBulkVerb(ctx: Context, run: BulkVerbRun): Promise<BulkRunResult> {
   const { view, action, flags } = run;
   const format = bulkFormat(flags);
   const concurrency = parseConcurrency(flags.concurrency);
@@ -251,9 +269,12 @@ export async function runBulkVerb(ctx: Context, run: BulkVerbRun): Promise<void>
       env: ctx.env,
       now: ctx.now(),
       resumeCommand,
+      origin: run.resume ? undefined : await runOrigin(ctx),
+      undoOf: run.undoOf,
     },
     bulkHooks(ctx, view, action, flags, run.question, resumeCommand),
   );
+  if (result.kind === 'done') keepHistory(ctx, flags, result.journal, result.report);
   ctx.setInterruptHint(undefined);
   if (result.kind === 'dry-run') {
     if (pipedPlan) await printPlan(ctx, view, action, result.plan, format);
@@ -264,17 +285,31 @@ export async function runBulkVerb(ctx: Context, run: BulkVerbRun): Promise<void>
     // The count on stderr too: a CI log shows it whatever stdout was piped to.
     const p = result.plan;
     notice(ctx.io, `dry run: ${p.items.length} of ${p.targets} ${view.noun.many} would change (${p.unchanged} unchanged, ${p.skipped.length} skipped); nothing was changed`);
-    return;
+    return result;
   }
   if (result.kind === 'empty') {
     if (format.kind === 'json') await printValue(ctx.io, format, { entity: view.noun.many, action: action.name, total: 0, counts: {}, problems: [] });
     notice(ctx.io, `No ${view.noun.many} match; nothing to do.`);
-    return;
+    return result;
   }
   if (result.kind === 'declined') throw new DeclinedError();
   if (format.kind === 'json') await printValue(ctx.io, format, result.report);
   else await printHumanReport(ctx, view, result.report);
   assertComplete(result.report, resumeCommand(result.journal));
+  return result;
+}
+
+/**
+ * After a finished run: with `--no-history`, its journal goes once nothing is left to resume (a run with failures
+ * keeps it, or `--resume` would have nothing to read); otherwise the history is trimmed to its bounds (bulk/
+ * history.ts). Only journals in the default directory are trimmed; a `--journal PATH` is the user's.
+ */
+function keepHistory(ctx: Context, flags: BulkFlags, journal: string, report: BulkReport): void {
+  if (flags.history === false) {
+    if ((report.counts.failed ?? 0) + (report.counts.conflict ?? 0) === 0) rmSync(journal, { force: true });
+    return;
+  }
+  pruneHistory(defaultJournalDir(ctx.env), ctx.now());
 }
 
 /** Reads `--resume JOURNAL` for a verb of `view`'s entity. @throws UserError when it is not one of its runs */

@@ -1,0 +1,159 @@
+/**
+ * The history of changes (issue 18 section 4): every write run leaves its journal under the state directory
+ * (`<stateDir>/journals/<runId>.ndjson`, 0600); a change's id is its run id, shown short like a git commit (the
+ * first 8 characters of its random part). This module lists them, finds one by id or prefix, says which were
+ * undone, and keeps the directory to the last {@link MAX_CHANGES} changes of the last {@link MAX_AGE_DAYS} days.
+ */
+import { readdirSync, statSync, unlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { UserError } from '../core/errors.js';
+import { type JournalState, readJournal, type RunOrigin } from './journal.js';
+
+/** Changes kept: the last 1,000, none older than 90 days (whichever is less). */
+export const MAX_CHANGES = 1000;
+export const MAX_AGE_DAYS = 90;
+
+/** Outcomes that changed nothing, and those that failed; every other outcome is a change made. */
+const UNCHANGED = new Set(['unchanged', 'skipped']);
+const FAILED = new Set(['failed', 'conflict']);
+
+/** One change as `sitectl history` lists it. */
+export interface ChangeSummary {
+  /** The run id (`20261125T161948Z-744db7`). */
+  id: string;
+  /** The short id: the run id's random part and time, as the CLI shows and accepts it. */
+  short: string;
+  journal: string;
+  createdAt: string;
+  entity: string;
+  action: string;
+  profile?: string;
+  siteId?: string;
+  command?: string;
+  /** The change this one undid. */
+  undoOf?: string;
+  changed: number;
+  unchanged: number;
+  failed: number;
+  /** The change that undid this one (its id), if any. */
+  undoneBy?: string;
+  /** False while the run is unfinished (killed or interrupted: `--resume` continues it). */
+  ended: boolean;
+}
+
+/** The short form of a change id: its random part (6 hex) after the time, e.g. `744db7`. */
+export function shortId(runId: string): string {
+  return runId.split('-').pop() ?? runId;
+}
+
+/** Counts of a journal's results: changed, unchanged (and skipped), failed (and conflicts). */
+export function countsOf(state: JournalState): { changed: number; unchanged: number; failed: number } {
+  let changed = 0;
+  let unchanged = 0;
+  let failed = 0;
+  for (const r of state.results.values()) {
+    if (UNCHANGED.has(r.outcome)) unchanged += 1;
+    else if (FAILED.has(r.outcome)) failed += 1;
+    else changed += 1;
+  }
+  return { changed, unchanged, failed };
+}
+
+function journalFiles(dir: string): string[] {
+  try {
+    return readdirSync(dir)
+      .filter((f) => f.endsWith('.ndjson'))
+      .sort();
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Every change recorded in `dir`, oldest first. Files that are not journals are left out (and left alone).
+ * @param dir the journal directory (defaultJournalDir)
+ */
+export function listChanges(dir: string): ChangeSummary[] {
+  const out: ChangeSummary[] = [];
+  for (const file of journalFiles(dir)) {
+    let state: JournalState;
+    try {
+      state = readJournal(join(dir, file));
+    } catch {
+      continue;
+    }
+    const h = state.header;
+    const origin: RunOrigin = h.origin ?? {};
+    out.push({
+      id: h.runId,
+      short: shortId(h.runId),
+      journal: state.path,
+      createdAt: h.createdAt,
+      entity: h.entity,
+      action: h.action,
+      profile: origin.profile,
+      siteId: origin.siteId,
+      command: origin.command,
+      undoOf: h.undoOf,
+      ...countsOf(state),
+      ended: state.ended,
+    });
+  }
+  out.sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
+  const byId = new Map(out.map((c) => [c.id, c]));
+  for (const c of out) {
+    const undone = c.undoOf ? byId.get(c.undoOf) : undefined;
+    if (undone && c.changed > 0) undone.undoneBy = c.id;
+  }
+  return out;
+}
+
+/**
+ * The change named by `given`: a whole run id, its short id, or a unique prefix of either (at least 4
+ * characters); `last` is the newest change that changed something and is not undone.
+ * @throws UserError (exit 2) when none or several match, naming them
+ */
+export function findChange(changes: readonly ChangeSummary[], given: string): ChangeSummary {
+  if (given === 'last') {
+    const last = [...changes].reverse().find((c) => c.changed > 0 && !c.undoneBy);
+    if (!last) throw new UserError('no change to undo in the history', "'sitectl history' lists the changes");
+    return last;
+  }
+  if (given.trim().length < 4) throw new UserError(`change id '${given}' is too short`, 'give at least 4 characters of an id from sitectl history');
+  const matches = changes.filter((c) => c.id === given || c.short === given || c.id.startsWith(given) || c.short.startsWith(given));
+  if (matches.length === 1) return matches[0]!;
+  if (matches.length === 0) throw new UserError(`no change '${given}' in the history`, "'sitectl history' lists the changes");
+  throw new UserError(`change id '${given}' is ambiguous: ${matches.map((m) => m.short).join(', ')}`, 'give more characters');
+}
+
+/**
+ * Deletes the journals past the history's bounds: older than {@link MAX_AGE_DAYS} days, or beyond the newest
+ * {@link MAX_CHANGES}. Unfinished runs younger than the age bound are kept (they may still be resumed).
+ * @returns how many journals were deleted
+ */
+export function pruneHistory(dir: string, now: Date, bounds: { maxChanges?: number; maxAgeDays?: number } = {}): number {
+  const maxChanges = bounds.maxChanges ?? MAX_CHANGES;
+  const oldest = now.getTime() - (bounds.maxAgeDays ?? MAX_AGE_DAYS) * 86_400_000;
+  const files = journalFiles(dir).map((f) => {
+    const path = join(dir, f);
+    let mtime = 0;
+    try {
+      mtime = statSync(path).mtimeMs;
+    } catch {
+      // Gone meanwhile.
+    }
+    return { path, mtime };
+  });
+  files.sort((a, b) => b.mtime - a.mtime);
+  let removed = 0;
+  files.forEach((f, i) => {
+    if (i < maxChanges && f.mtime >= oldest) return;
+    try {
+      unlinkSync(f.path);
+      removed += 1;
+    } catch {
+      // Another process removed it, or it cannot be: the next run tries again.
+    }
+  });
+  return removed;
+}

@@ -1,0 +1,72 @@
+/**
+ * `sitectl history [--noun N] [--limit N] [--json|--ndjson|--csv]` (issue 18 section 4): the changes made, newest
+ * first, one line each: the change id (short, as `sitectl undo` takes it), when, the profile and site, the
+ * command, counts of changed, unchanged and failed items, and whether it was undone. Read from the journals under
+ * the state directory (bulk/history.ts); nothing is asked of the platform.
+ */
+import type { Command } from 'commander';
+import { defaultJournalDir } from '../../bulk/journal.js';
+import { type ChangeSummary, listChanges, shortId } from '../../bulk/history.js';
+import type { Context } from '../../context.js';
+import { parseCount } from '../../core/numbers.js';
+import { addFormatFlags, type Column, fieldsChecker, type FormatFlags, printRecords, resolveFormat } from '../../core/output.js';
+import { choiceOf } from '../shared/choices.js';
+
+interface HistoryOptions extends FormatFlags {
+  noun?: string;
+  limit?: string;
+}
+
+/** The nouns whose changes are journaled. */
+const NOUNS = ['services', 'bookings', 'members', 'orders', 'plans'];
+
+type Row = ChangeSummary & { undone: string };
+
+const COLUMNS: Column<Row>[] = [
+  { key: 'short', header: 'CHANGE', noTruncate: true },
+  { key: 'createdAt', header: 'WHEN' },
+  { key: 'entity', header: 'NOUN', priority: 2 },
+  { key: 'action', header: 'ACTION' },
+  { key: 'changed', header: 'CHANGED', align: 'right' },
+  { key: 'unchanged', header: 'UNCHANGED', align: 'right', priority: 3 },
+  { key: 'failed', header: 'FAILED', align: 'right' },
+  { key: 'undone', header: 'UNDONE' },
+  { key: 'profile', header: 'PROFILE', priority: 4 },
+  { key: 'siteId', header: 'SITE', priority: 5 },
+  { key: 'command', header: 'COMMAND', priority: 1 },
+];
+
+const FIELDS = ['id', 'short', 'journal', 'createdAt', 'entity', 'action', 'profile', 'siteId', 'command', 'undoOf', 'changed', 'unchanged', 'failed', 'undone', 'undoneBy', 'ended'];
+
+export function register(program: Command, ctx: Context): void {
+  addFormatFlags(
+    program
+      .command('history')
+      .description('The changes made with sitectl, newest first: what, where, how many, and whether undone')
+      .option('--noun <noun>', `only the changes of this noun (${NOUNS.join(', ')})`)
+      .option('--limit <n>', 'at most this many (default 20)'),
+  )
+    .addHelpText(
+      'after',
+      '\nChanges are kept 90 days (the last 1,000 at most); a run with --no-history is not kept.\n\nExamples:\n  sitectl history\n  sitectl history --noun services --limit 5\n  sitectl history --json short,action,changed,undone',
+    )
+    .action(async (o: HistoryOptions) => {
+      await run(o, ctx);
+    });
+}
+
+/**
+ * Prints the history.
+ * @throws UserError (exit 2) for an unknown --noun, a bad --limit or --json field
+ */
+export async function run(opts: HistoryOptions, ctx: Context): Promise<void> {
+  const format = resolveFormat(opts, fieldsChecker(FIELDS));
+  const noun = opts.noun === undefined ? undefined : choiceOf(opts.noun, NOUNS, '--noun', { fold: (v) => v.trim().toLowerCase() });
+  const limit = opts.limit === undefined ? 20 : parseCount(opts.limit, '--limit', 1, 1000);
+  const changes = listChanges(defaultJournalDir(ctx.env))
+    .filter((c) => !noun || c.entity === noun)
+    .reverse()
+    .slice(0, limit)
+    .map((c): Row => ({ ...c, undone: c.undoneBy ? `by ${shortId(c.undoneBy)}` : c.undoOf ? `(undoes ${shortId(c.undoOf)})` : '' }));
+  await printRecords(ctx.io, format, changes, COLUMNS, { now: ctx.now() });
+}

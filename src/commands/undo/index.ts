@@ -1,0 +1,237 @@
+/**
+ * `sitectl undo [CHANGE_ID | --last] [--dry-run] [--yes]` (issue 18 section 4): previews the inverse of a change
+ * from its journal (bulk/history.ts) and applies it as a change of its own, through the bulk engine: previewed,
+ * confirmed (`--yes` off a terminal), journaled, resumable, and itself in the history (so it can be undone).
+ *
+ * The inverse of each kind of change:
+ * - services update: each service's changed fields set back to their old values, if it still has the revision
+ *   the change left; else it was changed since and is skipped.
+ * - services clone, and an undo that re-created services: the services created are deleted, if unchanged since.
+ * - services delete: each service is created again from its before-image (a new id, said so; references to the
+ *   old id, such as bookings, are not restored).
+ * - members block / approve, mute / unmute; orders pause / resume: the opposite verb (a member blocked from
+ *   PENDING comes back APPROVED, said so).
+ * - everything else (bookings confirm, decline, cancel; orders cancel, mark-paid, postpone; members delete,
+ *   disconnect; plans actions; services apply across sites) cannot be undone: the platform has no way back, or
+ *   none without loss, or sitectl does not take one yet. Listed as such: exit 1 "nothing to undo".
+ *
+ * Exit codes: 0 when everything that could be undone was; 3 when an item was skipped as changed since, or
+ * failed; 1 when nothing of the change can be undone; 2 for an unknown change id or a missing --yes.
+ */
+import type { Command } from 'commander';
+import { type EntityAction, patchAction, undoCreateAction } from '../../bulk/actions.js';
+import type { ChangeSet } from '../../bulk/changes.js';
+import type { ChunkRunner } from '../../bulk/execute.js';
+import { MAX_BULK_SERVICES } from '../../api/services.js';
+import { type ChangeSummary, findChange, listChanges, shortId } from '../../bulk/history.js';
+import { defaultJournalDir, type JournalState, readJournal } from '../../bulk/journal.js';
+import type { EntityPort } from '../../bulk/port.js';
+import type { Context } from '../../context.js';
+import { ExitCode, PartialFailureError, UserError } from '../../core/errors.js';
+import { notice } from '../../core/log.js';
+import { addBulkFlags, type BulkFlags, requireConfirmable } from '../shared/bulk-flags.js';
+import type { EntityView } from '../shared/entity-view.js';
+
+interface UndoOptions extends BulkFlags {
+  last?: boolean;
+}
+
+/** The opposite of each state change that has one (entity -> verb -> inverse verb). */
+const OPPOSITE: Record<string, Record<string, string>> = {
+  members: { block: 'approve', approve: 'block', mute: 'unmute', unmute: 'mute' },
+  orders: { pause: 'resume', resume: 'pause' },
+};
+
+/** Why a kind of change cannot be undone, in words. */
+function cannot(entity: string, action: string): string {
+  if (entity === 'bookings') return `a booking ${action === 'cancel' ? 'canceled' : action === 'decline' ? 'declined' : `${action}ed`} cannot be taken back on the platform`;
+  if (entity === 'orders' && ['cancel', 'mark-paid', 'markAsPaid', 'postpone'].includes(action)) return `an order's ${action} has no way back on the platform`;
+  if (entity === 'members' && ['delete', 'disconnect'].includes(action)) return `a member's ${action} loses data the platform does not give back`;
+  return `${entity} ${action} cannot be undone`;
+}
+
+export function register(program: Command, ctx: Context): void {
+  const cmd = program
+    .command('undo')
+    .description('Undo a change made with sitectl (see sitectl history): preview, confirm, apply the inverse')
+    .argument('[change]', 'the change id from sitectl history (a unique prefix is enough)')
+    .option('--last', 'the newest change that is not undone yet')
+    .addHelpText(
+      'after',
+      [
+        '',
+        'Undone: services update (fields set back, unless changed since), services clone (copies deleted),',
+        'services delete (re-created with new ids), members block/approve and mute/unmute, orders pause/resume.',
+        'Not undoable: bookings confirm/decline/cancel, orders cancel/mark-paid/postpone, members delete/disconnect.',
+        '',
+        'Examples:',
+        '  sitectl history',
+        '  sitectl undo --last --dry-run',
+        '  sitectl undo 744db7 --yes',
+      ].join('\n'),
+    );
+  addBulkFlags(cmd);
+  cmd.action(async (change: string | undefined, o: UndoOptions) => {
+    await run(change, o, ctx);
+  });
+}
+
+/** What undoing one change takes: the noun's view and port, the inverse action, the targets. */
+interface Inverse {
+  view: EntityView<unknown>;
+  port: EntityPort;
+  action: EntityAction;
+  ids: string[];
+  /** Said before the run (new ids, a member coming back APPROVED...). */
+  note?: string;
+}
+
+/**
+ * Runs `sitectl undo`.
+ * @throws UserError (exit 2) for an unknown change, a missing --yes, --resume (undo a change again instead);
+ *   UserError (exit 1) "nothing to undo"; PartialFailureError (exit 3) when items were skipped or failed
+ */
+export async function run(given: string | undefined, opts: UndoOptions, ctx: Context): Promise<void> {
+  if (opts.resume !== undefined) throw new UserError('--resume continues a run: use it with the command that made it', "undo takes a change id or --last");
+  if (given !== undefined && opts.last) throw new UserError('pass a change id or --last, not both');
+  if (given === undefined && !opts.last) throw new UserError('which change?', "pass a change id from 'sitectl history', or --last");
+  const changes = listChanges(defaultJournalDir(ctx.env));
+  const change = findChange(changes, opts.last ? 'last' : given!);
+  if (change.undoneBy) throw new UserError(`change ${change.short} was undone already (by ${shortId(change.undoneBy)})`, `undo that one instead: sitectl undo ${shortId(change.undoneBy)}`, ExitCode.Failure);
+  if (!change.ended) throw new UserError(`change ${change.short} did not finish`, `finish it first: its command with --resume ${change.journal}`, ExitCode.Failure);
+  const state = readJournal(change.journal);
+  const api = await ctx.api();
+  if (change.siteId && change.siteId !== api.siteId) {
+    throw new UserError(`change ${change.short} was made on site ${change.siteId}, not the one in use`, `run it there: sitectl undo ${change.short} --site ${change.siteId}${change.profile ? ` --profile ${change.profile}` : ''}`);
+  }
+  const inverse = await inverseOf(change, state, ctx);
+  if (!inverse || inverse.ids.length === 0) {
+    throw new UserError(
+      `nothing to undo in change ${change.short} (${change.entity} ${change.action}): ${inverse ? 'none of its items changed anything' : cannot(change.entity, change.action)}`,
+      undefined,
+      ExitCode.Failure,
+    );
+  }
+  requireConfirmable(ctx, opts, `undoing change ${change.short}`);
+  if (inverse.note) notice(ctx.io, inverse.note);
+  const { runBulkVerb } = await import('../shared/bulk.js');
+  const result = await runBulkVerb(ctx, {
+    view: inverse.view,
+    port: inverse.port,
+    action: inverse.action,
+    selection: { kind: 'ids', ids: inverse.ids },
+    flags: opts,
+    command: 'undo',
+    question: (n) => `Undo change ${change.short} (${change.entity} ${change.action}) on ${n} ${n === 1 ? inverse.view.noun.one : inverse.view.noun.many}?`,
+    undoOf: change.id,
+  });
+  if (result.kind === 'done') {
+    const skipped = result.report.counts.skipped ?? 0;
+    if (skipped) throw new PartialFailureError(`${skipped} of ${result.report.total} ${inverse.view.noun.many} were changed since change ${change.short} and were left as they are`, 'sitectl history shows what changed them');
+  }
+}
+
+/** Items of a change whose result is `outcome`, with their planned line and result. */
+function done(state: JournalState, outcomes: readonly string[]) {
+  const planned = new Map(state.planned.map((p) => [p.id, p]));
+  return [...state.results.values()].filter((r) => outcomes.includes(r.outcome)).map((r) => ({ result: r, planned: planned.get(r.id) }));
+}
+
+/** The inverse of `change`, or undefined when its kind cannot be undone. */
+async function inverseOf(change: ChangeSummary, state: JournalState, ctx: Context): Promise<Inverse | undefined> {
+  const api = await ctx.api();
+  const { entity, action } = change;
+  if (entity === 'services') {
+    const [{ SERVICE_VIEW }, w] = await Promise.all([import('../services/shared/view.js'), import('../services/shared/bulk.js')]);
+    const view = SERVICE_VIEW as unknown as EntityView<unknown>;
+    const port = w.servicesPort(api);
+    if (action === 'update') {
+      const patches = new Map<string, ChangeSet>();
+      const expect = new Map<string, string | undefined>();
+      for (const { result, planned } of done(state, ['updated'])) {
+        const before = planned?.before as Record<string, unknown> | undefined;
+        if (!before) continue;
+        const sets = Object.entries(before).map(([path, value]) => ({ path, value: value ?? null }));
+        patches.set(result.id, { sets, mask: sets.map((s) => s.path) });
+        expect.set(result.id, result.revision);
+      }
+      const action = patchAction({ patches, expect, send: w.patchServicesSender(api, patches), chunkSize: MAX_BULK_SERVICES, args: { ids: [...patches.keys()] } });
+      return { view, port, action, ids: [...patches.keys()] };
+    }
+    if (action === 'clone' || action === 'create') {
+      const created = done(state, ['created']).filter((d) => d.result.createdId);
+      const expect = new Map(created.map((d) => [d.result.createdId!, d.result.revision]));
+      const action = undoCreateAction({ expect, send: w.deleteServicesSender(api), chunkSize: MAX_BULK_SERVICES, args: { ids: [...expect.keys()] } });
+      return { view, port, action, ids: [...expect.keys()] };
+    }
+    if (action === 'delete') {
+      const gone = done(state, ['deleted']).filter((d) => d.planned?.before);
+      const bodies = new Map(gone.map((d) => [d.result.id, recreateBody(d.planned!.before as Record<string, unknown>)]));
+      const action = recreateAction(bodies, w.createServiceSender(api, bodies));
+      return {
+        view,
+        port,
+        action,
+        ids: [...bodies.keys()],
+        note: `re-created services get new ids; bookings and other references to the deleted ids are not restored`,
+      };
+    }
+    return undefined;
+  }
+  const opposite = OPPOSITE[entity]?.[action];
+  if (!opposite) return undefined;
+  const verb =
+    entity === 'members'
+      ? (await import('../members/shared/transitions.js')).memberTransition(opposite as never)
+      : (await import('../orders/shared/transitions.js')).orderTransition(opposite as never);
+  const spec = verb.spec;
+  const wiring = await spec.bulk();
+  const { transitionAction } = await import('../../bulk/actions.js');
+  const outcome = resultOutcome(state);
+  const ids = done(state, [outcome]).map((d) => d.result.id);
+  const fromPending = entity === 'members' && action === 'block' ? done(state, [outcome]).filter((d) => (d.planned?.before as { status?: string } | undefined)?.status === 'PENDING').length : 0;
+  return {
+    view: spec.view as EntityView<unknown>,
+    port: wiring.port(api),
+    action: transitionAction({
+      name: spec.verb,
+      done: spec.done,
+      title: spec.title,
+      reached: (e) => spec.reached(e as never, {}),
+      blocked: spec.blocked ? (e) => spec.blocked!(e as never) : undefined,
+      send: wiring.send(api, {}),
+      chunkSize: wiring.chunkSize,
+      args: { ids },
+    }) as EntityAction,
+    ids,
+    note: fromPending ? `${fromPending} of them were PENDING before the block: they come back APPROVED, not PENDING` : undefined,
+  };
+}
+
+/** The outcome a state change's finished items have (the action's `done`: blocked, approved, paused...). */
+function resultOutcome(state: JournalState): string {
+  const counts = new Map<string, number>();
+  for (const r of state.results.values()) if (!['unchanged', 'skipped', 'failed', 'conflict'].includes(r.outcome)) counts.set(r.outcome, (counts.get(r.outcome) ?? 0) + 1);
+  return [...counts.entries()].sort((a, b) => b[1] - a[1])[0]?.[0] ?? '';
+}
+
+/** A service's create body from its before-image: no id, revision, dates, slugs or URLs (the platform sets them). */
+function recreateBody(before: Record<string, unknown>): Record<string, unknown> {
+  const { id: _id, revision: _r, createdDate: _c, updatedDate: _u, mainSlug: _m, supportedSlugs: _s, urls: _url, ...rest } = before;
+  return rest;
+}
+
+/** Creates each deleted service again (one call each, never repeated automatically); results carry the new id. */
+function recreateAction(bodies: ReadonlyMap<string, Record<string, unknown>>, send: ChunkRunner['send']): EntityAction {
+  return {
+    name: 'create',
+    done: 'created',
+    title: 'Re-creating',
+    args: { ids: [...bodies.keys()] },
+    columns: [],
+    chunkSize: 1,
+    maxAttempts: 1,
+    items: { kind: 'planned', items: [...bodies.keys()].map((id) => ({ id, name: String(bodies.get(id)?.name ?? id), after: bodies.get(id), changes: [] })) },
+    runner: () => ({ done: 'created', send }),
+  };
+}
