@@ -202,6 +202,22 @@ async function main() {
     target('sitectl --version / node -e 0', median(times['sitectl --version']) / base, 1.1);
     target('services list --json / floor', median(times['sitectl services list --json']) / floor, 1.15);
 
+    // 1b. Endless input is refused quickly (issue 20): each reproducer as a whole process, exit 2 expected.
+    console.log('\nEndless input refused (whole process, exit 2)');
+    for (const args of [
+      ['services', 'create', '--file', '/dev/zero'],
+      ['bookings', 'create', '--file', '/dev/zero'],
+      ['api', 'graphql', '--query-file', '/dev/zero'],
+      ['services', 'diff', '-f', '/dev/urandom'],
+      ['services', 'apply', '-f', '/dev/zero', '--to-site', 'Uptown', '--yes'],
+    ]) {
+      const t = performance.now();
+      const r = spawnSync(process.execPath, [bin, ...args], { env: cliEnv, stdio: ['ignore', 'ignore', 'pipe'], timeout: 30_000 });
+      const ms = performance.now() - t;
+      if (r.status !== 2) throw new Error(`${args.join(' ')} exited ${r.status}, not 2: ${r.stderr}`);
+      target(`sitectl ${args.join(' ')}`, ms, 2000, '<=', ' ms');
+    }
+
     // 2. Bulk update of SIZE services.
     console.log(`\nBulk update of ${SIZE} services (concurrency ${CONCURRENCY})`);
     let t0 = performance.now();

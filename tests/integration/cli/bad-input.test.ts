@@ -89,14 +89,17 @@ const CASES: Array<[string, string[], number, RegExp]> = [
 ];
 
 describe('bad input over every verb: exit code, one line, no stack, nothing changed', () => {
-  it.each(CASES)('%s', async (_what, argv, code, pattern) => {
-    const seq = await lastEventSeq(emu);
-    const t0 = performance.now();
-    expectError(await cli(argv), code, pattern);
-    // Generous: an endless file is refused within a second on a laptop.
-    expect(performance.now() - t0).toBeLessThan(5000);
-    expect(await lastEventSeq(emu)).toBe(seq);
-  });
+  // No timed assertion (speed is the bench's): an endless input that were read without a bound would hang, and
+  // the per-test timeout below ends it as a failure.
+  it.each(CASES)(
+    '%s',
+    async (_what, argv, code, pattern) => {
+      const seq = await lastEventSeq(emu);
+      expectError(await cli(argv), code, pattern);
+      expect(await lastEventSeq(emu)).toBe(seq);
+    },
+    30_000,
+  );
 
   it('a binary file is refused as not text', async () => {
     const file = join(dir, 'binary.json');
