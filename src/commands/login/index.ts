@@ -215,6 +215,9 @@ async function openUrl(ctx: Context, url: string): Promise<boolean> {
   }
 }
 
+/** The longest line taken as a pasted address (an address is far shorter; a secret's limit, core/input.ts). */
+const PASTED_LINE_LIMIT = 64 * 1024;
+
 /** Lines typed or piped on stdin, as sign-in results (an address with `code`/`state` in its query or fragment). */
 function pastedResults(ctx: Context, signal: AbortSignal): { result: Promise<URLSearchParams>; close(): void } {
   const rl = createInterface({ input: ctx.io.stdin, terminal: false });
@@ -226,7 +229,18 @@ function pastedResults(ctx: Context, signal: AbortSignal): { result: Promise<URL
     if (!ctx.io.isStdinTTY) (ctx.io.stdin as { destroy?: () => void }).destroy?.();
   };
   signal.addEventListener('abort', close, { once: true });
-  const result = new Promise<URLSearchParams>((resolve) => {
+  const result = new Promise<URLSearchParams>((resolve, reject) => {
+    // readline keeps a line until its newline: an endless line (`< /dev/zero`) is refused past the limit instead.
+    let unended = 0;
+    ctx.io.stdin.on('data', (chunk: Buffer | string) => {
+      const text = typeof chunk === 'string' ? chunk : chunk.toString('latin1');
+      const nl = text.lastIndexOf('\n');
+      unended = nl === -1 ? unended + text.length : text.length - nl - 1;
+      if (unended > PASTED_LINE_LIMIT) {
+        close();
+        reject(new UserError(`the pasted line is longer than ${PASTED_LINE_LIMIT / 1024} KiB`, 'paste only the address the browser ended on'));
+      }
+    });
     rl.on('line', (line) => {
       const text = line.trim();
       if (!text) return;

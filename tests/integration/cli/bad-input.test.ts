@@ -89,6 +89,14 @@ const CASES: Array<[string, string[], number, RegExp]> = [
 ];
 
 describe('bad input over every verb: exit code, one line, no stack, nothing changed', () => {
+  it('login --no-browser refuses an endless pasted line instead of buffering it', async () => {
+    const r = await cli(['login', '--no-browser', '--wait', '30'], { input: 'h'.repeat(100 * 1024), env: { SITECTL_CLIENT_ID: emu.emulator.clientId } });
+    // The sign-in address and the wait were said first; then one error line and its hint.
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(/\nerror: the pasted line is longer than 64 KiB\nhint: paste only the address the browser ended on\n$/);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+
   // No timed assertion (speed is the bench's): an endless input that were read without a bound would hang, and
   // the per-test timeout below ends it as a failure.
   it.each(CASES)(
