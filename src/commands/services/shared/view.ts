@@ -18,13 +18,13 @@ export function priceText(s: Service): string {
 
 /**
  * Columns of `services list` and `services search`: id, name, type, price, category, hidden, revision. On a
- * narrow terminal revision, category, hidden and price go first (in that order), before any name is cut.
+ * narrow terminal revision, category, hidden and then the id go first, so name, type and price stay whole.
  */
 export const SERVICE_COLUMNS: Column<Service>[] = [
-  { key: 'id', id: true, noTruncate: true },
-  { key: 'name' },
-  { key: 'type', priority: 1 },
-  { key: 'price', get: priceText, align: 'right', priority: 2 },
+  { key: 'id', id: true, noTruncate: true, priority: 1 },
+  { key: 'name', min: 20 },
+  { key: 'type', fit: 'whole' },
+  { key: 'price', get: priceText, align: 'right', fit: 'whole' },
   { key: 'category', get: (s) => s.category?.name ?? s.category?.id ?? '', priority: 4 },
   { key: 'hidden', priority: 3 },
   { key: 'revision', align: 'right', priority: 5 },
