@@ -73,9 +73,9 @@ function statusParts(pane: PaneState): Array<{ text: string; keep?: boolean }> {
   if (pane.loading) parts.push({ text: 'loading…' });
   // A server sort holds over every page; a client-side one orders the loaded rows only until every page is read.
   if (pane.sort) parts.push({ text: `sort ${pane.columns[pane.sort.col] ?? ''} ${pane.sort.desc ? '↓' : '↑'}${pane.sort.server || pane.done ? '' : ' (loaded rows)'}`, keep: true });
+  if (pane.selected.length) parts.push({ text: `${pane.selected.length} marked`, keep: true });
   if (pane.filter) parts.push({ text: `filter "${pane.filter}"`, keep: true });
   if (pane.server) parts.push({ text: `where ${pane.server}`, keep: true });
-  if (pane.selected.length) parts.push({ text: `${pane.selected.length} marked`, keep: true });
   return parts;
 }
 
@@ -96,8 +96,10 @@ export function titleLine(title: string, pane: PaneState, width: number, zone?: 
       { text: title, keep: true },
       // With a tab bar the pane's name is there already.
       { text: pane.title, keep: panes === 1 },
-      ...statusParts(pane),
+      // The zone is offered before the counts beyond the first, so it is the last to go.
+      ...statusParts(pane).slice(0, 1),
       ...(zone ? [{ text: `times in ${zone}` }] : []),
+      ...statusParts(pane).slice(1),
     ],
     width,
   );

@@ -70,7 +70,7 @@ async function ask<T>(element: (onDone: (answer: T | undefined) => void) => Reac
     { stdout: opts.stdout ?? process.stderr, stdin: opts.stdin ?? process.stdin, exitOnCtrlC: false, patchConsole: false },
   );
   await instance.waitUntilExit();
-  if (answer === undefined) throw new CancelError('Cancelled');
+  if (answer === undefined) throw new CancelError('Canceled');
   return answer;
 }
 

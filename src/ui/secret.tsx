@@ -30,7 +30,7 @@ export function Secret({ message, onDone }: SecretProps) {
       <Box>
         <Text color={state.status === 'submitted' ? 'green' : 'red'}>{state.status === 'submitted' ? '✓' : '✗'} </Text>
         <Text>{message} </Text>
-        <Text dimColor>{state.status === 'cancelled' ? 'cancelled' : state.line.text ? 'received' : 'none'}</Text>
+        <Text dimColor>{state.status === 'cancelled' ? 'canceled' : state.line.text ? 'received' : 'none'}</Text>
       </Box>
     );
   }

@@ -48,7 +48,7 @@ async function field(noun: string, id: string, name: string): Promise<unknown> {
 describe.skipIf(!hasTmux)('sitectl dashboard in a real terminal (tmux)', () => {
   it('confirms a booking and approves a member with single keys, asks before a cancel, and shows changes made elsewhere', async () => {
     term.start('dash', ['dashboard', '--interval', '60'], { width: 120, height: 32 });
-    const first = await term.waitFor('dash', /\[Bookings by staff \d+\]│ To confirm \d+ │ Members to approve \d+ │ Orders to check \d+ │ Events \d+[\s\S]*^> /m);
+    const first = await term.waitFor('dash', /\[7 days by staff \d+\]│ To confirm \d+ │ Members to approve \d+ │ Orders to check \d+ │ Events \d+[\s\S]*^> /m);
     expect(first).toMatch(/STAFF\s+START\s+SERVICE\s+CONTACT\s+STATUS\s+ID/);
     expect(first).toMatch(/c confirm · d decline · x cancel · tab pane/);
 
@@ -126,7 +126,10 @@ describe.skipIf(!hasTmux)('browsable tables in a real terminal (tmux)', () => {
     // The table is back before the next key: ESC and / read together would be one alt-/ key.
     term.send('members', 'Escape');
     await term.waitFor('members', /space mark/);
+    // The filter the list started with (--status PENDING) is on the filter line, to edit; Ctrl-U clears it.
     term.send('members', '/');
+    await term.waitFor('members', /^\/status=PENDING▏/m);
+    term.send('members', 'C-u');
     await term.waitFor('members', /^\/▏/m);
     term.send('members', '-l', 'zzz-no-such-member');
     term.send('members', 'Enter');
