@@ -36,10 +36,9 @@ const SIZES = [
 
 /** The table rows of a screen (cursor `>` or blank, mark `*` or blank, a space), above the events strip. */
 function tableRows(screen: string): string[] {
-  return screen
-    .split(/^── /m)[0]!
-    .split('\n')
-    .filter((l) => /^[> ][ *] \S/.test(l));
+  const lines = screen.split(/^── /m)[0]!.split('\n');
+  const header = lines.findIndex((l) => /^ {3}[A-Z]{2,}/.test(l));
+  return lines.slice(header + 1).filter((l) => /^[> ][ *] \S/.test(l));
 }
 
 /** Checks what every screen must show at any size: lines within the width, the footer's help and quit. */
@@ -81,7 +80,7 @@ describe.skipIf(!hasTmux)('screens at 80x24 and 160x48 (tmux)', () => {
       term.send(name, '?');
       const help = await term.waitFor(name, /^Keys$/m);
       for (const line of help.split('\n')) expect([...line].length).toBeLessThanOrEqual(width);
-      expect(help).toMatch(/ctrl-u clears/);
+      expect(help).toMatch(/ctrl-u/);
       term.send(name, 'Escape');
       await term.waitFor(name, /^(?![\s\S]*^Keys$)[\s\S]*\? help · q quit/m);
       await quit(name);
