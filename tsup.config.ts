@@ -43,7 +43,7 @@ const lazyUndiciHttp2: Plugin = {
 // One ESM build with every dependency bundled in (the emulator's SQLite is Node's own node:sqlite): without a
 // module compile cache each file the loader resolves, reads and links costs start-up time, and most commands are short.
 // Past the `--version` fast path, main.ts loads src/cli.ts, which holds the common path statically, then the
-// invoked noun's chunk. `src/ui/*`, the emulator server, undici (src/api/transport.ts), conf, cli-table3 and
+// invoked noun's chunk. `src/ui/*`, the emulator server, undici (src/api/transport.ts), conf, the column engine and
 // date-fns are reached only through dynamic import(), so code splitting keeps Ink, React and the emulator out
 // of the chunks that non-interactive commands load (design.md, "Layout").
 export default defineConfig({

@@ -5,8 +5,9 @@
  *   comma-separated list = only those (dotted paths reach into nested objects).
  * - `--ndjson`: one JSON object per line, streamed as records arrive (constant memory).
  * - `--csv`: a header row of column keys, then RFC 4180 quoted rows, ISO dates.
- * - otherwise on a TTY: an aligned table (cli-table3) with a bold/dim header when colour is on, fitted to the
- *   terminal width, dates shown relative (within a week) or as `yyyy-MM-dd HH:mm`;
+ * - otherwise on a TTY: an aligned table with a bold header when colour is on, fitted to the terminal width by
+ *   the one column engine (core/columns.ts), times by the one time rule (core/when.ts: `Thu 22:00`,
+ *   `11-26 22:00`, or the date);
  * - otherwise (stdout piped): tab-separated rows with no header, ISO dates, no colour (like gh off a TTY).
  *
  * Only data goes to stdout; notices go to stderr through core/log.ts. Every format flag, and every field named
@@ -20,6 +21,7 @@ import { UserError } from './errors.js';
 import type { IOStreams } from './iostreams.js';
 import { style } from './log.js';
 import { escapeControl } from './text.js';
+import type { ColumnShape } from './columns.js';
 
 export type OutputFormat =
   | { kind: 'table' }
@@ -53,6 +55,20 @@ export interface Column<T> {
    * cut); 0 (the default) is never dropped.
    */
   priority?: number;
+  /**
+   * How the column narrows on a terminal (core/columns.ts): `cut` (free text, the default) is cut with `…` down
+   * to `min`; `whole` is never cut (the default for ids, `noTruncate` and times).
+   */
+  fit?: 'cut' | 'whole';
+  /** Narrowest width of a `cut` column, in display cells (default 10). */
+  min?: number;
+}
+
+/** How `column` behaves in the column engine, under `header`; `time`: its cells are times (never cut). */
+export function columnShape<T>(column: Column<T>, time = false): ColumnShape {
+  // Left undefined (cut) unless known: the browser still finds time columns by their cells.
+  const fit = column.fit ?? (column.id || column.noTruncate || time ? 'whole' : undefined);
+  return { header: column.header ?? column.key.toUpperCase(), fit, min: column.min, priority: column.priority, align: column.align };
 }
 
 /** Characters of an id shown in a terminal table (like a short git hash). */
@@ -127,9 +143,10 @@ export function pickFields(record: unknown, fields: readonly string[]): Record<s
   return out;
 }
 
-/** Options of the printers; `now` makes relative dates testable. */
+/** Options of the printers: `now` makes times testable; `zone` is the clock times are shown on (default local). */
 export interface PrintOptions {
   now?: Date;
+  zone?: string;
 }
 
 /**
@@ -209,7 +226,7 @@ export async function printRecord<T>(
       const now = opts.now ?? new Date();
       const lines: string[] = [];
       for (const [k, v] of rows) {
-        lines.push(`${style(io, 'dim', k.padEnd(width))}  ${await human(v, now)}`);
+        lines.push(`${style(io, 'dim', k.padEnd(width))}  ${await human(v, now, { zone: opts.zone, full: true })}`);
       }
       await writeOut(io, lines.join('\n') + (lines.length ? '\n' : ''));
       return;
@@ -249,16 +266,17 @@ export function cellValue<T>(record: T, column: Column<T>): unknown {
 }
 
 /**
- * A time to show on the clock of a place (a booking's slot, `--tz`): `Thu 2026-11-26 09:00` in that zone on a
- * terminal, the ISO instant when piped. Columns return it from `get`.
+ * A time to show on the clock of a place (a booking's slot, `--tz`): on a terminal by the time rule
+ * (core/when.ts) in that zone, or by `pattern` when given; the ISO instant when piped. Columns return it from
+ * `get`.
  */
 export class ZonedTime {
   constructor(
     readonly date: Date,
     /** IANA zone, e.g. `America/Los_Angeles`. */
     readonly zone: string,
-    /** date-fns pattern for the terminal. */
-    readonly pattern = 'EEE yyyy-MM-dd HH:mm',
+    /** date-fns pattern for the terminal (`HH:mm` for the end of a slot shown beside its start). */
+    readonly pattern?: string,
   ) {}
 }
 
@@ -287,106 +305,52 @@ function tsvCell(text: string): string {
   return escapeControl(text.replace(/[\t\r\n]+/g, ' '));
 }
 
-/** Human text of a value for a TTY: relative or `yyyy-MM-dd HH:mm` dates, `yes`/`no` not used (booleans stay). */
-export async function human(value: unknown, now: Date): Promise<string> {
-  if (value instanceof Date) return formatDate(value, now);
-  if (value instanceof ZonedTime) {
-    const [{ format }, { TZDate }] = await Promise.all([import('date-fns/format'), import('@date-fns/tz')]);
-    return format(new TZDate(value.date.getTime(), value.zone), value.pattern);
+/**
+ * Human text of a value for a terminal: times by the time rule (core/when.ts) on the clock of `zone` (default:
+ * a {@link ZonedTime}'s own zone, this machine's for a Date), or in full (`Thu 2026-11-26 22:00`) for a
+ * key/value view; anything else as escaped one-line text.
+ */
+export async function human(value: unknown, now: Date, opts: { zone?: string; full?: boolean } = {}): Promise<string> {
+  if (value instanceof Date || value instanceof ZonedTime) {
+    const when = await import('./when.js');
+    if (value instanceof Date) return opts.full ? when.fullTimeText(value, opts.zone ?? when.localZone()) : when.timeText(value, now, opts.zone ?? when.localZone());
+    if (value.pattern) {
+      const [{ format }, { TZDate }] = await Promise.all([import('date-fns/format'), import('@date-fns/tz')]);
+      return format(new TZDate(value.date.getTime(), opts.zone ?? value.zone), value.pattern);
+    }
+    const zone = opts.zone ?? value.zone;
+    return opts.full ? when.fullTimeText(value.date, zone) : when.timeText(value.date, now, zone);
   }
   return tsvCell(plain(value));
 }
 
-const WEEK_MS = 7 * 24 * 3600 * 1000;
-
-/** A date for people: "3 hours ago" / "in 2 days" within a week of `now`, else `yyyy-MM-dd HH:mm` (local time). */
-export async function formatDate(date: Date, now: Date): Promise<string> {
-  if (Number.isNaN(date.getTime())) return '';
-  if (Math.abs(now.getTime() - date.getTime()) < WEEK_MS) {
-    const { formatDistanceStrict } = await import('date-fns/formatDistanceStrict');
-    return formatDistanceStrict(date, now, { addSuffix: true });
-  }
-  const { format } = await import('date-fns/format');
-  return format(date, 'yyyy-MM-dd HH:mm');
-}
-
 /**
- * The TTY table: no borders, two spaces between columns, header in upper case (bold/dim when colour is on),
- * widest columns truncated with `…` so a row fits `io.columns`.
+ * The TTY table: no borders, two spaces between columns, header in upper case (bold when colour is on), fitted
+ * to `io.columns` by the column engine (core/columns.ts): low-priority columns dropped (the header then ends
+ * with `›`), free text cut with `…`, ids and times never cut.
  */
 async function renderTable<T>(io: IOStreams, records: readonly T[], columns: readonly Column<T>[], opts: PrintOptions): Promise<string> {
   // An empty table is no table: the command says "no ... match" on stderr instead of a lone header.
   if (records.length === 0) return '';
   const now = opts.now ?? new Date();
   const cells: string[][] = [];
+  const times = columns.map(() => false);
   for (const r of records) {
     const row: string[] = [];
-    for (const c of columns) {
-      const text = await human(cellValue(r, c), now);
+    for (const [i, c] of columns.entries()) {
+      const value = cellValue(r, c);
+      if (value instanceof Date || value instanceof ZonedTime) times[i] = true;
+      const text = await human(value, now, { zone: opts.zone });
       row.push(c.id ? text.slice(0, SHORT_ID_LENGTH) : text);
     }
     cells.push(row);
   }
-  const allHeaders = columns.map((c) => c.header ?? c.key.toUpperCase());
-  const allNatural = columns.map((_, i) => Math.max(allHeaders[i]!.length, ...cells.map((row) => [...row[i]!].length)));
-  const keep = keptColumns(allNatural, columns.map((c) => c.priority ?? 0), Math.max(20, io.columns), 2);
-  columns = keep.map((i) => columns[i]!);
-  const headers = keep.map((i) => allHeaders[i]!);
-  const rows = cells.map((row) => keep.map((i) => row[i]!));
-  const natural = keep.map((i) => allNatural[i]!);
-  const widths = fitWidths(natural, Math.max(20, io.columns), 2, columns.map((c) => !c.noTruncate && !c.id));
-  const { default: Table } = await import('cli-table3');
-  const table = new Table({
-    head: headers.map((h) => style(io, 'bold', h)),
-    colWidths: widths.map((w) => w + 2),
-    colAligns: columns.map((c) => c.align ?? 'left'),
-    truncate: '…',
-    wordWrap: false,
-    chars: {
-      top: '', 'top-mid': '', 'top-left': '', 'top-right': '',
-      bottom: '', 'bottom-mid': '', 'bottom-left': '', 'bottom-right': '',
-      left: '', 'left-mid': '', mid: '', 'mid-mid': '', right: '', 'right-mid': '', middle: '',
-    },
-    style: { 'padding-left': 0, 'padding-right': 2, head: [], border: [], compact: true },
-  });
-  for (const row of rows) table.push(row);
-  const lines = table.toString().split('\n').map((l) => l.replace(/\s+$/, ''));
+  const { planColumns, planHeader, planLine, cutText } = await import('./columns.js');
+  const shapes = columns.map((c, i) => columnShape(c, times[i]));
+  const width = Math.max(20, io.columns);
+  const plan = planColumns(shapes, cells, width);
+  const lines = [style(io, 'bold', cutText(planHeader(plan, shapes), width)), ...cells.map((row) => cutText(planLine(plan, shapes, row), width))];
   return lines.join('\n') + '\n';
-}
-
-/**
- * The columns to show (indexes, in order): while the natural widths do not fit `total`, the column with the
- * highest priority number goes (ties: the rightmost); priority 0 columns are never dropped.
- */
-export function keptColumns(natural: readonly number[], priority: readonly number[], total: number, gap: number): number[] {
-  const keep = natural.map((_, i) => i);
-  const width = () => keep.reduce((sum, i) => sum + natural[i]! + gap, 0);
-  while (width() > total) {
-    let drop = -1;
-    for (const i of keep) if (priority[i]! > 0 && (drop < 0 || priority[i]! >= priority[drop]!)) drop = i;
-    if (drop < 0) break;
-    keep.splice(keep.indexOf(drop), 1);
-  }
-  return keep;
-}
-
-/**
- * Column widths that fit `total` characters with `gap` between columns: while too wide, shrink the widest
- * shrinkable column by one (never below 4 characters). Columns with `shrinkable[i] === false` keep their width.
- */
-export function fitWidths(natural: readonly number[], total: number, gap: number, shrinkable?: readonly boolean[]): number[] {
-  const widths = [...natural];
-  const sum = () => widths.reduce((a, b) => a + b, 0) + gap * widths.length;
-  while (sum() > total) {
-    let widest = -1;
-    for (let i = 0; i < widths.length; i++) {
-      if (shrinkable?.[i] === false) continue;
-      if (widest < 0 || widths[i]! > widths[widest]!) widest = i;
-    }
-    if (widest < 0 || widths[widest]! <= 4) break;
-    widths[widest]! -= 1;
-  }
-  return widths;
 }
 
 /**

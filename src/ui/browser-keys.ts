@@ -4,6 +4,7 @@
  * pane's action). k9s keeps its bindings as data in the same way, so the help overlay and tests read them.
  */
 import type { BrowserAction, BrowserState } from './browser-state.js';
+import { lineKeys } from './line-edit.js';
 
 /** The keys of a key press, in the shape of Ink's `useInput` arguments. */
 export interface BrowserKey {
@@ -42,20 +43,16 @@ export function browserKey(state: BrowserState, input: string, key: BrowserKey, 
       if (input === 'y' || input === 'Y') return { kind: 'answer', yes: true };
       if (input === 'n' || input === 'N' || key.escape) return { kind: 'answer', yes: false };
       return { kind: 'none' };
-    case 'filter':
-      if (key.escape) return acts({ type: 'filter-cancel' });
-      if (key.return) return acts({ type: 'filter-submit' });
-      if (key.backspace || key.delete) return acts({ type: 'filter-erase' });
-      if (key.ctrl || key.meta || key.tab) return { kind: 'none' };
-      {
-        // A paste (or keys sent by a script) may end with Enter: the text, then submit.
-        const lineEnd = /[\r\n]/.exec(input);
-        // eslint-disable-next-line no-control-regex
-        const text = (lineEnd ? input.slice(0, lineEnd.index) : input).replace(/[\u0000-\u001f\u007f]/g, '');
-        const actions: BrowserAction[] = text ? [{ type: 'filter-type', text }] : [];
-        if (lineEnd) actions.push({ type: 'filter-submit' });
-        return actions.length ? { kind: 'actions', actions } : { kind: 'none' };
+    case 'filter': {
+      // The filter line is a line editor: each key of a chunk (a paste, two Backspaces in one read) counts.
+      const actions: BrowserAction[] = [];
+      for (const edit of lineKeys(input, key)) {
+        if (edit.type === 'cancel') return acts(...actions, { type: 'filter-cancel' });
+        if (edit.type === 'submit') return acts(...actions, { type: 'filter-submit' });
+        actions.push({ type: 'filter-edit', key: edit });
       }
+      return actions.length ? acts(...actions) : { kind: 'none' };
+    }
     case 'help':
       return input === 'q' || input === '?' || key.escape || key.return ? acts({ type: 'help', open: false }) : { kind: 'none' };
     case 'detail':

@@ -2,9 +2,10 @@
  * The browser's screen as text, pure (no React): how many rows the chrome takes, which columns fit and how wide,
  * one table line, the status of a pane, the footer, the help overlay and the tab bar. browser-view.tsx draws it.
  */
+import { oneLine } from '../core/text.js';
+import { type ColumnPlan, type ColumnShape, cutText, displayWidth, planColumns, planHeader, planLine, wrapText } from '../core/columns.js';
 import { type BrowserState, type PaneState, type UiRow, viewedRows } from './browser-state.js';
-import type { UiAction } from './browser-spec.js';
-import { truncate } from './table-layout.js';
+import type { PaneSpec, UiAction } from './browser-spec.js';
 
 /** Rows of the screen that are not table body: title, header, flash, footer, and the tab bar with several panes. */
 export function chromeRows(panes: number): number {
@@ -20,114 +21,174 @@ export function stripRows(rows: number, strip: boolean): number {
 export function errorText(err: unknown): string {
   const text = err instanceof Error ? err.message : String(err);
   const hint = err && typeof err === 'object' && 'hint' in err && typeof err.hint === 'string' ? ` (${err.hint})` : '';
-  return `${text}${hint}`.replace(/\s*\n\s*/g, ' ');
+  return oneLine(`${text}${hint}`);
 }
 
-/** Column widths for `columns` wide: each column as wide as its widest sampled cell, the widest cut first. */
-export function fitColumns(headers: readonly string[], rows: readonly UiRow[], width: number): number[] {
-  const widths = headers.map((h, i) => {
-    let w = h.length;
-    for (const r of rows) w = Math.max(w, (r.cells[i] ?? '').length);
-    return Math.min(w, 60);
-  });
-  const gap = 2 * Math.max(0, headers.length - 1);
-  let over = widths.reduce((a, b) => a + b, 0) + gap - width;
-  while (over > 0) {
-    let widest = 0;
-    for (let i = 1; i < widths.length; i++) if (widths[i]! > widths[widest]!) widest = i;
-    if (widths[widest]! <= 3) break;
-    widths[widest]! -= 1;
-    over -= 1;
-  }
-  return widths;
+/** A table of a pane laid out for a width: the plan of the column engine and the shapes it was made with. */
+export interface PaneTable {
+  plan: ColumnPlan;
+  shapes: ColumnShape[];
+  /** The header line, the sorted column marked `↑`/`↓`, ending with `›` when columns are hidden. */
+  header: string;
 }
 
 /**
- * The columns shown in `width`: while the natural widths do not fit, the column with the highest priority
- * number (> 0) is dropped, as the non-interactive table does. @returns the kept column indexes, in order
+ * Lays out a pane's columns for `width` display cells with the one column engine (core/columns.ts), from a
+ * sample of its rows; the sorted column's header carries its arrow.
  */
-export function keptColumns(headers: readonly string[], rows: readonly UiRow[], priorities: readonly number[], width: number): number[] {
-  const natural = headers.map((h, i) => {
-    let w = h.length;
-    for (const r of rows) w = Math.max(w, (r.cells[i] ?? '').length);
-    return Math.min(w, 60);
-  });
-  const kept = headers.map((_, i) => i);
-  const total = () => kept.reduce((a, i) => a + natural[i]!, 0) + 2 * Math.max(0, kept.length - 1);
-  while (total() > width) {
-    let drop = -1;
-    for (let k = 0; k < kept.length; k++) if ((priorities[kept[k]!] ?? 0) > 0 && (drop < 0 || priorities[kept[k]!]! > priorities[kept[drop]!]!)) drop = k;
-    if (drop < 0) break;
-    kept.splice(drop, 1);
-  }
-  return kept;
+export function paneTable(pane: PaneState, shapes: PaneSpec['shapes'], sample: readonly UiRow[], width: number): PaneTable {
+  const headers = pane.columns.map((h, i) => (pane.sort?.col === i ? `${h}${pane.sort.desc ? '↓' : '↑'}` : h));
+  // A column of times (its rows carry a sort key) is never cut unless its pane says otherwise.
+  const all: ColumnShape[] = headers.map((header, i) => ({ ...shapes?.[i], fit: shapes?.[i]?.fit ?? (sample.some((r) => r.keys?.[i] !== undefined) ? 'whole' : 'cut'), header }));
+  const plan = planColumns(all, sample.map((r) => r.cells), width);
+  return { plan, shapes: all, header: planHeader(plan, all) };
 }
 
-/** One table line: cells padded and cut to the widths. */
-export function lineOf(cells: readonly string[], widths: readonly number[]): string {
-  return widths.map((w, i) => truncate(cells[i] ?? '', w).padEnd(w)).join('  ').trimEnd();
+/** One table line of `cells` as the pane's table lays them out. */
+export function tableLine(table: PaneTable, cells: readonly string[]): string {
+  return planLine(table.plan, table.shapes, cells);
+}
+
+/**
+ * Parts joined with ` · ` that fit `width`: the `keep` parts always (cut at the edge when even they do not
+ * fit), the others in order while they fit, each where it was.
+ */
+export function fitParts(parts: ReadonlyArray<{ text: string; keep?: boolean }>, width: number): string {
+  const sep = ' · ';
+  const shown = parts.map((p) => Boolean(p.keep));
+  const size = () => parts.reduce((sum, p, i) => sum + (shown[i] ? displayWidth(p.text) + sep.length : 0), -sep.length);
+  for (let i = 0; i < parts.length; i++) {
+    if (shown[i]) continue;
+    shown[i] = true;
+    if (size() > width) shown[i] = false;
+  }
+  return cutText(parts.filter((_, i) => shown[i]).map((p) => p.text).join(sep), width);
+}
+
+/** The parts of a pane's status: counts, sort, filters, marks; what the user set is kept before the counts. */
+function statusParts(pane: PaneState): Array<{ text: string; keep?: boolean }> {
+  const shown = viewedRows(pane).length;
+  const parts: Array<{ text: string; keep?: boolean }> = [{ text: pane.filter ? `${shown} of ${pane.rows.length} loaded` : `${pane.rows.length}${pane.done ? '' : '+'} loaded`, keep: true }];
+  if (pane.total !== undefined) parts.push({ text: `${pane.total} in all` });
+  if (pane.loading) parts.push({ text: 'loading…' });
+  // A server sort holds over every page; a client-side one orders the loaded rows only until every page is read.
+  if (pane.sort) parts.push({ text: `sort ${pane.columns[pane.sort.col] ?? ''} ${pane.sort.desc ? '↓' : '↑'}${pane.sort.server || pane.done ? '' : ' (loaded rows)'}`, keep: true });
+  if (pane.selected.length) parts.push({ text: `${pane.selected.length} marked`, keep: true });
+  if (pane.filter) parts.push({ text: `filter "${pane.filter}"`, keep: true });
+  if (pane.server) parts.push({ text: `where ${pane.server}`, keep: true });
+  return parts;
 }
 
 /** The status text of the title bar: counts, sort, filters, marks. */
 export function paneStatus(pane: PaneState): string {
-  const shown = viewedRows(pane).length;
-  const parts = [pane.filter ? `${shown} of ${pane.rows.length} loaded` : `${pane.rows.length}${pane.done ? '' : '+'} loaded`];
-  if (pane.total !== undefined) parts.push(`${pane.total} in all`);
-  if (pane.loading) parts.push('loading…');
-  // A server sort holds over every page; a client-side one orders the loaded rows only until every page is read.
-  if (pane.sort) parts.push(`sort ${pane.columns[pane.sort.col] ?? ''} ${pane.sort.desc ? '↓' : '↑'}${pane.sort.server || pane.done ? '' : ' (loaded rows)'}`);
-  if (pane.filter) parts.push(`filter "${pane.filter}"`);
-  if (pane.server) parts.push(`where ${pane.server}`);
-  if (pane.selected.length) parts.push(`${pane.selected.length} marked`);
-  return parts.join(' · ');
+  return statusParts(pane)
+    .map((p) => p.text)
+    .join(' · ');
 }
 
-/** The footer: the keys of the mode and pane. */
-export function footerText(state: BrowserState, actions: readonly UiAction[], panes: number): string {
-  const own = actions.map((a) => `${a.key} ${a.label.toLowerCase()}`);
+/**
+ * The title bar for `width`: the browser's and the pane's names, the counts, the active filter and sort, marks
+ * and the zone times are shown in; the filter, sort and marks always, the rest as room allows.
+ */
+export function titleLine(title: string, pane: PaneState, width: number, zone?: string, panes = 1): string {
+  return fitParts(
+    [
+      { text: title, keep: true },
+      // With a tab bar the pane's name is there already.
+      { text: pane.title, keep: panes === 1 },
+      // The zone is offered before the counts beyond the first, so it is the last to go.
+      ...statusParts(pane).slice(0, 1),
+      ...(zone ? [{ text: `times in ${zone}` }] : []),
+      ...statusParts(pane).slice(1),
+    ],
+    width,
+  );
+}
+
+/** The footer for `width`: the keys of the mode and pane; `? help · q quit` always shows in the list. */
+export function footerText(state: BrowserState, actions: readonly UiAction[], panes: number, width = Infinity): string {
+  const own = actions.map((a) => ({ text: `${a.key} ${a.label.toLowerCase()}` }));
   switch (state.mode) {
     case 'filter':
-      return 'enter apply · esc cancel · text filters loaded rows; field=value filters on the server';
+      return fitParts([{ text: 'enter apply', keep: true }, { text: 'esc cancel', keep: true }, { text: 'ctrl-u clear' }, { text: 'text filters loaded rows; field=value filters on the server' }], width);
     case 'confirm':
-      return 'y yes · n no';
+      return fitParts([{ text: 'y yes', keep: true }, { text: 'n no', keep: true }], width);
     case 'detail':
-      return ['esc back', ...(state.detailLength > state.height ? ['↑↓ pgup pgdn scroll'] : []), ...own].join(' · ');
+      return fitParts([{ text: 'esc back', keep: true }, ...(state.detailLength > state.height ? [{ text: '↑↓ pgup pgdn scroll' }] : []), ...own, { text: 'q back' }], width);
     case 'help':
-      return 'esc close';
+      return fitParts([{ text: 'esc close', keep: true }], width);
     case 'busy':
-      return 'working…  ctrl-c quits';
+      return fitParts([{ text: 'working…', keep: true }, { text: 'ctrl-c quits' }], width);
     case 'list':
       break;
   }
   // Marks are for actions: a pane without any (the events table) does not offer them.
-  const mark = actions.length ? ['space mark'] : [];
-  return [...own, ...(panes > 1 ? ['tab pane'] : []), ...mark, 'enter details', '/ filter', 's sort', 'r refresh', '? help', 'q quit'].join(' · ');
+  const mark = actions.length ? [{ text: 'space mark' }] : [];
+  return fitParts(
+    [...own, ...(panes > 1 ? [{ text: 'tab pane' }] : []), ...mark, { text: 'enter details' }, { text: '/ filter' }, { text: 's sort' }, { text: 'r refresh' }, { text: '? help', keep: true }, { text: 'q quit', keep: true }],
+    width,
+  );
 }
 
-/** The help overlay's lines. */
-export function helpLines(actions: readonly UiAction[], panes: number): string[] {
-  return [
-    'Keys',
-    '  ↑ ↓ j k        move            pgup pgdn   page',
-    `  g G home end   first, last     ${actions.length ? 'space       mark / unmark a row' : ''}`.trimEnd(),
-    '  enter          details (↑ ↓ pgup pgdn scroll them)     esc    clear marks, back',
-    '  /              filter: text filters the loaded rows; field=value (as --where) asks the server',
-    '  s S            sort by the next column, reverse the sort: by the server over every page when it',
-    '                 can sort by that column, else the loaded rows (the status line then says so)',
-    ...(panes > 1 ? ['  tab shift-tab  next, previous pane'] : []),
-    '  r              refresh         q ctrl-c    quit',
-    ...(actions.length ? ['', 'Actions (on the marked rows, else the row under the cursor)'] : []),
-    ...actions.map((a) => `  ${a.key}              ${a.label.toLowerCase()}${a.destructive ? ' (asks first)' : ''}`),
+/** The help overlay's lines, wrapped to `width`: each key, and what it does beside it. */
+export function helpLines(actions: readonly UiAction[], panes: number, width = 100): string[] {
+  const keys: Array<[string, string]> = [
+    ['↑ ↓ j k', 'move; pgup pgdn page; g G home end first, last'],
+    ...(actions.length ? [['space', 'mark / unmark a row; esc clears the marks'] as [string, string]] : []),
+    ['enter', 'details (↑ ↓ pgup pgdn scroll them); esc back'],
+    ['/', 'filter: text filters the loaded rows, field=value (as --where) asks the server; the whole filter is on the line: ctrl-u clears, ctrl-w erases a word, ← → ctrl-a ctrl-e move'],
+    ['s S', 'sort by the next column, reverse: by the server when it can, else the loaded rows (the title says so)'],
+    ...(panes > 1 ? [['tab shift-tab', 'next, previous pane'] as [string, string]] : []),
+    ['r  q ctrl-c', 'refresh; quit'],
   ];
+  const keyWidth = 15;
+  const lines = ['Keys'];
+  const add = (k: string, text: string) => {
+    const wrapped = wrapText(text, Math.max(10, width - keyWidth - 2), 0);
+    wrapped.forEach((line, i) => lines.push(cutText(`  ${(i === 0 ? k : '').padEnd(keyWidth)}${line}`, width)));
+  };
+  for (const [k, text] of keys) add(k, text);
+  if (actions.length) {
+    lines.push(...wrapText('Actions (on the marked rows, else the row under the cursor)', width));
+    for (const a of actions) add(a.key, `${a.label.toLowerCase()}${a.destructive ? ' (asks first)' : ''}`);
+  }
+  return lines;
 }
 
-/** `[Today & upcoming 12] Awaiting confirmation 3 | ...`: every pane with its count, the active one bracketed. */
-export function tabBar(state: BrowserState): string {
-  return state.panes
-    .map((p, i) => {
-      const count = `${viewedRows(p).length}${p.done || p.loading ? '' : '+'}`;
-      const text = `${p.title} ${p.error ? '!' : p.rows.length === 0 && !p.done ? '…' : count}`;
-      return i === state.active ? `[${text}]` : ` ${text} `;
-    })
-    .join('│');
+/** One tab of the tab bar. */
+export interface Tab {
+  text: string;
+  active: boolean;
+}
+
+/**
+ * The tab bar for `width`: every pane with its count, the active one bracketed. When the names do not fit, the
+ * inactive ones are shortened (never the active one); when even that does not fit, the bar scrolls to keep the
+ * active tab in view, with `‹` `›` saying tabs lie beyond.
+ */
+export function tabBar(state: BrowserState, width = Infinity): Tab[] {
+  const counts = state.panes.map((p) => (p.error ? '!' : p.rows.length === 0 && !p.done ? '…' : `${viewedRows(p).length}${p.done || p.loading ? '' : '+'}`));
+  const render = (limit: number): Tab[] =>
+    state.panes.map((p, i) => {
+      const active = i === state.active;
+      const name = active ? p.title : cutText(p.title, limit);
+      return { text: active ? `[${name} ${counts[i]}]` : ` ${name} ${counts[i]} `, active };
+    });
+  const size = (tabs: readonly Tab[]) => tabs.reduce((sum, t) => sum + displayWidth(t.text) + 1, -1);
+  const longest = Math.max(...state.panes.map((p) => displayWidth(p.title)));
+  for (let limit = longest; limit >= 4; limit--) {
+    const tabs = render(limit);
+    if (size(tabs) <= width) return tabs;
+  }
+  // Scrolled: the active tab and as many neighbours as fit, nearest first.
+  const tabs = render(4);
+  let from = state.active;
+  let to = state.active + 1;
+  const fits = (a: number, b: number) => size(tabs.slice(a, b)) + (a > 0 ? 2 : 0) + (b < tabs.length ? 2 : 0) <= width;
+  for (;;) {
+    if (to < tabs.length && fits(from, to + 1)) to++;
+    else if (from > 0 && fits(from - 1, to)) from--;
+    else break;
+  }
+  return [...(from > 0 ? [{ text: '‹', active: false }] : []), ...tabs.slice(from, to), ...(to < tabs.length ? [{ text: '›', active: false }] : [])];
 }

@@ -2,6 +2,7 @@
  * What a command hands the interactive browser (types only): its panes, each with a reader of pages of rows, the
  * entity detail and single-key actions. Plain data and callbacks: the browser never calls the API itself.
  */
+import type { ColumnShape } from '../core/columns.js';
 import type { UiRow } from './browser-state.js';
 
 /** One page of rows from the command's reader. */
@@ -43,8 +44,16 @@ export interface PaneSpec {
   id: string;
   title: string;
   columns: string[];
-  /** Per column: dropped first on a narrow terminal, highest number first; 0 (the default) is always shown. */
-  priorities?: number[];
+  /**
+   * Per column, how it narrows on a narrow terminal (core/columns.ts): never cut (`fit: 'whole'`: ids, times),
+   * its minimum, and its drop priority (highest number dropped first; 0, the default, always shown).
+   */
+  shapes?: ReadonlyArray<Omit<ColumnShape, 'header'>>;
+  /**
+   * The server filter the pane opens with, in `--where` syntax (the command's `--where`/`--status`): shown in
+   * the header and in the filter line, where it is edited as a whole with the rest of the filter.
+   */
+  server?: string;
   /**
    * Per column: `open` can have the server sort by it, so `s` reads the pane again in that order (right over
    * every page); other columns sort the loaded rows only.
@@ -78,6 +87,8 @@ export interface BrowserProps {
   afterAction?: 'all' | 'pane';
   /** Called once when the user leaves: 0 for q, 130 for Ctrl-C. */
   onExit(code: number): void;
+  /** The zone times are shown in (named in the header). */
+  zone?: string;
   /**
    * A pane whose newest rows also show in a strip under the active one when the terminal is tall enough
    * (the dashboard's events: what happens stays in view while you work in another pane).

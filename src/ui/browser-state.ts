@@ -7,10 +7,14 @@
  * Only plain data lives here: rows arrive as text cells from the command, which alone talks to the API.
  */
 
+import { editLine, type LineKey, lineOf, type LineState } from './line-edit.js';
+
 /** One row as the command hands it over: the entity id and the text of each column. */
 export interface UiRow {
   id: string;
   cells: string[];
+  /** Per column, what the column sorts by when it is not the text shown (a time's ISO instant). */
+  keys?: ReadonlyArray<string | undefined>;
 }
 
 /** One pane (a table): the rows loaded so far and how they are viewed. */
@@ -56,8 +60,8 @@ export interface BrowserState {
   panes: PaneState[];
   active: number;
   mode: Mode;
-  /** Text typed after `/`. */
-  input: string;
+  /** The line typed after `/` (a line editor: line-edit.ts). */
+  input: LineState;
   /** One line under the table: what an action did, or why it failed. */
   flash?: { text: string; error: boolean };
   /** The open confirmation: question and preview lines. */
@@ -81,8 +85,7 @@ export type BrowserAction =
   | { type: 'sort-flip' }
   | { type: 'pane'; delta: number }
   | { type: 'filter-start' }
-  | { type: 'filter-type'; text: string }
-  | { type: 'filter-erase' }
+  | { type: 'filter-edit'; key: LineKey }
   | { type: 'filter-submit' }
   | { type: 'filter-cancel' }
   | { type: 'detail'; open: boolean }
@@ -105,14 +108,14 @@ export type BrowserAction =
  * What a pane starts as. `sortable` says per column whether the server can sort by it; `sort` is the server
  * order the command reads first (its `--sort`), when it is one of the columns.
  */
-export function initialPane(id: string, title: string, columns: string[], sortable: readonly boolean[] = [], sort?: { col: number; desc: boolean }): PaneState {
-  const pane: PaneState = { id, title, columns, sortable, rows: [], loading: false, done: false, cursor: 0, top: 0, selected: [], filter: '', server: '', reload: 0 };
+export function initialPane(id: string, title: string, columns: string[], sortable: readonly boolean[] = [], sort?: { col: number; desc: boolean }, server = ''): PaneState {
+  const pane: PaneState = { id, title, columns, sortable, rows: [], loading: false, done: false, cursor: 0, top: 0, selected: [], filter: '', server, reload: 0 };
   return sort && sortable[sort.col] ? { ...pane, sort: { ...sort, server: true }, serverSort: sort } : pane;
 }
 
 /** The state a browser starts in, with `height` table rows. */
 export function initialBrowserState(panes: PaneState[], height: number): BrowserState {
-  return { panes, active: 0, mode: 'list', input: '', height: Math.max(1, height), detailTop: 0, detailLength: 0 };
+  return { panes, active: 0, mode: 'list', input: lineOf(''), height: Math.max(1, height), detailTop: 0, detailLength: 0 };
 }
 
 const viewCache = new WeakMap<readonly UiRow[], Map<string, UiRow[]>>();
@@ -133,7 +136,8 @@ export function viewedRows(pane: PaneState): UiRow[] {
   let rows = needle ? pane.rows.filter((r) => r.cells.some((c) => c.toLowerCase().includes(needle))) : pane.rows;
   if (local) {
     const { col, desc } = local;
-    rows = [...rows].sort((a, b) => compareCells(a.cells[col] ?? '', b.cells[col] ?? '') * (desc ? -1 : 1));
+    const key = (r: UiRow) => r.keys?.[col] ?? r.cells[col] ?? '';
+    rows = [...rows].sort((a, b) => compareCells(key(a), key(b)) * (desc ? -1 : 1));
   }
   byKey.set(key, rows);
   return rows;
@@ -240,19 +244,18 @@ export function browserReducer(state: BrowserState, action: BrowserAction): Brow
       return { ...state, active: (((state.active + action.delta) % n) + n) % n, flash: undefined };
     }
     case 'filter-start': {
+      // The whole filter is edited, the server part (the command's --where/--status among it) included.
       const pane = state.panes[state.active];
-      return { ...state, mode: 'filter', input: pane ? pane.server || pane.filter : '' };
+      return { ...state, mode: 'filter', input: lineOf(pane ? pane.server || pane.filter : '') };
     }
-    case 'filter-type':
-      return state.mode === 'filter' ? { ...state, input: state.input + action.text } : state;
-    case 'filter-erase':
-      return state.mode === 'filter' ? { ...state, input: state.input.slice(0, -1) } : state;
+    case 'filter-edit':
+      return state.mode === 'filter' ? { ...state, input: editLine(state.input, action.key) } : state;
     case 'filter-cancel':
-      return { ...state, mode: 'list', input: '' };
+      return { ...state, mode: 'list', input: lineOf('') };
     case 'filter-submit': {
-      const text = state.input.trim();
+      const text = state.input.text.trim();
       const server = isServerFilter(text);
-      const next = withPane({ ...state, mode: 'list', input: '' }, undefined, (p) => {
+      const next = withPane({ ...state, mode: 'list', input: lineOf('') }, undefined, (p) => {
         const serverText = server ? text : '';
         const base = { ...p, filter: server ? '' : text, server: serverText, cursor: 0, top: 0 };
         if (serverText === p.server) return base;

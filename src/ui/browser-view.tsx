@@ -1,15 +1,29 @@
 /**
  * Draws the browser's whole screen from its state (no hooks, so tests render it to a string): title and status,
  * tab bar, header, the visible rows only (10,000 loaded rows draw as fast as 20), the detail, help and confirm
- * overlays, the events strip, the flash line and the footer. Colour is optional: without it the cursor and
- * marks are `>` and `*`.
+ * overlays, the events strip, the flash line and the footer. Every line is fitted to the terminal's width in
+ * display cells (core/columns.ts). Colour is optional: without it the cursor and marks are `>` and `*`.
  */
 import type { ReactNode } from 'react';
 import { Box, Text } from 'ink';
+import { cutText, displayWidth } from '../core/columns.js';
 import { type BrowserState, currentRow, viewedRows } from './browser-state.js';
 import type { BrowserProps } from './browser-spec.js';
-import { fitColumns, footerText, helpLines, keptColumns, lineOf, paneStatus, tabBar } from './browser-layout.js';
-import { truncate } from './table-layout.js';
+import { footerText, helpLines, paneTable, tabBar, tableLine, titleLine } from './browser-layout.js';
+import type { LineState } from './line-edit.js';
+
+/** Cells the cursor and mark take before a row: `>* `. */
+const MARK_WIDTH = 3;
+
+/** The filter line `/text▏more` for `width`: the part around the cursor when the text is longer. */
+export function filterLine(line: LineState, width: number): string {
+  const head = line.text.slice(0, line.cursor);
+  const tail = line.text.slice(line.cursor);
+  const room = Math.max(1, width - 2);
+  let shownHead = head;
+  while (displayWidth(shownHead) > room - Math.min(displayWidth(tail), Math.floor(room / 3))) shownHead = shownHead.slice(1);
+  return cutText(`/${shownHead}▏${tail}`, width);
+}
 
 export function BrowserView({
   state,
@@ -19,7 +33,7 @@ export function BrowserView({
   strip,
 }: {
   state: BrowserState;
-  spec: Pick<BrowserProps, 'title' | 'panes' | 'color'>;
+  spec: Pick<BrowserProps, 'title' | 'panes' | 'color' | 'zone'>;
   columns: number;
   /** The detail lines of the row under the cursor, once read. */
   detail?: Array<[string, string]>;
@@ -34,37 +48,34 @@ export function BrowserView({
   const rows = viewedRows(pane);
   const visible = rows.slice(pane.top, pane.top + state.height);
   const sample = rows.length > 200 ? [...rows.slice(0, 200), ...visible] : rows;
-  const kept = keptColumns(pane.columns, sample, paneSpec.priorities ?? [], width - 3);
-  const pick = (cells: readonly string[]) => kept.map((i) => cells[i] ?? '');
-  const shownRows = kept.length === pane.columns.length ? sample : sample.map((r) => ({ id: r.id, cells: pick(r.cells) }));
-  const widths = fitColumns(pick(pane.columns), shownRows, width - 3);
+  const table = paneTable(pane, paneSpec.shapes, sample, width - MARK_WIDTH);
   const body: ReactNode[] = [];
 
   if (state.mode === 'help') {
-    for (const line of helpLines(actions, spec.panes.length).slice(0, state.height)) body.push(<Text key={body.length}>{truncate(line, width)}</Text>);
+    for (const line of helpLines(actions, spec.panes.length, width).slice(0, state.height)) body.push(<Text key={body.length}>{line || ' '}</Text>);
   } else if (state.mode === 'confirm' && state.confirm) {
     body.push(
       <Text key="q" bold={color} color={color ? 'yellow' : undefined}>
-        {truncate(`? ${state.confirm.question}  (y/n)`, width)}
+        {cutText(`? ${state.confirm.question}  (y/n)`, width)}
       </Text>,
     );
-    for (const line of state.confirm.lines.slice(0, state.height - 1)) body.push(<Text key={body.length}>{truncate(line, width)}</Text>);
+    for (const line of state.confirm.lines.slice(0, state.height - 1)) body.push(<Text key={body.length}>{cutText(line, width) || ' '}</Text>);
   } else if (state.mode === 'detail') {
     const row = currentRow(state);
     const lines = detail ?? (row && !paneSpec.detail ? pane.columns.map((c, i) => [c, row.cells[i] ?? ''] as [string, string]) : [['', 'loading…'] as [string, string]]);
-    const keyWidth = Math.min(24, Math.max(0, ...lines.map(([k]) => k.length)));
+    const keyWidth = Math.min(24, Math.max(0, ...lines.map(([k]) => displayWidth(k))));
     const top = Math.min(state.detailTop, Math.max(0, lines.length - state.height));
-    for (const [k, v] of lines.slice(top, top + state.height)) body.push(<Text key={body.length}>{truncate(`${k.padEnd(keyWidth)}  ${v}`, width)}</Text>);
+    for (const [k, v] of lines.slice(top, top + state.height)) body.push(<Text key={body.length}>{cutText(`${k.padEnd(keyWidth)}  ${v}`, width)}</Text>);
   } else if (pane.error && rows.length === 0) {
     body.push(
       <Text key="e" color={color ? 'red' : undefined}>
-        {truncate(`✗ ${pane.error}`, width)}
+        {cutText(`✗ ${pane.error}`, width)}
       </Text>,
     );
   } else if (rows.length === 0) {
     body.push(
       <Text key="empty" dimColor={color}>
-        {truncate(pane.loading || (!pane.done && !pane.error) ? 'loading…' : pane.filter || pane.server ? 'nothing matches the filter' : (paneSpec.empty ?? 'nothing here'), width)}
+        {cutText(pane.loading || (!pane.done && !pane.error) ? 'loading…' : pane.filter || pane.server ? 'nothing matches the filter' : (paneSpec.empty ?? 'nothing here'), width)}
       </Text>,
     );
   } else {
@@ -75,17 +86,17 @@ export function BrowserView({
       const mark = `${isCursor ? '>' : ' '}${marked.has(row.id) ? '*' : ' '} `;
       body.push(
         <Text key={`row:${index}:${row.id}`} inverse={color && isCursor} color={color && marked.has(row.id) ? 'cyan' : undefined}>
-          {truncate(`${mark}${lineOf(pick(row.cells), widths)}`, width)}
+          {cutText(`${mark}${tableLine(table, row.cells)}`, width) || ' '}
         </Text>,
       );
     });
   }
   while (body.length < state.height) body.push(<Text key={`pad${body.length}`}> </Text>);
 
-  const title = `${spec.title} · ${pane.title} · ${paneStatus(pane)}`;
+  const title = titleLine(spec.title, pane, width, spec.zone, spec.panes.length);
   const flash =
     state.mode === 'filter'
-      ? `/${state.input}▏`
+      ? filterLine(state.input, width)
       : state.mode === 'busy' && state.progress
         ? `${state.progress.title} ${state.progress.total ? `${state.progress.done}/${state.progress.total}${state.progress.failed ? `, ${state.progress.failed} failed` : ''}` : ''}`
         : state.flash
@@ -96,30 +107,38 @@ export function BrowserView({
   const flashError = state.mode !== 'filter' && ((state.flash?.error ?? false) || (!state.flash && Boolean(pane.error)));
   return (
     <Box flexDirection="column">
-      <Text bold={color}>{truncate(title, width)}</Text>
-      {spec.panes.length > 1 ? <Text>{truncate(tabBar(state), width)}</Text> : null}
+      <Text bold={color}>{title}</Text>
+      {spec.panes.length > 1 ? (
+        <Text>
+          {tabBar(state, width).map((tab, i) => (
+            <Text key={i} bold={color && tab.active} inverse={color && tab.active}>
+              {(i > 0 ? '│' : '') + tab.text}
+            </Text>
+          ))}
+        </Text>
+      ) : null}
       <Text bold={color} underline={color}>
-        {truncate(`   ${lineOf(pick(pane.columns), widths)}`, width)}
+        {cutText(`${' '.repeat(MARK_WIDTH)}${table.header}`, width)}
       </Text>
       {body}
-      {strip ? <Strip state={state} id={strip} width={width} color={color} /> : null}
-      <Text color={color ? (flashError ? 'red' : 'green') : undefined}>{truncate(flash, width) || ' '}</Text>
-      <Text dimColor={color}>{truncate(footerText(state, actions, spec.panes.length), width)}</Text>
+      {strip ? <Strip state={state} id={strip} width={width} color={color} shapes={spec.panes.find((p) => p.id === strip)?.shapes} /> : null}
+      <Text color={color ? (flashError ? 'red' : 'green') : undefined}>{cutText(flash, width) || ' '}</Text>
+      <Text dimColor={color}>{footerText(state, actions, spec.panes.length, width)}</Text>
     </Box>
   );
 }
 
 /** The strip: a pane's title and its first six rows (the newest events), under the active pane. */
-function Strip({ state, id, width, color }: { state: BrowserState; id: string; width: number; color: boolean }) {
+function Strip({ state, id, width, color, shapes }: { state: BrowserState; id: string; width: number; color: boolean; shapes: BrowserProps['panes'][number]['shapes'] }) {
   const pane = state.panes.find((p) => p.id === id);
   if (!pane) return null;
   const rows = pane.rows.slice(0, 6);
-  const widths = fitColumns(pane.columns, rows, width - 3);
-  const lines = rows.map((r) => truncate(`   ${lineOf(r.cells, widths)}`, width));
+  const table = paneTable({ ...pane, sort: undefined }, shapes, rows, width - MARK_WIDTH);
+  const lines = rows.map((r) => cutText(`${' '.repeat(MARK_WIDTH)}${tableLine(table, r.cells)}`, width));
   while (lines.length < 6) lines.push(' ');
   return (
     <Box flexDirection="column">
-      <Text bold={color}>{truncate(`── ${pane.title} ${'─'.repeat(Math.max(0, width - pane.title.length - 4))}`, width)}</Text>
+      <Text bold={color}>{cutText(`── ${pane.title} ${'─'.repeat(Math.max(0, width - displayWidth(pane.title) - 4))}`, width)}</Text>
       {lines.map((l, i) => (
         <Text key={i} dimColor={color}>
           {l}

@@ -35,7 +35,7 @@ export function Browser(props: BrowserProps) {
   const bodyHeight = Math.max(1, size.rows - chromeRows(props.panes.length) - stripRows(size.rows, props.strip !== undefined));
   const [state, dispatch] = useReducer(browserReducer, undefined, () =>
     initialBrowserState(
-      props.panes.map((p) => initialPane(p.id, p.title, p.columns, p.sortable, p.sort)),
+      props.panes.map((p) => initialPane(p.id, p.title, p.columns, p.sortable, p.sort, p.server)),
       bodyHeight,
     ),
   );

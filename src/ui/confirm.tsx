@@ -38,7 +38,7 @@ export function Confirm({ message, defaultValue, onDone }: ConfirmProps) {
       <Box>
         <Text color={accepted ? 'green' : 'red'}>{accepted ? '✓' : '✗'} </Text>
         <Text>{message} </Text>
-        <Text bold>{state.status === 'cancelled' ? 'cancelled' : state.value ? 'yes' : 'no'}</Text>
+        <Text bold>{state.status === 'cancelled' ? 'canceled' : state.value ? 'yes' : 'no'}</Text>
       </Box>
     );
   }

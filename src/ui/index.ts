@@ -70,7 +70,7 @@ async function ask<T>(element: (onDone: (answer: T | undefined) => void) => Reac
     { stdout: opts.stdout ?? process.stderr, stdin: opts.stdin ?? process.stdin, exitOnCtrlC: false, patchConsole: false },
   );
   await instance.waitUntilExit();
-  if (answer === undefined) throw new CancelError('Cancelled');
+  if (answer === undefined) throw new CancelError('Canceled');
   return answer;
 }
 
@@ -145,6 +145,8 @@ export interface RenderBrowserOptions {
   reloadAllAfterAction?: boolean;
   /** A pane also shown as a strip of its newest rows under the active one on a tall terminal (the dashboard's events). */
   strip?: string;
+  /** The zone the rows' times are shown in, named in the header. */
+  zone?: string;
   /** Use the terminal's alternate screen, restored on exit (not for TERM=dumb). */
   alternateScreen: boolean;
   /** Where the screen is drawn (default stderr, so stdout stays data-only). Must be a TTY. */
@@ -170,6 +172,7 @@ export async function renderBrowser(opts: RenderBrowserOptions): Promise<void> {
       intervalMs: opts.intervalMs,
       live: opts.live,
       strip: opts.strip,
+      zone: opts.zone,
       afterAction: opts.reloadAllAfterAction ? 'all' : 'pane',
       onExit: (c: number) => {
         code = c;

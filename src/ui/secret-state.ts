@@ -1,26 +1,26 @@
 /**
- * State of the hidden-entry prompt (an API key typed or pasted on a terminal) as a pure reducer, like the
- * confirm prompt: Enter submits, Backspace removes the last character, Esc and Ctrl-C cancel; what is typed is
- * never drawn (the view shows one `*` per character, so the user sees the paste landed).
+ * State of the hidden-entry prompt (an API key, a password or an e-mail code typed or pasted on a terminal) as a
+ * pure reducer, like the confirm prompt: a line editor (line-edit.ts: Backspace, Ctrl-U, Ctrl-W, Ctrl-A/E,
+ * ← →, each key of a chunk counted), Enter submits, Esc and Ctrl-C cancel; what is typed is never drawn (the
+ * view shows one `*` per character, so the user sees the paste landed).
  */
+import { editLine, type LineKey, type LineKeyInfo, lineKeys, lineOf, type LineState } from './line-edit.js';
 
 export interface SecretState {
-  value: string;
+  line: LineState;
   status: 'pending' | 'submitted' | 'cancelled';
 }
 
-export type SecretAction = { type: 'type'; text: string } | { type: 'erase' } | { type: 'submit' } | { type: 'cancel' };
+export type SecretAction = { type: 'edit'; key: LineKey } | { type: 'submit' } | { type: 'cancel' };
 
-export const initialSecretState: SecretState = { value: '', status: 'pending' };
+export const initialSecretState: SecretState = { line: lineOf(''), status: 'pending' };
 
 /** Applies one action; after submit or cancel the state no longer changes. */
 export function secretReducer(state: SecretState, action: SecretAction): SecretState {
   if (state.status !== 'pending') return state;
   switch (action.type) {
-    case 'type':
-      return { ...state, value: state.value + action.text };
-    case 'erase':
-      return { ...state, value: state.value.slice(0, -1) };
+    case 'edit':
+      return { ...state, line: editLine(state.line, action.key) };
     case 'submit':
       return { ...state, status: 'submitted' };
     case 'cancel':
@@ -28,30 +28,16 @@ export function secretReducer(state: SecretState, action: SecretAction): SecretS
   }
 }
 
-/** The keys the prompt understands, in the shape of Ink's `useInput` arguments. */
-export interface SecretKeyInfo {
-  return?: boolean;
-  escape?: boolean;
-  backspace?: boolean;
-  delete?: boolean;
-  ctrl?: boolean;
-  meta?: boolean;
-}
-
 /**
- * Maps a key press (or a whole paste, which Ink delivers as one input) to an action. A paste that ends with a
- * newline types the text and submits. Control characters other than those keys are dropped.
+ * Maps a key press (or a whole chunk: a paste, several keys in one read) to actions, key by key. A paste that
+ * ends with a newline types the text and submits; nothing after the submit counts.
  */
-export function secretKeyActions(input: string, key: SecretKeyInfo): SecretAction[] {
+export function secretKeyActions(input: string, key: LineKeyInfo): SecretAction[] {
   if (key.ctrl && input === 'c') return [{ type: 'cancel' }];
-  if (key.escape) return [{ type: 'cancel' }];
-  if (key.return) return [{ type: 'submit' }];
-  if (key.backspace || key.delete) return [{ type: 'erase' }];
-  if (key.ctrl || key.meta) return [];
-  const lineEnd = /[\r\n]/.exec(input);
-  // eslint-disable-next-line no-control-regex
-  const text = (lineEnd ? input.slice(0, lineEnd.index) : input).replace(/[\u0000-\u001f\u007f]/g, '');
-  const actions: SecretAction[] = text ? [{ type: 'type', text }] : [];
-  if (lineEnd) actions.push({ type: 'submit' });
+  const actions: SecretAction[] = [];
+  for (const edit of lineKeys(input, key)) {
+    if (edit.type === 'submit' || edit.type === 'cancel') return [...actions, { type: edit.type }];
+    actions.push({ type: 'edit', key: edit });
+  }
   return actions;
 }

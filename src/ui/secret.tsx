@@ -20,17 +20,17 @@ export function Secret({ message, onDone }: SecretProps) {
   const { exit } = useApp();
   useEffect(() => {
     if (state.status === 'pending') return;
-    onDone(state.status === 'submitted' ? state.value : undefined);
+    onDone(state.status === 'submitted' ? state.line.text : undefined);
     exit();
   }, [state, onDone, exit]);
 
-  const masked = '*'.repeat(Math.min(state.value.length, 64));
+  const masked = '*'.repeat(Math.min([...state.line.text].length, 64));
   if (state.status !== 'pending') {
     return (
       <Box>
         <Text color={state.status === 'submitted' ? 'green' : 'red'}>{state.status === 'submitted' ? '✓' : '✗'} </Text>
         <Text>{message} </Text>
-        <Text dimColor>{state.status === 'cancelled' ? 'cancelled' : state.value ? 'received' : 'none'}</Text>
+        <Text dimColor>{state.status === 'cancelled' ? 'canceled' : state.line.text ? 'received' : 'none'}</Text>
       </Box>
     );
   }

@@ -1,7 +1,9 @@
 /**
- * Column layout of a table, pure: widths fitted to the terminal, cells cut with an ellipsis. The Ink view only
- * draws what this computes.
+ * Layout of a static table (bulk previews and reports), pure: the one column engine (core/columns.ts) fits the
+ * widths to the terminal in display cells and cuts cells with an ellipsis. The Ink view only draws what this
+ * computes.
  */
+import { type ColumnShape, fitText, planColumns } from '../core/columns.js';
 
 export interface TableColumn {
   /** Key of the row object. */
@@ -22,46 +24,26 @@ export function cellText(value: unknown): string {
   return JSON.stringify(value);
 }
 
-/** Cuts `text` to `width` characters, ending with `…` when cut. */
-export function truncate(text: string, width: number): string {
-  if (text.length <= width) return text;
-  if (width <= 1) return text.slice(0, width);
-  return `${text.slice(0, width - 1)}…`;
+function shapesOf(columns: readonly TableColumn[]): ColumnShape[] {
+  return columns.map((c) => ({ header: c.header ?? c.key, fit: 'cut', min: Math.max(c.minWidth ?? 4, 1) }));
 }
 
 /**
- * Column widths that fit `maxWidth` (two spaces between columns): each column wants its widest cell; when the
- * total is too wide, the widest columns give up space first, down to their `minWidth`.
+ * Column widths (display cells) that fit `maxWidth` with two spaces between columns: each column wants its
+ * widest cell; when the total is too wide, the widest columns give up space first, down to their `minWidth`.
  */
 export function columnWidths(columns: readonly TableColumn[], rows: readonly TableRow[], maxWidth: number): number[] {
-  const widths = columns.map((c) => {
-    let w = (c.header ?? c.key).length;
-    for (const row of rows) w = Math.max(w, cellText(row[c.key]).length);
-    return w;
-  });
-  const gap = 2 * Math.max(0, columns.length - 1);
-  let over = widths.reduce((a, b) => a + b, 0) + gap - maxWidth;
-  while (over > 0) {
-    let widest = -1;
-    for (let i = 0; i < widths.length; i++) {
-      const min = Math.max(columns[i].minWidth ?? 4, 1);
-      if (widths[i] > min && (widest < 0 || widths[i] > widths[widest])) widest = i;
-    }
-    if (widest < 0) break;
-    widths[widest] -= 1;
-    over -= 1;
-  }
-  return widths;
+  return planColumns(shapesOf(columns), rows.map((row) => columns.map((c) => cellText(row[c.key]))), maxWidth).widths;
 }
 
-/** The header and body lines of a table as padded cells (one string per cell). */
+/** The header and body lines of a table as padded cells (one string per cell, each as wide as its column). */
 export function layoutTable(
   columns: readonly TableColumn[],
   rows: readonly TableRow[],
   maxWidth: number,
 ): { widths: number[]; header: string[]; body: string[][] } {
   const widths = columnWidths(columns, rows, maxWidth);
-  const pad = (text: string, i: number) => truncate(text, widths[i]).padEnd(widths[i]);
+  const pad = (text: string, i: number) => fitText(text, widths[i]!);
   return {
     widths,
     header: columns.map((c, i) => pad(c.header ?? c.key, i)),

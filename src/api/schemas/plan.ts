@@ -73,16 +73,27 @@ export const Plan = z.looseObject({
 export type Plan = z.infer<typeof Plan>;
 export type PlanWire = z.input<typeof Plan>;
 
-/** The human form of a plan's pricing: `20 USD / 1 MONTH (12 cycles, 7-day trial)`, `50 USD for 3 MONTH`, `100 USD once`. */
+/**
+ * The human form of a plan's pricing: `49 USD every month (12 payments, 7-day free trial)`, `120 USD every 3
+ * months`, `120 USD once, for 3 months`, `990 USD once`.
+ */
 export function pricingText(pricing: PlanPricing | undefined): string {
   if (!pricing) return '';
   const price = pricing.price ? `${pricing.price.value} ${pricing.price.currency}` : 'free';
-  const unit = (d: Duration | undefined) => `${d?.count ?? 1} ${d?.unit ?? ''}`.trim();
+  const span = (d: Duration | undefined) => {
+    const n = d?.count ?? 1;
+    const unit = (d?.unit ?? '').toLowerCase();
+    return n === 1 ? unit : `${n} ${unit}s`;
+  };
   if (pricing.subscription) {
-    const extras = [pricing.subscription.cycleCount ? `${pricing.subscription.cycleCount} cycles` : undefined, pricing.freeTrialDays ? `${pricing.freeTrialDays}-day trial` : undefined].filter(Boolean);
-    return `${price} / ${unit(pricing.subscription.cycleDuration ?? undefined)}${extras.length ? ` (${extras.join(', ')})` : ''}`;
+    const n = pricing.subscription.cycleCount;
+    const extras = [n ? `${n} payment${n === 1 ? '' : 's'}` : undefined, pricing.freeTrialDays ? `${pricing.freeTrialDays}-day free trial` : undefined].filter(Boolean);
+    return `${price} every ${span(pricing.subscription.cycleDuration ?? undefined)}${extras.length ? ` (${extras.join(', ')})` : ''}`;
   }
-  if (pricing.singlePaymentForDuration) return `${price} for ${unit(pricing.singlePaymentForDuration)}`;
+  if (pricing.singlePaymentForDuration) {
+    const d = pricing.singlePaymentForDuration;
+    return `${price} once, for ${(d.count ?? 1) === 1 ? `1 ${(d.unit ?? '').toLowerCase()}` : span(d)}`;
+  }
   return `${price} once`;
 }
 

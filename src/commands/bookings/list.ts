@@ -46,7 +46,9 @@ export const { register, run } = listVerb({
   },
   async extra(opts, ctx) {
     const params = extrasOf(opts.with as string | undefined);
-    return { filter: await criteriaFilter(opts as CriteriaFlags, ctx), params };
+    // The interactive table opens at today (its filter line shows it, to edit), not at the oldest booking.
+    const dated = opts.interactive && opts.from === undefined && opts.to === undefined ? { ...opts, from: 'today' } : opts;
+    return { filter: await criteriaFilter(dated as CriteriaFlags, ctx), params };
   },
   columns: (opts) => bookingColumns(tzFlag(opts.tz as string | undefined)),
 });

@@ -1,6 +1,7 @@
 /**
- * `sitectl dashboard [--interval S] [--days N]` (issue 9 section 2): the operator's day on one screen. Panes:
- * today's and upcoming bookings by staff member, bookings waiting for confirmation, members waiting for
+ * `sitectl dashboard [--interval S] [--days N] [--tz ZONE]` (issue 9 section 2): the operator's day on one
+ * screen, times on the site's clock (or `--tz`'s). Panes: the bookings of the next N days (7; from today) by
+ * staff member, bookings waiting for confirmation, members waiting for
  * approval, orders needing attention (unpaid offline, ending soon, paused) and the emulator's recent events.
  * Single keys run the nouns' own verbs (commands/shared/ui-actions.ts: the same revision-checked calls as
  * `bookings confirm ID`, the bulk engine for marked rows). Every pane is read again each `--interval`; on the
@@ -17,11 +18,12 @@ import { UserError } from '../../core/errors.js';
 import { parseCount, parseDecimal } from '../../core/numbers.js';
 import { type Column, zoned } from '../../core/output.js';
 import type { PaneSpec, UiRow } from '../../ui/index.js';
-import { BOOKING_VIEW, type BookingRow, contactOf, zoneOf } from '../bookings/shared/view.js';
+import { BOOKING_VIEW, type BookingRow, contactOf } from '../bookings/shared/view.js';
 import { MEMBER_VIEW, memberName } from '../members/shared/view.js';
-import { ORDER_VIEW } from '../orders/shared/view.js';
-import { cellsOf, detailLines, requireInteractive, uiColor } from '../shared/browse.js';
-import { parseWhen, siteZone } from '../shared/time.js';
+import { buyerEmail, buyerName, ORDER_VIEW } from '../orders/shared/view.js';
+import { detailLines, paneColumns, requireInteractive, uiColor, uiRowOf } from '../shared/browse.js';
+import { parseWhen, siteZone, tzFlag } from '../shared/time.js';
+import { daysText } from '../../core/when.js';
 import { nounActions, uiActions } from '../shared/ui-actions.js';
 import { type EntityView, wireFilter } from '../shared/entity-view.js';
 import { eventCells, eventDetailLines, readEvents, type EventRecord } from '../events/feed.js';
@@ -29,18 +31,22 @@ import { eventCells, eventDetailLines, readEvents, type EventRecord } from '../e
 export interface DashboardOptions {
   interval?: string;
   days?: string;
+  tz?: string;
 }
 
 const DAY_MS = 24 * 3600 * 1000;
 /** Rows read per pane at most (the panes are work lists, not archives). */
 const PANE_LIMIT = 300;
 
-/** Why an order needs attention (undefined when it does not): paused, unpaid offline, or ending within `soonMs`. */
-export function attentionOf(o: Order, now: Date, soonMs: number): string | undefined {
+/**
+ * Why an order needs attention (undefined when it does not): paused, unpaid offline, or ending within `soonMs`
+ * (`ends tomorrow`, `ends in 3 days`: calendar days on the clock of `zone`, as the END column's date).
+ */
+export function attentionOf(o: Order, now: Date, soonMs: number, zone: string): string | undefined {
   if (o.status === 'PAUSED') return 'paused';
   if (o.type === 'OFFLINE' && o.lastPaymentStatus === 'UNPAID' && o.status !== 'CANCELED' && o.status !== 'ENDED') return 'unpaid offline';
   if (o.status === 'ACTIVE' && o.endDate instanceof Date && o.endDate.getTime() - now.getTime() <= soonMs && o.endDate.getTime() > now.getTime()) {
-    return `ends in ${Math.max(1, Math.ceil((o.endDate.getTime() - now.getTime()) / DAY_MS))}d`;
+    return `ends ${daysText(o.endDate, now, zone)}`;
   }
   return undefined;
 }
@@ -63,16 +69,18 @@ async function collect<E>(ctx: Context, api: ApiClient, view: EntityView<E>, op:
   return out;
 }
 
-/** A pane read whole on each reload, with its entities kept for the detail view. */
+/** A pane read whole on each reload, with its entities kept for the detail view; times on the clock of `zone`. */
 function pane<E extends { id?: string | null }>(
   ctx: Context,
+  api: ApiClient,
+  zone: string,
   spec: { id: string; title: string; view: EntityView<E>; columns: Column<E>[]; read(): Promise<E[]>; actions?: PaneSpec['actions'] },
 ): PaneSpec {
   const keep = new Map<string, E>();
   return {
     id: spec.id,
     title: spec.title,
-    columns: spec.columns.map((c) => c.header ?? c.key.toUpperCase()),
+    ...paneColumns(spec.columns),
     open(server) {
       if (server) throw new UserError('the dashboard filters the loaded rows only: type text without field=');
       let read = false;
@@ -82,12 +90,13 @@ function pane<E extends { id?: string | null }>(
           read = true;
           const now = ctx.now();
           const entities = await spec.read();
+          await spec.view.prepare?.(api, entities, ctx.signal);
           keep.clear();
           const rows: UiRow[] = [];
           for (const e of entities) {
             const id = String(e.id ?? '');
             keep.set(id, e);
-            rows.push({ id, cells: await cellsOf(e, spec.columns, now) });
+            rows.push(await uiRowOf(id, e, spec.columns, now, zone));
           }
           return { rows, done: true, total: rows.length };
         },
@@ -95,7 +104,7 @@ function pane<E extends { id?: string | null }>(
     },
     async detail(id) {
       const e = keep.get(id);
-      return e ? detailLines(spec.view, e, ctx.now()) : [['id', id]];
+      return e ? detailLines(spec.view, e, ctx.now(), zone) : [['id', id]];
     },
     actions: spec.actions,
   };
@@ -110,27 +119,30 @@ export async function run(opts: DashboardOptions, ctx: Context): Promise<void> {
   const days = opts.days === undefined ? 7 : parseCount(opts.days, '--days', 1, 60);
   requireInteractive(ctx, 'the dashboard', 'bookings list --status PENDING,CREATED (and members list --status PENDING, orders list --status PAUSED)');
   const [ui, api, bookingVerbs, memberVerbs, orderVerbs] = await Promise.all([import('../../ui/index.js'), ctx.api(), nounActions(BOOKING_VIEW), nounActions(MEMBER_VIEW), nounActions(ORDER_VIEW)]);
-  const zone = await siteZone(ctx, api);
+  const zone = tzFlag(opts.tz) ?? (await siteZone(ctx, api));
   const bookingActions = uiActions(ctx, api, bookingVerbs);
 
   const byStart = [{ fieldName: 'startDate', order: 'ASC' as const }];
+  // On a narrow terminal the id gives way first (then the staff, where it is not what the pane is ordered by):
+  // start, service, contact and status stay whole at 80 columns.
   const bookingColumns = (first: Column<BookingRow>): Column<BookingRow>[] => [
     first,
-    { key: 'start', get: (b) => zoned(b.startDate, zoneOf(b), 'EEE MM-dd HH:mm') },
-    { key: 'service', get: (b) => b.bookedEntity?.title ?? '' },
-    { key: 'contact', get: contactOf },
-    { key: 'status' },
-    { key: 'id', id: true },
+    { key: 'start', get: (b) => zoned(b.startDate, zone), fit: 'whole' },
+    { key: 'service', get: (b) => b.bookedEntity?.title ?? '', min: 20 },
+    { key: 'contact', get: contactOf, min: 12 },
+    { key: 'status', fit: 'whole' },
+    { key: 'id', id: true, priority: 2 },
   ];
   const staffOf = (b: BookingRow) => b.bookedEntity?.slot?.resource?.name ?? '(no staff)';
   const live = new Set(['CONFIRMED', 'PENDING', 'CREATED', 'WAITING_LIST']);
 
   const panes: PaneSpec[] = [
-    pane(ctx, {
+    pane(ctx, api, zone, {
       id: 'today',
-      title: 'Bookings by staff',
+      // Named for what it lists: today only with --days 1, else the days from today on.
+      title: days === 1 ? 'Today by staff' : `${days} days by staff`,
       view: BOOKING_VIEW,
-      columns: bookingColumns({ key: 'staff', get: staffOf }),
+      columns: bookingColumns({ key: 'staff', get: staffOf, min: 8 }),
       async read() {
         const from = parseWhen('today', zone, 'today', ctx.now().getTime());
         const filter = { startDate: { $gte: new Date(from).toISOString(), $lt: new Date(from + days * DAY_MS).toISOString() }, status: { $in: [...live] } };
@@ -140,11 +152,11 @@ export async function run(opts: DashboardOptions, ctx: Context): Promise<void> {
       },
       actions: bookingActions,
     }),
-    pane(ctx, {
+    pane(ctx, api, zone, {
       id: 'awaiting',
       title: 'To confirm',
       view: BOOKING_VIEW,
-      columns: bookingColumns({ key: 'staff', get: staffOf }),
+      columns: bookingColumns({ key: 'staff', get: staffOf, min: 8, priority: 1 }),
       read: () =>
         collect(ctx, api, BOOKING_VIEW, BOOKING_VIEW.query, {
           filter: { status: { $in: ['PENDING', 'CREATED', 'WAITING_LIST'] }, startDate: { $gte: ctx.now().toISOString() } },
@@ -152,32 +164,33 @@ export async function run(opts: DashboardOptions, ctx: Context): Promise<void> {
         }),
       actions: bookingActions,
     }),
-    pane<Member>(ctx, {
+    pane<Member>(ctx, api, zone, {
       id: 'members',
       title: 'Members to approve',
       view: MEMBER_VIEW,
       columns: [
-        { key: 'name', get: memberName },
-        { key: 'loginEmail', header: 'EMAIL' },
-        { key: 'status' },
-        { key: 'createdDate', header: 'JOINED' },
-        { key: 'id', id: true },
+        { key: 'name', get: memberName, min: 12 },
+        { key: 'loginEmail', header: 'EMAIL', min: 16 },
+        { key: 'status', fit: 'whole' },
+        { key: 'createdDate', header: 'JOINED', fit: 'whole', priority: 1 },
+        { key: 'id', id: true, priority: 2 },
       ],
       read: () => collect(ctx, api, MEMBER_VIEW, MEMBER_VIEW.query, { filter: { status: 'PENDING' }, sort: [{ fieldName: 'createdDate', order: 'ASC' }] }),
       actions: uiActions(ctx, api, memberVerbs),
     }),
-    pane<Order>(ctx, {
+    pane<Order>(ctx, api, zone, {
       id: 'orders',
       title: 'Orders to check',
       view: ORDER_VIEW,
       columns: [
-        { key: 'reason', get: (o) => attentionOf(o, ctx.now(), days * DAY_MS) ?? '' },
-        { key: 'plan', get: (o) => o.planName ?? o.planId ?? '' },
-        { key: 'status' },
-        { key: 'payment', get: (o) => o.lastPaymentStatus ?? '' },
-        { key: 'end', get: (o) => o.endDate ?? '' },
-        { key: 'buyer', get: (o) => o.buyer?.memberId ?? '', id: true },
-        { key: 'id', id: true },
+        { key: 'reason', get: (o) => attentionOf(o, ctx.now(), days * DAY_MS, zone) ?? '', fit: 'whole' },
+        { key: 'buyer', get: buyerName, min: 12 },
+        { key: 'plan', get: (o) => o.planName ?? o.planId ?? '', min: 12 },
+        { key: 'status', fit: 'whole' },
+        { key: 'payment', get: (o) => o.lastPaymentStatus ?? '', fit: 'whole', priority: 2 },
+        { key: 'end', get: (o) => o.endDate ?? '', fit: 'whole' },
+        { key: 'email', get: buyerEmail, priority: 1 },
+        { key: 'id', id: true, priority: 3 },
       ],
       async read() {
         const [paused, unpaid, active] = await Promise.all([
@@ -189,7 +202,7 @@ export async function run(opts: DashboardOptions, ctx: Context): Promise<void> {
         const seen = new Set<string>();
         const out: Order[] = [];
         for (const o of [...paused, ...unpaid, ...active]) {
-          if (seen.has(o.id) || !attentionOf(o, now, days * DAY_MS)) continue;
+          if (seen.has(o.id) || !attentionOf(o, now, days * DAY_MS, zone)) continue;
           seen.add(o.id);
           out.push(o);
         }
@@ -215,6 +228,7 @@ export async function run(opts: DashboardOptions, ctx: Context): Promise<void> {
       id: 'events',
       title: 'Events',
       columns: ['SEQ', 'TIME (UTC)', 'TYPE', 'ENTITY'],
+      shapes: [{ fit: 'whole' }, { fit: 'whole', priority: 1 }, {}, { fit: 'whole' }],
       open() {
         let read = false;
         return {
@@ -245,6 +259,7 @@ export async function run(opts: DashboardOptions, ctx: Context): Promise<void> {
     title: 'sitectl dashboard',
     panes,
     color: uiColor(ctx),
+    zone,
     alternateScreen: ctx.env.TERM !== 'dumb',
     intervalMs: intervalSec * 1000,
     reloadAllAfterAction: true,
@@ -277,9 +292,10 @@ export async function run(opts: DashboardOptions, ctx: Context): Promise<void> {
 export function register(program: Command, ctx: Context): void {
   program
     .command('dashboard')
-    .description("Live operator dashboard: today's bookings by staff, bookings and members awaiting you, orders needing attention, events")
+    .description('Live operator dashboard: the coming days\' bookings by staff (from today), bookings and members awaiting you, orders needing attention, events')
     .option('--interval <seconds>', 'read every pane again this often (default 10; the emulator also pushes its events)')
-    .option('--days <n>', 'days of bookings in the first pane, today included (default 7)')
+    .option('--days <n>', 'days of bookings in the first pane, today included (default 7; 1 for today only)')
+    .option('--tz <zone>', "show times in this IANA zone (default: the site's)")
     .addHelpText(
       'after',
       '\nKeys: tab/shift-tab panes, ↑↓ move, enter details, / filter, space mark, r refresh, ? help, q quit;\nbookings c confirm, d decline, x cancel; members a approve, b block; orders p pause, u resume, m mark paid.\nDestructive actions (decline, cancel, block, pause) ask first.',

@@ -141,7 +141,7 @@ export async function liveTable(ctx: Context, api: ApiClient, opts: LiveOptions)
     title: opts.target ? `forwarding to ${opts.target.href}` : opts.follow ? 'following' : 'events',
     columns: ['SEQ', 'TIME (UTC)', 'TYPE', 'ENTITY ID', ...(opts.target ? ['DELIVERY'] : [])],
     // On a narrow terminal the time goes first, then the entity id: the type says what happened.
-    priorities: [0, 2, 0, 1, 0],
+    shapes: [{ fit: 'whole' }, { fit: 'whole', priority: 2 }, {}, { fit: 'whole', priority: 1 }, {}],
     empty: opts.follow ? `waiting for events after #${opts.after}: make a change in another terminal…` : 'no events match',
     open(server) {
       if (server) throw new UserError('events filter the rows shown: type text without field=');

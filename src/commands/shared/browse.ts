@@ -9,10 +9,13 @@ import { listPages, type ListOperation } from '../../api/paging.js';
 import type { Filter } from '../../api/schemas/common.js';
 import type { Context } from '../../context.js';
 import { UserError } from '../../core/errors.js';
-import { cellValue, type Column, human } from '../../core/output.js';
+import type { ColumnShape } from '../../core/columns.js';
+import { parseScalar } from '../../core/filters.js';
+import { cellValue, type Column, columnShape, human, plain, ZonedTime } from '../../core/output.js';
 import type { ColumnSort, PageReader, UiRow } from '../../ui/index.js';
 import { nounActions, shortId, uiActions } from './ui-actions.js';
 import { type EntityView, filterOf, listParamsOf, sortOf, wireFilter } from './entity-view.js';
+import { siteZone, tzFlag } from './time.js';
 
 /**
  * Refuses an interactive command without a terminal to draw on and read keys from.
@@ -28,26 +31,71 @@ export function uiColor(ctx: Context): boolean {
   return ctx.io.colorEnabled && ctx.env.TERM !== 'dumb';
 }
 
-/** The text cells of one entity, as a terminal table shows them (ids by their first 8 characters). */
-export async function cellsOf<E>(entity: E, columns: readonly Column<E>[], now: Date): Promise<string[]> {
-  const out: string[] = [];
+/**
+ * One entity as a row of the browser: the text of each column as a terminal table shows it (ids by their first
+ * 8 characters, times by the time rule on the clock of `zone`), and, for time columns, the ISO instant to sort
+ * by.
+ */
+export async function uiRowOf<E>(id: string, entity: E, columns: readonly Column<E>[], now: Date, zone: string): Promise<UiRow> {
+  const cells: string[] = [];
+  const keys: Array<string | undefined> = [];
   for (const c of columns) {
     const value = cellValue(entity, c);
-    out.push(c.id && typeof value === 'string' ? shortId(value) : await human(value, now));
+    cells.push(c.id && typeof value === 'string' ? shortId(value) : await human(value, now, { zone }));
+    keys.push(value instanceof Date || value instanceof ZonedTime ? plain(value) : undefined);
   }
-  return out;
+  return { id, cells, keys };
 }
 
-/** The headers of columns as a terminal table shows them. */
-export function headersOf<E>(columns: readonly Column<E>[]): string[] {
-  return columns.map((c) => c.header ?? c.key.toUpperCase());
+/**
+ * How the browser lays out `columns` (core/columns.ts): their headers and shapes; `times` are the keys of the
+ * columns whose cells are times (never cut).
+ */
+export function paneColumns<E>(columns: readonly Column<E>[]): { columns: string[]; shapes: Array<Omit<ColumnShape, 'header'>> } {
+  const shapes = columns.map((c) => columnShape(c));
+  return { columns: shapes.map((s) => s.header), shapes: shapes.map(({ header: _, ...shape }) => shape) };
 }
 
-/** The readable key/value lines of an entity (its `get` view) as text. */
-export async function detailLines<E>(view: EntityView<E>, entity: E, now: Date): Promise<Array<[string, string]>> {
+/** The readable key/value lines of an entity (its `get` view) as text, times in full on the clock of `zone`. */
+export async function detailLines<E>(view: EntityView<E>, entity: E, now: Date, zone?: string): Promise<Array<[string, string]>> {
   const out: Array<[string, string]> = [];
-  for (const [k, v] of view.rows(entity)) if (v !== undefined && v !== null && v !== '') out.push([k, await human(v, now)]);
+  for (const [k, v] of view.rows(entity)) if (v !== undefined && v !== null && v !== '') out.push([k, await human(v, now, { zone, full: true })]);
   return out;
+}
+
+/**
+ * A filter (schema form) as the `--where` text of the browser's filter line, so the filter a list was started
+ * with (`--where`, `--status`, `--from`) can be seen and edited as a whole: `status=PENDING
+ * startDate={"$gte":"2026-11-24T08:00:00.000Z"}`. Undefined when it cannot be written so (`$or`, a value with
+ * a space inside an operator).
+ */
+export function whereText(filter: Filter | undefined): string | undefined {
+  if (filter === undefined) return '';
+  const terms: Array<[string, unknown]> = [];
+  const add = (f: unknown): boolean => {
+    if (!f || typeof f !== 'object' || Array.isArray(f)) return false;
+    for (const [k, v] of Object.entries(f)) {
+      if (k === '$and' && Array.isArray(v)) {
+        if (!v.every(add)) return false;
+      } else if (k.startsWith('$')) return false;
+      else terms.push([k, v]);
+    }
+    return true;
+  };
+  if (!add(filter)) return undefined;
+  const texts: string[] = [];
+  for (const [k, v] of terms) {
+    let text: string;
+    // A one-value list reads as the value itself (`--status PENDING`).
+    const one = v && typeof v === 'object' && !Array.isArray(v) && Object.keys(v).length === 1 && Array.isArray((v as { $in?: unknown }).$in) && (v as { $in: unknown[] }).$in.length === 1 ? (v as { $in: unknown[] }).$in[0] : v;
+    if (typeof one === 'string') text = /^[^\s"{[]+$/.test(one) && parseScalar(one) === one ? one : JSON.stringify(one);
+    else {
+      text = JSON.stringify(one);
+      if (text === undefined || /\s/.test(text)) return undefined;
+    }
+    texts.push(`${k}=${text}`);
+  }
+  return texts.join(' ');
 }
 
 /** One key of a list's sort, as `sortOf` gives it. */
@@ -63,13 +111,15 @@ export interface BrowseRequest<E> {
   params?: Record<string, unknown>;
   /** The non-interactive command, for the refusal off a terminal (`bookings list`). */
   command: string;
+  /** `--tz` as given: the zone times are shown in (default: the site's). */
+  zone?: string;
 }
 
 /**
  * A reader of a list query as pages of rows; entities are kept by id for the detail view.
  * An empty page that is not the last is skipped, so the browser always gets rows or the end.
  */
-export function listReader<E>(ctx: Context, api: ApiClient, req: BrowseRequest<E>, filter: Filter | undefined, keep: Map<string, E>): PageReader {
+export function listReader<E>(ctx: Context, api: ApiClient, req: BrowseRequest<E>, filter: Filter | undefined, keep: Map<string, E>, zone: string): PageReader {
   const view = req.view as EntityView<unknown>;
   const selected = listParamsOf(view, filter);
   const params = { ...view.params, ...req.params, ...(selected ?? {}) };
@@ -87,11 +137,12 @@ export function listReader<E>(ctx: Context, api: ApiClient, req: BrowseRequest<E
         if (step.done) return { rows: [], done: true };
         const page = step.value;
         const items = (req.view.fromItem ? page.items.map((i) => req.view.fromItem!(i)) : page.items) as E[];
+        await req.view.prepare?.(api, items, ctx.signal);
         const rows: UiRow[] = [];
         for (const e of items) {
           const id = String((e as { id?: unknown }).id ?? '');
           keep.set(id, e);
-          rows.push({ id, cells: await cellsOf(e, req.columns, now) });
+          rows.push(await uiRowOf(id, e, req.columns, now, zone));
         }
         const meta = page.pagingMetadata;
         const total = meta && !meta.tooManyToCount ? meta.total : undefined;
@@ -124,16 +175,25 @@ export function sortedColumn(sort: readonly SortKey[] | undefined, fields: Reado
   return col < 0 ? undefined : { col, desc: sort[0]!.order === 'DESC' };
 }
 
-/** Runs the interactive browser over a list until the user quits (q; Ctrl-C exits 130). */
+/**
+ * Runs the interactive browser over a list until the user quits (q; Ctrl-C exits 130). The list's filter (its
+ * `--where`, `--status`, ...) opens in the filter line as text the user edits as a whole; one that cannot be
+ * written there (`$or`) stays under every filter typed, and the title says so.
+ */
 export async function browse<E>(ctx: Context, req: BrowseRequest<E>): Promise<void> {
   requireInteractive(ctx, `${req.command} --interactive`, `${req.command}`);
   const [ui, api, verbs] = await Promise.all([import('../../ui/index.js'), ctx.api(), nounActions(req.view)]);
+  const zone = tzFlag(req.zone) ?? (await siteZone(ctx, api));
   const keep = new Map<string, E>();
   const view = req.view as EntityView<unknown>;
   const sorts = columnSorts(ctx, req.view, req.op, req.columns);
+  const editable = whereText(req.filter);
+  const base = editable === undefined ? req.filter : undefined;
+  const name = ctx.bin.split(/[\\/]/).pop()?.replace(/\.js$/, '') ?? 'sitectl';
   await ui.renderBrowser({
-    title: `${ctx.bin.split(/[\\/]/).pop()?.replace(/\.js$/, '') ?? 'sitectl'} ${req.view.noun.many}`,
+    title: `${name} ${req.view.noun.many}${base ? ' (within --filter)' : ''}`,
     color: uiColor(ctx),
+    zone,
     alternateScreen: ctx.env.TERM !== 'dumb',
     stdout: ctx.io.stderr as NodeJS.WriteStream,
     stdin: ctx.io.stdin as NodeJS.ReadStream,
@@ -141,23 +201,25 @@ export async function browse<E>(ctx: Context, req: BrowseRequest<E>): Promise<vo
       {
         id: req.view.noun.many,
         title: req.view.noun.many,
-        columns: headersOf(req.columns),
-        priorities: req.columns.map((c) => c.priority ?? 0),
+        ...paneColumns(req.columns),
+        server: editable ?? '',
         sortable: sorts.map((f) => f !== undefined),
         sort: sortedColumn(req.sort, sorts),
         open(server, sort) {
-          let filter = req.filter;
+          let filter = base;
           if (server) {
             const { whereTerms } = ui;
             const own = filterOf(ctx, view, { where: whereTerms(server) });
             filter = filter && own ? { $and: [filter, own] } : (own ?? filter);
           }
           const order = sort && sorts[sort.col] ? [{ fieldName: sorts[sort.col]!, order: sort.desc ? 'DESC' : 'ASC' }] : req.sort;
-          return listReader(ctx, api, { ...req, sort: order }, filter, keep);
+          return listReader(ctx, api, { ...req, sort: order }, filter, keep, zone);
         },
         async detail(id) {
           const entity = keep.get(id);
-          return entity ? detailLines(req.view, entity, ctx.now()) : [['id', id]];
+          if (!entity) return [['id', id]];
+          await req.view.prepare?.(api, [entity], ctx.signal);
+          return detailLines(req.view, entity, ctx.now(), zone);
         },
         actions: uiActions(ctx, api, verbs),
       },

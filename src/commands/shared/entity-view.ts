@@ -48,6 +48,11 @@ export interface EntityView<E> {
    * the noun's own transition verbs): `[{key: 'c', label: 'Confirm', spec}, ...]`.
    */
   keys?(): Promise<KeyedVerb[]>;
+  /**
+   * Reads, for a page of entities at once, what the terminal shows besides the entities' own fields (an order's
+   * buyer's name and e-mail), into a cache kept for the session that the columns and `rows` then read.
+   */
+  prepare?(api: ApiClient, entities: readonly E[], signal: AbortSignal): Promise<void>;
   /** An entity from one item of the query's reply, when the items wrap it (extended bookings: `item.booking`). */
   fromItem?(item: unknown): E;
   /**

@@ -108,21 +108,24 @@ export function listVerb<E>(spec: ListSpec<E>): Verb<ListOptions> {
       if (format.kind !== 'table') throw new UserError('--interactive draws a table: drop --json, --ndjson and --csv');
       const { browse } = await import('./browse.js');
       const columns = (spec.columns?.(opts) ?? spec.view.columns) as Column<unknown>[];
-      return browse(ctx, { view, op: spec.op ?? view.query, columns, filter, sort, params: extra.params, command: `${view.noun.many} list` });
+      return browse(ctx, { view, op: spec.op ?? view.query, columns, filter, sort, params: extra.params, command: `${view.noun.many} list`, zone: typeof opts.tz === 'string' ? opts.tz : undefined });
     }
 
     const api = await ctx.api();
     let total: number | undefined;
     let shown = 0;
     const op = spec.op ?? view.query;
+    const people = format.kind === 'table' && ctx.io.isStdoutTTY;
     async function* entities(): AsyncGenerator<E> {
       if (selected === null) return;
       const params = view.params || extra.params ? { ...view.params, ...extra.params } : undefined;
       for await (const page of listPages(api, op, { filter: wireFilter(view, filter), sort, limit, pageSize: limit, params, signal: ctx.signal })) {
         if (total === undefined && page.pagingMetadata && !page.pagingMetadata.tooManyToCount) total = page.pagingMetadata.total;
         shown += page.items.length;
-        if (spec.view.fromItem) for (const item of page.items) yield spec.view.fromItem(item);
-        else yield* page.items as E[];
+        const list = spec.view.fromItem ? page.items.map((item) => spec.view.fromItem!(item)) : (page.items as E[]);
+        // Names for ids (an order's buyer) are read for people only: piped output keeps the ids.
+        if (people) await spec.view.prepare?.(api, list, ctx.signal);
+        yield* list;
       }
     }
     await printRecords(ctx.io, format, entities(), spec.columns?.(opts) ?? spec.view.columns, { now: ctx.now() });
@@ -163,6 +166,7 @@ export function getVerb<E>(spec: { view: EntityView<E>; description: string; fet
     const api = await ctx.api();
     const id = await idOf(ctx, api, view, opts.id);
     const entity = await spec.fetch(api, id, ctx.signal);
+    if (format.kind === 'table' && ctx.io.isStdoutTTY) await spec.view.prepare?.(api, [entity], ctx.signal);
     await printRecord(ctx.io, format, entity, { rows: spec.view.rows(entity), columns: spec.view.columns, now: ctx.now() });
   };
   return {

@@ -181,7 +181,7 @@ describe('services get', () => {
     expect(tty.code).toBe(0);
     expect(tty.stdout).toMatch(new RegExp(`^id\\s+${id}$`, 'm'));
     expect(tty.stdout).toMatch(/^revision\s+\d+$/m);
-    expect(tty.stdout).toMatch(/^created\s+\d{4}-\d\d-\d\d \d\d:\d\d$/m);
+    expect(tty.stdout).toMatch(/^created\s+(Mon|Tue|Wed|Thu|Fri|Sat|Sun) \d{4}-\d\d-\d\d \d\d:\d\d$/m);
 
     const piped = await cli(['services', 'get', id]);
     expect(piped.stdout).toContain(`id\t${id}\n`);

@@ -7,7 +7,8 @@ import {
   progressLabel,
   progressReducer,
 } from '../../../src/ui/progress-state.js';
-import { cellText, columnWidths, layoutTable, truncate } from '../../../src/ui/table-layout.js';
+import { cellText, columnWidths, layoutTable } from '../../../src/ui/table-layout.js';
+import { cutText } from '../../../src/core/columns.js';
 
 describe('confirm reducer', () => {
   it('answers with y/n at once and Enter takes the highlighted default', () => {
@@ -76,6 +77,6 @@ describe('table layout', () => {
     expect(cellText(undefined)).toBe('');
     expect(cellText({ x: 1 })).toBe('{"x":1}');
     expect(cellText('a\nb')).toBe('a b');
-    expect(truncate('abcdef', 4)).toBe('abc…');
+    expect(cutText('abcdef', 4)).toBe('abc…');
   });
 });

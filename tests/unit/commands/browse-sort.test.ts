@@ -42,3 +42,16 @@ describe('server sort of the interactive tables', () => {
     expect(sortedColumn(undefined, fields)).toBeUndefined();
   });
 });
+
+describe('the filter a list starts with, as filter-line text', () => {
+  it('writes equality, one-value lists and operators as --where terms, and refuses what cannot be written so', async () => {
+    const { whereText } = await import('../../../src/commands/shared/browse.js');
+    expect(whereText(undefined)).toBe('');
+    expect(whereText({ status: 'PENDING' })).toBe('status=PENDING');
+    expect(whereText({ $and: [{ status: { $in: ['PENDING'] } }, { hidden: false }] })).toBe('status=PENDING hidden=false');
+    expect(whereText({ status: { $in: ['PENDING', 'CREATED'] } })).toBe('status={"$in":["PENDING","CREATED"]}');
+    expect(whereText({ 'contactDetails.lastName': 'van Dyke' })).toBe('contactDetails.lastName="van Dyke"');
+    expect(whereText({ name: 'true' })).toBe('name="true"');
+    expect(whereText({ $or: [{ status: 'PENDING' }] })).toBeUndefined();
+  });
+});

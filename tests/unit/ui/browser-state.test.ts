@@ -67,12 +67,13 @@ describe('browser reducer', () => {
 
   it('filters loaded rows by text and sends field=value filters to the server', () => {
     let s = loaded(30);
-    s = apply(s, { type: 'filter-start' }, { type: 'filter-type', text: 'row 2' }, { type: 'filter-submit' });
+    s = apply(s, { type: 'filter-start' }, { type: 'filter-edit', key: { type: 'insert', text: 'row 2' } }, { type: 'filter-submit' });
     expect(s.mode).toBe('list');
     expect(viewedRows(s.panes[0]!).map((r) => r.cells[0])).toEqual(['row 2', 'row 20', 'row 21', 'row 22', 'row 23', 'row 24', 'row 25', 'row 26', 'row 27', 'row 28', 'row 29']);
     expect(s.panes[0]!.reload).toBe(0);
-    s = apply(s, { type: 'filter-start' }, { type: 'filter-erase' }, { type: 'filter-erase' }, { type: 'filter-erase' }, { type: 'filter-erase' }, { type: 'filter-erase' });
-    s = apply(s, { type: 'filter-type', text: 'status=PENDING' }, { type: 'filter-submit' });
+    s = apply(s, { type: 'filter-start' });
+    expect(s.input).toEqual({ text: 'row 2', cursor: 5 });
+    s = apply(s, { type: 'filter-edit', key: { type: 'erase-start' } }, { type: 'filter-edit', key: { type: 'insert', text: 'status=PENDING' } }, { type: 'filter-submit' });
     expect(s.panes[0]).toMatchObject({ filter: '', server: 'status=PENDING', reload: 1 });
     expect(s.panes[0]!.rows).toEqual([]);
     s = apply(s, { type: 'filter-start' }, { type: 'filter-cancel' });
@@ -209,9 +210,21 @@ describe('browser keys', () => {
     const f = apply(s, { type: 'filter-start' });
     expect(browserKey(f, 'status=PENDING\r', {}, [])).toEqual({
       kind: 'actions',
-      actions: [{ type: 'filter-type', text: 'status=PENDING' }, { type: 'filter-submit' }],
+      actions: [{ type: 'filter-edit', key: { type: 'insert', text: 'status=PENDING' } }, { type: 'filter-submit' }],
     });
-    expect(browserKey(f, 'q', {}, [])).toEqual({ kind: 'actions', actions: [{ type: 'filter-type', text: 'q' }] });
+    expect(browserKey(f, 'q', {}, [])).toEqual({ kind: 'actions', actions: [{ type: 'filter-edit', key: { type: 'insert', text: 'q' } }] });
+  });
+
+  it('applies two Backspaces that arrive in one chunk as two key presses', () => {
+    let f = apply(s, { type: 'filter-start' });
+    const typed = browserKey(f, 'yogax', {}, []);
+    if (typed.kind !== 'actions') throw new Error('no actions');
+    f = apply(f, ...typed.actions);
+    // Ink hands "\x7f\x7f" (two Backspaces in one read) over as one input with no key flag.
+    const erased = browserKey(f, '\x7f\x7f', {}, []);
+    if (erased.kind !== 'actions') throw new Error('no actions');
+    f = apply(f, ...erased.actions);
+    expect(f.input).toEqual({ text: 'yog', cursor: 3 });
   });
 
   it('tells server filters from text and splits them into --where terms', () => {

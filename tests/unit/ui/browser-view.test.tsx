@@ -3,7 +3,7 @@ import { createElement } from 'react';
 import { renderToString } from 'ink';
 import { describe, expect, it } from 'vitest';
 import { BrowserView } from '../../../src/ui/browser-view.js';
-import { chromeRows, fitColumns, footerText, helpLines, keptColumns } from '../../../src/ui/browser-layout.js';
+import { chromeRows, footerText, helpLines, paneTable, tabBar } from '../../../src/ui/browser-layout.js';
 import type { PaneSpec } from '../../../src/ui/browser-spec.js';
 import { browserReducer, initialBrowserState, initialPane, type BrowserState } from '../../../src/ui/browser-state.js';
 
@@ -14,7 +14,7 @@ const actions = [
 const spec = (n = 1): { title: string; color: boolean; panes: PaneSpec[] } => ({
   title: 'sitectl bookings',
   color: false,
-  panes: Array.from({ length: n }, (_, i) => ({ id: `p${i}`, title: `Pane ${i}`, columns: ['ID', 'NAME', 'STATUS'], priorities: [0, 0, 1], open: () => ({ next: async () => ({ rows: [], done: true }) }), actions })),
+  panes: Array.from({ length: n }, (_, i) => ({ id: `p${i}`, title: `Pane ${i}`, columns: ['ID', 'NAME', 'STATUS'], shapes: [{ fit: 'whole' as const }, {}, { priority: 1 }], open: () => ({ next: async () => ({ rows: [], done: true }) }), actions })),
 });
 
 function screen(state: BrowserState, n = 1, columns = 80): string[] {
@@ -41,8 +41,10 @@ describe('browser view', () => {
     expect(body.filter((l) => l.startsWith('>'))).toEqual([expect.stringMatching(/^> {2}id5000\s+Name 5000\s+PENDING$/)]);
     expect(body.every((l) => /id\d+/.test(l))).toBe(true);
     expect(lines.every((l) => l.length <= 80)).toBe(true);
-    expect(lines.at(-1)).toMatch(/^c confirm · d decline · space mark · enter details · \/ filter · s sort · r ref.*…$/);
+    // The footer drops what does not fit, never `? help · q quit`.
+    expect(lines.at(-1)).toMatch(/^c confirm · d decline · .*\? help · q quit$/);
     expect(footerText(withRows(1, 1), actions, 1)).toMatch(/\? help · q quit$/);
+    for (const width of [20, 40, 60]) expect(footerText(withRows(1, 1), actions, 2, width)).toMatch(/^.{0,}\? help · q quit$/);
   });
 
   it('says when a sort orders only the rows loaded so far', () => {
@@ -72,8 +74,10 @@ describe('browser view', () => {
     const confirm = screen(browserReducer(withRows(3, 10), { type: 'confirm', question: 'Decline 2 bookings?', lines: ['Plan: 2 to decline'] }));
     expect(confirm[2]).toBe('? Decline 2 bookings?  (y/n)');
     expect(confirm[3]).toBe('Plan: 2 to decline');
-    const filter = screen(browserReducer(browserReducer(withRows(3, 5), { type: 'filter-start' }), { type: 'filter-type', text: 'yoga' }));
+    const filter = screen(browserReducer(browserReducer(withRows(3, 5), { type: 'filter-start' }), { type: 'filter-edit', key: { type: 'insert', text: 'yoga' } }));
     expect(filter.at(-2)).toBe('/yoga▏');
+    const moved = screen(browserReducer(browserReducer(browserReducer(withRows(3, 5), { type: 'filter-start' }), { type: 'filter-edit', key: { type: 'insert', text: 'yoga' } }), { type: 'filter-edit', key: { type: 'home' } }));
+    expect(moved.at(-2)).toBe('/▏yoga');
     const failed = screen(browserReducer(withRows(0, 5), { type: 'load-failed', pane: 'p0', error: '--where: unknown field nme' }));
     expect(failed[2]).toBe('✗ --where: unknown field nme');
   });
@@ -89,10 +93,30 @@ describe('browser view', () => {
     expect(lines).toHaveLength(5 + chromeRows(2) + 7 - 1);
   });
 
-  it('drops the highest-priority columns first on a narrow terminal, then cuts the widest', () => {
+  it('drops the highest-priority columns first on a narrow terminal, then cuts the widest, and marks the sorted column', () => {
     const rows = [{ id: 'a', cells: ['12345678', 'A very long service name indeed', 'CONFIRMED'] }];
-    expect(keptColumns(['ID', 'NAME', 'STATUS'], rows, [0, 0, 1], 100)).toEqual([0, 1, 2]);
-    expect(keptColumns(['ID', 'NAME', 'STATUS'], rows, [0, 0, 1], 40)).toEqual([0, 1]);
-    expect(fitColumns(['ID', 'NAME'], rows, 30)).toEqual([8, 20]);
+    const pane = { ...initialPane('p', 'P', ['ID', 'NAME', 'STATUS']), rows };
+    const shapes = [{ fit: 'whole' as const }, {}, { priority: 1 }];
+    expect(paneTable(pane, shapes, rows, 100).plan.kept).toEqual([0, 1, 2]);
+    const narrow = paneTable(pane, shapes, rows, 30);
+    expect(narrow.plan.kept).toEqual([0, 1]);
+    expect(narrow.header).toMatch(/^ID {8}NAME +›$/);
+    expect(narrow.plan.widths).toEqual([8, 18]);
+    const sorted = paneTable({ ...pane, sort: { col: 1, desc: true, server: true } }, shapes, rows, 100);
+    expect(sorted.header).toMatch(/NAME↓/);
+  });
+
+  it('keeps every tab reachable and the active one whole on a narrow terminal', () => {
+    const names = ['Bookings by staff', 'To confirm', 'Members to approve', 'Orders to check', 'Events'];
+    let s = initialBrowserState(names.map((t, i) => initialPane(`p${i}`, t, ['ID'])), 5);
+    s = browserReducer(s, { type: 'pane', delta: 4 });
+    const tabs = tabBar(s, 60);
+    expect(tabs.map((t) => t.text).join('│').length).toBeLessThanOrEqual(60);
+    expect(tabs.filter((t) => t.active).map((t) => t.text)).toEqual(['[Events …]']);
+    expect(tabs.filter((t) => !t.active && t.text !== '‹' && t.text !== '›')).toHaveLength(4);
+    // Too narrow for every tab: the bar scrolls and keeps the active one in view.
+    const scrolled = tabBar(s, 30);
+    expect(scrolled.some((t) => t.active)).toBe(true);
+    expect(scrolled[0]!.text).toBe('‹');
   });
 });

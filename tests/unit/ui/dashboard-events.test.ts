@@ -32,12 +32,13 @@ describe('dashboard', () => {
   const order = (o: Partial<Order>) => ({ id: 'o', ...o }) as Order;
   it('says why an order needs attention: paused, unpaid offline, ending soon', () => {
     const week = 7 * 24 * 3600 * 1000;
-    expect(attentionOf(order({ status: 'PAUSED' }), now, week)).toBe('paused');
-    expect(attentionOf(order({ status: 'ACTIVE', type: 'OFFLINE', lastPaymentStatus: 'UNPAID' }), now, week)).toBe('unpaid offline');
-    expect(attentionOf(order({ status: 'ACTIVE', type: 'ONLINE', lastPaymentStatus: 'UNPAID' }), now, week)).toBeUndefined();
-    expect(attentionOf(order({ status: 'ACTIVE', endDate: new Date('2026-11-25T12:00:00Z') }), now, week)).toBe('ends in 2d');
-    expect(attentionOf(order({ status: 'ACTIVE', endDate: new Date('2026-12-25T12:00:00Z') }), now, week)).toBeUndefined();
-    expect(attentionOf(order({ status: 'CANCELED', type: 'OFFLINE', lastPaymentStatus: 'UNPAID' }), now, week)).toBeUndefined();
+    expect(attentionOf(order({ status: 'PAUSED' }), now, week, 'UTC')).toBe('paused');
+    expect(attentionOf(order({ status: 'ACTIVE', type: 'OFFLINE', lastPaymentStatus: 'UNPAID' }), now, week, 'UTC')).toBe('unpaid offline');
+    expect(attentionOf(order({ status: 'ACTIVE', type: 'ONLINE', lastPaymentStatus: 'UNPAID' }), now, week, 'UTC')).toBeUndefined();
+    expect(attentionOf(order({ status: 'ACTIVE', endDate: new Date('2026-11-25T12:00:00Z') }), now, week, 'UTC')).toBe('ends in 2 days');
+    expect(attentionOf(order({ status: 'ACTIVE', endDate: new Date('2026-11-24T01:00:00Z') }), now, week, 'UTC')).toBe('ends tomorrow');
+    expect(attentionOf(order({ status: 'ACTIVE', endDate: new Date('2026-12-25T12:00:00Z') }), now, week, 'UTC')).toBeUndefined();
+    expect(attentionOf(order({ status: 'CANCELED', type: 'OFFLINE', lastPaymentStatus: 'UNPAID' }), now, week, 'UTC')).toBeUndefined();
   });
 
   it('reloads the panes an event touches', () => {

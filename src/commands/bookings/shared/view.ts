@@ -46,16 +46,16 @@ export function serviceIdOf(b: BookingRow): string | undefined {
 
 /**
  * Columns of `bookings list`: id, start (on the clock of the booking's zone, or `zone` when given), service,
- * contact, status, participants, staff, payment, revision. A narrow terminal drops revision, payment, staff and
- * participants first.
+ * contact, status, participants, staff, payment, revision. A narrow terminal drops revision, payment, staff,
+ * participants and then the id, so start, service, contact and status stay whole at 80 columns.
  */
 export function bookingColumns(zone?: string): Column<BookingRow>[] {
   return [
-    { key: 'id', id: true, noTruncate: true },
-    { key: 'start', get: (b) => zoned(b.startDate, zone ?? zoneOf(b)) },
-    { key: 'service', get: (b) => b.bookedEntity?.title ?? serviceIdOf(b) ?? '' },
-    { key: 'contact', get: contactOf },
-    { key: 'status' },
+    { key: 'id', id: true, noTruncate: true, priority: 1 },
+    { key: 'start', get: (b) => zoned(b.startDate, zone ?? zoneOf(b)), fit: 'whole' },
+    { key: 'service', get: (b) => b.bookedEntity?.title ?? serviceIdOf(b) ?? '', min: 20 },
+    { key: 'contact', get: contactOf, min: 12 },
+    { key: 'status', fit: 'whole' },
     { key: 'participants', header: 'PPL', get: (b) => b.totalParticipants ?? '', align: 'right', priority: 2 },
     { key: 'staff', get: (b) => b.bookedEntity?.slot?.resource?.name ?? '', priority: 3 },
     { key: 'payment', get: (b) => b.paymentStatus ?? '', priority: 4 },

@@ -22,13 +22,14 @@ function addressText(a: NonNullable<NonNullable<Member['contact']>['addresses']>
 
 /**
  * Columns of `members list` and `members export --csv`: id, e-mail, name, status, privacy, activity, slug,
- * created. On a narrow terminal created, slug, activity and privacy go first.
+ * created. On a narrow terminal created, slug, privacy, activity and then the id go first, so name, e-mail and
+ * status stay whole at 80 columns.
  */
 export const MEMBER_COLUMNS: Column<Member>[] = [
-  { key: 'id', id: true, noTruncate: true },
-  { key: 'loginEmail', header: 'EMAIL' },
-  { key: 'name', get: memberName },
-  { key: 'status' },
+  { key: 'id', id: true, noTruncate: true, priority: 1 },
+  { key: 'loginEmail', header: 'EMAIL', min: 20 },
+  { key: 'name', get: memberName, min: 12 },
+  { key: 'status', fit: 'whole' },
   { key: 'privacyStatus', header: 'PRIVACY', priority: 3 },
   { key: 'activityStatus', header: 'ACTIVITY', priority: 2 },
   { key: 'profile.slug', header: 'SLUG', priority: 4 },

@@ -16,22 +16,61 @@ export function priceText(o: Order): string {
   return p?.total !== undefined ? `${p.total} ${p.currency ?? ''}`.trim() : o.planPrice ?? '';
 }
 
-/** Columns of `orders list`: id, plan, buyer, status, payment, start, end, cycle, type. */
+/** Buyers read this session (orders/shared/buyers.ts): member id -> name and e-mail, null when not found. */
+const buyers = new Map<string, { name: string; email: string } | null>();
+
+/** Keeps what was read of a buyer for the rest of the session. */
+export function rememberBuyer(memberId: string, buyer: { name: string; email: string } | null): void {
+  buyers.set(memberId, buyer);
+}
+
+/** What is known of a buyer: the person, null when no member has the id, undefined when not read yet. */
+export function knownBuyer(memberId: string): { name: string; email: string } | null | undefined {
+  return buyers.get(memberId);
+}
+
+/** The buyer's name (else e-mail) once read, else the member id (what piped output shows: nothing is read there). */
+export function buyerName(o: Order): string {
+  const id = o.buyer?.memberId;
+  if (!id) return '';
+  const b = buyers.get(id);
+  return b?.name || b?.email || id;
+}
+
+/** The buyer's e-mail, when known. */
+export function buyerEmail(o: Order): string {
+  const id = o.buyer?.memberId;
+  return (id && buyers.get(id)?.email) || '';
+}
+
+/**
+ * Columns of `orders list`: id, plan, buyer (name) and e-mail, status, payment, start, end, cycle, type. On a
+ * narrow terminal type, cycle, start, payment and e-mail go first, before the buyer's name or the plan is cut.
+ */
 export const ORDER_COLUMNS: Column<Order>[] = [
   { key: 'id', id: true, noTruncate: true },
-  { key: 'plan', get: (o) => o.planName ?? o.planId ?? '' },
-  { key: 'buyer', get: (o) => o.buyer?.memberId ?? '', id: true, priority: 2 },
-  { key: 'status' },
-  { key: 'payment', get: (o) => o.lastPaymentStatus ?? '' },
-  { key: 'start', get: (o) => o.startDate ?? '' },
-  { key: 'end', get: (o) => o.endDate ?? '', priority: 1 },
-  { key: 'cycle', get: (o) => o.currentCycle?.index ?? '', align: 'right', priority: 3 },
-  { key: 'type', priority: 4 },
+  { key: 'plan', get: (o) => o.planName ?? o.planId ?? '', min: 12 },
+  { key: 'buyer', get: buyerName, min: 12 },
+  { key: 'email', get: buyerEmail, priority: 1 },
+  { key: 'status', fit: 'whole' },
+  { key: 'payment', get: (o) => o.lastPaymentStatus ?? '', priority: 2 },
+  { key: 'start', get: (o) => o.startDate ?? '', priority: 3 },
+  { key: 'end', get: (o) => o.endDate ?? '' },
+  { key: 'cycle', get: (o) => o.currentCycle?.index ?? '', align: 'right', priority: 4 },
+  { key: 'type', priority: 5 },
 ];
 
 /** `2026-11-20 15:00 UTC`: a date inside a longer text (whole rows of dates are formatted by the exporter). */
 function short(d: Date | null | undefined): string {
   return d instanceof Date ? `${d.toISOString().slice(0, 16).replace('T', ' ')} UTC` : '';
+}
+
+/** `Ada Lovelace <ada@example.com> (member 1a2b…)`, as far as the buyer is known. */
+function buyerText(o: Order): string {
+  const id = o.buyer!.memberId!;
+  const b = buyers.get(id);
+  const person = [b?.name, b?.email ? `<${b.email}>` : undefined].filter(Boolean).join(' ');
+  return person ? `${person} (member ${id})` : `member ${id} (contact ${o.buyer?.contactId ?? '?'})`;
 }
 
 /** Rows of the readable `orders get` view. */
@@ -48,7 +87,7 @@ export function orderRows(o: Order): Array<[string, unknown]> {
   const rows: Array<[string, unknown]> = [
     ['id', o.id],
     ['plan', `${o.planName ?? ''} (${o.planId ?? ''})`],
-    ['buyer', o.buyer?.memberId ? `member ${o.buyer.memberId} (contact ${o.buyer.contactId ?? '?'})` : undefined],
+    ['buyer', o.buyer?.memberId ? buyerText(o) : undefined],
     ['status', o.status],
     ['payment', o.lastPaymentStatus],
     ['type', o.orderMethod ? `${o.type} (${o.orderMethod})` : o.type],
@@ -78,7 +117,6 @@ export const ORDER_VIEW: EntityView<Order> = {
   sortFields: {
     id: 'id',
     plan: 'planName',
-    buyer: 'buyer.memberId',
     status: 'status',
     payment: 'lastPaymentStatus',
     start: 'startDate',
@@ -87,9 +125,10 @@ export const ORDER_VIEW: EntityView<Order> = {
     type: 'type',
   },
   rows: orderRows,
+  prepare: async (api, list, signal) => (await import('./buyers.js')).lookupBuyers(api, list, signal),
   readOnly: ['id', 'createdDate', 'updatedDate', 'status', 'cycles', 'currentCycle', 'buyer', 'planId'],
   query: orderOps.managementListOrders,
-  label: (o) => [o.planName, o.buyer?.memberId ? `member ${o.buyer.memberId.slice(0, 8)}` : undefined].filter(Boolean).join(' · '),
+  label: (o) => [o.planName, o.buyer?.memberId ? buyerName(o) : undefined].filter(Boolean).join(' · '),
   filterExample: '{"status":{"$in":["ACTIVE","PAUSED"]}}',
   listParams: ORDER_LIST_PARAMS,
   params: { fieldSet: 'FULL' },

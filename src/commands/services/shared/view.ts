@@ -18,17 +18,35 @@ export function priceText(s: Service): string {
 
 /**
  * Columns of `services list` and `services search`: id, name, type, price, category, hidden, revision. On a
- * narrow terminal revision, category, hidden and price go first (in that order), before any name is cut.
+ * narrow terminal revision, category, hidden and then the id go first, so name, type and price stay whole.
  */
 export const SERVICE_COLUMNS: Column<Service>[] = [
-  { key: 'id', id: true, noTruncate: true },
-  { key: 'name' },
-  { key: 'type', priority: 1 },
-  { key: 'price', get: priceText, align: 'right', priority: 2 },
+  { key: 'id', id: true, noTruncate: true, priority: 1 },
+  { key: 'name', min: 20 },
+  { key: 'type', fit: 'whole' },
+  { key: 'price', get: priceText, align: 'right', fit: 'whole' },
   { key: 'category', get: (s) => s.category?.name ?? s.category?.id ?? '', priority: 4 },
   { key: 'hidden', priority: 3 },
   { key: 'revision', align: 'right', priority: 5 },
 ];
+
+/** Staff names read this session (services/shared/staff.ts): staff member id -> name. */
+const staffNames = new Map<string, string>();
+
+/** Keeps a staff member's name for the rest of the session. */
+export function rememberStaff(id: string, name: string): void {
+  staffNames.set(id, name);
+}
+
+/** A staff member's name once read. */
+export function knownStaff(id: string): string | undefined {
+  return staffNames.get(id);
+}
+
+/** The ids of a service's staff whose names the service does not carry. */
+export function staffIdsOf(s: Service): string[] {
+  return s.staffMembers ? s.staffMembers.filter((m) => !m.name && m.staffMemberId).map((m) => m.staffMemberId!) : (s.staffMemberIds ?? []);
+}
 
 /** Rows of the readable `services get` view on a terminal. */
 export function serviceRows(s: Service): Array<[string, unknown]> {
@@ -40,7 +58,7 @@ export function serviceRows(s: Service): Array<[string, unknown]> {
         ? `custom ${l.custom?.address?.formatted ?? l.custom?.address?.formattedAddress ?? ''}`.trim()
         : String(l.type).toLowerCase(),
   );
-  const staff = s.staffMembers?.map((m) => m.name ?? m.staffMemberId) ?? s.staffMemberIds ?? [];
+  const staff = s.staffMembers?.map((m) => m.name ?? staffNames.get(m.staffMemberId ?? '') ?? m.staffMemberId) ?? (s.staffMemberIds ?? []).map((id) => staffNames.get(id) ?? id);
   const rows: Array<[string, unknown]> = [
     ['id', s.id],
     ['name', s.name],
@@ -73,6 +91,7 @@ export const SERVICE_VIEW: EntityView<Service> = {
   // price is a text of one of three price shapes, and revision a string the server compares as text.
   sortFields: { id: 'id', name: 'name', type: 'type', category: 'category.name', hidden: 'hidden' },
   rows: serviceRows,
+  prepare: async (api, list, signal) => (await import('./staff.js')).lookupStaff(api, list, signal),
   readOnly: ['id', 'revision', 'createdDate', 'updatedDate', 'mainSlug', 'supportedSlugs', 'urls'],
   query: serviceOps.queryServices,
   label: (s) => s.name,

@@ -1,0 +1,35 @@
+/**
+ * The buyers of orders as people: each order names its buyer by member id only, so the members behind a page of
+ * orders are read in one members query per 100 ids (id `$in`, FULL fieldset) and kept for the session
+ * (orders/shared/view.ts holds the cache its columns read).
+ */
+import type { ApiClient } from '../../../api/client.js';
+import { memberOps } from '../../../api/members.js';
+import { items, listPages } from '../../../api/paging.js';
+import type { Order } from '../../../api/schemas/order.js';
+import { memberName } from '../../members/shared/view.js';
+import { rememberBuyer, knownBuyer } from './view.js';
+
+/** Ids per members query. */
+const BATCH = 100;
+
+/**
+ * Reads the buyers of `orders` not read before this session, in batches; a member that is not found is kept as
+ * unknown (the columns then show the member id). A failed read leaves the ids unread, to be tried with the next
+ * page: the orders still show.
+ */
+export async function lookupBuyers(api: ApiClient, orders: readonly Order[], signal: AbortSignal): Promise<void> {
+  const ids = [...new Set(orders.map((o) => o.buyer?.memberId).filter((id): id is string => typeof id === 'string' && id !== '' && knownBuyer(id) === undefined))];
+  for (let i = 0; i < ids.length; i += BATCH) {
+    const chunk = ids.slice(i, i + BATCH);
+    try {
+      for await (const m of items(listPages(api, memberOps.queryMembers, { filter: { id: { $in: chunk } }, params: { fieldsets: ['FULL'] }, pageSize: BATCH, signal }))) {
+        rememberBuyer(m.id, { name: memberName(m), email: m.loginEmail ?? m.contact?.emails?.[0] ?? '' });
+      }
+      for (const id of chunk) if (knownBuyer(id) === undefined) rememberBuyer(id, null);
+    } catch (err) {
+      if (signal.aborted) throw err;
+      return;
+    }
+  }
+}

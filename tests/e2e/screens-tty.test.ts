@@ -1,0 +1,133 @@
+/**
+ * Screens a front desk can live in (issue 19 sections 1-3), captured from a real terminal (tmux runs the built
+ * CLI): the dashboard and every browse view at 80x24 and 160x48 show whole booking times, their key columns,
+ * every tab and `? help · q quit`; the filter line edits the list's own filter, and two Backspaces sent in one
+ * write both count. Skipped, with a message, only when tmux is not installed.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCliSandbox, startTestEmulator, type CliSandbox, type TestEmulator } from '../helpers/index.js';
+import { hasTmux, openTerminal, type Terminal } from '../helpers/tmux.js';
+
+if (!hasTmux) console.warn('tests/e2e/screens-tty.test.ts: tmux is not installed; skipping the real-terminal tests');
+
+let emu: TestEmulator;
+let sandbox: CliSandbox;
+let term: Terminal;
+
+beforeAll(async () => {
+  if (!hasTmux) return;
+  emu = await startTestEmulator({ seed: 'demo' });
+  sandbox = createCliSandbox();
+  term = openTerminal(sandbox, emu);
+});
+afterAll(async () => {
+  if (!hasTmux) return;
+  term?.close();
+  await emu?.close();
+  sandbox?.cleanup();
+});
+
+/** A whole time by the time rule: `Thu 22:00`, `11-26 22:00` or `2027-11-12`. */
+const TIME = /(?:(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) \d\d:\d\d|\d\d-\d\d \d\d:\d\d|\d{4}-\d\d-\d\d)(?!\S)/;
+const SIZES = [
+  [80, 24],
+  [160, 48],
+] as const;
+
+/** The table rows of a screen (cursor `>` or blank, mark `*` or blank, a space), above the events strip. */
+function tableRows(screen: string): string[] {
+  const lines = screen.split(/^── /m)[0]!.split('\n');
+  const header = lines.findIndex((l) => /^ {3}[A-Z]{2,}/.test(l));
+  return lines.slice(header + 1).filter((l) => /^[> ][ *] \S/.test(l));
+}
+
+/** Checks what every screen must show at any size: lines within the width, the footer's help and quit. */
+function checkChrome(screen: string, width: number, height: number): void {
+  const lines = screen.replace(/\n+$/, '').split('\n');
+  expect(lines.length).toBeLessThanOrEqual(height);
+  for (const line of lines) expect([...line].length).toBeLessThanOrEqual(width);
+  expect(screen).toMatch(/\? help · q quit\s*$/m);
+}
+
+async function quit(name: string): Promise<void> {
+  term.send(name, 'q');
+  await term.waitFor(name, /EXIT=0/);
+}
+
+describe.skipIf(!hasTmux)('screens at 80x24 and 160x48 (tmux)', () => {
+  for (const [width, height] of SIZES) {
+    it(`dashboard at ${width}x${height}: whole times, every tab, the active one bracketed, help and quit`, async () => {
+      const name = `dash${width}`;
+      term.start(name, ['dashboard', '--interval', '60'], { width, height });
+      const screen = await term.waitFor(name, /^\[7 days by staff \d+\]│.*Events \d+[\s\S]*^> /m);
+      checkChrome(screen, width, height);
+      expect(screen).toMatch(/times in \S+/);
+      // Every pane's tab is on the strip, names shortened rather than tabs lost.
+      const strip = screen.split('\n')[1]!;
+      expect(strip.split('│')).toHaveLength(5);
+      const rows = tableRows(screen);
+      expect(rows.length).toBeGreaterThan(3);
+      for (const row of rows) expect(row).toMatch(TIME);
+      expect(screen).toMatch(/^ {3}STAFF +START +SERVICE +CONTACT +STATUS/m);
+      // The last tab is reachable and highlighted when active.
+      term.send(name, 'BTab');
+      const events = await term.waitFor(name, /\[Events \d+\]/);
+      checkChrome(events, width, height);
+      term.send(name, 'BTab');
+      const orders = await term.waitFor(name, /\[Orders to[^\]]* \d+\]/);
+      expect(orders).toMatch(/REASON +BUYER +PLAN +STATUS/);
+      for (const row of tableRows(orders)) expect(row).not.toMatch(/\b[0-9a-f]{8}-/);
+      term.send(name, '?');
+      const help = await term.waitFor(name, /^Keys$/m);
+      for (const line of help.split('\n')) expect([...line].length).toBeLessThanOrEqual(width);
+      expect(help).toMatch(/ctrl-u/);
+      term.send(name, 'Escape');
+      await term.waitFor(name, /^(?![\s\S]*^Keys$)[\s\S]*\? help · q quit/m);
+      await quit(name);
+    });
+
+    it(`every browse view at ${width}x${height}: key columns whole, help and quit`, async () => {
+      const views: Array<{ noun: string; header: RegExp; time?: boolean }> = [
+        { noun: 'bookings', header: /START↑ +SERVICE +CONTACT +STATUS/, time: true },
+        { noun: 'members', header: /EMAIL +NAME +STATUS/ },
+        { noun: 'orders', header: /PLAN +BUYER +.*STATUS +.*END/ },
+        { noun: 'services', header: /NAME +TYPE +PRICE/ },
+        { noun: 'plans', header: /NAME +PRICING/ },
+      ];
+      for (const view of views) {
+        const name = `${view.noun}${width}`;
+        term.start(name, ['browse', view.noun], { width, height });
+        const screen = await term.waitFor(name, /^> /m);
+        checkChrome(screen, width, height);
+        expect(screen).toMatch(view.header);
+        const rows = tableRows(screen);
+        expect(rows.length).toBeGreaterThan(0);
+        // Key columns are whole: no cell of them ends in … (only free text beyond them may be cut).
+        const header = screen.split('\n').find((l) => view.header.test(l))!;
+        const keyEnd = header.search(view.header) + header.match(view.header)![0].length;
+        if (view.time) for (const row of rows) expect(row).toMatch(TIME);
+        if (view.noun !== 'plans') for (const row of rows) expect(row.slice(0, keyEnd)).not.toContain('…');
+        await quit(name);
+      }
+    });
+  }
+
+  it('members --where status=PENDING: / edits the whole filter (no hidden AND), and two Backspaces in one write both erase', async () => {
+    term.start('filter', ['members', 'list', '--interactive', '--where', 'status=PENDING'], { width: 80, height: 24 });
+    const pending = await term.waitFor('filter', /^> .*PENDING/m);
+    expect(pending).toMatch(/where status=PENDING/);
+    term.send('filter', '/');
+    await term.waitFor('filter', /^\/status=PENDING▏/m);
+    term.send('filter', 'C-w');
+    await term.waitFor('filter', /^\/▏/m);
+    term.send('filter', '-l', 'status=BLOCKEDxx');
+    await term.waitFor('filter', /^\/status=BLOCKEDxx▏/m);
+    // Both Backspaces (DEL) in one write, as key repeat over a slow link delivers them.
+    term.send('filter', '-H', '7f', '7f');
+    await term.waitFor('filter', /^\/status=BLOCKED▏/m);
+    term.send('filter', 'Enter');
+    const blocked = await term.waitFor('filter', /where status=BLOCKED[\s\S]*^> .*BLOCKED/m);
+    expect(blocked).not.toMatch(/PENDING/);
+    await quit('filter');
+  });
+});

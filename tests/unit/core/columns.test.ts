@@ -1,0 +1,77 @@
+/** The one column engine (core/columns.ts) and the one time rule (core/when.ts). */
+import { describe, expect, it } from 'vitest';
+import { cutText, displayWidth, fitText, planColumns, planHeader, planLine, type ColumnShape, wrapText } from '../../../src/core/columns.js';
+import { daysText, timeText } from '../../../src/core/when.js';
+
+const shapes: ColumnShape[] = [
+  { header: 'START', fit: 'whole' },
+  { header: 'SERVICE', min: 10 },
+  { header: 'CONTACT', min: 8 },
+  { header: 'STATUS', fit: 'whole' },
+  { header: 'STAFF', priority: 2 },
+  { header: 'ID', fit: 'whole', priority: 1 },
+];
+const rows = [
+  ['Thu 22:00', '瑜伽 Yoga 🧘 Flow', 'Isabella Johnson', 'CONFIRMED', 'Elena Petrova', '9ee87857'],
+  ['11-26 22:00', 'Morning Wheel Throwing Pottery Course', 'Diego Kim', 'PENDING', 'Aiko Tanaka', '093046eb'],
+];
+
+describe('column engine', () => {
+  it('measures display width: CJK and emoji take two cells', () => {
+    expect(displayWidth('瑜伽 Yoga 🧘 Flow')).toBe(17);
+    expect(displayWidth('abc')).toBe(3);
+    expect(cutText('瑜伽 Yoga', 3)).toBe('瑜…');
+    expect(displayWidth(fitText('瑜伽', 6))).toBe(6);
+    expect(fitText('20', 5, 'right')).toBe('   20');
+  });
+
+  it('keeps every column whole when they fit, and lines up columns after wide characters', () => {
+    const plan = planColumns(shapes, rows, 200);
+    expect(plan).toMatchObject({ kept: [0, 1, 2, 3, 4, 5], hidden: 0 });
+    const lines = rows.map((r) => planLine(plan, shapes, r));
+    // The status column starts at the same display cell on both lines, whatever the service's characters.
+    const at = (line: string, text: string) => displayWidth(line.slice(0, line.indexOf(text)));
+    expect(at(lines[0]!, 'CONFIRMED')).toBe(at(lines[1]!, 'PENDING'));
+    expect(planHeader(plan, shapes)).toMatch(/^START {8}SERVICE/);
+  });
+
+  it('drops the highest priority first, marks the header with ›, never cuts times, and cuts free text down to its minimum', () => {
+    const plan = planColumns(shapes, rows, 80);
+    expect(plan.kept).toEqual([0, 1, 2, 3]);
+    expect(plan.hidden).toBe(2);
+    expect(planHeader(plan, shapes)).toMatch(/ ›$/);
+    const tight = planColumns(shapes, rows, 50);
+    expect(tight.kept).toEqual([0, 1, 2, 3]);
+    for (const row of rows) {
+      const line = planLine(tight, shapes, row);
+      expect(displayWidth(line)).toBeLessThanOrEqual(48);
+      expect(line).toContain(row[0]);
+      expect(line).toContain(row[3]);
+    }
+    // The widest free text gave way first.
+    expect(tight.widths[1]).toBeLessThan(displayWidth(rows[1]![1]!));
+    expect(tight.widths[1]).toBeGreaterThanOrEqual(10);
+  });
+
+  it('wraps words to a width with a hanging indent', () => {
+    expect(wrapText('one two three four', 9, 2)).toEqual(['one two', '  three', '  four']);
+  });
+});
+
+describe('time rule', () => {
+  const now = new Date('2026-11-25T12:00:00Z'); // a Wednesday
+  it('shows a time within six days as weekday and time, within the year as month-day and time, else the date', () => {
+    expect(timeText(new Date('2026-11-26T22:00:00Z'), now, 'UTC')).toBe('Thu 22:00');
+    expect(timeText(new Date('2026-11-19T08:00:00Z'), now, 'UTC')).toBe('Thu 08:00');
+    expect(timeText(new Date('2026-12-02T22:00:00Z'), now, 'UTC')).toBe('12-02 22:00');
+    expect(timeText(new Date('2027-01-03T10:00:00Z'), now, 'UTC')).toBe('2027-01-03');
+    // On the site's clock: 06:00 UTC is the evening before in Los Angeles.
+    expect(timeText(new Date('2026-11-27T06:00:00Z'), now, 'America/Los_Angeles')).toBe('Thu 22:00');
+  });
+  it('counts durations in calendar days of the zone', () => {
+    expect(daysText(new Date('2026-11-25T23:00:00Z'), now, 'UTC')).toBe('today');
+    expect(daysText(new Date('2026-11-26T01:00:00Z'), now, 'UTC')).toBe('tomorrow');
+    expect(daysText(new Date('2026-11-28T01:00:00Z'), now, 'UTC')).toBe('in 3 days');
+    expect(daysText(new Date('2026-11-22T01:00:00Z'), now, 'UTC')).toBe('3 days ago');
+  });
+});
