@@ -4,7 +4,6 @@
  * runs, so `list` and `get` do not pay for it at start-up.
  */
 import type { Command } from 'commander';
-import type { Context } from '../../context.js';
 import { UserError } from '../../core/errors.js';
 import { collect } from '../../core/filters.js';
 import { parseCount } from '../../core/numbers.js';
@@ -88,14 +87,4 @@ export function addBulkFlags(cmd: Command): Command {
  */
 export function parseConcurrency(raw: string | undefined): number {
   return parseCount(raw ?? '4', '--concurrency', 1, 16);
-}
-
-/**
- * The confirm rule of design.md: without `--yes`, a change needs a prompt, and a prompt needs a terminal.
- * Checked before anything is planned, so a refused run leaves no journal and changes nothing.
- * @throws UserError (exit 2) naming `--yes`
- */
-export function requireConfirmable(ctx: Context, flags: BulkFlags, what: string): void {
-  if (flags.yes || flags.dryRun || ctx.io.canPrompt()) return;
-  throw new UserError(`${what} needs confirmation, and there is no terminal to ask on`, 'pass --yes to go ahead without a prompt');
 }

@@ -21,6 +21,7 @@ import { assertComplete, REPORT_FIELDS, type BulkReport, summaryLine, summaryRow
 import { type BulkRunHooks, type BulkRunResult, type ConfirmInfo, readRunJournal, runBulk } from '../../bulk/run.js';
 import { parseIdList, readIdsFile, type Selection } from '../../bulk/select.js';
 import { type BulkFlags, parseConcurrency, PLAN_FIELDS, PREVIEW_ROWS, type SelectionFlags } from './bulk-flags.js';
+import { confirmChange, REVERSIBLE } from './confirm.js';
 import { filterOf, type EntityView } from './entity-view.js';
 
 /**
@@ -142,8 +143,13 @@ function bulkHooks(ctx: Context, view: EntityView<unknown>, action: EntityAction
       await showPlan(ctx, view, action, info.plan, info);
     },
     async confirm(info) {
-      if (flags.yes) return true;
-      return ctx.prompter.confirm(question(info.pending));
+      try {
+        await confirmChange(ctx, flags, REVERSIBLE, 'many', question(info.pending), `${action.title.toLowerCase()} ${view.noun.many}`);
+        return true;
+      } catch (err) {
+        if (err instanceof DeclinedError) return false;
+        throw err;
+      }
     },
     progress(total) {
       if (!ctx.io.isStderrTTY) return plainProgress(ctx, action.title, total);
