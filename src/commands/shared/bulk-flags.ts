@@ -67,6 +67,23 @@ export interface BulkFlags {
 /** Rows shown in the preview table. */
 export const PREVIEW_ROWS = 10;
 
+/**
+ * One item of a dry run's plan (issue 18 section 3), as `--dry-run --json` prints them in an array: `change`,
+ * `unchanged` (already in the target state) or `refused` (the state machine or a policy forbids it) with the
+ * reason and the flag that would allow it; `before`/`after` the changed values.
+ */
+export interface DryRunItem {
+  id: string;
+  outcome: 'change' | 'unchanged' | 'refused';
+  reason?: string;
+  lift?: string;
+  before?: Record<string, unknown>;
+  after?: Record<string, unknown>;
+}
+
+/** The fields of {@link DryRunItem}, for checking `--dry-run --json fields`. */
+export const DRY_RUN_FIELDS: readonly string[] = ['id', 'outcome', 'reason', 'lift', 'before', 'after'];
+
 /** Top-level fields of the dry-run plan `--json` prints. */
 export const PLAN_FIELDS: readonly string[] = ['action', 'entity', 'dryRun', 'targets', 'toChange', 'unchanged', 'skipped', 'missing', 'mask', 'items'];
 

@@ -108,6 +108,12 @@ export interface TransitionSpec<E extends { id: string; revision?: string | null
    * as a change to many always does (commands/shared/confirm.ts; the interactive keys follow it too).
    */
   destructive: boolean;
+  /**
+   * What the platform's own answers say before anything is sent (extended bookings' `allowedActions`, a policy
+   * window), for the verb's options: why it would refuse the change and the flag that lifts it
+   * (`--ignore-policy`). A dry run lists such an entity `refused` (issue 18 section 3).
+   */
+  refused?(entity: E, options: Record<string, unknown>): { reason: string; lift?: string } | undefined;
   /** The question the single form of a destructive verb asks (default: `<Title> <noun> ID (label)?`). */
   confirmOne?(entity: E, options: Record<string, unknown>): string | undefined;
   /**

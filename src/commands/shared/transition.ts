@@ -12,10 +12,10 @@ import type { JournalArgs } from '../../bulk/journal.js';
 import type { Context } from '../../context.js';
 import { ExitCode, UserError } from '../../core/errors.js';
 import { notice, success } from '../../core/log.js';
-import { printRecord } from '../../core/output.js';
+import { fieldsChecker, printRecord, printValue, resolveFormat } from '../../core/output.js';
 import { oneLine } from '../../core/text.js';
 import type { Selection } from '../../bulk/select.js';
-import { addBulkFlags, addSelectionFlags, chooseForm, hasSelection } from './bulk-flags.js';
+import { addBulkFlags, addSelectionFlags, chooseForm, DRY_RUN_FIELDS, type DryRunItem, hasSelection } from './bulk-flags.js';
 import { confirmChange, declareRule, requireConfirmable } from './confirm.js';
 import { formatOf, idOf, type Verb } from './verbs.js';
 import type { EntityView, TransitionOptions, TransitionSpec } from './entity-view.js';
@@ -41,6 +41,7 @@ export function transitionVerb<E extends { id: string; revision?: string | null 
     const entity = await spec.fetch(api, id, ctx.signal);
     const label = oneLine(view.label(entity) ?? id);
     const options = spec.options?.(opts) ?? {};
+    if (opts.dryRun) return dryRunOne(ctx, opts, entity, label, options);
     if (spec.reached(entity, options)) {
       notice(ctx.io, `${spec.outcome?.(entity, label, options) ?? `${one} ${id} (${label}) is already ${spec.done}`}; nothing changed`);
       await printRecord(ctx.io, format, entity, { rows: spec.view.rows(entity), columns: spec.view.columns, now: ctx.now() });
@@ -48,15 +49,28 @@ export function transitionVerb<E extends { id: string; revision?: string | null 
     }
     const why = spec.blocked?.(entity);
     if (why) throw new UserError(`${one} ${id} cannot be ${spec.done}: ${why}`, spec.instead?.(entity, ctx.bin), ExitCode.Failure);
-    if (opts.dryRun) {
-      success(ctx.io, `dry run: would ${spec.verb} ${id} (${label}); nothing was changed`);
-      return;
-    }
     const question = spec.confirmOne?.(entity, options) ?? `${spec.verb[0]!.toUpperCase()}${spec.verb.slice(1)} ${one} ${id} (${label})?`;
     await confirmChange(ctx, opts, spec, 'one', question, what);
     const after = await spec.apply(api, entity, opts.revision ?? entity.revision ?? undefined, options, ctx.signal);
     success(ctx.io, spec.outcome?.(after, label, options) ?? `${spec.done} ${id} (${label})${after.revision ? `, revision ${after.revision}` : ''}`);
     await printRecord(ctx.io, format, after, { rows: spec.view.rows(after), columns: spec.view.columns, now: ctx.now() });
+  }
+
+  /**
+   * The dry run of one entity: its outcome as the plan of many would list it (`change`, `unchanged`, `refused`
+   * with the reason and the flag that lifts it), as a one-item JSON array with `--json`. Exit 0 whatever it lists.
+   */
+  async function dryRunOne(ctx: Context, opts: TransitionOptions, entity: E, label: string, options: Record<string, unknown>): Promise<void> {
+    const blocked = spec.blocked?.(entity);
+    const refusal = blocked ? { reason: blocked } : spec.refused?.(entity, options);
+    const item: DryRunItem = spec.reached(entity, options)
+      ? { id: entity.id, outcome: 'unchanged', reason: `already ${spec.done}` }
+      : refusal
+        ? { id: entity.id, outcome: 'refused', reason: refusal.reason, ...(refusal.lift ? { lift: refusal.lift } : {}) }
+        : { id: entity.id, outcome: 'change' };
+    if (opts.json !== undefined && opts.json !== false) await printValue(ctx.io, resolveFormat({ json: opts.json }, fieldsChecker(DRY_RUN_FIELDS)), [item]);
+    const said = item.outcome === 'change' ? `would ${spec.verb} ${entity.id} (${label})` : `${entity.id} (${label}) ${item.outcome}: ${item.reason}${item.lift ? ` (${item.lift} lifts it)` : ''}`;
+    success(ctx.io, `dry run: ${said}; nothing was changed`);
   }
 
   const run = async (opts: TransitionOptions, ctx: Context): Promise<void> => {
@@ -87,6 +101,7 @@ export function transitionVerb<E extends { id: string; revision?: string | null 
       title: spec.title,
       reached: (e) => spec.reached(e, args.options ?? {}),
       blocked: spec.blocked ? (e) => spec.blocked!(e) : undefined,
+      refused: spec.refused ? (e) => spec.refused!(e, args.options ?? {}) : undefined,
       send: wiring.send(api, args.options ?? {}),
       chunkSize: wiring.chunkSize,
       args,

@@ -69,6 +69,11 @@ const SPECS: Record<Verb, Omit<TransitionSpec<BookingRow>, 'view' | 'fetch' | 'c
       if (b.multiServiceBookingInfo?.id) return `it belongs to multi-service booking ${b.multiServiceBookingInfo.id} (cancel the group: msb cancel)`;
       return undefined;
     },
+    // The platform's own answer (extended bookings' allowedActions): inside the policy's cancellation window.
+    refused: (b, o) =>
+      !o.ignorePolicy && b.allowedActions?.cancel === false
+        ? { reason: "the service's booking policy does not allow cancelling it now (BOOKING_POLICY_VIOLATION)", lift: '--ignore-policy' }
+        : undefined,
     instead: (b, bin) => (b.multiServiceBookingInfo?.id && !FINAL.has(String(b.status)) ? `'${bin} msb cancel ${b.multiServiceBookingInfo.id}' cancels the whole group` : undefined),
     flags: (cmd: Command) => cmd.option('--ignore-policy', "cancel even inside the cancellation window of the service's booking policy"),
     options: (o) => (o.ignorePolicy ? { ignorePolicy: true } : {}),
