@@ -47,12 +47,12 @@ export interface Prompter {
    * Asks a yes/no question.
    * @returns the answer
    * @param opts.what what needs the answer, for the refusal without a terminal (`removing profile 'x'`)
-   * @throws UserError (exit 2) naming `flag` (default `--yes`) when no prompt may be drawn; CancelError on Esc or
-   *   Ctrl-C
+   * @throws UserError (exit 2) naming `flag` (default `--yes`) when no prompt may be drawn; CancelError on Ctrl-C
+   *   (Esc answers no)
    */
   confirm(question: string, opts?: { defaultValue?: boolean; flag?: string; what?: string }): Promise<boolean>;
   /**
-   * Like {@link confirm}, but a "no" ends the command: DeclinedError (exit 1, "Nothing was changed").
+   * Like {@link confirm}, but a "no" ends the command: DeclinedError (exit 1, "canceled: nothing was changed").
    * @throws DeclinedError, or what confirm throws
    */
   require(question: string, opts?: { flag?: string; declined?: string; what?: string }): Promise<void>;

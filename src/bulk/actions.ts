@@ -26,7 +26,7 @@ import type { JournalArgs, Outcome } from './journal.js';
 import { type Entity, type EntityPort, fetchByIds } from './port.js';
 
 /** What the plan decides for one target. */
-export type PlanDecision = { changes: FieldDiff[] } | 'unchanged' | { skip: string };
+export type PlanDecision = { changes: FieldDiff[] } | 'unchanged' | { skip: string; lift?: string };
 
 /**
  * One item of a plan made by the caller: its id (an entity's, or a made-up one for a create such as
@@ -366,6 +366,8 @@ export function transitionAction<E extends Entity>(opts: {
   reached(entity: E): boolean;
   /** Why the entity cannot make the change (undefined when it can). */
   blocked?(entity: E): string | undefined;
+  /** Why the platform would refuse it (a policy window), and the flag that lifts that. */
+  refused?(entity: E): { reason: string; lift?: string } | undefined;
   send: ChunkRunner['send'];
   chunkSize: number;
   maxAttempts?: number;
@@ -385,7 +387,9 @@ export function transitionAction<E extends Entity>(opts: {
       plan: (e) => {
         if (opts.reached(e)) return 'unchanged';
         const why = opts.blocked?.(e);
-        return why ? { skip: why } : { changes: [] };
+        if (why) return { skip: why };
+        const refusal = opts.refused?.(e);
+        return refusal ? { skip: refusal.reason, ...(refusal.lift ? { lift: refusal.lift } : {}) } : { changes: [] };
       },
     },
     runner: (port) => ({

@@ -26,8 +26,10 @@ export interface Plan {
   targets: number;
   /** Targets that already are as asked; journaled as `unchanged`, never sent. */
   unchanged: number;
+  /** Their ids, when a row of every item was asked (`allRows`: a piped or `--json` dry run lists each). */
+  unchangedIds?: string[];
   /** Targets whose state does not allow the action; journaled as `skipped` with the reason, never sent. */
-  skipped: { id: string; reason: string }[];
+  skipped: { id: string; reason: string; lift?: string }[];
   /** Requested ids the platform does not have (ids selections only). */
   missing: string[];
   /** The first `previewLimit` rows, or every row when `allRows` was asked (a piped or `--json` dry run). */
@@ -68,11 +70,12 @@ export async function planTargets(
       const decision = decide(entity);
       if (decision === 'unchanged') {
         plan.unchanged += 1;
+        if (opts.allRows) (plan.unchangedIds ??= []).push(entity.id);
         lines.push({ kind: 'result', id: entity.id, outcome: 'unchanged', revision });
         continue;
       }
       if ('skip' in decision) {
-        plan.skipped.push({ id: entity.id, reason: decision.skip });
+        plan.skipped.push({ id: entity.id, reason: decision.skip, ...(decision.lift ? { lift: decision.lift } : {}) });
         lines.push({ kind: 'result', id: entity.id, outcome: 'skipped', revision, error: decision.skip });
         continue;
       }

@@ -58,13 +58,19 @@ export class CancelError extends Error {
 }
 
 /**
- * The user answered no at a confirm prompt (exit 1). Not an error of anyone's: main prints the message alone,
- * without `error:` ("Nothing was changed").
+ * What a confirm prompt left with `n` or Esc says, in the CLI and the interactive views alike (issue 18
+ * section 2).
+ */
+export const CANCELED_TEXT = 'canceled: nothing was changed';
+
+/**
+ * The user answered no (or Esc) at a confirm prompt (exit 1). Not an error of anyone's: main prints the message
+ * alone, without `error:` ({@link CANCELED_TEXT}).
  */
 export class DeclinedError extends Error {
   override readonly name = 'DeclinedError';
   readonly exitCode = ExitCode.Failure;
-  constructor(message = 'Nothing was changed') {
+  constructor(message = CANCELED_TEXT) {
     super(message);
   }
 }

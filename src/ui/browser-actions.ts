@@ -48,7 +48,8 @@ export function useActionFlow(dispatch: Dispatch<BrowserAction>, specOf: (id: st
       try {
         const text = await action.run(ids, io);
         dispatch({ type: 'idle' });
-        dispatch({ type: 'flash', text });
+        // A question answered no changed nothing: said as it is ("canceled: ..."), without the done mark.
+        dispatch({ type: 'flash', text, ...(declined ? { plain: true } : {}) });
         if (pane.selected.length && !declined) dispatch({ type: 'clear-selection' });
       } catch (err) {
         dispatch({ type: 'idle' });

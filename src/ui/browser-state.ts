@@ -62,8 +62,8 @@ export interface BrowserState {
   mode: Mode;
   /** The line typed after `/` (a line editor: line-edit.ts). */
   input: LineState;
-  /** One line under the table: what an action did, or why it failed. */
-  flash?: { text: string; error: boolean };
+  /** One line under the table: what an action did (✓), why it failed (✗, `error`), or a plain notice (`plain`). */
+  flash?: { text: string; error: boolean; plain?: boolean };
   /** The open confirmation: question and preview lines. */
   confirm?: { question: string; lines: string[] };
   progress?: { title: string; done: number; total: number; failed: number };
@@ -96,7 +96,7 @@ export type BrowserAction =
   | { type: 'loading'; pane: string }
   | { type: 'loaded'; pane: string; rows: UiRow[]; done: boolean; total?: number; replace: boolean }
   | { type: 'load-failed'; pane: string; error: string }
-  | { type: 'flash'; text: string; error?: boolean }
+  | { type: 'flash'; text: string; error?: boolean; plain?: boolean }
   | { type: 'confirm'; question: string; lines: string[] }
   | { type: 'confirm-done' }
   | { type: 'busy'; title: string; total: number }
@@ -297,7 +297,7 @@ export function browserReducer(state: BrowserState, action: BrowserAction): Brow
     case 'load-failed':
       return withPane(state, action.pane, (p) => ({ ...p, loading: false, error: action.error }));
     case 'flash':
-      return { ...state, flash: { text: action.text, error: Boolean(action.error) } };
+      return { ...state, flash: { text: action.text, error: Boolean(action.error), ...(action.plain ? { plain: true } : {}) } };
     case 'confirm':
       return { ...state, mode: 'confirm', confirm: { question: action.question, lines: action.lines } };
     case 'confirm-done':

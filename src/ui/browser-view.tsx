@@ -100,7 +100,9 @@ export function BrowserView({
       : state.mode === 'busy' && state.progress
         ? `${state.progress.title} ${state.progress.total ? `${state.progress.done}/${state.progress.total}${state.progress.failed ? `, ${state.progress.failed} failed` : ''}` : ''}`
         : state.flash
-          ? `${state.flash.error ? '✗' : '✓'} ${state.flash.text}`
+          ? state.flash.plain
+            ? state.flash.text
+            : `${state.flash.error ? '✗' : '✓'} ${state.flash.text}`
           : pane.error
             ? `✗ ${pane.error}`
             : '';

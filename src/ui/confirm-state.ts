@@ -6,7 +6,7 @@
 export interface ConfirmState {
   /** The highlighted answer; Enter submits it. Starts at the prompt's default. */
   value: boolean;
-  /** `pending` until the user answers; `cancelled` on Esc or Ctrl-C. */
+  /** `pending` until the user answers (Esc is a no); `cancelled` on Ctrl-C. */
   status: 'pending' | 'answered' | 'cancelled';
 }
 
@@ -51,11 +51,12 @@ export interface KeyInfo {
 
 /**
  * Maps a key press to an action: y/n answer at once, arrows and Tab move the highlight, Enter submits it,
- * Esc and Ctrl-C cancel. Anything else is ignored (undefined).
+ * Esc answers no, Ctrl-C cancels. Anything else is ignored (undefined).
  */
 export function confirmKeyAction(input: string, key: KeyInfo): ConfirmAction | undefined {
   if (key.ctrl && input === 'c') return { type: 'cancel' };
-  if (key.escape) return { type: 'cancel' };
+  // Esc leaves the question as a "no": "canceled: nothing was changed" (issue 18 section 2), not an interrupt.
+  if (key.escape) return { type: 'no' };
   if (key.return) return { type: 'submit' };
   if (key.leftArrow || key.rightArrow || key.tab) return { type: 'toggle' };
   if (input === 'y' || input === 'Y') return { type: 'yes' };

@@ -33,8 +33,8 @@ export interface RenderConfirmOptions {
 /**
  * Asks a yes/no question on the terminal. Call only when `io.canPrompt()` is true.
  *
- * @returns true for yes, false for no
- * @throws CancelError (exit 130) when the user presses Esc or Ctrl-C
+ * @returns true for yes, false for no (or Esc)
+ * @throws CancelError (exit 130) when the user presses Ctrl-C
  */
 export async function renderConfirm(opts: RenderConfirmOptions): Promise<boolean> {
   return ask<boolean>((onDone) => createElement(Confirm, { message: opts.message, defaultValue: opts.defaultValue, onDone }), opts);

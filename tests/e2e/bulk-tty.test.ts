@@ -55,7 +55,7 @@ describe.skipIf(!hasTmux)('bulk update in a real terminal (tmux)', () => {
     term.send('decline', 'n');
     const done = await term.waitFor('decline', /EXIT=\d+/);
     expect(done).toMatch(/Update 300 services\? no/);
-    expect(done).toMatch(/Nothing was changed/);
+    expect(done).toMatch(/canceled: nothing was changed/);
     expect(done).toMatch(/EXIT=1/);
     expect((await updatesPerService(emu, seq)).size).toBe(0);
   });

@@ -67,7 +67,7 @@ describe.skipIf(!hasTmux)('sitectl dashboard in a real terminal (tmux)', () => {
     term.send('dash', 'x');
     await term.waitFor('dash', new RegExp(`\\? Cancel booking ${next} .*\\(y/n\\)`));
     term.send('dash', 'n');
-    await term.waitFor('dash', /✓ nothing was changed/);
+    await term.waitFor('dash', /canceled: nothing was changed/);
     expect(await field('bookings', next, 'status')).not.toBe('CANCELED');
 
     // Another process confirms a booking: it leaves the pane and shows in the events within a second or so.

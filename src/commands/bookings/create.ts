@@ -25,6 +25,7 @@ import { parseWhen, siteZone, tzFlag } from '../shared/time.js';
 import { formatOf } from '../shared/verbs.js';
 import { fetchBooking } from './shared/read.js';
 import { BOOKING_VIEW } from './shared/view.js';
+import { confirmChange, declareRule, REVERSIBLE } from '../shared/confirm.js';
 
 export interface CreateOptions extends FormatFlags {
   service?: string;
@@ -40,6 +41,7 @@ export interface CreateOptions extends FormatFlags {
   skipAvailability?: boolean;
   tz?: string;
   file?: string;
+  yes?: boolean;
 }
 
 export function register(parent: Command, ctx: Context): void {
@@ -64,12 +66,12 @@ export function register(parent: Command, ctx: Context): void {
       '\nExamples:\n' +
         "  sitectl bookings create --service 'Swedish Massage' --start 2026-11-24T10:00 --first-name Ana --email ana@example.com\n" +
         "  sitectl bookings create --service '8-Week Yoga Foundations' --participants 2 --email kim@example.com --confirmed\n" +
-        '  sitectl bookings create --file bookings.ndjson --json\n' +
+        '  sitectl bookings create --file bookings.ndjson --yes --json\n' +
         '\nA --file line is a booking as the platform takes it (ids and ISO times, no names), or {"booking": ..., "flowControlSettings": ...}:\n' +
         '  {"bookedEntity":{"slot":{"serviceId":"SERVICE_ID","startDate":"2026-11-25T17:00:00-08:00"}},"contactDetails":{"firstName":"Ana","email":"ana@example.com"}}\n' +
         '  {"bookedEntity":{"schedule":{"scheduleId":"COURSE_SCHEDULE_ID"}},"totalParticipants":2,"contactDetails":{"email":"kim@example.com"}}',
     );
-  addFormatFlags(cmd).action(async (o: CreateOptions) => {
+  declareRule(addFormatFlags(cmd), REVERSIBLE).action(async (o: CreateOptions) => {
     await run(o, ctx);
   });
 }
@@ -183,6 +185,9 @@ async function createMany(opts: CreateOptions, ctx: Context): Promise<void> {
   // The summary's fields with --json; else one NDJSON line per booking.
   const format = resolveFormat({ json: opts.json }, fieldsChecker(['total', 'created', 'failed', 'results']));
   const infos = await readFile(opts, ctx);
+  // More than one booking is a change to many: it asks first (--yes off a terminal), as every bulk verb does.
+  const scope = infos.length > 1 ? 'many' : 'one';
+  await confirmChange(ctx, opts, REVERSIBLE, scope, `Create ${infos.length} booking${infos.length === 1 ? '' : 's'} from ${opts.file}?`, `creating ${infos.length} bookings from ${opts.file}`);
   const api = await ctx.api();
   const results: Array<{ index: number; id?: string; status?: string; error?: string }> = [];
   for (let at = 0; at < infos.length; at += MAX_BULK_CREATE) {

@@ -15,6 +15,7 @@ import { staffOf } from '../services/shared/lookup.js';
 import { formatOf, idOf } from '../shared/verbs.js';
 import { fetchBooking } from './shared/read.js';
 import { BOOKING_VIEW, serviceIdOf, zoneOf } from './shared/view.js';
+import { declareRule, REVERSIBLE } from '../shared/confirm.js';
 
 export interface RescheduleOptions extends FormatFlags {
   id: string;
@@ -38,7 +39,7 @@ export function register(parent: Command, ctx: Context): void {
     .option('--skip-availability', 'move it even into a full or taken slot (marked double-booked)')
     .option('--tz <zone>', 'read --start in this IANA zone')
     .addHelpText('after', '\nExamples:\n  sitectl bookings reschedule 7c1e --start 2026-11-25T15:00\n  sitectl bookings reschedule 7c1e --start 2026-11-25T23:00Z --ignore-policy --json');
-  addFormatFlags(cmd).action(async (id: string, o: Omit<RescheduleOptions, 'id'>) => {
+  declareRule(addFormatFlags(cmd), REVERSIBLE).action(async (id: string, o: Omit<RescheduleOptions, 'id'>) => {
     await run({ ...o, id }, ctx);
   });
 }

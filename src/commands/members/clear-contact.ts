@@ -9,6 +9,7 @@ import type { Context } from '../../context.js';
 import { UserError } from '../../core/errors.js';
 import { success } from '../../core/log.js';
 import { addFormatFlags, type FormatFlags, printRecord } from '../../core/output.js';
+import { confirmChange, declareRule, DESTRUCTIVE, requireConfirmable } from '../shared/confirm.js';
 import { formatOf, idOf } from '../shared/verbs.js';
 import { MEMBER_VIEW } from './shared/view.js';
 
@@ -21,7 +22,7 @@ export interface ClearOptions extends FormatFlags {
 }
 
 export function register(parent: Command, ctx: Context): void {
-  addFormatFlags(
+  const cmd = addFormatFlags(
     parent
       .command('clear-contact')
       .description("Remove every phone, e-mail and/or address of a member's contact")
@@ -29,9 +30,9 @@ export function register(parent: Command, ctx: Context): void {
       .option('--phones', 'remove the phones')
       .option('--emails', 'remove the contact e-mails (the login e-mail stays)')
       .option('--addresses', 'remove the addresses')
-      .option('-y, --yes', 'do not ask for confirmation (required without a terminal)')
       .addHelpText('after', '\nExamples:\n  sitectl members clear-contact 3f2a --phones --addresses --yes'),
-  ).action(async (id: string, o: Omit<ClearOptions, 'id'>) => {
+  );
+  declareRule(cmd, DESTRUCTIVE).action(async (id: string, o: Omit<ClearOptions, 'id'>) => {
     await run({ ...o, id }, ctx);
   });
 }
@@ -45,10 +46,10 @@ export async function run(opts: ClearOptions, ctx: Context): Promise<void> {
   const format = formatOf(ctx, MEMBER_VIEW, opts);
   const lists = (['phones', 'emails', 'addresses'] as const).filter((l) => opts[l]);
   if (lists.length === 0) throw new UserError('which lists?', 'pass --phones, --emails and/or --addresses');
-  if (!opts.yes && !ctx.io.canPrompt()) throw new UserError(`clearing a member's ${lists.join(', ')} needs confirmation, and there is no terminal to ask on`, 'pass --yes to go ahead without a prompt');
+  requireConfirmable(ctx, opts, DESTRUCTIVE, 'one', `clearing a member's ${lists.join(', ')}`);
   const api = await ctx.api();
   const id = await idOf(ctx, api, MEMBER_VIEW, opts.id);
-  if (!opts.yes) await ctx.prompter.require(`Remove every ${lists.join(', ')} entry of member ${id}?`, { what: `clearing member ${id}'s ${lists.join(', ')}` });
+  await confirmChange(ctx, opts, DESTRUCTIVE, 'one', `Remove every ${lists.join(', ')} entry of member ${id}?`, `clearing member ${id}'s ${lists.join(', ')}`);
   const calls = { phones: members.deleteMemberPhones, emails: members.deleteMemberEmails, addresses: members.deleteMemberAddresses };
   let member: Member | undefined;
   for (const list of lists) member = (await calls[list](api, { id }, { signal: ctx.signal })).member;

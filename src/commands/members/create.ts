@@ -14,6 +14,7 @@ import { addFormatFlags, type FormatFlags, printRecord, printValue } from '../..
 import { formatOf } from '../shared/verbs.js';
 import { addMemberFieldFlags, checkMember, memberFields, type MemberFieldFlags } from './shared/input.js';
 import { MEMBER_VIEW } from './shared/view.js';
+import { declareRule, REVERSIBLE } from '../shared/confirm.js';
 
 export type CreateOptions = MemberFieldFlags & FormatFlags;
 
@@ -26,7 +27,7 @@ export function register(parent: Command, ctx: Context): void {
       `\nExamples:\n  sitectl members create --email ada@example.com --first-name Ada --last-name Lovelace --phone "+1 415 555 0101"\n` +
         `  sitectl members get 3f2a --json | jq '.loginEmail="copy@example.com"|del(.profile.slug)' | sitectl members create --file -`,
     );
-  addFormatFlags(addMemberFieldFlags(cmd)).action(async (o: CreateOptions) => {
+  declareRule(addFormatFlags(addMemberFieldFlags(cmd)), REVERSIBLE).action(async (o: CreateOptions) => {
     await run(o, ctx);
   });
 }

@@ -14,6 +14,7 @@ import { addFormatFlags, type FormatFlags, printRecord } from '../../core/output
 import { formatOf, idOf } from '../shared/verbs.js';
 import { addMemberFieldFlags, checkMember, memberFields, type MemberFieldFlags } from './shared/input.js';
 import { MEMBER_VIEW } from './shared/view.js';
+import { declareRule, REVERSIBLE } from '../shared/confirm.js';
 
 export type UpdateOptions = MemberFieldFlags & FormatFlags & { id: string };
 
@@ -23,7 +24,7 @@ export function register(parent: Command, ctx: Context): void {
     .description("Change a member's e-mail, contact or profile fields")
     .argument('<id>', 'member id (or a unique prefix)')
     .addHelpText('after', `\nExamples:\n  sitectl members update 3f2a --last-name Byron --phone "+1 415 555 0199"\n  sitectl members update 3f2a --public --title "Early riser"`);
-  addFormatFlags(addMemberFieldFlags(cmd, { slug: false })).action(async (id: string, o: Omit<UpdateOptions, 'id'>) => {
+  declareRule(addFormatFlags(addMemberFieldFlags(cmd, { slug: false })), REVERSIBLE).action(async (id: string, o: Omit<UpdateOptions, 'id'>) => {
     await run({ ...o, id }, ctx);
   });
 }

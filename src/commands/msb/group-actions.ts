@@ -12,25 +12,34 @@ import { ExitCode, UserError } from '../../core/errors.js';
 import { notice, success } from '../../core/log.js';
 import { addFormatFlags, type Column, fieldsChecker, type FormatFlags, printRecords, printValue, resolveFormat } from '../../core/output.js';
 import { failIfMissing, resolveAll } from '../shared/ids.js';
+import { confirmChange, declareRule, DESTRUCTIVE, requireConfirmable, REVERSIBLE, type VerbRule } from '../shared/confirm.js';
 import { idOf } from '../shared/verbs.js';
 import { needsZone, parseWhen, tzFlag } from '../shared/time.js';
 import { BOOKING_VIEW } from '../bookings/shared/view.js';
 import { groupFormat, infosOf, printGroup, readGroup } from './shared/group.js';
 
-type Action = (ctx: Context, api: ApiClient, group: MultiServiceBooking & { id: string }, opts: Record<string, unknown>) => Promise<MultiServiceBooking | undefined>;
+/** What a group verb does; `ask` puts the verb's confirmation question (a no-op when its rule does not ask). */
+type Action = (ctx: Context, api: ApiClient, group: MultiServiceBooking & { id: string }, opts: Record<string, unknown>, ask: () => Promise<void>) => Promise<MultiServiceBooking | undefined>;
 
-/** A verb `msb NAME ID` that acts on the group and prints it as it is afterwards. */
-function groupVerb(name: string, description: string, act: Action, extra?: (cmd: Command) => void, example?: string) {
+/**
+ * A verb `msb NAME ID` that acts on the group and prints it as it is afterwards. `rule` is its confirmation
+ * (commands/shared/confirm.ts): a destructive one asks before `act` sends anything; `get` (a read) has none.
+ */
+function groupVerb(name: string, description: string, act: Action, extra?: (cmd: Command) => void, example?: string, rule?: VerbRule) {
   return {
     register(parent: Command, ctx: Context) {
       const cmd = parent.command(name).description(description).argument('<id>', 'the multi-service booking id');
       extra?.(cmd);
       if (example) cmd.addHelpText('after', `\nExample:\n  ${example}`);
-      addFormatFlags(cmd).action(async (id: string, o: FormatFlags & Record<string, unknown>) => {
+      if (rule) declareRule(cmd, rule);
+      addFormatFlags(cmd).action(async (id: string, o: FormatFlags & { yes?: boolean } & Record<string, unknown>) => {
         const format = groupFormat(o);
+        const what = `msb ${name} of multi-service booking ${id}`;
+        if (rule) requireConfirmable(ctx, o, rule, 'one', what);
         const api = await ctx.api();
         const group = await readGroup(ctx, api, id);
-        const after = await act(ctx, api, group, o);
+        const ask = rule ? () => confirmChange(ctx, o, rule, 'one', `${name[0]!.toUpperCase()}${name.slice(1)} multi-service booking ${group.id} (${(group.bookings ?? []).length} bookings)?`, what) : async () => {};
+        const after = await act(ctx, api, group, o, ask);
         await printGroup(ctx, format, after ?? (await readGroup(ctx, api, id)));
       });
     },
@@ -52,25 +61,42 @@ function already(ctx: Context, g: MultiServiceBooking & { id: string }, status: 
 
 export const get = groupVerb('get', 'Show a multi-service booking and its bookings', async (_ctx, _api, g) => g, undefined, 'sitectl msb get 5a0d...');
 
-export const confirm = groupVerb('confirm', 'Confirm every booking of the group', async (ctx, api, g) => {
+export const confirm = groupVerb(
+  'confirm',
+  'Confirm every booking of the group',
+  async (ctx, api, g, _o, ask) => {
   if (already(ctx, g, 'CONFIRMED', 'confirmed')) return g;
+  await ask();
   const { multiServiceBooking } = await calls.confirmMultiServiceBooking(api, { multiServiceBookingId: g.id, confirmBookingsInfo: infosOf(g), returnFullEntity: true }, { signal: ctx.signal });
   success(ctx.io, `Confirmed multi-service booking ${g.id}`);
   return multiServiceBooking;
-});
+  },
+  undefined,
+  undefined,
+  REVERSIBLE,
+);
 
-export const decline = groupVerb('decline', 'Decline every booking of the group', async (ctx, api, g) => {
+export const decline = groupVerb(
+  'decline',
+  'Decline every booking of the group',
+  async (ctx, api, g, _o, ask) => {
   if (already(ctx, g, 'DECLINED', 'declined')) return g;
+  await ask();
   const { multiServiceBooking } = await calls.declineMultiServiceBooking(api, { multiServiceBookingId: g.id, declineBookingsInfo: infosOf(g), returnFullEntity: true }, { signal: ctx.signal });
   success(ctx.io, `Declined multi-service booking ${g.id}`);
   return multiServiceBooking;
-});
+  },
+  undefined,
+  undefined,
+  DESTRUCTIVE,
+);
 
 export const pending = groupVerb(
   'pending',
   'Mark every booking of the group as pending approval',
-  async (ctx, api, g, o) => {
+  async (ctx, api, g, o, ask) => {
     if (already(ctx, g, 'PENDING', 'pending')) return g;
+    await ask();
     const { multiServiceBooking } = await calls.markMultiServiceBookingAsPending(
       api,
       { multiServiceBookingId: g.id, markAsPendingBookingsInfo: infosOf(g), returnFullEntity: true, ...(o.skipApprovalCheck ? { flowControlSettings: { skipPendingApprovalServiceValidation: true } } : {}) },
@@ -80,13 +106,17 @@ export const pending = groupVerb(
     return multiServiceBooking;
   },
   (cmd) => cmd.option('--skip-approval-check', 'also for services that do not require manual approval'),
+  undefined,
+  // Not in issue 18's list: takes the rule of `bookings pending` (and `msb confirm`): acts at once.
+  REVERSIBLE,
 );
 
 export const cancel = groupVerb(
   'cancel',
   'Cancel every booking of the group',
-  async (ctx, api, g, o) => {
+  async (ctx, api, g, o, ask) => {
     if (already(ctx, g, 'CANCELED', 'cancelled')) return g;
+    await ask();
     const { multiServiceBooking } = await calls.cancelMultiServiceBooking(
       api,
       { multiServiceBookingId: g.id, returnFullEntity: true, ...(o.ignorePolicy ? { flowControlSettings: { ignoreCancellationPolicy: true } } : {}) },
@@ -96,12 +126,14 @@ export const cancel = groupVerb(
     return multiServiceBooking;
   },
   (cmd) => cmd.option('--ignore-policy', "cancel even inside the services' cancellation windows"),
+  'sitectl msb cancel 5a0d... --yes',
+  DESTRUCTIVE,
 );
 
 export const reschedule = groupVerb(
   'reschedule',
   'Move the whole group: the first booking to --start, the others keeping their offsets',
-  async (ctx, api, g, o) => {
+  async (ctx, api, g, o, ask) => {
     const bookings = (g.bookings ?? []).map((e) => e.booking!).filter(Boolean);
     if (bookings.length === 0) throw new UserError(`multi-service booking ${g.id} has no bookings`, undefined, ExitCode.Failure);
     const first = bookings[0]!;
@@ -109,6 +141,7 @@ export const reschedule = groupVerb(
     const text = String(o.start ?? '');
     const start = parseWhen(text, needsZone(text) ? zone : 'UTC', '--start', ctx.now().getTime());
     const shift = start - (first.startDate?.getTime() ?? start);
+    await ask();
     const { multiServiceBooking } = await calls.rescheduleMultiServiceBooking(
       api,
       {
@@ -136,6 +169,8 @@ export const reschedule = groupVerb(
       .option('--ignore-policy', "move it even inside the services' reschedule windows")
       .option('--tz <zone>', 'read --start in this IANA zone'),
   'sitectl msb reschedule 5a0d... --start 2026-11-26T14:00',
+  // Not in issue 18's list: takes the rule of `bookings reschedule`: acts at once.
+  REVERSIBLE,
 );
 
 export const availability = {
@@ -191,6 +226,7 @@ function membership(name: 'add' | 'remove') {
         .description(name === 'add' ? 'Add single bookings to a group' : 'Take bookings out of a group (they stay as single bookings)')
         .argument('<id>', 'the multi-service booking id')
         .argument('<bookings...>', 'bookings (ids or unique prefixes)');
+      declareRule(cmd, REVERSIBLE);
       addFormatFlags(cmd).action(async (id: string, given: string[], o: FormatFlags) => {
         const format = groupFormat(o);
         const api = await ctx.api();

@@ -5,8 +5,9 @@ import { planAction } from './shared/action.js';
 export const { register, run } = planAction({
   verb: 'archive',
   description: 'Archive a plan: it can no longer be bought, changed or made primary (its orders go on)',
-  examples: ['sitectl plans archive "Annual Classic" --yes', 'sitectl plans archive 3f2a'],
+  examples: ['sitectl plans archive "Annual Classic" --yes', 'sitectl plans archive 3f2a --yes'],
   options: () => ({}),
+  destructive: true,
   reached: (p) => (p.archived ? 'archived' : undefined),
   confirm: (p) => `Archive plan "${p.name ?? p.id}"? It can no longer be bought or changed; this cannot be undone.`,
   apply: async (api, p, _o, signal) => (await plans.archivePlan(api, { id: p.id }, { signal })).plan,

@@ -13,6 +13,7 @@ import { oneLine } from '../../core/text.js';
 import { formatOf } from '../shared/verbs.js';
 import { addPlanFlags, fieldsOf, pricingOf, type PlanFlags } from './shared/fields.js';
 import { PLAN_VIEW } from './shared/view.js';
+import { declareRule, REVERSIBLE } from '../shared/confirm.js';
 
 export function register(parent: Command, ctx: Context): void {
   const cmd = addPlanFlags(parent.command('create').description('Create a pricing plan'), true).addHelpText(
@@ -20,7 +21,7 @@ export function register(parent: Command, ctx: Context): void {
     `\nExamples:\n  sitectl plans create --name "Gold Monthly" --price 49 --every "1 MONTH" --trial-days 7 --perk "Unlimited classes"\n` +
       `  sitectl plans create --name "Summer Pass" --price 150 --for "3 MONTH" --max-purchases 1\n  sitectl plans create --name "Lifetime" --price 990 --unlimited --hidden`,
   );
-  addFormatFlags(cmd).action(async (o: PlanFlags & FormatFlags) => {
+  declareRule(addFormatFlags(cmd), REVERSIBLE).action(async (o: PlanFlags & FormatFlags) => {
     await run(o, ctx);
   });
 }

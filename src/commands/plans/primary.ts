@@ -7,6 +7,7 @@ export const { register, run } = planAction({
   description: 'Make a plan the primary (highlighted) one; the previous primary plan stops being primary',
   examples: ['sitectl plans primary "Silver 12 Months"', 'sitectl plans primary 3f2a --json'],
   options: () => ({}),
+  destructive: false,
   reached: (p) => (p.primary ? 'primary' : undefined),
   blocked: (p) => (p.archived ? 'it is archived' : p.public === false ? "it is hidden (show it first: 'plans visibility PLAN public')" : undefined),
   apply: async (api, p, _o, signal) => (await plans.makePlanPrimary(api, { id: p.id }, { signal })).plan,

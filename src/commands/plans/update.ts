@@ -13,13 +13,14 @@ import { oneLine } from '../../core/text.js';
 import { formatOf } from '../shared/verbs.js';
 import { addPlanFlags, fieldsOf, hasPricing, pricingOf, type PlanFlags } from './shared/fields.js';
 import { PLAN_VIEW, planOf } from './shared/view.js';
+import { declareRule, REVERSIBLE } from '../shared/confirm.js';
 
 export function register(parent: Command, ctx: Context): void {
   const cmd = addPlanFlags(parent.command('update').description("Change a plan's fields").argument('<plan>', 'plan id, unique id prefix, or exact name'), false).addHelpText(
     'after',
     `\nExamples:\n  sitectl plans update "Gold Monthly" --price 55\n  sitectl plans update 3f2a --buyer-can-cancel no --perk "Unlimited classes" --perk "Sauna"`,
   );
-  addFormatFlags(cmd).action(async (plan: string, o: PlanFlags & FormatFlags) => {
+  declareRule(addFormatFlags(cmd), REVERSIBLE).action(async (plan: string, o: PlanFlags & FormatFlags) => {
     await run({ ...o, plan }, ctx);
   });
 }

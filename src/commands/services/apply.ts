@@ -18,7 +18,8 @@ import { readSource } from '../../core/input.js';
 import { notice, success, warn } from '../../core/log.js';
 import { type Column, fieldsChecker, printRecords, printValue, resolveFormat } from '../../core/output.js';
 import { oneLine } from '../../core/text.js';
-import { addBulkFlags, type BulkFlags, parseConcurrency, requireConfirmable } from '../shared/bulk-flags.js';
+import { addBulkFlags, type BulkFlags, parseConcurrency } from '../shared/bulk-flags.js';
+import { confirmChange, declareRule, requireConfirmable, REVERSIBLE, type VerbRule } from '../shared/confirm.js';
 import type { Catalogue } from './shared/catalogue.js';
 import type { MissingRef } from './shared/catalogue-file.js';
 import { SERVICE_VIEW } from './shared/view.js';
@@ -39,9 +40,9 @@ export function register(parent: Command, ctx: Context): void {
     .description('Make sites hold a catalogue file: create, update (and with --prune delete) services, matched by slug')
     .option('-f, --file <file>', "the catalogue (JSON or YAML from 'services export'; '-' reads stdin)")
     .option('--to-site <site>', 'a target site, id or name (repeatable; default: the site in use)', collect)
-    .option('--prune', 'also delete services of the site that the file does not hold')
+    .option('--prune', 'also delete services of the site that the file does not hold (destructive: asks first)')
     .option('--create-missing', 'create categories and booking policies a site lacks (by name, default rules); never staff');
-  addBulkFlags(cmd).addHelpText(
+  declareRule(addBulkFlags(cmd), REVERSIBLE).addHelpText(
     'after',
     '\nExamples:\n  sitectl services export --where type=CLASS -o classes.yaml\n  sitectl services apply -f classes.yaml --to-site Uptown --dry-run\n  sitectl services apply -f classes.yaml --to-site Uptown --to-site "Mission Bay" --yes\n  sitectl services apply --resume ~/.local/state/sitectl/journals/RUN.ndjson',
   );
@@ -171,6 +172,11 @@ interface PlanRow {
   fields: string;
 }
 
+/** A catalogue is many changes, so it always asks; with `--prune` it deletes too, which makes it destructive. */
+function applyRule(flags: { prune?: boolean }): VerbRule {
+  return { destructive: Boolean(flags.prune) };
+}
+
 /**
  * Shows the plan of every site (a table on stderr for people, the rows on stdout for a piped `--dry-run`),
  * confirms once, and applies each site's plan through the bulk engine.
@@ -214,7 +220,7 @@ export async function applyPlans(ctx: Context, plans: SitePlan[], flags: BulkFla
     }
     const by = (a: string) => rows.filter((r) => r.action === a).length;
     const parts = [`${by('create')} to create`, `${by('update')} to update`, ...(by('delete') ? [`${by('delete')} to DELETE`] : [])].join(', ');
-    await ctx.prompter.require(`Apply ${rows.length} change${rows.length === 1 ? '' : 's'} (${parts}) to ${work.length} site${work.length === 1 ? '' : 's'} (${work.map((p) => p.site.name).join(', ')})?`, { what: `applying to ${work.length} sites` });
+    await confirmChange(ctx, flags, applyRule(flags), 'many', `Apply ${rows.length} change${rows.length === 1 ? '' : 's'} (${parts}) to ${work.length} site${work.length === 1 ? '' : 's'} (${work.map((p) => p.site.name).join(', ')})?`, `applying to ${work.length} sites`);
   }
   const [{ runBulk }, { applyAction }, { servicesPort }, { refText }] = await Promise.all([import('../../bulk/run.js'), import('./shared/apply.js'), import('./shared/bulk.js'), import('./shared/catalogue-file.js')]);
   const concurrency = parseConcurrency(flags.concurrency);
@@ -335,7 +341,7 @@ export async function run(opts: ApplyOptions, ctx: Context): Promise<void> {
   if (!opts.file) throw new UserError('which catalogue?', "pass -f FILE (written by 'services export')");
   const { parseCatalogue } = await import('./shared/catalogue-file.js');
   const wanted = parseCatalogue(await readSource('--file', opts.file, ctx.io.stdin, 'catalogue'), opts.file, ctx.flags.allowUnknownFields);
-  requireConfirmable(ctx, opts, 'applying a catalogue');
+  requireConfirmable(ctx, opts, applyRule(opts), 'many', 'applying a catalogue');
   const sites = opts.toSite?.length ? opts.toSite : [(await ctx.api()).siteId ?? ''];
   const plans = await planSites(ctx, wanted, sites, Boolean(opts.prune), Boolean(opts.createMissing));
   refuseSingleSite(plans, 'create them on that site (staff are never created), or change the file');

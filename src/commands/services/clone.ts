@@ -16,7 +16,8 @@ import { parseCount } from '../../core/numbers.js';
 import { notice, success } from '../../core/log.js';
 import { printRecord } from '../../core/output.js';
 import { oneLine } from '../../core/text.js';
-import { addBulkFlags, type BulkFlags, requireConfirmable } from '../shared/bulk-flags.js';
+import { addBulkFlags, type BulkFlags } from '../shared/bulk-flags.js';
+import { declareRule, requireConfirmable, REVERSIBLE } from '../shared/confirm.js';
 import { formatOf, idOf } from '../shared/verbs.js';
 import { SERVICE_VIEW } from './shared/view.js';
 
@@ -49,7 +50,7 @@ export function register(parent: Command, ctx: Context): void {
       'after',
       `\nExamples:\n  sitectl services clone 4f1c --json id,name\n  sitectl services clone 4f1c --count 20 --yes --concurrency 4\n  sitectl services clone --to-site Uptown --where type=CLASS --yes\n  sitectl services clone 4f1c 9a02 --to-site Uptown --to-site 'Mission Bay' --dry-run`,
     );
-  addBulkFlags(cmd);
+  declareRule(addBulkFlags(cmd), REVERSIBLE);
   cmd.action(async (ids: string[], o: Omit<CloneOptions, 'id' | 'ids'>) => {
     if (o.toSite?.length) return runToSites({ ...o, ids }, ctx);
     if (ids.length > 1) throw new UserError('clone copies one service within the site', 'pass one id, or --to-site SITE to copy several to other sites');
@@ -87,7 +88,7 @@ export async function run(opts: CloneOptions, ctx: Context): Promise<void> {
   }
   const [{ bulkFormat, resumeJournal, runBulkVerb }, { cloneServices, copyName, servicesNamed, servicesPort }] = await Promise.all([import('../shared/bulk.js'), import('./shared/bulk.js')]);
   bulkFormat(opts);
-  requireConfirmable(ctx, opts, `creating ${count} copies`);
+  requireConfirmable(ctx, opts, REVERSIBLE, 'many', `creating ${count} copies`);
   const journal = opts.resume !== undefined ? resumeJournal(SERVICE_VIEW, opts.resume, 'clone') : undefined;
   const api = await ctx.api();
   const sourceId = journal ? journal.header.args.sourceId : await idOf(ctx, api, SERVICE_VIEW, opts.id!);
@@ -124,7 +125,7 @@ export async function runToSites(opts: CloneOptions, ctx: Context): Promise<void
     import('./apply.js'),
   ]);
   const filter = byFlags ? filterOf(ctx, SERVICE_VIEW, opts) : undefined;
-  requireConfirmable(ctx, opts, `copying services to ${opts.toSite!.length} site${opts.toSite!.length === 1 ? '' : 's'}`);
+  requireConfirmable(ctx, opts, REVERSIBLE, 'many', `copying services to ${opts.toSite!.length} site${opts.toSite!.length === 1 ? '' : 's'}`);
   const api = await ctx.api();
   const chosen = ids.length ? { id: { $in: await Promise.all(ids.map((id) => idOf(ctx, api, SERVICE_VIEW, id))) } } : wireFilter(SERVICE_VIEW, filter);
   const { catalogue } = await readCatalogue(api, chosen, ctx.signal);

@@ -18,6 +18,7 @@ import { oneLine } from '../../core/text.js';
 import { checkFileFields } from '../shared/fields.js';
 import { formatOf } from '../shared/verbs.js';
 import { SERVICE_VIEW } from './shared/view.js';
+import { declareRule, REVERSIBLE } from '../shared/confirm.js';
 
 export interface CreateOptions extends FormatFlags {
   name?: string;
@@ -49,7 +50,7 @@ export function register(parent: Command, ctx: Context): void {
       `\nExamples:\n  sitectl services create --name "Yoga basics" --type CLASS --price 25 --capacity 12\n` +
         `  sitectl services get ID --json | jq '.name="Copy"|del(.id,.revision)' | sitectl services create --file -`,
     );
-  addFormatFlags(cmd).action(async (o: CreateOptions) => {
+  declareRule(addFormatFlags(cmd), REVERSIBLE).action(async (o: CreateOptions) => {
     await run(o, ctx);
   });
 }

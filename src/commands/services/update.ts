@@ -11,7 +11,8 @@ import { collect } from '../../core/filters.js';
 import { notice } from '../../core/log.js';
 import { printRecord } from '../../core/output.js';
 import type { ChangeSet } from '../../bulk/changes.js';
-import { addBulkFlags, addSelectionFlags, type BulkFlags, chooseForm, requireConfirmable, type SelectionFlags } from '../shared/bulk-flags.js';
+import { addBulkFlags, addSelectionFlags, type BulkFlags, chooseForm, type SelectionFlags } from '../shared/bulk-flags.js';
+import { declareRule, requireConfirmable, REVERSIBLE } from '../shared/confirm.js';
 import { formatOf, idOf } from '../shared/verbs.js';
 import { SERVICE_VIEW } from './shared/view.js';
 
@@ -44,7 +45,7 @@ export function register(parent: Command, ctx: Context): void {
         `  sitectl services update --resume ~/.local/state/sitectl/journals/<run>.ndjson`,
     );
   addSelectionFlags(cmd, 'services');
-  addBulkFlags(cmd);
+  declareRule(addBulkFlags(cmd), REVERSIBLE);
   cmd.action(async (id: string | undefined, o: Omit<UpdateOptions, 'id'>) => {
     await run({ ...o, id }, ctx);
   });
@@ -67,7 +68,7 @@ export async function run(opts: UpdateOptions, ctx: Context): Promise<void> {
     const journal = resumeJournal(SERVICE_VIEW, opts.resume!, 'update');
     const sets = journal.header.args.set ?? [];
     const change: ChangeSet = { sets, mask: sets.map((s) => s.path) };
-    requireConfirmable(ctx, opts, 'updating services');
+    requireConfirmable(ctx, opts, REVERSIBLE, 'many', 'updating services');
     const api = await ctx.api();
     await runBulkVerb(ctx, {
       view: SERVICE_VIEW,
@@ -83,7 +84,7 @@ export async function run(opts: UpdateOptions, ctx: Context): Promise<void> {
   const change = parseSets(opts.set ?? [], SERVICE_VIEW);
   if (form === 'one') return updateOne(opts.id!, change, opts, ctx);
   const selection = await selectionFromFlags(ctx, SERVICE_VIEW, opts);
-  requireConfirmable(ctx, opts, 'updating services');
+  requireConfirmable(ctx, opts, REVERSIBLE, 'many', 'updating services');
   const api = await ctx.api();
   const args = {
     filter: selection.kind === 'filter' ? selection.filter : undefined,

@@ -4,7 +4,6 @@
  * runs, so `list` and `get` do not pay for it at start-up.
  */
 import type { Command } from 'commander';
-import type { Context } from '../../context.js';
 import { UserError } from '../../core/errors.js';
 import { collect } from '../../core/filters.js';
 import { parseCount } from '../../core/numbers.js';
@@ -70,6 +69,23 @@ export interface BulkFlags {
 /** Rows shown in the preview table. */
 export const PREVIEW_ROWS = 10;
 
+/**
+ * One item of a dry run's plan (issue 18 section 3), as `--dry-run --json` prints them in an array: `change`,
+ * `unchanged` (already in the target state) or `refused` (the state machine or a policy forbids it) with the
+ * reason and the flag that would allow it; `before`/`after` the changed values.
+ */
+export interface DryRunItem {
+  id: string;
+  outcome: 'change' | 'unchanged' | 'refused';
+  reason?: string;
+  lift?: string;
+  before?: Record<string, unknown>;
+  after?: Record<string, unknown>;
+}
+
+/** The fields of {@link DryRunItem}, for checking `--dry-run --json fields`. */
+export const DRY_RUN_FIELDS: readonly string[] = ['id', 'outcome', 'reason', 'lift', 'before', 'after'];
+
 /** Top-level fields of the dry-run plan `--json` prints. */
 export const PLAN_FIELDS: readonly string[] = ['action', 'entity', 'dryRun', 'targets', 'toChange', 'unchanged', 'skipped', 'missing', 'mask', 'items'];
 
@@ -91,14 +107,4 @@ export function addBulkFlags(cmd: Command): Command {
  */
 export function parseConcurrency(raw: string | undefined): number {
   return parseCount(raw ?? '4', '--concurrency', 1, 16);
-}
-
-/**
- * The confirm rule of design.md: without `--yes`, a change needs a prompt, and a prompt needs a terminal.
- * Checked before anything is planned, so a refused run leaves no journal and changes nothing.
- * @throws UserError (exit 2) naming `--yes`
- */
-export function requireConfirmable(ctx: Context, flags: BulkFlags, what: string): void {
-  if (flags.yes || flags.dryRun || ctx.io.canPrompt()) return;
-  throw new UserError(`${what} needs confirmation, and there is no terminal to ask on`, 'pass --yes to go ahead without a prompt');
 }

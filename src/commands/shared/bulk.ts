@@ -17,12 +17,13 @@ import type { BulkProgress } from '../../bulk/execute.js';
 import { defaultJournalDir, type JournalState, type RunOrigin } from '../../bulk/journal.js';
 import { pruneHistory } from '../../bulk/history.js';
 import { rmSync } from 'node:fs';
-import type { Plan } from '../../bulk/plan.js';
+import type { Plan, PreviewRow } from '../../bulk/plan.js';
 import type { EntityPort } from '../../bulk/port.js';
 import { assertComplete, REPORT_FIELDS, type BulkReport, summaryLine, summaryRows } from '../../bulk/report.js';
 import { type BulkRunHooks, type BulkRunResult, type ConfirmInfo, readRunJournal, runBulk } from '../../bulk/run.js';
 import { parseIdList, readIdsFile, type Selection } from '../../bulk/select.js';
-import { type BulkFlags, parseConcurrency, PLAN_FIELDS, PREVIEW_ROWS, type SelectionFlags } from './bulk-flags.js';
+import { type BulkFlags, DRY_RUN_FIELDS, type DryRunItem, parseConcurrency, PLAN_FIELDS, PREVIEW_ROWS, type SelectionFlags } from './bulk-flags.js';
+import { confirmChange, REVERSIBLE } from './confirm.js';
 import { filterOf, type EntityView } from './entity-view.js';
 
 /**
@@ -45,7 +46,7 @@ export async function selectionFromFlags(ctx: Context, view: EntityView<unknown>
 
 /** `--json [fields]` of a bulk verb: fields of the report or of the dry-run plan. @throws UserError (exit 2) */
 export function bulkFormat(flags: BulkFlags): OutputFormat {
-  return resolveFormat({ json: flags.json }, fieldsChecker([...new Set([...REPORT_FIELDS, ...PLAN_FIELDS])]));
+  return resolveFormat({ json: flags.json }, fieldsChecker([...new Set([...REPORT_FIELDS, ...PLAN_FIELDS, ...DRY_RUN_FIELDS])]));
 }
 
 function short(value: unknown, width: number): string {
@@ -144,8 +145,13 @@ function bulkHooks(ctx: Context, view: EntityView<unknown>, action: EntityAction
       await showPlan(ctx, view, action, info.plan, info);
     },
     async confirm(info) {
-      if (flags.yes) return true;
-      return ctx.prompter.confirm(question(info.pending));
+      try {
+        await confirmChange(ctx, flags, REVERSIBLE, 'many', question(info.pending), `${action.title.toLowerCase()} ${view.noun.many}`);
+        return true;
+      } catch (err) {
+        if (err instanceof DeclinedError) return false;
+        throw err;
+      }
     },
     progress(total) {
       if (!ctx.io.isStderrTTY) return plainProgress(ctx, action.title, total);
@@ -190,18 +196,14 @@ async function printHumanReport(ctx: Context, view: EntityView<unknown>, report:
 /** The whole plan of a dry run on stdout: JSON with `--json`, else one TSV line per change (piped output). */
 async function printPlan(ctx: Context, view: EntityView<unknown>, action: EntityAction, plan: Plan, format: OutputFormat): Promise<void> {
   if (format.kind === 'json') {
-    await printValue(ctx.io, format, {
-      action: action.name,
-      entity: view.noun.many,
-      dryRun: true,
-      targets: plan.targets,
-      toChange: plan.items.length,
-      unchanged: plan.unchanged,
-      skipped: plan.skipped,
-      missing: plan.missing,
-      mask: action.columns.join(','),
-      items: plan.preview.map((r) => ({ id: r.id, name: r.name, revision: r.revision, changes: r.changes })),
-    });
+    // Issue 18 section 3: one entry per target, `change`, `unchanged` or `refused` (with the reason and its lift).
+    const side = (r: PreviewRow, key: 'before' | 'after') => (r.changes.length ? Object.fromEntries(r.changes.map((c) => [c.path, c[key]])) : undefined);
+    const items: DryRunItem[] = [
+      ...plan.preview.map((r): DryRunItem => ({ id: r.id, outcome: 'change', ...(r.changes.length ? { before: side(r, 'before'), after: side(r, 'after') } : {}) })),
+      ...(plan.unchangedIds ?? []).map((id): DryRunItem => ({ id, outcome: 'unchanged' })),
+      ...plan.skipped.map((s): DryRunItem => ({ id: s.id, outcome: 'refused', reason: s.reason, ...(s.lift ? { lift: s.lift } : {}) })),
+    ];
+    await printValue(ctx.io, format, items);
     return;
   }
   const lines: string[] = [];

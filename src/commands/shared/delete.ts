@@ -13,7 +13,8 @@ import type { Context } from '../../context.js';
 import { success } from '../../core/log.js';
 import { fieldsChecker, printValue, resolveFormat } from '../../core/output.js';
 import { oneLine } from '../../core/text.js';
-import { addBulkFlags, addSelectionFlags, type BulkFlags, chooseForm, requireConfirmable, type SelectionFlags } from './bulk-flags.js';
+import { addBulkFlags, addSelectionFlags, type BulkFlags, chooseForm, type SelectionFlags } from './bulk-flags.js';
+import { confirmChange, declareRule, DESTRUCTIVE, requireConfirmable } from './confirm.js';
 import { idOf, type Verb } from './verbs.js';
 import { type EntityView } from './entity-view.js';
 
@@ -66,7 +67,7 @@ export function deleteVerb<E>(spec: DeleteSpec<E>): Verb<DeleteOptions> {
   async function deleteOne(given: string, opts: DeleteOptions, ctx: Context): Promise<void> {
     const format = resolveFormat({ json: opts.json }, fieldsChecker(['id', 'deleted']));
     const options = spec.options?.(opts) ?? {};
-    requireConfirmable(ctx, opts, `deleting ${one} ${given}`);
+    requireConfirmable(ctx, opts, DESTRUCTIVE, 'one', `deleting ${one} ${given}`);
     const api = await ctx.api();
     await spec.verify?.(api, options, ctx.signal);
     const id = await idOf(ctx, api, view, given);
@@ -76,7 +77,7 @@ export function deleteVerb<E>(spec: DeleteSpec<E>): Verb<DeleteOptions> {
       success(ctx.io, `dry run: would delete ${id} (${name}); nothing was changed`);
       return;
     }
-    if (!opts.yes) await ctx.prompter.require(`Delete ${one} "${name}" (${id})? This cannot be undone.`, { what: `deleting ${one} ${id}` });
+    await confirmChange(ctx, opts, DESTRUCTIVE, 'one', `Delete ${one} "${name}" (${id})? This cannot be undone.`, `deleting ${one} ${id}`);
     await spec.remove(api, id, ctx.signal, options);
     if (format.kind === 'json') await printValue(ctx.io, format, { id, deleted: true });
     success(ctx.io, `deleted ${id}`);
@@ -89,7 +90,7 @@ export function deleteVerb<E>(spec: DeleteSpec<E>): Verb<DeleteOptions> {
     const [{ resumeJournal, runBulkVerb, selectionFromFlags }, wiring] = await Promise.all([import('./bulk.js'), spec.bulk()]);
     const journal = form === 'resume' ? resumeJournal(view, opts.resume!, 'delete') : undefined;
     const selection = journal ? undefined : await selectionFromFlags(ctx, view, opts);
-    requireConfirmable(ctx, opts, `deleting ${many}`);
+    requireConfirmable(ctx, opts, DESTRUCTIVE, 'many', `deleting ${many}`);
     const api = await ctx.api();
     if (!journal) await spec.verify?.(api, options, ctx.signal);
     const args: JournalArgs = journal?.header.args ?? {
@@ -120,6 +121,7 @@ export function deleteVerb<E>(spec: DeleteSpec<E>): Verb<DeleteOptions> {
       spec.flags?.(cmd);
       addSelectionFlags(cmd, many, spec.view.filterExample);
       addBulkFlags(cmd);
+      declareRule(cmd, DESTRUCTIVE);
       cmd.action(async (id: string | undefined, o: Omit<DeleteOptions, 'id'>) => {
         await run({ ...o, id }, ctx);
       });

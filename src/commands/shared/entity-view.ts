@@ -109,9 +109,17 @@ export interface TransitionSpec<E extends { id: string; revision?: string | null
   /** Why the entity cannot make the change (undefined when it can). */
   blocked?(entity: E): string | undefined;
   /**
-   * For a change that cannot be undone: the question the single form asks first (`--yes` skips it; without a
-   * terminal and without `--yes` it is refused, exit 2), given the entity and the verb's options.
+   * Whether the change cannot be taken back (cancel, decline, block, pause...): the single form then asks first,
+   * as a change to many always does (commands/shared/confirm.ts; the interactive keys follow it too).
    */
+  destructive: boolean;
+  /**
+   * What the platform's own answers say before anything is sent (extended bookings' `allowedActions`, a policy
+   * window), for the verb's options: why it would refuse the change and the flag that lifts it
+   * (`--ignore-policy`). A dry run lists such an entity `refused` (issue 18 section 3).
+   */
+  refused?(entity: E, options: Record<string, unknown>): { reason: string; lift?: string } | undefined;
+  /** The question the single form of a destructive verb asks (default: `<Title> <noun> ID (label)?`). */
   confirmOne?(entity: E, options: Record<string, unknown>): string | undefined;
   /**
    * The line the single form prints once the change is made, given the entity as it is now, its label and the
@@ -144,11 +152,10 @@ export interface TransitionSpec<E extends { id: string; revision?: string | null
 
 type Spec = TransitionSpec<{ id: string; revision?: string | null }>;
 
-/** One key of a noun: the verb it runs and whether it asks first for one row too. */
+/** One key of a noun: the verb it runs (whose declaration says whether it asks first for one row too). */
 export interface KeyedVerb {
   key: string;
   label: string;
-  destructive?: boolean;
   spec: Spec;
 }
 

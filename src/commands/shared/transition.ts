@@ -1,7 +1,7 @@
 /**
  * `NOUN VERB`, a state change every stateful noun shares (issue 6 section 3; members approve/block and orders
  * pause/resume/cancel take the same shape): one entity (`bookings cancel ID`: its revision read first unless
- * `--revision` pins it, no prompt, `--yes` accepted) or many (`--filter | --where | --ids | --ids-file`, or
+ * `--revision` pins it; asked about first when the verb is destructive, commands/shared/confirm.ts) or many (`--filter | --where | --ids | --ids-file`, or
  * `--resume JOURNAL`) through the entity bulk engine: plan (entities already in the state are left alone,
  * those the state machine does not allow are skipped with the reason) -> preview -> confirm -> chunks ->
  * journal -> report, exactly once under faults (each call carries the planned revision; an unconfirmed item is
@@ -12,16 +12,18 @@ import type { JournalArgs } from '../../bulk/journal.js';
 import type { Context } from '../../context.js';
 import { ExitCode, UserError } from '../../core/errors.js';
 import { notice, success } from '../../core/log.js';
-import { printRecord } from '../../core/output.js';
+import { fieldsChecker, printRecord, printValue, resolveFormat } from '../../core/output.js';
 import { oneLine } from '../../core/text.js';
 import type { Selection } from '../../bulk/select.js';
-import { addBulkFlags, addSelectionFlags, chooseForm, hasSelection, requireConfirmable } from './bulk-flags.js';
+import { addBulkFlags, addSelectionFlags, chooseForm, DRY_RUN_FIELDS, type DryRunItem, hasSelection } from './bulk-flags.js';
+import { confirmChange, declareRule, requireConfirmable } from './confirm.js';
 import { formatOf, idOf, type Verb } from './verbs.js';
 import type { EntityView, TransitionOptions, TransitionSpec } from './entity-view.js';
 
 /**
  * Builds `NOUN VERB`.
- * run() throws UserError (exit 2) for bad flags or a missing `--yes` off a terminal (bulk form); UserError
+ * run() throws UserError (exit 2) for bad flags or a missing `--yes` off a terminal (bulk form, or a destructive
+ * verb's single form); UserError
  * (exit 1) when the entity's state does not allow the change; DeclinedError (exit 1); CancelError (130);
  * PartialFailureError (exit 3); ApiError (404 unknown id, 409 a concurrent change).
  */
@@ -32,11 +34,14 @@ export function transitionVerb<E extends { id: string; revision?: string | null 
   async function single(given: string, opts: TransitionOptions, ctx: Context): Promise<void> {
     const format = formatOf(ctx, view, opts);
     if (opts.revision !== undefined && !/^\d+$/.test(opts.revision)) throw new UserError(`--revision must be a whole number such as 3, got '${opts.revision}'`);
+    const what = `${spec.title.toLowerCase()} ${one} ${given}`;
+    requireConfirmable(ctx, opts, spec, 'one', what);
     const api = await ctx.api();
     const id = await idOf(ctx, api, view, given);
     const entity = await spec.fetch(api, id, ctx.signal);
     const label = oneLine(view.label(entity) ?? id);
     const options = spec.options?.(opts) ?? {};
+    if (opts.dryRun) return dryRunOne(ctx, opts, entity, label, options);
     if (spec.reached(entity, options)) {
       notice(ctx.io, `${spec.outcome?.(entity, label, options) ?? `${one} ${id} (${label}) is already ${spec.done}`}; nothing changed`);
       await printRecord(ctx.io, format, entity, { rows: spec.view.rows(entity), columns: spec.view.columns, now: ctx.now() });
@@ -44,18 +49,28 @@ export function transitionVerb<E extends { id: string; revision?: string | null 
     }
     const why = spec.blocked?.(entity);
     if (why) throw new UserError(`${one} ${id} cannot be ${spec.done}: ${why}`, spec.instead?.(entity, ctx.bin), ExitCode.Failure);
-    if (opts.dryRun) {
-      success(ctx.io, `dry run: would ${spec.verb} ${id} (${label}); nothing was changed`);
-      return;
-    }
-    const question = spec.confirmOne?.(entity, options);
-    if (question && !opts.yes) {
-      requireConfirmable(ctx, opts, `${spec.title.toLowerCase()} ${one} ${id}`);
-      await ctx.prompter.require(question, { what: `${spec.title.toLowerCase()} ${one} ${id}` });
-    }
+    const question = spec.confirmOne?.(entity, options) ?? `${spec.verb[0]!.toUpperCase()}${spec.verb.slice(1)} ${one} ${id} (${label})?`;
+    await confirmChange(ctx, opts, spec, 'one', question, what);
     const after = await spec.apply(api, entity, opts.revision ?? entity.revision ?? undefined, options, ctx.signal);
     success(ctx.io, spec.outcome?.(after, label, options) ?? `${spec.done} ${id} (${label})${after.revision ? `, revision ${after.revision}` : ''}`);
     await printRecord(ctx.io, format, after, { rows: spec.view.rows(after), columns: spec.view.columns, now: ctx.now() });
+  }
+
+  /**
+   * The dry run of one entity: its outcome as the plan of many would list it (`change`, `unchanged`, `refused`
+   * with the reason and the flag that lifts it), as a one-item JSON array with `--json`. Exit 0 whatever it lists.
+   */
+  async function dryRunOne(ctx: Context, opts: TransitionOptions, entity: E, label: string, options: Record<string, unknown>): Promise<void> {
+    const blocked = spec.blocked?.(entity);
+    const refusal = blocked ? { reason: blocked } : spec.refused?.(entity, options);
+    const item: DryRunItem = spec.reached(entity, options)
+      ? { id: entity.id, outcome: 'unchanged', reason: `already ${spec.done}` }
+      : refusal
+        ? { id: entity.id, outcome: 'refused', reason: refusal.reason, ...(refusal.lift ? { lift: refusal.lift } : {}) }
+        : { id: entity.id, outcome: 'change' };
+    if (opts.json !== undefined && opts.json !== false) await printValue(ctx.io, resolveFormat({ json: opts.json }, fieldsChecker(DRY_RUN_FIELDS)), [item]);
+    const said = item.outcome === 'change' ? `would ${spec.verb} ${entity.id} (${label})` : `${entity.id} (${label}) ${item.outcome}: ${item.reason}${item.lift ? ` (${item.lift} lifts it)` : ''}`;
+    success(ctx.io, `dry run: ${said}; nothing was changed`);
   }
 
   const run = async (opts: TransitionOptions, ctx: Context): Promise<void> => {
@@ -73,7 +88,7 @@ export function transitionVerb<E extends { id: string; revision?: string | null 
       if (own?.kind === 'filter') selection = criteria ? { kind: 'filter', filter: { $and: [own.filter, criteria] } } : own;
       else selection = own ?? { kind: 'filter', filter: criteria ?? {} };
     }
-    requireConfirmable(ctx, opts, `${spec.title.toLowerCase()} ${many}`);
+    requireConfirmable(ctx, opts, spec, 'many', `${spec.title.toLowerCase()} ${many}`);
     const api = await ctx.api();
     const args: JournalArgs = journal?.header.args ?? {
       filter: selection?.kind === 'filter' ? selection.filter : undefined,
@@ -86,6 +101,7 @@ export function transitionVerb<E extends { id: string; revision?: string | null 
       title: spec.title,
       reached: (e) => spec.reached(e, args.options ?? {}),
       blocked: spec.blocked ? (e) => spec.blocked!(e) : undefined,
+      refused: spec.refused ? (e) => spec.refused!(e, args.options ?? {}) : undefined,
       send: wiring.send(api, args.options ?? {}),
       chunkSize: wiring.chunkSize,
       args,
@@ -116,6 +132,7 @@ export function transitionVerb<E extends { id: string; revision?: string | null 
       spec.flags?.(cmd);
       addSelectionFlags(cmd, many, spec.view.filterExample);
       addBulkFlags(cmd);
+      declareRule(cmd, spec);
       cmd.action(async (id: string | undefined, o: Omit<TransitionOptions, 'id'>) => {
         await run({ ...o, id }, ctx);
       });

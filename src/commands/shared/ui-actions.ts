@@ -6,10 +6,12 @@
  */
 import type { ApiClient } from '../../api/client.js';
 import type { Context } from '../../context.js';
+import { CANCELED_TEXT } from '../../core/errors.js';
 import { shellWord } from '../../core/invocation.js';
 import { oneLine } from '../../core/text.js';
 import type { ActionIO, UiAction } from '../../ui/index.js';
 import { PREVIEW_ROWS } from './bulk-flags.js';
+import { asksFirst } from './confirm.js';
 import type { KeyedVerb } from './entity-view.js';
 
 /** The keys of a noun (the dashboard's and the browser's): what its view declares, none when it declares none. */
@@ -24,7 +26,7 @@ export function shortId(id: string): string {
 
 /**
  * One row: read it, say "already ..." when it is there, refuse with the state machine's reason, ask first when
- * destructive, then change it at the revision just read (a concurrent change is a 409, shown inline).
+ * the verb's declaration says so (the rule of the CLI, commands/shared/confirm.ts), then change it at the revision just read (a concurrent change is a 409, shown inline).
  * @returns the line the UI shows
  * @throws Error (shown inline) when the entity cannot make the change; ApiError from the platform
  */
@@ -35,7 +37,7 @@ async function applyOne(ctx: Context, api: ApiClient, verb: KeyedVerb, id: strin
   if (spec.reached(entity, {})) return `${spec.view.noun.one} ${shortId(id)} (${label}) is already ${spec.done}; nothing changed`;
   const why = spec.blocked?.(entity);
   if (why) throw new Error(`${spec.view.noun.one} ${shortId(id)} cannot be ${spec.done}: ${why}`);
-  if (verb.destructive && !(await io.confirm(`${verb.label} ${spec.view.noun.one} ${shortId(id)} (${label})?`))) return 'nothing was changed';
+  if (asksFirst(spec, 'one') && !(await io.confirm(`${verb.label} ${spec.view.noun.one} ${shortId(id)} (${label})?`))) return CANCELED_TEXT;
   const after = await spec.apply(api, entity, entity.revision ?? undefined, {}, ctx.signal);
   return `${spec.done} ${shortId(id)} (${label})${after.revision ? `, revision ${after.revision}` : ''}`;
 }
@@ -101,7 +103,7 @@ async function applyMany(ctx: Context, api: ApiClient, verb: KeyedVerb, ids: str
   );
   switch (result.kind) {
     case 'declined':
-      return 'nothing was changed';
+      return CANCELED_TEXT;
     case 'empty':
     case 'dry-run':
       return `no ${spec.view.noun.many} to ${spec.verb}: ${result.plan.unchanged} already ${spec.done}, ${result.plan.skipped.length} skipped`;
@@ -122,7 +124,7 @@ export function uiActions(ctx: Context, api: ApiClient, verbs: readonly KeyedVer
   return verbs.map((verb) => ({
     key: verb.key,
     label: verb.label,
-    destructive: verb.destructive,
+    destructive: verb.spec.destructive,
     run: (ids, io) => (ids.length === 1 ? applyOne(ctx, api, verb, ids[0]!, io) : applyMany(ctx, api, verb, ids, io)),
   }));
 }

@@ -29,7 +29,8 @@ import type { EntityPort } from '../../bulk/port.js';
 import type { Context } from '../../context.js';
 import { ExitCode, PartialFailureError, UserError } from '../../core/errors.js';
 import { notice } from '../../core/log.js';
-import { addBulkFlags, type BulkFlags, requireConfirmable } from '../shared/bulk-flags.js';
+import { addBulkFlags, type BulkFlags } from '../shared/bulk-flags.js';
+import { DESTRUCTIVE, REVERSIBLE, requireConfirmable } from '../shared/confirm.js';
 import type { EntityView } from '../shared/entity-view.js';
 
 interface UndoOptions extends BulkFlags {
@@ -64,6 +65,9 @@ export function register(program: Command, ctx: Context): void {
         'services delete (re-created with new ids), members block/approve and mute/unmute, orders pause/resume.',
         'Not undoable: bookings confirm/decline/cancel, orders cancel/mark-paid/postpone, members delete/disconnect.',
         '',
+        'Confirmation: an undo of many items asks first, and so does one whose inverse deletes, blocks or pauses',
+        '(--yes to skip; required without a terminal).',
+        '',
         'Examples:',
         '  sitectl history',
         '  sitectl undo --last --dry-run',
@@ -84,6 +88,8 @@ interface Inverse {
   ids: string[];
   /** Said before the run (new ids, a member coming back APPROVED...). */
   note?: string;
+  /** The inverse deletes or is itself a destructive verb (block, pause): it asks even for one item. */
+  destructive?: boolean;
 }
 
 /**
@@ -112,7 +118,8 @@ export async function run(given: string | undefined, opts: UndoOptions, ctx: Con
       ExitCode.Failure,
     );
   }
-  requireConfirmable(ctx, opts, `undoing change ${change.short}`);
+  // The confirmation rule of every change (shared/confirm.ts): many items ask; one asks when its inverse is destructive.
+  requireConfirmable(ctx, opts, inverse.destructive ? DESTRUCTIVE : REVERSIBLE, inverse.ids.length > 1 ? 'many' : 'one', `undoing change ${change.short}`);
   if (inverse.note) notice(ctx.io, inverse.note);
   const { runBulkVerb } = await import('../shared/bulk.js');
   const result = await runBulkVerb(ctx, {
@@ -162,7 +169,7 @@ async function inverseOf(change: ChangeSummary, state: JournalState, ctx: Contex
       const created = done(state, ['created']).filter((d) => d.result.createdId);
       const expect = new Map(created.map((d) => [d.result.createdId!, d.result.revision]));
       const action = undoCreateAction({ expect, send: w.deleteServicesSender(api), chunkSize: MAX_BULK_SERVICES, args: { ids: [...expect.keys()] } });
-      return { view, port, action, ids: [...expect.keys()] };
+      return { view, port, action, ids: [...expect.keys()], destructive: true };
     }
     if (action === 'delete') {
       const gone = done(state, ['deleted']).filter((d) => d.planned?.before);
@@ -204,6 +211,7 @@ async function inverseOf(change: ChangeSummary, state: JournalState, ctx: Contex
       args: { ids },
     }) as EntityAction,
     ids,
+    destructive: spec.destructive,
     note: fromPending ? `${fromPending} of them were PENDING before the block: they come back APPROVED, not PENDING` : undefined,
   };
 }

@@ -103,16 +103,16 @@ describe('services update (bulk) through the CLI', () => {
     const courses = [...services.values()].filter((s) => s.type === 'COURSE');
     const r = await cli(['services', 'update', '--where', 'type=COURSE', '--set', 'payment.fixed.price.value=45', '--dry-run', '--json']);
     expect(r.code, r.stderr).toBe(0);
-    const plan = JSON.parse(r.stdout);
-    expect(plan).toMatchObject({ action: 'update', dryRun: true, mask: 'payment.fixed.price.value', targets: courses.length });
-    expect(plan.items).toHaveLength(plan.toChange);
-    expect(plan.toChange + plan.unchanged).toBe(courses.length);
-    for (const item of plan.items) {
-      expect(item.changes).toEqual([
-        { path: 'payment.fixed.price.value', before: priceOf(services.get(item.id)!), after: '45' },
-      ]);
+    const plan: Array<{ id: string; outcome: string; before?: Record<string, unknown>; after?: Record<string, unknown> }> = JSON.parse(r.stdout);
+    expect(plan).toHaveLength(courses.length);
+    const changed = plan.filter((i) => i.outcome === 'change');
+    for (const item of changed) {
+      expect(item.before).toEqual({ 'payment.fixed.price.value': priceOf(services.get(item.id)!) });
+      expect(item.after).toEqual({ 'payment.fixed.price.value': '45' });
     }
-    expect(r.stderr).toContain(`dry run: ${plan.toChange} of ${courses.length} services would change (${plan.unchanged} unchanged, 0 skipped); nothing was changed`);
+    const unchanged = plan.filter((i) => i.outcome === 'unchanged').length;
+    expect(changed.length + unchanged).toBe(courses.length);
+    expect(r.stderr).toContain(`dry run: ${changed.length} of ${courses.length} services would change (${unchanged} unchanged, 0 skipped); nothing was changed`);
     expect(await eventsAfter(emu, seq)).toEqual([]);
   });
 
@@ -150,7 +150,7 @@ describe('--ids-file -', () => {
       input: `${ids.slice(0, 2).join('\n')}\n${ids.slice(2).join(',')}\n`,
     });
     expect(r.code, r.stderr).toBe(0);
-    expect(JSON.parse(r.stdout).items.map((i: { id: string }) => i.id).sort()).toEqual([...ids].sort());
+    expect(JSON.parse(r.stdout).map((i: { id: string }) => i.id).sort()).toEqual([...ids].sort());
   });
 });
 

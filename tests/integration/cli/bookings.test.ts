@@ -159,11 +159,11 @@ describe('bookings create and the status actions', () => {
     const again = await cli(['bookings', 'confirm', id]);
     expect(again.code).toBe(0);
     expect(again.stderr).toMatch(/already confirmed; nothing changed/);
-    const stale = await cli(['bookings', 'cancel', id, '--revision', '1', '--ignore-policy']);
+    const stale = await cli(['bookings', 'cancel', id, '--revision', '1', '--ignore-policy', '--yes']);
     expectError(stale, 1, /REVISION_MISMATCH/);
-    const canceled = await cli(['bookings', 'cancel', id, '--ignore-policy', '--json', 'status']);
+    const canceled = await cli(['bookings', 'cancel', id, '--ignore-policy', '--json', 'status', '--yes']);
     expect(json(canceled)).toEqual({ status: 'CANCELED' });
-    expectError(await cli(['bookings', 'decline', id]), 1, /cannot be declined: it is CANCELED/);
+    expectError(await cli(['bookings', 'decline', id, '--yes']), 1, /cannot be declined: it is CANCELED/);
   });
 
   it('reschedule moves to a free slot; participants of an appointment are refused; fields and actions', async () => {
@@ -189,7 +189,7 @@ describe('bookings create and the status actions', () => {
     const file = join(dir, 'many.ndjson');
     const line = (startDate: string, staff?: string) => JSON.stringify({ bookedEntity: { slot: { serviceId: service, startDate, ...(staff ? { resource: { id: staff } } : {}) } }, contactDetails: { firstName: 'File' } });
     writeFileSync(file, [line(a.startDate, a.resource!.id), line(b.startDate, b.resource!.id), line(a.startDate, a.resource!.id)].join('\n') + '\n');
-    const r = await cli(['bookings', 'create', '--file', file]);
+    const r = await cli(['bookings', 'create', '--file', file, '--yes']);
     expect(r.code).toBe(3);
     const results = r.stdout.trimEnd().split('\n').map((l) => JSON.parse(l));
     expect(results.map((x: { index: number }) => x.index)).toEqual([1, 2, 3]);
@@ -303,12 +303,12 @@ describe('msb', () => {
     expect(again.code, again.stderr).toBe(0);
     expect(again.stderr).toMatch(/is already confirmed; nothing changed/);
     expect(await lastEventSeq(emu)).toBe(seq);
-    const refused = await cli(['bookings', 'cancel', group.bookings[0].bookingId]);
+    const refused = await cli(['bookings', 'cancel', group.bookings[0].bookingId, '--yes']);
     expectError(refused, 1, /belongs to multi-service booking/);
     expect(refused.stderr).toContain(`hint: 'sitectl msb cancel ${id}' cancels the whole group`);
-    const canceled = json(await cli(['msb', 'cancel', id, '--ignore-policy', '--json']));
+    const canceled = json(await cli(['msb', 'cancel', id, '--ignore-policy', '--json', '--yes']));
     expect(canceled.bookings.map((b: { booking: { status: string } }) => b.booking.status)).toEqual(['CANCELED', 'CANCELED']);
-    const twice = await cli(['msb', 'cancel', id]);
+    const twice = await cli(['msb', 'cancel', id, '--yes']);
     expect(twice.code, twice.stderr).toBe(0);
     expect(twice.stderr).toMatch(/is already cancelled; nothing changed/);
     expectError(await cli(['msb', 'create', '--booking', 'Swedish Massage']), 2, /2 to 40 bookings/);
@@ -332,6 +332,6 @@ describe('msb', () => {
     const text = await cli(['msb', 'availability', id]);
     expect(text.stdout).toMatch(/^bookable\tyes$/m);
     expect(text.stdout).toMatch(/^remaining\t1 of 1$/m);
-    expect((await cli(['msb', 'cancel', id, '--ignore-policy'])).code).toBe(0);
+    expect((await cli(['msb', 'cancel', id, '--ignore-policy', '--yes'])).code).toBe(0);
   });
 });

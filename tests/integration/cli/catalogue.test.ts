@@ -273,15 +273,15 @@ describe('services apply and clone --to-site', () => {
     const edited = before.get(second.slug)!;
     // Someone edits the second service on Uptown while the prompt is up (after the plan was made).
     const prompter = answering(true);
-    const ask = prompter.require.bind(prompter);
-    prompter.require = async (q: string, o?: { declined?: string }) => {
+    const ask = prompter.confirm.bind(prompter);
+    prompter.confirm = async (q: string) => {
       const res = await fetch(`${emu.url}/_api/bookings/v2/services/${edited.id}`, {
         method: 'PATCH',
         headers: { authorization: emu.apiKey, 'wix-site-id': uptown().id, 'content-type': 'application/json' },
         body: JSON.stringify({ service: { id: edited.id, revision: edited.revision, tagLine: 'edited by hand' }, mask: 'tagLine' }),
       });
       expect(res.status).toBe(200);
-      return ask(q, o);
+      return ask(q);
     };
     const r = await cli(['services', 'apply', '-f', file, '--to-site', 'Uptown', '--json'], { tty: true, env: { CI: undefined }, prompter });
     expect(r.code, r.stderr).toBe(3);

@@ -429,11 +429,11 @@ describe('profiles (section 6)', () => {
 });
 
 describe('declined prompts', () => {
-  it('answering no prints "Nothing was changed" with exit 1 and no error prefix', async () => {
+  it('answering no prints "canceled: nothing was changed" with exit 1 and no error prefix', async () => {
     const id = await createService('Kept');
     const r = await cli(['services', 'delete', id], { tty: true, env: { CI: undefined }, prompter: answering(false) });
     expect(r.code).toBe(1);
-    expect(r.stderr.trim()).toBe('Nothing was changed');
+    expect(r.stderr.trim()).toBe('canceled: nothing was changed');
     const still = await cli(['services', 'get', id, '--json', 'id']);
     expect(still.code).toBe(0);
   });

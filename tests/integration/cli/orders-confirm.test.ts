@@ -106,7 +106,7 @@ describe("the member's orders (--mine)", () => {
 
   it('cancel --mine --at next-payment says when the order ends; it stays ACTIVE', async () => {
     const id = await order(await cancelablePlan(), memberId);
-    const r = await member(['orders', 'cancel', id, '--mine', '--at', 'next-payment']);
+    const r = await member(['orders', 'cancel', id, '--mine', '--at', 'next-payment', '--yes']);
     expect(r.code, r.stderr).toBe(0);
     const after = await statusOf(id);
     expect(after).toMatchObject({ status: 'ACTIVE', autoRenewCanceled: true });
@@ -122,7 +122,7 @@ describe("the owner's order actions", () => {
 
   it('cancel ID --at next-payment says when the order will end, not "canceled"', async () => {
     const id = await order(await cancelablePlan(), await buyer());
-    const r = await cli(['orders', 'cancel', id, '--at', 'next-payment']);
+    const r = await cli(['orders', 'cancel', id, '--at', 'next-payment', '--yes']);
     expect(r.code, r.stderr).toBe(0);
     const after = await statusOf(id);
     expect(after).toMatchObject({ status: 'ACTIVE', autoRenewCanceled: true });
@@ -133,9 +133,9 @@ describe("the owner's order actions", () => {
   it('cancel --at next-payment again changes nothing, one or in bulk (no second call the platform would refuse)', async () => {
     const plan = await cancelablePlan();
     const id = await order(plan, await buyer());
-    expect((await cli(['orders', 'cancel', id, '--at', 'next-payment'])).code).toBe(0);
+    expect((await cli(['orders', 'cancel', id, '--at', 'next-payment', '--yes'])).code).toBe(0);
     const seq = await lastEventSeq(emu);
-    const again = await cli(['orders', 'cancel', id, '--at', 'next-payment']);
+    const again = await cli(['orders', 'cancel', id, '--at', 'next-payment', '--yes']);
     expect(again.code, again.stderr).toBe(0);
     expect(again.stderr).toMatch(/auto-renewal is canceled, and it stays ACTIVE until then; nothing changed/);
     const other = await order(plan, await buyer());
@@ -160,14 +160,16 @@ describe("the owner's order actions", () => {
     const dry = await cli(['orders', 'pause', '--plan', plan, '--status', 'ACTIVE', '--dry-run', '--json']);
     expect(dry.code, dry.stderr).toBe(0);
     const planned = json(dry);
-    expect(planned).toMatchObject({ targets: 3, toChange: 1 });
-    expect(new Set(planned.skipped.map((x: { id: string }) => x.id))).toEqual(new Set(waiting));
-    expect(planned.skipped.every((x: { reason: string }) => /not started/.test(x.reason))).toBe(true);
+    expect(planned).toHaveLength(3);
+    const refused = planned.filter((x: { outcome: string }) => x.outcome === 'refused');
+    expect(planned.filter((x: { outcome: string }) => x.outcome === 'change')).toHaveLength(1);
+    expect(new Set(refused.map((x: { id: string }) => x.id))).toEqual(new Set(waiting));
+    expect(refused.every((x: { reason: string }) => /not started/.test(x.reason))).toBe(true);
     const run = await cli(['orders', 'pause', '--plan', plan, '--status', 'ACTIVE', '--yes', '--json']);
     expect(run.code, run.stderr).toBe(0);
     expect(json(run).counts).toMatchObject({ paused: 1, skipped: 2, failed: 0 });
     expect((await statusOf(started)).status).toBe('PAUSED');
     // One order alone: refused with the same reason before anything is sent (exit 1).
-    expectError(await cli(['orders', 'pause', waiting[0]!]), 1, /cannot be paused: it has not started yet/);
+    expectError(await cli(['orders', 'pause', waiting[0]!, '--yes']), 1, /cannot be paused: it has not started yet/);
   });
 });

@@ -32,7 +32,7 @@ describe('confirm reducer', () => {
     expect(confirmKeyAction('', { return: true })).toEqual({ type: 'submit' });
     expect(confirmKeyAction('', { leftArrow: true })).toEqual({ type: 'toggle' });
     expect(confirmKeyAction('c', { ctrl: true })).toEqual({ type: 'cancel' });
-    expect(confirmKeyAction('', { escape: true })).toEqual({ type: 'cancel' });
+    expect(confirmKeyAction('', { escape: true })).toEqual({ type: 'no' });
     expect(confirmKeyAction('x', {})).toBeUndefined();
   });
 });

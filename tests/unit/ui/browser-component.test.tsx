@@ -93,7 +93,7 @@ describe('Browser component', () => {
         destructive: true,
         async run(ids, io) {
           if (fail) throw new Error('booking r2 cannot be declined: it is CANCELED');
-          if (!(await io.confirm(`Decline ${ids.length}?`, ['Plan: 2 to decline']))) return 'nothing was changed';
+          if (!(await io.confirm(`Decline ${ids.length}?`, ['Plan: 2 to decline']))) return 'canceled: nothing was changed';
           calls.push(ids);
           return `${ids.length} declined`;
         },
@@ -108,7 +108,7 @@ describe('Browser component', () => {
     ui.press('d');
     await until(ui.stdout, (f) => /\? Decline 2\? {2}\(y\/n\)/.test(f), 'the question');
     ui.press('n');
-    await until(ui.stdout, (f) => /✓ nothing was changed/.test(f) && /2 marked/.test(f), 'declined, marks kept');
+    await until(ui.stdout, (f) => /canceled: nothing was changed/.test(f) && !/✓ canceled/.test(f) && /2 marked/.test(f), 'declined, marks kept');
     expect(calls).toEqual([]);
     ui.press('d');
     await until(ui.stdout, (f) => /\? Decline 2\?/.test(f), 'the question again');

@@ -22,6 +22,8 @@ export function bookingsPort(api: ApiClient): EntityPort {
     entity: (item) => rowOf(item) as unknown as Entity,
     wire: (filter) => mapFilterFields(filter, bookingWirePath),
     label: (b) => BOOKING_VIEW.label(b as never),
+    // What the platform allows each booking (policy windows): the plan lists a refusal before anything is sent.
+    params: { withBookingAllowedActions: true },
   });
 }
 

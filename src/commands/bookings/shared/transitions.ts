@@ -26,6 +26,7 @@ const SPECS: Record<Verb, Omit<TransitionSpec<BookingRow>, 'view' | 'fetch' | 'c
     examples: ['sitectl bookings confirm 7c1e', 'sitectl bookings confirm --status PENDING --dry-run', "sitectl bookings confirm --where status=CREATED --filter '{\"startDate\":{\"$gte\":\"2026-12-01T00:00:00Z\"}}' --yes --json"],
     done: 'confirmed',
     title: 'Confirming',
+    destructive: false,
     reached: (b) => b.status === 'CONFIRMED',
     blocked: (b) => (AWAITING.has(String(b.status)) ? undefined : `it is ${b.status} (confirm takes PENDING, CREATED or WAITING_LIST)`),
     async apply(api, b, revision, _o, signal) {
@@ -40,9 +41,10 @@ const SPECS: Record<Verb, Omit<TransitionSpec<BookingRow>, 'view' | 'fetch' | 'c
   decline: {
     verb: 'decline',
     description: 'Decline a booking, or many through a previewed, journaled bulk run',
-    examples: ['sitectl bookings decline 7c1e', 'sitectl bookings decline --where status=WAITING_LIST --yes'],
+    examples: ['sitectl bookings decline 7c1e --yes', 'sitectl bookings decline --where status=WAITING_LIST --yes'],
     done: 'declined',
     title: 'Declining',
+    destructive: true,
     reached: (b) => b.status === 'DECLINED',
     blocked: (b) => (AWAITING.has(String(b.status)) ? undefined : `it is ${b.status} (decline takes PENDING, CREATED or WAITING_LIST)`),
     async apply(api, b, revision, _o, signal) {
@@ -57,15 +59,21 @@ const SPECS: Record<Verb, Omit<TransitionSpec<BookingRow>, 'view' | 'fetch' | 'c
   cancel: {
     verb: 'cancel',
     description: 'Cancel a booking, or many through a previewed, journaled bulk run',
-    examples: ['sitectl bookings cancel 7c1e', 'sitectl bookings cancel 7c1e --ignore-policy', "sitectl bookings cancel --service 'Hot Yoga' --from 2026-12-24 --to 2026-12-27 --dry-run"],
+    examples: ['sitectl bookings cancel 7c1e --yes', 'sitectl bookings cancel 7c1e --ignore-policy --yes', "sitectl bookings cancel --service 'Hot Yoga' --from 2026-12-24 --to 2026-12-27 --dry-run"],
     done: 'canceled',
     title: 'Cancelling',
+    destructive: true,
     reached: (b) => b.status === 'CANCELED',
     blocked: (b) => {
       if (FINAL.has(String(b.status))) return `it is ${b.status}, which is final`;
       if (b.multiServiceBookingInfo?.id) return `it belongs to multi-service booking ${b.multiServiceBookingInfo.id} (cancel the group: msb cancel)`;
       return undefined;
     },
+    // The platform's own answer (extended bookings' allowedActions): inside the policy's cancellation window.
+    refused: (b, o) =>
+      !o.ignorePolicy && b.allowedActions?.cancel === false
+        ? { reason: "the service's booking policy does not allow cancelling it now (BOOKING_POLICY_VIOLATION)", lift: '--ignore-policy' }
+        : undefined,
     instead: (b, bin) => (b.multiServiceBookingInfo?.id && !FINAL.has(String(b.status)) ? `'${bin} msb cancel ${b.multiServiceBookingInfo.id}' cancels the whole group` : undefined),
     flags: (cmd: Command) => cmd.option('--ignore-policy', "cancel even inside the cancellation window of the service's booking policy"),
     options: (o) => (o.ignorePolicy ? { ignorePolicy: true } : {}),
@@ -84,6 +92,8 @@ const SPECS: Record<Verb, Omit<TransitionSpec<BookingRow>, 'view' | 'fetch' | 'c
     examples: ['sitectl bookings pending 7c1e', 'sitectl bookings pending --where status=CREATED --skip-approval-check --yes'],
     done: 'pending',
     title: 'Marking pending',
+    // Not in issue 18's list: takes the rule of its sibling `confirm` (the booking still awaits a decision).
+    destructive: false,
     reached: (b) => b.status === 'PENDING',
     blocked: (b) => (b.status === 'CREATED' ? undefined : `it is ${b.status} (only a CREATED booking can be marked pending)`),
     flags: (cmd: Command) => cmd.option('--skip-approval-check', 'also for services that do not require manual approval'),
@@ -125,7 +135,7 @@ export function bookingTransition(verb: Verb) {
 export function bookingKeys(): KeyedVerb[] {
   return [
     { key: 'c', label: 'Confirm', spec: bookingTransition('confirm').spec as never },
-    { key: 'd', label: 'Decline', destructive: true, spec: bookingTransition('decline').spec as never },
-    { key: 'x', label: 'Cancel', destructive: true, spec: bookingTransition('cancel').spec as never },
+    { key: 'd', label: 'Decline', spec: bookingTransition('decline').spec as never },
+    { key: 'x', label: 'Cancel', spec: bookingTransition('cancel').spec as never },
   ];
 }

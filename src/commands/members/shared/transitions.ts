@@ -29,6 +29,7 @@ const SPECS: Record<MemberVerb, Omit<TransitionSpec<Member>, 'view' | 'fetch' | 
     ],
     done: 'approved',
     title: 'Approving',
+    destructive: false,
     reached: (m) => m.status === 'APPROVED',
     blocked: (m) => statusBlocked(m, 'approve'),
     async apply(api, m, _r, _o, signal) {
@@ -43,9 +44,10 @@ const SPECS: Record<MemberVerb, Omit<TransitionSpec<Member>, 'view' | 'fetch' | 
   block: {
     verb: 'block',
     description: 'Block a member (it can no longer log in); many by filter as a previewed, journaled job',
-    examples: ['sitectl members block 3f2a', `sitectl members block --filter '{"loginEmail":{"$endsWith":"@spam.example"}}' --yes`],
+    examples: ['sitectl members block 3f2a --yes', `sitectl members block --filter '{"loginEmail":{"$endsWith":"@spam.example"}}' --yes`],
     done: 'blocked',
     title: 'Blocking',
+    destructive: true,
     reached: (m) => m.status === 'BLOCKED',
     blocked: (m) => statusBlocked(m, 'block'),
     async apply(api, m, _r, _o, signal) {
@@ -60,9 +62,10 @@ const SPECS: Record<MemberVerb, Omit<TransitionSpec<Member>, 'view' | 'fetch' | 
   disconnect: {
     verb: 'disconnect',
     description: 'Disconnect a member for good (status OFFLINE: no login, gone from the community)',
-    examples: ['sitectl members disconnect 3f2a', 'sitectl members disconnect --where status=BLOCKED --dry-run'],
+    examples: ['sitectl members disconnect 3f2a --yes', 'sitectl members disconnect --where status=BLOCKED --dry-run'],
     done: 'disconnected',
     title: 'Disconnecting',
+    destructive: true,
     reached: (m) => m.status === 'OFFLINE',
     blocked: (m) => statusBlocked(m, 'disconnect'),
     confirmOne: (m) => `Disconnect member ${m.loginEmail ?? m.id}? This cannot be undone.`,
@@ -81,6 +84,8 @@ const SPECS: Record<MemberVerb, Omit<TransitionSpec<Member>, 'view' | 'fetch' | 
     examples: ['sitectl members mute 3f2a', 'sitectl members mute --ids 3f2a...,9c1b... --yes'],
     done: 'muted',
     title: 'Muting',
+    // Not in issue 18's list: takes the rule of `approve` (unmute takes it back).
+    destructive: false,
     reached: (m) => m.activityStatus === 'MUTED',
     blocked: (m) => activityBlocked(m, 'mute'),
     async apply(api, m, _r, _o, signal) {
@@ -98,6 +103,8 @@ const SPECS: Record<MemberVerb, Omit<TransitionSpec<Member>, 'view' | 'fetch' | 
     examples: ['sitectl members unmute 3f2a', 'sitectl members unmute --where activityStatus=MUTED --yes'],
     done: 'unmuted',
     title: 'Unmuting',
+    // Not in issue 18's list: takes the rule of `approve`.
+    destructive: false,
     reached: (m) => m.activityStatus === 'ACTIVE',
     blocked: (m) => activityBlocked(m, 'unmute'),
     async apply(api, m, _r, _o, signal) {
@@ -126,6 +133,6 @@ export function memberTransition(verb: MemberVerb) {
 export function memberKeys(): KeyedVerb[] {
   return [
     { key: 'a', label: 'Approve', spec: memberTransition('approve').spec as never },
-    { key: 'b', label: 'Block', destructive: true, spec: memberTransition('block').spec as never },
+    { key: 'b', label: 'Block', spec: memberTransition('block').spec as never },
   ];
 }

@@ -17,7 +17,7 @@ import { notice, success } from '../../../core/log.js';
 import { printRecord, printRecords, type FormatFlags } from '../../../core/output.js';
 import { oneLine } from '../../../core/text.js';
 import { memberApi } from '../../auth/shared/session.js';
-import { requireConfirmable } from '../../shared/bulk-flags.js';
+import { confirmChange, DESTRUCTIVE, requireConfirmable } from '../../shared/confirm.js';
 import { resolveId } from '../../shared/ids.js';
 import { formatOf } from '../../shared/verbs.js';
 import { type EntityView } from '../../shared/entity-view.js';
@@ -94,8 +94,8 @@ export async function getMine(o: FormatFlags & { id: string }, ctx: Context): Pr
 
 /**
  * `orders cancel ID --mine [--at now|next-payment] [--yes]`: the member's cancellation request (the plan must
- * allow it). Like the owner's `orders cancel ID`: a cancel that takes effect now asks first on a terminal; off
- * one it needs `--yes` (exit 2 before anything is sent). Every flag is checked before the order is read.
+ * allow it). Like the owner's `orders cancel ID` (destructive): it asks first on a terminal; off one it needs
+ * `--yes` (exit 2 before anything is sent). Every flag is checked before the order is read.
  * An order already CANCELED is left alone ("nothing changed", exit 0), as the owner's form does.
  * @throws UserError (exit 2) for a bad flag or a missing `--yes` off a terminal; UserError (exit 1) for an ENDED
  *   order; DeclinedError (exit 1); ApiError 404 (not the member's order), 428 BUYER_CANNOT_CANCEL
@@ -104,16 +104,16 @@ export async function cancelMine(o: { id?: string; at?: string; yes?: boolean } 
   if (!o.id) throw new UserError('orders cancel --mine needs the order id');
   const at = choiceOf((o.at ?? 'now').replace(/_/g, '-'), ['now', 'immediately', 'next-payment', 'next-payment-date'], '--at', { fold: (v) => v.trim().toLowerCase() });
   const effectiveAt = at === 'now' || at === 'immediately' ? 'IMMEDIATELY' : 'NEXT_PAYMENT_DATE';
-  // The owner's rule (transitions.ts confirmOne): a cancel that ends the plan now is asked about.
-  if (effectiveAt === 'IMMEDIATELY') requireConfirmable(ctx, o, `cancelling order ${o.id}`);
+  // The owner's rule (orders cancel is destructive): asked about, now or at the next payment date.
+  requireConfirmable(ctx, o, DESTRUCTIVE, 'one', `cancelling order ${o.id}`);
   const { id, after } = await withMember(ctx, async (api) => {
     const id = await mineId(ctx, api, o.id!);
     const order = (await memberOrders.memberGetOrder(api, { id, fieldSet: 'FULL' }, { signal: ctx.signal })).order;
     if (order.status === 'CANCELED') return { id, after: undefined };
     if (order.status === 'ENDED') throw new UserError(`order ${id} cannot be canceled: it has ENDED`, undefined, ExitCode.Failure);
-    if (effectiveAt === 'IMMEDIATELY' && !o.yes) {
-      await ctx.prompter.require(`Cancel your order ${id} (${oneLine(ORDER_VIEW.label(order) ?? id)}) now? You lose the plan at once.`, { what: `cancelling order ${id}` });
-    }
+    const label = oneLine(ORDER_VIEW.label(order) ?? id);
+    const question = effectiveAt === 'IMMEDIATELY' ? `Cancel your order ${id} (${label}) now? You lose the plan at once.` : `Cancel your order ${id} (${label}) at its next payment date? It does not renew.`;
+    await confirmChange(ctx, o, DESTRUCTIVE, 'one', question, `cancelling order ${id}`);
     await memberOrders.requestCancellation(api, { id, effectiveAt }, { signal: ctx.signal });
     return { id, after: (await memberOrders.memberGetOrder(api, { id, fieldSet: 'FULL' }, { signal: ctx.signal })).order };
   });

@@ -60,9 +60,11 @@ const SPECS: Record<Verb, Omit<TransitionSpec<Row>, 'view' | 'fetch' | 'command'
     verb: 'pause',
     action: 'pauseOrder',
     description: 'Pause an active order (its end date moves by the paused time when it resumes), or many in bulk',
-    examples: ['sitectl orders pause 7c1e', "sitectl orders pause --plan 'Gold Monthly' --status ACTIVE --dry-run", 'sitectl orders pause --ids-file ids.txt --yes --json'],
+    examples: ['sitectl orders pause 7c1e --yes', "sitectl orders pause --plan 'Gold Monthly' --status ACTIVE --dry-run", 'sitectl orders pause --ids-file ids.txt --yes --json'],
     done: 'paused',
     title: 'Pausing',
+    destructive: true,
+    confirmOne: (o) => `Pause order ${o.id}? Its member loses access until it is resumed.`,
     reached: (o) => o.status === 'PAUSED',
     blocked: (o) => (o.status === 'PENDING' || o.status === 'DRAFT' ? `it is ${o.status} (not active yet)` : (finalReason(o) ?? notBegun(o))),
     apply: async (api, o, _r, _opts, signal) => {
@@ -78,6 +80,7 @@ const SPECS: Record<Verb, Omit<TransitionSpec<Row>, 'view' | 'fetch' | 'command'
     examples: ['sitectl orders resume 7c1e', 'sitectl orders resume --status PAUSED --yes'],
     done: 'resumed',
     title: 'Resuming',
+    destructive: false,
     reached: (o) => o.status === 'ACTIVE',
     blocked: (o) => (o.status === 'PAUSED' ? undefined : `it is ${o.status} (only a PAUSED order resumes)`),
     apply: async (api, o, _r, _opts, signal) => {
@@ -90,9 +93,10 @@ const SPECS: Record<Verb, Omit<TransitionSpec<Row>, 'view' | 'fetch' | 'command'
     verb: 'cancel',
     action: 'cancelOrder',
     description: 'Cancel an order now, or at its next payment date (--at next-payment: auto-renewal stops), or many in bulk',
-    examples: ['sitectl orders cancel 7c1e', 'sitectl orders cancel 7c1e --at next-payment', "sitectl orders cancel --status PENDING --plan 'Silver 12 Months' --dry-run"],
+    examples: ['sitectl orders cancel 7c1e --yes', 'sitectl orders cancel 7c1e --at next-payment --yes', "sitectl orders cancel --status PENDING --plan 'Silver 12 Months' --dry-run"],
     done: 'canceled',
     title: 'Cancelling',
+    destructive: true,
     flags: (cmd: Command) => cmd.option('--at <when>', 'now (default) or next-payment'),
     options: (o) => ({ effectiveAt: effectiveAtOf(o.at as string | undefined) }),
     // Canceled at the next payment date already (auto-renewal off, the cancellation set): asking again changes
@@ -100,7 +104,8 @@ const SPECS: Record<Verb, Omit<TransitionSpec<Row>, 'view' | 'fetch' | 'command'
     reached: (o, opts) =>
       o.status === 'CANCELED' || (opts.effectiveAt === 'NEXT_PAYMENT_DATE' && Boolean(o.autoRenewCanceled) && o.cancellation?.effectiveAt === 'NEXT_PAYMENT_DATE'),
     blocked: (o) => (o.status === 'ENDED' ? 'it has ENDED' : undefined),
-    confirmOne: (o, opts) => (opts.effectiveAt === 'NEXT_PAYMENT_DATE' ? undefined : `Cancel order ${o.id} now? The member loses the plan at once.`),
+    confirmOne: (o, opts) =>
+      opts.effectiveAt === 'NEXT_PAYMENT_DATE' ? `Cancel order ${o.id} at its next payment date? It does not renew.` : `Cancel order ${o.id} now? The member loses the plan at once.`,
     // Canceled at the next payment date, the order stays ACTIVE until then: say when it ends.
     outcome: (o, label, opts) => (opts.effectiveAt === 'NEXT_PAYMENT_DATE' ? cancelOutcome(o, 'NEXT_PAYMENT_DATE', label) : undefined),
     apply: async (api, o, _r, opts, signal) => {
@@ -116,6 +121,7 @@ const SPECS: Record<Verb, Omit<TransitionSpec<Row>, 'view' | 'fetch' | 'command'
     examples: ['sitectl orders mark-paid 7c1e', 'sitectl orders mark-paid --payment-status UNPAID --status ACTIVE --dry-run'],
     done: 'marked paid',
     title: 'Marking paid',
+    destructive: false,
     reached: (o) => o.lastPaymentStatus === 'PAID',
     blocked: (o) => {
       if (o.type !== 'OFFLINE') return `it is an ${o.type} order (only offline orders are marked paid)`;
@@ -136,6 +142,7 @@ const SPECS: Record<Verb, Omit<TransitionSpec<Row>, 'view' | 'fetch' | 'command'
     examples: ['sitectl orders postpone 7c1e --to 2027-03-01', "sitectl orders postpone --plan '10-Class Pack' --status ACTIVE --to 2027-06-30 --dry-run"],
     done: 'postponed',
     title: 'Postponing',
+    destructive: false,
     flags: (cmd: Command) => cmd.option('--to <date>', 'the new end date, later than the current one (UTC unless an offset is given: 2027-03-01, 2027-03-01T18:00:00+02:00)'),
     options: (o) => ({ endDate: postponeTo(o) }),
     reached: () => false,
@@ -190,7 +197,7 @@ export function orderTransition(verb: Verb) {
 /** The single-key actions of orders in the interactive browser and the dashboard (k9s-style letters). */
 export function orderKeys(): KeyedVerb[] {
   return [
-    { key: 'p', label: 'Pause', destructive: true, spec: orderTransition('pause').spec as never },
+    { key: 'p', label: 'Pause', spec: orderTransition('pause').spec as never },
     { key: 'u', label: 'Resume', spec: orderTransition('resume').spec as never },
     { key: 'm', label: 'Mark paid', spec: orderTransition('mark-paid').spec as never },
   ];

@@ -10,6 +10,7 @@ import { ExitCode, UserError } from '../../../core/errors.js';
 import { notice, success } from '../../../core/log.js';
 import { addFormatFlags, printRecord, type FormatFlags } from '../../../core/output.js';
 import { oneLine } from '../../../core/text.js';
+import { confirmChange, declareRule, requireConfirmable } from '../../shared/confirm.js';
 import { formatOf } from '../../shared/verbs.js';
 import { PLAN_VIEW, planOf } from './view.js';
 
@@ -25,7 +26,9 @@ export interface PlanActionSpec<O> {
   reached(plan: Plan, o: O): string | undefined;
   /** Why the plan cannot change, as words. */
   blocked?(plan: Plan, o: O): string | undefined;
-  /** Asks before acting (a final change), unless --yes. */
+  /** Whether the change cannot be taken back: it then asks first (commands/shared/confirm.ts), unless --yes. */
+  destructive: boolean;
+  /** The question a destructive action asks (default: `<verb> plan ID (name)?`). */
   confirm?(plan: Plan): string;
   apply(api: ApiClient, plan: Plan, o: O, signal: AbortSignal): Promise<Plan>;
   done: string;
@@ -36,6 +39,7 @@ export function planAction<O>(spec: PlanActionSpec<O>) {
   const run = async (given: string, args: string[], flags: FormatFlags & { yes?: boolean } & Record<string, unknown>, ctx: Context): Promise<void> => {
     const format = formatOf(ctx, PLAN_VIEW, flags);
     const o = spec.options(args, flags);
+    requireConfirmable(ctx, flags, spec, 'one', `${spec.verb} of plan ${given}`);
     const api = await ctx.api();
     const plan = await planOf(ctx, api, given);
     const label = `plan ${plan.id} (${oneLine(plan.name ?? '')})`;
@@ -47,7 +51,7 @@ export function planAction<O>(spec: PlanActionSpec<O>) {
     }
     const why = spec.blocked?.(plan, o);
     if (why) throw new UserError(`${label} cannot be ${spec.done}: ${why}`, undefined, ExitCode.Failure);
-    if (spec.confirm && !flags.yes) await ctx.prompter.require(spec.confirm(plan), { what: `${spec.verb} of ${label}` });
+    await confirmChange(ctx, flags, spec, 'one', spec.confirm?.(plan) ?? `${spec.verb[0]!.toUpperCase()}${spec.verb.slice(1)} ${label}?`, `${spec.verb} of ${label}`);
     const after = await spec.apply(api, plan, o, ctx.signal);
     success(ctx.io, `${spec.done} ${label}`);
     await printRecord(ctx.io, format, after, { rows: PLAN_VIEW.rows(after), columns: PLAN_VIEW.columns, now: ctx.now() });
@@ -57,8 +61,8 @@ export function planAction<O>(spec: PlanActionSpec<O>) {
     register(parent: Command, ctx: Context) {
       const cmd = parent.command(spec.verb).description(spec.description).argument('<plan>', 'plan id, unique id prefix, or exact name');
       spec.declare?.(cmd);
-      if (spec.confirm) cmd.option('--yes', 'do not ask for confirmation');
       cmd.addHelpText('after', `\nExamples:\n${spec.examples.map((e) => `  ${e}`).join('\n')}`);
+      declareRule(cmd, spec);
       addFormatFlags(cmd).action(async (plan: string, ...rest: unknown[]) => {
         const flags = rest[rest.length - 2] as FormatFlags & Record<string, unknown>;
         await run(plan, rest.slice(0, -2) as string[], flags, ctx);

@@ -1,0 +1,233 @@
+/**
+ * The one confirmation rule (issue 18 section 2), table-driven over the verb declarations: every command that
+ * declares a rule (commands/shared/confirm.ts `declareRule`) is found by walking the whole program, and must be
+ * in the table below with the rule the issue gives it (a new verb fails here until it is listed). Then, in process
+ * against a real emulator: every destructive verb's single form off a terminal without `--yes` exits 2 naming
+ * `--yes` and changes nothing (no domain event); every non-destructive single form acts at once; the forms over
+ * many items need `--yes` off a terminal; a question answered no says "canceled: nothing was changed".
+ */
+import type { Command } from 'commander';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ruleOf } from '../../../src/commands/shared/confirm.js';
+import { createContext } from '../../../src/context.js';
+import { createProgram } from '../../../src/program.js';
+import { answering, runInProcess, startTestEmulator, type CliResult, type InProcessOptions, type TestEmulator } from '../../helpers/index.js';
+import { lastEventSeq } from '../bulk/support.js';
+
+let emu: TestEmulator;
+beforeAll(async () => {
+  emu = await startTestEmulator({ seed: 'demo', size: 8, bookings: 120, members: 40 });
+});
+afterAll(async () => {
+  await emu?.close();
+});
+
+const cli = (args: string[], opts: InProcessOptions = {}) => runInProcess(args, { emulator: emu, ...opts });
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+const json = (r: CliResult): any => {
+  expect(r.code, r.stderr).toBe(0);
+  return JSON.parse(r.stdout);
+};
+
+/**
+ * Every verb that declares a rule, and whether it is destructive: the issue's two lists, plus the verbs they miss
+ * with their closest sibling's rule (bookings pending, members mute/unmute, msb pending/reschedule, plans
+ * visibility: not destructive).
+ */
+const EXPECTED: Record<string, boolean> = {
+  'bookings decline': true,
+  'bookings cancel': true,
+  'members block': true,
+  'orders pause': true,
+  'orders cancel': true,
+  'msb cancel': true,
+  'msb decline': true,
+  'services delete': true,
+  'members delete': true,
+  'plans archive': true,
+  'members disconnect': true,
+  'members clear-contact': true,
+  'bookings create': false,
+  'services create': false,
+  'members create': false,
+  'plans create': false,
+  'services update': false,
+  'members update': false,
+  'plans update': false,
+  'services clone': false,
+  // Always a change to many (a file); with --prune destructive (tested below).
+  'services apply': false,
+  'bookings confirm': false,
+  'bookings reschedule': false,
+  'bookings pending': false,
+  'members approve': false,
+  'members mute': false,
+  'members unmute': false,
+  'orders resume': false,
+  'orders mark-paid': false,
+  'orders postpone': false,
+  'msb confirm': false,
+  'msb pending': false,
+  'msb reschedule': false,
+  'msb add': false,
+  'msb remove': false,
+  'plans primary': false,
+  'plans visibility': false,
+};
+
+describe('the verb declarations', () => {
+  it('every declared verb is in the table with the rule the issue gives it, and its --help says it', async () => {
+    const { ctx } = createContext({ env: { ...process.env } });
+    const program = await createProgram(ctx, [], { allNouns: true });
+    const declared: Record<string, boolean> = {};
+    const walk = (cmd: Command, path: string[]): void => {
+      const rule = ruleOf(cmd);
+      if (rule) declared[path.join(' ')] = rule.destructive;
+      for (const sub of cmd.commands) walk(sub, [...path, sub.name()]);
+    };
+    walk(program, []);
+    expect(declared).toEqual(EXPECTED);
+    for (const [verb, destructive] of Object.entries(EXPECTED)) {
+      const help = await runInProcess([...verb.split(' '), '--help']);
+      expect(help.stdout, verb).toMatch(destructive ? /asks before acting, on one item or many \(--yes to skip/ : /one item changes at once; a change to many asks first \(--yes to skip/);
+      expect(help.stdout, verb).toMatch(/-y, --yes/);
+    }
+  });
+});
+
+/** Ids of bookings in `status` that belong to no multi-service booking. */
+async function bookingIds(status: string): Promise<string[]> {
+  const rows = json(await cli(['bookings', 'list', '--status', status, '--all', '--json', 'id,multiServiceBookingInfo']));
+  return rows.filter((b: { multiServiceBookingInfo?: { id?: string } }) => !b.multiServiceBookingInfo?.id).map((b: { id: string }) => b.id);
+}
+
+async function memberIds(status: string): Promise<string[]> {
+  return json(await cli(['members', 'list', '--status', status, '--all', '--json', 'id'])).map((m: { id: string }) => m.id);
+}
+
+async function orderIds(status: string): Promise<string[]> {
+  return json(await cli(['orders', 'list', '--status', status, '--all', '--json', 'id'])).map((o: { id: string }) => o.id);
+}
+
+/** One argv per destructive verb, acting on one real item of the demo data. */
+async function destructiveSingles(): Promise<Record<string, string[]>> {
+  const [created, members, active] = [await bookingIds('CREATED'), await memberIds('APPROVED'), await orderIds('ACTIVE')];
+  const service = json(await cli(['services', 'list', '--json', 'id', '--limit', '1']))[0].id;
+  const plan = json(await cli(['plans', 'list', '--json', 'id']))[0].id;
+  const msb = json(await cli(['bookings', 'list', '--all', '--json', 'multiServiceBookingInfo'])).find((b: { multiServiceBookingInfo?: { id?: string } }) => b.multiServiceBookingInfo?.id)?.multiServiceBookingInfo.id;
+  expect(created.length).toBeGreaterThan(2);
+  expect(members.length).toBeGreaterThan(4);
+  expect(active.length).toBeGreaterThan(1);
+  expect(msb).toBeTruthy();
+  return {
+    'bookings decline': ['bookings', 'decline', created[0]!],
+    'bookings cancel': ['bookings', 'cancel', created[1]!, '--ignore-policy'],
+    'members block': ['members', 'block', members[0]!],
+    'orders pause': ['orders', 'pause', active[0]!],
+    'orders cancel': ['orders', 'cancel', active[1]!],
+    'msb cancel': ['msb', 'cancel', msb, '--ignore-policy'],
+    'msb decline': ['msb', 'decline', msb],
+    'services delete': ['services', 'delete', service],
+    'members delete': ['members', 'delete', members[1]!],
+    'plans archive': ['plans', 'archive', plan],
+    'members disconnect': ['members', 'disconnect', members[2]!],
+    'members clear-contact': ['members', 'clear-contact', members[3]!, '--phones'],
+  };
+}
+
+describe('one item', () => {
+  it('every destructive verb off a terminal without --yes exits 2 naming --yes, and changes nothing', async () => {
+    const singles = await destructiveSingles();
+    expect(Object.keys(singles).sort()).toEqual(Object.keys(EXPECTED).filter((v) => EXPECTED[v]).sort());
+    for (const [verb, argv] of Object.entries(singles)) {
+      const before = await lastEventSeq(emu);
+      const r = await cli(argv);
+      expect(r.code, `${verb}: ${r.stderr}`).toBe(2);
+      expect(r.stderr, verb).toMatch(/needs confirmation, and there is no terminal to ask on\nhint: pass --yes/);
+      expect(await lastEventSeq(emu), verb).toBe(before);
+    }
+  });
+
+  it('with --yes the destructive verb acts', async () => {
+    const [id] = await bookingIds('CREATED');
+    const before = await lastEventSeq(emu);
+    const r = await cli(['bookings', 'decline', id!, '--yes', '--json', 'status']);
+    expect(json(r).status).toBe('DECLINED');
+    expect(await lastEventSeq(emu)).toBeGreaterThan(before);
+  });
+
+  it('a destructive verb answered no says "canceled: nothing was changed" (exit 1), nothing sent', async () => {
+    const [id] = await memberIds('APPROVED');
+    const before = await lastEventSeq(emu);
+    const prompter = answering(false);
+    const r = await cli(['members', 'block', id!], { tty: true, env: { CI: undefined }, prompter });
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stderr.trim()).toBe('canceled: nothing was changed');
+    expect(prompter.asked).toHaveLength(1);
+    expect(await lastEventSeq(emu)).toBe(before);
+  });
+
+  it('every non-destructive verb acts at once off a terminal, without --yes', async () => {
+    const [created, pending, approved, paused] = [await bookingIds('CREATED'), await memberIds('PENDING'), await memberIds('APPROVED'), await orderIds('PAUSED')];
+    const service = json(await cli(['services', 'list', '--json', 'id', '--limit', '1']))[0].id;
+    const plan = json(await cli(['plans', 'list', '--json', 'id,public,primary'])).find((p: { public?: boolean; primary?: boolean }) => p.public !== false && !p.primary).id;
+    // Plans record no domain events: their change is read back.
+    const planIs = (field: string, value: unknown) => async () => expect(json(await cli(['plans', 'get', plan, '--json', field]))[field]).toEqual(value);
+    const n = Date.now();
+    const acts: Record<string, string[] | [string[], () => Promise<void>]> = {
+      'bookings confirm': ['bookings', 'confirm', created[0]!],
+      'bookings pending': ['bookings', 'pending', created[1]!, '--skip-approval-check'],
+      'members approve': ['members', 'approve', pending[0]!],
+      'members mute': ['members', 'mute', approved[0]!],
+      'orders resume': ['orders', 'resume', paused[0]!],
+      'plans primary': [['plans', 'primary', plan], planIs('primary', true)],
+      'plans visibility': [['plans', 'visibility', plan, 'hidden'], planIs('public', false)],
+      'services create': ['services', 'create', '--name', `Rule ${n}`, '--type', 'CLASS', '--price', '10', '--capacity', '5'],
+      'services update': ['services', 'update', service, '--set', `description=rule ${n}`],
+      'services clone': ['services', 'clone', service],
+      'members create': ['members', 'create', '--email', `rule-${n}@example.com`],
+      'members update': ['members', 'update', approved[1]!, '--title', `Rule ${n}`],
+      'plans create': [['plans', 'create', '--name', `Rule ${n}`, '--price', '5', '--unlimited'], async () => expect(json(await cli(['plans', 'get', `Rule ${n}`, '--json', 'name'])).name).toBe(`Rule ${n}`)],
+      'plans update': [['plans', 'update', plan, '--price', '33'], async () => expect(json(await cli(['plans', 'get', plan, '--json', 'pricing'])).pricing.price.value).toMatch(/^33/)],
+    };
+    for (const [verb, entry] of Object.entries(acts)) {
+      expect(EXPECTED[verb], verb).toBe(false);
+      const [argv, check] = typeof entry[0] === 'string' ? [entry as string[], undefined] : (entry as [string[], () => Promise<void>]);
+      const before = await lastEventSeq(emu);
+      const r = await cli(argv);
+      expect(r.code, `${verb}: ${r.stderr}`).toBe(0);
+      if (check) await check();
+      else expect(await lastEventSeq(emu), `${verb} made no change`).toBeGreaterThan(before);
+    }
+  });
+});
+
+describe('many items', () => {
+  it('several ids, a filter or a file need --yes off a terminal (exit 2), nothing changed', async () => {
+    const created = await bookingIds('CREATED');
+    const approved = await memberIds('APPROVED');
+    const forms: string[][] = [
+      ['bookings', 'confirm', '--ids', created.slice(0, 2).join(',')],
+      ['members', 'approve', '--where', 'status=PENDING'],
+      ['members', 'mute', '--ids', approved.slice(0, 2).join(',')],
+      ['services', 'update', '--where', 'type=CLASS', '--set', 'description=x'],
+      ['orders', 'resume', '--status', 'PAUSED'],
+    ];
+    for (const argv of forms) {
+      const before = await lastEventSeq(emu);
+      const r = await cli(argv);
+      expect(r.code, `${argv.join(' ')}: ${r.stderr}`).toBe(2);
+      expect(r.stderr).toMatch(/hint: pass --yes/);
+      expect(await lastEventSeq(emu)).toBe(before);
+    }
+  });
+
+  it('a bulk question answered no says "canceled: nothing was changed"', async () => {
+    const created = await bookingIds('CREATED');
+    const before = await lastEventSeq(emu);
+    const r = await cli(['bookings', 'confirm', '--ids', created.slice(0, 2).join(',')], { tty: true, env: { CI: undefined }, prompter: answering(false) });
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stderr).toMatch(/canceled: nothing was changed/);
+    expect(await lastEventSeq(emu)).toBe(before);
+  });
+});
