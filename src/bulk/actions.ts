@@ -21,7 +21,7 @@ import type { ApiClient } from '../api/client.js';
 import { invoke, type Operation, type RequestOf, type ReplyOf } from '../api/family.js';
 import type { BulkResult } from '../api/schemas/common.js';
 import { type ChangeSet, diffChange, type FieldDiff, isApplied } from './changes.js';
-import { errorText, isRetryable, type ChunkRunner, type ItemResult, type SentOutcome, type WorkItem } from './execute.js';
+import { errorText, failedResult, isRetryable, type ChunkRunner, type ItemResult, type SentOutcome, type WorkItem } from './execute.js';
 import type { JournalArgs, Outcome } from './journal.js';
 import { type Entity, type EntityPort, fetchByIds } from './port.js';
 
@@ -209,9 +209,6 @@ export function settleBy<E extends Entity>(port: EntityPort<E>, decide: Settle<E
   };
 }
 
-function reason(sent: SentOutcome): string {
-  return sent.status === 'refused' ? sent.error : 'the platform did not confirm it';
-}
 
 /** The old values of an update's changed paths, `{path: value}` (a journal's before-image). */
 export function changedValues(_entity: unknown, changes: readonly FieldDiff[]): Record<string, unknown> {
@@ -260,7 +257,7 @@ export function updateAction<E extends Entity>(opts: {
             error: `changed by someone else since the plan (revision ${item.revision} -> ${current.revision}); not overwritten`,
           };
         }
-        return { id: item.id, outcome: 'failed', error: reason(sent) };
+        return failedResult(item.id, sent);
       }, reads),
     }),
   };
@@ -305,7 +302,7 @@ export function patchAction<E extends Entity>(opts: {
         if (current.revision !== item.revision) {
           return { id: item.id, outcome: 'conflict', revision: current.revision ?? undefined, error: `changed by someone else since the plan (revision ${item.revision} -> ${current.revision}); not overwritten` };
         }
-        return { id: item.id, outcome: 'failed', error: reason(sent) };
+        return failedResult(item.id, sent);
       }),
     }),
   };
@@ -347,7 +344,7 @@ export function deleteAction<E extends Entity>(opts: { send: ChunkRunner['send']
       send: opts.send,
       settle: settleBy<E>(
         port,
-        (current, item, sent) => (current ? { id: item.id, outcome: 'failed', error: reason(sent) } : { id: item.id, outcome: 'deleted' }),
+        (current, item, sent) => (current ? failedResult(item.id, sent) : { id: item.id, outcome: 'deleted' }),
         [],
       ),
     }),
@@ -404,7 +401,7 @@ export function transitionAction<E extends Entity>(opts: {
         // 428 (failed precondition): the platform's state machine says no for this one (an order not started yet,
         // a booking no longer pending). That is a skip with its reason, not a failure to retry.
         if (sent.status === 'refused' && sent.httpStatus === 428) return { id: item.id, outcome: 'skipped', revision: current.revision ?? undefined, error: sent.error };
-        return { id: item.id, outcome: 'failed', error: reason(sent) };
+        return failedResult(item.id, sent);
       }),
     }),
   };

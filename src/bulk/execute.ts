@@ -28,6 +28,26 @@ export interface ItemResult {
   revision?: string;
   createdId?: string;
   error?: string;
+  /**
+   * A failure the platform will give again (a policy, a validation, the entity's state: 4xx), so `--resume`
+   * would fail the same way; absent for a transient one (network, 5xx, 429) that a resume may get past.
+   */
+  permanent?: boolean;
+}
+
+/**
+ * True for an HTTP status that refuses the item itself (4xx other than 408 and 429), or none (a bulk reply's
+ * per-item refusal): sending it again would be refused again.
+ */
+export function isPermanentRefusal(httpStatus: number | undefined): boolean {
+  return httpStatus === undefined || (httpStatus >= 400 && httpStatus < 500 && httpStatus !== 408 && httpStatus !== 429);
+}
+
+/** The result of an item that failed as `sent` says (its reason, and whether a resume could get past it). */
+export function failedResult(id: string, sent: SentOutcome): ItemResult {
+  return sent.status === 'refused'
+    ? { id, outcome: 'failed', error: sent.error, ...(isPermanentRefusal(sent.httpStatus) ? { permanent: true } : {}) }
+    : { id, outcome: 'failed', error: 'the platform did not confirm it' };
 }
 
 /** What sending a chunk says about one item. `settle` means "read it back to know" (a by-filter job). */
@@ -158,7 +178,7 @@ export async function executeChunks(opts: ExecuteOptions): Promise<ItemResult[]>
       if (!s) out.push({ id: item.id, outcome: 'failed', error: 'no result for this item in the reply' });
       else if (s.status === 'done') out.push({ id: item.id, outcome: s.outcome ?? runner.done, revision: s.revision, createdId: s.createdId });
       else if (runner.settle) open.push({ item, sent: s });
-      else out.push({ id: item.id, outcome: 'failed', error: s.status === 'refused' ? s.error : 'outcome unknown' });
+      else out.push(s.status === 'refused' ? failedResult(item.id, s) : { id: item.id, outcome: 'failed', error: 'outcome unknown' });
     }
     if (open.length && runner.settle) out.push(...(await runner.settle(open, signal)));
     return out;
@@ -176,7 +196,8 @@ export async function executeChunks(opts: ExecuteOptions): Promise<ItemResult[]>
           return;
         }
         if (!isRetryable(err) || attempt >= maxAttempts) {
-          await finish(chunk.map((it) => ({ id: it.id, outcome: 'failed', error: errorText(err) })));
+          const permanent = !isRetryable(err);
+          await finish(chunk.map((it): ItemResult => ({ id: it.id, outcome: 'failed', error: errorText(err), ...(permanent ? { permanent } : {}) })));
           return;
         }
         const retryAfterMs = Number((err as { retryAfterMs?: unknown }).retryAfterMs);

@@ -77,6 +77,8 @@ export interface ResultLine {
   /** clone: the id of the created service. */
   createdId?: string;
   error?: string;
+  /** The failure would happen again on `--resume` (ItemResult.permanent). */
+  permanent?: boolean;
 }
 /**
  * Written (on disk) just before an item whose action is never repeated automatically (a create) is sent, with what

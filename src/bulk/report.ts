@@ -21,7 +21,8 @@ export interface BulkReport {
   /** Items per outcome: the action's own (`updated`, ...) then unchanged, skipped, conflict, failed. */
   counts: Record<Outcome, number>;
   /** Failed, conflicting and skipped items with the reason. */
-  problems: { id: string; outcome: Outcome; error?: string; revision?: string }[];
+  /** Items not done; `permanent` ones would fail again on `--resume` (ItemResult.permanent). */
+  problems: { id: string; outcome: Outcome; error?: string; revision?: string; permanent?: boolean }[];
   /** create: the ids of the created entities, in slot order. */
   createdIds?: string[];
 }
@@ -46,7 +47,7 @@ export function buildReport(
   for (const r of last.values()) {
     counts[r.outcome] = (counts[r.outcome] ?? 0) + 1;
     if (r.outcome === 'failed' || r.outcome === 'conflict' || r.outcome === 'skipped') {
-      problems.push({ id: r.id, outcome: r.outcome, error: r.error, revision: r.revision });
+      problems.push({ id: r.id, outcome: r.outcome, error: r.error, revision: r.revision, ...(r.permanent ? { permanent: true } : {}) });
     }
     if (r.outcome === 'created' && r.createdId) created.push({ slot: Number(r.id.replace(/^\D+/, '')) || 0, id: r.createdId });
   }
@@ -81,10 +82,13 @@ export function assertComplete(report: BulkReport, resumeCommand?: string): void
   const parts = [];
   if (conflict) parts.push(`${conflict} conflict${conflict === 1 ? '' : 's'}`);
   if (failed) parts.push(`${failed} failed`);
-  throw new PartialFailureError(
-    `${bad} of ${report.total} items did not complete (${parts.join(', ')})`,
-    failed && resumeCommand
-      ? `failed items are retried by: ${resumeCommand}; conflicts were changed by someone else and are left as they are`
-      : 'conflicting items were changed by someone else since the plan and were left as they are',
-  );
+  // A resume is offered only when it can get somewhere: a failure the platform would give again (a policy, a
+  // validation, the entity's state) is to be fixed, not retried.
+  const transient = report.problems.filter((p) => p.outcome === 'failed' && !p.permanent).length;
+  const permanent = failed - transient;
+  const hints: string[] = [];
+  if (transient && resumeCommand) hints.push(`${transient === failed ? 'failed items are' : `${transient} failed item${transient === 1 ? ' is' : 's are'}`} retried by: ${resumeCommand}`);
+  if (permanent) hints.push(`${permanent} ${permanent === 1 ? 'was' : 'were'} refused by the platform for the reason shown: fix that (or pass the flag it names) and run the command again; --resume would be refused the same way`);
+  if (conflict) hints.push('conflicts were changed by someone else since the plan and are left as they are');
+  throw new PartialFailureError(`${bad} of ${report.total} items did not complete (${parts.join(', ')})`, hints.join('; '));
 }

@@ -204,8 +204,8 @@ async function confirmAndExecute(
   return { kind: 'done', plan, report, journal: journal.path };
 }
 
-function resultOf({ id, outcome, revision, createdId, error }: ResultLine): ItemResult {
-  return { id, outcome, revision, createdId, error };
+function resultOf({ id, outcome, revision, createdId, error, permanent }: ResultLine): ItemResult {
+  return { id, outcome, revision, createdId, error, ...(permanent ? { permanent } : {}) };
 }
 
 async function resume(port: EntityPort, action: EntityAction, req: BulkRunRequest, hooks: BulkRunHooks): Promise<BulkRunResult> {

@@ -254,7 +254,7 @@ export async function runBulkVerb(ctx: Context, run: BulkVerbRun): Promise<BulkR
   const { view, action, flags } = run;
   const format = bulkFormat(flags);
   const concurrency = parseConcurrency(flags.concurrency);
-  const resumeCommand = (journal: string) => `${ctx.bin} ${run.command} --resume ${shellWord(journal)}`;
+  const resumeCommand = (journal: string) => resumeLine(ctx, run.command, journal);
   const pipedPlan = Boolean(flags.dryRun) && (format.kind === 'json' || !ctx.io.isStdoutTTY);
   const result: BulkRunResult = await runBulk(
     run.port,
@@ -299,6 +299,15 @@ export async function runBulkVerb(ctx: Context, run: BulkVerbRun): Promise<BulkR
   else await printHumanReport(ctx, view, result.report);
   assertComplete(result.report, resumeCommand(result.journal));
   return result;
+}
+
+/**
+ * The command that resumes a run, as it works where it is printed: the same `--profile` and `--site` as this run,
+ * and `--yes` when there is no terminal to confirm on (off a terminal a resume without it exits 2).
+ */
+export function resumeLine(ctx: Context, command: string, journal: string): string {
+  const globals = [...(ctx.flags.profile ? ['--profile', ctx.flags.profile] : []), ...(ctx.flags.site ? ['--site', ctx.flags.site] : [])];
+  return [ctx.bin, ...globals.map(shellWord), command, '--resume', shellWord(journal), ...(ctx.io.canPrompt() ? [] : ['--yes'])].join(' ');
 }
 
 /**

@@ -178,7 +178,8 @@ describe('every wait ends on Ctrl-C (section 3)', () => {
       const ms = performance.now() - t0;
       expect(r.code, r.stderr).toBe(130);
       expect(ms).toBeLessThan(5000);
-      expect(r.stderr).toMatch(/resume with: sitectl services update --resume \S+/);
+      // A hint that works where it is printed: --yes off a terminal (a resume without it would exit 2).
+      expect(r.stderr).toMatch(/resume with: sitectl services update --resume \S+ --yes\n/);
     } finally {
       await setFaults(emu, { rateLimitPerSec: 0, retryAfterSec: 1 });
       sandbox.cleanup();
