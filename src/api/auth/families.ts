@@ -215,7 +215,9 @@ export const verificationFamily = defineFamily({
   operations: {
     start: {
       method: 'POST',
+      // The SDK's path (@wix/auto_sdk_identity_verification `start`); the seed spells it /v1/Start (spec 001 section 7).
       path: '/v1/start',
+      aliases: ['/v1/Start'],
       summary: "Send a verification code to an identity's e-mail",
       request: () => z.looseObject({ identityId: Str(), target: z.optional(z.enum(['EMAIL'])) }),
       reply: () => z.looseObject({ verificationId: z.optional(z.string()) }),

@@ -28,6 +28,7 @@ import { createPkce } from '../../api/auth/pkce.js';
 import { checkCallback, clientStateOf, type LoginResult } from '../../api/auth/states.js';
 import { DEVICE_CODE_GRANT, TokenEndpointError, type TokenReply } from '../../api/auth/tokens.js';
 import type { Context } from '../../context.js';
+import { clientCredentials } from '../../context-auth.js';
 import { AuthError, UserError } from '../../core/errors.js';
 import { readAll } from '../../core/input.js';
 import { notice, success } from '../../core/log.js';
@@ -180,13 +181,14 @@ async function readClientSecret(ctx: Context, example: string): Promise<string> 
 }
 
 /**
- * Admin client credentials (emulator-only body, docs/sign-in.md), kept with the profile itself: they are its
- * admin credential whatever site `--site` picks (as an API key is).
+ * Admin client credentials (the SDK's AppStrategy body, with the profile's instance id: `profile add
+ * --instance-id`, SITECTL_INSTANCE_ID), kept with the profile itself: they are its admin credential whatever
+ * site `--site` picks (as an API key is).
  */
 async function appLogin(ctx: Context, target: SignInTarget, clientSecret: string): Promise<void> {
   let reply: TokenReply;
   try {
-    reply = await target.endpoint.token({ grantType: 'client_credentials', clientId: target.clientId, clientSecret }, ctx.signal);
+    reply = await target.endpoint.token(clientCredentials(target.clientId, clientSecret, target.profile.instanceId), ctx.signal);
   } catch (err) {
     return tokenFailure(err, ctx);
   }
@@ -327,16 +329,16 @@ async function deviceLogin(ctx: Context, target: SignInTarget, browser: boolean,
   } catch (err) {
     return tokenFailure(err, ctx);
   }
-  notice(ctx.io, `First copy your one-time code: ${start.user_code}`);
-  const url = start.verification_uri_complete ?? start.verification_uri;
-  if (browser && (await openUrl(ctx, url))) notice(ctx.io, `Opened ${start.verification_uri} in your browser: check the code, sign in and approve.`);
-  else notice(ctx.io, `Open ${start.verification_uri} in a browser, enter the code, sign in and approve.`);
-  let interval = Math.max(1, start.interval ?? 5);
-  const expires = ctx.now().getTime() + start.expires_in * 1000;
+  notice(ctx.io, `First copy your one-time code: ${start.userCode}`);
+  const url = start.verificationUriComplete ?? start.verificationUri;
+  if (browser && (await openUrl(ctx, url))) notice(ctx.io, `Opened ${start.verificationUri} in your browser: check the code, sign in and approve.`);
+  else notice(ctx.io, `Open ${start.verificationUri} in a browser, enter the code, sign in and approve.`);
+  let interval = Math.max(1, start.interval);
+  const expires = ctx.now().getTime() + start.expiresIn * 1000;
   for (;;) {
     await sleep(interval * 1000, undefined, { signal: deadline });
     try {
-      const reply = await target.endpoint.token({ grantType: DEVICE_CODE_GRANT, clientId: target.clientId, deviceCode: start.device_code }, deadline);
+      const reply = await target.endpoint.token({ grantType: DEVICE_CODE_GRANT, clientId: target.clientId, deviceCode: start.deviceCode }, deadline);
       return await storeMemberTokens(ctx, target, reply);
     } catch (err) {
       if (!(err instanceof TokenEndpointError)) throw err;

@@ -5,8 +5,9 @@
  *   requireEmailVerification?, requireCaptcha?}`: a site's sign-in policy (default site when `site` is absent).
  * - `GET /__emulator/mail?site=ID&to=ADDRESS&limit=N`: the outbox (verification codes, recovery links), oldest
  *   first.
- * - `GET /__emulator/oauth-apps` and `POST /__emulator/oauth-apps {site?, name, redirectUris?}`: the OAuth apps;
- *   a new app answers its client secret once.
+ * - `GET /__emulator/oauth-apps` and `POST /__emulator/oauth-apps {site?, name, redirectUris?}`: the OAuth apps,
+ *   each with its `instanceId` (the client-credentials grant's `instance_id`); a new app answers its client
+ *   secret once.
  */
 import type { ControlState } from '../control-state.js';
 import { ApplicationFailure, ValidationFailure } from '../errors.js';
@@ -53,18 +54,18 @@ export const oauthControlRoutes: Record<string, (emu: ControlState, body: Body, 
       .filter((m) => (!site || m.site === siteOf(emu, site)) && (!to || m.to.toLowerCase() === to));
     return { mail: all.slice(-limit) };
   },
-  'GET /__emulator/oauth-apps': (emu) => ({
-    apps: oauthOf(emu.store, emu.key.accountId)
-      .apps()
-      .map(({ secretHash, ...a }) => ({ ...a, confidential: secretHash !== undefined })),
-  }),
+  'GET /__emulator/oauth-apps': (emu) => {
+    const oauth = oauthOf(emu.store, emu.key.accountId);
+    return { apps: oauth.apps().map(({ secretHash, ...a }) => ({ ...a, instanceId: oauth.instanceIdOf({ secretHash, ...a }), confidential: secretHash !== undefined })) };
+  },
   'POST /__emulator/oauth-apps': (emu, body) => {
     const input = body && typeof body === 'object' && !Array.isArray(body) ? body : {};
     const name = typeof input.name === 'string' ? input.name.trim() : '';
     if (!name) throw ValidationFailure.field('name', 'an app needs a name', 'REQUIRED_FIELD');
     const uris = input.redirectUris ?? [];
     if (!Array.isArray(uris) || uris.some((u: unknown) => typeof u !== 'string' || !/^https?:\/\//.test(u))) throw ValidationFailure.field('redirectUris', 'must be a list of http(s) URLs', 'INVALID');
-    const { app, clientSecret } = oauthOf(emu.store, emu.key.accountId).addApp(siteOf(emu, input.site), name, uris as string[]);
-    return { app: { clientId: app.clientId, siteId: app.siteId, name: app.name, redirectUris: app.redirectUris }, clientSecret };
+    const oauth = oauthOf(emu.store, emu.key.accountId);
+    const { app, clientSecret } = oauth.addApp(siteOf(emu, input.site), name, uris as string[]);
+    return { app: { clientId: app.clientId, siteId: app.siteId, name: app.name, redirectUris: app.redirectUris, instanceId: oauth.instanceIdOf(app) }, clientSecret };
   },
 };

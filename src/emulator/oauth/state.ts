@@ -291,6 +291,15 @@ export class OAuthState {
     return { app, clientSecret };
   }
 
+  /**
+   * The app's instance on its site (the `instance_id` of the client-credentials grant, the SDK's AppStrategy):
+   * derived from the client id and the site, so it is stable without being stored. Not a secret.
+   */
+  instanceIdOf(app: OAuthApp): string {
+    const h = createHash('sha256').update(`sitectl-emulator-app-instance:${app.clientId}:${app.siteId}`).digest('hex');
+    return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-b${h.slice(17, 20)}-${h.slice(20, 32)}`;
+  }
+
   /** True when `secret` is the app's client secret. */
   checkSecret(app: OAuthApp, secret: unknown): boolean {
     return !!app.secretHash && typeof secret === 'string' && same(sha256(secret), app.secretHash);

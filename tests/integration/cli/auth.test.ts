@@ -221,9 +221,13 @@ describe('app client credentials', () => {
   it('signs in as an app for admin calls without an API key', async () => {
     const s = sandbox();
     const app = await emu.request('POST', '/__emulator/oauth-apps', { name: 'CI app' });
-    const env = { SITECTL_API_KEY: undefined, SITECTL_SITE_ID: undefined };
+    // The SDK's AppStrategy body carries the app's instance: SITECTL_INSTANCE_ID (or profile add --instance-id).
+    const env = { SITECTL_API_KEY: undefined, SITECTL_SITE_ID: undefined, SITECTL_INSTANCE_ID: app.body.app.instanceId as string };
     const bad = await run(s, ['login', '--client-id', app.body.app.clientId, '--client-secret-stdin'], 'wrong', env);
     expect(bad.code).toBe(4);
+    const otherInstance = await run(s, ['login', '--client-id', app.body.app.clientId, '--client-secret-stdin'], `${app.body.clientSecret}\n`, { ...env, SITECTL_INSTANCE_ID: '00000000-0000-4000-8000-000000000000' });
+    expect(otherInstance.code, otherInstance.stderr).toBe(4);
+    expect(otherInstance.stderr).toContain('instance_id');
     const ok = await run(s, ['login', '--client-id', app.body.app.clientId, '--client-secret-stdin'], `${app.body.clientSecret}\n`, env);
     expect(ok.code, ok.stderr).toBe(0);
     const list = await run(s, ['members', 'list', '--limit', '2', '--json', 'id'], undefined, env);

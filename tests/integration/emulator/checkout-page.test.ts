@@ -264,8 +264,8 @@ describe('the hosted checkout page', () => {
     const buyer = await member();
     const tokens = await fetch(`${emu.url}/oauth2/token`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: emu.apiKey, 'wix-site-id': emu.siteId },
-      body: JSON.stringify({ grantType: 'authorized_client', scope: 'offline_access', memberId: buyer }),
+      headers: { 'content-type': 'application/json', authorization: `${await visitorToken()},${emu.apiKey}` },
+      body: JSON.stringify({ grant_type: 'authorized_client', scope: 'offline_access', member_id: buyer }),
     }).then((r) => r.json() as Promise<Json>);
     // The token is the default app's: its allowed callbacks are loopback URLs.
     const url = await session({ paidPlansCheckout: { planId: p.id }, callbacks: { thankYouPageUrl: 'http://localhost:9/thanks' } }, tokens.access_token);
@@ -317,10 +317,11 @@ describe('the hosted checkout page', () => {
 });
 
 /** Tokens of the token endpoint: a visitor of an app, or a member (issued to the site's default app). */
+/** A token of the grant `body`; `admin`: the authorized_client form, `Authorization: <visitor token>,<api key>`. */
 async function tokenOf(body: Json, admin = false): Promise<string> {
   const res = await fetch(`${emu.url}/oauth2/token`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', ...(admin ? { authorization: emu.apiKey, 'wix-site-id': emu.siteId } : {}) },
+    headers: { 'content-type': 'application/json', ...(admin ? { authorization: `${await visitorToken()},${emu.apiKey}` } : {}) },
     body: JSON.stringify(body),
   });
   const json = (await res.json()) as Json;
@@ -328,7 +329,7 @@ async function tokenOf(body: Json, admin = false): Promise<string> {
   return json.access_token;
 }
 const visitorToken = (clientId: string = emu.emulator.clientId!) => tokenOf({ clientId, grantType: 'anonymous' });
-const memberToken = (memberId: string) => tokenOf({ grantType: 'authorized_client', memberId }, true);
+const memberToken = (memberId: string) => tokenOf({ grant_type: 'authorized_client', scope: 'offline_access', member_id: memberId }, true);
 async function registered(): Promise<{ email: string; id: string }> {
   const email = `review-${Date.now()}-${n++}@example.com`;
   await ok('POST', '/_api/iam/authentication/v2/register', { loginId: { email }, password: 'correct-horse' });
