@@ -38,6 +38,11 @@ describe('dashboard', () => {
     expect(attentionOf(order({ status: 'ACTIVE', endDate: new Date('2026-11-25T12:00:00Z') }), now, week)).toBe('ends in 2d');
     expect(attentionOf(order({ status: 'ACTIVE', endDate: new Date('2026-12-25T12:00:00Z') }), now, week)).toBeUndefined();
     expect(attentionOf(order({ status: 'CANCELED', type: 'OFFLINE', lastPaymentStatus: 'UNPAID' }), now, week)).toBeUndefined();
+    // The SDK's statuses: DRAFT awaits its payment; PENDING is bought and starts later.
+    expect(attentionOf(order({ status: 'DRAFT', type: 'ONLINE', lastPaymentStatus: 'PENDING' }), now, week)).toBe('awaiting payment');
+    expect(attentionOf(order({ status: 'DRAFT', type: 'ONLINE', lastPaymentStatus: 'FAILED' }), now, week)).toBe('payment failed');
+    expect(attentionOf(order({ status: 'PENDING', type: 'ONLINE', lastPaymentStatus: 'PAID', startDate: new Date('2026-11-26T12:00:00Z') }), now, week)).toBe('starts in 3d');
+    expect(attentionOf(order({ status: 'PENDING', type: 'ONLINE', lastPaymentStatus: 'PAID', startDate: new Date('2027-01-26T12:00:00Z') }), now, week)).toBeUndefined();
   });
 
   it('reloads the panes an event touches', () => {
