@@ -98,6 +98,25 @@ describe('the official SDK against the emulator', () => {
     expect(body.verificationUriComplete).toContain(body.userCode!);
   });
 
+  it("the OAuth strategy's register and login read the emulator's e-mail and captcha failures as the SDK's error codes", async () => {
+    const auth = OAuthStrategy({ clientId: emu.emulator.clientId! });
+    auth.setTokens(await auth.generateVisitorTokens());
+    // The SDK finds the e-mail violation by its data.type (a violation without data would make it throw).
+    expect(await auth.register({ email: 'not-an-email', password: 'secret-pass' })).toMatchObject({ loginState: 'FAILURE', errorCode: 'invalidEmail', error: expect.stringContaining('not a valid e-mail') });
+    const email = `sdk-${Date.now()}@example.com`;
+    expect(await auth.register({ email, password: 'secret-pass' })).toMatchObject({ loginState: 'SUCCESS' });
+    expect(await auth.register({ email, password: 'secret-pass' })).toMatchObject({ loginState: 'FAILURE', errorCode: 'emailAlreadyExists' });
+    await emu.request('PUT', '/__emulator/auth-policy', { requireCaptcha: true });
+    try {
+      expect(await auth.login({ email, password: 'secret-pass' })).toMatchObject({ loginState: 'FAILURE', errorCode: 'missingCaptchaToken' });
+      expect(await auth.login({ email, password: 'secret-pass', captchaTokens: { recaptchaToken: 'wrong' } })).toMatchObject({ loginState: 'FAILURE', errorCode: 'invalidCaptchaToken' });
+      expect(await auth.login({ email, password: 'secret-pass', captchaTokens: { recaptchaToken: 'emulator-captcha-ok' } })).toMatchObject({ loginState: 'SUCCESS' });
+    } finally {
+      await emu.request('PUT', '/__emulator/auth-policy', { requireCaptcha: false });
+    }
+    expect(await auth.login({ email, password: 'wrong-pass' })).toMatchObject({ loginState: 'FAILURE', errorCode: 'invalidPassword' });
+  });
+
   it('the OAuth strategy gets member tokens with the authorized_client grant, and calls as that member', async () => {
     const member = await fx.freshMember();
     const auth = OAuthStrategy({ clientId: emu.emulator.clientId! });

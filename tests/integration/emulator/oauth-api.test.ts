@@ -415,7 +415,7 @@ describe('identity and site policies (spec 001 sections 4 and 8)', () => {
     const v = await visitor();
     const bad = await post('/_api/iam/authentication/v2/register', { loginId: { email: 'not-an-email' }, password: 'secret-pass' }, { authorization: v });
     expect(bad.status).toBe(400);
-    expect(bad.body.details.validationError.fieldViolations[0]).toMatchObject({ field: 'loginId.email', violatedRule: 'EMAIL' });
+    expect(bad.body.details.validationError.fieldViolations[0]).toMatchObject({ field: 'loginId.email', violatedRule: 'FORMAT', data: { type: 'EMAIL' } });
     const user = await registered();
     const dup = await post('/_api/iam/authentication/v2/register', { loginId: { email: user.email }, password: 'secret-pass' }, { authorization: v });
     expect(dup.body.details.applicationError.code).toBe('-19995');

@@ -235,7 +235,8 @@ export function loginCommand(ctx: Pick<Context, 'bin' | 'flags'>, words = ''): s
  */
 export function failureWords(r: LoginResult, ctx: Context, email: string, kind: 'login' | 'register' = 'login', err?: unknown): UserError {
   const register = kind === 'register';
-  if (r.loginState === 'USER_CAPTCHA_REQUIRED' || r.loginState === 'SILENT_CAPTCHA_REQUIRED') {
+  const captcha = r.loginState === 'USER_CAPTCHA_REQUIRED' || r.loginState === 'SILENT_CAPTCHA_REQUIRED' || (r.loginState === 'FAILURE' && (r.errorCode === 'missingCaptchaToken' || r.errorCode === 'invalidCaptchaToken'));
+  if (captcha) {
     if (register) return new AuthError(`this site requires a captcha to register (${r.errorCode})`, `register in a browser instead: ${loginCommand(ctx)} (the sign-in page links to "Create an account")`);
     return new AuthError(`this site requires a captcha to sign in (${r.errorCode})`, `sign in in a browser instead: ${loginCommand(ctx)}`);
   }
