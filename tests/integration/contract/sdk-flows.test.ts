@@ -9,6 +9,7 @@
 import * as bookings from '@wix/auto_sdk_bookings_bookings';
 import type { DeviceAuthorizeResponseOriginal } from '@wix/auto_sdk_identity_oauth/meta';
 import * as members from '@wix/auto_sdk_members_members';
+import * as services from '@wix/auto_sdk_bookings_services';
 import { ApiKeyStrategy, AppStrategy, createClient, OAuthStrategy } from '@wix/sdk';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestEmulator, type TestEmulator } from '../../helpers/index.js';
@@ -68,6 +69,21 @@ describe('the official SDK against the emulator', () => {
     const confirmed = await client.bookings.confirmBooking(booking._id!, booking.revision!, {});
     expect(confirmed.booking).toMatchObject({ _id: booking._id, status: 'CONFIRMED' });
     expect(lastTo(`/_api/bookings-service/v2/bookings/${booking._id}/confirm`)?.method).toBe('POST');
+  });
+
+  it('STAFF_MEMBER_DETAILS fills staffMemberDetails on getService and queryServices (services module), only when asked', async () => {
+    const client = createClient({ auth: ApiKeyStrategy({ apiKey: emu.apiKey, siteId: emu.siteId }), modules: { services } });
+    const page = await client.services.queryServices({ conditionalFields: ['STAFF_MEMBER_DETAILS'] }).eq('type', 'APPOINTMENT').limit(5).find();
+    const withStaff = page.items.find((s) => (s.staffMemberIds?.length ?? 0) > 0)!;
+    expect(withStaff).toBeDefined();
+    const staff = withStaff.staffMemberDetails?.staffMembers ?? [];
+    expect(staff.map((m) => m.staffMemberId)).toEqual(withStaff.staffMemberIds);
+    expect(staff.every((m) => typeof m.name === 'string' && m.name !== '')).toBe(true);
+    expect(lastTo('/_api/bookings/v2/services/query')?.body).toMatchObject({ conditionalFields: ['STAFF_MEMBER_DETAILS'] });
+    const one = await client.services.getService(withStaff._id!, { conditionalFields: ['STAFF_MEMBER_DETAILS'] });
+    expect(one.staffMemberDetails?.staffMembers?.map((m) => m.staffMemberId)).toEqual(withStaff.staffMemberIds);
+    expect(lastTo(`/_api/bookings/v2/services/${withStaff._id}`)?.url).toContain('conditionalFields=STAFF_MEMBER_DETAILS');
+    expect((await client.services.getService(withStaff._id!)).staffMemberDetails).toBeUndefined();
   });
 
   it('an API key client queries members with the query builder (members module)', async () => {
