@@ -62,13 +62,22 @@ export interface OAuthApp {
   default: boolean;
 }
 
+/**
+ * Server login states the emulator answers only when told to (the SDK's StateType has them; no rule of the
+ * emulator leads to them): a client's handling of them can be tested.
+ */
+export const FORCED_STATES = ['STATUS_CHECK', 'UNKNOWN_STATE'] as const;
+export type ForcedState = (typeof FORCED_STATES)[number];
+
 /** A sign-in policy of a site (settable on the control plane). */
 export interface SignInPolicy {
   requireOwnerApproval: boolean;
   requireEmailVerification: boolean;
   requireCaptcha: boolean;
+  /** When set, loginV2 and registerV2 answer this state (no tokens) once their own checks pass. */
+  answerState: ForcedState | null;
 }
-export const DEFAULT_POLICY: SignInPolicy = { requireOwnerApproval: false, requireEmailVerification: false, requireCaptcha: false };
+export const DEFAULT_POLICY: SignInPolicy = { requireOwnerApproval: false, requireEmailVerification: false, requireCaptcha: false, answerState: null };
 /** The captcha token the emulator accepts when a site requires a captcha (any other is invalid). */
 export const EMULATOR_CAPTCHA_TOKEN = 'emulator-captcha-ok';
 

@@ -155,6 +155,28 @@ describe('direct login', () => {
     }
   });
 
+  it('reports the server states it has no step for (STATUS_CHECK, UNKNOWN_STATE) as Unknown _state (exit 4, the browser sign-in)', async () => {
+    const s = sandbox();
+    const who = email();
+    await run(s, ['auth', 'register', '--email', who, '--password-stdin'], 'pass-word-1');
+    try {
+      for (const answerState of ['STATUS_CHECK', 'UNKNOWN_STATE']) {
+        expect((await emu.request('PUT', '/__emulator/auth-policy', { answerState })).status).toBe(200);
+        const r = await run(s, ['login', '--email', who, '--password-stdin'], 'pass-word-1');
+        expect(r.code, answerState).toBe(4);
+        expect(r.stderr).toContain('sign-in state this client cannot complete (Unknown _state)');
+        expect(r.stderr).toMatch(/sitectl.* login/);
+        const reg = await run(s, ['auth', 'register', '--email', email(), '--password-stdin'], 'pass-word-1');
+        expect(reg.code, answerState).toBe(4);
+        expect(reg.stderr).toContain('registration state this client cannot complete');
+      }
+      expect((await emu.request('PUT', '/__emulator/auth-policy', { answerState: 'SUCCESS' })).status).toBe(400);
+    } finally {
+      await emu.request('PUT', '/__emulator/auth-policy', { answerState: null });
+    }
+    expect((await run(s, ['login', '--email', who, '--password-stdin'], 'pass-word-1')).code).toBe(0);
+  });
+
   it('recovers a password through the recovery link', async () => {
     const s = sandbox();
     const who = email();
