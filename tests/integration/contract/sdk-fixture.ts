@@ -95,7 +95,6 @@ export const SDK_ONLY: Record<string, string> = {
   'bookings_categories-v-2.deleteCategory': 'sitectl only creates missing categories (services apply --create-missing)',
   'bookings_categories-v-2.getCategory': 'categories are read through the services family (queryCategories)',
   'bookings_categories-v-2.moveCategory': 'sitectl only creates missing categories (services apply --create-missing)',
-  'bookings_categories-v-2.queryCategories': 'categories are read through the services family (queryCategories)',
   'bookings_categories-v-2.updateCategory': 'sitectl only creates missing categories (services apply --create-missing)',
   'identity_oauth.token':
     'the token endpoint is not a family table (no credentials, snake_case answers): src/api/auth/tokens.ts, its URL checked by the last test of sdk-wire.test.ts',
