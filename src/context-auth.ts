@@ -7,10 +7,10 @@
  *   SITECTL_TIMEOUT and traces with `--debug` (never a token or secret: tokens.ts redacts).
  * - {@link appAccessToken} (issue 8 section 3: `sitectl login --client-id ID --client-secret-stdin`, for CI): the
  *   stored access token while it has more than a minute left, else a new one from the client_credentials grant
- *   (its body is the emulator's until the platform documents one, docs/sign-in.md), written back to the sessions
- *   file. Loaded by context.ts only when a profile has no API key.
+ *   (the SDK's AppStrategy body: `grant_type`, `client_id`, `client_secret`, `instance_id` when the profile has
+ *   one), written back to the sessions file. Loaded by context.ts only when a profile has no API key.
  */
-import { TokenEndpoint, TokenEndpointError } from './api/auth/tokens.js';
+import { TokenEndpoint, TokenEndpointError, type TokenRequest } from './api/auth/tokens.js';
 import type { Context } from './context.js';
 import { AuthError, UserError } from './core/errors.js';
 import { readSession, writeSession } from './core/sessions.js';
@@ -42,21 +42,31 @@ export function tokenEndpoint(ctx: Pick<Context, 'flags' | 'env' | 'io'>, baseUr
 }
 
 /**
+ * The client-credentials grant as the SDK's `AppStrategy` sends it (`@wix/sdk` build/auth/AppStrategy.js):
+ * `{grant_type: 'client_credentials', client_id, client_secret, instance_id}`, the instance left out when none
+ * is configured (the emulator's apps live on one site each; the platform's need it).
+ */
+export function clientCredentials(clientId: string, clientSecret: string, instanceId?: string): TokenRequest {
+  return { grant_type: 'client_credentials', client_id: clientId, client_secret: clientSecret, ...(instanceId ? { instance_id: instanceId } : {}) };
+}
+
+/**
  * A valid admin access token of the profile's app credentials, or undefined when it holds none.
+ * @param instanceId the app instance (`profile add --instance-id`, SITECTL_INSTANCE_ID), sent as `instance_id`
  * @throws AuthError (exit 4) when the endpoint refuses the credentials
  */
-export async function appAccessToken(ctx: Pick<Context, 'flags' | 'env' | 'io' | 'signal' | 'now' | 'bin'>, profile: string, baseUrl: string): Promise<string | undefined> {
+export async function appAccessToken(ctx: Pick<Context, 'flags' | 'env' | 'io' | 'signal' | 'now' | 'bin'>, profile: string, baseUrl: string, instanceId?: string): Promise<string | undefined> {
   const s = readSession(ctx.env, profile);
   if (!s.admin) return undefined;
   const nowMs = ctx.now().getTime();
   if (s.admin.expiresAt * 1000 - 60_000 > nowMs) return s.admin.accessToken;
   try {
-    const reply = await tokenEndpoint(ctx, baseUrl).token({ grantType: 'client_credentials', clientId: s.admin.clientId, clientSecret: s.admin.clientSecret }, ctx.signal);
+    const reply = await tokenEndpoint(ctx, baseUrl).token(clientCredentials(s.admin.clientId, s.admin.clientSecret, instanceId), ctx.signal);
     const expiresAt = Math.floor(nowMs / 1000) + reply.expires_in;
     writeSession(ctx.env, profile, (cur) => (cur.admin ? { ...cur, admin: { ...cur.admin, accessToken: reply.access_token, expiresAt } } : cur));
     return reply.access_token;
   } catch (err) {
-    if (err instanceof TokenEndpointError) throw new AuthError(`the app credentials of profile '${profile}' were refused: ${err.message}`, `check the client id and secret, and sign in again: printf %s "$CLIENT_SECRET" | ${ctx.bin} login --client-id ID --client-secret-stdin`);
+    if (err instanceof TokenEndpointError) throw new AuthError(`the app credentials of profile '${profile}' were refused: ${err.message}`, `check the client id, secret and instance id (profile add --instance-id, SITECTL_INSTANCE_ID), and sign in again: printf %s "$CLIENT_SECRET" | ${ctx.bin} login --client-id ID --client-secret-stdin`);
     throw err;
   }
 }

@@ -110,6 +110,8 @@ export interface ResolvedProfile {
   homeSiteId?: string;
   /** The API key when there is one; never printed. */
   apiKey?: string;
+  /** The app instance of the client-credentials grant (`instance_id`): SITECTL_INSTANCE_ID, else the stored one. */
+  instanceId?: string;
   /** The account of the key (account-level calls): the emulator's, or SITECTL_ACCOUNT_ID. */
   accountId?: string;
   /** Where the secret is kept, in words: `env SITECTL_API_KEY`, `<config path>`, `<dataDir>/admin-key.json`. */
@@ -265,7 +267,7 @@ async function buildClient(ctx: Context): Promise<ApiClient> {
 async function buildProfileClient(ctx: Context): Promise<ApiClient> {
   const profile = await resolveProfile(ctx, { startEmulator: true });
   // Without an API key, an app's client credentials (sitectl login --client-id ID --client-secret-stdin) serve.
-  const appToken = profile.apiKey ? undefined : await (await import('./context-auth.js')).appAccessToken(ctx, profile.name, profile.baseUrl);
+  const appToken = profile.apiKey ? undefined : await (await import('./context-auth.js')).appAccessToken(ctx, profile.name, profile.baseUrl, profile.instanceId);
   if (!profile.apiKey && !appToken) {
     throw new AuthError(
       `profile '${profile.name}' has no API key`,
@@ -339,6 +341,7 @@ export async function resolveProfile(
   const envSite = fromFlag ? undefined : env.SITECTL_SITE_ID || undefined;
   const envKey = fromFlag ? undefined : env.SITECTL_API_KEY || undefined;
   const envAccount = env.SITECTL_ACCOUNT_ID || undefined;
+  const envInstance = env.SITECTL_INSTANCE_ID || undefined;
   const source: ProfileSource = fromFlag ? 'flag' : envUrl || envKey ? 'env' : fromEnv ? 'env-profile' : stored ? 'stored' : 'local';
 
   if (stored) {
@@ -350,6 +353,7 @@ export async function resolveProfile(
       siteId: envSite ?? stored.siteId,
       homeSiteId: stored.siteId,
       apiKey,
+      ...(envInstance ?? stored.instanceId ? { instanceId: envInstance ?? stored.instanceId } : {}),
       accountId: envAccount,
       secretLocation: envKey ? 'env SITECTL_API_KEY' : apiKey ? read.path : undefined,
     };
@@ -362,11 +366,12 @@ export async function resolveProfile(
       siteId: envSite,
       homeSiteId: envSite,
       apiKey: envKey,
+      ...(envInstance ? { instanceId: envInstance } : {}),
       accountId: envAccount,
       secretLocation: envKey ? 'env SITECTL_API_KEY' : undefined,
     };
   }
-  const local = await resolveLocalProfile(ctx, opts.startEmulator, source);
+  const local = { ...(await resolveLocalProfile(ctx, opts.startEmulator, source)), ...(envInstance ? { instanceId: envInstance } : {}) };
   // SITECTL_SITE_ID picks a site of the emulated account too (an id or a name: --site's rules).
   return envSite && !ctx.flags.site ? { ...local, siteId: local.sites?.find((s) => s.id === envSite || s.name.toLowerCase() === envSite.toLowerCase())?.id ?? envSite } : local;
 }

@@ -20,7 +20,7 @@ export const checkoutFamily = defineFamily({
     createOnlineOrder: {
       method: 'POST',
       path: '/v2/checkout/orders/online',
-      summary: 'Buy a plan online (PENDING until paid; a free plan starts at once)',
+      summary: 'Buy a plan online (DRAFT until paid, then PENDING until its start date, ACTIVE from it; a free plan is bought at once)',
       request: () =>
         z.looseObject({
           planId: input().Id,
@@ -34,7 +34,7 @@ export const checkoutFamily = defineFamily({
     createOfflineOrder: {
       method: 'POST',
       path: '/v2/checkout/orders/offline',
-      summary: 'Record an order a member paid (or will pay) outside the site; it is ACTIVE at once',
+      summary: 'Record an order a member paid (or will pay) outside the site; PENDING until its start date, ACTIVE from it',
       request: () =>
         z.looseObject({
           planId: input().Id,

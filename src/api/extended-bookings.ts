@@ -1,8 +1,9 @@
 /**
  * The extended bookings family (spec 000 section 7 "Extended bookings"; platform-wire.md sections 1, 6, 11):
  * bookings read with the extras asked for (allowed actions, attendance, conferencing, policy settings, fee
- * details), and their count. The singular `/v2/extended-booking/query` (one session's bookings) has no gateway
- * mapping: the client sends the bare path.
+ * details), and their count. The singular `/v2/extended-booking/query` (one session's bookings; the SDK's
+ * `@wix/auto_sdk_bookings_extended-bookings` op `query`) goes through the module's `/_api/bookings-reader` mapping
+ * like the others: `POST /_api/bookings-reader/v2/extended-booking/query`.
  *
  * Filters take the platform's documented paths (`status`, `startDate`, `bookedEntity.item.slot.serviceId`,
  * `contactDetails.contactId`, ...); the default order is `id` ascending, cursor paging of 50, at most 100.
@@ -25,7 +26,12 @@ const withExtras = () => ({
 
 export const extendedBookingsFamily = defineFamily({
   name: 'extended-bookings',
-  prefixes: [{ proto: '/v2/extended-bookings', urls: ['/_api/bookings-reader/v2/extended-bookings', '/bookings/bookings-reader/v2/extended-bookings'] }],
+  // The SDK module maps `/_api/bookings-reader` (then `/bookings/bookings-reader`) onto the proto root on
+  // www.wixapis.com: both the plural and the singular query travel under it.
+  prefixes: [
+    { proto: '/v2/extended-bookings', urls: ['/_api/bookings-reader/v2/extended-bookings', '/bookings/bookings-reader/v2/extended-bookings'] },
+    { proto: '/v2/extended-booking', urls: ['/_api/bookings-reader/v2/extended-booking', '/bookings/bookings-reader/v2/extended-booking'] },
+  ],
   operations: {
     queryExtendedBookings: {
       method: 'POST',
@@ -50,7 +56,6 @@ export const extendedBookingsFamily = defineFamily({
       reply: replies.ExtendedBookingsReply,
       paging: { kind: 'cursor', items: 'extendedBookings', wrapper: 'query', maxLimit: MAX_BOOKINGS_PAGE, filter: true },
       idempotent: true,
-      bare: true,
     },
     countExtendedBookings: {
       method: 'POST',

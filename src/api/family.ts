@@ -77,6 +77,11 @@ export interface OperationSpec<Req extends $ZodType = $ZodType, Res extends $Zod
   longGetFallback?: boolean;
   /** The SDK sends the proto path as is: the gateway has no mapping for it (e.g. availability multislot). */
   bare?: boolean;
+  /**
+   * Other spellings of the proto path that the emulator also routes (through the same prefix mappings), e.g. the
+   * seed's `/v1/Start` beside the SDK's `/v1/start`. The client always sends {@link Operation.url}.
+   */
+  aliases?: readonly string[];
   /** An account-level call (wire section 2): it carries `wix-account-id`, not `wix-site-id` (the sites query). */
   accountLevel?: boolean;
   /**
@@ -110,7 +115,7 @@ export type Operation<Spec extends OperationSpec = OperationSpec> = Omit<Spec, '
   readonly family: string;
   /** The URL the client sends (the SDK URL), with `{param}` placeholders. */
   readonly url: string;
-  /** Every path template the gateway routes to this operation: the proto path, the SDK URL, the aliases. */
+  /** Every path template the gateway routes to this operation: the proto path, the SDK URL, the aliases (and those of {@link OperationSpec.aliases}). */
   readonly routes: readonly string[];
   /** The request fields that fill the path, in order (`serviceId`, `service.id`). */
   readonly pathParams: readonly string[];
@@ -169,7 +174,8 @@ export function defineFamily<const Ops extends Record<string, OperationSpec>>(sp
   const seen = new Map<string, string>();
   for (const [name, op] of Object.entries(spec.operations)) {
     if (!op.path.startsWith('/')) throw new Error(`${spec.name}.${name}: path must start with '/'`);
-    const { url, routes } = op.bare ? { url: op.path, routes: [op.path] } : rewrite(op.path, spec.prefixes);
+    const { url, routes: own } = op.bare ? { url: op.path, routes: [op.path] } : rewrite(op.path, spec.prefixes);
+    const routes = [...new Set([...own, ...(op.aliases ?? []).flatMap((a) => (op.bare ? [a] : rewrite(a, spec.prefixes).routes))])];
     const pathParams = [...op.path.matchAll(PARAM)].map((m) => m[1]!);
     const key = `${op.method} ${op.path.replace(PARAM, '{}')}`;
     const other = seen.get(key);

@@ -7,19 +7,37 @@
  */
 import * as z from 'zod/mini';
 import { callsOf, defineFamily } from './family.js';
-import { bounded } from './schemas/common.js';
-import { BookingPolicy, Category } from './schemas/service.js';
+import { bounded, PagingMetadata } from './schemas/common.js';
+import { BookingPolicy, Category, serviceInputs } from './schemas/service.js';
 
 /** Longest category or policy name (the platform's booking policy `name` maxLength). */
 export const FURNITURE_NAME_MAX = 400;
 
 const name = () => bounded(FURNITURE_NAME_MAX).check(z.refine((v) => v.trim() !== '', 'must not be blank'));
 
-/** The categories family table (create; the services family queries them). */
+/** Largest page of the categories query. */
+export const MAX_CATEGORIES_PAGE = 100;
+
+/**
+ * The categories family table (Bookings Categories v2, `@wix/auto_sdk_bookings_categories-v-2`): create, and the
+ * query, a GET whose `query` travels as `.r=` and, past 4,000 characters of parameters, as a POST of the same
+ * request to the same path (the module's `fallback`; wire section 5). The services family also reads categories
+ * (its own queryCategories).
+ */
 export const categoriesFamily = defineFamily({
   name: 'categories',
   prefixes: [{ proto: '/v2/categories', urls: ['/bookings/v2/categories'] }],
   operations: {
+    queryCategories: {
+      method: 'GET',
+      path: '/v2/categories/query',
+      summary: 'Categories matching a filter, cursor-paged (a long query goes out as a POST)',
+      request: () => z.looseObject({ query: z.optional(serviceInputs().CursorQueryInput) }),
+      reply: () => z.looseObject({ categories: z.array(Category), pagingMetadata: z.optional(PagingMetadata) }),
+      paging: { kind: 'cursor', items: 'categories', wrapper: 'query', maxLimit: MAX_CATEGORIES_PAGE, filter: true },
+      complexQuery: true,
+      longGetFallback: true,
+    },
     createCategory: {
       method: 'POST',
       path: '/v2/categories',

@@ -63,8 +63,8 @@ export const servicesFamily = defineFamily({
     getService: {
       method: 'GET',
       path: '/v2/services/{serviceId}',
-      summary: 'Get one service',
-      request: () => z.looseObject({ serviceId: input().Id }),
+      summary: 'Get one service (with the conditional fields asked: STAFF_MEMBER_DETAILS fills staffMemberDetails)',
+      request: () => z.looseObject({ serviceId: input().Id, conditionalFields: z.optional(z.array(z.enum(RequestedFieldsValues)).check(z.maxLength(5))) }),
       reply: replies.ServiceReply,
     },
     updateService: {
@@ -123,7 +123,7 @@ export const servicesFamily = defineFamily({
       summary: 'Services matching a filter, sorted, with offset paging (default order: createdDate)',
       request: () => z.looseObject({
         query: z.optional(input().ServiceQueryInput),
-        conditionalFields: z.optional(z.array(z.enum(RequestedFieldsValues))),
+        conditionalFields: z.optional(z.array(z.enum(RequestedFieldsValues)).check(z.maxLength(5))),
       }),
       reply: replies.QueryServicesReply,
       idempotent: true,

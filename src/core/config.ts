@@ -41,6 +41,11 @@ export const profileSchema = z.object({
   /** e.g. 'https://www.wixapis.com' or 'http://127.0.0.1:PORT'; no trailing slash. */
   baseUrl: z.url({ protocol: /^https?$/ }),
   siteId: z.optional(z.string().check(z.minLength(1))),
+  /**
+   * The app instance (the app's installation on the site) the client-credentials grant names as `instance_id`
+   * (the SDK's `AppStrategy({appId, appSecret, instanceId})`).
+   */
+  instanceId: z.optional(z.string().check(z.minLength(1), z.maxLength(100))),
   credential: z.optional(credentialSchema),
 });
 export type Profile = z.infer<typeof profileSchema>;

@@ -261,14 +261,14 @@ function checkShape(value: unknown, at: Array<string | number> = []): void {
 }
 
 /**
- * Builds and validates the request of `op`: the JSON body (or the query parameters for GET and DELETE) with
- * the path parameters set at their fields. A body field that disagrees with the path is refused, as are keys
+ * Builds and validates the request of `op`: the JSON body (or the query parameters for GET and DELETE, unless
+ * `asBody`: the POST form of a long GET, wire section 5) with the path parameters set at their fields. A body field that disagrees with the path is refused, as are keys
  * that reach the prototype chain and bodies nested deeper than {@link MAX_BODY_DEPTH}.
  * @throws ValidationFailure (400)
  */
-export function decodeRequest(op: Operation, body: unknown, query: URLSearchParams, params: Record<string, string>): unknown {
+export function decodeRequest(op: Operation, body: unknown, query: URLSearchParams, params: Record<string, string>, asBody = false): unknown {
   let request: Record<string, unknown>;
-  if (op.method === 'GET' || op.method === 'DELETE') {
+  if ((op.method === 'GET' || op.method === 'DELETE') && !asBody) {
     request = requestFromQuery(query, op.request);
   } else if (body === undefined) {
     request = {};

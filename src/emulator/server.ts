@@ -98,7 +98,13 @@ function parseJson(raw: string): unknown {
 /** Creates the server (not yet listening). @throws Error when two served operations claim one route. */
 export function createEmulatorServer(deps: ServerDeps): Server {
   const router = new Router<ServedOperation>();
-  for (const served of deps.served) for (const route of served.op.routes) router.add(served.op.method, route, served);
+  for (const served of deps.served) {
+    for (const route of served.op.routes) {
+      router.add(served.op.method, route, served);
+      // The POST form of a long GET (wire section 5): the same request as a JSON body, to the same path.
+      if (served.op.longGetFallback) router.add('POST', route, served);
+    }
+  }
   const { store, faults } = deps;
   const graphqlEndpoint = new GraphQLEndpoint(deps.served, store);
 
@@ -195,7 +201,7 @@ export function createEmulatorServer(deps: ServerDeps): Server {
         else send(res, decision.errorStatus, requestId, undefined);
         return;
       }
-      const body = decodeRequest(match.target.op, parseJson(raw), query, match.params);
+      const body = decodeRequest(match.target.op, parseJson(raw), query, match.params, method !== match.target.op.method);
       result = runServed(store, match.target, body, principal, requestId, query);
     } catch (err) {
       if (decision.latencyMs > 0) await sleep(decision.latencyMs);

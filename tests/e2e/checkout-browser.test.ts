@@ -61,7 +61,7 @@ describe.skipIf(!hasChromium)('the hosted checkout page in a real browser (headl
     const plan = await planNamed('Silver 12 Months');
     const buyer = (await ok('POST', '/members/v1/members', { member: { loginEmail: `browser-payer-${Date.now()}@example.com` } })).member;
     const order = (await ok('POST', '/pricing-plans/v2/checkout/orders/online', { planId: plan.id, onBehalf: { memberId: buyer.id }, couponCode: 'WELCOME10' })).order;
-    expect(order).toMatchObject({ status: 'PENDING', lastPaymentStatus: 'PENDING' });
+    expect(order).toMatchObject({ status: 'DRAFT', lastPaymentStatus: 'PENDING' });
     const { redirectSession } = await ok('POST', '/_api/redirects-api/v1/redirect-session', {
       paidPlansCheckout: { orderId: order.id },
       callbacks: { thankYouPageUrl: `${siteUrl}/thank-you`, postFlowUrl: `${siteUrl}/plans` },

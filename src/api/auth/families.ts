@@ -88,7 +88,7 @@ export const redirectsFamily = defineFamily({
           bookingsCheckout: z.optional(z.looseObject({ slotAvailability: z.optional(z.looseObject({})), timezone: z.optional(Str()) })),
           ecomCheckout: z.optional(z.looseObject({ checkoutId: z.optional(Str()) })),
           eventsCheckout: z.optional(z.looseObject({ reservationId: z.optional(Str()), eventSlug: z.optional(Str()) })),
-          // `orderId` is the emulator's: its hosted checkout page pays a PENDING online order (docs/plans-orders.md).
+          // `orderId` is the emulator's: its hosted checkout page pays a DRAFT online order (docs/plans-orders.md).
           paidPlansCheckout: z.optional(z.looseObject({ planId: z.optional(Str()), checkoutData: z.optional(Str()), orderId: z.optional(Str()) })),
           storesProduct: z.optional(z.looseObject({ productSlug: z.optional(Str()) })),
           bookingsBook: z.optional(z.looseObject({ resourceId: z.optional(Str()) })),
@@ -215,7 +215,9 @@ export const verificationFamily = defineFamily({
   operations: {
     start: {
       method: 'POST',
+      // The SDK's path (@wix/auto_sdk_identity_verification `start`); the seed spells it /v1/Start (spec 001 section 7).
       path: '/v1/start',
+      aliases: ['/v1/Start'],
       summary: "Send a verification code to an identity's e-mail",
       request: () => z.looseObject({ identityId: Str(), target: z.optional(z.enum(['EMAIL'])) }),
       reply: () => z.looseObject({ verificationId: z.optional(z.string()) }),

@@ -70,7 +70,10 @@ export function checkCallback(params: { code?: string | null; state?: string | n
   return params.code;
 }
 
-/** The application error codes the SDK recognises (platform-wire.md section 3; spec 001 section 8). */
+/**
+ * The application error codes the SDK's OAuth strategy recognises (`@wix/sdk` build/auth/oauth2/constants.js;
+ * platform-wire.md section 3; spec 001 section 8).
+ */
 export const IDENTITY_CODES = {
   emailAlreadyExists: '-19995',
   invalidPassword: '-19976',
@@ -79,41 +82,67 @@ export const IDENTITY_CODES = {
   invalidCaptchaToken: '-19970',
 } as const;
 
+/**
+ * The captcha codes the SDK's authentication module types for registerV2 and loginV2
+ * (`@wix/auto_sdk_identity_authentication` RegisterV2ApplicationErrors, LoginV2ApplicationErrors), read beside
+ * the numeric ones above.
+ */
+const MISSING_CAPTCHA_NAMES: readonly string[] = ['CAPTCHA_TOKEN_REQUIRED', 'MISSING_CAPTCHA_TOKEN', 'RECAPTCHA_REQUIRED'];
+const INVALID_CAPTCHA_NAMES: readonly string[] = ['INVALID_CAPTCHA_TOKEN', 'RECAPTCHA_FAILED'];
+
 export type LoginErrorCode = 'invalidEmail' | 'emailAlreadyExists' | 'missingCaptchaToken' | 'invalidCaptchaToken' | 'invalidPassword' | 'resetPassword';
 
 /** What the mappings read of a failed call: the application code, the field violations and the message. */
 export interface IdentityFailure {
   code?: string | number;
-  fieldViolations?: ReadonlyArray<{ field?: string; description?: string; ruleName?: string; violatedRule?: string }>;
+  fieldViolations?: ReadonlyArray<{ field?: string; description?: string; ruleName?: string; violatedRule?: string; data?: unknown }>;
   message: string;
 }
 
 const captcha = (code: string): LoginErrorCode | undefined =>
-  code === IDENTITY_CODES.missingCaptchaToken ? 'missingCaptchaToken' : code === IDENTITY_CODES.invalidCaptchaToken ? 'invalidCaptchaToken' : undefined;
+  code === IDENTITY_CODES.missingCaptchaToken || MISSING_CAPTCHA_NAMES.includes(code)
+    ? 'missingCaptchaToken'
+    : code === IDENTITY_CODES.invalidCaptchaToken || INVALID_CAPTCHA_NAMES.includes(code)
+      ? 'invalidCaptchaToken'
+      : undefined;
 
 /**
- * A failed registration as the client reports it (spec 001 section 8 "Registration"): an EMAIL field violation
- * is `invalidEmail` with the violation's text; -19995 `emailAlreadyExists`; -19971 `missingCaptchaToken` and
- * -19970 `invalidCaptchaToken` (USER_CAPTCHA_REQUIRED); anything else a FAILURE with the server message only.
+ * An e-mail field violation: `data.type` EMAIL, as the SDK's OAuth strategy finds it on registration
+ * (`fieldViolations.find(v => v.data.type === 'EMAIL')`), or a rule named EMAIL (spec 001 section 8: "a field
+ * violation of type EMAIL").
+ */
+function isEmailViolation(v: NonNullable<IdentityFailure['fieldViolations']>[number]): boolean {
+  const type = v.data && typeof v.data === 'object' ? (v.data as { type?: unknown }).type : undefined;
+  return type === 'EMAIL' || (v.ruleName ?? v.violatedRule) === 'EMAIL';
+}
+
+/**
+ * A failed registration as the client reports it, as the SDK's `OAuthStrategy.register` does (spec 001 section 8
+ * "Registration"): an e-mail field violation is `invalidEmail` with the violation's text; -19995
+ * `emailAlreadyExists`; a missing or invalid captcha token (-19971 / -19970, or the authentication module's
+ * CAPTCHA_TOKEN_REQUIRED / INVALID_CAPTCHA_TOKEN) `missingCaptchaToken` / `invalidCaptchaToken`, each a FAILURE;
+ * anything else a FAILURE with the server message only.
  */
 export function registrationFailure(f: IdentityFailure): LoginResult {
-  const email = f.fieldViolations?.find((v) => (v.ruleName ?? v.violatedRule) === 'EMAIL');
+  const email = f.fieldViolations?.find(isEmailViolation);
   if (email) return { loginState: 'FAILURE', error: email.description ?? f.message, errorCode: 'invalidEmail' };
   const code = f.code === undefined ? '' : String(f.code);
   if (code === IDENTITY_CODES.emailAlreadyExists) return { loginState: 'FAILURE', error: f.message, errorCode: 'emailAlreadyExists' };
   const c = captcha(code);
-  if (c) return { loginState: 'USER_CAPTCHA_REQUIRED', error: f.message, errorCode: c };
+  if (c) return { loginState: 'FAILURE', error: f.message, errorCode: c };
   return { loginState: 'FAILURE', error: f.message };
 }
 
 /**
- * A failed login as the client reports it (spec 001 section 8 "Login"): -19971/-19970 captcha
- * (USER_CAPTCHA_REQUIRED), -19976 `invalidPassword`, -19973 `resetPassword`, any other `invalidEmail`.
+ * A failed login as the client reports it, as the SDK's `OAuthStrategy.login` does (spec 001 section 8 "Login"):
+ * a missing or invalid captcha token `missingCaptchaToken` / `invalidCaptchaToken`, -19976 `invalidPassword`,
+ * -19973 `resetPassword`, any other `invalidEmail`; each a FAILURE. (The SDK keeps USER_CAPTCHA_REQUIRED and
+ * SILENT_CAPTCHA_REQUIRED for states a server answers, never for these errors.)
  */
 export function loginFailure(f: IdentityFailure): LoginResult {
   const code = f.code === undefined ? '' : String(f.code);
   const c = captcha(code);
-  if (c) return { loginState: 'USER_CAPTCHA_REQUIRED', error: f.message, errorCode: c };
+  if (c) return { loginState: 'FAILURE', error: f.message, errorCode: c };
   if (code === IDENTITY_CODES.invalidPassword) return { loginState: 'FAILURE', error: f.message, errorCode: 'invalidPassword' };
   if (code === IDENTITY_CODES.resetPassword) return { loginState: 'FAILURE', error: f.message, errorCode: 'resetPassword' };
   return { loginState: 'FAILURE', error: f.message, errorCode: 'invalidEmail' };

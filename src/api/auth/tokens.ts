@@ -1,12 +1,20 @@
 /**
  * The OAuth token endpoint, client side (spec 001 section 7 "Token endpoint"; platform-wire.md sections 2 and
- * 11): `POST <base>/oauth2/token` with a JSON body in camelCase and no `Authorization` or site id (the server
- * finds the site by `clientId`), answered in snake_case `{access_token, expires_in, refresh_token}`.
+ * 11): `POST <base>/oauth2/token` with a JSON body and no site id (the server finds the site by the client or
+ * the token), answered in snake_case `{access_token, expires_in, refresh_token}`. Each grant's body is the one
+ * the official SDK sends (`@wix/sdk`):
  *
- * Grants: anonymous, refresh_token, authorization_code (with the PKCE verifier), authorized_client (member
- * tokens issued by an admin), client_credentials (admin tokens of a headless app: the body the platform does
- * not document is the emulator's, docs/sign-in.md) and the device-code grant of RFC 8628 with its
- * device-authorization call (`POST /oauth2/device/code`, emulator-only until the platform documents one).
+ * - anonymous, refresh_token, authorization_code: camelCase (`OAuthStrategy` generateVisitorTokens, renewToken,
+ *   getMemberTokens);
+ * - authorized_client (member tokens an admin issues): `{grant_type, scope: 'offline_access', member_id}` with
+ *   `Authorization: <access token>,<api key>` (`OAuthStrategy.getMemberTokensForExternalLogin`; spec 001
+ *   section 7: "an Authorization header holding the access token plus a second token");
+ * - client_credentials (an app's admin token): `{grant_type, client_id, client_secret, instance_id}`
+ *   (`AppStrategy` with `instanceId`);
+ * - the device-code grant of RFC 8628 with its device-authorization call `POST /oauth2/device/code`, answered as
+ *   the SDK's identity oauth typings have it (`DeviceCodeResponse`: `deviceCode`, `userCode`, `verificationUri`,
+ *   `verificationUriComplete`, `expiresIn`, `interval`); {@link TokenEndpoint.deviceCode} also reads RFC 8628's
+ *   snake_case names.
  */
 import { redact } from '../redact.js';
 import { NetworkError } from '../errors.js';
@@ -20,8 +28,8 @@ export type TokenRequest =
   | { grantType: 'anonymous'; clientId: string }
   | { grantType: 'refresh_token'; clientId: string; refreshToken: string }
   | { grantType: 'authorization_code'; clientId: string; redirectUri: string; code: string; codeVerifier: string }
-  | { grantType: 'authorized_client'; scope: 'offline_access'; member_id: string }
-  | { grantType: 'client_credentials'; clientId: string; clientSecret: string }
+  | { grant_type: 'authorized_client'; scope: 'offline_access'; member_id: string }
+  | { grant_type: 'client_credentials'; client_id: string; client_secret: string; instance_id?: string }
   | { grantType: typeof DEVICE_CODE_GRANT; clientId: string; deviceCode: string };
 
 /** The endpoint's answer (snake_case, as the wire has it). */
@@ -32,14 +40,41 @@ export interface TokenReply {
   token_type?: string;
 }
 
-/** The device-authorization answer (RFC 8628 section 3.2). */
+/**
+ * The device-authorization answer, in the SDK typings' names (`@wix/auto_sdk_identity_oauth`
+ * `DeviceCodeResponse`/`DeviceAuthorizeResponse`; RFC 8628 section 3.2 has the same fields in snake_case).
+ */
 export interface DeviceAuthorization {
-  device_code: string;
-  user_code: string;
-  verification_uri: string;
-  verification_uri_complete?: string;
-  expires_in: number;
-  interval?: number;
+  deviceCode: string;
+  userCode: string;
+  verificationUri: string;
+  verificationUriComplete?: string;
+  /** Seconds the codes stay valid. */
+  expiresIn: number;
+  /** Seconds between polls (5 when the server names none). */
+  interval: number;
+}
+
+/**
+ * A device-authorization answer read in either casing (the SDK's camelCase first, else RFC 8628's snake_case).
+ * @throws TypeError when the device code, user code, verification URI or lifetime is missing
+ */
+export function readDeviceAuthorization(body: Record<string, unknown>): DeviceAuthorization {
+  const pick = (camel: string, snake: string) => body[camel] ?? body[snake];
+  const str = (camel: string, snake: string) => {
+    const v = pick(camel, snake);
+    return typeof v === 'string' && v !== '' ? v : undefined;
+  };
+  const deviceCode = str('deviceCode', 'device_code');
+  const userCode = str('userCode', 'user_code');
+  const verificationUri = str('verificationUri', 'verification_uri');
+  const expiresIn = pick('expiresIn', 'expires_in');
+  if (!deviceCode || !userCode || !verificationUri || typeof expiresIn !== 'number') {
+    throw new TypeError(`the device authorization answer lacks ${!deviceCode ? 'deviceCode' : !userCode ? 'userCode' : !verificationUri ? 'verificationUri' : 'expiresIn'}`);
+  }
+  const interval = pick('interval', 'interval');
+  const complete = str('verificationUriComplete', 'verification_uri_complete');
+  return { deviceCode, userCode, verificationUri, ...(complete ? { verificationUriComplete: complete } : {}), expiresIn, interval: typeof interval === 'number' && interval > 0 ? interval : 5 };
 }
 
 /**
@@ -82,7 +117,7 @@ export class TokenEndpoint {
     const ms = this.opts.timeoutMs ?? 30_000;
     const timeout = AbortSignal.timeout(ms);
     const url = this.opts.baseUrl.replace(/\/+$/, '') + path;
-    const grant = (body as { grantType?: unknown }).grantType;
+    const grant = (body as { grantType?: unknown }).grantType ?? (body as { grant_type?: unknown }).grant_type;
     this.opts.onDebug?.(`> POST ${redact(url)}${typeof grant === 'string' ? ` (grant ${grant})` : ''}`);
     const started = Date.now();
     let res: Response;
@@ -122,7 +157,7 @@ export class TokenEndpoint {
 
   /**
    * Sends one grant to `/oauth2/token`.
-   * @param authorization only for `authorized_client` (the admin credential)
+   * @param authorization only for `authorized_client`: `<access token>,<api key>` (the SDK's form)
    * @throws TokenEndpointError on a non-200 or a reply that is not JSON; NetworkError when the server does not
    *   answer (timeout, connection refused); the signal's reason when `signal` aborts
    */
@@ -131,11 +166,18 @@ export class TokenEndpoint {
   }
 
   /**
-   * Starts a device authorization (RFC 8628 section 3.1; emulator-only path `/oauth2/device/code`).
-   * @throws TokenEndpointError on a non-200
+   * Starts a device authorization (RFC 8628 section 3.1; the SDK's `DeviceCodeRequest` `{clientId, scope}` to
+   * `/oauth2/device/code`, the `/oauth2` -> `/v1/oauth` mapping of `@wix/auto_sdk_identity_oauth`).
+   * @returns the answer in the SDK's names, whichever casing the server used
+   * @throws TokenEndpointError on a non-200 or an answer without the codes
    */
-  deviceCode(clientId: string, signal?: AbortSignal): Promise<DeviceAuthorization> {
-    return this.post<DeviceAuthorization>('/oauth2/device/code', { clientId, scope: 'offline_access' }, signal);
+  async deviceCode(clientId: string, signal?: AbortSignal): Promise<DeviceAuthorization> {
+    const body = await this.post<Record<string, unknown>>('/oauth2/device/code', { clientId, scope: 'offline_access' }, signal);
+    try {
+      return readDeviceAuthorization(body ?? {});
+    } catch (err) {
+      throw new TokenEndpointError(200, (err as Error).message, undefined, JSON.stringify(body).slice(0, 200), undefined);
+    }
   }
 
   /**

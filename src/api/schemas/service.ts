@@ -32,7 +32,12 @@ export const SlugError = z.enum(SlugErrorValues);
 export type SlugError = z.infer<typeof SlugError>;
 
 /** `conditionalFields` of services and booking-forms queries: extra data the reply should include. */
-export const RequestedFieldsValues = ['STAFF_MEMBER_DETAILS', 'RESOURCE_TYPE_DETAILS', 'DEFAULT_BOOKING_FORM'] as const;
+/**
+ * The conditional fields of getService and queryServices, as the SDK's `V2RequestedFields` has them
+ * (`@wix/auto_sdk_bookings_services`; spec 000 lists DEFAULT_BOOKING_FORM here, which is the booking forms
+ * query's). STAFF_MEMBER_DETAILS fills `service.staffMemberDetails.staffMembers`.
+ */
+export const RequestedFieldsValues = ['STAFF_MEMBER_DETAILS', 'RESOURCE_TYPE_DETAILS', 'DISCOUNT_INFO_DETAILS', 'RESOURCE_DETAILS'] as const;
 export const RequestedFields = z.enum(RequestedFieldsValues);
 export type RequestedFields = z.infer<typeof RequestedFields>;
 

@@ -1,8 +1,8 @@
 /**
  * `sitectl checkout <verb>`: buying plans (spec 001 section 7 "Checkout"): the price of a plan with a coupon,
  * the preview of an order for a member (nothing is stored; says whether the member reached the plan's purchase
- * limit), an online order bought on a member's behalf (PENDING until paid) and an offline order recorded for
- * a member (ACTIVE, paid or not).
+ * limit), an online order bought on a member's behalf (DRAFT until paid) and an offline order recorded for
+ * a member (PENDING until its start date, ACTIVE from it; paid or not).
  */
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';

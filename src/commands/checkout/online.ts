@@ -1,7 +1,7 @@
 /**
  * `sitectl checkout online PLAN --member M [--method MOTO|POS] [--coupon] [--start]`: an online order bought
- * on a member's behalf (createOnlineOrder with `onBehalf`): PENDING until the member pays on the site's
- * checkout; a free plan's order is ACTIVE at once. On the local emulator, with stderr on a terminal, it also
+ * on a member's behalf (createOnlineOrder with `onBehalf`): DRAFT until the member pays on the site's
+ * checkout (then PENDING until its start date, ACTIVE from it); a free plan's order is bought at once. On the local emulator, with stderr on a terminal, it also
  * says where to pay: the emulator's hosted checkout page for the order (a `paidPlansCheckout` redirect session
  * with the emulator-only `orderId`), and `sitectl emulator pay ID` for scripts. stdout carries the order only.
  */
@@ -23,9 +23,9 @@ function isLoopback(baseUrl: string): boolean {
   }
 }
 
-/** Where to pay a PENDING order on the emulator, on stderr when it is a terminal; best effort (silent on failure). */
+/** Where to pay a DRAFT order on the emulator, on stderr when it is a terminal; best effort (silent on failure). */
 async function wherePay(ctx: Context, api: ApiClient, order: Order): Promise<void> {
-  if (!ctx.io.isStderrTTY || order.status !== 'PENDING' || !order.id || !isLoopback(api.baseUrl)) return;
+  if (!ctx.io.isStderrTTY || order.status !== 'DRAFT' || !order.id || !isLoopback(api.baseUrl)) return;
   try {
     const { redirectSession } = await redirects.createRedirectSession(api, { paidPlansCheckout: { orderId: order.id } }, { signal: ctx.signal });
     notice(ctx.io, `Pay it on the emulator's checkout page: ${redirectSession.fullUrl}\n  (or without a browser: ${ctx.bin} emulator pay ${order.id})`);
@@ -36,7 +36,7 @@ async function wherePay(ctx: Context, api: ApiClient, order: Order): Promise<voi
 
 export const { register, run } = buyVerb<{ method?: string }>({
   verb: 'online',
-  description: "Buy a plan online on a member's behalf (PENDING until paid; free plans start at once)",
+  description: "Buy a plan online on a member's behalf (DRAFT until paid; then PENDING until its start date, ACTIVE from it)",
   examples: ["sitectl checkout online 'Gold Monthly' --member ada.abbott@example.com --coupon WELCOME10", "sitectl checkout online 'Free Trial Week' --member MEMBER_ID --method POS"],
   flags: (cmd) => cmd.option('--method <method>', 'how the order was taken: MOTO (phone or mail, default) or POS'),
   async create(api, input, flags, signal) {

@@ -1,8 +1,9 @@
 /**
  * `sitectl dashboard [--interval S] [--days N] [--tz ZONE]` (issue 9 section 2): the operator's day on one
  * screen, times on the site's clock (or `--tz`'s). Panes: the bookings of the next N days (7; from today) by
- * staff member, bookings waiting for confirmation, members waiting for
- * approval, orders needing attention (unpaid offline, ending soon, paused) and the emulator's recent events.
+ * staff member, bookings waiting for confirmation, members waiting for approval, orders needing attention
+ * (unpaid offline, awaiting payment (DRAFT), starting soon (PENDING), ending soon, paused) and the emulator's
+ * recent events.
  * Single keys run the nouns' own verbs (commands/shared/ui-actions.ts: the same revision-checked calls as
  * `bookings confirm ID`, the bulk engine for marked rows). Every pane is read again each `--interval`; on the
  * emulator the event stream is followed too, so a change made elsewhere shows within a second.
@@ -39,12 +40,18 @@ const DAY_MS = 24 * 3600 * 1000;
 const PANE_LIMIT = 300;
 
 /**
- * Why an order needs attention (undefined when it does not): paused, unpaid offline, or ending within `soonMs`
- * (`ends tomorrow`, `ends in 3 days`: calendar days on the clock of `zone`, as the END column's date).
+ * Why an order needs attention (undefined when it does not), by the SDK's order statuses: paused; unpaid offline
+ * (PENDING, ACTIVE or PAUSED); a DRAFT online order still awaiting its payment; a PENDING order starting within
+ * `soonMs` (bought, not started: the member gets the plan then); an ACTIVE one ending within `soonMs`. Days are
+ * calendar days on the clock of `zone` (`ends tomorrow`, `starts in 3 days`), as the END column's date.
  */
 export function attentionOf(o: Order, now: Date, soonMs: number, zone: string): string | undefined {
   if (o.status === 'PAUSED') return 'paused';
   if (o.type === 'OFFLINE' && o.lastPaymentStatus === 'UNPAID' && o.status !== 'CANCELED' && o.status !== 'ENDED') return 'unpaid offline';
+  if (o.status === 'DRAFT') return o.lastPaymentStatus === 'FAILED' ? 'payment failed' : 'awaiting payment';
+  if (o.status === 'PENDING' && o.startDate instanceof Date && o.startDate.getTime() - now.getTime() <= soonMs) {
+    return `starts ${daysText(o.startDate, now, zone)}`;
+  }
   if (o.status === 'ACTIVE' && o.endDate instanceof Date && o.endDate.getTime() - now.getTime() <= soonMs && o.endDate.getTime() > now.getTime()) {
     return `ends ${daysText(o.endDate, now, zone)}`;
   }
@@ -193,15 +200,16 @@ export async function run(opts: DashboardOptions, ctx: Context): Promise<void> {
         { key: 'id', id: true, priority: 3 },
       ],
       async read() {
-        const [paused, unpaid, active] = await Promise.all([
+        const [paused, unpaid, waiting, active] = await Promise.all([
           collect(ctx, api, ORDER_VIEW, ORDER_VIEW.query, { params: { orderStatuses: ['PAUSED'] } }),
           collect(ctx, api, ORDER_VIEW, ORDER_VIEW.query, { params: { paymentStatuses: ['UNPAID'] } }),
+          collect(ctx, api, ORDER_VIEW, ORDER_VIEW.query, { params: { orderStatuses: ['DRAFT', 'PENDING'] } }),
           collect(ctx, api, ORDER_VIEW, ORDER_VIEW.query, { params: { orderStatuses: ['ACTIVE'] } }),
         ]);
         const now = ctx.now();
         const seen = new Set<string>();
         const out: Order[] = [];
-        for (const o of [...paused, ...unpaid, ...active]) {
+        for (const o of [...paused, ...unpaid, ...waiting, ...active]) {
           if (seen.has(o.id) || !attentionOf(o, now, days * DAY_MS, zone)) continue;
           seen.add(o.id);
           out.push(o);

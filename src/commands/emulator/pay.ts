@@ -1,7 +1,7 @@
 /**
- * `sitectl emulator pay ORDER [--outcome paid|failed]`: pays a PENDING online order on the local emulator as its
+ * `sitectl emulator pay ORDER [--outcome paid|failed]`: pays a DRAFT online order on the local emulator as its
  * hosted checkout page would, without a browser (`POST /__emulator/orders/{id}/pay`; docs/plans-orders.md "The
- * hosted checkout page"). Paid: ACTIVE (or in its trial, or not started), payment PAID. Failed: still PENDING,
+ * hosted checkout page"). Paid: ACTIVE (or PENDING until a later start date), payment PAID. Failed: still DRAFT,
  * payment FAILED. The order is looked up in every site of the account unless `--site` names one.
  */
 import type { Command } from 'commander';
@@ -26,9 +26,9 @@ export function register(parent: Command, ctx: Context): void {
   addFormatFlags(
     parent
       .command('pay')
-      .description("Pay a PENDING online order as the emulator's checkout page would (or make its payment fail)")
+      .description("Pay a DRAFT online order as the emulator's checkout page would (or make its payment fail)")
       .argument('<order>', 'the order id')
-      .option('--outcome <outcome>', 'paid (default) or failed (a declined card: the order stays PENDING)')
+      .option('--outcome <outcome>', 'paid (default) or failed (a declined card: the order stays DRAFT)')
       .option('--data-dir <dir>', 'data dir of the emulator')
       .addHelpText('after', '\nExamples:\n  sitectl emulator pay 3f1c9a2e-5b7d-4e0a-9c61-2d8f4b6a1e03\n  sitectl emulator pay 3f1c9a2e-5b7d-4e0a-9c61-2d8f4b6a1e03 --outcome failed\n  ORDER=$(sitectl checkout online \'Gold Monthly\' --member ada.abbott@example.com) && sitectl emulator pay "$ORDER"'),
   ).action(async (order: string, o: PayOptions) => {
@@ -39,13 +39,13 @@ export function register(parent: Command, ctx: Context): void {
 /**
  * Prints the order after the payment (its id when piped, the order on a terminal or with --json).
  * @throws UserError (exit 2) for a bad --outcome; UserError (exit 1) when no emulator runs or it refuses (an
- *   unknown order, one that is not a PENDING online order)
+ *   unknown order, one that is not a DRAFT online order)
  */
 export async function run(opts: PayOptions & { order: string }, ctx: Context): Promise<void> {
   const format = formatOf(ctx, ORDER_VIEW, opts);
   const outcome = choiceOf(opts.outcome ?? 'paid', ['PAID', 'FAILED'], '--outcome');
   const id = opts.order.trim();
-  if (!id) throw new UserError('the order id is needed', `'${ctx.bin} orders list --status PENDING' shows the orders waiting for a payment`);
+  if (!id) throw new UserError('the order id is needed', `'${ctx.bin} orders list --status DRAFT' shows the orders waiting for a payment`);
   const dataDir = dataDirOf(opts, ctx);
   const running = readRunning(dataDir);
   const key = readAdminKey(dataDir);

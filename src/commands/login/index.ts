@@ -27,6 +27,7 @@ import { createPkce } from '../../api/auth/pkce.js';
 import { checkCallback, clientStateOf, type LoginResult } from '../../api/auth/states.js';
 import { DEVICE_CODE_GRANT, TokenEndpointError, type TokenReply } from '../../api/auth/tokens.js';
 import type { Context } from '../../context.js';
+import { clientCredentials } from '../../context-auth.js';
 import { AuthError, UserError } from '../../core/errors.js';
 import { parseCount, parseDecimal } from '../../core/numbers.js';
 import { readSecret } from '../../core/input.js';
@@ -176,13 +177,14 @@ async function readClientSecret(ctx: Context, example: string): Promise<string> 
 }
 
 /**
- * Admin client credentials (emulator-only body, docs/sign-in.md), kept with the profile itself: they are its
- * admin credential whatever site `--site` picks (as an API key is).
+ * Admin client credentials (the SDK's AppStrategy body, with the profile's instance id: `profile add
+ * --instance-id`, SITECTL_INSTANCE_ID), kept with the profile itself: they are its admin credential whatever
+ * site `--site` picks (as an API key is).
  */
 async function appLogin(ctx: Context, target: SignInTarget, clientSecret: string): Promise<void> {
   let reply: TokenReply;
   try {
-    reply = await target.endpoint.token({ grantType: 'client_credentials', clientId: target.clientId, clientSecret }, ctx.signal);
+    reply = await target.endpoint.token(clientCredentials(target.clientId, clientSecret, target.profile.instanceId), ctx.signal);
   } catch (err) {
     return tokenFailure(err, ctx);
   }
@@ -337,18 +339,18 @@ async function deviceLogin(ctx: Context, target: SignInTarget, browser: boolean,
   } catch (err) {
     return tokenFailure(err, ctx);
   }
-  notice(ctx.io, `First copy your one-time code: ${start.user_code}`);
+  notice(ctx.io, `First copy your one-time code: ${start.userCode}`);
   // The complete URI (RFC 8628 section 3.3.1) carries the code, so the page opens with it filled in.
-  const url = start.verification_uri_complete ?? start.verification_uri;
-  const complete = url !== start.verification_uri;
+  const url = start.verificationUriComplete ?? start.verificationUri;
+  const complete = url !== start.verificationUri;
   if (browser && (await openUrl(ctx, url))) notice(ctx.io, `Opened the device sign-in page in your browser: check the code, sign in and approve. If it did not open, visit:\n  ${url}`);
   else notice(ctx.io, `Open this address in a browser${complete ? ', check the code' : ' and enter the code'}, sign in and approve:\n  ${url}`);
-  let interval = Math.max(1, start.interval ?? 5);
-  const expires = ctx.now().getTime() + start.expires_in * 1000;
+  let interval = Math.max(1, start.interval);
+  const expires = ctx.now().getTime() + start.expiresIn * 1000;
   for (;;) {
     await sleep(interval * 1000, undefined, { signal: deadline });
     try {
-      const reply = await target.endpoint.token({ grantType: DEVICE_CODE_GRANT, clientId: target.clientId, deviceCode: start.device_code }, deadline);
+      const reply = await target.endpoint.token({ grantType: DEVICE_CODE_GRANT, clientId: target.clientId, deviceCode: start.deviceCode }, deadline);
       return await storeMemberTokens(ctx, target, reply);
     } catch (err) {
       if (!(err instanceof TokenEndpointError)) throw err;

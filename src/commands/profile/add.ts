@@ -1,5 +1,6 @@
 /**
- * `sitectl profile add NAME [--base-url URL] [--site-id ID] [--api-key-stdin] [--use]`.
+ * `sitectl profile add NAME [--base-url URL] [--site-id ID] [--instance-id ID] [--api-key-stdin] [--use]`.
+ * `--instance-id` is the app instance a client-credentials sign-in names (`instance_id`, the SDK's AppStrategy).
  * The API key is read from stdin (piped, or typed on a terminal without echo, ending at Enter), never from argv (design.md "Profiles and auth": argv is visible to every
  * user of the machine through ps and lands in shell history), so there is deliberately no `--api-key` flag.
  */
@@ -14,6 +15,7 @@ export interface AddOptions {
   name: string;
   baseUrl: string;
   siteId?: string;
+  instanceId?: string;
   apiKeyStdin: boolean;
   use: boolean;
 }
@@ -25,10 +27,11 @@ export function register(parent: Command, ctx: Context): void {
     .argument('<name>', 'profile name')
     .option('--base-url <url>', 'API base URL', DEFAULT_BASE_URL)
     .option('--site-id <id>', 'site id sent as wix-site-id with the API key')
+    .option('--instance-id <id>', "the app instance sent as instance_id when signing in an app's client credentials (else SITECTL_INSTANCE_ID)")
     .option('--api-key-stdin', 'read the API key from stdin (e.g. printf %s "$KEY" | sitectl profile add ...)', false)
     .option('--use', 'make it the current profile', false)
     .addHelpText('after', '\nExample:\n  printf %s "$SITE_API_KEY" | sitectl profile add prod --site-id 1a2b... --api-key-stdin --use')
-    .action(async (name: string, o: { baseUrl: string; siteId?: string; apiKeyStdin: boolean; use: boolean }) => {
+    .action(async (name: string, o: { baseUrl: string; siteId?: string; instanceId?: string; apiKeyStdin: boolean; use: boolean }) => {
       await run({ name, ...o }, ctx);
     });
 }
@@ -59,6 +62,7 @@ export async function run(opts: AddOptions, ctx: Context): Promise<void> {
     name,
     baseUrl: opts.baseUrl.replace(/\/+$/, ''),
     ...(opts.siteId ? { siteId: opts.siteId } : {}),
+    ...(opts.instanceId ? { instanceId: opts.instanceId } : {}),
     ...(apiKey ? { credential: { type: 'apiKey' as const, apiKey } } : {}),
   };
   const parsed = profileSchema.safeParse(candidate);

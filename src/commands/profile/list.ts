@@ -27,6 +27,7 @@ export async function run(opts: FormatFlags, ctx: Context): Promise<void> {
       current: p.name === current,
       baseUrl: p.baseUrl,
       siteId: p.siteId ?? null,
+      instanceId: p.instanceId ?? null,
       ...credentialOf(ctx.env, p.name, !!p.credential, read.path),
     }));
   if (!Object.hasOwn(read.config.profiles, LOCAL_PROFILE)) {
@@ -36,6 +37,7 @@ export async function run(opts: FormatFlags, ctx: Context): Promise<void> {
       current: current === LOCAL_PROFILE,
       baseUrl: local.baseUrl,
       siteId: local.siteId ?? null,
+      instanceId: null,
       ...credentialOf(ctx.env, LOCAL_PROFILE, !!local.apiKey, local.secretLocation),
     });
   }

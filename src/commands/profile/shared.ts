@@ -13,6 +13,8 @@ export interface ProfileView {
   source?: string;
   baseUrl: string;
   siteId: string | null;
+  /** The app instance sent as `instance_id` with client credentials (not a secret). */
+  instanceId: string | null;
   /** `clientCredentials`: an app's client id and secret from `login --client-id ID --client-secret-stdin`. */
   credential: 'apiKey' | 'clientCredentials' | 'none';
   /**
@@ -23,7 +25,7 @@ export interface ProfileView {
 }
 
 /** Field names of a profile view, for `--json fields`. */
-export const PROFILE_FIELDS: readonly string[] = ['name', 'current', 'source', 'baseUrl', 'siteId', 'credential', 'secretStoredIn'];
+export const PROFILE_FIELDS: readonly string[] = ['name', 'current', 'source', 'baseUrl', 'siteId', 'instanceId', 'credential', 'secretStoredIn'];
 
 export const PROFILE_COLUMNS: Column<ProfileView>[] = [
   { key: 'current', header: ' ', get: (p) => (p.current ? '*' : '') },
@@ -52,6 +54,7 @@ export function viewOf(p: ResolvedProfile, current: boolean, env: NodeJS.Process
     source: p.source,
     baseUrl: p.baseUrl,
     siteId: p.siteId ?? null,
+    instanceId: p.instanceId ?? null,
     ...credentialOf(env, p.name, !!p.apiKey, p.secretLocation),
   };
 }

@@ -32,6 +32,7 @@ export async function run(opts: FormatFlags & { name?: string }, ctx: Context): 
       ['selected by', describeSource(view.source)],
       ['base URL', view.baseUrl],
       ['site id', view.siteId ?? '(none)'],
+      ...(view.instanceId ? [['instance id', view.instanceId] as [string, string]] : []),
       ['credential', view.credential],
       ['secret stored in', view.secretStoredIn ?? '(nowhere)'],
     ],

@@ -5,7 +5,7 @@
  * | route | what |
  * | --- | --- |
  * | `GET /hosted/paidPlansCheckout?session=ID` | the plan, its terms, price, coupon and total, the buyer, Cancel and Pay; without a buyer, a redirect to the sign-in page first |
- * | `POST /hosted/paidPlansCheckout` | `action`: `pay` (orders/payment.ts, outcome PAID), `decline` (outcome FAILED: the page again, the order PENDING), `coupon` (a plan's checkout), `cancel` |
+ * | `POST /hosted/paidPlansCheckout` | `action`: `pay` (orders/payment.ts, outcome PAID), `decline` (outcome FAILED: the page again, the order DRAFT), `coupon` (a plan's checkout), `cancel` |
  * | `GET|POST /hosted/paidPlansCheckout/sign-in`, `POST .../sign-in/verify` | the sign-in page (and e-mail code) of a checkout that needs a member; then back to the checkout |
  *
  * After Pay the browser goes to the session's `thankYouPageUrl`, else its `postFlowUrl`, else a thank-you page;

@@ -133,7 +133,7 @@ function callbackCheck(ctx: Pick<RequestContext<unknown>, 'store' | 'site' | 'pr
 /** What a `paidPlansCheckout` redirect session brings. */
 export interface CheckoutRequest {
   planId?: string;
-  /** Emulator-only: the id of a PENDING online order to pay (the platform's section names a plan). */
+  /** Emulator-only: the id of a DRAFT online order to pay (the platform's section names a plan). */
   orderId?: string;
   callbacks?: { thankYouPageUrl?: string; postFlowUrl?: string };
 }

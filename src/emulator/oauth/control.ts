@@ -2,15 +2,18 @@
  * The sign-in part of the control plane (admin key; docs/sign-in.md):
  *
  * - `GET /__emulator/auth-policy?site=ID` and `PUT /__emulator/auth-policy {site?, requireOwnerApproval?,
- *   requireEmailVerification?, requireCaptcha?}`: a site's sign-in policy (default site when `site` is absent).
+ *   requireEmailVerification?, requireCaptcha?, answerState?}`: a site's sign-in policy (default site when `site`
+ *   is absent); `answerState` STATUS_CHECK or UNKNOWN_STATE (null: off) makes loginV2 and registerV2 answer that
+ *   state, so a client's handling of it can be tested.
  * - `GET /__emulator/mail?site=ID&to=ADDRESS&limit=N`: the outbox (verification codes, recovery links), oldest
  *   first.
- * - `GET /__emulator/oauth-apps` and `POST /__emulator/oauth-apps {site?, name, redirectUris?}`: the OAuth apps;
- *   a new app answers its client secret once.
+ * - `GET /__emulator/oauth-apps` and `POST /__emulator/oauth-apps {site?, name, redirectUris?}`: the OAuth apps,
+ *   each with its `instanceId` (the client-credentials grant's `instance_id`); a new app answers its client
+ *   secret once.
  */
 import type { ControlState } from '../control-state.js';
 import { ApplicationFailure, ValidationFailure } from '../errors.js';
-import { oauthOf, type SignInPolicy } from './state.js';
+import { FORCED_STATES, oauthOf, type SignInPolicy } from './state.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Body = any;
@@ -36,7 +39,12 @@ export const oauthControlRoutes: Record<string, (emu: ControlState, body: Body, 
     const policy: SignInPolicy = oauth.policy(site);
     for (const k of Object.keys(input)) {
       if (k === 'site') continue;
-      if (!(POLICY_KEYS as readonly string[]).includes(k)) throw ValidationFailure.field(k, `unknown policy; known: ${POLICY_KEYS.join(', ')}`, 'INVALID');
+      if (k === 'answerState') {
+        if (input[k] !== null && !(FORCED_STATES as readonly unknown[]).includes(input[k])) throw ValidationFailure.field(k, `must be one of ${FORCED_STATES.join(', ')}, or null`, 'INVALID');
+        policy.answerState = input[k];
+        continue;
+      }
+      if (!(POLICY_KEYS as readonly string[]).includes(k)) throw ValidationFailure.field(k, `unknown policy; known: ${POLICY_KEYS.join(', ')}, answerState`, 'INVALID');
       if (typeof input[k] !== 'boolean') throw ValidationFailure.field(k, 'must be true or false', 'INVALID');
       policy[k as (typeof POLICY_KEYS)[number]] = input[k];
     }
@@ -53,18 +61,18 @@ export const oauthControlRoutes: Record<string, (emu: ControlState, body: Body, 
       .filter((m) => (!site || m.site === siteOf(emu, site)) && (!to || m.to.toLowerCase() === to));
     return { mail: all.slice(-limit) };
   },
-  'GET /__emulator/oauth-apps': (emu) => ({
-    apps: oauthOf(emu.store, emu.key.accountId)
-      .apps()
-      .map(({ secretHash, ...a }) => ({ ...a, confidential: secretHash !== undefined })),
-  }),
+  'GET /__emulator/oauth-apps': (emu) => {
+    const oauth = oauthOf(emu.store, emu.key.accountId);
+    return { apps: oauth.apps().map(({ secretHash, ...a }) => ({ ...a, instanceId: oauth.instanceIdOf({ secretHash, ...a }), confidential: secretHash !== undefined })) };
+  },
   'POST /__emulator/oauth-apps': (emu, body) => {
     const input = body && typeof body === 'object' && !Array.isArray(body) ? body : {};
     const name = typeof input.name === 'string' ? input.name.trim() : '';
     if (!name) throw ValidationFailure.field('name', 'an app needs a name', 'REQUIRED_FIELD');
     const uris = input.redirectUris ?? [];
     if (!Array.isArray(uris) || uris.some((u: unknown) => typeof u !== 'string' || !/^https?:\/\//.test(u))) throw ValidationFailure.field('redirectUris', 'must be a list of http(s) URLs', 'INVALID');
-    const { app, clientSecret } = oauthOf(emu.store, emu.key.accountId).addApp(siteOf(emu, input.site), name, uris as string[]);
-    return { app: { clientId: app.clientId, siteId: app.siteId, name: app.name, redirectUris: app.redirectUris }, clientSecret };
+    const oauth = oauthOf(emu.store, emu.key.accountId);
+    const { app, clientSecret } = oauth.addApp(siteOf(emu, input.site), name, uris as string[]);
+    return { app: { clientId: app.clientId, siteId: app.siteId, name: app.name, redirectUris: app.redirectUris, instanceId: oauth.instanceIdOf(app) }, clientSecret };
   },
 };

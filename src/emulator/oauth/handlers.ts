@@ -10,13 +10,22 @@ import { authenticationFamily, recoveryFamily, redirectsFamily, verificationFami
 import { createCheckoutSession } from '../checkout-page/sessions.js';
 import { ApplicationFailure, ValidationFailure } from '../errors.js';
 import { serve, type RequestContext } from '../serve.js';
-import { changePassword, IDENTITIES, login, recoverPassword, register, resendCode, sendRecovery, signOn, verifyCode, type IdentityScope } from './identity.js';
+import { changePassword, IDENTITIES, login, recoverPassword, register, resendCode, sendRecovery, signOn, verifyCode, type IdentityScope, type StateAnswer } from './identity.js';
 import { oauthOf, unauthenticated } from './state.js';
 
 const REQUEST_TTL_MS = 10 * 60_000;
 
 function scope(ctx: RequestContext<unknown>): IdentityScope {
   return { oauth: oauthOf(ctx.store), store: ctx.store, site: ctx.site, now: ctx.now };
+}
+
+/**
+ * The answer of loginV2 or registerV2, or, when the site's policy says so (`answerState`, control plane), that
+ * state alone with the identity and no tokens (the SDK's StateType STATUS_CHECK, UNKNOWN_STATE).
+ */
+function forced(s: IdentityScope, answer: StateAnswer): StateAnswer | { state: string; identity: StateAnswer['identity'] } {
+  const state = s.oauth.policy(s.site).answerState;
+  return state ? { state, identity: answer.identity } : answer;
 }
 
 /** The member of a member token. @throws 401 UNAUTHENTICATED otherwise */
@@ -91,10 +100,12 @@ export const redirectsServed = serve(redirectsFamily, {
 export const authenticationServed = serve(authenticationFamily, {
   registerV2(ctx) {
     const b = ctx.body;
-    return register(scope(ctx), { email: b.loginId.email, password: b.password, nickname: b.profile?.nickname, firstName: b.profile?.firstName, lastName: b.profile?.lastName, captchaTokens: b.captchaTokens });
+    const s = scope(ctx);
+    return forced(s, register(s, { email: b.loginId.email, password: b.password, nickname: b.profile?.nickname, firstName: b.profile?.firstName, lastName: b.profile?.lastName, captchaTokens: b.captchaTokens }));
   },
   loginV2(ctx) {
-    return login(scope(ctx), { email: ctx.body.loginId.email, password: ctx.body.password, captchaTokens: ctx.body.captchaTokens });
+    const s = scope(ctx);
+    return forced(s, login(s, { email: ctx.body.loginId.email, password: ctx.body.password, captchaTokens: ctx.body.captchaTokens }));
   },
   changePassword(ctx) {
     changePassword(scope(ctx), memberOf(ctx, 'changePassword'), ctx.body.newPassword);

@@ -6,8 +6,8 @@
  *
  * | route | what |
  * | --- | --- |
- * | `POST /oauth2/token` | grants: anonymous, refresh_token (rotating), authorization_code (+ PKCE verifier), authorized_client (admin key in `Authorization`, `wix-site-id`), client_credentials (emulator-only body), device code (RFC 8628) |
- * | `POST /oauth2/device/code` | device authorization (RFC 8628 section 3.1; emulator-only path) |
+ * | `POST /oauth2/token` | grants: anonymous, refresh_token (rotating), authorization_code (+ PKCE verifier), authorized_client (`Authorization: <access token>,<api key>`, the site the token's), client_credentials (`client_id`, `client_secret`, `instance_id`), device code (RFC 8628) |
+ * | `POST /oauth2/device/code` | device authorization (RFC 8628 section 3.1), answered in the SDK typings' camelCase (`DeviceCodeResponse`) |
  * | `POST /oauth2/token-info`, `GET /oauth2/user-info`, `POST /oauth2/revoke` | what a token is; the member of a member token; RFC 7009 revocation (client id, and secret for a confidential app) |
  * | `GET|POST /oauth2/authorize` | the sign-in page of an auth redirect session; on success the browser goes to the redirect URI with `code` and `state` (fragment or query as asked) |
  * | `/oauth2/authorize/verify`, `/oauth2/register`, `/oauth2/device`, `/oauth2/logout`, `/oauth2/login`, `/oauth2/forgot`, `/oauth2/recover`, `/hosted/<section>` | e-mail code, registration, device approval (codes typed in any case, with or without the dash), logout, login, forgotten password and recovery pages; the paid-plans checkout page (src/emulator/checkout-page); the other redirect-session sections |
@@ -92,17 +92,22 @@ function token(oauth: OAuthState, deps: OAuthDeps, req: OAuthRequest): Reply {
   const f = fieldsOf(req);
   const grant = field(f, 'grantType');
   if (grant === 'authorized_client') {
-    // The admin issues member tokens: the API key in Authorization, the site in wix-site-id.
-    const auth = req.headers.authorization;
-    const site = req.headers['wix-site-id'];
-    if (typeof auth !== 'string' || !same(auth, deps.key.apiKey)) throw new OAuthError('invalid_client', 'authorized_client needs the admin API key in Authorization', 401);
-    if (typeof site !== 'string' || !deps.store.hasSite(site)) throw new OAuthError('invalid_request', 'authorized_client needs the wix-site-id header of a site of the account');
+    // The admin issues member tokens (spec 001 section 7; the SDK's OAuthStrategy.getMemberTokensForExternalLogin):
+    // Authorization holds an access token of the site (the caller's visitor token) and the API key, joined by a
+    // comma; no wix-site-id: the token names the site.
+    const [token, apiKey, ...rest] = String(req.headers.authorization ?? '').split(',');
+    if (!token || !apiKey || rest.length || !same(apiKey.trim(), deps.key.apiKey)) {
+      throw new OAuthError('invalid_client', 'authorized_client needs Authorization: <access token>,<admin API key>', 401);
+    }
+    const caller = oauth.verify(token.trim(), 'access');
+    if (!caller || !deps.store.hasSite(caller.site)) throw new OAuthError('invalid_client', 'the access token in Authorization is not valid (get visitor tokens first: grant anonymous)', 401);
+    const site = caller.site;
     const memberId = field(f, 'memberId');
     if (!memberId) throw new OAuthError('invalid_request', 'member_id is required');
     const member = deps.store.collection(MEMBERS).at(site).get(memberId);
     if (!member) throw new OAuthError('invalid_grant', `site ${site} has no member ${memberId}`);
     // Issued to the site's default app, so the member's refresh token renews like any other.
-    return json(200, oauth.pair('member', site, memberId, defaultClientId(site)));
+    return json(200, oauth.pair('member', site, memberId, caller.cid));
   }
   const app = oauth.app(field(f, 'clientId'));
   // A confidential app (one with a secret) authenticates on every grant that issues or renews its tokens.
@@ -113,7 +118,11 @@ function token(oauth: OAuthState, deps: OAuthDeps, req: OAuthRequest): Reply {
     case 'anonymous':
       return json(200, oauth.pair('visitor', app.siteId, randomUUID(), app.clientId));
     case 'client_credentials': {
+      // The SDK's AppStrategy body: {grant_type, client_id, client_secret, instance_id}. An app lives on one site
+      // here, so a missing instance means that one; a given one must be this app's.
       if (!oauth.checkSecret(app, field(f, 'clientSecret'))) throw new OAuthError('invalid_client', 'the client secret is not valid for this client', 401);
+      const instance = field(f, 'instanceId');
+      if (instance !== undefined && instance !== oauth.instanceIdOf(app)) throw new OAuthError('invalid_request', `instance_id ${JSON.stringify(instance)} is not an instance of this app`);
       const access = oauth.issue({ typ: 'access', role: 'admin', site: app.siteId, sub: app.clientId, cid: app.clientId, sid: randomUUID() }, 14_400);
       return json(200, { access_token: access.token, token_type: 'Bearer', expires_in: 14_400 });
     }
@@ -187,12 +196,13 @@ function deviceCode(oauth: OAuthState, req: OAuthRequest): Reply {
   const code = randomBytes(32).toString('base64url');
   const user = userCode();
   oauth.devices.set(code, { deviceCode: code, userCode: user, site: app.siteId, clientId: app.clientId, expiresAt: oauth.nowMs() + DEVICE_TTL_SEC * 1000, interval: DEVICE_INTERVAL_SEC, lastPoll: 0, status: 'pending' });
+  // The names of the SDK's typings (@wix/auto_sdk_identity_oauth DeviceCodeResponse / DeviceAuthorizeResponse).
   return json(200, {
-    device_code: code,
-    user_code: user,
-    verification_uri: `${oauth.url}/oauth2/device`,
-    verification_uri_complete: `${oauth.url}/oauth2/device?user_code=${user}`,
-    expires_in: DEVICE_TTL_SEC,
+    deviceCode: code,
+    userCode: user,
+    verificationUri: `${oauth.url}/oauth2/device`,
+    verificationUriComplete: `${oauth.url}/oauth2/device?user_code=${user}`,
+    expiresIn: DEVICE_TTL_SEC,
     interval: DEVICE_INTERVAL_SEC,
   });
 }

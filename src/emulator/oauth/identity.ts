@@ -6,7 +6,7 @@
  *
  * | situation | answer |
  * | --- | --- |
- * | captcha required, no captcha token / another token | 400 `-19971` / `-19970` |
+ * | captcha required, no captcha token / another token | 400 `-19971` / `-19970` (the codes the SDK's OAuth strategy reads as missingCaptchaToken / invalidCaptchaToken) |
  * | unknown e-mail | 404 `-19999` (the client reports invalidEmail) |
  * | wrong password | 400 `-19976` |
  * | member BLOCKED or OFFLINE | 403 `-19956` |
@@ -14,7 +14,8 @@
  * | e-mail verification required and e-mail not verified | state REQUIRE_EMAIL_VERIFICATION + stateToken, a code to the outbox |
  * | otherwise | state SUCCESS + sessionToken (10 minutes, exchanged through a redirect session) |
  *
- * Registration refuses an address that is not an e-mail (a field violation of rule EMAIL), a password under 6
+ * Registration refuses an address that is not an e-mail (a FORMAT field violation with `data.type` EMAIL, where
+ * the SDK's OAuth strategy looks for it), a password under 6
  * characters (MIN_LENGTH), and an e-mail an identity or member of the site holds (`-19995`).
  */
 import { randomBytes, randomInt, randomUUID, scryptSync, timingSafeEqual } from 'node:crypto';
@@ -51,6 +52,15 @@ export const IDENTITIES = defineCollection<IdentityDoc>({
 export const IDENTITY_COLLECTIONS = [IDENTITIES];
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/**
+ * The field violation of an address that is not an e-mail, in the form the SDK's OAuth strategy reads on
+ * registration (`fieldViolations.find(v => v.data.type === 'EMAIL')`, `@wix/sdk` OAuthStrategy.register): a
+ * FORMAT violation whose `data.type` is EMAIL.
+ */
+function emailViolation(field: string, email: string): ValidationFailure {
+  return ValidationFailure.field(field, `'${email}' is not a valid e-mail address`, 'FORMAT', { type: 'EMAIL' });
+}
 
 function hash(password: string, salt: string): string {
   return scryptSync(password, salt, 32).toString('base64url');
@@ -128,11 +138,11 @@ export function sessionToken(s: IdentityScope, memberId: string): string {
 
 /**
  * Registers an identity and its member (PENDING when the site requires owner approval), then signs it in.
- * @throws ValidationFailure (EMAIL, MIN_LENGTH); ApplicationFailure -19995, captcha codes
+ * @throws ValidationFailure (FORMAT with `data.type` EMAIL, MIN_LENGTH); ApplicationFailure -19995, captcha codes
  */
 export function register(s: IdentityScope, input: { email: string; password: string; nickname?: string; firstName?: string; lastName?: string; captchaTokens?: ReadonlyArray<Record<string, unknown>> }): StateAnswer {
   const email = input.email.trim();
-  if (!EMAIL.test(email)) throw new ValidationFailure([{ field: 'loginId.email', description: `'${email}' is not a valid e-mail address`, violatedRule: 'EMAIL' }]);
+  if (!EMAIL.test(email)) throw emailViolation('loginId.email', email);
   if (input.password.length < MIN_PASSWORD) throw ValidationFailure.field('password', `must be at least ${MIN_PASSWORD} characters`, 'MIN_LENGTH', { min: MIN_PASSWORD });
   checkCaptcha(s, input.captchaTokens);
   const { identities, members } = collections(s);
@@ -258,7 +268,7 @@ export function signOn(s: IdentityScope, email: string, verifyEmail: boolean): {
   let i = identityByEmail(s, email);
   const { identities, members } = collections(s);
   if (!i) {
-    if (!EMAIL.test(email.trim())) throw new ValidationFailure([{ field: 'loginId.email', description: `'${email}' is not a valid e-mail address`, violatedRule: 'EMAIL' }]);
+    if (!EMAIL.test(email.trim())) throw emailViolation('loginId.email', email);
     const existing = members.owner('loginEmail', email.trim().toLowerCase());
     const member = existing !== undefined ? members.require(existing) : members.insert(buildMember(members, { loginEmail: email.trim() } as Parameters<typeof buildMember>[1], { id: randomUUID(), contactId: randomUUID() }, s.now));
     const salt = randomBytes(16).toString('base64url');

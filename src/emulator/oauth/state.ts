@@ -62,13 +62,22 @@ export interface OAuthApp {
   default: boolean;
 }
 
+/**
+ * Server login states the emulator answers only when told to (the SDK's StateType has them; no rule of the
+ * emulator leads to them): a client's handling of them can be tested.
+ */
+export const FORCED_STATES = ['STATUS_CHECK', 'UNKNOWN_STATE'] as const;
+export type ForcedState = (typeof FORCED_STATES)[number];
+
 /** A sign-in policy of a site (settable on the control plane). */
 export interface SignInPolicy {
   requireOwnerApproval: boolean;
   requireEmailVerification: boolean;
   requireCaptcha: boolean;
+  /** When set, loginV2 and registerV2 answer this state (no tokens) once their own checks pass. */
+  answerState: ForcedState | null;
 }
-export const DEFAULT_POLICY: SignInPolicy = { requireOwnerApproval: false, requireEmailVerification: false, requireCaptcha: false };
+export const DEFAULT_POLICY: SignInPolicy = { requireOwnerApproval: false, requireEmailVerification: false, requireCaptcha: false, answerState: null };
 /** The captcha token the emulator accepts when a site requires a captcha (any other is invalid). */
 export const EMULATOR_CAPTCHA_TOKEN = 'emulator-captcha-ok';
 
@@ -289,6 +298,15 @@ export class OAuthState {
     const app: OAuthApp = { clientId: randomUUID(), siteId, name, secretHash: sha256(clientSecret), redirectUris, default: false };
     this.store.setMeta('oauth.apps', JSON.stringify([...this.extraApps(), app]));
     return { app, clientSecret };
+  }
+
+  /**
+   * The app's instance on its site (the `instance_id` of the client-credentials grant, the SDK's AppStrategy):
+   * derived from the client id and the site, so it is stable without being stored. Not a secret.
+   */
+  instanceIdOf(app: OAuthApp): string {
+    const h = createHash('sha256').update(`sitectl-emulator-app-instance:${app.clientId}:${app.siteId}`).digest('hex');
+    return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-b${h.slice(17, 20)}-${h.slice(20, 32)}`;
   }
 
   /** True when `secret` is the app's client secret. */

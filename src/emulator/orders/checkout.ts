@@ -11,9 +11,10 @@
  *   never paid, waiting, declined or canceled before its payment). A preview says `purchaseLimitExceeded`;
  *   buying refuses (428 PURCHASE_LIMIT_EXCEEDED), and so does paying an online order past the limit.
  * - An online order's buyer must be allowed to buy: not BLOCKED or OFFLINE (428 MEMBER_CANNOT_BUY).
- * - Online orders are PENDING (payment PENDING) until paid on the site's checkout page (the emulator hosts one:
- *   src/emulator/checkout-page; rules.ts `applyPayment`); a free plan's order is ACTIVE at once. Offline orders are ACTIVE, PAID or UNPAID
- *   (`paid`); free ones NOT_APPLICABLE.
+ * - Statuses as the SDK's OrderStatus defines them: an online order is DRAFT (payment PENDING) until paid on
+ *   the site's checkout page (the emulator hosts one: src/emulator/checkout-page; rules.ts `applyPayment`). A
+ *   bought order (paid online, free, or offline: PAID or UNPAID as `paid` says; free ones NOT_APPLICABLE) is
+ *   PENDING while its start date is ahead and ACTIVE from it (rules.ts `boughtStatus`, `advance`).
  * - The start date defaults to now; a future one needs a plan that allows it (428
  *   FUTURE_START_DATE_NOT_ALLOWED); a past one is refused (400). An archived plan cannot be bought (428
  *   PLAN_ARCHIVED); the buyer must be a member of the site (404 MEMBER_NOT_FOUND).
@@ -23,7 +24,7 @@ import { ApplicationFailure, ValidationFailure } from '../errors.js';
 import type { CouponDoc, PlanDoc } from '../plans/model.js';
 import { purchasablePlan } from '../plans/rules.js';
 import type { OrderBook, OrderDoc, OrderPriceDoc, SpannedPriceDoc } from './model.js';
-import { checkBuyer, DAY, naturalEnd, purchasesOf, withCycles } from './rules.js';
+import { boughtStatus, checkBuyer, DAY, naturalEnd, purchasesOf, withCycles } from './rules.js';
 
 /** Tolerance for a start date "now" sent by a client whose clock is a little behind, in ms. */
 const START_SLACK = 60_000;
@@ -114,7 +115,7 @@ export function draftOrder(book: OrderBook, req: OrderRequest, id: string): { or
     coupon,
     type: req.type,
     orderMethod: req.orderMethod,
-    status: req.type === 'ONLINE' && !free ? 'PENDING' : 'ACTIVE',
+    status: req.type === 'ONLINE' && !free ? 'DRAFT' : boughtStatus(new Date(start).toISOString(), book.nowMs),
     lastPaymentStatus: free ? 'NOT_APPLICABLE' : req.type === 'ONLINE' ? 'PENDING' : req.paid ? 'PAID' : 'UNPAID',
     startMs: start,
     createdDate: book.now,
@@ -127,8 +128,9 @@ export function draftOrder(book: OrderBook, req: OrderRequest, id: string): { or
 
 /**
  * Buys a plan for a member: stores the order (`order.created`; `order.purchased` unless it waits for an online
- * payment, as the platform's "order purchased" event is for an order paid, free or offline; and `order.started`
- * when it is ACTIVE from now) and marks the plan as having orders.
+ * payment (DRAFT), as the platform's "order purchased" event is for an order paid, free or offline; and
+ * `order.started` when it is ACTIVE from now, not PENDING until a later start date) and marks the plan as having
+ * orders.
  * @throws as {@link draftOrder}; ApplicationFailure 428 PURCHASE_LIMIT_EXCEEDED, MEMBER_CANNOT_BUY (an online
  *   order for a BLOCKED or OFFLINE member)
  */
@@ -139,8 +141,8 @@ export function createOrder(book: OrderBook, req: OrderRequest): OrderDoc {
     throw new ApplicationFailure(428, 'PURCHASE_LIMIT_EXCEEDED', `member ${req.memberId} has bought plan "${plan.name}" ${plan.maxPurchasesPerBuyer} time(s), its limit`, { planId: plan.id, memberId: req.memberId, maxPurchasesPerBuyer: plan.maxPurchasesPerBuyer });
   }
   const stored = book.orders.insert(order);
-  if (stored.status !== 'PENDING') book.event('order.purchased', stored.id, book.orders.json(stored));
-  if (stored.status === 'ACTIVE' && Date.parse(stored.startDate) <= book.nowMs) book.event('order.started', stored.id, book.orders.json(stored));
+  if (stored.status !== 'DRAFT') book.event('order.purchased', stored.id, book.orders.json(stored));
+  if (stored.status === 'ACTIVE') book.event('order.started', stored.id, book.orders.json(stored));
   if (!plan.hasOrders) book.plans.update({ ...plan, hasOrders: true, updatedDate: book.now });
   return stored;
 }

@@ -26,14 +26,14 @@ export function payOrder(store: Store, site: string, orderId: string, outcome: P
 
 /**
  * Buys `req.planId` online for `req.memberId` and applies the payment outcome to the new order, in one
- * transaction (the hosted page's Pay on a plan's checkout). A free plan's order is ACTIVE at once and needs no
+ * transaction (the hosted page's Pay on a plan's checkout). A free plan's order is bought at once and needs no
  * payment. @returns the order after it @throws as createOrder and {@link applyPayment}
  */
 export function buyAndPay(store: Store, site: string, req: Omit<OrderRequest, 'type'>, outcome: PaymentOutcome): OrderDoc {
   return store.tx(() => {
     const book = orderBookAt(store, site);
     const order = createOrder(book, { ...req, type: 'ONLINE' });
-    return order.status === 'PENDING' ? applyPayment(book, order.id, outcome) : order;
+    return order.status === 'DRAFT' ? applyPayment(book, order.id, outcome) : order;
   });
 }
 

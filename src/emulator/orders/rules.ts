@@ -1,19 +1,23 @@
 /**
  * The order state machine (spec 001 section 4 "Order"; the platform's documented behaviour where the spec
- * says "not shown"). The table, also in docs/plans-orders.md:
+ * says "not shown"). The statuses are the SDK's (`@wix/auto_sdk_pricing-plans_orders` OrderStatus): DRAFT
+ * "initiated, payment not processed yet" (an online order not yet paid); PENDING "purchased and its start date is
+ * set in the future" (an online order paid, an offline one paid or not, a free one, before its start date);
+ * ACTIVE "processed, the plan is available for use" (from its start date, on the emulator's clock). The table,
+ * also in docs/plans-orders.md:
  *
  * | action | allowed from | result | refused with (HTTP 428 unless noted) |
  * | --- | --- | --- | --- |
- * | pause | ACTIVE, started, past its free trial | PAUSED; a pause period opens | ORDER_NOT_SUSPENDABLE, `data.reason` PENDING (DRAFT, PENDING), TRIAL, CANCELED, ENDED, NOT_STARTED, ALREADY_SUSPENDED (PAUSED) |
+ * | pause | ACTIVE, past its free trial | PAUSED; a pause period opens | ORDER_NOT_SUSPENDABLE, `data.reason` PENDING (DRAFT: awaiting payment), NOT_STARTED (PENDING: paid, future start), TRIAL, CANCELED, ENDED, ALREADY_SUSPENDED (PAUSED) |
  * | resume | PAUSED | ACTIVE; the pause period closes; endDate and earliestEndDate move by the paused time | ORDER_NOT_PAUSED |
  * | cancel IMMEDIATELY | DRAFT, PENDING, ACTIVE, PAUSED | CANCELED now (endDate = now, an open pause closes) | ORDER_ALREADY_CANCELED, ORDER_ALREADY_ENDED |
- * | cancel NEXT_PAYMENT_DATE | ACTIVE subscription, started, auto-renewal on | stays ACTIVE, autoRenewCanceled, endDate = end of the current cycle (of the trial, in a trial); CANCELED then | ORDER_ALREADY_CANCELED, ORDER_ALREADY_ENDED, CANNOT_CANCEL_AT_NEXT_PAYMENT_DATE (`data.reason`), AUTO_RENEW_ALREADY_CANCELED |
- * | mark as paid | ACTIVE or PAUSED, OFFLINE, UNPAID | lastPaymentStatus PAID | ORDER_NOT_OFFLINE, ORDER_ALREADY_PAID, ORDER_IS_FREE, INVALID_ORDER_STATUS |
- * | online payment PAID (hosted checkout page, control plane) | PENDING or DRAFT, ONLINE, payment PENDING or FAILED | ACTIVE (in its trial, or not started, as its dates say), lastPaymentStatus PAID; a start date already past moves to now and the end follows | ORDER_NOT_ONLINE, ORDER_IS_FREE, ORDER_NOT_PENDING, MEMBER_CANNOT_BUY, PURCHASE_LIMIT_EXCEEDED |
- * | online payment FAILED | as PAID | stays PENDING, lastPaymentStatus FAILED (the buyer may pay again) | as PAID, but the limit |
- * | postpone end date | ACTIVE or PAUSED with an end date | endDate (and a fixed order's earliestEndDate) = the later date; the same date again changes nothing | INVALID_ORDER_STATUS, ORDER_HAS_NO_END_DATE, 400 INVALID_END_DATE (not later) |
+ * | cancel NEXT_PAYMENT_DATE | ACTIVE subscription, auto-renewal on | stays ACTIVE, autoRenewCanceled, endDate = end of the current cycle (of the trial, in a trial); CANCELED then | ORDER_ALREADY_CANCELED, ORDER_ALREADY_ENDED, CANNOT_CANCEL_AT_NEXT_PAYMENT_DATE (`data.reason` NOT_RECURRING, NOT_STARTED for PENDING, NOT_ACTIVE), AUTO_RENEW_ALREADY_CANCELED |
+ * | mark as paid | PENDING, ACTIVE or PAUSED, OFFLINE, UNPAID | lastPaymentStatus PAID | ORDER_NOT_OFFLINE, ORDER_ALREADY_PAID, ORDER_IS_FREE, INVALID_ORDER_STATUS |
+ * | online payment PAID (hosted checkout page, control plane) | DRAFT, ONLINE, payment PENDING or FAILED | PENDING (start date ahead) or ACTIVE (started), lastPaymentStatus PAID; a start date already past moves to now and the end follows | ORDER_NOT_ONLINE, ORDER_IS_FREE, ORDER_NOT_PENDING, MEMBER_CANNOT_BUY, PURCHASE_LIMIT_EXCEEDED |
+ * | online payment FAILED | as PAID | stays DRAFT, lastPaymentStatus FAILED (the buyer may pay again) | as PAID, but the limit |
+ * | postpone end date | PENDING, ACTIVE or PAUSED with an end date | endDate (and a fixed order's earliestEndDate) = the later date; the same date again changes nothing | INVALID_ORDER_STATUS, ORDER_HAS_NO_END_DATE, 400 INVALID_END_DATE (not later) |
  * | member cancel request | the member's own order whose plan lets buyers cancel | as cancel, cause MEMBER_ACTION | BUYER_CANNOT_CANCEL; 404 ORDER_NOT_FOUND (another buyer's order) |
- * | time passes | ACTIVE | a new cycle begins (`order.cycle_started`); at endDate ENDED (`order.ended`), or CANCELED when auto-renewal was canceled (`order.canceled`) | — |
+ * | time passes | PENDING, ACTIVE | at its start date PENDING becomes ACTIVE (`order.started`); a new cycle begins (`order.cycle_started`); at endDate ENDED (`order.ended`), or CANCELED when auto-renewal was canceled (`order.canceled`) | — |
  *
  * Cycles follow the plan's period: a subscription's cycle i begins when cycle i-1 ends, the first one when the
  * free trial ends; a pause inside a cycle lengthens it by the paused time; a single payment has one cycle over
@@ -118,12 +122,16 @@ export function withCycles(o: OrderDoc, nowMs: number): OrderDoc {
   return next;
 }
 
-/** Why the order cannot be paused now (spec 001 section 3), or undefined when it can. */
+/**
+ * Why the order cannot be paused now (spec 001 section 3; the SDK's ReasonNotSuspendable: PENDING "awaiting
+ * payment", NOT_STARTED "paid for orders with future start dates"), or undefined when it can.
+ */
 export function notSuspendableReason(o: OrderDoc, nowMs: number): NotSuspendableReason | undefined {
   switch (o.status) {
     case 'DRAFT':
-    case 'PENDING':
       return 'PENDING';
+    case 'PENDING':
+      return 'NOT_STARTED';
     case 'CANCELED':
       return 'CANCELED';
     case 'ENDED':
@@ -143,20 +151,27 @@ function save(book: OrderBook, next: OrderDoc, event: string, extra: string[] = 
   return stored;
 }
 
+/** The status of a bought order at `nowMs`: PENDING before its start date, ACTIVE from it (the SDK's OrderStatus). */
+export function boughtStatus(startDate: string, nowMs: number): 'PENDING' | 'ACTIVE' {
+  return nowMs < Date.parse(startDate) ? 'PENDING' : 'ACTIVE';
+}
+
 /**
- * What time does to one order by the book's time: a new cycle, the start, the end. Writes only a changed order.
+ * What time does to one order by the book's time: the start (PENDING becomes ACTIVE), a new cycle, the end.
+ * Writes only a changed order.
  * @returns the order as it is now
  */
 export function advance(book: OrderBook, o: OrderDoc): OrderDoc {
-  if (o.status !== 'ACTIVE') return o;
+  if (o.status !== 'ACTIVE' && o.status !== 'PENDING') return o;
   const now = book.nowMs;
+  if (o.status === 'PENDING' && now < Date.parse(o.startDate)) return o;
   if (o.endDate !== undefined && now >= Date.parse(o.endDate)) {
     const canceled = o.autoRenewCanceled && o.cancellation?.effectiveAt === 'NEXT_PAYMENT_DATE';
     const at = withCycles({ ...o, status: canceled ? 'CANCELED' : 'ENDED' }, Date.parse(o.endDate));
-    return save(book, at, canceled ? 'order.canceled' : 'order.ended');
+    return save(book, at, canceled ? 'order.canceled' : 'order.ended', o.status === 'PENDING' ? ['order.started'] : []);
   }
-  const next = withCycles(o, now);
-  const started = o.updatedDate !== undefined && Date.parse(o.updatedDate) < Date.parse(o.startDate) && now >= Date.parse(o.startDate);
+  const next = withCycles({ ...o, status: 'ACTIVE' }, now);
+  const started = o.status === 'PENDING';
   const cycleBegan = (next.currentCycle?.index ?? 0) !== (o.currentCycle?.index ?? 0);
   if (!started && !cycleBegan) return o;
   return save(book, next, started ? 'order.started' : 'order.cycle_started', started && cycleBegan ? ['order.cycle_started'] : []);
@@ -164,7 +179,7 @@ export function advance(book: OrderBook, o: OrderDoc): OrderDoc {
 
 /** Brings every order of the site up to the book's time (before a read or an action). */
 export function advanceAll(book: OrderBook): void {
-  for (const o of [...book.orders.all()]) if (o.status === 'ACTIVE') advance(book, o);
+  for (const o of [...book.orders.all()]) if (o.status === 'ACTIVE' || o.status === 'PENDING') advance(book, o);
 }
 
 /** The order by id, brought up to the book's time. @throws ApplicationFailure 404 ORDER_NOT_FOUND */
@@ -184,11 +199,11 @@ export function pauseOrder(book: OrderBook, id: string): OrderDoc {
 }
 
 const REASON_TEXT: Record<NotSuspendableReason, string> = {
-  PENDING: 'it is not active yet (PENDING)',
+  PENDING: 'it is waiting for its payment (DRAFT)',
   TRIAL: 'it is in its free trial',
   CANCELED: 'it is CANCELED',
   ENDED: 'it has ENDED',
-  NOT_STARTED: 'it has not started yet',
+  NOT_STARTED: 'it has not started yet (PENDING until its start date)',
   ALREADY_SUSPENDED: 'it is paused already',
   OLD_STRIPE: 'its payment method cannot be paused',
 };
@@ -234,8 +249,8 @@ export function cancelOrder(book: OrderBook, id: string, effectiveAt: Cancellati
   }
   const cannot = (reason: string, text: string) => precondition('CANNOT_CANCEL_AT_NEXT_PAYMENT_DATE', `order ${id} cannot be canceled at its next payment date: ${text}`, { id, reason, status: o.status });
   if (!o.pricing.subscription) throw cannot('NOT_RECURRING', 'it is a single payment (cancel it IMMEDIATELY)');
+  if (o.status === 'PENDING') throw cannot('NOT_STARTED', 'it has not started yet (PENDING until its start date)');
   if (o.status !== 'ACTIVE') throw cannot('NOT_ACTIVE', `it is ${o.status}`);
-  if (book.nowMs < Date.parse(o.startDate)) throw cannot('NOT_STARTED', 'it has not started yet');
   if (o.autoRenewCanceled) throw precondition('AUTO_RENEW_ALREADY_CANCELED', `order ${id} already ends at its next payment date`, { id, endDate: o.endDate });
   const current = withCycles(o, book.nowMs);
   const end = current.currentCycle?.endedDate ?? iso(trialEnd(o));
@@ -251,7 +266,7 @@ export function markAsPaid(book: OrderBook, id: string): OrderDoc {
   if (o.type !== 'OFFLINE') throw precondition('ORDER_NOT_OFFLINE', `order ${id} is ${o.type}; only offline orders are marked as paid`, { id, type: o.type });
   if (o.lastPaymentStatus === 'NOT_APPLICABLE') throw precondition('ORDER_IS_FREE', `order ${id} is free; there is nothing to pay`, { id });
   if (o.lastPaymentStatus === 'PAID') throw precondition('ORDER_ALREADY_PAID', `order ${id} is paid already`, { id });
-  if (o.status !== 'ACTIVE' && o.status !== 'PAUSED') throw precondition('INVALID_ORDER_STATUS', `order ${id} is ${o.status}; only an ACTIVE or PAUSED order is marked as paid`, { id, status: o.status });
+  if (o.status !== 'PENDING' && o.status !== 'ACTIVE' && o.status !== 'PAUSED') throw precondition('INVALID_ORDER_STATUS', `order ${id} is ${o.status}; only a PENDING, ACTIVE or PAUSED order is marked as paid`, { id, status: o.status });
   return save(book, { ...o, lastPaymentStatus: 'PAID' }, 'order.marked_as_paid');
 }
 
@@ -260,14 +275,14 @@ export type PaymentOutcome = 'PAID' | 'FAILED';
 export const PAYMENT_OUTCOMES: readonly PaymentOutcome[] = ['PAID', 'FAILED'];
 
 /**
- * Applies the outcome of a payment to a PENDING online order, as the site's checkout page does when the buyer
+ * Applies the outcome of a payment to a DRAFT online order, as the site's checkout page does when the buyer
  * pays (the emulator's hosted checkout page and `POST /__emulator/orders/{id}/pay` both come here).
  *
- * - PAID: the order becomes ACTIVE with payment PAID (`order.purchased`, then `order.started` when it starts
- *   now). An order bought to start later keeps its start date (ACTIVE, not started yet); one whose start date
+ * - PAID: payment PAID (`order.purchased`): the order is ACTIVE when it starts now (`order.started`), PENDING
+ *   when it was bought to start later (it keeps its start date, and becomes ACTIVE then); one whose start date
  *   has passed while it waited for the payment starts now, and its end date, trial and cycles follow from then,
  *   as for an order paid at once.
- * - FAILED: the order stays PENDING with payment FAILED (`order.updated`); paying again is allowed.
+ * - FAILED: the order stays DRAFT with payment FAILED (`order.updated`); paying again is allowed.
  * @throws ApplicationFailure 404 ORDER_NOT_FOUND, MEMBER_NOT_FOUND (the buyer was deleted); 428 ORDER_NOT_ONLINE
  *   (an offline order: mark it as paid), ORDER_IS_FREE, ORDER_NOT_PENDING (`data.status`,
  *   `data.lastPaymentStatus`: paid already, canceled, ...), MEMBER_CANNOT_BUY (the buyer is BLOCKED or
@@ -280,7 +295,7 @@ export function applyPayment(book: OrderBook, id: string, outcome: PaymentOutcom
   if (outcome === 'PAID') checkLimit(book, o);
   if (outcome === 'FAILED') return save(book, { ...o, lastPaymentStatus: 'FAILED' }, 'order.updated');
   const startMs = Math.max(Date.parse(o.startDate), book.nowMs);
-  const next: OrderDoc = { ...o, status: 'ACTIVE', lastPaymentStatus: 'PAID', startDate: iso(startMs) };
+  const next: OrderDoc = { ...o, status: boughtStatus(iso(startMs), book.nowMs), lastPaymentStatus: 'PAID', startDate: iso(startMs) };
   delete next.endDate;
   delete next.earliestEndDate;
   const end = naturalEnd(o.pricing, startMs, o.freeTrialDays ?? 0);
@@ -327,8 +342,8 @@ export function checkPayable(o: OrderDoc): void {
   const id = o.id;
   if (o.type !== 'ONLINE') throw precondition('ORDER_NOT_ONLINE', `order ${id} is ${o.type}: it is not paid on the site's checkout; mark it as paid instead`, { id, type: o.type });
   if (o.lastPaymentStatus === 'NOT_APPLICABLE') throw precondition('ORDER_IS_FREE', `order ${id} is free; there is nothing to pay`, { id });
-  if (o.status !== 'PENDING' && o.status !== 'DRAFT') {
-    const why = o.lastPaymentStatus === 'PAID' ? 'it is paid already' : 'only a PENDING order waits for its payment';
+  if (o.status !== 'DRAFT') {
+    const why = o.lastPaymentStatus === 'PAID' ? 'it is paid already' : 'only a DRAFT order waits for its payment';
     throw precondition('ORDER_NOT_PENDING', `order ${id} is ${o.status} (payment ${o.lastPaymentStatus}): ${why}`, { id, status: o.status, lastPaymentStatus: o.lastPaymentStatus });
   }
 }
@@ -340,7 +355,7 @@ export function checkPayable(o: OrderDoc): void {
  */
 export function postponeEndDate(book: OrderBook, id: string, endDate: string): OrderDoc {
   const o = currentOrder(book, id);
-  if (o.status !== 'ACTIVE' && o.status !== 'PAUSED') throw precondition('INVALID_ORDER_STATUS', `order ${id} is ${o.status}; only an ACTIVE or PAUSED order's end date moves`, { id, status: o.status });
+  if (o.status !== 'PENDING' && o.status !== 'ACTIVE' && o.status !== 'PAUSED') throw precondition('INVALID_ORDER_STATUS', `order ${id} is ${o.status}; only a PENDING, ACTIVE or PAUSED order's end date moves`, { id, status: o.status });
   if (o.endDate === undefined) throw precondition('ORDER_HAS_NO_END_DATE', `order ${id} has no end date (it renews until canceled, or never ends)`, { id });
   const wanted = Date.parse(endDate);
   const current = Date.parse(o.endDate);

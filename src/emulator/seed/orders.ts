@@ -1,10 +1,11 @@
 /**
  * Demo orders (issue 7 section 2): about 400 orders of the seeded plans, bought by APPROVED members of the
- * members seed, in every status: ACTIVE (some past a pause, some in their free trial, some not started yet,
- * some with auto-renewal canceled), PAUSED, PENDING (online, unpaid), DRAFT, ENDED and CANCELED (by the owner,
- * by the member, by a failed payment), online and offline, paid, unpaid, refunded, failed and free. Each order
- * is consistent with the seed hour as the order rules see it: its cycles are the ones begun by then, an ENDED
- * order's end date has passed, an ACTIVE one's has not; plans limited to one purchase get one per buyer.
+ * members seed, in every status of the SDK's OrderStatus: ACTIVE (some past a pause, some in their free trial,
+ * some with auto-renewal canceled), PENDING (bought, starting later), PAUSED, DRAFT (online, not paid yet), ENDED
+ * and CANCELED (by the owner, by the member, by a failed payment), online and offline, paid, unpaid, refunded,
+ * failed and free. Each order is consistent with the seed hour as the order rules see it: its cycles are the
+ * ones begun by then, an ENDED order's end date has passed, an ACTIVE one's has not, a PENDING one's start date
+ * is ahead; plans limited to one purchase get one per buyer.
  * Deterministic (its own seeded PRNG), linear time.
  */
 import type { MemberDoc } from '../members/model.js';
@@ -24,17 +25,21 @@ const BUYERS_PRNG_SEED = 20251109;
 const HOUR = 3_600_000;
 const iso = (ms: number) => new Date(ms).toISOString();
 
-type Kind = 'ACTIVE' | 'PAUSED_BEFORE' | 'TRIAL' | 'NOT_STARTED' | 'AUTO_RENEW_CANCELED' | 'PAUSED' | 'PENDING' | 'DRAFT' | 'ENDED' | 'CANCELED';
+/**
+ * What an order is at the seed hour. FUTURE_START: bought to start later (PENDING); AWAITING_PAYMENT and DRAFT:
+ * online, not paid yet (both DRAFT; two kinds so the mix, and with it every seeded id and date, stays as it was).
+ */
+type Kind = 'ACTIVE' | 'PAUSED_BEFORE' | 'TRIAL' | 'FUTURE_START' | 'AUTO_RENEW_CANCELED' | 'PAUSED' | 'AWAITING_PAYMENT' | 'DRAFT' | 'ENDED' | 'CANCELED';
 
 /** The mix of kinds, as cumulative shares. */
 const MIX: Array<[Kind, number]> = [
   ['ACTIVE', 0.36],
   ['PAUSED_BEFORE', 0.42],
   ['TRIAL', 0.46],
-  ['NOT_STARTED', 0.5],
+  ['FUTURE_START', 0.5],
   ['AUTO_RENEW_CANCELED', 0.55],
   ['PAUSED', 0.63],
-  ['PENDING', 0.71],
+  ['AWAITING_PAYMENT', 0.71],
   ['DRAFT', 0.73],
   ['ENDED', 0.87],
   ['CANCELED', 1],
@@ -73,7 +78,7 @@ export function seedPlansAndOrders(store: Store, site: string, base: number, cou
     const buyer = buyerFor(plan);
     const start = startFor(kind, plan, base, rnd);
     const free = plan.pricing.price.value === '0';
-    const online = kind === 'PENDING' || kind === 'DRAFT' || (!free && rnd.next() < 0.55);
+    const online = kind === 'AWAITING_PAYMENT' || kind === 'DRAFT' || (!free && rnd.next() < 0.55);
     const coupon = rnd.next() < 0.12 && !free ? [...book.coupons.all()].find((c) => c.code === (rnd.next() < 0.5 ? 'WELCOME10' : 'SAVE5')) : undefined;
     const created = Math.min(start, base - HOUR) - rnd.int(0, 2) * DAY;
     let o = newOrder({
@@ -110,9 +115,12 @@ export function seedPlansAndOrders(store: Store, site: string, base: number, cou
         o = { ...o, autoRenewCanceled: true, cancellation: { requestedDate: iso(requested), cause: rnd.next() < 0.6 ? 'MEMBER_ACTION' : 'OWNER_ACTION', effectiveAt: 'NEXT_PAYMENT_DATE' }, endDate: current };
         break;
       }
-      case 'PENDING':
+      case 'FUTURE_START':
+        o.status = 'PENDING';
+        break;
+      case 'AWAITING_PAYMENT':
       case 'DRAFT':
-        o = { ...o, status: kind, lastPaymentStatus: free ? 'NOT_APPLICABLE' : 'PENDING', createdDate: iso(start), updatedDate: iso(start) };
+        o = { ...o, status: 'DRAFT', lastPaymentStatus: free ? 'NOT_APPLICABLE' : 'PENDING', createdDate: iso(start), updatedDate: iso(start) };
         break;
       case 'ENDED':
         at = Date.parse(o.endDate!);
@@ -136,8 +144,8 @@ export function seedPlansAndOrders(store: Store, site: string, base: number, cou
       default:
         break;
     }
-    if (kind === 'PENDING' || kind === 'DRAFT') drafts.push(o);
-    else book.orders.insert({ ...withCycles(o, at), updatedDate: kind === 'NOT_STARTED' ? o.updatedDate : iso(Math.min(at, base)) });
+    if (kind === 'AWAITING_PAYMENT' || kind === 'DRAFT') drafts.push(o);
+    else book.orders.insert({ ...withCycles(o, at), updatedDate: kind === 'FUTURE_START' ? o.updatedDate : iso(Math.min(at, base)) });
   }
   for (const d of drafts) book.orders.insert(d);
   for (const p of Object.values(plans)) if ([...book.orders.all()].some((o) => o.planId === p.id)) book.plans.update({ ...p, hasOrders: true });
@@ -149,16 +157,16 @@ function planFor(kind: Kind, p: ReturnType<typeof seedPlans>, rnd: Prng): PlanDo
     case 'TRIAL':
     case 'AUTO_RENEW_CANCELED':
       return p.gold;
-    case 'NOT_STARTED':
+    case 'FUTURE_START':
       return p.silver;
     case 'ENDED':
       return rnd.pick([p.pack, p.pack, p.silver, p.freeWeek]);
     case 'PAUSED':
     case 'PAUSED_BEFORE':
       return rnd.pick([p.gold, p.silver, p.pack]);
-    case 'PENDING':
+    case 'AWAITING_PAYMENT':
     case 'DRAFT':
-      // Waiting for a payment: never a free plan (a free order is active at once), never an archived one.
+      // Waiting for a payment: never a free plan (a free order is bought at once), never an archived one.
       return rnd.pick([p.gold, p.gold, p.silver, p.pack]);
     default:
       return rnd.pick([p.gold, p.gold, p.silver, p.pack, p.lifetime, p.freeWeek, p.annual]);
@@ -172,11 +180,11 @@ function startFor(kind: Kind, plan: PlanDoc, base: number, rnd: Prng): number {
   switch (kind) {
     case 'TRIAL':
       return day(rnd.int(1, 5));
-    case 'NOT_STARTED':
+    case 'FUTURE_START':
       return day(-rnd.int(3, 20));
     case 'AUTO_RENEW_CANCELED':
       return day(rnd.int(12, 80));
-    case 'PENDING':
+    case 'AWAITING_PAYMENT':
     case 'DRAFT':
       return base - rnd.int(1, 96) * HOUR;
     case 'ENDED': {

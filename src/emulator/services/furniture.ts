@@ -6,6 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { bookingPoliciesFamily, categoriesFamily } from '../../api/service-furniture.js';
+import { runSearch } from '../query/index.js';
 import { serve } from '../serve.js';
 import { catalogOf } from './model.js';
 
@@ -23,6 +24,11 @@ const POLICY_DEFAULTS = {
 
 /** The categories family, served. */
 export const categoriesServed = serve(categoriesFamily, {
+  queryCategories(ctx) {
+    const query = ctx.body.query ?? {};
+    const page = runSearch([...catalogOf(ctx).categories.all()], { ...query, cursorPaging: { limit: 50, ...query.cursorPaging } }, 'query');
+    return { categories: page.items, pagingMetadata: page.pagingMetadata };
+  },
   createCategory(ctx) {
     const c = catalogOf(ctx).categories;
     const last = Math.max(-1, ...[...c.all()].map((x) => x.sortOrder ?? 0));

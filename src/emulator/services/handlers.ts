@@ -28,14 +28,30 @@ const CONNECTED_SHOWN = 5;
 const DEFAULT_CURSOR_LIMIT = 100;
 
 /** `{"service": <doc>}` from the stored JSON text of the document. */
-function serviceReply(cat: Catalog, service: ServiceDoc): RawJson {
-  return new RawJson(`{"service":${cat.services.json(service)}}`);
+function serviceReply(cat: Catalog, service: ServiceDoc, fields?: readonly string[]): RawJson {
+  return new RawJson(`{"service":${serviceJson(cat, service, fields)}}`);
 }
 
-/** `{"services": [...], ...rest}` with each service's stored JSON text; `rest` is serialised as usual. */
-function servicesReply(cat: Catalog, services: readonly ServiceDoc[], rest: Record<string, unknown>): RawJson {
+/**
+ * A service's JSON text as stored, with the conditional fields asked (`@wix/auto_sdk_bookings_services`
+ * V2RequestedFields): STAFF_MEMBER_DETAILS adds `staffMemberDetails.staffMembers`, each staff member of
+ * `staffMemberIds` as `{staffMemberId, name, mainMedia}` (the id is the staff member's resource id, here the
+ * same). The other conditional fields add nothing: the emulator has no resource types or discounts.
+ */
+function serviceJson(cat: Catalog, service: ServiceDoc, fields: readonly string[] = []): string {
+  const text = cat.services.json(service);
+  if (!fields.includes('STAFF_MEMBER_DETAILS')) return text;
+  const staffMembers = (service.staffMemberIds ?? []).flatMap((id) => {
+    const m = cat.staff.get(id);
+    return m ? [{ staffMemberId: m.id, name: m.name, ...(m.mainMedia ? { mainMedia: m.mainMedia } : {}) }] : [];
+  });
+  return JSON.stringify({ ...(JSON.parse(text) as object), staffMemberDetails: { staffMembers } });
+}
+
+/** `{"services": [...], ...rest}` with each service's stored JSON text (and the conditional fields asked); `rest` is serialised as usual. */
+function servicesReply(cat: Catalog, services: readonly ServiceDoc[], rest: Record<string, unknown>, fields?: readonly string[]): RawJson {
   let text = '{"services":[';
-  for (let i = 0; i < services.length; i++) text += (i ? ',' : '') + cat.services.json(services[i]!);
+  for (let i = 0; i < services.length; i++) text += (i ? ',' : '') + serviceJson(cat, services[i]!, fields);
   text += ']';
   for (const [k, v] of Object.entries(rest)) if (v !== undefined) text += `,${JSON.stringify(k)}:${JSON.stringify(v)}`;
   return new RawJson(text + '}');
@@ -83,7 +99,7 @@ export const servicesServed = serve(servicesFamily, {
 
   getService(ctx) {
     const c = cat(ctx);
-    return serviceReply(c, c.services.require(ctx.body.serviceId));
+    return serviceReply(c, c.services.require(ctx.body.serviceId), ctx.body.conditionalFields);
   },
 
   updateService(ctx) {
@@ -130,7 +146,7 @@ export const servicesServed = serve(servicesFamily, {
   queryServices(ctx) {
     const c = cat(ctx);
     const page = runQuery(c.services.all(), ctx.body.query, 'query', c.services.memo);
-    return servicesReply(c, page.items, { pagingMetadata: page.pagingMetadata });
+    return servicesReply(c, page.items, { pagingMetadata: page.pagingMetadata }, ctx.body.conditionalFields);
   },
 
   searchServices(ctx) {

@@ -155,6 +155,28 @@ describe('direct login', () => {
     }
   });
 
+  it('reports the server states it has no step for (STATUS_CHECK, UNKNOWN_STATE) as Unknown _state (exit 4, the browser sign-in)', async () => {
+    const s = sandbox();
+    const who = email();
+    await run(s, ['auth', 'register', '--email', who, '--password-stdin'], 'pass-word-1');
+    try {
+      for (const answerState of ['STATUS_CHECK', 'UNKNOWN_STATE']) {
+        expect((await emu.request('PUT', '/__emulator/auth-policy', { answerState })).status).toBe(200);
+        const r = await run(s, ['login', '--email', who, '--password-stdin'], 'pass-word-1');
+        expect(r.code, answerState).toBe(4);
+        expect(r.stderr).toContain('sign-in state this client cannot complete (Unknown _state)');
+        expect(r.stderr).toMatch(/sitectl.* login/);
+        const reg = await run(s, ['auth', 'register', '--email', email(), '--password-stdin'], 'pass-word-1');
+        expect(reg.code, answerState).toBe(4);
+        expect(reg.stderr).toContain('registration state this client cannot complete');
+      }
+      expect((await emu.request('PUT', '/__emulator/auth-policy', { answerState: 'SUCCESS' })).status).toBe(400);
+    } finally {
+      await emu.request('PUT', '/__emulator/auth-policy', { answerState: null });
+    }
+    expect((await run(s, ['login', '--email', who, '--password-stdin'], 'pass-word-1')).code).toBe(0);
+  });
+
   it('recovers a password through the recovery link', async () => {
     const s = sandbox();
     const who = email();
@@ -221,9 +243,13 @@ describe('app client credentials', () => {
   it('signs in as an app for admin calls without an API key', async () => {
     const s = sandbox();
     const app = await emu.request('POST', '/__emulator/oauth-apps', { name: 'CI app' });
-    const env = { SITECTL_API_KEY: undefined, SITECTL_SITE_ID: undefined };
+    // The SDK's AppStrategy body carries the app's instance: SITECTL_INSTANCE_ID (or profile add --instance-id).
+    const env = { SITECTL_API_KEY: undefined, SITECTL_SITE_ID: undefined, SITECTL_INSTANCE_ID: app.body.app.instanceId as string };
     const bad = await run(s, ['login', '--client-id', app.body.app.clientId, '--client-secret-stdin'], 'wrong', env);
     expect(bad.code).toBe(4);
+    const otherInstance = await run(s, ['login', '--client-id', app.body.app.clientId, '--client-secret-stdin'], `${app.body.clientSecret}\n`, { ...env, SITECTL_INSTANCE_ID: '00000000-0000-4000-8000-000000000000' });
+    expect(otherInstance.code, otherInstance.stderr).toBe(4);
+    expect(otherInstance.stderr).toContain('instance_id');
     const ok = await run(s, ['login', '--client-id', app.body.app.clientId, '--client-secret-stdin'], `${app.body.clientSecret}\n`, env);
     expect(ok.code, ok.stderr).toBe(0);
     const list = await run(s, ['members', 'list', '--limit', '2', '--json', 'id'], undefined, env);

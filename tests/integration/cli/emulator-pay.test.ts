@@ -28,7 +28,7 @@ const buy = async () => {
 };
 
 describe('sitectl emulator pay', () => {
-  it('pays a PENDING online order: the id on stdout when piped, ACTIVE/PAID with --json, what happened on stderr', async () => {
+  it('pays a DRAFT online order: the id on stdout when piped, ACTIVE/PAID with --json, what happened on stderr', async () => {
     const id = await buy();
     expect(id).toMatch(/^[0-9a-f-]{36}$/);
     const r = await run(['emulator', 'pay', id, '--data-dir', emu.dataDir]);
@@ -41,11 +41,11 @@ describe('sitectl emulator pay', () => {
     expect(events).toEqual(['order.created', 'order.purchased', 'order.started']);
   });
 
-  it('--outcome failed: the order stays PENDING with payment FAILED; then paid', async () => {
+  it('--outcome failed: the order stays DRAFT with payment FAILED; then paid', async () => {
     const id = await buy();
     const r = await run(['emulator', 'pay', id, '--outcome', 'failed', '--data-dir', emu.dataDir, '--json', 'id,status,lastPaymentStatus']);
     expect(r.code, r.stderr).toBe(0);
-    expect(JSON.parse(r.stdout)).toEqual({ id, status: 'PENDING', lastPaymentStatus: 'FAILED' });
+    expect(JSON.parse(r.stdout)).toEqual({ id, status: 'DRAFT', lastPaymentStatus: 'FAILED' });
     expect(r.stderr).toContain(`The payment of order ${id} failed`);
     const again = await run(['emulator', 'pay', id, '--data-dir', emu.dataDir, '--json', 'status,lastPaymentStatus']);
     expect(JSON.parse(again.stdout)).toEqual({ status: 'ACTIVE', lastPaymentStatus: 'PAID' });

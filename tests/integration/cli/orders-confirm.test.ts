@@ -2,8 +2,8 @@
  * Order actions as a user meets them, in process against a real emulator on port 0: the member's
  * `orders cancel ID --mine` asks like the owner's (a prompt on a terminal; off one `--yes`, exit 2 without it,
  * nothing sent), `orders get PREFIX --mine` finds the member's order by an id prefix, `cancel --at next-payment`
- * says when the order will end (it stays ACTIVE), and a bulk pause plans an order that has not started as
- * skipped, with the reason the run gives.
+ * says when the order will end (it stays ACTIVE), and a bulk pause plans an order that has not started (PENDING)
+ * as skipped, with the reason the platform gives (NOT_STARTED).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { answering, createCliSandbox, runInProcess, startTestEmulator, type CliResult, type CliSandbox, type InProcessOptions, type TestEmulator } from '../../helpers/index.js';
@@ -152,12 +152,12 @@ describe("the owner's order actions", () => {
     expect(await lastEventSeq(emu)).toBeGreaterThan(seq);
   });
 
-  it('a bulk pause plans an order that has not started as skipped, with the reason the run gives', async () => {
+  it('a bulk pause plans a PENDING order (bought, not started) as skipped, with the reason', async () => {
     const plan = await cancelablePlan();
     const later = new Date(Date.now() + 20 * 86_400_000).toISOString();
     const waiting = [await order(plan, await buyer(), { startDate: later }), await order(plan, await buyer(), { startDate: later })];
     const started = await order(plan, await buyer());
-    const dry = await cli(['orders', 'pause', '--plan', plan, '--status', 'ACTIVE', '--dry-run', '--json']);
+    const dry = await cli(['orders', 'pause', '--plan', plan, '--dry-run', '--json']);
     expect(dry.code, dry.stderr).toBe(0);
     const planned = json(dry);
     expect(planned).toHaveLength(3);
@@ -170,6 +170,6 @@ describe("the owner's order actions", () => {
     expect(json(run).counts).toMatchObject({ paused: 1, skipped: 2, failed: 0 });
     expect((await statusOf(started)).status).toBe('PAUSED');
     // One order alone: refused with the same reason before anything is sent (exit 1).
-    expectError(await cli(['orders', 'pause', waiting[0]!, '--yes']), 1, /cannot be paused: it has not started yet/);
+    expectError(await cli(['orders', 'pause', waiting[0]!, '--yes']), 1, /cannot be paused: it is PENDING \(bought, it has not started yet\)/);
   });
 });

@@ -129,8 +129,9 @@ describe('orders', () => {
     expectError(await cli(['orders', 'pause', id, '--yes']), 1, /cannot be paused: it is CANCELED/);
 
     const online = await cli(['checkout', 'online', plan, '--member', await member(), '--json', 'type,status,lastPaymentStatus,orderMethod']);
-    expect(json(online)).toEqual({ type: 'ONLINE', status: 'PENDING', lastPaymentStatus: 'PENDING', orderMethod: 'MOTO' });
-    const onlineId = json(await cli(['orders', 'list', '--plan', plan, '--status', 'PENDING', '--json', 'id']))[0].id;
+    expect(json(online)).toEqual({ type: 'ONLINE', status: 'DRAFT', lastPaymentStatus: 'PENDING', orderMethod: 'MOTO' });
+    const onlineId = json(await cli(['orders', 'list', '--plan', plan, '--status', 'DRAFT', '--json', 'id']))[0].id;
+    expectError(await cli(['orders', 'pause', onlineId]), 1, /cannot be paused: it is DRAFT \(waiting for its payment\)/);
     expectError(await cli(['orders', 'mark-paid', onlineId]), 1, /only offline orders are marked paid/);
   });
 
@@ -157,12 +158,13 @@ describe('orders', () => {
     expect(json(rerun).counts).toMatchObject({ unchanged: 5, skipped: 1 });
   });
 
-  it('bulk: an order the platform refuses for its state (not started yet) is skipped with the reason, not failed (exit 0)', async () => {
+  it('bulk: PENDING orders (bought, starting later) are skipped with the reason, not failed (exit 0)', async () => {
     const plan = (await cli(['plans', 'create', '--name', `Later ${n++}`, '--price', '15', '--every', 'MONTH', '--future-start', 'yes'])).stdout.trim();
     const later = new Date(Date.now() + 20 * 86_400_000).toISOString().slice(0, 10);
     for (let i = 0; i < 2; i++) expect((await cli(['checkout', 'offline', plan, '--member', await member(), '--paid', '--start', later])).code).toBe(0);
     expect((await cli(['checkout', 'offline', plan, '--member', await member(), '--paid'])).code).toBe(0);
-    const run = await cli(['orders', 'pause', '--plan', plan, '--status', 'ACTIVE', '--yes', '--json']);
+    expect(json(await cli(['orders', 'list', '--plan', plan, '--status', 'PENDING', '--json', 'id']))).toHaveLength(2);
+    const run = await cli(['orders', 'pause', '--plan', plan, '--yes', '--json']);
     expect(run.code, run.stderr).toBe(0);
     const report = json(run);
     expect(report.counts).toMatchObject({ paused: 1, skipped: 2, failed: 0 });

@@ -66,6 +66,15 @@ describe('profile add / list / show / use / remove', () => {
     expect(Number(count.stdout)).toBeGreaterThan(0);
   });
 
+  it('keeps the app instance of client credentials (--instance-id), SITECTL_INSTANCE_ID overriding it', async () => {
+    await addEmuProfile('app', ['--instance-id', 'inst-1']);
+    expect(JSON.parse(readFileSync(join(sandbox.configDir, 'config.json'), 'utf8')).profiles.app.instanceId).toBe('inst-1');
+    expect(JSON.parse((await cli(['profile', 'show', '--json', 'name,instanceId'])).stdout)).toEqual({ name: 'app', instanceId: 'inst-1' });
+    expect((await cli(['profile', 'show'])).stdout).toMatch(/instance id\s+inst-1/);
+    const env = await cli(['profile', 'show', '--json', 'instanceId'], { env: { SITECTL_INSTANCE_ID: 'inst-2' } });
+    expect(JSON.parse(env.stdout)).toEqual({ instanceId: 'inst-2' });
+  });
+
   it('has no --api-key flag: a key in argv is refused', async () => {
     const r = await cli(['profile', 'add', 'x', '--api-key', 'secret-in-argv']);
     expect(r.code).toBe(2);

@@ -96,6 +96,7 @@ export const EXAMPLES: Record<string, Record<string, Example>> = {
   },
   categories: {
     createCategory: async () => ({ category: { name: `Contract ${unique()}` } }),
+    queryCategories: async () => ({ query: { filter: { name: { $exists: true } }, cursorPaging: { limit: 5 } } }),
   },
   'booking-policies': {
     createBookingPolicy: async () => ({ bookingPolicy: { name: `Contract ${unique()}`, limitEarlyBookingPolicy: { enabled: true, earliestBookingInMinutes: 60 } } }),

@@ -1,6 +1,6 @@
 /**
  * Paying online orders on a real emulator (port 0): the control plane's `POST /__emulator/orders/{id}/pay`
- * (PAID: ACTIVE with its dates and cycles, events; FAILED: still PENDING; refusals with their codes), and the
+ * (PAID: ACTIVE with its dates and cycles, or PENDING until a later start, events; FAILED: still DRAFT; refusals with their codes), and the
  * hosted checkout page of a `paidPlansCheckout` redirect session over plain HTTP: Pay and Cancel with the
  * session's onward URLs, the CSRF token and same-origin checks, escaping, a plan's checkout with a coupon for
  * a member token, and a checkout that needs a member going through the sign-in page first. Then the security
@@ -51,10 +51,10 @@ const eventsOf = async (id: string) => (await ok('GET', '/__emulator/events?afte
 const pay = (id: string, body?: Json) => emu.request('POST', `/__emulator/orders/${id}/pay`, body ?? {});
 
 describe('POST /__emulator/orders/{id}/pay', () => {
-  it('PAID: a PENDING online order becomes ACTIVE and PAID, with its end date and first cycle, and order.purchased + order.started', async () => {
+  it('PAID: a DRAFT online order becomes ACTIVE and PAID, with its end date and first cycle, and order.purchased + order.started', async () => {
     const p = await plan();
     const o = await online(p.id);
-    expect(o).toMatchObject({ status: 'PENDING', lastPaymentStatus: 'PENDING' });
+    expect(o).toMatchObject({ status: 'DRAFT', lastPaymentStatus: 'PENDING' });
     expect(await eventsOf(o.id)).toEqual(['order.created']);
     const r = await pay(o.id);
     expect(r.status).toBe(200);
@@ -69,7 +69,7 @@ describe('POST /__emulator/orders/{id}/pay', () => {
     expect(await eventsOf(o.id)).toEqual(['order.created', 'order.purchased', 'order.started']);
   });
 
-  it('an order whose start date passed while it waited starts when paid; one bought for later keeps its start (ACTIVE, not started)', async () => {
+  it('an order whose start date passed while it waited starts when paid; one bought for later keeps its start (PENDING until then)', async () => {
     const p = await plan(undefined, { allowFutureStartDate: true });
     const waited = await online(p.id);
     await ok('PUT', '/__emulator/clock', { advance: '3d' });
@@ -80,11 +80,14 @@ describe('POST /__emulator/orders/{id}/pay', () => {
     const later = new Date((await now()) + 10 * 86_400_000).toISOString();
     const future = await online(p.id, undefined, { startDate: later });
     const f = (await ok('POST', `/__emulator/orders/${future.id}/pay`, {})).order;
-    expect(f).toMatchObject({ status: 'ACTIVE', lastPaymentStatus: 'PAID', startDate: later, cycles: [] });
+    expect(f).toMatchObject({ status: 'PENDING', lastPaymentStatus: 'PAID', startDate: later, cycles: [] });
     expect(await eventsOf(future.id)).toEqual(['order.created', 'order.purchased']);
     // Pausing says why not: it has not started.
     const pause = await emu.request('POST', `/pricing-plans/v2/orders/${future.id}/pause`, { id: future.id });
     expect(pause.body.details.applicationError.data.reason).toBe('NOT_STARTED');
+    await ok('PUT', '/__emulator/clock', { advance: '10d' });
+    expect(await order(future.id)).toMatchObject({ status: 'ACTIVE', currentCycle: { index: 1 } });
+    expect(await eventsOf(future.id)).toEqual(['order.created', 'order.purchased', 'order.started', 'order.cycle_started']);
   });
 
   it('a free trial: ACTIVE and PAID, in its trial (no cycle yet; the earliest end is the trial end)', async () => {
@@ -95,25 +98,27 @@ describe('POST /__emulator/orders/{id}/pay', () => {
     expect(o.endDate).toBeUndefined();
   });
 
-  it('FAILED: the order stays PENDING with payment FAILED (order.updated); paying again then works', async () => {
+  it('FAILED: the order stays DRAFT with payment FAILED (order.updated); paying again then works', async () => {
     const o = await online((await plan()).id);
     const r = await pay(o.id, { outcome: 'FAILED' });
     expect(r.status).toBe(200);
-    expect(r.body.order).toMatchObject({ status: 'PENDING', lastPaymentStatus: 'FAILED' });
-    expect(await order(o.id)).toMatchObject({ status: 'PENDING', lastPaymentStatus: 'FAILED' });
+    expect(r.body.order).toMatchObject({ status: 'DRAFT', lastPaymentStatus: 'FAILED' });
+    expect(await order(o.id)).toMatchObject({ status: 'DRAFT', lastPaymentStatus: 'FAILED' });
     expect(await eventsOf(o.id)).toEqual(['order.created', 'order.updated']);
     expect((await pay(o.id, { outcome: 'PAID' })).body.order).toMatchObject({ status: 'ACTIVE', lastPaymentStatus: 'PAID' });
   });
 
-  it("pays the demo seed's DRAFT and PENDING online orders too", async () => {
-    for (const status of ['DRAFT', 'PENDING']) {
-      const waiting = (await ok('GET', `/pricing-plans/v2/orders?orderStatuses=${status}&paymentStatuses=PENDING&limit=1`)).orders[0];
-      expect(waiting, status).toBeDefined();
-      expect((await ok('POST', `/__emulator/orders/${waiting.id}/pay`, {})).order).toMatchObject({ status: 'ACTIVE', lastPaymentStatus: 'PAID' });
-    }
+  it("pays the demo seed's DRAFT online orders too; its PENDING orders are paid already", async () => {
+    const waiting = (await ok('GET', '/pricing-plans/v2/orders?orderStatuses=DRAFT&paymentStatuses=PENDING&limit=1')).orders[0];
+    expect(waiting).toBeDefined();
+    expect((await ok('POST', `/__emulator/orders/${waiting.id}/pay`, {})).order).toMatchObject({ status: 'ACTIVE', lastPaymentStatus: 'PAID' });
+    const pending = (await ok('GET', '/pricing-plans/v2/orders?orderStatuses=PENDING&limit=50')).orders as Json[];
+    expect(pending.length).toBeGreaterThan(0);
+    const t = await now();
+    expect(pending.every((o) => o.lastPaymentStatus !== 'PENDING' && Date.parse(o.startDate) > t)).toBe(true);
   });
 
-  it('refuses what is not a PENDING online order, with a clear code and message; a bad outcome is a 400', async () => {
+  it('refuses what is not a DRAFT online order, with a clear code and message; a bad outcome is a 400', async () => {
     const p = await plan();
     const o = await online(p.id);
     await pay(o.id);
@@ -200,7 +205,7 @@ describe('the hosted checkout page', () => {
     expect(await eventsOf(o.id)).toEqual(['order.created', 'order.purchased', 'order.started']);
   });
 
-  it('Cancel leaves the order PENDING and goes to the post-flow URL; a declined card shows the page again', async () => {
+  it('Cancel leaves the order DRAFT and goes to the post-flow URL; a declined card shows the page again', async () => {
     const b = newBrowser();
     const o = await online((await plan()).id);
     const url = await session({ paidPlansCheckout: { orderId: o.id }, callbacks: { postFlowUrl: 'http://127.0.0.1:9/back?x=1' } });
@@ -209,10 +214,10 @@ describe('the hosted checkout page', () => {
     const declined = await b('/hosted/paidPlansCheckout', { ...form, action: 'decline' });
     expect(declined.status).toBe(402);
     expect(declined.text).toContain('declined');
-    expect(await order(o.id)).toMatchObject({ status: 'PENDING', lastPaymentStatus: 'FAILED' });
+    expect(await order(o.id)).toMatchObject({ status: 'DRAFT', lastPaymentStatus: 'FAILED' });
     const canceled = await b('/hosted/paidPlansCheckout', { ...form, action: 'cancel' });
     expect(canceled).toMatchObject({ status: 303, location: 'http://127.0.0.1:9/back?x=1' });
-    expect(await order(o.id)).toMatchObject({ status: 'PENDING', lastPaymentStatus: 'FAILED' });
+    expect(await order(o.id)).toMatchObject({ status: 'DRAFT', lastPaymentStatus: 'FAILED' });
   });
 
   it('refuses a form without the session CSRF token or from another origin; the onward URL is never taken from the request', async () => {
@@ -225,7 +230,7 @@ describe('the hosted checkout page', () => {
     expect((await b('/hosted/paidPlansCheckout', { session: session_, action: 'pay' })).status).toBe(403);
     expect((await b('/hosted/paidPlansCheckout', { session: session_, csrf: 'x'.repeat(32), action: 'pay' })).status).toBe(403);
     expect((await b('/hosted/paidPlansCheckout', { session: session_, csrf: hidden(page.text, 'csrf'), action: 'pay' }, { origin: 'https://evil.example' })).status).toBe(403);
-    expect(await order(o.id)).toMatchObject({ status: 'PENDING' });
+    expect(await order(o.id)).toMatchObject({ status: 'DRAFT' });
     const paid = await b('/hosted/paidPlansCheckout', { session: session_, csrf: hidden(page.text, 'csrf'), action: 'pay', thankYouPageUrl: 'https://evil.example/' });
     expect(paid.location).toBe('https://shop.example/thanks');
     // An unknown or made-up session.
@@ -264,8 +269,8 @@ describe('the hosted checkout page', () => {
     const buyer = await member();
     const tokens = await fetch(`${emu.url}/oauth2/token`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: emu.apiKey, 'wix-site-id': emu.siteId },
-      body: JSON.stringify({ grantType: 'authorized_client', scope: 'offline_access', memberId: buyer }),
+      headers: { 'content-type': 'application/json', authorization: `${await visitorToken()},${emu.apiKey}` },
+      body: JSON.stringify({ grant_type: 'authorized_client', scope: 'offline_access', member_id: buyer }),
     }).then((r) => r.json() as Promise<Json>);
     // The token is the default app's: its allowed callbacks are loopback URLs.
     const url = await session({ paidPlansCheckout: { planId: p.id }, callbacks: { thankYouPageUrl: 'http://localhost:9/thanks' } }, tokens.access_token);
@@ -321,10 +326,11 @@ describe('the hosted checkout page', () => {
 });
 
 /** Tokens of the token endpoint: a visitor of an app, or a member (issued to the site's default app). */
+/** A token of the grant `body`; `admin`: the authorized_client form, `Authorization: <visitor token>,<api key>`. */
 async function tokenOf(body: Json, admin = false): Promise<string> {
   const res = await fetch(`${emu.url}/oauth2/token`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', ...(admin ? { authorization: emu.apiKey, 'wix-site-id': emu.siteId } : {}) },
+    headers: { 'content-type': 'application/json', ...(admin ? { authorization: `${await visitorToken()},${emu.apiKey}` } : {}) },
     body: JSON.stringify(body),
   });
   const json = (await res.json()) as Json;
@@ -332,7 +338,7 @@ async function tokenOf(body: Json, admin = false): Promise<string> {
   return json.access_token;
 }
 const visitorToken = (clientId: string = emu.emulator.clientId!) => tokenOf({ clientId, grantType: 'anonymous' });
-const memberToken = (memberId: string) => tokenOf({ grantType: 'authorized_client', memberId }, true);
+const memberToken = (memberId: string) => tokenOf({ grant_type: 'authorized_client', scope: 'offline_access', member_id: memberId }, true);
 async function registered(): Promise<{ email: string; id: string }> {
   const email = `review-${Date.now()}-${n++}@example.com`;
   await ok('POST', '/_api/iam/authentication/v2/register', { loginId: { email }, password: 'correct-horse' });
@@ -464,14 +470,14 @@ describe('the hosted checkout page: the security review', () => {
     const form = { session: hidden(page.text, 'session'), csrf: hidden(page.text, 'csrf') };
     expect((await b('/hosted/paidPlansCheckout', { ...form, action: 'decline' })).status).toBe(402);
     expect((await b('/hosted/paidPlansCheckout', { ...form, action: 'cancel' })).status).toBe(200);
-    expect(await ordersOf(buyer)).toMatchObject([{ status: 'PENDING', lastPaymentStatus: 'FAILED' }]);
+    expect(await ordersOf(buyer)).toMatchObject([{ status: 'DRAFT', lastPaymentStatus: 'FAILED' }]);
     const preview = await ok('POST', '/pricing-plans/v2/checkout/orders/preview-offline', { planId: p.id, memberId: buyer });
     expect(preview.purchaseLimitExceeded).toBe(false);
     const again = await b(await session({ paidPlansCheckout: { planId: p.id } }, token));
     expect((await b('/hosted/paidPlansCheckout', { session: hidden(again.text, 'session'), csrf: hidden(again.text, 'csrf'), action: 'pay' })).text).toContain('<h1>Thank you</h1>');
     expect(await ordersOf(buyer)).toContainEqual(expect.objectContaining({ status: 'ACTIVE', lastPaymentStatus: 'PAID' }));
     // Now it is bought: the waiting order cannot be paid too, nor a new one made.
-    const waiting = (await ordersOf(buyer)).find((o) => o.status === 'PENDING')!;
+    const waiting = (await ordersOf(buyer)).find((o) => o.status === 'DRAFT')!;
     expect(refusal(await pay(waiting.id))).toEqual({ status: 428, code: 'PURCHASE_LIMIT_EXCEEDED' });
     expect(refusal(await emu.request('POST', '/pricing-plans/v2/checkout/orders/online', { planId: p.id, onBehalf: { memberId: buyer } }))).toEqual({ status: 428, code: 'PURCHASE_LIMIT_EXCEEDED' });
     // A canceled unpaid order does not count either; an offline one does.
@@ -545,7 +551,7 @@ describe('the hosted checkout page: the security review', () => {
     await ok('POST', `/members/v1/members/${later}/block`, {});
     expect((await b2('/hosted/paidPlansCheckout', { session: hidden(page2.text, 'session'), csrf: hidden(page2.text, 'csrf'), action: 'pay' })).status).toBe(400);
     expect(refusal(await pay(o.id))).toEqual({ status: 428, code: 'MEMBER_CANNOT_BUY' });
-    expect(await order(o.id)).toMatchObject({ status: 'PENDING', lastPaymentStatus: 'PENDING' });
+    expect(await order(o.id)).toMatchObject({ status: 'DRAFT', lastPaymentStatus: 'PENDING' });
   });
 
   it("the page's sign-in spends the session token (single use), as the other hosted sign-ins", async () => {

@@ -209,13 +209,15 @@ describe('token endpoint', () => {
   it('runs the device flow: pending, slow down, approved once, denied, unknown', async () => {
     const user = await registered();
     const start = await post('/oauth2/device/code', { clientId });
-    expect(start.body).toMatchObject({ user_code: expect.stringMatching(/^[A-Z]{4}-[A-Z]{4}$/), expires_in: 600, interval: 2, verification_uri: `${emu.url}/oauth2/device` });
-    const poll = () => post('/oauth2/token', { clientId, grantType: 'urn:ietf:params:oauth:grant-type:device_code', deviceCode: start.body.device_code });
+    // The SDK typings' names (@wix/auto_sdk_identity_oauth DeviceCodeResponse), not RFC 8628's snake_case.
+    expect(start.body).toMatchObject({ userCode: expect.stringMatching(/^[A-Z]{4}-[A-Z]{4}$/), expiresIn: 600, interval: 2, verificationUri: `${emu.url}/oauth2/device` });
+    expect(start.body.verificationUriComplete).toBe(`${emu.url}/oauth2/device?user_code=${start.body.userCode}`);
+    const poll = () => post('/oauth2/token', { clientId, grantType: 'urn:ietf:params:oauth:grant-type:device_code', deviceCode: start.body.deviceCode });
     expect((await poll()).body.error).toBe('authorization_pending');
     expect((await poll()).body.error).toBe('slow_down');
-    const wrong = await form('/oauth2/device', { user_code: start.body.user_code, email: user.email, password: 'wrong-password', action: 'approve' });
+    const wrong = await form('/oauth2/device', { user_code: start.body.userCode, email: user.email, password: 'wrong-password', action: 'approve' });
     expect(await wrong.text()).toContain('Wrong e-mail or password.');
-    const approve = await form('/oauth2/device', { user_code: start.body.user_code.toLowerCase(), email: user.email, password: user.password, action: 'approve' });
+    const approve = await form('/oauth2/device', { user_code: start.body.userCode.toLowerCase(), email: user.email, password: user.password, action: 'approve' });
     expect(await approve.text()).toContain('Device approved');
     const done = await poll();
     expect(done.status).toBe(200);
@@ -223,8 +225,8 @@ describe('token endpoint', () => {
     expect((await poll()).body.error).toBe('invalid_grant');
 
     const other = await post('/oauth2/device/code', { clientId });
-    await form('/oauth2/device', { user_code: other.body.user_code, action: 'deny' });
-    const denied = await post('/oauth2/token', { clientId, grantType: 'urn:ietf:params:oauth:grant-type:device_code', deviceCode: other.body.device_code });
+    await form('/oauth2/device', { user_code: other.body.userCode, action: 'deny' });
+    const denied = await post('/oauth2/token', { clientId, grantType: 'urn:ietf:params:oauth:grant-type:device_code', deviceCode: other.body.deviceCode });
     expect(denied.body.error).toBe('access_denied');
   });
 
@@ -238,6 +240,15 @@ describe('token endpoint', () => {
     const list = await get('/members/v1/members?.r=eyJwYWdpbmciOnsibGltaXQiOjJ9fQ', ok.body.access_token);
     expect(list.status).toBe(200);
     expect(list.body.members).toHaveLength(2);
+    // The SDK's AppStrategy body (snake_case, with the app's instance); another instance is refused.
+    const instanceId = app.body.app.instanceId as string;
+    expect(instanceId).toMatch(/^[0-9a-f-]{36}$/);
+    const listed = (await emu.request('GET', '/__emulator/oauth-apps')).body.apps.find((a: { clientId: string }) => a.clientId === app.body.app.clientId);
+    expect(listed.instanceId).toBe(instanceId);
+    const sdk = await post('/oauth2/token', { grant_type: 'client_credentials', client_id: app.body.app.clientId, client_secret: app.body.clientSecret, instance_id: instanceId });
+    expect(sdk.body).toMatchObject({ token_type: 'Bearer', expires_in: 14400 });
+    const other = await post('/oauth2/token', { grant_type: 'client_credentials', client_id: app.body.app.clientId, client_secret: app.body.clientSecret, instance_id: '00000000-0000-4000-8000-000000000000' });
+    expect(other).toMatchObject({ status: 400, body: { error: 'invalid_request' } });
   });
 
   it('makes a public client use PKCE, and a confidential one show its secret on every grant', async () => {
@@ -404,7 +415,7 @@ describe('identity and site policies (spec 001 sections 4 and 8)', () => {
     const v = await visitor();
     const bad = await post('/_api/iam/authentication/v2/register', { loginId: { email: 'not-an-email' }, password: 'secret-pass' }, { authorization: v });
     expect(bad.status).toBe(400);
-    expect(bad.body.details.validationError.fieldViolations[0]).toMatchObject({ field: 'loginId.email', violatedRule: 'EMAIL' });
+    expect(bad.body.details.validationError.fieldViolations[0]).toMatchObject({ field: 'loginId.email', violatedRule: 'FORMAT', data: { type: 'EMAIL' } });
     const user = await registered();
     const dup = await post('/_api/iam/authentication/v2/register', { loginId: { email: user.email }, password: 'secret-pass' }, { authorization: v });
     expect(dup.body.details.applicationError.code).toBe('-19995');
@@ -486,13 +497,19 @@ describe('the default OAuth apps', () => {
 });
 
 describe('authorized_client', () => {
-  it('issues member tokens to the admin for a member of the site, renewable with the default app', async () => {
+  it('issues member tokens to the admin for a member of the site (Authorization: <access token>,<api key>), renewable with the app', async () => {
     const user = await registered();
     const info0 = await emu.request('POST', '/members/v1/members/query', { query: { filter: { loginEmail: user.email } } });
     const memberId = info0.body.members[0].id as string;
-    const refused = await post('/oauth2/token', { grantType: 'authorized_client', scope: 'offline_access', member_id: memberId });
+    const body = { grant_type: 'authorized_client', scope: 'offline_access', member_id: memberId };
+    const refused = await post('/oauth2/token', body);
     expect(refused.status).toBe(401);
-    const r = await post('/oauth2/token', { grantType: 'authorized_client', scope: 'offline_access', member_id: memberId }, { authorization: emu.apiKey, 'wix-site-id': emu.siteId });
+    // The bare API key (with wix-site-id) is not the platform's form: the SDK sends a site's access token and the key.
+    expect((await post('/oauth2/token', body, { authorization: emu.apiKey, 'wix-site-id': emu.siteId })).status).toBe(401);
+    const visitor = (await post('/oauth2/token', { clientId, grantType: 'anonymous' })).body.access_token as string;
+    expect((await post('/oauth2/token', body, { authorization: `not-a-token,${emu.apiKey}` })).status).toBe(401);
+    expect((await post('/oauth2/token', body, { authorization: `${visitor},IST.wrong` })).status).toBe(401);
+    const r = await post('/oauth2/token', body, { authorization: `${visitor},${emu.apiKey}` });
     expect(r.status, JSON.stringify(r.body)).toBe(200);
     expect((await get('/members/v1/members/my', r.body.access_token)).body.member.id).toBe(memberId);
     const renewed = await post('/oauth2/token', { clientId, grantType: 'refresh_token', refreshToken: r.body.refresh_token });

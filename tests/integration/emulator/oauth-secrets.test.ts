@@ -41,11 +41,12 @@ describe('authorized_client', () => {
     const memberId = members.body.members[0].id as string;
     // Same length as the key, last character changed: a plain !== would return early without timingSafeEqual.
     const forged = emu.apiKey.slice(0, -1) + (emu.apiKey.endsWith('x') ? 'y' : 'x');
+    const visitor = (await post('/oauth2/token', { clientId: emu.emulator.clientId, grantType: 'anonymous' })).body.access_token as string;
     compared.length = 0;
-    const r = await post('/oauth2/token', { grantType: 'authorized_client', scope: 'offline_access', member_id: memberId }, { authorization: forged, 'wix-site-id': emu.siteId });
+    const r = await post('/oauth2/token', { grant_type: 'authorized_client', scope: 'offline_access', member_id: memberId }, { authorization: `${visitor},${forged}` });
     expect(r.status).toBe(401);
     expect(compared.some(([a, b]) => [a.toString(), b.toString()].includes(emu.apiKey))).toBe(true);
-    const ok = await post('/oauth2/token', { grantType: 'authorized_client', scope: 'offline_access', member_id: memberId }, { authorization: emu.apiKey, 'wix-site-id': emu.siteId });
+    const ok = await post('/oauth2/token', { grant_type: 'authorized_client', scope: 'offline_access', member_id: memberId }, { authorization: `${visitor},${emu.apiKey}` });
     expect(ok.status).toBe(200);
   });
 });

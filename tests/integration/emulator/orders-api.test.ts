@@ -196,14 +196,23 @@ describe('time', () => {
     expect(refusal(await act(o.id, 'pause'))).toMatchObject({ code: 'ORDER_NOT_SUSPENDABLE', reason: 'ENDED' });
   });
 
-  it('an order starting later is ACTIVE but not started, then starts (order.started)', async () => {
+  it('an offline order paid with a start date next week is PENDING, and ACTIVE from its start date on the emulator clock (order.started)', async () => {
     const p = await plan(monthly(), { allowFutureStartDate: true });
-    const later = (await now()) + 2 * DAY;
-    const o = await offline(p.id, { startDate: new Date(later).toISOString() });
-    expect(o).toMatchObject({ status: 'ACTIVE', lastPaymentStatus: 'UNPAID', cycles: [] });
+    const later = (await now()) + 7 * DAY;
+    const o = await offline(p.id, { startDate: new Date(later).toISOString(), paid: true });
+    // The SDK's OrderStatus: PENDING "purchased and its start date is set in the future".
+    expect(o).toMatchObject({ status: 'PENDING', lastPaymentStatus: 'PAID', cycles: [] });
+    // ReasonNotSuspendable NOT_STARTED: "paid for orders with future start dates".
+    expect(refusal(await emu.request('POST', `/pricing-plans/v2/orders/${o.id}/pause`, { id: o.id }))).toMatchObject({ status: 428, code: 'ORDER_NOT_SUSPENDABLE', reason: 'NOT_STARTED' });
+    const unpaid = await offline(p.id, { startDate: new Date(later).toISOString() });
+    expect(unpaid).toMatchObject({ status: 'PENDING', lastPaymentStatus: 'UNPAID' });
+    expect((await ok('POST', `/pricing-plans/v2/orders/${unpaid.id}/mark-as-paid`, { id: unpaid.id }), (await order(unpaid.id)).lastPaymentStatus)).toBe('PAID');
     const seq = (await ok('GET', '/__emulator/state')).events.lastSeq;
-    await advance('3d');
-    expect((await order(o.id)).currentCycle.index).toBe(1);
+    await advance('6d');
+    expect((await order(o.id)).status).toBe('PENDING');
+    await advance('1d');
+    const started = await order(o.id);
+    expect(started).toMatchObject({ status: 'ACTIVE', currentCycle: { index: 1 } });
     const types = (await ok('GET', `/__emulator/events?after=${seq}&limit=100`)).events.filter((e: Json) => e.entityId === o.id).map((e: Json) => e.type);
     expect(types).toEqual(['order.started', 'order.cycle_started']);
     const noFuture = await plan();
@@ -290,9 +299,10 @@ describe('checkout', () => {
     expect((await ok('GET', `/pricing-plans/v2/plans/${limited.id}`)).plan.hasOrders).toBe(true);
   });
 
-  it('online orders are PENDING until paid (free ones ACTIVE); the buyer must be a member; online without a member token is 401', async () => {
+  it('online orders are DRAFT until paid (free ones bought at once: ACTIVE); the buyer must be a member; online without a member token is 401', async () => {
     const paid = await online((await plan()).id);
-    expect(paid).toMatchObject({ status: 'PENDING', lastPaymentStatus: 'PENDING', type: 'ONLINE' });
+    expect(paid).toMatchObject({ status: 'DRAFT', lastPaymentStatus: 'PENDING', type: 'ONLINE' });
+    expect(refusal(await emu.request('POST', `/pricing-plans/v2/orders/${paid.id}/pause`, { id: paid.id }))).toMatchObject({ status: 428, code: 'ORDER_NOT_SUSPENDABLE', reason: 'PENDING' });
     const free = await online((await plan({ singlePaymentForDuration: { count: 1, unit: 'WEEK' }, price: { value: '0', currency: 'USD' } })).id);
     expect(free).toMatchObject({ status: 'ACTIVE', lastPaymentStatus: 'NOT_APPLICABLE' });
     const p = await plan();

@@ -39,6 +39,11 @@ describe('dashboard', () => {
     expect(attentionOf(order({ status: 'ACTIVE', endDate: new Date('2026-11-24T01:00:00Z') }), now, week, 'UTC')).toBe('ends tomorrow');
     expect(attentionOf(order({ status: 'ACTIVE', endDate: new Date('2026-12-25T12:00:00Z') }), now, week, 'UTC')).toBeUndefined();
     expect(attentionOf(order({ status: 'CANCELED', type: 'OFFLINE', lastPaymentStatus: 'UNPAID' }), now, week, 'UTC')).toBeUndefined();
+    // The SDK's statuses: DRAFT awaits its payment; PENDING is bought and starts later.
+    expect(attentionOf(order({ status: 'DRAFT', type: 'ONLINE', lastPaymentStatus: 'PENDING' }), now, week, 'UTC')).toBe('awaiting payment');
+    expect(attentionOf(order({ status: 'DRAFT', type: 'ONLINE', lastPaymentStatus: 'FAILED' }), now, week, 'UTC')).toBe('payment failed');
+    expect(attentionOf(order({ status: 'PENDING', type: 'ONLINE', lastPaymentStatus: 'PAID', startDate: new Date('2026-11-26T12:00:00Z') }), now, week, 'UTC')).toBe('starts in 3 days');
+    expect(attentionOf(order({ status: 'PENDING', type: 'ONLINE', lastPaymentStatus: 'PAID', startDate: new Date('2027-01-26T12:00:00Z') }), now, week, 'UTC')).toBeUndefined();
   });
 
   it('reloads the panes an event touches', () => {

@@ -18,7 +18,7 @@ import { EMPTY_TOKENS, SessionExpiredError, TokenManager, type TokenPair } from 
 import { createPkce } from '../../../api/auth/pkce.js';
 import { TokenEndpointError, type TokenEndpoint, type TokenReply } from '../../../api/auth/tokens.js';
 import { redirects } from '../../../api/auth/families.js';
-import { loginFailure, registrationFailure, type LoginResult } from '../../../api/auth/states.js';
+import { loginFailure, registrationFailure, UNKNOWN_STATE, type LoginResult } from '../../../api/auth/states.js';
 import { members } from '../../../api/members.js';
 import { requestTimeoutMs, tokenEndpoint } from '../../../context-auth.js';
 import type { Context } from '../../../context.js';
@@ -235,11 +235,17 @@ export function loginCommand(ctx: Pick<Context, 'bin' | 'flags'>, words = ''): s
  */
 export function failureWords(r: LoginResult, ctx: Context, email: string, kind: 'login' | 'register' = 'login', err?: unknown): UserError {
   const register = kind === 'register';
-  if (r.loginState === 'USER_CAPTCHA_REQUIRED' || r.loginState === 'SILENT_CAPTCHA_REQUIRED') {
+  const captcha = r.loginState === 'USER_CAPTCHA_REQUIRED' || r.loginState === 'SILENT_CAPTCHA_REQUIRED' || (r.loginState === 'FAILURE' && (r.errorCode === 'missingCaptchaToken' || r.errorCode === 'invalidCaptchaToken'));
+  if (captcha) {
     if (register) return new AuthError(`this site requires a captcha to register (${r.errorCode})`, `register in a browser instead: ${loginCommand(ctx)} (the sign-in page links to "Create an account")`);
     return new AuthError(`this site requires a captcha to sign in (${r.errorCode})`, `sign in in a browser instead: ${loginCommand(ctx)}`);
   }
   if (r.loginState !== 'FAILURE') return new AuthError(`${register ? 'registration' : 'sign-in'} ended in state ${r.loginState}`);
+  // A server state the client has no step for (STATUS_CHECK, UNKNOWN_STATE, ...): spec 001 section 4 maps it to
+  // FAILURE 'Unknown _state'; the hosted pages may still get through.
+  if (r.error === UNKNOWN_STATE) {
+    return new AuthError(`the site answered a ${register ? 'registration' : 'sign-in'} state this client cannot complete (${UNKNOWN_STATE})`, `sign in in a browser instead: ${loginCommand(ctx)}`);
+  }
   if (register && (r.errorCode === 'invalidEmail' || err instanceof ValidationError)) {
     const why = r.errorCode === 'invalidEmail' ? r.error : violationsText(err as ValidationError);
     return new UserError(`cannot register ${email}: ${why}`, 'give a valid e-mail address and a password the site accepts (the emulator: at least 6 characters), then run auth register again');

@@ -5,9 +5,20 @@
  * `--plan`, `--buyer`, `--payment-status`, `--filter`/`--where`, `--ids`). Orders have no revisions.
  *
  * What the command can tell from an order's fields (its status, type, payment, and for pause whether a cycle
- * has begun: not started yet, or in a free trial) is checked before anything is sent: the single form refuses
- * (exit 1), the bulk form's plan and run skip with the reason. What else depends on the time is the platform's
- * to say: it refuses with its code (ORDER_NOT_SUSPENDABLE and its reason), and a bulk run skips the order.
+ * has begun: in a free trial) is checked before anything is sent: the single form refuses (exit 1), the bulk
+ * form's plan and run skip with the reason. What else depends on the time is the platform's to say: it refuses
+ * with its code (ORDER_NOT_SUSPENDABLE and its reason), and a bulk run skips the order.
+ *
+ * The statuses are the SDK's OrderStatus: DRAFT (an online order not paid yet), PENDING (bought, its start date
+ * ahead), ACTIVE (from its start date), PAUSED, ENDED, CANCELED. What each verb says of them:
+ *
+ * | verb | DRAFT | PENDING | ACTIVE | PAUSED | ENDED, CANCELED |
+ * | --- | --- | --- | --- | --- | --- |
+ * | pause | waiting for its payment | not started yet | pauses (not in a free trial) | paused already | final |
+ * | resume | only a PAUSED order resumes | same | same | resumes | same |
+ * | cancel | cancels (now) | cancels (now; next-payment: the platform refuses, not started) | cancels | cancels | ENDED: has ended; CANCELED: done |
+ * | mark-paid | only PENDING, ACTIVE or PAUSED (an offline order is never DRAFT) | marks | marks | marks | final |
+ * | postpone | only PENDING, ACTIVE or PAUSED | moves | moves | moves | final |
  */
 import type { KeyedVerb, TransitionOptions, TransitionSpec } from '../../shared/entity-view.js';
 import type { Command } from 'commander';
@@ -29,14 +40,17 @@ const plural = (n: number) => `${n} order${n === 1 ? '' : 's'}`;
 const finalReason = (o: Order) => (o.status === 'CANCELED' || o.status === 'ENDED' ? `it is ${o.status}` : undefined);
 
 /**
- * Why an ACTIVE order cannot be paused yet, when no cycle of it has begun: the platform computes `currentCycle`
- * (the last cycle begun, docs/plans-orders.md "Time and cycles"), and the first cycle begins at the start, or
- * at the end of a free trial. So the plan tells these orders by their fields, with no clock of its own, and
- * skips them with the reason the platform would give (ORDER_NOT_SUSPENDABLE NOT_STARTED or TRIAL).
+ * Why an order cannot be paused, from its status (the SDK's ReasonNotSuspendable: PENDING "awaiting payment" is
+ * a DRAFT order, NOT_STARTED "paid for, future start date" a PENDING one), or, for an ACTIVE order, when no
+ * cycle of it has begun: the platform computes `currentCycle` (the last cycle begun, docs/plans-orders.md "Time
+ * and cycles"), and the first cycle begins at the end of a free trial. So the plan tells these orders by their
+ * fields, with no clock of its own, and skips them with the reason the platform would give.
  */
-function notBegun(o: Order): string | undefined {
+function notPausable(o: Order): string | undefined {
+  if (o.status === 'DRAFT') return 'it is DRAFT (waiting for its payment)';
+  if (o.status === 'PENDING') return 'it is PENDING (bought, it has not started yet)';
   if (o.status !== 'ACTIVE' || o.currentCycle || !o.startDate) return undefined;
-  return o.freeTrialDays ? 'it has not started yet, or is in its free trial (no cycle has begun)' : 'it has not started yet';
+  return o.freeTrialDays ? 'it is in its free trial (no cycle has begun)' : undefined;
 }
 
 /**
@@ -66,7 +80,7 @@ const SPECS: Record<Verb, Omit<TransitionSpec<Row>, 'view' | 'fetch' | 'command'
     destructive: true,
     confirmOne: (o) => `Pause order ${o.id}? Its member loses access until it is resumed.`,
     reached: (o) => o.status === 'PAUSED',
-    blocked: (o) => (o.status === 'PENDING' || o.status === 'DRAFT' ? `it is ${o.status} (not active yet)` : (finalReason(o) ?? notBegun(o))),
+    blocked: (o) => finalReason(o) ?? notPausable(o),
     apply: async (api, o, _r, _opts, signal) => {
       await calls.pauseOrder(api, { id: o.id }, { signal });
       return o;
@@ -93,7 +107,7 @@ const SPECS: Record<Verb, Omit<TransitionSpec<Row>, 'view' | 'fetch' | 'command'
     verb: 'cancel',
     action: 'cancelOrder',
     description: 'Cancel an order now, or at its next payment date (--at next-payment: auto-renewal stops), or many in bulk',
-    examples: ['sitectl orders cancel 7c1e --yes', 'sitectl orders cancel 7c1e --at next-payment --yes', "sitectl orders cancel --status PENDING --plan 'Silver 12 Months' --dry-run"],
+    examples: ['sitectl orders cancel 7c1e --yes', 'sitectl orders cancel 7c1e --at next-payment --yes', "sitectl orders cancel --status DRAFT --plan 'Silver 12 Months' --dry-run"],
     done: 'canceled',
     title: 'Cancelling',
     destructive: true,
@@ -103,6 +117,7 @@ const SPECS: Record<Verb, Omit<TransitionSpec<Row>, 'view' | 'fetch' | 'command'
     // nothing, and the platform refuses it (AUTO_RENEW_ALREADY_CANCELED); canceling such an order now still can.
     reached: (o, opts) =>
       o.status === 'CANCELED' || (opts.effectiveAt === 'NEXT_PAYMENT_DATE' && Boolean(o.autoRenewCanceled) && o.cancellation?.effectiveAt === 'NEXT_PAYMENT_DATE'),
+    // --at next-payment on a PENDING order is the platform's to refuse (CANNOT_CANCEL_AT_NEXT_PAYMENT_DATE, NOT_STARTED).
     blocked: (o) => (o.status === 'ENDED' ? 'it has ENDED' : undefined),
     confirmOne: (o, opts) =>
       opts.effectiveAt === 'NEXT_PAYMENT_DATE' ? `Cancel order ${o.id} at its next payment date? It does not renew.` : `Cancel order ${o.id} now? The member loses the plan at once.`,
@@ -126,7 +141,7 @@ const SPECS: Record<Verb, Omit<TransitionSpec<Row>, 'view' | 'fetch' | 'command'
     blocked: (o) => {
       if (o.type !== 'OFFLINE') return `it is an ${o.type} order (only offline orders are marked paid)`;
       if (o.lastPaymentStatus === 'NOT_APPLICABLE') return 'it is free';
-      if (o.status !== 'ACTIVE' && o.status !== 'PAUSED') return `it is ${o.status}`;
+      if (o.status !== 'PENDING' && o.status !== 'ACTIVE' && o.status !== 'PAUSED') return `it is ${o.status}`;
       return undefined;
     },
     apply: async (api, o, _r, _opts, signal) => {
@@ -179,7 +194,7 @@ export function orderTransition(verb: Verb) {
     ...(verb === 'postpone'
       ? {
           // The target date is known only from the options: an order already ending then is left alone.
-          blocked: (o: Row) => (o.status !== 'ACTIVE' && o.status !== 'PAUSED' ? `it is ${o.status}` : !o.endDate ? 'it has no end date (it renews until canceled, or never ends)' : undefined),
+          blocked: (o: Row) => (o.status !== 'PENDING' && o.status !== 'ACTIVE' && o.status !== 'PAUSED' ? `it is ${o.status}` : !o.endDate ? 'it has no end date (it renews until canceled, or never ends)' : undefined),
         }
       : {}),
     // The actions answer {}: read the order again to show it as it is now.

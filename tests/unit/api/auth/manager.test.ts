@@ -12,7 +12,7 @@ function fakeEndpoint() {
     refused,
     async token(req: TokenRequest): Promise<TokenReply> {
       calls.push(req);
-      if (req.grantType === 'refresh_token' && refused.has(req.refreshToken)) throw new TokenEndpointError(400, 'Bad Request', 'r1', '{"error":"invalid_grant"}', 'invalid_grant');
+      if ('grantType' in req && req.grantType === 'refresh_token' && refused.has(req.refreshToken)) throw new TokenEndpointError(400, 'Bad Request', 'r1', '{"error":"invalid_grant"}', 'invalid_grant');
       n++;
       return { access_token: `at${n}`, refresh_token: `rt${n}`, expires_in: 3600 };
     },
@@ -27,7 +27,7 @@ describe('token manager (spec 001 section 4 "Tokens")', () => {
     const m = new TokenManager({ endpoint: ep, clientId: 'c', now: () => now, save: (t) => void saved.push(t) });
     expect(m.role).toBe('none');
     expect(await m.accessToken()).toBe('at1');
-    expect(ep.calls.map((c) => c.grantType)).toEqual(['anonymous']);
+    expect(ep.calls.map((c) => ('grantType' in c ? c.grantType : c.grant_type))).toEqual(['anonymous']);
     expect(m.role).toBe('visitor');
     expect(m.isLoggedIn()).toBe(false);
     now += 3599_000;
@@ -39,7 +39,7 @@ describe('token manager (spec 001 section 4 "Tokens")', () => {
     ep.refused.add('rt2');
     now += 3601_000;
     expect(await m.accessToken()).toBe('at3');
-    expect(ep.calls.map((c) => c.grantType)).toEqual(['anonymous', 'refresh_token', 'refresh_token', 'anonymous']);
+    expect(ep.calls.map((c) => ('grantType' in c ? c.grantType : c.grant_type))).toEqual(['anonymous', 'refresh_token', 'refresh_token', 'anonymous']);
     expect(saved.at(-1)?.refreshToken).toEqual({ value: 'rt3', role: 'visitor' });
   });
 

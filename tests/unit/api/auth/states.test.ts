@@ -29,15 +29,23 @@ describe('server state to client state (spec 001 section 4)', () => {
 describe('error codes (spec 001 section 8)', () => {
   it('maps registration failures', () => {
     expect(registrationFailure({ message: 'bad', fieldViolations: [{ field: 'loginId.email', description: 'not an e-mail', ruleName: 'EMAIL' }] })).toEqual({ loginState: 'FAILURE', error: 'not an e-mail', errorCode: 'invalidEmail' });
+    // Where the SDK's OAuth strategy looks: data.type EMAIL (a FORMAT violation).
+    expect(registrationFailure({ message: 'bad', fieldViolations: [{ field: 'loginId.email', description: 'not an e-mail', violatedRule: 'FORMAT', data: { type: 'EMAIL' } }] })).toEqual({ loginState: 'FAILURE', error: 'not an e-mail', errorCode: 'invalidEmail' });
+    expect(registrationFailure({ message: 'short', fieldViolations: [{ field: 'password', description: 'too short', violatedRule: 'MIN_LENGTH', data: { min: 6 } }] })).toEqual({ loginState: 'FAILURE', error: 'short' });
     expect(registrationFailure({ message: 'exists', code: -19995 })).toMatchObject({ loginState: 'FAILURE', errorCode: 'emailAlreadyExists' });
-    expect(registrationFailure({ message: 'm', code: '-19971' })).toMatchObject({ loginState: 'USER_CAPTCHA_REQUIRED', errorCode: 'missingCaptchaToken' });
-    expect(registrationFailure({ message: 'm', code: '-19970' })).toMatchObject({ loginState: 'USER_CAPTCHA_REQUIRED', errorCode: 'invalidCaptchaToken' });
+    // As the SDK's OAuthStrategy.register reports them: FAILURE with the captcha error code.
+    expect(registrationFailure({ message: 'm', code: '-19971' })).toEqual({ loginState: 'FAILURE', error: 'm', errorCode: 'missingCaptchaToken' });
+    expect(registrationFailure({ message: 'm', code: '-19970' })).toEqual({ loginState: 'FAILURE', error: 'm', errorCode: 'invalidCaptchaToken' });
+    // The authentication module's typed codes (RegisterV2ApplicationErrors).
+    expect(registrationFailure({ message: 'm', code: 'CAPTCHA_TOKEN_REQUIRED' })).toMatchObject({ loginState: 'FAILURE', errorCode: 'missingCaptchaToken' });
+    expect(registrationFailure({ message: 'm', code: 'INVALID_CAPTCHA_TOKEN' })).toMatchObject({ loginState: 'FAILURE', errorCode: 'invalidCaptchaToken' });
     expect(registrationFailure({ message: 'server says no', code: '-1' })).toEqual({ loginState: 'FAILURE', error: 'server says no' });
   });
 
   it('maps login failures', () => {
-    expect(loginFailure({ message: 'm', code: '-19971' })).toMatchObject({ loginState: 'USER_CAPTCHA_REQUIRED', errorCode: 'missingCaptchaToken' });
-    expect(loginFailure({ message: 'm', code: '-19970' })).toMatchObject({ loginState: 'USER_CAPTCHA_REQUIRED', errorCode: 'invalidCaptchaToken' });
+    expect(loginFailure({ message: 'm', code: '-19971' })).toEqual({ loginState: 'FAILURE', error: 'm', errorCode: 'missingCaptchaToken' });
+    expect(loginFailure({ message: 'm', code: '-19970' })).toEqual({ loginState: 'FAILURE', error: 'm', errorCode: 'invalidCaptchaToken' });
+    expect(loginFailure({ message: 'm', code: 'CAPTCHA_TOKEN_REQUIRED' })).toMatchObject({ loginState: 'FAILURE', errorCode: 'missingCaptchaToken' });
     expect(loginFailure({ message: 'm', code: '-19976' })).toMatchObject({ loginState: 'FAILURE', errorCode: 'invalidPassword' });
     expect(loginFailure({ message: 'm', code: '-19973' })).toMatchObject({ loginState: 'FAILURE', errorCode: 'resetPassword' });
     expect(loginFailure({ message: 'm', code: '-19999' })).toMatchObject({ loginState: 'FAILURE', errorCode: 'invalidEmail' });

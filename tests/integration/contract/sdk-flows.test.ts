@@ -1,0 +1,152 @@
+/**
+ * The official SDK itself against a real emulator on port 0 (issue 17 section 1): `@wix/sdk` `createClient` with
+ * its auth strategies and the per-family modules, so the emulator answers the official client as the platform
+ * does. Every request the SDK makes to the platform's hosts (`www.wixapis.com`, and `edge.wixapis.com` for its
+ * OAuth strategy) is rewritten to the emulator's loopback origin: the SDK's module calls take a `fetch` option,
+ * but its token calls (`OAuthStrategy`, `AppStrategy`) use the global `fetch` with a fixed host, so the global
+ * one is replaced for these tests. The URL is rewritten, not proxied: the Host header is the emulator's own.
+ */
+import * as bookings from '@wix/auto_sdk_bookings_bookings';
+import type { DeviceAuthorizeResponseOriginal } from '@wix/auto_sdk_identity_oauth/meta';
+import * as members from '@wix/auto_sdk_members_members';
+import * as services from '@wix/auto_sdk_bookings_services';
+import { ApiKeyStrategy, AppStrategy, createClient, OAuthStrategy } from '@wix/sdk';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { startTestEmulator, type TestEmulator } from '../../helpers/index.js';
+import { sdkTypeFields } from '../../helpers/sdk-meta.js';
+import { fixtures, type Fixtures } from './examples.js';
+
+let emu: TestEmulator;
+let fx: Fixtures;
+const realFetch = globalThis.fetch;
+/** Every request the SDK sent, as the emulator received it: method, URL, the headers that matter, the body. */
+const sent: Array<{ method: string; url: string; host: string; authorization: string | null; siteId: string | null; body: unknown }> = [];
+
+/** The platform's hosts, rewritten to the emulator's origin (path and query kept). */
+const PLATFORM = /^https:\/\/(www|edge)\.wixapis\.com(?=\/)/;
+
+async function toEmulator(input: string | URL | Request, init?: RequestInit): Promise<Response> {
+  const original = typeof input === 'string' ? input : input instanceof URL ? input.toString() : input.url;
+  // The test's own calls to the emulator (control plane, fixtures) go through untouched.
+  if (original.startsWith(`${emu.url}/`)) return realFetch(input, init);
+  if (!PLATFORM.test(original)) throw new Error(`the SDK called ${original}, not a platform host`);
+  const url = original.replace(PLATFORM, emu.url);
+  const request = new Request(url, input instanceof Request ? input : init);
+  const text = request.body ? await request.clone().text() : '';
+  sent.push({
+    method: request.method,
+    url: url.slice(emu.url.length),
+    host: new URL(url).host,
+    authorization: request.headers.get('authorization'),
+    siteId: request.headers.get('wix-site-id'),
+    body: text ? JSON.parse(text) : undefined,
+  });
+  return realFetch(request);
+}
+
+beforeAll(async () => {
+  emu = await startTestEmulator({ seed: 'demo', size: 20 });
+  fx = fixtures(emu);
+  vi.stubGlobal('fetch', toEmulator);
+});
+afterAll(async () => {
+  vi.unstubAllGlobals();
+  await fx?.api.close();
+  await emu?.close();
+});
+
+const lastTo = (path: string) => [...sent].reverse().find((r) => r.url.split('?')[0] === path);
+
+describe('the official SDK against the emulator', () => {
+  it('an API key client creates a booking and confirms it (bookings module)', async () => {
+    const client = createClient({ auth: ApiKeyStrategy({ apiKey: emu.apiKey, siteId: emu.siteId }), modules: { bookings } });
+    const slot = await fx.freeSlot();
+    const created = await client.bookings.createBooking({ bookedEntity: { slot: slot as never }, contactDetails: { firstName: 'Sdk', email: 'sdk@example.com' }, totalParticipants: 1 });
+    const booking = created.booking!;
+    expect(booking._id).toMatch(/./);
+    expect(booking.status).toBe('CREATED');
+    expect(lastTo('/_api/bookings-service/v2/bookings')).toMatchObject({ method: 'POST', host: new URL(emu.url).host, authorization: emu.apiKey, siteId: emu.siteId });
+    const confirmed = await client.bookings.confirmBooking(booking._id!, booking.revision!, {});
+    expect(confirmed.booking).toMatchObject({ _id: booking._id, status: 'CONFIRMED' });
+    expect(lastTo(`/_api/bookings-service/v2/bookings/${booking._id}/confirm`)?.method).toBe('POST');
+  });
+
+  it('STAFF_MEMBER_DETAILS fills staffMemberDetails on getService and queryServices (services module), only when asked', async () => {
+    const client = createClient({ auth: ApiKeyStrategy({ apiKey: emu.apiKey, siteId: emu.siteId }), modules: { services } });
+    const page = await client.services.queryServices({ conditionalFields: ['STAFF_MEMBER_DETAILS'] }).eq('type', 'APPOINTMENT').limit(5).find();
+    const withStaff = page.items.find((s) => (s.staffMemberIds?.length ?? 0) > 0)!;
+    expect(withStaff).toBeDefined();
+    const staff = withStaff.staffMemberDetails?.staffMembers ?? [];
+    expect(staff.map((m) => m.staffMemberId)).toEqual(withStaff.staffMemberIds);
+    expect(staff.every((m) => typeof m.name === 'string' && m.name !== '')).toBe(true);
+    expect(lastTo('/_api/bookings/v2/services/query')?.body).toMatchObject({ conditionalFields: ['STAFF_MEMBER_DETAILS'] });
+    const one = await client.services.getService(withStaff._id!, { conditionalFields: ['STAFF_MEMBER_DETAILS'] });
+    expect(one.staffMemberDetails?.staffMembers?.map((m) => m.staffMemberId)).toEqual(withStaff.staffMemberIds);
+    expect(lastTo(`/_api/bookings/v2/services/${withStaff._id}`)?.url).toContain('conditionalFields=STAFF_MEMBER_DETAILS');
+    expect((await client.services.getService(withStaff._id!)).staffMemberDetails).toBeUndefined();
+  });
+
+  it('an API key client queries members with the query builder (members module)', async () => {
+    const client = createClient({ auth: ApiKeyStrategy({ apiKey: emu.apiKey, siteId: emu.siteId }), modules: { members } });
+    const page = await client.members.queryMembers().limit(3).find();
+    expect(page.items).toHaveLength(3);
+    expect(page.items[0]!._id).toMatch(/./);
+    expect(lastTo('/members/v1/members/query')?.body).toMatchObject({ query: { paging: { limit: 3 } } });
+  });
+
+  it("an app's client credentials (AppStrategy with its instance) get a token the members module calls with", async () => {
+    const app = await emu.request('POST', '/__emulator/oauth-apps', { name: 'SDK app' });
+    const { clientId, instanceId } = app.body.app as { clientId: string; instanceId: string };
+    const client = createClient({ auth: AppStrategy({ appId: clientId, appSecret: app.body.clientSecret, instanceId }), modules: { members } });
+    const page = await client.members.queryMembers().limit(2).find();
+    expect(page.items).toHaveLength(2);
+    expect(lastTo('/oauth2/token')?.body).toEqual({ grant_type: 'client_credentials', client_id: clientId, client_secret: app.body.clientSecret, instance_id: instanceId });
+    expect(lastTo('/members/v1/members/query')?.siteId).toBeNull();
+  });
+
+  it("starts a device authorization answered in the names of the SDK's identity oauth typings", async () => {
+    // The SDK types the call (DeviceCodeRequest/DeviceAuthorizeResponse) but exposes no method: sent as it is typed.
+    const res = await fetch('https://www.wixapis.com/oauth2/device/code', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ clientId: emu.emulator.clientId, scope: 'offline_access' }) });
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as DeviceAuthorizeResponseOriginal;
+    expect(Object.keys(body).filter((k) => !sdkTypeFields('identity_oauth', 'DeviceAuthorizeResponse').includes(k))).toEqual([]);
+    expect(body).toMatchObject({ deviceCode: expect.any(String), userCode: expect.stringMatching(/^[A-Z]{4}-[A-Z]{4}$/), verificationUri: `${emu.url}/oauth2/device`, expiresIn: 600, interval: expect.any(Number) });
+    expect(body.verificationUriComplete).toContain(body.userCode!);
+  });
+
+  it("the OAuth strategy's register and login read the emulator's e-mail and captcha failures as the SDK's error codes", async () => {
+    const auth = OAuthStrategy({ clientId: emu.emulator.clientId! });
+    auth.setTokens(await auth.generateVisitorTokens());
+    // The SDK finds the e-mail violation by its data.type (a violation without data would make it throw).
+    expect(await auth.register({ email: 'not-an-email', password: 'secret-pass' })).toMatchObject({ loginState: 'FAILURE', errorCode: 'invalidEmail', error: expect.stringContaining('not a valid e-mail') });
+    const email = `sdk-${Date.now()}@example.com`;
+    expect(await auth.register({ email, password: 'secret-pass' })).toMatchObject({ loginState: 'SUCCESS' });
+    expect(await auth.register({ email, password: 'secret-pass' })).toMatchObject({ loginState: 'FAILURE', errorCode: 'emailAlreadyExists' });
+    await emu.request('PUT', '/__emulator/auth-policy', { requireCaptcha: true });
+    try {
+      expect(await auth.login({ email, password: 'secret-pass' })).toMatchObject({ loginState: 'FAILURE', errorCode: 'missingCaptchaToken' });
+      expect(await auth.login({ email, password: 'secret-pass', captchaTokens: { recaptchaToken: 'wrong' } })).toMatchObject({ loginState: 'FAILURE', errorCode: 'invalidCaptchaToken' });
+      expect(await auth.login({ email, password: 'secret-pass', captchaTokens: { recaptchaToken: 'emulator-captcha-ok' } })).toMatchObject({ loginState: 'SUCCESS' });
+    } finally {
+      await emu.request('PUT', '/__emulator/auth-policy', { requireCaptcha: false });
+    }
+    expect(await auth.login({ email, password: 'wrong-pass' })).toMatchObject({ loginState: 'FAILURE', errorCode: 'invalidPassword' });
+  });
+
+  it('the OAuth strategy gets member tokens with the authorized_client grant, and calls as that member', async () => {
+    const member = await fx.freshMember();
+    const auth = OAuthStrategy({ clientId: emu.emulator.clientId! });
+    auth.setTokens(await auth.generateVisitorTokens());
+    const tokens = await auth.getMemberTokensForExternalLogin(member.id, emu.apiKey);
+    const grant = lastTo('/oauth2/token')!;
+    expect(grant.body).toEqual({ grant_type: 'authorized_client', scope: 'offline_access', member_id: member.id });
+    expect(grant.authorization).toBe(`${auth.getTokens().accessToken.value},${emu.apiKey}`);
+    expect(grant.siteId).toBeNull();
+    const client = createClient({ auth, modules: { members } });
+    auth.setTokens(tokens);
+    const me = await client.members.getCurrentMember();
+    expect(me.member?._id).toBe(member.id);
+    // OAuth calls go to the edge host, rewritten like the others.
+    expect(lastTo('/members/v1/members/my')).toMatchObject({ authorization: tokens.accessToken.value, siteId: null });
+  });
+});
