@@ -21,7 +21,7 @@ import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import { DEVICE_CODE_GRANT } from '../../api/auth/tokens.js';
 import { checkoutPageRoute } from '../checkout-page/http.js';
 import { CHECKOUT_PATH, checkoutSession } from '../checkout-page/sessions.js';
-import { defaultClientId, type AdminKey } from '../auth.js';
+import type { AdminKey } from '../auth.js';
 import { ApplicationFailure, EmulatorError } from '../errors.js';
 import { MEMBERS } from '../members/model.js';
 import type { Store } from '../store/store.js';
