@@ -131,7 +131,7 @@ describe('orders', () => {
     const online = await cli(['checkout', 'online', plan, '--member', await member(), '--json', 'type,status,lastPaymentStatus,orderMethod']);
     expect(json(online)).toEqual({ type: 'ONLINE', status: 'DRAFT', lastPaymentStatus: 'PENDING', orderMethod: 'MOTO' });
     const onlineId = json(await cli(['orders', 'list', '--plan', plan, '--status', 'DRAFT', '--json', 'id']))[0].id;
-    expectError(await cli(['orders', 'pause', onlineId]), 1, /cannot be paused: it is DRAFT \(waiting for its payment\)/);
+    expectError(await cli(['orders', 'pause', onlineId, '--yes']), 1, /cannot be paused: it is DRAFT \(waiting for its payment\)/);
     expectError(await cli(['orders', 'mark-paid', onlineId]), 1, /only offline orders are marked paid/);
   });
 
