@@ -1,0 +1,365 @@
+/**
+ * The platform's filter language and sort (platform-wire.md section 6) translated to SQL over a collection's
+ * query table (store.ts "Query tables"), with the exact results of the in-memory evaluator (filter.ts, sort.ts).
+ *
+ * A collection declares its queryable fields (dotted paths, `CollectionDef.queryable`). For each document the
+ * store keeps, per field i, two columns computed here in JavaScript, so they follow the evaluator's own rules:
+ * - `k<i>` (BLOB) the field's sort key: one rank byte (0 missing, 1 number or numeric string, 2 ISO date,
+ *   3 other string, 4 boolean: {@link sortKey}'s ranks) then the value, encoded so that SQLite's byte order is
+ *   {@link compareKeys}' order: numbers and instants as order-preserving 8-byte doubles, strings as CESU-8 (the
+ *   UTF-8 form of each UTF-16 code unit, whose byte order is JavaScript's string order), booleans as one byte.
+ *   Equal keys mean equal values under the filter's coercions (`"50"` equals `50`, two spellings of one instant
+ *   are equal), so `$eq $ne $in $nin $hasSome $hasAll $exists $isEmpty`, ranges within the argument's own kind
+ *   and every sort are plain comparisons on `k<i>`, which an index can serve.
+ * - `v<i>` the raw value (TEXT, REAL/INTEGER, booleans as 0/1, NULL when missing): what the rest needs.
+ *
+ * What plain SQL cannot say exactly (`$startsWith $endsWith $contains`, which fold case as JavaScript does; a
+ * range whose string argument meets a string of another kind, compared as text; equality with an object or an
+ * array; a free-text search) becomes a *leaf*: a call of the connection's `sitectl_leaf(slot, k, v, ...)`
+ * function, which rebuilds the values it is given and runs the in-memory evaluator's own predicate on them.
+ * A leaf costs a JavaScript call per row it is asked about, but never parses a document.
+ *
+ * A document is *regular* when every declared path leads, through objects only, to a string, a number, a
+ * boolean or nothing. Translation is exact on regular documents; the store falls back to a streamed scan for a
+ * site that holds an irregular one (an array, an object or null at a declared path), and for a filter or sort
+ * naming an undeclared field ({@link translateQuery} returns undefined).
+ */
+import type { SQLInputValue } from 'node:sqlite';
+import { compileFilter } from './filter.js';
+import { asNumber, asTime } from './values.js';
+
+/** A declared field's value on a regular document (undefined: missing). */
+export type FieldValue = string | number | boolean | undefined;
+
+/** Marks a value no column can hold (an array, an object or null at a declared path). */
+export const IRREGULAR: unique symbol = Symbol('irregular');
+
+const RANK_MISSING = 0;
+const RANK_NUMBER = 1;
+const RANK_DATE = 2;
+const RANK_STRING = 3;
+const RANK_BOOLEAN = 4;
+
+/** The key of a missing value, and the first key of each rank (rank byte alone). */
+const RANK_START = [0, 1, 2, 3, 4, 5].map((r) => Uint8Array.of(r));
+
+/**
+ * The value at a dotted path when it can be a column: walks own properties of objects only.
+ * @returns the string, number or boolean found, undefined when nothing is there, {@link IRREGULAR} for an array,
+ *   an object or null at the path or on the way to it
+ */
+export function fieldValue(doc: unknown, path: readonly string[]): FieldValue | typeof IRREGULAR {
+  let value: unknown = doc;
+  for (const key of path) {
+    if (Array.isArray(value)) return IRREGULAR;
+    if (value === null || typeof value !== 'object') return value === null ? IRREGULAR : undefined;
+    value = Object.hasOwn(value, key) ? (value as Record<string, unknown>)[key] : undefined;
+  }
+  if (value === undefined) return undefined;
+  if (typeof value === 'string' || typeof value === 'boolean') return value;
+  if (typeof value === 'number' && Number.isFinite(value)) return value;
+  return IRREGULAR;
+}
+
+function rankOf(v: FieldValue): number {
+  if (v === undefined) return RANK_MISSING;
+  if (asNumber(v) !== undefined) return RANK_NUMBER;
+  if (asTime(v) !== undefined) return RANK_DATE;
+  return typeof v === 'string' ? RANK_STRING : RANK_BOOLEAN;
+}
+
+const SURROGATE = /[\uD800-\uDFFF]/;
+
+/** CESU-8: each UTF-16 code unit as its 1-3 byte UTF-8 form, so bytes order like JavaScript strings. */
+function cesu8(s: string): Uint8Array {
+  if (!SURROGATE.test(s)) return Buffer.from(s, 'utf8');
+  const out: number[] = [];
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) out.push(c);
+    else if (c < 0x800) out.push(0xc0 | (c >> 6), 0x80 | (c & 63));
+    else out.push(0xe0 | (c >> 12), 0x80 | ((c >> 6) & 63), 0x80 | (c & 63));
+  }
+  return Uint8Array.from(out);
+}
+
+/** An IEEE double whose bytes order like the numbers: sign bit flipped for positives, every bit for negatives. */
+function orderedDouble(rank: number, n: number): Uint8Array {
+  const out = Buffer.alloc(9);
+  out[0] = rank;
+  out.writeDoubleBE(n === 0 ? 0 : n, 1);
+  if (n < 0) for (let i = 1; i < 9; i++) out[i] = ~out[i]! & 255;
+  else out[1]! |= 0x80;
+  return out;
+}
+
+/**
+ * The sort key of a field value (see the module comment): byte order is {@link compareKeys}' order, and two
+ * values have the same key exactly when the filter language's equality holds between them.
+ */
+export function encodeKey(v: FieldValue): Uint8Array {
+  const rank = rankOf(v);
+  switch (rank) {
+    case RANK_MISSING:
+      return RANK_START[0]!;
+    case RANK_NUMBER:
+      return orderedDouble(rank, asNumber(v)!);
+    case RANK_DATE:
+      return orderedDouble(rank, asTime(v)!);
+    case RANK_STRING: {
+      const bytes = cesu8(v as string);
+      const out = new Uint8Array(bytes.length + 1);
+      out[0] = rank;
+      out.set(bytes, 1);
+      return out;
+    }
+    default:
+      return Uint8Array.of(RANK_BOOLEAN, v ? 1 : 0);
+  }
+}
+
+/** The raw column of a value: booleans as 0/1, missing as NULL. */
+function rawOf(v: FieldValue): SQLInputValue {
+  if (v === undefined) return null;
+  if (typeof v === 'boolean') return v ? 1 : 0;
+  return v;
+}
+
+/** Back from the two columns to the value (what a leaf gives the evaluator). */
+function valueOf(key: Uint8Array, raw: unknown): FieldValue {
+  switch (key[0]) {
+    case RANK_MISSING:
+      return undefined;
+    case RANK_BOOLEAN:
+      return raw === 1;
+    default:
+      return raw as string | number;
+  }
+}
+
+/** The column values of one document: `[k0, v0, k1, v1, ...]`, or undefined when it is not regular. */
+export function columnsOf(doc: unknown, paths: readonly (readonly string[])[]): SQLInputValue[] | undefined {
+  const out: SQLInputValue[] = [];
+  for (const path of paths) {
+    const v = fieldValue(doc, path);
+    if (v === IRREGULAR) return undefined;
+    out.push(encodeKey(v), rawOf(v));
+  }
+  return out;
+}
+
+/** A predicate SQLite asks JavaScript about: the declared fields it reads and the test on a rebuilt document. */
+export interface SqlLeaf {
+  columns: number[];
+  /** The paths of {@link columns}, split. */
+  paths: ReadonlyArray<readonly string[]>;
+  test: (doc: unknown) => boolean;
+}
+
+/** A filter and sort in SQL over a query table's columns (see {@link translateQuery}). */
+export interface SqlQuery {
+  /** A boolean SQL expression over `k<i>`/`v<i>` (never NULL), with `?` for {@link params}. */
+  where: string;
+  params: SQLInputValue[];
+  /** Sort columns, most significant first; ties are broken by creation order (`seq`) by the caller. */
+  orderBy: Array<{ column: number; desc: boolean }>;
+  /** Leaves called as `sitectl_leaf(slot, ...)`, slot = index in this array. */
+  leaves: SqlLeaf[];
+}
+
+/** Rebuilds the document a leaf tests from the values of its declared fields. */
+function rebuild(leaf: SqlLeaf, args: readonly unknown[]): unknown {
+  const doc: Record<string, unknown> = {};
+  for (let j = 0; j < leaf.paths.length; j++) {
+    const v = valueOf(args[2 * j] as Uint8Array, args[2 * j + 1]);
+    if (v === undefined) continue;
+    const path = leaf.paths[j]!;
+    let at = doc;
+    for (let i = 0; i < path.length - 1; i++) {
+      const next = Object.hasOwn(at, path[i]!) ? at[path[i]!] : undefined;
+      at = (next as Record<string, unknown> | undefined) ?? (at[path[i]!] = {});
+    }
+    at[path[path.length - 1]!] = v;
+  }
+  return doc;
+}
+
+/**
+ * The body of the `sitectl_leaf(slot, k, v, ...)` SQL function for a query's leaves: 1 when leaf `slot`'s test
+ * holds for the values passed (two per column the leaf reads), else 0.
+ */
+export function leafFunction(leaves: () => readonly SqlLeaf[]): (...args: unknown[]) => number {
+  return (slot, ...args) => {
+    const leaf = leaves()[Number(slot)];
+    if (!leaf) throw new Error(`sitectl_leaf: no leaf ${String(slot)} in the running query`);
+    return leaf.test(rebuild(leaf, args)) ? 1 : 0;
+  };
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** Thrown inside the translator when a part has no SQL form (the whole query then falls back). */
+class Untranslatable extends Error {}
+
+class Translator {
+  readonly params: SQLInputValue[] = [];
+  readonly leaves: SqlLeaf[] = [];
+  private readonly index: Map<string, number>;
+
+  constructor(private readonly paths: readonly (readonly string[])[], names: readonly string[]) {
+    this.index = new Map(names.map((n, i) => [n, i]));
+  }
+
+  column(name: string): number {
+    const i = this.index.get(name);
+    if (i === undefined) throw new Untranslatable(name);
+    return i;
+  }
+
+  private bind(v: SQLInputValue): string {
+    this.params.push(v);
+    return '?';
+  }
+
+  /** A leaf over columns `columns` running `test` (a predicate of the in-memory evaluator). */
+  leaf(columns: number[], test: (doc: unknown) => boolean): string {
+    this.leaves.push({ columns, paths: columns.map((c) => this.paths[c]!), test });
+    return `sitectl_leaf(${this.leaves.length - 1}${columns.map((c) => `, k${c}, v${c}`).join('')})`;
+  }
+
+  node(node: unknown): string {
+    if (!isPlainObject(node)) throw new Untranslatable('filter');
+    const parts: string[] = [];
+    for (const [key, value] of Object.entries(node)) {
+      if (key === '$and' || key === '$or') {
+        const subs = (value as unknown[]).map((v) => this.node(v));
+        if (subs.length === 0) parts.push(key === '$and' ? '1' : '0');
+        else parts.push(`(${subs.join(key === '$and' ? ' AND ' : ' OR ')})`);
+      } else if (key === '$not') {
+        parts.push(`(NOT ${this.node(value)})`);
+      } else {
+        parts.push(this.field(key, value));
+      }
+    }
+    return parts.length === 0 ? '1' : parts.length === 1 ? parts[0]! : `(${parts.join(' AND ')})`;
+  }
+
+  private field(name: string, value: unknown): string {
+    const c = this.column(name);
+    const isOps = isPlainObject(value) && Object.keys(value).length > 0 && Object.keys(value).every((k) => k.startsWith('$'));
+    if (!isOps) return this.eq(c, name, value);
+    const parts = Object.entries(value).map(([op, arg]) => this.operator(c, name, op, arg));
+    return parts.length === 1 ? parts[0]! : `(${parts.join(' AND ')})`;
+  }
+
+  /** The key that `expected` equals, per equalsTo's coercions; undefined when equality needs the evaluator. */
+  private eqKey(expected: unknown): Uint8Array | undefined {
+    if (typeof expected === 'string' || typeof expected === 'boolean') return encodeKey(expected);
+    if (typeof expected === 'number') return Number.isFinite(expected) ? encodeKey(expected) : undefined;
+    return undefined;
+  }
+
+  private eq(c: number, name: string, expected: unknown): string {
+    if (expected === null) return `(k${c} = x'00')`;
+    const key = this.eqKey(expected);
+    if (key) return `(k${c} = ${this.bind(key)})`;
+    return this.leaf([c], compileFilter({ [name]: { $eq: expected } }));
+  }
+
+  /** `k IN (...)` over the keys of `list` (null matches nothing on a regular document); undefined if one has no key. */
+  private inList(c: number, list: unknown[]): string | undefined {
+    const keys: Uint8Array[] = [];
+    for (const v of list) {
+      if (v === null) continue;
+      const key = this.eqKey(v);
+      if (!key) return undefined;
+      keys.push(key);
+    }
+    if (keys.length === 0) return '0';
+    return `(k${c} IN (${keys.map((k) => this.bind(k)).join(', ')}))`;
+  }
+
+  private operator(c: number, name: string, op: string, arg: unknown): string {
+    const viaLeaf = () => this.leaf([c], compileFilter({ [name]: { [op]: arg } }));
+    switch (op) {
+      case '$eq':
+        return this.eq(c, name, arg);
+      case '$ne':
+        return `(NOT ${this.eq(c, name, arg)})`;
+      case '$in':
+      case '$hasSome':
+        return this.inList(c, arg as unknown[]) ?? viaLeaf();
+      case '$nin': {
+        const sql = this.inList(c, arg as unknown[]);
+        return sql ? `(NOT ${sql})` : viaLeaf();
+      }
+      case '$hasAll': {
+        const list = arg as unknown[];
+        if (list.length === 0) return '1';
+        if (list.some((v) => v === null)) return '0';
+        const keys = list.map((v) => this.eqKey(v));
+        if (keys.some((k) => !k)) return viaLeaf();
+        return `(${keys.map((k) => `k${c} = ${this.bind(k!)}`).join(' AND ')})`;
+      }
+      case '$exists':
+        return arg ? `(k${c} <> x'00')` : `(k${c} = x'00')`;
+      case '$isEmpty':
+        return arg ? `(k${c} IN (x'00', x'03'))` : `(k${c} NOT IN (x'00', x'03'))`;
+      case '$gt':
+      case '$gte':
+      case '$lt':
+      case '$lte':
+        return this.range(c, name, op, arg as string | number | boolean);
+      case '$not':
+        return `(NOT ${this.field(name, arg)})`;
+      default:
+        // $startsWith, $endsWith, $contains: case folded as JavaScript folds it.
+        return viaLeaf();
+    }
+  }
+
+  /**
+   * A range: on the argument's own kind a key comparison (numbers with numbers, instants with instants, text
+   * with text, booleans with booleans); a string argument is also compared as text with strings of the other
+   * kinds (compareTo's fallback), which the evaluator decides through a leaf.
+   */
+  private range(c: number, name: string, op: string, arg: string | number | boolean): string {
+    const rank = rankOf(arg);
+    const sign = { $gt: '>', $gte: '>=', $lt: '<', $lte: '<=' }[op]!;
+    const key = this.bind(encodeKey(arg));
+    const own = sign.startsWith('>')
+      ? `(k${c} ${sign} ${key} AND k${c} < ${this.bind(RANK_START[rank + 1]!)})`
+      : `(k${c} ${sign} ${key} AND k${c} >= ${this.bind(RANK_START[rank]!)})`;
+    if (typeof arg !== 'string') return own;
+    const other = `(typeof(v${c}) = 'text' AND NOT (k${c} >= ${this.bind(RANK_START[rank]!)} AND k${c} < ${this.bind(RANK_START[rank + 1]!)}) AND ${this.leaf([c], compileFilter({ [name]: { [op]: arg } }))})`;
+    return `(${own} OR ${other})`;
+  }
+}
+
+/**
+ * Translates a filter and a sort over a collection's declared fields to SQL (see the module comment).
+ * The filter and sort must already be valid (compileFilter / compileSort have accepted them).
+ * @param names the declared field paths, in column order (`names[i]` is `k<i>`/`v<i>`)
+ * @param extra a predicate on the document (a free-text search) reading only the fields `extra.fields`
+ * @returns the SQL, or undefined when a field is not declared (the caller scans instead)
+ */
+export function translateQuery(
+  names: readonly string[],
+  filter: unknown,
+  sort: readonly { fieldName: string; order?: string }[] | undefined,
+  extra?: { fields: readonly string[]; test: (doc: unknown) => boolean },
+): SqlQuery | undefined {
+  const paths = names.map((n) => n.split('.'));
+  const t = new Translator(paths, names);
+  try {
+    let where = filter === undefined || filter === null ? '1' : t.node(filter);
+    if (extra) where = `(${where} AND ${t.leaf(extra.fields.map((f) => t.column(f)), extra.test)})`;
+    const orderBy = (sort ?? []).map((s) => ({ column: t.column(s.fieldName), desc: s.order === 'DESC' }));
+    return { where, params: t.params, orderBy, leaves: t.leaves };
+  } catch (err) {
+    if (err instanceof Untranslatable) return undefined;
+    throw err;
+  }
+}
