@@ -49,7 +49,8 @@ function memberReply(members: SiteCollection<MemberDoc>, doc: MemberDoc, fieldse
 function searchOf(search: { expression?: string; fields?: string[] } | undefined): PageRequest<MemberDoc>['search'] {
   const test = searchPredicate(search);
   if (!test) return undefined;
-  return { fields: search?.fields?.length ? search.fields : SEARCH_FIELDS, test, key: JSON.stringify([search?.expression, search?.fields]) };
+  const words = (search?.expression ?? '').toLowerCase().split(/\s+/).filter(Boolean);
+  return { fields: search?.fields?.length ? search.fields : SEARCH_FIELDS, test, words, key: JSON.stringify([search?.expression, search?.fields]) };
 }
 
 /**

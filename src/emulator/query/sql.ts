@@ -11,7 +11,11 @@
  *   Equal keys mean equal values under the filter's coercions (`"50"` equals `50`, two spellings of one instant
  *   are equal), so `$eq $ne $in $nin $hasSome $hasAll $exists $isEmpty`, ranges within the argument's own kind
  *   and every sort are plain comparisons on `k<i>`, which an index can serve.
- * - `v<i>` the raw value (TEXT, REAL/INTEGER, booleans as 0/1, NULL when missing): what the rest needs.
+ * - `v<i>` a string value's text as stored (the key keeps neither the spelling of a numeric or date string nor
+ *   text SQLite can hand to JavaScript as a string); NULL for numbers, booleans and missing values, which the
+ *   key gives back exactly.
+ * - `l<i>` a string's lower-case form as JavaScript folds it, when it differs from the string (else NULL: the
+ *   text is `coalesce(l<i>, v<i>)`), for `$startsWith $endsWith $contains` and a free-text search.
  *
  * What plain SQL cannot say exactly (`$startsWith $endsWith $contains`, which fold case as JavaScript does; a
  * range whose string argument meets a string of another kind, compared as text; equality with an object or an
@@ -56,7 +60,8 @@ export function fieldValue(doc: unknown, path: readonly string[]): FieldValue | 
     value = Object.hasOwn(value, key) ? (value as Record<string, unknown>)[key] : undefined;
   }
   if (value === undefined) return undefined;
-  if (typeof value === 'string' || typeof value === 'boolean') return value;
+  if (typeof value === 'string') return LONE_SURROGATE.test(value) ? IRREGULAR : value;
+  if (typeof value === 'boolean') return value;
   if (typeof value === 'number' && Number.isFinite(value)) return value;
   return IRREGULAR;
 }
@@ -69,6 +74,8 @@ function rankOf(v: FieldValue): number {
 }
 
 const SURROGATE = /[\uD800-\uDFFF]/;
+/** Half of a surrogate pair: SQLite's text (UTF-8) cannot hold it, so a string with one is irregular. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /** CESU-8: each UTF-16 code unit as its 1-3 byte UTF-8 form, so bytes order like JavaScript strings. */
 function cesu8(s: string): Uint8Array {
@@ -118,37 +125,54 @@ export function encodeKey(v: FieldValue): Uint8Array {
   }
 }
 
-/** The raw column of a value: booleans as 0/1, missing as NULL. */
+/** The raw column of a value: a string's text, else NULL (see the module comment). */
 function rawOf(v: FieldValue): SQLInputValue {
-  if (v === undefined) return null;
-  if (typeof v === 'boolean') return v ? 1 : 0;
-  return v;
+  return typeof v === 'string' ? v : null;
 }
 
-/** Back from the two columns to the value (what a leaf gives the evaluator). */
-function valueOf(key: Uint8Array, raw: unknown): FieldValue {
+function decodeDouble(key: Uint8Array): number {
+  const b = Buffer.from(key.subarray(1, 9));
+  if (b[0]! & 0x80) b[0]! &= 0x7f;
+  else for (let i = 0; i < 8; i++) b[i] = ~b[i]! & 255;
+  return b.readDoubleBE(0);
+}
+
+/**
+ * Back from a leaf's two arguments to the value: the text of a string, else the key (passed only then, so a
+ * leaf over a million strings allocates no buffer per row).
+ */
+function valueOf(key: Uint8Array | null, raw: unknown): FieldValue {
+  if (typeof raw === 'string') return raw;
+  if (!key) return undefined;
   switch (key[0]) {
-    case RANK_MISSING:
-      return undefined;
+    case RANK_NUMBER:
+      return decodeDouble(key);
     case RANK_BOOLEAN:
-      return raw === 1;
+      return key[1] === 1;
     default:
-      return raw as string | number;
+      return undefined;
   }
 }
 
-/** The column values of one document: `[k0, v0, k1, v1, ...]`, or undefined when it is not regular. */
+/** The columns kept per declared field (see the module comment). */
+export const COLUMNS_PER_FIELD = 3;
+
+/** The column values of one document: `[k0, v0, l0, k1, v1, l1, ...]`, or undefined when it is not regular. */
 export function columnsOf(doc: unknown, paths: readonly (readonly string[])[]): SQLInputValue[] | undefined {
   const out: SQLInputValue[] = [];
   for (const path of paths) {
     const v = fieldValue(doc, path);
     if (v === IRREGULAR) return undefined;
-    out.push(encodeKey(v), rawOf(v));
+    const lower = typeof v === 'string' ? v.toLowerCase() : undefined;
+    out.push(encodeKey(v), rawOf(v), lower === undefined || lower === v ? null : lower);
   }
   return out;
 }
 
-/** A predicate SQLite asks JavaScript about: the declared fields it reads and the test on a rebuilt document. */
+/**
+ * A predicate SQLite asks JavaScript about: the declared fields it reads (each passed as the key when the value
+ * is no string, and the string) and the test on a document rebuilt from them.
+ */
 export interface SqlLeaf {
   columns: number[];
   /** The paths of {@link columns}, split. */
@@ -171,7 +195,7 @@ export interface SqlQuery {
 function rebuild(leaf: SqlLeaf, args: readonly unknown[]): unknown {
   const doc: Record<string, unknown> = {};
   for (let j = 0; j < leaf.paths.length; j++) {
-    const v = valueOf(args[2 * j] as Uint8Array, args[2 * j + 1]);
+    const v = valueOf(args[2 * j] as Uint8Array | null, args[2 * j + 1]);
     if (v === undefined) continue;
     const path = leaf.paths[j]!;
     let at = doc;
@@ -226,7 +250,7 @@ class Translator {
   /** A leaf over columns `columns` running `test` (a predicate of the in-memory evaluator). */
   leaf(columns: number[], test: (doc: unknown) => boolean): string {
     this.leaves.push({ columns, paths: columns.map((c) => this.paths[c]!), test });
-    return `sitectl_leaf(${this.leaves.length - 1}${columns.map((c) => `, k${c}, v${c}`).join('')})`;
+    return `sitectl_leaf(${this.leaves.length - 1}${columns.map((c) => `, iif(v${c} IS NULL, k${c}, NULL), v${c}`).join('')})`;
   }
 
   node(node: unknown): string {
@@ -314,10 +338,39 @@ class Translator {
         return this.range(c, name, op, arg as string | number | boolean);
       case '$not':
         return `(NOT ${this.field(name, arg)})`;
+      case '$startsWith':
+      case '$endsWith':
+      case '$contains':
+        return LONE_SURROGATE.test(arg as string) ? viaLeaf() : this.text(c, op, (arg as string).toLowerCase());
       default:
-        // $startsWith, $endsWith, $contains: case folded as JavaScript folds it.
         return viaLeaf();
     }
+  }
+
+  /**
+   * A string operator on the lower-case text (`l`, folded by JavaScript when the row was written): SQLite's
+   * substr and instr count characters on both sides alike, so a prefix, suffix or substring matches exactly
+   * when JavaScript's would. Values that are no strings never match.
+   */
+  private text(c: number, op: string, arg: string): string {
+    const t = `coalesce(l${c}, v${c})`;
+    if (arg === '') return `(v${c} IS NOT NULL)`;
+    // Each `?` is bound in the order it appears in the SQL.
+    if (op === '$contains') return `coalesce(instr(${t}, ${this.bind(arg)}) > 0, 0)`;
+    if (op === '$startsWith') return `coalesce(substr(${t}, 1, length(${this.bind(arg)})) = ${this.bind(arg)}, 0)`;
+    return `coalesce(substr(${t}, -length(${this.bind(arg)})) = ${this.bind(arg)}, 0)`;
+  }
+
+  /**
+   * A free-text search: every word (lower case, no white space) appears in the text of one of `fields`. A
+   * string's text is its lower-case form; a number's or boolean's is decided by `test` through a leaf.
+   */
+  words(fields: readonly string[], words: readonly string[], test: (doc: unknown) => boolean): string {
+    const cols = fields.map((f) => this.column(f));
+    if (words.some((w) => LONE_SURROGATE.test(w))) return this.leaf(cols, test);
+    const strings = cols.map((c) => `(v${c} IS NOT NULL OR k${c} = x'00')`).join(' AND ');
+    const each = words.map((w) => `(${cols.map((c) => `coalesce(instr(coalesce(l${c}, v${c}), ${this.bind(w)}) > 0, 0)`).join(' OR ')})`);
+    return `(CASE WHEN ${strings} THEN ${each.join(' AND ') || '1'} ELSE ${this.leaf(cols, test)} END)`;
   }
 
   /**
@@ -333,7 +386,7 @@ class Translator {
       ? `(k${c} ${sign} ${key} AND k${c} < ${this.bind(RANK_START[rank + 1]!)})`
       : `(k${c} ${sign} ${key} AND k${c} >= ${this.bind(RANK_START[rank]!)})`;
     if (typeof arg !== 'string') return own;
-    const other = `(typeof(v${c}) = 'text' AND NOT (k${c} >= ${this.bind(RANK_START[rank]!)} AND k${c} < ${this.bind(RANK_START[rank + 1]!)}) AND ${this.leaf([c], compileFilter({ [name]: { [op]: arg } }))})`;
+    const other = `(v${c} IS NOT NULL AND NOT (k${c} >= ${this.bind(RANK_START[rank]!)} AND k${c} < ${this.bind(RANK_START[rank + 1]!)}) AND ${this.leaf([c], compileFilter({ [name]: { [op]: arg } }))})`;
     return `(${own} OR ${other})`;
   }
 }
@@ -342,20 +395,24 @@ class Translator {
  * Translates a filter and a sort over a collection's declared fields to SQL (see the module comment).
  * The filter and sort must already be valid (compileFilter / compileSort have accepted them).
  * @param names the declared field paths, in column order (`names[i]` is `k<i>`/`v<i>`)
- * @param extra a predicate on the document (a free-text search) reading only the fields `extra.fields`
+ * @param extra a predicate on the document (a free-text search) reading only the fields `extra.fields`; with
+ *   `words`, it holds when every word appears in the lower-case text of one of the fields, which runs in SQL
  * @returns the SQL, or undefined when a field is not declared (the caller scans instead)
  */
 export function translateQuery(
   names: readonly string[],
   filter: unknown,
   sort: readonly { fieldName: string; order?: string }[] | undefined,
-  extra?: { fields: readonly string[]; test: (doc: unknown) => boolean },
+  extra?: { fields: readonly string[]; test: (doc: unknown) => boolean; words?: readonly string[] },
 ): SqlQuery | undefined {
   const paths = names.map((n) => n.split('.'));
   const t = new Translator(paths, names);
   try {
     let where = filter === undefined || filter === null ? '1' : t.node(filter);
-    if (extra) where = `(${where} AND ${t.leaf(extra.fields.map((f) => t.column(f)), extra.test)})`;
+    if (extra) {
+      const test = extra.words ? t.words(extra.fields, extra.words, extra.test) : t.leaf(extra.fields.map((f) => t.column(f)), extra.test);
+      where = `(${where} AND ${test})`;
+    }
     const orderBy = (sort ?? []).map((s) => ({ column: t.column(s.fieldName), desc: s.order === 'DESC' }));
     return { where, params: t.params, orderBy, leaves: t.leaves };
   } catch (err) {

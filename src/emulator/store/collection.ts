@@ -86,7 +86,8 @@ export interface CollectionStore {
   touch(kind: string, site: string, id: string): void;
   /** The id holding a unique value, if any. */
   uniqueOwner(kind: string, site: string, name: string, value: string): string | undefined;
-  claimUnique(kind: string, site: string, name: string, value: string, id: string): void;
+  /** Claims a value for `id` when no document holds it; returns false (nothing changed) when one does. */
+  claimUnique(kind: string, site: string, name: string, value: string, id: string): boolean;
   releaseUnique(kind: string, site: string, name: string, value: string, id: string): void;
   releaseAllUniques(kind: string, site: string, id: string): void;
   /** Records a domain event; returns its sequence number. */
@@ -128,14 +129,15 @@ export interface SortSpec {
 
 /**
  * One page of a query (see {@link SiteCollection.page}). `search` is a further predicate on the document (the
- * members' free-text search): the fields it reads, the test, and a key naming it among queries.
+ * members' free-text search): the fields it reads, the test, a key naming it among queries, and when the test
+ * is "every one of `words` appears in the lower-case text of one of the fields", the words (then it runs in SQL).
  */
 export interface PageRequest<T> {
   filter?: unknown;
   sort?: readonly SortSpec[];
   offset: number;
   limit: number;
-  search?: { fields: readonly string[]; test: (doc: T) => boolean; key: string };
+  search?: { fields: readonly string[]; test: (doc: T) => boolean; key: string; words?: readonly string[] };
 }
 
 /** Documents parsed and kept by a queryable collection (most recently read last). */
@@ -258,7 +260,7 @@ export class Collection<T extends Doc> {
   /** The SQL of a query on a queryable collection, or undefined when it must scan (query/sql.ts). */
   private sqlOf(site: string, req: Pick<PageRequest<T>, 'filter' | 'sort' | 'search'>): SqlQuery | undefined {
     if (this.resident || this.table().hasIrregular(site)) return undefined;
-    const search = req.search as { fields: readonly string[]; test: (doc: unknown) => boolean } | undefined;
+    const search = req.search as { fields: readonly string[]; test: (doc: unknown) => boolean; words?: readonly string[] } | undefined;
     return translateQuery(this.def.queryable!.fields, req.filter, req.sort, search);
   }
 
@@ -364,8 +366,9 @@ export class Collection<T extends Doc> {
     this.json.set(doc, text);
     if (this.resident) this.state(site).docs.set(doc.id, doc);
     else {
-      this.table().write(site, doc.id, seq, doc);
-      this.remember(`${site}\u0000${doc.id}`, doc);
+      if (isNew) this.table().add(site, doc.id, seq, doc);
+      else this.table().replace(site, doc.id, doc);
+      this.cache.delete(`${site}\u0000${doc.id}`);
     }
     this.changed(site);
   }
@@ -415,6 +418,12 @@ export class Collection<T extends Doc> {
       }
     }
     this.changed(site);
+  }
+
+  /** @internal A queryable collection after a rolled-back transaction: drops its cache, every site changed. */
+  forget(): void {
+    this.cache.clear();
+    for (const site of this.sites.keys()) this.changed(site);
   }
 
   /** @internal Drops every cached document (after the store was cleared). */
@@ -516,14 +525,12 @@ export class SiteCollection<T extends Doc> {
       const before = new Set(previous ? unique.values(previous) : []);
       const after = new Set(unique.values(doc));
       for (const value of after) {
-        if (before.has(value)) continue;
-        const owner = this.owner(unique.name, value);
-        if (owner !== undefined && owner !== doc.id) {
+        if (before.has(value) || this.store.claimUnique(this.def.kind, this.site, unique.name, value, doc.id)) continue;
+        if (this.owner(unique.name, value) !== doc.id) {
           throw new ApplicationFailure(409, unique.code, `${unique.what} "${value}" is already used by another ${this.def.entity}`, {
             [unique.name]: value,
           });
         }
-        this.store.claimUnique(this.def.kind, this.site, unique.name, value, doc.id);
       }
       for (const value of before) if (!after.has(value)) this.store.releaseUnique(this.def.kind, this.site, unique.name, value, doc.id);
     }

@@ -1,8 +1,9 @@
 /**
  * The query table of a collection that declares queryable fields (`CollectionDef.queryable`): one row per
- * document, `query_<kind>(site, id, seq, irregular, k0, v0, k1, v1, ...)`, the columns of query/sql.ts computed
- * when the collection writes the document (in the same transaction), and an index `(site, k<i>, seq)` per field
- * declared `indexed`. Filters, sorts, counts and pages run here; only the documents of a page are read from
+ * document, `query_<kind>(seq, site, id, irregular, k0, v0, k1, v1, ...)` keyed by the document's `seq` (so rows
+ * are appended in creation order), the columns of query/sql.ts computed when the collection writes the document
+ * (in the same transaction), a unique index on `(site, id)`, and an index `(site, k<i>, seq)` per field declared
+ * `indexed`. Filters, sorts, counts and pages run here; only the documents of a page are read from
  * `docs` and parsed.
  *
  * The table is derived data: when it is missing, when its declared fields changed, or when its row count
@@ -11,7 +12,10 @@
  */
 import type { SQLInputValue } from 'node:sqlite';
 import { columnsOf, type SqlLeaf, type SqlQuery } from '../query/sql.js';
-import { prepare, transaction, type Database, type Statement } from './sqlite.js';
+import { pragma, prepare, transaction, type Database, type Statement } from './sqlite.js';
+
+/** The page cache of a bulk load or a rebuild (negative: KiB, SQLite's convention), instead of 2 MiB. */
+export const BULK_CACHE_KIB = -384 * 1024;
 
 /** What a collection declares to be queried in SQLite. */
 export interface QueryableDef {
@@ -35,7 +39,8 @@ export class QueryTable {
   readonly table: string;
   private readonly paths: string[][];
   private readonly statements = new Map<string, Statement<SQLInputValue[], Record<string, unknown>>>();
-  private readonly upsert: Statement<SQLInputValue[]>;
+  private readonly insert: Statement<SQLInputValue[]>;
+  private readonly update: Statement<SQLInputValue[]>;
   private readonly remove: Statement<[string, string]>;
   private readonly irregular: Statement<[string], { one: number }>;
 
@@ -52,26 +57,25 @@ export class QueryTable {
     if (!/^[A-Za-z][A-Za-z0-9_]*$/.test(kind)) throw new Error(`query table: kind ${kind} is not a plain name`);
     this.table = `query_${kind}`;
     this.paths = def.fields.map((f) => f.split('.'));
-    const cols = def.fields.map((_, i) => `k${i}, v${i}`).join(', ');
-    const marks = def.fields.map(() => '?, ?').join(', ');
-    const sets = def.fields.map((_, i) => `k${i} = excluded.k${i}, v${i} = excluded.v${i}`).join(', ');
+    const cols = def.fields.map((_, i) => `k${i}, v${i}, l${i}`).join(', ');
+    const marks = def.fields.map(() => '?, ?, ?').join(', ');
+    const sets = def.fields.map((_, i) => `k${i} = ?, v${i} = ?, l${i} = ?`).join(', ');
     this.open();
-    this.upsert = prepare(db, `INSERT INTO ${this.table} (site, id, seq, irregular, ${cols}) VALUES (?, ?, ?, ?, ${marks})
-      ON CONFLICT (site, id) DO UPDATE SET irregular = excluded.irregular, ${sets}`);
+    this.insert = prepare(db, `INSERT INTO ${this.table} (site, id, seq, irregular, ${cols}) VALUES (?, ?, ?, ?, ${marks})`);
+    this.update = prepare(db, `UPDATE ${this.table} SET irregular = ?, ${sets} WHERE site = ? AND id = ?`);
     this.remove = prepare(db, `DELETE FROM ${this.table} WHERE site = ? AND id = ?`);
     this.irregular = prepare(db, `SELECT 1 AS one FROM ${this.table} WHERE site = ? AND irregular = 1 LIMIT 1`);
   }
 
   /** Creates the table and its indexes, rebuilding it from `docs` when it does not match them (module comment). */
   private open(): void {
-    const signature = JSON.stringify(this.def);
+    const signature = JSON.stringify({ layout: 4, ...this.def });
     const metaKey = `queryTable:${this.kind}`;
     const stored = prepare<[string], { value: string }>(this.db, 'SELECT value FROM meta WHERE key = ?').get(metaKey)?.value;
     transaction(this.db, () => {
       if (stored !== signature) this.db.exec(`DROP TABLE IF EXISTS ${this.table}`);
-      const cols = this.def.fields.map((_, i) => `k${i} BLOB NOT NULL, v${i}`).join(', ');
-      this.db.exec(`CREATE TABLE IF NOT EXISTS ${this.table} (site TEXT NOT NULL, id TEXT NOT NULL, seq INTEGER NOT NULL, irregular INTEGER NOT NULL, ${cols}, PRIMARY KEY (site, id)) WITHOUT ROWID`);
-      this.db.exec(`CREATE INDEX IF NOT EXISTS ${this.table}_seq ON ${this.table} (site, seq)`);
+      const cols = this.def.fields.map((_, i) => `k${i} BLOB NOT NULL, v${i}, l${i} TEXT`).join(', ');
+      this.db.exec(`CREATE TABLE IF NOT EXISTS ${this.table} (seq INTEGER PRIMARY KEY, site TEXT NOT NULL, id TEXT NOT NULL, irregular INTEGER NOT NULL, ${cols})`);
       this.db.exec(`CREATE INDEX IF NOT EXISTS ${this.table}_irregular ON ${this.table} (site) WHERE irregular = 1`);
       this.createIndexes();
       prepare<[string, string]>(this.db, 'INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)').run(metaKey, signature);
@@ -81,7 +85,10 @@ export class QueryTable {
     });
   }
 
+  /** The indexes a bulk load drops and builds again: `(site, id)`, `(site)` (creation order), the fields'. */
   private createIndexes(): void {
+    this.db.exec(`CREATE UNIQUE INDEX IF NOT EXISTS ${this.table}_id ON ${this.table} (site, id)`);
+    this.db.exec(`CREATE INDEX IF NOT EXISTS ${this.table}_site ON ${this.table} (site)`);
     for (const field of this.def.indexed ?? []) {
       const i = this.def.fields.indexOf(field);
       if (i < 0) throw new Error(`query table ${this.kind}: indexed field ${field} is not among its fields`);
@@ -95,17 +102,38 @@ export class QueryTable {
    */
   withoutIndexes<R>(fn: () => R): R {
     for (const field of this.def.indexed ?? []) this.db.exec(`DROP INDEX IF EXISTS ${this.table}_k${this.def.fields.indexOf(field)}`);
+    this.db.exec(`DROP INDEX IF EXISTS ${this.table}_id; DROP INDEX IF EXISTS ${this.table}_site`);
     try {
       return fn();
     } finally {
       this.createIndexes();
+      this.analyze();
     }
   }
 
+  /**
+   * Samples the table's indexes for the query planner (sqlite_stat1). Without it SQLite takes `status = ?` for
+   * a handful of rows and sorts every APPROVED member rather than walk the last-name index in order.
+   */
+  private analyze(): void {
+    this.db.exec(`PRAGMA analysis_limit = 1000; ANALYZE ${this.table}; PRAGMA analysis_limit = 0`);
+  }
+
+  /** Fills the table again from `docs`, one document parsed at a time, with its indexes built at the end. */
   private rebuild(): void {
     this.db.exec(`DELETE FROM ${this.table}`);
-    const cols = this.def.fields.map((_, i) => `k${i}, v${i}`).join(', ');
-    const marks = this.def.fields.map(() => '?, ?').join(', ');
+    const before = pragma(this.db, 'cache_size') as number;
+    pragma(this.db, `cache_size = ${BULK_CACHE_KIB}`);
+    try {
+      this.withoutIndexes(() => this.refill());
+    } finally {
+      pragma(this.db, `cache_size = ${before}`);
+    }
+  }
+
+  private refill(): void {
+    const cols = this.def.fields.map((_, i) => `k${i}, v${i}, l${i}`).join(', ');
+    const marks = this.def.fields.map(() => '?, ?, ?').join(', ');
     const insert = prepare<SQLInputValue[]>(this.db, `INSERT INTO ${this.table} (site, id, seq, irregular, ${cols}) VALUES (?, ?, ?, ?, ${marks})`);
     const rows = prepare<[string], { site: string; id: string; seq: number; doc: string }>(this.db, 'SELECT site, id, seq, doc FROM docs WHERE kind = ?');
     for (const r of rows.iterate(this.kind)) insert.run(r.site, r.id, r.seq, ...this.columns(JSON.parse(r.doc)));
@@ -114,12 +142,17 @@ export class QueryTable {
   /** `[irregular, k0, v0, ...]` of a document. */
   private columns(doc: unknown): SQLInputValue[] {
     const cols = columnsOf(doc, this.paths);
-    return cols ? [0, ...cols] : [1, ...this.def.fields.flatMap(() => [Uint8Array.of(0), null])];
+    return cols ? [0, ...cols] : [1, ...this.def.fields.flatMap(() => [Uint8Array.of(0), null, null])];
   }
 
-  /** Inserts or replaces the row of a document (inside the caller's transaction); `seq` is kept on replace. */
-  write(site: string, id: string, seq: number, doc: unknown): void {
-    this.upsert.run(site, id, seq, ...this.columns(doc));
+  /** Inserts the row of a new document, `seq` its creation order (inside the caller's transaction). */
+  add(site: string, id: string, seq: number, doc: unknown): void {
+    this.insert.run(site, id, seq, ...this.columns(doc));
+  }
+
+  /** Replaces the columns of a stored document's row (inside the caller's transaction). */
+  replace(site: string, id: string, doc: unknown): void {
+    this.update.run(...this.columns(doc), site, id);
   }
 
   /** Removes the row of a document (inside the caller's transaction). */
@@ -168,15 +201,19 @@ export class QueryTable {
       seek = ` AND ${sql}`;
       params.push(...values);
     }
+    // Only what an index holds (its keys and seq, the rowid): skipping `offset` rows reads no table row when the
+    // filter is on the sort's field too; the page's ids are read by seq after.
     const keyCols = q.orderBy.map((o, i) => `, k${o.column} AS s${i}`).join('');
     const s = this.statement(
-      `SELECT id, seq${keyCols} FROM ${this.table} WHERE site = ? AND ${q.where}${seek} ORDER BY ${[...order, 'seq ASC'].join(', ')} LIMIT ? OFFSET ?`,
+      `SELECT seq${keyCols} FROM ${this.table} WHERE site = ? AND ${q.where}${seek} ORDER BY ${[...order, 'seq ASC'].join(', ')} LIMIT ? OFFSET ?`,
     );
     params.push(opts.limit, opts.offset);
     const rows = this.runLeaves(q.leaves, () => s.all(...params));
     const last = rows[rows.length - 1];
+    const ids = this.statement(`SELECT seq, id FROM ${this.table} WHERE seq IN (SELECT value FROM json_each(?))`);
+    const idOf = new Map(ids.all(JSON.stringify(rows.map((r) => Number(r.seq)))).map((r) => [Number(r.seq), r.id as string]));
     return {
-      ids: rows.map((r) => r.id as string),
+      ids: rows.map((r) => idOf.get(Number(r.seq))!),
       end: last ? { keys: q.orderBy.map((_, i) => last[`s${i}`] as Uint8Array), seq: Number(last.seq) } : undefined,
     };
   }

@@ -168,6 +168,20 @@ describe('filters in SQL', () => {
     for (const filter of filters) expect(actual(filter, undefined), JSON.stringify(filter)).toEqual(expected(filter, undefined));
   });
 
+  it('runs a free-text search (every word in one of the fields, any case) in SQL, numbers and booleans too', () => {
+    const fields = ['name', 'tag', 'flag'];
+    for (const expression of ['ada', 'ADA br', 'x', '1', 'tru', 'ü', 'zz', 'b 2']) {
+      const words = expression.toLowerCase().split(/\s+/).filter(Boolean);
+      const test = (d: unknown) => {
+        const text = fields.map((f) => String((d as Record<string, unknown>)[f] ?? '')).join(' ').toLowerCase();
+        return words.every((w) => text.includes(w));
+      };
+      const page = things.page({ offset: 0, limit: 100, search: { fields, words, test, key: expression } });
+      const want = docs.filter(test);
+      expect({ ids: page.items.map((d) => d.id), total: page.total }, expression).toEqual({ ids: want.slice(0, 100).map((d) => d.id), total: want.length });
+    }
+  });
+
   it('refuses a range comparing a date with text, as the evaluator does', () => {
     expect(() => actual({ when: { $gt: 'abc' } }, undefined)).toThrow(ValidationFailure);
   });
