@@ -3,7 +3,7 @@
  * query table (store.ts "Query tables"), with the exact results of the in-memory evaluator (filter.ts, sort.ts).
  *
  * A collection declares its queryable fields (dotted paths, `CollectionDef.queryable`). For each document the
- * store keeps, per field i, two columns computed here in JavaScript, so they follow the evaluator's own rules:
+ * store keeps, per field i, three columns computed here in JavaScript, so they follow the evaluator's own rules:
  * - `k<i>` (BLOB) the field's sort key: one rank byte (0 missing, 1 number or numeric string, 2 ISO date,
  *   3 other string, 4 boolean: {@link sortKey}'s ranks) then the value, encoded so that SQLite's byte order is
  *   {@link compareKeys}' order: numbers and instants as order-preserving 8-byte doubles, strings as CESU-8 (the
@@ -17,16 +17,17 @@
  * - `l<i>` a string's lower-case form as JavaScript folds it, when it differs from the string (else NULL: the
  *   text is `coalesce(l<i>, v<i>)`), for `$startsWith $endsWith $contains` and a free-text search.
  *
- * What plain SQL cannot say exactly (`$startsWith $endsWith $contains`, which fold case as JavaScript does; a
- * range whose string argument meets a string of another kind, compared as text; equality with an object or an
- * array; a free-text search) becomes a *leaf*: a call of the connection's `sitectl_leaf(slot, k, v, ...)`
+ * What plain SQL cannot say exactly (a range whose string argument meets a string of another kind, compared as
+ * text; equality with an object or an array; an argument with half of a surrogate pair; a search over a field
+ * holding a number or a boolean) becomes a *leaf*: a call of the connection's `sitectl_leaf(slot, ...)`
  * function, which rebuilds the values it is given and runs the in-memory evaluator's own predicate on them.
  * A leaf costs a JavaScript call per row it is asked about, but never parses a document.
  *
- * A document is *regular* when every declared path leads, through objects only, to a string, a number, a
- * boolean or nothing. Translation is exact on regular documents; the store falls back to a streamed scan for a
- * site that holds an irregular one (an array, an object or null at a declared path), and for a filter or sort
- * naming an undeclared field ({@link translateQuery} returns undefined).
+ * A document is *regular* when every declared path leads, through objects only, to a string (without half of a
+ * surrogate pair, which SQLite's UTF-8 cannot hold), a number, a boolean or nothing. Translation is exact on
+ * regular documents; the store falls back to a streamed scan for a site that holds an irregular one (an array,
+ * an object or null at a declared path), and for a filter or sort naming an undeclared field
+ * ({@link translateQuery} returns undefined).
  */
 import type { SQLInputValue } from 'node:sqlite';
 import { compileFilter } from './filter.js';
@@ -105,24 +106,18 @@ function orderedDouble(rank: number, n: number): Uint8Array {
  * values have the same key exactly when the filter language's equality holds between them.
  */
 export function encodeKey(v: FieldValue): Uint8Array {
-  const rank = rankOf(v);
-  switch (rank) {
-    case RANK_MISSING:
-      return RANK_START[0]!;
-    case RANK_NUMBER:
-      return orderedDouble(rank, asNumber(v)!);
-    case RANK_DATE:
-      return orderedDouble(rank, asTime(v)!);
-    case RANK_STRING: {
-      const bytes = cesu8(v as string);
-      const out = new Uint8Array(bytes.length + 1);
-      out[0] = rank;
-      out.set(bytes, 1);
-      return out;
-    }
-    default:
-      return Uint8Array.of(RANK_BOOLEAN, v ? 1 : 0);
-  }
+  if (v === undefined) return RANK_START[RANK_MISSING]!;
+  if (typeof v === 'boolean') return Uint8Array.of(RANK_BOOLEAN, v ? 1 : 0);
+  const n = asNumber(v);
+  if (n !== undefined) return orderedDouble(RANK_NUMBER, n);
+  // Each value is classified once (a seed encodes three dates per member, a million members).
+  const t = asTime(v);
+  if (t !== undefined) return orderedDouble(RANK_DATE, t);
+  const bytes = cesu8(v as string);
+  const out = new Uint8Array(bytes.length + 1);
+  out[0] = RANK_STRING;
+  out.set(bytes, 1);
+  return out;
 }
 
 /** The raw column of a value: a string's text, else NULL (see the module comment). */
@@ -153,9 +148,6 @@ function valueOf(key: Uint8Array | null, raw: unknown): FieldValue {
       return undefined;
   }
 }
-
-/** The columns kept per declared field (see the module comment). */
-export const COLUMNS_PER_FIELD = 3;
 
 /** The column values of one document: `[k0, v0, l0, k1, v1, l1, ...]`, or undefined when it is not regular. */
 export function columnsOf(doc: unknown, paths: readonly (readonly string[])[]): SQLInputValue[] | undefined {

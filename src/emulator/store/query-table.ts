@@ -69,7 +69,7 @@ export class QueryTable {
 
   /** Creates the table and its indexes, rebuilding it from `docs` when it does not match them (module comment). */
   private open(): void {
-    const signature = JSON.stringify({ layout: 4, ...this.def });
+    const signature = JSON.stringify({ layout: 5, ...this.def });
     const metaKey = `queryTable:${this.kind}`;
     const stored = prepare<[string], { value: string }>(this.db, 'SELECT value FROM meta WHERE key = ?').get(metaKey)?.value;
     transaction(this.db, () => {
@@ -85,10 +85,12 @@ export class QueryTable {
     });
   }
 
-  /** The indexes a bulk load drops and builds again: `(site, id)`, `(site)` (creation order), the fields'. */
+  /**
+   * The indexes a bulk load drops and builds again: `(site, id)` and the fields'. Creation order needs none: it
+   * is the table's own (seq is the rowid).
+   */
   private createIndexes(): void {
     this.db.exec(`CREATE UNIQUE INDEX IF NOT EXISTS ${this.table}_id ON ${this.table} (site, id)`);
-    this.db.exec(`CREATE INDEX IF NOT EXISTS ${this.table}_site ON ${this.table} (site)`);
     for (const field of this.def.indexed ?? []) {
       const i = this.def.fields.indexOf(field);
       if (i < 0) throw new Error(`query table ${this.kind}: indexed field ${field} is not among its fields`);
@@ -102,7 +104,7 @@ export class QueryTable {
    */
   withoutIndexes<R>(fn: () => R): R {
     for (const field of this.def.indexed ?? []) this.db.exec(`DROP INDEX IF EXISTS ${this.table}_k${this.def.fields.indexOf(field)}`);
-    this.db.exec(`DROP INDEX IF EXISTS ${this.table}_id; DROP INDEX IF EXISTS ${this.table}_site`);
+    this.db.exec(`DROP INDEX IF EXISTS ${this.table}_id`);
     try {
       return fn();
     } finally {

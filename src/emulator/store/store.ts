@@ -117,6 +117,8 @@ export class Store {
   /** One transaction wrapper for every call: better-sqlite3 nests it as a savepoint inside an open one. */
   private readonly inTransaction: <T>(fn: () => T) => T;
   private readonly queryTables = new Map<string, QueryTable>();
+  /** Inside {@link bulkLoad}. */
+  bulkLoading = false;
   /** Query tables opened in each open transaction level: forgotten when it rolls back (their DDL is undone). */
   private openedStack: string[][] = [];
   /** The leaves of the query running now, for `sitectl_leaf` (queries run synchronously, one at a time). */
@@ -315,10 +317,14 @@ export class Store {
   /**
    * Runs `fn` (a bulk load inside the caller's transaction: a seed) with a page cache of 384 MiB instead of
    * SQLite's 2 MiB, and the indexes of the open query tables and `uniques_owner` built once at the end instead
-   * of row by row (each is one sort then; row by row, random keys touch pages all over a large B-tree).
+   * of row by row (each is one sort then; row by row, random keys touch pages all over a large B-tree). Inserts
+   * of the load leave a taken id to the table's primary key (SQLite's constraint error, not a 409): the data of
+   * a seed is new by construction.
    */
   bulkLoad<R>(fn: () => R): R {
+    if (this.bulkLoading) return fn();
     const before = pragma(this.db, 'cache_size') as number;
+    this.bulkLoading = true;
     pragma(this.db, `cache_size = ${BULK_CACHE_KIB}`);
     this.db.exec('DROP INDEX IF EXISTS uniques_owner');
     try {
@@ -329,6 +335,7 @@ export class Store {
       }
       return run();
     } finally {
+      this.bulkLoading = false;
       this.db.exec('CREATE INDEX IF NOT EXISTS uniques_owner ON uniques(site, kind, id)');
       pragma(this.db, `cache_size = ${before}`);
     }
