@@ -87,7 +87,6 @@ const AUTO_CHECKPOINT_PAGES = 1000;
 const MAX_WAL_BYTES = 256 * 1024 * 1024;
 const WAL_CHECK_EVERY = 64;
 
-
 export interface StoreOptions {
   /** Run WAL checkpoints in a worker thread instead of inside commits (see checkpointer.ts). Default false. */
   backgroundCheckpoints?: boolean;
