@@ -6,10 +6,11 @@
 // default 20 ms on 1,000 services), BENCH_AVAIL_RUNS (availability queries timed, default 20), BENCH_BOOKINGS
 // (comma-separated booking counts for the listing memory run, default 2000,10000,100000), BENCH_MEMBERS
 // (comma-separated member counts for the export memory run, default 10000,100000), BENCH_FANOUT_SITES (sites the
-// demo catalogue is cloned to, default 20).
+// demo catalogue is cloned to, default 20), BENCH_SCALE_MEMBERS (comma-separated member counts for the
+// members-at-scale run, default 10000,100000,1000000), BENCH_ONLY=members (run only the members-at-scale section), BENCH_ONLY=startup (only start-up and endless-input).
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, existsSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import os, { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
@@ -27,6 +28,8 @@ const AVAIL_RUNS = Number(process.env.BENCH_AVAIL_RUNS ?? 20);
 const BOOKING_COUNTS = (process.env.BENCH_BOOKINGS ?? '2000,10000,100000').split(',').map(Number);
 const MEMBER_COUNTS = (process.env.BENCH_MEMBERS ?? '10000,100000').split(',').map(Number);
 const FANOUT_SITES = Number(process.env.BENCH_FANOUT_SITES ?? 20);
+const SCALE_MEMBERS = (process.env.BENCH_SCALE_MEMBERS ?? '10000,100000,1000000').split(',').map(Number);
+const ONLY = process.env.BENCH_ONLY;
 const CONCURRENCY = 4;
 
 const tmp = mkdtempSync(join(tmpdir(), 'sitectl-bench-'));
@@ -173,8 +176,149 @@ function measureCommand(args, env) {
   return { ms, rssKiB: Number(readFileSync(rssFile, 'utf8')) };
 }
 
+/** VmRSS and VmHWM (peak) of a process, in MiB, from /proc/PID/status. */
+function rssOf(pid) {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kib = (name) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
+  return { rss: kib('VmRSS') / 1024, hwm: kib('VmHWM') / 1024 };
+}
+
+/**
+ * CPU seconds (user + system) used so far by this process's finished children, from /proc/self/stat (cutime,
+ * cstime in clock ticks of 1/100 s): what a seed cost whatever else the machine was running.
+ */
+function childrenCpuSeconds() {
+  const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[13]) + Number(fields[14])) / 100;
+}
+
+/** Starts the emulator on an existing data dir (no seed), in its own process. */
+async function startOn(dir) {
+  const child = spawn(process.execPath, [bin, 'emulator', 'start', '--port', '0', '--data-dir', dir], { env: baseEnv, stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (d) => (stderr += d));
+  const pidFile = join(dir, 'emulator.pid.json');
+  await waitFor(() => existsSync(pidFile) || child.exitCode !== null, 120_000, 'the emulator').catch((e) => {
+    throw new Error(`${e.message}\n${stderr}`);
+  });
+  if (child.exitCode !== null) throw new Error(`emulator exited: ${stderr}`);
+  const { url } = JSON.parse(readFileSync(pidFile, 'utf8'));
+  const { apiKey, siteId } = JSON.parse(readFileSync(join(dir, 'admin-key.json'), 'utf8'));
+  return { child, url, apiKey, siteId };
+}
+
+async function stopEmulator(emu) {
+  emu.child.kill('SIGTERM');
+  await waitFor(() => emu.child.exitCode !== null || emu.child.signalCode !== null, 30_000, 'emulator stop').catch(() => emu.child.kill('SIGKILL'));
+}
+
+const verdict = (ok) => (ok ? 'PASS' : 'MISS');
+
+/**
+ * The members emulator at 10k, 100k and 1M members (issue 16 section 4): each count seeded by `emulator reset`
+ * in its own process, then served by a fresh emulator whose RSS is read from /proc after the queries.
+ * "First page": APPROVED members sorted by last name, 50 FULL, median of 10 after a cold first call. "Deep page":
+ * the page at 90 % of the matches by offset (cold: the rows before it are skipped in the index), then the page
+ * after it, which the emulator seeks from where the previous page ended (its keyset cursor).
+ */
+async function membersAtScale() {
+  console.log('\nMembers emulator at scale (seeded by `sitectl emulator reset --members N`, served by a fresh `emulator start`)');
+  const rows = [];
+  for (const count of SCALE_MEMBERS) {
+    const dir = join(tmp, `members-${count}`);
+    const t0 = performance.now();
+    const cpu0 = childrenCpuSeconds();
+    timeCommand([bin, 'emulator', 'reset', '--data-dir', dir, '--seed', 'demo', '--members', String(count), '--bookings', '0', '--yes'], baseEnv);
+    const seedMs = performance.now() - t0;
+    const seedCpu = childrenCpuSeconds() - cpu0;
+    const emu = await startOn(dir);
+    try {
+      const idle = rssOf(emu.child.pid);
+      const p = new Pool(new URL(emu.url).origin, { connections: 1 });
+      const query = (offset) =>
+        call(p, emu, 'POST', '/members/v1/members/query', {
+          query: { filter: { status: 'APPROVED' }, sorting: [{ fieldName: 'contact.lastName', order: 'ASC' }], paging: { limit: 50, offset } },
+          fieldsets: ['FULL'],
+        });
+      let t = performance.now();
+      const first = await query(0);
+      const coldMs = performance.now() - t;
+      const firstMs = [];
+      for (let i = 0; i < 10; i++) {
+        t = performance.now();
+        await query(0);
+        firstMs.push(performance.now() - t);
+      }
+      const deep = Math.floor((first.metadata.total * 0.9) / 50) * 50;
+      t = performance.now();
+      const deepPage = await query(deep);
+      const deepOffsetMs = performance.now() - t;
+      t = performance.now();
+      const next = await query(deep + deepPage.members.length);
+      const deepSeekMs = performance.now() - t;
+      if (next.members.length === 0) throw new Error('the page after the deep page is empty');
+      const ids = first.members.map((m) => m.id);
+      let n = 0;
+      const end = performance.now() + READ_SECONDS * 1000;
+      while (performance.now() < end) {
+        await call(p, emu, 'GET', `/members/v1/members/${ids[n % ids.length]}?fieldsets=FULL`);
+        n++;
+      }
+      await p.close();
+      const after = rssOf(emu.child.pid);
+      const row = { count, seedMs, seedCpu, coldMs, firstMs: median(firstMs), deepOffsetMs, deepSeekMs, readsPerS: n / READ_SECONDS, idle, after, total: first.metadata.total };
+      rows.push(row);
+      console.log(
+        `  ${String(count).padStart(7)} members: seeded in ${fmt(seedMs / 1000)} s (${fmt(seedCpu)} s of CPU); first page ${fmt(row.firstMs)} ms (cold ${fmt(coldMs)} ms); deep page at offset ${deep} of ${row.total}: ${fmt(deepOffsetMs)} ms by offset, next page by the seek cursor ${fmt(deepSeekMs)} ms; ${fmt(row.readsPerS, 0)} reads/s on one connection; RSS ${fmt(idle.rss)} MiB idle, ${fmt(after.rss)} MiB after the queries (peak ${fmt(after.hwm)} MiB)`,
+      );
+    } finally {
+      await stopEmulator(emu);
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+  console.log('\n  growth        ' + rows.map((r) => String(r.count).padStart(10)).join(''));
+  const line = (label, f) => console.log(`  ${label.padEnd(14)}${rows.map((r) => f(r).padStart(10)).join('')}`);
+  line('seed s', (r) => fmt(r.seedMs / 1000));
+  line('seed CPU s', (r) => fmt(r.seedCpu));
+  line('first page ms', (r) => fmt(r.firstMs));
+  line('deep offset ms', (r) => fmt(r.deepOffsetMs));
+  line('deep seek ms', (r) => fmt(r.deepSeekMs));
+  line('reads/s', (r) => fmt(r.readsPerS, 0));
+  line('RSS MiB', (r) => fmt(r.after.rss));
+  line('peak RSS MiB', (r) => fmt(r.after.hwm));
+  const at = (c) => rows.find((r) => r.count === c);
+  // Target lines in this section's own words, kept for the run's summary too.
+  const scaleTarget = (label, ok, figure) => {
+    const line = `${label}: ${figure} ${verdict(ok)}`;
+    verdicts.push(line);
+    console.log(`  ${line}`);
+  };
+  const million = at(1_000_000);
+  const hundred = at(100_000);
+  console.log('');
+  if (million) {
+    scaleTarget('1,000,000 members: filtered, sorted first page <= 100 ms', million.firstMs <= 100, `${fmt(million.firstMs)} ms`);
+    scaleTarget('1,000,000 members: deep page by cursor <= 100 ms', million.deepSeekMs <= 100, `${fmt(million.deepSeekMs)} ms (the same page by a cold offset: ${fmt(million.deepOffsetMs)} ms)`);
+    scaleTarget('1,000,000 members: emulator RSS <= 300 MB', million.after.rss * 1.048576 <= 300, `${fmt(million.after.rss * 1.048576)} MB`);
+    scaleTarget('1,000,000 members seeded in < 2 min', million.seedMs < 120_000, `${fmt(million.seedMs / 1000)} s wall, ${fmt(million.seedCpu)} s of CPU (load average ${os.loadavg()[0].toFixed(1)} on ${os.availableParallelism()} CPUs)`);
+  }
+  if (hundred) scaleTarget('100,000 members: emulator RSS <= 150 MB', hundred.after.rss * 1.048576 <= 150, `${fmt(hundred.after.rss * 1.048576)} MB`);
+  const slowest = Math.min(...rows.map((r) => r.readsPerS));
+  scaleTarget('reads on one connection >= 4,000/s (GET member by id, every count)', slowest >= 4000, `${fmt(slowest, 0)}/s at the slowest`);
+}
+
 async function main() {
   console.log(`sitectl benchmarks — node ${process.version}, ${new Date().toISOString()}`);
+  if (ONLY === 'members') {
+    try {
+      await membersAtScale();
+      console.log(`\nTargets (node ${process.version})`);
+      for (const line of verdicts) console.log(`  ${line}`);
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
+    return;
+  }
   const emu = await startEmulator(60);
   const cliEnv = { ...baseEnv, SITECTL_BASE_URL: emu.url, SITECTL_SITE_ID: emu.siteId, SITECTL_API_KEY: emu.apiKey };
   try {
@@ -216,6 +360,11 @@ async function main() {
       const ms = performance.now() - t;
       if (r.status !== 2) throw new Error(`${args.join(' ')} exited ${r.status}, not 2: ${r.stderr}`);
       target(`sitectl ${args.join(' ')}`, ms, 2000, '<=', ' ms');
+    }
+    if (ONLY === 'startup') {
+      console.log(`\nTargets (node ${process.version})`);
+      for (const line of verdicts) console.log(`  ${line}`);
+      return;
     }
 
     // 2. Bulk update of SIZE services.
@@ -340,6 +489,8 @@ async function main() {
     console.log(`  members list --all --ndjson over ${listCount} members: ${fmt(list.ms, 0)} ms, ${fmt(listCount / (list.ms / 1000), 0)} members/s, peak RSS ${fmt(list.rssKiB / 1024)} MiB`);
     const page = measureCommand(['members', 'list', '--status', 'PENDING', '--limit', '50', '--json'], cliEnv);
     console.log(`  members list --status PENDING --limit 50 --json: ${fmt(page.ms, 0)} ms`);
+
+    await membersAtScale();
 
     // 8. Rolling the demo catalogue out to 20 sites with 20 ms added per request (issue 10 section 3).
     console.log(`\nservices clone --to-site x ${FANOUT_SITES} sites, ${LATENCY_MS} ms added per request`);

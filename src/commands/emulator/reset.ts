@@ -29,7 +29,7 @@ export function register(parent: Command, ctx: Context): void {
     .option('--size <n>', 'services in the demo seed (default: as seeded last; 60 at first)')
     .option('--bookings <n>', 'bookings in the demo seed (default: as seeded last; 500 at first)')
     .option('--staff <n>', 'staff members in the demo seed, at least 8 (default: as seeded last; 8 at first)')
-    .option('--members <n>', 'members in the demo seed, up to 100000 (default: as seeded last; 300 at first)')
+    .option('--members <n>', 'members in the demo seed, up to 1000000 (default: as seeded last; 300 at first)')
     .option('-y, --yes', 'do not ask for confirmation')
     .action(async (flags: { dataDir?: string; seed?: string; size?: string; bookings?: string; staff?: string; members?: string; yes?: boolean }) => {
       await run(
@@ -39,7 +39,7 @@ export function register(parent: Command, ctx: Context): void {
           size: numberFlag(flags.size, '--size', 0, 100_000, true),
           bookings: numberFlag(flags.bookings, '--bookings', 0, 100_000, true),
           staff: numberFlag(flags.staff, '--staff', 8, 200, true),
-          members: numberFlag(flags.members, '--members', 0, 100_000, true),
+          members: numberFlag(flags.members, '--members', 0, 1_000_000, true),
           yes: Boolean(flags.yes),
         },
         ctx,

@@ -56,7 +56,7 @@ export function register(parent: Command, ctx: Context): void {
     .option('--size <n>', 'services in the demo seed (default 60)')
     .option('--bookings <n>', 'bookings in the demo seed, over 30 days either side of now (default 500)')
     .option('--staff <n>', 'staff members in the demo seed (default and at least 8)')
-    .option('--members <n>', 'members in the demo seed, every status (default 300, at most 100000)')
+    .option('--members <n>', 'members in the demo seed, every status (default 300, at most 1000000)')
     .option('--latency <ms>', 'fault: milliseconds added to every API reply')
     .option('--error-rate <r>', 'fault: share (0..1) of API requests answered 500/503')
     .option('--error-phase <phase>', "fault: 'before' the change, 'after' it is committed, or 'random' (default before)")
@@ -106,7 +106,7 @@ export function parseFlags(flags: StartFlags, ctx: Pick<Context, 'env'>): StartO
     size: numberFlag(flags.size, '--size', 0, 100_000, true),
     bookings: numberFlag(flags.bookings, '--bookings', 0, 100_000, true),
     staff: numberFlag(flags.staff, '--staff', 8, 200, true),
-    members: numberFlag(flags.members, '--members', 0, 100_000, true),
+    members: numberFlag(flags.members, '--members', 0, 1_000_000, true),
     faults,
     argv,
   };

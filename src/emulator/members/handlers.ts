@@ -13,9 +13,9 @@ import { membersFamily } from '../../api/members.js';
 import { DEFAULT_MEMBERS_PAGE } from '../../api/schemas/member.js';
 import { bulkReply } from '../bulk.js';
 import { ApplicationFailure } from '../errors.js';
-import { compileFilter, runQuery } from '../query/index.js';
+import { checkQuery, compileFilter } from '../query/index.js';
 import { RawJson, serve, type RequestContext } from '../serve.js';
-import type { SiteCollection } from '../store/collection.js';
+import type { PageRequest, SiteCollection, SortSpec } from '../store/collection.js';
 import { type MemberDoc, membersOf } from './model.js';
 import {
   applyActivity,
@@ -29,6 +29,7 @@ import {
   fieldsetOf,
   patchMember,
   project,
+  SEARCH_FIELDS,
   searchPredicate,
   STATUS_TABLE,
   type StatusAction,
@@ -44,9 +45,18 @@ function memberReply(members: SiteCollection<MemberDoc>, doc: MemberDoc, fieldse
   return new RawJson(`{"member":${memberJson(members, doc, fieldset)}}`);
 }
 
+/** The free-text search of a members request as a page's `search` (undefined: no words, no search). */
+function searchOf(search: { expression?: string; fields?: string[] } | undefined): PageRequest<MemberDoc>['search'] {
+  const test = searchPredicate(search);
+  if (!test) return undefined;
+  const words = (search?.expression ?? '').toLowerCase().split(/\s+/).filter(Boolean);
+  return { fields: search?.fields?.length ? search.fields : SEARCH_FIELDS, test, words, key: JSON.stringify([search?.expression, search?.fields]) };
+}
+
 /**
  * One page of members and its `metadata` (wire section 6), in `fieldset`: filter and free-text search on the
- * whole member whatever the fieldset, `sorting`, offset paging (default 50, at most 100).
+ * whole member whatever the fieldset, `sorting`, offset paging (default 50, at most 100). Runs in SQLite
+ * (SiteCollection.page): only the page's members are read.
  */
 function membersPage(
   ctx: RequestContext<unknown>,
@@ -55,34 +65,27 @@ function membersPage(
   fieldset: FieldsetName,
 ): RawJson {
   const members = membersOf(ctx);
-  const matches = searchPredicate(search);
-  const docs = matches ? [...members.all()].filter(matches) : members.all();
-  const page = runQuery(
-    docs,
-    { filter: query?.filter, sort: query?.sorting, paging: { limit: query?.paging?.limit ?? DEFAULT_MEMBERS_PAGE, offset: query?.paging?.offset } },
-    'query',
-    matches ? undefined : members.memo,
-  );
+  const { limit, offset } = checkQuery({ filter: query?.filter, sort: query?.sorting, paging: { limit: query?.paging?.limit ?? DEFAULT_MEMBERS_PAGE, offset: query?.paging?.offset } });
+  const sort = query?.sorting as SortSpec[] | undefined;
+  const page = members.page({ filter: query?.filter, sort: sort?.length ? sort : undefined, offset, limit, search: searchOf(search) });
   let text = '{"members":[';
   for (let i = 0; i < page.items.length; i++) text += (i ? ',' : '') + memberJson(members, page.items[i]!, fieldset);
-  const meta = page.pagingMetadata;
-  text += `],"metadata":${JSON.stringify({ count: meta.count, offset: meta.offset, total: meta.total, tooManyToCount: meta.tooManyToCount })}}`;
+  text += `],"metadata":${JSON.stringify({ count: page.items.length, offset, total: page.total, tooManyToCount: false })}}`;
   return new RawJson(text);
 }
 
-/** Every member matching a by-filter request (filter and optional search). */
-function matching(members: SiteCollection<MemberDoc>, filter: Record<string, unknown>, search?: { expression?: string; fields?: string[] }): MemberDoc[] {
-  const predicate = compileFilter(filter, 'filter');
-  const matches = searchPredicate(search);
-  return [...members.all()].filter((m) => predicate(m) && (!matches || matches(m)));
+/** The ids of every member matching a by-filter request (filter and optional search), in creation order. */
+function matching(members: SiteCollection<MemberDoc>, filter: Record<string, unknown>, search?: { expression?: string; fields?: string[] }): string[] {
+  compileFilter(filter, 'filter');
+  return members.matchingIds(filter, searchOf(search));
 }
 
 /** A status action by filter: applied to each matching member the table allows; the others are left alone. */
 function statusJob(ctx: RequestContext<{ filter: Record<string, unknown> }>, action: StatusAction) {
   const members = membersOf(ctx);
   const rule = STATUS_TABLE[action];
-  for (const m of matching(members, ctx.body.filter)) {
-    if (rule.from.includes(m.status)) applyStatus(members, m.id, action, ctx.now);
+  for (const id of matching(members, ctx.body.filter)) {
+    if (rule.from.includes(members.require(id).status)) applyStatus(members, id, action, ctx.now);
   }
   return { jobId: crypto.randomUUID() };
 }
@@ -184,9 +187,9 @@ export const membersServed = serve(membersFamily, {
   bulkDeleteMembersByFilter(ctx) {
     const members = membersOf(ctx);
     const targets = matching(members, ctx.body.filter, ctx.body.search);
-    const ids = new Set(targets.map((m) => m.id));
+    const ids = new Set(targets);
     checkContentAssignee(members, ctx.body.contentAssigneeId, (id) => ids.has(id));
-    for (const m of targets) members.delete(m.id);
+    for (const id of targets) members.delete(id);
     return { jobId: crypto.randomUUID() };
   },
 

@@ -88,6 +88,15 @@ export const MEMBERS = defineCollection<MemberDoc>({
   notFound: 'MEMBER_NOT_FOUND',
   // Members carry no revision on the wire (wire section 8): the rules stamp createdDate and updatedDate.
   revisioned: false,
+  // A site may hold a million members: they are queried in SQLite, not kept in memory (store/collection.ts).
+  queryable: {
+    fields: [
+      'id', 'loginEmail', 'loginEmailVerified', 'status', 'privacyStatus', 'activityStatus', 'contactId',
+      'contact.firstName', 'contact.lastName', 'contact.company', 'contact.jobTitle', 'contact.birthdate',
+      'profile.nickname', 'profile.slug', 'profile.title', 'createdDate', 'updatedDate', 'lastLoginDate',
+    ],
+    indexed: ['id', 'loginEmail', 'status', 'contact.lastName', 'profile.nickname', 'createdDate'],
+  },
   uniques: [
     { name: 'slug', values: (m) => (m.profile?.slug ? [m.profile.slug] : []), code: 'SLUG_ALREADY_EXISTS', what: 'slug' },
     { name: 'loginEmail', values: (m) => (m.loginEmail ? [m.loginEmail.toLowerCase()] : []), code: 'EMAIL_ALREADY_EXISTS', what: 'login e-mail' },

@@ -69,14 +69,28 @@ function isEmptyFilter(filter: unknown): boolean {
  */
 export function runQuery<T>(docs: Iterable<T>, query: unknown, field = 'query', memo?: MatchMemo<T>): OffsetPage<T> {
   const q = (query ?? {}) as { filter?: unknown; sort?: unknown; paging?: { limit?: unknown; offset?: unknown } };
-  if (typeof q !== 'object') throw ValidationFailure.field(field, 'must be an object');
-  const predicate = compileFilter(q.filter, `${field}.filter`);
-  const sorter = compileSort(q.sort, `${field}.sort`);
-  const limit = pageLimit(q.paging?.limit, `${field}.paging.limit`, DEFAULT_QUERY_LIMIT);
-  const offset = pageOffset(q.paging?.offset, `${field}.paging.offset`);
+  const { predicate, sorter, limit, offset } = checkQuery(q, field);
   const matched = matches(docs, isEmptyFilter(q.filter) ? undefined : predicate, sorter, memo, ['q', q.filter ?? null, q.sort ?? null]);
   const items = matched.slice(offset, offset + limit);
   return { items, pagingMetadata: { count: items.length, offset, total: matched.length, tooManyToCount: false } };
+}
+
+/**
+ * Validates `{filter, sort, paging:{limit, offset}}` as {@link runQuery} does, in the same order, for a query
+ * that runs elsewhere (a queryable collection's SQL: SiteCollection.page).
+ * @returns the compiled filter and sorter, and the page's limit (default 100) and offset (default 0)
+ * @throws ValidationFailure on a malformed filter (`<field>.filter`), sort (`<field>.sort`) or paging
+ */
+export function checkQuery(
+  query: { filter?: unknown; sort?: unknown; paging?: { limit?: unknown; offset?: unknown } },
+  field = 'query',
+): { predicate: (doc: unknown) => boolean; sorter: ReturnType<typeof compileSort>; limit: number; offset: number } {
+  if (typeof query !== 'object') throw ValidationFailure.field(field, 'must be an object');
+  const predicate = compileFilter(query.filter, `${field}.filter`);
+  const sorter = compileSort(query.sort, `${field}.sort`);
+  const limit = pageLimit(query.paging?.limit, `${field}.paging.limit`, DEFAULT_QUERY_LIMIT);
+  const offset = pageOffset(query.paging?.offset, `${field}.paging.offset`);
+  return { predicate, sorter, limit, offset };
 }
 
 /** `{filter}` -> number of matches. @throws ValidationFailure on a malformed filter (field `filter`). */

@@ -31,7 +31,7 @@ export interface SeedOptions {
   bookings?: number;
   /** Staff members per site (default 8, at least 8): more spread the appointment services over more people. */
   staff?: number;
-  /** Members of the default site (default 300, at most 100,000): every status, see seed/members.ts. */
+  /** Members of the default site (default 300, at most 1,000,000): every status, see seed/members.ts. */
   members?: number;
 }
 

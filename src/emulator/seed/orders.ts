@@ -52,7 +52,9 @@ const MIX: Array<[Kind, number]> = [
 export function seedPlansAndOrders(store: Store, site: string, base: number, count = DEFAULT_SEED_ORDERS): void {
   const rnd = new Prng(ORDERS_PRNG_SEED);
   const plans = seedPlans(store, site, base, rnd);
-  const buyers = [...membersOf(store, site).all()].filter((m) => m.status === 'APPROVED');
+  // Ids only: a site may hold a million members, read here one at a time as buyers are picked.
+  const members = membersOf(store, site);
+  const buyers = members.matchingIds({ status: 'APPROVED' });
   if (buyers.length === 0 || count <= 0) return;
   const book = orderBookOf({ db: (def) => store.collection(def).at(site), now: iso(base), store, site }, () => rnd.uuid());
   const once = new Set<string>();
@@ -62,13 +64,13 @@ export function seedPlansAndOrders(store: Store, site: string, base: number, cou
   const buyersRnd = new Prng(BUYERS_PRNG_SEED);
   const buyerFor = (plan: PlanDoc): MemberDoc => {
     for (let tries = 0; tries < 20; tries++) {
-      const m = buyersRnd.pick(buyers);
-      if (plan.maxPurchasesPerBuyer === 0 || !once.has(`${plan.id}|${m.id}`)) {
-        once.add(`${plan.id}|${m.id}`);
-        return m;
+      const id = buyersRnd.pick(buyers);
+      if (plan.maxPurchasesPerBuyer === 0 || !once.has(`${plan.id}|${id}`)) {
+        once.add(`${plan.id}|${id}`);
+        return members.require(id);
       }
     }
-    return buyersRnd.pick(buyers);
+    return members.require(buyersRnd.pick(buyers));
   };
 
   for (let i = 0; i < count; i++) {

@@ -13,9 +13,18 @@
  * Documents are immutable once stored: writers build a new document (copy on write) and pass it in. That lets
  * the collection keep each document's JSON text (written once, reused for events and replies) and memoise
  * query matches until the next write to the site's data of this kind.
+ *
+ * Where documents live: a collection is *resident* (every document parsed in memory, loaded on first use) unless
+ * it declares `queryable` fields. A queryable collection (members: a site may hold a million) keeps only a small
+ * cache of recently read documents; `get` reads SQLite, `all` streams rows parsed one at a time, and
+ * {@link SiteCollection.page} runs filters, sorts and paging in SQL over its query table (store/query-table.ts).
  */
 import { ApplicationFailure, REVISION_MISMATCH_MESSAGE } from '../errors.js';
+import { compileFilter } from '../query/filter.js';
 import { MatchMemo } from '../query/memo.js';
+import { translateQuery, type SqlQuery } from '../query/sql.js';
+import { compareKeys, compilePath, first, sortKey, type SortKey } from '../query/values.js';
+import type { QueryableDef, QueryTable, SeekPoint } from './query-table.js';
 
 /** What every stored document has. Revision and dates are filled in by the collection. */
 export interface Doc {
@@ -47,6 +56,11 @@ export interface CollectionDef<T extends Doc> {
   uniques?: readonly UniqueDef<T>[];
   /** Revisions and updatedDate maintained by the collection (default true). */
   revisioned?: boolean;
+  /**
+   * Fields queried in SQLite: the collection is then not kept in memory (see the module comment). Filters and
+   * sorts on other fields still work, by a streamed scan.
+   */
+  queryable?: QueryableDef;
   /** Phantom: carries the document type. */
   readonly _type?: T;
 }
@@ -60,20 +74,28 @@ export interface CollectionStore {
   /** Every stored row of a kind (of one site, when given). */
   rows(kind: string, site?: string): IterableIterator<{ site: string; doc: string }>;
   rowDoc(kind: string, site: string, id: string): string | undefined;
-  insertRow(kind: string, site: string, id: string, doc: string): void;
+  /** Returns the new row's `seq` (creation order). */
+  insertRow(kind: string, site: string, id: string, doc: string): number;
+  /** How many documents of a kind a site holds. */
+  countRows(kind: string, site: string): number;
+  /** The query table of a queryable kind. */
+  queryTable(kind: string, def: QueryableDef): QueryTable;
   updateRow(kind: string, site: string, id: string, doc: string): void;
   deleteRow(kind: string, site: string, id: string): void;
   /** Marks a document changed in the current transaction (the cache is rolled back with it). */
   touch(kind: string, site: string, id: string): void;
   /** The id holding a unique value, if any. */
   uniqueOwner(kind: string, site: string, name: string, value: string): string | undefined;
-  claimUnique(kind: string, site: string, name: string, value: string, id: string): void;
+  /** Claims a value for `id` when no document holds it; returns false (nothing changed) when one does. */
+  claimUnique(kind: string, site: string, name: string, value: string, id: string): boolean;
   releaseUnique(kind: string, site: string, name: string, value: string, id: string): void;
   releaseAllUniques(kind: string, site: string, id: string): void;
   /** Records a domain event; returns its sequence number. */
   appendEvent(site: string, type: string, entityId: string, entityJson: string): number;
   /** The emulator clock's now as an ISO string. */
   now(): string;
+  /** Inside a bulk load (a seed): an insert leaves a taken id to the table's primary key. */
+  readonly bulkLoading: boolean;
 }
 
 /** Declares a collection (a typed constant; the store instantiates it). */
@@ -96,7 +118,34 @@ interface SiteState<T> {
   /** Values derived from every document (indexes), valid for `derivedAt` generation. */
   derived: Map<string, unknown>;
   derivedAt: number;
+  /** Of a queryable collection: totals and page ends of recent queries, valid for `seeksAt` generation. */
+  seeks: Map<string, { total?: number; end?: SeekPoint }>;
+  seeksAt: number;
 }
+
+/** A sort as the wire sends it (already validated by compileSort). */
+export interface SortSpec {
+  fieldName: string;
+  order?: string;
+}
+
+/**
+ * One page of a query (see {@link SiteCollection.page}). `search` is a further predicate on the document (the
+ * members' free-text search): the fields it reads, the test, a key naming it among queries, and when the test
+ * is "every one of `words` appears in the lower-case text of one of the fields", the words (then it runs in SQL).
+ */
+export interface PageRequest<T> {
+  filter?: unknown;
+  sort?: readonly SortSpec[];
+  offset: number;
+  limit: number;
+  search?: { fields: readonly string[]; test: (doc: T) => boolean; key: string; words?: readonly string[] };
+}
+
+/** Documents parsed and kept by a queryable collection (most recently read last). */
+const CACHE_SIZE = 2000;
+/** Queries whose totals and page ends a queryable collection remembers per site. */
+const SEEK_ENTRIES = 64;
 
 /** Returns `revision + 1` for the platform's int64-as-string revisions. */
 export function nextRevision(revision: string | undefined): string {
@@ -117,17 +166,24 @@ export class Collection<T extends Doc> {
   private readonly sites = new Map<string, SiteState<T>>();
   private readonly json = new WeakMap<object, string>();
   private loaded = false;
+  /** Whether every document is kept in memory (no `queryable` fields). */
+  readonly resident: boolean;
+  /** A queryable collection's recently read documents, by `site NUL id`. */
+  private readonly cache = new Map<string, T>();
 
   constructor(
     readonly def: CollectionDef<T>,
     readonly store: CollectionStore,
-  ) {}
+  ) {
+    this.resident = def.queryable === undefined;
+    if (def.queryable) store.queryTable(def.kind, def.queryable);
+  }
 
   private state(site: string): SiteState<T> {
-    if (!this.loaded) this.load();
+    if (!this.loaded && this.resident) this.load();
     let s = this.sites.get(site);
     if (!s) {
-      const fresh: SiteState<T> = { docs: new Map(), generation: 0, memo: undefined as unknown as MatchMemo<T>, derived: new Map(), derivedAt: 0 };
+      const fresh: SiteState<T> = { docs: new Map(), generation: 0, memo: undefined as unknown as MatchMemo<T>, derived: new Map(), derivedAt: 0, seeks: new Map(), seeksAt: 0 };
       fresh.memo = new MatchMemo<T>(() => fresh.generation);
       s = fresh;
       this.sites.set(site, s);
@@ -153,7 +209,125 @@ export class Collection<T extends Doc> {
   }
 
   /** @internal */ docsOf(site: string): Map<string, T> {
+    if (!this.resident) throw new Error(`${this.def.kind} is queried in SQLite: its documents are not kept in memory`);
     return this.state(site).docs;
+  }
+
+  private table(): QueryTable {
+    return this.store.queryTable(this.def.kind, this.def.queryable!);
+  }
+
+  /** @internal The document or undefined (a queryable collection reads SQLite unless it has it cached). */
+  getDoc(site: string, id: string): T | undefined {
+    if (this.resident) return this.state(site).docs.get(id);
+    const key = `${site}\u0000${id}`;
+    let doc = this.cache.get(key);
+    if (doc) {
+      this.cache.delete(key);
+      this.cache.set(key, doc);
+      return doc;
+    }
+    const text = this.store.rowDoc(this.def.kind, site, id);
+    if (text === undefined) return undefined;
+    doc = JSON.parse(text) as T;
+    this.json.set(doc, text);
+    this.remember(key, doc);
+    return doc;
+  }
+
+  private remember(key: string, doc: T): void {
+    this.cache.delete(key);
+    if (this.cache.size >= CACHE_SIZE) this.cache.delete(this.cache.keys().next().value as string);
+    this.cache.set(key, doc);
+  }
+
+  /** @internal Every document of the site in creation order (a queryable collection parses one row at a time). */
+  *allDocs(site: string): IterableIterator<T> {
+    if (this.resident) {
+      yield* this.state(site).docs.values();
+      return;
+    }
+    for (const row of this.store.rows(this.def.kind, site)) {
+      const doc = JSON.parse(row.doc) as T;
+      this.json.set(doc, row.doc);
+      yield doc;
+    }
+  }
+
+  /** @internal How many documents the site holds. */
+  sizeOf(site: string): number {
+    return this.resident ? this.state(site).docs.size : this.store.countRows(this.def.kind, site);
+  }
+
+  /** The SQL of a query on a queryable collection, or undefined when it must scan (query/sql.ts). */
+  private sqlOf(site: string, req: Pick<PageRequest<T>, 'filter' | 'sort' | 'search'>): SqlQuery | undefined {
+    if (this.resident || this.table().hasIrregular(site)) return undefined;
+    const search = req.search as { fields: readonly string[]; test: (doc: unknown) => boolean; words?: readonly string[] } | undefined;
+    return translateQuery(this.def.queryable!.fields, req.filter, req.sort, search);
+  }
+
+  /** @internal See {@link SiteCollection.page}. */
+  page(site: string, req: PageRequest<T>): { items: T[]; total: number } {
+    const q = this.sqlOf(site, req);
+    if (!q) return this.scanPage(site, req);
+    const s = this.state(site);
+    if (s.seeksAt !== s.generation) {
+      s.seeks.clear();
+      s.seeksAt = s.generation;
+    }
+    const shape = JSON.stringify([req.filter ?? null, req.sort ?? null, req.search?.key ?? null]);
+    const table = this.table();
+    const counted = this.seekEntry(s, shape);
+    counted.total ??= table.count(site, q);
+    const from = req.offset > 0 ? s.seeks.get(`${req.offset}\u0000${shape}`)?.end : undefined;
+    const { ids, end } = from ? table.page(site, q, { offset: 0, limit: req.limit, after: from }) : table.page(site, q, { offset: req.offset, limit: req.limit });
+    if (end) this.seekEntry(s, `${req.offset + ids.length}\u0000${shape}`).end = end;
+    return { items: ids.map((id) => this.getDoc(site, id)!), total: counted.total };
+  }
+
+  private seekEntry(s: SiteState<T>, key: string): { total?: number; end?: SeekPoint } {
+    let e = s.seeks.get(key);
+    if (!e) {
+      if (s.seeks.size >= SEEK_ENTRIES) s.seeks.delete(s.seeks.keys().next().value as string);
+      e = {};
+      s.seeks.set(key, e);
+    }
+    return e;
+  }
+
+  /**
+   * A page by a streamed scan: each document parsed, tested and dropped; only the matches' ids and sort keys
+   * are kept, then the page's documents are read again by id. For filters and sorts on undeclared fields.
+   */
+  private scanPage(site: string, req: PageRequest<T>): { items: T[]; total: number } {
+    const accept = compileFilter(req.filter);
+    const keys = (req.sort ?? []).map((sp) => ({ path: compilePath(sp.fieldName), sign: sp.order === 'DESC' ? -1 : 1 }));
+    const matched: Array<{ id: string; k: SortKey[] }> = [];
+    for (const doc of this.allDocs(site)) {
+      if (!accept(doc) || (req.search && !req.search.test(doc))) continue;
+      matched.push({ id: doc.id, k: keys.map((key) => sortKey(first(doc, key.path))) });
+    }
+    if (keys.length > 0) {
+      matched.sort((a, b) => {
+        for (let i = 0; i < keys.length; i++) {
+          const c = compareKeys(a.k[i]!, b.k[i]!);
+          if (c !== 0) return c * keys[i]!.sign;
+        }
+        return 0;
+      });
+    }
+    const items = matched.slice(req.offset, req.offset + req.limit).map((m) => this.getDoc(site, m.id)!);
+    return { items, total: matched.length };
+  }
+
+  /** @internal See {@link SiteCollection.matchingIds}. */
+  matchingIds(site: string, filter: unknown, search?: PageRequest<T>['search']): string[] {
+    const q = this.sqlOf(site, { filter, search });
+    if (q) return this.table().ids(site, q);
+    const accept = compileFilter(filter);
+    const ids: string[] = [];
+    for (const doc of this.allDocs(site)) if (accept(doc) && (!search || search.test(doc))) ids.push(doc.id);
+    return ids;
   }
 
   /** @internal */ memoOf(site: string): MatchMemo<T> {
@@ -186,14 +360,18 @@ export class Collection<T extends Doc> {
     this.state(site).generation++;
   }
 
-  /** @internal Stores `doc` in the cache and SQLite (insert or replace). */
+  /** @internal Stores `doc` in the cache and SQLite (insert or replace), and its query table row if any. */
   write(site: string, doc: T, isNew: boolean): void {
     const text = JSON.stringify(doc);
     this.store.touch(this.def.kind, site, doc.id);
-    if (isNew) this.store.insertRow(this.def.kind, site, doc.id, text);
-    else this.store.updateRow(this.def.kind, site, doc.id, text);
+    const seq = isNew ? this.store.insertRow(this.def.kind, site, doc.id, text) : (this.store.updateRow(this.def.kind, site, doc.id, text), 0);
     this.json.set(doc, text);
-    this.state(site).docs.set(doc.id, doc);
+    if (this.resident) this.state(site).docs.set(doc.id, doc);
+    else {
+      if (isNew) this.table().add(site, doc.id, seq, doc);
+      else this.table().replace(site, doc.id, doc);
+      this.cache.delete(`${site}\u0000${doc.id}`);
+    }
     this.changed(site);
   }
 
@@ -201,7 +379,11 @@ export class Collection<T extends Doc> {
   remove(site: string, id: string): void {
     this.store.touch(this.def.kind, site, id);
     this.store.deleteRow(this.def.kind, site, id);
-    this.state(site).docs.delete(id);
+    if (this.resident) this.state(site).docs.delete(id);
+    else {
+      this.table().delete(site, id);
+      this.cache.delete(`${site}\u0000${id}`);
+    }
     this.changed(site);
   }
 
@@ -210,6 +392,11 @@ export class Collection<T extends Doc> {
    * document comes back that the cache had dropped, the site's map is rebuilt so creation order is kept.
    */
   reload(site: string, ids: Iterable<string>): void {
+    if (!this.resident) {
+      for (const id of ids) this.cache.delete(`${site}\u0000${id}`);
+      this.changed(site);
+      return;
+    }
     if (!this.loaded) return;
     const s = this.state(site);
     let reorder = false;
@@ -235,9 +422,16 @@ export class Collection<T extends Doc> {
     this.changed(site);
   }
 
+  /** @internal A queryable collection after a rolled-back transaction: drops its cache, every site changed. */
+  forget(): void {
+    this.cache.clear();
+    for (const site of this.sites.keys()) this.changed(site);
+  }
+
   /** @internal Drops every cached document (after the store was cleared). */
   clear(): void {
     this.sites.clear();
+    this.cache.clear();
     this.loaded = false;
   }
 }
@@ -262,7 +456,7 @@ export class SiteCollection<T extends Doc> {
 
   /** The document, or undefined. Do not mutate it: build a copy and {@link update} it. */
   get(id: string): T | undefined {
-    return this.collection.docsOf(this.site).get(id);
+    return this.collection.getDoc(this.site, id);
   }
 
   /**
@@ -275,13 +469,34 @@ export class SiteCollection<T extends Doc> {
     return doc;
   }
 
-  /** Every document of the site in creation order. Do not mutate them. */
+  /**
+   * Every document of the site in creation order. Do not mutate them. A queryable collection parses them one at
+   * a time as the iteration goes: do not keep them all (use {@link page} or {@link matchingIds}).
+   */
   all(): IterableIterator<T> {
-    return this.collection.docsOf(this.site).values();
+    return this.collection.allDocs(this.site);
   }
 
   get size(): number {
-    return this.collection.docsOf(this.site).size;
+    return this.collection.sizeOf(this.site);
+  }
+
+  /**
+   * One page of the documents matching `filter` (and `search`), sorted by `sort` (ties, and no sort, in creation
+   * order), `limit` of them from `offset`; `total` counts every match. A queryable collection runs it in SQL
+   * (query/sql.ts; only the page is parsed) and remembers where each page ended, so the next page of the same
+   * query seeks there instead of skipping `offset` rows; a filter or sort on an undeclared field, or a site
+   * holding an irregular document, scans (one document parsed at a time, only the matches' ids and sort keys
+   * kept). `filter` and `sort` must have been validated (compileFilter, compileSort).
+   * @throws ValidationFailure only as the filter evaluator does (a range comparing a date with text)
+   */
+  page(req: PageRequest<T>): { items: T[]; total: number } {
+    return this.collection.page(this.site, req);
+  }
+
+  /** The ids of every document matching `filter` (and `search`), in creation order (by-filter jobs). */
+  matchingIds(filter: unknown, search?: PageRequest<T>['search']): string[] {
+    return this.collection.matchingIds(this.site, filter, search);
   }
 
   /** Memo of query matches over {@link all}, valid until the next write to this site's documents. */
@@ -312,14 +527,12 @@ export class SiteCollection<T extends Doc> {
       const before = new Set(previous ? unique.values(previous) : []);
       const after = new Set(unique.values(doc));
       for (const value of after) {
-        if (before.has(value)) continue;
-        const owner = this.owner(unique.name, value);
-        if (owner !== undefined && owner !== doc.id) {
+        if (before.has(value) || this.store.claimUnique(this.def.kind, this.site, unique.name, value, doc.id)) continue;
+        if (this.owner(unique.name, value) !== doc.id) {
           throw new ApplicationFailure(409, unique.code, `${unique.what} "${value}" is already used by another ${this.def.entity}`, {
             [unique.name]: value,
           });
         }
-        this.store.claimUnique(this.def.kind, this.site, unique.name, value, doc.id);
       }
       for (const value of before) if (!after.has(value)) this.store.releaseUnique(this.def.kind, this.site, unique.name, value, doc.id);
     }
@@ -337,7 +550,7 @@ export class SiteCollection<T extends Doc> {
    * @throws ApplicationFailure 409 when the id exists or a unique value is taken
    */
   insert(doc: T, opts: WriteOptions = {}): T {
-    if (this.get(doc.id)) throw new ApplicationFailure(409, 'ALREADY_EXISTS', `${this.def.entity} ${doc.id} already exists`, { id: doc.id });
+    if (!this.store.bulkLoading && this.get(doc.id)) throw new ApplicationFailure(409, 'ALREADY_EXISTS', `${this.def.entity} ${doc.id} already exists`, { id: doc.id });
     const now = this.store.now();
     const stored = (this.def.revisioned === false
       ? { ...doc }

@@ -13,6 +13,10 @@
  * a transaction or savepoint rolls back, the cached documents it touched are reloaded from the file, so the
  * cache never shows uncommitted data. One transaction may span collections (a booking and the capacity it
  * takes; an order and its member).
+ *
+ * Query tables: a collection that declares queryable fields (members) is not kept in memory; its filters, sorts
+ * and pages run in SQL over `query_<kind>` (query-table.ts, query/sql.ts), and the connection has the function
+ * `sitectl_leaf` those queries call for what SQL cannot decide itself.
  */
 import { chmodSync, mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -20,7 +24,9 @@ import { Clock } from '../clock.js';
 import { Checkpointer } from './checkpointer.js';
 import { Collection, type CollectionDef, type Doc } from './collection.js';
 import { openSchema } from './migrate.js';
+import { BULK_CACHE_KIB, QueryTable, type QueryableDef } from './query-table.js';
 import { openDatabase, pragma, prepare, transaction, type Database } from './sqlite.js';
+import { leafFunction, type SqlLeaf } from '../query/sql.js';
 
 export interface DomainEvent {
   seq: number;
@@ -109,6 +115,13 @@ export class Store {
   private commits = 0;
   /** One transaction wrapper for every call: better-sqlite3 nests it as a savepoint inside an open one. */
   private readonly inTransaction: <T>(fn: () => T) => T;
+  private readonly queryTables = new Map<string, QueryTable>();
+  /** Inside {@link bulkLoad}. */
+  bulkLoading = false;
+  /** Query tables opened in each open transaction level: forgotten when it rolls back (their DDL is undone). */
+  private openedStack: string[][] = [];
+  /** The leaves of the query running now, for `sitectl_leaf` (queries run synchronously, one at a time). */
+  private leaves: readonly SqlLeaf[] = [];
 
   /** @throws Error when the data dir cannot be created or the file is not a SQLite database */
   constructor(
@@ -140,6 +153,7 @@ export class Store {
       if (this.checkpointer) pragma(this.db, 'wal_autocheckpoint = 0');
     }
     const db = this.db;
+    db.function('sitectl_leaf', { varargs: true, deterministic: false }, leafFunction(() => this.leaves) as (...args: unknown[]) => number);
     this.stmt = {
       rows: prepare<[string], { site: string; doc: string }>(db, 'SELECT site, doc FROM docs WHERE kind = ? ORDER BY seq'),
       siteRows: prepare<[string, string], { site: string; doc: string }>(db, 'SELECT site, doc FROM docs WHERE kind = ? AND site = ? ORDER BY seq'),
@@ -149,11 +163,12 @@ export class Store {
       deleteRow: prepare<[string, string, string]>(db, 'DELETE FROM docs WHERE site = ? AND kind = ? AND id = ?'),
       maxSeq: prepare<[], { m: number | null }>(db, 'SELECT MAX(seq) AS m FROM docs'),
       countRows: prepare<[], { site: string; kind: string; n: number }>(db, 'SELECT site, kind, COUNT(*) AS n FROM docs GROUP BY site, kind'),
+      countKind: prepare<[string, string], { n: number }>(db, 'SELECT COUNT(*) AS n FROM docs WHERE kind = ? AND site = ?'),
       uniqueOwner: prepare<[string, string, string, string], { id: string }>(db, 
         'SELECT id FROM uniques WHERE site = ? AND kind = ? AND name = ? AND value = ?',
       ),
       claimUnique: prepare<[string, string, string, string, string]>(db, 
-        'INSERT OR REPLACE INTO uniques (site, kind, name, value, id) VALUES (?, ?, ?, ?, ?)',
+        'INSERT OR IGNORE INTO uniques (site, kind, name, value, id) VALUES (?, ?, ?, ?, ?)',
       ),
       releaseUnique: prepare<[string, string, string, string, string]>(db, 
         'DELETE FROM uniques WHERE site = ? AND kind = ? AND name = ? AND value = ? AND id = ?',
@@ -199,15 +214,21 @@ export class Store {
     if (outer) this.txNow = now ?? this.clock.nowIso();
     const touched = new Set<Key>();
     this.touchedStack.push(touched);
+    const opened: string[] = [];
+    this.openedStack.push(opened);
     try {
       const result = this.inTransaction(fn);
       this.touchedStack.pop();
+      this.openedStack.pop();
       const parent = this.touchedStack[this.touchedStack.length - 1];
       if (parent) for (const k of touched) parent.add(k);
+      this.openedStack[this.openedStack.length - 1]?.push(...opened);
       if (outer && this.checkpointer && ++this.commits % WAL_CHECK_EVERY === 0) this.capWal();
       return result;
     } catch (err) {
       this.touchedStack.pop();
+      this.openedStack.pop();
+      for (const kind of opened) this.queryTables.delete(kind);
       this.reloadTouched(touched);
       this.siteIds = undefined;
       throw err;
@@ -224,6 +245,10 @@ export class Store {
   private reloadTouched(keys: Set<Key>): void {
     const bySite = new Map<string, { kind: string; site: string; ids: string[] }>();
     for (const key of keys) {
+      if (!key.includes('\u0000')) {
+        this.collections.get(key)?.forget();
+        continue;
+      }
       const [kind, site, id] = key.split('\u0000') as [string, string, string];
       const k = `${kind}\u0000${site}`;
       let entry = bySite.get(k);
@@ -237,7 +262,9 @@ export class Store {
   touch(kind: string, site: string, id: string): void {
     const top = this.touchedStack[this.touchedStack.length - 1];
     if (!top) throw new Error('store writes must run inside store.tx()');
-    top.add(keyOf(kind, site, id));
+    // A collection not kept in memory forgets its few cached documents on a rollback: no key per write (a seed
+    // of a million members would keep a million).
+    top.add(this.collections.get(kind)?.resident === false ? kind : keyOf(kind, site, id));
   }
 
   /** Checkpoints on this connection when background checkpoints have let the WAL grow past its cap. */
@@ -260,8 +287,74 @@ export class Store {
     return this.stmt.rowDoc.get(site, kind, id)?.doc;
   }
 
-  /** @internal */ insertRow(kind: string, site: string, id: string, doc: string): void {
-    this.stmt.insertRow.run(site, kind, id, this.nextSeq++, doc);
+  /** @internal Inserts a document's row; returns its `seq` (creation order). */
+  insertRow(kind: string, site: string, id: string, doc: string): number {
+    const seq = this.nextSeq++;
+    this.stmt.insertRow.run(site, kind, id, seq, doc);
+    return seq;
+  }
+
+  /** @internal How many documents of a kind the site holds. */
+  countRows(kind: string, site: string): number {
+    return this.stmt.countKind.get(kind, site)?.n ?? 0;
+  }
+
+  /**
+   * @internal The query table of a kind that declares queryable fields (created, or rebuilt from its documents,
+   * on first use: query-table.ts).
+   */
+  queryTable(kind: string, def: QueryableDef): QueryTable {
+    let t = this.queryTables.get(kind);
+    if (!t) {
+      t = new QueryTable(this.db, kind, def, (leaves, fn) => this.withLeaves(leaves, fn));
+      this.queryTables.set(kind, t);
+      this.openedStack[this.openedStack.length - 1]?.push(kind);
+    }
+    return t;
+  }
+
+  /**
+   * Runs `fn` (a bulk load inside the caller's transaction: a seed) with a page cache of 384 MiB instead of
+   * SQLite's 2 MiB, and the indexes of the open query tables and `uniques_owner` built once at the end instead
+   * of row by row (each is one sort then; row by row, random keys touch pages all over a large B-tree). Inserts
+   * of the load leave a taken id to the table's primary key (SQLite's constraint error, not a 409): the data of
+   * a seed is new by construction.
+   */
+  bulkLoad<R>(fn: () => R): R {
+    if (this.bulkLoading) return fn();
+    const before = pragma(this.db, 'cache_size') as number;
+    this.bulkLoading = true;
+    pragma(this.db, `cache_size = ${BULK_CACHE_KIB}`);
+    this.db.exec('DROP INDEX IF EXISTS uniques_owner');
+    try {
+      let run = fn;
+      for (const t of this.queryTables.values()) {
+        const inner = run;
+        run = () => t.withoutIndexes(inner);
+      }
+      return run();
+    } finally {
+      this.bulkLoading = false;
+      this.db.exec('CREATE INDEX IF NOT EXISTS uniques_owner ON uniques(site, kind, id)');
+      pragma(this.db, `cache_size = ${before}`);
+    }
+  }
+
+  private withLeaves<R>(leaves: readonly SqlLeaf[], fn: () => R): R {
+    const previous = this.leaves;
+    this.leaves = leaves;
+    try {
+      return fn();
+    } finally {
+      this.leaves = previous;
+    }
+  }
+
+  /** Names of the query tables in the file (some may not be open in this process yet). */
+  private queryTableNames(): string[] {
+    return prepare<[], { name: string }>(this.db, "SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'query\\_%' ESCAPE '\\'")
+      .all()
+      .map((r) => r.name);
   }
 
   /** @internal */ updateRow(kind: string, site: string, id: string, doc: string): void {
@@ -276,8 +369,9 @@ export class Store {
     return this.stmt.uniqueOwner.get(site, kind, name, value)?.id;
   }
 
-  /** @internal */ claimUnique(kind: string, site: string, name: string, value: string, id: string): void {
-    this.stmt.claimUnique.run(site, kind, name, value, id);
+  /** @internal Claims a unique value for `id` unless it is held; returns whether it was free. */
+  claimUnique(kind: string, site: string, name: string, value: string, id: string): boolean {
+    return Number(this.stmt.claimUnique.run(site, kind, name, value, id).changes) > 0;
   }
 
   /** @internal */ releaseUnique(kind: string, site: string, name: string, value: string, id: string): void {
@@ -350,6 +444,7 @@ export class Store {
     this.tx(() => {
       this.db.prepare('DELETE FROM docs WHERE site = ?').run(id);
       this.db.prepare('DELETE FROM uniques WHERE site = ?').run(id);
+      for (const table of this.queryTableNames()) this.db.prepare(`DELETE FROM ${table} WHERE site = ?`).run(id);
       this.stmt.removeSite.run(id);
     });
     for (const c of this.collections.values()) c.clear();
@@ -379,6 +474,7 @@ export class Store {
    */
   clearData(): void {
     this.db.exec("DELETE FROM docs; DELETE FROM uniques; DELETE FROM events; DELETE FROM sqlite_sequence WHERE name = 'events';");
+    for (const table of this.queryTableNames()) this.db.exec(`DELETE FROM ${table}`);
     for (const c of this.collections.values()) c.clear();
     this.nextSeq = 1;
   }

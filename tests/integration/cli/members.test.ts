@@ -241,11 +241,11 @@ describe('members export', () => {
 });
 
 describe('emulator --members', () => {
-  it('reset --members N seeds that many members (validated: 0 to 100000), and the next reset repeats it', async () => {
+  it('reset --members N seeds that many members (validated: 0 to 1000000), and the next reset repeats it', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'sitectl-members-seed-'));
     try {
       const dataDir = join(dir, 'emulator');
-      expectError(await runInProcess(['emulator', 'reset', '--data-dir', dataDir, '--members', '100001', '--yes']), 2, /--members/);
+      expectError(await runInProcess(['emulator', 'reset', '--data-dir', dataDir, '--members', '1000001', '--yes']), 2, /--members/);
       const first = await runInProcess(['emulator', 'reset', '--data-dir', dataDir, '--seed', 'demo', '--members', '40', '--bookings', '0', '--yes']);
       expect(first.code, first.stderr).toBe(0);
       expect(first.stderr).toMatch(/, 40 members\./);
