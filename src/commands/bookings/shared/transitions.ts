@@ -1,5 +1,5 @@
 /**
- * The status actions of bookings (platform-wire.md section 9), as shared transition verbs: confirm, decline and
+ * The status actions of bookings (docs/wire.md §9), as shared transition verbs: confirm, decline and
  * mark-as-pending from PENDING/CREATED/WAITING_LIST (pending: from CREATED), cancel from any status but the final
  * ones. Bookings of a multi-service booking are cancelled with their group (`msb cancel`), so the bulk form
  * skips them and the single form says so.

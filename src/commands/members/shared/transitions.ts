@@ -1,5 +1,5 @@
 /**
- * The member actions of the state table (spec 001 section 4; src/api/schemas/member.ts MEMBER_STATUS_TABLE,
+ * The member actions of the state table (docs/members.md "State table"; src/api/schemas/member.ts MEMBER_STATUS_TABLE,
  * docs/members.md) as shared transition verbs: approve (PENDING or BLOCKED), block (PENDING or APPROVED),
  * disconnect (any status but OFFLINE, for good), mute and unmute (any status but OFFLINE). One member (its
  * state read first; "already ..." changes nothing) or many through the entity bulk engine: approve and block
