@@ -123,7 +123,7 @@ async function createDefaultDispatcher(timeoutMs: number, connectTimeoutMs: numb
  * concurrent calls. Call {@link close} when done: idle keep-alive sockets otherwise hold the process open for
  * up to 10 s.
  *
- * What is retried, and why (docs/wire.md §7, style.md "Retries only where safe"):
+ * What is retried, and why (docs/wire.md §7):
  * - Idempotent calls (GET by default; callers pass `idempotent: true` for reads sent as POST such as
  *   query/search/count, and for revision-checked updates, which the server refuses to apply twice) are retried
  *   on transport errors, 429 and every 5xx: repeating them cannot change the outcome.

@@ -1,5 +1,5 @@
 /**
- * Paging as async iterators (docs/wire.md §12, docs/wire.md §6, style.md "The typed client").
+ * Paging as async iterators (docs/wire.md §6, §12).
  *
  * `offsetPages` and `cursorPages` yield one {@link Page} per request; `items` flattens pages into entities;
  * `collect` gathers an iterator into an array with an upper bound. Every iterator stops early when the consumer

@@ -31,7 +31,8 @@ const OUTSIDE: readonly [string, RegExp][] = [
   ['design.md', /(?<![\w/])design\.md/],
   ['the seed spec', /\bspec\s+(?:\*\s+)?00\d/],
   ['../shared/', /\.\.\/shared\/(?:docs|spec)/],
-  ['an issue section', /\bissues?\s+(?:\*\s+)?\d+\s+(?:\*\s+)?(?:sections?|§)\s*\d/],
+  ['an issue', /\bissues?\s+(?:\*\s+)?\d+\b/],
+  ['style.md', /(?<![\w/])style\.md/],
   ['the shared wire notes', /(?<![\w/.])wire\s+(?:\*\s+)?(?:sections?\s+|§)\d/],
 ];
 
@@ -65,7 +66,7 @@ function headings(file: string): { numbers: Set<number>; titles: string[] } {
 }
 
 describe('citations resolve inside the repository', () => {
-  it('cites no document outside it (the seed spec, platform-wire.md, design.md, issue sections)', () => {
+  it('cites no document outside it (the seed spec, platform-wire.md, design.md, style.md, the issues)', () => {
     const found: string[] = [];
     for (const { path, rel } of scanned) {
       // docs/wire.md names its sources (the seed documents) itself; the code and the other pages cite it instead.

@@ -92,7 +92,7 @@ const SPECS: Record<Verb, Omit<TransitionSpec<BookingRow>, 'view' | 'fetch' | 'c
     examples: ['sitectl bookings pending 7c1e', 'sitectl bookings pending --where status=CREATED --skip-approval-check --yes'],
     done: 'pending',
     title: 'Marking pending',
-    // Not in issue 18's list: takes the rule of its sibling `confirm` (the booking still awaits a decision).
+    // Not named when the rule was set (docs/architecture.md "The confirmation rule"): takes the rule of its sibling `confirm` (the booking still awaits a decision).
     destructive: false,
     reached: (b) => b.status === 'PENDING',
     blocked: (b) => (b.status === 'CREATED' ? undefined : `it is ${b.status} (only a CREATED booking can be marked pending)`),

@@ -84,7 +84,7 @@ const SPECS: Record<MemberVerb, Omit<TransitionSpec<Member>, 'view' | 'fetch' | 
     examples: ['sitectl members mute 3f2a', 'sitectl members mute --ids 3f2a...,9c1b... --yes'],
     done: 'muted',
     title: 'Muting',
-    // Not in issue 18's list: takes the rule of `approve` (unmute takes it back).
+    // Not named when the rule was set (docs/architecture.md "The confirmation rule"): takes the rule of `approve` (unmute takes it back).
     destructive: false,
     reached: (m) => m.activityStatus === 'MUTED',
     blocked: (m) => activityBlocked(m, 'mute'),
@@ -103,7 +103,7 @@ const SPECS: Record<MemberVerb, Omit<TransitionSpec<Member>, 'view' | 'fetch' | 
     examples: ['sitectl members unmute 3f2a', 'sitectl members unmute --where activityStatus=MUTED --yes'],
     done: 'unmuted',
     title: 'Unmuting',
-    // Not in issue 18's list: takes the rule of `approve`.
+    // Not named when the rule was set (docs/architecture.md "The confirmation rule"): takes the rule of `approve`.
     destructive: false,
     reached: (m) => m.activityStatus === 'ACTIVE',
     blocked: (m) => activityBlocked(m, 'unmute'),
