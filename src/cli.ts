@@ -1,6 +1,6 @@
 /**
  * Everything `main.ts` needs past the `--version` fast path, gathered in one module so the bundle loads it in one
- * step (issue 2 section 7: on Node 20 each sequential dynamic import() on the start-up path costs a round of
+ * step (docs/architecture.md "Start-up": on Node 20 each sequential dynamic import() on the start-up path costs a round of
  * resolve, read, compile and link; `services list --json` went from a chain of ~10 such steps to 3).
  *
  * Only what every command needs (streams, errors, the context, Commander and the root program) is imported

@@ -5,7 +5,7 @@
  * - {@link tokenEndpoint}: the one way to build a TokenEndpoint from the context, so every token call (sign-in,
  *   member refresh, logout's revocation, the app's client-credentials fetch) honours `--timeout` /
  *   SITECTL_TIMEOUT and traces with `--debug` (never a token or secret: tokens.ts redacts).
- * - {@link appAccessToken} (issue 8 section 3: `sitectl login --client-id ID --client-secret-stdin`, for CI): the
+ * - {@link appAccessToken} (docs/sign-in.md "App client credentials": `sitectl login --client-id ID --client-secret-stdin`, for CI): the
  *   stored access token while it has more than a minute left, else a new one from the client_credentials grant
  *   (the SDK's AppStrategy body: `grant_type`, `client_id`, `client_secret`, `instance_id` when the profile has
  *   one), written back to the sessions file. Loaded by context.ts only when a profile has no API key.

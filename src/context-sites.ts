@@ -1,5 +1,5 @@
 /**
- * The sites of the profile's account (issue 10 section 1): the account-level sites query, and the site an id or
+ * The sites of the profile's account (docs/catalogue.md "Sites of an account"): the account-level sites query, and the site an id or
  * a name given to `--site` / `--to-site` stands for. Used by context.ts only.
  */
 import type { ApiClient } from './api/client.js';

@@ -4,7 +4,7 @@
  *
  * Nothing here loads zod, node:http, undici or the emulator until a command resolves a profile or calls the
  * API: then context-deps.ts (config reader, daemon helpers, API client) arrives in one dynamic import, so
- * `--help` stays cheap and API commands pay one load step (issue 2 section 7).
+ * `--help` stays cheap and API commands pay one load step (docs/architecture.md "Start-up").
  */
 import { join } from 'node:path';
 import type { ApiClient, Credentials } from './api/client.js';
@@ -39,7 +39,7 @@ export interface GlobalFlags {
 export type { SiteRef } from './context-sites.js';
 
 /**
- * Every confirmation goes through the Prompter (issue 5 section 4): it draws the prompt only when one may be
+ * Every confirmation goes through the Prompter (docs/architecture.md "Layout and dependency direction"): it draws the prompt only when one may be
  * drawn (stdin and stdout are terminals, CI unset, no --no-input) and otherwise refuses with the flag to pass.
  */
 export interface Prompter {
@@ -300,7 +300,7 @@ async function buildProfileClient(ctx: Context): Promise<ApiClient> {
 }
 
 /**
- * Resolves the target profile (design.md "Profiles and auth"): flags, then environment, then stored profiles.
+ * Resolves the target profile (docs/architecture.md "Profiles and auth"): flags, then environment, then stored profiles.
  *
  * - `--profile NAME` picks a stored profile (or `local`) and wins over everything in the environment.
  * - Otherwise `SITECTL_PROFILE` or the stored current profile or `local` is the base, and `SITECTL_BASE_URL`,

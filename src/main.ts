@@ -1,8 +1,8 @@
 /**
  * Entry point: `run(argv) -> exit code`. The only place that maps error classes to exit codes
- * (design.md "Output and interaction"; issue 2 section 4). Never calls process.exit.
+ * (docs/architecture.md "Output and interaction"). Never calls process.exit.
  *
- * Startup cost matters (issue 2 section 7): at load time this module imports only node:v8, node:fs and the inlined
+ * Startup cost matters (docs/architecture.md "Start-up"): at load time this module imports only node:v8, node:fs and the inlined
  * version, so `--version` reads one more file than a bare script. Everything else (errors, streams, Commander,
  * the commands, the API client) comes from one dynamic import of `./cli.js`, which the bundle keeps as one file.
  */
@@ -14,7 +14,7 @@ import type { Context } from './context.js';
 import type { IOStreams } from './core/iostreams.js';
 
 // undici's llhttp parser is WebAssembly: TurboFan tier-up of it costs ~150 ms on the first request of a
-// process, Liftoff alone is plenty for a CLI (issue 2 section 7, measured 0.71x). Must run before undici loads.
+// process, Liftoff alone is plenty for a CLI (docs/architecture.md "Start-up", measured 0.71x). Must run before undici loads.
 setFlagsFromString('--liftoff-only');
 
 /**
@@ -170,7 +170,7 @@ async function report(
   // API errors: loaded only on this path so a successful run never pays for the module (and node:http).
   const api = await import('./api/errors.js');
   if (err instanceof api.ApiError) {
-    // SystemError messages already end with the request id (spec 001 section 8 rule 4).
+    // SystemError messages already end with the request id (docs/wire.md §4 rule 4).
     const rid = err.requestId && !err.message.includes(err.requestId) ? `request id: ${err.requestId}` : '';
     // An application error names the platform's code: what a script matches on and a person searches for.
     const code = err instanceof api.ApplicationError && !err.message.includes(err.code) && !/^\d+$/.test(err.code) ? err.code : '';

@@ -1,5 +1,5 @@
 /**
- * The Commander root (design.md "Layout"; issue 2 section 4). Built in a factory so every run and every test gets
+ * The Commander root (docs/architecture.md "Layout and dependency direction"; docs/architecture.md "Output and interaction"). Built in a factory so every run and every test gets
  * a fresh program (tj/commander.js#1565): `exitOverride()` turns exits into thrown CommanderErrors that main.ts
  * maps to exit codes, and `configureOutput()` sends help and errors through ctx.io.
  *
@@ -141,7 +141,7 @@ export async function createProgram(ctx: Context, argv: readonly string[] = [], 
 const SHELLS: readonly Shell[] = ['bash', 'zsh', 'fish'];
 
 /**
- * `sitectl completion bash|zsh|fish` (issue 5 section 6): prints a completion script generated from the whole
+ * `sitectl completion bash|zsh|fish` (docs/architecture.md "Output and interaction"): prints a completion script generated from the whole
  * command tree, every noun loaded (src/commands/completion/scripts.ts writes the scripts). It lives here, not in
  * a noun module, because it needs the root program with every noun.
  */
@@ -196,7 +196,7 @@ export function consumeUsageHint(): boolean {
 
 /**
  * Commander's usage errors as one `error:` line; its "(Did you mean X?)" suggestion becomes the `hint:` line
- * (design.md: one line saying what happened, one saying how to fix it).
+ * (docs/architecture.md "Output and interaction": one line saying what happened, one saying how to fix it).
  */
 function writeUsageError(text: string, write: (s: string) => void): void {
   const m = /^(.*?)\n\(Did you mean (.+)\?\)\s*$/s.exec(text);
@@ -228,7 +228,7 @@ function applyToTree(cmd: Command, ctx: Context): void {
 }
 
 /**
- * How help reads (issue 19 section 7), as gh's does: a verb is listed by its name and aliases (`list|ls`), not
+ * How help reads (docs/architecture.md "Output and interaction"), as gh's does: a verb is listed by its name and aliases (`list|ls`), not
  * with its `[options] <args>`, which its own help shows, so one long usage no longer stops Commander wrapping the
  * descriptions of the whole list (it wraps only when 40 columns are left); and an option's default is shown only
  * when it means something to a person, worded `(default 4)`: never Commander's `(default: [])`, `(default:

@@ -1,5 +1,5 @@
 /**
- * The availability calendar family (spec 000 section 7 "Availability"; platform-wire.md sections 1, 6, 11):
+ * The availability calendar family (docs/wire.md §15, §1, §6, §11):
  * slots of appointments and class sessions, a course schedule's spots, and back-to-back slots for several
  * services. Multislot and the schedule call have no gateway mapping: the official client sends the bare path
  * (`bare`), and the emulator serves it there.

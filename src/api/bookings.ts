@@ -1,7 +1,7 @@
 /**
- * The bookings family (spec 000 section 7 "Bookings", 10 calls, plus the bulk cancel, bulk allowed actions and
- * mark-as-pending calls of platform-wire.md section 1): creating bookings and moving them through the status
- * table of wire section 9. Every action carries the booking's current revision; a stale one is a 409 and
+ * The bookings family (docs/wire.md §16, 10 calls, plus the bulk cancel, bulk allowed actions and
+ * mark-as-pending calls of docs/wire.md §1): creating bookings and moving them through the status
+ * table of docs/wire.md §9. Every action carries the booking's current revision; a stale one is a 409 and
  * changes nothing.
  *
  * Replies (the SDK's typings where the spec says "not shown"): single actions `{booking}`; bulk calls

@@ -1,5 +1,5 @@
 /**
- * The checkout family (spec 001 section 7 "Checkout", 5 calls; platform-wire.md sections 1, 8 and 11), named
+ * The checkout family (docs/wire.md §20, 5 calls; docs/wire.md §1, §8 and §11), named
  * by the official SDK's methods: orders bought online (by the signed-in member, or by the business on a
  * member's behalf: `onBehalf`) and offline (recorded by the business for a member, paid or not), their
  * previews (nothing is stored; the order's id is all zeros, and `purchaseLimitExceeded` says whether the buyer
@@ -12,7 +12,7 @@ import * as z from 'zod/mini';
 import { callsOf, defineFamily } from './family.js';
 import { orderInputs as input, orderReplies as replies } from './schemas/order.js';
 
-/** The checkout family table (spec 001 section 7 "Checkout": 5 operations). */
+/** The checkout family table (docs/wire.md §20: 5 operations). */
 export const checkoutFamily = defineFamily({
   name: 'checkout',
   prefixes: [{ proto: '/v2/checkout/orders', urls: ['/pricing-plans/v2/checkout/orders'] }],

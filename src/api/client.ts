@@ -1,5 +1,5 @@
 /**
- * The typed HTTP client of the platform's REST wire (platform-wire.md; spec 001 §7 "Transport", §8, §9).
+ * The typed HTTP client of the platform's REST wire (docs/wire.md §12, §4).
  *
  * It speaks undici's Dispatcher API directly (no fetch) and loads only the two undici modules it uses, and
  * only on the first request, so commands that never call the API pay nothing for it.
@@ -15,7 +15,7 @@ import type * as Transport from './transport.js';
 
 export { parseRetryAfter };
 
-/** How requests authenticate (wire §2). Neither kind sends a `Bearer` scheme. */
+/** How requests authenticate (docs/wire.md §2). Neither kind sends a `Bearer` scheme. */
 export type Credentials =
   // Authorization: <key>, wix-site-id: <siteId>; account-level calls wix-account-id: <accountId> instead.
   | { kind: 'apiKey'; apiKey: string; siteId: string; accountId?: string }
@@ -56,9 +56,9 @@ export interface ApiClientOptions {
 
 export interface RequestOptions<T> {
   method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
-  /** The SDK URL (wire §1), e.g. `/_api/bookings/v2/services/query`. */
+  /** The SDK URL (docs/wire.md §1), e.g. `/_api/bookings/v2/services/query`. */
   path: string;
-  /** GET/DELETE parameters, flattened per wire §5. */
+  /** GET/DELETE parameters, flattened per docs/wire.md §5. */
   query?: Record<string, unknown>;
   /** Allow the `.r=<base64url JSON>` form for nested or object-array parameters. */
   complexQuery?: boolean;
@@ -73,7 +73,7 @@ export interface RequestOptions<T> {
   idempotent?: boolean;
   /** A GET whose parameters exceed 4000 characters goes out as a POST to the same path with a JSON body. */
   longGetFallback?: boolean;
-  /** An account-level call: `wix-account-id` instead of `wix-site-id` (wire section 2). */
+  /** An account-level call: `wix-account-id` instead of `wix-site-id` (docs/wire.md §2). */
   accountLevel?: boolean;
   signal?: AbortSignal;
 }
@@ -123,7 +123,7 @@ async function createDefaultDispatcher(timeoutMs: number, connectTimeoutMs: numb
  * concurrent calls. Call {@link close} when done: idle keep-alive sockets otherwise hold the process open for
  * up to 10 s.
  *
- * What is retried, and why (issue 2 §2, style.md "Retries only where safe"):
+ * What is retried, and why (docs/wire.md §7):
  * - Idempotent calls (GET by default; callers pass `idempotent: true` for reads sent as POST such as
  *   query/search/count, and for revision-checked updates, which the server refuses to apply twice) are retried
  *   on transport errors, 429 and every 5xx: repeating them cannot change the outcome.
@@ -218,9 +218,9 @@ export class ApiClient {
   /**
    * Sends one call and returns its parsed reply.
    *
-   * Wire rules: success is HTTP 200 with a JSON body (wire §10; any other status, an empty body or non-JSON is
-   * an error). Auth per wire §2; `content-type: application/json` only with a body; GET/DELETE `query` flattened
-   * per wire §5; with `longGetFallback`, a GET whose parameters exceed 4000 characters is sent as a POST of the
+   * Wire rules: success is HTTP 200 with a JSON body (docs/wire.md §10; any other status, an empty body or non-JSON is
+   * an error). Auth per docs/wire.md §2; `content-type: application/json` only with a body; GET/DELETE `query` flattened
+   * per docs/wire.md §5; with `longGetFallback`, a GET whose parameters exceed 4000 characters is sent as a POST of the
    * same path with the parameters as the JSON body.
    *
    * @returns the reply JSON, parsed by `schema` when given

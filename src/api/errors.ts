@@ -1,6 +1,6 @@
 /**
- * Errors of the typed client, built from a non-200 reply exactly as spec 001 §8 "Generic errors" and
- * platform-wire.md §4 describe:
+ * Errors of the typed client, built from a non-200 reply exactly as docs/wire.md §4 and
+ * docs/wire.md §4 describe:
  *
  * 1. `details.validationError.fieldViolations` -> {@link ValidationError},
  *    message `INVALID_ARGUMENT: "<field>" <description>, "<field2>" <description2>` sorted by field name.
@@ -103,7 +103,7 @@ export class SystemError extends ApiError {
   override readonly name: string = 'SystemError';
   override readonly code: string = 'SYSTEM_ERROR';
 
-  /** @param rawError appended in parentheses when given (spec 001 §8 rule 4 "or with the raw error"). */
+  /** @param rawError appended in parentheses when given (docs/wire.md §4 rule 4 "or with the raw error"). */
   constructor(init: ApiErrorInit, rawError?: string) {
     super(systemMessage(init.requestId, rawError), init);
   }
@@ -126,7 +126,7 @@ export function systemMessage(requestId: string | undefined, rawError?: string):
   return rawError ? `${base} (${rawError})` : base;
 }
 
-/** `INVALID_ARGUMENT: "a" d1, "b" d2`, sorted by field name (spec 001 §5 and §8 rule 1). */
+/** `INVALID_ARGUMENT: "a" d1, "b" d2`, sorted by field name (docs/wire.md §4 and §8 rule 1). */
 export function validationMessage(violations: readonly FieldViolation[], serverMessage?: string): string {
   if (violations.length === 0) return serverMessage ? `INVALID_ARGUMENT: ${serverMessage}` : 'INVALID_ARGUMENT';
   const parts = [...violations]
@@ -135,14 +135,14 @@ export function validationMessage(violations: readonly FieldViolation[], serverM
   return `INVALID_ARGUMENT: ${parts.join(', ')}`;
 }
 
-/** `<message>: <description>`, or one of them alone when they are equal or one is empty (spec 001 §8 rule 2). */
+/** `<message>: <description>`, or one of them alone when they are equal or one is empty (docs/wire.md §4 rule 2). */
 export function applicationMessage(message: string, description?: string): string {
   if (!description || description === message) return message;
   if (!message) return description;
   return `${message}: ${description}`;
 }
 
-/** `Not Found` -> `NOT_FOUND`, `I'm a Teapot` -> `I_M_A_TEAPOT` (spec 001 §8 rule 3). */
+/** `Not Found` -> `NOT_FOUND`, `I'm a Teapot` -> `I_M_A_TEAPOT` (docs/wire.md §4 rule 3). */
 export function toUpperSnake(text: string): string {
   return text
     .replace(/([a-z0-9])([A-Z])/g, '$1_$2')

@@ -1,5 +1,5 @@
 /**
- * The extended bookings family (spec 000 section 7 "Extended bookings"; platform-wire.md sections 1, 6, 11):
+ * The extended bookings family (docs/wire.md §17, §1, §6, §11):
  * bookings read with the extras asked for (allowed actions, attendance, conferencing, policy settings, fee
  * details), and their count. The singular `/v2/extended-booking/query` (one session's bookings; the SDK's
  * `@wix/auto_sdk_bookings_extended-bookings` op `query`) goes through the module's `/_api/bookings-reader` mapping
@@ -13,7 +13,7 @@ import { callsOf, defineFamily } from './family.js';
 import { bounded, CountReply, requestShapes } from './schemas/common.js';
 import { bookingInputs as input, bookingReplies as replies } from './schemas/booking.js';
 
-/** Largest page of the extended bookings query (wire section 6). */
+/** Largest page of the extended bookings query (docs/wire.md §6). */
 export const MAX_BOOKINGS_PAGE = 100;
 
 const withExtras = () => ({

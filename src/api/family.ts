@@ -1,7 +1,6 @@
 /**
- * The operation table: each API family is declared once, as data (design.md "The client and the emulator share
- * one source of truth per API family: the table"). An operation is keyed by the official SDK's method name and
- * says how it travels on the wire (method, proto path, SDK URL and gateway aliases, platform-wire.md section 1),
+ * The operation table: each API family is declared once, as data (docs/architecture.md "One table per API family"). An operation is keyed by the official SDK's method name and
+ * says how it travels on the wire (method, proto path, SDK URL and gateway aliases, docs/wire.md §1),
  * what it takes and returns (zod/mini schemas), how it pages, whether it may be repeated, whether it is
  * revision-checked and how many items a bulk request may hold.
  *
@@ -12,7 +11,7 @@
  *
  * Path templates: `{serviceId}` or `{service.id}` name a (dotted) field of the request, filled in by the client
  * as the SDK's `resolveUrl` does. The SDK URL of an operation is the first prefix mapping whose proto prefix
- * starts its path (wire section 1: "takes the first entry whose destPath prefixes the path"); the other URLs of
+ * starts its path (docs/wire.md §1: "takes the first entry whose destPath prefixes the path"); the other URLs of
  * that mapping are aliases the gateway also routes.
  */
 import type { $ZodType, output as Output, input as Input } from 'zod/v4/core';
@@ -21,7 +20,7 @@ import { getPath } from './paths.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 
-/** How a list operation pages (platform-wire.md section 6). */
+/** How a list operation pages (docs/wire.md §6). */
 export interface PagingSpec<Items extends string = string> {
   /** `offset`: `paging:{limit, offset}` (or top-level `limit`/`offset` for GET lists); `cursor`: `cursorPaging`. */
   kind: 'offset' | 'cursor';
@@ -56,7 +55,7 @@ export interface PagingSpec<Items extends string = string> {
  */
 export interface OperationSpec<Req extends $ZodType = $ZodType, Res extends $ZodType = $ZodType> {
   method: HttpMethod;
-  /** Proto path with `{param}` placeholders, e.g. `/v2/services/{service.id}` (spec 000/001 section 7). */
+  /** Proto path with `{param}` placeholders, e.g. `/v2/services/{service.id}` (docs/wire.md §1). */
   path: string;
   /** One line: what the call does (help texts, the GraphQL schema, the contract test's report). */
   summary: string;
@@ -69,9 +68,9 @@ export interface OperationSpec<Req extends $ZodType = $ZodType, Res extends $Zod
   idempotent?: boolean;
   /** The request carries the entity's current revision; a stale one is refused with 409. */
   revisioned?: boolean;
-  /** Most items one request may hold (wire section 7). */
+  /** Most items one request may hold (docs/wire.md §7). */
   bulkLimit?: number;
-  /** GET parameters may travel as `.r=<base64url JSON>` (wire section 5). */
+  /** GET parameters may travel as `.r=<base64url JSON>` (docs/wire.md §5). */
   complexQuery?: boolean;
   /** A GET whose parameters exceed 4000 characters goes out as a POST to the same path. */
   longGetFallback?: boolean;
@@ -82,7 +81,7 @@ export interface OperationSpec<Req extends $ZodType = $ZodType, Res extends $Zod
    * seed's `/v1/Start` beside the SDK's `/v1/start`. The client always sends {@link Operation.url}.
    */
   aliases?: readonly string[];
-  /** An account-level call (wire section 2): it carries `wix-account-id`, not `wix-site-id` (the sites query). */
+  /** An account-level call (docs/wire.md §2): it carries `wix-account-id`, not `wix-site-id` (the sites query). */
   accountLevel?: boolean;
   /**
    * Changes nothing (the emulator serves it outside a write transaction). Default: GET, or an SDK name that
@@ -213,7 +212,7 @@ export interface CallOptions {
 /**
  * Sends one operation: the path filled from the request; for GET and DELETE the request travels as query
  * parameters (path parameters repeated there, as the SDK does), otherwise as the JSON body (action bodies
- * repeat the path parameters too, wire section 11).
+ * repeat the path parameters too, docs/wire.md §11).
  *
  * @returns the reply parsed by the operation's reply schema
  * @throws the errors of errors.ts (ValidationError, ApplicationError, SystemError, NetworkError); TypeError when

@@ -1,5 +1,5 @@
 /**
- * Filters over GET lists (spec 001 section 7: the orders lists take `orderStatuses`, `planIds`, `buyerIds`,
+ * Filters over GET lists (docs/wire.md §20: the orders lists take `orderStatuses`, `planIds`, `buyerIds`,
  * `paymentStatuses`, `autoRenewCanceled` as parameters, not a filter object). A list operation whose table
  * entry says `filter: false` can still be selected from with a filter, as long as every condition is one its
  * parameters express: equality or `$in` on a mapped field, ANDed. This module turns such a filter into the

@@ -1,12 +1,12 @@
 /**
- * The members family (spec 001 section 7 "Members": 24 operations in 18 rows; platform-wire.md sections 1, 5-8
- * and 11), declared once as an operation table and named by the official SDK's methods (`@wix/members`):
+ * The members family (docs/wire.md §18: 24 operations in 18 rows; docs/wire.md §1, §5-§8
+ * and §11), declared once as an operation table and named by the official SDK's methods (`@wix/members`):
  * `getCurrentMember` is the REST docs' "Get My Member" (`GET /v1/members/my`), `updateCurrentMemberSlug` their
  * "Update My Slug" (`POST /v1/members/my/slug`).
  *
- * Every members path travels under `/members/v1/members` (wire section 1, no alias). Lists page by offset with
- * `sorting` and answer `{members, metadata}` (not `pagingMetadata`, wire section 6). `listMembers` is a GET
- * whose options go out as `.r=<base64url JSON>` (wire section 11); `getMember` repeats `id` and sends
+ * Every members path travels under `/members/v1/members` (docs/wire.md §1, no alias). Lists page by offset with
+ * `sorting` and answer `{members, metadata}` (not `pagingMetadata`, docs/wire.md §6). `listMembers` is a GET
+ * whose options go out as `.r=<base64url JSON>` (docs/wire.md §11); `getMember` repeats `id` and sends
  * `fieldsets` as plain keys. Action bodies repeat the path parameter (`{"id"}`).
  *
  * Replies where the spec says "not shown" follow the platform (docs/members.md): create, update, slug and
@@ -14,7 +14,7 @@
  * `{results:[{itemMetadata}], bulkActionMetadata}`; by-filter calls `{jobId}`.
  *
  * The "my" operations (`getCurrentMember`, `updateCurrentMemberSlug`, `deleteMyMember`, `joinCommunity`,
- * `leaveCommunity`) act on the member of a member token; with an API key they answer 401 (spec 001 section 6).
+ * `leaveCommunity`) act on the member of a member token; with an API key they answer 401 (docs/wire.md §18).
  *
  * Retries (`idempotent`): reads, the status actions (a repeat finds the member in the state and changes
  * nothing), the clears and the slug calls may be repeated; create, update, deletes and jobs are not.
@@ -24,7 +24,7 @@ import { callsOf, defineFamily } from './family.js';
 import { EmptyReply, JobResponse } from './schemas/common.js';
 import { MAX_BULK_DELETE_MEMBERS, MAX_MEMBERS_PAGE, memberInputs as input, memberReplies as replies } from './schemas/member.js';
 
-/** `POST /v1/members/{id}/<verb>` with `{id}`, answering `{member}`: a status or activity action (spec 001 section 4). */
+/** `POST /v1/members/{id}/<verb>` with `{id}`, answering `{member}`: a status or activity action (docs/members.md "State table"). */
 function memberAction(verb: string, summary: string) {
   return {
     method: 'POST' as const,
@@ -50,7 +50,7 @@ function clearList(list: 'phones' | 'emails' | 'addresses') {
 
 const fieldsets = () => ({ fieldsets: z.optional(input().Fieldsets) });
 
-/** The members family table (spec 001 section 7 "Members": 24 operations in 18 rows). */
+/** The members family table (docs/wire.md §18: 24 operations in 18 rows). */
 export const membersFamily = defineFamily({
   name: 'members',
   prefixes: [{ proto: '/v1/members', urls: ['/members/v1/members'] }],

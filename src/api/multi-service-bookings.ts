@@ -1,6 +1,6 @@
 /**
- * The multi-service bookings family (spec 000 section 7 "Multi-service bookings", 11 calls; platform-wire.md
- * sections 1, 8, 11): several bookings made, confirmed, declined, cancelled, marked pending and rescheduled
+ * The multi-service bookings family (docs/wire.md §16, 11 calls; docs/wire.md
+ * §1, §8, §11): several bookings made, confirmed, declined, cancelled, marked pending and rescheduled
  * together, all or nothing. Group actions take per-booking `{bookingId, revision}` lists.
  *
  * Replies (the SDK's typings): `{multiServiceBooking: {id, bookings:[{bookingId, booking?}]}}` (`booking` when

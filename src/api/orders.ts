@@ -1,6 +1,6 @@
 /**
- * The orders families (spec 001 section 7 "Orders, owner": 7 operations in 5 rows, and "Orders, member": 3;
- * platform-wire.md sections 1, 6, 8 and 11), named by the official SDK's methods. The owner's calls manage any
+ * The orders families (docs/wire.md §20: 7 operations in 5 rows, and "Orders, member": 3;
+ * docs/wire.md §1, §6, §8 and §11), named by the official SDK's methods. The owner's calls manage any
  * order of the site; the member's act on the signed-in member's own orders (a member token from sign-in;
  * an API key gets 401).
  *
@@ -29,7 +29,7 @@ function orderAction(verb: string, summary: string) {
   };
 }
 
-/** The owner's orders family table (spec 001 section 7 "Orders, owner": 7 operations in 5 rows). */
+/** The owner's orders family table (docs/wire.md §20: 7 operations in 5 rows). */
 export const ordersFamily = defineFamily({
   name: 'orders',
   prefixes: [{ proto: '/v2/orders', urls: ['/pricing-plans/v2/orders'] }],
@@ -74,7 +74,7 @@ export const ordersFamily = defineFamily({
   },
 });
 
-/** The member's own orders family table (spec 001 section 7 "Orders, member": 3 operations, member tokens). */
+/** The member's own orders family table (docs/wire.md §20: 3 operations, member tokens). */
 export const memberOrdersFamily = defineFamily({
   name: 'member-orders',
   prefixes: [{ proto: '/v2/member/orders', urls: ['/pricing-plans/v2/member/orders'] }],

@@ -1,5 +1,5 @@
 /**
- * Paging as async iterators (spec 001 §9, platform-wire.md §6, style.md "The typed client").
+ * Paging as async iterators (docs/wire.md §6, §12).
  *
  * `offsetPages` and `cursorPages` yield one {@link Page} per request; `items` flattens pages into entities;
  * `collect` gathers an iterator into an array with an upper bound. Every iterator stops early when the consumer
@@ -22,7 +22,7 @@ export interface PagingOptions {
   limit?: number;
 }
 
-/** Default page size of the platform's queries (spec 001 §9: "Default query page size is 50"). */
+/** Default page size of the platform's queries (docs/wire.md §12: "Default query page size is 50"). */
 export const DEFAULT_PAGE_SIZE = 50;
 
 function checkOptions(opts: PagingOptions): { pageSize: number; limit: number } {
@@ -83,7 +83,7 @@ export async function* offsetPages<T>(
 
 /**
  * Cursor paging: the first request gets `{limit}` (the caller sends its filter and sort with it); each later
- * request gets `{limit, cursor}` and the caller must send only `cursorPaging` (wire §6: the SDK sends no
+ * request gets `{limit, cursor}` and the caller must send only `cursorPaging` (docs/wire.md §6: the SDK sends no
  * filter or sort with a cursor). Keeps going while `pagingMetadata.cursors.next` is set, even past an empty
  * page (stripe-node#2731); stops at `limit` entities or if the server hands back the same cursor again.
  *
@@ -145,7 +145,7 @@ export interface ListOptions extends PagingOptions {
 export type ListOperation = Operation & { paging: PagingSpec };
 
 /**
- * Pages of any list operation of a family table, built from its `paging` declaration (wire section 6): the
+ * Pages of any list operation of a family table, built from its `paging` declaration (docs/wire.md §6): the
  * filter, sort and paging go inside the declared wrapper (`query`, `search`) or, for GET lists, at the top
  * level as `limit`/`offset`; a cursor page after the first sends only `cursorPaging` (the SDK's rule) beside
  * `params`. `pageSize` is capped at the operation's `maxLimit` (default: that maximum). A `singleSort` list

@@ -1,9 +1,9 @@
 /**
  * Dotted paths into plain JSON objects (`payment.fixed.price.value`): what field masks, `--set`, `--json
- * fields`, `api -f key=value`, filter keys and path parameters are written in (platform-wire.md section 5).
+ * fields`, `api -f key=value`, filter keys and path parameters are written in (docs/wire.md §5).
  *
  * Paths are walked over own properties only, and `__proto__`, `constructor` and `prototype` are never walked
- * or written (issue 5 section 2: a path must not reach the prototype chain). This module imports nothing, so
+ * or written (docs/architecture.md "Safety rules": a path must not reach the prototype chain). This module imports nothing, so
  * the client, the emulator and the CLI's core all use this one implementation.
  */
 

@@ -1,5 +1,5 @@
 /**
- * The pricing plans family (spec 001 section 7 "Plans", 11 calls; platform-wire.md sections 1, 8 and 11),
+ * The pricing plans family (docs/wire.md §19, 11 calls; docs/wire.md §1, §8 and §11),
  * named by the official SDK's methods. Replies where the spec says "not shown" follow the SDK's typings: list
  * `{plans, pagingMetadata}`, stats `{totalPlans}`, create/update/visibility/make-primary/archive `{plan}`,
  * clear-primary `{}`.
@@ -21,7 +21,7 @@ const listParams = () => ({
   planIds: z.optional(z.array(input().Id).check(z.maxLength(100))),
 });
 
-/** The pricing plans family table (spec 001 section 7 "Plans": 11 operations). */
+/** The pricing plans family table (docs/wire.md §19: 11 operations). */
 export const plansFamily = defineFamily({
   name: 'plans',
   prefixes: [{ proto: '/v2/plans', urls: ['/pricing-plans/v2/plans'] }],

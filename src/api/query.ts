@@ -1,11 +1,11 @@
 /**
- * Request encodings of the wire (platform-wire.md §5, §6; spec 001 §9 "Business constants and limits"):
+ * Request encodings of the wire (docs/wire.md §5, §6, §12):
  * GET parameter flattening, the `.r=` form for complex parameters, the long-GET threshold, comma-joined field
  * masks, ISO dates, and small filter helpers.
  */
 import type { Filter } from './schemas/common.js';
 
-/** A GET whose encoded query is longer than this many characters is sent as a POST instead (spec 001 §9). */
+/** A GET whose encoded query is longer than this many characters is sent as a POST instead (docs/wire.md §12). */
 export const LONG_GET_THRESHOLD = 4000;
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
@@ -17,7 +17,7 @@ function scalarToString(value: unknown): string {
 }
 
 /**
- * Encodes a GET/DELETE payload as query parameters the way the platform's SDK does (wire §5):
+ * Encodes a GET/DELETE payload as query parameters the way the platform's SDK does (docs/wire.md §5):
  * - nested objects flatten with dots: `{sort:{fieldName:'name'}}` -> `sort.fieldName=name`;
  * - arrays of scalars repeat the key: `{ids:['a','b']}` -> `ids=a&ids=b`;
  * - arrays of objects are dropped; `undefined` and `null` are skipped; `Date` values become ISO strings;
@@ -56,7 +56,7 @@ export function toURLSearchParams(payload: Record<string, unknown>, isComplex = 
   return params;
 }
 
-/** base64url of the JSON text, without `=` padding (wire §5 `.r=`). Dates serialise as ISO strings. */
+/** base64url of the JSON text, without `=` padding (docs/wire.md §5 `.r=`). Dates serialise as ISO strings. */
 export function base64UrlJson(payload: unknown): string {
   return Buffer.from(JSON.stringify(payload), 'utf8').toString('base64url');
 }

@@ -1,5 +1,5 @@
 /**
- * Secret scrubbing for the HTTP trace and for error messages (design.md "Output and interaction": `--debug`
+ * Secret scrubbing for the HTTP trace and for error messages (docs/architecture.md "Output and interaction": `--debug`
  * shows the trace with Authorization, tokens, codes and passwords redacted; secrets never reach an error).
  */
 

@@ -1,6 +1,5 @@
 /**
- * What the client's retry rules need to know about a failed attempt (issue 2 section 2; style.md "Retries only
- * where safe"): whether a transport error means the request never reached the server, the error's code and
+ * What the client's retry rules need to know about a failed attempt (docs/wire.md §7): whether a transport error means the request never reached the server, the error's code and
  * text, the wait a reply's `Retry-After` asks for, and a backoff wait that ends on Ctrl-C. Used by client.ts only.
  */
 

@@ -1,5 +1,5 @@
 /**
- * Creating a site's service furniture (issue 10 section 2, `services apply --create-missing`): a category
+ * Creating a site's service furniture (docs/catalogue.md "The catalogue file", `services apply --create-missing`): a category
  * (Bookings Categories v2, `POST /bookings/v2/categories` with `{category: {name}}`, answered `{category}`) and a
  * booking policy (Booking Policies v1, `POST /bookings/v1/booking-policies` with `{bookingPolicy: {name, ...}}`,
  * answered `{bookingPolicy}`). Booking forms, staff members, business locations and pricing plans are not created
@@ -21,7 +21,7 @@ export const MAX_CATEGORIES_PAGE = 100;
 /**
  * The categories family table (Bookings Categories v2, `@wix/auto_sdk_bookings_categories-v-2`): create, and the
  * query, a GET whose `query` travels as `.r=` and, past 4,000 characters of parameters, as a POST of the same
- * request to the same path (the module's `fallback`; wire section 5). The services family also reads categories
+ * request to the same path (the module's `fallback`; docs/wire.md §5). The services family also reads categories
  * (its own queryCategories).
  */
 export const categoriesFamily = defineFamily({

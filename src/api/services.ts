@@ -1,9 +1,9 @@
 /**
- * The services family (spec 000 section 7 "Services", 22 calls; platform-wire.md sections 1, 5-10), declared
+ * The services family (docs/wire.md §14, 22 calls; docs/wire.md §1, §5-§10), declared
  * once as an operation table. The client's calls ({@link services}), the emulator's routes and request
  * validation, the bulk engine's services port and the contract test all come from this table.
  *
- * Where the spec says "not shown" for a reply, the shape follows the real platform (platform-wire.md section 8,
+ * Where the spec says "not shown" for a reply, the shape follows the real platform (docs/wire.md §8,
  * the SDK's typings) and is what the emulator serves: create/get/update/locations/pricing plans `{service}`; bulk
  * `{results:[{itemMetadata, item?}], bulkActionMetadata}`; by-filter `{jobId}`; delete `{}`; query and search
  * `{services, pagingMetadata}` (search adds `aggregationData`); count `{count}`; policies `{bookingPolicies:
@@ -21,9 +21,9 @@ import { callsOf, defineFamily } from './family.js';
 import { bounded, CountReply, EmptyReply, JobResponse, requestShapes } from './schemas/common.js';
 import { RequestedFieldsValues, serviceInputs, serviceReplies as replies, SLUG_MAX } from './schemas/service.js';
 
-/** Most services one bulk request may hold (wire section 7). */
+/** Most services one bulk request may hold (docs/wire.md §7). */
 export const MAX_BULK_SERVICES = 100;
-/** Largest page of the services query and search (spec 000 section 9; wire section 6). */
+/** Largest page of the services query and search (docs/wire.md §12, §6). */
 export const MAX_SERVICES_PAGE = 100;
 
 // Schemas are built on first use (see OperationSpec): the client never parses a request, and a command uses

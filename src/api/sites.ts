@@ -1,5 +1,5 @@
 /**
- * The account's sites (issue 10 section 1; platform-wire.md section 2): the account-level Query Sites call,
+ * The account's sites (docs/catalogue.md "Sites of an account"; docs/wire.md §2): the account-level Query Sites call,
  * `POST /site-list/v2/sites/query` with `{query: {filter?, cursorPaging}}`, answered `{sites: [{id, name,
  * displayName, createdDate, updatedDate, ...}], pagingMetadata}`. It carries `wix-account-id`, not
  * `wix-site-id` (`accountLevel`). `--site NAME` and `sitectl sites list` read it; the emulator serves it from

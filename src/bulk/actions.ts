@@ -1,5 +1,5 @@
 /**
- * Bulk actions for any entity (issue 5 section 3): what a target's plan is, how chunks are sent (through a
+ * Bulk actions for any entity (docs/architecture.md "Bulk runs, the journal, history and undo"): what a target's plan is, how chunks are sent (through a
  * bulk operation with per-item results, a per-item operation, or a by-filter job over the planned ids), and how
  * an item the platform did not confirm is settled by reading it back. Each action is safe to send again:
  *
@@ -103,7 +103,7 @@ function refused(id: string, err: unknown): SentOutcome {
 }
 
 /**
- * A whole bulk request refused as invalid (400 with field violations, wire section 4) as per-item refusals: a
+ * A whole bulk request refused as invalid (400 with field violations, docs/wire.md §4) as per-item refusals: a
  * violation of `<list>[i]...` belongs to item i; items without one were refused with the request.
  * @returns undefined when `err` is not such a refusal
  */
@@ -131,7 +131,7 @@ function splitViolations(err: unknown, chunk: WorkItem[]): SentOutcome[] | undef
 }
 
 /**
- * One chunk through a bulk operation whose reply is the platform's `{results:[{itemMetadata}]}` (wire section 7).
+ * One chunk through a bulk operation whose reply is the platform's `{results:[{itemMetadata}]}` (docs/wire.md §7).
  * A request refused as a whole for invalid items is reported per item (each with its own violations).
  */
 export function bulkSender<Op extends Operation>(

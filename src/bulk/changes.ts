@@ -1,6 +1,6 @@
 /**
  * `--set path=value` changes for any entity: parsing, validation against the entity's schema, the derived field
- * mask, applying a change and diffing old -> new values (issue 2 section 4; wire section 5 "Field masks" are
+ * mask, applying a change and diffing old -> new values (docs/architecture.md "Bulk runs, the journal, history and undo"; docs/wire.md §5 "Field masks" are
  * comma-joined). The schema is the family table's entity schema, so `--set` on bookings or members checks its
  * paths the same way as on services.
  */
@@ -199,7 +199,7 @@ export function diffChange(entity: unknown, change: ChangeSet): FieldDiff[] {
  * The body of an update of one entity: `{id, revision, ...masked paths}`. A cleared path (`null`) is left
  * out, which with the path in the mask tells the platform to clear it.
  *
- * @param revision the revision the change was planned against (wire section 9: required, checked by the platform)
+ * @param revision the revision the change was planned against (docs/wire.md §9: required, checked by the platform)
  * @throws UserError for a path naming a forbidden segment (parseSets refuses those first)
  */
 export function updateBody(id: string, revision: string, change: ChangeSet): Record<string, unknown> {
@@ -214,7 +214,7 @@ export function updateBody(id: string, revision: string, change: ChangeSet): Rec
   return body;
 }
 
-/** Field mask on the wire: the paths joined with commas (wire section 5). */
+/** Field mask on the wire: the paths joined with commas (docs/wire.md §5). */
 export function maskString(change: ChangeSet): string {
   return change.mask.join(',');
 }

@@ -1,5 +1,5 @@
 /**
- * The execute step of a bulk run (design.md "Bulk actions"; issue 2 section 5 "Execute"), for any action: items
+ * The execute step of a bulk run (docs/architecture.md "Bulk runs, the journal, history and undo"), for any action: items
  * go out in chunks of at most the action's limit with bounded concurrency; each finished chunk is journaled and
  * on disk (an fsync off the main thread, shared by the chunks that finish meanwhile) before its progress is
  * reported and before its worker sends the next chunk. A chunk that fails as a whole with a retryable error (network,
@@ -104,7 +104,7 @@ export interface ExecuteOptions {
   clock?: () => number;
 }
 
-/** A failure worth another attempt: no reply, 429, or a 5xx (same rule as the client's retries, spec 001 section 9). */
+/** A failure worth another attempt: no reply, 429, or a 5xx (same rule as the client's retries, docs/wire.md §12). */
 export function isRetryable(err: unknown): boolean {
   const status = (err as { status?: unknown } | null)?.status;
   if (typeof status === 'number') return status === 0 || status === 429 || status >= 500;

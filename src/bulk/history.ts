@@ -1,5 +1,5 @@
 /**
- * The history of changes (issue 18 section 4): every write run leaves its journal under the state directory
+ * The history of changes (docs/architecture.md "Bulk runs, the journal, history and undo"): every write run leaves its journal under the state directory
  * (`<stateDir>/journals/<runId>.ndjson`, 0600); a change's id is its run id, shown short like a git commit (the
  * first 8 characters of its random part). This module lists them, finds one by id or prefix, says which were
  * undone, and keeps the directory to the last {@link MAX_CHANGES} changes of the last {@link MAX_AGE_DAYS} days.

@@ -1,5 +1,5 @@
 /**
- * The append-only NDJSON journal of a bulk run (design.md "Bulk actions": every run writes a journal; `--resume`
+ * The append-only NDJSON journal of a bulk run (docs/architecture.md "Bulk runs, the journal, history and undo": every run writes a journal; `--resume`
  * continues after a crash or Ctrl-C without repeating or losing an item).
  *
  * Line 1 is the header, then `planned` lines as the plan streams (and `result` lines for targets that need no

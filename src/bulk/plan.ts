@@ -1,5 +1,5 @@
 /**
- * The plan step (issue 2 section 5 "Plan: stream the targets, compute each change, show the count and a
+ * The plan step (docs/architecture.md "Bulk runs, the journal, history and undo" "Plan: stream the targets, compute each change, show the count and a
  * preview table of old -> new values"), for any action. Targets stream in pages; each is journaled as
  * `planned` as soon as its page is read, so `--resume` works from the plan and never re-runs the selection
  * against changed data.

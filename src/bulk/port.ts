@@ -1,5 +1,5 @@
 /**
- * The bulk engine's view of one entity kind (issue 5 section 3): how to read the targets of a selection and
+ * The bulk engine's view of one entity kind (docs/architecture.md "Bulk runs, the journal, history and undo"): how to read the targets of a selection and
  * their current state, built from a family table's query operation. The engine itself never names a family;
  * commands hand it a port and an action (actions.ts).
  */

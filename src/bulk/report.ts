@@ -1,5 +1,5 @@
 /**
- * The report of a bulk run (issue 2 section 5 "Report: a summary table and the failed items; exit 3 on partial
+ * The report of a bulk run (docs/architecture.md "Bulk runs, the journal, history and undo" "Report: a summary table and the failed items; exit 3 on partial
  * failure; `--json` gives a machine report"), for any entity and action.
  */
 import { PartialFailureError } from '../core/errors.js';

@@ -1,6 +1,6 @@
 /**
  * One bulk run end to end, for any entity and action: select -> plan -> confirm (callback) -> execute ->
- * journal -> report (design.md "Bulk actions"), or the continuation of a journaled run (`--resume`).
+ * journal -> report (docs/architecture.md "Bulk runs, the journal, history and undo"), or the continuation of a journaled run (`--resume`).
  * Terminal-free: the command supplies the confirm prompt and the progress display as hooks, and the words
  * that name the command (the resume hint).
  *

@@ -1,5 +1,5 @@
 /**
- * Selecting the targets of a bulk action (issue 2 section 5 "stream the targets"; issue 5 section 3): a filter
+ * Selecting the targets of a bulk action (docs/architecture.md "Bulk runs, the journal, history and undo"): a filter
  * (`--filter JSON`, combined with `--where`), or ids (`--ids a,b,c`, repeated, or `--ids-file FILE|-`, which
  * also takes the NDJSON a list command prints). Targets arrive page by page, so a 10,000-entity run never holds
  * every document at once.

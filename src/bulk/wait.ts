@@ -1,6 +1,6 @@
 /**
  * Waits the bulk engine makes (backoff between attempts, a server's Retry-After, a read retried) end at once on
- * Ctrl-C (issue 5 section 3: "every wait is interruptible").
+ * Ctrl-C (docs/architecture.md "Bulk runs, the journal, history and undo": "every wait is interruptible").
  */
 import { setTimeout as delay } from 'node:timers/promises';
 

@@ -44,7 +44,7 @@ export async function registerVerbs(parent: Command, ctx: Context, verbs: readon
 }
 
 /**
- * Ends a noun's help with examples, as its verbs' help does (issue 19 section 7). Each runs as printed against the
+ * Ends a noun's help with examples, as its verbs' help does (docs/architecture.md "Output and interaction"). Each runs as printed against the
  * local emulator's demo data (tests/integration/cli/help.test.ts runs every one).
  */
 export function nounExamples(noun: Command, examples: readonly string[]): Command {

@@ -1,5 +1,5 @@
 /**
- * Profiles: where they are stored, how they are read and written (design.md "Profiles and auth";
+ * Profiles: where they are stored, how they are read and written (docs/architecture.md "Profiles and auth";
  * contracts.md "Files and environment").
  *
  * The file is `<configDir>/config.json`, written by `conf` (atomic writes, mode 0600) and validated with zod.
@@ -17,7 +17,7 @@ import * as z from 'zod/mini';
 import en from 'zod/v4/locales/en.js';
 import { UserError } from './errors.js';
 
-/** The real platform's API host (platform-wire.md section 1). */
+/** The real platform's API host (docs/wire.md §1). */
 export const DEFAULT_BASE_URL = 'https://www.wixapis.com';
 /** The profile that targets the local emulator when nothing else is configured. */
 export const LOCAL_PROFILE = 'local';

@@ -1,5 +1,5 @@
 /**
- * Error classes of the CLI layer and their exit codes (design.md, "Output and interaction").
+ * Error classes of the CLI layer and their exit codes (docs/architecture.md "Output and interaction").
  * `main` maps each class to an exit code in one place; commands only throw.
  *
  * Exit codes: 0 ok, 1 failure, 2 usage or bad input, 3 partial failure of a bulk action,
@@ -58,8 +58,7 @@ export class CancelError extends Error {
 }
 
 /**
- * What a confirm prompt left with `n` or Esc says, in the CLI and the interactive views alike (issue 18
- * section 2).
+ * What a confirm prompt left with `n` or Esc says, in the CLI and the interactive views alike (docs/architecture.md "The confirmation rule").
  */
 export const CANCELED_TEXT = 'canceled: nothing was changed';
 

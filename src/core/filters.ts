@@ -1,6 +1,6 @@
 /**
  * Parsing of the query flags shared by every list-like command: `--filter JSON`, repeatable `--where
- * field=value`, `--sort field[:asc|desc]`, and typed `key=value` pairs (platform-wire.md section 6 "Query
+ * field=value`, `--sort field[:asc|desc]`, and typed `key=value` pairs (docs/wire.md §6 "Query
  * language"). Everything here is checked before a request is sent, so bad input fails with exit 2 and changes
  * nothing.
  */
@@ -15,7 +15,7 @@ export type SortKey = {
   order: 'ASC' | 'DESC';
 };
 
-/** Operators of the platform's query language (wire section 6; the SDK query builder emits these). */
+/** Operators of the platform's query language (docs/wire.md §6; the SDK query builder emits these). */
 export const FILTER_OPERATORS: ReadonlySet<string> = new Set([
   '$eq', '$ne', '$gt', '$gte', '$lt', '$lte', '$in', '$nin', '$exists', '$hasSome', '$hasAll',
   '$startsWith', '$endsWith', '$contains', '$isEmpty', '$and', '$or', '$not',
@@ -136,7 +136,7 @@ function checkFilter(node: unknown, flag: string, at: string, depth: number): vo
 
 /**
  * Combines `--filter JSON` and repeated `--where field=value` (equality, typed values) into one filter: one
- * condition is sent as is, several under `$and` (the SDK's form, wire section 10).
+ * condition is sent as is, several under `$and` (the SDK's form, docs/wire.md §10).
  * @param example a filter of the noun's own fields for the hints
  * @returns undefined when neither flag was given.
  * @throws UserError (exit 2) on any malformed part.

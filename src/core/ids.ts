@@ -1,5 +1,5 @@
 /**
- * The one check of the ids and names a verb is given (issue 20), before any request: an empty or blank value
+ * The one check of the ids and names a verb is given (docs/architecture.md "Safety rules"), before any request: an empty or blank value
  * (`services get ''`, `msb get ' '`, `--staff ''`) is bad input (exit 2), never sent (it would reach the
  * platform as a path without its id, or as "no condition"). Run for every verb by the program's pre-action hook
  * over the verb's arguments and its options that take an id or a reference (see {@link checkCommandInput}).

@@ -1,7 +1,6 @@
 /**
  * Reading what the user hands in as a file or on stdin (`--file`, `-f`, `--query-file`, `--input`,
- * `--ids-file`, `--data-file`, `--*-stdin`, catalogue files): the one input reader (issue 20; design.md "Safety
- * rules": every read of a file or stdin is bounded).
+ * `--ids-file`, `--data-file`, `--*-stdin`, catalogue files): the one input reader (docs/architecture.md "Safety rules": every read of a file or stdin is bounded).
  *
  * Each source is read as a stream and counted as it comes, so an endless source (`/dev/zero`, `/dev/urandom`, a
  * pipe that never ends) is refused as soon as it passes the limit of its kind, never held whole in memory:

@@ -1,5 +1,5 @@
 /**
- * How the user started the CLI, so hints name a command that works when pasted back (issue 5 section 4: a
+ * How the user started the CLI, so hints name a command that works when pasted back (docs/architecture.md "Layout and dependency direction": a
  * resume hint saying `sitectl ...` fails with "command not found" when the tool was started as
  * `./bin/sitectl.js`).
  */

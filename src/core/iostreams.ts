@@ -18,7 +18,7 @@ export interface IOStreams {
   columns: number;
   /**
    * Prompts are allowed only when stdin and stdout are TTYs, CI is unset and --no-input is absent
-   * (design.md, "Output and interaction").
+   * (docs/architecture.md "Output and interaction").
    */
   canPrompt(): boolean;
 }

@@ -1,5 +1,5 @@
 /**
- * Messages for humans on stderr (design.md "Output and interaction": stdout carries data only) and the few
+ * Messages for humans on stderr (docs/architecture.md "Output and interaction": stdout carries data only) and the few
  * ANSI styles the CLI uses. Colour only when `io.colorEnabled` (NO_COLOR, FORCE_COLOR, TERM=dumb honoured in
  * core/iostreams.ts); no dependency, because chalk-like packages cost startup time for four escape codes.
  */

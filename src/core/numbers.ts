@@ -1,5 +1,5 @@
 /**
- * The one parser of numbers given on the command line (issue 20): counts (`--limit`, `--participants`,
+ * The one parser of numbers given on the command line (docs/architecture.md "Safety rules"): counts (`--limit`, `--participants`,
  * `--count`, `--members`, `--days`, `--concurrency`, ...), durations in seconds (`--timeout`, `--wait`) and
  * amounts of money (`--price`).
  *

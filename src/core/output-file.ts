@@ -1,5 +1,5 @@
 /**
- * The one output writer of every `-o FILE` (issue 20; design.md "Safety rules": `-o` writes a regular file
+ * The one output writer of every `-o FILE` (docs/architecture.md "Safety rules": `-o` writes a regular file
  * atomically and writes into anything else without replacing it).
  *
  * - `-o -` writes to stdout.

@@ -1,5 +1,5 @@
 /**
- * The one exporter of records to stdout (design.md "Output and interaction"; gh's cmdutil/json_flags.go):
+ * The one exporter of records to stdout (docs/architecture.md "Output and interaction"; gh's cmdutil/json_flags.go):
  *
  * - `--json [fields]`: a JSON array (or one object for a single record); no field list = every field, a
  *   comma-separated list = only those (dotted paths reach into nested objects).
@@ -11,8 +11,7 @@
  * - otherwise (stdout piped): tab-separated rows with no header, ISO dates, no colour (like gh off a TTY).
  *
  * Only data goes to stdout; notices go to stderr through core/log.ts. Every format flag, and every field named
- * in `--json fields`, is checked when the format is resolved, before a command sends anything (issue 5 section
- * 4). Text from the server is escaped before it reaches a terminal (table, TSV, key/value views); JSON is left
+ * in `--json fields`, is checked when the format is resolved, before a command sends anything (docs/architecture.md "Layout and dependency direction"). Text from the server is escaped before it reaches a terminal (table, TSV, key/value views); JSON is left
  * as it is.
  */
 import type { Command } from 'commander';

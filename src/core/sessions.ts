@@ -1,5 +1,5 @@
 /**
- * Sign-in state at rest (design.md "Profiles and auth"; issue 8 section 3 "Tokens at rest"): the visitor and
+ * Sign-in state at rest (docs/architecture.md "Profiles and auth"; docs/sign-in.md "Tokens"): the visitor and
  * member tokens, the OAuth client id that got them, an app's client credentials and a pending e-mail
  * verification, per profile and site ({@link sessionKey}), in `<configDir>/sessions.json` — mode 0600 in a 0700 directory, written
  * atomically (a temporary file, then rename), like the fallbacks of gh, Stripe and wrangler. Tokens are never

@@ -1,5 +1,5 @@
 /**
- * Text that came from a server or a file is escaped before it reaches a terminal (design.md "Safety rules"):
+ * Text that came from a server or a file is escaped before it reaches a terminal (docs/architecture.md "Safety rules"):
  * an error message or a service name carrying `ESC[2J` must not clear the user's screen. JSON output is left
  * as it is (JSON escapes control characters itself).
  */

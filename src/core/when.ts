@@ -1,5 +1,5 @@
 /**
- * The one time rule of the terminal (issue 19 section 5): a time is shown on the clock of one zone (the site's,
+ * The one time rule of the terminal (docs/architecture.md "Output and interaction"): a time is shown on the clock of one zone (the site's,
  * or `--tz`), and as short as it can be while it stays whole and unambiguous for a person at a front desk:
  *
  * - within six days before or after today: `Thu 22:00`

@@ -1,5 +1,5 @@
 /**
- * The emulated account, its admin key, and the request check (platform-wire.md section 2).
+ * The emulated account, its admin key, and the request check (docs/wire.md §2).
  *
  * At first start an account-level admin API key (`IST.` + 48 url-safe chars), an account id, a default site
  * ("Downtown") and a second site ("Uptown") are created and written to `<dataDir>/admin-key.json` (mode 0600):

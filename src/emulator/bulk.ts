@@ -1,5 +1,5 @@
 /**
- * The platform's bulk reply for any family (platform-wire.md section 7): `{results:[{itemMetadata:{id,
+ * The platform's bulk reply for any family (docs/wire.md §7): `{results:[{itemMetadata:{id,
  * originalIndex, success, error?}, item?}], bulkActionMetadata:{totalSuccesses, totalFailures,
  * undetailedFailures}}`. Each item runs in a savepoint of its own, so a failing item leaves nothing behind and
  * the others go on; its error carries the same code, description and data the single call would.

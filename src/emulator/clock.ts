@@ -1,5 +1,5 @@
 /**
- * The emulator's clock (issue 5 section 2): every rule that reads the time (createdDate, updatedDate, booking
+ * The emulator's clock (docs/architecture.md "The emulator"): every rule that reads the time (createdDate, updatedDate, booking
  * windows, order periods, token expiry) asks this clock, never `Date.now()`. The control plane can move it
  * forward, set it, or freeze it (`/__emulator/clock`, `sitectl emulator clock`), so a test can see an order end
  * or a booking window close without waiting. The offset from the real time (and the frozen instant) is kept in

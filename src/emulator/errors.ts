@@ -1,6 +1,6 @@
 /**
  * Typed errors thrown by emulator handlers. The server turns each into the platform's real error envelope
- * (platform-wire.md section 4; spec 001 section 8 "Generic errors"); anything else thrown becomes a 500 with an
+ * (docs/wire.md §4); anything else thrown becomes a 500 with an
  * empty body, as the real gateway sends system errors.
  */
 
@@ -55,7 +55,7 @@ export class ApplicationFailure extends EmulatorError {
   }
 }
 
-/** The platform's wording for a stale revision (platform-wire.md section 9). */
+/** The platform's wording for a stale revision (docs/wire.md §9). */
 export const REVISION_MISMATCH_MESSAGE = 'entity has already changed since the requested revision';
 
 /** A route that does not exist: 404 whose code the client maps from the status text. */

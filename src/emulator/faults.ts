@@ -1,5 +1,5 @@
 /**
- * Fault injection for API requests (issue 2 section 3; contracts.md "src/emulator"): added latency, a share of
+ * Fault injection for API requests (docs/architecture.md "The emulator"; contracts.md "src/emulator"): added latency, a share of
  * 500/503 replies before or after the change is committed, dropped connections, and 429 with Retry-After above
  * a request rate. Every random decision comes from a PRNG seeded with `faults.seed` and drawn in a fixed order
  * per request, so the same request sequence gets the same faults on a rerun. The control plane is never faulted.

@@ -1,6 +1,6 @@
 /**
  * Maps a request's method and path to an operation. Every path template of every served operation (the proto
- * path, the SDK URL and each gateway alias, platform-wire.md section 1, as the family tables list them) goes
+ * path, the SDK URL and each gateway alias, docs/wire.md §1, as the family tables list them) goes
  * into one segment tree per method; `{name}` segments match any one segment and bind it to the (dotted) request
  * field `name`, and `{name}:verb` (the platform's custom-method form, `/v2/confirmation/{bookingId}:confirmOrDecline`)
  * matches a segment ending in `:verb`. A literal segment wins over a parameter. Templates may name the parameter

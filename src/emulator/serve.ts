@@ -1,11 +1,10 @@
 /**
- * `serve(family, handlers)`: how the emulator serves an API family from its operation table (issue 5 section
- * 1). Routes and aliases, request decoding (JSON body; GET and DELETE parameters, flattened or `.r=`), path
+ * `serve(family, handlers)`: how the emulator serves an API family from its operation table (docs/architecture.md "One table per API family"). Routes and aliases, request decoding (JSON body; GET and DELETE parameters, flattened or `.r=`), path
  * parameters, and request validation all come from the table; a handler keyed by the SDK method name receives
  * a validated, typed request and returns the reply in wire form. What a schema says about a request is never
  * checked again by hand; handlers check only what needs the store (references, states, revisions, capacity).
  *
- * Validation failures are reported as the platform does (platform-wire.md section 4): HTTP 400 with
+ * Validation failures are reported as the platform does (docs/wire.md §4): HTTP 400 with
  * `details.validationError.fieldViolations`, one per failed rule, fields written as request paths
  * (`services[3].service.name`), rules named REQUIRED_FIELD, MAX_LENGTH, MAX_SIZE, INVALID_ENUM_VALUE, ...
  */
@@ -198,7 +197,7 @@ function coerce(text: string, schema: $ZodType | undefined): unknown {
 }
 
 /**
- * The request a GET or DELETE carries in its query string (wire section 5): `.r=<base64url JSON>`, or dotted
+ * The request a GET or DELETE carries in its query string (docs/wire.md §5): `.r=<base64url JSON>`, or dotted
  * keys (`sorting.fieldName=name`) with repeated keys as lists (`orderStatuses=ACTIVE&orderStatuses=PAUSED`),
  * each value typed by the schema at its path.
  * @throws ValidationFailure for an undecodable `.r` or a key naming a forbidden segment
@@ -262,7 +261,7 @@ function checkShape(value: unknown, at: Array<string | number> = []): void {
 
 /**
  * Builds and validates the request of `op`: the JSON body (or the query parameters for GET and DELETE, unless
- * `asBody`: the POST form of a long GET, wire section 5) with the path parameters set at their fields. A body field that disagrees with the path is refused, as are keys
+ * `asBody`: the POST form of a long GET, docs/wire.md §5) with the path parameters set at their fields. A body field that disagrees with the path is refused, as are keys
  * that reach the prototype chain and bodies nested deeper than {@link MAX_BODY_DEPTH}.
  * @throws ValidationFailure (400)
  */

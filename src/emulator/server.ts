@@ -3,7 +3,7 @@
  *
  * For every reply: `x-wix-request-id` (unique), JSON 200 on success (`{}` when nothing to return), the
  * platform's error envelope for EmulatorErrors, and a 500 with an empty body for anything unexpected
- * (platform-wire.md sections 4 and 10). A request whose `Host` is not a loopback name gets 421, whatever its
+ * (docs/wire.md §4 and §10). A request whose `Host` is not a loopback name gets 421, whatever its
  * route ({@link isLoopbackHost}). A request body over {@link MAX_BODY_BYTES} gets 413. API requests pass
  * auth, then faults (throttle, 5xx or drop before or after the commit, latency); a handler runs in one store
  * transaction, committed before the reply, at the emulator clock's time.
@@ -101,7 +101,7 @@ export function createEmulatorServer(deps: ServerDeps): Server {
   for (const served of deps.served) {
     for (const route of served.op.routes) {
       router.add(served.op.method, route, served);
-      // The POST form of a long GET (wire section 5): the same request as a JSON body, to the same path.
+      // The POST form of a long GET (docs/wire.md §5): the same request as a JSON body, to the same path.
       if (served.op.longGetFallback) router.add('POST', route, served);
     }
   }

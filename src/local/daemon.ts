@@ -1,6 +1,6 @@
 /**
  * Finding, starting and stopping a background emulator from the CLI (contracts.md "Starting the local
- * emulator from the CLI"; design.md: src/local is the CLI side of the emulator, it spawns the server and never
+ * emulator from the CLI"; docs/architecture.md "Layout and dependency direction": src/local is the CLI side of the emulator, it spawns the server and never
  * imports it). The CLI loads this module on every call against the local profile, so it imports only node
  * builtins: never better-sqlite3 or the server.
  *

@@ -55,7 +55,7 @@ export interface KeyInfo {
  */
 export function confirmKeyAction(input: string, key: KeyInfo): ConfirmAction | undefined {
   if (key.ctrl && input === 'c') return { type: 'cancel' };
-  // Esc leaves the question as a "no": "canceled: nothing was changed" (issue 18 section 2), not an interrupt.
+  // Esc leaves the question as a "no": "canceled: nothing was changed" (docs/architecture.md "The confirmation rule"), not an interrupt.
   if (key.escape) return { type: 'no' };
   if (key.return) return { type: 'submit' };
   if (key.leftArrow || key.rightArrow || key.tab) return { type: 'toggle' };

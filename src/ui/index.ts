@@ -1,5 +1,5 @@
 /**
- * The UI facade (design.md "Layout": the only place that imports ink and react). Commands load it with
+ * The UI facade (docs/architecture.md "Layout and dependency direction": the only place that imports ink and react). Commands load it with
  * `await import('../../ui/index.js')` and only on a TTY, so non-interactive runs never load Ink or React.
  *
  * Every function takes plain data and returns plain results; nothing here calls the API.

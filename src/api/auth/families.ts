@@ -1,6 +1,5 @@
 /**
- * The sign-in families (spec 001 section 7 "Redirect session", "Identity service", "Recovery service",
- * "Verification service"; platform-wire.md sections 1 and 3), named by the official SDK's methods
+ * The sign-in families (docs/wire.md §21, §22, §1 and §3), named by the official SDK's methods
  * (`@wix/redirects` createRedirectSession; `@wix/identity` authentication, recovery and verification). Replies
  * the spec does not show follow the SDK's typings; fields the platform adds pass through (`looseObject`).
  *
@@ -10,7 +9,7 @@ import * as z from 'zod/mini';
 import { callsOf, defineFamily } from '../family.js';
 import { EmptyReply, isoDate } from '../schemas/common.js';
 
-/** Redirect-session sections (spec 001 section 3). */
+/** Redirect-session sections (docs/wire.md §13). */
 export const REDIRECT_SECTIONS = ['bookingsCheckout', 'ecomCheckout', 'eventsCheckout', 'paidPlansCheckout', 'login', 'logout', 'auth', 'storesProduct', 'bookingsBook', 'membersAccount'] as const;
 export const ACCOUNT_SECTIONS = ['ACCOUNT_INFO', 'BOOKINGS', 'ORDERS', 'SUBSCRIPTIONS', 'EVENTS'] as const;
 export const FACTOR_TYPES = ['PASSWORD', 'SMS', 'CALL', 'EMAIL', 'TOTP', 'PUSH', 'WEBAUTHN'] as const;
@@ -63,7 +62,7 @@ export const Identity = z.looseObject({
   email: z.optional(z.looseObject({ address: z.optional(z.string()), isVerified: z.optional(z.boolean()) })),
 });
 
-/** The answer of register, login, sign-on and factor verification (spec 001 section 7 "Identity service"). */
+/** The answer of register, login, sign-on and factor verification (docs/wire.md §22). */
 export const StateReply = z.looseObject({
   state: z.string(),
   sessionToken: z.optional(z.string()),
@@ -215,7 +214,7 @@ export const verificationFamily = defineFamily({
   operations: {
     start: {
       method: 'POST',
-      // The SDK's path (@wix/auto_sdk_identity_verification `start`); the seed spells it /v1/Start (spec 001 section 7).
+      // The SDK's path (@wix/auto_sdk_identity_verification `start`); the seed spells it /v1/Start (docs/wire.md §22).
       path: '/v1/start',
       aliases: ['/v1/Start'],
       summary: "Send a verification code to an identity's e-mail",

@@ -1,5 +1,5 @@
 /**
- * The token manager of spec 001 section 4 "Tokens": one visitor or member token pair for one OAuth client.
+ * The token manager of docs/sign-in.md "Tokens": one visitor or member token pair for one OAuth client.
  *
  * - Visitor tokens are reused while the access token is valid, renewed with the refresh token, else new
  *   anonymous tokens are fetched.
@@ -15,7 +15,7 @@ import { TokenEndpointError, type TokenEndpoint, type TokenReply } from './token
 
 export type TokenRole = 'none' | 'visitor' | 'member';
 
-/** An access token and a refresh token (spec 001 section 3 "Token pair"). */
+/** An access token and a refresh token (docs/wire.md §23). */
 export interface TokenPair {
   accessToken: { value: string; expiresAt: number };
   refreshToken: { value: string; role: TokenRole };
@@ -54,7 +54,7 @@ export function pairOf(reply: TokenReply, role: TokenRole, nowMs: number, previo
   };
 }
 
-/** True when the access token's expiry (epoch seconds) is before now (spec 001 section 4). */
+/** True when the access token's expiry (epoch seconds) is before now (docs/sign-in.md "Tokens"). */
 export function isExpired(token: { expiresAt: number }, nowMs: number): boolean {
   return token.expiresAt * 1000 < nowMs;
 }
@@ -80,7 +80,7 @@ export class TokenManager {
     return this.pair.refreshToken.role;
   }
 
-  /** Logged in only when the refresh token's role is member (spec 001 section 4). */
+  /** Logged in only when the refresh token's role is member (docs/sign-in.md "Tokens"). */
   isLoggedIn(): boolean {
     return this.pair.refreshToken.role === 'member';
   }
@@ -149,7 +149,7 @@ export class TokenManager {
     }
   }
 
-  /** Logout: both tokens empty, role none (spec 001 section 4). */
+  /** Logout: both tokens empty, role none (docs/sign-in.md "Tokens"). */
   async logout(): Promise<void> {
     await this.set(EMPTY_TOKENS);
   }

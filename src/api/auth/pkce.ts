@@ -1,5 +1,5 @@
 /**
- * PKCE for the sign-in flow (spec 001 section 5 and section 9; RFC 7636): a random verifier of 43 to 128
+ * PKCE for the sign-in flow (docs/wire.md §23; RFC 7636): a random verifier of 43 to 128
  * characters drawn from letters, digits and `- . _ ~`, its S256 challenge (SHA-256, base64url without
  * padding), and a random `state`.
  */
@@ -7,7 +7,7 @@ import { createHash, randomBytes, randomInt } from 'node:crypto';
 
 /** The characters a verifier is drawn from (RFC 7636 section 4.1 "unreserved"). */
 export const VERIFIER_CHARSET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~';
-/** Default verifier length (spec 001 section 9). */
+/** Default verifier length (docs/wire.md §23). */
 export const DEFAULT_VERIFIER_LENGTH = 43;
 export const MIN_VERIFIER_LENGTH = 43;
 export const MAX_VERIFIER_LENGTH = 128;
@@ -16,7 +16,7 @@ export const MAX_VERIFIER_LENGTH = 128;
 export const LENGTH_ERROR = 'Expected a length between 43 and 128';
 
 /**
- * A random code verifier (spec 001 section 5).
+ * A random code verifier (docs/wire.md §23).
  * @param length 43 to 128 (default 43)
  * @throws RangeError 'Expected a length between 43 and 128' for any other length
  */

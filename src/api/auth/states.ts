@@ -1,10 +1,10 @@
 /**
- * The sign-in states and error codes of spec 001 sections 4 and 8, as the SDK maps them: the server's login
+ * The sign-in states and error codes of docs/wire.md §22, as the SDK maps them: the server's login
  * state to the client's, e-mail code verification allowed only while verification is required, the code/state
  * check of a callback, and the registration and login error codes.
  */
 
-/** Login states the server answers (spec 001 section 4 "Login"). */
+/** Login states the server answers (docs/wire.md §22). */
 export const SERVER_LOGIN_STATES = ['SUCCESS', 'REQUIRE_OWNER_APPROVAL', 'REQUIRE_EMAIL_VERIFICATION', 'STATUS_CHECK', 'UNKNOWN_STATE'] as const;
 export type ServerLoginState = (typeof SERVER_LOGIN_STATES)[number];
 
@@ -26,13 +26,13 @@ export type LoginResult =
   | { loginState: 'USER_CAPTCHA_REQUIRED' | 'SILENT_CAPTCHA_REQUIRED'; error: string; errorCode: LoginErrorCode }
   | { loginState: 'FAILURE'; error: string; errorCode?: LoginErrorCode };
 
-/** The messages of spec 001 sections 5 and 8. */
+/** The messages of docs/wire.md §23, §22. */
 export const UNKNOWN_STATE = 'Unknown _state';
 export const MISSING_CODE_OR_STATE = 'Missing code or _state';
 export const INVALID_STATE = 'Invalid _state';
 
 /**
- * The client state for a server answer (spec 001 section 4 "Mapping"): SUCCESS with its session token;
+ * The client state for a server answer (docs/wire.md §22): SUCCESS with its session token;
  * REQUIRE_OWNER_APPROVAL; REQUIRE_EMAIL_VERIFICATION with its state token (to remember); anything else is a
  * FAILURE 'Unknown _state' (also a SUCCESS without a session token, or a verification without a state token).
  */
@@ -51,7 +51,7 @@ export function clientStateOf(reply: { state?: string; sessionToken?: string; st
 }
 
 /**
- * Checks that an e-mail code may be verified now: only in EMAIL_VERIFICATION_REQUIRED (spec 001 section 4).
+ * Checks that an e-mail code may be verified now: only in EMAIL_VERIFICATION_REQUIRED (docs/wire.md §22).
  * @returns the state token to send with the code
  * @throws Error 'Unknown _state' in any other state
  */
@@ -61,7 +61,7 @@ export function stateTokenForCode(current: LoginResult | { loginState: 'INITIAL'
 }
 
 /**
- * The code of an authorization callback, checked against the state issued (spec 001 section 5).
+ * The code of an authorization callback, checked against the state issued (docs/wire.md §23).
  * @throws Error 'Missing code or _state' when either is missing; 'Invalid _state' when the state differs
  */
 export function checkCallback(params: { code?: string | null; state?: string | null }, issuedState: string): string {
@@ -72,7 +72,7 @@ export function checkCallback(params: { code?: string | null; state?: string | n
 
 /**
  * The application error codes the SDK's OAuth strategy recognises (`@wix/sdk` build/auth/oauth2/constants.js;
- * platform-wire.md section 3; spec 001 section 8).
+ * docs/wire.md §3, §22).
  */
 export const IDENTITY_CODES = {
   emailAlreadyExists: '-19995',
@@ -108,7 +108,7 @@ const captcha = (code: string): LoginErrorCode | undefined =>
 
 /**
  * An e-mail field violation: `data.type` EMAIL, as the SDK's OAuth strategy finds it on registration
- * (`fieldViolations.find(v => v.data.type === 'EMAIL')`), or a rule named EMAIL (spec 001 section 8: "a field
+ * (`fieldViolations.find(v => v.data.type === 'EMAIL')`), or a rule named EMAIL (docs/wire.md §22: "a field
  * violation of type EMAIL").
  */
 function isEmailViolation(v: NonNullable<IdentityFailure['fieldViolations']>[number]): boolean {
@@ -117,8 +117,7 @@ function isEmailViolation(v: NonNullable<IdentityFailure['fieldViolations']>[num
 }
 
 /**
- * A failed registration as the client reports it, as the SDK's `OAuthStrategy.register` does (spec 001 section 8
- * "Registration"): an e-mail field violation is `invalidEmail` with the violation's text; -19995
+ * A failed registration as the client reports it, as the SDK's `OAuthStrategy.register` does (docs/wire.md §22): an e-mail field violation is `invalidEmail` with the violation's text; -19995
  * `emailAlreadyExists`; a missing or invalid captcha token (-19971 / -19970, or the authentication module's
  * CAPTCHA_TOKEN_REQUIRED / INVALID_CAPTCHA_TOKEN) `missingCaptchaToken` / `invalidCaptchaToken`, each a FAILURE;
  * anything else a FAILURE with the server message only.
@@ -134,7 +133,7 @@ export function registrationFailure(f: IdentityFailure): LoginResult {
 }
 
 /**
- * A failed login as the client reports it, as the SDK's `OAuthStrategy.login` does (spec 001 section 8 "Login"):
+ * A failed login as the client reports it, as the SDK's `OAuthStrategy.login` does (docs/wire.md §22):
  * a missing or invalid captcha token `missingCaptchaToken` / `invalidCaptchaToken`, -19976 `invalidPassword`,
  * -19973 `resetPassword`, any other `invalidEmail`; each a FAILURE. (The SDK keeps USER_CAPTCHA_REQUIRED and
  * SILENT_CAPTCHA_REQUIRED for states a server answers, never for these errors.)

@@ -1,14 +1,13 @@
 /**
- * The OAuth token endpoint, client side (spec 001 section 7 "Token endpoint"; platform-wire.md sections 2 and
- * 11): `POST <base>/oauth2/token` with a JSON body and no site id (the server finds the site by the client or
+ * The OAuth token endpoint, client side (docs/wire.md §23, §2 and
+ * §11): `POST <base>/oauth2/token` with a JSON body and no site id (the server finds the site by the client or
  * the token), answered in snake_case `{access_token, expires_in, refresh_token}`. Each grant's body is the one
  * the official SDK sends (`@wix/sdk`):
  *
  * - anonymous, refresh_token, authorization_code: camelCase (`OAuthStrategy` generateVisitorTokens, renewToken,
  *   getMemberTokens);
  * - authorized_client (member tokens an admin issues): `{grant_type, scope: 'offline_access', member_id}` with
- *   `Authorization: <access token>,<api key>` (`OAuthStrategy.getMemberTokensForExternalLogin`; spec 001
- *   section 7: "an Authorization header holding the access token plus a second token");
+ *   `Authorization: <access token>,<api key>` (`OAuthStrategy.getMemberTokensForExternalLogin`; docs/wire.md §22: "an Authorization header holding the access token plus a second token");
  * - client_credentials (an app's admin token): `{grant_type, client_id, client_secret, instance_id}`
  *   (`AppStrategy` with `instanceId`);
  * - the device-code grant of RFC 8628 with its device-authorization call `POST /oauth2/device/code`, answered as
@@ -19,7 +18,7 @@
 import { redact } from '../redact.js';
 import { NetworkError } from '../errors.js';
 
-/** Access tokens live 4 hours on the platform (platform-wire.md section 2). */
+/** Access tokens live 4 hours on the platform (docs/wire.md §2). */
 export const ACCESS_TOKEN_SECONDS = 14_400;
 export const DEVICE_CODE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
 

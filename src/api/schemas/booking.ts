@@ -1,10 +1,10 @@
 /**
- * Bookings, extended bookings, multi-service bookings and availability on the wire (spec 000 sections 3 and 7;
- * platform-wire.md sections 6-9 and 11; the official SDK's typings where the spec says "not shown").
+ * Bookings, extended bookings, multi-service bookings and availability on the wire (docs/wire.md §13, §14;
+ * docs/wire.md §6-§9 and §11; the official SDK's typings where the spec says "not shown").
  *
  * Dates the official client turns into `Date` are `isoDate` here (booking `createdDate`, `startDate`,
  * `endDate`, `updatedDate`, `canceledDate`); the booked slot's and the availability slot's `startDate`/`endDate`
- * stay strings, as the SDK leaves them (wire section 11). Revisions are strings. Enumerations the platform may
+ * stay strings, as the SDK leaves them (docs/wire.md §11). Revisions are strings. Enumerations the platform may
  * extend are open (an unknown value still parses).
  */
 import * as z from 'zod/mini';
@@ -18,7 +18,7 @@ export const MultiServiceBookingTypeValues = ['SEQUENTIAL_BOOKINGS', 'SEPARATE_B
 export type MultiServiceBookingType = (typeof MultiServiceBookingTypeValues)[number];
 export const AttendanceStatusValues = ['NOT_SET', 'ATTENDED', 'NOT_ATTENDED'] as const;
 export const BookingFeeStatusValues = ['UNKNOWN_STATUS', 'NOT_YET_APPLIED_TO_ORDER', 'APPLIED_TO_ORDER'] as const;
-/** Location type of a slot or booked schedule (spec 000 section 3, "other listings"). */
+/** Location type of a slot or booked schedule (docs/wire.md §13). */
 export const SlotLocationTypeValues = ['UNDEFINED', 'OWNER_BUSINESS', 'OWNER_CUSTOM', 'CUSTOM'] as const;
 export const ActorValues = ['UNDEFINED_ACTOR', 'BUSINESS', 'CUSTOMER'] as const;
 export const PlatformValues = ['UNDEFINED_PLATFORM', 'WEB', 'MOBILE_APP'] as const;
@@ -71,7 +71,7 @@ export const BookedEntity = z.looseObject({
   tags: z.optional(z.nullable(z.array(z.string()))),
 });
 
-/** Who the booking is for; `fullAddress.geocode` holds latitude/longitude (spec 000 section 3). */
+/** Who the booking is for; `fullAddress.geocode` holds latitude/longitude (docs/wire.md §13). */
 export const ContactDetails = z.looseObject({
   contactId: z.optional(z.nullable(z.string())),
   firstName: z.optional(z.nullable(z.string())),
@@ -104,7 +104,7 @@ export const MultiServiceBookingInfo = z.looseObject({
 
 export const ExtendedFields = z.looseObject({ namespaces: z.optional(z.record(z.string(), z.record(z.string(), z.unknown()))) });
 
-/** A booking (wire section 8). Dates become `Date`; revision is a string. */
+/** A booking (docs/wire.md §8). Dates become `Date`; revision is a string. */
 export const Booking = z.looseObject({
   id: z.string(),
   revision: z.optional(z.nullable(z.string())),
@@ -222,15 +222,15 @@ export function bookingWirePath(path: string): string {
 
 /** Longest extended-fields namespace name. */
 export const NAMESPACE_MAX = 164;
-/** Most bookings in one bulk create (wire section 7). */
+/** Most bookings in one bulk create (docs/wire.md §7). */
 export const MAX_BULK_CREATE = 40;
-/** Most items in one bulk confirm-or-decline (wire section 7). */
+/** Most items in one bulk confirm-or-decline (docs/wire.md §7). */
 export const MAX_BULK_CONFIRM_OR_DECLINE = 300;
-/** Most bookings in one bulk cancel (wire section 7). */
+/** Most bookings in one bulk cancel (docs/wire.md §7). */
 export const MAX_BULK_CANCEL = 100;
-/** Most ids in one bulk allowed-actions call (the same limit as the multi-service one, wire section 7). */
+/** Most ids in one bulk allowed-actions call (the same limit as the multi-service one, docs/wire.md §7). */
 export const MAX_BULK_ALLOWED_ACTIONS = 100;
-/** Bookings in one multi-service booking (wire section 7). */
+/** Bookings in one multi-service booking (docs/wire.md §7). */
 export const MSB_MIN = 2;
 export const MSB_MAX = 40;
 /** Multi-service ids in one allowed-actions call. */

@@ -1,7 +1,7 @@
 // zod/mini, not classic zod: its functions tree-shake, so the bundle holds ~40 KB of zod instead of ~750 KB (start-up).
 /**
  * Shapes shared by every API family: wire dates, money, addresses, images, paging metadata, the bulk envelope,
- * sorting and aggregations (platform-wire.md §4-§8, spec 000 §3 "Enumerations").
+ * sorting and aggregations (docs/wire.md §4-§8, docs/wire.md §13).
  *
  * Response objects are `z.looseObject`: the platform adds fields over time and a client that drops or rejects
  * them would break on the next platform release, so unknown keys pass through untouched.
@@ -15,7 +15,7 @@ import en from 'zod/v4/locales/en.js';
 z.config(en());
 
 /**
- * An ISO-8601 timestamp on the wire, a `Date` after parsing (spec 000 §3: "Dates in responses are turned into
+ * An ISO-8601 timestamp on the wire, a `Date` after parsing (docs/wire.md §13: "Dates in responses are turned into
  * date values"). Input type `string` so the wire types stay honest; an unparseable string is a schema issue.
  */
 export const isoDate = z.pipe(
@@ -42,15 +42,15 @@ export const SortOrderValues = ['ASC', 'DESC'] as const;
 export const SortOrder = z.enum(SortOrderValues);
 export type SortOrder = z.infer<typeof SortOrder>;
 
-/** `{"fieldName":"name","order":"ASC"}` (wire §6 "Sort"). */
+/** `{"fieldName":"name","order":"ASC"}` (docs/wire.md §6 "Sort"). */
 export const Sorting = z.looseObject({ fieldName: z.string(), order: z.optional(SortOrder) });
 export type Sorting = z.infer<typeof Sorting>;
 
-/** Offset paging request: `{"limit":50,"offset":0}` (wire §6). */
+/** Offset paging request: `{"limit":50,"offset":0}` (docs/wire.md §6). */
 export const Paging = z.looseObject({ limit: z.optional(z.int()), offset: z.optional(z.int()) });
 export type Paging = z.infer<typeof Paging>;
 
-/** Cursor paging request: limit <= 100, cursor <= 16000 chars (wire §6). */
+/** Cursor paging request: limit <= 100, cursor <= 16000 chars (docs/wire.md §6). */
 export const CursorPaging = z.looseObject({
   limit: z.optional(z.int()),
   cursor: z.optional(z.nullable(z.string())),
@@ -64,7 +64,7 @@ export const Cursors = z.looseObject({
 export type Cursors = z.infer<typeof Cursors>;
 
 /**
- * `pagingMetadata` of both kinds (wire §6): offset `{count, offset, total, tooManyToCount, cursors}` and
+ * `pagingMetadata` of both kinds (docs/wire.md §6): offset `{count, offset, total, tooManyToCount, cursors}` and
  * cursor `{count, cursors:{next,prev}, hasNext}`. One loose schema because the platform mixes the keys.
  */
 export const PagingMetadata = z.looseObject({
@@ -98,7 +98,7 @@ export const StreetAddress = z.looseObject({
   apt: z.optional(z.string()),
 });
 
-/** A postal address; `geocode` holds latitude/longitude (spec 000 §3 "locations"). */
+/** A postal address; `geocode` holds latitude/longitude (docs/wire.md §8). */
 export const Address = z.looseObject({
   formatted: z.optional(z.string()),
   formattedAddress: z.optional(z.string()),
@@ -137,7 +137,7 @@ export const ApplicationErrorDetail = z.looseObject({
 });
 export type ApplicationErrorDetail = z.infer<typeof ApplicationErrorDetail>;
 
-/** Per-item outcome of a bulk call (wire §7). `originalIndex` is the item's index in the request. */
+/** Per-item outcome of a bulk call (docs/wire.md §7). `originalIndex` is the item's index in the request. */
 export const ItemMetadata = z.looseObject({
   id: z.optional(z.nullable(z.string())),
   originalIndex: z.int(),
@@ -154,7 +154,7 @@ export const BulkActionMetadata = z.looseObject({
 export type BulkActionMetadata = z.infer<typeof BulkActionMetadata>;
 
 /**
- * The bulk envelope `{results:[{itemMetadata, item?}], bulkActionMetadata}` (wire §7); `item` is present when
+ * The bulk envelope `{results:[{itemMetadata, item?}], bulkActionMetadata}` (docs/wire.md §7); `item` is present when
  * the request set `returnEntity`.
  */
 export function bulkResult<T extends z.ZodMiniType>(item: T) {
@@ -234,7 +234,7 @@ export type AggregationResult = z.infer<typeof AggregationResult>;
 export const AggregationData = z.looseObject({ results: z.array(AggregationResult) });
 export type AggregationData = z.infer<typeof AggregationData>;
 
-/** A query filter: Mongo-style operators on dotted field paths (wire §6). Its operators are checked by the server. */
+/** A query filter: Mongo-style operators on dotted field paths (docs/wire.md §6). Its operators are checked by the server. */
 export type Filter = Record<string, unknown>;
 
 // ---- Request shapes. What a schema can say about a request (required fields, types, enumerations, lengths,
@@ -242,7 +242,7 @@ export type Filter = Record<string, unknown>;
 // rule as a field violation, and the CLI can check its own input against them before sending. They are built
 // on first use: the client itself never validates requests, so a command does not pay for building them.
 
-/** A string of at most `max` characters (sane bounds on names, slugs, addresses; issue 5 section 2). */
+/** A string of at most `max` characters (sane bounds on names, slugs, addresses; docs/architecture.md "Safety rules"). */
 export function bounded(max: number) {
   return z.string().check(z.maxLength(max));
 }
@@ -260,18 +260,18 @@ function buildRequestShapes() {
     Id,
     /** A revision on the wire: a decimal string (the SDK's form), or a whole number. */
     RevisionInput: z.union([z.string().check(z.regex(/^\d+$/, 'must be a decimal string such as "3"')), z.int().check(z.nonnegative())]),
-    /** A field mask: comma-joined paths (the wire form) or `{paths: [...]}` (wire section 5). */
+    /** A field mask: comma-joined paths (the wire form) or `{paths: [...]}` (docs/wire.md §5). */
     FieldMaskInput: z.union([bounded(2000), z.looseObject({ paths: z.array(bounded(200)).check(z.maxLength(100)) })]),
     /** A filter in a request: a JSON object; its operators are checked by the query engine that runs it. */
     FilterInput: z.record(z.string(), z.unknown()),
-    /** Sort keys of a query: at most 50 (wire section 6). */
+    /** Sort keys of a query: at most 50 (docs/wire.md §6). */
     SortInput: z.array(z.looseObject({ fieldName: bounded(200), order: z.optional(SortOrder) })).check(z.maxLength(50)),
     /** Offset paging of a request: `limit` 0..100, `offset` >= 0. */
     PagingInput: z.looseObject({
       limit: z.optional(z.int().check(z.gte(0), z.lte(100))),
       offset: z.optional(z.int().check(z.gte(0))),
     }),
-    /** Cursor paging of a request: `limit` 1..100, `cursor` at most 16000 characters (wire section 6). */
+    /** Cursor paging of a request: `limit` 1..100, `cursor` at most 16000 characters (docs/wire.md §6). */
     CursorPagingInput: z.looseObject({
       limit: z.optional(z.int().check(z.gte(1), z.lte(100))),
       cursor: z.optional(z.nullable(bounded(16_000))),
@@ -308,7 +308,7 @@ function buildRequestShapes() {
 /** The request shapes shared by every family (built on first use). */
 export const requestShapes = once(buildRequestShapes);
 
-/** `{}`: the reply of a call with nothing to return (the SDK rejects an empty body, wire section 10). */
+/** `{}`: the reply of a call with nothing to return (the SDK rejects an empty body, docs/wire.md §10). */
 export const EmptyReply = z.looseObject({});
 
 /** `{count}` of the count calls. */

@@ -1,19 +1,19 @@
 /**
- * Members on the wire (spec 001 sections 3 "Member", 7 "Members", 9; platform-wire.md sections 5, 6, 8 and 11;
+ * Members on the wire (docs/wire.md §13, §18, §12, §5, §6, §8 and §11;
  * the official SDK's typings where the spec says "not shown").
  *
- * A member reply carries what its fieldset allows (wire section 8; docs/members.md): PUBLIC (the default) `id`
+ * A member reply carries what its fieldset allows (docs/wire.md §8; docs/members.md): PUBLIC (the default) `id`
  * and `profile`, with `status`, `privacyStatus` and `activityStatus` as UNKNOWN; EXTENDED adds `loginEmail`,
  * `loginEmailVerified`, `contactId` and the real statuses; FULL adds `contact` and the dates. So every field but
  * `id` is optional here.
  *
- * Dates the official client turns into `Date` are `isoDate` (`createdDate`, `lastLoginDate`, wire section 11);
+ * Dates the official client turns into `Date` are `isoDate` (`createdDate`, `lastLoginDate`, docs/wire.md §11);
  * `updatedDate` stays a string as the SDK leaves it. Enumerations the platform may extend are open.
  */
 import * as z from 'zod/mini';
 import { Address, bounded, bulkResult, Image, isoDate, once, openEnum, requestShapes, SortOrder } from './common.js';
 
-/** Member status (spec 001 section 3). UNKNOWN is what the PUBLIC fieldset shows. */
+/** Member status (docs/wire.md §13). UNKNOWN is what the PUBLIC fieldset shows. */
 export const MemberStatusValues = ['UNKNOWN', 'PENDING', 'APPROVED', 'BLOCKED', 'OFFLINE'] as const;
 export type MemberStatus = (typeof MemberStatusValues)[number];
 /** Privacy status: PUBLIC members are in the community, PRIVATE ones are not. */
@@ -25,7 +25,7 @@ export type ActivityStatus = (typeof ActivityStatusValues)[number];
 /** How much of a member a reply carries. */
 export const FieldsetValues = ['PUBLIC', 'EXTENDED', 'FULL'] as const;
 export type Fieldset = (typeof FieldsetValues)[number];
-/** Older enumerations still in the platform's typings (spec 001 section 3 "Older enumerations"). */
+/** Older enumerations still in the platform's typings (docs/wire.md §13). */
 export const LegacyRoleValues = ['UNDEFINED_ROLE', 'MEMBER', 'OWNER', 'CONTRIBUTOR'] as const;
 export const LegacyPrivacyValues = ['UNDEFINED', 'PUBLIC', 'PRIVATE', 'COMMUNITY'] as const;
 export const LegacyStatusValues = ['UNDEFINED_STATUS', 'APPLICANT', 'ACTIVE', 'INACTIVE', 'BLOCKED', 'OFFLINE_ONLY'] as const;
@@ -49,7 +49,7 @@ export type ClearableContactList = (typeof ClearableContactListValues)[number];
 export type MemberStatusAction = 'approve' | 'block' | 'disconnect';
 
 /**
- * The member status table (spec 001 section 4 says which source states allow each action is "not shown": this
+ * The member status table (docs/members.md "State table" says which source states allow each action is "not shown": this
  * is the choice docs/members.md records, after the platform's docs): each action, the statuses it is allowed
  * from and the status it leads to. An action from the status it leads to changes nothing; any other status
  * refuses it (INVALID_MEMBER_STATUS). The emulator enforces it; the CLI checks it before sending.
@@ -68,9 +68,9 @@ export const MEMBER_ACTIVITY_FROM: readonly MemberStatus[] = ['PENDING', 'APPROV
 /** The statuses a member may join or leave the community from. */
 export const MEMBER_PRIVACY_FROM: readonly MemberStatus[] = ['APPROVED'];
 
-/** Most members one bulk delete may name (wire section 7: `memberIds` 1-100). */
+/** Most members one bulk delete may name (docs/wire.md §7: `memberIds` 1-100). */
 export const MAX_BULK_DELETE_MEMBERS = 100;
-/** Largest page of the members query and list (wire section 6: max 100), and the default (spec 001 section 9). */
+/** Largest page of the members query and list (docs/wire.md §6: max 100), and the default (docs/wire.md §12). */
 export const MAX_MEMBERS_PAGE = 100;
 export const DEFAULT_MEMBERS_PAGE = 50;
 /** Longest member slug; a slug is lowercase letters, digits and hyphens (docs/members.md). */
@@ -112,7 +112,7 @@ export const MemberProfile = z.looseObject({
   title: z.optional(z.nullable(z.string())),
 });
 
-/** A member (wire section 8), as much of it as the reply's fieldset carries. */
+/** A member (docs/wire.md §8), as much of it as the reply's fieldset carries. */
 export const Member = z.looseObject({
   id: z.string(),
   loginEmail: z.optional(z.nullable(z.string())),
@@ -130,7 +130,7 @@ export const Member = z.looseObject({
 export type Member = z.infer<typeof Member>;
 export type MemberWire = z.input<typeof Member>;
 
-/** `metadata` of the members query and list (wire section 6: not `pagingMetadata`). */
+/** `metadata` of the members query and list (docs/wire.md §6: not `pagingMetadata`). */
 export const MembersMetadata = z.looseObject({
   count: z.optional(z.int()),
   offset: z.optional(z.int()),

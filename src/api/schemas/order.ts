@@ -1,45 +1,44 @@
 /**
- * Pricing plan orders and checkout on the wire (spec 001 sections 3 "Order", 4 "Order", 7 "Orders, owner",
- * "Orders, member", "Checkout"; platform-wire.md sections 8 and 11; the official SDK's typings where the spec
+ * Pricing plan orders and checkout on the wire (docs/wire.md §13, docs/plans-orders.md "Orders: the state table", docs/wire.md §20, §8 and §11; the official SDK's typings where the spec
  * says "not shown").
  *
  * An order is one buyer's purchase of a plan: the buyer (`{memberId, contactId}`), a snapshot of the plan
  * (`planName`, `planDescription`, `planPrice`, `pricing` with the spanned `prices` after a coupon), its status
  * and last payment status, its period (`startDate`, `endDate`, `earliestEndDate`), its pause periods, its
  * cycles (`currentCycle`, `cycles`) and a cancellation. Dates the official client turns into `Date` are
- * `isoDate` here (wire section 11: `startDate`, `endDate`, `createdDate`, and the other dates of the order).
+ * `isoDate` here (docs/wire.md §11: `startDate`, `endDate`, `createdDate`, and the other dates of the order).
  * Orders carry no revision on the platform.
  */
 import * as z from 'zod/mini';
 import { bounded, isoDate, once, openEnum, PagingMetadata, requestShapes } from './common.js';
 import { Duration, PeriodUnitValues, Recurrence } from './plan.js';
 
-/** Order status (spec 001 section 4). */
+/** Order status (docs/plans-orders.md "Orders: the state table"). */
 export const OrderStatusValues = ['DRAFT', 'PENDING', 'ACTIVE', 'PAUSED', 'ENDED', 'CANCELED'] as const;
 export type OrderStatus = (typeof OrderStatusValues)[number];
-/** Order type (spec 001 section 3). */
+/** Order type (docs/wire.md §13). */
 export const OrderTypeValues = ['ONLINE', 'OFFLINE', 'EXTERNAL'] as const;
-/** How an order placed on a buyer's behalf was taken (spec 001 section 3). */
+/** How an order placed on a buyer's behalf was taken (docs/wire.md §13). */
 export const OrderMethodValues = ['MOTO', 'POS'] as const;
-/** Payment status of an order's last payment (spec 001 section 3). */
+/** Payment status of an order's last payment (docs/wire.md §13). */
 export const PaymentStatusValues = ['PAID', 'REFUNDED', 'FAILED', 'UNPAID', 'PENDING', 'NOT_APPLICABLE'] as const;
 export type PaymentStatus = (typeof PaymentStatusValues)[number];
-/** Why an order was canceled (spec 001 section 3). */
+/** Why an order was canceled (docs/wire.md §13). */
 export const CancellationCauseValues = ['OWNER_ACTION', 'MEMBER_ACTION', 'PAYMENT_FAILURE', 'PAYMENT_SETUP_FAILURE', 'UNKNOWN'] as const;
-/** When a cancellation takes effect (spec 001 section 3). */
+/** When a cancellation takes effect (docs/wire.md §13). */
 export const CancellationEffectiveAtValues = ['IMMEDIATELY', 'NEXT_PAYMENT_DATE'] as const;
 export type CancellationEffectiveAt = (typeof CancellationEffectiveAtValues)[number];
-/** Why an order cannot be paused (spec 001 section 3). */
+/** Why an order cannot be paused (docs/wire.md §13). */
 export const NotSuspendableReasonValues = ['PENDING', 'TRIAL', 'CANCELED', 'ENDED', 'NOT_STARTED', 'ALREADY_SUSPENDED', 'OLD_STRIPE'] as const;
 export type NotSuspendableReason = (typeof NotSuspendableReasonValues)[number];
-/** How much of an order a get or list returns (spec 001 section 3): FULL adds the `cycles` list. */
+/** How much of an order a get or list returns (docs/wire.md §13): FULL adds the `cycles` list. */
 export const FieldSetValues = ['BASIC', 'FULL'] as const;
-/** The order statuses of the member list's status filter (spec 001 section 3, "List filter status"). */
+/** The order statuses of the member list's status filter (docs/wire.md §13). */
 export const OrderListStatusValues = ['ACTIVE', 'ENDED'] as const;
 /** Status of one pause period: ACTIVE while the order is paused, ENDED once resumed. */
 export const PausePeriodStatusValues = ['ACTIVE', 'ENDED'] as const;
 
-/** Largest page of the orders lists (wire section 6: "limit default and max 50"). */
+/** Largest page of the orders lists (docs/wire.md §6: "limit default and max 50"). */
 export const MAX_ORDERS_PAGE = 50;
 /** The id a preview's order carries (the platform shows zeros: no order was created). */
 export const PREVIEW_ORDER_ID = '00000000-0000-0000-0000-000000000000';
@@ -95,7 +94,7 @@ export const Cancellation = z.looseObject({
   effectiveAt: z.optional(openEnum(CancellationEffectiveAtValues)),
 });
 
-/** A pricing plan order (wire section 8). */
+/** A pricing plan order (docs/wire.md §8). */
 export const Order = z.looseObject({
   id: z.string(),
   planId: z.optional(z.string()),
@@ -125,7 +124,7 @@ export const Order = z.looseObject({
 export type Order = z.infer<typeof Order>;
 export type OrderWire = z.input<typeof Order>;
 
-/** The GET list parameters an order field stands for (spec 001 section 7 "Orders, owner"). */
+/** The GET list parameters an order field stands for (docs/wire.md §20). */
 export const ORDER_LIST_PARAMS = {
   status: { param: 'orderStatuses', list: true },
   planId: { param: 'planIds', list: true },

@@ -1,6 +1,6 @@
 /**
- * Pricing plans on the wire (spec 001 sections 3 "Plan", 4 "Plan", 7 "Plans"; platform-wire.md sections 8 and
- * 11; the official SDK's typings where the spec says "not shown").
+ * Pricing plans on the wire (docs/wire.md §13, docs/plans-orders.md "Plans", docs/wire.md §19, §8 and
+ * §11; the official SDK's typings where the spec says "not shown").
  *
  * A plan's pricing is one of three models (a oneof on the wire): `subscription` (a recurring payment every
  * `cycleDuration`, for `cycleCount` cycles, 0 = until canceled), `singlePaymentForDuration` (one payment for a
@@ -11,14 +11,14 @@
 import * as z from 'zod/mini';
 import { bounded, isoDate, Money, once, openEnum, PagingMetadata, requestShapes } from './common.js';
 
-/** Period units of a plan's cycle or duration (spec 001 section 3). */
+/** Period units of a plan's cycle or duration (docs/wire.md §13). */
 export const PeriodUnitValues = ['DAY', 'WEEK', 'MONTH', 'YEAR'] as const;
 export type PeriodUnit = (typeof PeriodUnitValues)[number];
-/** When a plan's fee is charged (spec 001 section 3). */
+/** When a plan's fee is charged (docs/wire.md §13). */
 export const AppliedAtValues = ['FIRST_PAYMENT'] as const;
-/** `archived` parameter of listPlans (spec 001 section 3). */
+/** `archived` parameter of listPlans (docs/wire.md §13). */
 export const ArchivedFilterValues = ['ACTIVE', 'ARCHIVED', 'ARCHIVED_AND_ACTIVE'] as const;
-/** `public` parameter of listPlans (spec 001 section 3). */
+/** `public` parameter of listPlans (docs/wire.md §13). */
 export const PublicFilterValues = ['PUBLIC_AND_HIDDEN', 'PUBLIC', 'HIDDEN'] as const;
 
 /** Longest plan name, description, perk and terms the emulator accepts (the platform's editor limits). */
@@ -29,7 +29,7 @@ export const PERKS_MAX = 40;
 export const TERMS_MAX = 5000;
 /** Longest free trial, in days. */
 export const FREE_TRIAL_MAX = 999;
-/** Largest page of listPlans and listPublicPlans (wire section 6: "limit defaults to 75, max 100"). */
+/** Largest page of listPlans and listPublicPlans (docs/wire.md §6: "limit defaults to 75, max 100"). */
 export const MAX_PLANS_PAGE = 100;
 export const DEFAULT_PLANS_PAGE = 75;
 
@@ -50,7 +50,7 @@ export const PlanPricing = z.looseObject({
 });
 export type PlanPricing = z.infer<typeof PlanPricing>;
 
-/** A pricing plan (wire section 8). */
+/** A pricing plan (docs/wire.md §8). */
 export const Plan = z.looseObject({
   id: z.string(),
   name: z.optional(z.nullable(z.string())),

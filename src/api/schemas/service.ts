@@ -1,9 +1,9 @@
 /**
  * The service entity and everything it holds, plus the entities the services API lists (booking policies,
  * booking forms, categories, business locations). Spec 000 §3 "Service", "Other entities", "Enumerations";
- * wire shapes from platform-wire.md §8.
+ * wire shapes from docs/wire.md §8.
  *
- * Every `...Values` array is the exact value list of spec 000 §3 so the emulator can validate input with the
+ * Every `...Values` array is the exact value list of docs/wire.md §13 so the emulator can validate input with the
  * same lists. Response schemas are loose (unknown platform fields pass through) and turn ISO strings into
  * `Date`; `ServiceWire` is the wire form with string dates, used for create/update bodies.
  */
@@ -34,7 +34,7 @@ export type SlugError = z.infer<typeof SlugError>;
 /** `conditionalFields` of services and booking-forms queries: extra data the reply should include. */
 /**
  * The conditional fields of getService and queryServices, as the SDK's `V2RequestedFields` has them
- * (`@wix/auto_sdk_bookings_services`; spec 000 lists DEFAULT_BOOKING_FORM here, which is the booking forms
+ * (`@wix/auto_sdk_bookings_services`; docs/wire.md §14 lists DEFAULT_BOOKING_FORM here, which is the booking forms
  * query's). STAFF_MEMBER_DETAILS fills `service.staffMemberDetails.staffMembers`.
  */
 export const RequestedFieldsValues = ['STAFF_MEMBER_DETAILS', 'RESOURCE_TYPE_DETAILS', 'DISCOUNT_INFO_DETAILS', 'RESOURCE_DETAILS'] as const;
@@ -49,7 +49,7 @@ export const LocationPurposeValues = ['BRANCH', 'OFFICES', 'RECEPTION', 'HEADQUA
 export const LocationPurpose = z.enum(LocationPurposeValues);
 export type LocationPurpose = z.infer<typeof LocationPurpose>;
 
-/** Domain event kinds recorded for services (spec 000 §4 "Events published"). */
+/** Domain event kinds recorded for services (docs/wire.md §24). */
 export const EventActionValues = ['CREATED', 'UPDATED', 'DELETED'] as const;
 export const EventAction = z.enum(EventActionValues);
 export type EventAction = z.infer<typeof EventAction>;
@@ -125,7 +125,7 @@ export const StaffMember = z.looseObject({
 });
 export type StaffMember = z.infer<typeof StaffMember>;
 
-/** The rule blocks of a booking policy (platform-wire.md section 9), named but not modelled. */
+/** The rule blocks of a booking policy (docs/wire.md §9), named but not modelled. */
 export const BookingPolicyRuleValues = [
   'limitEarlyBookingPolicy', 'limitLateBookingPolicy', 'bookAfterStartPolicy', 'cancellationPolicy', 'reschedulePolicy', 'waitlistPolicy', 'participantsPolicy',
 ] as const;
@@ -189,7 +189,7 @@ export const OnlineBooking = z.looseObject({
 
 /**
  * The service entity. `revision` is a string that goes up by 1 on every change and must be sent back on update
- * (wire §9). Fields the platform adds beyond these pass through.
+ * (docs/wire.md §9). Fields the platform adds beyond these pass through.
  */
 export const Service = z.looseObject({
   id: z.string(),
@@ -326,7 +326,7 @@ function buildServiceInputs() {
     ServiceChanges,
     /** A new service: `name` and `type` are required; server-owned fields (id, revision, dates, slugs) are ignored. */
     ServiceCreate: z.extend(ServiceFields, { name, type: z.enum(ServiceTypeValues) }),
-    /** The `service` of an update: the id, the current revision (wire section 9) and the fields to change. */
+    /** The `service` of an update: the id, the current revision (docs/wire.md §9) and the fields to change. */
     ServicePatch: z.extend(ServiceChanges, { id: Id, revision: RevisionInput }),
     /** `{query:{filter, sort, paging}}` of the services query. */
     ServiceQueryInput: z.looseObject({ filter: z.optional(FilterInput), sort: z.optional(SortInput), paging: z.optional(PagingInput) }),
@@ -410,7 +410,7 @@ const QueryLocationsReply = once(() =>
 
 const SetCustomSlugReply = once(() => z.looseObject({ slug: Slug, service: Service }));
 
-/** The validate-slug reply: the SDK reads `slug` (the slug checked), `valid` and `errors` (wire section 11). */
+/** The validate-slug reply: the SDK reads `slug` (the slug checked), `valid` and `errors` (docs/wire.md §11). */
 const ValidateSlugReply = once(() => z.looseObject({ valid: z.boolean(), slug: z.optional(z.string()), errors: z.optional(z.array(openEnum(SlugErrorValues))) }));
 
 const CloneServiceReply = once(() => z.looseObject({ service: Service, errors: z.optional(z.array(z.unknown())) }));

@@ -1,7 +1,6 @@
 /**
  * `sitectl api graphql [-f query=STRING | --query-file FILE|-] [-f/-F name=value ...] [--paginate]
- * [--api-version alpha]`: one GraphQL request, `POST /graphql/{apiVersion}` with `{query, variables}` (spec 001
- * section 7 "Transport"), in the manner of `gh api graphql`.
+ * [--api-version alpha]`: one GraphQL request, `POST /graphql/{apiVersion}` with `{query, variables}` (docs/wire.md §12), in the manner of `gh api graphql`.
  *
  * `-f key=value` values are typed as `api`'s fields are (numbers, booleans, null, JSON), `-F key=value` values are
  * always strings; `query` is the document (always text), every other key a variable (dotted keys nest). The reply `{data,

@@ -1,4 +1,4 @@
-/** `sitectl api METHOD PATH`: raw passthrough to any endpoint (issue 2 section 4; gh's `gh api`). */
+/** `sitectl api METHOD PATH`: raw passthrough to any endpoint (docs/architecture.md "Output and interaction"; gh's `gh api`). */
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import * as request from './request.js';

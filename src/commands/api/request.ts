@@ -1,12 +1,12 @@
 /**
  * `sitectl api METHOD PATH [--input FILE|-] [--field k=v]... [--paginate] [--ndjson]`: sends one call through the
- * ApiClient (auth, retries, request id, error rules of spec 001 section 8 all apply) and prints the JSON reply.
+ * ApiClient (auth, retries, request id, error rules of docs/wire.md §4 all apply) and prints the JSON reply.
  *
  * `--field key=value` values are typed like `--where` (numbers, booleans, null, JSON); dotted keys build nested
- * objects (`query.paging.limit=5`). For GET and DELETE the fields become query parameters (flattened per wire
- * section 5); otherwise they are merged into the JSON body from `--input`.
+ * objects (`query.paging.limit=5`). For GET and DELETE the fields become query parameters (flattened per docs/wire.md
+ * §5); otherwise they are merged into the JSON body from `--input`.
  *
- * `--paginate` follows the platform's paging (wire section 6): cursor paging when the body's `query`/`search`
+ * `--paginate` follows the platform's paging (docs/wire.md §6): cursor paging when the body's `query`/`search`
  * object holds `cursorPaging` (or the wrapper is `search`), otherwise offset paging through `paging.offset`
  * (`offset` for a GET with a top-level `limit`). The records (the reply's first array-valued field) are printed
  * as one merged JSON array, or one per line with `--ndjson`.

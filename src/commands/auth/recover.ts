@@ -3,7 +3,7 @@
  * nothing about whether the address has an account, and neither does this). `sitectl auth recover --token-stdin
  * --password-stdin` sets a new password with the token of that link: stdin's first line is the token, the rest
  * the new password (on a terminal both are asked, hidden). `--token TOKEN` still works but shows the token in the
- * process list and the shell history (design.md: secrets never in argv), and its help says so. On the emulator
+ * process list and the shell history (docs/architecture.md "Profiles and auth": secrets never in argv), and its help says so. On the emulator
  * the link is in the outbox (`sitectl emulator mail --to ADDRESS`).
  */
 import type { Command } from 'commander';

@@ -1,8 +1,7 @@
 /**
  * `sitectl auth register --email ADDRESS --password-stdin [--name NAME] [--code CODE]`: creates an account
- * (an identity and a site member) and signs in as it, through the states of spec 001 section 4 (owner approval
- * explained, an e-mail code asked on a terminal or given with --code). Registration errors as spec 001
- * section 8 names them (invalid e-mail, e-mail exists, captcha): an e-mail address or a password the site does not
+ * (an identity and a site member) and signs in as it, through the states of docs/wire.md §22 (owner approval
+ * explained, an e-mail code asked on a terminal or given with --code). Registration errors as docs/wire.md §22 names them (invalid e-mail, e-mail exists, captcha): an e-mail address or a password the site does not
  * take is bad input (exit 2); any other refusal, or not being signed in at the end, exits 4. `--site` registers on
  * that site of the account (its own OAuth app on the local emulator). `--code` shows in the process list and the
  * shell history: its help says so (as login's does); stdin carries the password, so `--code-stdin` is refused with

@@ -1,10 +1,9 @@
 /**
- * `sitectl auth verify`: finishes a sign-in or registration that stopped at e-mail verification (spec 001
- * section 4: a code is accepted only in the EMAIL_VERIFICATION_REQUIRED state, else 'Unknown _state'), with the
+ * `sitectl auth verify`: finishes a sign-in or registration that stopped at e-mail verification (docs/wire.md §22: a code is accepted only in the EMAIL_VERIFICATION_REQUIRED state, else 'Unknown _state'), with the
  * state token kept for the profile, then signs in.
  *
  * The code comes from `--code-stdin` (stdin; typed hidden on a terminal), from `--code CODE` (the issue's flag:
- * it shows in the process list and the shell history, design.md "secrets never in argv"), or, with neither, is
+ * it shows in the process list and the shell history, docs/architecture.md "Profiles and auth"), or, with neither, is
  * asked on a terminal.
  */
 import type { Command } from 'commander';

@@ -1,5 +1,5 @@
 /**
- * `sitectl availability`: when services can be booked (spec 000 section 7 "Availability"; issue 6 section 3).
+ * `sitectl availability`: when services can be booked (docs/wire.md §15; docs/bookings.md "The CLI").
  * `availability SERVICE` lists slots (the default verb, `slots`); `schedule ID` shows a course's places;
  * `multislot` finds back-to-back slots for several services.
  */

@@ -1,7 +1,7 @@
 /**
  * `sitectl availability SERVICE [--from WHEN] [--to WHEN | --days N] [--staff ID]... [--bookable] [--tz ZONE]
  * [--slots-per-day N]`: open slots of an appointment service or sessions of a class, with their spots and what
- * the booking policy says, times on the clock of `--tz` or the site (issue 6 section 3). A course has no slots:
+ * the booking policy says, times on the clock of `--tz` or the site (docs/bookings.md "The CLI"). A course has no slots:
  * it shows the course's places instead.
  */
 import { TZDate } from '@date-fns/tz';

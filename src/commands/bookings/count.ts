@@ -1,6 +1,6 @@
 /**
  * `sitectl bookings count`: how many bookings match `--status`, `--service`, `--from/--to`, `--contact` and/or
- * `--filter`/`--where` (the extended bookings count, issue 6 section 3).
+ * `--filter`/`--where` (the extended bookings count, docs/bookings.md "The CLI").
  */
 import { extendedBookingOps } from '../../api/extended-bookings.js';
 import { countVerb } from '../shared/verbs.js';

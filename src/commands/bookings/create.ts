@@ -2,7 +2,7 @@
  * `sitectl bookings create`: one booking from flags (`--service S --start WHEN [--staff ID] [--participants N]`
  * and contact flags; a course is booked whole, without `--start`), or many from `--file` (a booking object, an
  * array of them, or NDJSON, one per line; each a booking or `{booking, flowControlSettings, ...}`) through the
- * bulk create call, 40 per request, each reported on its own (spec 000 section 7 "Bookings").
+ * bulk create call, 40 per request, each reported on its own (docs/wire.md §16).
  *
  * Everything is checked before the first booking is made: flags, times, the file (each booking against the
  * request schema of the family table) and the output format. Creates are not repeated automatically (a

@@ -1,5 +1,5 @@
 /**
- * `sitectl bookings <verb>`: bookings of the site (spec 000 sections 4 and 7; issue 6 section 3). list, get
+ * `sitectl bookings <verb>`: bookings of the site (docs/bookings.md "Statuses", docs/wire.md §16; docs/bookings.md "The CLI"). list, get
  * and count come from the shared verb factories over the extended bookings query; confirm, decline, cancel and
  * pending are shared transition verbs (one booking, or many through the entity bulk engine).
  */

@@ -1,7 +1,7 @@
 /**
  * `sitectl bookings list`: bookings through the extended bookings query (cursor pages of up to 100), filtered by
  * `--status`, `--service`, `--from/--to`, `--contact` and/or `--filter`/`--where`, with the extras asked for by
- * `--with` (issue 6 section 3). Times on a terminal are on the booking's own clock, or `--tz`'s.
+ * `--with` (docs/bookings.md "The CLI"). Times on a terminal are on the booking's own clock, or `--tz`'s.
  */
 import { choiceOf } from '../shared/choices.js';
 import { listVerb } from '../shared/verbs.js';

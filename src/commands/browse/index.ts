@@ -1,5 +1,5 @@
 /**
- * `sitectl browse NOUN [list flags]` (issue 9 section 1): the interactive table of a noun, the same as
+ * `sitectl browse NOUN [list flags]` (docs/architecture.md "Interactive views"): the interactive table of a noun, the same as
  * `sitectl NOUN list --interactive [list flags]`. The noun's own list command parses the flags (`--status`,
  * `--where`, `--sort`, ...), so both spellings take exactly the same ones.
  */

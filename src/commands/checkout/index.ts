@@ -1,5 +1,5 @@
 /**
- * `sitectl checkout <verb>`: buying plans (spec 001 section 7 "Checkout"): the price of a plan with a coupon,
+ * `sitectl checkout <verb>`: buying plans (docs/wire.md §20): the price of a plan with a coupon,
  * the preview of an order for a member (nothing is stored; says whether the member reached the plan's purchase
  * limit), an online order bought on a member's behalf (DRAFT until paid) and an offline order recorded for
  * a member (PENDING until its start date, ACTIVE from it; paid or not).

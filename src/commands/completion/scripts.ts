@@ -1,5 +1,5 @@
 /**
- * Shell completion scripts generated from the Commander tree (issue 5 section 6; the shape of `gh completion
+ * Shell completion scripts generated from the Commander tree (docs/architecture.md "Output and interaction"; the shape of `gh completion
  * -s SHELL`): one static script per shell listing every noun, verb, alias and flag, so a TAB never starts
  * node. Regenerate after an upgrade (the README says how to install it).
  *

@@ -1,5 +1,5 @@
 /**
- * `sitectl dashboard [--interval S] [--days N] [--tz ZONE]` (issue 9 section 2): the operator's day on one
+ * `sitectl dashboard [--interval S] [--days N] [--tz ZONE]` (docs/architecture.md "Interactive views"): the operator's day on one
  * screen, times on the site's clock (or `--tz`'s). Panes: the bookings of the next N days (7; from today) by
  * staff member, bookings waiting for confirmation, members waiting for approval, orders needing attention
  * (unpaid offline, awaiting payment (DRAFT), starting soon (PENDING), ending soon, paused) and the emulator's

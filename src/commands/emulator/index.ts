@@ -1,6 +1,6 @@
 /**
  * `sitectl emulator start|stop|status|reset|clock|sites|mail|pay`: the local, persistent emulator of the platform
- * (design.md "The emulator"; issue 2 section 3).
+ * (docs/architecture.md "The emulator").
  */
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';

@@ -1,7 +1,7 @@
 /**
  * `sitectl emulator reset [--seed demo|empty] [--size N] [--yes]`: deletes every record and seeds again,
  * through the control plane when the emulator runs, directly on the store otherwise. Destructive, so it asks
- * on a TTY and needs `--yes` without one (design.md "Output and interaction").
+ * on a TTY and needs `--yes` without one (docs/architecture.md "Output and interaction").
  */
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';

@@ -1,5 +1,5 @@
 /**
- * `sitectl emulator sites list|create NAME|remove ID`: the sites of the emulated account (issue 10 section 1),
+ * `sitectl emulator sites list|create NAME|remove ID`: the sites of the emulated account (docs/catalogue.md "Sites of an account"),
  * through the control plane (`/__emulator/sites`). The admin key reaches every one of them; `--site ID|NAME`
  * picks one for any command. A new site is furnished like the demo's "Uptown": its own business locations,
  * staff, booking policies, forms and categories (same names, new ids), and no services.

@@ -1,5 +1,5 @@
 /**
- * `sitectl events [--follow] [--type GLOB] [--since SEQ] [--forward-to URL]` (issue 9 section 3): the
+ * `sitectl events [--follow] [--type GLOB] [--since SEQ] [--forward-to URL]` (docs/architecture.md "Interactive views"): the
  * emulator's domain events (`booking.confirmed`, `service.updated`, ...) of the current site, read from its
  * control plane (`GET /__emulator/events?after=SEQ&limit=N&site=ID`, contracts.md "src/emulator"). Piped: NDJSON,
  * one event a line with `seq`, `type`, `entityId`, `entity`, `createdDate`; on a terminal: a live table, newest

@@ -1,5 +1,5 @@
 /**
- * `sitectl events` on a terminal (issue 9 section 3): the events as a live table in the interactive browser
+ * `sitectl events` on a terminal (docs/architecture.md "Interactive views"): the events as a live table in the interactive browser
  * (src/ui, loaded here with a dynamic import), newest first, as the Stripe CLI's `listen` and k9s show them.
  * Columns SEQ, TIME (UTC), TYPE, ENTITY ID, and with `--forward-to` the DELIVERY of each event (the receiver's
  * status, the attempts, or why it failed). enter shows the event with its entity as JSON; `/` filters; q leaves

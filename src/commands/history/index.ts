@@ -1,5 +1,5 @@
 /**
- * `sitectl history [--noun N] [--limit N] [--json|--ndjson|--csv]` (issue 18 section 4): the changes made, newest
+ * `sitectl history [--noun N] [--limit N] [--json|--ndjson|--csv]` (docs/architecture.md "Bulk runs, the journal, history and undo"): the changes made, newest
  * first, one line each: the change id (short, as `sitectl undo` takes it), when, the profile and site, the
  * command, counts of changed, unchanged and failed items, and whether it was undone. Read from the journals under
  * the state directory (bulk/history.ts); nothing is asked of the platform.

@@ -1,10 +1,10 @@
 /**
- * The one-shot callback server of a browser sign-in (RFC 8252 section 7.3; issue 8 section 4): HTTP on
+ * The one-shot callback server of a browser sign-in (RFC 8252 section 7.3; docs/sign-in.md "The browser sign-in"): HTTP on
  * 127.0.0.1 only, a random port unless one is given, one path (`/callback`). It answers one sign-in result and
  * closes: the first request carrying `code`, `state` or `error` ends it. A browser never sends a URL's fragment
  * to a server, so a request without a query gets a small page whose script moves the fragment into the query
  * (`/callback#code=..&state=..` -> `/callback?code=..&state=..`); the state is checked against the one issued
- * (a wrong or missing state is refused with 400 and ends the sign-in: spec 001 section 5 'Invalid _state',
+ * (a wrong or missing state is refused with 400 and ends the sign-in: docs/wire.md §23 'Invalid _state',
  * 'Missing code or _state').
  */
 import { createServer, type Server } from 'node:http';

@@ -1,13 +1,13 @@
 /**
- * `sitectl login`: signs the profile in (design.md "Profiles and auth"; issue 8 section 3; docs/sign-in.md).
+ * `sitectl login`: signs the profile in (docs/architecture.md "Profiles and auth"; docs/sign-in.md "The browser sign-in"; docs/sign-in.md).
  *
- * - Browser (default): PKCE (spec 001 section 5), a one-shot callback server on 127.0.0.1 (random port, or
+ * - Browser (default): PKCE (docs/wire.md §23), a one-shot callback server on 127.0.0.1 (random port, or
  *   `--port N` to match a registered redirect URI), an auth redirect session, the URL opened with `$BROWSER`
  *   (as gh does) or the system's opener, the state checked, the code exchanged, tokens stored. `--no-browser`
  *   prints the URL and also accepts the address the browser ended on, pasted on stdin (SSH, containers).
  * - `--device`: the device-code grant (RFC 8628): a code to enter on the device page, polled at the
  *   server's interval (slower after `slow_down`).
- * - `--email ADDRESS --password-stdin`: direct login with every state of spec 001 section 4 handled (an
+ * - `--email ADDRESS --password-stdin`: direct login with every state of docs/wire.md §22 handled (an
  *   e-mail code from `--code` or typed on a terminal, else kept waiting for `auth verify --code-stdin`; owner
  *   approval and captcha explained). `--code` shows in the process list and the shell history: its help says
  *   so, and stdin, which holds the password, cannot carry the code too.
@@ -52,7 +52,7 @@ import {
 } from '../auth/shared/session.js';
 import { isResult, startCallbackServer } from './callback.js';
 
-/** Longest a sign-in may wait for the person (spec 001 section 9: 120000 ms). */
+/** Longest a sign-in may wait for the person (docs/wire.md §12: 120000 ms). */
 export const DEFAULT_WAIT_SEC = 120;
 export const TIMED_OUT = 'OAuth flow timed out';
 
@@ -376,7 +376,7 @@ async function askCode(ctx: Context, email: string): Promise<string> {
   return code;
 }
 
-/** The states of spec 001 section 4 after a login or registration, until signed in. @returns the member */
+/** The states of docs/wire.md §22 after a login or registration, until signed in. @returns the member */
 export async function settle(ctx: Context, target: SignInTarget, email: string, result: LoginResult, code?: string): Promise<{ id: string; loginEmail?: string }> {
   let r = result;
   let given = code;

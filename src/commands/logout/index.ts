@@ -1,5 +1,5 @@
 /**
- * `sitectl logout`: ends the profile's sign-in (spec 001 section 4 "Tokens": both tokens cleared, role none).
+ * `sitectl logout`: ends the profile's sign-in (docs/sign-in.md "Tokens": both tokens cleared, role none).
  * The member's refresh token and an app's admin token are revoked on the server first (`POST /oauth2/revoke`
  * with the client id that got them, and the app's secret for the app's token; best effort: the local tokens
  * are removed whatever the server says), then the visitor and member tokens, the app credentials and any

@@ -1,6 +1,5 @@
 /**
- * `sitectl members clear-contact ID --phones --emails --addresses`: empty contact lists of a member (spec 001
- * section 7 "DELETE /v1/members/{id}/phones, /emails, /addresses"), one call per list, in that order.
+ * `sitectl members clear-contact ID --phones --emails --addresses`: empty contact lists of a member (docs/wire.md §18 "DELETE /v1/members/{id}/phones, /emails, /addresses"), one call per list, in that order.
  */
 import type { Command } from 'commander';
 import { members } from '../../api/members.js';

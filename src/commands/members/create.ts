@@ -1,7 +1,6 @@
 /**
  * `sitectl members create --email E [--first-name F] [--last-name L] [--nickname N] [--slug S] [--phone P]...
- * [--public|--private]`, or `--file member.json` / `--file -`, flags overriding the file's fields (spec 001
- * section 7 "POST /v1/members"). The new member is APPROVED; its slug is made from the nickname or e-mail
+ * [--public|--private]`, or `--file member.json` / `--file -`, flags overriding the file's fields (docs/wire.md §18 "POST /v1/members"). The new member is APPROVED; its slug is made from the nickname or e-mail
  * unless `--slug` names one (a taken slug is refused, SLUG_ALREADY_EXISTS).
  */
 import type { Command } from 'commander';

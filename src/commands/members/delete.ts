@@ -1,7 +1,7 @@
 /**
  * `sitectl members delete`: one member (`delete ID`, read first and confirmed) or many (`--filter | --where |
  * --ids | --ids-file`, or `--resume JOURNAL`) through the entity bulk engine as the platform's delete-by-filter
- * jobs over the planned ids, 100 at a time (spec 001 section 7). `--content-assignee ID` names the member who
+ * jobs over the planned ids, 100 at a time (docs/wire.md §18). `--content-assignee ID` names the member who
  * receives the deleted members' content: only the by-filter call carries `contentAssigneeId`, so with it a
  * single delete goes through that job too, restricted to the one id.
  */

@@ -2,7 +2,7 @@
  * `sitectl members export --ndjson|--csv [--status S] [--search TEXT] [--filter JSON] [--where f=v]...`: every
  * matching member, FULL fieldset, streamed in constant memory: the members query is paged 50 at a time (one
  * page read ahead) and each page is written as soon as it arrives, so 100,000 members take about the memory of
- * 10,000 (issue 7 section 3; bench/run.js measures it; see {@link keepYoungGenerationSmall}). A summary goes to
+ * 10,000 (docs/members.md "The CLI's bulk runs"; bench/run.js measures it; see {@link keepYoungGenerationSmall}). A summary goes to
  * stderr; stdout is data.
  */
 import v8 from 'node:v8';

@@ -1,4 +1,4 @@
-/** `sitectl members get ID`: one member in the FULL fieldset (spec 001 section 7 "GET /v1/members/{id}"). */
+/** `sitectl members get ID`: one member in the FULL fieldset (docs/wire.md §18 "GET /v1/members/{id}"). */
 import { getVerb } from '../shared/verbs.js';
 import { fetchMember } from './shared/read.js';
 import { MEMBER_VIEW } from './shared/view.js';

@@ -1,5 +1,5 @@
 /**
- * `sitectl members <verb>`: the site's members directory (spec 001 sections 3-4, 7; issue 7 section 3). list
+ * `sitectl members <verb>`: the site's members directory (docs/wire.md §13, docs/members.md "State table", docs/wire.md §18; docs/members.md "The CLI's bulk runs"). list
  * and get come from the shared verb factories over the members query (FULL fieldset); approve, block,
  * disconnect, mute and unmute are shared transition verbs (one member, or many through the entity bulk engine:
  * approve and block as the platform's by-filter jobs); delete is the shared delete verb; export streams every

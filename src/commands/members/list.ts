@@ -1,7 +1,7 @@
 /**
  * `sitectl members list [--status S[,S]] [--search TEXT] [--fieldset F] [--filter JSON] [--where f=v]...
  * [--sort f[:asc|desc]] [--limit N | --all]`: the members query with offset paging, `metadata` and `sorting`
- * (spec 001 section 7 "POST /v1/members/query"; platform-wire.md section 6).
+ * (docs/wire.md §18 "POST /v1/members/query"; docs/wire.md §6).
  */
 import type { Command } from 'commander';
 import { FieldsetValues, MemberStatusValues } from '../../api/schemas/member.js';

@@ -1,5 +1,5 @@
 /**
- * `sitectl members me`: the signed-in member (spec 001 section 6 "Current-member calls"; `GET /v1/members/my`
+ * `sitectl members me`: the signed-in member (docs/wire.md §18; `GET /v1/members/my`
  * with the member's access token, FULL fieldset). Exit 4 when the profile is not signed in as a member.
  */
 import type { Command } from 'commander';

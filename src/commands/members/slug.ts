@@ -1,5 +1,5 @@
 /**
- * `sitectl members slug ID SLUG`: change a member's profile slug (spec 001 section 7 "POST
+ * `sitectl members slug ID SLUG`: change a member's profile slug (docs/wire.md §18 "POST
  * /v1/members/{id}/slug"); a slug another member holds is refused (409 SLUG_ALREADY_EXISTS).
  */
 import type { Command } from 'commander';

@@ -1,7 +1,6 @@
 /**
  * `sitectl members update ID [--email E] [--first-name F] [--last-name L] [--nickname N] [--title T]
- * [--phone P]... [--contact-email E]... [--public|--private] [--file member.json]` (spec 001 section 7
- * "PATCH /v1/members/{member.id}"): the fields given are changed, the others kept (the official client sends
+ * [--phone P]... [--contact-email E]... [--public|--private] [--file member.json]` (docs/wire.md §18 "PATCH /v1/members/{member.id}"): the fields given are changed, the others kept (the official client sends
  * no field mask); a list flag replaces the whole list. The slug has its own verb (`members slug`).
  */
 import type { Command } from 'commander';

@@ -1,6 +1,6 @@
 /**
  * `sitectl msb create --booking SERVICE@START --booking SERVICE[@START] ... [--type sequential|parallel|separate]`:
- * books several services together, all or nothing (spec 000 section 7 "Multi-service bookings"). In a
+ * books several services together, all or nothing (docs/wire.md §16). In a
  * sequential group a booking without `@START` starts when the previous one ends; in a parallel one, with the
  * first. The contact flags apply to every booking.
  */

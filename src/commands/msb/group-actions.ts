@@ -107,7 +107,7 @@ export const pending = groupVerb(
   },
   (cmd) => cmd.option('--skip-approval-check', 'also for services that do not require manual approval'),
   undefined,
-  // Not in issue 18's list: takes the rule of `bookings pending` (and `msb confirm`): acts at once.
+  // Not named when the rule was set (docs/architecture.md "The confirmation rule"): takes the rule of `bookings pending` (and `msb confirm`): acts at once.
   REVERSIBLE,
 );
 
@@ -169,7 +169,7 @@ export const reschedule = groupVerb(
       .option('--ignore-policy', "move it even inside the services' reschedule windows")
       .option('--tz <zone>', 'read --start in this IANA zone'),
   'sitectl msb reschedule 5a0d... --start 2026-11-26T14:00',
-  // Not in issue 18's list: takes the rule of `bookings reschedule`: acts at once.
+  // Not named when the rule was set (docs/architecture.md "The confirmation rule"): takes the rule of `bookings reschedule`: acts at once.
   REVERSIBLE,
 );
 

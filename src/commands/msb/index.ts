@@ -1,6 +1,5 @@
 /**
- * `sitectl msb <verb>`: multi-service bookings, several services booked together and changed as one (spec 000
- * sections 4 and 7; issue 6 section 3).
+ * `sitectl msb <verb>`: multi-service bookings, several services booked together and changed as one (docs/bookings.md "Statuses", docs/wire.md §16; docs/bookings.md "The CLI").
  */
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';

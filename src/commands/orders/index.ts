@@ -1,6 +1,5 @@
 /**
- * `sitectl orders <verb>`: the site's pricing plan orders, as the owner manages them (spec 001 sections 4, 6
- * and 7 "Orders, owner"): list and get; pause, resume, cancel, mark-paid and postpone, one order or many
+ * `sitectl orders <verb>`: the site's pricing plan orders, as the owner manages them (docs/plans-orders.md "Orders: the state table", docs/wire.md §20): list and get; pause, resume, cancel, mark-paid and postpone, one order or many
  * through the entity bulk engine. `list --mine`, `get ID --mine` and `cancel ID --mine` act on the signed-in
  * member's own orders with its tokens (shared/mine.ts).
  */

@@ -1,6 +1,6 @@
 /**
  * `sitectl plans create --name N --price P (--every PERIOD [--cycles N] [--trial-days N] | --for PERIOD |
- * --unlimited) [...]`: a new plan (spec 001 section 7 "POST /v2/plans"). Every flag is checked before the
+ * --unlimited) [...]`: a new plan (docs/wire.md §19 "POST /v2/plans"). Every flag is checked before the
  * request, so a refused command creates nothing.
  */
 import type { Command } from 'commander';

@@ -1,5 +1,5 @@
 /**
- * `sitectl plans <verb>`: the site's pricing plans (spec 001 sections 3, 4 and 7 "Plans"): list, get, create,
+ * `sitectl plans <verb>`: the site's pricing plans (docs/wire.md §13, docs/plans-orders.md "Plans", docs/wire.md §19): list, get, create,
  * update, archive, make primary or clear it, show or hide, count.
  */
 import type { Command } from 'commander';

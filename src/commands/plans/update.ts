@@ -1,6 +1,6 @@
 /**
  * `sitectl plans update PLAN [--name] [--price] [--every|--for|--unlimited] [...]`: changes the fields given
- * (spec 001 section 7 "PATCH /v2/plans/{plan.id}"). As the official client does, only the changed fields are
+ * (docs/wire.md §19 "PATCH /v2/plans/{plan.id}"). As the official client does, only the changed fields are
  * sent and no field mask; a pricing flag sends the whole pricing (the model kept unless a new one is given).
  */
 import type { Command } from 'commander';

@@ -12,7 +12,7 @@ export const { register, run } = planAction<{ visible: boolean }>({
     const w = choiceOf(word ?? '', ['public', 'hidden'], '<visibility>', { fold: (v) => v.trim().toLowerCase() });
     return { visible: w === 'public' };
   },
-  // Not in issue 18's list: takes the rule of its sibling `primary` (shown again as easily as hidden).
+  // Not named when the rule was set (docs/architecture.md "The confirmation rule"): takes the rule of its sibling `primary` (shown again as easily as hidden).
   destructive: false,
   reached: (p, o) => ((p.public !== false) === o.visible ? (o.visible ? 'public' : 'hidden') : undefined),
   blocked: (p) => (p.archived ? 'it is archived' : undefined),

@@ -1,7 +1,7 @@
 /**
  * `sitectl profile add NAME [--base-url URL] [--site-id ID] [--instance-id ID] [--api-key-stdin] [--use]`.
  * `--instance-id` is the app instance a client-credentials sign-in names (`instance_id`, the SDK's AppStrategy).
- * The API key is read from stdin (piped, or typed on a terminal without echo, ending at Enter), never from argv (design.md "Profiles and auth": argv is visible to every
+ * The API key is read from stdin (piped, or typed on a terminal without echo, ending at Enter), never from argv (docs/architecture.md "Profiles and auth": argv is visible to every
  * user of the machine through ps and lands in shell history), so there is deliberately no `--api-key` flag.
  */
 import type { Command } from 'commander';

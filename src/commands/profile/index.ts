@@ -1,6 +1,6 @@
 /**
  * `sitectl profile add|list|use|remove|show`: which site and credentials the CLI talks to
- * (design.md "Profiles and auth"; issue 2 section 4).
+ * (docs/architecture.md "Profiles and auth").
  */
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';

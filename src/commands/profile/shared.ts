@@ -1,6 +1,6 @@
 /**
  * What `profile list` and `profile show` print for a profile: never the secret itself, only its kind and where
- * it is kept (design.md "Profiles and auth": "auth status says where a secret is kept").
+ * it is kept (docs/architecture.md "Profiles and auth": "auth status says where a secret is kept").
  */
 import type { ResolvedProfile } from '../../context.js';
 import type { Column } from '../../core/output.js';

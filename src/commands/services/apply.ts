@@ -1,6 +1,6 @@
 /**
  * `sitectl services apply -f FILE [--to-site ID|NAME ...] [--prune] [--dry-run] [--yes]`: makes sites hold a
- * catalogue (issue 10 section 2). Per site: a plan matched by slug (create, update with a field-level diff,
+ * catalogue (docs/catalogue.md "The catalogue file"). Per site: a plan matched by slug (create, update with a field-level diff,
  * unchanged, delete only with `--prune`), references resolved by name on that site; a site lacking one is
  * refused before any write, listing what is missing. One preview and one confirmation for every site, then each
  * site's plan runs through the entity bulk engine (bulk create and update at the planned revisions, journaled;

@@ -1,10 +1,10 @@
 /**
  * `sitectl services clone ID [--count N]`: copies a service under a new id and slug. One clone prints the new
  * service; `--count N` makes N clones through the entity bulk engine with bounded concurrency and a journal
- * whose `created` lines let `--resume` create only the clones still missing (issue 2 section 5).
+ * whose `created` lines let `--resume` create only the clones still missing (docs/architecture.md "Bulk runs, the journal, history and undo").
  *
  * `sitectl services clone --to-site ID|NAME [--to-site ...] [ID ... | --filter | --where]` copies services of the
- * site in use to other sites of the account instead (issue 10 section 2): the export of those services, then
+ * site in use to other sites of the account instead (docs/catalogue.md "The catalogue file"): the export of those services, then
  * `services apply` of it on each target (matched by slug, references by name, a re-run changes nothing).
  */
 import type { Command } from 'commander';

@@ -1,4 +1,4 @@
-/** `sitectl services count [--filter JSON] [--where f=v]...` (spec 000 section 7 "POST /v2/services/count"). */
+/** `sitectl services count [--filter JSON] [--where f=v]...` (docs/wire.md §14 "POST /v2/services/count"). */
 import { serviceOps } from '../../api/services.js';
 import { countVerb } from '../shared/verbs.js';
 import { SERVICE_VIEW } from './shared/view.js';

@@ -1,7 +1,7 @@
 /**
  * `sitectl services create --name N --type T [--price P --currency C] [--capacity N] [--category-id ID]
  * [--hidden]`, or `--file service.json` / `--file -` (stdin), flags overriding the file's fields
- * (spec 000 section 7 "POST /v2/services").
+ * (docs/wire.md §14 "POST /v2/services").
  */
 import type { Command } from 'commander';
 import type { ServiceCreate } from '../../api/schemas/service.js';

@@ -1,7 +1,7 @@
 /**
  * `sitectl services delete`: one service (`delete ID`, confirmed) or many (`--filter | --where | --ids |
  * --ids-file`, or `--resume JOURNAL`) through the entity bulk engine, in chunks of 100 through
- * `bulkDeleteServices` (spec 000 section 8; the shared delete verb of issue 5 section 4).
+ * `bulkDeleteServices` (docs/wire.md §14; the shared delete verb of docs/architecture.md "Layout and dependency direction").
  */
 import { services } from '../../api/services.js';
 import { deleteVerb } from '../shared/delete.js';

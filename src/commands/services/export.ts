@@ -1,6 +1,6 @@
 /**
  * `sitectl services export [--filter JSON | --where k=v] [--format json|yaml] [-o FILE]`: the site's services as
- * a portable catalogue (issue 10 section 2; shapes in `shared/catalogue.ts`): references by name, no ids,
+ * a portable catalogue (docs/catalogue.md "The catalogue file"; shapes in `shared/catalogue.ts`): references by name, no ids,
  * revisions or dates, stable order. On stdout unless `-o` names a file (core/output-file.ts: a regular file
  * replaced atomically, a new one 0600; a device or FIFO written in place).
  */

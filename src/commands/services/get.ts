@@ -1,4 +1,4 @@
-/** `sitectl services get ID`: one service (spec 000 section 7 "GET /v2/services/{serviceId}"). */
+/** `sitectl services get ID`: one service (docs/wire.md §14 "GET /v2/services/{serviceId}"). */
 import { services } from '../../api/services.js';
 import { getVerb } from '../shared/verbs.js';
 import { SERVICE_VIEW } from './shared/view.js';

@@ -1,5 +1,5 @@
 /**
- * `sitectl services <verb>`: the services catalogue (spec 000 sections 3, 7, 8). One file per verb; list, get
+ * `sitectl services <verb>`: the services catalogue (docs/wire.md §13, §14). One file per verb; list, get
  * and count come from the shared verb factories, the bulk verbs (update, delete, clone) run through the entity
  * bulk engine.
  */

@@ -1,6 +1,6 @@
 /**
  * `sitectl services list [--filter JSON] [--where f=v]... [--sort f[:asc|desc]] [--limit N | --all]`: the
- * services query with offset paging (spec 000 section 7 "POST /v2/services/query", section 9).
+ * services query with offset paging (docs/wire.md §14 "POST /v2/services/query", §12).
  */
 import { listVerb } from '../shared/verbs.js';
 import { SERVICE_VIEW } from './shared/view.js';

@@ -1,6 +1,6 @@
 /**
  * The site's lists that services refer to: `booking-policies list`, `booking-forms list`, `categories list`,
- * `business-locations list` (spec 000 section 7: the policies, booking-forms, categories and locations queries).
+ * `business-locations list` (docs/wire.md §14: the policies, booking-forms, categories and locations queries).
  */
 import type { Command } from 'commander';
 import type { ApiClient } from '../../api/client.js';

@@ -1,8 +1,8 @@
 /**
  * `sitectl services locations set ID [--business ID]... [--custom-address TEXT]... [--customer]
  * [--removed-sessions KEEP_AT_CURRENT_LOCATION|MOVE_TO_LOCATION|DELETE] [--move-to-business ID]`: replaces the
- * locations of a service (spec 000 section 7 "POST /v2/services/{serviceId}/locations"; section 3
- * "Removed-location session action").
+ * locations of a service (docs/wire.md §14 "POST /v2/services/{serviceId}/locations"; the
+ * removed-location session actions are listed there).
  */
 import type { Command } from 'commander';
 import { RemovedLocationSessionsActionValues } from '../../api/schemas/service.js';

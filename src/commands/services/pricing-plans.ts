@@ -1,6 +1,5 @@
 /**
- * `sitectl services pricing-plans add|remove ID PLAN_ID...`: links or unlinks pricing plans (spec 000 section 7
- * "POST /v2/services/{serviceId}/pricing-plans/add|remove"). A plan that is already linked (or was never
+ * `sitectl services pricing-plans add|remove ID PLAN_ID...`: links or unlinks pricing plans (docs/wire.md §14 "POST /v2/services/{serviceId}/pricing-plans/add|remove"). A plan that is already linked (or was never
  * linked) changes nothing, and the command says so. `add` takes only plans of the site (read first: an
  * unknown id is bad input, exit 2, and nothing is linked); `remove` takes any id, so a stale link can go.
  */

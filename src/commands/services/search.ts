@@ -1,6 +1,6 @@
 /**
  * `sitectl services search [TEXT] [--filter JSON] [--where f=v]... [--agg SPEC]... [--limit N]`: free-text search
- * with aggregations (spec 000 section 7 "POST /v2/services/search"; cursor paging per wire section 6).
+ * with aggregations (docs/wire.md §14 "POST /v2/services/search"; cursor paging per docs/wire.md §6).
  *
  * Aggregation specs: `VALUE:field`, `SCALAR:MIN|MAX|COUNT_DISTINCT:field`, `RANGE:field:0,50,100` (buckets
  * [0,50) and [50,100)), `DATE_HISTOGRAM:field:YEAR|MONTH|WEEK|DAY|HOUR|MINUTE|SECOND`.

@@ -1,6 +1,6 @@
 /**
  * `sitectl services slug set ID SLUG` and `sitectl services slug validate SLUG [--service-id ID]`
- * (spec 000 sections 5, 7, 8: custom slugs, SLUG_CONTAINS_ILLEGAL_CHARACTERS, SLUG_ALREADY_EXISTS).
+ * (docs/wire.md §14: custom slugs, SLUG_CONTAINS_ILLEGAL_CHARACTERS, SLUG_ALREADY_EXISTS).
  */
 import type { Command } from 'commander';
 import { services } from '../../api/services.js';

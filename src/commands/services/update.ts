@@ -2,7 +2,7 @@
  * `sitectl services update`: one service (`update ID --set path=value ...`: GET for the revision, PATCH with
  * the field mask derived from the paths) or many (`--filter JSON | --where | --ids | --ids-file`, or
  * `--resume JOURNAL`) through the entity bulk engine: plan -> preview -> confirm -> execute -> report
- * (issue 2 sections 4-5; issue 5 section 3).
+ * (docs/architecture.md "Bulk runs, the journal, history and undo").
  */
 import type { Command } from 'commander';
 import { services } from '../../api/services.js';

@@ -1,5 +1,5 @@
 /**
- * `NOUN list --interactive` and `sitectl browse NOUN` (issue 9 section 1): the list's own query (same filter,
+ * `NOUN list --interactive` and `sitectl browse NOUN` (docs/architecture.md "Interactive views"): the list's own query (same filter,
  * sort and parameters as the flags give) read page by page as the user scrolls, shown by the Ink browser
  * (src/ui, loaded here with a dynamic import). `/field=value` sends a server filter in `--where` syntax through
  * the same checks as the flag; the noun's single-key actions run its transition verbs (ui-actions.ts).

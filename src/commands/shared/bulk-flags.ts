@@ -1,5 +1,5 @@
 /**
- * The flags of every bulk verb and the checks that need no request (issue 5 section 4): declared statically by
+ * The flags of every bulk verb and the checks that need no request (docs/architecture.md "Layout and dependency direction"): declared statically by
  * the verb files, while the engine itself (commands/shared/bulk.ts, src/bulk) is loaded only when a bulk verb
  * runs, so `list` and `get` do not pay for it at start-up.
  */
@@ -70,7 +70,7 @@ export interface BulkFlags {
 export const PREVIEW_ROWS = 10;
 
 /**
- * One item of a dry run's plan (issue 18 section 3), as `--dry-run --json` prints them in an array: `change`,
+ * One item of a dry run's plan (docs/architecture.md "The confirmation rule"), as `--dry-run --json` prints them in an array: `change`,
  * `unchanged` (already in the target state) or `refused` (the state machine or a policy forbids it) with the
  * reason and the flag that would allow it; `before`/`after` the changed values.
  */

@@ -1,7 +1,7 @@
 /**
  * The terminal side of every bulk verb (`services update|delete|clone`, and the bookings, members and orders
  * actions by filter): flag declarations, the selection, the confirm rule, the preview, the progress display and
- * the report (issue 2 section 5; issue 5 sections 3-4; design.md "Output and interaction"). The engine in
+ * the report (docs/architecture.md "Bulk runs, the journal, history and undo", docs/architecture.md "Layout and dependency direction"; docs/architecture.md "Output and interaction"). The engine in
  * src/bulk stays terminal-free; this module decides between Ink on a terminal (loaded with a dynamic import)
  * and plain lines on stderr, keeps stdout data-only, and names the command in hints as the user typed it.
  */

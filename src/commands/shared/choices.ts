@@ -1,6 +1,6 @@
 /**
  * Flag values that are one of a fixed set (`--status`, `--type`, `--format`, `--at`, ...): checked before any
- * request, the one way for every flag (issue 20), with the same "did you mean" a misspelt `--where` field or
+ * request, the one way for every flag (docs/architecture.md "Safety rules"), with the same "did you mean" a misspelt `--where` field or
  * enumeration value gets (`--status CONFIRMD`: `did you mean "CONFIRMED"?`) and the values listed.
  */
 import { currencyCodes, isCurrency } from '../../api/currencies.js';

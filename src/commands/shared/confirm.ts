@@ -1,5 +1,5 @@
 /**
- * The one confirmation rule (issue 18 section 2; design.md "Output and interaction"), the same for every verb of
+ * The one confirmation rule (docs/architecture.md "The confirmation rule"; docs/architecture.md "Output and interaction"), the same for every verb of
  * every noun and for the interactive keys: a change to more than one item (a filter, several ids, a file) shows
  * its preview and asks on a terminal; a single-item change asks the same way when its verb is destructive and
  * acts at once otherwise. Off a terminal a question cannot be asked, so the change needs `--yes` (exit 2 naming

@@ -1,5 +1,5 @@
 /**
- * `NOUN delete`, the verb every deletable entity noun shares (issue 5 section 4): one entity (`delete ID`,
+ * `NOUN delete`, the verb every deletable entity noun shares (docs/architecture.md "Layout and dependency direction"): one entity (`delete ID`,
  * read first so an unknown id fails before the prompt and the prompt names it) or many (`--filter | --where |
  * --ids | --ids-file`, or `--resume JOURNAL`) through the entity bulk engine: plan -> preview -> confirm ->
  * chunks -> journal -> report. The engine and the family's bulk wiring are loaded only by the bulk form.

@@ -1,5 +1,5 @@
 /**
- * What a noun declares to the shared verbs (issue 5 section 4): how its entities look on the command line (the
+ * What a noun declares to the shared verbs (docs/architecture.md "Layout and dependency direction"): how its entities look on the command line (the
  * EntityView: schema, columns, query, labels, paths), the state changes it offers (TransitionSpec, run by
  * transition.ts and by the interactive keys), and how its filter and sort flags are read through it. The rest
  * of commands/shared builds on this file; of commands/shared it imports only the checkers (fields.ts) and the
@@ -116,7 +116,7 @@ export interface TransitionSpec<E extends { id: string; revision?: string | null
   /**
    * What the platform's own answers say before anything is sent (extended bookings' `allowedActions`, a policy
    * window), for the verb's options: why it would refuse the change and the flag that lifts it
-   * (`--ignore-policy`). A dry run lists such an entity `refused` (issue 18 section 3).
+   * (`--ignore-policy`). A dry run lists such an entity `refused` (docs/architecture.md "The confirmation rule").
    */
   refused?(entity: E, options: Record<string, unknown>): { reason: string; lift?: string } | undefined;
   /** The question the single form of a destructive verb asks (default: `<Title> <noun> ID (label)?`). */

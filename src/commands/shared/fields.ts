@@ -1,6 +1,6 @@
 /**
  * Field names the user writes (in `--filter`, `--where`, `--sort`, `--agg`, `--json fields`) checked against
- * the entity's schema from the family table before anything is sent (issue 5 section 4): a typo such as
+ * the entity's schema from the family table before anything is sent (docs/architecture.md "Layout and dependency direction"): a typo such as
  * `{"hiden":{"$ne":true}}` would otherwise match every entity and a delete by that filter would select the
  * whole catalogue. Unknown names are refused with a did-you-mean, exit 2; `--allow-unknown-fields` sends them
  * anyway (for fields the platform has and the schema does not know yet). Filters nested deeper than

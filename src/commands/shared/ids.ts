@@ -1,5 +1,5 @@
 /**
- * Ids as the user may type them (issue 5 section 6): terminal tables show the first 8 characters of an id, and
+ * Ids as the user may type them (docs/architecture.md "Output and interaction"): terminal tables show the first 8 characters of an id, and
  * every verb that takes an id accepts any unique prefix of at least 4 characters, as git does with hashes. An
  * ambiguous prefix is refused, listing the matches; a full id is used as it is, without a lookup.
  */

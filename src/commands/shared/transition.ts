@@ -1,5 +1,5 @@
 /**
- * `NOUN VERB`, a state change every stateful noun shares (issue 6 section 3; members approve/block and orders
+ * `NOUN VERB`, a state change every stateful noun shares (docs/bookings.md "The CLI"; members approve/block and orders
  * pause/resume/cancel take the same shape): one entity (`bookings cancel ID`: its revision read first unless
  * `--revision` pins it; asked about first when the verb is destructive, commands/shared/confirm.ts) or many (`--filter | --where | --ids | --ids-file`, or
  * `--resume JOURNAL`) through the entity bulk engine: plan (entities already in the state are left alone,

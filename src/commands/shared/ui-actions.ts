@@ -1,5 +1,5 @@
 /**
- * The single-key actions of the interactive browser and the dashboard (issue 9 sections 1-2), built from the
+ * The single-key actions of the interactive browser and the dashboard (docs/architecture.md "Interactive views"), built from the
  * nouns' own transition verbs so every key press makes the same API call as the CLI verb: one row is read, then
  * changed at the revision just read (`bookings confirm ID`); marked rows go through the entity bulk engine
  * (`bookings confirm --ids ...`) with its plan, confirmation, journal and progress shown inside the UI.

@@ -1,5 +1,5 @@
 /**
- * The verbs every entity noun has, built from its family table and a view (issue 5 section 4; cli/cli's
+ * The verbs every entity noun has, built from its family table and a view (docs/architecture.md "Layout and dependency direction"; cli/cli's
  * Options + runF seam): `list`, `get` and `count`. Each factory declares the flags, turns them into an Options
  * value, and returns `run(opts, ctx)`, which validates every flag (format, fields, filter, sort) before the
  * first request and prints through the one exporter of core/output.

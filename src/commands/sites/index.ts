@@ -1,5 +1,5 @@
 /**
- * `sitectl sites list`: the sites the profile's API key reaches (issue 10 section 1), through the account-level
+ * `sitectl sites list`: the sites the profile's API key reaches (docs/catalogue.md "Sites of an account"), through the account-level
  * sites query (`POST /site-list/v2/sites/query` with `wix-account-id`). The site in use (the profile's, or
  * `--site`) is marked. On the platform the account id comes from SITECTL_ACCOUNT_ID; the emulator's is in its
  * key file.

@@ -1,5 +1,5 @@
 /**
- * `sitectl undo [CHANGE_ID | --last] [--dry-run] [--yes]` (issue 18 section 4): previews the inverse of a change
+ * `sitectl undo [CHANGE_ID | --last] [--dry-run] [--yes]` (docs/architecture.md "Bulk runs, the journal, history and undo"): previews the inverse of a change
  * from its journal (bulk/history.ts) and applies it as a change of its own, through the bulk engine: previewed,
  * confirmed (`--yes` off a terminal), journaled, resumable, and itself in the history (so it can be undone).
  *

@@ -1,5 +1,5 @@
 /**
- * `POST /graphql/{apiVersion}` (spec 001 section 7 "Transport"; issue 11 section 2): `{query, variables?,
+ * `POST /graphql/{apiVersion}` (docs/wire.md §12): `{query, variables?,
  * operationName?}` answered `{data, errors?}`. Only `alpha` is served (the platform's developer preview).
  *
  * A request that cannot run — no query, unparsable, invalid against the schema (unknown field, wrong argument),

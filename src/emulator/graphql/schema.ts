@@ -1,6 +1,5 @@
 /**
- * The emulator's GraphQL schema, generated from the served family tables (issue 11 section 2; spec 001 section 7
- * "Transport": `POST /graphql/{apiVersion}` with `{query, variables}`), with graphql-js. No type is written by
+ * The emulator's GraphQL schema, generated from the served family tables (docs/wire.md §12: `POST /graphql/{apiVersion}` with `{query, variables}`), with graphql-js. No type is written by
  * hand: each operation's request schema becomes an input type and its reply schema an output type, walked from
  * the zod/mini schemas of the tables (objects -> types, lists -> lists, strings, enums and dates -> String,
  * numbers -> Float, booleans -> Boolean, anything open -> the JSON scalar).
@@ -203,7 +202,7 @@ function fieldOf(op: Operation, taken: Set<string>): { root: 'Query' | 'Mutation
 
 /**
  * The request of a paged query with `cursor` applied: for cursor paging the next page's request carries only
- * `cursorPaging` (wire section 6); for offset paging the cursor is the next offset.
+ * `cursorPaging` (docs/wire.md §6); for offset paging the cursor is the next offset.
  */
 function withCursor(op: Operation, request: Json, cursor: string | null | undefined): Json {
   if (cursor === undefined || cursor === null || cursor === '') return request;

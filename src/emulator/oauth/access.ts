@@ -1,5 +1,5 @@
 /**
- * OAuth access tokens as request credentials (platform-wire.md sections 2 and 11: the raw token in
+ * OAuth access tokens as request credentials (docs/wire.md §2 and §11: the raw token in
  * `Authorization`, no site id: the token names its site), and what a visitor or a member may call. An admin
  * (API key, or an app's client-credentials token) may call everything; a visitor the sign-in calls and the
  * public reads; a member those and the calls that act on the signed-in member ("my" member calls, member

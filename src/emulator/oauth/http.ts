@@ -1,7 +1,7 @@
 /**
  * The emulator's OAuth server over HTTP (docs/sign-in.md): the token endpoint and its companions, and the
  * hosted pages a redirect session points at. Nothing here takes the API's `Authorization` (the token call
- * carries no credentials, platform-wire.md section 11; pages are for browsers); every answer has an
+ * carries no credentials, docs/wire.md §11; pages are for browsers); every answer has an
  * `x-wix-request-id`.
  *
  * | route | what |
@@ -92,7 +92,7 @@ function token(oauth: OAuthState, deps: OAuthDeps, req: OAuthRequest): Reply {
   const f = fieldsOf(req);
   const grant = field(f, 'grantType');
   if (grant === 'authorized_client') {
-    // The admin issues member tokens (spec 001 section 7; the SDK's OAuthStrategy.getMemberTokensForExternalLogin):
+    // The admin issues member tokens (docs/wire.md §22; the SDK's OAuthStrategy.getMemberTokensForExternalLogin):
     // Authorization holds an access token of the site (the caller's visitor token) and the API key, joined by a
     // comma; no wix-site-id: the token names the site.
     const [token, apiKey, ...rest] = String(req.headers.authorization ?? '').split(',');

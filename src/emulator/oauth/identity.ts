@@ -1,6 +1,5 @@
 /**
- * Identities: who can sign in to a site (spec 001 sections 3 "Identity and sign-in data", 4 "Login", 8
- * "Registration" and "Login"). An identity is a login e-mail, a password (scrypt with a salt) and the site
+ * Identities: who can sign in to a site (docs/wire.md §22). An identity is a login e-mail, a password (scrypt with a salt) and the site
  * member it signs in as; registering creates both. Whether a sign-in succeeds follows the member's status and
  * the site's policy:
  *

@@ -159,7 +159,7 @@ export function recoverPage(o: { action: string; token: string; redirect?: strin
 }
 
 /**
- * A refusal in words for a hosted page: the platform's sign-in and registration codes (spec 001 section 8) in plain
+ * A refusal in words for a hosted page: the platform's sign-in and registration codes (docs/wire.md §22) in plain
  * words, field violations joined, else the platform's description. Anything else is rethrown (a bug, not a refusal).
  */
 export function failureText(err: unknown): string {

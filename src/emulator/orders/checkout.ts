@@ -1,5 +1,5 @@
 /**
- * Checkout (spec 001 section 7 "Checkout"; choices in docs/plans-orders.md): prices with coupons, the buyer's
+ * Checkout (docs/wire.md §20; choices in docs/plans-orders.md): prices with coupons, the buyer's
  * purchase limit, new orders and their previews.
  *
  * - A coupon (seeded: percent or amount off, for some plans or all, for some payments or all) makes the

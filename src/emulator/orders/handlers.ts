@@ -1,6 +1,5 @@
 /**
- * The orders, member orders and checkout families served from their tables (spec 001 section 7 "Orders,
- * owner", "Orders, member", "Checkout"; platform-wire.md sections 6, 8 and 11). Every orders call first brings
+ * The orders, member orders and checkout families served from their tables (docs/wire.md §20, §6, §8 and §11). Every orders call first brings
  * the site's orders up to the emulator's time (a new cycle, the end; rules.ts), so a read never shows an order
  * its time has passed. Lists are offset-paged (default and at most 50), newest first unless `sorting` says
  * otherwise; the BASIC field set (the default) leaves out `cycles`, FULL has them.

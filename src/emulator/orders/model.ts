@@ -1,5 +1,5 @@
 /**
- * What the orders families store (spec 001 sections 3-4 "Order"; platform-wire.md section 8): one collection
+ * What the orders families store (docs/wire.md §13, docs/plans-orders.md "Orders: the state table"; docs/wire.md §8): one collection
  * of orders per site, in wire form (ISO date strings). Orders carry no revision on the platform, so the
  * collection keeps none; their dates are set by the rules. An order keeps a snapshot of its plan (name,
  * description, price, pricing model and the prices by cycle after a coupon), so a later change to the plan

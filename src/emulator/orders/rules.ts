@@ -1,5 +1,5 @@
 /**
- * The order state machine (spec 001 section 4 "Order"; the platform's documented behaviour where the spec
+ * The order state machine (docs/plans-orders.md "Orders: the state table"; the platform's documented behaviour where the spec
  * says "not shown"). The statuses are the SDK's (`@wix/auto_sdk_pricing-plans_orders` OrderStatus): DRAFT
  * "initiated, payment not processed yet" (an online order not yet paid); PENDING "purchased and its start date is
  * set in the future" (an online order paid, an offline one paid or not, a free one, before its start date);
@@ -123,7 +123,7 @@ export function withCycles(o: OrderDoc, nowMs: number): OrderDoc {
 }
 
 /**
- * Why the order cannot be paused now (spec 001 section 3; the SDK's ReasonNotSuspendable: PENDING "awaiting
+ * Why the order cannot be paused now (docs/wire.md §13; the SDK's ReasonNotSuspendable: PENDING "awaiting
  * payment", NOT_STARTED "paid for orders with future start dates"), or undefined when it can.
  */
 export function notSuspendableReason(o: OrderDoc, nowMs: number): NotSuspendableReason | undefined {
@@ -367,7 +367,7 @@ export function postponeEndDate(book: OrderBook, id: string, endDate: string): O
 }
 
 /**
- * A member's request to cancel one of their own orders (spec 001 section 6 "Member order service"): only when
+ * A member's request to cancel one of their own orders (docs/wire.md §20): only when
  * the plan lets buyers cancel; then as {@link cancelOrder} with cause MEMBER_ACTION.
  * @throws ApplicationFailure 404 ORDER_NOT_FOUND (also for another buyer's order); 428 BUYER_CANNOT_CANCEL; as cancelOrder
  */

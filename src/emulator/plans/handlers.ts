@@ -1,5 +1,5 @@
 /**
- * The plans family served from its table (spec 001 section 7 "Plans", every row; platform-wire.md sections 6,
+ * The plans family served from its table (docs/wire.md §19, every row; docs/wire.md §6,
  * 8 and 11): one handler per operation of `plansFamily`, each receiving a request the table has validated.
  * The rules are in rules.ts. Lists are offset-paged (default 75, at most 100) in creation order.
  */

@@ -1,5 +1,5 @@
 /**
- * What the plans family stores (spec 001 sections 3-4 "Plan"; platform-wire.md section 8): one collection of
+ * What the plans family stores (docs/wire.md §13, docs/plans-orders.md "Plans"; docs/wire.md §8): one collection of
  * plans per site, in wire form (ISO date strings). Plans carry no revision on the platform, so the collection
  * keeps none; their dates are set by the rules. Coupons (the seeded ones the checkout applies) live here too:
  * the platform keeps them in its own coupons service, which this emulator does not serve.

@@ -1,5 +1,5 @@
 /**
- * The rules of plans (spec 001 sections 3-4 "Plan"; the platform's documented behaviour where the spec says
+ * The rules of plans (docs/wire.md §13, docs/plans-orders.md "Plans"; the platform's documented behaviour where the spec says
  * "not shown"; choices recorded in docs/plans-orders.md):
  *
  * - create: a name and exactly one pricing model; a free trial only for a subscription; the slug comes from
@@ -13,7 +13,7 @@
  * - archive: final; the plan stops being primary and can no longer be bought (checkout: 428 PLAN_ARCHIVED);
  *   its orders go on (428 PLAN_ALREADY_ARCHIVED on a second archive).
  *
- * Events: plan.created, plan.updated, plan.archived, plan.buyer_can_cancel_updated (spec 001 section 4).
+ * Events: plan.created, plan.updated, plan.archived, plan.buyer_can_cancel_updated (docs/plans-orders.md "Plans").
  */
 import type { PlanCreate, PlanPatch } from '../../api/schemas/plan.js';
 import { isCurrency } from '../../api/currencies.js';

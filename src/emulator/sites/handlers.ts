@@ -1,5 +1,5 @@
 /**
- * The account-level sites query (issue 10 section 1): the emulated account's sites, oldest first, each with
+ * The account-level sites query (docs/catalogue.md "Sites of an account"): the emulated account's sites, oldest first, each with
  * `name` and `displayName` (the emulator keeps one name), filtered with the platform's query language and
  * cursor-paged (default 50, at most 100). A request carries `wix-account-id` (or any site of the account in `wix-site-id`).
  */

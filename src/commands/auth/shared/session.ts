@@ -1,7 +1,7 @@
 /**
  * The sign-in plumbing every auth command shares (docs/sign-in.md): which OAuth client and base URL a profile
  * signs in with, visitor tokens for the identity calls, finishing a sign-in from a session token or a code,
- * and an API client carrying the member's access token (refreshed before it expires, spec 001 section 4).
+ * and an API client carrying the member's access token (refreshed before it expires, docs/sign-in.md "Tokens").
  *
  * Sessions follow the chosen site: `--site ID|NAME` (else SITECTL_SITE_ID, else the profile's site) picks the
  * site, and the tokens are kept per profile and site, each session recording its site (core/sessions.ts): one
@@ -86,7 +86,7 @@ export async function signInTarget(ctx: Context, opts: { clientId?: string } = {
   return { ...t, baseUrl: profile.baseUrl, clientId, endpoint: tokenEndpoint(ctx, profile.baseUrl) };
 }
 
-/** An API client that sends `token` raw in Authorization, with no site id (wire section 11). */
+/** An API client that sends `token` raw in Authorization, with no site id (docs/wire.md §11). */
 export function tokenClient(ctx: Context, baseUrl: string, accessToken: string, opts: { onError?: (err: unknown) => void } = {}): ApiClient {
   return new ApiClient({
     baseUrl,
@@ -108,7 +108,7 @@ export function tokenFailure(err: unknown, ctx: Context): never {
   throw err;
 }
 
-/** Visitor tokens of the target (stored ones reused while valid, spec 001 section 4). @throws AuthError */
+/** Visitor tokens of the target (stored ones reused while valid, docs/sign-in.md "Tokens"). @throws AuthError */
 export async function visitorToken(ctx: Context, target: SignInTarget): Promise<string> {
   const stored = target.read();
   const same = stored.clientId === target.clientId && stored.baseUrl === target.baseUrl;
@@ -166,7 +166,7 @@ export async function exchangeCode(ctx: Context, target: SignInTarget, code: str
 /**
  * Turns a session token (a direct login's SUCCESS) into member tokens: an auth redirect session with the
  * session token and `prompt: none`, whose URL answers at once with a redirect carrying the code
- * (platform-wire.md section 3, "Custom login", step 3, the full-page form). The redirect URI is a loopback
+ * (docs/wire.md §3, "Custom login", step 3, the full-page form). The redirect URI is a loopback
  * address nothing listens on: the code is read from the redirect's Location, never followed.
  * @throws AuthError (exit 4) when no code comes back
  */
@@ -202,7 +202,7 @@ export async function completeWithSessionToken(ctx: Context, target: SignInTarge
   return exchangeCode(ctx, target, code, redirectUri, pkce.codeVerifier);
 }
 
-/** A failed identity call (login, register) in the client's terms (spec 001 section 8), or the error itself. */
+/** A failed identity call (login, register) in the client's terms (docs/wire.md §22), or the error itself. */
 export function identityFailure(err: unknown, kind: 'login' | 'register'): LoginResult {
   if (err instanceof ValidationError) {
     const r = (kind === 'login' ? loginFailure : registrationFailure)({ message: err.message, fieldViolations: err.fieldViolations });
@@ -241,7 +241,7 @@ export function failureWords(r: LoginResult, ctx: Context, email: string, kind: 
     return new AuthError(`this site requires a captcha to sign in (${r.errorCode})`, `sign in in a browser instead: ${loginCommand(ctx)}`);
   }
   if (r.loginState !== 'FAILURE') return new AuthError(`${register ? 'registration' : 'sign-in'} ended in state ${r.loginState}`);
-  // A server state the client has no step for (STATUS_CHECK, UNKNOWN_STATE, ...): spec 001 section 4 maps it to
+  // A server state the client has no step for (STATUS_CHECK, UNKNOWN_STATE, ...): docs/wire.md §22 maps it to
   // FAILURE 'Unknown _state'; the hosted pages may still get through.
   if (r.error === UNKNOWN_STATE) {
     return new AuthError(`the site answered a ${register ? 'registration' : 'sign-in'} state this client cannot complete (${UNKNOWN_STATE})`, `sign in in a browser instead: ${loginCommand(ctx)}`);

@@ -1,5 +1,5 @@
 /**
- * The bookings family's wiring of the entity bulk engine (issue 6 section 3): the port over the extended
+ * The bookings family's wiring of the entity bulk engine (docs/bookings.md "The CLI"): the port over the extended
  * bookings query (its items wrap the booking), and the senders of confirm and decline (one call per booking,
  * each at its planned revision: there is no bulk confirm at a revision) and cancel (the bulk cancel call, 100
  * per request, each item at its revision).

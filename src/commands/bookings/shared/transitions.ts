@@ -1,5 +1,5 @@
 /**
- * The status actions of bookings (platform-wire.md section 9), as shared transition verbs: confirm, decline and
+ * The status actions of bookings (docs/wire.md §9), as shared transition verbs: confirm, decline and
  * mark-as-pending from PENDING/CREATED/WAITING_LIST (pending: from CREATED), cancel from any status but the final
  * ones. Bookings of a multi-service booking are cancelled with their group (`msb cancel`), so the bulk form
  * skips them and the single form says so.
@@ -92,7 +92,7 @@ const SPECS: Record<Verb, Omit<TransitionSpec<BookingRow>, 'view' | 'fetch' | 'c
     examples: ['sitectl bookings pending 7c1e', 'sitectl bookings pending --where status=CREATED --skip-approval-check --yes'],
     done: 'pending',
     title: 'Marking pending',
-    // Not in issue 18's list: takes the rule of its sibling `confirm` (the booking still awaits a decision).
+    // Not named when the rule was set (docs/architecture.md "The confirmation rule"): takes the rule of its sibling `confirm` (the booking still awaits a decision).
     destructive: false,
     reached: (b) => b.status === 'PENDING',
     blocked: (b) => (b.status === 'CREATED' ? undefined : `it is ${b.status} (only a CREATED booking can be marked pending)`),

@@ -1,8 +1,8 @@
 /**
- * The members family's wiring of the entity bulk engine (issue 7 section 3): the port over `queryMembers`
+ * The members family's wiring of the entity bulk engine (docs/members.md "The CLI's bulk runs"): the port over `queryMembers`
  * (FULL fieldset, pages of 100 by id), approve and block through the platform's by-filter jobs restricted to
- * each chunk's planned ids (`{"filter":{"id":{"$in":[...]}}}`, exactly what the official client sends, wire
- * section 11), delete through the delete-by-filter job (with `contentAssigneeId` when given), and disconnect,
+ * each chunk's planned ids (`{"filter":{"id":{"$in":[...]}}}`, exactly what the official client sends, docs/wire.md
+ * §11), delete through the delete-by-filter job (with `contentAssigneeId` when given), and disconnect,
  * mute and unmute one call per member (no bulk call exists). Every chunk is settled by reading its members
  * back: that read is how the CLI waits for a job's outcome.
  */

@@ -4,7 +4,7 @@ import { members } from '../../../api/members.js';
 import type { Member } from '../../../api/schemas/member.js';
 
 /**
- * One member in the FULL fieldset (`GET /v1/members/{id}?id=...&fieldsets=FULL`, wire section 11).
+ * One member in the FULL fieldset (`GET /v1/members/{id}?id=...&fieldsets=FULL`, docs/wire.md §11).
  * @throws ApiError 404 MEMBER_NOT_FOUND for an unknown id
  */
 export async function fetchMember(api: ApiClient, id: string, signal?: AbortSignal): Promise<Member> {

@@ -1,5 +1,5 @@
 /**
- * The member actions of the state table (spec 001 section 4; src/api/schemas/member.ts MEMBER_STATUS_TABLE,
+ * The member actions of the state table (docs/members.md "State table"; src/api/schemas/member.ts MEMBER_STATUS_TABLE,
  * docs/members.md) as shared transition verbs: approve (PENDING or BLOCKED), block (PENDING or APPROVED),
  * disconnect (any status but OFFLINE, for good), mute and unmute (any status but OFFLINE). One member (its
  * state read first; "already ..." changes nothing) or many through the entity bulk engine: approve and block
@@ -84,7 +84,7 @@ const SPECS: Record<MemberVerb, Omit<TransitionSpec<Member>, 'view' | 'fetch' | 
     examples: ['sitectl members mute 3f2a', 'sitectl members mute --ids 3f2a...,9c1b... --yes'],
     done: 'muted',
     title: 'Muting',
-    // Not in issue 18's list: takes the rule of `approve` (unmute takes it back).
+    // Not named when the rule was set (docs/architecture.md "The confirmation rule"): takes the rule of `approve` (unmute takes it back).
     destructive: false,
     reached: (m) => m.activityStatus === 'MUTED',
     blocked: (m) => activityBlocked(m, 'mute'),
@@ -103,7 +103,7 @@ const SPECS: Record<MemberVerb, Omit<TransitionSpec<Member>, 'view' | 'fetch' | 
     examples: ['sitectl members unmute 3f2a', 'sitectl members unmute --where activityStatus=MUTED --yes'],
     done: 'unmuted',
     title: 'Unmuting',
-    // Not in issue 18's list: takes the rule of `approve`.
+    // Not named when the rule was set (docs/architecture.md "The confirmation rule"): takes the rule of `approve`.
     destructive: false,
     reached: (m) => m.activityStatus === 'ACTIVE',
     blocked: (m) => activityBlocked(m, 'unmute'),

@@ -1,6 +1,6 @@
 /**
  * How a member looks on the command line: table columns, the readable `get` view, the checks of its fields.
- * Members are always read in the FULL fieldset (platform-wire.md section 8): an owner's tool shows the status,
+ * Members are always read in the FULL fieldset (docs/wire.md §8): an owner's tool shows the status,
  * contact and dates that the default PUBLIC fieldset hides.
  */
 import { memberOps } from '../../../api/members.js';

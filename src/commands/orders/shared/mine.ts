@@ -1,6 +1,6 @@
 /**
  * `--mine` on `orders list`, `orders get ID` and `orders cancel ID`: the signed-in member's own orders through
- * the member order calls (spec 001 section 7 "Orders, member": list own orders, get own order, request
+ * the member order calls (docs/wire.md §20: list own orders, get own order, request
  * cancellation), made with the member's access token (`sitectl login`; exit 4 when not signed in). A member
  * sees only its own orders: another member's id answers 404. An id may be a unique prefix (looked up among the
  * member's orders); the cancel asks first as the owner's does (`--yes` off a terminal).

@@ -1,5 +1,5 @@
 /**
- * The owner's order actions as shared transition verbs (spec 001 sections 4 and 7 "Orders, owner"; the state
+ * The owner's order actions as shared transition verbs (docs/plans-orders.md "Orders: the state table", docs/wire.md §20; the state
  * table in docs/plans-orders.md): pause, resume, cancel (now, or at the next payment date), mark as paid and
  * postpone the end date, each for one order or many through the entity bulk engine (selected by `--status`,
  * `--plan`, `--buyer`, `--payment-status`, `--filter`/`--where`, `--ids`). Orders have no revisions.

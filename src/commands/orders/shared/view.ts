@@ -1,5 +1,5 @@
 /**
- * How a pricing plan order looks on the command line (spec 001 section 3 "Order"). The owner's list is a GET
+ * How a pricing plan order looks on the command line (docs/wire.md §13). The owner's list is a GET
  * list with parameters, not a filter: `--filter`/`--where` may select by status, planId, buyer.memberId,
  * lastPaymentStatus and autoRenewCanceled (equality or `$in`), sent as orderStatuses, planIds, buyerIds,
  * paymentStatuses and autoRenewCanceled.

@@ -1,5 +1,5 @@
 /**
- * The plan fields `plans create` and `plans update` take as flags (spec 001 section 3 "Plan"): pricing as
+ * The plan fields `plans create` and `plans update` take as flags (docs/wire.md §13): pricing as
  * `--every 'N UNIT'` (a subscription, `--cycles N` of them, 0 = until canceled, `--trial-days N`), `--for 'N
  * UNIT'` (one payment for a duration) or `--unlimited` (one payment, never ends); `--price` and `--currency`;
  * the rest one flag per field.

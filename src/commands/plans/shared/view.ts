@@ -1,6 +1,6 @@
 /**
  * How a pricing plan looks on the command line, and how a plan is named: by id, a unique id prefix, or its
- * exact name (spec 001 section 3 "Plan").
+ * exact name (docs/wire.md §13).
  */
 import type { ApiClient } from '../../../api/client.js';
 import { collect, items, listPages } from '../../../api/paging.js';

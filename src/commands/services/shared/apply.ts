@@ -1,5 +1,5 @@
 /**
- * A catalogue applied to one site through the entity bulk engine (issue 10 section 2): the plan (create,
+ * A catalogue applied to one site through the entity bulk engine (docs/catalogue.md "The catalogue file"): the plan (create,
  * update with a field-level diff, unchanged, delete with `--prune`, matched by slug), the requests (bulk create,
  * bulk update at the planned revision with a field mask of the changed top-level fields, bulk delete, 100 per
  * request) and the settling of items the platform did not confirm (a create is found again by its slug, an

@@ -1,7 +1,7 @@
 /**
  * The services family's wiring of the entity bulk engine: the port over `queryServices`, and the update,
  * delete and clone actions over `bulkUpdateServices` (chunks of 100, each item at its planned revision),
- * `bulkDeleteServices` and `cloneService` (issue 5 section 3).
+ * `bulkDeleteServices` and `cloneService` (docs/architecture.md "Bulk runs, the journal, history and undo").
  */
 import type { ApiClient } from '../../../api/client.js';
 import { invoke } from '../../../api/family.js';

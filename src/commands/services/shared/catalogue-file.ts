@@ -1,5 +1,5 @@
 /**
- * A services catalogue as a file (issue 10 section 2): written as JSON or YAML by `services export`, read and
+ * A services catalogue as a file (docs/catalogue.md "The catalogue file"): written as JSON or YAML by `services export`, read and
  * checked by `services diff`, `apply` and `clone --to-site` before any site is read or written. The schema of a
  * catalogue's service entries takes exactly what catalogue.ts `toPortable` writes; every mistake is one line naming the
  * file, the service's slug and the field (exit 2). What a catalogue is: catalogue.ts.

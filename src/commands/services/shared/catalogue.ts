@@ -1,5 +1,5 @@
 /**
- * The services catalogue as a portable file (issue 10 section 2): what `services export` writes and `services
+ * The services catalogue as a portable file (docs/catalogue.md "The catalogue file"): what `services export` writes and `services
  * diff` compares against a site.
  *
  * A catalogue is `{kind: "sitectl/services-catalogue", version: 1, services: [...]}`. Each service is keyed by
