@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Benchmarks for sitectl (issue 2 section 7). Prints figures; asserts nothing.
+// Benchmarks for sitectl (docs/runtime.md "3. Start-up" and the targets each section prints as PASS or MISS).
 // Run with `npm run bench` (builds first). Options: BENCH_SIZE (services for the bulk run, default 10000),
 // BENCH_RUNS (startup repetitions, default 15), BENCH_READ_SECONDS (default 3), BENCH_LATENCY_MS and
 // BENCH_LATENCY_SIZE (the bulk comparison again with that much added latency per request, as a hosted API has:
@@ -346,7 +346,7 @@ async function main() {
     target('sitectl --version / node -e 0', median(times['sitectl --version']) / base, 1.1);
     target('services list --json / floor', median(times['sitectl services list --json']) / floor, 1.15);
 
-    // 1b. Endless input is refused quickly (issue 20): each reproducer as a whole process, exit 2 expected.
+    // 1b. Endless input is refused quickly (docs/architecture.md "Safety rules"): each reproducer as a whole process, exit 2 expected.
     console.log('\nEndless input refused (whole process, exit 2)');
     for (const args of [
       ['services', 'create', '--file', '/dev/zero'],
@@ -426,7 +426,7 @@ async function main() {
       target(`PATCH loop / sitectl with ${LATENCY_MS} ms latency (x faster)`, patchLatMs / cliLatMs, 20, '>=');
     }
 
-    // 5. Availability of one appointment service over 30 days and 20 staff members (issue 6 section 4).
+    // 5. Availability of one appointment service over 30 days and 20 staff members.
     console.log(`\nAvailability: one appointment service, 20 staff, 30 days (median of ${AVAIL_RUNS} queries)`);
     await reset(emu, 60, { staff: 20 });
     const probe = new Pool(new URL(emu.url).origin, { connections: 1 });
@@ -468,7 +468,7 @@ async function main() {
     }
     target('bookings list peak RSS, largest / smallest count', Math.max(...bookingRss) / Math.min(...bookingRss), 1.2);
 
-    // 7. Exporting every member as NDJSON streams in constant memory; listing throughput (issue 7 section 4).
+    // 7. Exporting every member as NDJSON streams in constant memory; listing throughput.
     console.log('\nmembers export --ndjson (stdout to /dev/null)');
     const exports = [];
     for (const count of MEMBER_COUNTS) {
@@ -492,7 +492,7 @@ async function main() {
 
     await membersAtScale();
 
-    // 8. Rolling the demo catalogue out to 20 sites with 20 ms added per request (issue 10 section 3).
+    // 8. Rolling the demo catalogue out to 20 sites with 20 ms added per request.
     console.log(`\nservices clone --to-site x ${FANOUT_SITES} sites, ${LATENCY_MS} ms added per request`);
     await reset(emu, 60, { bookings: 0, members: 0 });
     const fanout = [];
@@ -527,7 +527,7 @@ async function main() {
       await control.close();
     }
 
-    // 9. The interactive UI in a real terminal (tmux): time to first paint and key to redraw (issue 9 section 2).
+    // 9. The interactive UI in a real terminal (tmux): time to first paint and key to redraw (docs/architecture.md "Interactive views").
     if (spawnSync('tmux', ['-V']).status !== 0) console.log('\nInteractive UI: skipped (tmux is not installed)');
     else {
       console.log('\nInteractive UI in tmux (120x40, demo seed, warm emulator; screen polled every ~5 ms)');

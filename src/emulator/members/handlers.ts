@@ -1,6 +1,5 @@
 /**
- * The members family served from its table (spec 001 section 7 "Members", every row; platform-wire.md sections
- * 6, 8 and 11): one handler per operation of `membersFamily`, each receiving a request the table's schema has
+ * The members family served from its table (docs/wire.md §18, every row; docs/wire.md §6, §8 and §11): one handler per operation of `membersFamily`, each receiving a request the table's schema has
  * already validated. Replies carry the fieldset asked (reads; default PUBLIC) or the FULL member (writes, which
  * only an owner's key reaches); lists answer `{members, metadata}`. Rules and codes: rules.ts.
  *
@@ -54,7 +53,7 @@ function searchOf(search: { expression?: string; fields?: string[] } | undefined
 }
 
 /**
- * One page of members and its `metadata` (wire section 6), in `fieldset`: filter and free-text search on the
+ * One page of members and its `metadata` (docs/wire.md §6), in `fieldset`: filter and free-text search on the
  * whole member whatever the fieldset, `sorting`, offset paging (default 50, at most 100). Runs in SQLite
  * (SiteCollection.page): only the page's members are read.
  */

@@ -1,5 +1,5 @@
 /**
- * What the members family stores (platform-wire.md section 8 "Member"; spec 001 section 3 "Member"): one
+ * What the members family stores (docs/wire.md §8 "Member"; docs/wire.md §13): one
  * collection of members per site, kept in wire form (ISO date strings, string revisions) with every field the
  * FULL fieldset shows; replies narrow it to the requested fieldset (rules.ts).
  *
@@ -12,7 +12,7 @@ import type { RequestContext } from '../serve.js';
 import { defineCollection, type SiteCollection } from '../store/collection.js';
 import { Store } from '../store/store.js';
 
-/** Member status (spec 001 section 3). */
+/** Member status (docs/wire.md §13). */
 export type MemberStatusDoc = 'UNKNOWN' | 'PENDING' | 'APPROVED' | 'BLOCKED' | 'OFFLINE';
 /** Privacy status: PUBLIC members are in the community (join), PRIVATE ones are not (leave). */
 export type PrivacyStatusDoc = 'UNKNOWN' | 'PRIVATE' | 'PUBLIC';
@@ -86,7 +86,7 @@ export const MEMBERS = defineCollection<MemberDoc>({
   kind: 'members',
   entity: 'member',
   notFound: 'MEMBER_NOT_FOUND',
-  // Members carry no revision on the wire (wire section 8): the rules stamp createdDate and updatedDate.
+  // Members carry no revision on the wire (docs/wire.md §8): the rules stamp createdDate and updatedDate.
   revisioned: false,
   // A site may hold a million members: they are queried in SQLite, not kept in memory (store/collection.ts).
   queryable: {

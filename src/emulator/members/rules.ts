@@ -1,5 +1,5 @@
 /**
- * The rules of members (spec 001 sections 3-4 "Member"; platform-wire.md section 8; docs/members.md for the
+ * The rules of members (docs/wire.md §13, docs/members.md "State table"; docs/wire.md §8; docs/members.md for the
  * choices where the spec says "not shown"): what a reply of each fieldset carries, the status, activity and
  * privacy tables, slugs (unique on the site, made from the nickname or the login e-mail), creation and update,
  * clearing contact lists, and who may be named to receive a deleted member's content.
@@ -29,7 +29,7 @@ export function fieldsetOf(fieldsets: readonly string[] | undefined): FieldsetNa
 }
 
 /**
- * The member as a reply of `fieldset` carries it (wire section 8): PUBLIC `id` and `profile`, with the three
+ * The member as a reply of `fieldset` carries it (docs/wire.md §8): PUBLIC `id` and `profile`, with the three
  * statuses as UNKNOWN; EXTENDED adds `loginEmail`, `loginEmailVerified`, `contactId` and the real statuses;
  * FULL is the whole document (contact, dates). Returns the stored document itself for FULL (do not mutate it).
  */
@@ -132,7 +132,7 @@ export function applyPrivacy(members: SiteCollection<MemberDoc>, m: MemberDoc, a
 }
 
 /**
- * The member of the request's member token ("my" calls, spec 001 section 6; tokens from `sitectl login`,
+ * The member of the request's member token ("my" calls, docs/wire.md §18; tokens from `sitectl login`,
  * docs/sign-in.md). API keys have no member: every "my" call made with one answers 401.
  * @throws ApplicationFailure 401 UNAUTHENTICATED without a member; 404 MEMBER_NOT_FOUND when it was deleted
  */

@@ -1,5 +1,5 @@
 /**
- * Search aggregations (spec 000 section 3 "Aggregation types", platform-wire.md section 6), computed over every
+ * Search aggregations (docs/wire.md §13, docs/wire.md §6), computed over every
  * document matching the search, before paging.
  *
  * Request items: `{name?, type, fieldPath, value?:{limit, sortType:'COUNT'|'VALUE', sortDirection, missingValues},

@@ -1,5 +1,5 @@
 /**
- * The platform's filter language (platform-wire.md section 6), compiled once into a predicate.
+ * The platform's filter language (docs/wire.md §6), compiled once into a predicate.
  *
  * Grammar: a filter is an object whose keys are `$and` / `$or` (arrays of filters), `$not` (a filter) or
  * dotted field paths. A field maps either to a plain value (implicit equality, as the SDK's query builder

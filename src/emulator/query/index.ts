@@ -1,5 +1,5 @@
 /**
- * Query, search and count over an in-memory list of documents (platform-wire.md section 6):
+ * Query, search and count over an in-memory list of documents (docs/wire.md §6):
  * offset paging with a total for queries, cursor paging plus text search and aggregations for search.
  */
 import { ValidationFailure } from '../errors.js';
@@ -16,7 +16,7 @@ export { MatchMemo } from './memo.js';
 /** Largest page a query or search may ask for, and the default for queries (services: 100). */
 export const MAX_LIMIT = 100;
 export const DEFAULT_QUERY_LIMIT = 100;
-/** Default cursor page size, the SDK's default (platform-wire.md section 6). */
+/** Default cursor page size, the SDK's default (docs/wire.md §6). */
 export const DEFAULT_SEARCH_LIMIT = 50;
 
 export interface OffsetPage<T> {

@@ -2,7 +2,7 @@
  * Memo of query matches (the filtered and sorted documents of one filter + sort) for one collection, valid for
  * one generation of that collection. Offset paging asks the same filter and sort for page after page; without
  * the memo every page of a 10,000-service walk would filter and sort the whole collection again
- * (issue 2 section 7, bulk benchmark).
+ * (docs/architecture.md "Start-up", bulk benchmark).
  */
 
 /** Most distinct filter/sort combinations kept per generation; the least recently used goes first. */

@@ -1,5 +1,5 @@
 /**
- * Sort specifications `[{fieldName, order: 'ASC'|'DESC'}]` (platform-wire.md section 6) compiled into a sorter.
+ * Sort specifications `[{fieldName, order: 'ASC'|'DESC'}]` (docs/wire.md §6) compiled into a sorter.
  * Each document's keys are computed once (decorate-sort-undecorate), so sorting 10,000 services by name does
  * not re-parse values on every comparison. Missing values sort first in ascending order; ties keep the
  * store's creation order (the sort is stable).
@@ -7,7 +7,7 @@
 import { ValidationFailure } from '../errors.js';
 import { compareKeys, compilePath, first, sortKey, type SortKey } from './values.js';
 
-/** At most this many sort fields per query (spec 000 section 7: services query sort ≤ 50). */
+/** At most this many sort fields per query (docs/wire.md §14: services query sort ≤ 50). */
 export const MAX_SORT_FIELDS = 50;
 
 /** Sorts an array in place. */

@@ -1,5 +1,5 @@
 /**
- * The platform's filter language and sort (platform-wire.md section 6) translated to SQL over a collection's
+ * The platform's filter language and sort (docs/wire.md §6) translated to SQL over a collection's
  * query table (store.ts "Query tables"), with the exact results of the in-memory evaluator (filter.ts, sort.ts).
  *
  * A collection declares its queryable fields (dotted paths, `CollectionDef.queryable`). For each document the

@@ -1,5 +1,5 @@
 /**
- * Free-text part of a services search: `search: {expression, fields, fuzzy, mode}` (platform-wire.md section 6).
+ * Free-text part of a services search: `search: {expression, fields, fuzzy, mode}` (docs/wire.md §6).
  * The expression is split into lower-case words; `mode` OR (default) keeps documents where any word matches,
  * AND where every word does. A word matches when a searched field contains it; with `fuzzy`, a word of four
  * or more letters also matches a field word at edit distance 1.

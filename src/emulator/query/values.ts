@@ -1,5 +1,5 @@
 /**
- * Value access and comparison shared by filters, sort and aggregations (platform-wire.md section 6).
+ * Value access and comparison shared by filters, sort and aggregations (docs/wire.md §6).
  *
  * Paths are dotted (`payment.fixed.price.value`); arrays met on the way are walked element by element, so
  * `locations.business.id` yields the id of every location. Comparison is type-aware: numbers and numeric

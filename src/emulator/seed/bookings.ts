@@ -1,5 +1,5 @@
 /**
- * Demo bookings (issue 6 section 2): `count` bookings over the 30 days before and after the seed hour (a wider
+ * Demo bookings (docs/bookings.md "Bookings"): `count` bookings over the 30 days before and after the seed hour (a wider
  * window for counts a month cannot hold: up to a year either side), in
  * every status, some of them multi-service, with attendance for the past ones. Deterministic for a given
  * catalog and count (seeded PRNG), and consistent by construction: appointments only where their staff member

@@ -1,5 +1,5 @@
 /**
- * Deterministic demo data (issue 2 section 3; issue 5 section 2): per site 3 business locations with geocodes,
+ * Deterministic demo data (docs/architecture.md "The emulator"): per site 3 business locations with geocodes,
  * 8 staff members with images, 6 categories, 3 booking policies, 2 booking forms and, for the default site,
  * `size` services of all three types. The same size always produces the same ids, names and prices (seeded
  * PRNG), and every timestamp is an offset from the hour the seed ran (the emulator clock's time), so the data
@@ -96,7 +96,7 @@ function siteSeed(siteId: string): number {
  * Furnishes a site added to a seeded account (locations, staff, categories, policies, forms; no services),
  * stamped from the seed hour of the account. Unlike a reseed (the starting state: the event log starts empty),
  * adding a site is a change to a running account, so each of its staff members is recorded as `staff.created`
- * (spec 000 section 4 lists staff events), with the staff member as the staff members query shows it.
+ * (docs/bookings.md "Statuses" lists staff events), with the staff member as the staff members query shows it.
  */
 export function furnishSite(store: Store, key: AdminKey, siteId: string): void {
   const base = Date.parse(store.getMeta('seededAt') ?? new Date(Math.floor(store.clock.nowMs() / HOUR) * HOUR).toISOString());

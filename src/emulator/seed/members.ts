@@ -1,5 +1,5 @@
 /**
- * Demo members (issue 7 section 2): `count` members of one site across every stored status (APPROVED mostly,
+ * Demo members (docs/members.md "State table"): `count` members of one site across every stored status (APPROVED mostly,
  * one in ten PENDING, one in twenty BLOCKED, one in twenty-five OFFLINE), public and private, active and muted,
  * with contacts (phones, e-mails, addresses, custom fields) and profiles (nickname, unique slug, photo, title).
  *

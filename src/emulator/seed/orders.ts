@@ -1,5 +1,5 @@
 /**
- * Demo orders (issue 7 section 2): about 400 orders of the seeded plans, bought by APPROVED members of the
+ * Demo orders (docs/plans-orders.md "Orders: the state table"): about 400 orders of the seeded plans, bought by APPROVED members of the
  * members seed, in every status of the SDK's OrderStatus: ACTIVE (some past a pause, some in their free trial,
  * some with auto-renewal canceled), PENDING (bought, starting later), PAUSED, DRAFT (online, not paid yet), ENDED
  * and CANCELED (by the owner, by the member, by a failed payment), online and offline, paid, unpaid, refunded,

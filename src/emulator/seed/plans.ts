@@ -1,5 +1,5 @@
 /**
- * Demo plans and coupons (issue 7 section 2): six plans covering every pricing model (a monthly subscription
+ * Demo plans and coupons (docs/plans-orders.md "Plans"): six plans covering every pricing model (a monthly subscription
  * with a free trial, the primary one; a 12-month subscription that may start later; a 3-month pack bought
  * once; a hidden lifetime plan limited to one purchase per buyer; a free week limited to one; an archived
  * yearly plan) and five coupons (percent off, amount off, the first payment only for one plan, an expired one,

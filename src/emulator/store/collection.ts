@@ -1,5 +1,5 @@
 /**
- * A generic collection of one entity kind over the store's SQLite file (issue 5 section 2): ids, string
+ * A generic collection of one entity kind over the store's SQLite file (docs/architecture.md "The emulator"): ids, string
  * revisions bumped on every write with an optimistic check (409 REVISION_MISMATCH, nothing changed), created
  * and updated dates from the emulator's clock, declared unique keys (slugs, login e-mails) with lookups, the
  * JSON text kept beside each document, a memo of query matches, and a domain event appended in the same
@@ -152,7 +152,7 @@ export function nextRevision(revision: string | undefined): string {
   return revision && /^\d+$/.test(revision) ? (BigInt(revision) + 1n).toString() : '1';
 }
 
-/** HTTP 409, code REVISION_MISMATCH (platform-wire.md section 9): the caller's revision is not the stored one. */
+/** HTTP 409, code REVISION_MISMATCH (docs/wire.md §9): the caller's revision is not the stored one. */
 export function revisionMismatch(id: string, requested: string, current: string | undefined): ApplicationFailure {
   return new ApplicationFailure(409, 'REVISION_MISMATCH', REVISION_MISMATCH_MESSAGE, {
     id,

@@ -132,7 +132,7 @@ export class Store {
     const file = join(dataDir, 'store.sqlite');
     this.db = openDatabase(file);
     this.inTransaction = <T>(fn: () => T): T => transaction(this.db, fn);
-    // Site data: owner-only whatever the umask (issue 5 section 2); the WAL and SHM files follow the database.
+    // Site data: owner-only whatever the umask (docs/architecture.md "The emulator"); the WAL and SHM files follow the database.
     chmodSync(file, 0o600);
     pragma(this.db, 'journal_mode = WAL');
     pragma(this.db, 'synchronous = NORMAL');
