@@ -161,11 +161,11 @@ describe('filters in SQL', () => {
       { $not: { $and: [{ n: { $gte: '2' } }, { n: { $lt: 11 } }] } },
       { name: null },
       { 'meta.rank': { $ne: null } },
-      { $and: [] },
-      { $or: [] },
       { n: { $not: { $in: [10, '2.50'] } }, when: { $gte: '2025-01-01' } },
     ];
     for (const filter of filters) expect(actual(filter, undefined), JSON.stringify(filter)).toEqual(expected(filter, undefined));
+    // Empty $and and $or are refused (never read as "all" or "none"), before any of it reaches SQL.
+    for (const empty of [{ $and: [] }, { $or: [] }]) expect(() => expected(empty, undefined)).toThrow(/takes at least one filter/);
   });
 
   it('runs a free-text search (every word in one of the fields, any case) in SQL, numbers and booleans too', () => {
