@@ -292,7 +292,7 @@ export class ApiClient {
       const deadline = new AbortController();
       const signal = deadline.signal;
       const timer = setTimeout(() => {
-        const within = `within ${Math.round(timeoutMs / 1000)} s`;
+        const within = `within ${Number((timeoutMs / 1000).toFixed(1))} s`;
         deadline.abort(new AttemptTimeout(stage === 'headers' ? `no reply headers ${within}` : `reply not complete ${within}`));
       }, timeoutMs);
       const onAbort = () => deadline.abort(opts.signal!.reason);
