@@ -76,6 +76,13 @@ export interface Context {
    * @throws UserError (exit 2) for a site the account does not have, or a name that cannot be looked up
    */
   siteApi(site: string): Promise<{ api: ApiClient; site: SiteRef }>;
+  /**
+   * Looks the local emulator's address up again (its pid file) and points the clients built so far at it, so an
+   * interactive view recovers when the emulator was started again on another port. Only the built-in `local`
+   * profile moves; any other profile, or no client built yet, is left as it is.
+   * @returns the new base URL when it changed, else undefined
+   */
+  relink(): Promise<string | undefined>;
   /** The sites the profile's key reaches (the account-level sites query). @throws UserError without the account id */
   sites(): Promise<SiteRef[]>;
   /** Aborted on the first SIGINT; commands pass it to requests and loops. */
@@ -158,6 +165,8 @@ export function createContext(overrides: Partial<Context> = {}): CreateContextRe
   if (listenSigint) process.on('SIGINT', onSigint);
 
   let client: Promise<ApiClient> | undefined;
+  /** The local emulator's data dir when the client targets the built-in `local` profile. */
+  let localDir: string | undefined;
   let siteList: Promise<SiteRef[]> | undefined;
   const others = new Map<string, Promise<ApiClient>>();
   let bin: string | undefined;
@@ -170,8 +179,19 @@ export function createContext(overrides: Partial<Context> = {}): CreateContextRe
     api:
       overrides.api ??
       (() => {
-        client ??= buildClient(ctx);
+        client ??= buildClient(ctx, (dir) => (localDir = dir));
         return client;
+      }),
+    relink:
+      overrides.relink ??
+      (async () => {
+        if (!client || localDir === undefined) return undefined;
+        const [base, { daemon }] = await Promise.all([client.catch(() => undefined), loadDeps()]);
+        const running = daemon.readRunning(localDir);
+        if (!base || !running || running.url === base.baseUrl) return undefined;
+        base.retarget(running.url);
+        for (const other of others.values()) (await other).retarget(running.url);
+        return running.url;
       }),
     sites:
       overrides.sites ??
@@ -254,8 +274,9 @@ function timeoutMs(ctx: Context): number | undefined {
   return Math.round(raw * 1000);
 }
 
-async function buildClient(ctx: Context): Promise<ApiClient> {
-  const base = await buildProfileClient(ctx);
+/** The client of the resolved profile and `--site`; `onLocal` is told the data dir when it is the local emulator. */
+async function buildClient(ctx: Context, onLocal: (dataDir: string) => void): Promise<ApiClient> {
+  const base = await buildProfileClient(ctx, onLocal);
   if (!ctx.flags.site) return base;
   const site = await findSite(() => listSites(base, ctx.signal), ctx.flags.site, '--site');
   if (site.id === base.siteId) return base;
@@ -264,8 +285,9 @@ async function buildClient(ctx: Context): Promise<ApiClient> {
   return other;
 }
 
-async function buildProfileClient(ctx: Context): Promise<ApiClient> {
+async function buildProfileClient(ctx: Context, onLocal: (dataDir: string) => void): Promise<ApiClient> {
   const profile = await resolveProfile(ctx, { startEmulator: true });
+  if (profile.dataDir) onLocal(profile.dataDir);
   // Without an API key, an app's client credentials (sitectl login --client-id ID --client-secret-stdin) serve.
   const appToken = profile.apiKey ? undefined : await (await import('./context-auth.js')).appAccessToken(ctx, profile.name, profile.baseUrl, profile.instanceId);
   if (!profile.apiKey && !appToken) {

@@ -76,6 +76,13 @@ export interface RequestOptions<T> {
   /** An account-level call: `wix-account-id` instead of `wix-site-id` (docs/wire.md §2). */
   accountLevel?: boolean;
   signal?: AbortSignal;
+  /**
+   * This call's limit on one attempt, in ms, instead of the client's (an interactive view's background read
+   * gives up after 2 s, so a server that stopped answering is told at once; `--timeout` is left as it is).
+   */
+  timeoutMs?: number;
+  /** This call's retries after the first attempt, instead of the client's. */
+  retries?: number;
 }
 
 const DEFAULT_RETRIES = 3;
@@ -89,6 +96,15 @@ const DEFAULT_BUDGET_MS = 120_000;
 const BASE_DELAY_MS = 500;
 /** Idle sockets stay open this long so consecutive calls (paging, bulk chunks) reuse the connection. */
 const KEEP_ALIVE_TIMEOUT_MS = 10_000;
+
+/** The origin and the path prefix of a base URL. @throws TypeError when it is not an absolute http(s) URL */
+function originAndPath(baseUrl: string): [string, string] {
+  const url = new URL(baseUrl);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new TypeError(`Base URL must be http or https, got ${url.protocol}`);
+  }
+  return [url.origin, url.pathname.replace(/\/+$/, '')];
+}
 
 type RequestFn = (this: Dispatcher, opts: Dispatcher.RequestOptions) => Promise<Dispatcher.ResponseData>;
 
@@ -142,8 +158,8 @@ async function createDefaultDispatcher(timeoutMs: number, connectTimeoutMs: numb
  *   a network failure (retried only when the call is idempotent).
  */
 export class ApiClient {
-  private readonly origin: string;
-  private readonly basePath: string;
+  private origin: string;
+  private basePath: string;
   private readonly credentials: Credentials;
   private readonly retries: number;
   private readonly maxDelayMs: number;
@@ -158,17 +174,12 @@ export class ApiClient {
   private dispatcher: Dispatcher | undefined;
   private dispatcherPromise: Promise<Dispatcher> | undefined;
   private readonly ownsDispatcher: boolean;
-  private readonly options: ApiClientOptions;
+  private options: ApiClientOptions;
 
   /** @throws TypeError when `baseUrl` is not an absolute http(s) URL. */
   constructor(opts: ApiClientOptions) {
     this.options = opts;
-    const url = new URL(opts.baseUrl);
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-      throw new TypeError(`Base URL must be http or https, got ${url.protocol}`);
-    }
-    this.origin = url.origin;
-    this.basePath = url.pathname.replace(/\/+$/, '');
+    [this.origin, this.basePath] = originAndPath(opts.baseUrl);
     this.credentials = opts.credentials;
     this.retries = Math.max(0, opts.retries ?? DEFAULT_RETRIES);
     this.maxDelayMs = opts.maxDelayMs ?? DEFAULT_MAX_DELAY_MS;
@@ -203,6 +214,16 @@ export class ApiClient {
     const c = this.credentials;
     if (c.kind !== 'apiKey') throw new TypeError('only an API key reaches other sites of the account');
     return new ApiClient({ ...this.options, dispatcher: undefined, credentials: { ...c, siteId } });
+  }
+
+  /**
+   * Points this client at another base URL (the local emulator started again on another port): calls from now
+   * on go there, with the same credentials and limits. The dispatcher serves any origin, so nothing is rebuilt.
+   * @throws TypeError when `baseUrl` is not an absolute http(s) URL
+   */
+  retarget(baseUrl: string): void {
+    [this.origin, this.basePath] = originAndPath(baseUrl);
+    this.options = { ...this.options, baseUrl };
   }
 
   /** The base URL's origin, e.g. `http://127.0.0.1:4010` (for messages). */
@@ -240,6 +261,8 @@ export class ApiClient {
       }
     }
     const idempotent = opts.idempotent ?? opts.method === 'GET';
+    const retries = opts.retries ?? this.retries;
+    const timeoutMs = opts.timeoutMs ?? this.timeoutMs;
     const path = this.basePath + opts.path + (search ? `?${search}` : '');
     const headers = this.headers(body !== undefined, opts.accountLevel ?? false);
     const payload = body === undefined ? undefined : JSON.stringify(body);
@@ -269,9 +292,9 @@ export class ApiClient {
       const deadline = new AbortController();
       const signal = deadline.signal;
       const timer = setTimeout(() => {
-        const within = `within ${Math.round(this.timeoutMs / 1000)} s`;
+        const within = `within ${Number((timeoutMs / 1000).toFixed(1))} s`;
         deadline.abort(new AttemptTimeout(stage === 'headers' ? `no reply headers ${within}` : `reply not complete ${within}`));
-      }, this.timeoutMs);
+      }, timeoutMs);
       const onAbort = () => deadline.abort(opts.signal!.reason);
       opts.signal?.addEventListener('abort', onAbort, { once: true });
       let res: Dispatcher.ResponseData;
@@ -285,7 +308,7 @@ export class ApiClient {
           const ms = Math.round(performance.now() - started);
           const message = this.redact(errorText(cause));
           this.trace(`< ${method} ${this.redact(this.origin + path)} failed after ${ms} ms: ${message}`);
-          if (attempt < this.retries && (idempotent || notSent(cause)) && (await mayRetry(this.backoff(attempt)))) continue;
+          if (attempt < retries && (idempotent || notSent(cause)) && (await mayRetry(this.backoff(attempt)))) continue;
           throw this.fail(new NetworkError(message + attempts(attempt + 1), cause));
         }
         stage = 'body';
@@ -295,7 +318,7 @@ export class ApiClient {
           opts.signal?.throwIfAborted();
           const cause = signal.aborted ? signal.reason : err;
           const message = this.redact(errorText(cause));
-          if (attempt < this.retries && idempotent && (await mayRetry(this.backoff(attempt)))) continue;
+          if (attempt < retries && idempotent && (await mayRetry(this.backoff(attempt)))) continue;
           throw this.fail(new NetworkError(message + attempts(attempt + 1), cause));
         }
       } finally {
@@ -313,7 +336,7 @@ export class ApiClient {
       const err = this.sanitize(fromResponse(res.statusCode, res.statusText, res.headers, this.redact(text)));
       const retryable = res.statusCode === 429 || res.statusCode >= 500;
       if (res.statusCode === 429) rateLimited++;
-      if (retryable && (idempotent || res.statusCode === 429) && attempt < this.retries) {
+      if (retryable && (idempotent || res.statusCode === 429) && attempt < retries) {
         const retryAfter = parseRetryAfter(res.headers['retry-after']);
         if (retryAfter !== undefined && retryAfter > this.maxRetryAfterMs) throw this.fail(err);
         if (await mayRetry(retryAfter ?? this.backoff(attempt))) continue;

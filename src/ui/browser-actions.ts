@@ -24,6 +24,12 @@ export function useActionFlow(dispatch: Dispatch<BrowserAction>, specOf: (id: st
       const pane = snapshot.panes[snapshot.active]!;
       const action = specOf(pane.id).actions?.find((a) => a.key === key);
       if (!action) return;
+      // Nothing is sent while the source does not answer: the action fails at once and says why.
+      if (!snapshot.link.up) {
+        const when = snapshot.link.retryIn ? `retrying in ${snapshot.link.retryIn}s` : 'retrying now';
+        dispatch({ type: 'flash', text: `${action.label.toLowerCase()}: not sent, disconnected (${when}; r retries now)`, error: true });
+        return;
+      }
       const ids = actionTargets(snapshot);
       if (ids.length === 0) {
         dispatch({ type: 'flash', text: `nothing to ${action.label.toLowerCase()}`, error: true });

@@ -80,7 +80,8 @@ export function browserKey(state: BrowserState, input: string, key: BrowserKey, 
   if (input === ' ') return acts({ type: 'select' });
   if (input === '/') return acts({ type: 'filter-start' });
   if (input === '?') return acts({ type: 'help', open: true });
-  if (input === 'r') return acts({ type: 'refresh' });
+  // On a linked view r also looks the source's address up again; the panes are read once it answers.
+  if (input === 'r') return acts(state.linked ? { type: 'relink' } : { type: 'refresh' });
   if (input === 's') return acts({ type: 'sort-next' });
   if (input === 'S') return acts({ type: 'sort-flip' });
   if (input === 'q') return { kind: 'quit', interrupted: false };

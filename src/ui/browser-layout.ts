@@ -4,7 +4,7 @@
  */
 import { oneLine } from '../core/text.js';
 import { type ColumnPlan, type ColumnShape, cutText, displayWidth, planColumns, planHeader, planLine, wrapText } from '../core/columns.js';
-import { type BrowserState, type PaneState, type UiRow, viewedRows } from './browser-state.js';
+import { type BrowserState, type LinkState, type PaneState, type UiRow, viewedRows } from './browser-state.js';
 import type { PaneSpec, UiAction } from './browser-spec.js';
 
 /** Rows of the screen that are not table body: title, header, flash, footer, and the tab bar with several panes. */
@@ -69,6 +69,8 @@ export function fitParts(parts: ReadonlyArray<{ text: string; keep?: boolean }>,
 function statusParts(pane: PaneState): Array<{ text: string; keep?: boolean }> {
   const shown = viewedRows(pane).length;
   const parts: Array<{ text: string; keep?: boolean }> = [{ text: pane.filter ? `${shown} of ${pane.rows.length} loaded` : `${pane.rows.length}${pane.done ? '' : '+'} loaded`, keep: true }];
+  // Rows read before the source stopped answering, not read again since.
+  if (pane.stale) parts.push({ text: 'stale', keep: true });
   if (pane.total !== undefined) parts.push({ text: `${pane.total} in all` });
   if (pane.loading) parts.push({ text: 'loading…' });
   // A server sort holds over every page; a client-side one orders the loaded rows only until every page is read.
@@ -86,14 +88,23 @@ export function paneStatus(pane: PaneState): string {
     .join(' · ');
 }
 
+/** What the title says of a source that does not answer: `disconnected — retrying (3s)`; nothing while it does. */
+export function linkText(link: LinkState): string | undefined {
+  if (link.up) return undefined;
+  return `disconnected — retrying ${link.retryIn > 0 ? `(${link.retryIn}s)` : 'now'}`;
+}
+
 /**
- * The title bar for `width`: the browser's and the pane's names, the counts, the active filter and sort, marks
- * and the zone times are shown in; the filter, sort and marks always, the rest as room allows.
+ * The title bar for `width`: the browser's and the pane's names, a disconnection, the counts, the active filter
+ * and sort, marks and the zone times are shown in; the disconnection, filter, sort and marks always, the rest as
+ * room allows.
  */
-export function titleLine(title: string, pane: PaneState, width: number, zone?: string, panes = 1): string {
+export function titleLine(title: string, pane: PaneState, width: number, zone?: string, panes = 1, link: LinkState = { up: true }): string {
+  const down = linkText(link);
   return fitParts(
     [
       { text: title, keep: true },
+      ...(down ? [{ text: down, keep: true }] : []),
       // With a tab bar the pane's name is there already.
       { text: pane.title, keep: panes === 1 },
       // The zone is offered before the counts beyond the first, so it is the last to go.
@@ -122,10 +133,11 @@ export function footerText(state: BrowserState, actions: readonly UiAction[], pa
     case 'list':
       break;
   }
-  // Marks are for actions: a pane without any (the events table) does not offer them.
+  // Marks are for actions: a pane without any (the events table) does not offer them. While the source does not
+  // answer, `r` (retry now) is always shown.
   const mark = actions.length ? [{ text: 'space mark' }] : [];
   return fitParts(
-    [...own, ...(panes > 1 ? [{ text: 'tab pane' }] : []), ...mark, { text: 'enter details' }, { text: '/ filter' }, { text: 's sort' }, { text: 'r refresh' }, { text: '? help', keep: true }, { text: 'q quit', keep: true }],
+    [...own, ...(panes > 1 ? [{ text: 'tab pane' }] : []), ...mark, { text: 'enter details' }, { text: '/ filter' }, { text: 's sort' }, state.link.up ? { text: 'r refresh' } : { text: 'r retry now', keep: true }, { text: '? help', keep: true }, { text: 'q quit', keep: true }],
     width,
   );
 }

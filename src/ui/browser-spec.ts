@@ -74,6 +74,20 @@ export interface PaneSpec {
   empty?: string;
 }
 
+/**
+ * How a view learns that its source stopped answering and gets it back (browser-link.ts): the command's
+ * callbacks, called by the browser; the browser never calls the API itself.
+ */
+export interface SourceLink {
+  /**
+   * One short read of the source (it gives up within 2 s). Resolves when the source answered, whatever it
+   * answered; rejects, with a one-line reason, when it did not (refused, unreachable, timed out).
+   */
+  probe(signal: AbortSignal): Promise<void>;
+  /** Looks the source's address up again before a retry (the local emulator started again on another port). */
+  relink(): Promise<void>;
+}
+
 export interface BrowserProps {
   title: string;
   panes: PaneSpec[];
@@ -94,4 +108,10 @@ export interface BrowserProps {
    * (the dashboard's events: what happens stays in view while you work in another pane).
    */
   strip?: string;
+  /**
+   * The source's liveness: checked every half second; while it does not answer the view says "disconnected —
+   * retrying (Ns)", its rows are marked stale, actions are refused at once, and each retry looks the address up
+   * again (`r` retries now). Without it, read failures show as they are.
+   */
+  link?: SourceLink;
 }

@@ -52,7 +52,15 @@ export interface PaneState {
   server: string;
   /** Bumped to make the component read the pane again from its first page. */
   reload: number;
+  /** The rows were read before the source stopped answering and not read again since. */
+  stale: boolean;
 }
+
+/**
+ * Whether the view's source answers: `up`, or down with the reason and the seconds until the next try (0: trying
+ * now). A view without a source link is always up.
+ */
+export type LinkState = { up: true } | { up: false; reason: string; retryIn: number };
 
 export type Mode = 'list' | 'filter' | 'detail' | 'help' | 'confirm' | 'busy';
 
@@ -72,6 +80,12 @@ export interface BrowserState {
   /** First line of the detail view drawn, and how many lines it has (once read). */
   detailTop: number;
   detailLength: number;
+  /** Whether the source answers. */
+  link: LinkState;
+  /** The view has a source link: `r` then looks the address up again before reading (`relink`). */
+  linked: boolean;
+  /** Bumped by `r` on a linked view: the link is tried (and the address looked up) now. */
+  relink: number;
 }
 
 export type BrowserAction =
@@ -102,20 +116,23 @@ export type BrowserAction =
   | { type: 'busy'; title: string; total: number }
   | { type: 'progress'; done: number; total: number; failed: number }
   | { type: 'idle' }
-  | { type: 'resize'; height: number };
+  | { type: 'resize'; height: number }
+  | { type: 'link-down'; reason: string; retryIn: number }
+  | { type: 'link-up'; refresh: boolean }
+  | { type: 'relink' };
 
 /**
  * What a pane starts as. `sortable` says per column whether the server can sort by it; `sort` is the server
  * order the command reads first (its `--sort`), when it is one of the columns.
  */
 export function initialPane(id: string, title: string, columns: string[], sortable: readonly boolean[] = [], sort?: { col: number; desc: boolean }, server = ''): PaneState {
-  const pane: PaneState = { id, title, columns, sortable, rows: [], loading: false, done: false, cursor: 0, top: 0, selected: [], filter: '', server, reload: 0 };
+  const pane: PaneState = { id, title, columns, sortable, rows: [], loading: false, done: false, cursor: 0, top: 0, selected: [], filter: '', server, reload: 0, stale: false };
   return sort && sortable[sort.col] ? { ...pane, sort: { ...sort, server: true }, serverSort: sort } : pane;
 }
 
-/** The state a browser starts in, with `height` table rows. */
-export function initialBrowserState(panes: PaneState[], height: number): BrowserState {
-  return { panes, active: 0, mode: 'list', input: lineOf(''), height: Math.max(1, height), detailTop: 0, detailLength: 0 };
+/** The state a browser starts in, with `height` table rows; `linked` when the view has a source link. */
+export function initialBrowserState(panes: PaneState[], height: number, linked = false): BrowserState {
+  return { panes, active: 0, mode: 'list', input: lineOf(''), height: Math.max(1, height), detailTop: 0, detailLength: 0, link: { up: true }, linked, relink: 0 };
 }
 
 const viewCache = new WeakMap<readonly UiRow[], Map<string, UiRow[]>>();
@@ -290,12 +307,25 @@ export function browserReducer(state: BrowserState, action: BrowserAction): Brow
           done: action.done,
           total: action.total,
           error: undefined,
+          // Rows read while the source is down cannot be; a whole read after it is back is fresh.
+          stale: state.link.up ? p.stale && !action.replace : p.stale,
           selected: ids ? p.selected.filter((id) => ids.has(id)) : p.selected,
         };
         return action.replace ? keptOnRow(p, next, state.mode === 'detail') : next;
       });
     case 'load-failed':
-      return withPane(state, action.pane, (p) => ({ ...p, loading: false, error: action.error }));
+      // While the source is down the failure is the disconnection already shown: the rows stay, marked stale.
+      return withPane(state, action.pane, (p) => (state.link.up ? { ...p, loading: false, error: action.error } : { ...p, loading: false, stale: true }));
+    case 'link-down':
+      return { ...state, link: { up: false, reason: action.reason, retryIn: action.retryIn }, panes: state.panes.map((p) => (p.stale ? p : { ...p, stale: true })) };
+    case 'link-up': {
+      if (state.link.up && !action.refresh) return state;
+      // Back: every pane is read again (its rows stay, stale, until then), and a failure of the down time is forgotten.
+      const panes = state.panes.map((p) => ({ ...p, reload: p.reload + 1, error: undefined }));
+      return { ...state, link: { up: true }, panes };
+    }
+    case 'relink':
+      return { ...state, relink: state.relink + 1 };
     case 'flash':
       return { ...state, flash: { text: action.text, error: Boolean(action.error), ...(action.plain ? { plain: true } : {}) } };
     case 'confirm':

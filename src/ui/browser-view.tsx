@@ -25,6 +25,18 @@ export function filterLine(line: LineState, width: number): string {
   return cutText(`/${shownHead}▏${tail}`, width);
 }
 
+/**
+ * The lines of an open question for `width`, drawn over the last rows of a body `height` rows tall: a rule,
+ * the question with its `(y/n)`, then as many preview lines as fit in half the body (at least the question).
+ */
+export function confirmBox(confirm: { question: string; lines: readonly string[] }, width: number, height: number): string[] {
+  const room = Math.max(0, Math.floor(height / 2) - 2);
+  const preview = confirm.lines.slice(0, room).map((l) => cutText(l, width));
+  const box = ['─'.repeat(width), cutText(`? ${confirm.question}  (y/n)`, width), ...preview];
+  // A body of one row keeps the question alone.
+  return height < 2 ? [box[1]!] : box;
+}
+
 export function BrowserView({
   state,
   spec,
@@ -53,13 +65,6 @@ export function BrowserView({
 
   if (state.mode === 'help') {
     for (const line of helpLines(actions, spec.panes.length, width).slice(0, state.height)) body.push(<Text key={body.length}>{line || ' '}</Text>);
-  } else if (state.mode === 'confirm' && state.confirm) {
-    body.push(
-      <Text key="q" bold={color} color={color ? 'yellow' : undefined}>
-        {cutText(`? ${state.confirm.question}  (y/n)`, width)}
-      </Text>,
-    );
-    for (const line of state.confirm.lines.slice(0, state.height - 1)) body.push(<Text key={body.length}>{cutText(line, width) || ' '}</Text>);
   } else if (state.mode === 'detail') {
     const row = currentRow(state);
     const lines = detail ?? (row && !paneSpec.detail ? pane.columns.map((c, i) => [c, row.cells[i] ?? ''] as [string, string]) : [['', 'loading…'] as [string, string]]);
@@ -85,15 +90,28 @@ export function BrowserView({
       const isCursor = index === pane.cursor;
       const mark = `${isCursor ? '>' : ' '}${marked.has(row.id) ? '*' : ' '} `;
       body.push(
-        <Text key={`row:${index}:${row.id}`} inverse={color && isCursor} color={color && marked.has(row.id) ? 'cyan' : undefined}>
+        <Text key={`row:${index}:${row.id}`} inverse={color && isCursor} dimColor={color && pane.stale} color={color && marked.has(row.id) ? 'cyan' : undefined}>
           {cutText(`${mark}${tableLine(table, row.cells)}`, width) || ' '}
         </Text>,
       );
     });
   }
   while (body.length < state.height) body.push(<Text key={`pad${body.length}`}> </Text>);
+  // A question is drawn over the list's last rows, the rest of the list still in view (as lazygit and k9s do).
+  if (state.mode === 'confirm' && state.confirm) {
+    const box = confirmBox(state.confirm, width, state.height);
+    body.splice(
+      state.height - box.length,
+      box.length,
+      ...box.map((line, i) => (
+        <Text key={`confirm:${i}`} bold={color && i === 1} color={color && i === 1 ? 'yellow' : undefined}>
+          {line || ' '}
+        </Text>
+      )),
+    );
+  }
 
-  const title = titleLine(spec.title, pane, width, spec.zone, spec.panes.length);
+  const title = titleLine(spec.title, pane, width, spec.zone, spec.panes.length, state.link);
   const flash =
     state.mode === 'filter'
       ? filterLine(state.input, width)
@@ -103,10 +121,12 @@ export function BrowserView({
           ? state.flash.plain
             ? state.flash.text
             : `${state.flash.error ? '✗' : '✓'} ${state.flash.text}`
-          : pane.error
-            ? `✗ ${pane.error}`
-            : '';
-  const flashError = state.mode !== 'filter' && ((state.flash?.error ?? false) || (!state.flash && Boolean(pane.error)));
+          : !state.link.up
+            ? `✗ ${state.link.reason}`
+            : pane.error
+              ? `✗ ${pane.error}`
+              : '';
+  const flashError = state.mode !== 'filter' && ((state.flash?.error ?? false) || (!state.flash && (Boolean(pane.error) || !state.link.up)));
   return (
     <Box flexDirection="column">
       <Text bold={color}>{title}</Text>

@@ -1,9 +1,10 @@
 /**
  * The interactive browser: the component that ties the reducer (browser-state.ts), the key map
- * (browser-keys.ts), the pager (browser-pages.ts), the action flow (browser-actions.ts) and the drawing
- * (browser-view.tsx) to a terminal. One component serves `NOUN list --interactive` (one pane), `events` (one
- * live pane) and the dashboard (several panes and live refresh), as k9s's one Browser shows every resource. It
- * gets plain rows and callbacks (browser-spec.ts); it never calls the API.
+ * (browser-keys.ts), the pager (browser-pages.ts), the action flow (browser-actions.ts), the source link
+ * (browser-link.ts) and the drawing (browser-view.tsx) to a terminal. One component serves `NOUN list
+ * --interactive` (one pane), `events` (one live pane) and the dashboard (several panes and live refresh), as
+ * k9s's one Browser shows every resource. It gets plain rows and callbacks (browser-spec.ts); it never calls
+ * the API.
  */
 import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
 import { useApp, useInput, useStdout } from 'ink';
@@ -12,6 +13,7 @@ import { browserKey } from './browser-keys.js';
 import type { BrowserProps } from './browser-spec.js';
 import { chromeRows, errorText, stripRows } from './browser-layout.js';
 import { usePanePages } from './browser-pages.js';
+import { useSourceLink } from './browser-link.js';
 import { useActionFlow } from './browser-actions.js';
 import { BrowserView } from './browser-view.js';
 
@@ -37,6 +39,7 @@ export function Browser(props: BrowserProps) {
     initialBrowserState(
       props.panes.map((p) => initialPane(p.id, p.title, p.columns, p.sortable, p.sort, p.server)),
       bodyHeight,
+      props.link !== undefined,
     ),
   );
   const { exit } = useApp();
@@ -47,6 +50,7 @@ export function Browser(props: BrowserProps) {
   }, [bodyHeight]);
 
   usePanePages(state, dispatch, specOf, props);
+  useSourceLink(props.link, dispatch, state.relink, state.panes.map((p) => p.error ?? '').join('\u0000'));
   const actions = useActionFlow(dispatch, specOf, props.afterAction);
 
   // Keys may come faster than frames: each press is read against the state the previous one left, not the last drawn.

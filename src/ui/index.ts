@@ -8,7 +8,7 @@ import { createElement, type ReactElement } from 'react';
 import { render, renderToString } from 'ink';
 import { CancelError } from '../core/errors.js';
 import { Browser } from './browser.js';
-import type { PaneSpec } from './browser-spec.js';
+import type { PaneSpec, SourceLink } from './browser-spec.js';
 import { Confirm } from './confirm.js';
 import { Progress } from './progress.js';
 import { Secret } from './secret.js';
@@ -128,7 +128,7 @@ export function renderTable(opts: RenderTableOptions): void {
   stdout.write(`${text}\n`);
 }
 
-export type { ActionIO, ColumnSort, PageReader, PaneSpec, UiAction, UiPage } from './browser-spec.js';
+export type { ActionIO, ColumnSort, PageReader, PaneSpec, SourceLink, UiAction, UiPage } from './browser-spec.js';
 export type { UiRow } from './browser-state.js';
 
 export interface RenderBrowserOptions {
@@ -147,6 +147,11 @@ export interface RenderBrowserOptions {
   strip?: string;
   /** The zone the rows' times are shown in, named in the header. */
   zone?: string;
+  /**
+   * The source's liveness and address: while it does not answer the view says so within 2 s, marks its rows
+   * stale, refuses actions at once and retries, looking the address up again (`r` retries now).
+   */
+  link?: SourceLink;
   /** Use the terminal's alternate screen, restored on exit (not for TERM=dumb). */
   alternateScreen: boolean;
   /** Where the screen is drawn (default stderr, so stdout stays data-only). Must be a TTY. */
@@ -173,6 +178,7 @@ export async function renderBrowser(opts: RenderBrowserOptions): Promise<void> {
       live: opts.live,
       strip: opts.strip,
       zone: opts.zone,
+      link: opts.link,
       afterAction: opts.reloadAllAfterAction ? 'all' : 'pane',
       onExit: (c: number) => {
         code = c;

@@ -22,7 +22,7 @@ import type { PaneSpec, UiRow } from '../../ui/index.js';
 import { BOOKING_VIEW, type BookingRow, contactOf } from '../bookings/shared/view.js';
 import { MEMBER_VIEW, memberName } from '../members/shared/view.js';
 import { buyerEmail, buyerName, ORDER_VIEW } from '../orders/shared/view.js';
-import { detailLines, paneColumns, requireInteractive, uiColor, uiRowOf } from '../shared/browse.js';
+import { detailLines, paneColumns, requireInteractive, uiColor, uiRowOf, viewLink } from '../shared/browse.js';
 import { parseWhen, siteZone, tzFlag } from '../shared/time.js';
 import { daysText } from '../../core/when.js';
 import { nounActions, uiActions } from '../shared/ui-actions.js';
@@ -274,6 +274,7 @@ export async function run(opts: DashboardOptions, ctx: Context): Promise<void> {
     strip: after === undefined ? undefined : 'events',
     stdout: ctx.io.stderr as NodeJS.WriteStream,
     stdin: ctx.io.stdin as NodeJS.ReadStream,
+    link: viewLink(ctx, api),
     live:
       after === undefined
         ? undefined

@@ -12,7 +12,7 @@ import { UserError } from '../../core/errors.js';
 import { notice } from '../../core/log.js';
 import { oneLine } from '../../core/text.js';
 import type { PaneSpec, UiRow } from '../../ui/index.js';
-import { uiColor } from '../shared/browse.js';
+import { uiColor, viewLink } from '../shared/browse.js';
 import { shortId } from '../shared/ui-actions.js';
 import { type Delivery, EVENTS_PAGE, type EventRecord, eventCells, eventDetailLines, forwardEvent, readEvents } from './feed.js';
 
@@ -165,6 +165,7 @@ export async function liveTable(ctx: Context, api: ApiClient, opts: LiveOptions)
       alternateScreen: ctx.env.TERM !== 'dumb',
       stdout: ctx.io.stderr as NodeJS.WriteStream,
       stdin: ctx.io.stdin as NodeJS.ReadStream,
+      link: viewLink(ctx, api),
       live: (notify) => {
         changed = () => notify(['events']);
         if (opts.follow) void poll(() => changed());

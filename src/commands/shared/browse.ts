@@ -12,7 +12,9 @@ import { UserError } from '../../core/errors.js';
 import type { ColumnShape } from '../../core/columns.js';
 import { parseScalar } from '../../core/filters.js';
 import { cellValue, type Column, columnShape, human, plain, ZonedTime } from '../../core/output.js';
-import type { ColumnSort, PageReader, UiRow } from '../../ui/index.js';
+import type { ColumnSort, PageReader, SourceLink, UiRow } from '../../ui/index.js';
+import { NetworkError } from '../../api/errors.js';
+import { errorText as transportText } from '../../api/retry.js';
 import { nounActions, shortId, uiActions } from './ui-actions.js';
 import { type EntityView, filterOf, listParamsOf, sortOf, wireFilter } from './entity-view.js';
 import { siteZone, tzFlag } from './time.js';
@@ -24,6 +26,39 @@ import { siteZone, tzFlag } from './time.js';
 export function requireInteractive(ctx: Context, what: string, instead: string): void {
   if (ctx.io.canPrompt() && ctx.io.isStderrTTY) return;
   throw new UserError(`${what} needs a terminal`, `use '${ctx.bin} ${instead}' when the output is piped or there is no terminal`);
+}
+
+/** Most time a view's liveness probe waits for an answer (ms): a hung server shows as disconnected within 2 s. */
+export const PROBE_TIMEOUT_MS = 1500;
+
+/**
+ * The source link of an interactive view (ui/browser-link.ts): the probe is one short read of the site (its
+ * locations, one attempt, {@link PROBE_TIMEOUT_MS}) for which any reply counts as an answer, and only a
+ * transport failure (refused, unreachable, timed out) as none; `relink` looks the local emulator's address up
+ * again (`ctx.relink`), so a restart on another port is picked up. Other profiles keep their address.
+ */
+export function viewLink(ctx: Context, api: ApiClient): SourceLink {
+  return {
+    async probe(signal) {
+      try {
+        await api.request({
+          method: 'POST',
+          path: '/_api/bookings/v2/services/locations/query',
+          body: { filter: {} },
+          idempotent: true,
+          timeoutMs: PROBE_TIMEOUT_MS,
+          retries: 0,
+          signal: AbortSignal.any([signal, ctx.signal]),
+        });
+      } catch (err) {
+        if (err instanceof NetworkError) throw new Error(`no answer from ${api.baseUrl}: ${transportText(err.cause)}`);
+        // A refusal or a failure reply is an answer: the source is there.
+      }
+    },
+    async relink() {
+      await ctx.relink();
+    },
+  };
 }
 
 /** Colour for the UI: off for NO_COLOR and TERM=dumb (the browser then marks rows with `>` and `*`). */
@@ -197,6 +232,7 @@ export async function browse<E>(ctx: Context, req: BrowseRequest<E>): Promise<vo
     alternateScreen: ctx.env.TERM !== 'dumb',
     stdout: ctx.io.stderr as NodeJS.WriteStream,
     stdin: ctx.io.stdin as NodeJS.ReadStream,
+    link: viewLink(ctx, api),
     panes: [
       {
         id: req.view.noun.many,

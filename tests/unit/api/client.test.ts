@@ -387,6 +387,45 @@ describe('time limits (issue 5 section 5: no request hangs)', () => {
     expect(ms).toBeLessThan(1500);
   });
 
+  it("a call's own timeoutMs and retries win over the client's (a view's probe): one attempt, given up at its limit", async () => {
+    let attempts = 0;
+    const { err, ms } = await attempt(await slowServer(() => void attempts++), { method: 'GET', path: '/list', timeoutMs: 200, retries: 0 }, { timeoutMs: 30_000, budgetMs: 120_000 });
+    expect(err).toBeInstanceOf(NetworkError);
+    expect((err as Error).message).toContain('no reply headers within');
+    expect(attempts).toBe(1);
+    expect(ms).toBeLessThan(2000);
+  });
+
+  it('retarget points the client at another base URL: the next call goes there, the same key with it', async () => {
+    const seen: string[] = [];
+    const serve = (name: string) => async () => {
+      const server = http.createServer((req, res) => {
+        seen.push(`${name} ${req.url} ${req.headers.authorization}`);
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end('{}');
+      });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+    };
+    const [a, b] = [await serve('a')(), await serve('b')()];
+    const api = new ApiClient({ baseUrl: a.url, credentials: { kind: 'apiKey', apiKey: 'k1', siteId: 's1' } });
+    try {
+      await api.request({ method: 'GET', path: '/one' });
+      api.retarget(`${b.url}/`);
+      expect(api.baseUrl).toBe(b.url);
+      await api.request({ method: 'GET', path: '/two' });
+      const other = api.forSite('s2');
+      await other.request({ method: 'GET', path: '/three' });
+      await other.close();
+      expect(seen).toEqual(['a /one k1', 'b /two k1', 'b /three k1']);
+      expect(() => api.retarget('ftp://x')).toThrow(TypeError);
+    } finally {
+      await api.close();
+      await a.close();
+      await b.close();
+    }
+  });
+
   it('a trickling reply (headers, then a byte every 50 ms forever) ends at timeoutMs', async () => {
     const srv = await slowServer((res) => {
       res.writeHead(200, { 'content-type': 'application/json' });

@@ -10,7 +10,7 @@ import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { FakeStdin, FakeStdout, untilFrame as until } from '../../helpers/ink-streams.js';
 import { Browser } from '../../../src/ui/browser.js';
 import { chromeRows } from '../../../src/ui/browser-layout.js';
-import type { PaneSpec, UiAction } from '../../../src/ui/browser-spec.js';
+import type { PaneSpec, SourceLink, UiAction } from '../../../src/ui/browser-spec.js';
 
 // Ink reads CI once, when it loads, and in CI draws nothing until unmount (only the final frame). These tests read
 // every frame, so CI is hidden from Ink before it loads (vi.hoisted runs before the imports) and given back after.
@@ -30,11 +30,11 @@ afterEach(() => {
   cleanup = undefined;
 });
 
-function mount(panes: PaneSpec[]) {
+function mount(panes: PaneSpec[], link?: SourceLink) {
   const stdout = new FakeStdout();
   const stdin = new FakeStdin();
   let exitCode: number | undefined;
-  const instance = render(createElement(Browser, { title: 'test', panes, color: false, onExit: (c: number) => (exitCode = c) }), {
+  const instance = render(createElement(Browser, { title: 'test', panes, color: false, link, onExit: (c: number) => (exitCode = c) }), {
     stdout: stdout as unknown as NodeJS.WriteStream,
     stdin: stdin as unknown as NodeJS.ReadStream,
     exitOnCtrlC: false,
@@ -68,6 +68,38 @@ function pagedPane(total: number, size: number, actions: UiAction[] = []) {
 }
 
 describe('Browser component', () => {
+  it('with a source link: a source that stops answering is said within 2 s, its rows stale, an action refused without running; r relinks and reads again', async () => {
+    let answering = true;
+    let relinks = 0;
+    const ran: string[][] = [];
+    const link: SourceLink = {
+      probe: async () => {
+        if (!answering) throw new Error('no answer from http://127.0.0.1:1: connect ECONNREFUSED');
+      },
+      relink: async () => {
+        relinks++;
+      },
+    };
+    const { pane, reads } = pagedPane(5, 100, [{ key: 'c', label: 'Confirm', run: async (ids) => (ran.push(ids), 'done') }]);
+    const ui = mount([pane], link);
+    await until(ui.stdout, (f) => /^test · rows · 5 loaded/m.test(f), 'the rows');
+    answering = false;
+    const t0 = Date.now();
+    await until(ui.stdout, (f) => /^test · disconnected — retrying \(1s\) · rows · 5 loaded · stale/m.test(f) && /^> {2}r0 /m.test(f), 'disconnected, rows kept');
+    expect(Date.now() - t0).toBeLessThan(2000);
+    expect(ui.stdout.last).toMatch(/^✗ no answer from http:\/\/127\.0\.0\.1:1: connect ECONNREFUSED$/m);
+    ui.press('c');
+    await until(ui.stdout, (f) => /^✗ confirm: not sent, disconnected \(retrying (in \ds|now); r retries now\)$/m.test(f), 'the refusal');
+    expect(ran).toEqual([]);
+    // Each retry looks the address up again first.
+    await until(ui.stdout, () => relinks > 0, 'a relink');
+    answering = true;
+    const before = reads.length;
+    ui.press('r');
+    await until(ui.stdout, (f) => /^test · rows · 5 loaded · 5 in all$/m.test(f), 'back, not stale');
+    expect(reads.length).toBeGreaterThan(before);
+  });
+
   it('reads the first page, then the next ones only as the cursor nears the end', async () => {
     const { pane, reads } = pagedPane(10_000, 100);
     const ui = mount([pane]);

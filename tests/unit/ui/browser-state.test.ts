@@ -177,6 +177,46 @@ describe('browser reducer', () => {
     expect(t.panes[0]!.top).toBe(11);
   });
 
+  it('link down marks every pane stale and keeps its rows; a read failing meanwhile changes nothing shown; link up reads every pane again', () => {
+    let s = initialBrowserState([initialPane('a', 'A', ['NAME', 'STATUS', 'N']), initialPane('b', 'B', ['X'])], 10, true);
+    s = apply(s, { type: 'loaded', pane: 'a', rows: rows(4), done: true, replace: true });
+    expect(s.link).toEqual({ up: true });
+    s = apply(s, { type: 'link-down', reason: 'no answer from http://127.0.0.1:4010: connect ECONNREFUSED', retryIn: 2 });
+    expect(s.link).toEqual({ up: false, reason: 'no answer from http://127.0.0.1:4010: connect ECONNREFUSED', retryIn: 2 });
+    expect(s.panes.map((p) => p.stale)).toEqual([true, true]);
+    expect(s.panes[0]!.rows).toHaveLength(4);
+    expect(paneStatus(s.panes[0]!)).toBe('4 loaded · stale');
+    // The pane's own read fails too while down: the rows stay, stale, with no second error.
+    s = apply(s, { type: 'loading', pane: 'a' }, { type: 'load-failed', pane: 'a', error: 'System error occurred (connect ECONNREFUSED)' });
+    expect(s.panes[0]).toMatchObject({ loading: false, stale: true, error: undefined });
+    expect(s.panes[0]!.rows).toHaveLength(4);
+    // A page read while down does not make the rows fresh.
+    s = apply(s, { type: 'loaded', pane: 'b', rows: [], done: true, replace: true });
+    expect(s.panes[1]!.stale).toBe(true);
+    s = apply(s, { type: 'link-down', reason: 'same', retryIn: 1 });
+    expect(s.link).toMatchObject({ up: false, retryIn: 1 });
+    // Back: every pane is read again; each stays stale until its whole read arrives.
+    const reloads = s.panes.map((p) => p.reload);
+    s = apply(s, { type: 'link-up', refresh: true });
+    expect(s.link).toEqual({ up: true });
+    expect(s.panes.map((p) => p.reload)).toEqual(reloads.map((r) => r + 1));
+    expect(s.panes.map((p) => p.stale)).toEqual([true, true]);
+    s = apply(s, { type: 'loaded', pane: 'a', rows: rows(2), done: true, replace: true });
+    expect(s.panes.map((p) => p.stale)).toEqual([false, true]);
+    // Up without a forced refresh: nothing to do.
+    expect(apply(s, { type: 'link-up', refresh: false })).toBe(s);
+    // Up, a read failure shows as it is.
+    s = apply(s, { type: 'load-failed', pane: 'b', error: '--where: unknown field nme' });
+    expect(s.panes[1]!.error).toBe('--where: unknown field nme');
+  });
+
+  it('r on a linked view asks for a relink (the address looked up again, then every pane read); on another view it refreshes', () => {
+    const linked = initialBrowserState([initialPane('a', 'A', ['X'])], 5, true);
+    expect(browserKey(linked, 'r', {}, [])).toEqual({ kind: 'actions', actions: [{ type: 'relink' }] });
+    expect(apply(linked, { type: 'relink' }, { type: 'relink' }).relink).toBe(2);
+    expect(browserKey(initialBrowserState([initialPane('a', 'A', ['X'])], 5), 'r', {}, [])).toEqual({ kind: 'actions', actions: [{ type: 'refresh' }] });
+  });
+
   it('confirm, busy and progress states', () => {
     let s = loaded(3);
     s = apply(s, { type: 'confirm', question: 'Decline 2 bookings?', lines: ['a', 'b'] });

@@ -71,15 +71,42 @@ describe('browser view', () => {
     const help = screen(browserReducer(withRows(3, 20), { type: 'help', open: true })).join('\n');
     expect(help).toMatch(/d {14}decline \(asks first\)/);
     expect(helpLines(actions, 2).join('\n')).toMatch(/tab shift-tab/);
+    // The question is drawn over the list's last rows: the rows it is about stay in view above it.
     const confirm = screen(browserReducer(withRows(3, 10), { type: 'confirm', question: 'Decline 2 bookings?', lines: ['Plan: 2 to decline'] }));
-    expect(confirm[2]).toBe('? Decline 2 bookings?  (y/n)');
-    expect(confirm[3]).toBe('Plan: 2 to decline');
+    expect(confirm[2]).toMatch(/^> {2}id0\s+Name 0\s+PENDING$/);
+    expect(confirm[4]).toMatch(/^ {3}id2\s+Name 2\s+PENDING$/);
+    expect(confirm[2 + 10 - 3]).toMatch(/^─{20,}$/);
+    expect(confirm[2 + 10 - 2]).toBe('? Decline 2 bookings?  (y/n)');
+    expect(confirm[2 + 10 - 1]).toBe('Plan: 2 to decline');
+    expect(confirm).toHaveLength(10 + chromeRows(1) - 1);
+    // A full list: the question covers its last rows only.
+    const full = screen(browserReducer(withRows(30, 10), { type: 'confirm', question: 'Decline 2 bookings?', lines: ['Plan: 2 to decline'] }));
+    expect(full.slice(2, 2 + 7).every((l) => /^[> ] {2}id\d\s/.test(l))).toBe(true);
     const filter = screen(browserReducer(browserReducer(withRows(3, 5), { type: 'filter-start' }), { type: 'filter-edit', key: { type: 'insert', text: 'yoga' } }));
     expect(filter.at(-2)).toBe('/yoga▏');
     const moved = screen(browserReducer(browserReducer(browserReducer(withRows(3, 5), { type: 'filter-start' }), { type: 'filter-edit', key: { type: 'insert', text: 'yoga' } }), { type: 'filter-edit', key: { type: 'home' } }));
     expect(moved.at(-2)).toBe('/▏yoga');
     const failed = screen(browserReducer(withRows(0, 5), { type: 'load-failed', pane: 'p0', error: '--where: unknown field nme' }));
     expect(failed[2]).toBe('✗ --where: unknown field nme');
+  });
+
+  it('says "disconnected — retrying (Ns)" with the reason while the source does not answer, and marks the rows stale until read again', () => {
+    const down = browserReducer(withRows(3, 5), { type: 'link-down', reason: 'no answer from http://127.0.0.1:4010: connect ECONNREFUSED 127.0.0.1:4010', retryIn: 3 });
+    const lines = screen(down);
+    expect(lines[0]).toBe('sitectl bookings · disconnected — retrying (3s) · Pane 0 · 3+ loaded · stale');
+    // The rows stay in view, under the stale title.
+    expect(lines[2]).toMatch(/^> {2}id0\s+Name 0/);
+    expect(lines.at(-2)).toBe('✗ no answer from http://127.0.0.1:4010: connect ECONNREFUSED 127.0.0.1:4010');
+    expect(lines.at(-1)).toMatch(/r retry now · \? help · q quit$/);
+    expect(screen(browserReducer(down, { type: 'link-down', reason: 'x', retryIn: 0 }))[0]).toMatch(/disconnected — retrying now/);
+    // At 80 columns with a long filter the disconnection is still said.
+    const narrow = screen(browserReducer(down, { type: 'link-down', reason: 'x', retryIn: 5 }), 1, 40);
+    expect(narrow[0]).toMatch(/^sitectl bookings · disconnected — retr/);
+    const back = browserReducer(down, { type: 'link-up', refresh: true });
+    expect(screen(back)[0]).toBe('sitectl bookings · Pane 0 · 3+ loaded · stale');
+    const fresh = browserReducer(back, { type: 'loaded', pane: 'p0', rows: [{ id: 'id0', cells: ['id0', 'Name 0', 'CONFIRMED'] }], done: true, replace: true });
+    expect(screen(fresh)[0]).toBe('sitectl bookings · Pane 0 · 1 loaded');
+    expect(screen(fresh).at(-2)).toBe('');
   });
 
   it('draws the strip of another pane under the active one', () => {
