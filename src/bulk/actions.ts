@@ -215,6 +215,30 @@ export function changedValues(_entity: unknown, changes: readonly FieldDiff[]): 
   return Object.fromEntries(changes.map((c) => [c.path, c.before ?? null]));
 }
 
+/**
+ * How an unconfirmed update is decided from the entity as it is now: at planned revision + 1 holding every value of
+ * its change, it was ours (an earlier attempt was applied) -> updated; at another revision, someone else changed it
+ * -> conflict, never overwritten; else it failed as sent.
+ */
+function settleUpdate<E extends Entity>(port: EntityPort<E>, changeOf: (id: string) => ChangeSet): Settle<E> {
+  return (current, item, sent) => {
+    if (!current) return { id: item.id, outcome: 'conflict', error: `the ${port.noun.one} was deleted since the plan` };
+    const expected = nextRevision(item.revision);
+    if (expected !== undefined && current.revision === expected && isApplied(current, changeOf(item.id))) {
+      return { id: item.id, outcome: 'updated', revision: current.revision };
+    }
+    if (current.revision !== item.revision) {
+      return {
+        id: item.id,
+        outcome: 'conflict',
+        revision: current.revision ?? undefined,
+        error: `changed by someone else since the plan (revision ${item.revision} -> ${current.revision}); not overwritten`,
+      };
+    }
+    return failedResult(item.id, sent);
+  };
+}
+
 /** A revision-checked change of `change`'s paths on each target (`update --set`). */
 export function updateAction<E extends Entity>(opts: {
   change: ChangeSet;
@@ -243,22 +267,7 @@ export function updateAction<E extends Entity>(opts: {
     runner: (port) => ({
       done: 'updated',
       send: opts.send,
-      settle: settleBy<E>(port, (current, item, sent) => {
-        if (!current) return { id: item.id, outcome: 'conflict', error: `the ${port.noun.one} was deleted since the plan` };
-        const expected = nextRevision(item.revision);
-        if (expected !== undefined && current.revision === expected && isApplied(current, opts.change)) {
-          return { id: item.id, outcome: 'updated', revision: current.revision };
-        }
-        if (current.revision !== item.revision) {
-          return {
-            id: item.id,
-            outcome: 'conflict',
-            revision: current.revision ?? undefined,
-            error: `changed by someone else since the plan (revision ${item.revision} -> ${current.revision}); not overwritten`,
-          };
-        }
-        return failedResult(item.id, sent);
-      }, reads),
+      settle: settleBy<E>(port, settleUpdate(port, () => opts.change), reads),
     }),
   };
 }
@@ -296,14 +305,7 @@ export function patchAction<E extends Entity>(opts: {
     runner: (port) => ({
       done: 'updated',
       send: opts.send,
-      settle: settleBy<E>(port, (current, item, sent) => {
-        if (!current) return { id: item.id, outcome: 'conflict', error: `the ${port.noun.one} was deleted since the plan` };
-        if (current.revision === nextRevision(item.revision) && isApplied(current, patchOf(item.id))) return { id: item.id, outcome: 'updated', revision: current.revision ?? undefined };
-        if (current.revision !== item.revision) {
-          return { id: item.id, outcome: 'conflict', revision: current.revision ?? undefined, error: `changed by someone else since the plan (revision ${item.revision} -> ${current.revision}); not overwritten` };
-        }
-        return failedResult(item.id, sent);
-      }),
+      settle: settleBy<E>(port, settleUpdate(port, (id) => patchOf(id))),
     }),
   };
 }
