@@ -64,17 +64,17 @@ export type StaffMemberRecord = z.infer<typeof StaffMemberRecord>;
 
 const fields = () => z.optional(z.array(z.enum(StaffRequestedFieldValues)).check(z.maxLength(3)));
 
-/** The writable fields of a staff member in a request, bounded as the SDK typings bound them. */
-function staffInput(required: boolean) {
-  const name = bounded(MAX_STAFF_NAME).check(z.minLength(1));
-  return z.looseObject({
-    name: required ? name : z.optional(name),
+/** The writable fields of a staff member in a request but its name, bounded as the SDK typings bound them. */
+function staffFields() {
+  return {
     email: z.optional(z.nullable(bounded(MAX_STAFF_EMAIL))),
     phone: z.optional(z.nullable(bounded(MAX_STAFF_PHONE))),
     description: z.optional(z.nullable(bounded(MAX_STAFF_DESCRIPTION))),
     mainMedia: z.optional(z.looseObject({ image: z.optional(z.unknown()) })),
-  });
+  };
 }
+
+const staffName = () => bounded(MAX_STAFF_NAME).check(z.minLength(1));
 
 const staffReply = () => z.looseObject({ staffMember: StaffMemberRecord });
 const byId = () => ({ staffMemberId: requestShapes().Id, fields: fields() });
@@ -89,7 +89,7 @@ export const staffMembersFamily = defineFamily({
       method: 'POST',
       path: '/v1/staff-members',
       summary: 'Create a staff member (it works the business default hours until given its own)',
-      request: () => z.looseObject({ staffMember: staffInput(true), fields: fields(), serviceProvider: z.optional(z.nullable(z.boolean())) }),
+      request: () => z.looseObject({ staffMember: z.looseObject({ name: staffName(), ...staffFields() }), fields: fields(), serviceProvider: z.optional(z.nullable(z.boolean())) }),
       reply: staffReply,
     },
     getStaffMember: {
@@ -105,7 +105,7 @@ export const staffMembersFamily = defineFamily({
       summary: "Change a staff member's name, e-mail, phone, description or image (revision-checked)",
       request: () =>
         z.looseObject({
-          staffMember: z.extend(staffInput(false), { id: requestShapes().Id, revision: requestShapes().RevisionInput }),
+          staffMember: z.looseObject({ id: requestShapes().Id, revision: requestShapes().RevisionInput, name: z.optional(staffName()), ...staffFields() }),
           fields: fields(),
         }),
       reply: staffReply,
