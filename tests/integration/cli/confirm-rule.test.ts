@@ -48,6 +48,7 @@ const EXPECTED: Record<string, boolean> = {
   'members disconnect': true,
   'members clear-contact': true,
   'staff delete': true,
+  'services booking-policies delete': true,
   'bookings create': false,
   'services create': false,
   'members create': false,
@@ -79,6 +80,9 @@ const EXPECTED: Record<string, boolean> = {
   'staff connect': false,
   'staff disconnect': false,
   'staff hours set': false,
+  'services booking-policies create': false,
+  'services booking-policies update': false,
+  'services booking-policies set-default': false,
 };
 
 describe('the verb declarations', () => {
@@ -121,6 +125,7 @@ async function destructiveSingles(): Promise<Record<string, string[]>> {
   const service = json(await cli(['services', 'list', '--json', 'id', '--limit', '1']))[0].id;
   const plan = json(await cli(['plans', 'list', '--json', 'id']))[0].id;
   const staff = json(await cli(['staff', 'list', '--json', 'id', '--limit', '1']))[0].id;
+  const policy = json(await cli(['services', 'booking-policies', 'list', '--json', 'id,default'])).find((p: { default?: boolean }) => !p.default).id;
   const msb = json(await cli(['bookings', 'list', '--all', '--json', 'multiServiceBookingInfo'])).find((b: { multiServiceBookingInfo?: { id?: string } }) => b.multiServiceBookingInfo?.id)?.multiServiceBookingInfo.id;
   expect(created.length).toBeGreaterThan(2);
   expect(members.length).toBeGreaterThan(4);
@@ -140,6 +145,7 @@ async function destructiveSingles(): Promise<Record<string, string[]>> {
     'members disconnect': ['members', 'disconnect', members[2]!],
     'members clear-contact': ['members', 'clear-contact', members[3]!, '--phones'],
     'staff delete': ['staff', 'delete', staff],
+    'services booking-policies delete': ['services', 'booking-policies', 'delete', policy],
   };
 }
 
@@ -203,6 +209,9 @@ describe('one item', () => {
       'staff connect': ['staff', 'connect', staff],
       'staff disconnect': ['staff', 'disconnect', staff],
       'staff hours set': ['staff', 'hours', 'set', staff, '--day', 'sun', '--from', '10:00', '--to', '12:00'],
+      'services booking-policies create': ['services', 'booking-policies', 'create', '--name', `Rule ${n}`],
+      'services booking-policies update': ['services', 'booking-policies', 'update', `Rule ${n}`, '--max-participants', '2'],
+      'services booking-policies set-default': ['services', 'booking-policies', 'set-default', `Rule ${n}`],
     };
     for (const [verb, entry] of Object.entries(acts)) {
       expect(EXPECTED[verb], verb).toBe(false);

@@ -15,6 +15,7 @@ import { members } from '../../../src/api/members.js';
 import { multiServiceBookings } from '../../../src/api/multi-service-bookings.js';
 import { services } from '../../../src/api/services.js';
 import { staffMembers } from '../../../src/api/staff-members.js';
+import { bookingPolicies } from '../../../src/api/service-furniture.js';
 import { calendarEvents } from '../../../src/api/calendar-events.js';
 import type { TestEmulator } from '../../helpers/index.js';
 
@@ -68,6 +69,12 @@ export const REFUSALS: Record<string, Record<string, { status: number; code: str
   },
 };
 
+/** A booking policy created for one example. */
+async function freshPolicy(fx: Fixtures) {
+  const { bookingPolicy } = await bookingPolicies.createBookingPolicy(fx.api, { bookingPolicy: { name: `Policy ${unique()}` } });
+  return bookingPolicy as typeof bookingPolicy & { id: string; revision: string };
+}
+
 /** A staff member created for one example (with its resource: schedule ids). */
 async function freshStaff(fx: Fixtures) {
   const { staffMember } = await staffMembers.createStaffMember(fx.api, { staffMember: { name: `Staff ${unique()}`.slice(0, 40), email: `s${unique()}@example.com` }, fields: ['RESOURCE_DETAILS'] });
@@ -115,6 +122,17 @@ export const EXAMPLES: Record<string, Record<string, Example>> = {
   },
   'booking-policies': {
     createBookingPolicy: async () => ({ bookingPolicy: { name: `Contract ${unique()}`, limitEarlyBookingPolicy: { enabled: true, earliestBookingInMinutes: 60 } } }),
+    getBookingPolicy: async (fx) => ({ bookingPolicyId: (await freshPolicy(fx)).id }),
+    updateBookingPolicy: async (fx) => {
+      const p = await freshPolicy(fx);
+      return { bookingPolicy: { id: p.id, revision: p.revision, participantsPolicy: { enabled: true, maxParticipantsPerBooking: 2 } } };
+    },
+    deleteBookingPolicy: async (fx) => ({ bookingPolicyId: (await freshPolicy(fx)).id }),
+    // The site's default already (a no-op on the platform too), so the other examples keep the seed's default rules.
+    setDefaultBookingPolicy: async (fx) => {
+      const { bookingPolicies: all } = await services.queryPolicies(fx.api, { query: { cursorPaging: { limit: 100 } } });
+      return { bookingPolicyId: all.find((p) => p.bookingPolicy.default)!.bookingPolicy.id! };
+    },
   },
   'staff-members': {
     queryStaffMembers: async () => ({ query: { filter: { name: { $exists: true } }, cursorPaging: { limit: 5 } } }),
