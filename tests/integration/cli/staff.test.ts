@@ -79,6 +79,12 @@ describe('staff', () => {
     // Delete without --yes off a terminal: refused before anything changes.
     expectError(await cli(['staff', 'delete', id]), 2, /needs confirmation/);
 
+    const quiet = await lastEventSeq(emu);
+    const dry = json(await cli(['staff', 'delete', id, '--dry-run', '--json']));
+    expect(dry).toMatchObject({ id, deleted: false });
+    expect(dry.bookings.map((b: { id: string }) => b.id)).toEqual([booked.id]);
+    expect(await lastEventSeq(emu)).toBe(quiet);
+
     const deleted = json(await cli(['staff', 'delete', id, '--yes', '--json']));
     expect(deleted).toMatchObject({ id, deleted: true });
     expect(deleted.bookings.map((b: { id: string }) => b.id)).toEqual([booked.id]);
