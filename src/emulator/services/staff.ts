@@ -170,6 +170,7 @@ export const staffMembersServed = serve(staffMembersFamily, {
     if (scheduleId === staffScheduleId(staff.id)) return assignOwn(ctx, cat, staff);
     if (scheduleId !== businessScheduleId(ctx.site)) throw ValidationFailure.field('scheduleId', "must be the staff member's events schedule or the business's working-hours schedule");
     if (usesDefaultHours(staff)) return reply(ctx, staff);
+    // The emulator keeps a staff member's own hours only while it works them: back on the default hours, they go.
     const { workingHours: _own, ...rest } = staff as StaffMemberDoc & { workingHours?: unknown };
     const updated = cat.staff.update(rest as StaffMemberDoc, { event: false });
     record(ctx, 'staff.updated', updated);
