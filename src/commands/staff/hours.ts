@@ -15,7 +15,7 @@ import { calendarEvents, calendarEventsFamily, CalendarDayValues, type CalendarD
 import { collect, items, listPages } from '../../api/paging.js';
 import { staffMembers, type StaffMemberRecord } from '../../api/staff-members.js';
 import type { Context } from '../../context.js';
-import { UserError } from '../../core/errors.js';
+import { ExitCode, UserError } from '../../core/errors.js';
 import { collect as collectFlag } from '../../core/filters.js';
 import { notice, success } from '../../core/log.js';
 import { addFormatFlags, fieldsChecker, printRecords, resolveFormat, type FormatFlags } from '../../core/output.js';
@@ -40,7 +40,7 @@ const HOURS_FIELDS = ['day', 'from', 'to', 'eventId'];
  */
 export function daysOf(values: readonly string[]): CalendarDay[] {
   const words = values.flatMap((v) => v.split(',')).map((w) => w.trim().toUpperCase()).filter(Boolean);
-  if (words.length === 0) throw new UserError('--day is required: the days to set, e.g. --day mon --day tue or --day mon-fri is not taken; use mon,tue,wed,thu,fri');
+  if (words.length === 0) throw new UserError('--day is required: the days to set, e.g. --day mon --day tue or --day mon,tue,wed');
   const out = new Set<CalendarDay>();
   for (const w of words) {
     const i = SHORT.findIndex((s) => s === w || CalendarDayValues[SHORT.indexOf(s)] === w);
@@ -85,7 +85,7 @@ async function hoursEvents(api: ApiClient, scheduleId: string, signal: AbortSign
 function scheduleOf(staff: StaffMemberRecord): { id: string; shared: boolean; own: string } {
   const own = staff.resource?.eventsSchedule?.id;
   const current = staff.resource?.workingHoursSchedules?.[0];
-  if (!own || !current?.id) throw new UserError(`staff member ${staff.id} has no working-hours schedule the platform shows`, undefined, 1);
+  if (!own || !current?.id) throw new UserError(`staff member ${staff.id} has no working-hours schedule the platform shows`, undefined, ExitCode.Failure);
   return { id: current.id, shared: staff.resource?.usesDefaultWorkingHours ?? current.shared === true, own };
 }
 
