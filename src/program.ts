@@ -36,6 +36,7 @@ const NOUNS: readonly Noun[] = [
   { name: 'availability', description: 'Open slots of services, course places, back-to-back slots', load: () => import('./commands/availability/index.js') },
   { name: 'bookings', description: 'List, create and confirm, decline, cancel or move bookings', load: () => import('./commands/bookings/index.js') },
   { name: 'msb', description: 'Multi-service bookings: several services booked together', load: () => import('./commands/msb/index.js') },
+  { name: 'staff', description: 'List, create, change and delete staff members; their working hours and users', load: () => import('./commands/staff/index.js') },
   { name: 'members', description: 'List, approve, block, mute, update, delete and export site members', load: () => import('./commands/members/index.js') },
   { name: 'plans', description: 'List, create and change pricing plans (primary, visibility, archive)', load: () => import('./commands/plans/index.js') },
   { name: 'orders', description: 'Pricing plan orders: list, pause, resume, cancel, mark paid, postpone', load: () => import('./commands/orders/index.js') },

@@ -17,5 +17,6 @@ import { servicesFamily } from './services.js';
 import { sitesFamily } from './sites.js';
 import { bookingPoliciesFamily, categoriesFamily } from './service-furniture.js';
 import { staffMembersFamily } from './staff-members.js';
+import { calendarEventsFamily } from './calendar-events.js';
 
-export const FAMILIES: readonly Family[] = [sitesFamily, servicesFamily, staffMembersFamily, categoriesFamily, bookingPoliciesFamily, availabilityFamily, bookingsFamily, extendedBookingsFamily, multiServiceBookingsFamily, membersFamily, plansFamily, ordersFamily, memberOrdersFamily, checkoutFamily, redirectsFamily, authenticationFamily, recoveryFamily, verificationFamily];
+export const FAMILIES: readonly Family[] = [sitesFamily, servicesFamily, staffMembersFamily, calendarEventsFamily, categoriesFamily, bookingPoliciesFamily, availabilityFamily, bookingsFamily, extendedBookingsFamily, multiServiceBookingsFamily, membersFamily, plansFamily, ordersFamily, memberOrdersFamily, checkoutFamily, redirectsFamily, authenticationFamily, recoveryFamily, verificationFamily];

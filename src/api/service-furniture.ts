@@ -2,12 +2,12 @@
  * Creating a site's service furniture (docs/catalogue.md "The catalogue file", `services apply --create-missing`): a category
  * (Bookings Categories v2, `POST /bookings/v2/categories` with `{category: {name}}`, answered `{category}`) and a
  * booking policy (Booking Policies v1, `POST /bookings/v1/booking-policies` with `{bookingPolicy: {name, ...}}`,
- * answered `{bookingPolicy}`). Booking forms, staff members, business locations and pricing plans are not created
+ * answered `{bookingPolicy}`; also get, update, delete and set-default). Booking forms, staff members, business locations and pricing plans are not created
  * by this tool.
  */
 import * as z from 'zod/mini';
 import { callsOf, defineFamily } from './family.js';
-import { bounded, PagingMetadata } from './schemas/common.js';
+import { bounded, EmptyReply, PagingMetadata, requestShapes } from './schemas/common.js';
 import { BookingPolicy, Category, serviceInputs } from './schemas/service.js';
 
 /** Longest category or policy name (the platform's booking policy `name` maxLength). */
@@ -48,7 +48,10 @@ export const categoriesFamily = defineFamily({
   },
 });
 
-/** The booking policies family table (create; the services family queries them). */
+/**
+ * The booking policies family table, as the SDK module `@wix/auto_sdk_bookings_booking-policies` sends it: create,
+ * get, update (revision-checked), delete and set-default (the services family queries them with their services).
+ */
 export const bookingPoliciesFamily = defineFamily({
   name: 'booking-policies',
   prefixes: [{ proto: '/v1/booking-policies', urls: ['/bookings/v1/booking-policies'] }],
@@ -59,6 +62,35 @@ export const bookingPoliciesFamily = defineFamily({
       summary: 'Create a booking policy (rules not given take the platform defaults)',
       request: () => z.looseObject({ bookingPolicy: z.looseObject({ name: name() }) }),
       reply: () => z.looseObject({ bookingPolicy: BookingPolicy }),
+    },
+    getBookingPolicy: {
+      method: 'GET',
+      path: '/v1/booking-policies/{bookingPolicyId}',
+      summary: 'One booking policy',
+      request: () => z.looseObject({ bookingPolicyId: requestShapes().Id }),
+      reply: () => z.looseObject({ bookingPolicy: BookingPolicy }),
+    },
+    updateBookingPolicy: {
+      method: 'PATCH',
+      path: '/v1/booking-policies/{bookingPolicy.id}',
+      summary: "Change a booking policy's name, text or rules (revision-checked)",
+      request: () => z.looseObject({ bookingPolicy: z.looseObject({ id: requestShapes().Id, revision: requestShapes().RevisionInput, name: z.optional(name()) }) }),
+      reply: () => z.looseObject({ bookingPolicy: BookingPolicy }),
+      revisioned: true,
+    },
+    deleteBookingPolicy: {
+      method: 'DELETE',
+      path: '/v1/booking-policies/{bookingPolicyId}',
+      summary: 'Delete a booking policy (not the default one); its services get the default policy',
+      request: () => z.looseObject({ bookingPolicyId: requestShapes().Id }),
+      reply: () => EmptyReply,
+    },
+    setDefaultBookingPolicy: {
+      method: 'POST',
+      path: '/v1/booking-policies/{bookingPolicyId}:setDefault',
+      summary: "Make a booking policy the site's default",
+      request: () => z.looseObject({ bookingPolicyId: requestShapes().Id }),
+      reply: () => z.looseObject({ currentDefaultBookingPolicy: z.optional(BookingPolicy), previousDefaultBookingPolicy: z.optional(BookingPolicy) }),
     },
   },
 });

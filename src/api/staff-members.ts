@@ -1,17 +1,50 @@
 /**
- * Staff members of the site (the bookings Staff Members v1 API: `POST /bookings/v1/staff-members/query` with
- * `{query: {filter?, cursorPaging?}}`, answered `{staffMembers: [{id, name, email, phone, description,
- * mainMedia, resourceId, ...}], pagingMetadata}`). The catalogue export names a service's staff by name and
- * `services apply` maps the names to the target site's staff with it; staff are never created by this tool.
+ * Staff members of the site: the bookings Staff Members v1 API, as the official SDK module
+ * `@wix/auto_sdk_bookings_staff-members` sends it (method names, proto paths and bodies from its `meta.js`;
+ * gateway prefix `/bookings/v1/staff-members`). A staff member is `{id, name, email, phone, description,
+ * mainMedia, resourceId, resource?, associatedWixIdentity?, revision, createdDate, updatedDate}`; `resource`
+ * (its working-hours schedule, events schedule and whether it works the business's default hours) comes back
+ * only when `fields: ['RESOURCE_DETAILS']` is asked, the user connection status with `ASSOCIATED_IDENTITY_STATUS`.
+ *
+ * Working hours themselves are calendar events (calendar-events.ts): `assignCustomSchedule` gives a staff member
+ * its own working-hours schedule (its events schedule), `assignWorkingHoursSchedule` puts it back on a shared one
+ * (the business's default hours).
  */
 import * as z from 'zod/mini';
 import { callsOf, defineFamily } from './family.js';
-import { CursorPaging, isoDate, MediaItem, PagingMetadata } from './schemas/common.js';
+import { bounded, CursorPaging, EmptyReply, isoDate, MediaItem, PagingMetadata, requestShapes } from './schemas/common.js';
 
 /** Largest page of the staff query. */
 export const MAX_STAFF_PAGE = 100;
+/** Longest staff member name (SDK typings: `@maxLength 40`). */
+export const MAX_STAFF_NAME = 40;
+/** Longest e-mail, phone and description (SDK typings). */
+export const MAX_STAFF_EMAIL = 320;
+export const MAX_STAFF_PHONE = 20;
+export const MAX_STAFF_DESCRIPTION = 500;
 
-/** A staff member as the Staff Members v1 query answers it (more fields pass through). */
+/** The conditional fields a staff call may ask for (`fields`). */
+export const StaffRequestedFieldValues = ['RESOURCE_DETAILS', 'ASSOCIATED_IDENTITY_STATUS'] as const;
+
+/** The connection status of a staff member's user (spec 000 section 3 "Staff connection status"). */
+export const StaffConnectionStatusValues = ['CONNECTED', 'PENDING', 'EXPIRED', 'DISCONNECTED'] as const;
+
+/** A staff member's resource: its schedules, and whether it works the business's default hours. */
+export const StaffResource = z.looseObject({
+  id: z.optional(z.nullable(z.string())),
+  workingHoursSchedules: z.optional(z.array(z.looseObject({ id: z.optional(z.nullable(z.string())), shared: z.optional(z.boolean()) }))),
+  eventsSchedule: z.optional(z.looseObject({ id: z.optional(z.nullable(z.string())) })),
+  usesDefaultWorkingHours: z.optional(z.boolean()),
+});
+export type StaffResource = z.infer<typeof StaffResource>;
+
+/** The Wix user a staff member is connected to (`identificationData.wixUserId`) and the connection status. */
+export const AssociatedWixIdentity = z.looseObject({
+  identificationData: z.optional(z.looseObject({ wixUserId: z.optional(z.nullable(z.string())), identityType: z.optional(z.string()) })),
+  connection: z.optional(z.looseObject({ status: z.optional(z.string()) })),
+});
+
+/** A staff member as the Staff Members v1 API answers it (more fields pass through). */
 export const StaffMemberRecord = z.looseObject({
   id: z.string(),
   name: z.optional(z.nullable(z.string())),
@@ -20,16 +53,71 @@ export const StaffMemberRecord = z.looseObject({
   description: z.optional(z.nullable(z.string())),
   mainMedia: z.optional(z.nullable(MediaItem)),
   resourceId: z.optional(z.nullable(z.string())),
+  resource: z.optional(StaffResource),
+  associatedWixIdentity: z.optional(AssociatedWixIdentity),
+  serviceProvider: z.optional(z.nullable(z.boolean())),
+  revision: z.optional(z.nullable(z.string())),
   createdDate: z.optional(z.nullable(isoDate)),
   updatedDate: z.optional(z.nullable(isoDate)),
 });
 export type StaffMemberRecord = z.infer<typeof StaffMemberRecord>;
 
-/** The staff members family table (the query only). */
+const fields = () => z.optional(z.array(z.enum(StaffRequestedFieldValues)).check(z.maxLength(3)));
+
+/** The writable fields of a staff member in a request but its name, bounded as the SDK typings bound them. */
+function staffFields() {
+  return {
+    email: z.optional(z.nullable(bounded(MAX_STAFF_EMAIL))),
+    phone: z.optional(z.nullable(bounded(MAX_STAFF_PHONE))),
+    description: z.optional(z.nullable(bounded(MAX_STAFF_DESCRIPTION))),
+    mainMedia: z.optional(z.looseObject({ image: z.optional(z.unknown()) })),
+  };
+}
+
+const staffName = () => bounded(MAX_STAFF_NAME).check(z.minLength(1));
+
+const staffReply = () => z.looseObject({ staffMember: StaffMemberRecord });
+const byId = () => ({ staffMemberId: requestShapes().Id, fields: fields() });
+const scheduleRequest = () => z.looseObject({ ...byId(), scheduleId: requestShapes().Id });
+
+/** The staff members family table. */
 export const staffMembersFamily = defineFamily({
   name: 'staff-members',
   prefixes: [{ proto: '/v1/staff-members', urls: ['/bookings/v1/staff-members'] }],
   operations: {
+    createStaffMember: {
+      method: 'POST',
+      path: '/v1/staff-members',
+      summary: 'Create a staff member (it works the business default hours until given its own)',
+      request: () => z.looseObject({ staffMember: z.looseObject({ name: staffName(), ...staffFields() }), fields: fields(), serviceProvider: z.optional(z.nullable(z.boolean())) }),
+      reply: staffReply,
+    },
+    getStaffMember: {
+      method: 'GET',
+      path: '/v1/staff-members/{staffMemberId}',
+      summary: 'One staff member',
+      request: () => z.looseObject(byId()),
+      reply: staffReply,
+    },
+    updateStaffMember: {
+      method: 'PATCH',
+      path: '/v1/staff-members/{staffMember.id}',
+      summary: "Change a staff member's name, e-mail, phone, description or image (revision-checked)",
+      request: () =>
+        z.looseObject({
+          staffMember: z.looseObject({ id: requestShapes().Id, revision: requestShapes().RevisionInput, name: z.optional(staffName()), ...staffFields() }),
+          fields: fields(),
+        }),
+      reply: staffReply,
+      revisioned: true,
+    },
+    deleteStaffMember: {
+      method: 'DELETE',
+      path: '/v1/staff-members/{staffMemberId}',
+      summary: 'Delete a staff member (it leaves every service; its bookings stay)',
+      request: () => z.looseObject({ staffMemberId: requestShapes().Id }),
+      reply: () => EmptyReply,
+    },
     queryStaffMembers: {
       method: 'POST',
       path: '/v1/staff-members/query',
@@ -37,10 +125,39 @@ export const staffMembersFamily = defineFamily({
       request: () =>
         z.looseObject({
           query: z.optional(z.looseObject({ filter: z.optional(z.record(z.string(), z.unknown())), cursorPaging: z.optional(CursorPaging) })),
+          fields: fields(),
         }),
       reply: () => z.looseObject({ staffMembers: z.array(StaffMemberRecord), pagingMetadata: z.optional(PagingMetadata) }),
       paging: { kind: 'cursor', items: 'staffMembers', wrapper: 'query', maxLimit: MAX_STAFF_PAGE, filter: true },
       idempotent: true,
+    },
+    connectStaffMemberToUser: {
+      method: 'POST',
+      path: '/v1/staff-members/{staffMemberId}/connect-staff-member-to-user',
+      summary: "Connect a staff member to the site user with an e-mail (default: the staff member's own)",
+      request: () => z.looseObject({ ...byId(), email: z.optional(z.nullable(bounded(MAX_STAFF_EMAIL))) }),
+      reply: staffReply,
+    },
+    disconnectStaffMemberFromUser: {
+      method: 'POST',
+      path: '/v1/staff-members/{staffMemberId}/disconnect-staff-member-from-user',
+      summary: 'Disconnect a staff member from its site user',
+      request: () => z.looseObject(byId()),
+      reply: staffReply,
+    },
+    assignWorkingHoursSchedule: {
+      method: 'POST',
+      path: '/v1/staff-members/{staffMemberId}/assign-working-hours-schedule',
+      summary: "Make a staff member work a shared schedule's hours (the business's default hours) or its own",
+      request: scheduleRequest,
+      reply: staffReply,
+    },
+    assignCustomSchedule: {
+      method: 'POST',
+      path: '/v1/staff-members/{staffMemberId}/assign-custom-schedule',
+      summary: 'Give a staff member working hours of its own (its events schedule), no longer the default hours',
+      request: scheduleRequest,
+      reply: staffReply,
     },
   },
 });

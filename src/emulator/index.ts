@@ -23,6 +23,7 @@ import { createEmulatorServer } from './server.js';
 import { servicesServed } from './services/handlers.js';
 import { sitesServed } from './sites/handlers.js';
 import { staffMembersServed } from './services/staff.js';
+import { calendarEventsServed } from './services/calendar.js';
 import { bookingPoliciesServed, categoriesServed } from './services/furniture.js';
 import { membersServed } from './members/handlers.js';
 import { BOOKING_COLLECTIONS } from './bookings/model.js';
@@ -40,7 +41,7 @@ import { Store } from './store/store.js';
 export type { Faults } from './faults.js';
 
 /** Every operation the emulator serves, family by family. */
-export const SERVED: readonly ServedOperation[] = [...sitesServed, ...servicesServed, ...staffMembersServed, ...categoriesServed, ...bookingPoliciesServed, ...availabilityServed, ...bookingsServed, ...extendedBookingsServed, ...multiServiceBookingsServed, ...membersServed, ...plansServed, ...ordersServed, ...memberOrdersServed, ...checkoutServed, ...signInServed];
+export const SERVED: readonly ServedOperation[] = [...sitesServed, ...servicesServed, ...staffMembersServed, ...calendarEventsServed, ...categoriesServed, ...bookingPoliciesServed, ...availabilityServed, ...bookingsServed, ...extendedBookingsServed, ...multiServiceBookingsServed, ...membersServed, ...plansServed, ...ordersServed, ...memberOrdersServed, ...checkoutServed, ...signInServed];
 
 /** Every collection of every family, declared to the store at start. */
 const COLLECTIONS = [...SERVICE_COLLECTIONS, ...BOOKING_COLLECTIONS, ...MEMBER_COLLECTIONS, ...PLAN_COLLECTIONS, ...ORDER_COLLECTIONS, ...IDENTITY_COLLECTIONS] as unknown as ReadonlyArray<CollectionDef<Doc>>;

@@ -12,6 +12,7 @@ import { parseFilterFlags } from '../../core/filters.js';
 import { addFormatFlags, type Column, fieldsChecker, type FormatFlags, printRecords, resolveFormat } from '../../core/output.js';
 import { addFilterFlags } from '../shared/verbs.js';
 import { type FilterFlags } from '../shared/entity-view.js';
+import { registerPolicyVerbs } from './policies.js';
 
 type Opts = FilterFlags & FormatFlags;
 type Row = Record<string, unknown>;
@@ -79,10 +80,11 @@ const LISTS: SiteList[] = [
 
 export function register(parent: Command, ctx: Context): void {
   for (const list of LISTS) {
-    const group = parent.command(list.noun).description(list.description);
+    const group = parent.command(list.noun).description(list.noun === 'booking-policies' ? 'Booking policies: list, create, update, delete, set the default' : list.description);
     addFormatFlags(addFilterFlags(group.command('list').alias('ls').description(`List ${list.noun.replace('-', ' ')}`))).action(async (o: Opts) => {
       await run(list, o, ctx);
     });
+    if (list.noun === 'booking-policies') registerPolicyVerbs(group, ctx);
   }
 }
 

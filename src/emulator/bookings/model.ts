@@ -94,6 +94,10 @@ export interface WorkingHours {
   day: Weekday;
   startTime: string;
   endTime: string;
+  /** The calendar event (weekly MASTER, WORKING_HOURS) this block is; the seed's blocks get one derived from them. */
+  eventId?: string;
+  /** Its first local date, `YYYY-MM-DD` (events created through the calendar API). */
+  since?: string;
 }
 
 /** Staff member fields the scheduling engine reads. */

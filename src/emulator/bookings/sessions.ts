@@ -23,8 +23,8 @@ import type { ServiceLocation } from '../services/model.js';
 import { ACTIVE_STATUSES, type BookingDoc, type Calendar, type ServiceDoc, type StaffDoc, type WorkingHours } from './model.js';
 import { addLocalWeeks, atLocalTime, DAY, localDays, MINUTE, weekdayOf, type Weekday } from './time.js';
 
-/** Working hours of a staff member who has none recorded. */
-const DEFAULT_HOURS: readonly WorkingHours[] = (['MON', 'TUE', 'WED', 'THU', 'FRI'] as Weekday[]).map((day) => ({ day, startTime: '09:00', endTime: '17:00' }));
+/** The business's default hours: what a staff member without hours of its own works (MON-FRI 09:00-17:00). */
+export const DEFAULT_HOURS: readonly WorkingHours[] = (['MON', 'TUE', 'WED', 'THU', 'FRI'] as Weekday[]).map((day) => ({ day, startTime: '09:00', endTime: '17:00' }));
 /** Longest series of weekly sessions a course or class is expanded to. */
 const MAX_WEEKS = 520;
 
@@ -291,7 +291,7 @@ export function candidates(cal: Calendar, service: ServiceDoc, from: number, to:
     const busy = occupancy?.staff.get(staff.id);
     const off = (staff.timeOff ?? []).map((t): Interval => [Date.parse(t.startDate), Date.parse(t.endDate)]).sort((a, b) => a[0] - b[0]);
     const teachingSessions = taught.get(staff.id);
-    const hours = staff.workingHours?.length ? staff.workingHours : DEFAULT_HOURS;
+    const hours = staff.workingHours ?? DEFAULT_HOURS;
     for (const day of localDays(from, to, zone)) {
       const weekday = weekdayOf(day + 12 * 60 * MINUTE, zone);
       for (const block of hours) {

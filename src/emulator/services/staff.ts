@@ -1,21 +1,193 @@
 /**
- * The staff members query (Staff Members v1, `POST /bookings/v1/staff-members/query`): the site's staff as
- * seeded (name, e-mail, phone, description, image, resource id), filtered with the platform's query language
- * and cursor-paged (default 50, at most 100), ordered by name unless the query sorts.
+ * The staff members family served from its table (`@wix/auto_sdk_bookings_staff-members`, Staff Members v1 at
+ * `/bookings/v1/staff-members`): create, get, update (revision-checked), delete, query (cursor-paged, default
+ * 50, at most 100, ordered by name unless the query sorts), connect to and disconnect from a site user, and the
+ * choice of working-hours schedule (the business's default hours, or the staff member's own).
+ *
+ * Every write records the seed's staff events (spec 000 section 4), dotted like the others, with the staff
+ * member as the API shows it: `staff.created` then `staff.fully_created` for a create, `staff.updated`,
+ * `staff.deleted`, `staff.connected`, `staff.disconnected`.
+ *
+ * A staff member's working hours are kept on its document (`workingHours: [{day, startTime, endTime}]`, local
+ * times in the site's zone; bookings/sessions.ts reads them). Without them it works the business's default
+ * hours (`resource.usesDefaultWorkingHours`). The schedule ids the API shows are derived from the staff member's
+ * and the site's ids, so they are stable without being stored.
  */
-import { staffMembersFamily } from '../../api/staff-members.js';
+import { createHash } from 'node:crypto';
+import { staffMembersFamily, type StaffResource } from '../../api/staff-members.js';
+import { ApplicationFailure, ValidationFailure } from '../errors.js';
 import { runSearch } from '../query/index.js';
-import { serve } from '../serve.js';
-import { catalogOf } from './model.js';
+import { serve, type RequestContext } from '../serve.js';
+import { catalogOf, type Catalog, type StaffMemberDoc } from './model.js';
+
+/** A UUID-shaped id that depends only on `parts` (schedule and user ids the emulator does not store). */
+export function stableId(...parts: string[]): string {
+  const h = createHash('sha1').update(parts.join('|')).digest('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}
+
+/** The id of a staff member's own (events) schedule: where its custom working hours live. */
+export function staffScheduleId(staffId: string): string {
+  return stableId('staff-events-schedule', staffId);
+}
+
+/** The id of the business's working-hours schedule (the default hours every staff member starts with). */
+export function businessScheduleId(site: string): string {
+  return stableId('business-schedule', site);
+}
+
+/** Whether a staff member works the business's default hours (it has no hours of its own). */
+export function usesDefaultHours(staff: StaffMemberDoc): boolean {
+  return !Array.isArray((staff as { workingHours?: unknown }).workingHours);
+}
+
+/** The `resource` of a staff member (RESOURCE_DETAILS). */
+export function resourceOf(site: string, staff: StaffMemberDoc): StaffResource {
+  const byDefault = usesDefaultHours(staff);
+  return {
+    id: (staff.resourceId as string | undefined) ?? staff.id,
+    workingHoursSchedules: [byDefault ? { id: businessScheduleId(site), shared: true } : { id: staffScheduleId(staff.id) }],
+    eventsSchedule: { id: staffScheduleId(staff.id) },
+    usesDefaultWorkingHours: byDefault,
+  };
+}
+
+type Field = 'RESOURCE_DETAILS' | 'ASSOCIATED_IDENTITY_STATUS';
+
+/**
+ * A staff member as the API shows it: without the emulator's scheduling fields, `resource` only when
+ * RESOURCE_DETAILS is asked, the connection status only with ASSOCIATED_IDENTITY_STATUS.
+ */
+export function publicStaff(site: string, staff: StaffMemberDoc, fields: readonly Field[] = []): Record<string, unknown> {
+  const { workingHours: _hours, timeOff: _off, ...member } = staff as StaffMemberDoc & { workingHours?: unknown; timeOff?: unknown };
+  const out: Record<string, unknown> = { ...member };
+  const identity = member.associatedWixIdentity as { identificationData?: unknown; connection?: unknown } | undefined;
+  if (identity && !fields.includes('ASSOCIATED_IDENTITY_STATUS')) out.associatedWixIdentity = { identificationData: identity.identificationData };
+  if (fields.includes('RESOURCE_DETAILS')) out.resource = resourceOf(site, staff);
+  return out;
+}
+
+/** Records a staff event with the staff member as the API shows it (with its resource). */
+function record(ctx: RequestContext<unknown>, type: string, staff: StaffMemberDoc): void {
+  ctx.store.appendEvent(ctx.site, type, staff.id, JSON.stringify(publicStaff(ctx.site, staff, ['RESOURCE_DETAILS', 'ASSOCIATED_IDENTITY_STATUS'])));
+}
+
+const reply = (ctx: RequestContext<{ fields?: Field[] }>, staff: StaffMemberDoc) => ({ staffMember: publicStaff(ctx.site, staff, ctx.body.fields ?? []) as never });
+
+/** Writable fields of a request's staff member that were given (null clears a field). */
+function writable(input: Record<string, unknown>): Partial<StaffMemberDoc> {
+  const out: Record<string, unknown> = {};
+  for (const key of ['name', 'email', 'phone', 'description', 'mainMedia']) if (key in input) out[key] = input[key] ?? undefined;
+  return out as Partial<StaffMemberDoc>;
+}
+
+/** Refuses an e-mail without `@`, as the SDK's `@format EMAIL` does. */
+function checkEmail(field: string, email: unknown): void {
+  if (typeof email === 'string' && email !== '' && !/^[^@\s]+@[^@\s]+$/.test(email)) throw ValidationFailure.field(field, 'must be an e-mail address', 'FORMAT');
+}
+
+/**
+ * Deletes a staff member: it leaves every service it gives (each service updated, `service.updated`), so
+ * availability stops offering its slots and a class it taught goes to the next staff member listed; its
+ * bookings stay as they are (the CLI lists the future ones before it deletes).
+ */
+function deleteStaff(ctx: RequestContext<unknown>, cat: Catalog, id: string): StaffMemberDoc {
+  const staff = cat.staff.require(id);
+  for (const service of [...cat.services.all()]) {
+    if (!service.staffMemberIds?.includes(id)) continue;
+    cat.services.update({ ...service, staffMemberIds: service.staffMemberIds.filter((s) => s !== id) });
+  }
+  cat.staff.delete(id, { event: false });
+  record(ctx, 'staff.deleted', staff);
+  return staff;
+}
 
 /** Every staff members operation, served. */
 export const staffMembersServed = serve(staffMembersFamily, {
+  createStaffMember(ctx) {
+    const cat = catalogOf(ctx);
+    const { staffMember } = ctx.body;
+    checkEmail('staffMember.email', staffMember.email);
+    const id = cat.newId();
+    const created = cat.staff.insert(
+      { ...writable(staffMember), id, name: staffMember.name, resourceId: stableId('resource', id), ...(ctx.body.serviceProvider === false ? { serviceProvider: false } : {}) } as StaffMemberDoc,
+      { event: false },
+    );
+    record(ctx, 'staff.created', created);
+    record(ctx, 'staff.fully_created', created);
+    return reply(ctx, created);
+  },
+  getStaffMember(ctx) {
+    return reply(ctx, catalogOf(ctx).staff.require(ctx.body.staffMemberId));
+  },
+  updateStaffMember(ctx) {
+    const cat = catalogOf(ctx);
+    const { staffMember } = ctx.body;
+    checkEmail('staffMember.email', staffMember.email);
+    const current = cat.staff.require(staffMember.id);
+    const updated = cat.staff.update({ ...current, ...writable(staffMember) } as StaffMemberDoc, { expectedRevision: String(staffMember.revision), event: false });
+    record(ctx, 'staff.updated', updated);
+    return reply(ctx, updated);
+  },
+  deleteStaffMember(ctx) {
+    deleteStaff(ctx, catalogOf(ctx), ctx.body.staffMemberId);
+    return {};
+  },
   queryStaffMembers(ctx) {
     const all = [...catalogOf(ctx).staff.all()]
       .sort((a, b) => (a.name ?? '').localeCompare(b.name ?? '') || a.id.localeCompare(b.id))
-      .map(({ workingHours: _hours, timeOff: _off, ...member }) => member);
+      .map((member) => publicStaff(ctx.site, member, ctx.body.fields ?? []) as StaffMemberDoc);
     const query = ctx.body.query ?? {};
     const page = runSearch(all, { ...query, cursorPaging: { limit: 50, ...query.cursorPaging } }, 'query');
-    return { staffMembers: page.items, pagingMetadata: page.pagingMetadata };
+    return { staffMembers: page.items as never, pagingMetadata: page.pagingMetadata };
+  },
+  connectStaffMemberToUser(ctx) {
+    const cat = catalogOf(ctx);
+    const staff = cat.staff.require(ctx.body.staffMemberId);
+    const email = ctx.body.email ?? (staff.email as string | undefined);
+    if (!email) throw ValidationFailure.field('email', 'is required: the staff member has no e-mail of its own', 'REQUIRED_FIELD');
+    checkEmail('email', email);
+    const connected = (staff.associatedWixIdentity as { connection?: { status?: string } } | undefined)?.connection?.status === 'CONNECTED';
+    if (connected) throw new ApplicationFailure(409, 'STAFF_MEMBER_ALREADY_CONNECTED', `staff member ${staff.id} is already connected to a user`, { staffMemberId: staff.id });
+    const identity = { identificationData: { identityType: 'WIX_USER', wixUserId: stableId('wix-user', email.toLowerCase()) }, connection: { status: 'CONNECTED' } };
+    const updated = cat.staff.update({ ...staff, associatedWixIdentity: identity } as StaffMemberDoc, { event: false });
+    record(ctx, 'staff.connected', updated);
+    return reply(ctx, updated);
+  },
+  disconnectStaffMemberFromUser(ctx) {
+    const cat = catalogOf(ctx);
+    const staff = cat.staff.require(ctx.body.staffMemberId);
+    if (!staff.associatedWixIdentity) throw new ApplicationFailure(428, 'STAFF_MEMBER_NOT_CONNECTED', `staff member ${staff.id} is not connected to a user`, { staffMemberId: staff.id });
+    const { associatedWixIdentity: _gone, ...rest } = staff;
+    const updated = cat.staff.update(rest as StaffMemberDoc, { event: false });
+    record(ctx, 'staff.disconnected', updated);
+    return reply(ctx, updated);
+  },
+  assignWorkingHoursSchedule(ctx) {
+    const cat = catalogOf(ctx);
+    const staff = cat.staff.require(ctx.body.staffMemberId);
+    const { scheduleId } = ctx.body;
+    if (scheduleId === staffScheduleId(staff.id)) return assignOwn(ctx, cat, staff);
+    if (scheduleId !== businessScheduleId(ctx.site)) throw ValidationFailure.field('scheduleId', "must be the staff member's events schedule or the business's working-hours schedule");
+    if (usesDefaultHours(staff)) return reply(ctx, staff);
+    // The emulator keeps a staff member's own hours only while it works them: back on the default hours, they go.
+    const { workingHours: _own, ...rest } = staff as StaffMemberDoc & { workingHours?: unknown };
+    const updated = cat.staff.update(rest as StaffMemberDoc, { event: false });
+    record(ctx, 'staff.updated', updated);
+    return reply(ctx, updated);
+  },
+  assignCustomSchedule(ctx) {
+    const cat = catalogOf(ctx);
+    const staff = cat.staff.require(ctx.body.staffMemberId);
+    if (ctx.body.scheduleId !== staffScheduleId(staff.id)) throw ValidationFailure.field('scheduleId', "must be the staff member's events schedule (resource.eventsSchedule.id)");
+    return assignOwn(ctx, cat, staff);
   },
 });
+
+/** Gives a staff member hours of its own: none yet, until working-hours events are added to its schedule. */
+function assignOwn(ctx: RequestContext<{ fields?: Field[] }>, cat: Catalog, staff: StaffMemberDoc) {
+  if (!usesDefaultHours(staff)) return reply(ctx, staff);
+  const updated = cat.staff.update({ ...staff, workingHours: [] } as StaffMemberDoc, { event: false });
+  record(ctx, 'staff.updated', updated);
+  return reply(ctx, updated);
+}

@@ -47,6 +47,8 @@ const EXPECTED: Record<string, boolean> = {
   'plans archive': true,
   'members disconnect': true,
   'members clear-contact': true,
+  'staff delete': true,
+  'services booking-policies delete': true,
   'bookings create': false,
   'services create': false,
   'members create': false,
@@ -73,6 +75,14 @@ const EXPECTED: Record<string, boolean> = {
   'msb remove': false,
   'plans primary': false,
   'plans visibility': false,
+  'staff create': false,
+  'staff update': false,
+  'staff connect': false,
+  'staff disconnect': false,
+  'staff hours set': false,
+  'services booking-policies create': false,
+  'services booking-policies update': false,
+  'services booking-policies set-default': false,
 };
 
 describe('the verb declarations', () => {
@@ -114,6 +124,8 @@ async function destructiveSingles(): Promise<Record<string, string[]>> {
   const [created, members, active] = [await bookingIds('CREATED'), await memberIds('APPROVED'), await orderIds('ACTIVE')];
   const service = json(await cli(['services', 'list', '--json', 'id', '--limit', '1']))[0].id;
   const plan = json(await cli(['plans', 'list', '--json', 'id']))[0].id;
+  const staff = json(await cli(['staff', 'list', '--json', 'id', '--limit', '1']))[0].id;
+  const policy = json(await cli(['services', 'booking-policies', 'list', '--json', 'id,default'])).find((p: { default?: boolean }) => !p.default).id;
   const msb = json(await cli(['bookings', 'list', '--all', '--json', 'multiServiceBookingInfo'])).find((b: { multiServiceBookingInfo?: { id?: string } }) => b.multiServiceBookingInfo?.id)?.multiServiceBookingInfo.id;
   expect(created.length).toBeGreaterThan(2);
   expect(members.length).toBeGreaterThan(4);
@@ -132,6 +144,8 @@ async function destructiveSingles(): Promise<Record<string, string[]>> {
     'plans archive': ['plans', 'archive', plan],
     'members disconnect': ['members', 'disconnect', members[2]!],
     'members clear-contact': ['members', 'clear-contact', members[3]!, '--phones'],
+    'staff delete': ['staff', 'delete', staff],
+    'services booking-policies delete': ['services', 'booking-policies', 'delete', policy],
   };
 }
 
@@ -170,6 +184,7 @@ describe('one item', () => {
   it('every non-destructive verb acts at once off a terminal, without --yes', async () => {
     const [created, pending, approved, paused] = [await bookingIds('CREATED'), await memberIds('PENDING'), await memberIds('APPROVED'), await orderIds('PAUSED')];
     const service = json(await cli(['services', 'list', '--json', 'id', '--limit', '1']))[0].id;
+    const staff = json(await cli(['staff', 'list', '--json', 'id', '--limit', '1']))[0].id;
     const plan = json(await cli(['plans', 'list', '--json', 'id,public,primary'])).find((p: { public?: boolean; primary?: boolean }) => p.public !== false && !p.primary).id;
     // Plans record no domain events: their change is read back.
     const planIs = (field: string, value: unknown) => async () => expect(json(await cli(['plans', 'get', plan, '--json', field]))[field]).toEqual(value);
@@ -189,6 +204,14 @@ describe('one item', () => {
       'members update': ['members', 'update', approved[1]!, '--title', `Rule ${n}`],
       'plans create': [['plans', 'create', '--name', `Rule ${n}`, '--price', '5', '--unlimited'], async () => expect(json(await cli(['plans', 'get', `Rule ${n}`, '--json', 'name'])).name).toBe(`Rule ${n}`)],
       'plans update': [['plans', 'update', plan, '--price', '33'], async () => expect(json(await cli(['plans', 'get', plan, '--json', 'pricing'])).pricing.price.value).toMatch(/^33/)],
+      'staff create': ['staff', 'create', '--name', `Rule ${n}`.slice(0, 40)],
+      'staff update': ['staff', 'update', staff, '--description', `Rule ${n}`],
+      'staff connect': ['staff', 'connect', staff],
+      'staff disconnect': ['staff', 'disconnect', staff],
+      'staff hours set': ['staff', 'hours', 'set', staff, '--day', 'sun', '--from', '10:00', '--to', '12:00'],
+      'services booking-policies create': ['services', 'booking-policies', 'create', '--name', `Rule ${n}`],
+      'services booking-policies update': ['services', 'booking-policies', 'update', `Rule ${n}`, '--max-participants', '2'],
+      'services booking-policies set-default': ['services', 'booking-policies', 'set-default', `Rule ${n}`],
     };
     for (const [verb, entry] of Object.entries(acts)) {
       expect(EXPECTED[verb], verb).toBe(false);

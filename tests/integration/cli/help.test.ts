@@ -9,7 +9,7 @@ import { createContext } from '../../../src/context.js';
 import { createProgram } from '../../../src/program.js';
 import { createCliSandbox, runInProcess, startTestEmulator, type CliSandbox, type TestEmulator } from '../../helpers/index.js';
 
-const NOUNS = ['services', 'bookings', 'msb', 'members', 'plans', 'orders', 'checkout', 'auth', 'availability', 'emulator', 'profile'];
+const NOUNS = ['services', 'bookings', 'msb', 'staff', 'members', 'plans', 'orders', 'checkout', 'auth', 'availability', 'emulator', 'profile'];
 
 let emu: TestEmulator;
 let sandbox: CliSandbox;

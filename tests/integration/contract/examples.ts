@@ -14,6 +14,9 @@ import { plans } from '../../../src/api/plans.js';
 import { members } from '../../../src/api/members.js';
 import { multiServiceBookings } from '../../../src/api/multi-service-bookings.js';
 import { services } from '../../../src/api/services.js';
+import { staffMembers } from '../../../src/api/staff-members.js';
+import { bookingPolicies } from '../../../src/api/service-furniture.js';
+import { calendarEvents } from '../../../src/api/calendar-events.js';
 import type { TestEmulator } from '../../helpers/index.js';
 
 /** What examples can draw on: a client of the test emulator and ids of its demo data. */
@@ -66,6 +69,26 @@ export const REFUSALS: Record<string, Record<string, { status: number; code: str
   },
 };
 
+/** A booking policy created for one example. */
+async function freshPolicy(fx: Fixtures) {
+  const { bookingPolicy } = await bookingPolicies.createBookingPolicy(fx.api, { bookingPolicy: { name: `Policy ${unique()}` } });
+  return bookingPolicy as typeof bookingPolicy & { id: string; revision: string };
+}
+
+/** A staff member created for one example (with its resource: schedule ids). */
+async function freshStaff(fx: Fixtures) {
+  const { staffMember } = await staffMembers.createStaffMember(fx.api, { staffMember: { name: `Staff ${unique()}`.slice(0, 40), email: `s${unique()}@example.com` }, fields: ['RESOURCE_DETAILS'] });
+  return staffMember;
+}
+
+/** A Monday working-hours event for a new staff member moved to hours of its own. */
+async function ownHoursEvent(fx: Fixtures) {
+  const s = await freshStaff(fx);
+  const scheduleId = s.resource!.eventsSchedule!.id!;
+  await staffMembers.assignCustomSchedule(fx.api, { staffMemberId: s.id, scheduleId });
+  return { scheduleId, type: 'WORKING_HOURS', start: { localDate: '2030-01-07T09:00:00' }, end: { localDate: '2030-01-07T17:00:00' }, recurrenceRule: { frequency: 'WEEKLY' as const, days: ['MONDAY' as const] } };
+}
+
 /** A new identity registered with a password (through the admin key), its session token and e-mail. */
 async function newIdentity(fx: Fixtures): Promise<{ email: string; password: string; identityId: string; sessionToken: string }> {
   const email = `contract-${unique()}@example.com`;
@@ -100,9 +123,50 @@ export const EXAMPLES: Record<string, Record<string, Example>> = {
   },
   'booking-policies': {
     createBookingPolicy: async () => ({ bookingPolicy: { name: `Contract ${unique()}`, limitEarlyBookingPolicy: { enabled: true, earliestBookingInMinutes: 60 } } }),
+    getBookingPolicy: async (fx) => ({ bookingPolicyId: (await freshPolicy(fx)).id }),
+    updateBookingPolicy: async (fx) => {
+      const p = await freshPolicy(fx);
+      return { bookingPolicy: { id: p.id, revision: p.revision, participantsPolicy: { enabled: true, maxParticipantsPerBooking: 2 } } };
+    },
+    deleteBookingPolicy: async (fx) => ({ bookingPolicyId: (await freshPolicy(fx)).id }),
+    // The site's default already (a no-op on the platform too), so the other examples keep the seed's default rules.
+    setDefaultBookingPolicy: async (fx) => {
+      const { bookingPolicies: all } = await services.queryPolicies(fx.api, { query: { cursorPaging: { limit: 100 } } });
+      return { bookingPolicyId: all.find((p) => p.bookingPolicy.default)!.bookingPolicy.id! };
+    },
   },
   'staff-members': {
     queryStaffMembers: async () => ({ query: { filter: { name: { $exists: true } }, cursorPaging: { limit: 5 } } }),
+    createStaffMember: async () => ({ staffMember: { name: `Contract ${unique()}`.slice(0, 40), email: `c${unique()}@example.com` }, fields: ['RESOURCE_DETAILS'] }),
+    getStaffMember: async (fx) => ({ staffMemberId: (await freshStaff(fx)).id, fields: ['RESOURCE_DETAILS', 'ASSOCIATED_IDENTITY_STATUS'] }),
+    updateStaffMember: async (fx) => {
+      const s = await freshStaff(fx);
+      return { staffMember: { id: s.id, revision: s.revision, description: 'contract' } };
+    },
+    deleteStaffMember: async (fx) => ({ staffMemberId: (await freshStaff(fx)).id }),
+    connectStaffMemberToUser: async (fx) => ({ staffMemberId: (await freshStaff(fx)).id, email: `u${unique()}@example.com` }),
+    disconnectStaffMemberFromUser: async (fx) => {
+      const s = await freshStaff(fx);
+      await staffMembers.connectStaffMemberToUser(fx.api, { staffMemberId: s.id });
+      return { staffMemberId: s.id };
+    },
+    assignCustomSchedule: async (fx) => {
+      const s = await freshStaff(fx);
+      return { staffMemberId: s.id, scheduleId: s.resource!.eventsSchedule!.id! };
+    },
+    assignWorkingHoursSchedule: async (fx) => {
+      const s = await freshStaff(fx);
+      await staffMembers.assignCustomSchedule(fx.api, { staffMemberId: s.id, scheduleId: s.resource!.eventsSchedule!.id! });
+      return { staffMemberId: s.id, scheduleId: s.resource!.workingHoursSchedules![0]!.id! };
+    },
+  },
+  'calendar-events': {
+    queryEvents: async () => ({ recurrenceType: ['MASTER'], query: { filter: { type: 'WORKING_HOURS' }, cursorPaging: { limit: 10 } } }),
+    createEvent: async (fx) => ({ event: await ownHoursEvent(fx) }),
+    cancelEvent: async (fx) => {
+      const { event } = await calendarEvents.createEvent(fx.api, { event: await ownHoursEvent(fx) });
+      return { eventId: event.id };
+    },
   },
   services: {
     createService: async () => ({ service: { name: `Contract ${unique()}`, type: 'APPOINTMENT' } }),

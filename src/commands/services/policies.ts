@@ -1,0 +1,222 @@
+/**
+ * `sitectl services booking-policies create|update|delete|set-default` (Booking Policies v1, the SDK module
+ * `@wix/auto_sdk_bookings_booking-policies`): the rules a service's bookings follow. A policy is named by id, a
+ * unique id prefix or its exact name. The rule flags set the platform's rule blocks:
+ *
+ * - `--earliest-booking MIN`: book at most MIN minutes before the start (`limitEarlyBookingPolicy`)
+ * - `--latest-booking MIN`: book at least MIN minutes before the start (`limitLateBookingPolicy`)
+ * - `--cancel-until MIN` / `--reschedule-until MIN`: up to MIN minutes before the start (`cancellationPolicy`,
+ *   `reschedulePolicy`)
+ * - `--max-participants N` (`participantsPolicy`), `--waitlist N` (`waitlistPolicy`; 0 turns it off)
+ *
+ * `off` lifts a limit. `delete` is destructive (asks; `--yes`) and refused for the default policy; the services
+ * that used the deleted policy get the default one. `set-default` acts at once (another `set-default` undoes it).
+ */
+import type { Command } from 'commander';
+import type { ApiClient } from '../../api/client.js';
+import { collect, items, listPages } from '../../api/paging.js';
+import type { BookingPolicy } from '../../api/schemas/service.js';
+import { bookingPolicies } from '../../api/service-furniture.js';
+import { serviceOps } from '../../api/services.js';
+import type { Context } from '../../context.js';
+import { ExitCode, UserError } from '../../core/errors.js';
+import { notice, success } from '../../core/log.js';
+import { parseCount } from '../../core/numbers.js';
+import { addFormatFlags, fieldsChecker, printRecord, printValue, resolveFormat, type FormatFlags } from '../../core/output.js';
+import { oneLine } from '../../core/text.js';
+import { confirmChange, declareRule, DESTRUCTIVE, REVERSIBLE, requireConfirmable } from '../shared/confirm.js';
+import { isIdPrefix } from '../shared/ids.js';
+
+/** The flags of create and update. */
+export interface PolicyFlags extends FormatFlags {
+  name?: string;
+  description?: string;
+  earliestBooking?: string;
+  latestBooking?: string;
+  cancelUntil?: string;
+  rescheduleUntil?: string;
+  maxParticipants?: string;
+  waitlist?: string;
+  yes?: boolean;
+}
+
+const POLICY_FIELDS = ['id', 'name', 'default', 'revision', 'createdDate', 'updatedDate', 'customPolicyDescription', 'limitEarlyBookingPolicy', 'limitLateBookingPolicy', 'bookAfterStartPolicy', 'cancellationPolicy', 'reschedulePolicy', 'waitlistPolicy', 'participantsPolicy'];
+
+/** Minutes of a rule flag, or `off`. @throws UserError (exit 2) */
+function minutesOf(raw: string, flag: string): number | 'off' {
+  return raw.trim().toLowerCase() === 'off' ? 'off' : parseCount(raw.trim(), flag, 0, 525_600);
+}
+
+/**
+ * The rule blocks and fields the flags set (only those given).
+ * @throws UserError (exit 2) for a blank name or a bad number
+ */
+export function policyFieldsOf(f: PolicyFlags): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  if (f.name !== undefined) {
+    if (f.name.trim() === '') throw new UserError('--name: a booking policy needs a name');
+    if (f.name.length > 400) throw new UserError(`--name: at most 400 characters, got ${f.name.length}`);
+    out.name = f.name.trim();
+  }
+  if (f.description !== undefined) out.customPolicyDescription = { enabled: f.description !== '', description: f.description };
+  if (f.earliestBooking !== undefined) {
+    const m = minutesOf(f.earliestBooking, '--earliest-booking');
+    out.limitEarlyBookingPolicy = m === 'off' ? { enabled: false } : { enabled: true, earliestBookingInMinutes: m };
+  }
+  if (f.latestBooking !== undefined) {
+    const m = minutesOf(f.latestBooking, '--latest-booking');
+    out.limitLateBookingPolicy = m === 'off' ? { enabled: false } : { enabled: true, latestBookingInMinutes: m };
+  }
+  if (f.cancelUntil !== undefined) {
+    const m = minutesOf(f.cancelUntil, '--cancel-until');
+    out.cancellationPolicy = m === 'off' ? { enabled: true, limitLatestCancellation: false } : { enabled: true, limitLatestCancellation: true, latestCancellationInMinutes: m };
+  }
+  if (f.rescheduleUntil !== undefined) {
+    const m = minutesOf(f.rescheduleUntil, '--reschedule-until');
+    out.reschedulePolicy = m === 'off' ? { enabled: true, limitLatestReschedule: false } : { enabled: true, limitLatestReschedule: true, latestRescheduleInMinutes: m };
+  }
+  if (f.maxParticipants !== undefined) out.participantsPolicy = { enabled: true, maxParticipantsPerBooking: parseCount(f.maxParticipants, '--max-participants', 1, 1000) };
+  if (f.waitlist !== undefined) {
+    const n = parseCount(f.waitlist, '--waitlist', 0, 1000);
+    out.waitlistPolicy = n === 0 ? { enabled: false } : { enabled: true, capacity: n };
+  }
+  return out;
+}
+
+function addPolicyFlags(cmd: Command): Command {
+  return cmd
+    .option('--name <name>', 'the policy name')
+    .option('--description <text>', 'the policy text customers see ("" removes it)')
+    .option('--earliest-booking <minutes>', 'book at most this long before the start (or off)')
+    .option('--latest-booking <minutes>', 'book at least this long before the start (or off)')
+    .option('--cancel-until <minutes>', 'cancel up to this long before the start (or off: any time)')
+    .option('--reschedule-until <minutes>', 'reschedule up to this long before the start (or off: any time)')
+    .option('--max-participants <n>', 'participants one booking may hold')
+    .option('--waitlist <n>', 'waitlist places per session (0: no waitlist)');
+}
+
+/** A policy with the services that use it, as the policies query answers. */
+interface PolicyEntry {
+  policy: BookingPolicy & { id: string };
+  services: number;
+}
+
+/**
+ * The booking policy `given` names: its id, a unique id prefix, or its exact name (case-insensitive).
+ * @throws UserError exit 2 for no match (naming the list) or an ambiguous one
+ */
+export async function policyOf(ctx: Context, api: ApiClient, given: string): Promise<PolicyEntry> {
+  const all = (await collect(items(listPages(api, serviceOps.queryPolicies, { pageSize: 100, signal: ctx.signal })))).map((p) => ({
+    policy: p.bookingPolicy as BookingPolicy & { id: string },
+    services: p.totalServiceCount ?? p.connectedServices?.length ?? 0,
+  }));
+  const exact = all.find((p) => p.policy.id === given);
+  if (exact) return exact;
+  const lower = given.trim().toLowerCase();
+  const byPrefix = isIdPrefix(given) ? all.filter((p) => p.policy.id.toLowerCase().startsWith(lower)) : [];
+  const found = byPrefix.length ? byPrefix : all.filter((p) => (p.policy.name ?? '').toLowerCase() === lower);
+  if (found.length === 1) return found[0]!;
+  if (found.length > 1) throw new UserError(`booking policy '${given}' is ambiguous: ${found.map((p) => `${p.policy.id} (${p.policy.name ?? ''})`).join(', ')}`, 'give the full id');
+  throw new UserError(`no booking policy '${given}' on this site`, `'${ctx.bin} services booking-policies list' shows them`, ExitCode.Usage);
+}
+
+const label = (p: BookingPolicy & { id: string }) => `booking policy "${oneLine(p.name ?? '')}" (${p.id})`;
+
+async function show(ctx: Context, opts: FormatFlags, policy: unknown, piped?: string): Promise<void> {
+  const format = resolveFormat(opts, fieldsChecker(POLICY_FIELDS));
+  if (piped !== undefined && format.kind === 'table' && !ctx.io.isStdoutTTY) {
+    await printValue(ctx.io, format, policy, { text: piped });
+    return;
+  }
+  await printRecord(ctx.io, format, policy, { now: ctx.now() });
+}
+
+/** `create`: a new policy (never the default). @throws UserError (exit 2) */
+export async function runCreate(opts: PolicyFlags, ctx: Context): Promise<void> {
+  resolveFormat(opts, fieldsChecker(POLICY_FIELDS));
+  if (opts.name === undefined) throw new UserError('a new booking policy needs --name', `e.g. ${ctx.bin} services booking-policies create --name 'Strict' --cancel-until 1440`);
+  const fields = policyFieldsOf(opts) as { name: string };
+  const api = await ctx.api();
+  const { bookingPolicy } = await bookingPolicies.createBookingPolicy(api, { bookingPolicy: fields }, { signal: ctx.signal });
+  success(ctx.io, `Created ${label(bookingPolicy as BookingPolicy & { id: string })}`);
+  await show(ctx, opts, bookingPolicy, bookingPolicy.id);
+}
+
+/** `update POLICY`: the rules given, at the policy's current revision. @throws UserError (exit 2) */
+export async function runUpdate(opts: PolicyFlags & { policy: string }, ctx: Context): Promise<void> {
+  resolveFormat(opts, fieldsChecker(POLICY_FIELDS));
+  const fields = policyFieldsOf(opts);
+  if (Object.keys(fields).length === 0) throw new UserError('nothing to change', 'give the rules to change, e.g. --cancel-until 1440 or --max-participants 2');
+  const api = await ctx.api();
+  const { policy } = await policyOf(ctx, api, opts.policy);
+  const { bookingPolicy } = await bookingPolicies.updateBookingPolicy(api, { bookingPolicy: { ...fields, id: policy.id, revision: policy.revision ?? '0' } }, { signal: ctx.signal });
+  success(ctx.io, `Updated ${label(policy)}: ${Object.keys(fields).join(', ')}`);
+  await show(ctx, opts, bookingPolicy);
+}
+
+/** `delete POLICY`: asks first; refused for the default policy. @throws UserError (exit 2; exit 1 for the default), DeclinedError */
+export async function runDelete(opts: FormatFlags & { policy: string; yes?: boolean }, ctx: Context): Promise<void> {
+  const format = resolveFormat(opts, fieldsChecker(['id', 'deleted', 'services']));
+  requireConfirmable(ctx, opts, DESTRUCTIVE, 'one', `deleting booking policy ${opts.policy}`);
+  const api = await ctx.api();
+  const { policy, services } = await policyOf(ctx, api, opts.policy);
+  if (policy.default) {
+    throw new UserError(`${label(policy)} is the default policy and cannot be deleted`, `make another one the default first ('${ctx.bin} services booking-policies set-default OTHER')`, ExitCode.Failure);
+  }
+  const moved = `${services} service${services === 1 ? '' : 's'}`;
+  await confirmChange(ctx, opts, DESTRUCTIVE, 'one', `Delete ${label(policy)}? Its ${moved} get the default policy. This cannot be undone.`, `deleting booking policy ${policy.id}`);
+  await bookingPolicies.deleteBookingPolicy(api, { bookingPolicyId: policy.id }, { signal: ctx.signal });
+  success(ctx.io, `deleted ${label(policy)}${services ? `; its ${moved} now use the default policy` : ''}`);
+  if (format.kind === 'json' || format.kind === 'ndjson') await printValue(ctx.io, format, { id: policy.id, deleted: true, services });
+}
+
+/** `set-default POLICY`: makes it the site's default (says so when it is already; nothing sent). */
+export async function runSetDefault(opts: FormatFlags & { policy: string }, ctx: Context): Promise<void> {
+  resolveFormat(opts, fieldsChecker(POLICY_FIELDS));
+  const api = await ctx.api();
+  const { policy } = await policyOf(ctx, api, opts.policy);
+  if (policy.default) {
+    notice(ctx.io, `${label(policy)} is the default already; nothing changed`);
+    await show(ctx, opts, policy);
+    return;
+  }
+  const reply = await bookingPolicies.setDefaultBookingPolicy(api, { bookingPolicyId: policy.id }, { signal: ctx.signal });
+  const previous = reply.previousDefaultBookingPolicy as (BookingPolicy & { id: string }) | undefined;
+  success(ctx.io, `${label(policy)} is now the default${previous ? ` (was "${oneLine(previous.name ?? '')}")` : ''}`);
+  await show(ctx, opts, reply.currentDefaultBookingPolicy);
+}
+
+/** Adds create, update, delete and set-default under `services booking-policies`. */
+export function registerPolicyVerbs(group: Command, ctx: Context): void {
+  const examples = (lines: string[]) => `\nExamples:\n${lines.map((l) => `  ${l}`).join('\n')}`;
+  const create = addPolicyFlags(group.command('create').description('Create a booking policy (rules not given take the platform defaults)')).addHelpText(
+    'after',
+    examples(["sitectl services booking-policies create --name 'Strict' --cancel-until 1440 --latest-booking 120", "sitectl services booking-policies create --name 'Groups' --max-participants 4 --waitlist 5"]),
+  );
+  declareRule(addFormatFlags(create), REVERSIBLE).action(async (o: PolicyFlags) => {
+    await runCreate(o, ctx);
+  });
+  const update = addPolicyFlags(group.command('update').description("Change a booking policy's name, text or rules").argument('<policy>', 'policy id, unique id prefix, or exact name')).addHelpText(
+    'after',
+    examples(["sitectl services booking-policies update 'Strict' --cancel-until 2880", "sitectl services booking-policies update 3f2a --latest-booking off --description ''"]),
+  );
+  declareRule(addFormatFlags(update), REVERSIBLE).action(async (policy: string, o: PolicyFlags) => {
+    await runUpdate({ ...o, policy }, ctx);
+  });
+  const del = group
+    .command('delete')
+    .description('Delete a booking policy (not the default): its services get the default policy')
+    .argument('<policy>', 'policy id, unique id prefix, or exact name')
+    .addHelpText('after', examples(["sitectl services booking-policies delete 'Strict' --yes"]));
+  declareRule(addFormatFlags(del), DESTRUCTIVE).action(async (policy: string, o: FormatFlags & { yes?: boolean }) => {
+    await runDelete({ ...o, policy }, ctx);
+  });
+  const setDefault = group
+    .command('set-default')
+    .description("Make a booking policy the site's default (new services and those of a deleted policy get it)")
+    .argument('<policy>', 'policy id, unique id prefix, or exact name')
+    .addHelpText('after', examples(["sitectl services booking-policies set-default 'Strict'"]));
+  declareRule(addFormatFlags(setDefault), REVERSIBLE).action(async (policy: string, o: FormatFlags) => {
+    await runSetDefault({ ...o, policy }, ctx);
+  });
+}

@@ -1,0 +1,28 @@
+/**
+ * `sitectl staff <verb>`: the site's staff members (Staff Members v1; spec 000 section 3 "Staff member"):
+ * list, get, create, update, delete, connect to or disconnect from a site user, and their working hours.
+ */
+import type { Command } from 'commander';
+import type { Context } from '../../context.js';
+import { nounExamples, registerVerbs, type Invocation, type VerbEntry } from '../manifest.js';
+
+/** The verbs, in help's order; only the one invoked is loaded (commands/manifest.ts). */
+const VERBS: readonly VerbEntry[] = [
+  { names: ['list', 'ls'], load: () => import('./list.js') },
+  { names: ['get', 'view'], load: () => import('./get.js') },
+  { names: ['create'], load: () => import('./create.js') },
+  { names: ['update'], load: () => import('./update.js') },
+  { names: ['delete'], load: () => import('./delete.js') },
+  { names: ['connect'], load: () => import('./connect.js') },
+  { names: ['disconnect'], load: () => import('./disconnect.js') },
+  { names: ['hours'], load: () => import('./hours.js') },
+];
+
+export async function register(program: Command, ctx: Context, inv: Invocation): Promise<void> {
+  const staff = nounExamples(program.command('staff').description('List, create, change and delete staff members; their working hours'), [
+    'sitectl staff list',
+    "sitectl staff create --name 'Ana Lima' --email ana@example.com",
+    "sitectl staff hours set 'Ana Lima' --day mon --day wed --from 09:00 --to 17:00",
+  ]);
+  await registerVerbs(staff, ctx, VERBS, inv);
+}
