@@ -26,7 +26,7 @@ export const MAX_STAFF_DESCRIPTION = 500;
 /** The conditional fields a staff call may ask for (`fields`). */
 export const StaffRequestedFieldValues = ['RESOURCE_DETAILS', 'ASSOCIATED_IDENTITY_STATUS'] as const;
 
-/** The connection status of a staff member's user (spec 000 section 3 "Staff connection status"). */
+/** The connection status of a staff member's user (docs/wire.md §13 "Staff connection status"). */
 export const StaffConnectionStatusValues = ['CONNECTED', 'PENDING', 'EXPIRED', 'DISCONNECTED'] as const;
 
 /** A staff member's resource: its schedules, and whether it works the business's default hours. */

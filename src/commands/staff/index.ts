@@ -1,5 +1,5 @@
 /**
- * `sitectl staff <verb>`: the site's staff members (Staff Members v1; spec 000 section 3 "Staff member"):
+ * `sitectl staff <verb>`: the site's staff members (Staff Members v1; docs/wire.md §13 "Staff member"):
  * list, get, create, update, delete, connect to or disconnect from a site user, and their working hours.
  */
 import type { Command } from 'commander';

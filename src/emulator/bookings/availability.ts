@@ -1,5 +1,5 @@
 /**
- * The availability calendar (spec 000 section 7 "Availability"; the SDK's typings and the platform's
+ * The availability calendar (docs/wire.md §15; the SDK's typings and the platform's
  * "supported filters" article): availability entries of appointment slots and class sessions, a course
  * schedule's spots, and back-to-back chains of slots for several services.
  *

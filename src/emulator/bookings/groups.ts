@@ -1,5 +1,5 @@
 /**
- * Multi-service bookings (spec 000 sections 4 and 7; the SDK's typings for codes): several bookings made and
+ * Multi-service bookings (docs/bookings.md "Statuses", docs/wire.md §16; the SDK's typings for codes): several bookings made and
  * changed together, all or nothing: every call runs in one transaction, so a failure on one booking leaves the
  * others as they were.
  *

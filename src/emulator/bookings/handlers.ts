@@ -1,6 +1,6 @@
 /**
  * The availability, bookings, extended bookings and multi-service bookings families served from their tables
- * (spec 000 section 7; platform-wire.md sections 1, 6-9, 11): one handler per operation, each receiving a
+ * (docs/wire.md §16, §1, §6-§9, §11): one handler per operation, each receiving a
  * request the table's schema has already validated. The rules live in rules.ts (bookings), groups.ts
  * (multi-service bookings), sessions.ts and availability.ts (the scheduling engine).
  */

@@ -1,5 +1,5 @@
 /**
- * What the bookings families store (platform-wire.md sections 8-9; spec 000 sections 3-4): bookings,
+ * What the bookings families store (docs/wire.md §8-§9; docs/wire.md §13, docs/bookings.md "Statuses"): bookings,
  * multi-service bookings and attendance, each a collection, plus the site's {@link Calendar}: the services
  * catalog and these collections as one request's site sees them. Documents are kept exactly as they travel
  * (ISO date strings, string revisions).
@@ -118,7 +118,7 @@ export const BOOKING_COLLECTIONS = [BOOKINGS, MULTI_SERVICE_BOOKINGS, ATTENDANCE
 
 /** Statuses that hold a place in a session, a course or a staff member's time. */
 export const ACTIVE_STATUSES: ReadonlySet<string> = new Set(['CREATED', 'CONFIRMED', 'PENDING']);
-/** Statuses no action leaves (wire section 9: CANCELED and DECLINED are final). */
+/** Statuses no action leaves (docs/wire.md §9: CANCELED and DECLINED are final). */
 export const FINAL_STATUSES: ReadonlySet<string> = new Set(['CANCELED', 'DECLINED']);
 
 /** A site's services and bookings as one request sees them: what the booking rules work on. */

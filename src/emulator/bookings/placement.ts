@@ -1,5 +1,5 @@
 /**
- * Where a booking lands (issue 6 section 2): the service and its slot (appointments, classes) or schedule
+ * Where a booking lands (docs/bookings.md "Bookings"): the service and its slot (appointments, classes) or schedule
  * (courses) a request names, checked against the site's sessions and staff, with the room left there; the
  * participants and time zone a request asks for; a booking's tags.
  */

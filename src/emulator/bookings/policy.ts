@@ -1,6 +1,6 @@
 /**
- * The booking policy of a service as the booking rules and availability read it (platform-wire.md section 9;
- * issue 6 section 2): the early and late booking limits, booking after the start, the cancellation and reschedule
+ * The booking policy of a service as the booking rules and availability read it (docs/wire.md §9;
+ * docs/bookings.md "Bookings"): the early and late booking limits, booking after the start, the cancellation and reschedule
  * windows, the waiting list and the participants limit.
  */
 import { ApplicationFailure } from '../errors.js';

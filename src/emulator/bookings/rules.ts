@@ -1,5 +1,5 @@
 /**
- * The rules of bookings (platform-wire.md section 9; issue 6 section 2): what a new booking may hold and which
+ * The rules of bookings (docs/wire.md §9; docs/bookings.md "Bookings"): what a new booking may hold and which
  * status each action is allowed from. Where a booking lands is placement.ts; what the service's booking policy
  * permits is policy.ts.
  *
@@ -136,7 +136,7 @@ function withEventId(b: BookingDoc): BookingDoc['bookedEntity'] {
   return { ...b.bookedEntity, slot: { ...slot, eventId: eventIdOf(slot.scheduleId, Date.parse(slot.startDate), slot.resource?.id ?? '') } };
 }
 
-/** CONFIRMED from PENDING, CREATED or WAITING_LIST (wire section 9; no room check unless asked). */
+/** CONFIRMED from PENDING, CREATED or WAITING_LIST (docs/wire.md §9; no room check unless asked). */
 export function confirmBooking(cal: Calendar, id: string, opts: ActionOptions & { checkAvailability?: boolean }): BookingDoc {
   const b = atRevision(cal, id, opts.revision);
   if (b.status === 'CONFIRMED') throw statusRefused('FAILED_CONFIRMING_NON_PENDING_BOOKING', b, 'confirmed again');

@@ -1,5 +1,5 @@
 /**
- * The scheduling engine (issue 6 section 2): when a service can be booked, and how much room is left.
+ * The scheduling engine (docs/bookings.md "Bookings"): when a service can be booked, and how much room is left.
  *
  * - Appointments: slots of the service's duration inside each of its staff members' working hours (local times
  *   in the site's zone, Monday to Friday 09:00-17:00 when a staff member has none), listed stepping by duration

@@ -45,7 +45,7 @@ function givenRules(policy: Record<string, unknown>): Record<string, unknown> {
 }
 
 /**
- * The booking policies family, served. Each write records the seed's policy events (spec 000 section 4: created,
+ * The booking policies family, served. Each write records the seed's policy events (docs/bookings.md "Statuses": created,
  * updated, deleted, default policy set): `booking_policy.created`, `booking_policy.updated`,
  * `booking_policy.deleted`, `booking_policy.default_set` (with the new default; the previous default's change is
  * `booking_policy.updated`). Deleting a policy moves its

@@ -1,6 +1,6 @@
 /**
- * The services family served from its table (spec 000 section 7, every row of the services table;
- * platform-wire.md sections 1, 6-9): one handler per operation of `servicesFamily`, each receiving a request
+ * The services family served from its table (docs/wire.md §14, every row of the services table;
+ * docs/wire.md §1, §6-§9): one handler per operation of `servicesFamily`, each receiving a request
  * the table's schema has already validated. Reply shapes are the ones src/api/services.ts documents.
  */
 import { servicesFamily } from '../../api/services.js';

@@ -1,5 +1,5 @@
 /**
- * What the services family stores, in wire form (platform-wire.md section 8; spec 000 section 3): services and
+ * What the services family stores, in wire form (docs/wire.md §8, §13): services and
  * the site's furniture they refer to (business locations, staff members, categories, booking policies, booking
  * forms), each a collection declared here. Documents are kept exactly as they travel: ISO date strings, string
  * revisions, money values as decimal strings.
@@ -34,7 +34,7 @@ export type CategoryDoc = Stored<z.input<typeof Category>> & { name: string };
 export type BookingPolicyDoc = Stored<z.input<typeof BookingPolicy>> & { name: string };
 export type BookingFormDoc = Stored<z.input<typeof BookingForm>> & { name: string; default?: boolean };
 
-/** Services; every slug a service ever had stays unique to it (spec 000 section 5). */
+/** Services; every slug a service ever had stays unique to it (docs/wire.md §14). */
 export const SERVICES = defineCollection<ServiceDoc>({
   kind: 'services',
   entity: 'service',

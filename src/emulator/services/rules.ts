@@ -1,5 +1,5 @@
 /**
- * Business rules of services that a schema cannot say (spec 000 sections 3, 5, 7; platform-wire.md sections 5,
+ * Business rules of services that a schema cannot say (docs/wire.md §13, §14, §5,
  * 8, 9): references to the site's locations, staff, categories, policies and forms; cross-field rules; defaults;
  * slugs; field masks; locations; pricing plans; clones. The shape of a request (types, enumerations, lengths) is
  * checked by the services table's request schemas before a handler runs (serve.ts).
@@ -293,7 +293,7 @@ export function slugErrors(cat: Catalog, slug: string, serviceId: string | undef
 }
 
 /**
- * Sets a custom main slug (spec 000 section 5).
+ * Sets a custom main slug (docs/wire.md §14).
  * @throws ApplicationFailure 400 SLUG_CONTAINS_ILLEGAL_CHARACTERS (only a-z, 0-9 and '-') or 409 SLUG_ALREADY_EXISTS
  */
 export function setCustomSlug(cat: Catalog, service: ServiceDoc, slug: string): ServiceDoc {
@@ -325,7 +325,7 @@ export function cloneService(cat: Catalog, source: ServiceDoc): ServiceDoc {
 }
 
 /**
- * Replaces a service's locations (spec 000 section 7, "{serviceId}/locations"). MOVE_TO_LOCATION needs
+ * Replaces a service's locations (docs/wire.md §14 "{serviceId}/locations"). MOVE_TO_LOCATION needs
  * `moveToLocationOptions.newLocation`; business locations must exist. Returns the new document and the
  * removed locations.
  * @throws ValidationFailure on bad locations or action

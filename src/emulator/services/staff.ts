@@ -4,7 +4,7 @@
  * 50, at most 100, ordered by name unless the query sorts), connect to and disconnect from a site user, and the
  * choice of working-hours schedule (the business's default hours, or the staff member's own).
  *
- * Every write records the seed's staff events (spec 000 section 4), dotted like the others, with the staff
+ * Every write records the seed's staff events (docs/wire.md §24), dotted like the others, with the staff
  * member as the API shows it: `staff.created` then `staff.fully_created` for a create, `staff.updated`,
  * `staff.deleted`, `staff.connected`, `staff.disconnected`.
  *
