@@ -8,6 +8,9 @@ import type { SdkModule } from '../../helpers/sdk-meta.js';
 /** The SDK module of each family table (null: the platform's SDK has no module for it among ours). */
 export const FAMILY_MODULES: Record<string, SdkModule | null> = {
   sites: null,
+  // Calendar Events v3 (working hours as WORKING_HOURS events): no @wix/auto_sdk_calendar_* module is among the
+  // SDK packages this project can install; the table follows the platform's public REST reference.
+  'calendar-events': null,
   services: 'bookings_services',
   'staff-members': 'bookings_staff-members',
   categories: 'bookings_categories-v-2',
@@ -37,6 +40,9 @@ export const SDK_NAMES: Record<string, string> = {
 
 /** Table operations without an SDK counterpart, and why they are in a table. */
 export const OURS_ONLY: Record<string, string> = {
+  'calendar-events.queryEvents': "Calendar Events v3 holds a staff member's working hours (`staff hours`); its SDK module is not among the packages available here, so the public REST reference is followed",
+  'calendar-events.createEvent': "Calendar Events v3: a WORKING_HOURS event per day and range (`staff hours set`); no SDK module available here",
+  'calendar-events.cancelEvent': "Calendar Events v3: a working-hours event removed (`staff hours set --off`, or hours replaced); no SDK module available here",
   'sites.querySites':
     'Sites v2 (account level, wix-account-id) has no module among the SDK packages of our families; spec 000 names the call and `services apply --to-site` needs it',
   'authentication.loginCallback':
@@ -63,34 +69,22 @@ export const SDK_ONLY: Record<string, string> = {
   'bookings_bookings.getMultiServiceBookingAnonymously': "a visitor's action through an e-mailed token, not a back office's",
   'bookings_bookings.getServiceAnonymously': "a visitor's action through an e-mailed token, not a back office's",
   'bookings_bookings.setBookingSubmissionId': 'links a booking to a form submission of the site\'s booking form: no sitectl verb fills forms (issue 17 lists it as not served)',
-  'bookings_staff-members.assignCustomSchedule': 'staff writes: issue 17 section 3 (staff list|get|create|update|delete|connect|disconnect, staff hours)',
-  'bookings_staff-members.assignWorkingHoursSchedule': 'staff writes: issue 17 section 3',
   'bookings_staff-members.bulkGetOrCreateStaffMembers': 'staff writes: issue 17 section 3',
   'bookings_staff-members.bulkUpdateStaffMemberTags': 'staff tags: not part of the back office issue 17 section 3 asks for',
   'bookings_staff-members.bulkUpdateStaffMemberTagsByFilter': 'staff tags: not part of the back office issue 17 section 3 asks for',
-  'bookings_staff-members.connectStaffMemberToUser': 'staff writes: issue 17 section 3',
   'bookings_staff-members.countStaffMembers': 'the catalogue reads staff by query only',
   'bookings_staff-members.countStaffMembersV2': 'Staff Members v2 (trash bin era): the tables follow v1, as the seed does',
-  'bookings_staff-members.createStaffMember': 'staff writes: issue 17 section 3',
-  'bookings_staff-members.deleteStaffMember': 'staff writes: issue 17 section 3',
-  'bookings_staff-members.disconnectStaffMemberFromUser': 'staff writes: issue 17 section 3',
   'bookings_staff-members.getDeletedStaffMember': 'Staff Members v2 trash bin: the tables follow v1, as the seed does',
   'bookings_staff-members.getOrCreateStaffMember': 'a staff member for a Wix user id: sitectl has no Wix users',
-  'bookings_staff-members.getStaffMember': 'staff reads beyond the query: issue 17 section 3 (staff get)',
   'bookings_staff-members.listDeletedStaffMembers': 'Staff Members v2 trash bin: the tables follow v1, as the seed does',
   'bookings_staff-members.queryStaffMembersV2': 'Staff Members v2: the tables follow v1, as the seed does',
   'bookings_staff-members.removeStaffMemberFromTrashBin': 'Staff Members v2 trash bin: the tables follow v1, as the seed does',
   'bookings_staff-members.searchStaffMembers': 'the catalogue reads staff by query only',
   'bookings_staff-members.searchStaffMembersV2': 'Staff Members v2: the tables follow v1, as the seed does',
   'bookings_staff-members.setServiceProvider': 'service provider settings: not a back-office verb sitectl has',
-  'bookings_staff-members.updateStaffMember': 'staff writes: issue 17 section 3',
   'bookings_booking-policies.countBookingPolicies': 'policies are read through the services family (queryPolicies)',
-  'bookings_booking-policies.deleteBookingPolicy': 'booking policy writes: issue 17 section 3',
-  'bookings_booking-policies.getBookingPolicy': 'policies are read through the services family (queryPolicies)',
   'bookings_booking-policies.getStrictestBookingPolicy': 'computes the strictest of several policies for a visitor\'s cart: not a back-office call',
   'bookings_booking-policies.queryBookingPolicies': 'policies are read through the services family (queryPolicies)',
-  'bookings_booking-policies.setDefaultBookingPolicy': 'booking policy writes: issue 17 section 3',
-  'bookings_booking-policies.updateBookingPolicy': 'booking policy writes: issue 17 section 3',
   'bookings_categories-v-2.countCategories': 'categories are read through the services family (queryCategories); sitectl only creates missing ones',
   'bookings_categories-v-2.deleteCategory': 'sitectl only creates missing categories (services apply --create-missing)',
   'bookings_categories-v-2.getCategory': 'categories are read through the services family (queryCategories)',
