@@ -20,12 +20,13 @@ interface HistoryOptions extends FormatFlags {
 /** The nouns whose changes are journaled. */
 const NOUNS = ['services', 'bookings', 'members', 'orders', 'plans'];
 
-type Row = ChangeSummary & { undone: string };
+/** A change as listed: `when` a Date, so a terminal shows it by the time rule (`Wed 17:38`) and piped output as ISO. */
+type Row = ChangeSummary & { undone: string; when: Date };
 
 const COLUMNS: Column<Row>[] = [
   { key: 'short', header: 'CHANGE', noTruncate: true },
-  { key: 'createdAt', header: 'WHEN' },
-  { key: 'entity', header: 'NOUN', priority: 2 },
+  { key: 'when', header: 'WHEN' },
+  { key: 'entity', header: 'NOUN' },
   { key: 'action', header: 'ACTION' },
   { key: 'changed', header: 'CHANGED', align: 'right' },
   { key: 'unchanged', header: 'UNCHANGED', align: 'right', priority: 3 },
@@ -36,7 +37,7 @@ const COLUMNS: Column<Row>[] = [
   { key: 'command', header: 'COMMAND', priority: 1 },
 ];
 
-const FIELDS = ['id', 'short', 'journal', 'createdAt', 'entity', 'action', 'profile', 'siteId', 'command', 'undoOf', 'changed', 'unchanged', 'failed', 'undone', 'undoneBy', 'ended'];
+const FIELDS = ['id', 'short', 'journal', 'createdAt', 'when', 'entity', 'action', 'profile', 'siteId', 'command', 'undoOf', 'changed', 'unchanged', 'failed', 'undone', 'undoneBy', 'ended'];
 
 export function register(program: Command, ctx: Context): void {
   addFormatFlags(
@@ -67,6 +68,6 @@ export async function run(opts: HistoryOptions, ctx: Context): Promise<void> {
     .filter((c) => !noun || c.entity === noun)
     .reverse()
     .slice(0, limit)
-    .map((c): Row => ({ ...c, undone: c.undoneBy ? `by ${shortId(c.undoneBy)}` : c.undoOf ? `(undoes ${shortId(c.undoOf)})` : '' }));
+    .map((c): Row => ({ ...c, when: new Date(c.createdAt), undone: c.undoneBy ? `by ${shortId(c.undoneBy)}` : c.undoOf ? `(undoes ${shortId(c.undoOf)})` : '' }));
   await printRecords(ctx.io, format, changes, COLUMNS, { now: ctx.now() });
 }
