@@ -160,9 +160,13 @@ function addCompletion(program: Command, ctx: Context): void {
     .action(async (shell: string) => {
       if (!(SHELLS as readonly string[]).includes(shell)) throw new UserError(`unknown shell '${shell}'`, `use one of ${SHELLS.join(', ')}`);
       const [{ completionScript, completionTree }, full] = await Promise.all([import('./commands/completion/scripts.js'), createProgram(ctx, [], { allNouns: true })]);
-      // Named after the program as the user runs it (its base name), when that is a plain command name.
-      const base = (ctx.bin.split(/[\\/]/).pop() ?? '').replace(/\.js$/, '');
-      ctx.io.stdout.write(completionScript(shell as Shell, completionTree(full), /^[A-Za-z0-9_.-]+$/.test(base) ? base : 'sitectl'));
+      // Named after the program (`sitectl`), and also after the name it was invoked as when that differs
+      // (`./bin/sitectl.js` completes through its base name `sitectl.js`), when that is a plain command name.
+      const invoked = ctx.bin.split(/[\\/]/).pop() ?? '';
+      const plain = (n: string) => /^[A-Za-z0-9_.-]+$/.test(n);
+      const base = invoked.replace(/\.js$/, '');
+      const name = plain(base) ? base : 'sitectl';
+      ctx.io.stdout.write(completionScript(shell as Shell, completionTree(full), name, plain(invoked) && invoked !== name ? [invoked] : []));
     });
 }
 

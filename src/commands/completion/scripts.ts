@@ -63,18 +63,23 @@ const sq = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 const flat = (s: string) => s.replace(/\s+/g, ' ').trim();
 
 /**
- * The completion script for `shell`, for the program named `bin`.
+ * The completion script for `shell`, for the program named `bin` and, registered to the same function, the names in
+ * `also` (the name it was invoked as: `sitectl.js` for `./bin/sitectl.js`, which bash and zsh look up by the part
+ * after the last slash, as fish does).
  * @throws RangeError for a shell other than bash, zsh or fish
  */
-export function completionScript(shell: Shell, nodes: CompletionNode[], bin: string): string {
+export function completionScript(shell: Shell, nodes: CompletionNode[], bin: string, also: readonly string[] = []): string {
   const fn = `_${bin.replace(/[^A-Za-z0-9_]/g, '_')}`;
+  const names = [bin, ...also.filter((n) => n !== bin)];
   switch (shell) {
     case 'bash':
-      return bashScript(nodes, bin, fn);
+      return bashScript(nodes, bin, fn) + names.slice(1).map((n) => `complete -o default -F ${fn} ${n}\n`).join('');
     case 'zsh':
-      return zshScript(nodes, bin, fn);
+      return zshScript(nodes, bin, fn)
+        .replace(`#compdef ${bin}\n`, `#compdef ${names.join(' ')}\n`)
+        .replace(`compdef ${fn} ${bin}\n`, `compdef ${fn} ${names.join(' ')}\n`);
     case 'fish':
-      return fishScript(nodes, bin, fn);
+      return names.map((n, i) => (i === 0 ? fishScript(nodes, n, fn) : fishScript(nodes, n, fn).replace(/^[\s\S]*?\ncomplete -c /, 'complete -c '))).join('');
     default:
       throw new RangeError(`unknown shell ${String(shell)}`);
   }

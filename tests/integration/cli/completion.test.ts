@@ -80,4 +80,28 @@ words=(sitectl ${words.map((w) => `'${w}'`).join(' ')}); CURRENT=\${#words}; _si
     expect(run('sitectl services pricing-plans ').split('\n').filter(Boolean).map((l) => l.split('\t')[0])).toEqual(['add', 'remove']);
     expect(run('sitectl --profile x emulator cl')).toMatch(/^clock\t/m);
   });
+
+  it('completes the name it was invoked as (./bin/sitectl.js) as well as sitectl', async () => {
+    const scriptOf = async (sh: string) => {
+      const r = await runInProcess(['completion', sh], { bin: './bin/sitectl.js' });
+      expect(r.code, r.stderr).toBe(0);
+      const file = join(sandbox.root, `invoked.${sh}`);
+      writeFileSync(file, r.stdout);
+      return file;
+    };
+    // bash looks a path's compspec up by the part after the last slash.
+    const bash = await scriptOf('bash');
+    expect(shell('bash', ['-c', `source '${bash}'; complete -p sitectl.js; complete -p sitectl`])).toBe(
+      'complete -o default -F _sitectl sitectl.js\ncomplete -o default -F _sitectl sitectl\n',
+    );
+    expect(shell('bash', ['-c', `source '${bash}'; COMP_WORDS=(./bin/sitectl.js serv); COMP_CWORD=1; _sitectl; printf '%s\\n' "\${COMPREPLY[@]}"`]).trim()).toBe('services');
+    if (hasZsh) {
+      const zsh = await scriptOf('zsh');
+      expect(shell('zsh', ['-c', `compdef() { print -r -- "$*"; }; source '${zsh}'`]).trim()).toBe('_sitectl sitectl sitectl.js');
+    }
+    if (hasFish) {
+      const fish = await scriptOf('fish');
+      expect(shell('fish', ['-c', `source '${fish}'; complete -C './bin/sitectl.js serv'`])).toMatch(/^services\tList, inspect/m);
+    }
+  });
 });
