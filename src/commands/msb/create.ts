@@ -52,7 +52,7 @@ export function register(parent: Command, ctx: Context): void {
     .option('--confirmed', 'create them CONFIRMED')
     .option('--skip-availability', 'book even full or taken slots (marked double-booked)')
     .option('--tz <zone>', 'read the starts in this IANA zone (default: the site’s)')
-    .addHelpText('after', "\nExample:\n  sitectl msb create --booking 'Classic Facial@2026-11-24T10:00' --booking 'Swedish Massage' --email ana@example.com");
+    .addHelpText('after', "\nExample:\n  sitectl msb create --booking 'Classic Facial@tomorrow 10:00' --booking 'Swedish Massage' --email ana@example.com");
   addFormatFlags(cmd).action(async (o: CreateOptions) => {
     await run(o, ctx);
   });

@@ -12,13 +12,18 @@ import { createCliSandbox, runInProcess, startTestEmulator, type CliSandbox, typ
 const NOUNS = ['services', 'bookings', 'msb', 'staff', 'members', 'plans', 'orders', 'checkout', 'auth', 'availability', 'emulator', 'profile'];
 
 let emu: TestEmulator;
+/** The same demo data with the emulator's clock 31 days ahead: examples must not depend on a fixed date. */
+let later: TestEmulator;
 let sandbox: CliSandbox;
 beforeAll(async () => {
   emu = await startTestEmulator({ seed: 'demo' });
+  later = await startTestEmulator({ seed: 'demo' });
+  expect((await later.request('PUT', '/__emulator/clock', { advance: '31d' })).status).toBe(200);
   sandbox = createCliSandbox();
 });
 afterAll(async () => {
   await emu?.close();
+  await later?.close();
   if (sandbox) {
     await runInProcess(['emulator', 'stop'], { sandbox });
     sandbox.cleanup();
@@ -67,7 +72,7 @@ describe('help', () => {
     ]);
   });
 
-  it.each(NOUNS)('%s --help ends with examples, and each runs as printed on the demo data', async (noun) => {
+  it.each(NOUNS)('%s --help ends with examples, and each runs as printed on the demo data, today and 31 days on', async (noun) => {
     const help = await runInProcess([noun, '--help']);
     expect(help.code).toBe(0);
     const examples = examplesOf(help.stdout);
@@ -75,9 +80,12 @@ describe('help', () => {
     // The emulator's examples act on the sandbox's local emulator, which the first command starts (as on a new machine).
     if (noun === 'emulator') expect((await runInProcess(['services', 'count'], { sandbox })).code).toBe(0);
     for (const example of examples) {
-      // The emulator's own verbs act on the local emulator of the sandbox; the others on the test emulator.
-      const r = await runInProcess(words(example).slice(1), noun === 'emulator' ? { sandbox } : { emulator: emu, sandbox });
-      expect(r.code, `${example}\n${r.stderr}`).toBe(0);
+      // The emulator's own verbs act on the local emulator of the sandbox; the others on the test emulators, today
+      // and with the emulator's clock 31 days ahead.
+      for (const target of noun === 'emulator' ? [undefined] : [emu, later]) {
+        const r = await runInProcess(words(example).slice(1), target ? { emulator: target, sandbox } : { sandbox });
+        expect(r.code, `${example}${target === later ? ' (clock +31 days)' : ''}\n${r.stderr}`).toBe(0);
+      }
     }
   });
 
