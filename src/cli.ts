@@ -6,7 +6,7 @@
  * Only what every command needs (streams, errors, the context, Commander and the root program) is imported
  * statically from here. The rest is one dynamic import away: the invoked noun (program.ts), the config reader,
  * daemon helpers and API client (context-deps.ts), undici (api/transport.ts), Ink/React (src/ui), the emulator
- * server (better-sqlite3), conf (profile writes), the column engine and date-fns (TTY output).
+ * server (node:sqlite), conf (profile writes), the column engine and date-fns (TTY output).
  */
 export { createIOStreams } from './core/iostreams.js';
 export { AuthError, CancelError, DeclinedError, ExitCode, ExitStatus, PartialFailureError, UserError } from './core/errors.js';

@@ -2,7 +2,7 @@
  * Finding, starting and stopping a background emulator from the CLI (contracts.md "Starting the local
  * emulator from the CLI"; docs/architecture.md "Layout and dependency direction": src/local is the CLI side of the emulator, it spawns the server and never
  * imports it). The CLI loads this module on every call against the local profile, so it imports only node
- * builtins: never better-sqlite3 or the server.
+ * builtins: never the emulator store (node:sqlite) or the server.
  *
  * Files in the data dir: `admin-key.json` (written by the emulator at first start), `emulator.pid.json`
  * (`{pid, url, port}`, written by the server process once it listens, removed on a clean stop),

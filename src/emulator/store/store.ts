@@ -113,7 +113,7 @@ export class Store {
   private readonly stmt;
   private checkpointer: Checkpointer | undefined;
   private commits = 0;
-  /** One transaction wrapper for every call: better-sqlite3 nests it as a savepoint inside an open one. */
+  /** One transaction wrapper for every call: sqlite.ts nests it as a savepoint inside an open one. */
   private readonly inTransaction: <T>(fn: () => T) => T;
   private readonly queryTables = new Map<string, QueryTable>();
   /** Inside {@link bulkLoad}. */
