@@ -83,6 +83,7 @@ export function browserKey(state: BrowserState, input: string, key: BrowserKey, 
   // On a linked view r also looks the source's address up again; the panes are read once it answers.
   if (input === 'r') return acts(state.linked ? { type: 'relink' } : { type: 'refresh' });
   if (input === 's') return acts({ type: 'sort-next' });
+  if (input === 'o' || key.rightArrow) return acts({ type: 'reveal' });
   if (input === 'S') return acts({ type: 'sort-flip' });
   if (input === 'q') return { kind: 'quit', interrupted: false };
   if (actionKeys.includes(input)) return { kind: 'run', key: input };

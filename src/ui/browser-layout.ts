@@ -40,8 +40,17 @@ export function paneTable(pane: PaneState, shapes: PaneSpec['shapes'], sample: r
   const headers = pane.columns.map((h, i) => (pane.sort?.col === i ? `${h}${pane.sort.desc ? '↓' : '↑'}` : h));
   // A column of times (its rows carry a sort key) is never cut unless its pane says otherwise.
   const all: ColumnShape[] = headers.map((header, i) => ({ ...shapes?.[i], fit: shapes?.[i]?.fit ?? (sample.some((r) => r.keys?.[i] !== undefined) ? 'whole' : 'cut'), header }));
-  const plan = planColumns(all, sample.map((r) => r.cells), width);
+  const plan = planColumns(pane.reveal ? revealed(all) : all, sample.map((r) => r.cells), width);
   return { plan, shapes: all, header: planHeader(plan, all) };
+}
+
+/**
+ * The shapes with the optional columns' priorities reversed (the key columns, priority 0, untouched): the columns
+ * that give way first now stay, so the ones hidden at this width show (`o` / `→`).
+ */
+export function revealed(shapes: readonly ColumnShape[]): ColumnShape[] {
+  const top = Math.max(0, ...shapes.map((s) => s.priority ?? 0));
+  return shapes.map((s) => ((s.priority ?? 0) > 0 ? { ...s, priority: top + 1 - s.priority! } : s));
 }
 
 /** One table line of `cells` as the pane's table lays them out. */
@@ -150,6 +159,7 @@ export function helpLines(actions: readonly UiAction[], panes: number, width = 1
     ['enter', 'details (↑ ↓ pgup pgdn scroll them); esc back'],
     ['/', 'filter: text filters the loaded rows, field=value (as --where) asks the server; the whole filter is on the line: ctrl-u clears, ctrl-w erases a word, ← → ctrl-a ctrl-e move'],
     ['s S', 'sort by the next column, reverse: by the server when it can, else the loaded rows (the title says so)'],
+    ['o →', 'show the columns that do not fit (› in the header says some are hidden) instead of the optional ones; again to go back'],
     ...(panes > 1 ? [['tab shift-tab', 'next, previous pane'] as [string, string]] : []),
     ['r  q ctrl-c', 'refresh; quit'],
   ];

@@ -40,6 +40,11 @@ export interface PaneState {
   /** Per column: the server can sort by it (the pane is then read again in that order, over every page). */
   sortable: readonly boolean[];
   /**
+   * `o` or `→`: the columns that did not fit are shown instead of the optional ones that did (the key columns
+   * stay), as k9s reveals a table's hidden columns; again to go back.
+   */
+  reveal?: boolean;
+  /**
    * Column index and direction of the sort. `server`: the rows come sorted from the server; otherwise the loaded
    * rows are sorted here (and, until every page is read, only those).
    */
@@ -96,6 +101,7 @@ export type BrowserAction =
   | { type: 'select' }
   | { type: 'clear-selection' }
   | { type: 'sort-next' }
+  | { type: 'reveal' }
   | { type: 'sort-flip' }
   | { type: 'pane'; delta: number }
   | { type: 'filter-start' }
@@ -249,6 +255,8 @@ export function browserReducer(state: BrowserState, action: BrowserAction): Brow
     }
     case 'clear-selection':
       return withPane(state, undefined, (p) => ({ ...p, selected: [] }));
+    case 'reveal':
+      return withPane(state, undefined, (p) => ({ ...p, reveal: !p.reveal }));
     case 'sort-next':
       return withPane(state, undefined, (p) => {
         const col = p.sort ? p.sort.col + 1 : 0;
