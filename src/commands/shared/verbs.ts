@@ -128,7 +128,9 @@ export function listVerb<E>(spec: ListSpec<E>): Verb<ListOptions> {
         yield* list;
       }
     }
-    await printRecords(ctx.io, format, entities(), spec.columns?.(opts) ?? spec.view.columns, { now: ctx.now() });
+    // On a terminal, times are on the site's clock (or --tz's), as the interactive views show them.
+    const zone = people ? await tableZone(ctx, api, opts) : undefined;
+    await printRecords(ctx.io, format, entities(), spec.columns?.(opts) ?? spec.view.columns, { now: ctx.now(), zone });
     if (ctx.io.isStdoutTTY && format.kind === 'table') {
       if (shown === 0) notice(ctx.io, `No ${view.noun.many} match.`);
       else if (total !== undefined && total > shown) notice(ctx.io, `Showing ${shown} of ${total} ${view.noun.many}; use --limit N or --all for more.`);
@@ -158,6 +160,19 @@ export interface GetOptions extends FormatFlags {
   id: string;
 }
 
+/**
+ * The clock a table on a terminal shows times on (docs/architecture.md, the one time rule): `--tz` when the verb
+ * has it, else the site's (its default business location's); undefined (this machine's) when the site's cannot be
+ * read, so a table is never lost to that lookup.
+ */
+async function tableZone(ctx: Context, api: ApiClient, opts: object): Promise<string | undefined> {
+  // Loaded here, for terminals only: the site's zone comes from the services API's locations query.
+  const { siteZone, tzFlag } = await import('./time.js');
+  const tz = (opts as { tz?: unknown }).tz;
+  if (typeof tz === 'string') return tzFlag(tz);
+  return siteZone(ctx, api).catch(() => undefined);
+}
+
 /** `NOUN get ID`: one entity (a unique id prefix is enough), as a readable view, TSV, or JSON. */
 export function getVerb<E>(spec: { view: EntityView<E>; description: string; fetch(api: ApiClient, id: string, signal: AbortSignal): Promise<E> }): Verb<GetOptions> {
   const view = spec.view as EntityView<unknown>;
@@ -166,8 +181,10 @@ export function getVerb<E>(spec: { view: EntityView<E>; description: string; fet
     const api = await ctx.api();
     const id = await idOf(ctx, api, view, opts.id);
     const entity = await spec.fetch(api, id, ctx.signal);
-    if (format.kind === 'table' && ctx.io.isStdoutTTY) await spec.view.prepare?.(api, [entity], ctx.signal);
-    await printRecord(ctx.io, format, entity, { rows: spec.view.rows(entity), columns: spec.view.columns, now: ctx.now() });
+    const people = format.kind === 'table' && ctx.io.isStdoutTTY;
+    if (people) await spec.view.prepare?.(api, [entity], ctx.signal);
+    const zone = people ? await tableZone(ctx, api, opts) : undefined;
+    await printRecord(ctx.io, format, entity, { rows: spec.view.rows(entity), columns: spec.view.columns, now: ctx.now(), zone });
   };
   return {
     run,

@@ -68,6 +68,11 @@ describe('members list, get, create, update, slug, clear-contact', () => {
     expect(rows).toHaveLength(3);
     expect(rows[0]).toMatch(/^[0-9a-f]{8}\s+ada\.abbott@example\.com\s+Ada Abbott\s+APPROVED/);
     expect(table.stderr).toMatch(/Showing 3 of \d+ members/);
+    // Times on the site's clock (its default business location's zone), not this machine's.
+    const created = json(await cli(['members', 'list', '--limit', '3', '--json', 'createdDate'])).map((m: { createdDate: string }) =>
+      new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Los_Angeles', year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date(m.createdDate)),
+    );
+    rows.forEach((r, i) => expect(r.trimEnd().endsWith(created[i]!), `${r} / ${created[i]}`).toBe(true));
     expectError(await cli(['members', 'list', '--status', 'ASLEEP']), 2, /--status: unknown value 'ASLEEP'/);
     expectError(await cli(['members', 'list', '--where', 'nosuchfield=1']), 2, /nosuchfield/);
   });
