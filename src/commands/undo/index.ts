@@ -19,7 +19,8 @@
  * failed; 1 when nothing of the change can be undone; 2 for an unknown change id or a missing --yes.
  */
 import type { Command } from 'commander';
-import { type EntityAction, patchAction, undoCreateAction } from '../../bulk/actions.js';
+import type { EntityAction } from '../../bulk/actions.js';
+import { patchAction, undoCreateAction } from '../../bulk/undo-actions.js';
 import type { ChangeSet } from '../../bulk/changes.js';
 import type { ChunkRunner } from '../../bulk/execute.js';
 import { MAX_BULK_SERVICES } from '../../api/services.js';

@@ -1,0 +1,67 @@
+/**
+ * The inverse actions `sitectl undo` runs through the bulk engine (docs/architecture.md, history and undo): fields
+ * set back at the revision a change left, and what a change created deleted if unchanged since. They extend the
+ * actions of actions.ts (the same settling and delete), kept apart so that file holds what every bulk verb uses.
+ */
+import { changedValues, deleteAction, type EntityAction, settleBy, settleUpdate } from './actions.js';
+import { type ChangeSet, diffChange } from './changes.js';
+import type { ChunkRunner } from './execute.js';
+import type { JournalArgs } from './journal.js';
+import type { Entity } from './port.js';
+
+/**
+ * Sets each target's own fields back (`sitectl undo` of an update): `patches` holds every target's ChangeSet, and
+ * `expect` the revision the change being undone left; a target at another revision was changed since and is
+ * skipped, never overwritten. Journaled as an update (with its before-image), so it can be undone in turn.
+ */
+export function patchAction<E extends Entity>(opts: {
+  patches: ReadonlyMap<string, ChangeSet>;
+  expect: ReadonlyMap<string, string | undefined>;
+  send: ChunkRunner['send'];
+  chunkSize: number;
+  args: JournalArgs;
+}): EntityAction<E> {
+  const patchOf = (id: string): ChangeSet => opts.patches.get(id) ?? { sets: [], mask: [] };
+  return {
+    name: 'update',
+    done: 'updated',
+    title: 'Undoing',
+    args: opts.args,
+    beforeImage: changedValues,
+    columns: [...new Set([...opts.patches.values()].flatMap((c) => c.mask))],
+    chunkSize: opts.chunkSize,
+    items: {
+      kind: 'targets',
+      plan: (e) => {
+        const left = opts.expect.get(e.id);
+        if (left !== undefined && e.revision !== left) return { skip: `changed since (revision ${left} -> ${e.revision})` };
+        const changes = diffChange(e, patchOf(e.id));
+        return changes.length === 0 ? 'unchanged' : { changes };
+      },
+    },
+    runner: (port) => ({
+      done: 'updated',
+      send: opts.send,
+      settle: settleBy<E>(port, settleUpdate(port, (id) => patchOf(id))),
+    }),
+  };
+}
+
+/**
+ * Deletes what a change created (`sitectl undo` of a create or clone), each only if it still has the revision it
+ * was created with (`expect`); one changed since is skipped, one already gone counts as deleted.
+ */
+export function undoCreateAction<E extends Entity>(opts: { expect: ReadonlyMap<string, string | undefined>; send: ChunkRunner['send']; chunkSize: number; args: JournalArgs }): EntityAction<E> {
+  const base = deleteAction<E>(opts);
+  return {
+    ...base,
+    title: 'Undoing',
+    items: {
+      kind: 'targets',
+      plan: (e) => {
+        const left = opts.expect.get(e.id);
+        return left !== undefined && e.revision !== left ? { skip: `changed since it was created (revision ${left} -> ${e.revision})` } : { changes: [] };
+      },
+    },
+  };
+}
