@@ -207,6 +207,11 @@ export interface CallOptions {
   signal?: AbortSignal;
   /** Overrides the operation's `idempotent` (a caller that recognises its own earlier attempt may retry). */
   idempotent?: boolean;
+  /**
+   * The schema the reply is checked with instead of the operation's: a list printed as the platform sent it
+   * checks only the page's shape ({@link ListOptions.asSent} in paging.ts).
+   */
+  reply?: $ZodType;
 }
 
 /**
@@ -234,7 +239,7 @@ export function invoke<Op extends Operation>(
     complexQuery: op.complexQuery,
     longGetFallback: op.longGetFallback,
     accountLevel: op.accountLevel,
-    schema: op.reply as $ZodType<ReplyOf<Op>>,
+    schema: (opts.reply ?? op.reply) as $ZodType<ReplyOf<Op>>,
     idempotent: opts.idempotent ?? op.idempotent ?? op.method === 'GET',
     signal: opts.signal,
   });

@@ -5,9 +5,11 @@
  * `collect` gathers an iterator into an array with an upper bound. Every iterator stops early when the consumer
  * breaks out of its `for await`, so no page is fetched that nobody reads.
  */
+import * as z from 'zod/mini';
+import type { $ZodType } from 'zod/v4/core';
 import type { ApiClient } from './client.js';
 import { invoke, type ItemOf, type Operation, type PagingSpec } from './family.js';
-import type { Filter, PagingMetadata, Sorting } from './schemas/common.js';
+import { type Filter, PagingMetadata, type Sorting } from './schemas/common.js';
 
 /** One page of a list call: the entities plus the reply's `pagingMetadata`. */
 export interface Page<T> {
@@ -139,6 +141,32 @@ export interface ListOptions extends PagingOptions {
   signal?: AbortSignal;
   /** Wraps each page request, e.g. to read it again after a retryable failure (the bulk engine's plan). */
   attempt?: <T>(read: () => Promise<T>) => Promise<T>;
+  /**
+   * Items as the platform sent them, for a caller that passes them on without reading their fields (a list
+   * printed as JSON): each reply is checked to be a page (its items a list of objects, its paging metadata
+   * parsed, as the pages need it), but the items are not parsed field by field, so their dates stay ISO text
+   * and their keys keep the platform's order. Parsing a 50-service page with the full schema is ~40 % of
+   * `services list --json`'s own start-up cost (docs/runtime.md "Start-up"). Default false: items parsed.
+   */
+  asSent?: boolean;
+}
+
+const AS_SENT = new WeakMap<ListOperation, $ZodType>();
+
+/**
+ * The reply schema of {@link ListOptions.asSent} for `op`: `{[items]: object[], [meta]: PagingMetadata}`, other
+ * keys passed through.
+ */
+function asSentReply(op: ListOperation): $ZodType {
+  let schema = AS_SENT.get(op);
+  if (!schema) {
+    const { items, meta = 'pagingMetadata' } = op.paging;
+    // Each item only checked to be an object: a looseObject would still walk every key of every item.
+    const item = z.custom<Record<string, unknown>>((v) => typeof v === 'object' && v !== null && !Array.isArray(v), { message: 'expected an object' });
+    schema = z.looseObject({ [items]: z.optional(z.nullable(z.array(item))), [meta]: z.optional(z.nullable(PagingMetadata)) });
+    AS_SENT.set(op, schema);
+  }
+  return schema;
 }
 
 /** A list operation: one whose table entry declares how it pages. */
@@ -171,8 +199,9 @@ export function listPages<Op extends ListOperation>(api: ApiClient, op: Op, opts
     return out;
   };
   const attempt = opts.attempt ?? (<T>(read: () => Promise<T>) => read());
+  const replySchema = opts.asSent ? asSentReply(op) : undefined;
   const fetchPage = async (paging: Record<string, unknown>): Promise<Page<ItemOf<Op>>> => {
-    const reply = (await attempt(() => invoke(api, op, paging as never, { signal: opts.signal }))) as Record<string, unknown>;
+    const reply = (await attempt(() => invoke(api, op, paging as never, { signal: opts.signal, reply: replySchema }))) as Record<string, unknown>;
     const items = (reply[spec.items] ?? []) as ItemOf<Op>[];
     return { items, pagingMetadata: reply[spec.meta ?? 'pagingMetadata'] as PagingMetadata | undefined };
   };

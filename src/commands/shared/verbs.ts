@@ -119,7 +119,9 @@ export function listVerb<E>(spec: ListSpec<E>): Verb<ListOptions> {
     async function* entities(): AsyncGenerator<E> {
       if (selected === null) return;
       const params = view.params || extra.params ? { ...view.params, ...extra.params } : undefined;
-      for await (const page of listPages(api, op, { filter: wireFilter(view, filter), sort, limit, pageSize: limit, params, signal: ctx.signal })) {
+      // JSON passes the items on as the platform sent them: nothing of them is read, so they are not parsed.
+      const asSent = format.kind === 'json' || format.kind === 'ndjson';
+      for await (const page of listPages(api, op, { filter: wireFilter(view, filter), sort, limit, pageSize: limit, params, signal: ctx.signal, asSent })) {
         if (total === undefined && page.pagingMetadata && !page.pagingMetadata.tooManyToCount) total = page.pagingMetadata.total;
         shown += page.items.length;
         const list = spec.view.fromItem ? page.items.map((item) => spec.view.fromItem!(item)) : (page.items as E[]);

@@ -365,4 +365,25 @@ describe('list pages from the table (listPages)', () => {
       { search: { cursorPaging: { limit: 2, cursor: 'c2' } } },
     ]);
   });
+
+  it('asSent: items as the platform sent them (ISO text, its key order), the page still checked and paged', async () => {
+    h = harness();
+    const sent = { createdDate: '2025-01-01T00:00:00Z', id: 'a', revision: '2', name: 'A' };
+    on(h, 'POST', '/_api/bookings/v2/services/query', () => ({ status: 200, data: { services: [sent], pagingMetadata: { count: 1, offset: 0, total: 1 } } }));
+    const got = await collect(items(listPages(h.api, serviceOps.queryServices, { asSent: true })));
+    expect(got).toEqual([sent]);
+    expect(Object.keys(got[0]!)).toEqual(Object.keys(sent));
+    // Parsed (the default), the same reply's date is a Date.
+    on(h, 'POST', '/_api/bookings/v2/services/query', () => ({ status: 200, data: { services: [sent], pagingMetadata: { count: 1, offset: 0, total: 1 } } }));
+    const parsed = await collect(items(listPages(h.api, serviceOps.queryServices)));
+    expect(parsed[0]!.createdDate).toBeInstanceOf(Date);
+  });
+
+  it('asSent still refuses a reply that is not a page: an item that is not an object, a services key that is not a list', async () => {
+    h = harness();
+    on(h, 'POST', '/_api/bookings/v2/services/query', () => ({ status: 200, data: { services: ['a'], pagingMetadata: { count: 1 } } }));
+    await expect(collect(items(listPages(h.api, serviceOps.queryServices, { asSent: true })))).rejects.toThrow(/unexpected reply: services\.0: expected an object/);
+    on(h, 'POST', '/_api/bookings/v2/services/query', () => ({ status: 200, data: { services: { id: 'a' } } }));
+    await expect(collect(items(listPages(h.api, serviceOps.queryServices, { asSent: true })))).rejects.toThrow(/unexpected reply: services/);
+  });
 });
