@@ -22,39 +22,49 @@ export const DEFAULT_BASE_URL = 'https://www.wixapis.com';
 /** The profile that targets the local emulator when nothing else is configured. */
 export const LOCAL_PROFILE = 'local';
 
-// zod/mini (tree-shakable, see api/schemas/common.ts) has no messages of its own: without English every problem
-// this file reports would read "Invalid input".
-z.config(en());
+/**
+ * The file's schemas, built on first use (building zod schemas is start-up time, and a command given its
+ * profile in the environment never reads the file).
+ */
+function buildSchemas() {
+  // zod/mini (tree-shakable, see api/schemas/common.ts) has no messages of its own: without English every problem
+  // this file reports would read "Invalid input".
+  z.config(en());
+  const profileName = z
+    .string()
+    .check(z.regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/, 'letters, digits, ".", "_" and "-", at most 64 characters'));
+  /** A stored credential. Only API keys so far; OAuth kinds join this union with `sitectl login`. */
+  const credential = z.discriminatedUnion('type', [z.object({ type: z.literal('apiKey'), apiKey: z.string().check(z.minLength(1)) })]);
+  const profile = z.object({
+    name: profileName,
+    /** e.g. 'https://www.wixapis.com' or 'http://127.0.0.1:PORT'; no trailing slash. */
+    baseUrl: z.url({ protocol: /^https?$/ }),
+    siteId: z.optional(z.string().check(z.minLength(1))),
+    /**
+     * The app instance (the app's installation on the site) the client-credentials grant names as `instance_id`
+     * (the SDK's `AppStrategy({appId, appSecret, instanceId})`).
+     */
+    instanceId: z.optional(z.string().check(z.minLength(1), z.maxLength(100))),
+    credential: z.optional(credential),
+  });
+  const config = z.object({
+    currentProfile: z.optional(profileName),
+    profiles: z._default(z.record(z.string(), profile), {}),
+  });
+  return { profileName, credential, profile, config };
+}
 
-const profileNameSchema = z
-  .string()
-  .check(z.regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/, 'letters, digits, ".", "_" and "-", at most 64 characters'));
+let built: ReturnType<typeof buildSchemas> | undefined;
+const schemas = () => (built ??= buildSchemas());
 
-/** A stored credential. Only API keys so far; OAuth kinds join this union with `sitectl login`. */
-export const credentialSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('apiKey'), apiKey: z.string().check(z.minLength(1)) }),
-]);
-export type StoredCredential = z.infer<typeof credentialSchema>;
+export type StoredCredential = z.infer<ReturnType<typeof buildSchemas>['credential']>;
+export type Profile = z.infer<ReturnType<typeof buildSchemas>['profile']>;
+export type Config = z.infer<ReturnType<typeof buildSchemas>['config']>;
 
-export const profileSchema = z.object({
-  name: profileNameSchema,
-  /** e.g. 'https://www.wixapis.com' or 'http://127.0.0.1:PORT'; no trailing slash. */
-  baseUrl: z.url({ protocol: /^https?$/ }),
-  siteId: z.optional(z.string().check(z.minLength(1))),
-  /**
-   * The app instance (the app's installation on the site) the client-credentials grant names as `instance_id`
-   * (the SDK's `AppStrategy({appId, appSecret, instanceId})`).
-   */
-  instanceId: z.optional(z.string().check(z.minLength(1), z.maxLength(100))),
-  credential: z.optional(credentialSchema),
-});
-export type Profile = z.infer<typeof profileSchema>;
-
-export const configSchema = z.object({
-  currentProfile: z.optional(profileNameSchema),
-  profiles: z._default(z.record(z.string(), profileSchema), {}),
-});
-export type Config = z.infer<typeof configSchema>;
+/** The schema of one profile (`profile add` checks its candidate with it). */
+export function profileSchema() {
+  return schemas().profile;
+}
 
 /** What `readConfig` found. `problem` is a one-line description when the file exists but is unusable. */
 export interface ConfigRead {
@@ -87,7 +97,7 @@ export function configPath(env: NodeJS.ProcessEnv): string {
  * @param from where the name came from (`--profile`, `SITECTL_PROFILE`), for the message
  */
 export function checkProfileName(name: string, from?: string): string {
-  const r = profileNameSchema.safeParse(name);
+  const r = schemas().profileName.safeParse(name);
   if (!r.success) throw new UserError(`invalid profile name '${name}'${from ? ` in ${from}` : ''}: ${r.error.issues[0]?.message}`);
   return name;
 }
@@ -109,7 +119,7 @@ export function readConfig(env: NodeJS.ProcessEnv): ConfigRead {
   } catch (e) {
     return { path, config: { profiles: {} }, exists: true, problem: `${path} is not valid JSON (${(e as Error).message})` };
   }
-  const parsed = configSchema.safeParse(data);
+  const parsed = schemas().config.safeParse(data);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const where = issue?.path.length ? issue.path.join('.') : '(root)';
@@ -127,7 +137,7 @@ export async function updateConfig(env: NodeJS.ProcessEnv, change: (config: Conf
   if (current.problem) {
     throw new UserError(current.problem, `fix the file or move it away, then retry`);
   }
-  const next = configSchema.parse(change(structuredClone(current.config)));
+  const next = schemas().config.parse(change(structuredClone(current.config)));
   // The directory holds secrets: owner-only whatever the umask (conf would create it with the umask's mode).
   const dir = configDir(env);
   mkdirSync(dir, { recursive: true, mode: 0o700 });

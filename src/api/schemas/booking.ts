@@ -8,7 +8,7 @@
  * extend are open (an unknown value still parses).
  */
 import * as z from 'zod/mini';
-import { Address, bounded, bulkResult, isoDate, once, openEnum, PagingMetadata, requestShapes } from './common.js';
+import { Address, bounded, bulkResult, isoDate, lazySchema, once, openEnum, PagingMetadata, requestShapes } from './common.js';
 
 export const BookingStatusValues = ['CREATED', 'CONFIRMED', 'CANCELED', 'PENDING', 'DECLINED', 'WAITING_LIST'] as const;
 export type BookingStatus = (typeof BookingStatusValues)[number];
@@ -24,173 +24,211 @@ export const ActorValues = ['UNDEFINED_ACTOR', 'BUSINESS', 'CUSTOMER'] as const;
 export const PlatformValues = ['UNDEFINED_PLATFORM', 'WEB', 'MOBILE_APP'] as const;
 
 /** Where a slot or session takes place. */
-export const SlotLocation = z.looseObject({
-  id: z.optional(z.nullable(z.string())),
-  name: z.optional(z.nullable(z.string())),
-  formattedAddress: z.optional(z.nullable(z.string())),
-  locationType: z.optional(openEnum(SlotLocationTypeValues)),
-});
+export const SlotLocation = lazySchema(() =>
+  z.looseObject({
+    id: z.optional(z.nullable(z.string())),
+    name: z.optional(z.nullable(z.string())),
+    formattedAddress: z.optional(z.nullable(z.string())),
+    locationType: z.optional(openEnum(SlotLocationTypeValues)),
+  }),
+);
 
 /** The staff member (resource) of a slot. */
-export const SlotResource = z.looseObject({
-  id: z.optional(z.nullable(z.string())),
-  name: z.optional(z.nullable(z.string())),
-  email: z.optional(z.nullable(z.string())),
-  scheduleId: z.optional(z.nullable(z.string())),
-});
+export const SlotResource = lazySchema(() =>
+  z.looseObject({
+    id: z.optional(z.nullable(z.string())),
+    name: z.optional(z.nullable(z.string())),
+    email: z.optional(z.nullable(z.string())),
+    scheduleId: z.optional(z.nullable(z.string())),
+  }),
+);
 
 /** A booked or available slot: one session of a class, or a time with a staff member for an appointment. */
-export const Slot = z.looseObject({
-  serviceId: z.optional(z.string()),
-  scheduleId: z.optional(z.string()),
-  eventId: z.optional(z.nullable(z.string())),
-  sessionId: z.optional(z.nullable(z.string())),
-  startDate: z.optional(z.nullable(z.string())),
-  endDate: z.optional(z.nullable(z.string())),
-  timezone: z.optional(z.nullable(z.string())),
-  resource: z.optional(SlotResource),
-  location: z.optional(SlotLocation),
-});
+export const Slot = lazySchema(() =>
+  z.looseObject({
+    serviceId: z.optional(z.string()),
+    scheduleId: z.optional(z.string()),
+    eventId: z.optional(z.nullable(z.string())),
+    sessionId: z.optional(z.nullable(z.string())),
+    startDate: z.optional(z.nullable(z.string())),
+    endDate: z.optional(z.nullable(z.string())),
+    timezone: z.optional(z.nullable(z.string())),
+    resource: z.optional(SlotResource),
+    location: z.optional(SlotLocation),
+  }),
+);
 export type Slot = z.infer<typeof Slot>;
 
 /** A booked course: the whole schedule, from its first session to its last. */
-export const BookedSchedule = z.looseObject({
-  scheduleId: z.optional(z.string()),
-  serviceId: z.optional(z.nullable(z.string())),
-  location: z.optional(SlotLocation),
-  timezone: z.optional(z.nullable(z.string())),
-  firstSessionStart: z.optional(z.nullable(z.string())),
-  lastSessionEnd: z.optional(z.nullable(z.string())),
-});
+export const BookedSchedule = lazySchema(() =>
+  z.looseObject({
+    scheduleId: z.optional(z.string()),
+    serviceId: z.optional(z.nullable(z.string())),
+    location: z.optional(SlotLocation),
+    timezone: z.optional(z.nullable(z.string())),
+    firstSessionStart: z.optional(z.nullable(z.string())),
+    lastSessionEnd: z.optional(z.nullable(z.string())),
+  }),
+);
 
 /** What was booked: a `slot` (appointment, class session) or a `schedule` (course). */
-export const BookedEntity = z.looseObject({
-  slot: z.optional(Slot),
-  schedule: z.optional(BookedSchedule),
-  title: z.optional(z.nullable(z.string())),
-  tags: z.optional(z.nullable(z.array(z.string()))),
-});
+export const BookedEntity = lazySchema(() =>
+  z.looseObject({
+    slot: z.optional(Slot),
+    schedule: z.optional(BookedSchedule),
+    title: z.optional(z.nullable(z.string())),
+    tags: z.optional(z.nullable(z.array(z.string()))),
+  }),
+);
 
 /** Who the booking is for; `fullAddress.geocode` holds latitude/longitude (docs/wire.md §13). */
-export const ContactDetails = z.looseObject({
-  contactId: z.optional(z.nullable(z.string())),
-  firstName: z.optional(z.nullable(z.string())),
-  lastName: z.optional(z.nullable(z.string())),
-  email: z.optional(z.nullable(z.string())),
-  phone: z.optional(z.nullable(z.string())),
-  fullAddress: z.optional(Address),
-  timeZone: z.optional(z.nullable(z.string())),
-  countryCode: z.optional(z.nullable(z.string())),
-});
+export const ContactDetails = lazySchema(() =>
+  z.looseObject({
+    contactId: z.optional(z.nullable(z.string())),
+    firstName: z.optional(z.nullable(z.string())),
+    lastName: z.optional(z.nullable(z.string())),
+    email: z.optional(z.nullable(z.string())),
+    phone: z.optional(z.nullable(z.string())),
+    fullAddress: z.optional(Address),
+    timeZone: z.optional(z.nullable(z.string())),
+    countryCode: z.optional(z.nullable(z.string())),
+  }),
+);
 
 /** Identity of whoever created the booking (one of the ids, plus the contact). */
-export const IdentificationData = z.looseObject({
-  anonymousVisitorId: z.optional(z.string()),
-  memberId: z.optional(z.string()),
-  wixUserId: z.optional(z.string()),
-  appId: z.optional(z.string()),
-  contactId: z.optional(z.nullable(z.string())),
-});
+export const IdentificationData = lazySchema(() =>
+  z.looseObject({
+    anonymousVisitorId: z.optional(z.string()),
+    memberId: z.optional(z.string()),
+    wixUserId: z.optional(z.string()),
+    appId: z.optional(z.string()),
+    contactId: z.optional(z.nullable(z.string())),
+  }),
+);
 
 /** Participants per chosen service variant (instead of `totalParticipants`). */
-export const ParticipantsChoices = z.looseObject({
-  serviceChoices: z.optional(z.array(z.looseObject({ numberOfParticipants: z.optional(z.nullable(z.int())), choices: z.optional(z.array(z.looseObject({}))) }))),
-});
+export const ParticipantsChoices = lazySchema(() =>
+  z.looseObject({
+    serviceChoices: z.optional(z.array(z.looseObject({ numberOfParticipants: z.optional(z.nullable(z.int())), choices: z.optional(z.array(z.looseObject({}))) }))),
+  }),
+);
 
-export const MultiServiceBookingInfo = z.looseObject({
-  id: z.optional(z.nullable(z.string())),
-  type: z.optional(openEnum(MultiServiceBookingTypeValues)),
-});
+export const MultiServiceBookingInfo = lazySchema(() =>
+  z.looseObject({
+    id: z.optional(z.nullable(z.string())),
+    type: z.optional(openEnum(MultiServiceBookingTypeValues)),
+  }),
+);
 
-export const ExtendedFields = z.looseObject({ namespaces: z.optional(z.record(z.string(), z.record(z.string(), z.unknown()))) });
+export const ExtendedFields = lazySchema(() =>
+  z.looseObject({ namespaces: z.optional(z.record(z.string(), z.record(z.string(), z.unknown()))) }),
+);
 
 /** A booking (docs/wire.md §8). Dates become `Date`; revision is a string. */
-export const Booking = z.looseObject({
-  id: z.string(),
-  revision: z.optional(z.nullable(z.string())),
-  bookedEntity: z.optional(BookedEntity),
-  contactDetails: z.optional(ContactDetails),
-  status: z.optional(openEnum(BookingStatusValues)),
-  paymentStatus: z.optional(openEnum(PaymentStatusValues)),
-  selectedPaymentOption: z.optional(openEnum(SelectedPaymentOptionValues)),
-  totalParticipants: z.optional(z.int()),
-  participantsChoices: z.optional(ParticipantsChoices),
-  externalUserId: z.optional(z.nullable(z.string())),
-  createdBy: z.optional(IdentificationData),
-  doubleBooked: z.optional(z.nullable(z.boolean())),
-  multiServiceBookingInfo: z.optional(MultiServiceBookingInfo),
-  extendedFields: z.optional(ExtendedFields),
-  formId: z.optional(z.nullable(z.string())),
-  startDate: z.optional(z.nullable(isoDate)),
-  endDate: z.optional(z.nullable(isoDate)),
-  createdDate: z.optional(z.nullable(isoDate)),
-  updatedDate: z.optional(z.nullable(isoDate)),
-  canceledDate: z.optional(z.nullable(isoDate)),
-});
+export const Booking = lazySchema(() =>
+  z.looseObject({
+    id: z.string(),
+    revision: z.optional(z.nullable(z.string())),
+    bookedEntity: z.optional(BookedEntity),
+    contactDetails: z.optional(ContactDetails),
+    status: z.optional(openEnum(BookingStatusValues)),
+    paymentStatus: z.optional(openEnum(PaymentStatusValues)),
+    selectedPaymentOption: z.optional(openEnum(SelectedPaymentOptionValues)),
+    totalParticipants: z.optional(z.int()),
+    participantsChoices: z.optional(ParticipantsChoices),
+    externalUserId: z.optional(z.nullable(z.string())),
+    createdBy: z.optional(IdentificationData),
+    doubleBooked: z.optional(z.nullable(z.boolean())),
+    multiServiceBookingInfo: z.optional(MultiServiceBookingInfo),
+    extendedFields: z.optional(ExtendedFields),
+    formId: z.optional(z.nullable(z.string())),
+    startDate: z.optional(z.nullable(isoDate)),
+    endDate: z.optional(z.nullable(isoDate)),
+    createdDate: z.optional(z.nullable(isoDate)),
+    updatedDate: z.optional(z.nullable(isoDate)),
+    canceledDate: z.optional(z.nullable(isoDate)),
+  }),
+);
 export type Booking = z.infer<typeof Booking>;
 export type BookingWire = z.input<typeof Booking>;
 
 /** What a customer may still do with a booking under its service's policy. */
-export const AllowedActions = z.looseObject({
-  cancel: z.optional(z.boolean()),
-  reschedule: z.optional(z.boolean()),
-  refund: z.optional(z.nullable(z.boolean())),
-});
+export const AllowedActions = lazySchema(() =>
+  z.looseObject({
+    cancel: z.optional(z.boolean()),
+    reschedule: z.optional(z.boolean()),
+    refund: z.optional(z.nullable(z.boolean())),
+  }),
+);
 
-export const Attendance = z.looseObject({
-  id: z.optional(z.nullable(z.string())),
-  status: z.optional(openEnum(AttendanceStatusValues)),
-  numberOfAttendees: z.optional(z.int()),
-});
+export const Attendance = lazySchema(() =>
+  z.looseObject({
+    id: z.optional(z.nullable(z.string())),
+    status: z.optional(openEnum(AttendanceStatusValues)),
+    numberOfAttendees: z.optional(z.int()),
+  }),
+);
 
 /** A booking with the extras asked for (`withBookingAllowedActions`, ...). */
-export const ExtendedBooking = z.looseObject({
-  booking: Booking,
-  allowedActions: z.optional(AllowedActions),
-  attendance: z.optional(Attendance),
-  conferencingDetails: z.optional(z.looseObject({ guestUrl: z.optional(z.nullable(z.string())), password: z.optional(z.nullable(z.string())) })),
-  bookingPolicySettings: z.optional(z.looseObject({ cancellationFeeEnabled: z.optional(z.nullable(z.boolean())) })),
-  bookingFeeDetails: z.optional(z.looseObject({ cancellationFeeStatus: z.optional(openEnum(BookingFeeStatusValues)) })),
-});
+export const ExtendedBooking = lazySchema(() =>
+  z.looseObject({
+    booking: Booking,
+    allowedActions: z.optional(AllowedActions),
+    attendance: z.optional(Attendance),
+    conferencingDetails: z.optional(z.looseObject({ guestUrl: z.optional(z.nullable(z.string())), password: z.optional(z.nullable(z.string())) })),
+    bookingPolicySettings: z.optional(z.looseObject({ cancellationFeeEnabled: z.optional(z.nullable(z.boolean())) })),
+    bookingFeeDetails: z.optional(z.looseObject({ cancellationFeeStatus: z.optional(openEnum(BookingFeeStatusValues)) })),
+  }),
+);
 export type ExtendedBooking = z.infer<typeof ExtendedBooking>;
 
 /** A group of bookings made together; each entry holds the booking when the call asked for full entities. */
-export const MultiServiceBooking = z.looseObject({
-  id: z.optional(z.nullable(z.string())),
-  bookings: z.optional(z.array(z.looseObject({ bookingId: z.optional(z.nullable(z.string())), booking: z.optional(Booking) }))),
-});
+export const MultiServiceBooking = lazySchema(() =>
+  z.looseObject({
+    id: z.optional(z.nullable(z.string())),
+    bookings: z.optional(z.array(z.looseObject({ bookingId: z.optional(z.nullable(z.string())), booking: z.optional(Booking) }))),
+  }),
+);
 export type MultiServiceBooking = z.infer<typeof MultiServiceBooking>;
 
-export const BookingPolicyViolations = z.looseObject({
-  tooEarlyToBook: z.optional(z.nullable(z.boolean())),
-  tooLateToBook: z.optional(z.nullable(z.boolean())),
-  bookOnlineDisabled: z.optional(z.nullable(z.boolean())),
-});
+export const BookingPolicyViolations = lazySchema(() =>
+  z.looseObject({
+    tooEarlyToBook: z.optional(z.nullable(z.boolean())),
+    tooLateToBook: z.optional(z.nullable(z.boolean())),
+    bookOnlineDisabled: z.optional(z.nullable(z.boolean())),
+  }),
+);
 export type BookingPolicyViolations = z.infer<typeof BookingPolicyViolations>;
 
 /** One sub-slot of a back-to-back chain (multislot). */
-export const NestedTimeSlot = z.looseObject({
-  serviceId: z.optional(z.string()),
-  start: z.optional(z.string()),
-  end: z.optional(z.string()),
-  resource: z.optional(SlotResource),
-  scheduleId: z.optional(z.string()),
-});
+export const NestedTimeSlot = lazySchema(() =>
+  z.looseObject({
+    serviceId: z.optional(z.string()),
+    start: z.optional(z.string()),
+    end: z.optional(z.string()),
+    resource: z.optional(SlotResource),
+    scheduleId: z.optional(z.string()),
+  }),
+);
 
 /** An availability entry: a slot with its spots and what the booking policy says about it. */
-export const SlotAvailability = z.looseObject({
-  slot: z.optional(Slot),
-  bookable: z.optional(z.boolean()),
-  totalSpots: z.optional(z.nullable(z.int())),
-  openSpots: z.optional(z.nullable(z.int())),
-  waitingList: z.optional(z.looseObject({ totalSpots: z.optional(z.nullable(z.int())), openSpots: z.optional(z.nullable(z.int())) })),
-  bookingPolicyViolations: z.optional(BookingPolicyViolations),
-  locked: z.optional(z.nullable(z.boolean())),
-  nestedTimeSlots: z.optional(z.array(NestedTimeSlot)),
-});
+export const SlotAvailability = lazySchema(() =>
+  z.looseObject({
+    slot: z.optional(Slot),
+    bookable: z.optional(z.boolean()),
+    totalSpots: z.optional(z.nullable(z.int())),
+    openSpots: z.optional(z.nullable(z.int())),
+    waitingList: z.optional(z.looseObject({ totalSpots: z.optional(z.nullable(z.int())), openSpots: z.optional(z.nullable(z.int())) })),
+    bookingPolicyViolations: z.optional(BookingPolicyViolations),
+    locked: z.optional(z.nullable(z.boolean())),
+    nestedTimeSlots: z.optional(z.array(NestedTimeSlot)),
+  }),
+);
 export type SlotAvailability = z.infer<typeof SlotAvailability>;
 
-export const BookingPolicySettings = z.looseObject({ maxParticipantsPerBooking: z.optional(z.nullable(z.int())) });
+export const BookingPolicySettings = lazySchema(() =>
+  z.looseObject({ maxParticipantsPerBooking: z.optional(z.nullable(z.int())) }),
+);
 
 /**
  * The extended bookings query's documented filter paths (the platform's "supported filters") and the JSON paths

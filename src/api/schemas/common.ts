@@ -14,20 +14,53 @@ import en from 'zod/v4/locales/en.js';
 // "unexpected reply" errors of client.ts quote.
 z.config(en());
 
+/** Memoises a builder of schemas, so they are built on first use and once. */
+export function once<T>(build: () => T): () => T {
+  let built: T | undefined;
+  return () => (built ??= build());
+}
+
+/**
+ * A schema built on first use: a stand-in that builds the real schema (through `build`, typically a module's
+ * memoised builder) the first time anything of it is read, then forwards every read to it. The schema modules
+ * export their schemas this way, so loading a family costs no schema building: `services list --json` parses
+ * only its paging metadata and builds nothing else (docs/runtime.md "Start-up"). A schema built this way parses,
+ * nests (`z.array(Service)`) and is introspected like the schema itself; only its identity differs (keep using
+ * the exported stand-in as a WeakMap key, not the schema inside).
+ */
+export function lazySchema<T extends object>(build: () => T): T {
+  let built: T | undefined;
+  const real = (): T => (built ??= build());
+  return new Proxy({} as T, {
+    get: (_target, key) => Reflect.get(real(), key),
+    set: (_target, key, value) => Reflect.set(real(), key, value),
+    has: (_target, key) => Reflect.has(real(), key),
+    ownKeys: () => Reflect.ownKeys(real()),
+    getOwnPropertyDescriptor: (_target, key) => {
+      const d = Reflect.getOwnPropertyDescriptor(real(), key);
+      // The stand-in's own (empty) target holds no such property: a proxy may only report it as configurable.
+      return d && { ...d, configurable: true };
+    },
+    getPrototypeOf: () => Reflect.getPrototypeOf(real()),
+  });
+}
+
 /**
  * An ISO-8601 timestamp on the wire, a `Date` after parsing (docs/wire.md §13: "Dates in responses are turned into
  * date values"). Input type `string` so the wire types stay honest; an unparseable string is a schema issue.
  */
-export const isoDate = z.pipe(
-  z.string(),
-  z.transform((value: string, ctx) => {
-    const date = new Date(value);
-    if (Number.isNaN(date.getTime())) {
-      ctx.issues.push({ code: 'custom', message: `Invalid ISO date: ${JSON.stringify(value)}`, input: value });
-      return z.NEVER;
-    }
-    return date;
-  }),
+export const isoDate = lazySchema(() =>
+  z.pipe(
+    z.string(),
+    z.transform((value: string, ctx) => {
+      const date = new Date(value);
+      if (Number.isNaN(date.getTime())) {
+        ctx.issues.push({ code: 'custom', message: `Invalid ISO date: ${JSON.stringify(value)}`, input: value });
+        return z.NEVER;
+      }
+      return date;
+    }),
+  ),
 );
 
 /**
@@ -39,42 +72,48 @@ export function openEnum<const T extends readonly [string, ...string[]]>(values:
 }
 
 export const SortOrderValues = ['ASC', 'DESC'] as const;
-export const SortOrder = z.enum(SortOrderValues);
+export const SortOrder = lazySchema(() => z.enum(SortOrderValues));
 export type SortOrder = z.infer<typeof SortOrder>;
 
 /** `{"fieldName":"name","order":"ASC"}` (docs/wire.md §6 "Sort"). */
-export const Sorting = z.looseObject({ fieldName: z.string(), order: z.optional(SortOrder) });
+export const Sorting = lazySchema(() => z.looseObject({ fieldName: z.string(), order: z.optional(SortOrder) }));
 export type Sorting = z.infer<typeof Sorting>;
 
 /** Offset paging request: `{"limit":50,"offset":0}` (docs/wire.md §6). */
-export const Paging = z.looseObject({ limit: z.optional(z.int()), offset: z.optional(z.int()) });
+export const Paging = lazySchema(() => z.looseObject({ limit: z.optional(z.int()), offset: z.optional(z.int()) }));
 export type Paging = z.infer<typeof Paging>;
 
 /** Cursor paging request: limit <= 100, cursor <= 16000 chars (docs/wire.md §6). */
-export const CursorPaging = z.looseObject({
-  limit: z.optional(z.int()),
-  cursor: z.optional(z.nullable(z.string())),
-});
+export const CursorPaging = lazySchema(() =>
+  z.looseObject({
+    limit: z.optional(z.int()),
+    cursor: z.optional(z.nullable(z.string())),
+  }),
+);
 export type CursorPaging = z.infer<typeof CursorPaging>;
 
-export const Cursors = z.looseObject({
-  next: z.optional(z.nullable(z.string())),
-  prev: z.optional(z.nullable(z.string())),
-});
+export const Cursors = lazySchema(() =>
+  z.looseObject({
+    next: z.optional(z.nullable(z.string())),
+    prev: z.optional(z.nullable(z.string())),
+  }),
+);
 export type Cursors = z.infer<typeof Cursors>;
 
 /**
  * `pagingMetadata` of both kinds (docs/wire.md §6): offset `{count, offset, total, tooManyToCount, cursors}` and
  * cursor `{count, cursors:{next,prev}, hasNext}`. One loose schema because the platform mixes the keys.
  */
-export const PagingMetadata = z.looseObject({
-  count: z.optional(z.int()),
-  offset: z.optional(z.int()),
-  total: z.optional(z.int()),
-  tooManyToCount: z.optional(z.boolean()),
-  cursors: z.optional(Cursors),
-  hasNext: z.optional(z.boolean()),
-});
+export const PagingMetadata = lazySchema(() =>
+  z.looseObject({
+    count: z.optional(z.int()),
+    offset: z.optional(z.int()),
+    total: z.optional(z.int()),
+    tooManyToCount: z.optional(z.boolean()),
+    cursors: z.optional(Cursors),
+    hasNext: z.optional(z.boolean()),
+  }),
+);
 export type PagingMetadata = z.infer<typeof PagingMetadata>;
 export const OffsetPagingMetadata = PagingMetadata;
 export type OffsetPagingMetadata = PagingMetadata;
@@ -82,75 +121,89 @@ export const CursorPagingMetadata = PagingMetadata;
 export type CursorPagingMetadata = PagingMetadata;
 
 /** `{value:"50", currency:"USD", formattedValue:"$50"}`; value is a decimal string on the wire. */
-export const Money = z.looseObject({
-  value: z.string(),
-  currency: z.string(),
-  formattedValue: z.optional(z.string()),
-});
+export const Money = lazySchema(() =>
+  z.looseObject({
+    value: z.string(),
+    currency: z.string(),
+    formattedValue: z.optional(z.string()),
+  }),
+);
 export type Money = z.infer<typeof Money>;
 
-export const Geocode = z.looseObject({ latitude: z.number(), longitude: z.number() });
+export const Geocode = lazySchema(() => z.looseObject({ latitude: z.number(), longitude: z.number() }));
 export type Geocode = z.infer<typeof Geocode>;
 
-export const StreetAddress = z.looseObject({
-  number: z.optional(z.string()),
-  name: z.optional(z.string()),
-  apt: z.optional(z.string()),
-});
+export const StreetAddress = lazySchema(() =>
+  z.looseObject({
+    number: z.optional(z.string()),
+    name: z.optional(z.string()),
+    apt: z.optional(z.string()),
+  }),
+);
 
 /** A postal address; `geocode` holds latitude/longitude (docs/wire.md §8). */
-export const Address = z.looseObject({
-  formatted: z.optional(z.string()),
-  formattedAddress: z.optional(z.string()),
-  addressLine: z.optional(z.string()),
-  addressLine1: z.optional(z.string()),
-  addressLine2: z.optional(z.string()),
-  streetAddress: z.optional(StreetAddress),
-  city: z.optional(z.string()),
-  subdivision: z.optional(z.string()),
-  country: z.optional(z.string()),
-  postalCode: z.optional(z.string()),
-  hint: z.optional(z.string()),
-  geocode: z.optional(Geocode),
-});
+export const Address = lazySchema(() =>
+  z.looseObject({
+    formatted: z.optional(z.string()),
+    formattedAddress: z.optional(z.string()),
+    addressLine: z.optional(z.string()),
+    addressLine1: z.optional(z.string()),
+    addressLine2: z.optional(z.string()),
+    streetAddress: z.optional(StreetAddress),
+    city: z.optional(z.string()),
+    subdivision: z.optional(z.string()),
+    country: z.optional(z.string()),
+    postalCode: z.optional(z.string()),
+    hint: z.optional(z.string()),
+    geocode: z.optional(Geocode),
+  }),
+);
 export type Address = z.infer<typeof Address>;
 
 /** A media image: `{id, url, height, width, altText, filename}` (sizes in pixels). */
-export const Image = z.looseObject({
-  id: z.optional(z.string()),
-  url: z.optional(z.string()),
-  height: z.optional(z.number()),
-  width: z.optional(z.number()),
-  altText: z.optional(z.nullable(z.string())),
-  filename: z.optional(z.nullable(z.string())),
-});
+export const Image = lazySchema(() =>
+  z.looseObject({
+    id: z.optional(z.string()),
+    url: z.optional(z.string()),
+    height: z.optional(z.number()),
+    width: z.optional(z.number()),
+    altText: z.optional(z.nullable(z.string())),
+    filename: z.optional(z.nullable(z.string())),
+  }),
+);
 export type Image = z.infer<typeof Image>;
 
 /** `{image}`: the wrapper the platform uses for media items, mainMedia and coverMedia. */
-export const MediaItem = z.looseObject({ image: z.optional(Image) });
+export const MediaItem = lazySchema(() => z.looseObject({ image: z.optional(Image) }));
 export type MediaItem = z.infer<typeof MediaItem>;
 
-export const ApplicationErrorDetail = z.looseObject({
-  code: z.string(),
-  description: z.optional(z.string()),
-  data: z.optional(z.unknown()),
-});
+export const ApplicationErrorDetail = lazySchema(() =>
+  z.looseObject({
+    code: z.string(),
+    description: z.optional(z.string()),
+    data: z.optional(z.unknown()),
+  }),
+);
 export type ApplicationErrorDetail = z.infer<typeof ApplicationErrorDetail>;
 
 /** Per-item outcome of a bulk call (docs/wire.md §7). `originalIndex` is the item's index in the request. */
-export const ItemMetadata = z.looseObject({
-  id: z.optional(z.nullable(z.string())),
-  originalIndex: z.int(),
-  success: z.boolean(),
-  error: z.optional(z.nullable(ApplicationErrorDetail)),
-});
+export const ItemMetadata = lazySchema(() =>
+  z.looseObject({
+    id: z.optional(z.nullable(z.string())),
+    originalIndex: z.int(),
+    success: z.boolean(),
+    error: z.optional(z.nullable(ApplicationErrorDetail)),
+  }),
+);
 export type ItemMetadata = z.infer<typeof ItemMetadata>;
 
-export const BulkActionMetadata = z.looseObject({
-  totalSuccesses: z.int(),
-  totalFailures: z.int(),
-  undetailedFailures: z.int(),
-});
+export const BulkActionMetadata = lazySchema(() =>
+  z.looseObject({
+    totalSuccesses: z.int(),
+    totalFailures: z.int(),
+    undetailedFailures: z.int(),
+  }),
+);
 export type BulkActionMetadata = z.infer<typeof BulkActionMetadata>;
 
 /**
@@ -169,19 +222,19 @@ export interface BulkResult<T> {
 }
 
 /** `{jobId}`: returned by the by-filter bulk calls, which run as asynchronous jobs on the platform. */
-export const JobResponse = z.looseObject({ jobId: z.string() });
+export const JobResponse = lazySchema(() => z.looseObject({ jobId: z.string() }));
 export type JobResponse = z.infer<typeof JobResponse>;
 
 export const AggregationTypeValues = ['VALUE', 'RANGE', 'SCALAR', 'DATE_HISTOGRAM', 'NESTED'] as const;
-export const AggregationType = z.enum(AggregationTypeValues);
+export const AggregationType = lazySchema(() => z.enum(AggregationTypeValues));
 export type AggregationType = z.infer<typeof AggregationType>;
 
 export const ScalarTypeValues = ['COUNT_DISTINCT', 'MIN', 'MAX'] as const;
-export const ScalarType = z.enum(ScalarTypeValues);
+export const ScalarType = lazySchema(() => z.enum(ScalarTypeValues));
 export type ScalarType = z.infer<typeof ScalarType>;
 
 export const DateHistogramIntervalValues = ['YEAR', 'MONTH', 'WEEK', 'DAY', 'HOUR', 'MINUTE', 'SECOND'] as const;
-export const DateHistogramInterval = z.enum(DateHistogramIntervalValues);
+export const DateHistogramInterval = lazySchema(() => z.enum(DateHistogramIntervalValues));
 export type DateHistogramInterval = z.infer<typeof DateHistogramInterval>;
 
 /**
@@ -189,49 +242,53 @@ export type DateHistogramInterval = z.infer<typeof DateHistogramInterval>;
  * VALUE counts distinct values (`value.limit` buckets), RANGE counts per `range.buckets` `[from, to)`, SCALAR
  * computes `scalar.type`, DATE_HISTOGRAM groups dates by `dateHistogram.interval`.
  */
-export const Aggregation = z.looseObject({
-  name: z.optional(z.string()),
-  type: AggregationType,
-  fieldPath: z.string(),
-  value: z.optional(
-    z.looseObject({
-      sortType: z.optional(z.enum(['COUNT', 'VALUE'])),
-      sortDirection: z.optional(z.enum(['DESC', 'ASC'])),
-      limit: z.optional(z.int()),
-      missingValues: z.optional(z.enum(['EXCLUDE', 'INCLUDE'])),
-    }),
-  ),
-  range: z.optional(
-    z.looseObject({
-      buckets: z.array(z.looseObject({ from: z.optional(z.number()), to: z.optional(z.number()) })),
-    }),
-  ),
-  scalar: z.optional(z.looseObject({ type: ScalarType })),
-  dateHistogram: z.optional(z.looseObject({ interval: DateHistogramInterval })),
-});
+export const Aggregation = lazySchema(() =>
+  z.looseObject({
+    name: z.optional(z.string()),
+    type: AggregationType,
+    fieldPath: z.string(),
+    value: z.optional(
+      z.looseObject({
+        sortType: z.optional(z.enum(['COUNT', 'VALUE'])),
+        sortDirection: z.optional(z.enum(['DESC', 'ASC'])),
+        limit: z.optional(z.int()),
+        missingValues: z.optional(z.enum(['EXCLUDE', 'INCLUDE'])),
+      }),
+    ),
+    range: z.optional(
+      z.looseObject({
+        buckets: z.array(z.looseObject({ from: z.optional(z.number()), to: z.optional(z.number()) })),
+      }),
+    ),
+    scalar: z.optional(z.looseObject({ type: ScalarType })),
+    dateHistogram: z.optional(z.looseObject({ interval: DateHistogramInterval })),
+  }),
+);
 export type Aggregation = z.infer<typeof Aggregation>;
 
-const ValueCount = z.looseObject({ value: z.string(), count: z.int() });
+const ValueCount = lazySchema(() => z.looseObject({ value: z.string(), count: z.int() }));
 
 /** One aggregation result of a search reply; which of values/ranges/scalar/dateHistogram is set follows `type`. */
-export const AggregationResult = z.looseObject({
-  name: z.optional(z.string()),
-  type: openEnum(AggregationTypeValues),
-  fieldPath: z.string(),
-  values: z.optional(z.looseObject({ results: z.array(ValueCount) })),
-  ranges: z.optional(
-    z.looseObject({
-      results: z.array(
-        z.looseObject({ from: z.optional(z.number()), to: z.optional(z.number()), count: z.int() }),
-      ),
-    }),
-  ),
-  scalar: z.optional(z.looseObject({ type: openEnum(ScalarTypeValues), value: z.number() })),
-  dateHistogram: z.optional(z.looseObject({ results: z.array(ValueCount) })),
-});
+export const AggregationResult = lazySchema(() =>
+  z.looseObject({
+    name: z.optional(z.string()),
+    type: openEnum(AggregationTypeValues),
+    fieldPath: z.string(),
+    values: z.optional(z.looseObject({ results: z.array(ValueCount) })),
+    ranges: z.optional(
+      z.looseObject({
+        results: z.array(
+          z.looseObject({ from: z.optional(z.number()), to: z.optional(z.number()), count: z.int() }),
+        ),
+      }),
+    ),
+    scalar: z.optional(z.looseObject({ type: openEnum(ScalarTypeValues), value: z.number() })),
+    dateHistogram: z.optional(z.looseObject({ results: z.array(ValueCount) })),
+  }),
+);
 export type AggregationResult = z.infer<typeof AggregationResult>;
 
-export const AggregationData = z.looseObject({ results: z.array(AggregationResult) });
+export const AggregationData = lazySchema(() => z.looseObject({ results: z.array(AggregationResult) }));
 export type AggregationData = z.infer<typeof AggregationData>;
 
 /** A query filter: Mongo-style operators on dotted field paths (docs/wire.md §6). Its operators are checked by the server. */
@@ -247,11 +304,6 @@ export function bounded(max: number) {
   return z.string().check(z.maxLength(max));
 }
 
-/** Memoises a builder of schemas, so they are built on first use and once. */
-export function once<T>(build: () => T): () => T {
-  let built: T | undefined;
-  return () => (built ??= build());
-}
 
 function buildRequestShapes() {
   const Id = z.string().check(z.minLength(1), z.maxLength(100));
@@ -309,7 +361,7 @@ function buildRequestShapes() {
 export const requestShapes = once(buildRequestShapes);
 
 /** `{}`: the reply of a call with nothing to return (the SDK rejects an empty body, docs/wire.md §10). */
-export const EmptyReply = z.looseObject({});
+export const EmptyReply = lazySchema(() => z.looseObject({}));
 
 /** `{count}` of the count calls. */
-export const CountReply = z.looseObject({ count: z.int() });
+export const CountReply = lazySchema(() => z.looseObject({ count: z.int() }));

@@ -11,7 +11,7 @@
  * `updatedDate` stays a string as the SDK leaves it. Enumerations the platform may extend are open.
  */
 import * as z from 'zod/mini';
-import { Address, bounded, bulkResult, Image, isoDate, once, openEnum, requestShapes, SortOrder } from './common.js';
+import { Address, bounded, bulkResult, Image, isoDate, lazySchema, once, openEnum, requestShapes, SortOrder } from './common.js';
 
 /** Member status (docs/wire.md §13). UNKNOWN is what the PUBLIC fieldset shows. */
 export const MemberStatusValues = ['UNKNOWN', 'PENDING', 'APPROVED', 'BLOCKED', 'OFFLINE'] as const;
@@ -81,62 +81,74 @@ export const MAX_CONTACT_ITEMS = 50;
 export const MAX_CUSTOM_FIELDS = 100;
 
 /** A custom field value of a member's contact: `{name, value: {text | number | date | ...}}`. */
-export const CustomField = z.looseObject({
-  name: z.optional(z.nullable(z.string())),
-  value: z.optional(z.nullable(z.looseObject({ text: z.optional(z.string()), number: z.optional(z.number()), date: z.optional(z.string()) }))),
-});
+export const CustomField = lazySchema(() =>
+  z.looseObject({
+    name: z.optional(z.nullable(z.string())),
+    value: z.optional(z.nullable(z.looseObject({ text: z.optional(z.string()), number: z.optional(z.number()), date: z.optional(z.string()) }))),
+  }),
+);
 
 /** A member's contact (FULL fieldset): names, phones, e-mails, addresses, custom fields. */
-export const MemberContact = z.looseObject({
-  contactId: z.optional(z.nullable(z.string())),
-  firstName: z.optional(z.nullable(z.string())),
-  lastName: z.optional(z.nullable(z.string())),
-  phones: z.optional(z.array(z.string())),
-  emails: z.optional(z.array(z.string())),
-  addresses: z.optional(z.array(z.extend(Address, { id: z.optional(z.nullable(z.string())) }))),
-  birthdate: z.optional(z.nullable(z.string())),
-  company: z.optional(z.nullable(z.string())),
-  jobTitle: z.optional(z.nullable(z.string())),
-  customFields: z.optional(z.record(z.string(), CustomField)),
-});
+export const MemberContact = lazySchema(() =>
+  z.looseObject({
+    contactId: z.optional(z.nullable(z.string())),
+    firstName: z.optional(z.nullable(z.string())),
+    lastName: z.optional(z.nullable(z.string())),
+    phones: z.optional(z.array(z.string())),
+    emails: z.optional(z.array(z.string())),
+    addresses: z.optional(z.array(z.extend(Address, { id: z.optional(z.nullable(z.string())) }))),
+    birthdate: z.optional(z.nullable(z.string())),
+    company: z.optional(z.nullable(z.string())),
+    jobTitle: z.optional(z.nullable(z.string())),
+    customFields: z.optional(z.record(z.string(), CustomField)),
+  }),
+);
 
 /** A member's image (photo, cover): an image with the crop offsets. */
-export const MemberImage = z.extend(Image, { offsetX: z.optional(z.nullable(z.number())), offsetY: z.optional(z.nullable(z.number())) });
+export const MemberImage = lazySchema(() =>
+  z.extend(Image, { offsetX: z.optional(z.nullable(z.number())), offsetY: z.optional(z.nullable(z.number())) }),
+);
 
 /** A member's profile (every fieldset): display name, slug, photo, cover and title. */
-export const MemberProfile = z.looseObject({
-  nickname: z.optional(z.nullable(z.string())),
-  slug: z.optional(z.nullable(z.string())),
-  photo: z.optional(z.nullable(MemberImage)),
-  cover: z.optional(z.nullable(MemberImage)),
-  title: z.optional(z.nullable(z.string())),
-});
+export const MemberProfile = lazySchema(() =>
+  z.looseObject({
+    nickname: z.optional(z.nullable(z.string())),
+    slug: z.optional(z.nullable(z.string())),
+    photo: z.optional(z.nullable(MemberImage)),
+    cover: z.optional(z.nullable(MemberImage)),
+    title: z.optional(z.nullable(z.string())),
+  }),
+);
 
 /** A member (docs/wire.md §8), as much of it as the reply's fieldset carries. */
-export const Member = z.looseObject({
-  id: z.string(),
-  loginEmail: z.optional(z.nullable(z.string())),
-  loginEmailVerified: z.optional(z.nullable(z.boolean())),
-  status: z.optional(openEnum(MemberStatusValues)),
-  contactId: z.optional(z.nullable(z.string())),
-  contact: z.optional(MemberContact),
-  profile: z.optional(MemberProfile),
-  privacyStatus: z.optional(openEnum(PrivacyStatusValues)),
-  activityStatus: z.optional(openEnum(ActivityStatusValues)),
-  createdDate: z.optional(z.nullable(isoDate)),
-  updatedDate: z.optional(z.nullable(z.string())),
-  lastLoginDate: z.optional(z.nullable(isoDate)),
-});
+export const Member = lazySchema(() =>
+  z.looseObject({
+    id: z.string(),
+    loginEmail: z.optional(z.nullable(z.string())),
+    loginEmailVerified: z.optional(z.nullable(z.boolean())),
+    status: z.optional(openEnum(MemberStatusValues)),
+    contactId: z.optional(z.nullable(z.string())),
+    contact: z.optional(MemberContact),
+    profile: z.optional(MemberProfile),
+    privacyStatus: z.optional(openEnum(PrivacyStatusValues)),
+    activityStatus: z.optional(openEnum(ActivityStatusValues)),
+    createdDate: z.optional(z.nullable(isoDate)),
+    updatedDate: z.optional(z.nullable(z.string())),
+    lastLoginDate: z.optional(z.nullable(isoDate)),
+  }),
+);
 export type Member = z.infer<typeof Member>;
 export type MemberWire = z.input<typeof Member>;
 
 /** `metadata` of the members query and list (docs/wire.md §6: not `pagingMetadata`). */
-export const MembersMetadata = z.looseObject({
-  count: z.optional(z.int()),
-  offset: z.optional(z.int()),
-  total: z.optional(z.int()),
-  tooManyToCount: z.optional(z.boolean()),
-});
+export const MembersMetadata = lazySchema(() =>
+  z.looseObject({
+    count: z.optional(z.int()),
+    offset: z.optional(z.int()),
+    total: z.optional(z.int()),
+    tooManyToCount: z.optional(z.boolean()),
+  }),
+);
 
 // ---- Requests (built on first use).
 

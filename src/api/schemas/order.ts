@@ -10,7 +10,7 @@
  * Orders carry no revision on the platform.
  */
 import * as z from 'zod/mini';
-import { bounded, isoDate, once, openEnum, PagingMetadata, requestShapes } from './common.js';
+import { bounded, isoDate, lazySchema, once, openEnum, PagingMetadata, requestShapes } from './common.js';
 import { Duration, PeriodUnitValues, Recurrence } from './plan.js';
 
 /** Order status (docs/plans-orders.md "Orders: the state table"). */
@@ -44,83 +44,99 @@ export const MAX_ORDERS_PAGE = 50;
 export const PREVIEW_ORDER_ID = '00000000-0000-0000-0000-000000000000';
 
 /** One cycle of an order: `index` from 1, the dates it started and ends. */
-export const OrderCycle = z.looseObject({
-  index: z.optional(z.int()),
-  startedDate: z.optional(z.nullable(isoDate)),
-  endedDate: z.optional(z.nullable(isoDate)),
-});
+export const OrderCycle = lazySchema(() =>
+  z.looseObject({
+    index: z.optional(z.int()),
+    startedDate: z.optional(z.nullable(isoDate)),
+    endedDate: z.optional(z.nullable(isoDate)),
+  }),
+);
 export type OrderCycle = z.infer<typeof OrderCycle>;
 
 /** A coupon as applied to a price. */
-export const AppliedCoupon = z.looseObject({ code: z.optional(z.string()), amount: z.optional(z.string()), id: z.optional(z.string()) });
+export const AppliedCoupon = lazySchema(() =>
+  z.looseObject({ code: z.optional(z.string()), amount: z.optional(z.string()), id: z.optional(z.string()) }),
+);
 
 /** A price after coupon and tax: decimal strings, `total = subtotal - discount (+ tax)`. */
-export const OrderPrice = z.looseObject({
-  subtotal: z.optional(z.string()),
-  coupon: z.optional(z.nullable(AppliedCoupon)),
-  discount: z.optional(z.string()),
-  tax: z.optional(z.nullable(z.looseObject({ name: z.optional(z.string()), includedInPrice: z.optional(z.boolean()), rate: z.optional(z.string()), amount: z.optional(z.string()) }))),
-  total: z.optional(z.string()),
-  currency: z.optional(z.string()),
-});
+export const OrderPrice = lazySchema(() =>
+  z.looseObject({
+    subtotal: z.optional(z.string()),
+    coupon: z.optional(z.nullable(AppliedCoupon)),
+    discount: z.optional(z.string()),
+    tax: z.optional(z.nullable(z.looseObject({ name: z.optional(z.string()), includedInPrice: z.optional(z.boolean()), rate: z.optional(z.string()), amount: z.optional(z.string()) }))),
+    total: z.optional(z.string()),
+    currency: z.optional(z.string()),
+  }),
+);
 export type OrderPrice = z.infer<typeof OrderPrice>;
 
 /** A price that holds for some cycles: from `cycleFrom` (1-based) for `numberOfCycles` (absent: to the end). */
-export const SpannedPrice = z.looseObject({
-  duration: z.optional(z.looseObject({ cycleFrom: z.optional(z.int()), numberOfCycles: z.optional(z.nullable(z.int())) })),
-  price: z.optional(OrderPrice),
-});
+export const SpannedPrice = lazySchema(() =>
+  z.looseObject({
+    duration: z.optional(z.looseObject({ cycleFrom: z.optional(z.int()), numberOfCycles: z.optional(z.nullable(z.int())) })),
+    price: z.optional(OrderPrice),
+  }),
+);
 export type SpannedPrice = z.infer<typeof SpannedPrice>;
 
 /** The pricing an order was bought with: the plan's model and the prices by cycle. */
-export const OrderPricing = z.looseObject({
-  subscription: z.optional(Recurrence),
-  singlePaymentForDuration: z.optional(Duration),
-  singlePaymentUnlimited: z.optional(z.nullable(z.boolean())),
-  prices: z.optional(z.array(SpannedPrice)),
-});
+export const OrderPricing = lazySchema(() =>
+  z.looseObject({
+    subscription: z.optional(Recurrence),
+    singlePaymentForDuration: z.optional(Duration),
+    singlePaymentUnlimited: z.optional(z.nullable(z.boolean())),
+    prices: z.optional(z.array(SpannedPrice)),
+  }),
+);
 
 /** A pause: from `pauseDate` to `resumeDate` (absent while still paused). */
-export const PausePeriod = z.looseObject({
-  status: z.optional(openEnum(PausePeriodStatusValues)),
-  pauseDate: z.optional(z.nullable(isoDate)),
-  resumeDate: z.optional(z.nullable(isoDate)),
-});
+export const PausePeriod = lazySchema(() =>
+  z.looseObject({
+    status: z.optional(openEnum(PausePeriodStatusValues)),
+    pauseDate: z.optional(z.nullable(isoDate)),
+    resumeDate: z.optional(z.nullable(isoDate)),
+  }),
+);
 
 /** A cancellation: when it was asked for, why, and when it takes effect. */
-export const Cancellation = z.looseObject({
-  requestedDate: z.optional(z.nullable(isoDate)),
-  cause: z.optional(openEnum(CancellationCauseValues)),
-  effectiveAt: z.optional(openEnum(CancellationEffectiveAtValues)),
-});
+export const Cancellation = lazySchema(() =>
+  z.looseObject({
+    requestedDate: z.optional(z.nullable(isoDate)),
+    cause: z.optional(openEnum(CancellationCauseValues)),
+    effectiveAt: z.optional(openEnum(CancellationEffectiveAtValues)),
+  }),
+);
 
 /** A pricing plan order (docs/wire.md §8). */
-export const Order = z.looseObject({
-  id: z.string(),
-  planId: z.optional(z.string()),
-  subscriptionId: z.optional(z.nullable(z.string())),
-  wixPayOrderId: z.optional(z.nullable(z.string())),
-  buyer: z.optional(z.looseObject({ memberId: z.optional(z.nullable(z.string())), contactId: z.optional(z.nullable(z.string())) })),
-  pricing: z.optional(OrderPricing),
-  type: z.optional(openEnum(OrderTypeValues)),
-  orderMethod: z.optional(z.nullable(openEnum(OrderMethodValues))),
-  status: z.optional(openEnum(OrderStatusValues)),
-  autoRenewCanceled: z.optional(z.nullable(z.boolean())),
-  cancellation: z.optional(z.nullable(Cancellation)),
-  lastPaymentStatus: z.optional(openEnum(PaymentStatusValues)),
-  startDate: z.optional(z.nullable(isoDate)),
-  endDate: z.optional(z.nullable(isoDate)),
-  earliestEndDate: z.optional(z.nullable(isoDate)),
-  pausePeriods: z.optional(z.array(PausePeriod)),
-  freeTrialDays: z.optional(z.nullable(z.int())),
-  currentCycle: z.optional(z.nullable(OrderCycle)),
-  cycles: z.optional(z.array(OrderCycle)),
-  planName: z.optional(z.nullable(z.string())),
-  planDescription: z.optional(z.nullable(z.string())),
-  planPrice: z.optional(z.nullable(z.string())),
-  createdDate: z.optional(z.nullable(isoDate)),
-  updatedDate: z.optional(z.nullable(isoDate)),
-});
+export const Order = lazySchema(() =>
+  z.looseObject({
+    id: z.string(),
+    planId: z.optional(z.string()),
+    subscriptionId: z.optional(z.nullable(z.string())),
+    wixPayOrderId: z.optional(z.nullable(z.string())),
+    buyer: z.optional(z.looseObject({ memberId: z.optional(z.nullable(z.string())), contactId: z.optional(z.nullable(z.string())) })),
+    pricing: z.optional(OrderPricing),
+    type: z.optional(openEnum(OrderTypeValues)),
+    orderMethod: z.optional(z.nullable(openEnum(OrderMethodValues))),
+    status: z.optional(openEnum(OrderStatusValues)),
+    autoRenewCanceled: z.optional(z.nullable(z.boolean())),
+    cancellation: z.optional(z.nullable(Cancellation)),
+    lastPaymentStatus: z.optional(openEnum(PaymentStatusValues)),
+    startDate: z.optional(z.nullable(isoDate)),
+    endDate: z.optional(z.nullable(isoDate)),
+    earliestEndDate: z.optional(z.nullable(isoDate)),
+    pausePeriods: z.optional(z.array(PausePeriod)),
+    freeTrialDays: z.optional(z.nullable(z.int())),
+    currentCycle: z.optional(z.nullable(OrderCycle)),
+    cycles: z.optional(z.array(OrderCycle)),
+    planName: z.optional(z.nullable(z.string())),
+    planDescription: z.optional(z.nullable(z.string())),
+    planPrice: z.optional(z.nullable(z.string())),
+    createdDate: z.optional(z.nullable(isoDate)),
+    updatedDate: z.optional(z.nullable(isoDate)),
+  }),
+);
 export type Order = z.infer<typeof Order>;
 export type OrderWire = z.input<typeof Order>;
 

@@ -9,7 +9,7 @@
  * carry no revision on the platform.
  */
 import * as z from 'zod/mini';
-import { bounded, isoDate, Money, once, openEnum, PagingMetadata, requestShapes } from './common.js';
+import { bounded, isoDate, Money, lazySchema, once, openEnum, PagingMetadata, requestShapes } from './common.js';
 
 /** Period units of a plan's cycle or duration (docs/wire.md §13). */
 export const PeriodUnitValues = ['DAY', 'WEEK', 'MONTH', 'YEAR'] as const;
@@ -34,42 +34,50 @@ export const MAX_PLANS_PAGE = 100;
 export const DEFAULT_PLANS_PAGE = 75;
 
 /** `{count, unit}`: a cycle or a duration. */
-export const Duration = z.looseObject({ count: z.optional(z.nullable(z.int())), unit: z.optional(openEnum(PeriodUnitValues)) });
+export const Duration = lazySchema(() =>
+  z.looseObject({ count: z.optional(z.nullable(z.int())), unit: z.optional(openEnum(PeriodUnitValues)) }),
+);
 export type Duration = z.infer<typeof Duration>;
 
 /** A recurring payment: every `cycleDuration`, for `cycleCount` cycles (0: until canceled). */
-export const Recurrence = z.looseObject({ cycleDuration: z.optional(Duration), cycleCount: z.optional(z.nullable(z.int())) });
+export const Recurrence = lazySchema(() =>
+  z.looseObject({ cycleDuration: z.optional(Duration), cycleCount: z.optional(z.nullable(z.int())) }),
+);
 
 /** A plan's pricing model (one of subscription, singlePaymentForDuration, singlePaymentUnlimited), price, trial. */
-export const PlanPricing = z.looseObject({
-  subscription: z.optional(Recurrence),
-  singlePaymentForDuration: z.optional(Duration),
-  singlePaymentUnlimited: z.optional(z.nullable(z.boolean())),
-  price: z.optional(Money),
-  freeTrialDays: z.optional(z.nullable(z.int())),
-});
+export const PlanPricing = lazySchema(() =>
+  z.looseObject({
+    subscription: z.optional(Recurrence),
+    singlePaymentForDuration: z.optional(Duration),
+    singlePaymentUnlimited: z.optional(z.nullable(z.boolean())),
+    price: z.optional(Money),
+    freeTrialDays: z.optional(z.nullable(z.int())),
+  }),
+);
 export type PlanPricing = z.infer<typeof PlanPricing>;
 
 /** A pricing plan (docs/wire.md §8). */
-export const Plan = z.looseObject({
-  id: z.string(),
-  name: z.optional(z.nullable(z.string())),
-  description: z.optional(z.nullable(z.string())),
-  perks: z.optional(z.looseObject({ values: z.optional(z.array(z.string())) })),
-  pricing: z.optional(PlanPricing),
-  public: z.optional(z.nullable(z.boolean())),
-  archived: z.optional(z.boolean()),
-  primary: z.optional(z.boolean()),
-  hasOrders: z.optional(z.boolean()),
-  slug: z.optional(z.nullable(z.string())),
-  maxPurchasesPerBuyer: z.optional(z.nullable(z.int())),
-  allowFutureStartDate: z.optional(z.nullable(z.boolean())),
-  buyerCanCancel: z.optional(z.nullable(z.boolean())),
-  termsAndConditions: z.optional(z.nullable(z.string())),
-  formId: z.optional(z.nullable(z.string())),
-  createdDate: z.optional(z.nullable(isoDate)),
-  updatedDate: z.optional(z.nullable(isoDate)),
-});
+export const Plan = lazySchema(() =>
+  z.looseObject({
+    id: z.string(),
+    name: z.optional(z.nullable(z.string())),
+    description: z.optional(z.nullable(z.string())),
+    perks: z.optional(z.looseObject({ values: z.optional(z.array(z.string())) })),
+    pricing: z.optional(PlanPricing),
+    public: z.optional(z.nullable(z.boolean())),
+    archived: z.optional(z.boolean()),
+    primary: z.optional(z.boolean()),
+    hasOrders: z.optional(z.boolean()),
+    slug: z.optional(z.nullable(z.string())),
+    maxPurchasesPerBuyer: z.optional(z.nullable(z.int())),
+    allowFutureStartDate: z.optional(z.nullable(z.boolean())),
+    buyerCanCancel: z.optional(z.nullable(z.boolean())),
+    termsAndConditions: z.optional(z.nullable(z.string())),
+    formId: z.optional(z.nullable(z.string())),
+    createdDate: z.optional(z.nullable(isoDate)),
+    updatedDate: z.optional(z.nullable(isoDate)),
+  }),
+);
 export type Plan = z.infer<typeof Plan>;
 export type PlanWire = z.input<typeof Plan>;
 

@@ -9,26 +9,26 @@
  */
 import * as z from 'zod/mini';
 import type { $ZodType } from 'zod/v4/core';
-import { Address, AggregationData, bounded, bulkResult, isoDate, MediaItem, Money, once, openEnum, PagingMetadata, requestShapes } from './common.js';
+import { Address, AggregationData, bounded, bulkResult, isoDate, MediaItem, Money, lazySchema, once, openEnum, PagingMetadata, requestShapes } from './common.js';
 
 export const ServiceTypeValues = ['APPOINTMENT', 'CLASS', 'COURSE'] as const;
-export const ServiceType = z.enum(ServiceTypeValues);
+export const ServiceType = lazySchema(() => z.enum(ServiceTypeValues));
 export type ServiceType = z.infer<typeof ServiceType>;
 
 export const RateTypeValues = ['FIXED', 'CUSTOM', 'VARIED', 'NO_FEE'] as const;
-export const RateType = z.enum(RateTypeValues);
+export const RateType = lazySchema(() => z.enum(RateTypeValues));
 export type RateType = z.infer<typeof RateType>;
 
 export const LocationTypeValues = ['CUSTOM', 'BUSINESS', 'CUSTOMER'] as const;
-export const LocationType = z.enum(LocationTypeValues);
+export const LocationType = lazySchema(() => z.enum(LocationTypeValues));
 export type LocationType = z.infer<typeof LocationType>;
 
 export const RemovedLocationSessionsActionValues = ['KEEP_AT_CURRENT_LOCATION', 'MOVE_TO_LOCATION', 'DELETE'] as const;
-export const RemovedLocationSessionsAction = z.enum(RemovedLocationSessionsActionValues);
+export const RemovedLocationSessionsAction = lazySchema(() => z.enum(RemovedLocationSessionsActionValues));
 export type RemovedLocationSessionsAction = z.infer<typeof RemovedLocationSessionsAction>;
 
 export const SlugErrorValues = ['SLUG_CONTAINS_ILLEGAL_CHARACTERS', 'SLUG_ALREADY_EXISTS'] as const;
-export const SlugError = z.enum(SlugErrorValues);
+export const SlugError = lazySchema(() => z.enum(SlugErrorValues));
 export type SlugError = z.infer<typeof SlugError>;
 
 /** `conditionalFields` of services and booking-forms queries: extra data the reply should include. */
@@ -38,20 +38,20 @@ export type SlugError = z.infer<typeof SlugError>;
  * query's). STAFF_MEMBER_DETAILS fills `service.staffMemberDetails.staffMembers`.
  */
 export const RequestedFieldsValues = ['STAFF_MEMBER_DETAILS', 'RESOURCE_TYPE_DETAILS', 'DISCOUNT_INFO_DETAILS', 'RESOURCE_DETAILS'] as const;
-export const RequestedFields = z.enum(RequestedFieldsValues);
+export const RequestedFields = lazySchema(() => z.enum(RequestedFieldsValues));
 export type RequestedFields = z.infer<typeof RequestedFields>;
 
 export const LocationStatusValues = ['ACTIVE', 'INACTIVE'] as const;
-export const LocationStatus = z.enum(LocationStatusValues);
+export const LocationStatus = lazySchema(() => z.enum(LocationStatusValues));
 export type LocationStatus = z.infer<typeof LocationStatus>;
 
 export const LocationPurposeValues = ['BRANCH', 'OFFICES', 'RECEPTION', 'HEADQUARTERS', 'INVENTORY'] as const;
-export const LocationPurpose = z.enum(LocationPurposeValues);
+export const LocationPurpose = lazySchema(() => z.enum(LocationPurposeValues));
 export type LocationPurpose = z.infer<typeof LocationPurpose>;
 
 /** Domain event kinds recorded for services (docs/wire.md §24). */
 export const EventActionValues = ['CREATED', 'UPDATED', 'DELETED'] as const;
-export const EventAction = z.enum(EventActionValues);
+export const EventAction = lazySchema(() => z.enum(EventActionValues));
 export type EventAction = z.infer<typeof EventAction>;
 
 export {
@@ -66,63 +66,77 @@ export {
 } from './common.js';
 
 /** `media`: gallery `items`, `mainMedia` and `coverMedia`, each `{image}`. */
-export const ServiceMedia = z.looseObject({
-  items: z.optional(z.array(MediaItem)),
-  mainMedia: z.optional(MediaItem),
-  coverMedia: z.optional(MediaItem),
-});
+export const ServiceMedia = lazySchema(() =>
+  z.looseObject({
+    items: z.optional(z.array(MediaItem)),
+    mainMedia: z.optional(MediaItem),
+    coverMedia: z.optional(MediaItem),
+  }),
+);
 
-export const BusinessLocationRef = z.looseObject({
-  id: z.string(),
-  name: z.optional(z.string()),
-  default: z.optional(z.boolean()),
-  address: z.optional(Address),
-});
+export const BusinessLocationRef = lazySchema(() =>
+  z.looseObject({
+    id: z.string(),
+    name: z.optional(z.string()),
+    default: z.optional(z.boolean()),
+    address: z.optional(Address),
+  }),
+);
 
 /** One place a service is offered: a business location, a custom address, or the customer's place. */
-export const ServiceLocation = z.looseObject({
-  id: z.optional(z.string()),
-  type: openEnum(LocationTypeValues),
-  business: z.optional(BusinessLocationRef),
-  custom: z.optional(z.looseObject({ id: z.optional(z.string()), address: z.optional(Address) })),
-  calculatedAddress: z.optional(Address),
-});
+export const ServiceLocation = lazySchema(() =>
+  z.looseObject({
+    id: z.optional(z.string()),
+    type: openEnum(LocationTypeValues),
+    business: z.optional(BusinessLocationRef),
+    custom: z.optional(z.looseObject({ id: z.optional(z.string()), address: z.optional(Address) })),
+    calculatedAddress: z.optional(Address),
+  }),
+);
 export type ServiceLocation = z.infer<typeof ServiceLocation>;
 
-const PageUrl = z.looseObject({ relativePath: z.optional(z.string()), url: z.optional(z.string()) });
-export const ServiceUrls = z.looseObject({
-  servicePage: z.optional(PageUrl),
-  bookingPage: z.optional(PageUrl),
-  calendarPage: z.optional(PageUrl),
-});
+const PageUrl = lazySchema(() => z.looseObject({ relativePath: z.optional(z.string()), url: z.optional(z.string()) }));
+export const ServiceUrls = lazySchema(() =>
+  z.looseObject({
+    servicePage: z.optional(PageUrl),
+    bookingPage: z.optional(PageUrl),
+    calendarPage: z.optional(PageUrl),
+  }),
+);
 
-export const Slug = z.looseObject({
-  name: z.string(),
-  custom: z.optional(z.boolean()),
-  createdDate: z.optional(isoDate),
-});
+export const Slug = lazySchema(() =>
+  z.looseObject({
+    name: z.string(),
+    custom: z.optional(z.boolean()),
+    createdDate: z.optional(isoDate),
+  }),
+);
 export type Slug = z.infer<typeof Slug>;
 
 /** `schedule`: session durations are in minutes, `timeBetweenSessions` in minutes. */
-export const ServiceSchedule = z.looseObject({
-  id: z.optional(z.string()),
-  firstSessionStart: z.optional(isoDate),
-  lastSessionEnd: z.optional(isoDate),
-  availabilityConstraints: z.optional(
-    z.looseObject({
-      durations: z.optional(z.array(z.looseObject({ minutes: z.number() }))),
-      sessionDurations: z.optional(z.array(z.number())),
-      timeBetweenSessions: z.optional(z.number()),
-    }),
-  ),
-});
+export const ServiceSchedule = lazySchema(() =>
+  z.looseObject({
+    id: z.optional(z.string()),
+    firstSessionStart: z.optional(isoDate),
+    lastSessionEnd: z.optional(isoDate),
+    availabilityConstraints: z.optional(
+      z.looseObject({
+        durations: z.optional(z.array(z.looseObject({ minutes: z.number() }))),
+        sessionDurations: z.optional(z.array(z.number())),
+        timeBetweenSessions: z.optional(z.number()),
+      }),
+    ),
+  }),
+);
 export type ServiceSchedule = z.infer<typeof ServiceSchedule>;
 
-export const StaffMember = z.looseObject({
-  staffMemberId: z.string(),
-  name: z.optional(z.string()),
-  mainMedia: z.optional(MediaItem),
-});
+export const StaffMember = lazySchema(() =>
+  z.looseObject({
+    staffMemberId: z.string(),
+    name: z.optional(z.string()),
+    mainMedia: z.optional(MediaItem),
+  }),
+);
 export type StaffMember = z.infer<typeof StaffMember>;
 
 /** The rule blocks of a booking policy (docs/wire.md §9), named but not modelled. */
@@ -134,36 +148,42 @@ export const BookingPolicyRuleValues = [
  * A booking policy. Only identity and dates are modelled; the rule blocks pass through as sent (declared by
  * name, so a file made from `services get --json` passes the field-name checks of `--file`).
  */
-export const BookingPolicy = z.looseObject({
-  id: z.optional(z.string()),
-  revision: z.optional(z.string()),
-  name: z.optional(z.string()),
-  default: z.optional(z.boolean()),
-  createdDate: z.optional(isoDate),
-  updatedDate: z.optional(isoDate),
-  customPolicyDescription: z.optional(
-    z.looseObject({ enabled: z.optional(z.boolean()), description: z.optional(z.string()) }),
-  ),
-  ...Object.fromEntries(BookingPolicyRuleValues.map((rule) => [rule, z.optional(z.unknown())])) as Record<(typeof BookingPolicyRuleValues)[number], z.ZodMiniOptional<z.ZodMiniUnknown>>,
-});
+export const BookingPolicy = lazySchema(() =>
+  z.looseObject({
+    id: z.optional(z.string()),
+    revision: z.optional(z.string()),
+    name: z.optional(z.string()),
+    default: z.optional(z.boolean()),
+    createdDate: z.optional(isoDate),
+    updatedDate: z.optional(isoDate),
+    customPolicyDescription: z.optional(
+      z.looseObject({ enabled: z.optional(z.boolean()), description: z.optional(z.string()) }),
+    ),
+    ...Object.fromEntries(BookingPolicyRuleValues.map((rule) => [rule, z.optional(z.unknown())])) as Record<(typeof BookingPolicyRuleValues)[number], z.ZodMiniOptional<z.ZodMiniUnknown>>,
+  }),
+);
 export type BookingPolicy = z.infer<typeof BookingPolicy>;
 
-export const Category = z.looseObject({
-  id: z.string(),
-  name: z.optional(z.string()),
-  sortOrder: z.optional(z.number()),
-});
+export const Category = lazySchema(() =>
+  z.looseObject({
+    id: z.string(),
+    name: z.optional(z.string()),
+    sortOrder: z.optional(z.number()),
+  }),
+);
 export type Category = z.infer<typeof Category>;
 
-export const FormRef = z.looseObject({ id: z.string() });
+export const FormRef = lazySchema(() => z.looseObject({ id: z.string() }));
 
 /** `payment.options`: how a customer may pay (the same shape in requests and replies). */
-const PaymentOptions = z.looseObject({
-  online: z.optional(z.boolean()),
-  inPerson: z.optional(z.boolean()),
-  deposit: z.optional(z.boolean()),
-  pricingPlan: z.optional(z.boolean()),
-});
+const PaymentOptions = lazySchema(() =>
+  z.looseObject({
+    online: z.optional(z.boolean()),
+    inPerson: z.optional(z.boolean()),
+    deposit: z.optional(z.boolean()),
+    pricingPlan: z.optional(z.boolean()),
+  }),
+);
 
 /** `payment.varied`: the price range and deposit, in reply money or in request money (bounded strings). */
 function variedPrices<M extends $ZodType>(money: M) {
@@ -171,92 +191,102 @@ function variedPrices<M extends $ZodType>(money: M) {
 }
 
 /** `payment`: one of fixed/custom/varied according to `rateType`; `options` say how a customer may pay. */
-export const ServicePayment = z.looseObject({
-  rateType: z.optional(openEnum(RateTypeValues)),
-  fixed: z.optional(z.looseObject({ price: z.optional(Money), deposit: z.optional(Money) })),
-  custom: z.optional(z.looseObject({ description: z.optional(z.string()) })),
-  varied: z.optional(variedPrices(Money)),
-  options: z.optional(PaymentOptions),
-  pricingPlanIds: z.optional(z.array(z.string())),
-});
+export const ServicePayment = lazySchema(() =>
+  z.looseObject({
+    rateType: z.optional(openEnum(RateTypeValues)),
+    fixed: z.optional(z.looseObject({ price: z.optional(Money), deposit: z.optional(Money) })),
+    custom: z.optional(z.looseObject({ description: z.optional(z.string()) })),
+    varied: z.optional(variedPrices(Money)),
+    options: z.optional(PaymentOptions),
+    pricingPlanIds: z.optional(z.array(z.string())),
+  }),
+);
 export type ServicePayment = z.infer<typeof ServicePayment>;
 
-export const OnlineBooking = z.looseObject({
-  enabled: z.optional(z.boolean()),
-  requireManualApproval: z.optional(z.boolean()),
-  allowMultipleRequests: z.optional(z.boolean()),
-});
+export const OnlineBooking = lazySchema(() =>
+  z.looseObject({
+    enabled: z.optional(z.boolean()),
+    requireManualApproval: z.optional(z.boolean()),
+    allowMultipleRequests: z.optional(z.boolean()),
+  }),
+);
 
 /**
  * The service entity. `revision` is a string that goes up by 1 on every change and must be sent back on update
  * (docs/wire.md §9). Fields the platform adds beyond these pass through.
  */
-export const Service = z.looseObject({
-  id: z.string(),
-  revision: z.optional(z.string()),
-  type: z.optional(openEnum(ServiceTypeValues)),
-  name: z.optional(z.string()),
-  description: z.optional(z.string()),
-  tagLine: z.optional(z.string()),
-  sortOrder: z.optional(z.number()),
-  defaultCapacity: z.optional(z.int()),
-  hidden: z.optional(z.boolean()),
-  media: z.optional(ServiceMedia),
-  category: z.optional(Category),
-  form: z.optional(FormRef),
-  payment: z.optional(ServicePayment),
-  onlineBooking: z.optional(OnlineBooking),
-  conferencing: z.optional(z.looseObject({ enabled: z.optional(z.boolean()) })),
-  locations: z.optional(z.array(ServiceLocation)),
-  bookingPolicy: z.optional(BookingPolicy),
-  schedule: z.optional(ServiceSchedule),
-  staffMemberIds: z.optional(z.array(z.string())),
-  staffMembers: z.optional(z.array(StaffMember)),
-  staffMemberDetails: z.optional(z.looseObject({ staffMembers: z.optional(z.array(StaffMember)) })),
-  urls: z.optional(ServiceUrls),
-  supportedSlugs: z.optional(z.array(Slug)),
-  mainSlug: z.optional(Slug),
-  extendedFields: z.optional(z.looseObject({ namespaces: z.optional(z.record(z.string(), z.unknown())) })),
-  tags: z.optional(z.array(z.string())),
-  createdDate: z.optional(isoDate),
-  updatedDate: z.optional(isoDate),
-});
+export const Service = lazySchema(() =>
+  z.looseObject({
+    id: z.string(),
+    revision: z.optional(z.string()),
+    type: z.optional(openEnum(ServiceTypeValues)),
+    name: z.optional(z.string()),
+    description: z.optional(z.string()),
+    tagLine: z.optional(z.string()),
+    sortOrder: z.optional(z.number()),
+    defaultCapacity: z.optional(z.int()),
+    hidden: z.optional(z.boolean()),
+    media: z.optional(ServiceMedia),
+    category: z.optional(Category),
+    form: z.optional(FormRef),
+    payment: z.optional(ServicePayment),
+    onlineBooking: z.optional(OnlineBooking),
+    conferencing: z.optional(z.looseObject({ enabled: z.optional(z.boolean()) })),
+    locations: z.optional(z.array(ServiceLocation)),
+    bookingPolicy: z.optional(BookingPolicy),
+    schedule: z.optional(ServiceSchedule),
+    staffMemberIds: z.optional(z.array(z.string())),
+    staffMembers: z.optional(z.array(StaffMember)),
+    staffMemberDetails: z.optional(z.looseObject({ staffMembers: z.optional(z.array(StaffMember)) })),
+    urls: z.optional(ServiceUrls),
+    supportedSlugs: z.optional(z.array(Slug)),
+    mainSlug: z.optional(Slug),
+    extendedFields: z.optional(z.looseObject({ namespaces: z.optional(z.record(z.string(), z.unknown())) })),
+    tags: z.optional(z.array(z.string())),
+    createdDate: z.optional(isoDate),
+    updatedDate: z.optional(isoDate),
+  }),
+);
 /** A parsed service: dates are `Date` values. */
 export type Service = z.infer<typeof Service>;
 /** A service as it travels on the wire (ISO date strings). */
 export type ServiceWire = z.input<typeof Service>;
 
 /** A booking form as listed by the booking-forms query. */
-export const BookingForm = z.looseObject({
-  id: z.string(),
-  name: z.optional(z.string()),
-  createdDate: z.optional(isoDate),
-  updatedDate: z.optional(isoDate),
-});
+export const BookingForm = lazySchema(() =>
+  z.looseObject({
+    id: z.string(),
+    name: z.optional(z.string()),
+    createdDate: z.optional(isoDate),
+    updatedDate: z.optional(isoDate),
+  }),
+);
 export type BookingForm = z.infer<typeof BookingForm>;
 
 /** A business location (the site's own places), as returned by `businessLocations.locations`. */
-export const BusinessLocation = z.looseObject({
-  id: z.string(),
-  name: z.optional(z.string()),
-  description: z.optional(z.string()),
-  default: z.optional(z.boolean()),
-  status: z.optional(openEnum(LocationStatusValues)),
-  locationType: z.optional(z.string()),
-  locationTypes: z.optional(z.array(openEnum(LocationPurposeValues))),
-  address: z.optional(Address),
-  timeZone: z.optional(z.string()),
-  email: z.optional(z.string()),
-  phone: z.optional(z.string()),
-  archived: z.optional(z.boolean()),
-  revision: z.optional(z.string()),
-  createdDate: z.optional(isoDate),
-  updatedDate: z.optional(isoDate),
-});
+export const BusinessLocation = lazySchema(() =>
+  z.looseObject({
+    id: z.string(),
+    name: z.optional(z.string()),
+    description: z.optional(z.string()),
+    default: z.optional(z.boolean()),
+    status: z.optional(openEnum(LocationStatusValues)),
+    locationType: z.optional(z.string()),
+    locationTypes: z.optional(z.array(openEnum(LocationPurposeValues))),
+    address: z.optional(Address),
+    timeZone: z.optional(z.string()),
+    email: z.optional(z.string()),
+    phone: z.optional(z.string()),
+    archived: z.optional(z.boolean()),
+    revision: z.optional(z.string()),
+    createdDate: z.optional(isoDate),
+    updatedDate: z.optional(isoDate),
+  }),
+);
 export type BusinessLocation = z.infer<typeof BusinessLocation>;
 
 /** `{id, name}` of a service connected to a policy or form. */
-export const ConnectedService = z.looseObject({ id: z.string(), name: z.optional(z.string()) });
+export const ConnectedService = lazySchema(() => z.looseObject({ id: z.string(), name: z.optional(z.string()) }));
 export type ConnectedService = z.infer<typeof ConnectedService>;
 
 // ---- Requests (what the emulator validates and the client sends), built on first use (see common.ts).

@@ -65,7 +65,7 @@ export async function run(opts: AddOptions, ctx: Context): Promise<void> {
     ...(opts.instanceId ? { instanceId: opts.instanceId } : {}),
     ...(apiKey ? { credential: { type: 'apiKey' as const, apiKey } } : {}),
   };
-  const parsed = profileSchema.safeParse(candidate);
+  const parsed = profileSchema().safeParse(candidate);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     throw new UserError(`invalid ${issue?.path.join('.') || 'profile'}: ${issue?.message}`, 'the base URL must be http(s)://host[:port]');
