@@ -9,17 +9,35 @@
  *   stored access token while it has more than a minute left, else a new one from the client_credentials grant
  *   (the SDK's AppStrategy body: `grant_type`, `client_id`, `client_secret`, `instance_id` when the profile has
  *   one), written back to the sessions file. Loaded by context.ts only when a profile has no API key.
+ *
+ * The dependency runs one way: context.ts loads this module (by a dynamic import), and this module does not
+ * import context.ts; what it needs of a Context is {@link TokenCallContext}, declared here (docs/architecture.md
+ * "Layout and dependency direction").
  */
 import { TokenEndpoint, TokenEndpointError, type TokenRequest } from './api/auth/tokens.js';
-import type { Context } from './context.js';
 import { AuthError, UserError } from './core/errors.js';
+import type { IOStreams } from './core/iostreams.js';
 import { readSession, writeSession } from './core/sessions.js';
+
+/**
+ * What the token calls take of a command's Context (context.ts's Context has all of it): the global flags
+ * they honour (`--timeout`, `--debug`), the environment (SITECTL_TIMEOUT, the sessions file's place), stderr for
+ * the debug trace, the abort signal, the clock, and the command name for hints.
+ */
+export interface TokenCallContext {
+  flags: { timeoutSec?: number; debug: boolean };
+  env: NodeJS.ProcessEnv;
+  io: Pick<IOStreams, 'stderr'>;
+  signal: AbortSignal;
+  now(): Date;
+  bin: string;
+}
 
 /**
  * `--timeout SECONDS` (else SITECTL_TIMEOUT) in ms; undefined when neither is given.
  * @throws UserError (exit 2) for a value that is not a number of seconds above 0 and at most 3600
  */
-export function requestTimeoutMs(ctx: Pick<Context, 'flags' | 'env'>): number | undefined {
+export function requestTimeoutMs(ctx: Pick<TokenCallContext, 'flags' | 'env'>): number | undefined {
   const raw = ctx.flags.timeoutSec ?? (ctx.env.SITECTL_TIMEOUT ? Number(ctx.env.SITECTL_TIMEOUT) : undefined);
   if (raw === undefined) return undefined;
   if (!Number.isFinite(raw) || raw <= 0 || raw > 3600) {
@@ -33,7 +51,7 @@ export function requestTimeoutMs(ctx: Pick<Context, 'flags' | 'env'>): number | 
  * else the endpoint's 30 s) and `--debug` trace on stderr.
  * @throws UserError (exit 2) for a bad `--timeout`
  */
-export function tokenEndpoint(ctx: Pick<Context, 'flags' | 'env' | 'io'>, baseUrl: string, defaultTimeoutMs?: number): TokenEndpoint {
+export function tokenEndpoint(ctx: Pick<TokenCallContext, 'flags' | 'env' | 'io'>, baseUrl: string, defaultTimeoutMs?: number): TokenEndpoint {
   return new TokenEndpoint({
     baseUrl,
     timeoutMs: requestTimeoutMs(ctx) ?? defaultTimeoutMs,
@@ -55,7 +73,7 @@ export function clientCredentials(clientId: string, clientSecret: string, instan
  * @param instanceId the app instance (`profile add --instance-id`, SITECTL_INSTANCE_ID), sent as `instance_id`
  * @throws AuthError (exit 4) when the endpoint refuses the credentials
  */
-export async function appAccessToken(ctx: Pick<Context, 'flags' | 'env' | 'io' | 'signal' | 'now' | 'bin'>, profile: string, baseUrl: string, instanceId?: string): Promise<string | undefined> {
+export async function appAccessToken(ctx: TokenCallContext, profile: string, baseUrl: string, instanceId?: string): Promise<string | undefined> {
   const s = readSession(ctx.env, profile);
   if (!s.admin) return undefined;
   const nowMs = ctx.now().getTime();

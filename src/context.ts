@@ -4,7 +4,9 @@
  *
  * Nothing here loads zod, node:http, undici or the emulator until a command resolves a profile or calls the
  * API: then context-deps.ts (config reader, daemon helpers, API client) arrives in one dynamic import, so
- * `--help` stays cheap and API commands pay one load step (docs/architecture.md "Start-up").
+ * `--help` stays cheap and API commands pay one load step (docs/architecture.md "Start-up"). context-auth.ts (an
+ * app's client credentials) is loaded the same way, only for a profile without an API key. Both sit below this
+ * module and import nothing of it (docs/architecture.md "Layout and dependency direction").
  */
 import { join } from 'node:path';
 import type { ApiClient, Credentials } from './api/client.js';

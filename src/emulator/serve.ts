@@ -15,7 +15,7 @@ import { getPath, setPath, UnsafePathError } from '../api/paths.js';
 import { fromBase64UrlJson } from '../api/query.js';
 import { acceptsNumber, elementOf, isOptional, kindOf, lookupPath, shapeOf } from '../api/schemas/introspect.js';
 import type { Principal } from './auth.js';
-import { checkAccess } from './oauth/access.js';
+import { checkAccess } from './oauth/roles.js';
 import { ApplicationFailure, ValidationFailure, type FieldViolation } from './errors.js';
 import type { CollectionDef, Doc, SiteCollection } from './store/collection.js';
 import type { Store } from './store/store.js';
@@ -306,7 +306,7 @@ const NO_QUERY = new URLSearchParams();
  * outside one, so a write from them throws). What the HTTP layer and the GraphQL endpoint both call.
  * @returns the handler's reply (wire JSON, or {@link RawJson})
  * @throws ApplicationFailure 401 for an account-level principal on a site operation, 403 for a visitor or member
- *   token on an operation its role may not call (oauth/access.ts); what the handler throws
+ *   token on an operation its role may not call (oauth/roles.ts); what the handler throws
  */
 export function runServed(store: Store, served: ServedOperation, request: unknown, principal: Principal, requestId: string, query: URLSearchParams = NO_QUERY): unknown {
   const { op, handler } = served;

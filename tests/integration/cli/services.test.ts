@@ -187,6 +187,18 @@ describe('services get', () => {
     expect(piped.stdout).toContain(`id\t${id}\n`);
   });
 
+  it('names the staff on a terminal: the service carries their ids, the view reads their names', async () => {
+    const services: Array<{ id: string; staffMemberIds?: string[] }> = JSON.parse((await cli(['services', 'list', '--json', 'id,staffMemberIds'])).stdout);
+    const service = services.find((s) => s.staffMemberIds?.length)!;
+    expect(service, 'the demo seed has a service with staff').toBeDefined();
+    const staff: Array<{ id: string; name: string }> = JSON.parse((await cli(['staff', 'list', '--json', 'id,name'])).stdout);
+    const names = service.staffMemberIds!.map((sid) => staff.find((m) => m.id === sid)!.name);
+
+    const tty = await cli(['services', 'get', service.id], { tty: true, env: { NO_COLOR: '1' } });
+    expect(tty.code, tty.stderr).toBe(0);
+    expect(stripAnsi(tty.stdout)).toMatch(new RegExp(`^staff\\s+${names.join(', ')}\\s*$`, 'm'));
+  });
+
   it('an unknown id is the API 404: one line with the request id, exit 1', async () => {
     const r = await cli(['services', 'get', 'no-such-service']);
     expect(r.code).toBe(1);
