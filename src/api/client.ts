@@ -69,6 +69,12 @@ export interface RequestOptions<T> {
    * zod's core schema so both zod/mini (what src/api/schemas uses) and classic zod schemas are accepted.
    */
   schema?: $ZodType<T>;
+  /**
+   * Instead of a schema, a check of the JSON reply that returns the problem found (one line) or undefined; the
+   * reply is then returned as is. Where a schema would parse far more than the caller reads (a list passed on as
+   * sent: paging.ts).
+   */
+  check?: (json: unknown) => string | undefined;
   /** Safe to repeat: retried on network errors, 429 and 5xx. Default true for GET, false otherwise. */
   idempotent?: boolean;
   /** A GET whose parameters exceed 4000 characters goes out as a POST to the same path with a JSON body. */
@@ -339,7 +345,7 @@ export class ApiClient {
         `< ${method} ${this.redact(this.origin + path)} ${res.statusCode} ${ms} ms request-id: ${requestId ?? 'none'}`,
       );
 
-      if (res.statusCode === 200) return this.parse(opts.schema, text, res, requestId);
+      if (res.statusCode === 200) return this.parse(opts.schema, text, res, requestId, opts.check);
 
       const err = this.sanitize(fromResponse(res.statusCode, res.statusText, res.headers, this.redact(text)));
       const retryable = res.statusCode === 429 || res.statusCode >= 500;
@@ -393,6 +399,7 @@ export class ApiClient {
     text: string,
     res: Dispatcher.ResponseData,
     requestId: string | undefined,
+    check?: (json: unknown) => string | undefined,
   ): T {
     // Built only for an error: redacting the whole reply costs ~3 ms (and garbage) on a 50-service page.
     const init = () => ({ status: res.statusCode, statusText: res.statusText, requestId, body: this.redact(text) });
@@ -403,6 +410,11 @@ export class ApiClient {
       throw this.fail(
         new SystemError({ ...init(), cause }, text.trim() === '' ? 'empty reply' : 'reply is not JSON'),
       );
+    }
+    if (check) {
+      const problem = check(json);
+      if (problem) throw this.fail(new SystemError(init(), this.redact(`unexpected reply: ${problem}`)));
+      return json as T;
     }
     if (!schema) return json as T;
     const parsed = safeParse(schema, json);

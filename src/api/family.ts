@@ -208,10 +208,10 @@ export interface CallOptions {
   /** Overrides the operation's `idempotent` (a caller that recognises its own earlier attempt may retry). */
   idempotent?: boolean;
   /**
-   * The schema the reply is checked with instead of the operation's: a list printed as the platform sent it
-   * checks only the page's shape ({@link ListOptions.asSent} in paging.ts).
+   * A check of the reply instead of the operation's schema (the reply is then returned as sent): a list passed
+   * on as the platform sent it checks only that it is a page ({@link ListOptions.asSent} in paging.ts).
    */
-  reply?: $ZodType;
+  check?: (json: unknown) => string | undefined;
 }
 
 /**
@@ -239,7 +239,8 @@ export function invoke<Op extends Operation>(
     complexQuery: op.complexQuery,
     longGetFallback: op.longGetFallback,
     accountLevel: op.accountLevel,
-    schema: (opts.reply ?? op.reply) as $ZodType<ReplyOf<Op>>,
+    schema: opts.check ? undefined : (op.reply as $ZodType<ReplyOf<Op>>),
+    check: opts.check,
     idempotent: opts.idempotent ?? op.idempotent ?? op.method === 'GET',
     signal: opts.signal,
   });

@@ -5,11 +5,9 @@
  * `collect` gathers an iterator into an array with an upper bound. Every iterator stops early when the consumer
  * breaks out of its `for await`, so no page is fetched that nobody reads.
  */
-import * as z from 'zod/mini';
-import type { $ZodType } from 'zod/v4/core';
 import type { ApiClient } from './client.js';
 import { invoke, type ItemOf, type Operation, type PagingSpec } from './family.js';
-import { type Filter, PagingMetadata, type Sorting } from './schemas/common.js';
+import type { Filter, PagingMetadata, Sorting } from './schemas/common.js';
 
 /** One page of a list call: the entities plus the reply's `pagingMetadata`. */
 export interface Page<T> {
@@ -143,34 +141,53 @@ export interface ListOptions extends PagingOptions {
   attempt?: <T>(read: () => Promise<T>) => Promise<T>;
   /**
    * Items as the platform sent them, for a caller that passes them on without reading their fields (a list
-   * printed as JSON): each reply is checked to be a page (its items a list of objects, its paging metadata
-   * parsed, as the pages need it), but the items are not parsed field by field, so their dates stay ISO text
-   * and their keys keep the platform's order. Parsing a 50-service page with the full schema is ~40 % of
+   * printed as JSON): each reply is checked to be a page (its items a list of objects, the paging metadata's
+   * fields of the types the paging reads), but the items are not parsed field by field, so their dates stay ISO
+   * text and their keys keep the platform's order. Parsing a 50-service page with the full schema was ~40 % of
    * `services list --json`'s own start-up cost (docs/runtime.md "Start-up"). Default false: items parsed.
    */
   asSent?: boolean;
 }
 
-const AS_SENT = new WeakMap<ListOperation, $ZodType>();
-
-/**
- * The reply schema of {@link ListOptions.asSent} for `op`: `{[items]: object[], [meta]: PagingMetadata}`, other
- * keys passed through.
- */
-function asSentReply(op: ListOperation): $ZodType {
-  let schema = AS_SENT.get(op);
-  if (!schema) {
-    const { items, meta = 'pagingMetadata' } = op.paging;
-    // Each item only checked to be an object: a looseObject would still walk every key of every item.
-    const item = z.custom<Record<string, unknown>>((v) => typeof v === 'object' && v !== null && !Array.isArray(v), { message: 'expected an object' });
-    schema = z.looseObject({ [items]: z.optional(z.nullable(z.array(item))), [meta]: z.optional(z.nullable(PagingMetadata)) });
-    AS_SENT.set(op, schema);
-  }
-  return schema;
-}
-
 /** A list operation: one whose table entry declares how it pages. */
 export type ListOperation = Operation & { paging: PagingSpec };
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** The problem with `v` as an optional field of type `type` (`key` named in it), or undefined. */
+function fieldProblem(v: unknown, key: string, type: 'number' | 'boolean' | 'string'): string | undefined {
+  return v === undefined || v === null || typeof v === type ? undefined : `${key}: expected ${type}`;
+}
+
+/**
+ * The reply check of {@link ListOptions.asSent} for `op`: the reply is an object, its `items` key (absent, null
+ * or) a list of objects, its paging metadata (absent, null or) an object whose fields the paging reads have their
+ * types (`count`, `offset`, `total` numbers, `tooManyToCount` and `hasNext` booleans, `cursors.next`/`prev`
+ * strings): what the {@link PagingMetadata} schema says of them. Plain code, not a schema: building the first
+ * zod schema of a process and its first parse cost ~4 ms, a third of a JSON list's own start-up.
+ * @returns the problem found, or undefined
+ */
+function pageCheck(op: ListOperation): (json: unknown) => string | undefined {
+  const { items, meta = 'pagingMetadata' } = op.paging;
+  return (json) => {
+    if (!isRecord(json)) return '(root): expected object';
+    const list = json[items];
+    if (list !== undefined && list !== null && !(Array.isArray(list) && list.every(isRecord))) return `${items}: expected a list of objects`;
+    const m = json[meta];
+    if (m === undefined || m === null) return undefined;
+    if (!isRecord(m)) return `${meta}: expected object`;
+    const cursors = m.cursors;
+    if (cursors !== undefined && cursors !== null && !isRecord(cursors)) return `${meta}.cursors: expected object`;
+    return (
+      fieldProblem(m.count, `${meta}.count`, 'number') ??
+      fieldProblem(m.offset, `${meta}.offset`, 'number') ??
+      fieldProblem(m.total, `${meta}.total`, 'number') ??
+      fieldProblem(m.tooManyToCount, `${meta}.tooManyToCount`, 'boolean') ??
+      fieldProblem(m.hasNext, `${meta}.hasNext`, 'boolean') ??
+      (isRecord(cursors) ? (fieldProblem(cursors.next, `${meta}.cursors.next`, 'string') ?? fieldProblem(cursors.prev, `${meta}.cursors.prev`, 'string')) : undefined)
+    );
+  };
+}
 
 /**
  * Pages of any list operation of a family table, built from its `paging` declaration (docs/wire.md §6): the
@@ -199,9 +216,9 @@ export function listPages<Op extends ListOperation>(api: ApiClient, op: Op, opts
     return out;
   };
   const attempt = opts.attempt ?? (<T>(read: () => Promise<T>) => read());
-  const replySchema = opts.asSent ? asSentReply(op) : undefined;
+  const check = opts.asSent ? pageCheck(op) : undefined;
   const fetchPage = async (paging: Record<string, unknown>): Promise<Page<ItemOf<Op>>> => {
-    const reply = (await attempt(() => invoke(api, op, paging as never, { signal: opts.signal, reply: replySchema }))) as Record<string, unknown>;
+    const reply = (await attempt(() => invoke(api, op, paging as never, { signal: opts.signal, check }))) as Record<string, unknown>;
     const items = (reply[spec.items] ?? []) as ItemOf<Op>[];
     return { items, pagingMetadata: reply[spec.meta ?? 'pagingMetadata'] as PagingMetadata | undefined };
   };

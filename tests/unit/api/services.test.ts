@@ -382,7 +382,7 @@ describe('list pages from the table (listPages)', () => {
   it('asSent still refuses a reply that is not a page: an item that is not an object, a services key that is not a list', async () => {
     h = harness();
     on(h, 'POST', '/_api/bookings/v2/services/query', () => ({ status: 200, data: { services: ['a'], pagingMetadata: { count: 1 } } }));
-    await expect(collect(items(listPages(h.api, serviceOps.queryServices, { asSent: true })))).rejects.toThrow(/unexpected reply: services\.0: expected an object/);
+    await expect(collect(items(listPages(h.api, serviceOps.queryServices, { asSent: true })))).rejects.toThrow(/unexpected reply: services: expected a list of objects/);
     on(h, 'POST', '/_api/bookings/v2/services/query', () => ({ status: 200, data: { services: { id: 'a' } } }));
     await expect(collect(items(listPages(h.api, serviceOps.queryServices, { asSent: true })))).rejects.toThrow(/unexpected reply: services/);
   });
