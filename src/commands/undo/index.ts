@@ -34,7 +34,7 @@ import type { Context } from '../../context.js';
 import { ExitCode, PartialFailureError, UserError } from '../../core/errors.js';
 import { notice, warn } from '../../core/log.js';
 import { addBulkFlags, type BulkFlags } from '../shared/bulk-flags.js';
-import { DESTRUCTIVE, REVERSIBLE, requireConfirmable } from '../shared/confirm.js';
+import { asksFirst, declareRule, DESTRUCTIVE, REVERSIBLE, requireConfirmable } from '../shared/confirm.js';
 import type { EntityView } from '../shared/entity-view.js';
 import type { SitePlan } from '../services/apply.js';
 
@@ -71,16 +71,15 @@ export function register(program: Command, ctx: Context): void {
         'members block/approve and mute/unmute, orders pause/resume.',
         'Not undoable: bookings confirm/decline/cancel, orders cancel/mark-paid/postpone, members delete/disconnect.',
         '',
-        'Confirmation: an undo of many items asks first, and so does one whose inverse deletes, blocks or pauses',
-        '(--yes to skip; required without a terminal).',
-        '',
         'Examples:',
         '  sitectl history',
         '  sitectl undo --last --dry-run',
         '  sitectl undo 744db7 --yes',
       ].join('\n'),
     );
-  addBulkFlags(cmd);
+  // The rule of the change it makes, as `services apply` (declared not destructive, destructive with --prune):
+  // an undo of one item acts at once unless its inverse deletes, blocks or pauses; then it asks first.
+  declareRule(addBulkFlags(cmd), REVERSIBLE).addHelpText('after', 'An undo whose inverse deletes, blocks or pauses asks even for one item.');
   cmd.action(async (change: string | undefined, o: UndoOptions) => {
     await run(change, o, ctx);
   });
@@ -129,7 +128,9 @@ export async function run(given: string | undefined, opts: UndoOptions, ctx: Con
     );
   }
   // The confirmation rule of every change (shared/confirm.ts): many items ask; one asks when its inverse is destructive.
-  requireConfirmable(ctx, opts, inverse.destructive ? DESTRUCTIVE : REVERSIBLE, inverse.ids.length > 1 ? 'many' : 'one', `undoing change ${change.short}`);
+  const rule = inverse.destructive ? DESTRUCTIVE : REVERSIBLE;
+  const scope = inverse.ids.length > 1 ? 'many' : 'one';
+  requireConfirmable(ctx, opts, rule, scope, `undoing change ${change.short}`);
   if (inverse.note) notice(ctx.io, inverse.note);
   const { runBulkVerb } = await import('../shared/bulk.js');
   const result = await runBulkVerb(ctx, {
@@ -137,7 +138,8 @@ export async function run(given: string | undefined, opts: UndoOptions, ctx: Con
     port: inverse.port,
     action: inverse.action,
     selection: { kind: 'ids', ids: inverse.ids },
-    flags: opts,
+    // The engine's prompt asks whenever it is reached: an undo the rule lets act at once does not reach it.
+    flags: asksFirst(rule, scope) ? opts : { ...opts, yes: true },
     command: 'undo',
     question: (n) => `Undo change ${change.short} (${change.entity} ${change.action}) on ${n} ${n === 1 ? inverse.view.noun.one : inverse.view.noun.many}?`,
     undoOf: change.id,
