@@ -161,31 +161,34 @@ export async function run(given: string | undefined, opts: UndoOptions, ctx: Con
  *   failed
  */
 async function undoApply(change: ChangeSummary, opts: UndoOptions, ctx: Context): Promise<void> {
-  const [{ applyPlans, reportSites }, { planApplyUndo }, { runOrigin }] = await Promise.all([import('../services/apply.js'), import('../services/shared/apply-undo.js'), import('../shared/bulk.js')]);
+  const [{ applyPlans, reportSites }, { applyInverse, planApplyUndo }, { runOrigin }] = await Promise.all([import('../services/apply.js'), import('../services/shared/apply-undo.js'), import('../shared/bulk.js')]);
   const profile = (await runOrigin(ctx)).profile;
   if (change.profile && profile && change.profile !== profile) {
     throw new UserError(`change ${change.short} was made with profile ${change.profile}, not the one in use (${profile})`, `run it with that profile: sitectl undo ${change.short} --profile ${change.profile}`);
   }
-  const plans: SitePlan[] = [];
-  let lost = 0;
-  for (const part of change.parts) {
-    const state = readJournal(part.journal);
+  // What each site's journal says can be undone, and the rule that follows, before anything is read.
+  const parts = change.parts.map((part) => {
     if (!part.siteId) throw new UserError(`change ${change.short}: ${part.journal} records no site`, undefined, ExitCode.Failure);
-    const { api, site } = await ctx.siteApi(part.siteId);
-    const inverse = await planApplyUndo(api, state, ctx.signal);
-    lost += inverse.lost;
-    plans.push({ site, api, items: inverse.items, missing: [], create: [], replan: () => Promise.resolve(inverse.items), plannedAt: inverse.plannedAt });
-  }
+    return { siteId: part.siteId, inverse: applyInverse(readJournal(part.journal)) };
+  });
+  const lost = parts.reduce((n, p) => n + p.inverse.lost, 0);
   if (lost) warn(ctx.io, `${lost} item${lost === 1 ? '' : 's'} of change ${change.short} cannot be undone: ${lost === 1 ? 'its journal keeps' : 'their journals keep'} no before-image (written by an older sitectl)`);
-  const items = plans.flatMap((p) => p.items).filter((i) => !i.unchanged);
-  if (items.length === 0) {
-    throw new UserError(`nothing to undo in change ${change.short} (${change.entity} ${change.action}): ${lost ? 'what it changed was not journaled with its before-image' : 'what it changed is as the undo would leave it already'}`, undefined, ExitCode.Failure);
-  }
-  const steps = items.filter((i) => i.skip === undefined).map((i) => (i.after as { op: string }).op);
-  // The confirmation rule (shared/confirm.ts): many items ask; one asks when the inverse deletes.
-  const rule = steps.includes('delete') ? DESTRUCTIVE : REVERSIBLE;
-  const scope = steps.length > 1 ? 'many' : 'one';
+  const undoable = parts.reduce((n, p) => n + p.inverse.updated.length + p.inverse.created.length + p.inverse.deleted.length, 0);
+  const nothing = (why: string) => new UserError(`nothing to undo in change ${change.short} (${change.entity} ${change.action}): ${why}`, undefined, ExitCode.Failure);
+  if (undoable === 0) throw nothing(lost ? 'what it changed was not journaled with its before-image' : 'none of its items changed anything');
+  // The confirmation rule (shared/confirm.ts): many items ask; one asks when the inverse deletes (what was created).
+  const rule = parts.some((p) => p.inverse.created.length) ? DESTRUCTIVE : REVERSIBLE;
+  const scope = undoable > 1 ? 'many' : 'one';
   requireConfirmable(ctx, opts, rule, scope, `undoing change ${change.short}`);
+  const plans: SitePlan[] = [];
+  for (const { siteId, inverse } of parts) {
+    const { api, site } = await ctx.siteApi(siteId);
+    const { items, plannedAt } = await planApplyUndo(api, inverse, ctx.signal);
+    plans.push({ site, api, items, missing: [], create: [], replan: () => Promise.resolve(items), plannedAt });
+  }
+  const items = plans.flatMap((p) => p.items).filter((i) => !i.unchanged);
+  if (items.length === 0) throw nothing('what it changed is as the undo would leave it already');
+  const steps = items.filter((i) => i.skip === undefined).map((i) => (i.after as { op: string }).op);
   if (steps.includes('create')) notice(ctx.io, 're-created services get new ids; bookings and other references to the deleted ids are not restored');
   const outcomes = await applyPlans(ctx, plans, { ...opts, verb: 'services apply' }, { rule, scope, question: `Undo change ${change.short} (${change.entity} ${change.action})`, what: `undoing change ${change.short}`, undoOf: change.id });
   if (opts.dryRun) return;

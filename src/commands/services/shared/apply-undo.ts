@@ -25,11 +25,21 @@ import { fetchByIds } from '../../../bulk/port.js';
 import type { ApplyStep } from './apply.js';
 import { recreateBody, servicesPort } from './bulk.js';
 
-/** One site's inverse: the plan for applyAction, and what the journal holds too little of to be undone. */
-export interface ApplyUndoPlan {
-  items: PlannedItem[];
+/** What of one site's apply run can be undone, read from its journal alone. */
+export interface ApplyInverse {
+  /** Services updated: the id, the revision the run left, and the change that sets the before-image back. */
+  updated: { id: string; left?: string; slug: string; change: ChangeSet }[];
+  /** Services created: the new id and the revision it was created with. */
+  created: { id: string; left?: string; slug: string }[];
+  /** Services deleted (`--prune`): the slug and the whole service as it was. */
+  deleted: { slug: string; before: Record<string, unknown> }[];
   /** Items changed by the run whose journal keeps no before-image (written by an older sitectl): not undone. */
   lost: number;
+}
+
+/** One site's inverse as a plan for applyAction. */
+export interface ApplyUndoPlan {
+  items: PlannedItem[];
   /** Server time of the plan (services the undo creates are recognised after it: see applyAction). */
   plannedAt: string;
 }
@@ -73,12 +83,10 @@ async function newestCreated(api: ApiClient, signal?: AbortSignal): Promise<stri
 const label = (s: { name?: string | null } | undefined, slug: string) => `${s?.name ?? slug} (${slug})`;
 
 /**
- * The inverse of one site's apply run (`state`, its journal), planned against the site of `api` as it is now.
- * Only items the run changed are undone (created, updated, deleted); what it left unchanged, skipped or failed
- * has nothing to undo.
- * @throws ApiError from the reads
+ * What of one site's apply run (`state`, its journal) can be undone: only items the run changed (created,
+ * updated, deleted); what it left unchanged, skipped or failed has nothing to undo. Nothing is read from the site.
  */
-export async function planApplyUndo(api: ApiClient, state: JournalState, signal?: AbortSignal): Promise<ApplyUndoPlan> {
+export function applyInverse(state: JournalState): ApplyInverse {
   const done: { planned: PlannedLine; result: ResultLine; step: ApplyStep }[] = [];
   for (const planned of state.planned) {
     const result = state.results.get(planned.id);
@@ -86,9 +94,9 @@ export async function planApplyUndo(api: ApiClient, state: JournalState, signal?
     if (result && step) done.push({ planned, result, step });
   }
   let lost = 0;
-  const updated: { id: string; left?: string; slug: string; change: ChangeSet }[] = [];
-  const created: { id: string; left?: string; slug: string }[] = [];
-  const deleted: { slug: string; before: Json }[] = [];
+  const updated: ApplyInverse['updated'] = [];
+  const created: ApplyInverse['created'] = [];
+  const deleted: ApplyInverse['deleted'] = [];
   for (const { planned, result, step } of done) {
     const before = planned.before as Json | undefined;
     if (step.op === 'update' && result.outcome === 'updated') {
@@ -104,6 +112,16 @@ export async function planApplyUndo(api: ApiClient, state: JournalState, signal?
       else deleted.push({ slug: step.slug, before });
     }
   }
+  return { updated, created, deleted, lost };
+}
+
+/**
+ * The inverse of one site's apply run, planned against the site of `api` as it is now: each step to take, or left
+ * alone (changed since), or already as the undo leaves it (unchanged).
+ * @throws ApiError from the reads
+ */
+export async function planApplyUndo(api: ApiClient, inverse: ApplyInverse, signal?: AbortSignal): Promise<ApplyUndoPlan> {
+  const { updated, created, deleted } = inverse;
   const [now, taken, plannedAt] = await Promise.all([
     servicesNow(api, [...updated.map((u) => u.id), ...created.map((c) => c.id)], signal),
     servicesBySlug(api, deleted.map((d) => d.slug), signal),
@@ -137,5 +155,5 @@ export async function planApplyUndo(api: ApiClient, state: JournalState, signal?
     const holder = taken.get(d.slug);
     items.push(holder ? { ...base, skip: `service ${holder.id} holds the slug ${d.slug} again` } : base);
   }
-  return { items, lost, plannedAt };
+  return { items, plannedAt };
 }
