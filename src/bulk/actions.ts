@@ -31,7 +31,7 @@ export type PlanDecision = { changes: FieldDiff[] } | 'unchanged' | { skip: stri
 /**
  * One item of a plan made by the caller: its id (an entity's, or a made-up one for a create such as
  * `create:yoga`), the revision it was planned against, a label, what to send (`after`, journaled), the preview's
- * changes, and whether it is already as planned (journaled `unchanged`, never sent).
+ * changes, and whether it is already as planned (journaled `unchanged`, never sent) or left alone (`skip`).
  */
 export interface PlannedItem {
   id: string;
@@ -40,6 +40,10 @@ export interface PlannedItem {
   after?: unknown;
   changes: FieldDiff[];
   unchanged?: boolean;
+  /** Left alone, and why (an undo's item changed since the change): journaled `skipped` with it, never sent. */
+  skip?: string;
+  /** The before-image `sitectl undo` restores from (PlannedLine.before), journaled with the item. */
+  before?: unknown;
 }
 
 /** A bulk action over an entity kind: what the engine plans, sends and journals. */

@@ -1,7 +1,8 @@
 /**
  * The history of changes (docs/architecture.md "Bulk runs, the journal, history and undo"): every write run leaves its journal under the state directory
- * (`<stateDir>/journals/<runId>.ndjson`, 0600); a change's id is its run id, shown short like a git commit (the
- * first 8 characters of its random part). This module lists them, finds one by id or prefix, says which were
+ * (`<stateDir>/journals/<runId>.ndjson`, 0600); a change's id is its run id, shown short like a git commit (its
+ * random part). A command that writes to several sites journals each site's run apart, all naming one change id
+ * (HeaderLine.partOf): that is one change here, of several sites. This module lists them, finds one by id or prefix, says which were
  * undone, and keeps the directory to the last {@link MAX_CHANGES} changes of the last {@link MAX_AGE_DAYS} days.
  */
 import { readdirSync, statSync, unlinkSync } from 'node:fs';
@@ -17,28 +18,51 @@ export const MAX_AGE_DAYS = 90;
 const UNCHANGED = new Set(['unchanged', 'skipped']);
 const FAILED = new Set(['failed', 'conflict']);
 
+/**
+ * One site's journal of a change. A change is one journal, or several (one per site) when its command wrote to
+ * several sites (HeaderLine.partOf).
+ */
+export interface ChangePart {
+  /** The journal's run id (its file name). */
+  runId: string;
+  journal: string;
+  siteId?: string;
+  siteName?: string;
+  changed: number;
+  unchanged: number;
+  failed: number;
+  ended: boolean;
+}
+
 /** One change as `sitectl history` lists it. */
 export interface ChangeSummary {
-  /** The run id (`20261125T161948Z-744db7`). */
+  /** The change id: the run id, or for a change of several sites the id every site's journal names (`20261125T161948Z-744db7`). */
   id: string;
-  /** The short id: the run id's random part and time, as the CLI shows and accepts it. */
+  /** The short id: the id's random part, as the CLI shows and accepts it. */
   short: string;
+  /** The first site's journal (the only one, for a change of one site). */
   journal: string;
   createdAt: string;
   entity: string;
   action: string;
   profile?: string;
+  /** The first site's id (the only one, for a change of one site). */
   siteId?: string;
+  /** Every site the change wrote to, in the order its journals were started. */
+  sites: string[];
   command?: string;
   /** The change this one undid. */
   undoOf?: string;
+  /** Sums over the parts. */
   changed: number;
   unchanged: number;
   failed: number;
   /** The change that undid this one (its id), if any. */
   undoneBy?: string;
-  /** False while the run is unfinished (killed or interrupted: `--resume` continues it). */
+  /** False while a run is unfinished (killed or interrupted: `--resume` continues it). */
   ended: boolean;
+  /** Each site's journal, oldest first. */
+  parts: ChangePart[];
 }
 
 /** The short form of a change id: its random part (6 hex) after the time, e.g. `744db7`. */
@@ -70,37 +94,60 @@ function journalFiles(dir: string): string[] {
 }
 
 /**
- * Every change recorded in `dir`, oldest first. Files that are not journals are left out (and left alone).
+ * Every change recorded in `dir`, oldest first: one per journal, except that the journals of one change of
+ * several sites (the same HeaderLine.partOf) are one change, its counts summed. Files that are not journals are
+ * left out (and left alone).
  * @param dir the journal directory (defaultJournalDir)
  */
 export function listChanges(dir: string): ChangeSummary[] {
-  const out: ChangeSummary[] = [];
+  const byId = new Map<string, ChangeSummary>();
+  const states: JournalState[] = [];
   for (const file of journalFiles(dir)) {
-    let state: JournalState;
     try {
-      state = readJournal(join(dir, file));
+      states.push(readJournal(join(dir, file)));
     } catch {
       continue;
     }
+  }
+  states.sort((a, b) => a.header.createdAt.localeCompare(b.header.createdAt) || a.header.runId.localeCompare(b.header.runId));
+  for (const state of states) {
     const h = state.header;
     const origin: RunOrigin = h.origin ?? {};
-    out.push({
-      id: h.runId,
-      short: shortId(h.runId),
+    const siteId = origin.siteId ?? (typeof h.args.options?.siteId === 'string' ? h.args.options.siteId : undefined);
+    const siteName = origin.siteName ?? (typeof h.args.options?.siteName === 'string' ? h.args.options.siteName : undefined);
+    const part: ChangePart = { runId: h.runId, journal: state.path, siteId, siteName, ...countsOf(state), ended: state.ended };
+    const id = h.partOf ?? h.runId;
+    const seen = byId.get(id);
+    if (seen) {
+      seen.parts.push(part);
+      if (siteId && !seen.sites.includes(siteId)) seen.sites.push(siteId);
+      seen.changed += part.changed;
+      seen.unchanged += part.unchanged;
+      seen.failed += part.failed;
+      seen.ended &&= part.ended;
+      continue;
+    }
+    byId.set(id, {
+      id,
+      short: shortId(id),
       journal: state.path,
       createdAt: h.createdAt,
       entity: h.entity,
       action: h.action,
       profile: origin.profile,
-      siteId: origin.siteId,
+      siteId,
+      sites: siteId ? [siteId] : [],
       command: origin.command,
       undoOf: h.undoOf,
-      ...countsOf(state),
-      ended: state.ended,
+      changed: part.changed,
+      unchanged: part.unchanged,
+      failed: part.failed,
+      ended: part.ended,
+      parts: [part],
     });
   }
+  const out = [...byId.values()];
   out.sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
-  const byId = new Map(out.map((c) => [c.id, c]));
   for (const c of out) {
     const undone = c.undoOf ? byId.get(c.undoOf) : undefined;
     if (undone && c.changed > 0) undone.undoneBy = c.id;

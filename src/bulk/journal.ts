@@ -38,6 +38,8 @@ export interface JournalArgs {
 export interface RunOrigin {
   profile?: string;
   siteId?: string;
+  /** The site's name, when the command knew it (a run on another site of the account: `services apply --to-site`). */
+  siteName?: string;
   /** The command line as typed (`sitectl services update --where type=CLASS --set ...`). */
   command?: string;
 }
@@ -46,8 +48,15 @@ export interface HeaderLine {
   kind: 'header';
   runId: string;
   origin?: RunOrigin;
-  /** The run undoes the change with this run id (`sitectl undo`). */
+  /** The run undoes the change with this id (`sitectl undo`). */
   undoOf?: string;
+  /**
+   * The change this run is one site's part of: a command that writes to several sites (`services apply --to-site A
+   * --to-site B`, `services clone --to-site`, and the undo of either) runs and journals each site on its own, every
+   * journal naming the same change id here; `sitectl history` shows them as one change and `sitectl undo` acts on
+   * each site. Absent for a run that is a change by itself (its id is its run id).
+   */
+  partOf?: string;
   /** The entities the run acts on, as the CLI names them (`services`, `bookings`, ...). */
   entity: string;
   /** The action (`update`, `delete`, `clone`, `confirm`, ...). */

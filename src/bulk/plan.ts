@@ -100,17 +100,30 @@ export function planSlots(port: EntityPort, source: Entity, count: number, opts:
 }
 
 /**
- * A plan the caller computed: each item journaled as `planned` with its `after` (what to send), items already
- * as planned journaled `unchanged` and not sent.
+ * A plan the caller computed: each item journaled as `planned` with its `after` (what to send) and `before` (the
+ * before-image), items already as planned journaled `unchanged` and items to leave alone `skipped` (with the
+ * reason), neither sent.
  */
 export function planGiven(given: readonly PlannedItem[], opts: PlanOptions): Plan {
   const plan: Plan = { items: [], targets: given.length, unchanged: 0, skipped: [], missing: [], preview: [] };
   const lines: JournalLine[] = [];
   for (const g of given) {
-    lines.push({ kind: 'planned', id: g.id, revision: g.revision, ...(g.after !== undefined ? { after: g.after } : {}), ...(g.name ? { name: g.name } : {}) });
+    lines.push({
+      kind: 'planned',
+      id: g.id,
+      revision: g.revision,
+      ...(g.after !== undefined ? { after: g.after } : {}),
+      ...(g.name ? { name: g.name } : {}),
+      ...(g.before !== undefined ? { before: g.before } : {}),
+    });
     if (g.unchanged) {
       plan.unchanged += 1;
       lines.push({ kind: 'result', id: g.id, outcome: 'unchanged', revision: g.revision });
+      continue;
+    }
+    if (g.skip !== undefined) {
+      plan.skipped.push({ id: g.id, reason: g.skip });
+      lines.push({ kind: 'result', id: g.id, outcome: 'skipped', revision: g.revision, error: g.skip });
       continue;
     }
     plan.items.push({ id: g.id, revision: g.revision });

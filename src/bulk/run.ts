@@ -39,8 +39,10 @@ export interface BulkRunRequest {
   resumeCommand(journal: string): string;
   /** Where and by what command the run happens (journaled for `sitectl history`). */
   origin?: RunOrigin;
-  /** The run id of the change this run undoes (`sitectl undo`). */
+  /** The id of the change this run undoes (`sitectl undo`). */
   undoOf?: string;
+  /** The change of several sites this run is one site's part of (HeaderLine.partOf). */
+  partOf?: string;
 }
 
 /** What the confirm hook is shown. */
@@ -125,6 +127,7 @@ export async function runBulk(port: EntityPort, action: EntityAction, req: BulkR
     args: action.args,
     ...(req.origin ? { origin: req.origin } : {}),
     ...(req.undoOf ? { undoOf: req.undoOf } : {}),
+    ...(req.partOf ? { partOf: req.partOf } : {}),
   };
   const journal = JournalWriter.create(path, header);
   try {

@@ -11,6 +11,7 @@ import { readJsonSource } from '../../core/input.js';
 import { success } from '../../core/log.js';
 import { addFormatFlags, fieldsChecker, type FormatFlags, printValue, resolveFormat } from '../../core/output.js';
 import { findForbiddenKey } from '../../api/paths.js';
+import { declareRule, REVERSIBLE } from '../shared/confirm.js';
 import { idOf } from '../shared/verbs.js';
 import { BOOKING_VIEW } from './shared/view.js';
 
@@ -30,7 +31,8 @@ export function register(parent: Command, ctx: Context): void {
     .option('--data <json>', 'the namespace’s data, a JSON object')
     .option('--data-file <path>', "the data from a file; '-' reads stdin")
     .addHelpText('after', `\nExample:\n  sitectl bookings fields 7c1e --namespace @acme/crm --data '{"vip":true,"notes":"window seat"}'`);
-  addFormatFlags(cmd).action(async (id: string, o: Omit<FieldsOptions, 'id'>) => {
+  // A change to one booking's data, as `bookings reschedule` and `participants` are: acts at once.
+  declareRule(addFormatFlags(cmd), REVERSIBLE).action(async (id: string, o: Omit<FieldsOptions, 'id'>) => {
     await run({ ...o, id }, ctx);
   });
 }

@@ -9,6 +9,7 @@ import { ExitCode, UserError } from '../../core/errors.js';
 import { parseCount } from '../../core/numbers.js';
 import { notice, success } from '../../core/log.js';
 import { addFormatFlags, type FormatFlags, printRecord } from '../../core/output.js';
+import { declareRule, REVERSIBLE } from '../shared/confirm.js';
 import { formatOf, idOf } from '../shared/verbs.js';
 import { fetchBooking } from './shared/read.js';
 import { BOOKING_VIEW } from './shared/view.js';
@@ -27,7 +28,8 @@ export function register(parent: Command, ctx: Context): void {
     .argument('<n>', 'participants (1-1000)')
     .option('--revision <n>', "the booking's revision to act on (default: its current one)")
     .addHelpText('after', '\nExample:\n  sitectl bookings participants 7c1e 3');
-  addFormatFlags(cmd).action(async (id: string, count: string, o: Omit<ParticipantsOptions, 'id' | 'count'>) => {
+  // A change to one booking that can be made again the other way, as `bookings reschedule` is: acts at once.
+  declareRule(addFormatFlags(cmd), REVERSIBLE).action(async (id: string, count: string, o: Omit<ParticipantsOptions, 'id' | 'count'>) => {
     await run({ ...o, id, count }, ctx);
   });
 }

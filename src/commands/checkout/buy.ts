@@ -11,6 +11,7 @@ import { success } from '../../core/log.js';
 import { addFormatFlags, printValue, type FormatFlags } from '../../core/output.js';
 import { oneLine } from '../../core/text.js';
 import { ORDER_VIEW } from '../orders/shared/view.js';
+import { declareRule, REVERSIBLE } from '../shared/confirm.js';
 import { formatOf } from '../shared/verbs.js';
 import { addCheckoutFlags, checkoutInput, printOrder, type CheckoutFlags } from './shared.js';
 
@@ -44,7 +45,8 @@ export function buyVerb<F>(spec: BuySpec<F>) {
       const cmd = addCheckoutFlags(parent.command(spec.verb).description(spec.description).argument('<plan>', 'plan id, unique id prefix, or exact name'), { start: true, member: true });
       spec.flags(cmd);
       cmd.addHelpText('after', `\nExamples:\n${spec.examples.map((e) => `  ${e}`).join('\n')}`);
-      addFormatFlags(cmd).action(async (plan: string, o: F & CheckoutFlags & FormatFlags) => {
+      // An order created, as every create: acts at once.
+      declareRule(addFormatFlags(cmd), REVERSIBLE).action(async (plan: string, o: F & CheckoutFlags & FormatFlags) => {
         await run({ ...o, plan }, ctx);
       });
     },

@@ -2,7 +2,8 @@
  * `sitectl history [--noun N] [--limit N] [--json|--ndjson|--csv]` (docs/architecture.md "Bulk runs, the journal, history and undo"): the changes made, newest
  * first, one line each: the change id (short, as `sitectl undo` takes it), when, the profile and site, the
  * command, counts of changed, unchanged and failed items, and whether it was undone. Read from the journals under
- * the state directory (bulk/history.ts); nothing is asked of the platform.
+ * the state directory (bulk/history.ts); nothing is asked of the platform. A change made on several sites at once
+ * (`services apply --to-site A --to-site B`) is one line, naming its sites.
  */
 import type { Command } from 'commander';
 import { defaultJournalDir } from '../../bulk/journal.js';
@@ -33,11 +34,18 @@ const COLUMNS: Column<Row>[] = [
   { key: 'failed', header: 'FAILED', align: 'right' },
   { key: 'undone', header: 'UNDONE' },
   { key: 'profile', header: 'PROFILE', priority: 4 },
-  { key: 'siteId', header: 'SITE', priority: 5 },
+  // A change of several sites (services apply --to-site A --to-site B) is one row naming each.
+  { key: 'sites', header: 'SITE', priority: 5, get: (r) => siteNames(r) },
   { key: 'command', header: 'COMMAND', priority: 1 },
 ];
 
-const FIELDS = ['id', 'short', 'journal', 'createdAt', 'when', 'entity', 'action', 'profile', 'siteId', 'command', 'undoOf', 'changed', 'unchanged', 'failed', 'undone', 'undoneBy', 'ended'];
+const FIELDS = ['id', 'short', 'journal', 'createdAt', 'when', 'entity', 'action', 'profile', 'siteId', 'sites', 'parts', 'command', 'undoOf', 'changed', 'unchanged', 'failed', 'undone', 'undoneBy', 'ended'];
+
+/** The sites of a change by name where its journals know it, else by id. */
+function siteNames(c: ChangeSummary): string {
+  const names = c.parts.map((p) => p.siteName ?? p.siteId).filter((n): n is string => Boolean(n));
+  return [...new Set(names)].join(', ') || (c.siteId ?? '');
+}
 
 export function register(program: Command, ctx: Context): void {
   addFormatFlags(

@@ -9,18 +9,23 @@ import type { Context } from '../../context.js';
 import { UserError } from '../../core/errors.js';
 import { notice, success } from '../../core/log.js';
 import { addFormatFlags, type FormatFlags, printRecord } from '../../core/output.js';
+import { declareRule, REVERSIBLE } from '../shared/confirm.js';
 import { formatOf, idOf } from '../shared/verbs.js';
 import { fetchMember } from './shared/read.js';
 import { MEMBER_VIEW } from './shared/view.js';
 
 export function register(parent: Command, ctx: Context): void {
-  addFormatFlags(
-    parent
-      .command('slug')
-      .description("Change a member's profile slug (unique on the site)")
-      .argument('<id>', 'member id (or a unique prefix)')
-      .argument('<slug>', 'new slug: lowercase letters, digits and hyphens')
-      .addHelpText('after', '\nExamples:\n  sitectl members slug 3f2a ada-lovelace'),
+  // A change to one member's profile, as `members update` is: acts at once.
+  declareRule(
+    addFormatFlags(
+      parent
+        .command('slug')
+        .description("Change a member's profile slug (unique on the site)")
+        .argument('<id>', 'member id (or a unique prefix)')
+        .argument('<slug>', 'new slug: lowercase letters, digits and hyphens')
+        .addHelpText('after', '\nExamples:\n  sitectl members slug 3f2a ada-lovelace'),
+    ),
+    REVERSIBLE,
   ).action(async (id: string, slug: string, o: FormatFlags) => {
     await run({ ...o, id, slug }, ctx);
   });

@@ -17,6 +17,7 @@ import { addFormatFlags, type FormatFlags, printValue } from '../../core/output.
 import { oneLine } from '../../core/text.js';
 import { serviceOf } from '../services/shared/lookup.js';
 import { parseWhen, siteZone, tzFlag } from '../shared/time.js';
+import { declareRule, REVERSIBLE } from '../shared/confirm.js';
 import { groupFormat, printGroup } from './shared/group.js';
 
 const TYPES: Record<string, MultiServiceBookingType> = {
@@ -53,7 +54,8 @@ export function register(parent: Command, ctx: Context): void {
     .option('--skip-availability', 'book even full or taken slots (marked double-booked)')
     .option('--tz <zone>', 'read the starts in this IANA zone (default: the site’s)')
     .addHelpText('after', "\nExample:\n  sitectl msb create --booking 'Classic Facial@tomorrow 10:00' --booking 'Swedish Massage' --email ana@example.com");
-  addFormatFlags(cmd).action(async (o: CreateOptions) => {
+  // A create, as `bookings create` is: acts at once.
+  declareRule(addFormatFlags(cmd), REVERSIBLE).action(async (o: CreateOptions) => {
     await run(o, ctx);
   });
 }

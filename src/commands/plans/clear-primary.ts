@@ -4,14 +4,12 @@ import { plans } from '../../api/plans.js';
 import type { Context } from '../../context.js';
 import { notice, success } from '../../core/log.js';
 import { oneLine } from '../../core/text.js';
+import { declareRule, REVERSIBLE } from '../shared/confirm.js';
 import { allPlans } from './shared/view.js';
 
 export function register(parent: Command, ctx: Context): void {
-  parent
-    .command('clear-primary')
-    .description('Make no plan primary')
-    .addHelpText('after', '\nExamples:\n  sitectl plans clear-primary')
-    .action(async () => {
+  // The opposite of `plans primary`, and its rule: acts at once.
+  declareRule(parent.command('clear-primary').description('Make no plan primary').addHelpText('after', '\nExamples:\n  sitectl plans clear-primary'), REVERSIBLE).action(async () => {
       await run(ctx);
     });
 }

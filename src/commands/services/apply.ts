@@ -19,7 +19,7 @@ import { notice, success, warn } from '../../core/log.js';
 import { type Column, fieldsChecker, printRecords, printValue, resolveFormat } from '../../core/output.js';
 import { oneLine } from '../../core/text.js';
 import { addBulkFlags, type BulkFlags, parseConcurrency } from '../shared/bulk-flags.js';
-import { confirmChange, declareRule, requireConfirmable, REVERSIBLE, type VerbRule } from '../shared/confirm.js';
+import { asksFirst, confirmChange, declareRule, requireConfirmable, REVERSIBLE, type Scope, type VerbRule } from '../shared/confirm.js';
 import type { Catalogue } from './shared/catalogue.js';
 import type { MissingRef } from './shared/catalogue-file.js';
 import { SERVICE_VIEW } from './shared/view.js';
@@ -92,6 +92,9 @@ const COLUMNS: Column<SiteOutcome>[] = [
   { key: 'journal', get: (o) => o.journal ?? (o.missing?.length ? `missing: ${o.missing.join('; ')}` : '') },
 ];
 
+/** The summary's columns when an undo left items alone (changed since). */
+const WITH_SKIPPED: Column<SiteOutcome>[] = [...COLUMNS.slice(0, -2), { key: 'skipped', get: (o) => o.counts.skipped ?? 0, align: 'right' }, ...COLUMNS.slice(-2)];
+
 /** Runs `items` over `n` workers at once. */
 async function pool<T, R>(items: readonly T[], n: number, work: (item: T) => Promise<R>): Promise<R[]> {
   const out: R[] = new Array(items.length);
@@ -152,11 +155,12 @@ export async function planSites(ctx: Context, wanted: Catalogue, sites: readonly
 const OUTCOMES = ['created', 'updated', 'deleted', 'unchanged', 'conflict', 'failed'] as const;
 const zeros = (): Record<string, number> => Object.fromEntries(OUTCOMES.map((o) => [o, 0]));
 
-/** Counts of a site plan by step, under the outcome names (`created` = to create, in a dry run). */
+/** Counts of a site plan by step, under the outcome names (`created` = to create, in a dry run; `skipped` only when some are). */
 function planCounts(items: readonly PlannedItem[]): Record<string, number> {
   const counts = zeros();
   for (const i of items) {
     if (i.unchanged) counts.unchanged! += 1;
+    else if (i.skip !== undefined) counts.skipped = (counts.skipped ?? 0) + 1;
     else {
       const op = (i.after as { op: string }).op;
       counts[op === 'create' ? 'created' : op === 'update' ? 'updated' : 'deleted']! += 1;
@@ -178,12 +182,32 @@ function applyRule(flags: { prune?: boolean }): VerbRule {
 }
 
 /**
+ * How a run of site plans other than a catalogue's is confirmed and journaled (`sitectl undo` of an apply): its
+ * rule and scope, the question, and the change it undoes.
+ */
+export interface SitePlansRun {
+  rule: VerbRule;
+  scope: Scope;
+  /** The confirm question, given the rows to change. */
+  question: string;
+  /** The change, for the "needs confirmation" message. */
+  what: string;
+  /** The id of the change the run undoes (journaled: HeaderLine.undoOf). */
+  undoOf?: string;
+}
+
+/**
  * Shows the plan of every site (a table on stderr for people, the rows on stdout for a piped `--dry-run`),
- * confirms once, and applies each site's plan through the bulk engine.
+ * confirms once, and applies each site's plan through the bulk engine. The sites' runs are one change: each
+ * site's journal names the same change id (HeaderLine.partOf) and where it ran (RunOrigin), so `sitectl history`
+ * lists them once and `sitectl undo` undoes them on every site. Items a plan leaves alone (`skip`) are listed with
+ * the reason and never sent.
+ * @param run a run other than a catalogue's (an undo); default: a catalogue's, which always asks, and is
+ *   destructive with `--prune`
  * @returns each site's outcome
  * @throws UserError (exit 2) without --yes off a terminal; DeclinedError; CancelError on Ctrl-C
  */
-export async function applyPlans(ctx: Context, plans: SitePlan[], flags: BulkFlags & { verb: string; prune?: boolean }): Promise<SiteOutcome[]> {
+export async function applyPlans(ctx: Context, plans: SitePlan[], flags: BulkFlags & { verb: string; prune?: boolean }, run?: SitePlansRun): Promise<SiteOutcome[]> {
   const format = resolveFormat({ json: flags.json }, fieldsChecker(['sites', 'dryRun']));
   const rows: PlanRow[] = plans.flatMap((p) => [
     ...p.create.map((m) => ({ site: p.site.name, action: `create ${m.what}`, slug: m.name, fields: '' })),
@@ -191,39 +215,63 @@ export async function applyPlans(ctx: Context, plans: SitePlan[], flags: BulkFla
       .filter((i) => !i.unchanged)
       .map((i) => {
         const step = i.after as { op: string; slug: string };
+        if (i.skip !== undefined) return { site: p.site.name, action: 'skip', slug: step.slug, fields: i.skip };
         return { site: p.site.name, action: step.op, slug: step.slug, fields: step.op === 'update' ? i.changes.map((c) => c.path).join(', ') : '' };
       }),
   ]);
-  const outcomes: SiteOutcome[] = plans.map((p) => ({
-    siteId: p.site.id,
-    siteName: p.site.name,
-    status: p.missing.length ? 'refused' : 'planned',
-    counts: planCounts(p.items),
-    ...(p.missing.length ? { missing: p.missing } : {}),
-  }));
+  const changes = rows.filter((r) => r.action !== 'skip');
+  const outcomes: SiteOutcome[] = plans.map((p) => {
+    const skips = p.items.filter((i) => i.skip !== undefined).map((i) => ({ id: (i.after as { slug?: string } | undefined)?.slug ?? i.id, outcome: 'skipped', error: i.skip }));
+    return {
+      siteId: p.site.id,
+      siteName: p.site.name,
+      status: p.missing.length ? 'refused' : 'planned',
+      counts: planCounts(p.items),
+      ...(p.missing.length ? { missing: p.missing } : {}),
+      ...(skips.length ? { problems: skips } : {}),
+    };
+  });
   for (const p of plans) for (const m of p.missing) warn(ctx.io, `site ${p.site.name} has no ${m}: it is refused (nothing is written there)`);
-  const work = plans.filter((p) => !p.missing.length && (p.create.length > 0 || p.items.some((i) => !i.unchanged)));
+  const work = plans.filter((p) => !p.missing.length && (p.create.length > 0 || p.items.some((i) => !i.unchanged && i.skip === undefined)));
   if (flags.journal !== undefined && work.length > 1) throw new UserError('--journal names one file, and this run writes one journal per site', 'drop --journal (each site gets its own in the state dir), or apply to one site');
   if (flags.dryRun) {
     if (format.kind === 'json') await printValue(ctx.io, format, { dryRun: true, sites: outcomes.map((o) => ({ ...o, items: rows.filter((r) => r.site === o.siteName) })) });
     else if (rows.length) await printRecords(ctx.io, format, rows, [{ key: 'site' }, { key: 'action' }, { key: 'slug' }, { key: 'fields' }], { now: ctx.now() });
     const sites = (n: number) => `${n} site${n === 1 ? '' : 's'}`;
     const upToDate = plans.filter((p) => !p.missing.length && !work.includes(p)).length;
-    const parts = [...(work.length ? [`${rows.length} change${rows.length === 1 ? '' : 's'} on ${sites(work.length)}`] : []), ...(upToDate ? [`${sites(upToDate)} already up to date`] : [])];
+    const skipped = rows.length - changes.length;
+    const parts = [
+      ...(work.length ? [`${changes.length} change${changes.length === 1 ? '' : 's'} on ${sites(work.length)}`] : []),
+      ...(upToDate ? [`${sites(upToDate)} already up to date`] : []),
+      ...(skipped ? [`${skipped} left alone (changed since)`] : []),
+    ];
     notice(ctx.io, `dry run: ${parts.length ? parts.join(', ') : 'nothing to change'}; nothing was changed`);
     return outcomes;
   }
-  if (work.length && !flags.yes) {
+  const rule = run?.rule ?? applyRule(flags);
+  const scope = run?.scope ?? 'many';
+  if (work.length && !flags.yes && asksFirst(rule, scope)) {
     if (ctx.io.isStderrTTY) {
       for (const r of rows.slice(0, 20)) ctx.io.stderr.write(`  ${r.site}\t${r.action}\t${r.slug}${r.fields ? `\t${r.fields}` : ''}\n`);
       if (rows.length > 20) ctx.io.stderr.write(`  ... and ${rows.length - 20} more\n`);
     }
-    const by = (a: string) => rows.filter((r) => r.action === a).length;
+    const by = (a: string) => changes.filter((r) => r.action === a).length;
     const parts = [`${by('create')} to create`, `${by('update')} to update`, ...(by('delete') ? [`${by('delete')} to DELETE`] : [])].join(', ');
-    await confirmChange(ctx, flags, applyRule(flags), 'many', `Apply ${rows.length} change${rows.length === 1 ? '' : 's'} (${parts}) to ${work.length} site${work.length === 1 ? '' : 's'} (${work.map((p) => p.site.name).join(', ')})?`, `applying to ${work.length} sites`);
+    const summary = `${changes.length} change${changes.length === 1 ? '' : 's'} (${parts}) to ${work.length} site${work.length === 1 ? '' : 's'} (${work.map((p) => p.site.name).join(', ')})`;
+    await confirmChange(ctx, flags, rule, scope, run ? `${run.question}: ${summary}?` : `Apply ${summary}?`, run?.what ?? `applying to ${work.length} sites`);
   }
-  const [{ runBulk }, { applyAction }, { servicesPort }, { refText }] = await Promise.all([import('../../bulk/run.js'), import('./shared/apply.js'), import('./shared/bulk.js'), import('./shared/catalogue-file.js')]);
+  const [{ runBulk }, { newRunId }, { runOrigin }, { applyAction }, { servicesPort }, { refText }] = await Promise.all([
+    import('../../bulk/run.js'),
+    import('../../bulk/journal.js'),
+    import('../shared/bulk.js'),
+    import('./shared/apply.js'),
+    import('./shared/bulk.js'),
+    import('./shared/catalogue-file.js'),
+  ]);
   const concurrency = parseConcurrency(flags.concurrency);
+  // One change, whatever the number of sites: its id, and where and by what command it was made.
+  const partOf = newRunId(ctx.now());
+  const origin = await runOrigin(ctx);
   await pool(work, SITE_CONCURRENCY, async (p) => {
     const outcome = outcomes.find((o) => o.siteId === p.site.id)!;
     // One site's failure is that site's: the others finish, and the summary says what happened where.
@@ -256,6 +304,9 @@ export async function applyPlans(ctx: Context, plans: SitePlan[], flags: BulkFla
           now: ctx.now(),
           journalPath: flags.journal,
           resumeCommand: (journal) => `${ctx.bin} ${flags.verb} --resume ${journal}`,
+          origin: { ...origin, siteId: p.site.id, siteName: p.site.name },
+          partOf,
+          undoOf: run?.undoOf,
         },
         { confirm: async () => true, onJournal: (path) => notice(ctx.io, `site ${p.site.name}: journal ${path}`) },
       );
@@ -289,7 +340,7 @@ function countsOf(report: BulkReport): Record<string, number> {
 export async function reportSites(ctx: Context, outcomes: SiteOutcome[], json: BulkFlags['json'], verb: string): Promise<void> {
   const format = resolveFormat({ json }, fieldsChecker(['sites', 'dryRun']));
   if (format.kind === 'json') await printValue(ctx.io, format, { sites: outcomes });
-  else await printRecords(ctx.io, format, outcomes, COLUMNS, { now: ctx.now() });
+  else await printRecords(ctx.io, format, outcomes, outcomes.some((o) => o.counts.skipped) ? WITH_SKIPPED : COLUMNS, { now: ctx.now() });
   for (const o of outcomes) for (const p of o.problems ?? []) warn(ctx.io, `site ${o.siteName}: ${p.id} ${p.outcome}: ${oneLine(p.error ?? '')}`);
   for (const o of outcomes) if (o.error) warn(ctx.io, `site ${o.siteName}: ${o.error}`);
   const refused = outcomes.filter((o) => o.status === 'refused');
@@ -301,6 +352,12 @@ export async function reportSites(ctx: Context, outcomes: SiteOutcome[], json: B
       `${parts.join(', ')} of ${outcomes.length} site${outcomes.length === 1 ? '' : 's'}`,
       resumable ? `retry a site with: ${ctx.bin} ${verb} --resume ${resumable.journal} (running the same command again is safe too)` : partial.length ? 'run the same command again: it plans only what is still missing' : 'create the missing furniture on those sites (or pass --create-missing), then run again',
     );
+  }
+  // Only an undo's plan leaves items alone: changed since the change it undoes, never overwritten.
+  const skipped = outcomes.filter((o) => o.counts.skipped);
+  if (skipped.length) {
+    const n = skipped.reduce((sum, o) => sum + (o.counts.skipped ?? 0), 0);
+    throw new PartialFailureError(`${n} service${n === 1 ? ' was' : 's were'} changed since and left as ${n === 1 ? 'it is' : 'they are'} (${skipped.map((o) => o.siteName).join(', ')})`, "'sitectl history' shows the changes made since");
   }
   success(ctx.io, outcomes.map((o) => `${o.siteName}: ${o.status}`).join('; '));
 }

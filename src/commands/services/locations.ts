@@ -10,6 +10,7 @@ import { services } from '../../api/services.js';
 import type { Context } from '../../context.js';
 import { UserError } from '../../core/errors.js';
 import { choiceOf } from '../shared/choices.js';
+import { confirmChange, declareRule, DESTRUCTIVE, requireConfirmable, REVERSIBLE, type VerbRule } from '../shared/confirm.js';
 import { collect } from '../../core/filters.js';
 import { success } from '../../core/log.js';
 import { addFormatFlags, printRecord, type FormatFlags } from '../../core/output.js';
@@ -26,6 +27,16 @@ export interface LocationsOptions extends FormatFlags {
   customer?: boolean;
   removedSessions?: string;
   moveToBusiness?: string;
+  yes?: boolean;
+}
+
+/**
+ * A change to one service, as `services update` is, so it acts at once; with `--removed-sessions DELETE` it
+ * deletes the sessions at the removed locations, and takes the rule of every delete: it asks first (as
+ * `services apply` does with `--prune`).
+ */
+function locationsRule(action: Action | undefined): VerbRule {
+  return action === 'DELETE' ? DESTRUCTIVE : REVERSIBLE;
 }
 
 export function register(parent: Command, ctx: Context): void {
@@ -40,14 +51,16 @@ export function register(parent: Command, ctx: Context): void {
     .option('--removed-sessions <action>', `what happens to sessions at removed locations: ${ACTIONS.join(', ')}`)
     .option('--move-to-business <id>', 'with MOVE_TO_LOCATION: the business location the sessions move to')
     .addHelpText('after', '\nExample:\n  sitectl services locations set ID --business LOC1 --custom-address "Park, Gate 3" --removed-sessions KEEP_AT_CURRENT_LOCATION');
-  addFormatFlags(set).action(async (id: string, o: Omit<LocationsOptions, 'id'>) => {
+  declareRule(addFormatFlags(set), REVERSIBLE).addHelpText('after', 'With --removed-sessions DELETE it deletes sessions, and asks first as every delete does.');
+  set.action(async (id: string, o: Omit<LocationsOptions, 'id'>) => {
     await run({ id, ...o }, ctx);
   });
 }
 
 /**
  * @throws UserError (exit 2) with no location, an unknown action, or MOVE_TO_LOCATION without
- *   --move-to-business (and the converse); API errors otherwise.
+ *   --move-to-business (and the converse), or DELETE off a terminal without --yes; DeclinedError; API errors
+ *   otherwise.
  */
 export async function run(opts: LocationsOptions, ctx: Context): Promise<void> {
   const format = formatOf(ctx, SERVICE_VIEW, opts);
@@ -70,8 +83,11 @@ export async function run(opts: LocationsOptions, ctx: Context): Promise<void> {
   if (opts.moveToBusiness && action !== 'MOVE_TO_LOCATION') {
     throw new UserError('--move-to-business goes with --removed-sessions MOVE_TO_LOCATION');
   }
+  const rule = locationsRule(action);
+  requireConfirmable(ctx, opts, rule, 'one', `setting the locations of service ${opts.id} (deleting the sessions at removed ones)`);
   const api = await ctx.api();
   const serviceId = await idOf(ctx, api, SERVICE_VIEW, opts.id);
+  await confirmChange(ctx, opts, rule, 'one', `Set ${locations.length} location(s) on service ${serviceId} and DELETE its sessions at the locations removed?`, `deleting the sessions of service ${serviceId} at removed locations`);
   const { service } = await services.setServiceLocations(
     api,
     {

@@ -10,6 +10,7 @@ import { UserError } from '../../core/errors.js';
 import { notice, success } from '../../core/log.js';
 import { addFormatFlags, printRecord, printValue, type FormatFlags } from '../../core/output.js';
 import { allPlans } from '../plans/shared/view.js';
+import { declareRule, REVERSIBLE } from '../shared/confirm.js';
 import { formatOf, idOf } from '../shared/verbs.js';
 import { SERVICE_VIEW } from './shared/view.js';
 
@@ -22,12 +23,16 @@ export interface PricingPlansOptions extends FormatFlags {
 export function register(parent: Command, ctx: Context): void {
   const plans = parent.command('pricing-plans').description('Link or unlink pricing plans');
   for (const verb of ['add', 'remove'] as const) {
-    addFormatFlags(
-      plans
-        .command(verb)
-        .description(verb === 'add' ? 'Link pricing plans to a service' : 'Unlink pricing plans from a service')
-        .argument('<id>', 'service id (or a unique prefix)')
-        .argument('<planIds...>', 'pricing plan ids'),
+    // Links added or removed, as `msb add` / `msb remove` add and remove bookings: acts at once.
+    declareRule(
+      addFormatFlags(
+        plans
+          .command(verb)
+          .description(verb === 'add' ? 'Link pricing plans to a service' : 'Unlink pricing plans from a service')
+          .argument('<id>', 'service id (or a unique prefix)')
+          .argument('<planIds...>', 'pricing plan ids'),
+      ),
+      REVERSIBLE,
     ).action(async (id: string, planIds: string[], o: FormatFlags) => {
       await run({ verb, id, planIds, ...o }, ctx);
     });

@@ -8,17 +8,22 @@ import type { Context } from '../../context.js';
 import { ExitCode, UserError } from '../../core/errors.js';
 import { success } from '../../core/log.js';
 import { addFormatFlags, fieldsChecker, printValue, resolveFormat, type FormatFlags } from '../../core/output.js';
+import { declareRule, REVERSIBLE } from '../shared/confirm.js';
 import { idOf } from '../shared/verbs.js';
 import { SERVICE_VIEW } from './shared/view.js';
 
 export function register(parent: Command, ctx: Context): void {
   const slug = parent.command('slug').description("Set or validate a service's custom slug");
-  addFormatFlags(
-    slug
-      .command('set')
-      .description('Set the custom slug of a service (it becomes its main slug)')
-      .argument('<id>', 'service id (or a unique prefix)')
-      .argument('<slug>', 'new slug, e.g. yoga-basics'),
+  // A change to one service, as `services update` is: acts at once.
+  declareRule(
+    addFormatFlags(
+      slug
+        .command('set')
+        .description('Set the custom slug of a service (it becomes its main slug)')
+        .argument('<id>', 'service id (or a unique prefix)')
+        .argument('<slug>', 'new slug, e.g. yoga-basics'),
+    ),
+    REVERSIBLE,
   ).action(async (id: string, value: string, o: FormatFlags) => {
     await runSet({ id, slug: value, ...o }, ctx);
   });

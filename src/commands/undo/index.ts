@@ -9,11 +9,14 @@
  * - services clone, and an undo that re-created services: the services created are deleted, if unchanged since.
  * - services delete: each service is created again from its before-image (a new id, said so; references to the
  *   old id, such as bookings, are not restored).
+ * - services apply and clone --to-site, on each site they changed (one change of several sites, bulk/history.ts):
+ *   on every site, with that site's client, services updated set back, services created deleted and services
+ *   pruned re-created, each on the same terms as above; one preview and one confirmation, a report per site.
  * - members block / approve, mute / unmute; orders pause / resume: the opposite verb (a member blocked from
  *   PENDING comes back APPROVED, said so).
  * - everything else (bookings confirm, decline, cancel; orders cancel, mark-paid, postpone; members delete,
- *   disconnect; plans actions; services apply across sites) cannot be undone: the platform has no way back, or
- *   none without loss, or sitectl does not take one yet. Listed as such: exit 1 "nothing to undo".
+ *   disconnect; plans actions) cannot be undone: the platform has no way back, or none without loss, or sitectl
+ *   does not take one yet. Listed as such: exit 1 "nothing to undo".
  *
  * Exit codes: 0 when everything that could be undone was; 3 when an item was skipped as changed since, or
  * failed; 1 when nothing of the change can be undone; 2 for an unknown change id or a missing --yes.
@@ -29,10 +32,11 @@ import { defaultJournalDir, type JournalState, readJournal } from '../../bulk/jo
 import type { EntityPort } from '../../bulk/port.js';
 import type { Context } from '../../context.js';
 import { ExitCode, PartialFailureError, UserError } from '../../core/errors.js';
-import { notice } from '../../core/log.js';
+import { notice, warn } from '../../core/log.js';
 import { addBulkFlags, type BulkFlags } from '../shared/bulk-flags.js';
-import { DESTRUCTIVE, REVERSIBLE, requireConfirmable } from '../shared/confirm.js';
+import { asksFirst, declareRule, DESTRUCTIVE, REVERSIBLE, requireConfirmable } from '../shared/confirm.js';
 import type { EntityView } from '../shared/entity-view.js';
+import type { SitePlan } from '../services/apply.js';
 
 interface UndoOptions extends BulkFlags {
   last?: boolean;
@@ -63,11 +67,9 @@ export function register(program: Command, ctx: Context): void {
       [
         '',
         'Undone: services update (fields set back, unless changed since), services clone (copies deleted),',
-        'services delete (re-created with new ids), members block/approve and mute/unmute, orders pause/resume.',
+        'services delete (re-created with new ids), services apply and clone --to-site (on every site they changed),',
+        'members block/approve and mute/unmute, orders pause/resume.',
         'Not undoable: bookings confirm/decline/cancel, orders cancel/mark-paid/postpone, members delete/disconnect.',
-        '',
-        'Confirmation: an undo of many items asks first, and so does one whose inverse deletes, blocks or pauses',
-        '(--yes to skip; required without a terminal).',
         '',
         'Examples:',
         '  sitectl history',
@@ -75,7 +77,9 @@ export function register(program: Command, ctx: Context): void {
         '  sitectl undo 744db7 --yes',
       ].join('\n'),
     );
-  addBulkFlags(cmd);
+  // The rule of the change it makes, as `services apply` (declared not destructive, destructive with --prune):
+  // an undo of one item acts at once unless its inverse deletes, blocks or pauses; then it asks first.
+  declareRule(addBulkFlags(cmd), REVERSIBLE).addHelpText('after', 'An undo whose inverse deletes, blocks or pauses asks even for one item.');
   cmd.action(async (change: string | undefined, o: UndoOptions) => {
     await run(change, o, ctx);
   });
@@ -105,7 +109,11 @@ export async function run(given: string | undefined, opts: UndoOptions, ctx: Con
   const changes = listChanges(defaultJournalDir(ctx.env));
   const change = findChange(changes, opts.last ? 'last' : given!);
   if (change.undoneBy) throw new UserError(`change ${change.short} was undone already (by ${shortId(change.undoneBy)})`, `undo that one instead: sitectl undo ${shortId(change.undoneBy)}`, ExitCode.Failure);
-  if (!change.ended) throw new UserError(`change ${change.short} did not finish`, `finish it first: its command with --resume ${change.journal}`, ExitCode.Failure);
+  if (!change.ended) {
+    const open = change.parts.find((p) => !p.ended) ?? change;
+    throw new UserError(`change ${change.short} did not finish`, `finish it first: its command with --resume ${open.journal}`, ExitCode.Failure);
+  }
+  if (change.entity === 'services' && change.action === 'apply') return undoApply(change, opts, ctx);
   const state = readJournal(change.journal);
   const api = await ctx.api();
   if (change.siteId && change.siteId !== api.siteId) {
@@ -120,7 +128,9 @@ export async function run(given: string | undefined, opts: UndoOptions, ctx: Con
     );
   }
   // The confirmation rule of every change (shared/confirm.ts): many items ask; one asks when its inverse is destructive.
-  requireConfirmable(ctx, opts, inverse.destructive ? DESTRUCTIVE : REVERSIBLE, inverse.ids.length > 1 ? 'many' : 'one', `undoing change ${change.short}`);
+  const rule = inverse.destructive ? DESTRUCTIVE : REVERSIBLE;
+  const scope = inverse.ids.length > 1 ? 'many' : 'one';
+  requireConfirmable(ctx, opts, rule, scope, `undoing change ${change.short}`);
   if (inverse.note) notice(ctx.io, inverse.note);
   const { runBulkVerb } = await import('../shared/bulk.js');
   const result = await runBulkVerb(ctx, {
@@ -128,7 +138,8 @@ export async function run(given: string | undefined, opts: UndoOptions, ctx: Con
     port: inverse.port,
     action: inverse.action,
     selection: { kind: 'ids', ids: inverse.ids },
-    flags: opts,
+    // The engine's prompt asks whenever it is reached: an undo the rule lets act at once does not reach it.
+    flags: asksFirst(rule, scope) ? opts : { ...opts, yes: true },
     command: 'undo',
     question: (n) => `Undo change ${change.short} (${change.entity} ${change.action}) on ${n} ${n === 1 ? inverse.view.noun.one : inverse.view.noun.many}?`,
     undoOf: change.id,
@@ -137,6 +148,51 @@ export async function run(given: string | undefined, opts: UndoOptions, ctx: Con
     const skipped = result.report.counts.skipped ?? 0;
     if (skipped) throw new PartialFailureError(`${skipped} of ${result.report.total} ${inverse.view.noun.many} were changed since change ${change.short} and were left as they are`, 'sitectl history shows what changed them');
   }
+}
+
+/**
+ * The undo of `services apply` and `services clone --to-site`, on one site or several (docs/architecture.md,
+ * history and undo): each site's part of the change is planned back from its journal against that site as it is
+ * now (read and written with that site's client, services/shared/apply-undo.ts), then every site's inverse is
+ * previewed at once, confirmed once, run as an apply on each site (one journal per site, all naming this undo
+ * as one change), and reported per site.
+ * @throws UserError (exit 2) for another profile than the change's, a site the account no longer has, a missing
+ *   --yes; (exit 1) "nothing to undo"; PartialFailureError (exit 3) when items were skipped as changed since, or
+ *   failed
+ */
+async function undoApply(change: ChangeSummary, opts: UndoOptions, ctx: Context): Promise<void> {
+  const [{ applyPlans, reportSites }, { applyInverse, planApplyUndo }, { runOrigin }] = await Promise.all([import('../services/apply.js'), import('../services/shared/apply-undo.js'), import('../shared/bulk.js')]);
+  const profile = (await runOrigin(ctx)).profile;
+  if (change.profile && profile && change.profile !== profile) {
+    throw new UserError(`change ${change.short} was made with profile ${change.profile}, not the one in use (${profile})`, `run it with that profile: sitectl undo ${change.short} --profile ${change.profile}`);
+  }
+  // What each site's journal says can be undone, and the rule that follows, before anything is read.
+  const parts = change.parts.map((part) => {
+    if (!part.siteId) throw new UserError(`change ${change.short}: ${part.journal} records no site`, undefined, ExitCode.Failure);
+    return { siteId: part.siteId, inverse: applyInverse(readJournal(part.journal)) };
+  });
+  const lost = parts.reduce((n, p) => n + p.inverse.lost, 0);
+  if (lost) warn(ctx.io, `${lost} item${lost === 1 ? '' : 's'} of change ${change.short} cannot be undone: ${lost === 1 ? 'its journal keeps' : 'their journals keep'} no before-image (written by an older sitectl)`);
+  const undoable = parts.reduce((n, p) => n + p.inverse.updated.length + p.inverse.created.length + p.inverse.deleted.length, 0);
+  const nothing = (why: string) => new UserError(`nothing to undo in change ${change.short} (${change.entity} ${change.action}): ${why}`, undefined, ExitCode.Failure);
+  if (undoable === 0) throw nothing(lost ? 'what it changed was not journaled with its before-image' : 'none of its items changed anything');
+  // The confirmation rule (shared/confirm.ts): many items ask; one asks when the inverse deletes (what was created).
+  const rule = parts.some((p) => p.inverse.created.length) ? DESTRUCTIVE : REVERSIBLE;
+  const scope = undoable > 1 ? 'many' : 'one';
+  requireConfirmable(ctx, opts, rule, scope, `undoing change ${change.short}`);
+  const plans: SitePlan[] = [];
+  for (const { siteId, inverse } of parts) {
+    const { api, site } = await ctx.siteApi(siteId);
+    const { items, plannedAt } = await planApplyUndo(api, inverse, ctx.signal);
+    plans.push({ site, api, items, missing: [], create: [], replan: () => Promise.resolve(items), plannedAt });
+  }
+  const items = plans.flatMap((p) => p.items).filter((i) => !i.unchanged);
+  if (items.length === 0) throw nothing('what it changed is as the undo would leave it already');
+  const steps = items.filter((i) => i.skip === undefined).map((i) => (i.after as { op: string }).op);
+  if (steps.includes('create')) notice(ctx.io, 're-created services get new ids; bookings and other references to the deleted ids are not restored');
+  const outcomes = await applyPlans(ctx, plans, { ...opts, verb: 'services apply' }, { rule, scope, question: `Undo change ${change.short} (${change.entity} ${change.action})`, what: `undoing change ${change.short}`, undoOf: change.id });
+  if (opts.dryRun) return;
+  await reportSites(ctx, outcomes, opts.json, 'services apply');
 }
 
 /** Items of a change whose result is `outcome`, with their planned line and result. */
@@ -174,7 +230,7 @@ async function inverseOf(change: ChangeSummary, state: JournalState, ctx: Contex
     }
     if (action === 'delete') {
       const gone = done(state, ['deleted']).filter((d) => d.planned?.before);
-      const bodies = new Map(gone.map((d) => [d.result.id, recreateBody(d.planned!.before as Record<string, unknown>)]));
+      const bodies = new Map(gone.map((d) => [d.result.id, w.recreateBody(d.planned!.before as Record<string, unknown>)]));
       const action = recreateAction(bodies, w.createServiceSender(api, bodies));
       return {
         view,
@@ -222,12 +278,6 @@ function resultOutcome(state: JournalState): string {
   const counts = new Map<string, number>();
   for (const r of state.results.values()) if (!['unchanged', 'skipped', 'failed', 'conflict'].includes(r.outcome)) counts.set(r.outcome, (counts.get(r.outcome) ?? 0) + 1);
   return [...counts.entries()].sort((a, b) => b[1] - a[1])[0]?.[0] ?? '';
-}
-
-/** A service's create body from its before-image: no id, revision, dates, slugs or URLs (the platform sets them). */
-function recreateBody(before: Record<string, unknown>): Record<string, unknown> {
-  const { id: _id, revision: _r, createdDate: _c, updatedDate: _u, mainSlug: _m, supportedSlugs: _s, urls: _url, ...rest } = before;
-  return rest;
 }
 
 /** Creates each deleted service again (one call each, never repeated automatically); results carry the new id. */

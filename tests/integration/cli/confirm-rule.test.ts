@@ -32,7 +32,10 @@ const json = (r: CliResult): any => {
 /**
  * Every verb that declares a rule, and whether it is destructive: the issue's two lists, plus the verbs they miss
  * with their closest sibling's rule (bookings pending, members mute/unmute, msb pending/reschedule, plans
- * visibility: not destructive).
+ * visibility: not destructive; services slug set and locations set as services update, services pricing-plans
+ * add/remove as msb add/remove, bookings participants and fields as bookings reschedule, msb create as bookings
+ * create, members slug as members update, plans clear-primary as plans primary, checkout online/offline as a
+ * create, undo as services apply: not destructive, each destructive where its change is, tested below).
  */
 const EXPECTED: Record<string, boolean> = {
   'bookings decline': true,
@@ -83,6 +86,94 @@ const EXPECTED: Record<string, boolean> = {
   'services booking-policies create': false,
   'services booking-policies update': false,
   'services booking-policies set-default': false,
+  'services slug set': false,
+  // With --removed-sessions DELETE destructive (tested below).
+  'services locations set': false,
+  'services pricing-plans add': false,
+  'services pricing-plans remove': false,
+  'bookings participants': false,
+  'bookings fields': false,
+  'msb create': false,
+  'members slug': false,
+  'plans clear-primary': false,
+  'checkout online': false,
+  'checkout offline': false,
+  // Its inverse's rule: one item acts at once unless the inverse deletes, blocks or pauses (tests/integration/cli/undo*.test.ts).
+  undo: false,
+};
+
+/**
+ * Every other command, and why it declares no rule: it writes nothing on the site (it reads, or works on this
+ * machine: profiles, the local emulator, completion), it is a member's own sign-in rather than a change made from
+ * the back office, it is the raw passthrough (it sends what it is given), or it is an interactive view whose keys
+ * run the verbs above with their declarations. A new command fails the walk below until it is in one table or
+ * the other: a write verb cannot ship without a declared rule.
+ */
+const NO_RULE: Record<string, 'reads' | 'this machine' | "a member's own sign-in" | 'raw passthrough' | 'view of the verbs above'> = {
+  'services list': 'reads',
+  'services get': 'reads',
+  'services search': 'reads',
+  'services count': 'reads',
+  'services export': 'reads',
+  'services diff': 'reads',
+  'services slug validate': 'reads',
+  'services booking-policies list': 'reads',
+  'services booking-forms list': 'reads',
+  'services categories list': 'reads',
+  'services business-locations list': 'reads',
+  'availability slots': 'reads',
+  'availability schedule': 'reads',
+  'availability multislot': 'reads',
+  'bookings list': 'reads',
+  'bookings get': 'reads',
+  'bookings count': 'reads',
+  'bookings actions': 'reads',
+  'msb get': 'reads',
+  'msb availability': 'reads',
+  'msb actions': 'reads',
+  'staff list': 'reads',
+  'staff get': 'reads',
+  'staff hours show': 'reads',
+  'members list': 'reads',
+  'members get': 'reads',
+  'members me': 'reads',
+  'members export': 'reads',
+  'plans list': 'reads',
+  'plans get': 'reads',
+  'plans stats': 'reads',
+  'orders list': 'reads',
+  'orders get': 'reads',
+  'checkout price': 'reads',
+  'checkout preview': 'reads',
+  events: 'reads',
+  history: 'reads',
+  'sites list': 'reads',
+  'auth status': 'reads',
+  'auth token': 'reads',
+  'profile list': 'reads',
+  'profile show': 'reads',
+  'profile add': 'this machine',
+  'profile use': 'this machine',
+  'profile remove': 'this machine',
+  logout: 'this machine',
+  completion: 'this machine',
+  'emulator start': 'this machine',
+  'emulator stop': 'this machine',
+  'emulator status': 'this machine',
+  'emulator reset': 'this machine',
+  'emulator clock': 'this machine',
+  'emulator sites list': 'this machine',
+  'emulator sites create': 'this machine',
+  'emulator sites remove': 'this machine',
+  'emulator mail': 'this machine',
+  'emulator pay': 'this machine',
+  login: "a member's own sign-in",
+  'auth register': "a member's own sign-in",
+  'auth recover': "a member's own sign-in",
+  'auth verify': "a member's own sign-in",
+  api: 'raw passthrough',
+  browse: 'view of the verbs above',
+  dashboard: 'view of the verbs above',
 };
 
 describe('the verb declarations', () => {
@@ -97,6 +188,17 @@ describe('the verb declarations', () => {
     };
     walk(program, []);
     expect(declared).toEqual(EXPECTED);
+    // Every command that runs something (a leaf) declares a rule, or is in NO_RULE with the reason it needs none.
+    const leaves: string[] = [];
+    const leavesOf = (cmd: Command, path: string[]): void => {
+      if (cmd.commands.length === 0) leaves.push(path.join(' '));
+      for (const sub of cmd.commands) leavesOf(sub, [...path, sub.name()]);
+    };
+    for (const sub of program.commands) leavesOf(sub, [sub.name()]);
+    const unclassified = leaves.filter((c) => !(c in EXPECTED) && !(c in NO_RULE));
+    expect(unclassified, 'commands that neither declare a confirmation rule nor say why they need none').toEqual([]);
+    expect(Object.keys(NO_RULE).filter((c) => c in EXPECTED)).toEqual([]);
+    expect(Object.keys(NO_RULE).filter((c) => !leaves.includes(c)), 'NO_RULE names commands that do not exist').toEqual([]);
     for (const [verb, destructive] of Object.entries(EXPECTED)) {
       const help = await runInProcess([...verb.split(' '), '--help']);
       expect(help.stdout, verb).toMatch(destructive ? /asks before acting, on one item or many \(--yes to skip/ : /one item changes at once; a change to many asks first \(--yes to skip/);
@@ -162,6 +264,22 @@ describe('one item', () => {
     }
   });
 
+  it('services locations set asks first with --removed-sessions DELETE, as every delete does', async () => {
+    const service = json(await cli(['services', 'list', '--json', 'id', '--limit', '1']))[0].id;
+    const before = await lastEventSeq(emu);
+    const r = await cli(['services', 'locations', 'set', service, '--customer', '--removed-sessions', 'DELETE']);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(/needs confirmation, and there is no terminal to ask on\nhint: pass --yes/);
+    expect(await lastEventSeq(emu)).toBe(before);
+    const prompter = answering(false);
+    const declined = await cli(['services', 'locations', 'set', service, '--customer', '--removed-sessions', 'DELETE'], { tty: true, env: { CI: undefined }, prompter });
+    expect(declined.code, declined.stderr).toBe(1);
+    expect(prompter.asked[0]).toMatch(/DELETE its sessions at the locations removed\?$/);
+    expect(await lastEventSeq(emu)).toBe(before);
+    expect((await cli(['services', 'locations', 'set', service, '--customer', '--removed-sessions', 'DELETE', '--yes'])).code).toBe(0);
+    expect(await lastEventSeq(emu)).toBeGreaterThan(before);
+  });
+
   it('with --yes the destructive verb acts', async () => {
     const [id] = await bookingIds('CREATED');
     const before = await lastEventSeq(emu);
@@ -185,7 +303,9 @@ describe('one item', () => {
     const [created, pending, approved, paused] = [await bookingIds('CREATED'), await memberIds('PENDING'), await memberIds('APPROVED'), await orderIds('PAUSED')];
     const service = json(await cli(['services', 'list', '--json', 'id', '--limit', '1']))[0].id;
     const staff = json(await cli(['staff', 'list', '--json', 'id', '--limit', '1']))[0].id;
-    const plan = json(await cli(['plans', 'list', '--json', 'id,public,primary'])).find((p: { public?: boolean; primary?: boolean }) => p.public !== false && !p.primary).id;
+    const plans = json(await cli(['plans', 'list', '--json', 'id,public,primary'])).filter((p: { public?: boolean; primary?: boolean }) => p.public !== false && !p.primary);
+    const [plan, other] = [plans[0].id, plans[1].id];
+    const linked = async () => json(await cli(['services', 'get', service, '--json', 'payment'])).payment?.pricingPlanIds ?? [];
     // Plans record no domain events: their change is read back.
     const planIs = (field: string, value: unknown) => async () => expect(json(await cli(['plans', 'get', plan, '--json', field]))[field]).toEqual(value);
     const n = Date.now();
@@ -197,6 +317,14 @@ describe('one item', () => {
       'orders resume': ['orders', 'resume', paused[0]!],
       'plans primary': [['plans', 'primary', plan], planIs('primary', true)],
       'plans visibility': [['plans', 'visibility', plan, 'hidden'], planIs('public', false)],
+      'plans clear-primary': [['plans', 'clear-primary'], async () => expect(json(await cli(['plans', 'list', '--json', 'primary'])).some((p: { primary?: boolean }) => p.primary)).toBe(false)],
+      'services slug set': ['services', 'slug', 'set', service, `rule-${n}`],
+      'services locations set': ['services', 'locations', 'set', service, '--customer'],
+      'services pricing-plans add': [['services', 'pricing-plans', 'add', service, other], async () => expect(await linked()).toContain(other)],
+      'services pricing-plans remove': [['services', 'pricing-plans', 'remove', service, other], async () => expect(await linked()).not.toContain(other)],
+      'bookings fields': ['bookings', 'fields', created[2]!, '--namespace', '@rule/test', '--data', `{"n":${n}}`],
+      'members slug': ['members', 'slug', approved[2]!, `rule-${n}`],
+      'checkout offline': ['checkout', 'offline', other, '--member', approved[3]!],
       'services create': ['services', 'create', '--name', `Rule ${n}`, '--type', 'CLASS', '--price', '10', '--capacity', '5'],
       'services update': ['services', 'update', service, '--set', `description=rule ${n}`],
       'services clone': ['services', 'clone', service],

@@ -78,6 +78,15 @@ describe('history and undo', () => {
     expect(now[ids[2]!]).toBe(before[ids[2]!]);
   });
 
+  it('undoes a change of one service at once, without --yes off a terminal (the rule of its inverse, an update)', async () => {
+    const [id] = Object.keys(await classPrices());
+    const before = (await classPrices())[id!];
+    expect((await cli(['services', 'update', '--ids', id!, '--set', 'payment.fixed.price.value=61', '--yes'])).code).toBe(0);
+    const undo = await cli(['undo', '--last']);
+    expect(undo.code, undo.stderr).toBe(0);
+    expect((await classPrices())[id!]).toBe(before);
+  });
+
   it('lists a bulk cancel of bookings as not undoable (exit 1), and changes nothing', async () => {
     const r = await cli(['bookings', 'cancel', '--where', 'status=CONFIRMED', '--yes', '--ignore-policy', '--json']);
     expect([0, 3]).toContain(r.code);

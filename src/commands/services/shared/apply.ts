@@ -20,7 +20,7 @@ import { type Catalogue, diffCatalogue, type Furniture, matchCatalogue, type Nam
 import type { PortableFields } from './catalogue-file.js';
 import { safeParse } from 'zod/mini';
 import { serviceInputs } from '../../../api/schemas/service.js';
-import { setPath } from '../../../api/paths.js';
+import { getPath, setPath } from '../../../api/paths.js';
 import { UserError } from '../../../core/errors.js';
 
 /** What one planned item sends (its journal line's `after`). */
@@ -144,12 +144,15 @@ export function planApply(wanted: Catalogue, current: SiteCatalogue, f: Furnitur
     const was = currentBySlug.get(at) ?? {};
     const changes: FieldDiff[] = fields.map((path) => ({ path, before: pick(was, path), after: pick(w, path) }));
     const step: ApplyStep = { op: 'update', slug: w.slug, change };
-    items.push({ id: existing.id, revision: existing.revision, name: at === w.slug ? label : `${label}, was ${at}`, after: step, changes });
+    // What `sitectl undo` sets back: the site's own values of the masked fields (null where absent).
+    const before = Object.fromEntries(change.mask.map((path) => [path, getPath(existing, path) ?? null]));
+    items.push({ id: existing.id, revision: existing.revision, name: at === w.slug ? label : `${label}, was ${at}`, after: step, changes, before });
   }
   for (const slug of diff.delete) {
     const s = current.services.get(slug)!;
     const step: ApplyStep = { op: 'delete', slug };
-    items.push({ id: s.id, revision: s.revision, name: `${s.name ?? slug} (${slug})`, after: step, changes: [{ path: 'delete', before: slug, after: undefined }] });
+    // The whole service: `sitectl undo` creates it again from it.
+    items.push({ id: s.id, revision: s.revision, name: `${s.name ?? slug} (${slug})`, after: step, changes: [{ path: 'delete', before: slug, after: undefined }], before: s });
   }
   return items;
 }
@@ -231,8 +234,8 @@ export function applyAction(api: ApiClient, port: EntityPort, items: readonly Pl
    */
   async function placeSlug(item: WorkItem, service: { id: string; revision?: string | null }, slug: string, signal?: AbortSignal): Promise<SentOutcome> {
     try {
-      await invoke(api, serviceOps.setCustomSlug, { serviceId: service.id, slug }, { signal, idempotent: true });
-      return { id: item.id, status: 'done', outcome: 'created', createdId: service.id };
+      const reply = await invoke(api, serviceOps.setCustomSlug, { serviceId: service.id, slug }, { signal, idempotent: true });
+      return { id: item.id, status: 'done', outcome: 'created', createdId: service.id, revision: reply.service.revision ?? undefined };
     } catch (err) {
       const why = errorText(err);
       try {
@@ -280,7 +283,7 @@ export function applyAction(api: ApiClient, port: EntityPort, items: readonly Pl
       const created = r.item as Service | undefined;
       const id = created?.id ?? r.itemMetadata.id ?? '';
       const slug = createOf(item).slug;
-      out.push(created?.mainSlug?.name === slug ? { id: item.id, status: 'done', outcome: 'created', createdId: id } : await placeSlug(item, { id }, slug, signal));
+      out.push(created?.mainSlug?.name === slug ? { id: item.id, status: 'done', outcome: 'created', createdId: id, revision: created.revision ?? undefined } : await placeSlug(item, { id }, slug, signal));
     }
     return out;
   }

@@ -68,6 +68,15 @@ export function createServiceSender(api: ApiClient, bodies: ReadonlyMap<string, 
   );
 }
 
+/**
+ * A service's create body from its before-image (`sitectl undo` of a delete or a prune creates it again): the
+ * service without what the platform sets itself (id, revision, dates, slugs, URLs).
+ */
+export function recreateBody(before: Record<string, unknown>): Record<string, unknown> {
+  const { id: _id, revision: _r, createdDate: _c, updatedDate: _u, mainSlug: _m, supportedSlugs: _s, urls: _url, ...rest } = before;
+  return rest;
+}
+
 /** Bulk deletes of services by id, 100 per request (the sender of `services delete`). */
 export function deleteServicesSender(api: ApiClient): ChunkRunner['send'] {
   return bulkSender(api, serviceOps.bulkDeleteServices, (chunk) => ({ ids: chunk.map((i) => i.id) }));
