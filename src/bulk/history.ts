@@ -5,10 +5,10 @@
  * (HeaderLine.partOf): that is one change here, of several sites. This module lists them, finds one by id or prefix, says which were
  * undone, and keeps the directory to the last {@link MAX_CHANGES} changes of the last {@link MAX_AGE_DAYS} days.
  */
-import { readdirSync, statSync, unlinkSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, readSync, statSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { UserError } from '../core/errors.js';
-import { type JournalState, readJournal, type RunOrigin } from './journal.js';
+import { type HeaderLine, type JournalState, readJournal, type RunOrigin } from './journal.js';
 
 /** Changes kept: the last 1,000, none older than 90 days (whichever is less). */
 export const MAX_CHANGES = 1000;
@@ -174,8 +174,37 @@ export function findChange(changes: readonly ChangeSummary[], given: string): Ch
 }
 
 /**
- * Deletes the journals past the history's bounds: older than {@link MAX_AGE_DAYS} days, or beyond the newest
- * {@link MAX_CHANGES}. Unfinished runs younger than the age bound are kept (they may still be resumed).
+ * The change a journal belongs to (HeaderLine.partOf, else its run id), read from its first line only (a journal
+ * can hold thousands of lines; its header is the first). Undefined for a file that is not a journal of ours.
+ */
+function changeIdOf(path: string): string | undefined {
+  let fd: number | undefined;
+  try {
+    fd = openSync(path, 'r');
+    const chunks: Buffer[] = [];
+    const block = Buffer.alloc(64 * 1024);
+    // The header holds the run's arguments (an id list of up to 100,000 ids): read up to its newline.
+    for (let read = 0; read < 16 * 1024 * 1024; ) {
+      const n = readSync(fd, block, 0, block.length, read);
+      if (n === 0) break;
+      const nl = block.subarray(0, n).indexOf(10);
+      chunks.push(Buffer.from(block.subarray(0, nl === -1 ? n : nl)));
+      if (nl !== -1) break;
+      read += n;
+    }
+    const header = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Partial<HeaderLine>;
+    return header.kind === 'header' && typeof header.runId === 'string' ? (header.partOf ?? header.runId) : undefined;
+  } catch {
+    return undefined;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/**
+ * Deletes the journals past the history's bounds: the changes older than {@link MAX_AGE_DAYS} days, or beyond
+ * the newest {@link MAX_CHANGES}. A change of several sites (several journals, one HeaderLine.partOf) counts once
+ * and goes or stays whole, so an undo never finds only some of its sites. A change's age is its newest journal's.
  * @returns how many journals were deleted
  */
 export function pruneHistory(dir: string, now: Date, bounds: { maxChanges?: number; maxAgeDays?: number } = {}): number {
@@ -191,15 +220,27 @@ export function pruneHistory(dir: string, now: Date, bounds: { maxChanges?: numb
     }
     return { path, mtime };
   });
-  files.sort((a, b) => b.mtime - a.mtime);
+  // Nothing past either bound (the common case): no journal is opened.
+  if (files.length <= maxChanges && files.every((f) => f.mtime >= oldest)) return 0;
+  const changes = new Map<string, { mtime: number; paths: string[] }>();
+  for (const f of files) {
+    const id = changeIdOf(f.path) ?? f.path;
+    const change = changes.get(id) ?? { mtime: 0, paths: [] };
+    change.mtime = Math.max(change.mtime, f.mtime);
+    change.paths.push(f.path);
+    changes.set(id, change);
+  }
+  const newestFirst = [...changes.values()].sort((a, b) => b.mtime - a.mtime);
   let removed = 0;
-  files.forEach((f, i) => {
-    if (i < maxChanges && f.mtime >= oldest) return;
-    try {
-      unlinkSync(f.path);
-      removed += 1;
-    } catch {
-      // Another process removed it, or it cannot be: the next run tries again.
+  newestFirst.forEach((change, i) => {
+    if (i < maxChanges && change.mtime >= oldest) return;
+    for (const path of change.paths) {
+      try {
+        unlinkSync(path);
+        removed += 1;
+      } catch {
+        // Another process removed it, or it cannot be: the next run tries again.
+      }
     }
   });
   return removed;
