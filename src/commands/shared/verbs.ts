@@ -17,7 +17,7 @@ import { notice } from '../../core/log.js';
 import { addFormatFlags, type Column, fieldsChecker, type FormatFlags, printRecord, printRecords, printValue, resolveFormat } from '../../core/output.js';
 import { checkFilter, schemaChecker } from './fields.js';
 import { resolveId } from './ids.js';
-import { type EntityView, type FilterFlags, filterOf, listParamsOf, sortOf, wireFilter } from './entity-view.js';
+import { type EntityView, type FilterFlags, filterOf, type KeyedVerb, listParamsOf, sortOf, wireFilter } from './entity-view.js';
 
 /** A verb as the noun's index registers it, with its run function exposed for tests. */
 export interface Verb<O> {
@@ -86,6 +86,8 @@ export interface ListSpec<E> {
   extra?(opts: ListOptions, ctx: Context): NounExtra | Promise<NounExtra>;
   /** Columns for this run (e.g. times shown in `--tz`); default: the view's. */
   columns?(opts: ListOptions): Column<E>[];
+  /** The single-key actions of `--interactive`, from the noun's verb declarations (loaded on first use). */
+  keys?(): Promise<KeyedVerb[]>;
 }
 
 /** `NOUN list`: the entities matching a filter, sorted, paged as needed, in any output format. */
@@ -108,7 +110,7 @@ export function listVerb<E>(spec: ListSpec<E>): Verb<ListOptions> {
       if (format.kind !== 'table') throw new UserError('--interactive draws a table: drop --json, --ndjson and --csv');
       const { browse } = await import('./browse.js');
       const columns = (spec.columns?.(opts) ?? spec.view.columns) as Column<unknown>[];
-      return browse(ctx, { view, op: spec.op ?? view.query, columns, filter, sort, params: extra.params, command: `${view.noun.many} list`, zone: typeof opts.tz === 'string' ? opts.tz : undefined });
+      return browse(ctx, { view, op: spec.op ?? view.query, columns, filter, sort, params: extra.params, command: `${view.noun.many} list`, zone: typeof opts.tz === 'string' ? opts.tz : undefined, keys: spec.keys });
     }
 
     const api = await ctx.api();
