@@ -26,8 +26,7 @@ import { type BulkRunHooks, type BulkRunResult, type ConfirmInfo, readRunJournal
 import { parseIdList, readIdsFile, type Selection } from '../../bulk/select.js';
 import { type BulkFlags, DRY_RUN_FIELDS, type DryRunItem, parseConcurrency, PLAN_FIELDS, PREVIEW_ROWS, type SelectionFlags } from './bulk-flags.js';
 import { confirmChange, requireConfirmable, REVERSIBLE, type VerbRule } from './confirm.js';
-import { filterOf, type EntityView } from './entity-view.js';
-import { formatOf, idOf } from './verbs.js';
+import { filterOf, formatOf, idOf, type EntityView } from './entity-view.js';
 
 /**
  * The selection the flags describe: a filter (`--filter` and `--where`, its fields checked against the entity

@@ -15,8 +15,7 @@ import type { EntityPort } from '../../bulk/port.js';
 import type { Context } from '../../context.js';
 import { addBulkFlags, addSelectionFlags, type BulkFlags, chooseForm, type SelectionFlags } from './bulk-flags.js';
 import { declareRule, DESTRUCTIVE, requireConfirmable } from './confirm.js';
-import type { Verb } from './verbs.js';
-import { type EntityView } from './entity-view.js';
+import type { EntityView, Verb } from './entity-view.js';
 import { viewPort } from './view-port.js';
 
 export interface DeleteOptions extends BulkFlags, SelectionFlags {

@@ -15,9 +15,10 @@ import type { ChunkRunner } from '../../bulk/execute.js';
 import type { Context } from '../../context.js';
 import { UserError } from '../../core/errors.js';
 import { parseFilterFlags, parseSort } from '../../core/filters.js';
-import type { Column } from '../../core/output.js';
+import { type Column, type FormatFlags, resolveFormat } from '../../core/output.js';
 import type { BulkFlags, SelectionFlags } from './bulk-flags.js';
-import { checkField, checkFilter, mapFilterFields } from './fields.js';
+import { checkField, checkFilter, mapFilterFields, schemaChecker } from './fields.js';
+import { resolveId } from './ids.js';
 
 /** How a noun's entities look on the command line: names, schema, table columns, the readable view. */
 export interface EntityView<E> {
@@ -75,6 +76,28 @@ export interface EntityView<E> {
    * ['FULL']`, so a list shows what `get` shows); a list's own `params` override them.
    */
   params?: Record<string, unknown>;
+}
+
+/** A verb as the noun's index registers it, with its run function exposed for tests. */
+export interface Verb<O> {
+  register(parent: Command, ctx: Context): void;
+  run(opts: O, ctx: Context): Promise<void>;
+}
+
+/** The format flags resolved, with `--json` fields checked against the entity schema. */
+export function formatOf(ctx: Context, view: EntityView<unknown>, flags: FormatFlags) {
+  return resolveFormat(flags, schemaChecker(view.schema, ctx.flags.allowUnknownFields));
+}
+
+/** A full id from what the user typed (a unique prefix is enough; see ids.ts). */
+export function idOf(ctx: Context, api: ApiClient, view: EntityView<unknown>, given: string): Promise<string> {
+  return resolveId(api, view.query, given, view.noun, {
+    signal: ctx.signal,
+    label: (e) => view.label(e),
+    bin: ctx.bin,
+    fromItem: view.fromItem,
+    params: view.params,
+  });
 }
 
 /** The filter the platform is sent for a checked (schema-form) filter. */

@@ -18,8 +18,7 @@ import { UserError } from '../../core/errors.js';
 import type { Selection } from '../../bulk/select.js';
 import { addBulkFlags, addSelectionFlags, chooseForm, hasSelection } from './bulk-flags.js';
 import { declareRule, requireConfirmable } from './confirm.js';
-import type { Verb } from './verbs.js';
-import type { EntityView, TransitionOptions, TransitionSpec } from './entity-view.js';
+import type { EntityView, TransitionOptions, TransitionSpec, Verb } from './entity-view.js';
 import { viewPort } from './view-port.js';
 
 /**

@@ -1,13 +1,13 @@
 /**
  * Staff names for a service's readable view: a service names its staff by id, so the staff members behind a
- * page of services are read in one staff query per 100 ids and kept for the session (services/shared/view.ts
- * holds the cache its rows read).
+ * page of services are read in one staff query per 100 ids and kept for the session (services/shared/staff-cache.ts
+ * holds the cache the view's rows read).
  */
 import type { ApiClient } from '../../../api/client.js';
 import { items, listPages } from '../../../api/paging.js';
 import type { Service } from '../../../api/schemas/service.js';
 import { MAX_STAFF_PAGE, staffMembersFamily } from '../../../api/staff-members.js';
-import { knownStaff, rememberStaff, staffIdsOf } from './view.js';
+import { knownStaff, rememberStaff, staffIdsOf } from './staff-cache.js';
 
 /**
  * Reads the names of the staff of `services` not read before this session. A failed read leaves the ids as

@@ -3,6 +3,7 @@ import { Service } from '../../../api/schemas/service.js';
 import { serviceOps } from '../../../api/services.js';
 import type { Column } from '../../../core/output.js';
 import type { EntityView } from '../../shared/entity-view.js';
+import { knownStaff } from './staff-cache.js';
 
 /** `50 USD` for a fixed price, the rate type for the others (`VARIED 20-80 USD`, `CUSTOM`, `NO_FEE`). */
 export function priceText(s: Service): string {
@@ -30,24 +31,6 @@ export const SERVICE_COLUMNS: Column<Service>[] = [
   { key: 'revision', align: 'right', priority: 5 },
 ];
 
-/** Staff names read this session (services/shared/staff.ts): staff member id -> name. */
-const staffNames = new Map<string, string>();
-
-/** Keeps a staff member's name for the rest of the session. */
-export function rememberStaff(id: string, name: string): void {
-  staffNames.set(id, name);
-}
-
-/** A staff member's name once read. */
-export function knownStaff(id: string): string | undefined {
-  return staffNames.get(id);
-}
-
-/** The ids of a service's staff whose names the service does not carry. */
-export function staffIdsOf(s: Service): string[] {
-  return s.staffMembers ? s.staffMembers.filter((m) => !m.name && m.staffMemberId).map((m) => m.staffMemberId!) : (s.staffMemberIds ?? []);
-}
-
 /** Rows of the readable `services get` view on a terminal. */
 export function serviceRows(s: Service): Array<[string, unknown]> {
   const durations = s.schedule?.availabilityConstraints?.sessionDurations ?? s.schedule?.availabilityConstraints?.durations?.map((d) => d.minutes);
@@ -58,7 +41,7 @@ export function serviceRows(s: Service): Array<[string, unknown]> {
         ? `custom ${l.custom?.address?.formatted ?? l.custom?.address?.formattedAddress ?? ''}`.trim()
         : String(l.type).toLowerCase(),
   );
-  const staff = s.staffMembers?.map((m) => m.name ?? staffNames.get(m.staffMemberId ?? '') ?? m.staffMemberId) ?? (s.staffMemberIds ?? []).map((id) => staffNames.get(id) ?? id);
+  const staff = s.staffMembers?.map((m) => m.name ?? knownStaff(m.staffMemberId ?? '') ?? m.staffMemberId) ?? (s.staffMemberIds ?? []).map((id) => knownStaff(id) ?? id);
   const rows: Array<[string, unknown]> = [
     ['id', s.id],
     ['name', s.name],
