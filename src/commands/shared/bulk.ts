@@ -10,7 +10,7 @@ import type { Context } from '../../context.js';
 import { DeclinedError, ExitCode, UserError } from '../../core/errors.js';
 import { shellWord } from '../../core/invocation.js';
 import { notice, style, success } from '../../core/log.js';
-import { fieldsChecker, printRecord, printValue, resolveFormat, type OutputFormat } from '../../core/output.js';
+import { fieldsChecker, type FormatFlags, printRecord, printValue, resolveFormat, type OutputFormat } from '../../core/output.js';
 import { oneLine } from '../../core/text.js';
 import type { EntityAction } from '../../bulk/actions.js';
 import { changeOne } from '../../bulk/one.js';
@@ -276,6 +276,8 @@ export interface OneVerbRun {
   build(api: ApiClient): { port: EntityPort; action: EntityAction };
   /** Checks the verb's options against the platform before the item is read (a content assignee that exists). */
   verify?(api: ApiClient): Promise<void>;
+  /** The id `one.given` names (default: the id, or the entity whose id it is a unique prefix of). */
+  resolve?(api: ApiClient): Promise<string>;
   one: OneItem;
   flags: BulkFlags;
   /** The command words after the program name, e.g. `bookings cancel`, for the resume hint. */
@@ -292,7 +294,8 @@ export interface OneVerbRun {
 export function oneFormat(ctx: Context, view: EntityView<unknown>, flags: BulkFlags, one?: Pick<OneItem, 'result'>): OutputFormat {
   if (flags.dryRun) return resolveFormat({ json: flags.json }, fieldsChecker(DRY_RUN_FIELDS));
   if (one?.result) return resolveFormat({ json: flags.json }, fieldsChecker(one.result.fields));
-  return formatOf(ctx, view, { json: flags.json });
+  // Whatever format flags the verb declares (--json everywhere; --ndjson, --csv where it has them).
+  return formatOf(ctx, view, flags as FormatFlags);
 }
 
 /**
@@ -386,7 +389,7 @@ export async function runOneVerb(ctx: Context, run: OneVerbRun): Promise<void> {
   await run.verify?.(api);
   const { port, action } = run.build(api);
   const verb = action.name;
-  const id = await idOf(ctx, api, view, one.given);
+  const id = run.resolve ? await run.resolve(api) : await idOf(ctx, api, view, one.given);
   const resumeCommand = (journal: string) => resumeLine(ctx, run.command, journal);
   const labelOf = (e: unknown) => oneLine(view.label(e) ?? id);
   const r = await changeOne(
