@@ -10,7 +10,7 @@ import type { Context } from '../../context.js';
 import { DeclinedError, ExitCode, UserError } from '../../core/errors.js';
 import { shellWord } from '../../core/invocation.js';
 import { notice, style, success } from '../../core/log.js';
-import { fieldsChecker, type FormatFlags, printRecord, printValue, resolveFormat, type OutputFormat } from '../../core/output.js';
+import { fieldsChecker, type FormatFlags, pickFields, printRecord, printValue, resolveFormat, type OutputFormat } from '../../core/output.js';
 import { oneLine } from '../../core/text.js';
 import type { EntityAction } from '../../bulk/actions.js';
 import { changeOne } from '../../bulk/one.js';
@@ -209,10 +209,16 @@ function dryRunItems(plan: Plan, already?: string): DryRunItem[] {
   ];
 }
 
+/** A dry run's items as a JSON array, each with the `--json` fields asked for. */
+async function printItems(ctx: Context, format: OutputFormat, items: DryRunItem[]): Promise<void> {
+  const fields = format.kind === 'json' ? format.fields : undefined;
+  await printValue(ctx.io, { kind: 'json' }, fields ? items.map((i) => pickFields(i, fields)) : items);
+}
+
 /** The whole plan of a dry run on stdout: JSON with `--json`, else one TSV line per change (piped output). */
 async function printPlan(ctx: Context, view: EntityView<unknown>, action: EntityAction, plan: Plan, format: OutputFormat): Promise<void> {
   if (format.kind === 'json') {
-    await printValue(ctx.io, format, dryRunItems(plan));
+    await printItems(ctx, format, dryRunItems(plan));
     return;
   }
   const lines: string[] = [];
@@ -436,7 +442,7 @@ export async function runOneVerb(ctx: Context, run: OneVerbRun): Promise<void> {
     case 'dry-run': {
       const [item] = dryRunItems(r.plan, `already ${action.done}`);
       if (!item) return;
-      if (format.kind === 'json') await printValue(ctx.io, format, [item]);
+      if (format.kind === 'json') await printItems(ctx, format, [item]);
       const changes = r.plan.preview[0]?.changes.map((c) => `${c.path}: ${short(c.before, 60)} -> ${short(c.after, 60)}`) ?? [];
       const said =
         item.outcome === 'change'
