@@ -97,10 +97,13 @@ export function nextRevision(revision: string | undefined | null): string | unde
 /** An ApiError as a refused item (its status and code kept for settling). */
 function refused(id: string, err: unknown): SentOutcome {
   const e = err as { code?: unknown; status?: unknown };
+  const code = typeof e.code === 'string' && !/^\d+$/.test(e.code) ? e.code : undefined;
+  const text = errorText(err);
   return {
     id,
     status: 'refused',
-    error: errorText(err),
+    // The platform's code leads, as in a bulk reply's per-item error: what a script matches on.
+    error: code && !text.includes(code) ? `${code}: ${text}` : text,
     code: typeof e.code === 'string' ? e.code : undefined,
     httpStatus: typeof e.status === 'number' ? e.status : undefined,
   };
@@ -236,7 +239,7 @@ export function settleUpdate<E extends Entity>(port: EntityPort<E>, changeOf: (i
         id: item.id,
         outcome: 'conflict',
         revision: current.revision ?? undefined,
-        error: `changed by someone else since the plan (revision ${item.revision} -> ${current.revision}); not overwritten`,
+        error: `changed by someone else since the plan (revision ${item.revision} -> ${current.revision}); not overwritten${sent.status === 'refused' ? ` (${sent.error})` : ''}`,
       };
     }
     return failedResult(item.id, sent);
@@ -345,7 +348,12 @@ export function transitionAction<E extends Entity>(opts: {
         if (current && opts.reached(current)) return { id: item.id, outcome: opts.done, revision: current.revision ?? undefined };
         if (!current) return { id: item.id, outcome: 'conflict', error: `the ${port.noun.one} was deleted since the plan` };
         if (item.revision !== undefined && current.revision !== item.revision) {
-          return { id: item.id, outcome: 'conflict', revision: current.revision ?? undefined, error: `changed by someone else since the plan (revision ${item.revision} -> ${current.revision})` };
+          return {
+            id: item.id,
+            outcome: 'conflict',
+            revision: current.revision ?? undefined,
+            error: `changed by someone else since the plan (revision ${item.revision} -> ${current.revision})${sent.status === 'refused' ? `: ${sent.error}` : ''}`,
+          };
         }
         // 428 (failed precondition): the platform's state machine says no for this one (an order not started yet,
         // a booking no longer pending). That is a skip with its reason, not a failure to retry.

@@ -33,6 +33,8 @@ export interface ItemResult {
    * would fail the same way; absent for a transient one (network, 5xx, 429) that a resume may get past.
    */
   permanent?: boolean;
+  /** The HTTP status of the platform's refusal, when it gave one (400: the request was wrong for this item). */
+  httpStatus?: number;
 }
 
 /**
@@ -46,7 +48,7 @@ export function isPermanentRefusal(httpStatus: number | undefined): boolean {
 /** The result of an item that failed as `sent` says (its reason, and whether a resume could get past it). */
 export function failedResult(id: string, sent: SentOutcome): ItemResult {
   return sent.status === 'refused'
-    ? { id, outcome: 'failed', error: sent.error, ...(isPermanentRefusal(sent.httpStatus) ? { permanent: true } : {}) }
+    ? { id, outcome: 'failed', error: sent.error, ...(isPermanentRefusal(sent.httpStatus) ? { permanent: true } : {}), ...(sent.httpStatus ? { httpStatus: sent.httpStatus } : {}) }
     : { id, outcome: 'failed', error: 'the platform did not confirm it' };
 }
 

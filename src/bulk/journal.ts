@@ -88,6 +88,8 @@ export interface ResultLine {
   error?: string;
   /** The failure would happen again on `--resume` (ItemResult.permanent). */
   permanent?: boolean;
+  /** The HTTP status of the platform's refusal (ItemResult.httpStatus). */
+  httpStatus?: number;
 }
 /**
  * Written (on disk) just before an item whose action is never repeated automatically (a create) is sent, with what

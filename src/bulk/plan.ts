@@ -41,6 +41,8 @@ export interface PlanOptions {
   previewLimit: number;
   /** Keep a row for every item. */
   allRows?: boolean;
+  /** The revision every target is changed at instead of the one read (BulkRunRequest.revision). */
+  revision?: string;
   /** Receives the plan's journal lines (the run writes them once the plan is complete). */
   journal?: { append(lines: readonly JournalLine[], opts?: { sync?: boolean }): void };
 }
@@ -63,7 +65,7 @@ export async function planTargets(
     const lines: JournalLine[] = [];
     for (const entity of page.entities) {
       plan.targets += 1;
-      const revision = entity.revision ?? undefined;
+      const revision = opts.revision ?? entity.revision ?? undefined;
       const name = port.label(entity);
       const planned: PlannedLine = { kind: 'planned', id: entity.id, revision, ...(name ? { name } : {}) };
       lines.push(planned);

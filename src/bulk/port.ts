@@ -111,7 +111,8 @@ export function queryPort<Op extends ListOperation>(api: ApiClient, spec: QueryP
       if (selected === null) return;
       const pages = listPages(api, queryFor(fields), {
         filter: byFilter ? (spec.wire ? spec.wire(filter) : filter) : undefined,
-        sort: [{ fieldName: 'id', order: 'ASC' }],
+        // A list in the platform's own order (the plans list) takes no sort.
+        sort: spec.query.paging.unsorted ? undefined : [{ fieldName: 'id', order: 'ASC' }],
         params: byFilter ? spec.params : { ...spec.params, ...selected },
         signal,
         attempt: (read) => readWithRetries(read, signal),

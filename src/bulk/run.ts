@@ -43,6 +43,18 @@ export interface BulkRunRequest {
   undoOf?: string;
   /** The change of several sites this run is one site's part of (HeaderLine.partOf). */
   partOf?: string;
+  /**
+   * The revision every target is changed at, instead of the one read at plan time (the single form's
+   * `--revision N`): a target at another revision is then refused by the platform and settled as a conflict.
+   */
+  revision?: string;
+  /**
+   * A run with nothing to send (every target already as asked, or refused) leaves no journal and comes back as
+   * `idle`: a one-item change that changes nothing is not a change of the history.
+   */
+  quietIdle?: boolean;
+  /** The error for ids of an ids selection that do not exist (default: a UserError, exit 2, naming them). */
+  missingError?(ids: readonly string[]): Error;
 }
 
 /** What the confirm hook is shown. */
@@ -74,7 +86,10 @@ export type BulkRunResult =
   | { kind: 'dry-run'; plan: Plan }
   | { kind: 'empty'; plan: Plan }
   | { kind: 'declined'; plan: Plan }
-  | { kind: 'done'; plan: Plan; report: BulkReport; journal: string };
+  /** Nothing to send (`quietIdle`): every target unchanged or skipped; no journal was written. */
+  | { kind: 'idle'; plan: Plan }
+  /** `results`: every target's final result, in journal order (a later result of an id replaces an earlier one). */
+  | { kind: 'done'; plan: Plan; report: BulkReport; journal: string; results: ItemResult[] };
 
 /** Buffers plan lines until the plan is complete; the journal file is created only then. */
 class PendingJournal {
@@ -85,7 +100,7 @@ class PendingJournal {
 }
 
 async function makePlan(port: EntityPort, action: EntityAction, req: BulkRunRequest, sink?: PendingJournal): Promise<Plan> {
-  const opts = { previewLimit: req.previewLimit, allRows: req.allRows, journal: sink };
+  const opts = { previewLimit: req.previewLimit, allRows: req.allRows, journal: sink, revision: req.revision };
   if (action.items.kind === 'slots') return planSlots(port, action.items.source, action.items.count, opts);
   if (action.items.kind === 'planned') return planGiven(action.items.items, opts);
   if (!req.selection) throw new TypeError(`${action.name} needs a selection`);
@@ -95,8 +110,8 @@ async function makePlan(port: EntityPort, action: EntityAction, req: BulkRunRequ
 /**
  * Runs (or resumes) a bulk action.
  *
- * @returns the plan for a dry run or an empty selection, `declined` when the confirm hook said no, else the
- *   report of every item
+ * @returns the plan for a dry run or an empty selection (or, with `quietIdle`, one with nothing to send),
+ *   `declined` when the confirm hook said no, else the report of every item
  * @throws UserError for unknown ids in an ids selection (nothing is changed, nothing journaled), an incomplete
  *   plan on resume, or a journal that cannot be created; CancelError on Ctrl-C (with the resume command as hint);
  *   whatever the platform throws while selecting
@@ -108,6 +123,7 @@ export async function runBulk(port: EntityPort, action: EntityAction, req: BulkR
   const sink = new PendingJournal();
   const plan = await makePlan(port, action, req, sink);
   if (plan.missing.length > 0) {
+    if (req.missingError) throw req.missingError(plan.missing);
     const shown = plan.missing.slice(0, 5).join(', ');
     throw new UserError(
       `${plan.missing.length} of the given ids ${plan.missing.length === 1 ? 'does' : 'do'} not exist: ${shown}${plan.missing.length > 5 ? ', ...' : ''}`,
@@ -115,6 +131,7 @@ export async function runBulk(port: EntityPort, action: EntityAction, req: BulkR
     );
   }
   if (plan.targets === 0) return { kind: 'empty', plan };
+  if (req.quietIdle && plan.items.length === 0) return { kind: 'idle', plan };
 
   const runId = newRunId(req.now);
   const path = req.journalPath ?? join(defaultJournalDir(req.env), `${runId}.ndjson`);
@@ -203,12 +220,13 @@ async function confirmAndExecute(
   // Every target's result as the journal now holds them, in its order: those it recorded before this execution
   // (decided at plan time, finished or failed in an earlier run), then the ones sent now; a later result of an id
   // replaces an earlier one.
-  const report = buildReport({ runId, entity: port.noun.many, action: action.name, done: action.done, journal: journal.path }, [...recorded, ...executed]);
-  return { kind: 'done', plan, report, journal: journal.path };
+  const results = [...recorded, ...executed];
+  const report = buildReport({ runId, entity: port.noun.many, action: action.name, done: action.done, journal: journal.path }, results);
+  return { kind: 'done', plan, report, journal: journal.path, results };
 }
 
-function resultOf({ id, outcome, revision, createdId, error, permanent }: ResultLine): ItemResult {
-  return { id, outcome, revision, createdId, error, ...(permanent ? { permanent } : {}) };
+function resultOf({ id, outcome, revision, createdId, error, permanent, httpStatus }: ResultLine): ItemResult {
+  return { id, outcome, revision, createdId, error, ...(permanent ? { permanent } : {}), ...(httpStatus ? { httpStatus } : {}) };
 }
 
 async function resume(port: EntityPort, action: EntityAction, req: BulkRunRequest, hooks: BulkRunHooks): Promise<BulkRunResult> {

@@ -32,6 +32,7 @@ export function extrasOf(text: string | undefined): Record<string, boolean> {
 }
 
 export const { register, run } = listVerb({
+  keys: async () => (await import('./shared/transitions.js')).bookingKeys(),
   view: BOOKING_VIEW,
   description: 'List bookings (by status, service, dates, contact or any filter), by start time',
   defaultSort: 'startDate',

@@ -25,7 +25,7 @@ import { buyerEmail, buyerName, ORDER_VIEW } from '../orders/shared/view.js';
 import { detailLines, paneColumns, requireInteractive, uiColor, uiRowOf, viewLink } from '../shared/browse.js';
 import { parseWhen, siteZone, tzFlag } from '../shared/time.js';
 import { daysText } from '../../core/when.js';
-import { nounActions, uiActions } from '../shared/ui-actions.js';
+import { uiActions } from '../shared/ui-actions.js';
 import { type EntityView, wireFilter } from '../shared/entity-view.js';
 import { eventCells, eventDetailLines, readEvents, type EventRecord } from '../events/feed.js';
 
@@ -125,7 +125,14 @@ export async function run(opts: DashboardOptions, ctx: Context): Promise<void> {
   const intervalSec = opts.interval === undefined ? 10 : parseDecimal(opts.interval, '--interval', { min: 1, max: 3600, inclusive: true, unit: 'seconds' });
   const days = opts.days === undefined ? 7 : parseCount(opts.days, '--days', 1, 60);
   requireInteractive(ctx, 'the dashboard', 'bookings list --status PENDING,CREATED (and members list --status PENDING, orders list --status PAUSED)');
-  const [ui, api, bookingVerbs, memberVerbs, orderVerbs] = await Promise.all([import('../../ui/index.js'), ctx.api(), nounActions(BOOKING_VIEW), nounActions(MEMBER_VIEW), nounActions(ORDER_VIEW)]);
+  // The keys live with the nouns' verb declarations.
+  const [ui, api, bookingVerbs, memberVerbs, orderVerbs] = await Promise.all([
+    import('../../ui/index.js'),
+    ctx.api(),
+    import('../bookings/shared/transitions.js').then((m) => m.bookingKeys()),
+    import('../members/shared/transitions.js').then((m) => m.memberKeys()),
+    import('../orders/shared/transitions.js').then((m) => m.orderKeys()),
+  ]);
   const zone = tzFlag(opts.tz) ?? (await siteZone(ctx, api));
   const bookingActions = uiActions(ctx, api, bookingVerbs);
 

@@ -1,11 +1,13 @@
 /**
  * `sitectl members delete`: one member (`delete ID`, read first and confirmed) or many (`--filter | --where |
  * --ids | --ids-file`, or `--resume JOURNAL`) through the entity bulk engine as the platform's delete-by-filter
- * jobs over the planned ids, 100 at a time (docs/wire.md §18). `--content-assignee ID` names the member who
- * receives the deleted members' content: only the by-filter call carries `contentAssigneeId`, so with it a
- * single delete goes through that job too, restricted to the one id.
+ * jobs over the planned ids, 100 at a time (docs/wire.md §18), one member or many alike. `--content-assignee ID`
+ * names the member who receives the deleted members' content (only the by-filter call carries
+ * `contentAssigneeId`).
  */
-import { members } from '../../api/members.js';
+import { memberOps } from '../../api/members.js';
+import { MAX_BULK_DELETE_MEMBERS } from '../../api/schemas/member.js';
+import { filterJobSender } from '../../bulk/actions.js';
 import { UserError } from '../../core/errors.js';
 import { deleteVerb } from '../shared/delete.js';
 import { MEMBER_VIEW } from './shared/view.js';
@@ -40,14 +42,11 @@ export const { register, run } = deleteVerb({
       throw err;
     }
   },
-  fetch: (api, id, signal) => fetchMember(api, id, signal),
-  remove: async (api, id, signal, options) => {
-    const assignee = options.contentAssigneeId as string | undefined;
-    if (assignee === undefined) await members.deleteMember(api, { id }, { signal });
-    else await members.bulkDeleteMembersByFilter(api, { filter: { id: { $in: [id] } }, contentAssigneeId: assignee }, { signal });
+  // The delete-by-filter job over each chunk's planned ids, content to the assignee when given (only that call
+  // carries it), 100 per job; settled by reading the members back.
+  send: (api, options) => {
+    const assignee = typeof options.contentAssigneeId === 'string' ? options.contentAssigneeId : undefined;
+    return filterJobSender(api, memberOps.bulkDeleteMembersByFilter, (filter) => ({ filter, ...(assignee ? { contentAssigneeId: assignee } : {}) }));
   },
-  bulk: async () => {
-    const { deleteMembers, membersPort } = await import('./shared/bulk.js');
-    return { port: membersPort, action: deleteMembers };
-  },
+  chunkSize: MAX_BULK_DELETE_MEMBERS,
 });

@@ -35,6 +35,7 @@ function fieldsetParam(raw: unknown): Record<string, unknown> | undefined {
 }
 
 export const { register, run } = listVerb({
+  keys: async () => (await import('./shared/transitions.js')).memberKeys(),
   view: MEMBER_VIEW,
   description: 'List members (status, search, filter, sort, limit or all)',
   examples: [

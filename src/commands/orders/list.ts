@@ -11,6 +11,7 @@ import { addMine, listMine } from './shared/mine.js';
 import { ORDER_VIEW } from './shared/view.js';
 
 const owner = listVerb({
+  keys: async () => (await import('./shared/transitions.js')).orderKeys(),
   view: ORDER_VIEW,
   description: 'List orders (by status, plan, buyer, payment status), newest first; --mine: your own',
   examples: [

@@ -1,5 +1,6 @@
 /** `sitectl plans archive PLAN`: archive a plan for good (it can no longer be bought; its orders go on). */
-import { plans } from '../../api/plans.js';
+import { planOps } from '../../api/plans.js';
+import { eachSender } from '../../bulk/actions.js';
 import { planAction } from './shared/action.js';
 
 export const { register, run } = planAction({
@@ -10,6 +11,7 @@ export const { register, run } = planAction({
   destructive: true,
   reached: (p) => (p.archived ? 'archived' : undefined),
   confirm: (p) => `Archive plan "${p.name ?? p.id}"? It can no longer be bought or changed; this cannot be undone.`,
-  apply: async (api, p, _o, signal) => (await plans.archivePlan(api, { id: p.id }, { signal })).plan,
+  send: (api) => eachSender(api, planOps.archivePlan, (item) => ({ id: item.id })),
+  title: 'Archiving',
   done: 'archived',
 });

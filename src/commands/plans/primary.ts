@@ -1,5 +1,6 @@
 /** `sitectl plans primary PLAN`: highlight a plan on the site (the one primary plan; not archived, not hidden). */
-import { plans } from '../../api/plans.js';
+import { planOps } from '../../api/plans.js';
+import { eachSender } from '../../bulk/actions.js';
 import { planAction } from './shared/action.js';
 
 export const { register, run } = planAction({
@@ -10,6 +11,7 @@ export const { register, run } = planAction({
   destructive: false,
   reached: (p) => (p.primary ? 'primary' : undefined),
   blocked: (p) => (p.archived ? 'it is archived' : p.public === false ? "it is hidden (show it first: 'plans visibility PLAN public')" : undefined),
-  apply: async (api, p, _o, signal) => (await plans.makePlanPrimary(api, { id: p.id }, { signal })).plan,
+  send: (api) => eachSender(api, planOps.makePlanPrimary, (item) => ({ id: item.id })),
+  title: 'Making primary',
   done: 'made primary',
 });

@@ -1,5 +1,6 @@
 /** `sitectl plans visibility PLAN public|hidden`: show a plan on the site or hide it (a hidden plan is not primary). */
-import { plans } from '../../api/plans.js';
+import { planOps } from '../../api/plans.js';
+import { eachSender } from '../../bulk/actions.js';
 import { choiceOf } from '../shared/choices.js';
 import { planAction } from './shared/action.js';
 
@@ -16,6 +17,7 @@ export const { register, run } = planAction<{ visible: boolean }>({
   destructive: false,
   reached: (p, o) => ((p.public !== false) === o.visible ? (o.visible ? 'public' : 'hidden') : undefined),
   blocked: (p) => (p.archived ? 'it is archived' : undefined),
-  apply: async (api, p, o, signal) => (await plans.setPlanVisibility(api, { id: p.id, visible: o.visible }, { signal })).plan,
+  send: (api, o) => eachSender(api, planOps.setPlanVisibility, (item) => ({ id: item.id, visible: o.visible })),
+  title: 'Changing visibility',
   done: 'changed the visibility of',
 });

@@ -1,19 +1,16 @@
 /**
- * `sitectl services update`: one service (`update ID --set path=value ...`: GET for the revision, PATCH with
- * the field mask derived from the paths) or many (`--filter JSON | --where | --ids | --ids-file`, or
+ * `sitectl services update`: one service (`update ID --set path=value ...`: a one-item plan, the field mask
+ * derived from the paths, sent at the revision the plan read) or many (`--filter JSON | --where | --ids | --ids-file`, or
  * `--resume JOURNAL`) through the entity bulk engine: plan -> preview -> confirm -> execute -> report
  * (docs/architecture.md "Bulk runs, the journal, history and undo").
  */
 import type { Command } from 'commander';
-import { services } from '../../api/services.js';
+import type { Service } from '../../api/schemas/service.js';
 import type { Context } from '../../context.js';
 import { collect } from '../../core/filters.js';
-import { notice } from '../../core/log.js';
-import { printRecord } from '../../core/output.js';
 import type { ChangeSet } from '../../bulk/changes.js';
 import { addBulkFlags, addSelectionFlags, type BulkFlags, chooseForm, type SelectionFlags } from '../shared/bulk-flags.js';
 import { declareRule, requireConfirmable, REVERSIBLE } from '../shared/confirm.js';
-import { formatOf, idOf } from '../shared/verbs.js';
 import { SERVICE_VIEW } from './shared/view.js';
 
 /** The bulk engine and --set parsing, loaded when the verb runs (not when `services list` starts). */
@@ -63,7 +60,7 @@ export async function run(opts: UpdateOptions, ctx: Context): Promise<void> {
     "pass a service id, or --filter JSON (e.g. --filter '{}' for all), --where, --ids or --ids-file",
     opts.set?.length ? '--set' : undefined,
   );
-  const { parseSets, resumeJournal, runBulkVerb, selectionFromFlags, servicesPort, updateServices } = await engine();
+  const { parseSets, resumeJournal, runBulkVerb, runOneVerb, selectionFromFlags, servicesPort, updateServices } = await engine();
   if (form === 'resume') {
     const journal = resumeJournal(SERVICE_VIEW, opts.resume!, 'update');
     const sets = journal.header.args.set ?? [];
@@ -82,7 +79,23 @@ export async function run(opts: UpdateOptions, ctx: Context): Promise<void> {
     return;
   }
   const change = parseSets(opts.set ?? [], SERVICE_VIEW);
-  if (form === 'one') return updateOne(opts.id!, change, opts, ctx);
+  if (form === 'one') {
+    // A one-item plan through the same action as the bulk form (journaled, so `sitectl undo` sets it back).
+    const given = opts.id!;
+    return runOneVerb(ctx, {
+      view: SERVICE_VIEW,
+      title: 'Updating',
+      build: (api) => ({ port: servicesPort(api), action: updateServices(api, change, { set: change.sets, mask: change.mask.join(',') }) }),
+      flags: opts,
+      command: 'services update',
+      one: {
+        given,
+        rule: REVERSIBLE,
+        already: (s: Service) => `service ${s.id} already has ${change.mask.length === 1 ? 'this value' : 'these values'}`,
+        outcome: (after: Service, label: string, before: Service) => `updated ${after.id} (${label}), revision ${before.revision} -> ${after.revision}`,
+      },
+    });
+  }
   const selection = await selectionFromFlags(ctx, SERVICE_VIEW, opts);
   requireConfirmable(ctx, opts, REVERSIBLE, 'many', 'updating services');
   const api = await ctx.api();
@@ -101,26 +114,4 @@ export async function run(opts: UpdateOptions, ctx: Context): Promise<void> {
     command: 'services update',
     question: (n) => `Update ${n} service${n === 1 ? '' : 's'}?`,
   });
-}
-
-async function updateOne(given: string, change: ChangeSet, opts: UpdateOptions, ctx: Context): Promise<void> {
-  const { diffChange, updateBody } = await import('../../bulk/changes.js');
-  const format = formatOf(ctx, SERVICE_VIEW, opts);
-  const api = await ctx.api();
-  const id = await idOf(ctx, api, SERVICE_VIEW, given);
-  const { service: current } = await services.getService(api, { serviceId: id }, { signal: ctx.signal });
-  let updated = current;
-  const diffs = diffChange(current, change);
-  if (diffs.length === 0) {
-    notice(ctx.io, `service ${id} already has ${change.mask.length === 1 ? 'this value' : 'these values'}; nothing to change`);
-  } else if (opts.dryRun) {
-    for (const d of diffs) notice(ctx.io, `${d.path}: ${JSON.stringify(d.before)} -> ${JSON.stringify(d.after)}`);
-    notice(ctx.io, 'dry run: nothing was changed');
-    return;
-  } else {
-    const body = updateBody(id, current.revision ?? '', change) as { id: string; revision: string };
-    updated = (await services.updateService(api, { service: body, mask: change.mask.join(',') }, { signal: ctx.signal })).service;
-    notice(ctx.io, `updated ${id} (revision ${current.revision} -> ${updated.revision})`);
-  }
-  await printRecord(ctx.io, format, updated, { rows: SERVICE_VIEW.rows(updated), columns: SERVICE_VIEW.columns, now: ctx.now() });
 }

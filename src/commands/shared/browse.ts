@@ -15,8 +15,8 @@ import { cellValue, type Column, columnShape, human, plain, ZonedTime } from '..
 import type { ColumnSort, PageReader, SourceLink, UiRow } from '../../ui/index.js';
 import { NetworkError } from '../../api/errors.js';
 import { errorText as transportText } from '../../api/retry.js';
-import { nounActions, shortId, uiActions } from './ui-actions.js';
-import { type EntityView, filterOf, listParamsOf, sortOf, wireFilter } from './entity-view.js';
+import { shortId, uiActions } from './ui-actions.js';
+import { type EntityView, filterOf, type KeyedVerb, listParamsOf, sortOf, wireFilter } from './entity-view.js';
 import { siteZone, tzFlag } from './time.js';
 
 /**
@@ -148,6 +148,8 @@ export interface BrowseRequest<E> {
   command: string;
   /** `--tz` as given: the zone times are shown in (default: the site's). */
   zone?: string;
+  /** The noun's single-key actions, from its verb declarations (none when undefined). */
+  keys?(): Promise<KeyedVerb[]>;
 }
 
 /**
@@ -217,7 +219,7 @@ export function sortedColumn(sort: readonly SortKey[] | undefined, fields: Reado
  */
 export async function browse<E>(ctx: Context, req: BrowseRequest<E>): Promise<void> {
   requireInteractive(ctx, `${req.command} --interactive`, `${req.command}`);
-  const [ui, api, verbs] = await Promise.all([import('../../ui/index.js'), ctx.api(), nounActions(req.view)]);
+  const [ui, api, verbs] = await Promise.all([import('../../ui/index.js'), ctx.api(), req.keys?.() ?? []]);
   const zone = tzFlag(req.zone) ?? (await siteZone(ctx, api));
   const keep = new Map<string, E>();
   const view = req.view as EntityView<unknown>;

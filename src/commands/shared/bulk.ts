@@ -5,26 +5,28 @@
  * src/bulk stays terminal-free; this module decides between Ink on a terminal (loaded with a dynamic import)
  * and plain lines on stderr, keeps stdout data-only, and names the command in hints as the user typed it.
  */
+import type { ApiClient } from '../../api/client.js';
 import type { Context } from '../../context.js';
-import { DeclinedError, UserError } from '../../core/errors.js';
+import { DeclinedError, ExitCode, UserError } from '../../core/errors.js';
 import { shellWord } from '../../core/invocation.js';
-import { notice, style } from '../../core/log.js';
-import { fieldsChecker, printValue, resolveFormat, type OutputFormat } from '../../core/output.js';
+import { notice, style, success } from '../../core/log.js';
+import { fieldsChecker, type FormatFlags, pickFields, printRecord, printValue, resolveFormat, type OutputFormat } from '../../core/output.js';
 import { oneLine } from '../../core/text.js';
 import type { EntityAction } from '../../bulk/actions.js';
+import { changeOne } from '../../bulk/one.js';
 import type { FieldDiff } from '../../bulk/changes.js';
 import type { BulkProgress } from '../../bulk/execute.js';
 import { defaultJournalDir, type JournalState, type RunOrigin } from '../../bulk/journal.js';
 import { pruneHistory } from '../../bulk/history.js';
 import { rmSync } from 'node:fs';
 import type { Plan, PreviewRow } from '../../bulk/plan.js';
-import type { EntityPort } from '../../bulk/port.js';
+import { type Entity, type EntityPort, fetchByIds } from '../../bulk/port.js';
 import { assertComplete, REPORT_FIELDS, type BulkReport, summaryLine, summaryRows } from '../../bulk/report.js';
 import { type BulkRunHooks, type BulkRunResult, type ConfirmInfo, readRunJournal, runBulk } from '../../bulk/run.js';
 import { parseIdList, readIdsFile, type Selection } from '../../bulk/select.js';
 import { type BulkFlags, DRY_RUN_FIELDS, type DryRunItem, parseConcurrency, PLAN_FIELDS, PREVIEW_ROWS, type SelectionFlags } from './bulk-flags.js';
-import { confirmChange, REVERSIBLE } from './confirm.js';
-import { filterOf, type EntityView } from './entity-view.js';
+import { confirmChange, requireConfirmable, REVERSIBLE, type VerbRule } from './confirm.js';
+import { filterOf, formatOf, idOf, type EntityView } from './entity-view.js';
 
 /**
  * The selection the flags describe: a filter (`--filter` and `--where`, its fields checked against the entity
@@ -193,17 +195,30 @@ async function printHumanReport(ctx: Context, view: EntityView<unknown>, report:
   }
 }
 
+/**
+ * A dry run's plan as its `--json` lists it (docs/architecture.md "The confirmation rule"): one entry per target,
+ * `change` (with the changed values before and after), `unchanged` (with `already`, the reason, when given) or
+ * `refused` (with the reason and the flag that lifts it).
+ */
+function dryRunItems(plan: Plan, already?: string): DryRunItem[] {
+  const side = (r: PreviewRow, key: 'before' | 'after') => (r.changes.length ? Object.fromEntries(r.changes.map((c) => [c.path, c[key]])) : undefined);
+  return [
+    ...plan.preview.map((r): DryRunItem => ({ id: r.id, outcome: 'change', ...(r.changes.length ? { before: side(r, 'before'), after: side(r, 'after') } : {}) })),
+    ...(plan.unchangedIds ?? []).map((id): DryRunItem => ({ id, outcome: 'unchanged', ...(already ? { reason: already } : {}) })),
+    ...plan.skipped.map((s): DryRunItem => ({ id: s.id, outcome: 'refused', reason: s.reason, ...(s.lift ? { lift: s.lift } : {}) })),
+  ];
+}
+
+/** A dry run's items as a JSON array, each with the `--json` fields asked for. */
+async function printItems(ctx: Context, format: OutputFormat, items: DryRunItem[]): Promise<void> {
+  const fields = format.kind === 'json' ? format.fields : undefined;
+  await printValue(ctx.io, { kind: 'json' }, fields ? items.map((i) => pickFields(i, fields)) : items);
+}
+
 /** The whole plan of a dry run on stdout: JSON with `--json`, else one TSV line per change (piped output). */
 async function printPlan(ctx: Context, view: EntityView<unknown>, action: EntityAction, plan: Plan, format: OutputFormat): Promise<void> {
   if (format.kind === 'json') {
-    // Issue 18 section 3: one entry per target, `change`, `unchanged` or `refused` (with the reason and its lift).
-    const side = (r: PreviewRow, key: 'before' | 'after') => (r.changes.length ? Object.fromEntries(r.changes.map((c) => [c.path, c[key]])) : undefined);
-    const items: DryRunItem[] = [
-      ...plan.preview.map((r): DryRunItem => ({ id: r.id, outcome: 'change', ...(r.changes.length ? { before: side(r, 'before'), after: side(r, 'after') } : {}) })),
-      ...(plan.unchangedIds ?? []).map((id): DryRunItem => ({ id, outcome: 'unchanged' })),
-      ...plan.skipped.map((s): DryRunItem => ({ id: s.id, outcome: 'refused', reason: s.reason, ...(s.lift ? { lift: s.lift } : {}) })),
-    ];
-    await printValue(ctx.io, format, items);
+    await printItems(ctx, format, dryRunItems(plan));
     return;
   }
   const lines: string[] = [];
@@ -229,6 +244,64 @@ export interface BulkVerbRun {
   question(n: number): string;
   /** The run id of the change this run undoes (`sitectl undo`). */
   undoOf?: string;
+}
+
+/**
+ * How a verb's single form speaks of its one item (`bookings cancel 7c1e`, `services update ID --set ...`). The
+ * run itself is the bulk engine's over an ids selection of one (bulk/one.ts): planned, confirmed by the 'one'
+ * scope of the verb's rule, executed, journaled (so in `sitectl history`, undone by `sitectl undo` where the undo
+ * table allows). The entity arguments are the item as the plan read it, whole.
+ */
+export interface OneItem {
+  /** The id as typed (a unique prefix is enough). */
+  given: string;
+  /** The verb's confirmation rule: a destructive verb asks first even for one item. */
+  rule: VerbRule;
+  /** `--revision N`: the revision to act at (default: the one the plan reads). */
+  revision?: string;
+  /** The question asked first (default: `<Verb> <noun> ID (label)?`). */
+  question?(entity: never, label: string): string | undefined;
+  /** What is true of it already (default: `<noun> ID (label) is already <done>`); "; nothing changed" follows. */
+  already?(entity: never, label: string): string | undefined;
+  /** For one the state machine refuses: the command that does what was meant (`msb cancel ID`), as the hint. */
+  instead?(entity: never): string | undefined;
+  /** The line once it changed, given the entity as it is now (default: `<done> ID (label), revision N`). */
+  outcome?(after: never, label: string, before: never): string | undefined;
+  /** Reads the changed entity for stdout (default: through the port). */
+  read?(id: string): Promise<unknown>;
+  /** What stdout gets instead of the changed entity (a delete's `{id, deleted: true}`), and its `--json` fields. */
+  result?: { fields: readonly string[]; value(id: string): Record<string, unknown> };
+}
+
+/** What {@link runOneVerb} needs: the entity, how to build the port and action, the one item, the flags. */
+export interface OneVerbRun {
+  view: EntityView<unknown>;
+  /** The change's progress title (`Cancelling`): `cancelling booking 7c1e` names it in messages. */
+  title: string;
+  /** The port and the action over the one item, given the client (built once the confirmation rule allows). */
+  build(api: ApiClient): { port: EntityPort; action: EntityAction };
+  /** Checks the verb's options against the platform before the item is read (a content assignee that exists). */
+  verify?(api: ApiClient): Promise<void>;
+  /** The id `one.given` names (default: the id, or the entity whose id it is a unique prefix of). */
+  resolve?(api: ApiClient): Promise<string>;
+  one: OneItem;
+  flags: BulkFlags;
+  /** The command words after the program name, e.g. `bookings cancel`, for the resume hint. */
+  command: string;
+  /** The run id of the change this run undoes (`sitectl undo`). */
+  undoOf?: string;
+}
+
+/**
+ * `--json [fields]` of a single form: the dry run's plan item fields with `--dry-run`, the `result` fields a
+ * verb declares, else the entity's (checked against its schema).
+ * @throws UserError (exit 2) for an unknown field
+ */
+export function oneFormat(ctx: Context, view: EntityView<unknown>, flags: BulkFlags, one?: Pick<OneItem, 'result'>): OutputFormat {
+  if (flags.dryRun) return resolveFormat({ json: flags.json }, fieldsChecker(DRY_RUN_FIELDS));
+  if (one?.result) return resolveFormat({ json: flags.json }, fieldsChecker(one.result.fields));
+  // Whatever format flags the verb declares (--json everywhere; --ndjson, --csv where it has them).
+  return formatOf(ctx, view, flags as FormatFlags);
 }
 
 /**
@@ -276,7 +349,7 @@ export async function runBulkVerb(ctx: Context, run: BulkVerbRun): Promise<BulkR
     },
     bulkHooks(ctx, view, action, flags, run.question, resumeCommand),
   );
-  if (result.kind === 'done') keepHistory(ctx, flags, result.journal, result.report);
+  if (result.kind === 'done') keepHistory(ctx, flags, result.journal, (result.report.counts.failed ?? 0) + (result.report.counts.conflict ?? 0) > 0);
   ctx.setInterruptHint(undefined);
   if (result.kind === 'dry-run') {
     if (pipedPlan) await printPlan(ctx, view, action, result.plan, format);
@@ -289,7 +362,7 @@ export async function runBulkVerb(ctx: Context, run: BulkVerbRun): Promise<BulkR
     notice(ctx.io, `dry run: ${p.items.length} of ${p.targets} ${view.noun.many} would change (${p.unchanged} unchanged, ${p.skipped.length} skipped); nothing was changed`);
     return result;
   }
-  if (result.kind === 'empty') {
+  if (result.kind === 'empty' || result.kind === 'idle') {
     if (format.kind === 'json') await printValue(ctx.io, format, { entity: view.noun.many, action: action.name, total: 0, counts: {}, problems: [] });
     notice(ctx.io, `No ${view.noun.many} match; nothing to do.`);
     return result;
@@ -299,6 +372,117 @@ export async function runBulkVerb(ctx: Context, run: BulkVerbRun): Promise<BulkR
   else await printHumanReport(ctx, view, result.report);
   assertComplete(result.report, resumeCommand(result.journal));
   return result;
+}
+
+/**
+ * The single form of a verb (`NOUN VERB ID`) through the bulk engine, as a one-item plan: checks `--json` and the
+ * confirmation rule ('one' scope: a destructive verb asks, off a terminal it needs `--yes`) before anything is
+ * read, resolves the id, plans, asks, sends and journals. Says "already ...; nothing changed" (exit 0, the entity
+ * on stdout) when there is nothing to do; on success the success line on stderr and the entity as it is now on
+ * stdout through the exporter. The journal is not named unless the run failed (then the resume command is the
+ * hint when a resume can get past the failure).
+ * @throws UserError (exit 2) for bad flags or a missing --yes; NotFoundError (exit 1) for an unknown id;
+ *   UserError (exit 1) when the state machine or a policy refuses the change (the hint names the flag that lifts
+ *   a policy, or the command meant instead), or when the item failed or conflicted; DeclinedError (exit 1);
+ *   CancelError (130)
+ */
+export async function runOneVerb(ctx: Context, run: OneVerbRun): Promise<void> {
+  const { view, flags, one } = run;
+  const format = oneFormat(ctx, view, flags, one);
+  const { noun } = view;
+  requireConfirmable(ctx, flags, one.rule, 'one', `${run.title.toLowerCase()} ${noun.one} ${one.given}`);
+  const api = await ctx.api();
+  await run.verify?.(api);
+  const { port, action } = run.build(api);
+  const verb = action.name;
+  const id = run.resolve ? await run.resolve(api) : await idOf(ctx, api, view, one.given);
+  const resumeCommand = (journal: string) => resumeLine(ctx, run.command, journal);
+  const labelOf = (e: unknown) => oneLine(view.label(e) ?? id);
+  const r = await changeOne(
+    port,
+    action,
+    id,
+    {
+      journalPath: flags.journal,
+      dryRun: Boolean(flags.dryRun),
+      signal: ctx.signal,
+      env: ctx.env,
+      now: ctx.now(),
+      resumeCommand,
+      origin: await runOrigin(ctx),
+      undoOf: run.undoOf,
+      revision: one.revision,
+    },
+    {
+      onJournal: (path) => ctx.setInterruptHint(`resume with: ${resumeCommand(path)}`),
+      async confirm(entity) {
+        const label = labelOf(entity);
+        const question = one.question?.(entity as never, label) ?? `${verb[0]!.toUpperCase()}${verb.slice(1)} ${noun.one} ${id} (${label})?`;
+        try {
+          await confirmChange(ctx, flags, one.rule, 'one', question, `${action.title.toLowerCase()} ${noun.one} ${id}`);
+          return true;
+        } catch (err) {
+          if (err instanceof DeclinedError) return false;
+          throw err;
+        }
+      },
+    },
+  );
+  ctx.setInterruptHint(undefined);
+  const label = labelOf(r.entity);
+  const already = () => one.already?.(r.entity as never, label) ?? `${noun.one} ${id} (${label}) is already ${action.done}`;
+  const show = async (entity: unknown) => {
+    if (one.result) {
+      if (format.kind === 'json') await printValue(ctx.io, format, one.result.value(id));
+      return;
+    }
+    await printRecord(ctx.io, format, entity, { rows: view.rows(entity), columns: view.columns, now: ctx.now() });
+  };
+  switch (r.kind) {
+    case 'dry-run': {
+      const [item] = dryRunItems(r.plan, `already ${action.done}`);
+      if (!item) return;
+      if (format.kind === 'json') await printItems(ctx, format, [item]);
+      const changes = r.plan.preview[0]?.changes.map((c) => `${c.path}: ${short(c.before, 60)} -> ${short(c.after, 60)}`) ?? [];
+      const said =
+        item.outcome === 'change'
+          ? `would ${verb} ${id} (${label})${changes.length ? `: ${changes.join(', ')}` : ''}`
+          : `${id} (${label}) ${item.outcome}: ${item.reason}${item.lift ? ` (${item.lift} lifts it)` : ''}`;
+      success(ctx.io, `dry run: ${said}; nothing was changed`);
+      return;
+    }
+    case 'unchanged':
+      notice(ctx.io, `${already()}; nothing changed`);
+      if (!one.result) await show(r.entity);
+      return;
+    case 'refused':
+      throw new UserError(
+        `${noun.one} ${id} cannot be ${action.done}: ${r.reason}`,
+        r.lift ? `pass ${r.lift} to ${verb} it anyway` : one.instead?.(r.entity as never),
+        ExitCode.Failure,
+      );
+    case 'declined':
+      throw new DeclinedError();
+    case 'sent': {
+      const res = r.result;
+      keepHistory(ctx, flags, r.journal, res.outcome === 'failed' || res.outcome === 'conflict');
+      if (res.outcome !== action.done) {
+        const hint =
+          res.outcome === 'failed' && !res.permanent
+            ? `retry it with: ${resumeCommand(r.journal)}`
+            : res.outcome === 'failed'
+              ? 'the platform refused it for the reason shown: fix that (or pass the flag it names) and run the command again'
+              : undefined;
+        // A request the platform refused as wrong (400: a date, a value) is bad input, as for any command.
+        throw new UserError(`${noun.one} ${id} was not ${action.done}: ${oneLine(res.error ?? res.outcome)}`, hint, res.httpStatus === 400 ? ExitCode.Usage : ExitCode.Failure);
+      }
+      const after = one.result ? undefined : ((await one.read?.(id)) ?? (await fetchByIds(port, [id], ctx.signal)).get(id) ?? r.entity);
+      const revision = (after as Entity | undefined)?.revision ?? res.revision;
+      success(ctx.io, one.outcome?.(after as never, label, r.entity as never) ?? `${action.done} ${id} (${label})${revision ? `, revision ${revision}` : ''}`);
+      await show(after);
+      return;
+    }
+  }
 }
 
 /**
@@ -315,9 +499,9 @@ export function resumeLine(ctx: Context, command: string, journal: string): stri
  * keeps it, or `--resume` would have nothing to read); otherwise the history is trimmed to its bounds (bulk/
  * history.ts). Only journals in the default directory are trimmed; a `--journal PATH` is the user's.
  */
-function keepHistory(ctx: Context, flags: BulkFlags, journal: string, report: BulkReport): void {
+function keepHistory(ctx: Context, flags: BulkFlags, journal: string, unfinished: boolean): void {
   if (flags.history === false) {
-    if ((report.counts.failed ?? 0) + (report.counts.conflict ?? 0) === 0) rmSync(journal, { force: true });
+    if (!unfinished) rmSync(journal, { force: true });
     return;
   }
   pruneHistory(defaultJournalDir(ctx.env), ctx.now());

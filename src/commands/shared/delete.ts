@@ -1,32 +1,26 @@
 /**
- * `NOUN delete`, the verb every deletable entity noun shares (docs/architecture.md "Layout and dependency direction"): one entity (`delete ID`,
- * read first so an unknown id fails before the prompt and the prompt names it) or many (`--filter | --where |
- * --ids | --ids-file`, or `--resume JOURNAL`) through the entity bulk engine: plan -> preview -> confirm ->
- * chunks -> journal -> report. The engine and the family's bulk wiring are loaded only by the bulk form.
+ * `NOUN delete`, the verb every deletable entity noun shares (docs/architecture.md "Layout and dependency
+ * direction"), run by the entity bulk engine whatever the form: one entity (`delete ID`: a one-item plan, read
+ * first so an unknown id fails before the prompt and the prompt names it) or many (`--filter | --where | --ids |
+ * --ids-file`, or `--resume JOURNAL`): plan -> preview -> confirm -> chunks -> journal -> report. Every run is
+ * journaled with each entity's before-image, so `sitectl history` lists it and `sitectl undo` re-creates what the
+ * undo table allows.
  */
 import type { Command } from 'commander';
 import type { ApiClient } from '../../api/client.js';
-import type { EntityAction } from '../../bulk/actions.js';
+import { deleteAction, type EntityAction } from '../../bulk/actions.js';
+import type { ChunkRunner } from '../../bulk/execute.js';
 import type { JournalArgs } from '../../bulk/journal.js';
 import type { EntityPort } from '../../bulk/port.js';
 import type { Context } from '../../context.js';
-import { success } from '../../core/log.js';
-import { fieldsChecker, printValue, resolveFormat } from '../../core/output.js';
-import { oneLine } from '../../core/text.js';
 import { addBulkFlags, addSelectionFlags, type BulkFlags, chooseForm, type SelectionFlags } from './bulk-flags.js';
-import { confirmChange, declareRule, DESTRUCTIVE, requireConfirmable } from './confirm.js';
-import { idOf, type Verb } from './verbs.js';
-import { type EntityView } from './entity-view.js';
+import { declareRule, DESTRUCTIVE, requireConfirmable } from './confirm.js';
+import type { EntityView, Verb } from './entity-view.js';
+import { viewPort } from './view-port.js';
 
 export interface DeleteOptions extends BulkFlags, SelectionFlags {
   id?: string;
   [extra: string]: unknown;
-}
-
-/** The family's bulk delete wiring, loaded on first use of the bulk form. */
-export interface BulkDeleteWiring {
-  port(api: ApiClient): EntityPort;
-  action(api: ApiClient, args: JournalArgs): EntityAction;
 }
 
 export interface DeleteSpec<E> {
@@ -34,15 +28,18 @@ export interface DeleteSpec<E> {
   /** The command path as help and hints name it, e.g. `services delete`. */
   command: string;
   examples: string[];
-  /** Reads one entity (the single form reads before it asks). @throws ApiError 404 for an unknown id */
-  fetch(api: ApiClient, id: string, signal: AbortSignal): Promise<E>;
-  /** Deletes one entity; `options` are the verb's own options ({@link DeleteSpec.options}). */
-  remove(api: ApiClient, id: string, signal: AbortSignal, options: Record<string, unknown>): Promise<void>;
+  /**
+   * The operation: deletes one chunk of planned ids, one item or many alike; `options` are the verb's own
+   * options ({@link DeleteSpec.options}, as the journal keeps them).
+   */
+  send(api: ApiClient, options: Record<string, unknown>): ChunkRunner['send'];
+  /** Ids per request (the operation's bulk limit). */
+  chunkSize: number;
   /** Extra flags of the verb (e.g. `--content-assignee`), declared on the command. */
   flags?(cmd: Command): void;
   /**
    * The options the extra flags give, checked before anything is read (kept in the journal's `args.options`
-   * for `--resume`, and passed to `remove` and the bulk action).
+   * for `--resume`, and passed to `send`).
    */
   options?(opts: DeleteOptions): Record<string, unknown>;
   /**
@@ -50,64 +47,64 @@ export interface DeleteSpec<E> {
    * no member). @throws UserError (exit 2)
    */
   verify?(api: ApiClient, options: Record<string, unknown>, signal: AbortSignal): Promise<void>;
-  /** The bulk form's port and action (a dynamic import, so list and get never load the engine). */
-  bulk(): Promise<BulkDeleteWiring>;
+}
+
+/** The port and the delete action of a declared delete over `args`. */
+export function deleteRun<E>(spec: DeleteSpec<E>, api: ApiClient, args: JournalArgs): { port: EntityPort; action: EntityAction } {
+  return {
+    port: viewPort(api, spec.view as EntityView<unknown>),
+    action: deleteAction({ args, chunkSize: spec.chunkSize, send: spec.send(api, args.options ?? {}) }),
+  };
 }
 
 /**
  * Builds `NOUN delete`.
- * run() throws UserError (exit 2) for bad flags or a missing `--yes` off a terminal; DeclinedError (exit 1);
- * CancelError (130); PartialFailureError (exit 3); ApiError (single form: 404 for an unknown id).
+ * run() throws UserError (exit 2) for bad flags or a missing `--yes` off a terminal; NotFoundError (exit 1) for
+ * an unknown id (single form); UserError (exit 1) when the one item failed; DeclinedError (exit 1); CancelError
+ * (130); PartialFailureError (exit 3, bulk form).
  */
 export function deleteVerb<E>(spec: DeleteSpec<E>): Verb<DeleteOptions> {
   const view = spec.view as EntityView<unknown>;
   const { one, many } = view.noun;
   const question = (n: number) => `Delete ${n} ${n === 1 ? one : many}? This cannot be undone.`;
 
-  async function deleteOne(given: string, opts: DeleteOptions, ctx: Context): Promise<void> {
-    const format = resolveFormat({ json: opts.json }, fieldsChecker(['id', 'deleted']));
-    const options = spec.options?.(opts) ?? {};
-    requireConfirmable(ctx, opts, DESTRUCTIVE, 'one', `deleting ${one} ${given}`);
-    const api = await ctx.api();
-    await spec.verify?.(api, options, ctx.signal);
-    const id = await idOf(ctx, api, view, given);
-    const entity = await spec.fetch(api, id, ctx.signal);
-    const name = oneLine(view.label(entity) ?? 'unnamed');
-    if (opts.dryRun) {
-      success(ctx.io, `dry run: would delete ${id} (${name}); nothing was changed`);
-      return;
-    }
-    await confirmChange(ctx, opts, DESTRUCTIVE, 'one', `Delete ${one} "${name}" (${id})? This cannot be undone.`, `deleting ${one} ${id}`);
-    await spec.remove(api, id, ctx.signal, options);
-    if (format.kind === 'json') await printValue(ctx.io, format, { id, deleted: true });
-    success(ctx.io, `deleted ${id}`);
-  }
-
   const run = async (opts: DeleteOptions, ctx: Context): Promise<void> => {
     const form = chooseForm(opts, `pass a ${one} id, or --filter JSON, --where, --ids or --ids-file`);
-    if (form === 'one') return deleteOne(opts.id!, opts, ctx);
     const options = spec.options?.(opts) ?? {};
-    const [{ resumeJournal, runBulkVerb, selectionFromFlags }, wiring] = await Promise.all([import('./bulk.js'), spec.bulk()]);
+    const args = (extra: JournalArgs): JournalArgs => ({ ...extra, ...(Object.keys(options).length ? { options } : {}) });
+    const { resumeJournal, runBulkVerb, runOneVerb, selectionFromFlags } = await import('./bulk.js');
+    if (form === 'one') {
+      return runOneVerb(ctx, {
+        view,
+        title: 'Deleting',
+        build: (api) => deleteRun(spec, api, args({})),
+        verify: spec.verify ? (api) => spec.verify!(api, options, ctx.signal) : undefined,
+        flags: opts,
+        command: spec.command,
+        one: {
+          given: opts.id!,
+          rule: DESTRUCTIVE,
+          question: (_e, label) => `Delete ${one} "${label}" (${opts.id})? This cannot be undone.`,
+          outcome: (_after, label) => `deleted ${opts.id} (${label})`,
+          result: { fields: ['id', 'deleted'], value: (id) => ({ id, deleted: true }) },
+        },
+      });
+    }
     const journal = form === 'resume' ? resumeJournal(view, opts.resume!, 'delete') : undefined;
     const selection = journal ? undefined : await selectionFromFlags(ctx, view, opts);
     requireConfirmable(ctx, opts, DESTRUCTIVE, 'many', `deleting ${many}`);
     const api = await ctx.api();
     if (!journal) await spec.verify?.(api, options, ctx.signal);
-    const args: JournalArgs = journal?.header.args ?? {
-      filter: selection?.kind === 'filter' ? selection.filter : undefined,
-      ids: selection?.kind === 'ids' ? selection.ids : undefined,
-      ...(Object.keys(options).length ? { options } : {}),
-    };
-    await runBulkVerb(ctx, {
-      view,
-      port: wiring.port(api),
-      action: wiring.action(api, args),
-      selection,
-      resume: journal,
-      flags: opts,
-      command: spec.command,
-      question,
-    });
+    const { port, action } = deleteRun(
+      spec,
+      api,
+      journal?.header.args ??
+        args({
+          filter: selection?.kind === 'filter' ? selection.filter : undefined,
+          ids: selection?.kind === 'ids' ? selection.ids : undefined,
+        }),
+    );
+    await runBulkVerb(ctx, { view, port, action, selection, resume: journal, flags: opts, command: spec.command, question });
   };
 
   return {

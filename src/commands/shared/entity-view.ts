@@ -12,13 +12,13 @@ import { paramsOfFilter, UnsupportedFilterError, type ParamFilter } from '../../
 import type { ListOperation } from '../../api/paging.js';
 import type { Filter } from '../../api/schemas/common.js';
 import type { ChunkRunner } from '../../bulk/execute.js';
-import type { EntityPort } from '../../bulk/port.js';
 import type { Context } from '../../context.js';
 import { UserError } from '../../core/errors.js';
 import { parseFilterFlags, parseSort } from '../../core/filters.js';
-import type { Column } from '../../core/output.js';
+import { type Column, type FormatFlags, resolveFormat } from '../../core/output.js';
 import type { BulkFlags, SelectionFlags } from './bulk-flags.js';
-import { checkField, checkFilter, mapFilterFields } from './fields.js';
+import { checkField, checkFilter, mapFilterFields, schemaChecker } from './fields.js';
+import { resolveId } from './ids.js';
 
 /** How a noun's entities look on the command line: names, schema, table columns, the readable view. */
 export interface EntityView<E> {
@@ -41,13 +41,18 @@ export interface EntityView<E> {
   query: ListOperation;
   /** A short label for previews and ambiguous-id lists (name, title, e-mail). */
   label(entity: E): string | undefined;
+  /**
+   * The top-level fields {@link label} reads, when they are few (services: `name`): a bulk plan may then read
+   * only those and the fields its change needs. Undefined: plans read whole entities.
+   */
+  labelFields?: readonly string[];
+  /**
+   * Reads one entity by id (throws the platform's 404 for an unknown one), for a {@link query} that cannot select
+   * by id (the orders GET list): how the bulk engine reads the targets of an ids selection.
+   */
+  getOne?(api: ApiClient, id: string, signal?: AbortSignal): Promise<E>;
   /** A typical `--filter` of this noun for the help text, e.g. `{"type":{"$in":["CLASS","COURSE"]}}`. */
   filterExample?: string;
-  /**
-   * The single-key actions of this noun in the interactive browser and the dashboard (loaded on first use, from
-   * the noun's own transition verbs): `[{key: 'c', label: 'Confirm', spec}, ...]`.
-   */
-  keys?(): Promise<KeyedVerb[]>;
   /**
    * Reads, for a page of entities at once, what the terminal shows besides the entities' own fields (an order's
    * buyer's name and e-mail), into a cache kept for the session that the columns and `rows` then read.
@@ -73,6 +78,28 @@ export interface EntityView<E> {
   params?: Record<string, unknown>;
 }
 
+/** A verb as the noun's index registers it, with its run function exposed for tests. */
+export interface Verb<O> {
+  register(parent: Command, ctx: Context): void;
+  run(opts: O, ctx: Context): Promise<void>;
+}
+
+/** The format flags resolved, with `--json` fields checked against the entity schema. */
+export function formatOf(ctx: Context, view: EntityView<unknown>, flags: FormatFlags) {
+  return resolveFormat(flags, schemaChecker(view.schema, ctx.flags.allowUnknownFields));
+}
+
+/** A full id from what the user typed (a unique prefix is enough; see ids.ts). */
+export function idOf(ctx: Context, api: ApiClient, view: EntityView<unknown>, given: string): Promise<string> {
+  return resolveId(api, view.query, given, view.noun, {
+    signal: ctx.signal,
+    label: (e) => view.label(e),
+    bin: ctx.bin,
+    fromItem: view.fromItem,
+    params: view.params,
+  });
+}
+
 /** The filter the platform is sent for a checked (schema-form) filter. */
 export function wireFilter(view: EntityView<unknown>, filter: Filter | undefined): Filter | undefined {
   return filter && view.paths ? mapFilterFields(filter, view.paths.toWire) : filter;
@@ -83,14 +110,6 @@ export interface TransitionOptions extends BulkFlags, SelectionFlags {
   /** Pin the revision of the single form (default: the one just read). */
   revision?: string;
   [extra: string]: unknown;
-}
-
-/** The family's bulk wiring of one transition, loaded on first use of the bulk form. */
-export interface BulkTransitionWiring {
-  port(api: ApiClient): EntityPort;
-  /** Sends one chunk (planned ids and revisions); `options` are the verb's options as the journal keeps them. */
-  send(api: ApiClient, options: Record<string, unknown>): ChunkRunner['send'];
-  chunkSize: number;
 }
 
 export interface TransitionSpec<E extends { id: string; revision?: string | null }> {
@@ -129,11 +148,18 @@ export interface TransitionSpec<E extends { id: string; revision?: string | null
   outcome?(after: E, label: string, options: Record<string, unknown>): string | undefined;
   /** For one blocked entity: the command that does what was meant (`msb cancel ID`), as a hint line. */
   instead?(entity: E, bin: string): string | undefined;
-  /** Reads one entity. @throws ApiError 404 for an unknown id */
+  /** Reads one entity as the single form prints it once changed. @throws ApiError 404 for an unknown id */
   fetch(api: ApiClient, id: string, signal: AbortSignal): Promise<E>;
-  /** Changes one entity at `revision`; returns it as it is now. */
-  apply(api: ApiClient, entity: E, revision: string | undefined, options: Record<string, unknown>, signal: AbortSignal): Promise<E>;
-  bulk(): Promise<BulkTransitionWiring>;
+  /**
+   * The operation: sends one chunk of planned items (ids and the revisions planned), one item or many alike;
+   * `options` are the verb's options as the journal keeps them (bulk/actions.ts: bulkSender, eachSender,
+   * filterJobSender).
+   */
+  send(api: ApiClient, options: Record<string, unknown>): ChunkRunner['send'];
+  /** Items per request (the operation's bulk limit; the engine runs several chunks at once). */
+  chunkSize: number;
+  /** Request fields the plan reads besides the view's own (bookings: their allowed actions, for {@link refused}). */
+  reads?: Record<string, unknown>;
   /** Extra flags of the verb and the options they give (kept in the journal for `--resume`). */
   flags?(cmd: Command): void;
   /**

@@ -1,10 +1,15 @@
 /**
- * The single-key actions of the interactive browser and the dashboard (docs/architecture.md "Interactive views"), built from the
- * nouns' own transition verbs so every key press makes the same API call as the CLI verb: one row is read, then
- * changed at the revision just read (`bookings confirm ID`); marked rows go through the entity bulk engine
- * (`bookings confirm --ids ...`) with its plan, confirmation, journal and progress shown inside the UI.
+ * The single-key actions of the interactive browser and the dashboard (docs/architecture.md "Interactive views"),
+ * built from the nouns' own transition declarations (the keys live with them: bookingKeys, memberKeys,
+ * orderKeys), so every key press is the change the CLI verb makes, through the same engine: one row is a one-item
+ * plan (`bookings confirm ID`), marked rows a plan over their ids (`bookings confirm --ids ...`), each confirmed
+ * by the verb's rule inside the UI, journaled (in `sitectl history`, undone by `sitectl undo` where the undo table
+ * allows) and reported as one line.
  */
 import type { ApiClient } from '../../api/client.js';
+import { pruneHistory } from '../../bulk/history.js';
+import { defaultJournalDir } from '../../bulk/journal.js';
+import type { RunOrigin } from '../../bulk/journal.js';
 import type { Context } from '../../context.js';
 import { CANCELED_TEXT } from '../../core/errors.js';
 import { shellWord } from '../../core/invocation.js';
@@ -13,11 +18,7 @@ import type { ActionIO, UiAction } from '../../ui/index.js';
 import { PREVIEW_ROWS } from './bulk-flags.js';
 import { asksFirst } from './confirm.js';
 import type { KeyedVerb } from './entity-view.js';
-
-/** The keys of a noun (the dashboard's and the browser's): what its view declares, none when it declares none. */
-export async function nounActions(view: { keys?(): Promise<KeyedVerb[]> }): Promise<KeyedVerb[]> {
-  return (await view.keys?.()) ?? [];
-}
+import { transitionRun } from './transition.js';
 
 /** An id as a terminal shows it (8 characters, like a short git hash). */
 export function shortId(id: string): string {
@@ -25,21 +26,56 @@ export function shortId(id: string): string {
 }
 
 /**
- * One row: read it, say "already ..." when it is there, refuse with the state machine's reason, ask first when
- * the verb's declaration says so (the rule of the CLI, commands/shared/confirm.ts), then change it at the revision just read (a concurrent change is a 409, shown inline).
+ * Where a key's change is made, for its journal: the profile and site of this session, and as its command the
+ * CLI verb that makes the same change (`sitectl bookings confirm ID`), which is what `sitectl history` shows.
+ */
+async function keyOrigin(ctx: Context, verb: KeyedVerb, ids: readonly string[]): Promise<RunOrigin> {
+  const { runOrigin } = await import('./bulk.js');
+  const words = [ctx.bin, ...verb.spec.command.split(' '), ...(ids.length === 1 ? ids : ['--ids', ids.join(',')])];
+  return { ...(await runOrigin(ctx)), command: words.map(shellWord).join(' ') };
+}
+
+/** The command that resumes a key's run. */
+function resumeCommand(ctx: Context, verb: KeyedVerb, journal: string): string {
+  return `${ctx.bin} ${verb.spec.command} --resume ${shellWord(journal)}`;
+}
+
+/**
+ * One row: a one-item plan (bulk/one.ts). Says "already ..." when it is there, refuses with the state machine's
+ * reason, asks first when the verb's declaration says so (the rule of the CLI, commands/shared/confirm.ts), then
+ * changes it at the revision the plan read (a concurrent change is reported, never overwritten).
  * @returns the line the UI shows
- * @throws Error (shown inline) when the entity cannot make the change; ApiError from the platform
+ * @throws Error (shown inline) when the entity cannot make the change or the change failed; ApiError from reads
  */
 async function applyOne(ctx: Context, api: ApiClient, verb: KeyedVerb, id: string, io: ActionIO): Promise<string> {
   const { spec } = verb;
-  const entity = await spec.fetch(api, id, ctx.signal);
-  const label = oneLine(spec.view.label(entity as never) ?? id);
-  if (spec.reached(entity, {})) return `${spec.view.noun.one} ${shortId(id)} (${label}) is already ${spec.done}; nothing changed`;
-  const why = spec.blocked?.(entity);
-  if (why) throw new Error(`${spec.view.noun.one} ${shortId(id)} cannot be ${spec.done}: ${why}`);
-  if (asksFirst(spec, 'one') && !(await io.confirm(`${verb.label} ${spec.view.noun.one} ${shortId(id)} (${label})?`))) return CANCELED_TEXT;
-  const after = await spec.apply(api, entity, entity.revision ?? undefined, {}, ctx.signal);
-  return `${spec.done} ${shortId(id)} (${label})${after.revision ? `, revision ${after.revision}` : ''}`;
+  const { changeOne } = await import('../../bulk/one.js');
+  const { port, action } = transitionRun(spec, api, { options: {} });
+  const noun = spec.view.noun.one;
+  const labelOf = (e: unknown) => oneLine(spec.view.label(e as never) ?? id);
+  const r = await changeOne(
+    port,
+    action,
+    id,
+    { dryRun: false, signal: ctx.signal, env: ctx.env, now: ctx.now(), resumeCommand: (j) => resumeCommand(ctx, verb, j), origin: await keyOrigin(ctx, verb, [id]) },
+    { confirm: async (e) => !asksFirst(spec, 'one') || io.confirm(`${verb.label} ${noun} ${shortId(id)} (${labelOf(e)})?`) },
+  );
+  const label = labelOf(r.entity);
+  switch (r.kind) {
+    case 'unchanged':
+    case 'dry-run':
+      return `${noun} ${shortId(id)} (${label}) is already ${spec.done}; nothing changed`;
+    case 'refused':
+      throw new Error(`${noun} ${shortId(id)} cannot be ${spec.done}: ${r.reason}`);
+    case 'declined':
+      return CANCELED_TEXT;
+    case 'sent': {
+      pruneHistory(defaultJournalDir(ctx.env), ctx.now());
+      const res = r.result;
+      if (res.outcome !== spec.done) throw new Error(`${noun} ${shortId(id)} was not ${spec.done}: ${oneLine(res.error ?? res.outcome)} (journal ${r.journal})`);
+      return `${spec.done} ${shortId(id)} (${label})${res.revision ? `, revision ${res.revision}` : ''}`;
+    }
+  }
 }
 
 /**
@@ -49,27 +85,12 @@ async function applyOne(ctx: Context, api: ApiClient, verb: KeyedVerb, id: strin
  */
 async function applyMany(ctx: Context, api: ApiClient, verb: KeyedVerb, ids: string[], io: ActionIO): Promise<string> {
   const { spec } = verb;
-  const [{ transitionAction }, { runBulk }, { summaryLine }, wiring] = await Promise.all([
-    import('../../bulk/actions.js'),
-    import('../../bulk/run.js'),
-    import('../../bulk/report.js'),
-    spec.bulk(),
-  ]);
-  const args = { ids, options: {} };
-  const action = transitionAction({
-    name: spec.verb,
-    done: spec.done,
-    title: spec.title,
-    reached: (e) => spec.reached(e as never, args.options),
-    blocked: spec.blocked ? (e) => spec.blocked!(e as never) : undefined,
-    send: wiring.send(api, {}),
-    chunkSize: wiring.chunkSize,
-    args,
-  });
+  const [{ runBulk }, { summaryLine }] = await Promise.all([import('../../bulk/run.js'), import('../../bulk/report.js')]);
+  const { port, action } = transitionRun(spec, api, { ids, options: {} });
   let journalPath = '';
   const result = await runBulk(
-    wiring.port(api),
-    action as never,
+    port,
+    action,
     {
       selection: { kind: 'ids', ids },
       dryRun: false,
@@ -78,7 +99,8 @@ async function applyMany(ctx: Context, api: ApiClient, verb: KeyedVerb, ids: str
       signal: ctx.signal,
       env: ctx.env,
       now: ctx.now(),
-      resumeCommand: (journal) => `${ctx.bin} ${spec.command} --resume ${shellWord(journal)}`,
+      resumeCommand: (journal) => resumeCommand(ctx, verb, journal),
+      origin: await keyOrigin(ctx, verb, ids),
     },
     {
       onJournal(path) {
@@ -105,9 +127,11 @@ async function applyMany(ctx: Context, api: ApiClient, verb: KeyedVerb, ids: str
     case 'declined':
       return CANCELED_TEXT;
     case 'empty':
+    case 'idle':
     case 'dry-run':
       return `no ${spec.view.noun.many} to ${spec.verb}: ${result.plan.unchanged} already ${spec.done}, ${result.plan.skipped.length} skipped`;
     case 'done': {
+      pruneHistory(defaultJournalDir(ctx.env), ctx.now());
       const line = summaryLine(result.report, spec.view.noun);
       const failed = result.report.problems.length;
       if (failed) throw new Error(`${line}; first problem: ${result.report.problems[0]!.id} ${oneLine(result.report.problems[0]!.error ?? '')} (journal ${journalPath})`);
@@ -117,8 +141,8 @@ async function applyMany(ctx: Context, api: ApiClient, verb: KeyedVerb, ids: str
 }
 
 /**
- * The UI actions of a noun, bound to a client: one row through the verb's single form, marked rows through the
- * bulk engine.
+ * The UI actions of a noun, bound to a client: one row as a one-item plan, marked rows as a plan over their ids,
+ * both through the bulk engine.
  */
 export function uiActions(ctx: Context, api: ApiClient, verbs: readonly KeyedVerb[]): UiAction[] {
   return verbs.map((verb) => ({

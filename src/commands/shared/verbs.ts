@@ -15,15 +15,10 @@ import { collect } from '../../core/filters.js';
 import { parseCount } from '../../core/numbers.js';
 import { notice } from '../../core/log.js';
 import { addFormatFlags, type Column, fieldsChecker, type FormatFlags, printRecord, printRecords, printValue, resolveFormat } from '../../core/output.js';
-import { checkFilter, schemaChecker } from './fields.js';
-import { resolveId } from './ids.js';
-import { type EntityView, type FilterFlags, filterOf, listParamsOf, sortOf, wireFilter } from './entity-view.js';
+import { checkFilter } from './fields.js';
+import { type EntityView, type FilterFlags, filterOf, formatOf, idOf, type KeyedVerb, listParamsOf, sortOf, type Verb, wireFilter } from './entity-view.js';
 
-/** A verb as the noun's index registers it, with its run function exposed for tests. */
-export interface Verb<O> {
-  register(parent: Command, ctx: Context): void;
-  run(opts: O, ctx: Context): Promise<void>;
-}
+export type { Verb } from './entity-view.js';
 
 /** Declares `--filter JSON` (with `example` in its help) and repeatable `--where field=value`. */
 export function addFilterFlags(cmd: Command, example = '{"type":{"$in":["CLASS","COURSE"]}}'): Command {
@@ -32,21 +27,7 @@ export function addFilterFlags(cmd: Command, example = '{"type":{"$in":["CLASS",
     .option('--where <field=value>', 'equality condition (numbers/booleans typed, "quoted" forces text); repeatable, ANDed', collect, []);
 }
 
-/** The format flags resolved, with `--json` fields checked against the entity schema. */
-export function formatOf(ctx: Context, view: EntityView<unknown>, flags: FormatFlags) {
-  return resolveFormat(flags, schemaChecker(view.schema, ctx.flags.allowUnknownFields));
-}
-
-/** A full id from what the user typed (a unique prefix is enough; see ids.ts). */
-export function idOf(ctx: Context, api: ApiClient, view: EntityView<unknown>, given: string): Promise<string> {
-  return resolveId(api, view.query, given, view.noun, {
-    signal: ctx.signal,
-    label: (e) => view.label(e),
-    bin: ctx.bin,
-    fromItem: view.fromItem,
-    params: view.params,
-  });
-}
+export { formatOf, idOf } from './entity-view.js';
 
 /** What a noun's own flags (`--status`, `--from`, ...) add to a list or count: filter conditions, request fields. */
 export interface NounExtra {
@@ -86,6 +67,8 @@ export interface ListSpec<E> {
   extra?(opts: ListOptions, ctx: Context): NounExtra | Promise<NounExtra>;
   /** Columns for this run (e.g. times shown in `--tz`); default: the view's. */
   columns?(opts: ListOptions): Column<E>[];
+  /** The single-key actions of `--interactive`, from the noun's verb declarations (loaded on first use). */
+  keys?(): Promise<KeyedVerb[]>;
 }
 
 /** `NOUN list`: the entities matching a filter, sorted, paged as needed, in any output format. */
@@ -108,7 +91,7 @@ export function listVerb<E>(spec: ListSpec<E>): Verb<ListOptions> {
       if (format.kind !== 'table') throw new UserError('--interactive draws a table: drop --json, --ndjson and --csv');
       const { browse } = await import('./browse.js');
       const columns = (spec.columns?.(opts) ?? spec.view.columns) as Column<unknown>[];
-      return browse(ctx, { view, op: spec.op ?? view.query, columns, filter, sort, params: extra.params, command: `${view.noun.many} list`, zone: typeof opts.tz === 'string' ? opts.tz : undefined });
+      return browse(ctx, { view, op: spec.op ?? view.query, columns, filter, sort, params: extra.params, command: `${view.noun.many} list`, zone: typeof opts.tz === 'string' ? opts.tz : undefined, keys: spec.keys });
     }
 
     const api = await ctx.api();

@@ -249,24 +249,16 @@ async function inverseOf(change: ChangeSummary, state: JournalState, ctx: Contex
       ? (await import('../members/shared/transitions.js')).memberTransition(opposite as never)
       : (await import('../orders/shared/transitions.js')).orderTransition(opposite as never);
   const spec = verb.spec;
-  const wiring = await spec.bulk();
-  const { transitionAction } = await import('../../bulk/actions.js');
+  const { transitionRun } = await import('../shared/transition.js');
   const outcome = resultOutcome(state);
   const ids = done(state, [outcome]).map((d) => d.result.id);
   const fromPending = entity === 'members' && action === 'block' ? done(state, [outcome]).filter((d) => (d.planned?.before as { status?: string } | undefined)?.status === 'PENDING').length : 0;
+  // The opposite verb as declared (the same port and operation as `members approve --ids ...`).
+  const run = transitionRun(spec as never, api, { ids, options: {} });
   return {
     view: spec.view as EntityView<unknown>,
-    port: wiring.port(api),
-    action: transitionAction({
-      name: spec.verb,
-      done: spec.done,
-      title: spec.title,
-      reached: (e) => spec.reached(e as never, {}),
-      blocked: spec.blocked ? (e) => spec.blocked!(e as never) : undefined,
-      send: wiring.send(api, {}),
-      chunkSize: wiring.chunkSize,
-      args: { ids },
-    }) as EntityAction,
+    port: run.port,
+    action: run.action,
     ids,
     destructive: spec.destructive,
     note: fromPending ? `${fromPending} of them were PENDING before the block: they come back APPROVED, not PENDING` : undefined,

@@ -68,8 +68,11 @@ describe('history and undo', () => {
     const before = await classPrices();
     const ids = Object.keys(before).slice(0, 3);
     expect((await cli(['services', 'update', '--ids', ids.join(','), '--set', 'payment.fixed.price.value=99', '--yes'])).code).toBe(0);
+    const [bulk] = json(await cli(['history', '--json', 'short']));
+    // A single update is a change of its own, the newest: the bulk one is undone by its id.
     expect((await cli(['services', 'update', ids[0]!, '--set', 'payment.fixed.price.value=77'])).code).toBe(0);
-    const undo = await cli(['undo', '--last', '--yes']);
+    expect(json(await cli(['history', '--json', 'short']))[0].short).not.toBe(bulk.short);
+    const undo = await cli(['undo', bulk.short, '--yes']);
     expect(undo.code, undo.stderr).toBe(3);
     expect(undo.stderr).toMatch(/1 of 3 services were changed since/);
     const now = await classPrices();

@@ -6,7 +6,11 @@
  */
 import type { KeyedVerb, TransitionSpec } from '../../shared/entity-view.js';
 import type { Command } from 'commander';
-import { bookings as calls } from '../../../api/bookings.js';
+import type { ApiClient } from '../../../api/client.js';
+import { bookingOps } from '../../../api/bookings.js';
+import { MAX_BULK_CANCEL } from '../../../api/schemas/booking.js';
+import { bulkSender, eachSender } from '../../../bulk/actions.js';
+import type { ChunkRunner } from '../../../bulk/execute.js';
 import { transitionVerb } from '../../shared/transition.js';
 import { addCriteriaFlags, criteriaFilter, type CriteriaFlags, hasCriteria } from './criteria.js';
 import { fetchBooking } from './read.js';
@@ -19,6 +23,19 @@ type Verb = 'confirm' | 'decline' | 'cancel' | 'pending';
 
 const plural = (n: number) => `${n} booking${n === 1 ? '' : 's'}`;
 
+/** Bookings per request of the per-booking actions (the engine runs several such chunks at once). */
+const EACH_CHUNK = 10;
+
+/** Each booking through a per-booking call at its planned revision (there is no bulk confirm at a revision). */
+function eachBooking(api: ApiClient, op: 'confirmBooking' | 'declineBooking' | 'markBookingAsPending', extra: Record<string, unknown> = {}): ChunkRunner['send'] {
+  return eachSender(
+    api,
+    bookingOps[op] as typeof bookingOps.confirmBooking,
+    (item) => ({ bookingId: item.id, revision: item.revision ?? '', ...extra }),
+    (reply) => ({ revision: reply.booking.revision ?? undefined }),
+  );
+}
+
 const SPECS: Record<Verb, Omit<TransitionSpec<BookingRow>, 'view' | 'fetch' | 'command'>> = {
   confirm: {
     verb: 'confirm',
@@ -29,13 +46,8 @@ const SPECS: Record<Verb, Omit<TransitionSpec<BookingRow>, 'view' | 'fetch' | 'c
     destructive: false,
     reached: (b) => b.status === 'CONFIRMED',
     blocked: (b) => (AWAITING.has(String(b.status)) ? undefined : `it is ${b.status} (confirm takes PENDING, CREATED or WAITING_LIST)`),
-    async apply(api, b, revision, _o, signal) {
-      return (await calls.confirmBooking(api, { bookingId: b.id, revision: revision ?? '' }, { signal })).booking as BookingRow;
-    },
-    async bulk() {
-      const w = await import('./bulk.js');
-      return { port: w.bookingsPort, send: (api) => w.confirmSender(api), chunkSize: w.EACH_CHUNK };
-    },
+    send: (api) => eachBooking(api, 'confirmBooking'),
+    chunkSize: EACH_CHUNK,
     question: (n) => `Confirm ${plural(n)}?`,
   },
   decline: {
@@ -47,13 +59,8 @@ const SPECS: Record<Verb, Omit<TransitionSpec<BookingRow>, 'view' | 'fetch' | 'c
     destructive: true,
     reached: (b) => b.status === 'DECLINED',
     blocked: (b) => (AWAITING.has(String(b.status)) ? undefined : `it is ${b.status} (decline takes PENDING, CREATED or WAITING_LIST)`),
-    async apply(api, b, revision, _o, signal) {
-      return (await calls.declineBooking(api, { bookingId: b.id, revision: revision ?? '' }, { signal })).booking as BookingRow;
-    },
-    async bulk() {
-      const w = await import('./bulk.js');
-      return { port: w.bookingsPort, send: (api) => w.declineSender(api), chunkSize: w.EACH_CHUNK };
-    },
+    send: (api) => eachBooking(api, 'declineBooking'),
+    chunkSize: EACH_CHUNK,
     question: (n) => `Decline ${plural(n)}?`,
   },
   cancel: {
@@ -77,13 +84,19 @@ const SPECS: Record<Verb, Omit<TransitionSpec<BookingRow>, 'view' | 'fetch' | 'c
     instead: (b, bin) => (b.multiServiceBookingInfo?.id && !FINAL.has(String(b.status)) ? `'${bin} msb cancel ${b.multiServiceBookingInfo.id}' cancels the whole group` : undefined),
     flags: (cmd: Command) => cmd.option('--ignore-policy', "cancel even inside the cancellation window of the service's booking policy"),
     options: (o) => (o.ignorePolicy ? { ignorePolicy: true } : {}),
-    async apply(api, b, revision, o, signal) {
-      return (await calls.cancelBooking(api, { bookingId: b.id, revision: revision ?? '', ...(o.ignorePolicy ? { flowControlSettings: { ignoreCancellationPolicy: true } } : {}) }, { signal })).booking as BookingRow;
-    },
-    async bulk() {
-      const w = await import('./bulk.js');
-      return { port: w.bookingsPort, send: (api, o) => w.cancelSender(api, o), chunkSize: w.MAX_BULK_CANCEL };
-    },
+    // The bulk cancel call, 100 per request, each booking at its planned revision.
+    send: (api, o) =>
+      bulkSender(api, bookingOps.bulkCancelBooking, (chunk) => ({
+        bookings: {
+          bookingsInfo: chunk.map((item) => ({
+            bookingId: item.id,
+            revision: item.revision ?? undefined,
+            ...(o.ignorePolicy ? { flowControlSettings: { ignoreCancellationPolicy: true } } : {}),
+          })),
+        },
+        returnFullEntity: false,
+      })),
+    chunkSize: MAX_BULK_CANCEL,
     question: (n) => `Cancel ${plural(n)}? Customers lose their places.`,
   },
   pending: {
@@ -98,13 +111,8 @@ const SPECS: Record<Verb, Omit<TransitionSpec<BookingRow>, 'view' | 'fetch' | 'c
     blocked: (b) => (b.status === 'CREATED' ? undefined : `it is ${b.status} (only a CREATED booking can be marked pending)`),
     flags: (cmd: Command) => cmd.option('--skip-approval-check', 'also for services that do not require manual approval'),
     options: (o) => (o.skipApprovalCheck ? { skipApprovalCheck: true } : {}),
-    async apply(api, b, revision, o, signal) {
-      return (await calls.markBookingAsPending(api, { bookingId: b.id, revision: revision ?? '', ...(o.skipApprovalCheck ? { flowControlSettings: { skipPendingApprovalServiceValidation: true } } : {}) }, { signal })).booking as BookingRow;
-    },
-    async bulk() {
-      const w = await import('./bulk.js');
-      return { port: w.bookingsPort, send: (api, o) => w.pendingSender(api, o), chunkSize: w.EACH_CHUNK };
-    },
+    send: (api, o) => eachBooking(api, 'markBookingAsPending', o.skipApprovalCheck ? { flowControlSettings: { skipPendingApprovalServiceValidation: true } } : {}),
+    chunkSize: EACH_CHUNK,
     question: (n) => `Mark ${plural(n)} as pending?`,
   },
 };
@@ -122,12 +130,10 @@ export function bookingTransition(verb: Verb) {
     },
     hasCriteria: (o) => hasCriteria(o as CriteriaFlags),
     criteria: (o, ctx) => criteriaFilter(o as CriteriaFlags, ctx),
+    // The single form prints the booking with every extra, as `bookings get` does.
     fetch: (api, id, signal) => fetchBooking(api, id, signal),
-    // The action's reply lacks the extras: read the booking again for the full view.
-    apply: async (api, b, revision, o, signal) => {
-      await SPECS[verb].apply(api, b, revision, o, signal);
-      return fetchBooking(api, b.id, signal);
-    },
+    // What the platform allows each booking (policy windows): the plan refuses one before anything is sent.
+    reads: { withBookingAllowedActions: true },
   });
 }
 

@@ -100,7 +100,6 @@ export function bookingRows(b: BookingRow): Array<[string, unknown]> {
 
 /** The bookings entity for the shared verbs (list, get, count, bulk actions). */
 export const BOOKING_VIEW: EntityView<BookingRow> = {
-  keys: async () => (await import('./transitions.js')).bookingKeys(),
   noun: { one: 'booking', many: 'bookings' },
   schema: BookingRow,
   columns: bookingColumns(),

@@ -6,7 +6,9 @@
  * as the platform's by-filter jobs over the planned ids, the others one call per member.
  */
 import type { KeyedVerb, TransitionSpec } from '../../shared/entity-view.js';
-import { members as calls } from '../../../api/members.js';
+import { memberOps } from '../../../api/members.js';
+import { MAX_MEMBERS_PAGE } from '../../../api/schemas/member.js';
+import { eachSender, filterJobSender } from '../../../bulk/actions.js';
 import { MEMBER_ACTIVITY_FROM, type Member } from '../../../api/schemas/member.js';
 import { transitionVerb } from '../../shared/transition.js';
 import { fetchMember } from './read.js';
@@ -17,6 +19,11 @@ export type MemberVerb = 'approve' | 'block' | 'disconnect' | 'mute' | 'unmute';
 const plural = (n: number) => `${n} member${n === 1 ? '' : 's'}`;
 const activityBlocked = (m: Member, verb: string) =>
   (MEMBER_ACTIVITY_FROM as readonly string[]).includes(String(m.status)) ? undefined : `it is ${m.status} (${verb} takes ${MEMBER_ACTIVITY_FROM.join(', ')})`;
+
+/** Members per by-filter job: one page of planned ids. */
+const JOB_CHUNK = MAX_MEMBERS_PAGE;
+/** Members per chunk of the per-member actions (the engine runs several chunks at once). */
+const EACH_CHUNK = 10;
 
 const SPECS: Record<MemberVerb, Omit<TransitionSpec<Member>, 'view' | 'fetch' | 'command'>> = {
   approve: {
@@ -32,13 +39,9 @@ const SPECS: Record<MemberVerb, Omit<TransitionSpec<Member>, 'view' | 'fetch' | 
     destructive: false,
     reached: (m) => m.status === 'APPROVED',
     blocked: (m) => statusBlocked(m, 'approve'),
-    async apply(api, m, _r, _o, signal) {
-      return (await calls.approveMember(api, { id: m.id }, { signal })).member;
-    },
-    async bulk() {
-      const w = await import('./bulk.js');
-      return { port: w.membersPort, send: (api) => w.approveSender(api), chunkSize: w.JOB_CHUNK };
-    },
+    // The approve-by-filter job over each chunk's planned ids (settled by reading them back).
+    send: (api) => filterJobSender(api, memberOps.bulkApproveMembers, (filter) => ({ filter })),
+    chunkSize: JOB_CHUNK,
     question: (n) => `Approve ${plural(n)}? They can log in afterwards.`,
   },
   block: {
@@ -50,13 +53,9 @@ const SPECS: Record<MemberVerb, Omit<TransitionSpec<Member>, 'view' | 'fetch' | 
     destructive: true,
     reached: (m) => m.status === 'BLOCKED',
     blocked: (m) => statusBlocked(m, 'block'),
-    async apply(api, m, _r, _o, signal) {
-      return (await calls.blockMember(api, { id: m.id }, { signal })).member;
-    },
-    async bulk() {
-      const w = await import('./bulk.js');
-      return { port: w.membersPort, send: (api) => w.blockSender(api), chunkSize: w.JOB_CHUNK };
-    },
+    // The block-by-filter job over each chunk's planned ids (settled by reading them back).
+    send: (api) => filterJobSender(api, memberOps.bulkBlockMembers, (filter) => ({ filter })),
+    chunkSize: JOB_CHUNK,
     question: (n) => `Block ${plural(n)}? They can no longer log in.`,
   },
   disconnect: {
@@ -69,13 +68,8 @@ const SPECS: Record<MemberVerb, Omit<TransitionSpec<Member>, 'view' | 'fetch' | 
     reached: (m) => m.status === 'OFFLINE',
     blocked: (m) => statusBlocked(m, 'disconnect'),
     confirmOne: (m) => `Disconnect member ${m.loginEmail ?? m.id}? This cannot be undone.`,
-    async apply(api, m, _r, _o, signal) {
-      return (await calls.disconnectMember(api, { id: m.id }, { signal })).member;
-    },
-    async bulk() {
-      const w = await import('./bulk.js');
-      return { port: w.membersPort, send: (api) => w.eachMemberSender(api, 'disconnectMember'), chunkSize: w.EACH_CHUNK };
-    },
+    send: (api) => eachSender(api, memberOps.disconnectMember, (item) => ({ id: item.id })),
+    chunkSize: EACH_CHUNK,
     question: (n) => `Disconnect ${plural(n)}? This cannot be undone.`,
   },
   mute: {
@@ -88,13 +82,8 @@ const SPECS: Record<MemberVerb, Omit<TransitionSpec<Member>, 'view' | 'fetch' | 
     destructive: false,
     reached: (m) => m.activityStatus === 'MUTED',
     blocked: (m) => activityBlocked(m, 'mute'),
-    async apply(api, m, _r, _o, signal) {
-      return (await calls.muteMember(api, { id: m.id }, { signal })).member;
-    },
-    async bulk() {
-      const w = await import('./bulk.js');
-      return { port: w.membersPort, send: (api) => w.eachMemberSender(api, 'muteMember'), chunkSize: w.EACH_CHUNK };
-    },
+    send: (api) => eachSender(api, memberOps.muteMember, (item) => ({ id: item.id })),
+    chunkSize: EACH_CHUNK,
     question: (n) => `Mute ${plural(n)}?`,
   },
   unmute: {
@@ -107,13 +96,8 @@ const SPECS: Record<MemberVerb, Omit<TransitionSpec<Member>, 'view' | 'fetch' | 
     destructive: false,
     reached: (m) => m.activityStatus === 'ACTIVE',
     blocked: (m) => activityBlocked(m, 'unmute'),
-    async apply(api, m, _r, _o, signal) {
-      return (await calls.unmuteMember(api, { id: m.id }, { signal })).member;
-    },
-    async bulk() {
-      const w = await import('./bulk.js');
-      return { port: w.membersPort, send: (api) => w.eachMemberSender(api, 'unmuteMember'), chunkSize: w.EACH_CHUNK };
-    },
+    send: (api) => eachSender(api, memberOps.unmuteMember, (item) => ({ id: item.id })),
+    chunkSize: EACH_CHUNK,
     question: (n) => `Unmute ${plural(n)}?`,
   },
 };

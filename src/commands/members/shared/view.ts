@@ -68,7 +68,6 @@ export function memberRows(m: Member): Array<[string, unknown]> {
 
 /** The members entity for the shared verbs (list, get, delete, the transitions, bulk). */
 export const MEMBER_VIEW: EntityView<Member> = {
-  keys: async () => (await import('./transitions.js')).memberKeys(),
   noun: { one: 'member', many: 'members' },
   schema: Member,
   columns: MEMBER_COLUMNS,

@@ -1,14 +1,14 @@
 /**
  * The buyers of orders as people: each order names its buyer by member id only, so the members behind a page of
  * orders are read in one members query per 100 ids (id `$in`, FULL fieldset) and kept for the session
- * (orders/shared/view.ts holds the cache its columns read).
+ * (orders/shared/buyer-cache.ts holds the cache the view's columns read).
  */
 import type { ApiClient } from '../../../api/client.js';
 import { memberOps } from '../../../api/members.js';
 import { items, listPages } from '../../../api/paging.js';
 import type { Order } from '../../../api/schemas/order.js';
 import { memberName } from '../../members/shared/view.js';
-import { rememberBuyer, knownBuyer } from './view.js';
+import { knownBuyer, rememberBuyer } from './buyer-cache.js';
 
 /** Ids per members query. */
 const BATCH = 100;

@@ -22,7 +22,10 @@
  */
 import type { KeyedVerb, TransitionOptions, TransitionSpec } from '../../shared/entity-view.js';
 import type { Command } from 'commander';
-import { orders as calls } from '../../../api/orders.js';
+import type { ApiClient } from '../../../api/client.js';
+import { orderOps } from '../../../api/orders.js';
+import { eachSender } from '../../../bulk/actions.js';
+import type { ChunkRunner } from '../../../bulk/execute.js';
 import type { Order } from '../../../api/schemas/order.js';
 import { UserError } from '../../../core/errors.js';
 import { choiceOf } from '../../shared/choices.js';
@@ -69,7 +72,27 @@ function postponeTo(o: TransitionOptions): string {
   }
 }
 
-const SPECS: Record<Verb, Omit<TransitionSpec<Row>, 'view' | 'fetch' | 'command' | 'bulk'> & { action: 'pauseOrder' | 'resumeOrder' | 'markAsPaid' | 'cancelOrder' | 'postponeEndDate' }> = {
+type OrderAction = 'pauseOrder' | 'resumeOrder' | 'markAsPaid' | 'cancelOrder' | 'postponeEndDate';
+
+/** Orders per chunk (the engine runs several chunks at once). */
+const EACH_CHUNK = 10;
+
+/**
+ * The sender of one order action: each order on its own call (the platform has no bulk order call). Orders have
+ * no revisions: an action sent again is refused by the order's state and settled by reading the order.
+ */
+function orderSender(api: ApiClient, action: OrderAction, options: Record<string, unknown>): ChunkRunner['send'] {
+  switch (action) {
+    case 'cancelOrder':
+      return eachSender(api, orderOps.cancelOrder, (item) => ({ id: item.id, effectiveAt: options.effectiveAt === 'NEXT_PAYMENT_DATE' ? ('NEXT_PAYMENT_DATE' as const) : ('IMMEDIATELY' as const) }));
+    case 'postponeEndDate':
+      return eachSender(api, orderOps.postponeEndDate, (item) => ({ id: item.id, endDate: String(options.endDate) }));
+    default:
+      return eachSender(api, orderOps[action], (item) => ({ id: item.id }));
+  }
+}
+
+const SPECS: Record<Verb, Omit<TransitionSpec<Row>, 'view' | 'fetch' | 'command' | 'send' | 'chunkSize'> & { action: OrderAction }> = {
   pause: {
     verb: 'pause',
     action: 'pauseOrder',
@@ -81,10 +104,6 @@ const SPECS: Record<Verb, Omit<TransitionSpec<Row>, 'view' | 'fetch' | 'command'
     confirmOne: (o) => `Pause order ${o.id}? Its member loses access until it is resumed.`,
     reached: (o) => o.status === 'PAUSED',
     blocked: (o) => finalReason(o) ?? notPausable(o),
-    apply: async (api, o, _r, _opts, signal) => {
-      await calls.pauseOrder(api, { id: o.id }, { signal });
-      return o;
-    },
     question: (n) => `Pause ${plural(n)}? Their members lose access until they are resumed.`,
   },
   resume: {
@@ -97,10 +116,6 @@ const SPECS: Record<Verb, Omit<TransitionSpec<Row>, 'view' | 'fetch' | 'command'
     destructive: false,
     reached: (o) => o.status === 'ACTIVE',
     blocked: (o) => (o.status === 'PAUSED' ? undefined : `it is ${o.status} (only a PAUSED order resumes)`),
-    apply: async (api, o, _r, _opts, signal) => {
-      await calls.resumeOrder(api, { id: o.id }, { signal });
-      return o;
-    },
     question: (n) => `Resume ${plural(n)}?`,
   },
   cancel: {
@@ -123,10 +138,6 @@ const SPECS: Record<Verb, Omit<TransitionSpec<Row>, 'view' | 'fetch' | 'command'
       opts.effectiveAt === 'NEXT_PAYMENT_DATE' ? `Cancel order ${o.id} at its next payment date? It does not renew.` : `Cancel order ${o.id} now? The member loses the plan at once.`,
     // Canceled at the next payment date, the order stays ACTIVE until then: say when it ends.
     outcome: (o, label, opts) => (opts.effectiveAt === 'NEXT_PAYMENT_DATE' ? cancelOutcome(o, 'NEXT_PAYMENT_DATE', label) : undefined),
-    apply: async (api, o, _r, opts, signal) => {
-      await calls.cancelOrder(api, { id: o.id, effectiveAt: opts.effectiveAt === 'NEXT_PAYMENT_DATE' ? 'NEXT_PAYMENT_DATE' : 'IMMEDIATELY' }, { signal });
-      return o;
-    },
     question: (n) => `Cancel ${plural(n)}? Their members lose their plans.`,
   },
   'mark-paid': {
@@ -144,10 +155,6 @@ const SPECS: Record<Verb, Omit<TransitionSpec<Row>, 'view' | 'fetch' | 'command'
       if (o.status !== 'PENDING' && o.status !== 'ACTIVE' && o.status !== 'PAUSED') return `it is ${o.status}`;
       return undefined;
     },
-    apply: async (api, o, _r, _opts, signal) => {
-      await calls.markAsPaid(api, { id: o.id }, { signal });
-      return o;
-    },
     question: (n) => `Mark ${plural(n)} as paid?`,
   },
   postpone: {
@@ -161,10 +168,6 @@ const SPECS: Record<Verb, Omit<TransitionSpec<Row>, 'view' | 'fetch' | 'command'
     flags: (cmd: Command) => cmd.option('--to <date>', 'the new end date, later than the current one (UTC unless an offset is given: 2027-03-01, 2027-03-01T18:00:00+02:00)'),
     options: (o) => ({ endDate: postponeTo(o) }),
     reached: () => false,
-    apply: async (api, o, _r, opts, signal) => {
-      await calls.postponeEndDate(api, { id: o.id, endDate: String(opts.endDate) }, { signal });
-      return o;
-    },
     question: (n) => `Postpone the end of ${plural(n)}?`,
   },
 };
@@ -197,15 +200,8 @@ export function orderTransition(verb: Verb) {
           blocked: (o: Row) => (o.status !== 'PENDING' && o.status !== 'ACTIVE' && o.status !== 'PAUSED' ? `it is ${o.status}` : !o.endDate ? 'it has no end date (it renews until canceled, or never ends)' : undefined),
         }
       : {}),
-    // The actions answer {}: read the order again to show it as it is now.
-    apply: async (api, o, revision, opts, signal) => {
-      await spec.apply(api, o, revision, opts, signal);
-      return fetchOrder(api, o.id, signal);
-    },
-    async bulk() {
-      const w = await import('./bulk.js');
-      return { port: w.ordersPort, send: (api, o) => w.orderSender(api, spec.action, o), chunkSize: w.EACH_CHUNK };
-    },
+    send: (api, o) => orderSender(api, spec.action, o),
+    chunkSize: EACH_CHUNK,
   });
 }
 

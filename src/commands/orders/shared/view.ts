@@ -9,6 +9,7 @@ import { orderOps, orders } from '../../../api/orders.js';
 import { Order, ORDER_LIST_PARAMS } from '../../../api/schemas/order.js';
 import type { Column } from '../../../core/output.js';
 import type { EntityView } from '../../shared/entity-view.js';
+import { knownBuyer } from './buyer-cache.js';
 
 /** The first price of an order, after its coupon: `44.10 USD`. */
 export function priceText(o: Order): string {
@@ -16,31 +17,18 @@ export function priceText(o: Order): string {
   return p?.total !== undefined ? `${p.total} ${p.currency ?? ''}`.trim() : o.planPrice ?? '';
 }
 
-/** Buyers read this session (orders/shared/buyers.ts): member id -> name and e-mail, null when not found. */
-const buyers = new Map<string, { name: string; email: string } | null>();
-
-/** Keeps what was read of a buyer for the rest of the session. */
-export function rememberBuyer(memberId: string, buyer: { name: string; email: string } | null): void {
-  buyers.set(memberId, buyer);
-}
-
-/** What is known of a buyer: the person, null when no member has the id, undefined when not read yet. */
-export function knownBuyer(memberId: string): { name: string; email: string } | null | undefined {
-  return buyers.get(memberId);
-}
-
 /** The buyer's name (else e-mail) once read, else the member id (what piped output shows: nothing is read there). */
 export function buyerName(o: Order): string {
   const id = o.buyer?.memberId;
   if (!id) return '';
-  const b = buyers.get(id);
+  const b = knownBuyer(id);
   return b?.name || b?.email || id;
 }
 
 /** The buyer's e-mail, when known. */
 export function buyerEmail(o: Order): string {
   const id = o.buyer?.memberId;
-  return (id && buyers.get(id)?.email) || '';
+  return (id && knownBuyer(id)?.email) || '';
 }
 
 /**
@@ -68,7 +56,7 @@ function short(d: Date | null | undefined): string {
 /** `Ada Lovelace <ada@example.com> (member 1a2b…)`, as far as the buyer is known. */
 function buyerText(o: Order): string {
   const id = o.buyer!.memberId!;
-  const b = buyers.get(id);
+  const b = knownBuyer(id);
   const person = [b?.name, b?.email ? `<${b.email}>` : undefined].filter(Boolean).join(' ');
   return person ? `${person} (member ${id})` : `member ${id} (contact ${o.buyer?.contactId ?? '?'})`;
 }
@@ -110,7 +98,6 @@ export function orderRows(o: Order): Array<[string, unknown]> {
 
 /** The orders entity for the shared verbs (list, get, bulk actions): the owner's list, FULL field set. */
 export const ORDER_VIEW: EntityView<Order> = {
-  keys: async () => (await import('./transitions.js')).orderKeys(),
   noun: { one: 'order', many: 'orders' },
   schema: Order,
   columns: ORDER_COLUMNS,
@@ -132,6 +119,8 @@ export const ORDER_VIEW: EntityView<Order> = {
   filterExample: '{"status":{"$in":["ACTIVE","PAUSED"]}}',
   listParams: ORDER_LIST_PARAMS,
   params: { fieldSet: 'FULL' },
+  // The list cannot select by id: the bulk engine reads the orders of an ids selection one by one.
+  getOne: (api, id, signal) => fetchOrder(api, id, signal),
 };
 
 /** One order with every field (FULL). @throws ApiError 404 ORDER_NOT_FOUND */

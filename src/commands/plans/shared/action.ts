@@ -1,17 +1,20 @@
 /**
- * The one-plan actions (archive, make primary, show or hide): name the plan, say when it is already so
- * (nothing sent), otherwise send the call and print the plan as it is now.
+ * The one-plan actions (archive, make primary, show or hide), run by the entity bulk engine as one-item plans
+ * (commands/shared/bulk.ts runOneVerb): name the plan (id, unique prefix or exact name), say when it is already
+ * so (nothing sent), refuse what its state does not allow, ask first when the action is destructive, send the
+ * call, journal it (so `sitectl history` lists it) and print the plan as it is now.
  */
 import type { Command } from 'commander';
 import type { ApiClient } from '../../../api/client.js';
 import type { Plan } from '../../../api/schemas/plan.js';
+import { transitionAction, type EntityAction } from '../../../bulk/actions.js';
+import type { ChunkRunner } from '../../../bulk/execute.js';
 import type { Context } from '../../../context.js';
-import { ExitCode, UserError } from '../../../core/errors.js';
-import { notice, success } from '../../../core/log.js';
-import { addFormatFlags, printRecord, type FormatFlags } from '../../../core/output.js';
+import { addFormatFlags, type FormatFlags } from '../../../core/output.js';
 import { oneLine } from '../../../core/text.js';
-import { confirmChange, declareRule, requireConfirmable } from '../../shared/confirm.js';
-import { formatOf } from '../../shared/verbs.js';
+import { declareRule } from '../../shared/confirm.js';
+import type { EntityView } from '../../shared/entity-view.js';
+import { viewPort } from '../../shared/view-port.js';
 import { PLAN_VIEW, planOf } from './view.js';
 
 export interface PlanActionSpec<O> {
@@ -30,31 +33,49 @@ export interface PlanActionSpec<O> {
   destructive: boolean;
   /** The question a destructive action asks (default: `<verb> plan ID (name)?`). */
   confirm?(plan: Plan): string;
-  apply(api: ApiClient, plan: Plan, o: O, signal: AbortSignal): Promise<Plan>;
+  /** The operation: sends one chunk of planned plan ids (bulk/actions.ts eachSender). */
+  send(api: ApiClient, o: O): ChunkRunner['send'];
+  /** The outcome (`archived`), said as `<done> plan ID (name)`. */
   done: string;
+  /** The progress title (`Archiving`). */
+  title: string;
 }
 
 /** Builds the verb. run() throws UserError (exit 2 bad input; exit 1 refused by the plan's state), DeclinedError. */
 export function planAction<O>(spec: PlanActionSpec<O>) {
+  const view = PLAN_VIEW as EntityView<unknown>;
   const run = async (given: string, args: string[], flags: FormatFlags & { yes?: boolean } & Record<string, unknown>, ctx: Context): Promise<void> => {
-    const format = formatOf(ctx, PLAN_VIEW, flags);
     const o = spec.options(args, flags);
-    requireConfirmable(ctx, flags, spec, 'one', `${spec.verb} of plan ${given}`);
-    const api = await ctx.api();
-    const plan = await planOf(ctx, api, given);
-    const label = `plan ${plan.id} (${oneLine(plan.name ?? '')})`;
-    const already = spec.reached(plan, o);
-    if (already) {
-      notice(ctx.io, `${label} is ${already} already; nothing changed`);
-      await printRecord(ctx.io, format, plan, { rows: PLAN_VIEW.rows(plan), columns: PLAN_VIEW.columns, now: ctx.now() });
-      return;
-    }
-    const why = spec.blocked?.(plan, o);
-    if (why) throw new UserError(`${label} cannot be ${spec.done}: ${why}`, undefined, ExitCode.Failure);
-    await confirmChange(ctx, flags, spec, 'one', spec.confirm?.(plan) ?? `${spec.verb[0]!.toUpperCase()}${spec.verb.slice(1)} ${label}?`, `${spec.verb} of ${label}`);
-    const after = await spec.apply(api, plan, o, ctx.signal);
-    success(ctx.io, `${spec.done} ${label}`);
-    await printRecord(ctx.io, format, after, { rows: PLAN_VIEW.rows(after), columns: PLAN_VIEW.columns, now: ctx.now() });
+    const { runOneVerb } = await import('../../shared/bulk.js');
+    const label = (p: Plan) => `plan ${p.id} (${oneLine(p.name ?? '')})`;
+    await runOneVerb(ctx, {
+      view,
+      title: spec.title,
+      // Archived plans too: `archive` of an archived plan says so.
+      build: (api) => ({
+        port: viewPort(api, view, { archived: 'ARCHIVED_AND_ACTIVE' }),
+        action: transitionAction<Plan>({
+          name: spec.verb,
+          done: spec.done,
+          title: spec.title,
+          reached: (p) => spec.reached(p, o) !== undefined,
+          blocked: spec.blocked ? (p) => spec.blocked!(p, o) : undefined,
+          send: spec.send(api, o),
+          chunkSize: 1,
+          args: { options: o as Record<string, unknown> },
+        }) as unknown as EntityAction,
+      }),
+      resolve: async (api) => (await planOf(ctx, api, given)).id,
+      flags,
+      command: `plans ${spec.verb}`,
+      one: {
+        given,
+        rule: spec,
+        question: (p: Plan) => spec.confirm?.(p) ?? `${spec.verb[0]!.toUpperCase()}${spec.verb.slice(1)} ${label(p)}?`,
+        already: (p: Plan) => `${label(p)} is ${spec.reached(p, o)} already`,
+        outcome: (p: Plan) => `${spec.done} ${label(p)}`,
+      },
+    });
   };
   return {
     run,

@@ -12,12 +12,14 @@ import { bulkSender, createAction, deleteAction, eachSender, nextRevision, updat
 import type { ChunkRunner } from '../../../bulk/execute.js';
 import { type ChangeSet, maskString, updateBody } from '../../../bulk/changes.js';
 import type { JournalArgs } from '../../../bulk/journal.js';
-import { queryPort, type EntityPort } from '../../../bulk/port.js';
+import type { EntityPort } from '../../../bulk/port.js';
+import type { EntityView } from '../../shared/entity-view.js';
+import { viewPort } from '../../shared/view-port.js';
 import { SERVICE_VIEW } from './view.js';
 
-/** Services as the bulk engine reads them: pages of 100 by id, with names for the preview. */
+/** Services as the bulk engine reads them: the port derived from the services view (commands/shared/view-port.ts). */
 export function servicesPort(api: ApiClient): EntityPort {
-  return queryPort(api, { query: serviceOps.queryServices, noun: SERVICE_VIEW.noun });
+  return viewPort(api, SERVICE_VIEW as EntityView<unknown>);
 }
 
 /** `services update --set ...` over a selection: bulk updates at the planned revisions. */

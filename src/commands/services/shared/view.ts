@@ -78,4 +78,5 @@ export const SERVICE_VIEW: EntityView<Service> = {
   readOnly: ['id', 'revision', 'createdDate', 'updatedDate', 'mainSlug', 'supportedSlugs', 'urls'],
   query: serviceOps.queryServices,
   label: (s) => s.name,
+  labelFields: ['name'],
 };

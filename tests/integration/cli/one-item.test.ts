@@ -1,0 +1,186 @@
+/**
+ * One verb engine (docs/architecture.md "Bulk runs, the journal, history and undo"): the single form of every
+ * write verb that runs through the bulk engine is a one-item plan. Table-driven over those verbs, in process
+ * against a real emulator on port 0 with one state directory (the journals) across the runs: a destructive one
+ * off a terminal without --yes exits 2 and changes nothing (no domain event, no change in the history); each one
+ * acts and is a change in `sitectl history --json` (one item changed, the command as typed); asked again, a state
+ * change says "already ...; nothing changed" and adds nothing to the history. Then: undo of a single update puts
+ * the value back; `--dry-run --json id,outcome` of one item; an unknown id, a policy refusal (its lift named, no
+ * resume) and a stale `--revision` (exit 1, the platform's reason); the dashboard's single key is a change in the
+ * history too.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bookingKeys } from '../../../src/commands/bookings/shared/transitions.js';
+import { uiActions } from '../../../src/commands/shared/ui-actions.js';
+import { createContext } from '../../../src/context.js';
+import { cliEnv, createCliSandbox, runInProcess, startTestEmulator, type CliResult, type CliSandbox, type InProcessOptions, type TestEmulator } from '../../helpers/index.js';
+import { lastEventSeq } from '../bulk/support.js';
+
+let emu: TestEmulator;
+let sandbox: CliSandbox;
+beforeAll(async () => {
+  emu = await startTestEmulator({ seed: 'demo', size: 8, bookings: 160, members: 40 });
+  sandbox = createCliSandbox();
+});
+afterAll(async () => {
+  await emu?.close();
+  sandbox?.cleanup();
+});
+
+const cli = (args: string[], opts: InProcessOptions = {}) => runInProcess(args, { emulator: emu, sandbox, ...opts });
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+const json = (r: CliResult): any => {
+  expect(r.code, r.stderr).toBe(0);
+  return JSON.parse(r.stdout);
+};
+
+interface Change {
+  short: string;
+  entity: string;
+  action: string;
+  changed: number;
+  command: string;
+}
+const history = async (): Promise<Change[]> => json(await cli(['history', '--json', 'short,entity,action,changed,command']));
+
+/** Ids of bookings in `status` that belong to no multi-service booking. */
+async function bookingIds(status: string): Promise<string[]> {
+  const rows = json(await cli(['bookings', 'list', '--status', status, '--all', '--json', 'id,multiServiceBookingInfo']));
+  return rows.filter((b: { multiServiceBookingInfo?: { id?: string } }) => !b.multiServiceBookingInfo?.id).map((b: { id: string }) => b.id);
+}
+const ids = async (noun: string, status: string): Promise<string[]> => json(await cli([noun, 'list', '--status', status, '--all', '--json', 'id'])).map((e: { id: string }) => e.id);
+
+/** A verb's single form as the table runs it: its argv, whether it asks first, and whether it can be asked again. */
+interface Row {
+  entity: string;
+  action: string;
+  destructive: boolean;
+  argv: string[];
+  /** A state change: asked again, it is "already ..." and changes nothing. */
+  again?: boolean;
+}
+
+/** One row per verb of the engine's single form, each on a real item of the demo data. */
+async function table(): Promise<Row[]> {
+  const [created, pending, approved, paused, active] = [await bookingIds('CREATED'), await ids('members', 'PENDING'), await ids('members', 'APPROVED'), await ids('orders', 'PAUSED'), await ids('orders', 'ACTIVE')];
+  const services: string[] = json(await cli(['services', 'list', '--json', 'id', '--limit', '2'])).map((s: { id: string }) => s.id);
+  const plans: Array<{ id: string; public?: boolean; primary?: boolean; archived?: boolean }> = json(await cli(['plans', 'list', '--json', 'id,public,primary,archived']));
+  const plan = plans.filter((p) => p.public !== false && !p.primary && !p.archived);
+  expect(created.length).toBeGreaterThan(3);
+  expect(pending.length).toBeGreaterThan(0);
+  expect(approved.length).toBeGreaterThan(4);
+  expect(paused.length).toBeGreaterThan(0);
+  expect(active.length).toBeGreaterThan(0);
+  expect(plan.length).toBeGreaterThan(1);
+  const row = (entity: string, action: string, destructive: boolean, argv: string[], again = true): Row => ({ entity, action, destructive, argv, again });
+  return [
+    row('bookings', 'confirm', false, ['bookings', 'confirm', created[0]!]),
+    row('bookings', 'pending', false, ['bookings', 'pending', created[1]!, '--skip-approval-check']),
+    row('bookings', 'decline', true, ['bookings', 'decline', created[2]!]),
+    row('bookings', 'cancel', true, ['bookings', 'cancel', created[3]!, '--ignore-policy']),
+    row('members', 'approve', false, ['members', 'approve', pending[0]!]),
+    row('members', 'block', true, ['members', 'block', approved[0]!]),
+    row('members', 'mute', false, ['members', 'mute', approved[1]!]),
+    row('members', 'disconnect', true, ['members', 'disconnect', approved[2]!]),
+    row('members', 'delete', true, ['members', 'delete', approved[3]!], false),
+    row('orders', 'resume', false, ['orders', 'resume', paused[0]!]),
+    row('orders', 'cancel', true, ['orders', 'cancel', active[0]!]),
+    row('services', 'update', false, ['services', 'update', services[0]!, '--set', `description=one item ${Date.now()}`]),
+    row('services', 'delete', true, ['services', 'delete', services[1]!], false),
+    row('plans', 'visibility', false, ['plans', 'visibility', plan[0]!.id, 'hidden']),
+    row('plans', 'archive', true, ['plans', 'archive', plan[1]!.id]),
+  ];
+}
+
+describe('the single form of every engine verb', () => {
+  it('asks first when destructive (exit 2 off a terminal, nothing changed), acts, is a change in the history; again, changes nothing', async () => {
+    for (const r of await table()) {
+      const name = `${r.entity} ${r.action}`;
+      const seen = (await history()).length;
+      if (r.destructive) {
+        const seq = await lastEventSeq(emu);
+        const refused = await cli(r.argv);
+        expect(refused.code, `${name}: ${refused.stderr}`).toBe(2);
+        expect(refused.stderr, name).toMatch(/needs confirmation, and there is no terminal to ask on\nhint: pass --yes/);
+        expect(await lastEventSeq(emu), name).toBe(seq);
+        expect((await history()).length, name).toBe(seen);
+      }
+      const argv = r.destructive ? [...r.argv, '--yes'] : r.argv;
+      const done = await cli(argv);
+      expect(done.code, `${name}: ${done.stderr}`).toBe(0);
+      expect(done.stderr, name).not.toMatch(/journal: /);
+      const after = await history();
+      expect(after.length, name).toBe(seen + 1);
+      expect(after[0], name).toMatchObject({ entity: r.entity, action: r.action, changed: 1 });
+      expect(after[0]!.command, name).toContain(r.argv.slice(0, 3).join(' '));
+      if (!r.again) continue;
+      const again = await cli(argv);
+      expect(again.code, `${name} again: ${again.stderr}`).toBe(0);
+      expect(again.stderr, name).toMatch(/already\b.*; nothing changed/);
+      expect((await history()).length, `${name}: nothing changed, no change recorded`).toBe(seen + 1);
+    }
+  });
+
+  it('undo of a single update puts the value back', async () => {
+    const [service] = json(await cli(['services', 'list', '--json', 'id,description', '--limit', '1']));
+    const updated = json(await cli(['services', 'update', service.id, '--set', 'description=changed by one', '--json', 'id,description']));
+    expect(updated).toEqual({ id: service.id, description: 'changed by one' });
+    const [change] = await history();
+    expect(change).toMatchObject({ entity: 'services', action: 'update', changed: 1 });
+    const undo = await cli(['undo', change!.short, '--yes']);
+    expect(undo.code, undo.stderr).toBe(0);
+    expect(json(await cli(['services', 'get', service.id, '--json', 'description'])).description).toBe(service.description);
+  });
+
+  it('--dry-run --json of one item is the one-item plan, with any of its fields', async () => {
+    const [id] = await bookingIds('CREATED');
+    const seq = await lastEventSeq(emu);
+    expect(json(await cli(['bookings', 'confirm', id!, '--dry-run', '--json', 'id,outcome']))).toEqual([{ id, outcome: 'change' }]);
+    const [service] = json(await cli(['services', 'list', '--json', 'id,description', '--limit', '1']));
+    expect(json(await cli(['services', 'update', service.id, '--set', 'description=dry one', '--dry-run', '--json']))).toEqual([
+      { id: service.id, outcome: 'change', before: { description: service.description }, after: { description: 'dry one' } },
+    ]);
+    expect(await lastEventSeq(emu)).toBe(seq);
+  });
+
+  it('refusals: an unknown id, a policy (its flag named, no resume), a stale --revision (the platform says why); none resumable', async () => {
+    const unknown = await cli(['bookings', 'confirm', '00000000-0000-4000-8000-000000000000']);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toMatch(/^error: no booking has the id 00000000-0000-4000-8000-000000000000\n/);
+
+    const rows = json(await cli(['bookings', 'list', '--all', '--with', 'actions', '--json', 'id,status,allowedActions,multiServiceBookingInfo']));
+    const inside = rows.find((b: { status: string; allowedActions?: { cancel?: boolean }; multiServiceBookingInfo?: { id?: string } }) => !b.multiServiceBookingInfo?.id && ['CREATED', 'CONFIRMED', 'PENDING'].includes(b.status) && b.allowedActions?.cancel === false);
+    expect(inside, 'the demo data has a booking inside its cancellation window').toBeTruthy();
+    const seen = (await history()).length;
+    const policy = await cli(['bookings', 'cancel', inside.id, '--yes']);
+    expect(policy.code).toBe(1);
+    expect(policy.stderr).toMatch(/cannot be canceled: .*booking policy.*\nhint: pass --ignore-policy to cancel it anyway\n$/);
+    expect(policy.stderr).not.toMatch(/--resume/);
+    expect((await history()).length).toBe(seen);
+
+    const [id] = await bookingIds('CREATED');
+    const stale = await cli(['bookings', 'confirm', id!, '--revision', '0']);
+    expect(stale.code).toBe(1);
+    expect(stale.stderr).toMatch(/^error: booking .* was not confirmed: changed by someone else since the plan \(revision 0 -> \d+\).*REVISION_MISMATCH/);
+    expect(stale.stderr).not.toMatch(/--resume/);
+  });
+
+  it("the dashboard's single key is a one-item change in the history, under the verb's command", async () => {
+    const [id] = await bookingIds('CREATED');
+    const { ctx } = createContext({ env: cliEnv(sandbox, emu), signal: new AbortController().signal });
+    const api = await ctx.api();
+    const confirm = uiActions(ctx, api, bookingKeys()).find((a) => a.key === 'c')!;
+    const asked: string[] = [];
+    const io = { confirm: async (q: string) => (asked.push(q), true), progress: () => {} };
+    expect(await confirm.run([id!], io)).toMatch(new RegExp(`^confirmed ${id!.slice(0, 8)} .*revision \\d+$`));
+    expect(asked, 'confirm is not destructive: one row acts at once').toEqual([]);
+    const [change] = await history();
+    expect(change).toMatchObject({ entity: 'bookings', action: 'confirm', changed: 1 });
+    expect(change!.command).toContain(`bookings confirm ${id}`);
+    expect(await confirm.run([id!], io)).toMatch(/is already confirmed; nothing changed$/);
+    const decline = uiActions(ctx, api, bookingKeys()).find((a) => a.key === 'd')!;
+    const [other] = await bookingIds('CREATED');
+    expect(await decline.run([other!], { confirm: async () => false, progress: () => {} })).toBe('canceled: nothing was changed');
+    expect((await history())[0]!.short).toBe(change!.short);
+  });
+});
