@@ -6,12 +6,11 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { listVerb, type ListOptions } from '../shared/verbs.js';
-import { addCriteriaFlags, criteriaFilter, type CriteriaFlags } from './shared/criteria.js';
 import { addMine, listMine } from './shared/mine.js';
-import { ORDER_VIEW } from './shared/view.js';
+import { ORDER_READS } from './shared/reads.js';
 
 const owner = listVerb({
-  view: ORDER_VIEW,
+  ...ORDER_READS,
   description: 'List orders (by status, plan, buyer, payment status), newest first; --mine: your own',
   examples: [
     'sitectl orders list --status ACTIVE,PAUSED',
@@ -19,8 +18,6 @@ const owner = listVerb({
     'sitectl orders list --buyer ada.abbott@example.com --all --ndjson',
     'sitectl orders list --mine',
   ],
-  flags: (cmd) => addCriteriaFlags(cmd),
-  extra: async (opts, ctx) => ({ filter: await criteriaFilter(opts as CriteriaFlags, ctx) }),
 });
 
 export const run = owner.run;
