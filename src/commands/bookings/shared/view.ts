@@ -61,8 +61,9 @@ export function bookingColumns(zone?: string): Column<BookingRow>[] {
     { key: 'staff', get: (b) => b.bookedEntity?.slot?.resource?.name ?? '', priority: 3 },
     { key: 'payment', get: (b) => b.paymentStatus ?? '', priority: 4 },
     { key: 'revision', align: 'right', priority: 5 },
-    // Last, so the piped columns before it keep their places; dropped before payment on a narrow terminal.
-    { key: 'email', get: (b) => b.contactDetails?.email ?? '', min: 12, priority: 4 },
+    // Last, so the piped columns before it keep their places; dropped before payment on a narrow terminal, never
+    // cut (a cut address is of no use, and key columns would give way to it).
+    { key: 'email', get: (b) => b.contactDetails?.email ?? '', fit: 'whole', priority: 4 },
   ];
 }
 
