@@ -371,7 +371,7 @@ export function exportVerb<E>(spec: ReadSpec<E>): Verb<ExportOptions> {
         .command('export')
         .description(`Write every ${view.noun.one} (or those matching) as NDJSON, CSV or JSON, streaming in constant memory`)
         .option('--sort <field[:asc|desc]>', 'sort keys, comma-separated')
-        .addHelpText('after', `\nExamples:\n  sitectl ${noun} export --ndjson > ${noun}.ndjson\n  sitectl ${noun} export --csv > ${noun}.csv\n  sitectl ${noun} export --csv id --where id=<id>`);
+        .addHelpText('after', `\nExamples:\n  sitectl ${noun} export --ndjson > ${noun}.ndjson\n  sitectl ${noun} export --csv > ${noun}.csv\n  sitectl ${noun} export --json id`);
       addSelectionFlags(cmd, spec as ReadSpec<unknown>);
       spec.rowFlags?.(cmd);
       addFormatFlags(cmd).action(async (o: ExportOptions) => {
