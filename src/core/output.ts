@@ -4,7 +4,8 @@
  * - `--json [fields]`: a JSON array (or one object for a single record); no field list = every field, a
  *   comma-separated list = only those (dotted paths reach into nested objects).
  * - `--ndjson`: one JSON object per line, streamed as records arrive (constant memory).
- * - `--csv`: a header row of column keys, then RFC 4180 quoted rows, ISO dates.
+ * - `--csv [fields]`: a header row of column keys, then RFC 4180 quoted rows, ISO dates; a field list picks the
+ *   columns (a column's key uses that column's cell, any other field the value at its dotted path).
  * - otherwise on a TTY: an aligned table with a bold header when colour is on, fitted to the terminal width by
  *   the one column engine (core/columns.ts), times by the one time rule (core/when.ts: `Thu 22:00`,
  *   `11-26 22:00`, or the date);
@@ -26,13 +27,13 @@ export type OutputFormat =
   | { kind: 'table' }
   | { kind: 'json'; fields?: string[] }
   | { kind: 'ndjson' }
-  | { kind: 'csv' };
+  | { kind: 'csv'; fields?: string[] };
 
 /** The parsed values of the flags `addFormatFlags` declares (Commander option values). */
 export interface FormatFlags {
   json?: string | boolean;
   ndjson?: boolean;
-  csv?: boolean;
+  csv?: string | boolean;
 }
 
 /** One column of a table, TSV or CSV view. */
@@ -61,6 +62,8 @@ export interface Column<T> {
   fit?: 'cut' | 'whole';
   /** Narrowest width of a `cut` column, in display cells (default 10). */
   min?: number;
+  /** Display width in a streamed table (rows printed as they arrive, {@link PrintOptions.stream}); default the header's. */
+  width?: number;
 }
 
 /** How `column` behaves in the column engine, under `header`; `time`: its cells are times (never cut). */
@@ -81,48 +84,51 @@ export type FieldChecker = (path: string) => { ok: true } | { ok: false; known: 
 
 export type Records<T> = Iterable<T> | AsyncIterable<T>;
 
-/** Declares `--json [fields]`, `--ndjson` and `--csv` on `cmd` (call once per command that prints records). */
+/** Declares `--json [fields]`, `--ndjson` and `--csv [fields]` on `cmd` (call once per command that prints records). */
 export function addFormatFlags(cmd: Command): Command {
   return cmd
     .option('--json [fields]', 'print JSON; optionally only these comma-separated fields (e.g. --json id,name)')
     .option('--ndjson', 'print one JSON object per line (streams)')
-    .option('--csv', 'print CSV with a header row');
+    .option('--csv [fields]', 'print CSV with a header row; optionally only these comma-separated fields (e.g. --csv id,name)');
 }
 
 const FIELD_LIST = /^[A-Za-z_$][\w$]*(\.[\w$]+)*(,[A-Za-z_$][\w$]*(\.[\w$]+)*)*$/;
 
 /**
- * Turns the format flags into an OutputFormat, checking every `--json` field with `check` (when given).
+ * Turns the format flags into an OutputFormat, checking every `--json` and `--csv` field with `check` (when
+ * given). A `--csv` field may also name one of `columns` (the keys of the command's columns, e.g. a booking's
+ * `email`), whose cells it then prints.
  * @throws UserError (exit 2) when more than one format is asked for, the field list is malformed, or a field is
  *   unknown (the message lists the valid ones)
  */
-export function resolveFormat(opts: FormatFlags, check?: FieldChecker): OutputFormat {
-  const chosen = [opts.json !== undefined && opts.json !== false, Boolean(opts.ndjson), Boolean(opts.csv)].filter(Boolean);
+export function resolveFormat(opts: FormatFlags, check?: FieldChecker, more: { columns?: readonly string[] } = {}): OutputFormat {
+  const given = (v: string | boolean | undefined) => v !== undefined && v !== false;
+  const chosen = [given(opts.json), Boolean(opts.ndjson), given(opts.csv)].filter(Boolean);
   if (chosen.length > 1) throw new UserError('choose one of --json, --ndjson and --csv');
   if (opts.ndjson) return { kind: 'ndjson' };
-  if (opts.csv) return { kind: 'csv' };
+  if (opts.csv === true) return { kind: 'csv' };
+  if (typeof opts.csv === 'string') return { kind: 'csv', fields: fieldList('--csv', opts.csv, check, more.columns) };
   if (opts.json === true) return { kind: 'json' };
-  if (typeof opts.json === 'string') {
-    const spec = opts.json.replace(/\s+/g, '');
-    if (!FIELD_LIST.test(spec)) {
-      throw new UserError(
-        `--json takes comma-separated field names, got '${opts.json}'`,
-        `write --json=id,name, or put --json after the command's arguments`,
-      );
-    }
-    const fields = spec.split(',');
-    for (const field of fields) {
-      const found = check?.(field);
-      if (found && !found.ok) {
-        throw new UserError(
-          `unknown field "${field}" for --json${found.suggestion ? `; did you mean "${found.suggestion}"?` : ''}`,
-          `valid fields: ${found.known.join(', ')}`,
-        );
-      }
-    }
-    return { kind: 'json', fields };
-  }
+  if (typeof opts.json === 'string') return { kind: 'json', fields: fieldList('--json', opts.json, check) };
   return { kind: 'table' };
+}
+
+/** The fields of `--json a,b` or `--csv a,b`, each checked. @throws UserError (exit 2) as {@link resolveFormat} */
+function fieldList(flag: string, text: string, check: FieldChecker | undefined, columns: readonly string[] = []): string[] {
+  const spec = text.replace(/\s+/g, '');
+  if (!FIELD_LIST.test(spec)) {
+    throw new UserError(`${flag} takes comma-separated field names, got '${text}'`, `write ${flag}=id,name, or put ${flag} after the command's arguments`);
+  }
+  const fields = spec.split(',');
+  for (const field of fields) {
+    if (columns.includes(field)) continue;
+    const found = check?.(field);
+    if (found && !found.ok) {
+      const known = columns.length ? [...new Set([...columns, ...found.known])] : found.known;
+      throw new UserError(`unknown field "${field}" for ${flag}${found.suggestion ? `; did you mean "${found.suggestion}"?` : ''}`, `valid fields: ${known.join(', ')}`);
+    }
+  }
+  return fields;
 }
 
 /** A checker over a fixed list of top-level field names (reports, plans); dotted paths below them pass. */
@@ -146,6 +152,17 @@ export function pickFields(record: unknown, fields: readonly string[]): Record<s
 export interface PrintOptions {
   now?: Date;
   zone?: string;
+  /**
+   * Rows arrive over time and may never end (a followed feed): the terminal table is printed a row at a time
+   * under its header, each column as wide as its `width` (or its header), instead of being collected first.
+   */
+  stream?: boolean;
+  /**
+   * `--json` wraps the rows in an object with more keys beside them (`services search`: `{services,
+   * aggregationData}`): `key` holds the rows, `extra` the other keys. A field list applies to each row; when it
+   * names keys of `extra`, only the keys named are printed (`--json aggregationData`).
+   */
+  envelope?: { key: string; extra: Record<string, unknown> };
 }
 
 /**
@@ -164,20 +181,25 @@ export async function printRecords<T>(
     case 'json': {
       const all: T[] = [];
       for await (const r of records) all.push(r);
-      const out = format.fields ? all.map((r) => pickFields(r, format.fields!)) : all;
-      await writeOut(io, JSON.stringify(out, null, 2) + '\n');
+      await writeOut(io, JSON.stringify(jsonOf(all, format.fields, opts.envelope), null, 2) + '\n');
       return;
     }
     case 'ndjson':
       for await (const r of records) await writeOut(io, JSON.stringify(r) + '\n');
       return;
-    case 'csv':
-      await writeOut(io, columns.map((c) => csvCell(c.key)).join(',') + '\n');
-      for await (const r of records) await writeOut(io, columns.map((c) => csvCell(plain(cellValue(r, c)))).join(',') + '\n');
+    case 'csv': {
+      const shown = csvColumns(columns, format.fields);
+      await writeOut(io, shown.map((c) => csvCell(c.key)).join(',') + '\n');
+      for await (const r of records) await writeOut(io, shown.map((c) => csvCell(plain(cellValue(r, c)))).join(',') + '\n');
       return;
+    }
     case 'table':
       if (!io.isStdoutTTY) {
         for await (const r of records) await writeOut(io, columns.map((c) => tsvCell(plain(cellValue(r, c)))).join('\t') + '\n');
+        return;
+      }
+      if (opts.stream) {
+        await streamTable(io, records, columns, opts);
         return;
       }
       {
@@ -188,6 +210,33 @@ export async function printRecords<T>(
       }
       return;
   }
+}
+
+/** What `--json [fields]` prints for `rows`: the array (each row picked), or the envelope around it. */
+function jsonOf<T>(rows: readonly T[], fields: readonly string[] | undefined, envelope: PrintOptions['envelope']): unknown {
+  const own = envelope ? [envelope.key, ...Object.keys(envelope.extra)] : [];
+  const isOwn = (f: string) => own.includes(f.split('.')[0]!);
+  const rowFields = fields?.filter((f) => !isOwn(f));
+  const picked = rowFields?.length ? rows.map((r) => pickFields(r, rowFields)) : rows;
+  if (!envelope) return picked;
+  const named = fields?.filter(isOwn) ?? [];
+  if (named.length === 0) return { [envelope.key]: picked, ...envelope.extra };
+  // Only the keys named: the rows when their key or any of their fields is, and the extra keys named.
+  const withRows = rowFields!.length > 0 || named.includes(envelope.key);
+  return { ...(withRows ? { [envelope.key]: picked } : {}), ...pickFields(envelope.extra, named.filter((f) => f !== envelope.key)) };
+}
+
+/**
+ * The format of a command whose rows, piped without a format flag, are NDJSON rather than TSV (an event feed,
+ * the per-item results of a bulk create): `table` off a terminal becomes `ndjson`; anything else is kept.
+ */
+export function ndjsonWhenPiped(io: IOStreams, format: OutputFormat): OutputFormat {
+  return format.kind === 'table' && !io.isStdoutTTY ? { kind: 'ndjson' } : format;
+}
+
+/** The columns `--csv [fields]` prints: all of them, or per field the column with that key, else its path. */
+function csvColumns<T>(columns: readonly Column<T>[], fields: readonly string[] | undefined): readonly Column<T>[] {
+  return fields ? fields.map((f) => columns.find((c) => c.key === f) ?? { key: f }) : columns;
 }
 
 /**
@@ -211,6 +260,7 @@ export async function printRecord<T>(
       await writeOut(io, JSON.stringify(record) + '\n');
       return;
     case 'csv': {
+      // A field list picks from the record's own fields (or the columns' keys) in printRecords.
       const columns = opts.columns ?? flatten(record).map(([k]) => ({ key: k }) as Column<T>);
       await printRecords(io, format, [record], columns, opts);
       return;
@@ -350,6 +400,32 @@ async function renderTable<T>(io: IOStreams, records: readonly T[], columns: rea
   const plan = planColumns(shapes, cells, width);
   const lines = [style(io, 'bold', cutText(planHeader(plan, shapes), width)), ...cells.map((row) => cutText(planLine(plan, shapes, row), width))];
   return lines.join('\n') + '\n';
+}
+
+/**
+ * A table printed as its rows arrive (a followed feed on a terminal): the header (bold when colour is on), then
+ * each row at once, every column as wide as its `width` (or its header), cut with `…` past it, cut at the
+ * terminal's edge; times by the time rule, ids short.
+ */
+async function streamTable<T>(io: IOStreams, records: Records<T>, columns: readonly Column<T>[], opts: PrintOptions): Promise<void> {
+  const { cutText, displayWidth, fitText } = await import('./columns.js');
+  const headers = columns.map((c) => c.header ?? c.key.toUpperCase());
+  const widths = columns.map((c, i) => c.width ?? displayWidth(headers[i]!));
+  const edge = Math.max(20, io.columns);
+  const line = (cells: readonly string[]) => cutText(cells.map((t, i) => fitText(t, widths[i]!, columns[i]!.align)).join('  ').trimEnd(), edge);
+  let header = false;
+  for await (const r of records) {
+    if (!header) {
+      await writeOut(io, style(io, 'bold', line(headers)) + '\n');
+      header = true;
+    }
+    const cells: string[] = [];
+    for (const c of columns) {
+      const text = await human(cellValue(r, c), opts.now ?? new Date(), { zone: opts.zone });
+      cells.push(c.id ? text.slice(0, SHORT_ID_LENGTH) : text);
+    }
+    await writeOut(io, line(cells) + '\n');
+  }
 }
 
 /**

@@ -57,7 +57,8 @@ export function register(parent: Command, ctx: Context): void {
 
 /** @throws UserError (exit 2) for fewer than 2 or more than 6 services or bad times; (exit 1) unknown service */
 export async function run(opts: MultislotOptions, ctx: Context): Promise<void> {
-  const format = resolveFormat(opts, schemaChecker(SlotSchema, ctx.flags.allowUnknownFields));
+  // `--csv` may name the table's columns too (`--csv start,service`).
+  const format = resolveFormat(opts, schemaChecker(SlotSchema, ctx.flags.allowUnknownFields), { columns: columns('UTC', new Map()).map((c) => c.key) });
   const given = opts.service ?? [];
   if (given.length < 2 || given.length > MAX_MULTISLOT) throw new UserError(`give 2 to ${MAX_MULTISLOT} services with --service, in the order they follow`);
   const tz = tzFlag(opts.tz);

@@ -108,7 +108,8 @@ export function register(parent: Command, ctx: Context): void {
  * @throws UserError (exit 2) for bad flags; (exit 1) for an unknown service; ApiError from the platform
  */
 export async function run(opts: SlotsOptions, ctx: Context): Promise<void> {
-  const format = resolveFormat(opts, schemaChecker(SlotSchema, ctx.flags.allowUnknownFields));
+  // `--csv` may name the table's columns too (`--csv start,staff`).
+  const format = resolveFormat(opts, schemaChecker(SlotSchema, ctx.flags.allowUnknownFields), { columns: slotColumns('UTC').map((c) => c.key) });
   const tz = tzFlag(opts.tz);
   const perDay = opts.slotsPerDay !== undefined ? parseCount(opts.slotsPerDay, '--slots-per-day', 1, 1000) : undefined;
   const api = await ctx.api();

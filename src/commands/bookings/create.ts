@@ -17,7 +17,7 @@ import { PartialFailureError, UserError } from '../../core/errors.js';
 import { parseCount } from '../../core/numbers.js';
 import { readSource } from '../../core/input.js';
 import { success } from '../../core/log.js';
-import { addFormatFlags, fieldsChecker, type FormatFlags, printRecord, printValue, resolveFormat } from '../../core/output.js';
+import { addFormatFlags, type Column, fieldsChecker, type FormatFlags, ndjsonWhenPiped, printRecord, printRecords, printValue, resolveFormat } from '../../core/output.js';
 import { oneLine } from '../../core/text.js';
 import { serviceOf, staffOf } from '../services/shared/lookup.js';
 import { checkFileFields } from '../shared/fields.js';
@@ -78,7 +78,8 @@ export function register(parent: Command, ctx: Context): void {
 
 /**
  * Creates the booking (flags) or bookings (`--file`). Piped, a single booking prints its id; many print one
- * NDJSON line per booking (`{index, id, status}` or `{index, error}`).
+ * row per booking (`{index, id, status}` or `{index, error}`) through the exporter: NDJSON when piped, a table on
+ * a terminal, `--csv [fields]`, or with `--json [fields]` the object `{results, total, created, failed}`.
  * @throws UserError (exit 2) for bad flags, times or file; (exit 1) for an unknown service; PartialFailureError
  *   (exit 3) when some bookings of a file were refused; ApiError for a refused single booking (its code: 409
  *   SLOT_NOT_AVAILABLE / SESSION_CAPACITY_EXCEEDED, 428 BOOKING_POLICY_VIOLATION, 404 SESSION_NOT_FOUND, ...)
@@ -181,15 +182,32 @@ async function readFile(opts: CreateOptions, ctx: Context): Promise<CreateInfo[]
   });
 }
 
+/** One booking of a `--file` as the command reports it: its line (from 1), and its id and status or the error. */
+interface CreateResult {
+  index: number;
+  id?: string;
+  status?: string;
+  error?: string;
+}
+
+const RESULT_FIELDS = ['index', 'id', 'status', 'error'];
+const RESULT_COLUMNS: Column<CreateResult>[] = [
+  { key: 'index', header: '#', align: 'right' },
+  { key: 'id', noTruncate: true },
+  { key: 'status' },
+  { key: 'error' },
+];
+
 async function createMany(opts: CreateOptions, ctx: Context): Promise<void> {
-  // The summary's fields with --json; else one NDJSON line per booking.
-  const format = resolveFormat({ json: opts.json }, fieldsChecker(['total', 'created', 'failed', 'results']));
+  // One row per booking: NDJSON when piped (and with --ndjson), a table on a terminal, --csv [fields]; --json
+  // wraps the rows as `results` beside the summary's counts.
+  const format = ndjsonWhenPiped(ctx.io, resolveFormat(opts, fieldsChecker([...RESULT_FIELDS, 'total', 'created', 'failed', 'results']), { columns: RESULT_FIELDS }));
   const infos = await readFile(opts, ctx);
   // More than one booking is a change to many: it asks first (--yes off a terminal), as every bulk verb does.
   const scope = infos.length > 1 ? 'many' : 'one';
   await confirmChange(ctx, opts, REVERSIBLE, scope, `Create ${infos.length} booking${infos.length === 1 ? '' : 's'} from ${opts.file}?`, `creating ${infos.length} bookings from ${opts.file}`);
   const api = await ctx.api();
-  const results: Array<{ index: number; id?: string; status?: string; error?: string }> = [];
+  const results: CreateResult[] = [];
   for (let at = 0; at < infos.length; at += MAX_BULK_CREATE) {
     const chunk = infos.slice(at, at + MAX_BULK_CREATE);
     const reply = await bookings.bulkCreateBooking(api, { createBookingsInfo: chunk as never, returnFullEntity: true }, { signal: ctx.signal });
@@ -200,8 +218,8 @@ async function createMany(opts: CreateOptions, ctx: Context): Promise<void> {
     }
   }
   const failed = results.filter((r) => r.error);
-  if (format.kind === 'json') await printValue(ctx.io, format, { total: results.length, created: results.length - failed.length, failed: failed.length, results });
-  else for (const r of results) ctx.io.stdout.write(`${JSON.stringify(r)}\n`);
+  const envelope = { key: 'results', extra: { total: results.length, created: results.length - failed.length, failed: failed.length } };
+  await printRecords(ctx.io, format, results, RESULT_COLUMNS, { now: ctx.now(), envelope });
   success(ctx.io, `Created ${results.length - failed.length} of ${results.length} bookings`);
   if (failed.length) {
     throw new PartialFailureError(`${failed.length} of ${results.length} bookings were refused (first: booking ${failed[0]!.index}, ${oneLine(failed[0]!.error ?? '')})`, 'fix those lines and create them again; the others exist now');

@@ -12,6 +12,7 @@ const VERBS: readonly VerbEntry[] = [
   { names: ['list', 'ls'], load: () => import('./list.js') },
   { names: ['get', 'view'], load: () => import('./get.js') },
   { names: ['count'], load: () => import('./count.js') },
+  { names: ['export'], load: () => import('./export.js') },
   { names: ['create'], load: () => import('./create.js') },
   { names: ['confirm'], load: () => import('./confirm.js') },
   { names: ['decline'], load: () => import('./decline.js') },

@@ -1,9 +1,9 @@
 /**
- * `sitectl members <verb>`: the site's members directory (docs/wire.md §13, docs/members.md "State table", docs/wire.md §18; docs/members.md "The CLI's bulk runs"). list
- * and get come from the shared verb factories over the members query (FULL fieldset); approve, block,
- * disconnect, mute and unmute are shared transition verbs (one member, or many through the entity bulk engine:
- * approve and block as the platform's by-filter jobs); delete is the shared delete verb; export streams every
- * member as NDJSON or CSV. `me` is the signed-in member (member tokens, `sitectl login`).
+ * `sitectl members <verb>`: the site's members directory (docs/wire.md §13, docs/members.md "State table", docs/wire.md §18; docs/members.md "The CLI's bulk runs"). list,
+ * get, count and export come from the shared verb factories over the members query (FULL fieldset; export
+ * streams every member as NDJSON, CSV or JSON); approve, block, disconnect, mute and unmute are shared
+ * transition verbs (one member, or many through the entity bulk engine: approve and block as the platform's
+ * by-filter jobs); delete is the shared delete verb. `me` is the signed-in member (member tokens, `sitectl login`).
  */
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
@@ -13,6 +13,7 @@ import { nounExamples, registerVerbs, type Invocation, type VerbEntry } from '..
 const VERBS: readonly VerbEntry[] = [
   { names: ['list', 'ls'], load: () => import('./list.js') },
   { names: ['get', 'view'], load: () => import('./get.js') },
+  { names: ['count'], load: () => import('./count.js') },
   { names: ['me'], load: () => import('./me.js') },
   { names: ['create'], load: () => import('./create.js') },
   { names: ['update'], load: () => import('./update.js') },

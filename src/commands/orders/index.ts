@@ -11,6 +11,8 @@ import { nounExamples, registerVerbs, type Invocation, type VerbEntry } from '..
 const VERBS: readonly VerbEntry[] = [
   { names: ['list', 'ls'], load: () => import('./list.js') },
   { names: ['get', 'view'], load: () => import('./get.js') },
+  { names: ['count'], load: () => import('./count.js') },
+  { names: ['export'], load: () => import('./export.js') },
   { names: ['pause'], load: () => import('./pause.js') },
   { names: ['resume'], load: () => import('./resume.js') },
   { names: ['cancel'], load: () => import('./cancel.js') },

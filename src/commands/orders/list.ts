@@ -6,13 +6,12 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { listVerb, type ListOptions } from '../shared/verbs.js';
-import { addCriteriaFlags, criteriaFilter, type CriteriaFlags } from './shared/criteria.js';
 import { addMine, listMine } from './shared/mine.js';
-import { ORDER_VIEW } from './shared/view.js';
+import { ORDER_READS } from './shared/reads.js';
 
 const owner = listVerb({
+  ...ORDER_READS,
   keys: async () => (await import('./shared/transitions.js')).orderKeys(),
-  view: ORDER_VIEW,
   description: 'List orders (by status, plan, buyer, payment status), newest first; --mine: your own',
   examples: [
     'sitectl orders list --status ACTIVE,PAUSED',
@@ -20,8 +19,6 @@ const owner = listVerb({
     'sitectl orders list --buyer ada.abbott@example.com --all --ndjson',
     'sitectl orders list --mine',
   ],
-  flags: (cmd) => addCriteriaFlags(cmd),
-  extra: async (opts, ctx) => ({ filter: await criteriaFilter(opts as CriteriaFlags, ctx) }),
 });
 
 export const run = owner.run;

@@ -10,6 +10,8 @@ import { nounExamples, registerVerbs, type Invocation, type VerbEntry } from '..
 const VERBS: readonly VerbEntry[] = [
   { names: ['list', 'ls'], load: () => import('./list.js') },
   { names: ['get', 'view'], load: () => import('./get.js') },
+  { names: ['count'], load: () => import('./count.js') },
+  { names: ['export'], load: () => import('./export.js') },
   { names: ['create'], load: () => import('./create.js') },
   { names: ['update'], load: () => import('./update.js') },
   { names: ['archive'], load: () => import('./archive.js') },

@@ -1,11 +1,5 @@
 /** `sitectl services count [--filter JSON] [--where f=v]...` (docs/wire.md §14 "POST /v2/services/count"). */
-import { serviceOps } from '../../api/services.js';
 import { countVerb } from '../shared/verbs.js';
-import { SERVICE_VIEW } from './shared/view.js';
+import { SERVICE_READS } from './shared/reads.js';
 
-export const { register, run } = countVerb({
-  view: SERVICE_VIEW,
-  op: serviceOps.countServices,
-  request: (filter) => ({ filter: filter ?? {} }),
-  read: (reply) => reply.count,
-});
+export const { register, run } = countVerb(SERVICE_READS);

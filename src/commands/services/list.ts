@@ -3,10 +3,10 @@
  * services query with offset paging (docs/wire.md §14 "POST /v2/services/query", §12).
  */
 import { listVerb } from '../shared/verbs.js';
-import { SERVICE_VIEW } from './shared/view.js';
+import { SERVICE_READS } from './shared/reads.js';
 
 export const { register, run } = listVerb({
-  view: SERVICE_VIEW,
+  ...SERVICE_READS,
   description: 'List services (filter, sort, limit or all)',
   examples: [
     'sitectl services list --where type=CLASS --sort name',

@@ -14,9 +14,10 @@ import { UserError } from '../../core/errors.js';
 import { collect } from '../../core/filters.js';
 import { parseCount } from '../../core/numbers.js';
 import { notice, style } from '../../core/log.js';
-import { addFormatFlags, pickFields, printRecords, printValue, type FormatFlags } from '../../core/output.js';
-import { checkField } from '../shared/fields.js';
-import { addFilterFlags, formatOf } from '../shared/verbs.js';
+import { addFormatFlags, printRecords, printValue, resolveFormat, writeOut, type FormatFlags } from '../../core/output.js';
+import { escapeControl } from '../../core/text.js';
+import { checkField, schemaChecker } from '../shared/fields.js';
+import { addFilterFlags } from '../shared/verbs.js';
 import { filterOf, sortOf, type FilterFlags } from '../shared/entity-view.js';
 import { SERVICE_COLUMNS, SERVICE_VIEW } from './shared/view.js';
 
@@ -24,6 +25,8 @@ const SCALARS = ['MIN', 'MAX', 'COUNT_DISTINCT'];
 const INTERVALS = ['YEAR', 'MONTH', 'WEEK', 'DAY', 'HOUR', 'MINUTE', 'SECOND'];
 const BUCKET_HEADERS: Record<string, string> = { VALUE: 'VALUE', RANGE: 'RANGE', SCALAR: 'SCALAR', DATE_HISTOGRAM: 'DATE' };
 const FIELD = /^[A-Za-z_]\w*(\.\w+)*$/;
+/** The keys of `--json`'s object besides each service's fields. */
+const ENVELOPE = ['services', 'aggregationData'];
 
 export interface SearchOptions extends FilterFlags, FormatFlags {
   text?: string;
@@ -109,14 +112,17 @@ export function aggregationRows(r: AggregationResult): AggregationRow[] {
 }
 
 /**
- * Runs the search. `--json` prints `{services, aggregationData}` (a field list applies to each service). On a
+ * Runs the search. `--json` prints `{services, aggregationData}` (a field list applies to each service; naming
+ * `aggregationData` or `services` prints only the keys named, core/output.ts `envelope`). On a
  * terminal the services table is followed by one small table per aggregation; piped, the same sections as TSV
  * (a blank line, then `aggregation<TAB>bucket<TAB>count` rows). `--ndjson` and `--csv` print the services only
  * and say so on stderr when aggregations were asked.
  * @throws UserError (exit 2) for a bad flag, aggregation spec or unknown field, before any request
  */
 export async function run(opts: SearchOptions, ctx: Context): Promise<void> {
-  const format = formatOf(ctx, SERVICE_VIEW, opts);
+  // `--json` wraps the services beside `aggregationData`; a field list may name either key (--json aggregationData).
+  const fields = schemaChecker(SERVICE_VIEW.schema, ctx.flags.allowUnknownFields);
+  const format = resolveFormat(opts, (path) => (ENVELOPE.includes(path.split('.')[0]!) ? { ok: true } : fields(path)), { columns: SERVICE_COLUMNS.map((c) => c.key) });
   const filter = filterOf(ctx, SERVICE_VIEW, opts);
   const sort = sortOf(ctx, SERVICE_VIEW, opts.sort);
   const aggregations = opts.agg.map(parseAggregation);
@@ -148,12 +154,8 @@ export async function run(opts: SearchOptions, ctx: Context): Promise<void> {
   }
   const aggregationData = first.aggregationData ?? { results: [] };
 
-  if (format.kind === 'json') {
-    await printValue(ctx.io, { kind: 'json' }, { services: format.fields ? found.map((s) => pickFields(s, format.fields!)) : found, aggregationData });
-    return;
-  }
-  await printRecords(ctx.io, format, found, SERVICE_COLUMNS, { now: ctx.now() });
-  if (aggregationData.results.length === 0) return;
+  await printRecords(ctx.io, format, found, SERVICE_COLUMNS, { now: ctx.now(), envelope: { key: 'services', extra: { aggregationData } } });
+  if (aggregationData.results.length === 0 || format.kind === 'json') return;
   if (format.kind !== 'table') {
     notice(ctx.io, 'aggregations are printed with --json, on a terminal, or in the piped table output; not with --ndjson or --csv');
     return;
@@ -161,7 +163,7 @@ export async function run(opts: SearchOptions, ctx: Context): Promise<void> {
   for (const result of aggregationData.results) {
     const title = `${result.name ?? result.type} (${result.type} of ${result.fieldPath})`;
     if (ctx.io.isStdoutTTY) {
-      ctx.io.stdout.write(`\n${style(ctx.io, 'bold', title)}\n`);
+      await writeOut(ctx.io, `\n${style(ctx.io, 'bold', escapeControl(title))}\n`);
       await printRecords(ctx.io, format, aggregationRows(result), [
         { key: 'bucket', header: BUCKET_HEADERS[result.type] ?? 'VALUE' },
         { key: 'count', header: result.type === 'SCALAR' ? 'RESULT' : 'COUNT', align: 'right' },

@@ -84,9 +84,13 @@ export interface Verb<O> {
   run(opts: O, ctx: Context): Promise<void>;
 }
 
-/** The format flags resolved, with `--json` fields checked against the entity schema. */
-export function formatOf(ctx: Context, view: EntityView<unknown>, flags: FormatFlags) {
-  return resolveFormat(flags, schemaChecker(view.schema, ctx.flags.allowUnknownFields));
+/**
+ * The format flags resolved, with `--json` and `--csv` fields checked against the entity schema (`--csv` may also
+ * name the keys of `columns`, default the view's).
+ * @throws UserError (exit 2) as resolveFormat
+ */
+export function formatOf(ctx: Context, view: EntityView<unknown>, flags: FormatFlags, columns: readonly Column<never>[] = view.columns) {
+  return resolveFormat(flags, schemaChecker(view.schema, ctx.flags.allowUnknownFields), { columns: columns.map((c) => c.key) });
 }
 
 /** A full id from what the user typed (a unique prefix is enough; see ids.ts). */

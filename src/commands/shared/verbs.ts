@@ -1,9 +1,14 @@
 /**
  * The verbs every entity noun has, built from its family table and a view (docs/architecture.md "Layout and dependency direction"; cli/cli's
- * Options + runF seam): `list`, `get` and `count`. Each factory declares the flags, turns them into an Options
- * value, and returns `run(opts, ctx)`, which validates every flag (format, fields, filter, sort) before the
- * first request and prints through the one exporter of core/output.
+ * Options + runF seam): `list`, `get`, `count` and `export`. Each factory declares the flags, turns them into an
+ * Options value, and returns `run(opts, ctx)`, which validates every flag (format, fields, filter, sort) before
+ * the first request and prints through the one exporter of core/output.
+ *
+ * The read verbs (`list`, `count`, `export`) come from one declaration of the noun, its {@link ReadSpec}: the
+ * same selection flags (`--filter`, `--where` and the noun's own, such as `--status`) on each, read the same way,
+ * so a noun that lists also counts and exports what it lists.
  */
+import v8 from 'node:v8';
 import type { Command } from 'commander';
 import type { ApiClient } from '../../api/client.js';
 import { invoke, type Operation, type RequestOf, type ReplyOf } from '../../api/family.js';
@@ -52,23 +57,96 @@ export interface ListOptions extends FilterFlags, FormatFlags {
   [extra: string]: unknown;
 }
 
-export interface ListSpec<E> {
+/** The platform's count call of a noun, for {@link countVerb}; made with {@link countCall}. */
+export interface CountCall {
+  count(api: ApiClient, filter: Filter | undefined, signal: AbortSignal): Promise<number>;
+}
+
+/** A {@link CountCall} from an operation of the family table, its request for a (wire-form) filter and its reply's number. */
+export function countCall<Op extends Operation>(op: Op, request: (filter: Filter | undefined) => RequestOf<Op>, read: (reply: ReplyOf<Op>) => number): CountCall {
+  return { count: async (api, filter, signal) => read(await invoke(api, op, request(filter), { signal })) };
+}
+
+/**
+ * What a noun declares once for its read verbs (`list`, `count`, `export`): the view, the list operation, and
+ * how the noun's own flags select. Each read verb declares the same selection flags and reads them the same way.
+ */
+export interface ReadSpec<E> {
   view: EntityView<E>;
   /** The list operation (default: the view's query). */
   op?: ListOperation;
+  /** `--sort` when none is given (e.g. `startDate` for bookings); default: the platform's order. */
+  defaultSort?: string;
+  /** The noun's own selection flags (e.g. `--status`), on list, count and export alike. */
+  flags?(cmd: Command): void;
+  /** Flags that shape the rows rather than select them (`--with`, `--fieldset`): on list and export only. */
+  rowFlags?(cmd: Command): void;
+  /** The filter conditions and request fields the noun's own flags add. */
+  extra?(opts: ListOptions, ctx: Context): NounExtra | Promise<NounExtra>;
+  /** Columns for this run (e.g. times shown in `--tz`); default: the view's. */
+  columns?(opts: ListOptions): Column<E>[];
+  /** The platform's count call; without one, `count` reads the list (see {@link countVerb}). */
+  count?: CountCall;
+  /** The columns of `export --csv` when they differ from the list's (members: the member flattened). */
+  exportColumns?: Column<E>[];
+  /** Entities per request of `export` (default: the most the list operation takes). */
+  exportPage?: number;
+}
+
+export interface ListSpec<E> extends ReadSpec<E> {
   description: string;
   examples: string[];
   /** Rows shown without --limit/--all. */
   defaultLimit?: number;
-  /** `--sort` when none is given (e.g. `startDate` for bookings); default: the platform's order. */
-  defaultSort?: string;
-  /** Extra flags of this noun's list (e.g. `--status`), and the filter and request fields they add. */
-  flags?(cmd: Command): void;
-  extra?(opts: ListOptions, ctx: Context): NounExtra | Promise<NounExtra>;
-  /** Columns for this run (e.g. times shown in `--tz`); default: the view's. */
-  columns?(opts: ListOptions): Column<E>[];
   /** The single-key actions of `--interactive`, from the noun's verb declarations (loaded on first use). */
   keys?(): Promise<KeyedVerb[]>;
+}
+
+/** What a read verb selects: the checked filter (schema form), the request fields, and whether nothing can match. */
+export interface Selection {
+  filter: Filter | undefined;
+  /** The request fields of the noun's own flags (and of the filter, for a list that takes parameters). */
+  extra: Record<string, unknown> | undefined;
+  /** Every request field sent: the view's, then {@link extra}. */
+  params: Record<string, unknown> | undefined;
+  /** The conditions exclude each other (a list that takes parameters): nothing is asked. */
+  none: boolean;
+}
+
+/**
+ * The selection of a read verb: `--filter`/`--where` ANDed with the noun's own flags, and for a list that takes
+ * parameters instead of a filter, the filter as its parameters.
+ * @throws UserError (exit 2) for a bad flag, filter or field
+ */
+async function selectionOf(spec: ReadSpec<unknown>, opts: ListOptions, ctx: Context): Promise<Selection> {
+  const view = spec.view;
+  const extra = (await spec.extra?.(opts, ctx)) ?? {};
+  const filter = combinedFilter(ctx, view, opts, extra);
+  // A list that takes parameters instead of a filter is sent the filter as its parameters.
+  const selected = listParamsOf(view, filter);
+  const own = extra.params || selected ? { ...extra.params, ...selected } : undefined;
+  const params = view.params || own ? { ...view.params, ...own } : undefined;
+  return { filter, extra: own, params, none: selected === null };
+}
+
+/**
+ * `--sort` checked for the list operation.
+ * @throws UserError (exit 2) for an unknown field, several keys where the platform sorts by one, or any sort
+ *   where it takes none
+ */
+function sortFor(ctx: Context, spec: ReadSpec<unknown>, given: string | undefined) {
+  const view = spec.view;
+  const sort = sortOf(ctx, view, given ?? spec.defaultSort);
+  const op = spec.op ?? view.query;
+  if (sort && sort.length > 1 && op.paging.singleSort) throw new UserError(`--sort: ${view.noun.many} sort by one field, got ${sort.length}`);
+  if (sort && op.paging.unsorted) throw new UserError(`--sort: the platform lists ${view.noun.many} in its own order, without a sort`);
+  return sort;
+}
+
+/** Declares the selection flags of a read verb: the noun's own, then `--filter` and `--where`. */
+function addSelectionFlags(cmd: Command, spec: ReadSpec<unknown>): Command {
+  spec.flags?.(cmd);
+  return addFilterFlags(cmd, spec.view.filterExample);
 }
 
 /** `NOUN list`: the entities matching a filter, sorted, paged as needed, in any output format. */
@@ -76,38 +154,31 @@ export function listVerb<E>(spec: ListSpec<E>): Verb<ListOptions> {
   const defaultLimit = spec.defaultLimit ?? 50;
   const view = spec.view as EntityView<unknown>;
   const run = async (opts: ListOptions, ctx: Context): Promise<void> => {
-    const format = formatOf(ctx, view, opts);
-    const extra = (await spec.extra?.(opts, ctx)) ?? {};
-    const filter = combinedFilter(ctx, view, opts, extra);
-    const sort = sortOf(ctx, view, opts.sort ?? spec.defaultSort);
+    const columns = spec.columns?.(opts) ?? spec.view.columns;
+    const format = formatOf(ctx, view, opts, columns);
+    const { filter, extra, params, none } = await selectionOf(spec as ReadSpec<unknown>, opts, ctx);
+    const sort = sortFor(ctx, spec as ReadSpec<unknown>, opts.sort);
     if (opts.all && opts.limit !== undefined) throw new UserError('use either --limit or --all');
     const limit = opts.all ? undefined : opts.limit !== undefined ? parseCount(opts.limit, '--limit') : defaultLimit;
-    // A list that takes parameters instead of a filter is sent the filter as its parameters.
-    const selected = listParamsOf(view, filter);
-    if (selected) extra.params = { ...extra.params, ...selected };
-    if (sort && sort.length > 1 && (spec.op ?? view.query).paging.singleSort) throw new UserError(`--sort: ${view.noun.many} sort by one field, got ${sort.length}`);
-    if (sort && (spec.op ?? view.query).paging.unsorted) throw new UserError(`--sort: the platform lists ${view.noun.many} in its own order, without a sort`);
+    const op = spec.op ?? view.query;
     if (opts.interactive) {
       if (format.kind !== 'table') throw new UserError('--interactive draws a table: drop --json, --ndjson and --csv');
       const { browse } = await import('./browse.js');
-      const columns = (spec.columns?.(opts) ?? spec.view.columns) as Column<unknown>[];
-      return browse(ctx, { view, op: spec.op ?? view.query, columns, filter, sort, params: extra.params, command: `${view.noun.many} list`, zone: typeof opts.tz === 'string' ? opts.tz : undefined, keys: spec.keys });
+      return browse(ctx, { view, op, columns: columns as Column<unknown>[], filter, sort, params: extra, command: `${view.noun.many} list`, zone: typeof opts.tz === 'string' ? opts.tz : undefined, keys: spec.keys });
     }
 
     const api = await ctx.api();
     let total: number | undefined;
     let shown = 0;
-    const op = spec.op ?? view.query;
     const people = format.kind === 'table' && ctx.io.isStdoutTTY;
     async function* entities(): AsyncGenerator<E> {
-      if (selected === null) return;
-      const params = view.params || extra.params ? { ...view.params, ...extra.params } : undefined;
+      if (none) return;
       // JSON passes the items on as the platform sent them: nothing of them is read, so they are not parsed.
       const asSent = format.kind === 'json' || format.kind === 'ndjson';
       for await (const page of listPages(api, op, { filter: wireFilter(view, filter), sort, limit, pageSize: limit, params, signal: ctx.signal, asSent })) {
         if (total === undefined && page.pagingMetadata && !page.pagingMetadata.tooManyToCount) total = page.pagingMetadata.total;
         shown += page.items.length;
-        const list = spec.view.fromItem ? page.items.map((item) => spec.view.fromItem!(item)) : (page.items as E[]);
+        const list = entitiesOf(spec.view, page.items);
         // Names for ids (an order's buyer) are read for people only: piped output keeps the ids.
         if (people) await spec.view.prepare?.(api, list, ctx.signal);
         yield* list;
@@ -115,7 +186,7 @@ export function listVerb<E>(spec: ListSpec<E>): Verb<ListOptions> {
     }
     // On a terminal, times are on the site's clock (or --tz's), as the interactive views show them.
     const zone = people ? await tableZone(ctx, api, opts) : undefined;
-    await printRecords(ctx.io, format, entities(), spec.columns?.(opts) ?? spec.view.columns, { now: ctx.now(), zone });
+    await printRecords(ctx.io, format, entities(), columns, { now: ctx.now(), zone });
     if (ctx.io.isStdoutTTY && format.kind === 'table') {
       if (shown === 0) notice(ctx.io, `No ${view.noun.many} match.`);
       else if (total !== undefined && total > shown) notice(ctx.io, `Showing ${shown} of ${total} ${view.noun.many}; use --limit N or --all for more.`);
@@ -133,8 +204,9 @@ export function listVerb<E>(spec: ListSpec<E>): Verb<ListOptions> {
         .option('--all', 'every match (pages through all of them)')
         .option('-i, --interactive', 'browse every page in a live table: / filter, s sort, space mark, enter details, ? help')
         .addHelpText('after', `\nExamples:\n${spec.examples.map((e) => `  ${e}`).join('\n')}`);
-      spec.flags?.(cmd);
-      addFormatFlags(addFilterFlags(cmd, view.filterExample)).action(async (o: ListOptions) => {
+      addSelectionFlags(cmd, spec as ReadSpec<unknown>);
+      spec.rowFlags?.(cmd);
+      addFormatFlags(cmd).action(async (o: ListOptions) => {
         await run(o, ctx);
       });
     },
@@ -183,34 +255,121 @@ export function getVerb<E>(spec: { view: EntityView<E>; description: string; fet
   };
 }
 
-export type CountOptions = FilterFlags & FormatFlags & { [extra: string]: unknown };
+/** The entities of one page of the list operation's reply (unwrapped when the items wrap them). */
+function entitiesOf<E>(view: EntityView<E>, items: readonly unknown[]): E[] {
+  return view.fromItem ? items.map((item) => view.fromItem!(item)) : (items as E[]);
+}
 
-/** `NOUN count`: how many entities match a filter; the number, or `{"count": N}` with --json. */
-export function countVerb<E, Op extends Operation>(spec: {
-  view: EntityView<E>;
-  op: Op;
-  request(filter: Filter | undefined): RequestOf<Op>;
-  read(reply: ReplyOf<Op>): number;
-  /** The noun's own selection flags, as for {@link ListSpec} (`params` are not used by a count). */
-  flags?(cmd: Command): void;
-  extra?(opts: CountOptions, ctx: Context): NounExtra | Promise<NounExtra>;
-}): Verb<CountOptions> {
+export type CountOptions = ListOptions;
+
+/**
+ * How many entities of `spec` match `selection`: the platform's count call when the noun has one; else the
+ * list operation's `pagingMetadata.total` when the first page reports it exactly (offset lists: members,
+ * orders, plans; not when `tooManyToCount`); else every page read and its items counted (cursor lists
+ * without a total: staff).
+ */
+export async function countOf(api: ApiClient, spec: ReadSpec<unknown>, selection: Selection, signal: AbortSignal): Promise<number> {
+  if (selection.none) return 0;
+  const filter = wireFilter(spec.view, selection.filter);
+  if (spec.count) return spec.count.count(api, filter, signal);
+  let counted = 0;
+  let first = true;
+  for await (const page of listPages(api, spec.op ?? spec.view.query, { filter, params: selection.params, signal })) {
+    const meta = page.pagingMetadata;
+    if (first && meta && typeof meta.total === 'number' && !meta.tooManyToCount) return meta.total;
+    first = false;
+    counted += page.items.length;
+  }
+  return counted;
+}
+
+/**
+ * `NOUN count`: how many entities match the noun's selection flags (as `list` takes them); the number, or
+ * `{"count": N}` with --json. How it counts: {@link countOf}.
+ */
+export function countVerb<E>(spec: ReadSpec<E>): Verb<CountOptions> {
   const view = spec.view as EntityView<unknown>;
   const run = async (opts: CountOptions, ctx: Context): Promise<void> => {
     const format = resolveFormat(opts, fieldsChecker(['count']));
-    const filter = combinedFilter(ctx, view, opts, (await spec.extra?.(opts, ctx)) ?? {});
+    const selection = await selectionOf(spec as ReadSpec<unknown>, opts, ctx);
     const api = await ctx.api();
-    const count = spec.read(await invoke(api, spec.op, spec.request(wireFilter(view, filter)), { signal: ctx.signal }));
+    const count = await countOf(api, spec as ReadSpec<unknown>, selection, ctx.signal);
     await printValue(ctx.io, format, { count }, { text: String(count) });
   };
   return {
     run,
     register(parent, ctx) {
-      const cmd = parent.command('count').description(`Count ${view.noun.many} matching a filter`);
-      spec.flags?.(cmd);
-      addFormatFlags(addFilterFlags(cmd, view.filterExample)).action(async (o: CountOptions) => {
+      const cmd = parent
+        .command('count')
+        .description(`Count ${view.noun.many} matching a filter`)
+        .addHelpText('after', `\nExamples:\n  sitectl ${parent.name()} count\n  sitectl ${parent.name()} count --json`);
+      addFormatFlags(addSelectionFlags(cmd, spec as ReadSpec<unknown>)).action(async (o: CountOptions) => {
         await run(o, ctx);
       });
     },
   };
+}
+
+export type ExportOptions = ListOptions;
+
+/**
+ * `NOUN export --ndjson|--csv [fields]|--json [fields]`: every entity matching the noun's selection flags (as
+ * `list` takes them), streamed page by page in constant memory (NDJSON and CSV; `--json` is one array, so it
+ * holds them all); a summary on stderr. An export is data for a file or a program: it takes no table.
+ * @throws UserError (exit 2) without a format, or for a bad flag, before anything is read
+ */
+export function exportVerb<E>(spec: ReadSpec<E>): Verb<ExportOptions> {
+  const view = spec.view as EntityView<unknown>;
+  /** The noun's command, for the hint (set when registered). */
+  let noun = view.noun.many;
+  const run = async (opts: ExportOptions, ctx: Context): Promise<void> => {
+    const columns = spec.exportColumns ?? spec.columns?.(opts) ?? spec.view.columns;
+    const format = formatOf(ctx, view, opts, columns);
+    if (format.kind === 'table') {
+      throw new UserError('export writes --ndjson, --csv or --json', `e.g. ${ctx.bin} ${noun} export --ndjson > ${noun}.ndjson`);
+    }
+    const selection = await selectionOf(spec as ReadSpec<unknown>, opts, ctx);
+    const sort = sortFor(ctx, spec as ReadSpec<unknown>, opts.sort);
+    const api = await ctx.api();
+    const op = spec.op ?? view.query;
+    let count = 0;
+    async function* entities(): AsyncGenerator<E> {
+      if (selection.none) return;
+      for await (const page of listPages(api, op, { filter: wireFilter(view, selection.filter), sort, params: selection.params, pageSize: spec.exportPage, signal: ctx.signal })) {
+        count += page.items.length;
+        yield* entitiesOf(spec.view, page.items);
+      }
+    }
+    keepYoungGenerationSmall();
+    await printRecords(ctx.io, format, entities(), columns, { now: ctx.now() });
+    notice(ctx.io, `Exported ${count} ${count === 1 ? view.noun.one : view.noun.many}.`);
+  };
+  return {
+    run,
+    register(parent, ctx) {
+      noun = parent.name();
+      const cmd = parent
+        .command('export')
+        .description(`Write every ${view.noun.one} (or those matching) as NDJSON, CSV or JSON, streaming in constant memory`)
+        .option('--sort <field[:asc|desc]>', 'sort keys, comma-separated')
+        .addHelpText('after', `\nExamples:\n  sitectl ${noun} export --ndjson > ${noun}.ndjson\n  sitectl ${noun} export --csv > ${noun}.csv\n  sitectl ${noun} export --json id`);
+      addSelectionFlags(cmd, spec as ReadSpec<unknown>);
+      spec.rowFlags?.(cmd);
+      addFormatFlags(cmd).action(async (o: ExportOptions) => {
+        await run(o, ctx);
+      });
+    },
+  };
+}
+
+/**
+ * Keeps V8's young generation at its starting size for the rest of this process. An export parses and writes
+ * page after page in short bursts; V8 answers a long run of them by growing the young generation (up to 16 MB
+ * per semi-space), which was the only part of the memory that grew with the count (bench/run.js section 7:
+ * 100,000 members peaked ~30 % above 10,000 without it, within ~12 % with it; the live heap stays 10-25 MB either
+ * way). `--semi-space-growth-factor` is read whenever V8 considers growing, so setting it once the process runs
+ * takes effect.
+ */
+function keepYoungGenerationSmall(): void {
+  v8.setFlagsFromString('--semi-space-growth-factor=1');
 }

@@ -195,6 +195,16 @@ describe('bookings create and the status actions', () => {
     expect(results.map((x: { index: number }) => x.index)).toEqual([1, 2, 3]);
     expect(results[0].id).toBeTruthy();
     expect(results[2].error).toMatch(/SLOT_NOT_AVAILABLE/);
+    // The same rows through the one exporter: --csv with a field list, --json as {results, total, created, failed}.
+    const c = await freeSlot('Swedish Massage');
+    writeFileSync(file, [line(c.startDate, c.resource!.id), line(c.startDate, c.resource!.id)].join('\n') + '\n');
+    const csv = await cli(['bookings', 'create', '--file', file, '--yes', '--csv', 'index,status']);
+    expect(csv.code).toBe(3);
+    expect(csv.stdout).toBe('index,status\n1,CREATED\n2,\n');
+    const d = await freeSlot('Swedish Massage');
+    writeFileSync(file, line(d.startDate, d.resource!.id) + '\n');
+    const summary = json(await cli(['bookings', 'create', '--file', file, '--yes', '--json', 'id,created']));
+    expect(summary).toEqual({ results: [{ id: expect.any(String) }], created: 1 });
     writeFileSync(file, '{"bookedEntity":{"slot":{"serviceId":"x"}}}\n');
     expectError(await cli(['bookings', 'create', '--file', file]), 2, /booking 1: bookedEntity\.slot\.startDate/);
   });

@@ -240,8 +240,8 @@ describe('members export', () => {
     expect(rows[0]).toBe('id,loginEmail,status,privacyStatus,activityStatus,nickname,slug,title,contactId,firstName,lastName,phones,emails,company,jobTitle,createdDate,lastLoginDate');
     expect(rows.length).toBeGreaterThan(1);
     expect(rows.slice(1).every((row) => /,(BLOCKED|OFFLINE),/.test(row))).toBe(true);
-    expectError(await cli(['members', 'export']), 2, /choose one of --ndjson and --csv/);
-    expectError(await cli(['members', 'export', '--ndjson', '--csv']), 2, /choose one of --ndjson and --csv/);
+    expectError(await cli(['members', 'export']), 2, /export writes --ndjson, --csv or --json/);
+    expectError(await cli(['members', 'export', '--ndjson', '--csv']), 2, /choose one of --json, --ndjson and --csv/);
   });
 });
 

@@ -35,7 +35,7 @@ describe('plans', () => {
     expect(json(await cli(['plans', 'list', '--state', 'archived', '--json', 'name'])).map((p: { name: string }) => p.name)).toEqual(['Annual Classic']);
     const gold = json(await cli(['plans', 'get', 'gold monthly', '--json']));
     expect(gold).toMatchObject({ name: 'Gold Monthly', primary: true, pricing: { freeTrialDays: 7 } });
-    expect(json(await cli(['plans', 'stats', '--json']))).toEqual({ totalPlans: 6 });
+    expect(json(await cli(['plans', 'stats', '--json']))).toEqual({ active: 5, archived: 1, totalPlans: 6 });
 
     const seq = await lastEventSeq(emu);
     expectError(await cli(['plans', 'create', '--name', 'Bad', '--price', '10', '--every', 'month', '--for', '3 month']), 2, /give one of --every, --for or --unlimited/);

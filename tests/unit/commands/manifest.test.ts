@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import type { Context } from '../../../src/context.js';
 import { commandPath } from '../../../src/program.js';
 
-const NOUNS = ['services', 'bookings', 'members', 'msb', 'orders', 'plans', 'checkout', 'auth', 'availability', 'emulator', 'profile'];
+const NOUNS = ['services', 'bookings', 'members', 'msb', 'orders', 'plans', 'staff', 'checkout', 'auth', 'availability', 'emulator', 'profile'];
 const ctx = {} as Context;
 
 async function nounCommand(noun: string, inv: { verb?: string; all?: boolean }): Promise<Command> {

@@ -8,6 +8,7 @@ import {
   printRecord,
   printRecords,
   resolveFormat,
+  ndjsonWhenPiped,
   type Column,
 } from '../../../src/core/output.js';
 import { fakeIO } from './fake-io.js';
@@ -48,6 +49,18 @@ describe('resolveFormat', () => {
     expect(resolveFormat({ json: 'id, name,payment.rateType' })).toEqual({ kind: 'json', fields: ['id', 'name', 'payment.rateType'] });
     expect(resolveFormat({ ndjson: true })).toEqual({ kind: 'ndjson' });
     expect(resolveFormat({ csv: true })).toEqual({ kind: 'csv' });
+    expect(resolveFormat({ csv: 'id,payment.rateType' })).toEqual({ kind: 'csv', fields: ['id', 'payment.rateType'] });
+  });
+
+  it('checks --csv fields as --json fields, and takes the keys of the columns too', () => {
+    const check = fieldsChecker(['id', 'name']);
+    expect(() => resolveFormat({ csv: 'id,nmae' }, check)).toThrow('unknown field "nmae" for --csv');
+    expect(() => resolveFormat({ csv: 'id,x' }, check, { columns: ['price'] })).toThrow(expect.objectContaining({ hint: 'valid fields: price, id, name' }));
+    expect(resolveFormat({ csv: 'price,name' }, check, { columns: ['price'] })).toEqual({ kind: 'csv', fields: ['price', 'name'] });
+    // A column key is not a --json field: JSON prints the records' own fields.
+    expect(() => resolveFormat({ json: 'price' }, check, { columns: ['price'] })).toThrow('unknown field "price" for --json');
+    expect(() => resolveFormat({ csv: 'a;b' })).toThrow(/--csv takes comma-separated field names/);
+    expect(() => resolveFormat({ csv: true, ndjson: true })).toThrow('choose one of --json, --ndjson and --csv');
   });
   it('rejects two formats and a field list that is not one', () => {
     expect(() => resolveFormat({ json: true, csv: true })).toThrow(UserError);
@@ -73,6 +86,33 @@ describe('printRecords off a TTY', () => {
     expect(csvCell('two\nlines')).toBe('"two\nlines"');
     expect(csvCell(' edge')).toBe('" edge"');
     expect(csvCell('plain')).toBe('plain');
+  });
+
+  it('prints the --csv fields asked for: a column by its key (its cell), any other field by its path', async () => {
+    const f = fakeIO({ tty: false });
+    const shouting: Column<Row>[] = [{ key: 'name', get: (r) => r.name.toUpperCase() }];
+    await printRecords(f.io, { kind: 'csv', fields: ['name', 'payment.rateType', 'createdDate'] }, rows, shouting);
+    expect(f.out().split('\n')).toEqual(['name,payment.rateType,createdDate', '"YOGA, ""HOT""",FIXED,2025-01-06T09:00:00.000Z', 'PILATES\tCORE,,2025-03-01T10:30:00.000Z', '']);
+  });
+
+  it('wraps --json rows in an envelope: a field list applies to the rows unless it names the envelope keys', async () => {
+    const envelope = { key: 'rows', extra: { total: 2, meta: { a: 1 } } };
+    const print = async (fields?: string[]) => {
+      const f = fakeIO({ tty: false });
+      await printRecords(f.io, { kind: 'json', fields }, rows, columns, { envelope });
+      return JSON.parse(f.out());
+    };
+    expect(Object.keys(await print())).toEqual(['rows', 'total', 'meta']);
+    expect(await print(['id'])).toEqual({ rows: [{ id: 'a1' }, { id: 'b2' }], total: 2, meta: { a: 1 } });
+    expect(await print(['total'])).toEqual({ total: 2 });
+    expect(await print(['id', 'meta.a'])).toEqual({ rows: [{ id: 'a1' }, { id: 'b2' }], meta: { a: 1 } });
+    expect((await print(['rows'])).rows).toHaveLength(2);
+  });
+
+  it('keeps NDJSON for a feed piped without a format flag, and any format asked for', () => {
+    expect(ndjsonWhenPiped(fakeIO({ tty: false }).io, { kind: 'table' })).toEqual({ kind: 'ndjson' });
+    expect(ndjsonWhenPiped(fakeIO({ tty: true }).io, { kind: 'table' })).toEqual({ kind: 'table' });
+    expect(ndjsonWhenPiped(fakeIO({ tty: false }).io, { kind: 'csv' })).toEqual({ kind: 'csv' });
   });
 
   it('prints all fields as JSON, or only the listed ones', async () => {
@@ -123,6 +163,22 @@ describe('printRecords on a TTY', () => {
     // Right-aligned numbers end in the same column.
     expect(lines[1]!.indexOf('20') + 2).toBe(lines[2]!.indexOf('105') + 3);
     expect(f.out()).not.toContain('\u001b[');
+  });
+
+  it('streams a table row by row for a feed: fixed widths, escaped cells, the header before the first row', async () => {
+    const f = fakeIO({ tty: true, columns: 60, env: { NO_COLOR: '1' } });
+    const seen: string[] = [];
+    const feed: Column<Row>[] = [{ key: 'id', width: 4 }, { key: 'name', width: 12 }, { key: 'price', align: 'right', width: 5 }];
+    async function* watched(): AsyncGenerator<Row> {
+      for await (const r of slowly([{ ...rows[0]!, name: 'evil\u001b[2Jname that is long' }, rows[1]!])) {
+        seen.push(f.out());
+        yield r;
+      }
+    }
+    await printRecords(f.io, { kind: 'table' }, watched(), feed, { now, stream: true });
+    // The first row was on the terminal before the second was read.
+    expect(seen[1]).toBe('ID    NAME          PRICE\na1    evil\\x1b[2J…     20\n');
+    expect(f.out().split('\n')[2]).toBe('b2    Pilates core    105');
   });
 
   it('prints nothing for no records (no lone header)', async () => {

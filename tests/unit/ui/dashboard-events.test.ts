@@ -1,7 +1,7 @@
 /** The pure parts of `events` and `dashboard`: type patterns, webhook URLs, orders needing attention, panes per event. */
 import { describe, expect, it } from 'vitest';
 import { attentionOf, panesOfEvent } from '../../../src/commands/dashboard/index.js';
-import { eventLine, forwardUrl, typeMatcher } from '../../../src/commands/events/index.js';
+import { forwardUrl, typeMatcher } from '../../../src/commands/events/index.js';
 import type { Order } from '../../../src/api/schemas/order.js';
 
 describe('events', () => {
@@ -18,12 +18,6 @@ describe('events', () => {
     expect(forwardUrl('https://example.com/x')!.protocol).toBe('https:');
     expect(() => forwardUrl('ftp://x')).toThrow(/http or https/);
     expect(forwardUrl(undefined)).toBeUndefined();
-  });
-
-  it('draws one escaped line per event', () => {
-    expect(eventLine({ seq: 7, type: 'booking.confirmed', entityId: 'abc\u001b[2J', entity: {}, createdDate: '2026-11-23T10:00:00.000Z' })).toBe(
-      '     7  2026-11-23 10:00:00  booking.confirmed             abc\\x1b[2J',
-    );
   });
 });
 

@@ -46,8 +46,9 @@ export function serviceIdOf(b: BookingRow): string | undefined {
 
 /**
  * Columns of `bookings list`: id, start (on the clock of the booking's zone, or `zone` when given), service,
- * contact, status, participants, staff, payment, revision. A narrow terminal drops revision, payment, staff,
- * participants and then the id, so start, service, contact and status stay whole at 80 columns.
+ * contact, status, participants, staff, payment, revision, the contact's e-mail. A narrow terminal drops
+ * revision, e-mail, payment, staff, participants and then the id, so start, service, contact and status stay
+ * whole at 80 columns.
  */
 export function bookingColumns(zone?: string): Column<BookingRow>[] {
   return [
@@ -60,6 +61,9 @@ export function bookingColumns(zone?: string): Column<BookingRow>[] {
     { key: 'staff', get: (b) => b.bookedEntity?.slot?.resource?.name ?? '', priority: 3 },
     { key: 'payment', get: (b) => b.paymentStatus ?? '', priority: 4 },
     { key: 'revision', align: 'right', priority: 5 },
+    // Last, so the piped columns before it keep their places; dropped before payment on a narrow terminal, never
+    // cut (a cut address is of no use, and key columns would give way to it).
+    { key: 'email', get: (b) => b.contactDetails?.email ?? '', fit: 'whole', priority: 4 },
   ];
 }
 
