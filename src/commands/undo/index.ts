@@ -12,11 +12,15 @@
  * - services apply and clone --to-site, on each site they changed (one change of several sites, bulk/history.ts):
  *   on every site, with that site's client, services updated set back, services created deleted and services
  *   pruned re-created, each on the same terms as above; one preview and one confirmation, a report per site.
- * - members block / approve, mute / unmute; orders pause / resume: the opposite verb (a member blocked from
- *   PENDING comes back APPROVED, said so).
- * - everything else (bookings confirm, decline, cancel; orders cancel, mark-paid, postpone; members delete,
- *   disconnect; plans actions) cannot be undone: the platform has no way back, or none without loss, or sitectl
- *   does not take one yet. Listed as such: exit 1 "nothing to undo".
+ * - members block / approve, mute / unmute; orders pause / resume; msb add / remove: the opposite verb (a member
+ *   blocked from PENDING comes back APPROVED, said so); staff connect: disconnect.
+ * - bookings reschedule: moved back to the former slot if the booking still has the revision the move left and
+ *   the slot is still free; else skipped ("changed since" / "slot taken"). bookings participants: the former
+ *   number set back, unless changed since. staff hours set: the days' former hours set back, unless changed since.
+ * - everything else (bookings confirm, decline, cancel; msb confirm, decline, pending, cancel, reschedule; orders
+ *   cancel, mark-paid, postpone; members delete, disconnect; staff disconnect; plans actions and clear-primary)
+ *   cannot be undone: the platform has no way back, or none without loss, or sitectl does not take one yet.
+ *   Listed as such: exit 1 "nothing to undo".
  *
  * Exit codes: 0 when everything that could be undone was; 3 when an item was skipped as changed since, or
  * failed; 1 when nothing of the change can be undone; 2 for an unknown change id or a missing --yes.
@@ -77,8 +81,10 @@ export function register(program: Command, ctx: Context): void {
         '',
         'Undone: services update (fields set back, unless changed since), services clone (copies deleted),',
         'services delete (re-created with new ids), services apply and clone --to-site (on every site they changed),',
-        'members block/approve and mute/unmute, orders pause/resume.',
-        'Not undoable: bookings confirm/decline/cancel, orders cancel/mark-paid/postpone, members delete/disconnect.',
+        'members block/approve and mute/unmute, orders pause/resume, msb add/remove, staff connect (disconnected),',
+        'bookings reschedule (moved back if the former slot is free), bookings participants, staff hours set.',
+        'Not undoable: bookings confirm/decline/cancel, msb confirm/decline/pending/cancel/reschedule,',
+        'orders cancel/mark-paid/postpone, members delete/disconnect, staff disconnect, plans actions.',
         '',
         'Examples:',
         '  sitectl history',
@@ -270,6 +276,15 @@ async function inverseOf(change: ChangeSummary, state: JournalState, ctx: Contex
     const { staffRun } = await import('../staff/shared/connect.js');
     const ids = done(state, ['connected']).map((d) => d.result.id);
     const run = staffRun('disconnect', api, { ids, options: {} });
+    return { view: { noun: run.port.noun }, port: run.port, action: run.action, ids };
+  }
+  if (entity === 'staff members' && action === 'hours') {
+    // The days' former hours set back (a single form's change: one staff member), unless changed since.
+    const { hoursRun } = await import('../staff/hours.js');
+    const back = done(state, ['set']).filter((d) => d.planned?.before);
+    const ids = back.map((d) => d.result.id).slice(0, 1);
+    const before = back[0]?.planned?.before as { week?: Record<string, unknown> } | undefined;
+    const run = hoursRun(api, { ids, options: { week: before?.week ?? {}, expect: (state.header.args.options as { week?: unknown } | undefined)?.week ?? {} } }, ctx.now());
     return { view: { noun: run.port.noun }, port: run.port, action: run.action, ids };
   }
   const opposite = OPPOSITE[entity]?.[action];
