@@ -17,7 +17,7 @@ import { staffMembers, type StaffMemberRecord } from '../../api/staff-members.js
 import type { Context } from '../../context.js';
 import { ExitCode, UserError } from '../../core/errors.js';
 import { collect as collectFlag } from '../../core/filters.js';
-import { notice, success } from '../../core/log.js';
+import { notice } from '../../core/log.js';
 import { addFormatFlags, fieldsChecker, printRecords, resolveFormat, type FormatFlags } from '../../core/output.js';
 import { oneLine } from '../../core/text.js';
 import { declareRule, REVERSIBLE } from '../shared/confirm.js';
