@@ -7,7 +7,8 @@
  * business schedule's events). `set` gives the named days the hours `--from`-`--to` and keeps the other days as
  * they are: a staff member still on the default hours is first moved to a schedule of its own
  * (assignCustomSchedule) holding a copy of the default hours, then the named days' events are cancelled and
- * created again. `--off` makes the named days free. Every flag is checked before anything is read.
+ * created again. `--off` makes the named days free. Every flag is checked before anything is read. `set` is a
+ * one-item plan of the bulk engine, journaled with the named days' former hours: `sitectl undo` sets them back.
  */
 import type { Command } from 'commander';
 import type { ApiClient } from '../../api/client.js';
