@@ -192,6 +192,42 @@ export function eachSender<Op extends Operation>(
 }
 
 /**
+ * Each item of a chunk through a call that needs the entity as it is now, not only its id and revision (a
+ * multi-service booking's action takes every booking of the group at its revision): the item is read back
+ * through the port first, and sent only if it still has the revision it was planned at; one changed since is
+ * refused (409) and one gone since is refused (404), so the settling step calls them conflicts. A refusal of the
+ * call (4xx) is the item's; a retryable failure fails the chunk so the engine retries it.
+ */
+export function readingSender<E extends Entity>(
+  port: EntityPort<E>,
+  send: (entity: E, item: WorkItem, signal?: AbortSignal) => Promise<{ revision?: string } | void>,
+): ChunkRunner['send'] {
+  return async (chunk, info) => {
+    const now = await fetchByIds(port, chunk.map((i) => i.id), info.signal);
+    const out: SentOutcome[] = [];
+    for (const item of chunk) {
+      const entity = now.get(item.id);
+      if (!entity) {
+        out.push({ id: item.id, status: 'refused', error: `the ${port.noun.one} no longer exists`, httpStatus: 404 });
+        continue;
+      }
+      if (item.revision !== undefined && (entity.revision ?? undefined) !== item.revision) {
+        out.push({ id: item.id, status: 'refused', error: `the ${port.noun.one} changed since the plan`, httpStatus: 409 });
+        continue;
+      }
+      try {
+        const done = await send(entity, item, info.signal);
+        out.push({ id: item.id, status: 'done', ...(done?.revision ? { revision: done.revision } : {}) });
+      } catch (err) {
+        if (isRetryable(err) || info.signal?.aborted) throw err;
+        out.push(refused(item.id, err));
+      }
+    }
+    return out;
+  };
+}
+
+/**
  * A chunk through a by-filter job operation, restricted to the chunk's planned ids (`{"id":{"$in":[...]}}`), so
  * nothing outside the plan is touched; every item is then settled by reading it back (the verify step).
  */
@@ -321,13 +357,15 @@ export function transitionAction<E extends Entity>(opts: {
   chunkSize: number;
   maxAttempts?: number;
   args: JournalArgs;
+  /** What the journal keeps of a target for `sitectl undo` (default: its `status`, when it has one). */
+  beforeImage?(entity: E): unknown;
 }): EntityAction<E> {
   return {
     name: opts.name,
     done: opts.done,
     title: opts.title,
     args: opts.args,
-    beforeImage: (e) => ('status' in e ? { status: (e as { status?: unknown }).status } : undefined),
+    beforeImage: opts.beforeImage ? (e) => opts.beforeImage!(e) : (e) => ('status' in e ? { status: (e as { status?: unknown }).status } : undefined),
     columns: [],
     chunkSize: opts.chunkSize,
     maxAttempts: opts.maxAttempts,

@@ -3,16 +3,16 @@
  * checked for an increase; not for appointments).
  */
 import type { Command } from 'commander';
-import { bookings } from '../../api/bookings.js';
 import type { Context } from '../../context.js';
-import { ExitCode, UserError } from '../../core/errors.js';
+import { UserError } from '../../core/errors.js';
 import { parseCount } from '../../core/numbers.js';
-import { notice, success } from '../../core/log.js';
-import { addFormatFlags, type FormatFlags, printRecord } from '../../core/output.js';
+import { addFormatFlags, type FormatFlags } from '../../core/output.js';
 import { declareRule, REVERSIBLE } from '../shared/confirm.js';
-import { formatOf, idOf } from '../shared/verbs.js';
+import type { EntityView } from '../shared/entity-view.js';
+import { idOf } from '../shared/verbs.js';
+import { participantsRun } from './shared/moves.js';
 import { fetchBooking } from './shared/read.js';
-import { BOOKING_VIEW } from './shared/view.js';
+import { BOOKING_VIEW, type BookingRow } from './shared/view.js';
 
 export interface ParticipantsOptions extends FormatFlags {
   id: string;
@@ -34,21 +34,35 @@ export function register(parent: Command, ctx: Context): void {
   });
 }
 
-/** @throws UserError (exit 2) for a bad number; (exit 1) for an appointment; ApiError (409 no room, stale revision) */
+/**
+ * Sets the number as a one-item plan of the bulk engine (commands/shared/bulk.ts runOneVerb): says so when it is
+ * the number already (nothing sent), journals the former number, so `sitectl undo` sets it back.
+ * @throws UserError (exit 2) for a bad number; (exit 1) for an appointment or when the platform refuses it (409 no
+ *   room, stale revision); NotFoundError (exit 1)
+ */
 export async function run(opts: ParticipantsOptions, ctx: Context): Promise<void> {
-  const format = formatOf(ctx, BOOKING_VIEW, opts);
   const n = parseCount(opts.count, 'participants', 1, 1000);
   if (opts.revision !== undefined && !/^\d+$/.test(opts.revision)) throw new UserError(`--revision must be a whole number such as 3, got '${opts.revision}'`);
-  const api = await ctx.api();
-  const id = await idOf(ctx, api, BOOKING_VIEW, opts.id);
-  const b = await fetchBooking(api, id, ctx.signal);
-  if (b.bookedEntity?.tags?.includes('INDIVIDUAL')) throw new UserError(`booking ${id} is an appointment: its participants cannot be changed`, undefined, ExitCode.Failure);
-  if (b.totalParticipants === n) {
-    notice(ctx.io, `booking ${id} already has ${n} participant${n === 1 ? '' : 's'}; nothing changed`);
-  } else {
-    const { booking } = await bookings.updateNumberOfParticipants(api, { bookingId: id, revision: opts.revision ?? b.revision ?? '', totalParticipants: n }, { signal: ctx.signal });
-    success(ctx.io, `booking ${id} now has ${n} participant${n === 1 ? '' : 's'} (revision ${booking.revision})`);
-  }
-  const full = await fetchBooking(api, id, ctx.signal);
-  await printRecord(ctx.io, format, full, { rows: BOOKING_VIEW.rows(full), columns: BOOKING_VIEW.columns, now: ctx.now() });
+  const { runOneVerb } = await import('../shared/bulk.js');
+  let id = opts.id;
+  const people = `${n} participant${n === 1 ? '' : 's'}`;
+  await runOneVerb(ctx, {
+    view: BOOKING_VIEW as EntityView<unknown>,
+    title: 'Changing participants',
+    async verify(api) {
+      id = await idOf(ctx, api, BOOKING_VIEW, opts.id);
+    },
+    build: (api) => participantsRun(api, { options: { counts: { [id]: { to: n } } } }),
+    resolve: async () => id,
+    flags: opts,
+    command: 'bookings participants',
+    one: {
+      given: opts.id,
+      rule: REVERSIBLE,
+      revision: opts.revision,
+      already: () => `booking ${id} already has ${people}`,
+      outcome: (after: BookingRow) => `booking ${id} now has ${people} (revision ${after.revision})`,
+      read: async (bid: string) => fetchBooking(await ctx.api(), bid, ctx.signal),
+    },
+  });
 }

@@ -1,20 +1,20 @@
 /**
  * `sitectl bookings reschedule ID --start WHEN [--staff ID]`: moves a booking to another slot of its service
  * (room is checked there; not for courses; a booking of a multi-service booking moves with its group). The
- * booking's revision is read first unless `--revision` pins it.
+ * booking's revision is read by the plan unless `--revision` pins it; the move is journaled with the former slot.
  */
 import type { Command } from 'commander';
-import { bookings } from '../../api/bookings.js';
 import { services } from '../../api/services.js';
 import type { Context } from '../../context.js';
-import { ExitCode, UserError } from '../../core/errors.js';
-import { success } from '../../core/log.js';
-import { addFormatFlags, type FormatFlags, printRecord } from '../../core/output.js';
+import { UserError } from '../../core/errors.js';
+import { addFormatFlags, type FormatFlags } from '../../core/output.js';
 import { needsZone, parseWhen, tzFlag } from '../shared/time.js';
 import { staffOf } from '../services/shared/lookup.js';
-import { formatOf, idOf } from '../shared/verbs.js';
+import type { EntityView } from '../shared/entity-view.js';
+import { idOf } from '../shared/verbs.js';
+import { rescheduleRun, type RescheduleOptions as RescheduleMoves, unmovable } from './shared/moves.js';
 import { fetchBooking } from './shared/read.js';
-import { BOOKING_VIEW, serviceIdOf, zoneOf } from './shared/view.js';
+import { BOOKING_VIEW, type BookingRow, serviceIdOf, zoneOf } from './shared/view.js';
 import { declareRule, REVERSIBLE } from '../shared/confirm.js';
 
 export interface RescheduleOptions extends FormatFlags {
@@ -45,35 +45,47 @@ export function register(parent: Command, ctx: Context): void {
 }
 
 /**
- * @throws UserError (exit 2) for a bad time, zone or revision; (exit 1) for a course or a grouped booking;
- *   ApiError from the platform (409 SLOT_NOT_AVAILABLE / SESSION_CAPACITY_EXCEEDED / REVISION_MISMATCH, 428
- *   BOOKING_POLICY_VIOLATION)
+ * Moves the booking as a one-item plan of the bulk engine (commands/shared/bulk.ts runOneVerb): journaled with its
+ * former slot, so `sitectl history` lists it and `sitectl undo` moves it back if that slot is still free.
+ * @throws UserError (exit 2) for a bad time, zone or revision; (exit 1) for a course or a grouped booking (the
+ *   hint names `msb reschedule`), or when the platform refuses the move (409 SLOT_NOT_AVAILABLE /
+ *   SESSION_CAPACITY_EXCEEDED / REVISION_MISMATCH, 428 BOOKING_POLICY_VIOLATION); NotFoundError (exit 1)
  */
 export async function run(opts: RescheduleOptions, ctx: Context): Promise<void> {
-  const format = formatOf(ctx, BOOKING_VIEW, opts);
   const tz = tzFlag(opts.tz);
   if (opts.revision !== undefined && !/^\d+$/.test(opts.revision)) throw new UserError(`--revision must be a whole number such as 3, got '${opts.revision}'`);
-  const api = await ctx.api();
-  const id = await idOf(ctx, api, BOOKING_VIEW, opts.id);
-  const b = await fetchBooking(api, id, ctx.signal);
-  if (b.bookedEntity?.schedule) throw new UserError(`booking ${id} is of a course, which is booked whole: it cannot be rescheduled`, undefined, ExitCode.Failure);
-  if (b.multiServiceBookingInfo?.id) throw new UserError(`booking ${id} belongs to multi-service booking ${b.multiServiceBookingInfo.id}`, `move the group: ${ctx.bin} msb reschedule ${b.multiServiceBookingInfo.id} --start WHEN`, ExitCode.Failure);
-  const zone = tz ?? zoneOf(b);
-  const start = parseWhen(opts.start!, needsZone(opts.start) ? zone : 'UTC', '--start', ctx.now().getTime());
-  const staff = opts.staff !== undefined ? staffOf(ctx, (await services.getService(api, { serviceId: serviceIdOf(b)! }, { signal: ctx.signal })).service, opts.staff) : undefined;
-  const { booking } = await bookings.rescheduleBooking(
-    api,
-    {
-      bookingId: id,
-      revision: opts.revision ?? b.revision ?? '',
-      slot: { serviceId: serviceIdOf(b)!, startDate: new Date(start).toISOString(), timezone: zone, ...(staff ? { resource: { id: staff } } : {}) },
-      ...(opts.ignorePolicy || opts.skipAvailability
-        ? { flowControlSettings: { ...(opts.ignorePolicy ? { ignoreReschedulePolicy: true } : {}), ...(opts.skipAvailability ? { skipAvailabilityValidation: true } : {}) } }
-        : {}),
+  const { runOneVerb } = await import('../shared/bulk.js');
+  let id = opts.id;
+  let options: RescheduleMoves = { moves: {} };
+  await runOneVerb(ctx, {
+    view: BOOKING_VIEW as EntityView<unknown>,
+    title: 'Rescheduling',
+    // The new slot is read on the booking's clock, and --staff among its service's staff: both need the booking.
+    async verify(api) {
+      id = await idOf(ctx, api, BOOKING_VIEW, opts.id);
+      const b = await fetchBooking(api, id, ctx.signal);
+      const zone = tz ?? zoneOf(b);
+      const start = parseWhen(opts.start!, needsZone(opts.start) ? zone : 'UTC', '--start', ctx.now().getTime());
+      const serviceId = serviceIdOf(b) ?? '';
+      const staff = opts.staff !== undefined && !unmovable(b) ? staffOf(ctx, (await services.getService(api, { serviceId }, { signal: ctx.signal })).service, opts.staff) : undefined;
+      options = {
+        moves: { [id]: { to: { serviceId, startDate: new Date(start).toISOString(), timezone: zone, ...(staff ? { staffId: staff } : {}) } } },
+        ...(opts.ignorePolicy ? { ignorePolicy: true } : {}),
+        ...(opts.skipAvailability ? { skipAvailability: true } : {}),
+      };
     },
-    { signal: ctx.signal },
-  );
-  success(ctx.io, `Rescheduled ${id} to ${booking.startDate?.toISOString() ?? ''} (revision ${booking.revision})`);
-  const full = await fetchBooking(api, id, ctx.signal);
-  await printRecord(ctx.io, format, full, { rows: BOOKING_VIEW.rows(full), columns: BOOKING_VIEW.columns, now: ctx.now() });
+    build: (api) => rescheduleRun(api, { options: options as unknown as Record<string, unknown> }),
+    resolve: async () => id,
+    flags: opts,
+    command: 'bookings reschedule',
+    one: {
+      given: opts.id,
+      rule: REVERSIBLE,
+      revision: opts.revision,
+      already: (b: BookingRow) => `booking ${id} starts at ${b.startDate?.toISOString() ?? ''} already`,
+      instead: (b: BookingRow) => unmovable(b)?.instead?.(ctx.bin),
+      outcome: (after: BookingRow) => `Rescheduled ${id} to ${after.startDate?.toISOString() ?? ''} (revision ${after.revision})`,
+      read: async (bid: string) => fetchBooking(await ctx.api(), bid, ctx.signal),
+    },
+  });
 }

@@ -1,176 +1,170 @@
 /**
  * The group verbs of `sitectl msb`: get, confirm, decline, cancel, pending, reschedule, availability, add,
- * remove, actions. Each reads the group first (the actions pass every booking at its current revision, so a
- * booking changed meanwhile is refused with BOOKING_REVISION_MISMATCH and nothing changes).
+ * remove, actions. The writes (confirm, decline, pending, cancel, reschedule, add, remove) run through the entity
+ * bulk engine as one-item plans (shared/engine.ts): journaled, listed by `sitectl history`; `sitectl undo` takes
+ * back `add` and `remove` with the opposite verb. Each passes every booking at the revision the plan read, so a
+ * booking changed meanwhile is refused (a conflict) and nothing changes.
  */
 import type { Command } from 'commander';
 import type { ApiClient } from '../../api/client.js';
 import { multiServiceBookings as calls } from '../../api/multi-service-bookings.js';
 import { MAX_MSB_ALLOWED_ACTIONS, type MultiServiceBooking } from '../../api/schemas/booking.js';
 import type { Context } from '../../context.js';
-import { ExitCode, UserError } from '../../core/errors.js';
-import { notice, success } from '../../core/log.js';
 import { addFormatFlags, type Column, fieldsChecker, type FormatFlags, printRecords, printValue, resolveFormat } from '../../core/output.js';
 import { failIfMissing, resolveAll } from '../shared/ids.js';
-import { confirmChange, declareRule, DESTRUCTIVE, requireConfirmable, REVERSIBLE, type VerbRule } from '../shared/confirm.js';
+import { declareRule } from '../shared/confirm.js';
 import { idOf } from '../shared/verbs.js';
 import { needsZone, parseWhen, tzFlag } from '../shared/time.js';
 import { BOOKING_VIEW } from '../bookings/shared/view.js';
-import { groupFormat, infosOf, printGroup, readGroup } from './shared/group.js';
+import { GROUP_NOUN, GROUP_VERBS, groupRun, type GroupEntity, type GroupOptions, type GroupVerbSpec } from './shared/engine.js';
+import { groupFormat, printGroup, readGroup } from './shared/group.js';
 
-/** What a group verb does; `ask` puts the verb's confirmation question (a no-op when its rule does not ask). */
-type Action = (ctx: Context, api: ApiClient, group: MultiServiceBooking & { id: string }, opts: Record<string, unknown>, ask: () => Promise<void>) => Promise<MultiServiceBooking | undefined>;
+/** How a group verb is declared on the command line, besides its spec (shared/engine.ts). */
+interface GroupCli {
+  description: string;
+  example?: string;
+  flags?(cmd: Command): void;
+  /** The outcome line (default: `<Done> multi-service booking ID`). */
+  outcome?(id: string, o: GroupOptions): string;
+  /** What is true already (default: `multi-service booking ID is already <done>`). */
+  already?(id: string, o: GroupOptions): string;
+}
 
 /**
- * A verb `msb NAME ID` that acts on the group and prints it as it is afterwards. `rule` is its confirmation
- * (commands/shared/confirm.ts): a destructive one asks before `act` sends anything; `get` (a read) has none.
+ * `msb VERB ID`: a group verb as a one-item plan of the bulk engine (commands/shared/bulk.ts runOneVerb): the group
+ * is read first (an unknown id is the platform's 404), then planned (already as asked: nothing sent; refused by
+ * its state: exit 1 naming what to do instead), confirmed by the verb's rule (cancel and decline ask first), sent
+ * at the bookings' revisions, journaled (so in `sitectl history`) and printed as it is now.
+ * @param prepare the verb's options from its flags and the group as read (reschedule reads --start on the
+ *   group's clock; add and remove resolve their bookings). @throws UserError (exit 2) for bad input
  */
-function groupVerb(name: string, description: string, act: Action, extra?: (cmd: Command) => void, example?: string, rule?: VerbRule) {
+function groupVerb(spec: GroupVerbSpec, cli: GroupCli, prepare?: (ctx: Context, api: ApiClient, group: MultiServiceBooking & { id: string }, o: Record<string, unknown>, extra: string[]) => Promise<GroupOptions>) {
+  const run = async (given: string, extra: string[], o: FormatFlags & { yes?: boolean } & Record<string, unknown>, ctx: Context): Promise<void> => {
+    const { runOneVerb } = await import('../shared/bulk.js');
+    let options: GroupOptions = {};
+    let id = given;
+    const Done = `${spec.done[0]!.toUpperCase()}${spec.done.slice(1)}`;
+    await runOneVerb(ctx, {
+      view: GROUP_NOUN,
+      title: spec.title,
+      async verify(api) {
+        const group = await readGroup(ctx, api, given);
+        id = group.id;
+        options = prepare ? await prepare(ctx, api, group, o, extra) : {};
+      },
+      build: (api) => groupRun(spec, api, { options: options as Record<string, unknown> }),
+      resolve: async () => id,
+      flags: o,
+      command: `msb ${spec.verb}`,
+      one: {
+        given,
+        rule: spec,
+        already: () => cli.already?.(id, options) ?? `multi-service booking ${id} is already ${spec.done}`,
+        instead: (e: GroupEntity) => spec.blocked?.(e.group, options)?.instead?.(ctx.bin),
+        outcome: () => cli.outcome?.(id, options) ?? `${Done} multi-service booking ${id}`,
+      },
+    });
+  };
   return {
+    run,
     register(parent: Command, ctx: Context) {
-      const cmd = parent.command(name).description(description).argument('<id>', 'the multi-service booking id');
-      extra?.(cmd);
-      if (example) cmd.addHelpText('after', `\nExample:\n  ${example}`);
-      if (rule) declareRule(cmd, rule);
-      addFormatFlags(cmd).action(async (id: string, o: FormatFlags & { yes?: boolean } & Record<string, unknown>) => {
-        const format = groupFormat(o);
-        const what = `msb ${name} of multi-service booking ${id}`;
-        if (rule) requireConfirmable(ctx, o, rule, 'one', what);
-        const api = await ctx.api();
-        const group = await readGroup(ctx, api, id);
-        const ask = rule ? () => confirmChange(ctx, o, rule, 'one', `${name[0]!.toUpperCase()}${name.slice(1)} multi-service booking ${group.id} (${(group.bookings ?? []).length} bookings)?`, what) : async () => {};
-        const after = await act(ctx, api, group, o, ask);
-        await printGroup(ctx, format, after ?? (await readGroup(ctx, api, id)));
+      const cmd = parent.command(spec.verb).description(cli.description).argument('<id>', 'the multi-service booking id');
+      if (spec.verb === 'add' || spec.verb === 'remove') cmd.argument('<bookings...>', 'bookings (ids or unique prefixes)');
+      cli.flags?.(cmd);
+      if (cli.example) cmd.addHelpText('after', `\nExample:\n  ${cli.example}`);
+      declareRule(cmd, spec);
+      addFormatFlags(cmd).action(async (id: string, ...rest: unknown[]) => {
+        const flags = rest[rest.length - 2] as FormatFlags & Record<string, unknown>;
+        const extra = rest.slice(0, -2).flat() as string[];
+        await run(id, extra, flags, ctx);
       });
     },
   };
 }
 
-const statusOf = (g: MultiServiceBooking) => (g.bookings ?? []).map((e) => e.booking?.status);
-
-/**
- * True (after saying so on stderr) when every booking of the group is in `status` already: the verb then changes
- * nothing, sends nothing and exits 0, as `bookings confirm` does for one booking.
- */
-function already(ctx: Context, g: MultiServiceBooking & { id: string }, status: string, done: string): boolean {
-  const statuses = statusOf(g);
-  if (statuses.length === 0 || !statuses.every((s) => s === status)) return false;
-  notice(ctx.io, `multi-service booking ${g.id} is already ${done}; nothing changed`);
-  return true;
-}
-
-export const get = groupVerb('get', 'Show a multi-service booking and its bookings', async (_ctx, _api, g) => g, undefined, 'sitectl msb get 5a0d...');
-
-export const confirm = groupVerb(
-  'confirm',
-  'Confirm every booking of the group',
-  async (ctx, api, g, _o, ask) => {
-  if (already(ctx, g, 'CONFIRMED', 'confirmed')) return g;
-  await ask();
-  const { multiServiceBooking } = await calls.confirmMultiServiceBooking(api, { multiServiceBookingId: g.id, confirmBookingsInfo: infosOf(g), returnFullEntity: true }, { signal: ctx.signal });
-  success(ctx.io, `Confirmed multi-service booking ${g.id}`);
-  return multiServiceBooking;
+export const get = {
+  register(parent: Command, ctx: Context) {
+    const cmd = parent.command('get').description('Show a multi-service booking and its bookings').argument('<id>', 'the multi-service booking id');
+    cmd.addHelpText('after', '\nExample:\n  sitectl msb get 5a0d...');
+    addFormatFlags(cmd).action(async (id: string, o: FormatFlags) => {
+      const format = groupFormat(o);
+      await printGroup(ctx, format, await readGroup(ctx, await ctx.api(), id));
+    });
   },
-  undefined,
-  undefined,
-  REVERSIBLE,
-);
+};
 
-export const decline = groupVerb(
-  'decline',
-  'Decline every booking of the group',
-  async (ctx, api, g, _o, ask) => {
-  if (already(ctx, g, 'DECLINED', 'declined')) return g;
-  await ask();
-  const { multiServiceBooking } = await calls.declineMultiServiceBooking(api, { multiServiceBookingId: g.id, declineBookingsInfo: infosOf(g), returnFullEntity: true }, { signal: ctx.signal });
-  success(ctx.io, `Declined multi-service booking ${g.id}`);
-  return multiServiceBooking;
-  },
-  undefined,
-  undefined,
-  DESTRUCTIVE,
-);
+export const confirm = groupVerb(GROUP_VERBS.confirm, { description: 'Confirm every booking of the group' });
+
+export const decline = groupVerb(GROUP_VERBS.decline, { description: 'Decline every booking of the group' });
 
 export const pending = groupVerb(
-  'pending',
-  'Mark every booking of the group as pending approval',
-  async (ctx, api, g, o, ask) => {
-    if (already(ctx, g, 'PENDING', 'pending')) return g;
-    await ask();
-    const { multiServiceBooking } = await calls.markMultiServiceBookingAsPending(
-      api,
-      { multiServiceBookingId: g.id, markAsPendingBookingsInfo: infosOf(g), returnFullEntity: true, ...(o.skipApprovalCheck ? { flowControlSettings: { skipPendingApprovalServiceValidation: true } } : {}) },
-      { signal: ctx.signal },
-    );
-    success(ctx.io, `Marked multi-service booking ${g.id} as pending`);
-    return multiServiceBooking;
+  GROUP_VERBS.pending,
+  {
+    description: 'Mark every booking of the group as pending approval',
+    flags: (cmd) => cmd.option('--skip-approval-check', 'also for services that do not require manual approval'),
+    outcome: (id) => `Marked multi-service booking ${id} as pending`,
   },
-  (cmd) => cmd.option('--skip-approval-check', 'also for services that do not require manual approval'),
-  undefined,
-  // Not named when the rule was set (docs/architecture.md "The confirmation rule"): takes the rule of `bookings pending` (and `msb confirm`): acts at once.
-  REVERSIBLE,
+  async (_ctx, _api, _g, o) => (o.skipApprovalCheck ? { skipApprovalCheck: true } : {}),
 );
 
 export const cancel = groupVerb(
-  'cancel',
-  'Cancel every booking of the group',
-  async (ctx, api, g, o, ask) => {
-    if (already(ctx, g, 'CANCELED', 'cancelled')) return g;
-    await ask();
-    const { multiServiceBooking } = await calls.cancelMultiServiceBooking(
-      api,
-      { multiServiceBookingId: g.id, returnFullEntity: true, ...(o.ignorePolicy ? { flowControlSettings: { ignoreCancellationPolicy: true } } : {}) },
-      { signal: ctx.signal },
-    );
-    success(ctx.io, `Cancelled multi-service booking ${g.id}`);
-    return multiServiceBooking;
+  GROUP_VERBS.cancel,
+  {
+    description: 'Cancel every booking of the group',
+    flags: (cmd) => cmd.option('--ignore-policy', "cancel even inside the services' cancellation windows"),
+    example: 'sitectl msb cancel 5a0d... --yes',
   },
-  (cmd) => cmd.option('--ignore-policy', "cancel even inside the services' cancellation windows"),
-  'sitectl msb cancel 5a0d... --yes',
-  DESTRUCTIVE,
+  async (_ctx, _api, _g, o) => (o.ignorePolicy ? { ignorePolicy: true } : {}),
 );
 
 export const reschedule = groupVerb(
-  'reschedule',
-  'Move the whole group: the first booking to --start, the others keeping their offsets',
-  async (ctx, api, g, o, ask) => {
-    const bookings = (g.bookings ?? []).map((e) => e.booking!).filter(Boolean);
-    if (bookings.length === 0) throw new UserError(`multi-service booking ${g.id} has no bookings`, undefined, ExitCode.Failure);
-    const first = bookings[0]!;
-    const zone = tzFlag(o.tz as string | undefined) ?? first.bookedEntity?.slot?.timezone ?? 'UTC';
+  GROUP_VERBS.reschedule,
+  {
+    description: 'Move the whole group: the first booking to --start, the others keeping their offsets',
+    flags: (cmd) =>
+      cmd
+        .requiredOption('--start <when>', "the first booking's new start (the others follow at the same offsets)")
+        .option('--ignore-policy', "move it even inside the services' reschedule windows")
+        .option('--tz <zone>', 'read --start in this IANA zone'),
+    example: 'sitectl msb reschedule 5a0d... --start 2026-11-26T14:00',
+    already: (id, o) => `multi-service booking ${id} starts at ${o.start} already`,
+  },
+  async (ctx, _api, g, o) => {
+    const first = (g.bookings ?? []).map((e) => e.booking).find(Boolean);
+    const zone = tzFlag(o.tz as string | undefined) ?? first?.bookedEntity?.slot?.timezone ?? 'UTC';
     const text = String(o.start ?? '');
     const start = parseWhen(text, needsZone(text) ? zone : 'UTC', '--start', ctx.now().getTime());
-    const shift = start - (first.startDate?.getTime() ?? start);
-    await ask();
-    const { multiServiceBooking } = await calls.rescheduleMultiServiceBooking(
-      api,
-      {
-        multiServiceBookingId: g.id,
-        rescheduleBookingsInfo: bookings.map((b) => ({
-          bookingId: b.id,
-          revision: b.revision ?? '',
-          slot: {
-            serviceId: b.bookedEntity?.slot?.serviceId ?? '',
-            startDate: new Date((b.startDate?.getTime() ?? 0) + shift).toISOString(),
-            timezone: b.bookedEntity?.slot?.timezone ?? zone,
-          },
-        })),
-        returnFullEntity: true,
-        ...(o.ignorePolicy ? { flowControlSettings: { ignoreReschedulePolicy: true } } : {}),
-      },
-      { signal: ctx.signal },
-    );
-    success(ctx.io, `Rescheduled multi-service booking ${g.id}`);
-    return multiServiceBooking;
+    return { start: new Date(start).toISOString(), zone, ...(o.ignorePolicy ? { ignorePolicy: true } : {}) };
   },
-  (cmd) =>
-    cmd
-      .requiredOption('--start <when>', "the first booking's new start (the others follow at the same offsets)")
-      .option('--ignore-policy', "move it even inside the services' reschedule windows")
-      .option('--tz <zone>', 'read --start in this IANA zone'),
-  'sitectl msb reschedule 5a0d... --start 2026-11-26T14:00',
-  // Not named when the rule was set (docs/architecture.md "The confirmation rule"): takes the rule of `bookings reschedule`: acts at once.
-  REVERSIBLE,
+);
+
+/** `msb add|remove ID BOOKING...`: every booking is resolved before anything is sent (the missing ones listed together, exit 2). */
+async function bookingsOf(ctx: Context, api: ApiClient, given: string[]): Promise<GroupOptions> {
+  const ids = await resolveAll(given, (g) => idOf(ctx, api, BOOKING_VIEW, g), BOOKING_VIEW.noun);
+  return { bookings: [...new Set(ids)] };
+}
+
+const plural = (o: GroupOptions) => `${(o.bookings ?? []).length} booking${(o.bookings ?? []).length === 1 ? '' : 's'}`;
+const theyAre = (o: GroupOptions) => ((o.bookings ?? []).length === 1 ? 'the booking is' : `the ${plural(o)} are`);
+
+export const add = groupVerb(
+  GROUP_VERBS.add,
+  {
+    description: 'Add single bookings to a group',
+    outcome: (id, o) => `Added ${plural(o)} to ${id}`,
+    already: (id, o) => `${theyAre(o)} in multi-service booking ${id} already`,
+  },
+  (ctx, api, _g, _o, extra) => bookingsOf(ctx, api, extra),
+);
+
+export const remove = groupVerb(
+  GROUP_VERBS.remove,
+  {
+    description: 'Take bookings out of a group (they stay as single bookings)',
+    outcome: (id, o) => `Removed ${plural(o)} from ${id}`,
+    already: (id, o) => `${theyAre(o)} out of multi-service booking ${id} already`,
+  },
+  (ctx, api, _g, _o, extra) => bookingsOf(ctx, api, extra),
 );
 
 export const availability = {
@@ -187,73 +181,6 @@ export const availability = {
     );
   },
 };
-
-/** The group's state as its bookings tell it: `canceled` or `declined` when every booking is. */
-function finalStateOf(g: MultiServiceBooking): string | undefined {
-  const statuses = statusOf(g);
-  if (statuses.length === 0) return undefined;
-  if (statuses.every((s) => s === 'CANCELED')) return 'canceled';
-  if (statuses.every((s) => s === 'DECLINED' || s === 'CANCELED')) return 'declined';
-  return undefined;
-}
-
-/**
- * The rules of `msb add` and `msb remove` checked before anything is sent (the emulator applies the same): no
- * booking is added to a canceled or declined group, and a removal never leaves a group without bookings.
- * @throws UserError (exit 1) naming what to do instead
- */
-function checkMembership(name: 'add' | 'remove', group: MultiServiceBooking & { id: string }, ids: readonly string[], bin: string): void {
-  const state = finalStateOf(group);
-  if (name === 'add' && state) {
-    throw new UserError(`multi-service booking ${group.id} is ${state}: bookings cannot be added to it`, `book the services as a new group: ${bin} msb create ...`, ExitCode.Failure);
-  }
-  if (name === 'remove') {
-    const members = new Set((group.bookings ?? []).map((e) => e.bookingId ?? e.booking?.id));
-    const outside = ids.filter((i) => !members.has(i));
-    if (outside.length > 0) throw new UserError(`not in multi-service booking ${group.id}: ${outside.join(', ')}`, `'${bin} msb get ${group.id}' lists its bookings`, ExitCode.Failure);
-    if (members.size > 0 && [...members].every((m) => ids.includes(m!))) {
-      throw new UserError(`removing ${ids.length === 1 ? 'its last booking' : 'every booking'} would leave multi-service booking ${group.id} empty: cancel the group instead`, `${bin} msb cancel ${group.id}`, ExitCode.Failure);
-    }
-  }
-}
-
-/** `msb add|remove ID BOOKING...`: bookings joined to or taken out of a group (each at its current revision). */
-function membership(name: 'add' | 'remove') {
-  return {
-    register(parent: Command, ctx: Context) {
-      const cmd = parent
-        .command(name)
-        .description(name === 'add' ? 'Add single bookings to a group' : 'Take bookings out of a group (they stay as single bookings)')
-        .argument('<id>', 'the multi-service booking id')
-        .argument('<bookings...>', 'bookings (ids or unique prefixes)');
-      declareRule(cmd, REVERSIBLE);
-      addFormatFlags(cmd).action(async (id: string, given: string[], o: FormatFlags) => {
-        const format = groupFormat(o);
-        const api = await ctx.api();
-        const group = await readGroup(ctx, api, id);
-        const { fetchBooking } = await import('../bookings/shared/read.js');
-        // Every booking is read before the first write: the missing ones are listed together (exit 2).
-        const items = await resolveAll(
-          given,
-          async (g) => {
-            const bid = await idOf(ctx, api, BOOKING_VIEW, g);
-            const b = await fetchBooking(api, bid, ctx.signal);
-            return { bookingId: bid, revision: b.revision ?? '' };
-          },
-          BOOKING_VIEW.noun,
-        );
-        checkMembership(name, group, items.map((i) => i.bookingId), ctx.bin);
-        const call = name === 'add' ? calls.addBookingsToMultiServiceBooking : calls.removeBookingsFromMultiServiceBooking;
-        await call(api, { multiServiceBookingId: id, bookings: items }, { signal: ctx.signal });
-        success(ctx.io, `${name === 'add' ? 'Added' : 'Removed'} ${items.length} booking${items.length === 1 ? '' : 's'} ${name === 'add' ? 'to' : 'from'} ${id}`);
-        await printGroup(ctx, format, await readGroup(ctx, api, id));
-      });
-    },
-  };
-}
-
-export const add = membership('add');
-export const remove = membership('remove');
 
 interface ActionRow {
   id: string;

@@ -28,6 +28,9 @@ import { type BulkFlags, DRY_RUN_FIELDS, type DryRunItem, parseConcurrency, PLAN
 import { confirmChange, requireConfirmable, REVERSIBLE, type VerbRule } from './confirm.js';
 import { filterOf, formatOf, idOf, type EntityView } from './entity-view.js';
 
+/** What a run's messages need of its noun: how it is named (`{one: 'service', many: 'services'}`). */
+export type Named = Pick<EntityView<unknown>, 'noun'>;
+
 /**
  * The selection the flags describe: a filter (`--filter` and `--where`, its fields checked against the entity
  * schema) or ids (`--ids`, `--ids-file`); not both kinds.
@@ -81,7 +84,7 @@ function previewTable(plan: Plan, columns: string[], limit: number) {
 }
 
 /** Prints the plan summary and preview on stderr (a table on a terminal, plain lines otherwise). */
-export async function showPlan(ctx: Context, view: EntityView<unknown>, action: EntityAction, plan: Plan, info?: ConfirmInfo): Promise<void> {
+export async function showPlan(ctx: Context, view: Named, action: EntityAction, plan: Plan, info?: ConfirmInfo): Promise<void> {
   const io = ctx.io;
   const pending = info?.pending ?? plan.items.length;
   const columns = info?.columns ?? action.columns;
@@ -137,7 +140,7 @@ function plainProgress(ctx: Context, title: string, total: number) {
  * The hooks the engine calls: journal path on stderr (and as the hint of a forced second Ctrl-C), preview +
  * confirm through the Prompter, progress (Ink bar on a terminal stderr, plain periodic lines otherwise).
  */
-function bulkHooks(ctx: Context, view: EntityView<unknown>, action: EntityAction, flags: BulkFlags, question: (n: number) => string, resumeCommand: (journal: string) => string): BulkRunHooks {
+function bulkHooks(ctx: Context, view: Named, action: EntityAction, flags: BulkFlags, question: (n: number) => string, resumeCommand: (journal: string) => string): BulkRunHooks {
   return {
     onJournal(path, resumed) {
       notice(ctx.io, `${resumed ? 'resuming journal' : 'journal'}: ${path}`);
@@ -178,7 +181,7 @@ function bulkHooks(ctx: Context, view: EntityView<unknown>, action: EntityAction
 }
 
 /** Writes the outcome table and the problems: on stdout on a terminal, on stderr otherwise (stdout stays data). */
-async function printHumanReport(ctx: Context, view: EntityView<unknown>, report: BulkReport): Promise<void> {
+async function printHumanReport(ctx: Context, view: Named, report: BulkReport): Promise<void> {
   const io = ctx.io;
   const out = io.isStdoutTTY ? io.stdout : io.stderr;
   if (io.isStdoutTTY) {
@@ -216,7 +219,7 @@ async function printItems(ctx: Context, format: OutputFormat, items: DryRunItem[
 }
 
 /** The whole plan of a dry run on stdout: JSON with `--json`, else one TSV line per change (piped output). */
-async function printPlan(ctx: Context, view: EntityView<unknown>, action: EntityAction, plan: Plan, format: OutputFormat): Promise<void> {
+async function printPlan(ctx: Context, view: Named, action: EntityAction, plan: Plan, format: OutputFormat): Promise<void> {
   if (format.kind === 'json') {
     await printItems(ctx, format, dryRunItems(plan));
     return;
@@ -231,7 +234,7 @@ async function printPlan(ctx: Context, view: EntityView<unknown>, action: Entity
 
 /** What {@link runBulkVerb} needs: the entity, the port and action, how the targets were chosen, the flags. */
 export interface BulkVerbRun {
-  view: EntityView<unknown>;
+  view: Named;
   port: EntityPort;
   action: EntityAction;
   /** A new run's targets (undefined for create actions and on resume). */
@@ -273,9 +276,23 @@ export interface OneItem {
   result?: { fields: readonly string[]; value(id: string): Record<string, unknown> };
 }
 
+/**
+ * A noun the single form speaks of that has no list of its own to select from or resolve a prefix against
+ * (a multi-service booking, read by id): its names and label, its `--json` fields and how it is printed. The verb
+ * then names its item through {@link OneVerbRun.resolve} (default: the id as typed).
+ */
+export interface OneNoun {
+  noun: { one: string; many: string };
+  label(entity: unknown): string | undefined;
+  /** `--json [fields]` of the entity. @throws UserError (exit 2) for an unknown field */
+  format(flags: FormatFlags): OutputFormat;
+  /** Prints the entity as it is now on stdout. */
+  print(ctx: Context, format: OutputFormat, entity: unknown): Promise<void>;
+}
+
 /** What {@link runOneVerb} needs: the entity, how to build the port and action, the one item, the flags. */
 export interface OneVerbRun {
-  view: EntityView<unknown>;
+  view: EntityView<unknown> | OneNoun;
   /** The change's progress title (`Cancelling`): `cancelling booking 7c1e` names it in messages. */
   title: string;
   /** The port and the action over the one item, given the client (built once the confirmation rule allows). */
@@ -297,9 +314,10 @@ export interface OneVerbRun {
  * verb declares, else the entity's (checked against its schema).
  * @throws UserError (exit 2) for an unknown field
  */
-export function oneFormat(ctx: Context, view: EntityView<unknown>, flags: BulkFlags, one?: Pick<OneItem, 'result'>): OutputFormat {
+export function oneFormat(ctx: Context, view: EntityView<unknown> | OneNoun, flags: BulkFlags, one?: Pick<OneItem, 'result'>): OutputFormat {
   if (flags.dryRun) return resolveFormat({ json: flags.json }, fieldsChecker(DRY_RUN_FIELDS));
   if (one?.result) return resolveFormat({ json: flags.json }, fieldsChecker(one.result.fields));
+  if ('format' in view) return view.format(flags as FormatFlags);
   // Whatever format flags the verb declares (--json everywhere; --ndjson, --csv where it has them).
   return formatOf(ctx, view, flags as FormatFlags);
 }
@@ -395,7 +413,7 @@ export async function runOneVerb(ctx: Context, run: OneVerbRun): Promise<void> {
   await run.verify?.(api);
   const { port, action } = run.build(api);
   const verb = action.name;
-  const id = run.resolve ? await run.resolve(api) : await idOf(ctx, api, view, one.given);
+  const id = run.resolve ? await run.resolve(api) : 'query' in view ? await idOf(ctx, api, view, one.given) : one.given;
   const resumeCommand = (journal: string) => resumeLine(ctx, run.command, journal);
   const labelOf = (e: unknown) => oneLine(view.label(e) ?? id);
   const r = await changeOne(
@@ -436,7 +454,8 @@ export async function runOneVerb(ctx: Context, run: OneVerbRun): Promise<void> {
       if (format.kind === 'json') await printValue(ctx.io, format, one.result.value(id));
       return;
     }
-    await printRecord(ctx.io, format, entity, { rows: view.rows(entity), columns: view.columns, now: ctx.now() });
+    if ('print' in view) await view.print(ctx, format, entity);
+    else await printRecord(ctx.io, format, entity, { rows: view.rows(entity), columns: view.columns, now: ctx.now() });
   };
   switch (r.kind) {
     case 'dry-run': {

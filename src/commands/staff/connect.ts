@@ -1,18 +1,18 @@
 /**
  * `sitectl staff connect STAFF [--email E]`: connects a staff member to the site user with that e-mail (default:
  * the staff member's own), so the person can sign in to manage their own calendar (Staff Members v1
- * connectStaffMemberToUser). Reversible (`staff disconnect`): it acts at once.
+ * connectStaffMemberToUser). Reversible (`staff disconnect`, or `sitectl undo`): it acts at once.
  */
 import type { Command } from 'commander';
-import { staffMembers } from '../../api/staff-members.js';
+import type { StaffMemberRecord } from '../../api/staff-members.js';
 import type { Context } from '../../context.js';
 import { UserError } from '../../core/errors.js';
-import { success } from '../../core/log.js';
-import { addFormatFlags, printRecord, type FormatFlags } from '../../core/output.js';
+import { addFormatFlags, type FormatFlags } from '../../core/output.js';
 import { oneLine } from '../../core/text.js';
 import { declareRule, REVERSIBLE } from '../shared/confirm.js';
-import { formatOf } from '../shared/verbs.js';
-import { connectionOf, STAFF_VIEW, staffOf } from './shared/view.js';
+import type { EntityView } from '../shared/entity-view.js';
+import { staffRun } from './shared/connect.js';
+import { connectionOf, STAFF_VIEW, staffIdOf, staffOf } from './shared/view.js';
 
 export function register(parent: Command, ctx: Context): void {
   const cmd = parent
@@ -26,18 +26,29 @@ export function register(parent: Command, ctx: Context): void {
   });
 }
 
-/** Connects and prints the staff member. @throws UserError (exit 2) for a bad e-mail or an unknown staff member; ApiError */
+/**
+ * Connects the staff member as a one-item plan of the bulk engine (commands/shared/bulk.ts runOneVerb), journaled
+ * (so `sitectl history` lists it and `sitectl undo` disconnects it again), and prints it.
+ * @throws UserError (exit 2) for a bad e-mail or an unknown staff member; (exit 1) when it is connected already,
+ *   has no e-mail of its own and none is given, or the platform refuses it
+ */
 export async function run(opts: FormatFlags & { staff: string; email?: string }, ctx: Context): Promise<void> {
-  const format = formatOf(ctx, STAFF_VIEW, opts);
   if (opts.email !== undefined && !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(opts.email)) throw new UserError(`--email: '${opts.email}' is not an e-mail address`);
-  const api = await ctx.api();
-  const current = await staffOf(ctx, api, opts.staff);
-  if (opts.email === undefined && !current.email) throw new UserError(`staff member ${current.id} has no e-mail of its own`, 'pass --email');
-  const { staffMember } = await staffMembers.connectStaffMemberToUser(
-    api,
-    { staffMemberId: current.id, ...(opts.email !== undefined ? { email: opts.email } : {}), fields: ['RESOURCE_DETAILS', 'ASSOCIATED_IDENTITY_STATUS'] },
-    { signal: ctx.signal },
-  );
-  success(ctx.io, `Connected staff member ${staffMember.id} (${oneLine(staffMember.name ?? '')}) to ${opts.email ?? current.email}: ${connectionOf(staffMember)}`);
-  await printRecord(ctx.io, format, staffMember, { rows: STAFF_VIEW.rows(staffMember), columns: STAFF_VIEW.columns, now: ctx.now() });
+  const { runOneVerb } = await import('../shared/bulk.js');
+  const label = (s: StaffMemberRecord) => `staff member ${s.id} (${oneLine(s.name ?? '')})`;
+  await runOneVerb(ctx, {
+    view: STAFF_VIEW as EntityView<unknown>,
+    title: 'Connecting',
+    build: (api) => staffRun('connect', api, { options: opts.email !== undefined ? { email: opts.email } : {} }),
+    resolve: (api) => staffIdOf(ctx, api, opts.staff),
+    flags: opts,
+    command: 'staff connect',
+    one: {
+      given: opts.staff,
+      rule: REVERSIBLE,
+      question: (s: StaffMemberRecord) => `Connect ${label(s)}?`,
+      outcome: (after: StaffMemberRecord, _l: string, before: StaffMemberRecord) => `Connected ${label(after)} to ${opts.email ?? before.email}: ${connectionOf(after)}`,
+      read: async (id: string) => (await staffOf(ctx, await ctx.api(), id)),
+    },
+  });
 }

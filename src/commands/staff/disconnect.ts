@@ -4,14 +4,14 @@
  * says so when there is nothing to disconnect (nothing sent).
  */
 import type { Command } from 'commander';
-import { staffMembers } from '../../api/staff-members.js';
+import type { StaffMemberRecord } from '../../api/staff-members.js';
 import type { Context } from '../../context.js';
-import { notice, success } from '../../core/log.js';
-import { addFormatFlags, printRecord, type FormatFlags } from '../../core/output.js';
+import { addFormatFlags, type FormatFlags } from '../../core/output.js';
 import { oneLine } from '../../core/text.js';
 import { declareRule, REVERSIBLE } from '../shared/confirm.js';
-import { formatOf } from '../shared/verbs.js';
-import { STAFF_VIEW, staffOf } from './shared/view.js';
+import type { EntityView } from '../shared/entity-view.js';
+import { staffRun } from './shared/connect.js';
+import { STAFF_VIEW, staffIdOf, staffOf } from './shared/view.js';
 
 export function register(parent: Command, ctx: Context): void {
   const cmd = parent
@@ -24,18 +24,28 @@ export function register(parent: Command, ctx: Context): void {
   });
 }
 
-/** Disconnects and prints the staff member. @throws UserError (exit 2) for an unknown staff member; ApiError */
+/**
+ * Disconnects the staff member as a one-item plan of the bulk engine (commands/shared/bulk.ts runOneVerb),
+ * journaled (in `sitectl history`; `sitectl undo` lists it as cannot be undone: connecting again needs the user's
+ * e-mail), and prints it; says so when it is connected to no user (nothing sent).
+ * @throws UserError (exit 2) for an unknown staff member; (exit 1) when the platform refuses it
+ */
 export async function run(opts: FormatFlags & { staff: string }, ctx: Context): Promise<void> {
-  const format = formatOf(ctx, STAFF_VIEW, opts);
-  const api = await ctx.api();
-  const current = await staffOf(ctx, api, opts.staff);
-  const label = `staff member ${current.id} (${oneLine(current.name ?? '')})`;
-  if (!current.associatedWixIdentity) {
-    notice(ctx.io, `${label} is connected to no user already; nothing changed`);
-    await printRecord(ctx.io, format, current, { rows: STAFF_VIEW.rows(current), columns: STAFF_VIEW.columns, now: ctx.now() });
-    return;
-  }
-  const { staffMember } = await staffMembers.disconnectStaffMemberFromUser(api, { staffMemberId: current.id, fields: ['RESOURCE_DETAILS', 'ASSOCIATED_IDENTITY_STATUS'] }, { signal: ctx.signal });
-  success(ctx.io, `Disconnected ${label} from its user`);
-  await printRecord(ctx.io, format, staffMember, { rows: STAFF_VIEW.rows(staffMember), columns: STAFF_VIEW.columns, now: ctx.now() });
+  const { runOneVerb } = await import('../shared/bulk.js');
+  const label = (s: StaffMemberRecord) => `staff member ${s.id} (${oneLine(s.name ?? '')})`;
+  await runOneVerb(ctx, {
+    view: STAFF_VIEW as EntityView<unknown>,
+    title: 'Disconnecting',
+    build: (api) => staffRun('disconnect', api, { options: {} }),
+    resolve: (api) => staffIdOf(ctx, api, opts.staff),
+    flags: opts,
+    command: 'staff disconnect',
+    one: {
+      given: opts.staff,
+      rule: REVERSIBLE,
+      already: (s: StaffMemberRecord) => `${label(s)} is connected to no user already`,
+      outcome: (after: StaffMemberRecord) => `Disconnected ${label(after)} from its user`,
+      read: async (id: string) => staffOf(ctx, await ctx.api(), id),
+    },
+  });
 }

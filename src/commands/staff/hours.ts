@@ -7,7 +7,8 @@
  * business schedule's events). `set` gives the named days the hours `--from`-`--to` and keeps the other days as
  * they are: a staff member still on the default hours is first moved to a schedule of its own
  * (assignCustomSchedule) holding a copy of the default hours, then the named days' events are cancelled and
- * created again. `--off` makes the named days free. Every flag is checked before anything is read.
+ * created again. `--off` makes the named days free. Every flag is checked before anything is read. `set` is a
+ * one-item plan of the bulk engine, journaled with the named days' former hours: `sitectl undo` sets them back.
  */
 import type { Command } from 'commander';
 import type { ApiClient } from '../../api/client.js';
@@ -17,11 +18,16 @@ import { staffMembers, type StaffMemberRecord } from '../../api/staff-members.js
 import type { Context } from '../../context.js';
 import { ExitCode, UserError } from '../../core/errors.js';
 import { collect as collectFlag } from '../../core/filters.js';
-import { notice, success } from '../../core/log.js';
+import { notice } from '../../core/log.js';
 import { addFormatFlags, fieldsChecker, printRecords, resolveFormat, type FormatFlags } from '../../core/output.js';
 import { oneLine } from '../../core/text.js';
 import { declareRule, REVERSIBLE } from '../shared/confirm.js';
-import { staffOf } from './shared/view.js';
+import type { EntityView } from '../shared/entity-view.js';
+import { viewPort } from '../shared/view-port.js';
+import { readingSender, transitionAction, type EntityAction } from '../../bulk/actions.js';
+import type { JournalArgs } from '../../bulk/journal.js';
+import { type EntityPort, fetchByIds } from '../../bulk/port.js';
+import { STAFF_VIEW, staffIdOf, staffOf } from './shared/view.js';
 
 /** One block of working hours as printed: `{day: 'MON', from: '09:00', to: '17:00', eventId}`. */
 export interface HoursRow {
@@ -71,7 +77,7 @@ function rowsOf(events: readonly CalendarEvent[]): HoursRow[] {
 }
 
 /** The weekly working-hours MASTER events of a schedule. */
-async function hoursEvents(api: ApiClient, scheduleId: string, signal: AbortSignal): Promise<CalendarEvent[]> {
+async function hoursEvents(api: ApiClient, scheduleId: string, signal?: AbortSignal): Promise<CalendarEvent[]> {
   const pages = listPages(api, calendarEventsFamily.operations.queryEvents, {
     filter: { scheduleId, type: 'WORKING_HOURS' },
     params: { recurrenceType: ['MASTER'] },
@@ -97,13 +103,121 @@ function nextDate(day: CalendarDay, now: Date): string {
   return new Date(today + ahead * 86_400_000).toISOString().slice(0, 10);
 }
 
-function createHours(api: ApiClient, scheduleId: string, day: CalendarDay, from: string, to: string, ctx: Context) {
-  const date = nextDate(day, ctx.now());
+function createHours(api: ApiClient, scheduleId: string, day: CalendarDay, from: string, to: string, now: Date, signal?: AbortSignal) {
+  const date = nextDate(day, now);
   return calendarEvents.createEvent(
     api,
     { event: { scheduleId, type: 'WORKING_HOURS', start: { localDate: `${date}T${from}:00` }, end: { localDate: `${date}T${to}:00` }, recurrenceRule: { frequency: 'WEEKLY', interval: 1, days: [day] } } },
-    { signal: ctx.signal },
+    { signal },
   );
+}
+
+/** Hours of some weekdays: each day's blocks (`[]`: the day is free). */
+export type Week = Partial<Record<CalendarDay, Array<{ from: string; to: string }>>>;
+
+/** A staff member with the week it works now (its own hours, or the default ones when `shared`). */
+interface HoursEntity extends StaffMemberRecord {
+  week: HoursRow[];
+  shared: boolean;
+}
+
+/** The blocks of `day` in `rows`, in order, as `09:00-17:00` words (what two weeks are compared by). */
+function blocksOf(rows: readonly HoursRow[], day: CalendarDay): string {
+  const short = SHORT[CalendarDayValues.indexOf(day)];
+  return rows
+    .filter((r) => r.day === short)
+    .map((r) => `${r.from}-${r.to}`)
+    .join(',');
+}
+const wordsOf = (blocks: ReadonlyArray<{ from: string; to: string }>) => blocks.map((b) => `${b.from}-${b.to}`).join(',');
+
+/** True when every day of `week` has exactly its blocks in `rows`. */
+function holds(rows: readonly HoursRow[], week: Week): boolean {
+  return (Object.entries(week) as Array<[CalendarDay, Array<{ from: string; to: string }>]>).every(([day, blocks]) => blocksOf(rows, day) === wordsOf(blocks));
+}
+
+/** The port of staff members with their week: the staff view's, each read back with its working hours. */
+function hoursPort(api: ApiClient): EntityPort<HoursEntity> {
+  const base = viewPort(api, STAFF_VIEW as EntityView<unknown>) as unknown as EntityPort<StaffMemberRecord>;
+  return {
+    noun: base.noun,
+    label: (s) => s.name ?? undefined,
+    // eslint-disable-next-line require-yield
+    async *pages() {
+      throw new TypeError('working hours are set for staff members named by id');
+    },
+    async byIds(ids, signal) {
+      const out = new Map<string, HoursEntity>();
+      for (const [id, staff] of await fetchByIds(base, ids, signal)) {
+        const schedule = scheduleOf(staff);
+        out.set(id, { ...staff, shared: schedule.shared, week: rowsOf(await hoursEvents(api, schedule.shared ? schedule.id : schedule.own, signal)) });
+      }
+      return out;
+    },
+  };
+}
+
+/**
+ * Gives the days of `week` their blocks and keeps the other days as they are: a staff member still on the default
+ * hours is first moved to a schedule of its own (assignCustomSchedule) holding a copy of the default hours, then
+ * the named days' events are cancelled and created again.
+ */
+async function applyWeek(api: ApiClient, staff: StaffMemberRecord, week: Week, now: Date, signal?: AbortSignal): Promise<void> {
+  const schedule = scheduleOf(staff);
+  const named = new Set<string>(Object.keys(week));
+  if (schedule.shared) {
+    // Moving to a schedule of its own starts empty: the default hours of the other days come along.
+    const defaults = await hoursEvents(api, schedule.id, signal);
+    await staffMembers.assignCustomSchedule(api, { staffMemberId: staff.id, scheduleId: schedule.own }, { signal });
+    for (const e of defaults) {
+      const day = e.recurrenceRule?.days?.[0] as CalendarDay | undefined;
+      if (!day || named.has(day) || e.type !== 'WORKING_HOURS') continue;
+      await createHours(api, schedule.own, day, (e.start?.localDate ?? '').slice(11, 16), (e.end?.localDate ?? '').slice(11, 16), now, signal);
+    }
+  } else {
+    for (const e of await hoursEvents(api, schedule.own, signal)) {
+      if (named.has(e.recurrenceRule?.days?.[0] ?? '')) await calendarEvents.cancelEvent(api, { eventId: e.id }, { signal });
+    }
+  }
+  for (const [day, blocks] of Object.entries(week) as Array<[CalendarDay, Array<{ from: string; to: string }>]>) {
+    for (const b of blocks) await createHours(api, schedule.own, day, b.from, b.to, now, signal);
+  }
+}
+
+/** The options of `staff hours set` (and of its undo) as the journal keeps them. */
+export interface HoursOptions {
+  /** The days to set and their blocks. */
+  week: Week;
+  /** An undo: the blocks the change being undone left; a day that holds others now was changed since. */
+  expect?: Week;
+}
+
+/**
+ * The port and action of `staff hours set` over `args`: nothing is sent when the days hold those hours already;
+ * the journal keeps the named days' former blocks (and whether the default hours were worked), so `sitectl undo`
+ * sets them back, unless they were changed since.
+ */
+export function hoursRun(api: ApiClient, args: JournalArgs, now: Date): { port: EntityPort; action: EntityAction } {
+  const o = args.options as unknown as HoursOptions;
+  const port = hoursPort(api);
+  const action = transitionAction<HoursEntity>({
+    name: 'hours',
+    done: 'set',
+    title: o.expect ? 'Undoing' : 'Setting hours',
+    reached: (e) => holds(e.week, o.week),
+    blocked: (e) => (o.expect && !holds(e.week, o.expect) ? 'its hours were changed since' : undefined),
+    send: readingSender(port, (e, _item, signal) => applyWeek(api, e, o.week, now, signal)),
+    chunkSize: 1,
+    maxAttempts: 1,
+    args,
+    beforeImage: (e) => ({
+      shared: e.shared,
+      week: Object.fromEntries(
+        Object.keys(o.week).map((day) => [day, e.week.filter((r) => r.day === SHORT[CalendarDayValues.indexOf(day as CalendarDay)]).map((r) => ({ from: r.from, to: r.to }))]),
+      ),
+    }),
+  });
+  return { port: port as unknown as EntityPort, action: action as unknown as EntityAction };
 }
 
 interface SetOptions extends FormatFlags {
@@ -115,8 +229,11 @@ interface SetOptions extends FormatFlags {
 }
 
 /**
- * Sets the named days' hours and prints the week as it is now.
- * @throws UserError (exit 2) for an unknown day, a bad time, `--from` not before `--to`, an empty or unknown staff member
+ * Sets the named days' hours as a one-item plan of the bulk engine (commands/shared/bulk.ts runOneVerb): says so
+ * when they hold those hours already (nothing sent), journals the days' former hours (so `sitectl undo` sets them
+ * back), and prints the week as it is now.
+ * @throws UserError (exit 2) for an unknown day, a bad time, `--from` not before `--to`, an empty or unknown staff
+ *   member; (exit 1) when the platform refuses a call
  */
 export async function runSet(opts: SetOptions, ctx: Context): Promise<void> {
   const format = resolveFormat(opts, fieldsChecker(HOURS_FIELDS));
@@ -131,28 +248,29 @@ export async function runSet(opts: SetOptions, ctx: Context): Promise<void> {
     if (from >= to) throw new UserError(`--from ${from} must be before --to ${to}`);
   }
   if (opts.staff.trim() === '') throw new UserError('the staff member id is empty');
-  const api = await ctx.api();
-  const staff = await staffOf(ctx, api, opts.staff);
-  const schedule = scheduleOf(staff);
-  const named = new Set<string>(days);
-  if (schedule.shared) {
-    // Moving to a schedule of its own starts empty: the default hours of the other days come along.
-    const defaults = await hoursEvents(api, schedule.id, ctx.signal);
-    await staffMembers.assignCustomSchedule(api, { staffMemberId: staff.id, scheduleId: schedule.own }, { signal: ctx.signal });
-    for (const e of defaults) {
-      const day = e.recurrenceRule?.days?.[0] as CalendarDay | undefined;
-      if (!day || named.has(day) || e.type !== 'WORKING_HOURS') continue;
-      await createHours(api, schedule.own, day, (e.start?.localDate ?? '').slice(11, 16), (e.end?.localDate ?? '').slice(11, 16), ctx);
-    }
-  } else {
-    for (const e of await hoursEvents(api, schedule.own, ctx.signal)) {
-      if (named.has(e.recurrenceRule?.days?.[0] ?? '')) await calendarEvents.cancelEvent(api, { eventId: e.id }, { signal: ctx.signal });
-    }
-  }
-  if (!opts.off) for (const day of days) await createHours(api, schedule.own, day, from, to, ctx);
+  const week: Week = Object.fromEntries(days.map((d) => [d, opts.off ? [] : [{ from, to }]]));
   const names = days.map((d) => SHORT[CalendarDayValues.indexOf(d)]!.toLowerCase()).join(', ');
-  success(ctx.io, `Set the working hours of staff member ${staff.id} (${oneLine(staff.name ?? '')}): ${names} ${opts.off ? 'off' : `${from}-${to}`}`);
-  await printRecords(ctx.io, format, rowsOf(await hoursEvents(api, schedule.own, ctx.signal)), COLUMNS, { now: ctx.now() });
+  const { runOneVerb } = await import('../shared/bulk.js');
+  const label = (s: StaffMemberRecord) => `staff member ${s.id} (${oneLine(s.name ?? '')})`;
+  await runOneVerb(ctx, {
+    view: {
+      noun: STAFF_VIEW.noun,
+      label: (s) => (s as StaffMemberRecord).name ?? undefined,
+      format: () => format,
+      print: (c, f, e) => printRecords(c.io, f, (e as HoursEntity).week, COLUMNS, { now: c.now() }),
+    },
+    title: 'Setting hours',
+    build: (api) => hoursRun(api, { options: { week } as unknown as Record<string, unknown> }, ctx.now()),
+    resolve: (api) => staffIdOf(ctx, api, opts.staff),
+    flags: opts,
+    command: 'staff hours set',
+    one: {
+      given: opts.staff,
+      rule: REVERSIBLE,
+      already: (s: StaffMemberRecord) => `${label(s)} works ${names} ${opts.off ? 'off' : `${from}-${to}`} already`,
+      outcome: (after: StaffMemberRecord) => `Set the working hours of ${label(after)}: ${names} ${opts.off ? 'off' : `${from}-${to}`}`,
+    },
+  });
 }
 
 const COLUMNS = [{ key: 'day' }, { key: 'from' }, { key: 'to' }, { key: 'eventId', id: true, noTruncate: true, priority: 1 }];

@@ -12,11 +12,15 @@
  * - services apply and clone --to-site, on each site they changed (one change of several sites, bulk/history.ts):
  *   on every site, with that site's client, services updated set back, services created deleted and services
  *   pruned re-created, each on the same terms as above; one preview and one confirmation, a report per site.
- * - members block / approve, mute / unmute; orders pause / resume: the opposite verb (a member blocked from
- *   PENDING comes back APPROVED, said so).
- * - everything else (bookings confirm, decline, cancel; orders cancel, mark-paid, postpone; members delete,
- *   disconnect; plans actions) cannot be undone: the platform has no way back, or none without loss, or sitectl
- *   does not take one yet. Listed as such: exit 1 "nothing to undo".
+ * - members block / approve, mute / unmute; orders pause / resume; msb add / remove: the opposite verb (a member
+ *   blocked from PENDING comes back APPROVED, said so); staff connect: disconnect.
+ * - bookings reschedule: moved back to the former slot if the booking still has the revision the move left and
+ *   the slot is still free; else skipped ("changed since" / "slot taken"). bookings participants: the former
+ *   number set back, unless changed since. staff hours set: the days' former hours set back, unless changed since.
+ * - everything else (bookings confirm, decline, cancel; msb confirm, decline, pending, cancel, reschedule; orders
+ *   cancel, mark-paid, postpone; members delete, disconnect; staff disconnect; plans actions and clear-primary)
+ *   cannot be undone: the platform has no way back, or none without loss, or sitectl does not take one yet.
+ *   Listed as such: exit 1 "nothing to undo".
  *
  * Exit codes: 0 when everything that could be undone was; 3 when an item was skipped as changed since, or
  * failed; 1 when nothing of the change can be undone; 2 for an unknown change id or a missing --yes.
@@ -36,6 +40,9 @@ import { notice, warn } from '../../core/log.js';
 import { addBulkFlags, type BulkFlags } from '../shared/bulk-flags.js';
 import { asksFirst, declareRule, DESTRUCTIVE, REVERSIBLE, requireConfirmable } from '../shared/confirm.js';
 import type { EntityView } from '../shared/entity-view.js';
+import type { Named } from '../shared/bulk.js';
+import type { ApiClient } from '../../api/client.js';
+import type { MoveTarget, SlotOf } from '../bookings/shared/moves.js';
 import type { SitePlan } from '../services/apply.js';
 
 interface UndoOptions extends BulkFlags {
@@ -53,6 +60,12 @@ function cannot(entity: string, action: string): string {
   if (entity === 'bookings') return `a booking ${action === 'cancel' ? 'canceled' : action === 'decline' ? 'declined' : `${action}ed`} cannot be taken back on the platform`;
   if (entity === 'orders' && ['cancel', 'mark-paid', 'markAsPaid', 'postpone'].includes(action)) return `an order's ${action} has no way back on the platform`;
   if (entity === 'members' && ['delete', 'disconnect'].includes(action)) return `a member's ${action} loses data the platform does not give back`;
+  if (entity === 'multi-service bookings') {
+    if (action === 'reschedule') return 'sitectl does not move a group back: move it again with msb reschedule';
+    return `a multi-service booking ${action === 'pending' ? 'marked pending' : action === 'cancel' ? 'canceled' : action === 'decline' ? 'declined' : `${action}ed`} cannot be taken back on the platform`;
+  }
+  if (entity === 'staff members' && action === 'disconnect') return "connecting it again needs the user's e-mail, which the platform does not give back";
+  if (entity === 'plans' && action === 'clear-primary') return "a plan's primary mark has no way back but making a plan primary again ('plans primary')";
   return `${entity} ${action} cannot be undone`;
 }
 
@@ -68,8 +81,10 @@ export function register(program: Command, ctx: Context): void {
         '',
         'Undone: services update (fields set back, unless changed since), services clone (copies deleted),',
         'services delete (re-created with new ids), services apply and clone --to-site (on every site they changed),',
-        'members block/approve and mute/unmute, orders pause/resume.',
-        'Not undoable: bookings confirm/decline/cancel, orders cancel/mark-paid/postpone, members delete/disconnect.',
+        'members block/approve and mute/unmute, orders pause/resume, msb add/remove, staff connect (disconnected),',
+        'bookings reschedule (moved back if the former slot is free), bookings participants, staff hours set.',
+        'Not undoable: bookings confirm/decline/cancel, msb confirm/decline/pending/cancel/reschedule,',
+        'orders cancel/mark-paid/postpone, members delete/disconnect, staff disconnect, plans actions.',
         '',
         'Examples:',
         '  sitectl history',
@@ -87,7 +102,7 @@ export function register(program: Command, ctx: Context): void {
 
 /** What undoing one change takes: the noun's view and port, the inverse action, the targets. */
 interface Inverse {
-  view: EntityView<unknown>;
+  view: Named;
   port: EntityPort;
   action: EntityAction;
   ids: string[];
@@ -95,6 +110,8 @@ interface Inverse {
   note?: string;
   /** The inverse deletes or is itself a destructive verb (block, pause): it asks even for one item. */
   destructive?: boolean;
+  /** Why items were skipped, in words (default: they were changed since the change). */
+  skippedWhy?: string;
 }
 
 /**
@@ -146,7 +163,10 @@ export async function run(given: string | undefined, opts: UndoOptions, ctx: Con
   });
   if (result.kind === 'done') {
     const skipped = result.report.counts.skipped ?? 0;
-    if (skipped) throw new PartialFailureError(`${skipped} of ${result.report.total} ${inverse.view.noun.many} were changed since change ${change.short} and were left as they are`, 'sitectl history shows what changed them');
+    if (skipped) {
+      const why = inverse.skippedWhy ?? `were changed since change ${change.short}`;
+      throw new PartialFailureError(`${skipped} of ${result.report.total} ${inverse.view.noun.many} ${why} and were left as they are`, 'sitectl history shows what changed them');
+    }
   }
 }
 
@@ -242,6 +262,31 @@ async function inverseOf(change: ChangeSummary, state: JournalState, ctx: Contex
     }
     return undefined;
   }
+  if (entity === 'bookings' && (action === 'reschedule' || action === 'participants')) return bookingBack(change, state, api);
+  if (entity === 'multi-service bookings') {
+    const opposite = ({ add: 'remove', remove: 'add' } as const)[action as 'add' | 'remove'];
+    if (!opposite) return undefined;
+    // The opposite verb over the same bookings (the same port and calls as `msb remove ID BOOKING...`).
+    const { GROUP_VERBS, groupRun } = await import('../msb/shared/engine.js');
+    const ids = done(state, [GROUP_VERBS[action as 'add' | 'remove'].done]).map((d) => d.result.id);
+    const run = groupRun(GROUP_VERBS[opposite], api, { ids, options: state.header.args.options ?? {} });
+    return { view: { noun: run.port.noun }, port: run.port, action: run.action, ids };
+  }
+  if (entity === 'staff members' && action === 'connect') {
+    const { staffRun } = await import('../staff/shared/connect.js');
+    const ids = done(state, ['connected']).map((d) => d.result.id);
+    const run = staffRun('disconnect', api, { ids, options: {} });
+    return { view: { noun: run.port.noun }, port: run.port, action: run.action, ids };
+  }
+  if (entity === 'staff members' && action === 'hours') {
+    // The days' former hours set back (a single form's change: one staff member), unless changed since.
+    const { hoursRun } = await import('../staff/hours.js');
+    const back = done(state, ['set']).filter((d) => d.planned?.before);
+    const ids = back.map((d) => d.result.id).slice(0, 1);
+    const before = back[0]?.planned?.before as { week?: Record<string, unknown> } | undefined;
+    const run = hoursRun(api, { ids, options: { week: before?.week ?? {}, expect: (state.header.args.options as { week?: unknown } | undefined)?.week ?? {} } }, ctx.now());
+    return { view: { noun: run.port.noun }, port: run.port, action: run.action, ids };
+  }
   const opposite = OPPOSITE[entity]?.[action];
   if (!opposite) return undefined;
   const verb =
@@ -263,6 +308,27 @@ async function inverseOf(change: ChangeSummary, state: JournalState, ctx: Contex
     destructive: spec.destructive,
     note: fromPending ? `${fromPending} of them were PENDING before the block: they come back APPROVED, not PENDING` : undefined,
   };
+}
+
+/**
+ * The undo of `bookings reschedule` and `bookings participants`: each booking moved back to its former slot, or
+ * its former number of participants set back (the before-image), if it still has the revision the change left;
+ * one changed since is skipped, and so is a move back into a slot that has no room now ("slot taken").
+ */
+async function bookingBack(change: ChangeSummary, state: JournalState, api: ApiClient): Promise<Inverse> {
+  const [{ BOOKING_VIEW }, moves] = await Promise.all([import('../bookings/shared/view.js'), import('../bookings/shared/moves.js')]);
+  const view = BOOKING_VIEW as unknown as EntityView<unknown>;
+  const back = done(state, [change.action === 'reschedule' ? 'rescheduled' : 'updated']).filter((d) => d.planned?.before !== undefined);
+  const ids = back.map((d) => d.result.id);
+  if (change.action === 'reschedule') {
+    const moved: Record<string, MoveTarget<SlotOf>> = Object.fromEntries(back.map((d) => [d.result.id, { to: d.planned!.before as SlotOf, expect: d.result.revision }]));
+    const ignorePolicy = (state.header.args.options as { ignorePolicy?: boolean } | undefined)?.ignorePolicy;
+    const run = moves.rescheduleRun(api, { ids, options: { moves: moved, undo: true, ...(ignorePolicy ? { ignorePolicy } : {}) } });
+    return { view, port: run.port, action: run.action, ids, skippedWhy: 'were changed since, or their former slot is taken now' };
+  }
+  const counts: Record<string, MoveTarget<number>> = Object.fromEntries(back.map((d) => [d.result.id, { to: (d.planned!.before as { totalParticipants: number }).totalParticipants, expect: d.result.revision }]));
+  const run = moves.participantsRun(api, { ids, options: { counts, undo: true } });
+  return { view, port: run.port, action: run.action, ids };
 }
 
 /** The outcome a state change's finished items have (the action's `done`: blocked, approved, paused...). */

@@ -41,7 +41,7 @@ interface Change {
   changed: number;
   command: string;
 }
-const history = async (): Promise<Change[]> => json(await cli(['history', '--json', 'short,entity,action,changed,command']));
+const history = async (): Promise<Change[]> => json(await cli(['history', '--limit', '1000', '--json', 'short,entity,action,changed,command']));
 
 /** Ids of bookings in `status` that belong to no multi-service booking. */
 async function bookingIds(status: string): Promise<string[]> {
@@ -58,6 +58,71 @@ interface Row {
   argv: string[];
   /** A state change: asked again, it is "already ..." and changes nothing. */
   again?: boolean;
+  /** Run first (and not counted): what makes the row's change possible. */
+  setup?: string[];
+}
+
+const taken = new Set<string>();
+/** An appointment of the demo data that no other row changes. */
+const SINGLE = 'Private Yoga Session';
+
+/** A bookable slot of `service` no earlier call of this file took. */
+async function freeSlot(service: string): Promise<{ startDate: string; resource?: { id: string } }> {
+  for (const e of json(await cli(['availability', service, '--days', '14', '--bookable', '--json']))) {
+    const key = `${e.slot.resource?.id}|${e.slot.startDate}`;
+    if (!taken.has(key)) {
+      taken.add(key);
+      return e.slot;
+    }
+  }
+  throw new Error(`no free slot of ${service}`);
+}
+
+/** A new multi-service booking of two appointments at free slots of their own (`--type separate`; CREATED). */
+async function newGroup(): Promise<string> {
+  const [a, b] = [await freeSlot("Women's Haircut"), await freeSlot("Men's Haircut")];
+  const made = await cli(['msb', 'create', '--type', 'separate', '--booking', `Women's Haircut@${a.startDate}`, '--booking', `Men's Haircut@${b.startDate}`, '--email', 'group@example.com']);
+  expect(made.code, made.stderr).toBe(0);
+  return made.stdout.trim();
+}
+
+/** A new single booking of an appointment. */
+async function newBooking(): Promise<string> {
+  const slot = await freeSlot(SINGLE);
+  const made = await cli(['bookings', 'create', '--service', SINGLE, '--start', slot.startDate, '--email', 'single@example.com']);
+  expect(made.code, made.stderr).toBe(0);
+  return made.stdout.trim();
+}
+
+/** The rows of the verbs whose single form is not a state change of the bookings, members, orders or plans tables. */
+async function moreRows(plans: Array<{ id: string; public?: boolean; primary?: boolean; archived?: boolean }>): Promise<Row[]> {
+  const groups = [await newGroup(), await newGroup()];
+  const [single, moving] = [await newBooking(), await newBooking()];
+  const to = await freeSlot(SINGLE);
+  const classes = json(await cli(['bookings', 'list', '--all', '--json', 'id,status,totalParticipants,bookedEntity,multiServiceBookingInfo'])).filter(
+    (b: { status: string; bookedEntity?: { tags?: string[] }; multiServiceBookingInfo?: unknown }) => ['CONFIRMED', 'CREATED'].includes(b.status) && !b.bookedEntity?.tags?.includes('INDIVIDUAL') && !b.multiServiceBookingInfo,
+  );
+  const many = classes.find((b: { totalParticipants: number }) => b.totalParticipants >= 2);
+  expect(many, 'the demo data has a class booking of 2 or more').toBeTruthy();
+  const staff = json(await cli(['staff', 'list', '--json', 'id,email,associatedWixIdentity'])).find((m: { email?: string; associatedWixIdentity?: unknown }) => m.email && !m.associatedWixIdentity);
+  expect(staff, 'a staff member connected to no user').toBeTruthy();
+  const primary = plans.find((p) => p.public !== false && !p.archived);
+  const row = (entity: string, action: string, destructive: boolean, argv: string[], again = true, setup?: string[]): Row => ({ entity, action, destructive, argv, again, setup });
+  return [
+    row('multi-service bookings', 'confirm', false, ['msb', 'confirm', groups[0]!]),
+    row('multi-service bookings', 'add', false, ['msb', 'add', groups[0]!, single]),
+    row('multi-service bookings', 'remove', false, ['msb', 'remove', groups[0]!, single]),
+    row('multi-service bookings', 'cancel', true, ['msb', 'cancel', groups[0]!, '--ignore-policy']),
+    row('multi-service bookings', 'pending', false, ['msb', 'pending', groups[1]!, '--skip-approval-check']),
+    row('multi-service bookings', 'decline', true, ['msb', 'decline', groups[1]!]),
+    row('bookings', 'reschedule', false, ['bookings', 'reschedule', moving, '--start', to.startDate, '--staff', to.resource!.id, '--ignore-policy']),
+    row('bookings', 'participants', false, ['bookings', 'participants', many.id, String(many.totalParticipants - 1)]),
+    row('staff members', 'connect', false, ['staff', 'connect', staff.id], false),
+    row('staff members', 'disconnect', false, ['staff', 'disconnect', staff.id]),
+    row('staff members', 'hours', false, ['staff', 'hours', 'set', staff.id, '--day', 'sun', '--from', '10:00', '--to', '12:00']),
+    // Asked again, no plan is primary: said so, nothing changed (not an "already" of the plan).
+    row('plans', 'clear-primary', false, ['plans', 'clear-primary'], false, ['plans', 'primary', primary!.id]),
+  ];
 }
 
 /** One row per verb of the engine's single form, each on a real item of the demo data. */
@@ -89,6 +154,7 @@ async function table(): Promise<Row[]> {
     row('services', 'delete', true, ['services', 'delete', services[1]!], false),
     row('plans', 'visibility', false, ['plans', 'visibility', plan[0]!.id, 'hidden']),
     row('plans', 'archive', true, ['plans', 'archive', plan[1]!.id]),
+    ...(await moreRows(plans)),
   ];
 }
 
@@ -96,6 +162,7 @@ describe('the single form of every engine verb', () => {
   it('asks first when destructive (exit 2 off a terminal, nothing changed), acts, is a change in the history; again, changes nothing', async () => {
     for (const r of await table()) {
       const name = `${r.entity} ${r.action}`;
+      if (r.setup) expect((await cli(r.setup)).code, `${name}: setup`).toBe(0);
       const seen = (await history()).length;
       if (r.destructive) {
         const seq = await lastEventSeq(emu);

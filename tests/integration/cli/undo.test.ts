@@ -131,4 +131,98 @@ describe('history and undo', () => {
     expect(json(await cli(['history', '--json', 'id'])).length).toBe(seen);
     expect((await cli(['history', '--noun', 'memebrs'])).stderr).toMatch(/did you mean "members"/);
   });
+
+  it('each verb of the one engine is undone by its inverse (exit 0), or listed as cannot be undone (exit 1)', async () => {
+    const SINGLE = 'Private Yoga Session';
+    const taken = new Set<string>();
+    const freeSlot = async (service: string): Promise<{ startDate: string; resource?: { id: string } }> => {
+      for (const e of json(await cli(['availability', service, '--days', '14', '--bookable', '--json']))) {
+        const key = `${e.slot.resource?.id}|${e.slot.startDate}`;
+        if (!taken.has(key)) {
+          taken.add(key);
+          return e.slot;
+        }
+      }
+      throw new Error(`no free slot of ${service}`);
+    };
+    const book = async (service: string) => {
+      const slot = await freeSlot(service);
+      const made = await cli(['bookings', 'create', '--service', service, '--start', slot.startDate, '--email', 'undo@example.com']);
+      expect(made.code, made.stderr).toBe(0);
+      return made.stdout.trim();
+    };
+    const group = async () => {
+      const [a, b] = [await freeSlot("Women's Haircut"), await freeSlot("Men's Haircut")];
+      const made = await cli(['msb', 'create', '--type', 'separate', '--booking', `Women's Haircut@${a.startDate}`, '--booking', `Men's Haircut@${b.startDate}`, '--email', 'undo@example.com']);
+      expect(made.code, made.stderr).toBe(0);
+      return made.stdout.trim();
+    };
+    const members = async (g: string) => json(await cli(['msb', 'get', g, '--json'])).bookings.map((b: { bookingId: string }) => b.bookingId);
+    const booking = async (id: string) => json(await cli(['bookings', 'get', id, '--json', 'startDate,totalParticipants,revision']));
+    const [g, single, moving] = [await group(), await book(SINGLE), await book(SINGLE)];
+    const to = await freeSlot(SINGLE);
+    const former = (await booking(moving)).startDate;
+    const cls = json(await cli(['bookings', 'list', '--all', '--json', 'id,status,totalParticipants,bookedEntity,multiServiceBookingInfo'])).find(
+      (b: { status: string; totalParticipants: number; bookedEntity?: { tags?: string[] }; multiServiceBookingInfo?: unknown }) =>
+        ['CONFIRMED', 'CREATED'].includes(b.status) && !b.bookedEntity?.tags?.includes('INDIVIDUAL') && !b.multiServiceBookingInfo && b.totalParticipants >= 2,
+    );
+    expect(cls, 'a class booking of 2 or more').toBeTruthy();
+    const staff = json(await cli(['staff', 'list', '--json', 'id,email,associatedWixIdentity'])).find((m: { email?: string; associatedWixIdentity?: unknown }) => m.email && !m.associatedWixIdentity).id;
+    const hours = async () => json(await cli(['staff', 'hours', 'show', staff, '--json', 'day,from,to']));
+    const week = await hours();
+    const plan = json(await cli(['plans', 'list', '--json', 'id,public,archived'])).find((p: { public?: boolean; archived?: boolean }) => p.public !== false && !p.archived).id;
+
+    /** A verb's single form, and what undoing it comes to: `back` (exit 0, then `check` holds) or `cannot` (exit 1). */
+    const rows: Array<{ argv: string[]; undo: 'back' | 'cannot'; check?: () => Promise<void>; setup?: string[] }> = [
+      { argv: ['msb', 'add', g, single], undo: 'back', check: async () => expect(await members(g)).not.toContain(single) },
+      { argv: ['msb', 'remove', g, single], undo: 'back', setup: ['msb', 'add', g, single], check: async () => expect(await members(g)).toContain(single) },
+      { argv: ['msb', 'confirm', g], undo: 'cannot' },
+      { argv: ['msb', 'cancel', g, '--ignore-policy', '--yes'], undo: 'cannot' },
+      { argv: ['bookings', 'reschedule', moving, '--start', to.startDate, '--staff', to.resource!.id, '--ignore-policy'], undo: 'back', check: async () => expect((await booking(moving)).startDate).toBe(former) },
+      { argv: ['bookings', 'participants', cls.id, String(cls.totalParticipants - 1)], undo: 'back', check: async () => expect((await booking(cls.id)).totalParticipants).toBe(cls.totalParticipants) },
+      { argv: ['staff', 'connect', staff], undo: 'back', check: async () => expect(json(await cli(['staff', 'get', staff, '--json'])).associatedWixIdentity).toBeUndefined() },
+      { argv: ['staff', 'disconnect', staff], undo: 'cannot', setup: ['staff', 'connect', staff] },
+      { argv: ['staff', 'hours', 'set', staff, '--day', 'sun,mon', '--from', '07:00', '--to', '08:30'], undo: 'back', check: async () => expect(await hours()).toEqual(week) },
+      { argv: ['plans', 'clear-primary'], undo: 'cannot', setup: ['plans', 'primary', plan] },
+    ];
+    for (const r of rows) {
+      const name = r.argv.slice(0, 2).join(' ');
+      if (r.setup) expect((await cli(r.setup)).code, `${name}: setup`).toBe(0);
+      const done = await cli(r.argv);
+      expect(done.code, `${name}: ${done.stderr}`).toBe(0);
+      const [change] = json(await cli(['history', '--json', 'short,command']));
+      expect(change.command, name).toContain(r.argv.slice(0, 3).join(' '));
+      const undo = await cli(['undo', change.short, '--yes']);
+      if (r.undo === 'cannot') {
+        expect(undo.code, `${name}: ${undo.stderr}`).toBe(1);
+        expect(undo.stderr, name).toMatch(/^error: nothing to undo in change \w+ \(/);
+        continue;
+      }
+      expect(undo.code, `${name}: ${undo.stderr}`).toBe(0);
+      await r.check!();
+    }
+  });
+
+  it('skips a reschedule whose former slot was taken since (exit 3), and one changed since', async () => {
+    const SINGLE = 'Private Yoga Session';
+    const slots = json(await cli(['availability', SINGLE, '--days', '14', '--bookable', '--json'])).map((e: { slot: { startDate: string; resource?: { id: string } } }) => e.slot);
+    const [from, to, other] = [slots[slots.length - 1], slots[slots.length - 3], slots[slots.length - 5]];
+    const id = (await cli(['bookings', 'create', '--service', SINGLE, '--start', from.startDate, '--staff', from.resource.id, '--email', 'slot@example.com'])).stdout.trim();
+    expect((await cli(['bookings', 'reschedule', id, '--start', to.startDate, '--staff', to.resource.id, '--ignore-policy'])).code).toBe(0);
+    const [moved] = json(await cli(['history', '--json', 'short']));
+    // Someone else books the former slot: the move back has no room.
+    const taker = await cli(['bookings', 'create', '--service', SINGLE, '--start', from.startDate, '--staff', from.resource.id, '--email', 'taker@example.com']);
+    expect(taker.code, taker.stderr).toBe(0);
+    const undo = await cli(['undo', moved.short, '--yes']);
+    expect(undo.code, undo.stderr).toBe(3);
+    expect(undo.stderr).toMatch(/slot taken/);
+    expect(json(await cli(['bookings', 'get', id, '--json', 'startDate'])).startDate).toBe(to.startDate);
+
+    // Moved again since: the undo of the first move leaves it where it is.
+    expect((await cli(['bookings', 'reschedule', id, '--start', other.startDate, '--staff', other.resource.id, '--ignore-policy'])).code).toBe(0);
+    const again = await cli(['undo', moved.short, '--yes']);
+    expect(again.code, again.stderr).toBe(3);
+    expect(again.stderr).toMatch(/changed since/);
+    expect(json(await cli(['bookings', 'get', id, '--json', 'startDate'])).startDate).toBe(other.startDate);
+  });
 });
