@@ -83,6 +83,7 @@ export async function run(opts: UpdateOptions, ctx: Context): Promise<void> {
     // A one-item plan through the same action as the bulk form (journaled, so `sitectl undo` sets it back).
     const given = opts.id!;
     return runOneVerb(ctx, {
+      resumable: true,
       view: SERVICE_VIEW,
       title: 'Updating',
       build: (api) => ({ port: servicesPort(api), action: updateServices(api, change, { set: change.sets, mask: change.mask.join(',') }) }),

@@ -25,7 +25,7 @@ import { assertComplete, REPORT_FIELDS, type BulkReport, summaryLine, summaryRow
 import { type BulkRunHooks, type BulkRunResult, type ConfirmInfo, readRunJournal, runBulk } from '../../bulk/run.js';
 import { parseIdList, readIdsFile, type Selection } from '../../bulk/select.js';
 import { type BulkFlags, DRY_RUN_FIELDS, type DryRunItem, parseConcurrency, PLAN_FIELDS, PREVIEW_ROWS, type SelectionFlags } from './bulk-flags.js';
-import { confirmChange, requireConfirmable, REVERSIBLE, type VerbRule } from './confirm.js';
+import { asksFirst, confirmChange, requireConfirmable, REVERSIBLE, type VerbRule } from './confirm.js';
 import { filterOf, formatOf, idOf, type EntityView } from './entity-view.js';
 
 /** What a run's messages need of its noun: how it is named (`{one: 'service', many: 'services'}`). */
@@ -307,6 +307,22 @@ export interface OneVerbRun {
   command: string;
   /** The run id of the change this run undoes (`sitectl undo`). */
   undoOf?: string;
+  /**
+   * The verb takes `--resume JOURNAL` (its bulk form does): a failure a retry can get past is then resumed from
+   * the journal. Otherwise the hint is the command again, as typed: its one-item plan reads the item first, so a
+   * change that went through is found done, not made twice. Default false.
+   */
+  resumable?: boolean;
+}
+
+/**
+ * The command line of this run again, as typed, with `--yes` added when the verb asks first and no terminal can
+ * answer (so it works where it is printed).
+ */
+function againLine(ctx: Context, rule: VerbRule): string {
+  const argv = ctx.argv ?? [];
+  const yes = asksFirst(rule, 'one') && !ctx.io.canPrompt() && !argv.includes('--yes') && !argv.includes('-y');
+  return [ctx.bin, ...argv, ...(yes ? ['--yes'] : [])].map(shellWord).join(' ');
 }
 
 /**
@@ -488,7 +504,7 @@ export async function runOneVerb(ctx: Context, run: OneVerbRun): Promise<void> {
       if (res.outcome !== action.done) {
         const hint =
           res.outcome === 'failed' && !res.permanent
-            ? `retry it with: ${resumeCommand(r.journal)}`
+            ? `retry it with: ${run.resumable ? resumeCommand(r.journal) : againLine(ctx, one.rule)}`
             : res.outcome === 'failed'
               ? 'the platform refused it for the reason shown: fix that (or pass the flag it names) and run the command again'
               : undefined;

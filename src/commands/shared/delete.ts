@@ -75,6 +75,7 @@ export function deleteVerb<E>(spec: DeleteSpec<E>): Verb<DeleteOptions> {
     const { resumeJournal, runBulkVerb, runOneVerb, selectionFromFlags } = await import('./bulk.js');
     if (form === 'one') {
       return runOneVerb(ctx, {
+        resumable: true,
         view,
         title: 'Deleting',
         build: (api) => deleteRun(spec, api, args({})),

@@ -58,6 +58,7 @@ export function transitionVerb<E extends { id: string; revision?: string | null 
     const options = spec.options?.(opts) ?? {};
     const { runOneVerb } = await import('./bulk.js');
     await runOneVerb(ctx, {
+      resumable: true,
       view,
       title: spec.title,
       build: (api) => transitionRun(spec, api, { options }),
