@@ -3,12 +3,16 @@
  * from its journal (bulk/history.ts) and applies it as a change of its own, through the bulk engine: previewed,
  * confirmed (`--yes` off a terminal), journaled, resumable, and itself in the history (so it can be undone).
  *
- * The inverse of each kind of change:
- * - services update: each service's changed fields set back to their old values, if it still has the revision
- *   the change left; else it was changed since and is skipped.
- * - services clone, and an undo that re-created services: the services created are deleted, if unchanged since.
- * - services delete: each service is created again from its before-image (a new id, said so; references to the
- *   old id, such as bookings, are not restored).
+ * The inverse of each kind of change (the creates, updates and deletes from one table entry per noun,
+ * commands/shared/writes.ts WriteSpec):
+ * - update (services `--set`, one or many; plans, members, staff, booking policies): each item's changed fields
+ *   set back to their old values, if it still has the version the change left (its revision; for members and
+ *   plans, which have none, its `updatedDate`); else it was changed since and is skipped.
+ * - create (services create and clone, plans, staff, members, booking policies; an undo that re-created items):
+ *   what was created removed, if unchanged since: deleted, except a plan, which the platform cannot delete:
+ *   archived (said so).
+ * - delete of services, staff members, booking policies: each created again from its before-image (a new id, said
+ *   so; references to the old id, such as bookings, are not restored).
  * - services apply and clone --to-site, on each site they changed (one change of several sites, bulk/history.ts):
  *   on every site, with that site's client, services updated set back, services created deleted and services
  *   pruned re-created, each on the same terms as above; one preview and one confirmation, a report per site.
@@ -65,9 +69,10 @@ export function register(program: Command, ctx: Context): void {
       'after',
       [
         '',
-        'Undone: services update (fields set back, unless changed since), services clone (copies deleted),',
-        'services delete (re-created with new ids), services apply and clone --to-site (on every site they changed),',
-        'members block/approve and mute/unmute, orders pause/resume.',
+        'Undone: updates of services, plans, members, staff and booking policies (fields set back, unless changed',
+        'since); creates of those and services clone (deleted, unless changed since; a plan is archived); services,',
+        'staff and booking policies delete (re-created with new ids); services apply and clone --to-site (on every',
+        'site they changed); members block/approve and mute/unmute, orders pause/resume.',
         'Not undoable: bookings confirm/decline/cancel, orders cancel/mark-paid/postpone, members delete/disconnect.',
         '',
         'Examples:',
