@@ -266,6 +266,13 @@ describe('the single form of every engine verb', () => {
     expect(policy.stderr).not.toMatch(/--resume/);
     expect((await history()).length).toBe(seen);
 
+    // A create the platform refuses created nothing: the call's own error and exit code, and no change recorded.
+    const [member] = json(await cli(['members', 'list', '--limit', '1', '--json', 'loginEmail']));
+    const taken = await cli(['members', 'create', '--email', member.loginEmail]);
+    expect(taken.code, taken.stderr).not.toBe(0);
+    expect(taken.stderr).toMatch(/EMAIL_ALREADY_EXISTS|already/i);
+    expect((await history()).length).toBe(seen);
+
     const [id] = await bookingIds('CREATED');
     const stale = await cli(['bookings', 'confirm', id!, '--revision', '0']);
     expect(stale.code).toBe(1);
