@@ -111,10 +111,13 @@ describe('undo of a change made on several sites', () => {
     const changed = join(dir, 'classes-44.json');
     writeFileSync(changed, JSON.stringify(catalogue));
     expect((await cli(['services', 'apply', '-f', changed, ...toSites(), '--yes'])).code).toBe(0);
+    const [apply] = json(await cli(['history', '--json', 'short,action']));
+    expect(apply.action).toBe('apply');
     const [slug, edited] = [...(await classesOf(sites[0]!.id))][0]!;
+    // The single update is a change of its own (the newest): the apply is undone by its id.
     expect((await cli(['services', 'update', edited.id, '--site', sites[0]!.name, '--set', 'payment.fixed.price.value=45'])).code).toBe(0);
 
-    const undo = await cli(['undo', '--last', '--yes']);
+    const undo = await cli(['undo', apply.short, '--yes']);
     expect(undo.code, undo.stderr).toBe(3);
     expect(undo.stderr).toMatch(/1 service was changed since and left as it is \(Uptown\)/);
     expect(undo.stderr).toContain(`site Uptown: ${slug} skipped: changed since (revision`);
