@@ -11,8 +11,9 @@
  * - transition (confirm a booking, approve a member, pause an order): an entity already in the target state at
  *   planned revision + 1 (or any revision, for families without revisions) -> done; one the platform refuses
  *   with 428 (its state does not allow the change) -> skipped with the platform's reason.
- * - create (clone N copies): not idempotent on the platform, so never repeated automatically; the journal's
- *   `created` lines make `--resume` create only the copies still missing.
+ * - create (clone N copies; one entity from a body, or many re-created from before-images): not idempotent on
+ *   the platform, so never repeated automatically; the journal's `created` lines make `--resume` create only
+ *   the ones still missing.
  *
  * The wiring of a family (which operation, how its request looks) is given by the caller: nothing here names
  * a family.
@@ -459,6 +460,56 @@ export function createAction<E extends Entity>(opts: {
           } catch (err) {
             if (info.signal?.aborted) throw err;
             out.push(refused(slot.id, err));
+          }
+        }
+        return out;
+      },
+    }),
+  };
+}
+
+/**
+ * Creates one entity per planned body (`bodies`, keyed by item id: a single `create` is a one-item plan of it, and
+ * `sitectl undo` of a delete re-creates each deleted entity from its before-image), one call each, never repeated
+ * automatically (maxAttempts 1). Each body is journaled as the item's `after`; each result carries the new id
+ * (`createdId`) and the version the create left (`revision`), which is what an undo of the create checks.
+ * A refusal (4xx) is the item's (failed, with the platform's code); a transient failure fails it as sent.
+ */
+export function bodiesCreateAction(opts: {
+  /** The journal's action name (`create`). */
+  name: string;
+  title: string;
+  bodies: ReadonlyMap<string, Record<string, unknown>>;
+  /** A label of each item for the preview (default: the body's `name`). */
+  label?(body: Record<string, unknown>): string | undefined;
+  /** Creates one entity from its body; resolves with its id and the version it left. */
+  create(body: Record<string, unknown>, signal?: AbortSignal): Promise<{ id: string; revision?: string | null }>;
+  args: JournalArgs;
+}): EntityAction {
+  const labelOf = opts.label ?? ((b: Record<string, unknown>) => (typeof b.name === 'string' ? b.name : undefined));
+  return {
+    name: opts.name,
+    done: 'created',
+    title: opts.title,
+    args: opts.args,
+    columns: [],
+    chunkSize: 1,
+    maxAttempts: 1,
+    items: {
+      kind: 'planned',
+      items: [...opts.bodies].map(([id, body]) => ({ id, name: labelOf(body) ?? id, after: body, changes: [] })),
+    },
+    runner: () => ({
+      done: 'created',
+      async send(chunk, info) {
+        const out: SentOutcome[] = [];
+        for (const item of chunk) {
+          try {
+            const created = await opts.create(opts.bodies.get(item.id) ?? {}, info.signal);
+            out.push({ id: item.id, status: 'done', createdId: created.id, revision: created.revision ?? undefined });
+          } catch (err) {
+            if (isRetryable(err) || info.signal?.aborted) throw err;
+            out.push(refused(item.id, err));
           }
         }
         return out;

@@ -4,15 +4,25 @@
  * actions of actions.ts (the same settling and delete), kept apart so that file holds what every bulk verb uses.
  */
 import { changedValues, deleteAction, type EntityAction, settleBy, settleUpdate } from './actions.js';
+import type { Outcome } from './journal.js';
 import { type ChangeSet, diffChange } from './changes.js';
 import type { ChunkRunner } from './execute.js';
 import type { JournalArgs } from './journal.js';
 import type { Entity } from './port.js';
 
 /**
+ * The version of an entity that tells whether it changed since a change: its revision, or for a family without
+ * revisions (members, plans) what its writes stamp instead (`updatedDate`).
+ */
+export type VersionOf = (entity: Entity) => string | undefined;
+
+const revisionOf: VersionOf = (e) => e.revision ?? undefined;
+
+/**
  * Sets each target's own fields back (`sitectl undo` of an update): `patches` holds every target's ChangeSet, and
- * `expect` the revision the change being undone left; a target at another revision was changed since and is
- * skipped, never overwritten. Journaled as an update (with its before-image), so it can be undone in turn.
+ * `expect` the version (`version`, default the revision) the change being undone left; a target at another
+ * version was changed since and is skipped, never overwritten. Journaled as an update (with its before-image), so
+ * it can be undone in turn.
  */
 export function patchAction<E extends Entity>(opts: {
   patches: ReadonlyMap<string, ChangeSet>;
@@ -20,8 +30,10 @@ export function patchAction<E extends Entity>(opts: {
   send: ChunkRunner['send'];
   chunkSize: number;
   args: JournalArgs;
+  version?: VersionOf;
 }): EntityAction<E> {
   const patchOf = (id: string): ChangeSet => opts.patches.get(id) ?? { sets: [], mask: [] };
+  const version = opts.version ?? revisionOf;
   return {
     name: 'update',
     done: 'updated',
@@ -34,7 +46,8 @@ export function patchAction<E extends Entity>(opts: {
       kind: 'targets',
       plan: (e) => {
         const left = opts.expect.get(e.id);
-        if (left !== undefined && e.revision !== left) return { skip: `changed since (revision ${left} -> ${e.revision})` };
+        const now = version(e);
+        if (left !== undefined && now !== left) return { skip: `changed since (${opts.version ? 'version' : 'revision'} ${left} -> ${now})` };
         const changes = diffChange(e, patchOf(e.id));
         return changes.length === 0 ? 'unchanged' : { changes };
       },
@@ -48,20 +61,34 @@ export function patchAction<E extends Entity>(opts: {
 }
 
 /**
- * Deletes what a change created (`sitectl undo` of a create or clone), each only if it still has the revision it
- * was created with (`expect`); one changed since is skipped, one already gone counts as deleted.
+ * Deletes what a change created (`sitectl undo` of a create or clone), each only if it still has the version it
+ * was created with (`expect`; `version` as for patchAction); one changed since is skipped, one already gone counts
+ * as deleted. `done`: the outcome of a family whose closest way to take a create back is not a delete (a plan is
+ * archived).
  */
-export function undoCreateAction<E extends Entity>(opts: { expect: ReadonlyMap<string, string | undefined>; send: ChunkRunner['send']; chunkSize: number; args: JournalArgs }): EntityAction<E> {
+export function undoCreateAction<E extends Entity>(opts: {
+  expect: ReadonlyMap<string, string | undefined>;
+  send: ChunkRunner['send'];
+  chunkSize: number;
+  args: JournalArgs;
+  version?: VersionOf;
+  done?: Outcome;
+}): EntityAction<E> {
   const base = deleteAction<E>(opts);
+  const version = opts.version ?? revisionOf;
+  const done = opts.done ?? base.done;
   return {
     ...base,
+    done,
     title: 'Undoing',
     items: {
       kind: 'targets',
       plan: (e) => {
         const left = opts.expect.get(e.id);
-        return left !== undefined && e.revision !== left ? { skip: `changed since it was created (revision ${left} -> ${e.revision})` } : { changes: [] };
+        const now = version(e);
+        return left !== undefined && now !== left ? { skip: `changed since it was created (${opts.version ? 'version' : 'revision'} ${left} -> ${now})` } : { changes: [] };
       },
     },
+    runner: (port) => ({ ...base.runner(port), done }),
   };
 }

@@ -19,7 +19,7 @@ interface HistoryOptions extends FormatFlags {
 }
 
 /** The nouns whose changes are journaled. */
-const NOUNS = ['services', 'bookings', 'members', 'orders', 'plans'];
+const NOUNS = ['services', 'bookings', 'members', 'orders', 'plans', 'staff members', 'booking policies'];
 
 /** A change as listed: `when` a Date, so a terminal shows it by the time rule (`Wed 17:38`) and piped output as ISO. */
 type Row = ChangeSummary & { undone: string; when: Date };

@@ -4,8 +4,7 @@
  * unless `--slug` names one (a taken slug is refused, SLUG_ALREADY_EXISTS).
  */
 import type { Command } from 'commander';
-import { members } from '../../api/members.js';
-import { memberInputs, type MemberCreate } from '../../api/schemas/member.js';
+import { type Member, memberInputs, type MemberCreate } from '../../api/schemas/member.js';
 import type { Context } from '../../context.js';
 import { UserError } from '../../core/errors.js';
 import { success } from '../../core/log.js';
@@ -32,7 +31,8 @@ export function register(parent: Command, ctx: Context): void {
 }
 
 /**
- * Builds the member from the file and flags, checks it against the create request's schema, then creates it.
+ * Builds the member from the file and flags, checks it against the create request's schema, then creates it as
+ * a one-item change (in `sitectl history`; `sitectl undo` deletes it, as `members delete` does, if unchanged since).
  * Prints its id alone when stdout is piped (`id=$(sitectl members create ...)`), the readable view on a
  * terminal, the member with --json.
  * @throws UserError (exit 2) for bad flags, file or fields, a field name of the file the member schemas do not
@@ -44,8 +44,9 @@ export async function run(opts: CreateOptions, ctx: Context): Promise<void> {
   const member = await memberFields(opts, ctx.io.stdin, { request: memberInputs().MemberCreate, allowUnknown: ctx.flags.allowUnknownFields });
   if (member.loginEmail === undefined) throw new UserError('a new member needs --email (or a --file with loginEmail)', `e.g. ${ctx.bin} members create --email ada@example.com --first-name Ada`);
   checkMember(memberInputs().MemberCreate, member);
-  const api = await ctx.api();
-  const { member: created } = await members.createMember(api, { member: member as MemberCreate }, { signal: ctx.signal });
+  // A one-item create through the engine: journaled, so `sitectl history` lists it and `sitectl undo` deletes it.
+  const [{ runCreateOne }, { MEMBER_WRITES }] = await Promise.all([import('../shared/bulk.js'), import('./shared/writes.js')]);
+  const created = (await runCreateOne(ctx, MEMBER_WRITES, member as MemberCreate as Record<string, unknown>, String(member.loginEmail))) as Member;
   success(ctx.io, `Created member ${created.id} (${created.loginEmail ?? ''}, slug ${created.profile?.slug ?? '?'})`);
   if (format.kind === 'table' && !ctx.io.isStdoutTTY) {
     await printValue(ctx.io, format, created, { text: created.id });

@@ -4,13 +4,11 @@
  * no field mask); a list flag replaces the whole list. The slug has its own verb (`members slug`).
  */
 import type { Command } from 'commander';
-import { members } from '../../api/members.js';
-import { memberInputs, type MemberPatch } from '../../api/schemas/member.js';
+import { type Member, memberInputs } from '../../api/schemas/member.js';
 import type { Context } from '../../context.js';
 import { UserError } from '../../core/errors.js';
-import { success } from '../../core/log.js';
-import { addFormatFlags, type FormatFlags, printRecord } from '../../core/output.js';
-import { formatOf, idOf } from '../shared/verbs.js';
+import { addFormatFlags, type FormatFlags } from '../../core/output.js';
+import { formatOf } from '../shared/verbs.js';
 import { addMemberFieldFlags, checkMember, memberFields, type MemberFieldFlags } from './shared/input.js';
 import { MEMBER_VIEW } from './shared/view.js';
 import { declareRule, REVERSIBLE } from '../shared/confirm.js';
@@ -29,20 +27,27 @@ export function register(parent: Command, ctx: Context): void {
 }
 
 /**
- * Checks the change against the update request's schema, then sends it; prints the member as it is now.
+ * Checks the change against the update request's schema, then sends it as a one-item plan (fields already as
+ * asked: nothing sent, "already has these values"); journaled, so `sitectl undo` sets them back if the member is
+ * unchanged since. Prints the member as it is now.
  * @throws UserError (exit 2) for no change, `--slug` (not in the help: see `members slug`), a field of the
  *   file the member schemas do not know, or a bad field (nothing is sent);
  *   ApiError 404 for an unknown id, 409 EMAIL_ALREADY_EXISTS
  */
 export async function run(opts: UpdateOptions, ctx: Context): Promise<void> {
-  const format = formatOf(ctx, MEMBER_VIEW, opts);
+  formatOf(ctx, MEMBER_VIEW, opts);
   if (opts.slug !== undefined) throw new UserError('the slug has its own verb', `${ctx.bin} members slug ${opts.id} ${opts.slug}`);
   const change = await memberFields(opts, ctx.io.stdin, { request: memberInputs().MemberPatch, allowUnknown: ctx.flags.allowUnknownFields });
   if (Object.keys(change).length === 0) throw new UserError('nothing to change', 'pass a field flag such as --last-name, --phone or --public (or --file)');
   checkMember(memberInputs().MemberPatch, { ...change, id: opts.id });
-  const api = await ctx.api();
-  const id = await idOf(ctx, api, MEMBER_VIEW, opts.id);
-  const { member } = await members.updateMember(api, { member: { ...change, id } as MemberPatch }, { signal: ctx.signal });
-  success(ctx.io, `Updated member ${member.id}`);
-  await printRecord(ctx.io, format, member, { rows: MEMBER_VIEW.rows(member), columns: MEMBER_VIEW.columns, now: ctx.now() });
+  // A one-item plan: `contact` and `profile` fields are merged one by one by the platform, so they are the paths.
+  const [{ runUpdateOne }, { changeOfFields }, { MEMBER_WRITES }] = await Promise.all([import('../shared/bulk.js'), import('../shared/writes.js'), import('./shared/writes.js')]);
+  await runUpdateOne(ctx, {
+    spec: MEMBER_WRITES,
+    given: opts.id,
+    change: changeOfFields(change, 2),
+    flags: opts,
+    command: 'members update',
+    outcome: (after: Member) => `Updated member ${after.id}`,
+  });
 }

@@ -4,7 +4,7 @@
  * request, so a refused command creates nothing.
  */
 import type { Command } from 'commander';
-import { plans } from '../../api/plans.js';
+import type { Plan } from '../../api/schemas/plan.js';
 import type { Context } from '../../context.js';
 import { UserError } from '../../core/errors.js';
 import { success } from '../../core/log.js';
@@ -27,15 +27,16 @@ export function register(parent: Command, ctx: Context): void {
 }
 
 /**
- * Creates the plan; prints its id alone when stdout is piped, the readable view on a terminal, the plan with --json.
+ * Creates the plan as a one-item change (in `sitectl history`; `sitectl undo` archives it if unchanged since); prints its id alone when stdout is piped, the readable view on a terminal, the plan with --json.
  * @throws UserError (exit 2) for bad flags; ValidationError (exit 2) when the platform refuses a field
  */
 export async function run(opts: PlanFlags & FormatFlags, ctx: Context): Promise<void> {
   const format = formatOf(ctx, PLAN_VIEW, opts);
   if (opts.name === undefined) throw new UserError('a new plan needs --name', `e.g. ${ctx.bin} plans create --name "Gold" --price 49 --every "1 MONTH"`);
   const plan = { ...fieldsOf(opts), name: opts.name, pricing: pricingOf(opts), ...(opts.hidden ? { public: false } : {}) };
-  const api = await ctx.api();
-  const { plan: created } = await plans.createPlan(api, { plan: plan as never }, { signal: ctx.signal });
+  // A one-item create through the engine: journaled, so `sitectl history` lists it and `sitectl undo` archives it.
+  const [{ runCreateOne }, { PLAN_WRITES }] = await Promise.all([import('../shared/bulk.js'), import('./shared/writes.js')]);
+  const created = (await runCreateOne(ctx, PLAN_WRITES, plan, opts.name)) as Plan;
   success(ctx.io, `Created plan ${created.id} (${oneLine(created.name ?? '')})`);
   if (format.kind === 'table' && !ctx.io.isStdoutTTY) {
     await printValue(ctx.io, format, created, { text: created.id });

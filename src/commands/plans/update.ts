@@ -4,11 +4,11 @@
  * sent and no field mask; a pricing flag sends the whole pricing (the model kept unless a new one is given).
  */
 import type { Command } from 'commander';
-import { plans } from '../../api/plans.js';
+import type { Plan } from '../../api/schemas/plan.js';
+import type { ChangeSet } from '../../bulk/changes.js';
 import type { Context } from '../../context.js';
 import { ExitCode, UserError } from '../../core/errors.js';
-import { success } from '../../core/log.js';
-import { addFormatFlags, printRecord, type FormatFlags } from '../../core/output.js';
+import { addFormatFlags, type FormatFlags } from '../../core/output.js';
 import { oneLine } from '../../core/text.js';
 import { formatOf } from '../shared/verbs.js';
 import { addPlanFlags, fieldsOf, hasPricing, pricingOf, type PlanFlags } from './shared/fields.js';
@@ -26,18 +26,31 @@ export function register(parent: Command, ctx: Context): void {
 }
 
 /**
- * Sends the changed fields and prints the plan as it is now.
+ * Sends the changed fields as a one-item plan (fields already as asked: nothing sent, "already has these
+ * values"); journaled, so `sitectl undo` sets them back if the plan is unchanged since. Prints the plan as it is now.
  * @throws UserError (exit 2) for bad flags or no change asked; (exit 1) for an archived plan
  */
 export async function run(opts: PlanFlags & FormatFlags & { plan: string }, ctx: Context): Promise<void> {
-  const format = formatOf(ctx, PLAN_VIEW, opts);
+  formatOf(ctx, PLAN_VIEW, opts);
   const fields = fieldsOf(opts);
   if (!hasPricing(opts) && Object.keys(fields).length === 0) throw new UserError('nothing to change', 'give the fields to change, e.g. --price 55 or --description "..."');
-  const api = await ctx.api();
-  const current = await planOf(ctx, api, opts.plan);
-  if (current.archived) throw new UserError(`plan ${current.id} (${oneLine(current.name ?? '')}) is archived and cannot be changed`, undefined, ExitCode.Failure);
-  const pricing = hasPricing(opts) ? pricingOf(opts, current.pricing as never) : undefined;
-  const { plan } = await plans.updatePlan(api, { plan: { id: current.id, ...fields, ...(pricing ? { pricing } : {}) } as never }, { signal: ctx.signal });
-  success(ctx.io, `Updated plan ${plan.id} (${oneLine(plan.name ?? '')}): ${[...Object.keys(fields), ...(pricing ? ['pricing'] : [])].join(', ')}`);
-  await printRecord(ctx.io, format, plan, { rows: PLAN_VIEW.rows(plan), columns: PLAN_VIEW.columns, now: ctx.now() });
+  const [{ runUpdateOne }, { changeOfFields }, { PLAN_WRITES }] = await Promise.all([import('../shared/bulk.js'), import('../shared/writes.js'), import('./shared/writes.js')]);
+  // The plan is read first: an archived one is refused, and a new pricing keeps its model unless one is given.
+  let current: Plan | undefined;
+  let change: ChangeSet = { sets: [], mask: [] };
+  await runUpdateOne(ctx, {
+    spec: PLAN_WRITES,
+    given: opts.plan,
+    change: () => change,
+    flags: opts,
+    command: 'plans update',
+    async verify(api) {
+      current = await planOf(ctx, api, opts.plan);
+      if (current.archived) throw new UserError(`plan ${current.id} (${oneLine(current.name ?? '')}) is archived and cannot be changed`, undefined, ExitCode.Failure);
+      const pricing = hasPricing(opts) ? pricingOf(opts, current.pricing as never) : undefined;
+      change = changeOfFields({ ...fields, ...(pricing ? { pricing } : {}) });
+    },
+    resolve: async () => current!.id,
+    outcome: (after: Plan) => `Updated plan ${after.id} (${oneLine(after.name ?? '')}): ${[...Object.keys(fields), ...(hasPricing(opts) ? ['pricing'] : [])].join(', ')}`,
+  });
 }

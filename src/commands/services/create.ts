@@ -4,9 +4,8 @@
  * (docs/wire.md §14 "POST /v2/services").
  */
 import type { Command } from 'commander';
-import type { ServiceCreate } from '../../api/schemas/service.js';
+import type { Service, ServiceCreate } from '../../api/schemas/service.js';
 import { serviceInputs, ServiceTypeValues } from '../../api/schemas/service.js';
-import { services } from '../../api/services.js';
 import type { Context } from '../../context.js';
 import { UserError } from '../../core/errors.js';
 import { choiceOf, currencyOf } from '../shared/choices.js';
@@ -56,7 +55,8 @@ export function register(parent: Command, ctx: Context): void {
 }
 
 /**
- * Builds the service from the file (if any) and the flags, then creates it. Every flag, the file and the
+ * Builds the service from the file (if any) and the flags, then creates it as a one-item change (in `sitectl
+ * history`; `sitectl undo` deletes it if unchanged since). Every flag, the file and the
  * output format are checked first, so a refused command creates nothing (a CI retry never makes a duplicate).
  * Prints the new service: its id alone when stdout is piped (so `id=$(sitectl services create ...)` works),
  * the readable view on a terminal, the entity with --json.
@@ -67,8 +67,9 @@ export function register(parent: Command, ctx: Context): void {
 export async function run(opts: CreateOptions, ctx: Context): Promise<void> {
   const format = formatOf(ctx, SERVICE_VIEW, opts);
   const service = await buildService(opts, ctx);
-  const api = await ctx.api();
-  const { service: created } = await services.createService(api, { service }, { signal: ctx.signal });
+  // A one-item create through the engine: journaled, so `sitectl history` lists it and `sitectl undo` deletes it.
+  const [{ runCreateOne }, { SERVICE_WRITES }] = await Promise.all([import('../shared/bulk.js'), import('./shared/writes.js')]);
+  const created = (await runCreateOne(ctx, SERVICE_WRITES, service as Record<string, unknown>, service.name ?? undefined)) as Service;
   success(ctx.io, `Created service ${created.id} (${oneLine(created.name ?? '')})`);
   if (format.kind === 'table' && !ctx.io.isStdoutTTY) {
     await printValue(ctx.io, format, created, { text: created.id });

@@ -24,7 +24,11 @@ import { notice, success } from '../../core/log.js';
 import { parseCount } from '../../core/numbers.js';
 import { addFormatFlags, fieldsChecker, printRecord, printValue, resolveFormat, type FormatFlags } from '../../core/output.js';
 import { oneLine } from '../../core/text.js';
-import { confirmChange, declareRule, DESTRUCTIVE, REVERSIBLE, requireConfirmable } from '../shared/confirm.js';
+import { declareRule, DESTRUCTIVE, REVERSIBLE } from '../shared/confirm.js';
+import { deleteRun, type DeleteSpec } from '../shared/delete.js';
+import type { EntityView } from '../shared/entity-view.js';
+import { changeOfFields } from '../shared/writes.js';
+import { POLICY_VIEW, POLICY_WRITES } from './shared/policy-writes.js';
 import { isIdPrefix } from '../shared/ids.js';
 
 /** The flags of create and update. */
@@ -131,44 +135,81 @@ async function show(ctx: Context, opts: FormatFlags, policy: unknown, piped?: st
   await printRecord(ctx.io, format, policy, { now: ctx.now() });
 }
 
-/** `create`: a new policy (never the default). @throws UserError (exit 2) */
+/**
+ * `create`: a new policy (never the default), as a one-item change (in `sitectl history`; `sitectl undo` deletes
+ * it if unchanged since). @throws UserError (exit 2); the platform's refusal as thrown
+ */
 export async function runCreate(opts: PolicyFlags, ctx: Context): Promise<void> {
   resolveFormat(opts, fieldsChecker(POLICY_FIELDS));
   if (opts.name === undefined) throw new UserError('a new booking policy needs --name', `e.g. ${ctx.bin} services booking-policies create --name 'Strict' --cancel-until 1440`);
   const fields = policyFieldsOf(opts) as { name: string };
-  const api = await ctx.api();
-  const { bookingPolicy } = await bookingPolicies.createBookingPolicy(api, { bookingPolicy: fields }, { signal: ctx.signal });
-  success(ctx.io, `Created ${label(bookingPolicy as BookingPolicy & { id: string })}`);
+  const { runCreateOne } = await import('../shared/bulk.js');
+  const bookingPolicy = (await runCreateOne(ctx, POLICY_WRITES, fields, fields.name)) as BookingPolicy & { id: string };
+  success(ctx.io, `Created ${label(bookingPolicy)}`);
   await show(ctx, opts, bookingPolicy, bookingPolicy.id);
 }
 
-/** `update POLICY`: the rules given, at the policy's current revision. @throws UserError (exit 2) */
+/**
+ * `update POLICY`: the rules given, as a one-item plan at the policy's revision (rules already as asked: nothing
+ * sent); journaled, so `sitectl undo` sets them back if unchanged since. @throws UserError (exit 2)
+ */
 export async function runUpdate(opts: PolicyFlags & { policy: string }, ctx: Context): Promise<void> {
   resolveFormat(opts, fieldsChecker(POLICY_FIELDS));
   const fields = policyFieldsOf(opts);
   if (Object.keys(fields).length === 0) throw new UserError('nothing to change', 'give the rules to change, e.g. --cancel-until 1440 or --max-participants 2');
-  const api = await ctx.api();
-  const { policy } = await policyOf(ctx, api, opts.policy);
-  const { bookingPolicy } = await bookingPolicies.updateBookingPolicy(api, { bookingPolicy: { ...fields, id: policy.id, revision: policy.revision ?? '0' } }, { signal: ctx.signal });
-  success(ctx.io, `Updated ${label(policy)}: ${Object.keys(fields).join(', ')}`);
-  await show(ctx, opts, bookingPolicy);
+  const { runUpdateOne } = await import('../shared/bulk.js');
+  await runUpdateOne(ctx, {
+    spec: POLICY_WRITES,
+    given: opts.policy,
+    change: changeOfFields(fields),
+    flags: opts,
+    command: 'services booking-policies update',
+    resolve: async (api) => (await policyOf(ctx, api, opts.policy)).policy.id,
+    outcome: (after: BookingPolicy & { id: string }) => `Updated ${label(after)}: ${Object.keys(fields).join(', ')}`,
+  });
 }
 
-/** `delete POLICY`: asks first; refused for the default policy. @throws UserError (exit 2; exit 1 for the default), DeclinedError */
+/**
+ * `delete POLICY`: asks first; refused for the default policy. A one-item plan of the shared delete
+ * (commands/shared/delete.ts deleteRun), journaled with the policy, so `sitectl undo` re-creates it (a new id).
+ * @throws UserError (exit 2; exit 1 for the default), DeclinedError
+ */
 export async function runDelete(opts: FormatFlags & { policy: string; yes?: boolean }, ctx: Context): Promise<void> {
-  const format = resolveFormat(opts, fieldsChecker(['id', 'deleted', 'services']));
-  requireConfirmable(ctx, opts, DESTRUCTIVE, 'one', `deleting booking policy ${opts.policy}`);
-  const api = await ctx.api();
-  const { policy, services } = await policyOf(ctx, api, opts.policy);
-  if (policy.default) {
-    throw new UserError(`${label(policy)} is the default policy and cannot be deleted`, `make another one the default first ('${ctx.bin} services booking-policies set-default OTHER')`, ExitCode.Failure);
-  }
-  const moved = `${services} service${services === 1 ? '' : 's'}`;
-  await confirmChange(ctx, opts, DESTRUCTIVE, 'one', `Delete ${label(policy)}? Its ${moved} get the default policy. This cannot be undone.`, `deleting booking policy ${policy.id}`);
-  await bookingPolicies.deleteBookingPolicy(api, { bookingPolicyId: policy.id }, { signal: ctx.signal });
-  success(ctx.io, `deleted ${label(policy)}${services ? `; its ${moved} now use the default policy` : ''}`);
-  if (format.kind === 'json' || format.kind === 'ndjson') await printValue(ctx.io, format, { id: policy.id, deleted: true, services });
+  let entry: PolicyEntry | undefined;
+  const { runOneVerb } = await import('../shared/bulk.js');
+  await runOneVerb(ctx, {
+    view: POLICY_VIEW as EntityView<unknown>,
+    title: 'Deleting',
+    build: (api) => deleteRun(POLICY_DELETE, api, {}),
+    async resolve(api) {
+      entry = await policyOf(ctx, api, opts.policy);
+      if (entry.policy.default) {
+        throw new UserError(`${label(entry.policy)} is the default policy and cannot be deleted`, `make another one the default first ('${ctx.bin} services booking-policies set-default OTHER')`, ExitCode.Failure);
+      }
+      return entry.policy.id;
+    },
+    flags: opts,
+    command: 'services booking-policies delete',
+    one: {
+      given: opts.policy,
+      rule: DESTRUCTIVE,
+      question: (p: BookingPolicy & { id: string }) => `Delete ${label(p)}? Its ${moved(entry?.services ?? 0)} get the default policy. This cannot be undone.`,
+      outcome: (_after: never, _label: string, p: BookingPolicy & { id: string }) => `deleted ${label(p)}${entry?.services ? `; its ${moved(entry.services)} now use the default policy` : ''}`,
+      result: { fields: ['id', 'deleted', 'services'], value: (id) => ({ id, deleted: true, services: entry?.services ?? 0 }) },
+    },
+  });
 }
+
+const moved = (services: number) => `${services} service${services === 1 ? '' : 's'}`;
+
+/** The shared delete over booking policies, one call each (the single form's; undone by re-creating). */
+const POLICY_DELETE: DeleteSpec<unknown> = {
+  view: POLICY_VIEW as EntityView<unknown>,
+  command: 'services booking-policies delete',
+  examples: [],
+  send: (api) => POLICY_WRITES.remove.send(api),
+  chunkSize: 1,
+};
 
 /** `set-default POLICY`: makes it the site's default (says so when it is already; nothing sent). */
 export async function runSetDefault(opts: FormatFlags & { policy: string }, ctx: Context): Promise<void> {

@@ -13,9 +13,9 @@ import { notice, style, success } from '../../core/log.js';
 import { fieldsChecker, type FormatFlags, pickFields, printRecord, printValue, resolveFormat, type OutputFormat } from '../../core/output.js';
 import { oneLine } from '../../core/text.js';
 import type { EntityAction } from '../../bulk/actions.js';
-import { changeOne } from '../../bulk/one.js';
-import type { FieldDiff } from '../../bulk/changes.js';
-import type { BulkProgress } from '../../bulk/execute.js';
+import { changeOne, createOne } from '../../bulk/one.js';
+import type { ChangeSet, FieldDiff } from '../../bulk/changes.js';
+import { type BulkProgress, isRetryable } from '../../bulk/execute.js';
 import { defaultJournalDir, type JournalState, type RunOrigin } from '../../bulk/journal.js';
 import { pruneHistory } from '../../bulk/history.js';
 import { rmSync } from 'node:fs';
@@ -27,6 +27,7 @@ import { parseIdList, readIdsFile, type Selection } from '../../bulk/select.js';
 import { type BulkFlags, DRY_RUN_FIELDS, type DryRunItem, parseConcurrency, PLAN_FIELDS, PREVIEW_ROWS, type SelectionFlags } from './bulk-flags.js';
 import { asksFirst, confirmChange, requireConfirmable, REVERSIBLE, type VerbRule } from './confirm.js';
 import { filterOf, formatOf, idOf, type EntityView } from './entity-view.js';
+import { writeCreate, writeUpdate, type WriteSpec } from './writes.js';
 
 /** What a run's messages need of its noun: how it is named (`{one: 'service', many: 'services'}`). */
 export type Named = Pick<EntityView<unknown>, 'noun'>;
@@ -467,7 +468,7 @@ export async function runOneVerb(ctx: Context, run: OneVerbRun): Promise<void> {
   const already = () => one.already?.(r.entity as never, label) ?? `${noun.one} ${id} (${label}) is already ${action.done}`;
   const show = async (entity: unknown) => {
     if (one.result) {
-      if (format.kind === 'json') await printValue(ctx.io, format, one.result.value(id));
+      if (format.kind === 'json' || format.kind === 'ndjson') await printValue(ctx.io, format, one.result.value(id));
       return;
     }
     if ('print' in view) await view.print(ctx, format, entity);
@@ -551,3 +552,102 @@ export function resumeJournal(view: EntityView<unknown>, path: string, action: s
   return state;
 }
 
+
+/**
+ * The single create of a noun (`services create`, `plans create`, `staff create`, `members create`, `services
+ * booking-policies create`) through the bulk engine: a one-item planned create of `body` (commands/shared/writes.ts),
+ * executed without a question (a create is taken back by `sitectl undo`, which deletes it if unchanged since) and
+ * journaled with the new id and the version it left, so `sitectl history` lists it. The command checks its flags
+ * and builds `body` first, and prints the entity returned.
+ * @returns the new entity as the platform answered
+ * @throws whatever the platform threw when it refused the create (nothing was created, no change is recorded:
+ *   a 400 stays bad input, exit 2); UserError (exit 1) when the create failed in a way that may have created it
+ *   all the same (the change stays in the history); CancelError (130)
+ */
+export async function runCreateOne(ctx: Context, spec: WriteSpec, body: Record<string, unknown>, label?: string): Promise<Entity> {
+  const api = await ctx.api();
+  const { port, action, created, refusal } = writeCreate(spec, api, body, label);
+  const r = await createOne(port, action, {
+    dryRun: false,
+    signal: ctx.signal,
+    env: ctx.env,
+    now: ctx.now(),
+    // A create is never resumed: it is made again, or taken back by `sitectl undo`.
+    resumeCommand: () => '',
+    origin: await runOrigin(ctx),
+  });
+  if (r.kind !== 'sent') throw new TypeError('a create without --dry-run came back as a plan');
+  const res = r.result;
+  if (res.outcome === 'created' && res.createdId) {
+    keepHistory(ctx, {}, r.journal, false);
+    return created() ?? (await fetchByIds(port, [res.createdId], ctx.signal)).get(res.createdId) ?? { id: res.createdId };
+  }
+  const err = refusal();
+  if (err !== undefined && !isRetryable(err)) {
+    // Refused: nothing was created, so nothing is in the history.
+    rmSync(r.journal, { force: true });
+    throw err;
+  }
+  keepHistory(ctx, {}, r.journal, true);
+  throw new UserError(
+    `the ${spec.view.noun.one} was not created: ${oneLine(res.error ?? res.outcome)}`,
+    `it may have been created all the same: '${ctx.bin} ${spec.list}' shows it`,
+    ExitCode.Failure,
+  );
+}
+
+/** What {@link runUpdateOne} needs: the noun's writes, the one item, its change, how the verb speaks. */
+export interface UpdateOneRun {
+  spec: WriteSpec;
+  /** The item as typed (id, unique prefix, or what `resolve` reads). */
+  given: string;
+  /**
+   * The fields to set (commands/shared/writes.ts changeOfFields), or a function giving them once `verify` has read
+   * what they depend on (a plan's pricing keeps its model).
+   */
+  change: ChangeSet | (() => ChangeSet);
+  flags: BulkFlags;
+  /** The command words after the program name (`staff update`). */
+  command: string;
+  /** The id `given` names (default: the id, or the entity whose id it is a unique prefix of). */
+  resolve?(api: ApiClient): Promise<string>;
+  /** Checks before the item is planned (a plan that is archived cannot change). */
+  verify?(api: ApiClient): Promise<void>;
+  /** The success line, given the entity as the platform answered and its label. */
+  outcome(after: never, label: string): string;
+}
+
+/**
+ * The single update of a noun (`plans update`, `members update`, `staff update`, `services booking-policies
+ * update`) as a one-item plan of updateAction (commands/shared/writes.ts writeUpdate) through {@link runOneVerb}:
+ * the fields already as asked say "already has these values; nothing changed" (nothing sent, no change
+ * recorded); else sent at the revision the plan read and journaled with the old values, so `sitectl undo` sets
+ * them back if unchanged since. Prints the entity as the platform answered.
+ * @throws as runOneVerb
+ */
+export async function runUpdateOne(ctx: Context, u: UpdateOneRun): Promise<void> {
+  let seen: Map<string, unknown> | undefined;
+  const { noun } = u.spec.view;
+  const changeOf = () => (typeof u.change === 'function' ? u.change() : u.change);
+  return runOneVerb(ctx, {
+    view: u.spec.view,
+    title: 'Updating',
+    build: (api) => {
+      const change = changeOf();
+      const r = writeUpdate(u.spec, api, change, { set: change.sets, mask: change.mask.join(',') });
+      seen = r.seen;
+      return r;
+    },
+    verify: u.verify,
+    resolve: u.resolve,
+    flags: u.flags,
+    command: u.command,
+    one: {
+      given: u.given,
+      rule: REVERSIBLE,
+      already: (e: Entity, label: string) => `${noun.one} ${e.id} (${label}) already has ${changeOf().sets.length === 1 ? 'this value' : 'these values'}`,
+      outcome: u.outcome,
+      read: async (id: string) => seen?.get(id),
+    },
+  });
+}

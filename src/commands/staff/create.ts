@@ -4,7 +4,7 @@
  * gives no service until a service lists it (`services update ID --set staffMemberIds=...`).
  */
 import type { Command } from 'commander';
-import { staffMembers } from '../../api/staff-members.js';
+import type { StaffMemberRecord } from '../../api/staff-members.js';
 import type { Context } from '../../context.js';
 import { UserError } from '../../core/errors.js';
 import { success } from '../../core/log.js';
@@ -26,7 +26,8 @@ export function register(parent: Command, ctx: Context): void {
 }
 
 /**
- * Creates the staff member; prints its id alone when stdout is piped, the readable view on a terminal, the
+ * Creates the staff member as a one-item change (in `sitectl history`; `sitectl undo` deletes it if unchanged
+ * since); prints its id alone when stdout is piped, the readable view on a terminal, the
  * staff member with --json.
  * @throws UserError (exit 2) for bad flags; ValidationError (exit 2) when the platform refuses a field
  */
@@ -34,8 +35,9 @@ export async function run(opts: StaffFlags & FormatFlags, ctx: Context): Promise
   const format = formatOf(ctx, STAFF_VIEW, opts);
   if (opts.name === undefined) throw new UserError('a new staff member needs --name', `e.g. ${ctx.bin} staff create --name 'Ana Lima' --email ana@example.com`);
   const fields = Object.fromEntries(Object.entries(staffFieldsOf(opts)).filter(([, v]) => v !== null)) as { name: string };
-  const api = await ctx.api();
-  const { staffMember } = await staffMembers.createStaffMember(api, { staffMember: fields, fields: ['RESOURCE_DETAILS'] }, { signal: ctx.signal });
+  // A one-item create through the engine: journaled, so `sitectl history` lists it and `sitectl undo` deletes it.
+  const [{ runCreateOne }, { STAFF_WRITES }] = await Promise.all([import('../shared/bulk.js'), import('./shared/writes.js')]);
+  const staffMember = (await runCreateOne(ctx, STAFF_WRITES, fields, fields.name)) as StaffMemberRecord;
   success(ctx.io, `Created staff member ${staffMember.id} (${oneLine(staffMember.name ?? '')}); it works the business's default hours`);
   if (format.kind === 'table' && !ctx.io.isStdoutTTY) {
     await printValue(ctx.io, format, staffMember, { text: staffMember.id });

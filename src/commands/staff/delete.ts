@@ -10,15 +10,19 @@
  */
 import type { Command } from 'commander';
 import { collect, items, listPages } from '../../api/paging.js';
-import { staffMembers } from '../../api/staff-members.js';
+import type { ApiClient } from '../../api/client.js';
+import type { StaffMemberRecord } from '../../api/staff-members.js';
 import type { Context } from '../../context.js';
-import { notice, success } from '../../core/log.js';
+import { notice } from '../../core/log.js';
 import { addFormatFlags, fieldsChecker, printRecords, printValue, resolveFormat, type FormatFlags } from '../../core/output.js';
 import { oneLine } from '../../core/text.js';
 import { BOOKING_VIEW, type BookingRow } from '../bookings/shared/view.js';
-import { confirmChange, declareRule, DESTRUCTIVE, requireConfirmable } from '../shared/confirm.js';
+import { declareRule, DESTRUCTIVE, requireConfirmable } from '../shared/confirm.js';
+import { deleteRun, type DeleteSpec } from '../shared/delete.js';
+import type { EntityView } from '../shared/entity-view.js';
 import { wireFilter } from '../shared/entity-view.js';
-import { staffOf } from './shared/view.js';
+import { STAFF_VIEW, staffOf } from './shared/view.js';
+import { STAFF_WRITES } from './shared/writes.js';
 
 /** Statuses of a booking that still takes place. */
 const UPCOMING = ['CREATED', 'CONFIRMED', 'PENDING', 'WAITING_LIST'];
@@ -41,30 +45,59 @@ export function register(parent: Command, ctx: Context): void {
   });
 }
 
+/** The shared delete over staff members, one call each (a one-item plan of it; undone by re-creating). */
+const STAFF_DELETE: DeleteSpec<unknown> = {
+  view: STAFF_VIEW as EntityView<unknown>,
+  command: 'staff delete',
+  examples: [],
+  send: (api) => STAFF_WRITES.remove.send(api),
+  chunkSize: 1,
+};
+
 /**
- * Reads the staff member and its future bookings, asks, deletes, prints the bookings.
+ * Reads the staff member and its future bookings, asks, deletes (a one-item plan of the shared delete, journaled
+ * with the staff member, so `sitectl undo` re-creates it with a new id), prints the bookings.
  * @throws UserError (exit 2) for an unknown or empty staff member, or no `--yes` without a terminal; DeclinedError (exit 1)
  */
 export async function run(opts: FormatFlags & { staff: string; yes?: boolean; dryRun?: boolean }, ctx: Context): Promise<void> {
   const format = resolveFormat(opts, fieldsChecker(['id', 'deleted', 'bookings']));
   requireConfirmable(ctx, opts, DESTRUCTIVE, 'one', `deleting staff member ${opts.staff}`);
-  const api = await ctx.api();
-  const staff = await staffOf(ctx, api, opts.staff);
-  const label = `staff member "${oneLine(staff.name ?? '')}" (${staff.id})`;
-  const filter = { $and: [{ 'bookedEntity.slot.resource.id': staff.id }, { startDate: { $gte: ctx.now().toISOString() } }, { status: { $in: UPCOMING } }] };
-  const pages = listPages(api, BOOKING_VIEW.query, { filter: wireFilter(BOOKING_VIEW, filter), sort: [{ fieldName: 'startDate', order: 'ASC' }], pageSize: 100, signal: ctx.signal });
-  const bookings = (await collect(items(pages))).map((item) => BOOKING_VIEW.fromItem!(item));
-  const those = `${bookings.length} future booking${bookings.length === 1 ? '' : 's'}`;
+  let staff: StaffMemberRecord | undefined;
+  let bookings: BookingRow[] = [];
+  const read = async (api: ApiClient) => {
+    staff = await staffOf(ctx, api, opts.staff);
+    const filter = { $and: [{ 'bookedEntity.slot.resource.id': staff.id }, { startDate: { $gte: ctx.now().toISOString() } }, { status: { $in: UPCOMING } }] };
+    const pages = listPages(api, BOOKING_VIEW.query, { filter: wireFilter(BOOKING_VIEW, filter), sort: [{ fieldName: 'startDate', order: 'ASC' }], pageSize: 100, signal: ctx.signal });
+    bookings = (await collect(items(pages))).map((item) => BOOKING_VIEW.fromItem!(item));
+    return staff.id;
+  };
+  const labelOf = (s: StaffMemberRecord) => `staff member "${oneLine(s.name ?? '')}" (${s.id})`;
+  const those = () => `${bookings.length} future booking${bookings.length === 1 ? '' : 's'}`;
   if (opts.dryRun) {
-    notice(ctx.io, `dry run: would delete ${label}; ${those} would stay and are listed; nothing was changed`);
+    await read(await ctx.api());
+    notice(ctx.io, `dry run: would delete ${labelOf(staff!)}; ${those()} would stay and are listed; nothing was changed`);
   } else {
-    await confirmChange(ctx, opts, DESTRUCTIVE, 'one', `Delete ${label}? It leaves its services; its ${those} stay as they are. This cannot be undone.`, `deleting staff member ${staff.id}`);
-    await staffMembers.deleteStaffMember(api, { staffMemberId: staff.id }, { signal: ctx.signal });
-    success(ctx.io, `deleted ${label}; it left its services`);
-    if (bookings.length) notice(ctx.io, `its ${those} stay as they are (listed): move them with '${ctx.bin} bookings reschedule ID --staff OTHER' or cancel them`);
+    const { runOneVerb } = await import('../shared/bulk.js');
+    await runOneVerb(ctx, {
+      view: STAFF_VIEW as EntityView<unknown>,
+      title: 'Deleting',
+      build: (api) => deleteRun(STAFF_DELETE, api, {}),
+      resolve: read,
+      // The bookings go to stdout below, as a table or in the JSON: the engine prints nothing of its own.
+      flags: { ...opts, json: undefined, ndjson: undefined } as FormatFlags,
+      command: 'staff delete',
+      one: {
+        given: opts.staff,
+        rule: DESTRUCTIVE,
+        question: (s: StaffMemberRecord) => `Delete ${labelOf(s)}? It leaves its services; its ${those()} stay as they are. This cannot be undone.`,
+        outcome: (_after: never, _label: string, s: StaffMemberRecord) => `deleted ${labelOf(s)}; it left its services`,
+        result: { fields: ['id', 'deleted', 'bookings'], value: (id) => ({ id, deleted: true, bookings }) },
+      },
+    });
+    if (bookings.length) notice(ctx.io, `its ${those()} stay as they are (listed): move them with '${ctx.bin} bookings reschedule ID --staff OTHER' or cancel them`);
   }
   if (format.kind === 'json' || format.kind === 'ndjson') {
-    await printValue(ctx.io, format, { id: staff.id, deleted: !opts.dryRun, bookings });
+    await printValue(ctx.io, format, { id: staff!.id, deleted: !opts.dryRun, bookings });
     return;
   }
   await printRecords<BookingRow>(ctx.io, format, bookings, BOOKING_VIEW.columns, { now: ctx.now() });

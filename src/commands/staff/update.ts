@@ -1,13 +1,13 @@
 /**
  * `sitectl staff update STAFF [--name] [--email] [--phone] [--description]`: changes the fields given (Staff
- * Members v1 updateStaffMember at the staff member's current revision; a concurrent change is refused, 409).
+ * Members v1 updateStaffMember at the revision the one-item plan read; a concurrent change is refused, 409, and
+ * not overwritten).
  */
 import type { Command } from 'commander';
-import { staffMembers } from '../../api/staff-members.js';
+import type { StaffMemberRecord } from '../../api/staff-members.js';
 import type { Context } from '../../context.js';
 import { UserError } from '../../core/errors.js';
-import { success } from '../../core/log.js';
-import { addFormatFlags, printRecord, type FormatFlags } from '../../core/output.js';
+import { addFormatFlags, type FormatFlags } from '../../core/output.js';
 import { oneLine } from '../../core/text.js';
 import { declareRule, REVERSIBLE } from '../shared/confirm.js';
 import { formatOf } from '../shared/verbs.js';
@@ -25,20 +25,24 @@ export function register(parent: Command, ctx: Context): void {
 }
 
 /**
- * Sends the changed fields and prints the staff member as it is now.
- * @throws UserError (exit 2) for bad flags, nothing to change or an unknown staff member; ApplicationError 409 on a concurrent change
+ * Changes the fields given as a one-item plan at the staff member's revision (fields already as asked: nothing
+ * sent, "already has these values"); journaled, so `sitectl undo` sets them back if unchanged since. Prints the
+ * staff member as it is now.
+ * @throws UserError (exit 2) for bad flags, nothing to change or an unknown staff member; UserError (exit 1) on a
+ *   concurrent change (not overwritten)
  */
 export async function run(opts: StaffFlags & FormatFlags & { staff: string }, ctx: Context): Promise<void> {
-  const format = formatOf(ctx, STAFF_VIEW, opts);
+  formatOf(ctx, STAFF_VIEW, opts);
   const fields = staffFieldsOf(opts);
   if (Object.keys(fields).length === 0) throw new UserError('nothing to change', 'give the fields to change, e.g. --phone or --description');
-  const api = await ctx.api();
-  const current = await staffOf(ctx, api, opts.staff);
-  const { staffMember } = await staffMembers.updateStaffMember(
-    api,
-    { staffMember: { id: current.id, revision: current.revision ?? '0', ...fields }, fields: ['RESOURCE_DETAILS', 'ASSOCIATED_IDENTITY_STATUS'] },
-    { signal: ctx.signal },
-  );
-  success(ctx.io, `Updated staff member ${staffMember.id} (${oneLine(staffMember.name ?? '')}): ${Object.keys(fields).join(', ')}`);
-  await printRecord(ctx.io, format, staffMember, { rows: STAFF_VIEW.rows(staffMember), columns: STAFF_VIEW.columns, now: ctx.now() });
+  const [{ runUpdateOne }, { changeOfFields }, { STAFF_WRITES }] = await Promise.all([import('../shared/bulk.js'), import('../shared/writes.js'), import('./shared/writes.js')]);
+  await runUpdateOne(ctx, {
+    spec: STAFF_WRITES,
+    given: opts.staff,
+    change: changeOfFields(fields),
+    flags: opts,
+    command: 'staff update',
+    resolve: async (api) => (await staffOf(ctx, api, opts.staff)).id,
+    outcome: (after: StaffMemberRecord) => `Updated staff member ${after.id} (${oneLine(after.name ?? '')}): ${Object.keys(fields).join(', ')}`,
+  });
 }

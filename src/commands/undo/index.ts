@@ -3,12 +3,16 @@
  * from its journal (bulk/history.ts) and applies it as a change of its own, through the bulk engine: previewed,
  * confirmed (`--yes` off a terminal), journaled, resumable, and itself in the history (so it can be undone).
  *
- * The inverse of each kind of change:
- * - services update: each service's changed fields set back to their old values, if it still has the revision
- *   the change left; else it was changed since and is skipped.
- * - services clone, and an undo that re-created services: the services created are deleted, if unchanged since.
- * - services delete: each service is created again from its before-image (a new id, said so; references to the
- *   old id, such as bookings, are not restored).
+ * The inverse of each kind of change (the creates, updates and deletes from one table entry per noun,
+ * commands/shared/writes.ts WriteSpec):
+ * - update (services `--set`, one or many; plans, members, staff, booking policies): each item's changed fields
+ *   set back to their old values, if it still has the version the change left (its revision; for members and
+ *   plans, which have none, its `updatedDate`); else it was changed since and is skipped.
+ * - create (services create and clone, plans, staff, members, booking policies; an undo that re-created items):
+ *   what was created removed, if unchanged since: deleted, except a plan, which the platform cannot delete:
+ *   archived (said so).
+ * - delete of services, staff members, booking policies: each created again from its before-image (a new id, said
+ *   so; references to the old id, such as bookings, are not restored).
  * - services apply and clone --to-site, on each site they changed (one change of several sites, bulk/history.ts):
  *   on every site, with that site's client, services updated set back, services created deleted and services
  *   pruned re-created, each on the same terms as above; one preview and one confirmation, a report per site.
@@ -29,8 +33,6 @@ import type { Command } from 'commander';
 import type { EntityAction } from '../../bulk/actions.js';
 import { patchAction, undoCreateAction } from '../../bulk/undo-actions.js';
 import type { ChangeSet } from '../../bulk/changes.js';
-import type { ChunkRunner } from '../../bulk/execute.js';
-import { MAX_BULK_SERVICES } from '../../api/services.js';
 import { type ChangeSummary, findChange, listChanges, shortId } from '../../bulk/history.js';
 import { defaultJournalDir, type JournalState, readJournal } from '../../bulk/journal.js';
 import type { EntityPort } from '../../bulk/port.js';
@@ -43,6 +45,7 @@ import type { EntityView } from '../shared/entity-view.js';
 import type { Named } from '../shared/bulk.js';
 import type { ApiClient } from '../../api/client.js';
 import type { MoveTarget, SlotOf } from '../bookings/shared/moves.js';
+import { writePort, writeRecreate, type WriteSpec } from '../shared/writes.js';
 import type { SitePlan } from '../services/apply.js';
 
 interface UndoOptions extends BulkFlags {
@@ -79,10 +82,12 @@ export function register(program: Command, ctx: Context): void {
       'after',
       [
         '',
-        'Undone: services update (fields set back, unless changed since), services clone (copies deleted),',
-        'services delete (re-created with new ids), services apply and clone --to-site (on every site they changed),',
-        'members block/approve and mute/unmute, orders pause/resume, msb add/remove, staff connect (disconnected),',
-        'bookings reschedule (moved back if the former slot is free), bookings participants, staff hours set.',
+        'Undone: updates of services, plans, members, staff and booking policies (fields set back, unless changed',
+        'since); creates of those and services clone (deleted, unless changed since; a plan is archived); services,',
+        'staff and booking policies delete (re-created with new ids); services apply and clone --to-site (on every',
+        'site they changed); members block/approve and mute/unmute, orders pause/resume, msb add/remove, staff',
+        'connect (disconnected), bookings reschedule (moved back if the former slot is free), bookings participants,',
+        'staff hours set.',
         'Not undoable: bookings confirm/decline/cancel, msb confirm/decline/pending/cancel/reschedule,',
         'orders cancel/mark-paid/postpone, members delete/disconnect, staff disconnect, plans actions.',
         '',
@@ -221,47 +226,71 @@ function done(state: JournalState, outcomes: readonly string[]) {
   return [...state.results.values()].filter((r) => outcomes.includes(r.outcome)).map((r) => ({ result: r, planned: planned.get(r.id) }));
 }
 
+/**
+ * How each noun's creates, updates and deletes are written and taken back (commands/shared/writes.ts), by the
+ * noun a journal names: loaded only for the noun of the change undone.
+ */
+const WRITES: Record<string, () => Promise<WriteSpec>> = {
+  services: async () => (await import('../services/shared/writes.js')).SERVICE_WRITES,
+  plans: async () => (await import('../plans/shared/writes.js')).PLAN_WRITES,
+  'staff members': async () => (await import('../staff/shared/writes.js')).STAFF_WRITES,
+  members: async () => (await import('../members/shared/writes.js')).MEMBER_WRITES,
+  'booking policies': async () => (await import('../services/shared/policy-writes.js')).POLICY_WRITES,
+};
+
+/**
+ * The inverse of a create, update or delete of a noun of the writes table, from its journal: an update's changed
+ * fields patched back, what a create (or clone, or an undo's re-create) made removed, what a delete removed
+ * re-created from its before-image; each only if the item still has the version the change left. Undefined for
+ * another action, or a delete of a noun that is not re-created.
+ */
+async function writeInverse(spec: WriteSpec, action: string, state: JournalState, ctx: Context): Promise<Inverse | undefined> {
+  const api = await ctx.api();
+  const { view } = spec;
+  const port = writePort(spec, api);
+  if (action === 'update') {
+    const patches = new Map<string, ChangeSet>();
+    const expect = new Map<string, string | undefined>();
+    for (const { result, planned } of done(state, ['updated'])) {
+      const before = planned?.before as Record<string, unknown> | undefined;
+      if (!before) continue;
+      const sets = Object.entries(before).map(([path, value]) => ({ path, value: value ?? null }));
+      patches.set(result.id, { sets, mask: sets.map((s) => s.path) });
+      expect.set(result.id, result.revision);
+    }
+    const send = spec.patch(api, (id) => patches.get(id) ?? { sets: [], mask: [] });
+    const action = patchAction({ patches, expect, send, chunkSize: spec.patchChunk ?? 1, args: { ids: [...patches.keys()] }, version: spec.version });
+    return { view, port, action, ids: [...patches.keys()] };
+  }
+  if (action === 'clone' || action === 'create') {
+    const created = done(state, ['created']).filter((d) => d.result.createdId);
+    const expect = new Map(created.map((d) => [d.result.createdId!, d.result.revision]));
+    const action = undoCreateAction({ expect, send: spec.remove.send(api), chunkSize: spec.remove.chunkSize, args: { ids: [...expect.keys()] }, version: spec.version, done: spec.remove.done });
+    const archived = spec.remove.done === 'archived';
+    return {
+      view,
+      port,
+      action,
+      ids: [...expect.keys()],
+      destructive: true,
+      note: archived ? `${view.noun.many} cannot be deleted on the platform: the ones created are archived (they can no longer be bought)` : undefined,
+    };
+  }
+  if (action === 'delete' && spec.recreate) {
+    const gone = done(state, ['deleted']).filter((d) => d.planned?.before);
+    const bodies = new Map(gone.map((d) => [d.result.id, spec.recreate!.body(d.planned!.before as Record<string, unknown>)]));
+    return { view, port, action: writeRecreate(spec, api, bodies), ids: [...bodies.keys()], note: spec.recreate.note };
+  }
+  return undefined;
+}
+
 /** The inverse of `change`, or undefined when its kind cannot be undone. */
 async function inverseOf(change: ChangeSummary, state: JournalState, ctx: Context): Promise<Inverse | undefined> {
   const api = await ctx.api();
   const { entity, action } = change;
-  if (entity === 'services') {
-    const [{ SERVICE_VIEW }, w] = await Promise.all([import('../services/shared/view.js'), import('../services/shared/bulk.js')]);
-    const view = SERVICE_VIEW as unknown as EntityView<unknown>;
-    const port = w.servicesPort(api);
-    if (action === 'update') {
-      const patches = new Map<string, ChangeSet>();
-      const expect = new Map<string, string | undefined>();
-      for (const { result, planned } of done(state, ['updated'])) {
-        const before = planned?.before as Record<string, unknown> | undefined;
-        if (!before) continue;
-        const sets = Object.entries(before).map(([path, value]) => ({ path, value: value ?? null }));
-        patches.set(result.id, { sets, mask: sets.map((s) => s.path) });
-        expect.set(result.id, result.revision);
-      }
-      const action = patchAction({ patches, expect, send: w.patchServicesSender(api, patches), chunkSize: MAX_BULK_SERVICES, args: { ids: [...patches.keys()] } });
-      return { view, port, action, ids: [...patches.keys()] };
-    }
-    if (action === 'clone' || action === 'create') {
-      const created = done(state, ['created']).filter((d) => d.result.createdId);
-      const expect = new Map(created.map((d) => [d.result.createdId!, d.result.revision]));
-      const action = undoCreateAction({ expect, send: w.deleteServicesSender(api), chunkSize: MAX_BULK_SERVICES, args: { ids: [...expect.keys()] } });
-      return { view, port, action, ids: [...expect.keys()], destructive: true };
-    }
-    if (action === 'delete') {
-      const gone = done(state, ['deleted']).filter((d) => d.planned?.before);
-      const bodies = new Map(gone.map((d) => [d.result.id, w.recreateBody(d.planned!.before as Record<string, unknown>)]));
-      const action = recreateAction(bodies, w.createServiceSender(api, bodies));
-      return {
-        view,
-        port,
-        action,
-        ids: [...bodies.keys()],
-        note: `re-created services get new ids; bookings and other references to the deleted ids are not restored`,
-      };
-    }
-    return undefined;
-  }
+  const writes = await WRITES[entity]?.();
+  const written = writes ? await writeInverse(writes, action, state, ctx) : undefined;
+  if (written) return written;
   if (entity === 'bookings' && (action === 'reschedule' || action === 'participants')) return bookingBack(change, state, api);
   if (entity === 'multi-service bookings') {
     const opposite = ({ add: 'remove', remove: 'add' } as const)[action as 'add' | 'remove'];
@@ -336,19 +365,4 @@ function resultOutcome(state: JournalState): string {
   const counts = new Map<string, number>();
   for (const r of state.results.values()) if (!['unchanged', 'skipped', 'failed', 'conflict'].includes(r.outcome)) counts.set(r.outcome, (counts.get(r.outcome) ?? 0) + 1);
   return [...counts.entries()].sort((a, b) => b[1] - a[1])[0]?.[0] ?? '';
-}
-
-/** Creates each deleted service again (one call each, never repeated automatically); results carry the new id. */
-function recreateAction(bodies: ReadonlyMap<string, Record<string, unknown>>, send: ChunkRunner['send']): EntityAction {
-  return {
-    name: 'create',
-    done: 'created',
-    title: 'Re-creating',
-    args: { ids: [...bodies.keys()] },
-    columns: [],
-    chunkSize: 1,
-    maxAttempts: 1,
-    items: { kind: 'planned', items: [...bodies.keys()].map((id) => ({ id, name: String(bodies.get(id)?.name ?? id), after: bodies.get(id), changes: [] })) },
-    runner: () => ({ done: 'created', send }),
-  };
 }

@@ -155,8 +155,73 @@ async function table(): Promise<Row[]> {
     row('plans', 'visibility', false, ['plans', 'visibility', plan[0]!.id, 'hidden']),
     row('plans', 'archive', true, ['plans', 'archive', plan[1]!.id]),
     ...(await moreRows(plans)),
+    ...(await writeTable()).map((w) => row(w.entity, w.action, w.destructive ?? false, w.argv(w.setup ? w.id! : ''), w.action === 'update')),
   ];
 }
+
+/** A declared write verb (create, update, delete of a noun of the writes table): how to run it and check its undo. */
+interface WriteRow {
+  entity: string;
+  action: 'create' | 'update' | 'delete';
+  destructive?: boolean;
+  /** Makes (or finds) the item the verb acts on: its id. Absent for a create. */
+  setup?(): Promise<string>;
+  /** Filled by the table with what `setup` gave, for the first run. */
+  id?: string;
+  argv(id: string): string[];
+  /** The item's state the verb changes (a field), or GONE when it no longer exists (for plans: archived). */
+  read(id: string): Promise<unknown>;
+  /** Another edit of the item, made between the change and its undo. */
+  edit?(id: string): string[];
+}
+
+const GONE = Symbol('gone');
+const stamp = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+/** The field `path` of `NOUN get ID --json`, or GONE when the get fails (no such entity). */
+const getField = (noun: string[], path: string) => async (id: string) => {
+  const r = await cli([...noun, 'get', id, '--json']);
+  if (r.code !== 0) return GONE;
+  return path.split('.').reduce<unknown>((v, k) => (v as Record<string, unknown> | undefined)?.[k], JSON.parse(r.stdout));
+};
+const P = ['services', 'booking-policies'];
+/** A booking policy's field from the list (policies have no get), or GONE. */
+const policyField = (path: string) => async (id: string) => {
+  const found = json(await cli([...P, 'list', '--json', 'id,bookingPolicy'])).find((p: { id: string }) => p.id === id);
+  return found ? path.split('.').reduce<unknown>((v, k) => (v as Record<string, unknown> | undefined)?.[k], found.bookingPolicy) : GONE;
+};
+/** The id a create prints alone on a piped stdout. */
+const created = async (argv: string[]): Promise<string> => {
+  const r = await cli(argv);
+  expect(r.code, r.stderr).toBe(0);
+  return r.stdout.trim();
+};
+const newStaff = () => created(['staff', 'create', '--name', `Undo ${stamp()}`.slice(0, 40), '--phone', '+1 415 555 0100']);
+const newPolicy = () => created([...P, 'create', '--name', `Undo ${stamp()}`, '--cancel-until', '600']);
+const newPlan = () => created(['plans', 'create', '--name', `Undo ${stamp()}`, '--price', '20', '--every', '1 MONTH', '--description', 'first']);
+const newMember = () => created(['members', 'create', '--email', `undo-${stamp()}@example.com`, '--last-name', 'First']);
+
+/**
+ * The write verbs of the writes table, declared once: the first test runs each as a row of the engine's single
+ * forms, the second undoes each (and an edit in between makes the undo skip it).
+ */
+async function writeTable(): Promise<WriteRow[]> {
+  const rows: WriteRow[] = [
+    { entity: 'services', action: 'create', argv: () => ['services', 'create', '--name', `Undo ${stamp()}`, '--type', 'APPOINTMENT'], read: getField(['services'], 'name'), edit: (id) => ['services', 'update', id, '--set', 'description=edited'] },
+    { entity: 'plans', action: 'create', argv: () => ['plans', 'create', '--name', `Undo ${stamp()}`, '--price', '15', '--every', '1 MONTH'], read: async (id) => ((await getField(['plans'], 'archived')(id)) === true ? GONE : 'active'), edit: (id) => ['plans', 'update', id, '--description', 'edited'] },
+    { entity: 'staff members', action: 'create', argv: () => ['staff', 'create', '--name', `Undo ${stamp()}`.slice(0, 40)], read: getField(['staff'], 'name'), edit: (id) => ['staff', 'update', id, '--phone', '+1 415 555 0199'] },
+    { entity: 'booking policies', action: 'create', argv: () => [...P, 'create', '--name', `Undo ${stamp()}`], read: policyField('name'), edit: (id) => [...P, 'update', id, '--waitlist', '4'] },
+    { entity: 'members', action: 'create', argv: () => ['members', 'create', '--email', `undo-${stamp()}@example.com`], read: getField(['members'], 'loginEmail'), edit: (id) => ['members', 'update', id, '--first-name', 'Edited'] },
+    { entity: 'plans', action: 'update', setup: newPlan, argv: (id) => ['plans', 'update', id, '--description', `second ${stamp()}`], read: getField(['plans'], 'description'), edit: (id) => ['plans', 'update', id, '--name', `Edited ${stamp()}`] },
+    { entity: 'members', action: 'update', setup: newMember, argv: (id) => ['members', 'update', id, '--last-name', `Second${stamp()}`], read: getField(['members'], 'contact.lastName'), edit: (id) => ['members', 'update', id, '--first-name', 'Edited'] },
+    { entity: 'staff members', action: 'update', setup: newStaff, argv: (id) => ['staff', 'update', id, '--phone', `+1 415 555 ${String(1000 + Math.floor(Math.random() * 8999))}`], read: getField(['staff'], 'phone'), edit: (id) => ['staff', 'update', id, '--description', 'edited'] },
+    { entity: 'booking policies', action: 'update', setup: newPolicy, argv: (id) => [...P, 'update', id, '--cancel-until', String(700 + Math.floor(Math.random() * 500))], read: policyField('cancellationPolicy'), edit: (id) => [...P, 'update', id, '--waitlist', '4'] },
+    { entity: 'staff members', action: 'delete', destructive: true, setup: newStaff, argv: (id) => ['staff', 'delete', id], read: getField(['staff'], 'name') },
+    { entity: 'booking policies', action: 'delete', destructive: true, setup: newPolicy, argv: (id) => [...P, 'delete', id], read: policyField('name') },
+  ];
+  for (const r of rows) if (r.setup) r.id = await r.setup();
+  return rows;
+}
+
 
 describe('the single form of every engine verb', () => {
   it('asks first when destructive (exit 2 off a terminal, nothing changed), acts, is a change in the history; again, changes nothing', async () => {
@@ -185,6 +250,49 @@ describe('the single form of every engine verb', () => {
       expect(again.code, `${name} again: ${again.stderr}`).toBe(0);
       expect(again.stderr, name).toMatch(/already\b.*; nothing changed/);
       expect((await history()).length, `${name}: nothing changed, no change recorded`).toBe(seen + 1);
+    }
+  });
+
+  it('each create, update and delete of the writes table: in the history, undone by undo --last --yes, skipped when edited in between (exit 3)', async () => {
+    for (const w of await writeTable()) {
+      const name = `${w.entity} ${w.action}`;
+      const yes = w.destructive ? ['--yes'] : [];
+      const target = w.id ?? '';
+      const before = w.setup ? await w.read(target) : undefined;
+      const done = await cli([...w.argv(target), ...yes]);
+      expect(done.code, `${name}: ${done.stderr}`).toBe(0);
+      const id = w.action === 'create' ? done.stdout.trim() : target;
+      const [change] = await history();
+      expect(change, name).toMatchObject({ entity: w.entity, action: w.action, changed: 1 });
+      const changed = await w.read(id);
+      const undo = await cli(['undo', '--last', '--yes']);
+      expect(undo.code, `${name} undo: ${undo.stderr}`).toBe(0);
+      if (w.action === 'create') {
+        expect(changed, name).not.toBe(GONE);
+        expect(await w.read(id), `${name}: undone, it is gone`).toBe(GONE);
+      } else if (w.action === 'update') {
+        expect(changed, name).not.toEqual(before);
+        expect(await w.read(id), `${name}: undone, the old value is back`).toEqual(before);
+      } else {
+        expect(changed, name).toBe(GONE);
+        expect(undo.stderr, name).toMatch(/new ids/);
+        const [back] = await history();
+        expect(back, name).toMatchObject({ entity: w.entity, action: 'create', changed: 1 });
+        continue;
+      }
+      // Again, with an edit of the item in between: the undo leaves it alone (exit 3) and changes nothing.
+      const again = await cli([...w.argv(w.setup ? await w.setup() : ''), ...yes]);
+      expect(again.code, `${name} again: ${again.stderr}`).toBe(0);
+      const [second] = await history();
+      const other = w.action === 'create' ? again.stdout.trim() : (second!.command.match(/[0-9a-f]{8}-[0-9a-f-]{27}/)?.[0] ?? '');
+      expect(other, name).toMatch(/^[0-9a-f-]{36}$/);
+      const edit = await cli(w.edit!(other));
+      expect(edit.code, `${name} edit: ${edit.stderr}`).toBe(0);
+      const state = await w.read(other);
+      const skipped = await cli(['undo', second!.short, '--yes']);
+      expect(skipped.code, `${name} undo after an edit: ${skipped.stderr}`).toBe(3);
+      expect(skipped.stderr, name).toMatch(/changed since/);
+      expect(await w.read(other), `${name}: left as it is`).toEqual(state);
     }
   });
 
@@ -223,6 +331,13 @@ describe('the single form of every engine verb', () => {
     expect(policy.code).toBe(1);
     expect(policy.stderr).toMatch(/cannot be canceled: .*booking policy.*\nhint: pass --ignore-policy to cancel it anyway\n$/);
     expect(policy.stderr).not.toMatch(/--resume/);
+    expect((await history()).length).toBe(seen);
+
+    // A create the platform refuses created nothing: the call's own error and exit code, and no change recorded.
+    const [member] = json(await cli(['members', 'list', '--limit', '1', '--json', 'loginEmail']));
+    const taken = await cli(['members', 'create', '--email', member.loginEmail]);
+    expect(taken.code, taken.stderr).not.toBe(0);
+    expect(taken.stderr).toMatch(/EMAIL_ALREADY_EXISTS|already/i);
     expect((await history()).length).toBe(seen);
 
     const [id] = await bookingIds('CREATED');

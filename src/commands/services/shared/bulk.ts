@@ -8,7 +8,7 @@ import { invoke } from '../../../api/family.js';
 import { listPages } from '../../../api/paging.js';
 import type { Service } from '../../../api/schemas/service.js';
 import { MAX_BULK_SERVICES, serviceOps } from '../../../api/services.js';
-import { bulkSender, createAction, deleteAction, eachSender, nextRevision, updateAction, type EntityAction } from '../../../bulk/actions.js';
+import { bulkSender, createAction, deleteAction, nextRevision, updateAction, type EntityAction } from '../../../bulk/actions.js';
 import type { ChunkRunner } from '../../../bulk/execute.js';
 import { type ChangeSet, maskString, updateBody } from '../../../bulk/changes.js';
 import type { JournalArgs } from '../../../bulk/journal.js';
@@ -42,31 +42,18 @@ export function updateServices(api: ApiClient, change: ChangeSet, args: JournalA
 }
 
 /** Bulk updates where each service carries its own fields and mask (`sitectl undo` of an update): see patchAction. */
-export function patchServicesSender(api: ApiClient, patches: ReadonlyMap<string, ChangeSet>): ChunkRunner['send'] {
+export function patchServicesSender(api: ApiClient, changeOf: (id: string) => ChangeSet): ChunkRunner['send'] {
   return bulkSender(
     api,
     serviceOps.bulkUpdateServices,
     (chunk) => ({
       services: chunk.map((item) => {
-        const change = patches.get(item.id) ?? { sets: [], mask: [] };
+        const change = changeOf(item.id);
         return { service: updateBody(item.id, item.revision ?? '', change) as { id: string; revision: string }, mask: maskString(change) };
       }),
       returnEntity: false,
     }),
     (item) => nextRevision(item.revision),
-  );
-}
-
-/**
- * Creates each item's service from `bodies` (keyed by item id), one call each; the result carries the new id
- * (`sitectl undo` of a delete re-creates the services).
- */
-export function createServiceSender(api: ApiClient, bodies: ReadonlyMap<string, Record<string, unknown>>): ChunkRunner['send'] {
-  return eachSender(
-    api,
-    serviceOps.createService,
-    (item) => ({ service: bodies.get(item.id) ?? {} }) as never,
-    (reply) => ({ createdId: reply.service.id, revision: reply.service.revision ?? undefined }),
   );
 }
 

@@ -1,0 +1,188 @@
+/**
+ * The single creates and updates of every noun, and how `sitectl undo` takes each write back, as ONE table entry
+ * per noun (docs/architecture.md "Bulk runs, the journal, history and undo"): a noun declares how its entities are
+ * created from a body, patched, removed and (where it can be) re-created from a before-image, and this module
+ * builds the engine's actions from that. A single `create` is a one-item planned create, a single `update` a
+ * one-item plan of updateAction, both journaled (so in `sitectl history`); `sitectl undo` then deletes what a
+ * create made, patches back what an update changed and re-creates what a delete removed, each only if the item
+ * is still at the version the change left.
+ *
+ * A family without revisions (members, plans) names what its writes stamp instead (`version`: `updatedDate`), so
+ * "changed since" is told the same way.
+ */
+import type { ApiClient } from '../../api/client.js';
+import { invoke, type Operation, type ReplyOf, type RequestOf } from '../../api/family.js';
+import { setPath } from '../../api/paths.js';
+import { bodiesCreateAction, eachSender, updateAction, type EntityAction } from '../../bulk/actions.js';
+import type { ChangeSet } from '../../bulk/changes.js';
+import type { ChunkRunner } from '../../bulk/execute.js';
+import type { JournalArgs, Outcome } from '../../bulk/journal.js';
+import type { Entity, EntityPort } from '../../bulk/port.js';
+import type { VersionOf } from '../../bulk/undo-actions.js';
+import type { EntityView } from './entity-view.js';
+import { viewPort } from './view-port.js';
+
+/** How a noun's entities are written one at a time, and taken back by `sitectl undo`. */
+export interface WriteSpec {
+  view: EntityView<unknown>;
+  /** The command words that list the noun (`staff list`), for hints. */
+  list: string;
+  /** The port writes plan over (default: the view's, commands/shared/view-port.ts). */
+  port?(api: ApiClient): EntityPort;
+  /** What tells whether an entity changed since a change (default: its revision). */
+  version?: VersionOf;
+  /**
+   * Sends updates: each item's own change (`changeOf`) at the revision it was planned at; `seen` receives each
+   * updated entity as the platform answered (what the single form prints).
+   */
+  patch(api: ApiClient, changeOf: (id: string) => ChangeSet, seen?: Map<string, unknown>): ChunkRunner['send'];
+  /** Items per update request (default 1). */
+  patchChunk?: number;
+  /** Creates one entity from its body. @returns the entity as the platform answered */
+  create(api: ApiClient, body: Record<string, unknown>, signal?: AbortSignal): Promise<Entity>;
+  /** How what a create made is taken back: a delete (or, for plans, an archive: `done`). */
+  remove: { send(api: ApiClient): ChunkRunner['send']; chunkSize: number; done?: Outcome };
+  /**
+   * How a deleted entity is made again from its before-image (the create body), and what that does not restore
+   * (said before the undo runs). Undefined: a delete of this noun cannot be undone.
+   */
+  recreate?: { body(before: Record<string, unknown>): Record<string, unknown>; note: string };
+}
+
+/** The port of a noun's writes. */
+export function writePort(spec: WriteSpec, api: ApiClient): EntityPort {
+  return spec.port?.(api) ?? viewPort(api, spec.view);
+}
+
+/** The version the change left on `entity` (its revision, or the noun's stand-in). */
+export function versionOf(spec: WriteSpec, entity: Entity): string | undefined {
+  return spec.version ? spec.version(entity) : (entity.revision ?? undefined);
+}
+
+/**
+ * The fields a verb's flags give (`{name: 'Ana', contact: {firstName: 'Ada'}}`) as a ChangeSet of paths down to
+ * `depth` levels (a PATCH that merges the top level: depth 1; members, which merge `contact` and `profile`
+ * field by field: depth 2). Lists and deeper objects are values set whole; `null` clears.
+ */
+export function changeOfFields(fields: Record<string, unknown>, depth = 1): ChangeSet {
+  const sets: { path: string; value: unknown }[] = [];
+  const walk = (obj: Record<string, unknown>, prefix: string, level: number) => {
+    for (const [key, value] of Object.entries(obj)) {
+      if (value === undefined) continue;
+      const path = prefix ? `${prefix}.${key}` : key;
+      if (level < depth && value !== null && typeof value === 'object' && !Array.isArray(value)) walk(value as Record<string, unknown>, path, level + 1);
+      else sets.push({ path, value });
+    }
+  };
+  walk(fields, '', 1);
+  return { sets, mask: sets.map((s) => s.path) };
+}
+
+/**
+ * The body of a PATCH without a field mask: `{id, revision?, ...the change's paths}`, a cleared path sent as
+ * `null` (the families without a mask clear a field given null).
+ */
+export function patchBody(id: string, revision: string | undefined, change: ChangeSet): Record<string, unknown> {
+  const body: Record<string, unknown> = { id, ...(revision !== undefined ? { revision } : {}) };
+  for (const s of change.sets) setPath(body, s.path, s.value !== null && typeof s.value === 'object' ? structuredClone(s.value) : s.value);
+  return body;
+}
+
+/**
+ * An update sender over a per-item PATCH operation: each item's body from {@link patchBody}, the reply's entity
+ * kept in `seen`, its version journaled as the revision the change left (what `sitectl undo` checks).
+ * @param request the operation's request around the body; `entityOf` the entity of its reply
+ */
+export function patchSender<Op extends Operation>(
+  api: ApiClient,
+  op: Op,
+  request: (body: Record<string, unknown>) => RequestOf<Op>,
+  entityOf: (reply: ReplyOf<Op>) => Entity,
+  opts: { changeOf(id: string): ChangeSet; version?: VersionOf; seen?: Map<string, unknown> },
+): ChunkRunner['send'] {
+  return eachSender(
+    api,
+    op,
+    (item) => request(patchBody(item.id, item.revision, opts.changeOf(item.id))),
+    (reply) => {
+      const e = entityOf(reply);
+      opts.seen?.set(e.id, e);
+      const revision = opts.version ? opts.version(e) : (e.revision ?? undefined);
+      return revision !== undefined ? { revision } : {};
+    },
+  );
+}
+
+/** A create's call of one body, for a WriteSpec: the operation's request around the body, its reply's entity. */
+export function createCall<Op extends Operation>(op: Op, request: (body: Record<string, unknown>) => RequestOf<Op>, entityOf: (reply: ReplyOf<Op>) => Entity): WriteSpec['create'] {
+  return async (api, body, signal) => entityOf(await invoke(api, op, request(body), { signal }));
+}
+
+/**
+ * The single update of one entity (`NOUN update ID --flags`): the port and a revision-checked updateAction of
+ * `change`, and the entities as the platform answered (`seen`, by id).
+ */
+export function writeUpdate(spec: WriteSpec, api: ApiClient, change: ChangeSet, args: JournalArgs): { port: EntityPort; action: EntityAction; seen: Map<string, unknown> } {
+  const seen = new Map<string, unknown>();
+  const action = updateAction({ change, args, chunkSize: spec.patchChunk ?? 1, send: spec.patch(api, () => change, seen) });
+  return { port: writePort(spec, api), action: action as unknown as EntityAction, seen };
+}
+
+/** The planned item id of a single create (its journal line; the new entity's id is its result's `createdId`). */
+export const NEW_ITEM = 'new';
+
+/**
+ * The single create of one entity from `body`: the port and a one-item planned create (bulk/actions.ts
+ * bodiesCreateAction), the entity the platform answered once it is created, and the platform's refusal, kept
+ * as thrown (so the command fails as the call would have: a 400 as bad input, with its field violations).
+ */
+export function writeCreate(
+  spec: WriteSpec,
+  api: ApiClient,
+  body: Record<string, unknown>,
+  label?: string,
+): { port: EntityPort; action: EntityAction; created(): Entity | undefined; refusal(): unknown } {
+  let created: Entity | undefined;
+  let refusal: unknown;
+  const action = bodiesCreateAction({
+    name: 'create',
+    title: 'Creating',
+    bodies: new Map([[NEW_ITEM, body]]),
+    label: label !== undefined ? () => label : undefined,
+    args: {},
+    async create(b, signal) {
+      try {
+        created = await spec.create(api, b, signal);
+      } catch (err) {
+        refusal = err;
+        throw err;
+      }
+      return { id: created.id, revision: versionOf(spec, created) };
+    },
+  });
+  return { port: writePort(spec, api), action, created: () => created, refusal: () => refusal };
+}
+
+/** Re-creates each deleted entity of `bodies` (keyed by its old id) from its before-image (`sitectl undo` of a delete). */
+export function writeRecreate(spec: WriteSpec, api: ApiClient, bodies: ReadonlyMap<string, Record<string, unknown>>): EntityAction {
+  return bodiesCreateAction({
+    name: 'create',
+    title: 'Re-creating',
+    bodies,
+    args: { ids: [...bodies.keys()] },
+    label: (b) => spec.view.label(b) ?? undefined,
+    async create(b, signal) {
+      const e = await spec.create(api, b, signal);
+      return { id: e.id, revision: versionOf(spec, e) };
+    },
+  });
+}
+
+/**
+ * The version of a family without revisions: the `updatedDate` every write stamps (a Date or its ISO text), as
+ * ISO text.
+ */
+export const updatedDateVersion: VersionOf = (e) => {
+  const d = (e as { updatedDate?: unknown }).updatedDate;
+  return d instanceof Date ? d.toISOString() : typeof d === 'string' ? d : undefined;
+};

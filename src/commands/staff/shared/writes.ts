@@ -1,0 +1,26 @@
+/**
+ * The staff members family's entry of the writes table (commands/shared/writes.ts): created, patched (at the
+ * planned revision) and deleted one at a time, and re-created from a before-image with its own fields (name,
+ * e-mail, phone, description): the new staff member works the business's default hours, and the services that
+ * listed the old one, and its bookings, still name the old id.
+ */
+import { staffMembersFamily } from '../../../api/staff-members.js';
+import { eachSender } from '../../../bulk/actions.js';
+import { createCall, patchSender, type WriteSpec } from '../../shared/writes.js';
+import { STAFF_VIEW } from './view.js';
+
+const ops = staffMembersFamily.operations;
+const FIELDS = ['RESOURCE_DETAILS', 'ASSOCIATED_IDENTITY_STATUS'];
+
+export const STAFF_WRITES: WriteSpec = {
+  view: STAFF_VIEW as WriteSpec['view'],
+  list: 'staff list',
+  patch: (api, changeOf, seen) =>
+    patchSender(api, ops.updateStaffMember, (body) => ({ staffMember: { ...body, revision: body.revision ?? '0' }, fields: FIELDS }) as never, (reply) => reply.staffMember, { changeOf, seen }),
+  create: createCall(ops.createStaffMember, (body) => ({ staffMember: body, fields: ['RESOURCE_DETAILS'] }) as never, (reply) => reply.staffMember),
+  remove: { send: (api) => eachSender(api, ops.deleteStaffMember, (item) => ({ staffMemberId: item.id })), chunkSize: 1 },
+  recreate: {
+    body: (before) => Object.fromEntries(['name', 'email', 'phone', 'description'].filter((k) => before[k] !== undefined && before[k] !== null && before[k] !== '').map((k) => [k, before[k]])),
+    note: "re-created staff members get new ids and the business's default hours; the services that listed the deleted ones, and their bookings, are not restored",
+  },
+};
