@@ -33,7 +33,8 @@ import type { ChunkRunner } from '../../bulk/execute.js';
 import { MAX_BULK_SERVICES } from '../../api/services.js';
 import { type ChangeSummary, findChange, listChanges, shortId } from '../../bulk/history.js';
 import { defaultJournalDir, type JournalState, readJournal } from '../../bulk/journal.js';
-import type { EntityPort } from '../../bulk/port.js';
+import type { Entity, EntityPort } from '../../bulk/port.js';
+import type { ValueVerb } from '../shared/values.js';
 import type { Context } from '../../context.js';
 import { ExitCode, PartialFailureError, UserError } from '../../core/errors.js';
 import { notice, warn } from '../../core/log.js';
@@ -225,6 +226,14 @@ function done(state: JournalState, outcomes: readonly string[]) {
 async function inverseOf(change: ChangeSummary, state: JournalState, ctx: Context): Promise<Inverse | undefined> {
   const api = await ctx.api();
   const { entity, action } = change;
+  const value = await valueVerbOf(entity, action);
+  if (value) {
+    // The before-images set back (the same verb and calls as the change), each if unchanged since.
+    const { valueUndo } = await import('../shared/values.js');
+    const back = done(state, [value.done]).filter((d) => d.planned?.before !== undefined);
+    const run = valueUndo(value, api, back.map((d) => ({ id: d.result.id, before: d.planned!.before, revision: d.result.revision })));
+    return { view: value.view, port: run.port, action: run.action, ids: run.ids };
+  }
   if (entity === 'services') {
     const [{ SERVICE_VIEW }, w] = await Promise.all([import('../services/shared/view.js'), import('../services/shared/bulk.js')]);
     const view = SERVICE_VIEW as unknown as EntityView<unknown>;
@@ -329,6 +338,16 @@ async function bookingBack(change: ChangeSummary, state: JournalState, api: ApiC
   const counts: Record<string, MoveTarget<number>> = Object.fromEntries(back.map((d) => [d.result.id, { to: (d.planned!.before as { totalParticipants: number }).totalParticipants, expect: d.result.revision }]));
   const run = moves.participantsRun(api, { ids, options: { counts, undo: true } });
   return { view, port: run.port, action: run.action, ids };
+}
+
+/** The value verb (commands/shared/values.ts) whose changes are `entity action`, if it is one. */
+async function valueVerbOf(entity: string, action: string): Promise<ValueVerb<Entity, unknown> | undefined> {
+  if (entity === 'services' && ['slug', 'locations', 'pricing-plans'].includes(action)) {
+    const v = await import('../services/shared/values.js');
+    return ({ slug: v.SLUG_VERB, locations: v.LOCATIONS_VERB, 'pricing-plans': v.PLANS_VERB } as Record<string, unknown>)[action] as ValueVerb<Entity, unknown>;
+  }
+  if (entity === 'members' && action === 'slug') return (await import('../members/shared/values.js')).MEMBER_SLUG_VERB as unknown as ValueVerb<Entity, unknown>;
+  return undefined;
 }
 
 /** The outcome a state change's finished items have (the action's `done`: blocked, approved, paused...). */
