@@ -17,6 +17,9 @@
  * - bookings reschedule: moved back to the former slot if the booking still has the revision the move left and
  *   the slot is still free; else skipped ("changed since" / "slot taken"). bookings participants: the former
  *   number set back, unless changed since. staff hours set: the days' former hours set back, unless changed since.
+ * - services slug set, members slug, services locations set, services pricing-plans add / remove (the value verbs
+ *   of commands/shared/values.ts): the before-image set back (the former slug or locations; the plans linked
+ *   unlinked and the other way round), if the item still has the revision the change left; else skipped.
  * - everything else (bookings confirm, decline, cancel; msb confirm, decline, pending, cancel, reschedule; orders
  *   cancel, mark-paid, postpone; members delete, disconnect; staff disconnect; plans actions and clear-primary)
  *   cannot be undone: the platform has no way back, or none without loss, or sitectl does not take one yet.
@@ -83,7 +86,8 @@ export function register(program: Command, ctx: Context): void {
         'Undone: services update (fields set back, unless changed since), services clone (copies deleted),',
         'services delete (re-created with new ids), services apply and clone --to-site (on every site they changed),',
         'members block/approve and mute/unmute, orders pause/resume, msb add/remove, staff connect (disconnected),',
-        'bookings reschedule (moved back if the former slot is free), bookings participants, staff hours set.',
+        'bookings reschedule (moved back if the former slot is free), bookings participants, staff hours set,',
+        'services slug set, members slug, services locations set, services pricing-plans add/remove.',
         'Not undoable: bookings confirm/decline/cancel, msb confirm/decline/pending/cancel/reschedule,',
         'orders cancel/mark-paid/postpone, members delete/disconnect, staff disconnect, plans actions.',
         '',
