@@ -3,14 +3,13 @@
  * /v1/members/{id}/slug"); a slug another member holds is refused (409 SLUG_ALREADY_EXISTS).
  */
 import type { Command } from 'commander';
-import { members } from '../../api/members.js';
-import { MEMBER_SLUG, MEMBER_SLUG_MAX } from '../../api/schemas/member.js';
+import { type Member, MEMBER_SLUG, MEMBER_SLUG_MAX } from '../../api/schemas/member.js';
 import type { Context } from '../../context.js';
 import { UserError } from '../../core/errors.js';
-import { notice, success } from '../../core/log.js';
-import { addFormatFlags, type FormatFlags, printRecord } from '../../core/output.js';
+import { addFormatFlags, type FormatFlags } from '../../core/output.js';
+import type { EntityView } from '../shared/entity-view.js';
 import { declareRule, REVERSIBLE } from '../shared/confirm.js';
-import { formatOf, idOf } from '../shared/verbs.js';
+import { idOf } from '../shared/verbs.js';
 import { fetchMember } from './shared/read.js';
 import { MEMBER_VIEW } from './shared/view.js';
 
@@ -32,23 +31,34 @@ export function register(parent: Command, ctx: Context): void {
 }
 
 /**
- * Sets the slug (nothing is sent when the member has it already); prints the member.
- * @throws UserError (exit 2) for a malformed slug; ApiError 404 unknown id, 409 SLUG_ALREADY_EXISTS
+ * Sets the slug as a one-item plan of the bulk engine (commands/shared/values.ts): nothing is sent when the
+ * member has it already; journaled with the former slug, so `sitectl undo` sets it back if the member is
+ * unchanged since. Prints the member.
+ * @throws UserError (exit 2) for a malformed slug; NotFoundError (exit 1) for an unknown id; UserError (exit 1)
+ *   when the platform refuses it (409 SLUG_ALREADY_EXISTS)
  */
 export async function run(opts: FormatFlags & { id: string; slug: string }, ctx: Context): Promise<void> {
-  const format = formatOf(ctx, MEMBER_VIEW, opts);
   if (opts.slug.length > MEMBER_SLUG_MAX || !MEMBER_SLUG.test(opts.slug)) {
     throw new UserError(`slug '${opts.slug}' is not valid`, `use 1-${MEMBER_SLUG_MAX} lowercase letters, digits and hyphens, not starting or ending with a hyphen`);
   }
-  const api = await ctx.api();
-  const id = await idOf(ctx, api, MEMBER_VIEW, opts.id);
-  const current = await fetchMember(api, id, ctx.signal);
-  if (current.profile?.slug === opts.slug) {
-    notice(ctx.io, `member ${id} already has the slug '${opts.slug}'; nothing changed`);
-    await printRecord(ctx.io, format, current, { rows: MEMBER_VIEW.rows(current), columns: MEMBER_VIEW.columns, now: ctx.now() });
-    return;
-  }
-  const { member } = await members.updateMemberSlug(api, { id, slug: opts.slug }, { signal: ctx.signal });
-  success(ctx.io, `member ${id} now has the slug '${member.profile?.slug ?? opts.slug}'`);
-  await printRecord(ctx.io, format, member, { rows: MEMBER_VIEW.rows(member), columns: MEMBER_VIEW.columns, now: ctx.now() });
+  const [{ runOneVerb }, { valueArgs, valueRun }, { MEMBER_SLUG_VERB }] = await Promise.all([import('../shared/bulk.js'), import('../shared/values.js'), import('./shared/values.js')]);
+  let id = opts.id;
+  await runOneVerb(ctx, {
+    view: MEMBER_VIEW as EntityView<unknown>,
+    title: 'Setting the slug',
+    async verify(api) {
+      id = await idOf(ctx, api, MEMBER_VIEW, opts.id);
+    },
+    build: (api) => valueRun(MEMBER_SLUG_VERB, api, valueArgs(id, opts.slug)),
+    resolve: async () => id,
+    flags: opts,
+    command: 'members slug',
+    one: {
+      given: opts.id,
+      rule: REVERSIBLE,
+      already: () => `member ${id} already has the slug '${opts.slug}'`,
+      outcome: (after: Member) => `member ${id} now has the slug '${after.profile?.slug ?? opts.slug}'`,
+      read: async (mid: string) => fetchMember(await ctx.api(), mid, ctx.signal),
+    },
+  });
 }

@@ -6,15 +6,15 @@
  */
 import type { Command } from 'commander';
 import { RemovedLocationSessionsActionValues } from '../../api/schemas/service.js';
-import { services } from '../../api/services.js';
+import type { Service } from '../../api/schemas/service.js';
+import type { EntityView } from '../shared/entity-view.js';
 import type { Context } from '../../context.js';
 import { UserError } from '../../core/errors.js';
 import { choiceOf } from '../shared/choices.js';
-import { confirmChange, declareRule, DESTRUCTIVE, requireConfirmable, REVERSIBLE, type VerbRule } from '../shared/confirm.js';
+import { declareRule, DESTRUCTIVE, REVERSIBLE, type VerbRule } from '../shared/confirm.js';
 import { collect } from '../../core/filters.js';
-import { success } from '../../core/log.js';
-import { addFormatFlags, printRecord, type FormatFlags } from '../../core/output.js';
-import { formatOf, idOf } from '../shared/verbs.js';
+import { addFormatFlags, type FormatFlags } from '../../core/output.js';
+import { idOf } from '../shared/verbs.js';
 import { SERVICE_VIEW } from './shared/view.js';
 
 const ACTIONS = RemovedLocationSessionsActionValues;
@@ -63,7 +63,6 @@ export function register(parent: Command, ctx: Context): void {
  *   otherwise.
  */
 export async function run(opts: LocationsOptions, ctx: Context): Promise<void> {
-  const format = formatOf(ctx, SERVICE_VIEW, opts);
   if (opts.customAddress.some((a) => a.trim() === '')) throw new UserError('--custom-address is empty', 'give the address as text, e.g. --custom-address "Park, Gate 3"');
   const locations = [
     ...opts.business.map((id) => ({ type: 'BUSINESS' as const, business: { id } })),
@@ -84,24 +83,25 @@ export async function run(opts: LocationsOptions, ctx: Context): Promise<void> {
     throw new UserError('--move-to-business goes with --removed-sessions MOVE_TO_LOCATION');
   }
   const rule = locationsRule(action);
-  requireConfirmable(ctx, opts, rule, 'one', `setting the locations of service ${opts.id} (deleting the sessions at removed ones)`);
-  const api = await ctx.api();
-  const serviceId = await idOf(ctx, api, SERVICE_VIEW, opts.id);
-  await confirmChange(ctx, opts, rule, 'one', `Set ${locations.length} location(s) on service ${serviceId} and DELETE its sessions at the locations removed?`, `deleting the sessions of service ${serviceId} at removed locations`);
-  const { service } = await services.setServiceLocations(
-    api,
-    {
-      serviceId,
-      locations,
-      removedLocationSessionsAction: action
-        ? {
-            action,
-            ...(opts.moveToBusiness ? { moveToLocationOptions: { newLocation: { type: 'BUSINESS' as const, business: { id: opts.moveToBusiness } } } } : {}),
-          }
-        : undefined,
+  const removed = action ? { action, ...(opts.moveToBusiness ? { moveToLocationOptions: { newLocation: { type: 'BUSINESS' as const, business: { id: opts.moveToBusiness } } } } : {}) } : undefined;
+  const [{ runOneVerb }, { valueArgs, valueRun }, { LOCATIONS_VERB }] = await Promise.all([import('../shared/bulk.js'), import('../shared/values.js'), import('./shared/values.js')]);
+  let id = opts.id;
+  await runOneVerb(ctx, {
+    view: SERVICE_VIEW as EntityView<unknown>,
+    title: 'Setting the locations',
+    async verify(api) {
+      id = await idOf(ctx, api, SERVICE_VIEW, opts.id);
     },
-    { signal: ctx.signal },
-  );
-  success(ctx.io, `Service ${serviceId} now has ${service.locations?.length ?? 0} location(s) (revision ${service.revision ?? '?'})`);
-  await printRecord(ctx.io, format, service, { rows: SERVICE_VIEW.rows(service), columns: SERVICE_VIEW.columns, now: ctx.now() });
+    build: (api) => valueRun(LOCATIONS_VERB, api, valueArgs(id, { locations, ...(removed ? { removed } : {}) })),
+    resolve: async () => id,
+    flags: opts,
+    command: 'services locations set',
+    one: {
+      given: opts.id,
+      rule,
+      question: () => `Set ${locations.length} location(s) on service ${id} and DELETE its sessions at the locations removed?`,
+      already: () => `service ${id} has these locations already`,
+      outcome: (after: Service) => `Service ${id} now has ${after.locations?.length ?? 0} location(s) (revision ${after.revision ?? '?'})`,
+    },
+  });
 }

@@ -4,10 +4,9 @@
  * unknown id is bad input, exit 2, and nothing is linked); `remove` takes any id, so a stale link can go.
  */
 import type { Command } from 'commander';
-import { services } from '../../api/services.js';
+import type { Service } from '../../api/schemas/service.js';
 import type { Context } from '../../context.js';
 import { UserError } from '../../core/errors.js';
-import { notice, success } from '../../core/log.js';
 import { addFormatFlags, printRecord, printValue, type FormatFlags } from '../../core/output.js';
 import { allPlans } from '../plans/shared/view.js';
 import { declareRule, REVERSIBLE } from '../shared/confirm.js';
@@ -49,29 +48,42 @@ async function checkPlanIds(ctx: Context, ids: readonly string[]): Promise<void>
   if (unknown.length) throw new UserError(`no pricing plan ${unknown.map((id) => `'${id}'`).join(', ')} on this site; nothing was linked`, `'${ctx.bin} plans list --state all' shows the plan ids`);
 }
 
-/** Prints the service's pricing plan ids after the change, one per line (the service with --json). */
+/**
+ * Links or unlinks the plans as a one-item plan of the bulk engine (commands/shared/values.ts): nothing is sent
+ * when they are linked (unlinked) already; journaled with the plans it changed, so `sitectl undo` does the
+ * opposite for those, if the service is unchanged since. Prints the service's pricing plan ids after the change,
+ * one per line (the service with --json).
+ * @throws UserError (exit 2) for a plan id `add` does not know; NotFoundError (exit 1) for an unknown service
+ */
 export async function run(opts: PricingPlansOptions, ctx: Context): Promise<void> {
-  const format = formatOf(ctx, SERVICE_VIEW, opts);
-  const api = await ctx.api();
-  const serviceId = await idOf(ctx, api, SERVICE_VIEW, opts.id);
-  if (opts.verb === 'add') await checkPlanIds(ctx, opts.planIds);
-  const request = { serviceId, pricingPlanIds: opts.planIds };
-  const before = (await services.getService(api, { serviceId }, { signal: ctx.signal })).service;
-  const { service } =
-    opts.verb === 'add'
-      ? await services.enablePricingPlansForService(api, request, { signal: ctx.signal })
-      : await services.disablePricingPlansForService(api, request, { signal: ctx.signal });
-  const ids = service.payment?.pricingPlanIds ?? [];
-  if (format.kind !== 'table') {
-    await printRecord(ctx.io, format, service);
-    return;
-  }
-  const had = new Set(before.payment?.pricingPlanIds ?? []);
-  const changed = opts.planIds.filter((p) => (opts.verb === 'add' ? !had.has(p) : had.has(p)));
-  if (changed.length === 0 || service.revision === before.revision) {
-    notice(ctx.io, `Nothing changed: ${opts.verb === 'add' ? 'already linked' : 'not linked'} to service ${serviceId} (revision ${service.revision ?? '?'})`);
-  } else {
-    success(ctx.io, `${opts.verb === 'add' ? 'Linked' : 'Unlinked'} ${changed.length} plan(s); service ${serviceId} has ${ids.length} plan(s) (revision ${service.revision ?? '?'})`);
-  }
-  await printValue(ctx.io, format, ids, { text: ids.join('\n') });
+  const [{ runOneVerb }, { valueArgs, valueRun }, { PLANS_VERB }] = await Promise.all([import('../shared/bulk.js'), import('../shared/values.js'), import('./shared/values.js')]);
+  let id = opts.id;
+  const plansOf = (s: Service) => s.payment?.pricingPlanIds ?? [];
+  await runOneVerb(ctx, {
+    view: {
+      noun: SERVICE_VIEW.noun,
+      label: (s) => SERVICE_VIEW.label(s as Service),
+      format: (flags) => formatOf(ctx, SERVICE_VIEW, flags),
+      print: (c, format, s) => (format.kind === 'table' ? printValue(c.io, format, plansOf(s as Service), { text: plansOf(s as Service).join('\n') }) : printRecord(c.io, format, s)),
+    },
+    title: opts.verb === 'add' ? 'Linking pricing plans' : 'Unlinking pricing plans',
+    async verify(api) {
+      id = await idOf(ctx, api, SERVICE_VIEW, opts.id);
+      if (opts.verb === 'add') await checkPlanIds(ctx, opts.planIds);
+    },
+    build: (api) => valueRun(PLANS_VERB, api, valueArgs(id, { [opts.verb]: opts.planIds })),
+    resolve: async () => id,
+    flags: opts,
+    command: `services pricing-plans ${opts.verb}`,
+    one: {
+      given: opts.id,
+      rule: REVERSIBLE,
+      already: () => `the plans are ${opts.verb === 'add' ? 'linked to' : 'not linked to'} service ${id} already`,
+      outcome: (after: Service, _label, before: Service) => {
+        const had = new Set(plansOf(before));
+        const changed = opts.planIds.filter((p) => (opts.verb === 'add' ? !had.has(p) : had.has(p)));
+        return `${opts.verb === 'add' ? 'Linked' : 'Unlinked'} ${changed.length} plan(s); service ${id} has ${plansOf(after).length} plan(s) (revision ${after.revision ?? '?'})`;
+      },
+    },
+  });
 }

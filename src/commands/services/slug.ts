@@ -3,10 +3,10 @@
  * (docs/wire.md §14: custom slugs, SLUG_CONTAINS_ILLEGAL_CHARACTERS, SLUG_ALREADY_EXISTS).
  */
 import type { Command } from 'commander';
+import type { Service } from '../../api/schemas/service.js';
 import { services } from '../../api/services.js';
 import type { Context } from '../../context.js';
 import { ExitCode, UserError } from '../../core/errors.js';
-import { success } from '../../core/log.js';
 import { addFormatFlags, fieldsChecker, printValue, resolveFormat, type FormatFlags } from '../../core/output.js';
 import { declareRule, REVERSIBLE } from '../shared/confirm.js';
 import { idOf } from '../shared/verbs.js';
@@ -38,14 +38,39 @@ export function register(parent: Command, ctx: Context): void {
   });
 }
 
-/** Sets the slug; prints the new main slug (or `{slug, service}` with --json). */
+/**
+ * Sets the slug as a one-item plan of the bulk engine (commands/shared/values.ts): nothing is sent when the
+ * service has it as its main slug already; journaled with the former slug, so `sitectl undo` sets it back if the
+ * service is unchanged since. Prints the new main slug (or `{slug, service}` with --json).
+ * @throws UserError (exit 2) for an unknown --json field; NotFoundError (exit 1); UserError (exit 1) when the
+ *   platform refuses the slug (SLUG_CONTAINS_ILLEGAL_CHARACTERS, SLUG_ALREADY_EXISTS)
+ */
 export async function runSet(opts: FormatFlags & { id: string; slug: string }, ctx: Context): Promise<void> {
-  const format = resolveFormat(opts, fieldsChecker(['slug', 'service']));
-  const api = await ctx.api();
-  const serviceId = await idOf(ctx, api, SERVICE_VIEW, opts.id);
-  const reply = await services.setCustomSlug(api, { serviceId, slug: opts.slug }, { signal: ctx.signal });
-  if (format.kind === 'table') success(ctx.io, `Service ${serviceId} now has the slug '${reply.slug.name}' (revision ${reply.service.revision ?? '?'})`);
-  await printValue(ctx.io, format, reply, { text: reply.slug.name });
+  const [{ runOneVerb }, { valueArgs, valueRun }, { SLUG_VERB }] = await Promise.all([import('../shared/bulk.js'), import('../shared/values.js'), import('./shared/values.js')]);
+  let id = opts.id;
+  const slugOf = (s: Service) => ({ slug: s.mainSlug, service: s });
+  await runOneVerb(ctx, {
+    view: {
+      noun: SERVICE_VIEW.noun,
+      label: (s) => SERVICE_VIEW.label(s as Service),
+      format: (flags) => resolveFormat(flags, fieldsChecker(['slug', 'service'])),
+      print: (c, format, s) => printValue(c.io, format, slugOf(s as Service), { text: (s as Service).mainSlug?.name ?? '' }),
+    },
+    title: 'Setting the slug',
+    async verify(api) {
+      id = await idOf(ctx, api, SERVICE_VIEW, opts.id);
+    },
+    build: (api) => valueRun(SLUG_VERB, api, valueArgs(id, opts.slug)),
+    resolve: async () => id,
+    flags: opts,
+    command: 'services slug set',
+    one: {
+      given: opts.id,
+      rule: REVERSIBLE,
+      already: () => `service ${id} has the slug '${opts.slug}' already`,
+      outcome: (after: Service) => `Service ${id} now has the slug '${after.mainSlug?.name ?? opts.slug}' (revision ${after.revision ?? '?'})`,
+    },
+  });
 }
 
 /**

@@ -21,6 +21,9 @@
  * - bookings reschedule: moved back to the former slot if the booking still has the revision the move left and
  *   the slot is still free; else skipped ("changed since" / "slot taken"). bookings participants: the former
  *   number set back, unless changed since. staff hours set: the days' former hours set back, unless changed since.
+ * - services slug set, members slug, services locations set, services pricing-plans add / remove (the value verbs
+ *   of commands/shared/values.ts): the before-image set back (the former slug or locations; the plans linked
+ *   unlinked and the other way round), if the item still has the revision the change left; else skipped.
  * - everything else (bookings confirm, decline, cancel; msb confirm, decline, pending, cancel, reschedule; orders
  *   cancel, mark-paid, postpone; members delete, disconnect; staff disconnect; plans actions and clear-primary)
  *   cannot be undone: the platform has no way back, or none without loss, or sitectl does not take one yet.
@@ -35,7 +38,8 @@ import { patchAction, undoCreateAction } from '../../bulk/undo-actions.js';
 import type { ChangeSet } from '../../bulk/changes.js';
 import { type ChangeSummary, findChange, listChanges, shortId } from '../../bulk/history.js';
 import { defaultJournalDir, type JournalState, readJournal } from '../../bulk/journal.js';
-import type { EntityPort } from '../../bulk/port.js';
+import type { Entity, EntityPort } from '../../bulk/port.js';
+import type { ValueVerb } from '../shared/values.js';
 import type { Context } from '../../context.js';
 import { ExitCode, PartialFailureError, UserError } from '../../core/errors.js';
 import { notice, warn } from '../../core/log.js';
@@ -87,7 +91,8 @@ export function register(program: Command, ctx: Context): void {
         'staff and booking policies delete (re-created with new ids); services apply and clone --to-site (on every',
         'site they changed); members block/approve and mute/unmute, orders pause/resume, msb add/remove, staff',
         'connect (disconnected), bookings reschedule (moved back if the former slot is free), bookings participants,',
-        'staff hours set.',
+        'staff hours set, services slug set, members slug, services locations set, services pricing-plans',
+        'add/remove.',
         'Not undoable: bookings confirm/decline/cancel, msb confirm/decline/pending/cancel/reschedule,',
         'orders cancel/mark-paid/postpone, members delete/disconnect, staff disconnect, plans actions.',
         '',
@@ -288,6 +293,14 @@ async function writeInverse(spec: WriteSpec, action: string, state: JournalState
 async function inverseOf(change: ChangeSummary, state: JournalState, ctx: Context): Promise<Inverse | undefined> {
   const api = await ctx.api();
   const { entity, action } = change;
+  const value = await valueVerbOf(entity, action);
+  if (value) {
+    // The before-images set back (the same verb and calls as the change), each if unchanged since.
+    const { valueUndo } = await import('../shared/values.js');
+    const back = done(state, [value.done]).filter((d) => d.planned?.before !== undefined);
+    const run = valueUndo(value, api, back.map((d) => ({ id: d.result.id, before: d.planned!.before, revision: d.result.revision })));
+    return { view: value.view, port: run.port, action: run.action, ids: run.ids };
+  }
   const writes = await WRITES[entity]?.();
   const written = writes ? await writeInverse(writes, action, state, ctx) : undefined;
   if (written) return written;
@@ -358,6 +371,16 @@ async function bookingBack(change: ChangeSummary, state: JournalState, api: ApiC
   const counts: Record<string, MoveTarget<number>> = Object.fromEntries(back.map((d) => [d.result.id, { to: (d.planned!.before as { totalParticipants: number }).totalParticipants, expect: d.result.revision }]));
   const run = moves.participantsRun(api, { ids, options: { counts, undo: true } });
   return { view, port: run.port, action: run.action, ids };
+}
+
+/** The value verb (commands/shared/values.ts) whose changes are `entity action`, if it is one. */
+async function valueVerbOf(entity: string, action: string): Promise<ValueVerb<Entity, unknown> | undefined> {
+  if (entity === 'services' && ['slug', 'locations', 'pricing-plans'].includes(action)) {
+    const v = await import('../services/shared/values.js');
+    return ({ slug: v.SLUG_VERB, locations: v.LOCATIONS_VERB, 'pricing-plans': v.PLANS_VERB } as Record<string, unknown>)[action] as ValueVerb<Entity, unknown>;
+  }
+  if (entity === 'members' && action === 'slug') return (await import('../members/shared/values.js')).MEMBER_SLUG_VERB as unknown as ValueVerb<Entity, unknown>;
+  return undefined;
 }
 
 /** The outcome a state change's finished items have (the action's `done`: blocked, approved, paused...). */

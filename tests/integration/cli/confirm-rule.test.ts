@@ -327,7 +327,8 @@ describe('one item', () => {
       'plans visibility': [['plans', 'visibility', plan, 'hidden'], planIs('public', false)],
       'plans clear-primary': [['plans', 'clear-primary'], async () => expect(json(await cli(['plans', 'list', '--json', 'primary'])).some((p: { primary?: boolean }) => p.primary)).toBe(false)],
       'services slug set': ['services', 'slug', 'set', service, `rule-${n}`],
-      'services locations set': ['services', 'locations', 'set', service, '--customer'],
+      // Not --customer: the DELETE test above left that, and a service that has its locations already changes nothing.
+      'services locations set': ['services', 'locations', 'set', service, '--custom-address', 'Rule St 1'],
       'services pricing-plans add': [['services', 'pricing-plans', 'add', service, other], async () => expect(await linked()).toContain(other)],
       'services pricing-plans remove': [['services', 'pricing-plans', 'remove', service, other], async () => expect(await linked()).not.toContain(other)],
       'bookings fields': ['bookings', 'fields', created[2]!, '--namespace', '@rule/test', '--data', `{"n":${n}}`],

@@ -107,6 +107,10 @@ async function moreRows(plans: Array<{ id: string; public?: boolean; primary?: b
   const staff = json(await cli(['staff', 'list', '--json', 'id,email,associatedWixIdentity'])).find((m: { email?: string; associatedWixIdentity?: unknown }) => m.email && !m.associatedWixIdentity);
   expect(staff, 'a staff member connected to no user').toBeTruthy();
   const primary = plans.find((p) => p.public !== false && !p.archived);
+  const [svc] = json(await cli(['services', 'list', '--json', 'id,payment', '--limit', '1']));
+  const service: string = svc.id;
+  const unlinked = plans.find((p) => !(svc.payment?.pricingPlanIds ?? []).includes(p.id))!.id;
+  const [member] = await ids('members', 'APPROVED');
   const row = (entity: string, action: string, destructive: boolean, argv: string[], again = true, setup?: string[]): Row => ({ entity, action, destructive, argv, again, setup });
   return [
     row('multi-service bookings', 'confirm', false, ['msb', 'confirm', groups[0]!]),
@@ -120,6 +124,12 @@ async function moreRows(plans: Array<{ id: string; public?: boolean; primary?: b
     row('staff members', 'connect', false, ['staff', 'connect', staff.id], false),
     row('staff members', 'disconnect', false, ['staff', 'disconnect', staff.id]),
     row('staff members', 'hours', false, ['staff', 'hours', 'set', staff.id, '--day', 'sun', '--from', '10:00', '--to', '12:00']),
+    // The value verbs (commands/shared/values.ts): asked again, the item holds the value already.
+    row('services', 'slug', false, ['services', 'slug', 'set', service, `slug-one-${Date.now()}`]),
+    row('members', 'slug', false, ['members', 'slug', member, `slug-one-${Date.now()}`]),
+    row('services', 'pricing-plans', false, ['services', 'pricing-plans', 'add', service, unlinked]),
+    row('services', 'pricing-plans', false, ['services', 'pricing-plans', 'remove', service, unlinked]),
+    row('services', 'locations', false, ['services', 'locations', 'set', service, '--customer']),
     // Asked again, no plan is primary: said so, nothing changed (not an "already" of the plan).
     row('plans', 'clear-primary', false, ['plans', 'clear-primary'], false, ['plans', 'primary', primary!.id]),
   ];

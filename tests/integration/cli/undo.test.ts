@@ -172,6 +172,11 @@ describe('history and undo', () => {
     const week = await hours();
     const plan = json(await cli(['plans', 'list', '--json', 'id,public,archived'])).find((p: { public?: boolean; archived?: boolean }) => p.public !== false && !p.archived).id;
 
+    const svc = json(await cli(['services', 'list', '--json', 'id,mainSlug,locations,payment', '--limit', '1']))[0];
+    const service = async () => json(await cli(['services', 'get', svc.id, '--json', 'mainSlug,locations,payment']));
+    const link = json(await cli(['plans', 'list', '--json', 'id'])).find((p: { id: string }) => !(svc.payment?.pricingPlanIds ?? []).includes(p.id)).id;
+    const member = json(await cli(['members', 'list', '--status', 'APPROVED', '--limit', '1', '--json', 'id,profile']))[0];
+
     /** A verb's single form, and what undoing it comes to: `back` (exit 0, then `check` holds) or `cannot` (exit 1). */
     const rows: Array<{ argv: string[]; undo: 'back' | 'cannot'; check?: () => Promise<void>; setup?: string[] }> = [
       { argv: ['msb', 'add', g, single], undo: 'back', check: async () => expect(await members(g)).not.toContain(single) },
@@ -184,6 +189,11 @@ describe('history and undo', () => {
       { argv: ['staff', 'disconnect', staff], undo: 'cannot', setup: ['staff', 'connect', staff] },
       { argv: ['staff', 'hours', 'set', staff, '--day', 'sun,mon', '--from', '07:00', '--to', '08:30'], undo: 'back', check: async () => expect(await hours()).toEqual(week) },
       { argv: ['plans', 'clear-primary'], undo: 'cannot', setup: ['plans', 'primary', plan] },
+      { argv: ['services', 'slug', 'set', svc.id, `undo-slug-${Date.now()}`], undo: 'back', check: async () => expect((await service()).mainSlug?.name).toBe(svc.mainSlug?.name) },
+      { argv: ['members', 'slug', member.id, `undo-slug-${Date.now()}`], undo: 'back', check: async () => expect(json(await cli(['members', 'get', member.id, '--json', 'profile'])).profile?.slug).toBe(member.profile?.slug) },
+      { argv: ['services', 'pricing-plans', 'add', svc.id, link], undo: 'back', check: async () => expect((await service()).payment?.pricingPlanIds ?? []).not.toContain(link) },
+      { argv: ['services', 'pricing-plans', 'remove', svc.id, link], undo: 'back', setup: ['services', 'pricing-plans', 'add', svc.id, link], check: async () => expect((await service()).payment?.pricingPlanIds ?? []).toContain(link) },
+      { argv: ['services', 'locations', 'set', svc.id, '--customer'], undo: 'back', check: async () => expect((await service()).locations?.map((l: { type: string }) => l.type)).toEqual(svc.locations?.map((l: { type: string }) => l.type)) },
     ];
     for (const r of rows) {
       const name = r.argv.slice(0, 2).join(' ');

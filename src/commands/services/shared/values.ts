@@ -1,0 +1,95 @@
+/**
+ * The value verbs of a service (commands/shared/values.ts): `services slug set`, `services locations set` and
+ * `services pricing-plans add|remove`, each a one-item plan, journaled with what puts the service back, so
+ * `sitectl undo` sets the former slug or locations back, or unlinks what was linked (links what was unlinked),
+ * if the service still has the revision the change left.
+ */
+import type { ApiClient } from '../../../api/client.js';
+import type { Service, ServiceLocation } from '../../../api/schemas/service.js';
+import { services } from '../../../api/services.js';
+import type { EntityView } from '../../shared/entity-view.js';
+import type { ValueVerb } from '../../shared/values.js';
+import { SERVICE_VIEW } from './view.js';
+
+type ServiceEntity = Service & { id: string };
+const view = SERVICE_VIEW as unknown as EntityView<unknown>;
+
+/** `services slug set`: the service's main slug. Undo: the former main slug set back. */
+export const SLUG_VERB: ValueVerb<ServiceEntity, string> = {
+  view,
+  name: 'slug',
+  done: 'updated',
+  title: 'Setting the slug',
+  holds: (s, slug) => s.mainSlug?.name === slug,
+  inverse: (s) => s.mainSlug?.name ?? '',
+  async send(api, s, slug, signal) {
+    const reply = await services.setCustomSlug(api, { serviceId: s.id, slug }, { signal });
+    return { revision: reply.service.revision ?? undefined };
+  },
+};
+
+/** A location as `services locations set` takes it (the platform's ids and computed address left out). */
+export type LocationInput = { type: 'BUSINESS'; business: { id: string } } | { type: 'CUSTOM'; custom: { address: { formatted: string } } } | { type: 'CUSTOMER' };
+
+/** What `services locations set` gives a service: its locations, and what happens to sessions at removed ones. */
+export interface LocationsValue {
+  locations: LocationInput[];
+  /** The platform's removedLocationSessionsAction (absent in an undo: the platform's default). */
+  removed?: { action: string; moveToLocationOptions?: { newLocation: LocationInput } };
+}
+
+/** A stored location as `services locations set` would give it. */
+function inputOf(l: ServiceLocation): LocationInput {
+  if (l.type === 'BUSINESS') return { type: 'BUSINESS', business: { id: l.business?.id ?? '' } };
+  if (l.type === 'CUSTOM') return { type: 'CUSTOM', custom: { address: { formatted: l.custom?.address?.formatted ?? '' } } };
+  return { type: 'CUSTOMER' };
+}
+const keyOf = (l: LocationInput) => JSON.stringify(l);
+
+/** `services locations set`: the service's locations. Undo: the former locations set back. */
+export const LOCATIONS_VERB: ValueVerb<ServiceEntity, LocationsValue> = {
+  view,
+  name: 'locations',
+  done: 'updated',
+  title: 'Setting the locations',
+  holds: (s, v) => JSON.stringify((s.locations ?? []).map(inputOf).map(keyOf).sort()) === JSON.stringify(v.locations.map(keyOf).sort()),
+  inverse: (s) => ({ locations: (s.locations ?? []).map(inputOf) }),
+  async send(api, s, v, signal) {
+    const { service } = await services.setServiceLocations(api, { serviceId: s.id, locations: v.locations, ...(v.removed ? { removedLocationSessionsAction: v.removed as never } : {}) }, { signal });
+    return { revision: service.revision ?? undefined };
+  },
+};
+
+/** Pricing plans to link to a service and to unlink from it. */
+export interface PlanLinks {
+  add?: string[];
+  remove?: string[];
+}
+const linked = (s: ServiceEntity) => new Set(s.payment?.pricingPlanIds ?? []);
+
+/**
+ * `services pricing-plans add|remove`: plans linked or unlinked. Undo: the opposite, for the plans the change
+ * linked or unlinked (one that was linked already is left linked).
+ */
+export const PLANS_VERB: ValueVerb<ServiceEntity, PlanLinks> = {
+  view,
+  name: 'pricing-plans',
+  done: 'updated',
+  title: 'Linking pricing plans',
+  holds: (s, v) => {
+    const now = linked(s);
+    return (v.add ?? []).every((p) => now.has(p)) && !(v.remove ?? []).some((p) => now.has(p));
+  },
+  inverse: (s, v) => {
+    const now = linked(s);
+    const remove = (v.add ?? []).filter((p) => !now.has(p));
+    const add = (v.remove ?? []).filter((p) => now.has(p));
+    return { ...(add.length ? { add } : {}), ...(remove.length ? { remove } : {}) };
+  },
+  async send(api: ApiClient, s, v, signal) {
+    let revision: string | undefined;
+    if (v.add?.length) revision = (await services.enablePricingPlansForService(api, { serviceId: s.id, pricingPlanIds: v.add }, { signal })).service.revision ?? undefined;
+    if (v.remove?.length) revision = (await services.disablePricingPlansForService(api, { serviceId: s.id, pricingPlanIds: v.remove }, { signal })).service.revision ?? undefined;
+    return { revision };
+  },
+};
