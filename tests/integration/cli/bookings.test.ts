@@ -298,7 +298,7 @@ describe('bulk status actions by filter', () => {
 
 describe('msb', () => {
   it('creates a sequential group, confirms it, refuses a single cancel of its booking, cancels the group', async () => {
-    const chains = json(await cli(['availability', 'multislot', '--service', 'Swedish Massage', '--service', 'Sports Massage', '--days', '10', '--bookable', '--json']));
+    const chains = json(await cli(['availability', 'multislot', '--service', 'Swedish Massage', '--service', 'Sports Massage', '--days', '30', '--bookable', '--json']));
     const chain = chains.find((c: { nestedTimeSlots: Array<{ resource?: { id: string }; start: string }> }) => !c.nestedTimeSlots.some((n) => taken.has(`${n.resource?.id}|${n.start}`)));
     for (const n of chain.nestedTimeSlots) taken.add(`${n.resource?.id}|${n.start}`);
     const made = await cli(['msb', 'create', '--booking', `Swedish Massage@${chain.nestedTimeSlots[0].start}`, '--booking', 'Sports Massage', '--email', 'pair@example.com']);
