@@ -130,6 +130,7 @@ async function moreRows(plans: Array<{ id: string; public?: boolean; primary?: b
     row('services', 'pricing-plans', false, ['services', 'pricing-plans', 'add', service, unlinked]),
     row('services', 'pricing-plans', false, ['services', 'pricing-plans', 'remove', service, unlinked]),
     row('services', 'locations', false, ['services', 'locations', 'set', service, '--customer']),
+    row('bookings', 'fields', false, ['bookings', 'fields', single, '--namespace', '@one/test', '--data', `{"n":${Date.now()}}`]),
     // Asked again, no plan is primary: said so, nothing changed (not an "already" of the plan).
     row('plans', 'clear-primary', false, ['plans', 'clear-primary'], false, ['plans', 'primary', primary!.id]),
   ];

@@ -193,6 +193,7 @@ describe('history and undo', () => {
       { argv: ['members', 'slug', member.id, `undo-slug-${Date.now()}`], undo: 'back', check: async () => expect(json(await cli(['members', 'get', member.id, '--json', 'profile'])).profile?.slug).toBe(member.profile?.slug) },
       { argv: ['services', 'pricing-plans', 'add', svc.id, link], undo: 'back', check: async () => expect((await service()).payment?.pricingPlanIds ?? []).not.toContain(link) },
       { argv: ['services', 'pricing-plans', 'remove', svc.id, link], undo: 'back', setup: ['services', 'pricing-plans', 'add', svc.id, link], check: async () => expect((await service()).payment?.pricingPlanIds ?? []).toContain(link) },
+      { argv: ['bookings', 'fields', single, '--namespace', '@undo/t', '--data', '{"n":2}'], undo: 'back', setup: ['bookings', 'fields', single, '--namespace', '@undo/t', '--data', '{"n":1}'], check: async () => expect(json(await cli(['bookings', 'get', single, '--json', 'extendedFields'])).extendedFields?.namespaces?.['@undo/t']).toEqual({ n: 1 }) },
       { argv: ['services', 'locations', 'set', svc.id, '--customer'], undo: 'back', check: async () => expect((await service()).locations?.map((l: { type: string }) => l.type)).toEqual(svc.locations?.map((l: { type: string }) => l.type)) },
     ];
     for (const r of rows) {
