@@ -380,6 +380,7 @@ async function valueVerbOf(entity: string, action: string): Promise<ValueVerb<En
     return ({ slug: v.SLUG_VERB, locations: v.LOCATIONS_VERB, 'pricing-plans': v.PLANS_VERB } as Record<string, unknown>)[action] as ValueVerb<Entity, unknown>;
   }
   if (entity === 'members' && action === 'slug') return (await import('../members/shared/values.js')).MEMBER_SLUG_VERB as unknown as ValueVerb<Entity, unknown>;
+  if (entity === 'booking policies' && action === 'set-default') return (await import('../services/shared/values.js')).DEFAULT_POLICY_VERB as unknown as ValueVerb<Entity, unknown>;
   if (entity === 'bookings' && action === 'fields') return (await import('../bookings/shared/values.js')).FIELDS_VERB as unknown as ValueVerb<Entity, unknown>;
   return undefined;
 }
