@@ -66,6 +66,7 @@ const OPPOSITE: Record<string, Record<string, string>> = {
 function cannot(entity: string, action: string): string {
   if (entity === 'bookings') return `a booking ${action === 'cancel' ? 'canceled' : action === 'decline' ? 'declined' : `${action}ed`} cannot be taken back on the platform`;
   if (entity === 'orders' && ['cancel', 'mark-paid', 'markAsPaid', 'postpone'].includes(action)) return `an order's ${action} has no way back on the platform`;
+  if (entity === 'members' && action === 'clear-contact') return "sitectl does not set a member's cleared contact lists back (the journal keeps them)";
   if (entity === 'members' && ['delete', 'disconnect'].includes(action)) return `a member's ${action} loses data the platform does not give back`;
   if (entity === 'multi-service bookings') {
     if (action === 'reschedule') return 'sitectl does not move a group back: move it again with msb reschedule';
