@@ -21,11 +21,13 @@
  * - bookings reschedule: moved back to the former slot if the booking still has the revision the move left and
  *   the slot is still free; else skipped ("changed since" / "slot taken"). bookings participants: the former
  *   number set back, unless changed since. staff hours set: the days' former hours set back, unless changed since.
- * - services slug set, members slug, services locations set, services pricing-plans add / remove (the value verbs
- *   of commands/shared/values.ts): the before-image set back (the former slug or locations; the plans linked
- *   unlinked and the other way round), if the item still has the revision the change left; else skipped.
+ * - services slug set, members slug, services locations set, services pricing-plans add / remove, bookings fields,
+ *   services booking-policies set-default (the value verbs of commands/shared/values.ts): the before-image set
+ *   back (the former slug, locations or namespace data; the plans linked unlinked and the other way round; the
+ *   former default policy made the default), if the item still has the revision the change left; else skipped.
  * - everything else (bookings confirm, decline, cancel; msb confirm, decline, pending, cancel, reschedule; orders
- *   cancel, mark-paid, postpone; members delete, disconnect; staff disconnect; plans actions and clear-primary)
+ *   cancel, mark-paid, postpone; members delete, disconnect, clear-contact; staff disconnect; plans actions and
+ *   clear-primary)
  *   cannot be undone: the platform has no way back, or none without loss, or sitectl does not take one yet.
  *   Listed as such: exit 1 "nothing to undo".
  *
@@ -93,9 +95,9 @@ export function register(program: Command, ctx: Context): void {
         'site they changed); members block/approve and mute/unmute, orders pause/resume, msb add/remove, staff',
         'connect (disconnected), bookings reschedule (moved back if the former slot is free), bookings participants,',
         'staff hours set, services slug set, members slug, services locations set, services pricing-plans',
-        'add/remove.',
+        'add/remove, bookings fields (the former data), services booking-policies set-default (the former default).',
         'Not undoable: bookings confirm/decline/cancel, msb confirm/decline/pending/cancel/reschedule,',
-        'orders cancel/mark-paid/postpone, members delete/disconnect, staff disconnect, plans actions.',
+        'orders cancel/mark-paid/postpone, members delete/disconnect/clear-contact, staff disconnect, plans actions.',
         '',
         'Examples:',
         '  sitectl history',
