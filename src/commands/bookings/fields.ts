@@ -1,15 +1,15 @@
 /**
  * `sitectl bookings fields ID --namespace NS --data JSON`: replaces one namespace of a booking's extended fields
- * (an app's own data on the booking) and prints what is stored under it.
+ * (an app's own data on the booking) as a one-item plan, journaled (undone by setting the former data back), and
+ * prints what is stored under it.
  */
 import type { Command } from 'commander';
-import { bookings } from '../../api/bookings.js';
 import { NAMESPACE_MAX } from '../../api/schemas/booking.js';
 import type { Context } from '../../context.js';
 import { UserError } from '../../core/errors.js';
 import { readJsonSource } from '../../core/input.js';
-import { success } from '../../core/log.js';
-import { addFormatFlags, fieldsChecker, type FormatFlags, printValue, resolveFormat } from '../../core/output.js';
+import { addFormatFlags, type FormatFlags } from '../../core/output.js';
+import type { EntityView } from '../shared/entity-view.js';
 import { findForbiddenKey } from '../../api/paths.js';
 import { declareRule, REVERSIBLE } from '../shared/confirm.js';
 import { idOf } from '../shared/verbs.js';
@@ -37,9 +37,14 @@ export function register(parent: Command, ctx: Context): void {
   });
 }
 
-/** @throws UserError (exit 2) for a missing or malformed namespace or data; ApiError (404 unknown booking) */
+/**
+ * Replaces the namespace's data as a one-item plan of the bulk engine (commands/shared/values.ts): nothing is sent
+ * when the booking holds that data already; journaled with the namespace's former data, so `sitectl undo` sets it
+ * back if the booking is unchanged since. Prints `{namespace, namespaceData}` with `--json`.
+ * @throws UserError (exit 2) for a missing or malformed namespace or data; NotFoundError (exit 1) for an unknown
+ *   booking; UserError (exit 1) when the platform refuses it
+ */
 export async function run(opts: FieldsOptions, ctx: Context): Promise<void> {
-  const format = resolveFormat(opts, fieldsChecker(['namespace', 'namespaceData']));
   const namespace = opts.namespace ?? '';
   if (namespace === '' || namespace.length > NAMESPACE_MAX) throw new UserError(`--namespace must be 1 to ${NAMESPACE_MAX} characters`);
   if ((opts.data === undefined) === (opts.dataFile === undefined)) throw new UserError('give the data with either --data JSON or --data-file PATH');
@@ -54,9 +59,25 @@ export async function run(opts: FieldsOptions, ctx: Context): Promise<void> {
   if (data === null || typeof data !== 'object' || Array.isArray(data)) throw new UserError('the data must be a JSON object');
   const forbidden = findForbiddenKey(data);
   if (forbidden) throw new UserError(`the data: "${forbidden}" is not an allowed field name`);
-  const api = await ctx.api();
-  const id = await idOf(ctx, api, BOOKING_VIEW, opts.id);
-  const reply = await bookings.updateExtendedFields(api, { id, namespace, namespaceData: data as Record<string, unknown> }, { signal: ctx.signal });
-  success(ctx.io, `Stored ${namespace} on booking ${id}`);
-  await printValue(ctx.io, format, reply);
+  const value = { namespace, data: data as Record<string, unknown> };
+  const [{ runOneVerb }, { valueArgs, valueRun }, { FIELDS_VERB }] = await Promise.all([import('../shared/bulk.js'), import('../shared/values.js'), import('./shared/values.js')]);
+  let id = opts.id;
+  await runOneVerb(ctx, {
+    view: BOOKING_VIEW as EntityView<unknown>,
+    title: 'Storing the fields',
+    async verify(api) {
+      id = await idOf(ctx, api, BOOKING_VIEW, opts.id);
+    },
+    build: (api) => valueRun(FIELDS_VERB, api, valueArgs(id, value)),
+    resolve: async () => id,
+    flags: opts,
+    command: 'bookings fields',
+    one: {
+      given: opts.id,
+      rule: REVERSIBLE,
+      already: () => `booking ${id} already holds this data under ${namespace}`,
+      outcome: () => `Stored ${namespace} on booking ${id}`,
+      result: { fields: ['namespace', 'namespaceData'], value: () => ({ namespace, namespaceData: value.data }) },
+    },
+  });
 }

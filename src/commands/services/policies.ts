@@ -16,11 +16,10 @@ import type { Command } from 'commander';
 import type { ApiClient } from '../../api/client.js';
 import { collect, items, listPages } from '../../api/paging.js';
 import type { BookingPolicy } from '../../api/schemas/service.js';
-import { bookingPolicies } from '../../api/service-furniture.js';
 import { serviceOps } from '../../api/services.js';
 import type { Context } from '../../context.js';
 import { ExitCode, UserError } from '../../core/errors.js';
-import { notice, success } from '../../core/log.js';
+import { success } from '../../core/log.js';
 import { parseCount } from '../../core/numbers.js';
 import { addFormatFlags, fieldsChecker, printRecord, printValue, resolveFormat, type FormatFlags } from '../../core/output.js';
 import { oneLine } from '../../core/text.js';
@@ -211,20 +210,38 @@ const POLICY_DELETE: DeleteSpec<unknown> = {
   chunkSize: 1,
 };
 
-/** `set-default POLICY`: makes it the site's default (says so when it is already; nothing sent). */
+/**
+ * `set-default POLICY`: makes it the site's default, as a one-item plan of the value verb (services/shared/values.ts
+ * DEFAULT_POLICY_VERB): already the default, nothing is sent ("is the default already; nothing changed");
+ * else journaled with the former default, so `sitectl undo` makes that one the default again if the policy is
+ * unchanged since. Prints the policy.
+ * @throws UserError (exit 2) for an unknown or ambiguous policy or a bad --json field; UserError (exit 1) when
+ *   the platform refuses it
+ */
 export async function runSetDefault(opts: FormatFlags & { policy: string }, ctx: Context): Promise<void> {
   resolveFormat(opts, fieldsChecker(POLICY_FIELDS));
-  const api = await ctx.api();
-  const { policy } = await policyOf(ctx, api, opts.policy);
-  if (policy.default) {
-    notice(ctx.io, `${label(policy)} is the default already; nothing changed`);
-    await show(ctx, opts, policy);
-    return;
-  }
-  const reply = await bookingPolicies.setDefaultBookingPolicy(api, { bookingPolicyId: policy.id }, { signal: ctx.signal });
-  const previous = reply.previousDefaultBookingPolicy as (BookingPolicy & { id: string }) | undefined;
-  success(ctx.io, `${label(policy)} is now the default${previous ? ` (was "${oneLine(previous.name ?? '')}")` : ''}`);
-  await show(ctx, opts, reply.currentDefaultBookingPolicy);
+  const [{ runOneVerb }, { valueArgs, valueRun }, { DEFAULT_POLICY_VERB }] = await Promise.all([import('../shared/bulk.js'), import('../shared/values.js'), import('./shared/values.js')]);
+  let id = opts.policy;
+  let former: (BookingPolicy & { id: string }) | undefined;
+  await runOneVerb(ctx, {
+    view: POLICY_VIEW as EntityView<unknown>,
+    title: 'Setting the default policy',
+    async verify(api) {
+      id = (await policyOf(ctx, api, opts.policy)).policy.id;
+      const all = await collect(items(listPages(api, serviceOps.queryPolicies, { pageSize: 100, signal: ctx.signal })));
+      former = all.map((p) => p.bookingPolicy as BookingPolicy & { id: string }).find((p) => p.default && p.id !== id);
+    },
+    build: (api) => valueRun(DEFAULT_POLICY_VERB, api, valueArgs(id, { id, ...(former ? { former: former.id } : {}) })),
+    resolve: async () => id,
+    flags: opts,
+    command: 'services booking-policies set-default',
+    one: {
+      given: opts.policy,
+      rule: REVERSIBLE,
+      already: (p: BookingPolicy & { id: string }) => `${label(p)} is the default already`,
+      outcome: (after: BookingPolicy & { id: string }, _l: string, before: BookingPolicy & { id: string }) => `${label(after ?? before)} is now the default${former ? ` (was "${oneLine(former.name ?? '')}")` : ''}`,
+    },
+  });
 }
 
 /** Adds create, update, delete and set-default under `services booking-policies`. */

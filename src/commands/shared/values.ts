@@ -1,9 +1,9 @@
 /**
  * Verbs that give one item a value (docs/architecture.md "Bulk runs, the journal, history and undo"): `services
- * slug set`, `members slug`, `services locations set`, `services pricing-plans add|remove`, `bookings fields`. One
- * mechanism for all of them: the CLI runs the verb as a one-item plan of the bulk engine (commands/shared/bulk.ts
- * runOneVerb); the journal's options keep the value asked for each item (`values`), and each item's before-image
- * is the value that puts it back as it was (`inverse`). `sitectl undo` runs the same verb with the before-images
+ * slug set`, `members slug`, `services locations set`, `services pricing-plans add|remove`, `bookings fields`,
+ * `services booking-policies set-default`. One mechanism for all of them: the CLI runs the verb as a one-item
+ * plan of the bulk engine (commands/shared/bulk.ts runOneVerb); the journal's options keep the value asked for
+ * each item (`values`), and each item's before-image is the value that puts it back as it was (`inverse`). `sitectl undo` runs the same verb with the before-images
  * as the values, each only if the item still has the revision the change left (else "changed since", skipped).
  * A verb declares only what differs: how to read the value off the entity, how to send it, and its inverse.
  */

@@ -21,11 +21,13 @@
  * - bookings reschedule: moved back to the former slot if the booking still has the revision the move left and
  *   the slot is still free; else skipped ("changed since" / "slot taken"). bookings participants: the former
  *   number set back, unless changed since. staff hours set: the days' former hours set back, unless changed since.
- * - services slug set, members slug, services locations set, services pricing-plans add / remove (the value verbs
- *   of commands/shared/values.ts): the before-image set back (the former slug or locations; the plans linked
- *   unlinked and the other way round), if the item still has the revision the change left; else skipped.
+ * - services slug set, members slug, services locations set, services pricing-plans add / remove, bookings fields,
+ *   services booking-policies set-default (the value verbs of commands/shared/values.ts): the before-image set
+ *   back (the former slug, locations or namespace data; the plans linked unlinked and the other way round; the
+ *   former default policy made the default), if the item still has the revision the change left; else skipped.
  * - everything else (bookings confirm, decline, cancel; msb confirm, decline, pending, cancel, reschedule; orders
- *   cancel, mark-paid, postpone; members delete, disconnect; staff disconnect; plans actions and clear-primary)
+ *   cancel, mark-paid, postpone; members delete, disconnect, clear-contact; staff disconnect; plans actions and
+ *   clear-primary)
  *   cannot be undone: the platform has no way back, or none without loss, or sitectl does not take one yet.
  *   Listed as such: exit 1 "nothing to undo".
  *
@@ -66,6 +68,7 @@ const OPPOSITE: Record<string, Record<string, string>> = {
 function cannot(entity: string, action: string): string {
   if (entity === 'bookings') return `a booking ${action === 'cancel' ? 'canceled' : action === 'decline' ? 'declined' : `${action}ed`} cannot be taken back on the platform`;
   if (entity === 'orders' && ['cancel', 'mark-paid', 'markAsPaid', 'postpone'].includes(action)) return `an order's ${action} has no way back on the platform`;
+  if (entity === 'members' && action === 'clear-contact') return "sitectl does not set a member's cleared contact lists back (the journal keeps them)";
   if (entity === 'members' && ['delete', 'disconnect'].includes(action)) return `a member's ${action} loses data the platform does not give back`;
   if (entity === 'multi-service bookings') {
     if (action === 'reschedule') return 'sitectl does not move a group back: move it again with msb reschedule';
@@ -92,9 +95,9 @@ export function register(program: Command, ctx: Context): void {
         'site they changed); members block/approve and mute/unmute, orders pause/resume, msb add/remove, staff',
         'connect (disconnected), bookings reschedule (moved back if the former slot is free), bookings participants,',
         'staff hours set, services slug set, members slug, services locations set, services pricing-plans',
-        'add/remove.',
+        'add/remove, bookings fields (the former data), services booking-policies set-default (the former default).',
         'Not undoable: bookings confirm/decline/cancel, msb confirm/decline/pending/cancel/reschedule,',
-        'orders cancel/mark-paid/postpone, members delete/disconnect, staff disconnect, plans actions.',
+        'orders cancel/mark-paid/postpone, members delete/disconnect/clear-contact, staff disconnect, plans actions.',
         '',
         'Examples:',
         '  sitectl history',
@@ -380,6 +383,8 @@ async function valueVerbOf(entity: string, action: string): Promise<ValueVerb<En
     return ({ slug: v.SLUG_VERB, locations: v.LOCATIONS_VERB, 'pricing-plans': v.PLANS_VERB } as Record<string, unknown>)[action] as ValueVerb<Entity, unknown>;
   }
   if (entity === 'members' && action === 'slug') return (await import('../members/shared/values.js')).MEMBER_SLUG_VERB as unknown as ValueVerb<Entity, unknown>;
+  if (entity === 'booking policies' && action === 'set-default') return (await import('../services/shared/values.js')).DEFAULT_POLICY_VERB as unknown as ValueVerb<Entity, unknown>;
+  if (entity === 'bookings' && action === 'fields') return (await import('../bookings/shared/values.js')).FIELDS_VERB as unknown as ValueVerb<Entity, unknown>;
   return undefined;
 }
 

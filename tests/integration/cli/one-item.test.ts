@@ -111,6 +111,8 @@ async function moreRows(plans: Array<{ id: string; public?: boolean; primary?: b
   const service: string = svc.id;
   const unlinked = plans.find((p) => !(svc.payment?.pricingPlanIds ?? []).includes(p.id))!.id;
   const [member] = await ids('members', 'APPROVED');
+  const phoned = json(await cli(['members', 'list', '--all', '--json', 'id,contact'])).find((m: { id: string; contact?: { phones?: string[] } }) => m.id !== member && m.contact?.phones?.length).id;
+  const policy = json(await cli(['services', 'booking-policies', 'list', '--json', 'id,bookingPolicy'])).find((p: { bookingPolicy: { default?: boolean } }) => !p.bookingPolicy.default).id;
   const row = (entity: string, action: string, destructive: boolean, argv: string[], again = true, setup?: string[]): Row => ({ entity, action, destructive, argv, again, setup });
   return [
     row('multi-service bookings', 'confirm', false, ['msb', 'confirm', groups[0]!]),
@@ -130,6 +132,9 @@ async function moreRows(plans: Array<{ id: string; public?: boolean; primary?: b
     row('services', 'pricing-plans', false, ['services', 'pricing-plans', 'add', service, unlinked]),
     row('services', 'pricing-plans', false, ['services', 'pricing-plans', 'remove', service, unlinked]),
     row('services', 'locations', false, ['services', 'locations', 'set', service, '--customer']),
+    row('booking policies', 'set-default', false, ['services', 'booking-policies', 'set-default', policy]),
+    row('members', 'clear-contact', true, ['members', 'clear-contact', phoned, '--phones']),
+    row('bookings', 'fields', false, ['bookings', 'fields', single, '--namespace', '@one/test', '--data', `{"n":${Date.now()}}`]),
     // Asked again, no plan is primary: said so, nothing changed (not an "already" of the plan).
     row('plans', 'clear-primary', false, ['plans', 'clear-primary'], false, ['plans', 'primary', primary!.id]),
   ];

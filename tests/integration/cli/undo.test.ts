@@ -176,6 +176,10 @@ describe('history and undo', () => {
     const service = async () => json(await cli(['services', 'get', svc.id, '--json', 'mainSlug,locations,payment']));
     const link = json(await cli(['plans', 'list', '--json', 'id'])).find((p: { id: string }) => !(svc.payment?.pricingPlanIds ?? []).includes(p.id)).id;
     const member = json(await cli(['members', 'list', '--status', 'APPROVED', '--limit', '1', '--json', 'id,profile']))[0];
+    const phoned = json(await cli(['members', 'list', '--all', '--json', 'id,contact'])).find((m: { id: string; contact?: { phones?: string[] } }) => m.id !== member.id && m.contact?.phones?.length).id;
+    const defaultPolicy = async () => json(await cli(['services', 'booking-policies', 'list', '--json', 'id,bookingPolicy'])).find((p: { bookingPolicy: { default?: boolean } }) => p.bookingPolicy.default)?.id;
+    const formerDefault = await defaultPolicy();
+    const policy = json(await cli(['services', 'booking-policies', 'list', '--json', 'id,bookingPolicy'])).find((p: { bookingPolicy: { default?: boolean } }) => !p.bookingPolicy.default).id;
 
     /** A verb's single form, and what undoing it comes to: `back` (exit 0, then `check` holds) or `cannot` (exit 1). */
     const rows: Array<{ argv: string[]; undo: 'back' | 'cannot'; check?: () => Promise<void>; setup?: string[] }> = [
@@ -193,6 +197,9 @@ describe('history and undo', () => {
       { argv: ['members', 'slug', member.id, `undo-slug-${Date.now()}`], undo: 'back', check: async () => expect(json(await cli(['members', 'get', member.id, '--json', 'profile'])).profile?.slug).toBe(member.profile?.slug) },
       { argv: ['services', 'pricing-plans', 'add', svc.id, link], undo: 'back', check: async () => expect((await service()).payment?.pricingPlanIds ?? []).not.toContain(link) },
       { argv: ['services', 'pricing-plans', 'remove', svc.id, link], undo: 'back', setup: ['services', 'pricing-plans', 'add', svc.id, link], check: async () => expect((await service()).payment?.pricingPlanIds ?? []).toContain(link) },
+      { argv: ['services', 'booking-policies', 'set-default', policy], undo: 'back', check: async () => expect(await defaultPolicy()).toBe(formerDefault) },
+      { argv: ['members', 'clear-contact', phoned, '--phones', '--yes'], undo: 'cannot' },
+      { argv: ['bookings', 'fields', single, '--namespace', '@undo/t', '--data', '{"n":2}'], undo: 'back', setup: ['bookings', 'fields', single, '--namespace', '@undo/t', '--data', '{"n":1}'], check: async () => expect(json(await cli(['bookings', 'get', single, '--json', 'extendedFields'])).extendedFields?.namespaces?.['@undo/t']).toEqual({ n: 1 }) },
       { argv: ['services', 'locations', 'set', svc.id, '--customer'], undo: 'back', check: async () => expect((await service()).locations?.map((l: { type: string }) => l.type)).toEqual(svc.locations?.map((l: { type: string }) => l.type)) },
     ];
     for (const r of rows) {

@@ -1,14 +1,17 @@
 /**
- * The value verbs of a service (commands/shared/values.ts): `services slug set`, `services locations set` and
- * `services pricing-plans add|remove`, each a one-item plan, journaled with what puts the service back, so
- * `sitectl undo` sets the former slug or locations back, or unlinks what was linked (links what was unlinked),
- * if the service still has the revision the change left.
+ * The value verbs of a service (commands/shared/values.ts): `services slug set`, `services locations set`,
+ * `services pricing-plans add|remove` and `services booking-policies set-default`, each a one-item plan,
+ * journaled with what puts the item back, so `sitectl undo` sets the former slug or locations back, unlinks what
+ * was linked (links what was unlinked), or makes the former default policy the default again, if the item still
+ * has the revision the change left.
  */
 import type { ApiClient } from '../../../api/client.js';
-import type { Service, ServiceLocation } from '../../../api/schemas/service.js';
+import type { BookingPolicy, Service, ServiceLocation } from '../../../api/schemas/service.js';
+import { bookingPolicies } from '../../../api/service-furniture.js';
 import { services } from '../../../api/services.js';
 import type { EntityView } from '../../shared/entity-view.js';
 import type { ValueVerb } from '../../shared/values.js';
+import { POLICY_VIEW } from './policy-writes.js';
 import { SERVICE_VIEW } from './view.js';
 
 type ServiceEntity = Service & { id: string };
@@ -91,5 +94,34 @@ export const PLANS_VERB: ValueVerb<ServiceEntity, PlanLinks> = {
     if (v.add?.length) revision = (await services.enablePricingPlansForService(api, { serviceId: s.id, pricingPlanIds: v.add }, { signal })).service.revision ?? undefined;
     if (v.remove?.length) revision = (await services.disablePricingPlansForService(api, { serviceId: s.id, pricingPlanIds: v.remove }, { signal })).service.revision ?? undefined;
     return { revision };
+  },
+};
+
+/**
+ * What `services booking-policies set-default` gives a policy: which policy is the site's default (`id`), and the
+ * one that was (`former`, read before the change: the before-image).
+ */
+export interface DefaultPolicyValue {
+  id: string;
+  former?: string;
+}
+
+/**
+ * `services booking-policies set-default`: the item is the policy made default; its value is which policy is the
+ * default. The item holds it when it is the default exactly if it is that policy. Undo: the same verb on the same
+ * item, with the former default as the value: the former default made the default again (so the item no longer is),
+ * if the item still has the revision the change left. A site that had no default has nothing to set back.
+ */
+export const DEFAULT_POLICY_VERB: ValueVerb<BookingPolicy & { id: string }, DefaultPolicyValue> = {
+  view: POLICY_VIEW as unknown as EntityView<unknown>,
+  name: 'set-default',
+  done: 'updated',
+  title: 'Setting the default policy',
+  holds: (p, v) => Boolean(p.default) === (p.id === v.id),
+  inverse: (p, v) => ({ id: v.former ?? p.id }),
+  async send(api, p, v, signal) {
+    const reply = await bookingPolicies.setDefaultBookingPolicy(api, { bookingPolicyId: v.id }, { signal });
+    const item = [reply.currentDefaultBookingPolicy, reply.previousDefaultBookingPolicy].find((x) => x?.id === p.id);
+    return { revision: item?.revision ?? undefined };
   },
 };
