@@ -60,23 +60,20 @@ export async function run(opts: FieldsOptions, ctx: Context): Promise<void> {
   const forbidden = findForbiddenKey(data);
   if (forbidden) throw new UserError(`the data: "${forbidden}" is not an allowed field name`);
   const value = { namespace, data: data as Record<string, unknown> };
-  const [{ runOneVerb }, { valueArgs, valueRun }, { FIELDS_VERB }] = await Promise.all([import('../shared/bulk.js'), import('../shared/values.js'), import('./shared/values.js')]);
-  let id = opts.id;
+  const [{ runOneVerb }, { valueSteps }, { FIELDS_VERB }] = await Promise.all([import('../shared/bulk.js'), import('../shared/values.js'), import('./shared/values.js')]);
+  const item = valueSteps(FIELDS_VERB, (api) => idOf(ctx, api, BOOKING_VIEW, opts.id), () => value);
+  const id = item.id;
   await runOneVerb(ctx, {
     view: BOOKING_VIEW as EntityView<unknown>,
     title: 'Storing the fields',
-    async verify(api) {
-      id = await idOf(ctx, api, BOOKING_VIEW, opts.id);
-    },
-    build: (api) => valueRun(FIELDS_VERB, api, valueArgs(id, value)),
-    resolve: async () => id,
+    ...item.steps,
     flags: opts,
     command: 'bookings fields',
     one: {
       given: opts.id,
       rule: REVERSIBLE,
-      already: () => `booking ${id} already holds this data under ${namespace}`,
-      outcome: () => `Stored ${namespace} on booking ${id}`,
+      already: () => `booking ${id()} already holds this data under ${namespace}`,
+      outcome: () => `Stored ${namespace} on booking ${id()}`,
       result: { fields: ['namespace', 'namespaceData'], value: () => ({ namespace, namespaceData: value.data }) },
     },
   });

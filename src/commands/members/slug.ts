@@ -41,23 +41,20 @@ export async function run(opts: FormatFlags & { id: string; slug: string }, ctx:
   if (opts.slug.length > MEMBER_SLUG_MAX || !MEMBER_SLUG.test(opts.slug)) {
     throw new UserError(`slug '${opts.slug}' is not valid`, `use 1-${MEMBER_SLUG_MAX} lowercase letters, digits and hyphens, not starting or ending with a hyphen`);
   }
-  const [{ runOneVerb }, { valueArgs, valueRun }, { MEMBER_SLUG_VERB }] = await Promise.all([import('../shared/bulk.js'), import('../shared/values.js'), import('./shared/values.js')]);
-  let id = opts.id;
+  const [{ runOneVerb }, { valueSteps }, { MEMBER_SLUG_VERB }] = await Promise.all([import('../shared/bulk.js'), import('../shared/values.js'), import('./shared/values.js')]);
+  const value = valueSteps(MEMBER_SLUG_VERB, (api) => idOf(ctx, api, MEMBER_VIEW, opts.id), () => opts.slug);
+  const id = value.id;
   await runOneVerb(ctx, {
     view: MEMBER_VIEW as EntityView<unknown>,
     title: 'Setting the slug',
-    async verify(api) {
-      id = await idOf(ctx, api, MEMBER_VIEW, opts.id);
-    },
-    build: (api) => valueRun(MEMBER_SLUG_VERB, api, valueArgs(id, opts.slug)),
-    resolve: async () => id,
+    ...value.steps,
     flags: opts,
     command: 'members slug',
     one: {
       given: opts.id,
       rule: REVERSIBLE,
-      already: () => `member ${id} already has the slug '${opts.slug}'`,
-      outcome: (after: Member) => `member ${id} now has the slug '${after.profile?.slug ?? opts.slug}'`,
+      already: () => `member ${id()} already has the slug '${opts.slug}'`,
+      outcome: (after: Member) => `member ${id()} now has the slug '${after.profile?.slug ?? opts.slug}'`,
       read: async (mid: string) => fetchMember(await ctx.api(), mid, ctx.signal),
     },
   });

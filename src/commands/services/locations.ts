@@ -84,24 +84,21 @@ export async function run(opts: LocationsOptions, ctx: Context): Promise<void> {
   }
   const rule = locationsRule(action);
   const removed = action ? { action, ...(opts.moveToBusiness ? { moveToLocationOptions: { newLocation: { type: 'BUSINESS' as const, business: { id: opts.moveToBusiness } } } } : {}) } : undefined;
-  const [{ runOneVerb }, { valueArgs, valueRun }, { LOCATIONS_VERB }] = await Promise.all([import('../shared/bulk.js'), import('../shared/values.js'), import('./shared/values.js')]);
-  let id = opts.id;
+  const [{ runOneVerb }, { valueSteps }, { LOCATIONS_VERB }] = await Promise.all([import('../shared/bulk.js'), import('../shared/values.js'), import('./shared/values.js')]);
+  const value = valueSteps(LOCATIONS_VERB, (api) => idOf(ctx, api, SERVICE_VIEW, opts.id), () => ({ locations, ...(removed ? { removed } : {}) }));
+  const id = value.id;
   await runOneVerb(ctx, {
     view: SERVICE_VIEW as EntityView<unknown>,
     title: 'Setting the locations',
-    async verify(api) {
-      id = await idOf(ctx, api, SERVICE_VIEW, opts.id);
-    },
-    build: (api) => valueRun(LOCATIONS_VERB, api, valueArgs(id, { locations, ...(removed ? { removed } : {}) })),
-    resolve: async () => id,
+    ...value.steps,
     flags: opts,
     command: 'services locations set',
     one: {
       given: opts.id,
       rule,
-      question: () => `Set ${locations.length} location(s) on service ${id} and DELETE its sessions at the locations removed?`,
-      already: () => `service ${id} has these locations already`,
-      outcome: (after: Service) => `Service ${id} now has ${after.locations?.length ?? 0} location(s) (revision ${after.revision ?? '?'})`,
+      question: () => `Set ${locations.length} location(s) on service ${id()} and DELETE its sessions at the locations removed?`,
+      already: () => `service ${id()} has these locations already`,
+      outcome: (after: Service) => `Service ${id()} now has ${after.locations?.length ?? 0} location(s) (revision ${after.revision ?? '?'})`,
     },
   });
 }

@@ -220,19 +220,20 @@ const POLICY_DELETE: DeleteSpec<unknown> = {
  */
 export async function runSetDefault(opts: FormatFlags & { policy: string }, ctx: Context): Promise<void> {
   resolveFormat(opts, fieldsChecker(POLICY_FIELDS));
-  const [{ runOneVerb }, { valueArgs, valueRun }, { DEFAULT_POLICY_VERB }] = await Promise.all([import('../shared/bulk.js'), import('../shared/values.js'), import('./shared/values.js')]);
-  let id = opts.policy;
+  const [{ runOneVerb }, { valueSteps }, { DEFAULT_POLICY_VERB }] = await Promise.all([import('../shared/bulk.js'), import('../shared/values.js'), import('./shared/values.js')]);
   let former: (BookingPolicy & { id: string }) | undefined;
+  // The policy named, and the default it takes over from (journaled, so an undo makes that one the default again).
+  const find = async (api: ApiClient): Promise<string> => {
+    const id = (await policyOf(ctx, api, opts.policy)).policy.id;
+    const all = await collect(items(listPages(api, serviceOps.queryPolicies, { pageSize: 100, signal: ctx.signal })));
+    former = all.map((p) => p.bookingPolicy as BookingPolicy & { id: string }).find((p) => p.default && p.id !== id);
+    return id;
+  };
+  const value = valueSteps(DEFAULT_POLICY_VERB, find, (id) => ({ id, ...(former ? { former: former.id } : {}) }));
   await runOneVerb(ctx, {
     view: POLICY_VIEW as EntityView<unknown>,
     title: 'Setting the default policy',
-    async verify(api) {
-      id = (await policyOf(ctx, api, opts.policy)).policy.id;
-      const all = await collect(items(listPages(api, serviceOps.queryPolicies, { pageSize: 100, signal: ctx.signal })));
-      former = all.map((p) => p.bookingPolicy as BookingPolicy & { id: string }).find((p) => p.default && p.id !== id);
-    },
-    build: (api) => valueRun(DEFAULT_POLICY_VERB, api, valueArgs(id, { id, ...(former ? { former: former.id } : {}) })),
-    resolve: async () => id,
+    ...value.steps,
     flags: opts,
     command: 'services booking-policies set-default',
     one: {

@@ -5,6 +5,7 @@
  */
 import type { Command } from 'commander';
 import type { Service } from '../../api/schemas/service.js';
+import type { ApiClient } from '../../api/client.js';
 import type { Context } from '../../context.js';
 import { UserError } from '../../core/errors.js';
 import { addFormatFlags, printRecord, printValue, type FormatFlags } from '../../core/output.js';
@@ -56,8 +57,15 @@ async function checkPlanIds(ctx: Context, ids: readonly string[]): Promise<void>
  * @throws UserError (exit 2) for a plan id `add` does not know; NotFoundError (exit 1) for an unknown service
  */
 export async function run(opts: PricingPlansOptions, ctx: Context): Promise<void> {
-  const [{ runOneVerb }, { valueArgs, valueRun }, { PLANS_VERB }] = await Promise.all([import('../shared/bulk.js'), import('../shared/values.js'), import('./shared/values.js')]);
-  let id = opts.id;
+  const [{ runOneVerb }, { valueSteps }, { PLANS_VERB }] = await Promise.all([import('../shared/bulk.js'), import('../shared/values.js'), import('./shared/values.js')]);
+  // The service named, and (to add) the plans checked to exist, before anything is read.
+  const find = async (api: ApiClient): Promise<string> => {
+    const id = await idOf(ctx, api, SERVICE_VIEW, opts.id);
+    if (opts.verb === 'add') await checkPlanIds(ctx, opts.planIds);
+    return id;
+  };
+  const value = valueSteps(PLANS_VERB, find, () => ({ [opts.verb]: opts.planIds }));
+  const id = value.id;
   const plansOf = (s: Service) => s.payment?.pricingPlanIds ?? [];
   await runOneVerb(ctx, {
     view: {
@@ -67,22 +75,17 @@ export async function run(opts: PricingPlansOptions, ctx: Context): Promise<void
       print: (c, format, s) => (format.kind === 'table' ? printValue(c.io, format, plansOf(s as Service), { text: plansOf(s as Service).join('\n') }) : printRecord(c.io, format, s)),
     },
     title: opts.verb === 'add' ? 'Linking pricing plans' : 'Unlinking pricing plans',
-    async verify(api) {
-      id = await idOf(ctx, api, SERVICE_VIEW, opts.id);
-      if (opts.verb === 'add') await checkPlanIds(ctx, opts.planIds);
-    },
-    build: (api) => valueRun(PLANS_VERB, api, valueArgs(id, { [opts.verb]: opts.planIds })),
-    resolve: async () => id,
+    ...value.steps,
     flags: opts,
     command: `services pricing-plans ${opts.verb}`,
     one: {
       given: opts.id,
       rule: REVERSIBLE,
-      already: () => `the plans are ${opts.verb === 'add' ? 'linked to' : 'not linked to'} service ${id} already`,
+      already: () => `the plans are ${opts.verb === 'add' ? 'linked to' : 'not linked to'} service ${id()} already`,
       outcome: (after: Service, _label, before: Service) => {
         const had = new Set(plansOf(before));
         const changed = opts.planIds.filter((p) => (opts.verb === 'add' ? !had.has(p) : had.has(p)));
-        return `${opts.verb === 'add' ? 'Linked' : 'Unlinked'} ${changed.length} plan(s); service ${id} has ${plansOf(after).length} plan(s) (revision ${after.revision ?? '?'})`;
+        return `${opts.verb === 'add' ? 'Linked' : 'Unlinked'} ${changed.length} plan(s); service ${id()} has ${plansOf(after).length} plan(s) (revision ${after.revision ?? '?'})`;
       },
     },
   });

@@ -46,8 +46,9 @@ export function register(parent: Command, ctx: Context): void {
  *   platform refuses the slug (SLUG_CONTAINS_ILLEGAL_CHARACTERS, SLUG_ALREADY_EXISTS)
  */
 export async function runSet(opts: FormatFlags & { id: string; slug: string }, ctx: Context): Promise<void> {
-  const [{ runOneVerb }, { valueArgs, valueRun }, { SLUG_VERB }] = await Promise.all([import('../shared/bulk.js'), import('../shared/values.js'), import('./shared/values.js')]);
-  let id = opts.id;
+  const [{ runOneVerb }, { valueSteps }, { SLUG_VERB }] = await Promise.all([import('../shared/bulk.js'), import('../shared/values.js'), import('./shared/values.js')]);
+  const value = valueSteps(SLUG_VERB, (api) => idOf(ctx, api, SERVICE_VIEW, opts.id), () => opts.slug);
+  const id = value.id;
   const slugOf = (s: Service) => ({ slug: s.mainSlug, service: s });
   await runOneVerb(ctx, {
     view: {
@@ -57,18 +58,14 @@ export async function runSet(opts: FormatFlags & { id: string; slug: string }, c
       print: (c, format, s) => printValue(c.io, format, slugOf(s as Service), { text: (s as Service).mainSlug?.name ?? '' }),
     },
     title: 'Setting the slug',
-    async verify(api) {
-      id = await idOf(ctx, api, SERVICE_VIEW, opts.id);
-    },
-    build: (api) => valueRun(SLUG_VERB, api, valueArgs(id, opts.slug)),
-    resolve: async () => id,
+    ...value.steps,
     flags: opts,
     command: 'services slug set',
     one: {
       given: opts.id,
       rule: REVERSIBLE,
-      already: () => `service ${id} has the slug '${opts.slug}' already`,
-      outcome: (after: Service) => `Service ${id} now has the slug '${after.mainSlug?.name ?? opts.slug}' (revision ${after.revision ?? '?'})`,
+      already: () => `service ${id()} has the slug '${opts.slug}' already`,
+      outcome: (after: Service) => `Service ${id()} now has the slug '${after.mainSlug?.name ?? opts.slug}' (revision ${after.revision ?? '?'})`,
     },
   });
 }

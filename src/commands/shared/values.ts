@@ -84,6 +84,30 @@ export function valueArgs<T>(id: string, to: T): JournalArgs {
 }
 
 /**
+ * The steps of a value verb's single form, for runOneVerb (commands/shared/bulk.ts): the item is named once,
+ * before anything is read (`find`: what the user typed resolved, an id or a unique prefix), then given `to(id)`
+ * as a one-item plan of {@link valueRun}. `id()` is the resolved id, for the verb's messages.
+ * @throws Error (a bug) when `id()` is read before the item was named
+ */
+export function valueSteps<E extends Entity, T>(verb: ValueVerb<E, T>, find: (api: ApiClient) => Promise<string>, to: (id: string) => T) {
+  let named: string | undefined;
+  const id = (): string => {
+    if (named === undefined) throw new Error(`${verb.view.noun.one}: the item is named before it is read`);
+    return named;
+  };
+  return {
+    steps: {
+      async verify(api: ApiClient): Promise<void> {
+        named = await find(api);
+      },
+      build: (api: ApiClient) => valueRun(verb, api, valueArgs(id(), to(id()))),
+      resolve: async (): Promise<string> => id(),
+    },
+    id,
+  };
+}
+
+/**
  * The undo of a value verb's change: each item that changed given its before-image back, if it still has the
  * revision the change left.
  * @param back the items that changed: id, before-image, the revision the change left
