@@ -6,7 +6,7 @@
 import { changedValues, deleteAction, type EntityAction, settleBy, settleUpdate } from './actions.js';
 import type { Outcome } from './journal.js';
 import { type ChangeSet, diffChange } from './changes.js';
-import type { ChunkRunner } from './execute.js';
+import { type ChunkRunner, failedResult } from './execute.js';
 import type { JournalArgs } from './journal.js';
 import type { Entity } from './port.js';
 
@@ -61,10 +61,12 @@ export function patchAction<E extends Entity>(opts: {
 }
 
 /**
- * Deletes what a change created (`sitectl undo` of a create or clone), each only if it still has the version it
- * was created with (`expect`; `version` as for patchAction); one changed since is skipped, one already gone counts
- * as deleted. `done`: the outcome of a family whose closest way to take a create back is not a delete (a plan is
- * archived).
+ * Takes back what a change created (`sitectl undo` of a create or clone), each only if it still has the version it
+ * was created with (`expect`; `version` as for patchAction); one changed since is skipped. By default a delete:
+ * one already gone counts as deleted. `done`: the outcome of a family whose closest way to take a create back is
+ * not a delete (a plan is archived, a booking cancelled); `name` the action's name in the history then
+ * (`cancel`), and `taken` what an entity taken back looks like when it still exists (a booking CANCELED): one
+ * found so after a send that was not confirmed counts as done.
  */
 export function undoCreateAction<E extends Entity>(opts: {
   expect: ReadonlyMap<string, string | undefined>;
@@ -73,12 +75,16 @@ export function undoCreateAction<E extends Entity>(opts: {
   args: JournalArgs;
   version?: VersionOf;
   done?: Outcome;
+  name?: string;
+  taken?(entity: E): boolean;
 }): EntityAction<E> {
   const base = deleteAction<E>(opts);
   const version = opts.version ?? revisionOf;
   const done = opts.done ?? base.done;
+  const taken = opts.taken;
   return {
     ...base,
+    name: opts.name ?? base.name,
     done,
     title: 'Undoing',
     items: {
@@ -89,6 +95,12 @@ export function undoCreateAction<E extends Entity>(opts: {
         return left !== undefined && now !== left ? { skip: `changed since it was created (${opts.version ? 'version' : 'revision'} ${left} -> ${now})` } : { changes: [] };
       },
     },
-    runner: (port) => ({ ...base.runner(port), done }),
+    runner: (port) => ({
+      ...base.runner(port),
+      done,
+      ...(taken
+        ? { settle: settleBy<E>(port, (current, item, sent) => (!current || taken(current) ? { id: item.id, outcome: done, revision: current?.revision ?? undefined } : failedResult(item.id, sent))) }
+        : {}),
+    }),
   };
 }

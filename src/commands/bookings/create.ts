@@ -24,7 +24,7 @@ import { checkFileFields } from '../shared/fields.js';
 import { parseWhen, siteZone, tzFlag } from '../shared/time.js';
 import { formatOf } from '../shared/verbs.js';
 import { fetchBooking } from './shared/read.js';
-import { BOOKING_VIEW } from './shared/view.js';
+import { BOOKING_VIEW, type BookingRow } from './shared/view.js';
 import { confirmChange, declareRule, REVERSIBLE } from '../shared/confirm.js';
 
 export interface CreateOptions extends FormatFlags {
@@ -77,7 +77,9 @@ export function register(parent: Command, ctx: Context): void {
 }
 
 /**
- * Creates the booking (flags) or bookings (`--file`). Piped, a single booking prints its id; many print one
+ * Creates the booking (flags) or bookings (`--file`). A single booking is a journaled one-item create
+ * (commands/shared/writes.ts: in `sitectl history`, cancelled by `sitectl undo` if unchanged since); the bookings
+ * of a file are not journaled yet. Piped, a single booking prints its id; many print one
  * row per booking (`{index, id, status}` or `{index, error}`) through the exporter: NDJSON when piped, a table on
  * a terminal, `--csv [fields]`, or with `--json [fields]` the object `{results, total, created, failed}`.
  * @throws UserError (exit 2) for bad flags, times or file; (exit 1) for an unknown service; PartialFailureError
@@ -129,11 +131,10 @@ export async function run(opts: CreateOptions, ctx: Context): Promise<void> {
     ...(participants !== undefined ? { totalParticipants: participants } : {}),
     ...(opts.confirmed ? { status: 'CONFIRMED' as const } : {}),
   };
-  const { booking: created } = await bookings.createBooking(
-    api,
-    { booking, ...(opts.skipAvailability ? { flowControlSettings: { skipAvailabilityValidation: true } } : {}) },
-    { signal: ctx.signal },
-  );
+  // A one-item create through the engine: journaled, so `sitectl history` lists it and `sitectl undo` cancels it.
+  const [{ runCreateOne }, { BOOKING_WRITES }] = await Promise.all([import('../shared/bulk.js'), import('./shared/writes.js')]);
+  const body = { booking, ...(opts.skipAvailability ? { flowControlSettings: { skipAvailabilityValidation: true } } : {}) };
+  const created = (await runCreateOne(ctx, BOOKING_WRITES, body, oneLine(service.name ?? service.id))) as BookingRow;
   success(ctx.io, `Booked ${created.id}: ${oneLine(service.name ?? '')}, ${created.status}${created.doubleBooked ? ' (double-booked)' : ''}`);
   if (format.kind === 'table' && !ctx.io.isStdoutTTY) {
     await printValue(ctx.io, format, created, { text: created.id });

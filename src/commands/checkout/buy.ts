@@ -1,7 +1,8 @@
 /**
  * `checkout online` and `checkout offline`: one order bought for a member. Every flag, the plan and the member
  * e-mail are checked before the order is created, and creating is never repeated automatically (a repeat would
- * buy twice), so a refused command buys nothing.
+ * buy twice), so a refused command buys nothing. The order is a journaled one-item create (commands/shared/
+ * writes.ts, a noun without `remove`): in `sitectl history`, listed by `sitectl undo` as cannot be undone.
  */
 import type { Command } from 'commander';
 import type { ApiClient } from '../../api/client.js';
@@ -11,7 +12,10 @@ import { success } from '../../core/log.js';
 import { addFormatFlags, printValue, type FormatFlags } from '../../core/output.js';
 import { oneLine } from '../../core/text.js';
 import { ORDER_VIEW } from '../orders/shared/view.js';
+import type { Entity } from '../../bulk/port.js';
 import { declareRule, REVERSIBLE } from '../shared/confirm.js';
+import type { EntityView } from '../shared/entity-view.js';
+import type { WriteSpec } from '../shared/writes.js';
 import { formatOf } from '../shared/verbs.js';
 import { addCheckoutFlags, checkoutInput, printOrder, type CheckoutFlags } from './shared.js';
 
@@ -20,6 +24,8 @@ export interface BuySpec<F> {
   description: string;
   examples: string[];
   flags(cmd: Command): void;
+  /** Checks the verb's own flags before anything is read or written. @throws UserError (exit 2) */
+  check?(flags: F): void;
   create(api: ApiClient, input: { planId: string; memberId: string; couponCode?: string; startDate?: string }, flags: F & CheckoutFlags, signal: AbortSignal): Promise<Order>;
   /** Said on stderr after the order is created (never on stdout: it carries the order). */
   after?(ctx: Context, api: ApiClient, order: Order): Promise<void>;
@@ -29,8 +35,13 @@ export interface BuySpec<F> {
 export function buyVerb<F>(spec: BuySpec<F>) {
   const run = async (opts: F & CheckoutFlags & FormatFlags & { plan: string }, ctx: Context): Promise<void> => {
     const format = formatOf(ctx, ORDER_VIEW, opts);
+    spec.check?.(opts);
     const { api, plan, memberId, couponCode, startDate } = await checkoutInput(ctx, opts.plan, opts, true);
-    const order = await spec.create(api, { planId: plan.id, memberId: memberId!, ...(couponCode ? { couponCode } : {}), ...(startDate ? { startDate } : {}) }, opts, ctx.signal);
+    const input = { planId: plan.id, memberId: memberId!, ...(couponCode ? { couponCode } : {}), ...(startDate ? { startDate } : {}) };
+    // A one-item create through the engine: journaled, so `sitectl history` lists it (an order is not undone).
+    const { runCreateOne } = await import('../shared/bulk.js');
+    const writes: WriteSpec = { view: ORDER_VIEW as EntityView<unknown>, list: 'orders list', create: async (_api, body, signal) => (await spec.create(api, body as typeof input, opts, signal ?? ctx.signal)) as Entity };
+    const order = (await runCreateOne(ctx, writes, input, oneLine(plan.name ?? plan.id))) as Order;
     success(ctx.io, `Created ${spec.verb} order ${order.id} of plan "${oneLine(plan.name ?? plan.id)}" for member ${memberId}: ${order.status}, payment ${order.lastPaymentStatus}`);
     await spec.after?.(ctx, api, order);
     if (format.kind === 'table' && !ctx.io.isStdoutTTY) {

@@ -39,6 +39,7 @@ export const { register, run } = buyVerb<{ method?: string }>({
   description: "Buy a plan online on a member's behalf (DRAFT until paid; then PENDING until its start date, ACTIVE from it)",
   examples: ["sitectl checkout online 'Gold Monthly' --member ada.abbott@example.com --coupon WELCOME10", "sitectl checkout online 'Free Trial Week' --member MEMBER_ID --method POS"],
   flags: (cmd) => cmd.option('--method <method>', 'how the order was taken: MOTO (phone or mail, default) or POS'),
+  check: (flags) => void choiceOf(flags.method ?? 'MOTO', ['MOTO', 'POS'], '--method'),
   async create(api, input, flags, signal) {
     const method = choiceOf(flags.method ?? 'MOTO', ['MOTO', 'POS'], '--method');
     const { memberId, ...rest } = input;

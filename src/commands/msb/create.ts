@@ -2,10 +2,10 @@
  * `sitectl msb create --booking SERVICE@START --booking SERVICE[@START] ... [--type sequential|parallel|separate]`:
  * books several services together, all or nothing (docs/wire.md §16). In a
  * sequential group a booking without `@START` starts when the previous one ends; in a parallel one, with the
- * first. The contact flags apply to every booking.
+ * first. The contact flags apply to every booking. A journaled one-item create (commands/shared/writes.ts): in
+ * `sitectl history`, and `sitectl undo` cancels the group if none of its bookings changed since.
  */
 import type { Command } from 'commander';
-import { multiServiceBookings } from '../../api/multi-service-bookings.js';
 import { type BookingCreate, MSB_MAX, MSB_MIN, type MultiServiceBookingType } from '../../api/schemas/booking.js';
 import type { Service } from '../../api/schemas/service.js';
 import type { Context } from '../../context.js';
@@ -18,6 +18,7 @@ import { oneLine } from '../../core/text.js';
 import { serviceOf } from '../services/shared/lookup.js';
 import { parseWhen, siteZone, tzFlag } from '../shared/time.js';
 import { declareRule, REVERSIBLE } from '../shared/confirm.js';
+import type { GroupEntity } from './shared/engine.js';
 import { groupFormat, printGroup } from './shared/group.js';
 
 const TYPES: Record<string, MultiServiceBookingType> = {
@@ -113,11 +114,10 @@ export async function run(opts: CreateOptions, ctx: Context): Promise<void> {
       ...(opts.confirmed ? { status: 'CONFIRMED' as const } : {}),
     });
   });
-  const { multiServiceBooking } = await multiServiceBookings.createMultiServiceBooking(
-    api,
-    { bookings, multiServiceBookingType: type, returnFullEntity: true, ...(opts.skipAvailability ? { flowControlSettings: { skipAvailabilityValidation: true } } : {}) },
-    { signal: ctx.signal },
-  );
+  // A one-item create through the engine: journaled, so `sitectl history` lists it and `sitectl undo` cancels it.
+  const [{ runCreateOne }, { GROUP_WRITES }] = await Promise.all([import('../shared/bulk.js'), import('./shared/engine.js')]);
+  const body = { bookings, multiServiceBookingType: type, returnFullEntity: true, ...(opts.skipAvailability ? { flowControlSettings: { skipAvailabilityValidation: true } } : {}) };
+  const { group: multiServiceBooking } = (await runCreateOne(ctx, GROUP_WRITES, body, `${bookings.length} bookings`)) as GroupEntity;
   success(ctx.io, `Created multi-service booking ${multiServiceBooking.id} with ${bookings.length} bookings`);
   if (format.kind === 'table' && !ctx.io.isStdoutTTY) {
     await printValue(ctx.io, format, multiServiceBooking, { text: multiServiceBooking.id ?? '' });

@@ -26,7 +26,9 @@ import { type BulkRunHooks, type BulkRunResult, type ConfirmInfo, readRunJournal
 import { parseIdList, readIdsFile, type Selection } from '../../bulk/select.js';
 import { type BulkFlags, DRY_RUN_FIELDS, type DryRunItem, parseConcurrency, PLAN_FIELDS, PREVIEW_ROWS, type SelectionFlags } from './bulk-flags.js';
 import { asksFirst, confirmChange, requireConfirmable, REVERSIBLE, type VerbRule } from './confirm.js';
-import { filterOf, formatOf, idOf, type EntityView } from './entity-view.js';
+import { filterOf, formatOf, idOf, type EntityView, type OneNoun } from './entity-view.js';
+
+export type { OneNoun } from './entity-view.js';
 import { writeCreate, writeUpdate, type WriteSpec } from './writes.js';
 
 /** What a run's messages need of its noun: how it is named (`{one: 'service', many: 'services'}`). */
@@ -275,20 +277,6 @@ export interface OneItem {
   read?(id: string): Promise<unknown>;
   /** What stdout gets instead of the changed entity (a delete's `{id, deleted: true}`), and its `--json` fields. */
   result?: { fields: readonly string[]; value(id: string): Record<string, unknown> };
-}
-
-/**
- * A noun the single form speaks of that has no list of its own to select from or resolve a prefix against
- * (a multi-service booking, read by id): its names and label, its `--json` fields and how it is printed. The verb
- * then names its item through {@link OneVerbRun.resolve} (default: the id as typed).
- */
-export interface OneNoun {
-  noun: { one: string; many: string };
-  label(entity: unknown): string | undefined;
-  /** `--json [fields]` of the entity. @throws UserError (exit 2) for an unknown field */
-  format(flags: FormatFlags): OutputFormat;
-  /** Prints the entity as it is now on stdout. */
-  print(ctx: Context, format: OutputFormat, entity: unknown): Promise<void>;
 }
 
 /** What {@link runOneVerb} needs: the entity, how to build the port and action, the one item, the flags. */

@@ -15,7 +15,7 @@ import type { ChunkRunner } from '../../bulk/execute.js';
 import type { Context } from '../../context.js';
 import { UserError } from '../../core/errors.js';
 import { parseFilterFlags, parseSort } from '../../core/filters.js';
-import { type Column, type FormatFlags, resolveFormat } from '../../core/output.js';
+import { type Column, type FormatFlags, type OutputFormat, resolveFormat } from '../../core/output.js';
 import type { BulkFlags, SelectionFlags } from './bulk-flags.js';
 import { checkField, checkFilter, mapFilterFields, schemaChecker } from './fields.js';
 import { resolveId } from './ids.js';
@@ -235,3 +235,16 @@ export function sortOf(ctx: Context, view: EntityView<unknown>, spec: string | u
   return view.paths ? sort.map((k) => ({ ...k, fieldName: view.paths!.toWire(view.paths!.toSchema(k.fieldName)) })) : sort;
 }
 
+/**
+ * A noun the single form speaks of that has no list of its own to select from or resolve a prefix against
+ * (a multi-service booking, read by id): its names and label, its `--json` fields and how it is printed. The verb
+ * then names its item through `OneVerbRun.resolve` of commands/shared/bulk.ts (default: the id as typed).
+ */
+export interface OneNoun {
+  noun: { one: string; many: string };
+  label(entity: unknown): string | undefined;
+  /** `--json [fields]` of the entity. @throws UserError (exit 2) for an unknown field */
+  format(flags: FormatFlags): OutputFormat;
+  /** Prints the entity as it is now on stdout. */
+  print(ctx: Context, format: OutputFormat, entity: unknown): Promise<void>;
+}

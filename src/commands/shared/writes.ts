@@ -19,29 +19,36 @@ import type { ChunkRunner } from '../../bulk/execute.js';
 import type { JournalArgs, Outcome } from '../../bulk/journal.js';
 import type { Entity, EntityPort } from '../../bulk/port.js';
 import type { VersionOf } from '../../bulk/undo-actions.js';
-import type { EntityView } from './entity-view.js';
+import type { EntityView, OneNoun } from './entity-view.js';
 import { viewPort } from './view-port.js';
 
 /** How a noun's entities are written one at a time, and taken back by `sitectl undo`. */
 export interface WriteSpec {
-  view: EntityView<unknown>;
+  /** The noun's view; a noun without a list to query (a multi-service booking) gives its OneNoun and a `port`. */
+  view: EntityView<unknown> | OneNoun;
   /** The command words that list the noun (`staff list`), for hints. */
   list: string;
-  /** The port writes plan over (default: the view's, commands/shared/view-port.ts). */
+  /** The port writes plan over (default: the view's, commands/shared/view-port.ts; required for a OneNoun). */
   port?(api: ApiClient): EntityPort;
   /** What tells whether an entity changed since a change (default: its revision). */
   version?: VersionOf;
   /**
    * Sends updates: each item's own change (`changeOf`) at the revision it was planned at; `seen` receives each
-   * updated entity as the platform answered (what the single form prints).
+   * updated entity as the platform answered (what the single form prints). Undefined: the noun's fields are not
+   * updated through this table (bookings, groups, orders change by their own verbs).
    */
-  patch(api: ApiClient, changeOf: (id: string) => ChangeSet, seen?: Map<string, unknown>): ChunkRunner['send'];
+  patch?(api: ApiClient, changeOf: (id: string) => ChangeSet, seen?: Map<string, unknown>): ChunkRunner['send'];
   /** Items per update request (default 1). */
   patchChunk?: number;
   /** Creates one entity from its body. @returns the entity as the platform answered */
   create(api: ApiClient, body: Record<string, unknown>, signal?: AbortSignal): Promise<Entity>;
-  /** How what a create made is taken back: a delete (or, for plans, an archive: `done`). */
-  remove: { send(api: ApiClient): ChunkRunner['send']; chunkSize: number; done?: Outcome };
+  /**
+   * How what a create made is taken back: a delete (or, for plans, an archive: `done`; for bookings and
+   * multi-service bookings, a cancel: `verb` names the undo's action in the history, `taken` tells an entity that
+   * is taken back already, where the default is one that no longer exists). Undefined: a create of this noun
+   * cannot be undone (an order bought), and `sitectl undo` lists it as such.
+   */
+  remove?: { send(api: ApiClient): ChunkRunner['send']; chunkSize: number; done?: Outcome; verb?: string; taken?(entity: Entity): boolean };
   /**
    * How a deleted entity is made again from its before-image (the create body), and what that does not restore
    * (said before the undo runs). Undefined: a delete of this noun cannot be undone.
@@ -51,7 +58,9 @@ export interface WriteSpec {
 
 /** The port of a noun's writes. */
 export function writePort(spec: WriteSpec, api: ApiClient): EntityPort {
-  return spec.port?.(api) ?? viewPort(api, spec.view);
+  if (spec.port) return spec.port(api);
+  if (!('query' in spec.view)) throw new TypeError(`the writes of ${spec.view.noun.many} name no port`);
+  return viewPort(api, spec.view);
 }
 
 /** The version the change left on `entity` (its revision, or the noun's stand-in). */
@@ -124,6 +133,7 @@ export function createCall<Op extends Operation>(op: Op, request: (body: Record<
  */
 export function writeUpdate(spec: WriteSpec, api: ApiClient, change: ChangeSet, args: JournalArgs): { port: EntityPort; action: EntityAction; seen: Map<string, unknown> } {
   const seen = new Map<string, unknown>();
+  if (!spec.patch) throw new TypeError(`${spec.view.noun.many} are not updated through the writes table`);
   const action = updateAction({ change, args, chunkSize: spec.patchChunk ?? 1, send: spec.patch(api, () => change, seen) });
   return { port: writePort(spec, api), action: action as unknown as EntityAction, seen };
 }

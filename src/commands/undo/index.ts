@@ -67,6 +67,7 @@ const OPPOSITE: Record<string, Record<string, string>> = {
 /** Why a kind of change cannot be undone, in words. */
 function cannot(entity: string, action: string): string {
   if (entity === 'bookings') return `a booking ${action === 'cancel' ? 'canceled' : action === 'decline' ? 'declined' : `${action}ed`} cannot be taken back on the platform`;
+  if (entity === 'orders' && action === 'create') return "an order bought has no way back on the platform ('orders cancel' ends it; that is not undone either)";
   if (entity === 'orders' && ['cancel', 'mark-paid', 'markAsPaid', 'postpone'].includes(action)) return `an order's ${action} has no way back on the platform`;
   if (entity === 'members' && action === 'clear-contact') return "sitectl does not set a member's cleared contact lists back (the journal keeps them)";
   if (entity === 'members' && ['delete', 'disconnect'].includes(action)) return `a member's ${action} loses data the platform does not give back`;
@@ -244,6 +245,8 @@ const WRITES: Record<string, () => Promise<WriteSpec>> = {
   'staff members': async () => (await import('../staff/shared/writes.js')).STAFF_WRITES,
   members: async () => (await import('../members/shared/writes.js')).MEMBER_WRITES,
   'booking policies': async () => (await import('../services/shared/policy-writes.js')).POLICY_WRITES,
+  bookings: async () => (await import('../bookings/shared/writes.js')).BOOKING_WRITES,
+  'multi-service bookings': async () => (await import('../msb/shared/engine.js')).GROUP_WRITES,
 };
 
 /**
@@ -256,7 +259,7 @@ async function writeInverse(spec: WriteSpec, action: string, state: JournalState
   const api = await ctx.api();
   const { view } = spec;
   const port = writePort(spec, api);
-  if (action === 'update') {
+  if (action === 'update' && spec.patch) {
     const patches = new Map<string, ChangeSet>();
     const expect = new Map<string, string | undefined>();
     for (const { result, planned } of done(state, ['updated'])) {
@@ -270,11 +273,21 @@ async function writeInverse(spec: WriteSpec, action: string, state: JournalState
     const action = patchAction({ patches, expect, send, chunkSize: spec.patchChunk ?? 1, args: { ids: [...patches.keys()] }, version: spec.version });
     return { view, port, action, ids: [...patches.keys()] };
   }
-  if (action === 'clone' || action === 'create') {
+  const remove = spec.remove;
+  if ((action === 'clone' || action === 'create') && remove) {
     const created = done(state, ['created']).filter((d) => d.result.createdId);
     const expect = new Map(created.map((d) => [d.result.createdId!, d.result.revision]));
-    const action = undoCreateAction({ expect, send: spec.remove.send(api), chunkSize: spec.remove.chunkSize, args: { ids: [...expect.keys()] }, version: spec.version, done: spec.remove.done });
-    const archived = spec.remove.done === 'archived';
+    const action = undoCreateAction({
+      expect,
+      send: remove.send(api),
+      chunkSize: remove.chunkSize,
+      args: { ids: [...expect.keys()] },
+      version: spec.version,
+      done: remove.done,
+      name: remove.verb,
+      taken: remove.taken,
+    });
+    const archived = remove.done === 'archived';
     return {
       view,
       port,

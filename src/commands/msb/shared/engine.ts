@@ -6,7 +6,8 @@
  * changes it. Every action reads the group again when it is sent ({@link readingSender}) and sends each booking at
  * the revision the plan saw; a group changed since is refused and settled as a conflict, never acted on.
  *
- * Undo (commands/undo): `msb add` and `msb remove` are undone by the opposite verb over the same bookings; the
+ * Undo (commands/undo): `msb add` and `msb remove` are undone by the opposite verb over the same bookings, and
+ * `msb create` (the group's entry in the writes table, {@link GROUP_WRITES}) by cancelling the group it made; the
  * other group verbs cannot be undone.
  */
 import type { ApiClient } from '../../../api/client.js';
@@ -19,6 +20,7 @@ import { type Entity, type EntityPort, readWithRetries } from '../../../bulk/por
 import type { Context } from '../../../context.js';
 import type { FormatFlags, OutputFormat } from '../../../core/output.js';
 import type { OneNoun } from '../../shared/bulk.js';
+import type { WriteSpec } from '../../shared/writes.js';
 import { groupFormat, infosOf, printGroup } from './group.js';
 
 /** A group as the engine sees it: its id, its bookings' revisions as one, and the group as read (whole). */
@@ -274,3 +276,34 @@ export function groupRun(spec: GroupVerbSpec, api: ApiClient, args: JournalArgs)
   });
   return { port: port as unknown as EntityPort, action: action as unknown as EntityAction };
 }
+
+/**
+ * Multi-service bookings in the writes table (commands/shared/writes.ts): `msb create` is a journaled one-item
+ * create (the create request as its body; the group's id and revision, its bookings' revisions, in the journal),
+ * and `sitectl undo` takes it back by cancelling the whole group, if none of its bookings changed since and no
+ * booking was added or removed. The policy windows are lifted (`ignoreCancellationPolicy`) only when a booking's
+ * policy would refuse the cancel (its allowed actions, read when the undo is sent), as for a booking's create.
+ */
+export const GROUP_WRITES: WriteSpec = {
+  view: GROUP_NOUN,
+  list: 'bookings list',
+  port: (api) => groupPort(api) as unknown as EntityPort,
+  async create(api, body, signal) {
+    const { multiServiceBooking } = await calls.createMultiServiceBooking(api, { ...body, returnFullEntity: true } as never, { signal });
+    const group = { ...multiServiceBooking, id: multiServiceBooking.id ?? '' };
+    return { id: group.id, revision: groupRevision(group), group } satisfies GroupEntity;
+  },
+  remove: {
+    verb: 'cancel',
+    done: GROUP_VERBS.cancel.done,
+    chunkSize: 1,
+    taken: (e) => every((e as GroupEntity).group, 'CANCELED'),
+    send: (api) =>
+      readingSender(groupPort(api), async (e, _item, signal) => {
+        const { fetchBooking } = await import('../../bookings/shared/read.js');
+        let ignorePolicy = false;
+        for (const id of memberIds(e.group)) if ((await fetchBooking(api, id, signal)).allowedActions?.cancel === false) ignorePolicy = true;
+        await GROUP_VERBS.cancel.send(api, e.group, ignorePolicy ? { ignorePolicy } : {}, signal);
+      }),
+  },
+};

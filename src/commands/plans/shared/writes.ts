@@ -8,11 +8,12 @@
  */
 import { planOps } from '../../../api/plans.js';
 import { eachSender } from '../../../bulk/actions.js';
+import type { EntityView } from '../../shared/entity-view.js';
 import { viewPort } from '../../shared/view-port.js';
 import { createCall, patchSender, updatedDateVersion, type WriteSpec } from '../../shared/writes.js';
 import { PLAN_VIEW } from './view.js';
 
-const view = PLAN_VIEW as WriteSpec['view'];
+const view = PLAN_VIEW as EntityView<unknown>;
 
 export const PLAN_WRITES: WriteSpec = {
   view,

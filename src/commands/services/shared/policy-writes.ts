@@ -32,7 +32,7 @@ function recreateBody(before: Record<string, unknown>): Record<string, unknown> 
   return rest;
 }
 
-export const POLICY_WRITES: WriteSpec = {
+export const POLICY_WRITES: WriteSpec & Required<Pick<WriteSpec, 'remove'>> = {
   view: POLICY_VIEW as EntityView<unknown>,
   list: 'services booking-policies list',
   patch: (api, changeOf, seen) =>

@@ -12,7 +12,7 @@ import { STAFF_VIEW } from './view.js';
 const ops = staffMembersFamily.operations;
 const FIELDS = ['RESOURCE_DETAILS', 'ASSOCIATED_IDENTITY_STATUS'];
 
-export const STAFF_WRITES: WriteSpec = {
+export const STAFF_WRITES: WriteSpec & Required<Pick<WriteSpec, 'remove'>> = {
   view: STAFF_VIEW as WriteSpec['view'],
   list: 'staff list',
   patch: (api, changeOf, seen) =>
