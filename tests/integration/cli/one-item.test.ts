@@ -111,6 +111,8 @@ async function moreRows(plans: Array<{ id: string; public?: boolean; primary?: b
   const service: string = svc.id;
   const unlinked = plans.find((p) => !(svc.payment?.pricingPlanIds ?? []).includes(p.id))!.id;
   const [member] = await ids('members', 'APPROVED');
+  // The last approved member: the rows before block, delete or disconnect the first ones.
+  const buyer = (await ids('members', 'APPROVED')).pop()!;
   const phoned = json(await cli(['members', 'list', '--all', '--json', 'id,contact'])).find((m: { id: string; contact?: { phones?: string[] } }) => m.id !== member && m.contact?.phones?.length).id;
   const policy = json(await cli(['services', 'booking-policies', 'list', '--json', 'id,bookingPolicy'])).find((p: { bookingPolicy: { default?: boolean } }) => !p.bookingPolicy.default).id;
   const row = (entity: string, action: string, destructive: boolean, argv: string[], again = true, setup?: string[]): Row => ({ entity, action, destructive, argv, again, setup });
@@ -137,6 +139,9 @@ async function moreRows(plans: Array<{ id: string; public?: boolean; primary?: b
     row('bookings', 'fields', false, ['bookings', 'fields', single, '--namespace', '@one/test', '--data', `{"n":${Date.now()}}`]),
     // Asked again, no plan is primary: said so, nothing changed (not an "already" of the plan).
     row('plans', 'clear-primary', false, ['plans', 'clear-primary'], false, ['plans', 'primary', primary!.id]),
+    // Creates the undo table lists as cannot be undone: an order bought.
+    row('orders', 'create', false, ['checkout', 'offline', primary!.id, '--member', buyer], false),
+    row('orders', 'create', false, ['checkout', 'online', primary!.id, '--member', buyer], false),
   ];
 }
 
@@ -233,6 +238,50 @@ async function writeTable(): Promise<WriteRow[]> {
     { entity: 'staff members', action: 'delete', destructive: true, setup: newStaff, argv: (id) => ['staff', 'delete', id], read: getField(['staff'], 'name') },
     { entity: 'booking policies', action: 'delete', destructive: true, setup: newPolicy, argv: (id) => [...P, 'delete', id], read: policyField('name') },
   ];
+  // A booking and a group are taken back by a cancel: "gone" is cancelled. Each run books slots of its own.
+  // Booked without a staff member (any free one is taken), and the haircuts share their stylists: the starts are
+  // 3 hours apart or more, so no booking of the table takes the staff member another one counted on.
+  const used: number[] = [];
+  const starts = async (service: string, n: number) => {
+    const out: { startDate: string }[] = [];
+    while (out.length < n) {
+      const slot = await freeSlot(service);
+      const at = Date.parse(slot.startDate);
+      if (used.every((u) => Math.abs(u - at) >= 3 * 3_600_000)) {
+        out.push(slot);
+        used.push(at);
+      }
+    }
+    return out;
+  };
+  const slots = await starts(SINGLE, 3);
+  const [women, men] = [await starts("Women's Haircut", 3), await starts("Men's Haircut", 3)];
+  const pairs = women.map((w, i) => [w, men[i]!]);
+  const statuses = async (id: string, noun: 'bookings' | 'msb'): Promise<unknown> => {
+    const r = await cli([noun, 'get', id, '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const all: string[] = noun === 'bookings' ? [JSON.parse(r.stdout).status] : JSON.parse(r.stdout).bookings.map((b: { booking: { status: string } }) => b.booking.status);
+    return all.every((x) => x === 'CANCELED') ? GONE : all;
+  };
+  rows.push(
+    {
+      entity: 'bookings',
+      action: 'create',
+      argv: () => ['bookings', 'create', '--service', SINGLE, '--start', slots.shift()!.startDate, '--email', 'undo-create@example.com'],
+      read: (id) => statuses(id, 'bookings'),
+      edit: (id) => ['bookings', 'confirm', id],
+    },
+    {
+      entity: 'multi-service bookings',
+      action: 'create',
+      argv: () => {
+        const [a, b] = pairs.shift()!;
+        return ['msb', 'create', '--type', 'separate', '--booking', `Women's Haircut@${a!.startDate}`, '--booking', `Men's Haircut@${b!.startDate}`, '--email', 'undo-group@example.com'];
+      },
+      read: (id) => statuses(id, 'msb'),
+      edit: (id) => ['msb', 'confirm', id],
+    },
+  );
   for (const r of rows) if (r.setup) r.id = await r.setup();
   return rows;
 }
