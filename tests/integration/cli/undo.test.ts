@@ -220,6 +220,65 @@ describe('history and undo', () => {
     }
   });
 
+  it('cancels a booking or a group a create made (exit 0), inside a cancellation window too; lists a checkout as cannot be undone (exit 1)', async () => {
+    const slots = async (service: string) => json(await cli(['availability', service, '--days', '14', '--bookable', '--json'])).map((e: { slot: { startDate: string } }) => e.slot.startDate) as string[];
+    const status = async (id: string) => json(await cli(['bookings', 'get', id, '--json', 'status,allowedActions']));
+    const undoLast = async (name: string) => {
+      const [change] = json(await cli(['history', '--json', 'short,entity,action']));
+      const undo = await cli(['undo', '--last', '--yes']);
+      expect(undo.code, `${name}: ${undo.stderr}`).toBe(0);
+      const [back] = json(await cli(['history', '--json', 'short,entity,action,undone']));
+      expect(back, name).toMatchObject({ entity: change.entity, action: 'cancel', undone: `(undoes ${change.short})` });
+      return change;
+    };
+
+    // A single booking: journaled as a create, taken back by a cancel.
+    const [at] = (await slots('Private Yoga Session')).slice(-1);
+    const made = await cli(['bookings', 'create', '--service', 'Private Yoga Session', '--start', at!, '--email', 'undo-create@example.com']);
+    expect(made.code, made.stderr).toBe(0);
+    const id = made.stdout.trim();
+    expect(json(await cli(['history', '--json', 'entity,action,changed']))[0]).toMatchObject({ entity: 'bookings', action: 'create', changed: 1 });
+    await undoLast('bookings create');
+    expect((await status(id)).status).toBe('CANCELED');
+
+    // Inside its service's cancellation window (where `bookings cancel` needs --ignore-policy): cancelled all the same.
+    const rows = json(await cli(['bookings', 'list', '--all', '--with', 'actions', '--json', 'bookedEntity,allowedActions,multiServiceBookingInfo']));
+    const inside = rows.find((b: { allowedActions?: { cancel?: boolean }; multiServiceBookingInfo?: unknown; bookedEntity?: { slot?: { serviceId?: string } } }) => b.allowedActions?.cancel === false && !b.multiServiceBookingInfo && b.bookedEntity?.slot?.serviceId);
+    expect(inside, 'the demo data has a booking inside its cancellation window').toBeTruthy();
+    const service = inside.bookedEntity.slot.serviceId;
+    const [soon] = await slots(service);
+    const late = await cli(['bookings', 'create', '--service', service, '--start', soon!, '--email', 'undo-late@example.com']);
+    expect(late.code, late.stderr).toBe(0);
+    const lateId = late.stdout.trim();
+    expect((await status(lateId)).allowedActions?.cancel, 'booked inside the window').toBe(false);
+    await undoLast('bookings create inside the window');
+    expect((await status(lateId)).status).toBe('CANCELED');
+
+    // A group: every booking of it cancelled.
+    const [a, b] = [(await slots("Women's Haircut")).slice(-1)[0]!, (await slots("Men's Haircut")).slice(-8)[0]!];
+    const group = await cli(['msb', 'create', '--type', 'separate', '--booking', `Women's Haircut@${a}`, '--booking', `Men's Haircut@${b}`, '--email', 'undo-group@example.com']);
+    expect(group.code, group.stderr).toBe(0);
+    expect(json(await cli(['history', '--json', 'entity,action,changed']))[0]).toMatchObject({ entity: 'multi-service bookings', action: 'create', changed: 1 });
+    await undoLast('msb create');
+    const statuses = json(await cli(['msb', 'get', group.stdout.trim(), '--json'])).bookings.map((x: { booking: { status: string } }) => x.booking.status);
+    expect(statuses).toEqual(['CANCELED', 'CANCELED']);
+
+    // An order bought: in the history, not undone.
+    const plan = json(await cli(['plans', 'list', '--json', 'id,public,archived'])).find((p: { public?: boolean; archived?: boolean }) => p.public !== false && !p.archived).id;
+    const buyer = json(await cli(['members', 'list', '--status', 'APPROVED', '--all', '--json', 'id'])).pop().id;
+    for (const verb of ['offline', 'online']) {
+      const order = await cli(['checkout', verb, plan, '--member', buyer]);
+      expect(order.code, order.stderr).toBe(0);
+      const [change] = json(await cli(['history', '--json', 'short,entity,action,changed,command']));
+      expect(change, verb).toMatchObject({ entity: 'orders', action: 'create', changed: 1 });
+      expect(change.command).toContain(`checkout ${verb}`);
+      const undo = await cli(['undo', '--last', '--yes']);
+      expect(undo.code, `${verb}: ${undo.stderr}`).toBe(1);
+      expect(undo.stderr).toMatch(/^error: nothing to undo in change \w+ \(orders create\): an order bought has no way back on the platform/);
+      expect(json(await cli(['orders', 'get', order.stdout.trim(), '--json', 'status'])).status).not.toBe('CANCELED');
+    }
+  });
+
   it('skips a reschedule whose former slot was taken since (exit 3), and one changed since', async () => {
     const SINGLE = 'Private Yoga Session';
     const slots = json(await cli(['availability', SINGLE, '--days', '14', '--bookable', '--json'])).map((e: { slot: { startDate: string; resource?: { id: string } } }) => e.slot);
