@@ -468,12 +468,20 @@ export function createAction<E extends Entity>(opts: {
   };
 }
 
+/** A bulk create call's answer for one body: the new entity's id and version, or the platform's refusal of it. */
+export type CreateAnswer = { id: string; revision?: string | null } | { error: string; code?: string };
+
 /**
  * Creates one entity per planned body (`bodies`, keyed by item id: a single `create` is a one-item plan of it, and
- * `sitectl undo` of a delete re-creates each deleted entity from its before-image), one call each, never repeated
- * automatically (maxAttempts 1). Each body is journaled as the item's `after`; each result carries the new id
- * (`createdId`) and the version the create left (`revision`), which is what an undo of the create checks.
- * A refusal (4xx) is the item's (failed, with the platform's code); a transient failure fails it as sent.
+ * `sitectl undo` of a delete re-creates each deleted entity from its before-image), one call each, or with
+ * `createMany` up to its `chunkSize` bodies per request through a bulk create call (`bookings create --file`);
+ * never repeated automatically (maxAttempts 1). Each body is journaled as the item's `after`, and with `intent`
+ * what each create intends as a `sending` line on disk before its request goes (as createAction's copies), so an
+ * item sent without a recorded result is known as possibly created, not taken for one never sent. Each result
+ * carries the new id (`createdId`) and the version the create left (`revision`), which is what an undo of the
+ * create checks. A refusal (4xx, or a bulk reply's per-item error) is the item's (failed, with the platform's
+ * code); a bulk request refused as a whole for invalid items is split per item (splitViolations); a transient
+ * failure fails the item (or the chunk) as sent.
  */
 export function bodiesCreateAction(opts: {
   /** The journal's action name (`create`). */
@@ -482,10 +490,21 @@ export function bodiesCreateAction(opts: {
   bodies: ReadonlyMap<string, Record<string, unknown>>;
   /** A label of each item for the preview (default: the body's `name`). */
   label?(body: Record<string, unknown>): string | undefined;
-  /** Creates one entity from its body; resolves with its id and the version it left. */
-  create(body: Record<string, unknown>, signal?: AbortSignal): Promise<{ id: string; revision?: string | null }>;
+  /** Creates one entity from its body; resolves with its id and the version it left (required without `createMany`). */
+  create?(body: Record<string, unknown>, signal?: AbortSignal): Promise<{ id: string; revision?: string | null }>;
+  /**
+   * Creates up to `chunkSize` bodies in one request (a bulk create call): one answer per body, in the bodies'
+   * order, the new entity's id and version or the platform's refusal of that body. Used instead of `create`.
+   */
+  createMany?: { chunkSize: number; create(bodies: Record<string, unknown>[], signal?: AbortSignal): Promise<CreateAnswer[]> };
+  /** What the create of a body intends, journaled before it is sent (ChunkRunner.intent). */
+  intent?(body: Record<string, unknown>): unknown;
   args: JournalArgs;
 }): EntityAction {
+  const bodyOf = (id: string) => opts.bodies.get(id) ?? {};
+  const many = opts.createMany;
+  const one = opts.create;
+  if (!many && !one) throw new TypeError('bodiesCreateAction needs create or createMany');
   const labelOf = opts.label ?? ((b: Record<string, unknown>) => (typeof b.name === 'string' ? b.name : undefined));
   return {
     name: opts.name,
@@ -493,7 +512,7 @@ export function bodiesCreateAction(opts: {
     title: opts.title,
     args: opts.args,
     columns: [],
-    chunkSize: 1,
+    chunkSize: many?.chunkSize ?? 1,
     maxAttempts: 1,
     items: {
       kind: 'planned',
@@ -501,11 +520,28 @@ export function bodiesCreateAction(opts: {
     },
     runner: () => ({
       done: 'created',
+      ...(opts.intent ? { intent: (item: WorkItem) => opts.intent!(bodyOf(item.id)) } : {}),
       async send(chunk, info) {
+        if (many) {
+          let answers: CreateAnswer[];
+          try {
+            answers = await many.create(chunk.map((item) => bodyOf(item.id)), info.signal);
+          } catch (err) {
+            const split = splitViolations(err, chunk);
+            if (split) return split;
+            throw err;
+          }
+          return chunk.map((item, i): SentOutcome => {
+            const a = answers[i];
+            if (!a) return { id: item.id, status: 'refused', error: 'no answer for this item in the reply' };
+            if ('error' in a) return { id: item.id, status: 'refused', error: a.error, code: a.code };
+            return { id: item.id, status: 'done', createdId: a.id, revision: a.revision ?? undefined };
+          });
+        }
         const out: SentOutcome[] = [];
         for (const item of chunk) {
           try {
-            const created = await opts.create(opts.bodies.get(item.id) ?? {}, info.signal);
+            const created = await one!(bodyOf(item.id), info.signal);
             out.push({ id: item.id, status: 'done', createdId: created.id, revision: created.revision ?? undefined });
           } catch (err) {
             if (isRetryable(err) || info.signal?.aborted) throw err;

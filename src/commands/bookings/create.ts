@@ -2,7 +2,7 @@
  * `sitectl bookings create`: one booking from flags (`--service S --start WHEN [--staff ID] [--participants N]`
  * and contact flags; a course is booked whole, without `--start`), or many from `--file` (a booking object, an
  * array of them, or NDJSON, one per line; each a booking or `{booking, flowControlSettings, ...}`) through the
- * bulk create call, 40 per request, each reported on its own (docs/wire.md §16).
+ * bulk create call, 40 per request, each reported on its own (docs/wire.md §16), journaled as one change.
  *
  * Everything is checked before the first booking is made: flags, times, the file (each booking against the
  * request schema of the family table) and the output format. Creates are not repeated automatically (a
@@ -10,8 +10,8 @@
  */
 import type { Command } from 'commander';
 import { looseObject, safeParse } from 'zod/mini';
-import { bookingOps, bookings } from '../../api/bookings.js';
-import { bookingInputs, type BookingCreate, MAX_BULK_CREATE } from '../../api/schemas/booking.js';
+import { bookingOps } from '../../api/bookings.js';
+import { bookingInputs, type BookingCreate } from '../../api/schemas/booking.js';
 import type { Context } from '../../context.js';
 import { PartialFailureError, UserError } from '../../core/errors.js';
 import { parseCount } from '../../core/numbers.js';
@@ -79,7 +79,8 @@ export function register(parent: Command, ctx: Context): void {
 /**
  * Creates the booking (flags) or bookings (`--file`). A single booking is a journaled one-item create
  * (commands/shared/writes.ts: in `sitectl history`, cancelled by `sitectl undo` if unchanged since); the bookings
- * of a file are not journaled yet. Piped, a single booking prints its id; many print one
+ * of a file are one journaled change of one item per booking (listed once, each booking it created cancelled by
+ * `sitectl undo` if unchanged since). Piped, a single booking prints its id; many print one
  * row per booking (`{index, id, status}` or `{index, error}`) through the exporter: NDJSON when piped, a table on
  * a terminal, `--csv [fields]`, or with `--json [fields]` the object `{results, total, created, failed}`.
  * @throws UserError (exit 2) for bad flags, times or file; (exit 1) for an unknown service; PartialFailureError
@@ -207,17 +208,16 @@ async function createMany(opts: CreateOptions, ctx: Context): Promise<void> {
   // More than one booking is a change to many: it asks first (--yes off a terminal), as every bulk verb does.
   const scope = infos.length > 1 ? 'many' : 'one';
   await confirmChange(ctx, opts, REVERSIBLE, scope, `Create ${infos.length} booking${infos.length === 1 ? '' : 's'} from ${opts.file}?`, `creating ${infos.length} bookings from ${opts.file}`);
-  const api = await ctx.api();
-  const results: CreateResult[] = [];
-  for (let at = 0; at < infos.length; at += MAX_BULK_CREATE) {
-    const chunk = infos.slice(at, at + MAX_BULK_CREATE);
-    const reply = await bookings.bulkCreateBooking(api, { createBookingsInfo: chunk as never, returnFullEntity: true }, { signal: ctx.signal });
-    for (const r of reply.results) {
-      const index = at + r.itemMetadata.originalIndex + 1;
-      if (r.itemMetadata.success) results.push({ index, id: r.item?.id ?? r.itemMetadata.id ?? undefined, status: r.item?.status ?? undefined });
-      else results.push({ index, error: `${r.itemMetadata.error?.code ?? 'FAILED'}: ${r.itemMetadata.error?.description ?? ''}`.trim() });
-    }
-  }
+  // One journaled change of one item per booking, 40 per request through the bulk create call: in `sitectl
+  // history`, each booking created cancelled by `sitectl undo` if unchanged since.
+  const [{ runCreateMany }, { BOOKING_WRITES }] = await Promise.all([import('../shared/bulk.js'), import('./shared/writes.js')]);
+  const bodies = new Map(infos.map((info, i) => [`line-${i + 1}`, info as Record<string, unknown>]));
+  const { results: outcomes, created } = await runCreateMany(ctx, BOOKING_WRITES, bodies, (b) => BOOKING_VIEW.label(b.booking as never) || undefined);
+  const results = outcomes.map((r, i): CreateResult => {
+    const index = i + 1;
+    if (r.outcome === 'created') return { index, id: r.createdId, status: (created.get(r.createdId ?? '') as BookingRow | undefined)?.status ?? undefined };
+    return { index, error: r.error ?? r.outcome };
+  });
   const failed = results.filter((r) => r.error);
   const envelope = { key: 'results', extra: { total: results.length, created: results.length - failed.length, failed: failed.length } };
   await printRecords(ctx.io, format, results, RESULT_COLUMNS, { now: ctx.now(), envelope });

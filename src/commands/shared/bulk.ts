@@ -15,7 +15,7 @@ import { oneLine } from '../../core/text.js';
 import type { EntityAction } from '../../bulk/actions.js';
 import { changeOne, createOne } from '../../bulk/one.js';
 import type { ChangeSet, FieldDiff } from '../../bulk/changes.js';
-import { type BulkProgress, isRetryable } from '../../bulk/execute.js';
+import { type BulkProgress, isRetryable, type ItemResult } from '../../bulk/execute.js';
 import { defaultJournalDir, type JournalState, type RunOrigin } from '../../bulk/journal.js';
 import { pruneHistory } from '../../bulk/history.js';
 import { rmSync } from 'node:fs';
@@ -29,7 +29,7 @@ import { asksFirst, confirmChange, requireConfirmable, REVERSIBLE, type VerbRule
 import { filterOf, formatOf, idOf, type EntityView, type OneNoun } from './entity-view.js';
 
 export type { OneNoun } from './entity-view.js';
-import { writeCreate, writeUpdate, type WriteSpec } from './writes.js';
+import { writeCreate, writeCreateMany, writeUpdate, type WriteSpec } from './writes.js';
 
 /** What a run's messages need of its noun: how it is named (`{one: 'service', many: 'services'}`). */
 export type Named = Pick<EntityView<unknown>, 'noun'>;
@@ -582,6 +582,55 @@ export async function runCreateOne(ctx: Context, spec: WriteSpec, body: Record<s
     `it may have been created all the same: '${ctx.bin} ${spec.list}' shows it`,
     ExitCode.Failure,
   );
+}
+
+/** What {@link runCreateMany} came to: each item's result in the order of the bodies, and each entity created. */
+export interface CreateManyResult {
+  results: ItemResult[];
+  created: ReadonlyMap<string, Entity>;
+}
+
+/**
+ * The create of many entities of a noun from `bodies` (keyed by item id; `bookings create --file`) through its
+ * bulk create call (commands/shared/writes.ts writeCreateMany): planned, executed chunk by chunk and journaled as
+ * one change, each create's intent on disk before it is sent, so `sitectl history` lists it once and `sitectl
+ * undo` takes back what it created (each only if unchanged since). The command asks first (the 'many' scope of
+ * its rule) before it reads anything; this runs without a further question. A run in which nothing was created
+ * and every item was refused (a 4xx) leaves no change in the history.
+ * @returns every item's result (created with `createdId`, or failed with the platform's reason) and the entities
+ * @throws CancelError (130) on Ctrl-C; whatever the journal's creation throws
+ */
+export async function runCreateMany(
+  ctx: Context,
+  spec: WriteSpec,
+  bodies: ReadonlyMap<string, Record<string, unknown>>,
+  label?: (body: Record<string, unknown>) => string | undefined,
+): Promise<CreateManyResult> {
+  const api = await ctx.api();
+  const { port, action, created } = writeCreateMany(spec, api, bodies, label);
+  const result = await runBulk(
+    port,
+    action,
+    {
+      dryRun: false,
+      concurrency: 1,
+      previewLimit: 1,
+      signal: ctx.signal,
+      env: ctx.env,
+      now: ctx.now(),
+      // Not resumed: a create is made again where it failed, or taken back by `sitectl undo`.
+      resumeCommand: () => '',
+      origin: await runOrigin(ctx),
+    },
+    { confirm: async () => true },
+  );
+  if (result.kind !== 'done') throw new TypeError(`a create of many came to '${result.kind}'`);
+  const byId = new Map(result.results.map((r) => [r.id, r]));
+  const results = [...bodies.keys()].map((id): ItemResult => byId.get(id) ?? { id, outcome: 'failed', error: 'no result was recorded' });
+  const made = results.filter((r) => r.outcome === 'created').length;
+  if (made === 0 && results.every((r) => r.permanent)) rmSync(result.journal, { force: true });
+  else keepHistory(ctx, {}, result.journal, made < results.length);
+  return { results, created };
 }
 
 /** What {@link runUpdateOne} needs: the noun's writes, the one item, its change, how the verb speaks. */

@@ -43,6 +43,17 @@ export interface WriteSpec {
   /** Creates one entity from its body. @returns the entity as the platform answered */
   create(api: ApiClient, body: Record<string, unknown>, signal?: AbortSignal): Promise<Entity>;
   /**
+   * Creates many bodies per request through the noun's bulk create call (`bookings create --file`), up to
+   * `chunkSize` each: one answer per body, in order, the entity as the platform answered or its refusal
+   * (`{error, code}`). `intent` is what the create of a body is journaled as intending before it is sent.
+   * Undefined: the noun has no create of many.
+   */
+  createMany?: {
+    chunkSize: number;
+    create(api: ApiClient, bodies: Record<string, unknown>[], signal?: AbortSignal): Promise<(Entity | { error: string; code?: string })[]>;
+    intent?(body: Record<string, unknown>): unknown;
+  };
+  /**
    * How what a create made is taken back: a delete (or, for plans, an archive: `done`; for bookings and
    * multi-service bookings, a cancel: `verb` names the undo's action in the history, `taken` tells an entity that
    * is taken back already, where the default is one that no longer exists). Undefined: a create of this noun
@@ -171,6 +182,44 @@ export function writeCreate(
     },
   });
   return { port: writePort(spec, api), action, created: () => created, refusal: () => refusal };
+}
+
+/**
+ * The create of many entities from `bodies` (keyed by item id, in the order given) through the noun's bulk create
+ * call (WriteSpec.createMany): the port and a planned create of every body (bulk/actions.ts bodiesCreateAction,
+ * journaled as a `create` of the noun, so `sitectl history` lists it and `sitectl undo` takes back what it made),
+ * and each entity the platform answered, by its new id.
+ * @throws TypeError when the noun has no create of many
+ */
+export function writeCreateMany(
+  spec: WriteSpec,
+  api: ApiClient,
+  bodies: ReadonlyMap<string, Record<string, unknown>>,
+  label?: (body: Record<string, unknown>) => string | undefined,
+): { port: EntityPort; action: EntityAction; created: ReadonlyMap<string, Entity> } {
+  const many = spec.createMany;
+  if (!many) throw new TypeError(`${spec.view.noun.many} have no create of many`);
+  const created = new Map<string, Entity>();
+  const action = bodiesCreateAction({
+    name: 'create',
+    title: 'Creating',
+    bodies,
+    label,
+    args: {},
+    intent: many.intent,
+    createMany: {
+      chunkSize: many.chunkSize,
+      async create(chunk, signal) {
+        const answers = await many.create(api, chunk, signal);
+        return answers.map((a) => {
+          if ('error' in a) return a;
+          created.set(a.id, a);
+          return { id: a.id, revision: versionOf(spec, a) };
+        });
+      },
+    },
+  });
+  return { port: writePort(spec, api), action, created };
 }
 
 /** Re-creates each deleted entity of `bodies` (keyed by its old id) from its before-image (`sitectl undo` of a delete). */

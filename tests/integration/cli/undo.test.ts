@@ -4,6 +4,9 @@
  * changes that cannot be undone listed (exit 1), deletes re-created, clones removed, members unblocked, and
  * `--no-history` keeping no record.
  */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCliSandbox, runInProcess, startTestEmulator, type CliSandbox, type InProcessOptions, type TestEmulator } from '../../helpers/index.js';
 
@@ -277,6 +280,56 @@ describe('history and undo', () => {
       expect(undo.stderr).toMatch(/^error: nothing to undo in change \w+ \(orders create\): an order bought has no way back on the platform/);
       expect(json(await cli(['orders', 'get', order.stdout.trim(), '--json', 'status'])).status).not.toBe('CANCELED');
     }
+  });
+
+  it('journals bookings create --file as one change: history lists it once, undo cancels each booking it created (a refused line: exit 3, only the created undone)', async () => {
+    const service = json(await cli(['services', 'list', '--where', 'name=Swedish Massage', '--json', 'id']))[0].id;
+    const open = json(await cli(['availability', service, '--days', '14', '--bookable', '--json'])).map((e: { slot: { startDate: string; resource?: { id: string } } }) => e.slot);
+    const seen = new Set<string>();
+    const free = open.filter((s: { startDate: string; resource?: { id: string } }) => !seen.has(s.startDate) && seen.add(s.startDate)).slice(-6);
+    expect(free.length, 'six free Swedish Massage slots at distinct times').toBe(6);
+    const dir = mkdtempSync(join(tmpdir(), 'undo-file-'));
+    const file = join(dir, 'many.ndjson');
+    const line = (s: { startDate: string; resource?: { id: string } }, n: number) =>
+      JSON.stringify({ bookedEntity: { slot: { serviceId: service, startDate: s.startDate, resource: { id: s.resource!.id } } }, contactDetails: { firstName: 'File', email: `undo-file-${n}@example.com` } });
+    const statuses = async (ids: string[]) => Promise.all(ids.map(async (id) => json(await cli(['bookings', 'get', id, '--json', 'status'])).status));
+
+    // Three bookings: created, one change of three in the history, each cancelled by the undo.
+    writeFileSync(file, [0, 1, 2].map((i) => line(free[i], i)).join('\n') + '\n');
+    const made = await cli(['bookings', 'create', '--file', file, '--yes']);
+    expect(made.code, made.stderr).toBe(0);
+    const rows = made.stdout.trimEnd().split('\n').map((l) => JSON.parse(l));
+    expect(rows.map((r: { index: number; status: string }) => [r.index, r.status])).toEqual([[1, 'CREATED'], [2, 'CREATED'], [3, 'CREATED']]);
+    const ids = rows.map((r: { id: string }) => r.id);
+    const history = json(await cli(['history', '--json', 'short,entity,action,changed,failed,command']));
+    expect(history[0]).toMatchObject({ entity: 'bookings', action: 'create', changed: 3, failed: 0 });
+    expect(history[0].command).toContain('bookings create --file');
+    expect(history[1]?.command ?? '').not.toContain('bookings create --file');
+    const undo = await cli(['undo', '--last', '--yes']);
+    expect(undo.code, undo.stderr).toBe(0);
+    expect(await statuses(ids)).toEqual(['CANCELED', 'CANCELED', 'CANCELED']);
+    expect(json(await cli(['history', '--json', 'entity,action,changed,undone']))[0]).toMatchObject({ entity: 'bookings', action: 'cancel', changed: 3, undone: `(undoes ${history[0].short})` });
+
+    // A refused line (its slot taken by the first line): exit 3; the change records two, and its undo cancels those two only.
+    writeFileSync(file, [line(free[3], 3), line(free[4], 4), line(free[3], 5)].join('\n') + '\n');
+    const partly = await cli(['bookings', 'create', '--file', file, '--yes']);
+    expect(partly.code, partly.stderr).toBe(3);
+    const partRows = partly.stdout.trimEnd().split('\n').map((l) => JSON.parse(l));
+    expect(partRows[2]).toMatchObject({ index: 3, error: expect.stringMatching(/SLOT_NOT_AVAILABLE/) });
+    const [change] = json(await cli(['history', '--json', 'short,entity,action,changed,failed']));
+    expect(change).toMatchObject({ entity: 'bookings', action: 'create', changed: 2, failed: 1 });
+    const undoPart = await cli(['undo', '--last', '--yes']);
+    expect(undoPart.code, undoPart.stderr).toBe(0);
+    expect(await statuses([partRows[0].id, partRows[1].id])).toEqual(['CANCELED', 'CANCELED']);
+    expect(json(await cli(['history', '--json', 'action,changed,undone']))[0]).toMatchObject({ action: 'cancel', changed: 2, undone: `(undoes ${change.short})` });
+
+    // Every line refused (its slot booked by the run before): nothing was created, so nothing is added to the history.
+    writeFileSync(file, line(free[5], 6) + '\n');
+    expect((await cli(['bookings', 'create', '--file', file, '--yes'])).code).toBe(0);
+    const before = json(await cli(['history', '--json', 'id'])).length;
+    const none = await cli(['bookings', 'create', '--file', file, '--yes']);
+    expect(none.code, none.stderr).toBe(3);
+    expect(json(await cli(['history', '--json', 'id'])).length).toBe(before);
   });
 
   it('skips a reschedule whose former slot was taken since (exit 3), and one changed since', async () => {
