@@ -11,9 +11,9 @@
  * - create (services create and clone, plans, staff, members, booking policies; an undo that re-created items):
  *   what was created removed, if unchanged since: deleted, except a plan, which the platform cannot delete:
  *   archived (said so).
- * - bookings create (one booking), msb create: the booking, or every booking of the group, cancelled if unchanged
- *   since (the revision the create left); the service's cancellation policy is lifted only where it would refuse
- *   the cancel (commands/bookings/shared/writes.ts, msb/shared/engine.ts GROUP_WRITES).
+ * - bookings create (one booking, or each booking of a --file), msb create: the booking, or every booking of the
+ *   group, cancelled if unchanged since (the revision the create left); the service's cancellation policy is
+ *   lifted only where it would refuse the cancel (commands/bookings/shared/writes.ts, msb/shared/engine.ts GROUP_WRITES).
  * - delete of services, staff members, booking policies: each created again from its before-image (a new id, said
  *   so; references to the old id, such as bookings, are not restored).
  * - services apply and clone --to-site, on each site they changed (one change of several sites, bulk/history.ts):
@@ -95,12 +95,13 @@ export function register(program: Command, ctx: Context): void {
         '',
         'Undone: updates of services, plans, members, staff and booking policies (fields set back, unless changed',
         'since); creates of those and services clone (deleted, unless changed since; a plan is archived); bookings',
-        'create and msb create (cancelled, unless changed since; inside a cancellation window too); services,',
-        'staff and booking policies delete (re-created with new ids); services apply and clone --to-site (on every',
-        'site they changed); members block/approve and mute/unmute, orders pause/resume, msb add/remove, staff',
-        'connect (disconnected), bookings reschedule (moved back if the former slot is free), bookings participants,',
-        'staff hours set, services slug set, members slug, services locations set, services pricing-plans',
-        'add/remove, bookings fields (the former data), services booking-policies set-default (the former default).',
+        'create (one, or each of a --file) and msb create (cancelled, unless changed since; inside a cancellation',
+        'window too); services, staff and booking policies delete (re-created with new ids); services apply and',
+        'clone --to-site (on every site they changed); members block/approve and mute/unmute, orders pause/resume,',
+        'msb add/remove, staff connect (disconnected), bookings reschedule (moved back if the former slot is free),',
+        'bookings participants, staff hours set, services slug set, members slug, services locations set, services',
+        'pricing-plans add/remove, bookings fields (the former data), services booking-policies set-default (the',
+        'former default).',
         'Not undoable: bookings confirm/decline/cancel, msb confirm/decline/pending/cancel/reschedule,',
         'orders cancel/mark-paid/postpone, checkout online/offline (an order bought), members',
         'delete/disconnect/clear-contact, staff disconnect, plans actions.',

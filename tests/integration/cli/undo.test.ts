@@ -4,7 +4,7 @@
  * changes that cannot be undone listed (exit 1), deletes re-created, clones removed, members unblocked, and
  * `--no-history` keeping no record.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -305,6 +305,16 @@ describe('history and undo', () => {
     expect(history[0]).toMatchObject({ entity: 'bookings', action: 'create', changed: 3, failed: 0 });
     expect(history[0].command).toContain('bookings create --file');
     expect(history[1]?.command ?? '').not.toContain('bookings create --file');
+    // Each booking's intent is on disk before its request goes: a `sending` line ahead of its result.
+    const [{ journal }] = json(await cli(['history', '--json', 'journal']));
+    const lines = readFileSync(journal, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l));
+    for (const n of [1, 2, 3]) {
+      const sending = lines.findIndex((l: { kind: string; id: string }) => l.kind === 'sending' && l.id === `line-${n}`);
+      const result = lines.findIndex((l: { kind: string; id: string }) => l.kind === 'result' && l.id === `line-${n}`);
+      expect(sending, `line ${n}`).toBeGreaterThan(-1);
+      expect(result, `line ${n}`).toBeGreaterThan(sending);
+      expect(lines[sending].intended).toMatchObject({ contactDetails: { email: `undo-file-${n - 1}@example.com` } });
+    }
     const undo = await cli(['undo', '--last', '--yes']);
     expect(undo.code, undo.stderr).toBe(0);
     expect(await statuses(ids)).toEqual(['CANCELED', 'CANCELED', 'CANCELED']);

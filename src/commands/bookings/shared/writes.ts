@@ -1,8 +1,9 @@
 /**
  * Bookings in the writes table (commands/shared/writes.ts): a single `bookings create` is a journaled one-item
  * create (the request `{booking, flowControlSettings?}` as its body; the new id and the revision it left in the
- * journal), `bookings create --file` a journaled create of one item per booking through the bulk create call, and `sitectl undo` takes it back by cancelling the booking, if it still has that revision. The undo's
- * plan reads what the platform allows the booking (its allowed actions): only when the service's booking policy
+ * journal), `bookings create --file` one journaled change of one item per booking through the bulk create call
+ * (createMany, each booking's intent journaled before it is sent), and `sitectl undo` takes each back by
+ * cancelling the booking, if it still has the revision the create left. The undo's plan reads what the platform allows the booking (its allowed actions): only when the service's booking policy
  * would refuse the cancel (inside the cancellation window) is it sent with the policy lifted
  * (`ignoreCancellationPolicy`), since the booking being taken back is one sitectl made, not a customer's.
  * Bookings are not updated through this table (their verbs do: reschedule, participants, fields).
