@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CancelError } from '../../../src/core/errors.js';
-import { answering, runInProcess, startTestEmulator, type CliResult, type InProcessOptions, type TestEmulator } from '../../helpers/index.js';
+import { answering, runInProcess, slotPicker, startTestEmulator, type CliResult, type InProcessOptions, type TestEmulator } from '../../helpers/index.js';
 import { expectError } from '../../helpers/expect-error.js';
 import { lastEventSeq } from '../bulk/support.js';
 
@@ -25,20 +25,8 @@ const cli = (args: string[], opts: InProcessOptions = {}) => runInProcess(args, 
 const json = (r: CliResult): any => JSON.parse(r.stdout);
 const DAY = 86_400_000;
 
-const taken = new Set<string>();
-/** A bookable slot of the service (as the availability command prints it), not used by another test. */
-async function freeSlot(service: string): Promise<{ startDate: string; resource?: { id: string } }> {
-  const r = await cli(['availability', service, '--days', '14', '--bookable', '--json']);
-  expect(r.code, r.stderr).toBe(0);
-  for (const e of json(r)) {
-    const key = `${e.slot.resource?.id}|${e.slot.startDate}`;
-    if (!taken.has(key)) {
-      taken.add(key);
-      return e.slot;
-    }
-  }
-  throw new Error(`no free slot of ${service}`);
-}
+/** Bookable slots of the services, each not used by another test. */
+const { freeSlot, taken } = slotPicker((args) => cli(args));
 
 describe('availability', () => {
   it('lists slots of a service named by its name, TSV when piped, JSON entries with --json', async () => {

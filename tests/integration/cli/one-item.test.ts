@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bookingKeys } from '../../../src/commands/bookings/shared/transitions.js';
 import { uiActions } from '../../../src/commands/shared/ui-actions.js';
 import { createContext } from '../../../src/context.js';
-import { cliEnv, createCliSandbox, runInProcess, startTestEmulator, type CliResult, type CliSandbox, type InProcessOptions, type TestEmulator } from '../../helpers/index.js';
+import { cliEnv, createCliSandbox, runInProcess, slotPicker, startTestEmulator, type CliResult, type CliSandbox, type InProcessOptions, type TestEmulator } from '../../helpers/index.js';
 import { lastEventSeq } from '../bulk/support.js';
 
 let emu: TestEmulator;
@@ -62,21 +62,11 @@ interface Row {
   setup?: string[];
 }
 
-const taken = new Set<string>();
 /** An appointment of the demo data that no other row changes. */
 const SINGLE = 'Private Yoga Session';
 
-/** A bookable slot of `service` no earlier call of this file took. */
-async function freeSlot(service: string): Promise<{ startDate: string; resource?: { id: string } }> {
-  for (const e of json(await cli(['availability', service, '--days', '14', '--bookable', '--json']))) {
-    const key = `${e.slot.resource?.id}|${e.slot.startDate}`;
-    if (!taken.has(key)) {
-      taken.add(key);
-      return e.slot;
-    }
-  }
-  throw new Error(`no free slot of ${service}`);
-}
+/** Bookable slots no earlier call of this file took. */
+const { freeSlot } = slotPicker((args) => cli(args));
 
 /** A new multi-service booking of two appointments at free slots of their own (`--type separate`; CREATED). */
 async function newGroup(): Promise<string> {

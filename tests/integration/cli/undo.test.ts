@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCliSandbox, runInProcess, startTestEmulator, type CliSandbox, type InProcessOptions, type TestEmulator } from '../../helpers/index.js';
+import { createCliSandbox, runInProcess, slotPicker, startTestEmulator, type CliSandbox, type InProcessOptions, type TestEmulator } from '../../helpers/index.js';
 
 let emu: TestEmulator;
 let sandbox: CliSandbox;
@@ -137,17 +137,7 @@ describe('history and undo', () => {
 
   it('each verb of the one engine is undone by its inverse (exit 0), or listed as cannot be undone (exit 1)', async () => {
     const SINGLE = 'Private Yoga Session';
-    const taken = new Set<string>();
-    const freeSlot = async (service: string): Promise<{ startDate: string; resource?: { id: string } }> => {
-      for (const e of json(await cli(['availability', service, '--days', '14', '--bookable', '--json']))) {
-        const key = `${e.slot.resource?.id}|${e.slot.startDate}`;
-        if (!taken.has(key)) {
-          taken.add(key);
-          return e.slot;
-        }
-      }
-      throw new Error(`no free slot of ${service}`);
-    };
+    const { freeSlot } = slotPicker((args) => cli(args));
     const book = async (service: string) => {
       const slot = await freeSlot(service);
       const made = await cli(['bookings', 'create', '--service', service, '--start', slot.startDate, '--email', 'undo@example.com']);
