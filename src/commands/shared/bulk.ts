@@ -459,8 +459,10 @@ export async function runOneVerb(ctx: Context, run: OneVerbRun): Promise<void> {
       if (format.kind === 'json' || format.kind === 'ndjson') await printValue(ctx.io, format, one.result.value(id));
       return;
     }
-    if ('print' in view) await view.print(ctx, format, entity);
-    else await printRecord(ctx.io, format, entity, { rows: view.rows(entity), columns: view.columns, now: ctx.now() });
+    if ('print' in view) return view.print(ctx, format, entity);
+    // On a terminal, names for ids (a service's staff), as `get` shows them; piped output keeps the ids.
+    if (format.kind === 'table' && ctx.io.isStdoutTTY) await view.prepare?.(api, [entity], ctx.signal);
+    await printRecord(ctx.io, format, entity, { rows: view.rows(entity), columns: view.columns, now: ctx.now() });
   };
   switch (r.kind) {
     case 'dry-run': {
