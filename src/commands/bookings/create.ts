@@ -133,7 +133,7 @@ export async function run(opts: CreateOptions, ctx: Context): Promise<void> {
     ...(opts.confirmed ? { status: 'CONFIRMED' as const } : {}),
   };
   // A one-item create through the engine: journaled, so `sitectl history` lists it and `sitectl undo` cancels it.
-  const [{ runCreateOne }, { BOOKING_WRITES }] = await Promise.all([import('../shared/bulk.js'), import('./shared/writes.js')]);
+  const [{ runCreateOne }, { BOOKING_WRITES }] = await Promise.all([import('../shared/one.js'), import('./shared/writes.js')]);
   const body = { booking, ...(opts.skipAvailability ? { flowControlSettings: { skipAvailabilityValidation: true } } : {}) };
   const created = (await runCreateOne(ctx, BOOKING_WRITES, body, oneLine(service.name ?? service.id))) as BookingRow;
   success(ctx.io, `Booked ${created.id}: ${oneLine(service.name ?? '')}, ${created.status}${created.doubleBooked ? ' (double-booked)' : ''}`);
@@ -210,7 +210,7 @@ async function createMany(opts: CreateOptions, ctx: Context): Promise<void> {
   await confirmChange(ctx, opts, REVERSIBLE, scope, `Create ${infos.length} booking${infos.length === 1 ? '' : 's'} from ${opts.file}?`, `creating ${infos.length} bookings from ${opts.file}`);
   // One journaled change of one item per booking, 40 per request through the bulk create call: in `sitectl
   // history`, each booking created cancelled by `sitectl undo` if unchanged since.
-  const [{ runCreateMany }, { BOOKING_WRITES }] = await Promise.all([import('../shared/bulk.js'), import('./shared/writes.js')]);
+  const [{ runCreateMany }, { BOOKING_WRITES }] = await Promise.all([import('../shared/one.js'), import('./shared/writes.js')]);
   const bodies = new Map(infos.map((info, i) => [`line-${i + 1}`, info as Record<string, unknown>]));
   const { results: outcomes, created } = await runCreateMany(ctx, BOOKING_WRITES, bodies, (b) => BOOKING_VIEW.label(b.booking as never) || undefined);
   const results = outcomes.map((r, i): CreateResult => {

@@ -60,7 +60,7 @@ export async function run(opts: FieldsOptions, ctx: Context): Promise<void> {
   const forbidden = findForbiddenKey(data);
   if (forbidden) throw new UserError(`the data: "${forbidden}" is not an allowed field name`);
   const value = { namespace, data: data as Record<string, unknown> };
-  const [{ runOneVerb }, { valueSteps }, { FIELDS_VERB }] = await Promise.all([import('../shared/bulk.js'), import('../shared/values.js'), import('./shared/values.js')]);
+  const [{ runOneVerb }, { valueSteps }, { FIELDS_VERB }] = await Promise.all([import('../shared/one.js'), import('../shared/values.js'), import('./shared/values.js')]);
   const item = valueSteps(FIELDS_VERB, (api) => idOf(ctx, api, BOOKING_VIEW, opts.id), () => value);
   const id = item.id;
   await runOneVerb(ctx, {

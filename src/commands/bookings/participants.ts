@@ -35,7 +35,7 @@ export function register(parent: Command, ctx: Context): void {
 }
 
 /**
- * Sets the number as a one-item plan of the bulk engine (commands/shared/bulk.ts runOneVerb): says so when it is
+ * Sets the number as a one-item plan of the bulk engine (commands/shared/one.ts runOneVerb): says so when it is
  * the number already (nothing sent), journals the former number, so `sitectl undo` sets it back.
  * @throws UserError (exit 2) for a bad number; (exit 1) for an appointment or when the platform refuses it (409 no
  *   room, stale revision); NotFoundError (exit 1)
@@ -43,7 +43,7 @@ export function register(parent: Command, ctx: Context): void {
 export async function run(opts: ParticipantsOptions, ctx: Context): Promise<void> {
   const n = parseCount(opts.count, 'participants', 1, 1000);
   if (opts.revision !== undefined && !/^\d+$/.test(opts.revision)) throw new UserError(`--revision must be a whole number such as 3, got '${opts.revision}'`);
-  const { runOneVerb } = await import('../shared/bulk.js');
+  const { runOneVerb } = await import('../shared/one.js');
   let id = opts.id;
   const people = `${n} participant${n === 1 ? '' : 's'}`;
   await runOneVerb(ctx, {

@@ -45,7 +45,7 @@ export function register(parent: Command, ctx: Context): void {
 }
 
 /**
- * Moves the booking as a one-item plan of the bulk engine (commands/shared/bulk.ts runOneVerb): journaled with its
+ * Moves the booking as a one-item plan of the bulk engine (commands/shared/one.ts runOneVerb): journaled with its
  * former slot, so `sitectl history` lists it and `sitectl undo` moves it back if that slot is still free.
  * @throws UserError (exit 2) for a bad time, zone or revision; (exit 1) for a course or a grouped booking (the
  *   hint names `msb reschedule`), or when the platform refuses the move (409 SLOT_NOT_AVAILABLE /
@@ -54,7 +54,7 @@ export function register(parent: Command, ctx: Context): void {
 export async function run(opts: RescheduleOptions, ctx: Context): Promise<void> {
   const tz = tzFlag(opts.tz);
   if (opts.revision !== undefined && !/^\d+$/.test(opts.revision)) throw new UserError(`--revision must be a whole number such as 3, got '${opts.revision}'`);
-  const { runOneVerb } = await import('../shared/bulk.js');
+  const { runOneVerb } = await import('../shared/one.js');
   let id = opts.id;
   let options: RescheduleMoves = { moves: {} };
   await runOneVerb(ctx, {

@@ -39,7 +39,7 @@ export function buyVerb<F>(spec: BuySpec<F>) {
     const { api, plan, memberId, couponCode, startDate } = await checkoutInput(ctx, opts.plan, opts, true);
     const input = { planId: plan.id, memberId: memberId!, ...(couponCode ? { couponCode } : {}), ...(startDate ? { startDate } : {}) };
     // A one-item create through the engine: journaled, so `sitectl history` lists it (an order is not undone).
-    const { runCreateOne } = await import('../shared/bulk.js');
+    const { runCreateOne } = await import('../shared/one.js');
     const writes: WriteSpec = { view: ORDER_VIEW as EntityView<unknown>, list: 'orders list', create: async (_api, body, signal) => (await spec.create(api, body as typeof input, opts, signal ?? ctx.signal)) as Entity };
     const order = (await runCreateOne(ctx, writes, input, oneLine(plan.name ?? plan.id))) as Order;
     success(ctx.io, `Created ${spec.verb} order ${order.id} of plan "${oneLine(plan.name ?? plan.id)}" for member ${memberId}: ${order.status}, payment ${order.lastPaymentStatus}`);

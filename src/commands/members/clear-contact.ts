@@ -79,7 +79,7 @@ export function clearContactRun(api: ApiClient, id: string, lists: readonly List
 export async function run(opts: ClearOptions, ctx: Context): Promise<void> {
   const lists = (['phones', 'emails', 'addresses'] as const).filter((l) => opts[l]);
   if (lists.length === 0) throw new UserError('which lists?', 'pass --phones, --emails and/or --addresses');
-  const { runOneVerb } = await import('../shared/bulk.js');
+  const { runOneVerb } = await import('../shared/one.js');
   let id = opts.id;
   await runOneVerb(ctx, {
     view: MEMBER_VIEW as EntityView<unknown>,

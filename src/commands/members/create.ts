@@ -45,7 +45,7 @@ export async function run(opts: CreateOptions, ctx: Context): Promise<void> {
   if (member.loginEmail === undefined) throw new UserError('a new member needs --email (or a --file with loginEmail)', `e.g. ${ctx.bin} members create --email ada@example.com --first-name Ada`);
   checkMember(memberInputs().MemberCreate, member);
   // A one-item create through the engine: journaled, so `sitectl history` lists it and `sitectl undo` deletes it.
-  const [{ runCreateOne }, { MEMBER_WRITES }] = await Promise.all([import('../shared/bulk.js'), import('./shared/writes.js')]);
+  const [{ runCreateOne }, { MEMBER_WRITES }] = await Promise.all([import('../shared/one.js'), import('./shared/writes.js')]);
   const created = (await runCreateOne(ctx, MEMBER_WRITES, member as MemberCreate as Record<string, unknown>, String(member.loginEmail))) as Member;
   success(ctx.io, `Created member ${created.id} (${created.loginEmail ?? ''}, slug ${created.profile?.slug ?? '?'})`);
   if (format.kind === 'table' && !ctx.io.isStdoutTTY) {

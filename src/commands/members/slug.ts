@@ -41,7 +41,7 @@ export async function run(opts: FormatFlags & { id: string; slug: string }, ctx:
   if (opts.slug.length > MEMBER_SLUG_MAX || !MEMBER_SLUG.test(opts.slug)) {
     throw new UserError(`slug '${opts.slug}' is not valid`, `use 1-${MEMBER_SLUG_MAX} lowercase letters, digits and hyphens, not starting or ending with a hyphen`);
   }
-  const [{ runOneVerb }, { valueSteps }, { MEMBER_SLUG_VERB }] = await Promise.all([import('../shared/bulk.js'), import('../shared/values.js'), import('./shared/values.js')]);
+  const [{ runOneVerb }, { valueSteps }, { MEMBER_SLUG_VERB }] = await Promise.all([import('../shared/one.js'), import('../shared/values.js'), import('./shared/values.js')]);
   const value = valueSteps(MEMBER_SLUG_VERB, (api) => idOf(ctx, api, MEMBER_VIEW, opts.id), () => opts.slug);
   const id = value.id;
   await runOneVerb(ctx, {

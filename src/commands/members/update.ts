@@ -41,7 +41,7 @@ export async function run(opts: UpdateOptions, ctx: Context): Promise<void> {
   if (Object.keys(change).length === 0) throw new UserError('nothing to change', 'pass a field flag such as --last-name, --phone or --public (or --file)');
   checkMember(memberInputs().MemberPatch, { ...change, id: opts.id });
   // A one-item plan: `contact` and `profile` fields are merged one by one by the platform, so they are the paths.
-  const [{ runUpdateOne }, { changeOfFields }, { MEMBER_WRITES }] = await Promise.all([import('../shared/bulk.js'), import('../shared/writes.js'), import('./shared/writes.js')]);
+  const [{ runUpdateOne }, { changeOfFields }, { MEMBER_WRITES }] = await Promise.all([import('../shared/one.js'), import('../shared/writes.js'), import('./shared/writes.js')]);
   await runUpdateOne(ctx, {
     spec: MEMBER_WRITES,
     given: opts.id,

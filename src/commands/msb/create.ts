@@ -115,7 +115,7 @@ export async function run(opts: CreateOptions, ctx: Context): Promise<void> {
     });
   });
   // A one-item create through the engine: journaled, so `sitectl history` lists it and `sitectl undo` cancels it.
-  const [{ runCreateOne }, { GROUP_WRITES }] = await Promise.all([import('../shared/bulk.js'), import('./shared/engine.js')]);
+  const [{ runCreateOne }, { GROUP_WRITES }] = await Promise.all([import('../shared/one.js'), import('./shared/engine.js')]);
   const body = { bookings, multiServiceBookingType: type, returnFullEntity: true, ...(opts.skipAvailability ? { flowControlSettings: { skipAvailabilityValidation: true } } : {}) };
   const { group: multiServiceBooking } = (await runCreateOne(ctx, GROUP_WRITES, body, `${bookings.length} bookings`)) as GroupEntity;
   success(ctx.io, `Created multi-service booking ${multiServiceBooking.id} with ${bookings.length} bookings`);

@@ -31,7 +31,7 @@ interface GroupCli {
 }
 
 /**
- * `msb VERB ID`: a group verb as a one-item plan of the bulk engine (commands/shared/bulk.ts runOneVerb): the group
+ * `msb VERB ID`: a group verb as a one-item plan of the bulk engine (commands/shared/one.ts runOneVerb): the group
  * is read first (an unknown id is the platform's 404), then planned (already as asked: nothing sent; refused by
  * its state: exit 1 naming what to do instead), confirmed by the verb's rule (cancel and decline ask first), sent
  * at the bookings' revisions, journaled (so in `sitectl history`) and printed as it is now.
@@ -40,7 +40,7 @@ interface GroupCli {
  */
 function groupVerb(spec: GroupVerbSpec, cli: GroupCli, prepare?: (ctx: Context, api: ApiClient, group: MultiServiceBooking & { id: string }, o: Record<string, unknown>, extra: string[]) => Promise<GroupOptions>) {
   const run = async (given: string, extra: string[], o: FormatFlags & { yes?: boolean } & Record<string, unknown>, ctx: Context): Promise<void> => {
-    const { runOneVerb } = await import('../shared/bulk.js');
+    const { runOneVerb } = await import('../shared/one.js');
     let options: GroupOptions = {};
     let id = given;
     const Done = `${spec.done[0]!.toUpperCase()}${spec.done.slice(1)}`;

@@ -34,7 +34,7 @@ export async function run(ctx: Context): Promise<void> {
     notice(ctx.io, 'No plan is primary; nothing changed');
     return;
   }
-  const { runOneVerb } = await import('../shared/bulk.js');
+  const { runOneVerb } = await import('../shared/one.js');
   const label = (p: Plan) => `Plan ${p.id} (${oneLine(p.name ?? '')})`;
   await runOneVerb(ctx, {
     view: PLAN_VIEW as EntityView<unknown>,

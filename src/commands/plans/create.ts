@@ -35,7 +35,7 @@ export async function run(opts: PlanFlags & FormatFlags, ctx: Context): Promise<
   if (opts.name === undefined) throw new UserError('a new plan needs --name', `e.g. ${ctx.bin} plans create --name "Gold" --price 49 --every "1 MONTH"`);
   const plan = { ...fieldsOf(opts), name: opts.name, pricing: pricingOf(opts), ...(opts.hidden ? { public: false } : {}) };
   // A one-item create through the engine: journaled, so `sitectl history` lists it and `sitectl undo` archives it.
-  const [{ runCreateOne }, { PLAN_WRITES }] = await Promise.all([import('../shared/bulk.js'), import('./shared/writes.js')]);
+  const [{ runCreateOne }, { PLAN_WRITES }] = await Promise.all([import('../shared/one.js'), import('./shared/writes.js')]);
   const created = (await runCreateOne(ctx, PLAN_WRITES, plan, opts.name)) as Plan;
   success(ctx.io, `Created plan ${created.id} (${oneLine(created.name ?? '')})`);
   if (format.kind === 'table' && !ctx.io.isStdoutTTY) {

@@ -34,7 +34,7 @@ export async function run(opts: PlanFlags & FormatFlags & { plan: string }, ctx:
   formatOf(ctx, PLAN_VIEW, opts);
   const fields = fieldsOf(opts);
   if (!hasPricing(opts) && Object.keys(fields).length === 0) throw new UserError('nothing to change', 'give the fields to change, e.g. --price 55 or --description "..."');
-  const [{ runUpdateOne }, { changeOfFields }, { PLAN_WRITES }] = await Promise.all([import('../shared/bulk.js'), import('../shared/writes.js'), import('./shared/writes.js')]);
+  const [{ runUpdateOne }, { changeOfFields }, { PLAN_WRITES }] = await Promise.all([import('../shared/one.js'), import('../shared/writes.js'), import('./shared/writes.js')]);
   // The plan is read first: an archived one is refused, and a new pricing keeps its model unless one is given.
   let current: Plan | undefined;
   let change: ChangeSet = { sets: [], mask: [] };

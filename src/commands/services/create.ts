@@ -68,7 +68,7 @@ export async function run(opts: CreateOptions, ctx: Context): Promise<void> {
   const format = formatOf(ctx, SERVICE_VIEW, opts);
   const service = await buildService(opts, ctx);
   // A one-item create through the engine: journaled, so `sitectl history` lists it and `sitectl undo` deletes it.
-  const [{ runCreateOne }, { SERVICE_WRITES }] = await Promise.all([import('../shared/bulk.js'), import('./shared/writes.js')]);
+  const [{ runCreateOne }, { SERVICE_WRITES }] = await Promise.all([import('../shared/one.js'), import('./shared/writes.js')]);
   const created = (await runCreateOne(ctx, SERVICE_WRITES, service as Record<string, unknown>, service.name ?? undefined)) as Service;
   success(ctx.io, `Created service ${created.id} (${oneLine(created.name ?? '')})`);
   if (format.kind === 'table' && !ctx.io.isStdoutTTY) {

@@ -84,7 +84,7 @@ export async function run(opts: LocationsOptions, ctx: Context): Promise<void> {
   }
   const rule = locationsRule(action);
   const removed = action ? { action, ...(opts.moveToBusiness ? { moveToLocationOptions: { newLocation: { type: 'BUSINESS' as const, business: { id: opts.moveToBusiness } } } } : {}) } : undefined;
-  const [{ runOneVerb }, { valueSteps }, { LOCATIONS_VERB }] = await Promise.all([import('../shared/bulk.js'), import('../shared/values.js'), import('./shared/values.js')]);
+  const [{ runOneVerb }, { valueSteps }, { LOCATIONS_VERB }] = await Promise.all([import('../shared/one.js'), import('../shared/values.js'), import('./shared/values.js')]);
   const value = valueSteps(LOCATIONS_VERB, (api) => idOf(ctx, api, SERVICE_VIEW, opts.id), () => ({ locations, ...(removed ? { removed } : {}) }));
   const id = value.id;
   await runOneVerb(ctx, {

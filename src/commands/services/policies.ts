@@ -142,7 +142,7 @@ export async function runCreate(opts: PolicyFlags, ctx: Context): Promise<void> 
   resolveFormat(opts, fieldsChecker(POLICY_FIELDS));
   if (opts.name === undefined) throw new UserError('a new booking policy needs --name', `e.g. ${ctx.bin} services booking-policies create --name 'Strict' --cancel-until 1440`);
   const fields = policyFieldsOf(opts) as { name: string };
-  const { runCreateOne } = await import('../shared/bulk.js');
+  const { runCreateOne } = await import('../shared/one.js');
   const bookingPolicy = (await runCreateOne(ctx, POLICY_WRITES, fields, fields.name)) as BookingPolicy & { id: string };
   success(ctx.io, `Created ${label(bookingPolicy)}`);
   await show(ctx, opts, bookingPolicy, bookingPolicy.id);
@@ -156,7 +156,7 @@ export async function runUpdate(opts: PolicyFlags & { policy: string }, ctx: Con
   resolveFormat(opts, fieldsChecker(POLICY_FIELDS));
   const fields = policyFieldsOf(opts);
   if (Object.keys(fields).length === 0) throw new UserError('nothing to change', 'give the rules to change, e.g. --cancel-until 1440 or --max-participants 2');
-  const { runUpdateOne } = await import('../shared/bulk.js');
+  const { runUpdateOne } = await import('../shared/one.js');
   await runUpdateOne(ctx, {
     spec: POLICY_WRITES,
     given: opts.policy,
@@ -175,7 +175,7 @@ export async function runUpdate(opts: PolicyFlags & { policy: string }, ctx: Con
  */
 export async function runDelete(opts: FormatFlags & { policy: string; yes?: boolean }, ctx: Context): Promise<void> {
   let entry: PolicyEntry | undefined;
-  const { runOneVerb } = await import('../shared/bulk.js');
+  const { runOneVerb } = await import('../shared/one.js');
   await runOneVerb(ctx, {
     view: POLICY_VIEW as EntityView<unknown>,
     title: 'Deleting',
@@ -220,7 +220,7 @@ const POLICY_DELETE: DeleteSpec<unknown> = {
  */
 export async function runSetDefault(opts: FormatFlags & { policy: string }, ctx: Context): Promise<void> {
   resolveFormat(opts, fieldsChecker(POLICY_FIELDS));
-  const [{ runOneVerb }, { valueSteps }, { DEFAULT_POLICY_VERB }] = await Promise.all([import('../shared/bulk.js'), import('../shared/values.js'), import('./shared/values.js')]);
+  const [{ runOneVerb }, { valueSteps }, { DEFAULT_POLICY_VERB }] = await Promise.all([import('../shared/one.js'), import('../shared/values.js'), import('./shared/values.js')]);
   let former: (BookingPolicy & { id: string }) | undefined;
   // The policy named, and the default it takes over from (journaled, so an undo makes that one the default again).
   const find = async (api: ApiClient): Promise<string> => {

@@ -57,7 +57,7 @@ async function checkPlanIds(ctx: Context, ids: readonly string[]): Promise<void>
  * @throws UserError (exit 2) for a plan id `add` does not know; NotFoundError (exit 1) for an unknown service
  */
 export async function run(opts: PricingPlansOptions, ctx: Context): Promise<void> {
-  const [{ runOneVerb }, { valueSteps }, { PLANS_VERB }] = await Promise.all([import('../shared/bulk.js'), import('../shared/values.js'), import('./shared/values.js')]);
+  const [{ runOneVerb }, { valueSteps }, { PLANS_VERB }] = await Promise.all([import('../shared/one.js'), import('../shared/values.js'), import('./shared/values.js')]);
   // The service named, and (to add) the plans checked to exist, before anything is read.
   const find = async (api: ApiClient): Promise<string> => {
     const id = await idOf(ctx, api, SERVICE_VIEW, opts.id);

@@ -46,7 +46,7 @@ export function register(parent: Command, ctx: Context): void {
  *   platform refuses the slug (SLUG_CONTAINS_ILLEGAL_CHARACTERS, SLUG_ALREADY_EXISTS)
  */
 export async function runSet(opts: FormatFlags & { id: string; slug: string }, ctx: Context): Promise<void> {
-  const [{ runOneVerb }, { valueSteps }, { SLUG_VERB }] = await Promise.all([import('../shared/bulk.js'), import('../shared/values.js'), import('./shared/values.js')]);
+  const [{ runOneVerb }, { valueSteps }, { SLUG_VERB }] = await Promise.all([import('../shared/one.js'), import('../shared/values.js'), import('./shared/values.js')]);
   const value = valueSteps(SLUG_VERB, (api) => idOf(ctx, api, SERVICE_VIEW, opts.id), () => opts.slug);
   const id = value.id;
   const slugOf = (s: Service) => ({ slug: s.mainSlug, service: s });

@@ -15,8 +15,8 @@ import { SERVICE_VIEW } from './shared/view.js';
 
 /** The bulk engine and --set parsing, loaded when the verb runs (not when `services list` starts). */
 async function engine() {
-  const [changes, flow, wiring] = await Promise.all([import('../../bulk/changes.js'), import('../shared/bulk.js'), import('./shared/bulk.js')]);
-  return { ...changes, ...flow, ...wiring };
+  const [changes, flow, one, wiring] = await Promise.all([import('../../bulk/changes.js'), import('../shared/bulk.js'), import('../shared/one.js'), import('./shared/bulk.js')]);
+  return { ...changes, ...flow, ...one, ...wiring };
 }
 
 export interface UpdateOptions extends BulkFlags, SelectionFlags {

@@ -72,7 +72,7 @@ export function deleteVerb<E>(spec: DeleteSpec<E>): Verb<DeleteOptions> {
     const form = chooseForm(opts, `pass a ${one} id, or --filter JSON, --where, --ids or --ids-file`);
     const options = spec.options?.(opts) ?? {};
     const args = (extra: JournalArgs): JournalArgs => ({ ...extra, ...(Object.keys(options).length ? { options } : {}) });
-    const { resumeJournal, runBulkVerb, runOneVerb, selectionFromFlags } = await import('./bulk.js');
+    const [{ resumeJournal, runBulkVerb, selectionFromFlags }, { runOneVerb }] = await Promise.all([import('./bulk.js'), import('./one.js')]);
     if (form === 'one') {
       return runOneVerb(ctx, {
         resumable: true,

@@ -52,11 +52,11 @@ export function transitionVerb<E extends { id: string; revision?: string | null 
   const view = spec.view as EntityView<unknown>;
   const { one, many } = view.noun;
 
-  /** The single form: a one-item plan, said as one item (commands/shared/bulk.ts runOneVerb). */
+  /** The single form: a one-item plan, said as one item (commands/shared/one.ts runOneVerb). */
   async function single(given: string, opts: TransitionOptions, ctx: Context): Promise<void> {
     if (opts.revision !== undefined && !/^\d+$/.test(opts.revision)) throw new UserError(`--revision must be a whole number such as 3, got '${opts.revision}'`);
     const options = spec.options?.(opts) ?? {};
-    const { runOneVerb } = await import('./bulk.js');
+    const { runOneVerb } = await import('./one.js');
     await runOneVerb(ctx, {
       resumable: true,
       view,

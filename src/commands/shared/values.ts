@@ -2,7 +2,7 @@
  * Verbs that give one item a value (docs/architecture.md "Bulk runs, the journal, history and undo"): `services
  * slug set`, `members slug`, `services locations set`, `services pricing-plans add|remove`, `bookings fields`,
  * `services booking-policies set-default`. One mechanism for all of them: the CLI runs the verb as a one-item
- * plan of the bulk engine (commands/shared/bulk.ts runOneVerb); the journal's options keep the value asked for
+ * plan of the bulk engine (commands/shared/one.ts runOneVerb); the journal's options keep the value asked for
  * each item (`values`), and each item's before-image is the value that puts it back as it was (`inverse`). `sitectl undo` runs the same verb with the before-images
  * as the values, each only if the item still has the revision the change left (else "changed since", skipped).
  * A verb declares only what differs: how to read the value off the entity, how to send it, and its inverse.
@@ -84,7 +84,7 @@ export function valueArgs<T>(id: string, to: T): JournalArgs {
 }
 
 /**
- * The steps of a value verb's single form, for runOneVerb (commands/shared/bulk.ts): the item is named once,
+ * The steps of a value verb's single form, for runOneVerb (commands/shared/one.ts): the item is named once,
  * before anything is read (`find`: what the user typed resolved, an id or a unique prefix), then given `to(id)`
  * as a one-item plan of {@link valueRun}. `id()` is the resolved id, for the verb's messages.
  * @throws Error (a bug) when `id()` is read before the item was named

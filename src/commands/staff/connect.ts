@@ -27,14 +27,14 @@ export function register(parent: Command, ctx: Context): void {
 }
 
 /**
- * Connects the staff member as a one-item plan of the bulk engine (commands/shared/bulk.ts runOneVerb), journaled
+ * Connects the staff member as a one-item plan of the bulk engine (commands/shared/one.ts runOneVerb), journaled
  * (so `sitectl history` lists it and `sitectl undo` disconnects it again), and prints it.
  * @throws UserError (exit 2) for a bad e-mail or an unknown staff member; (exit 1) when it is connected already,
  *   has no e-mail of its own and none is given, or the platform refuses it
  */
 export async function run(opts: FormatFlags & { staff: string; email?: string }, ctx: Context): Promise<void> {
   if (opts.email !== undefined && !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(opts.email)) throw new UserError(`--email: '${opts.email}' is not an e-mail address`);
-  const { runOneVerb } = await import('../shared/bulk.js');
+  const { runOneVerb } = await import('../shared/one.js');
   const label = (s: StaffMemberRecord) => `staff member ${s.id} (${oneLine(s.name ?? '')})`;
   await runOneVerb(ctx, {
     view: STAFF_VIEW as EntityView<unknown>,

@@ -36,7 +36,7 @@ export async function run(opts: StaffFlags & FormatFlags, ctx: Context): Promise
   if (opts.name === undefined) throw new UserError('a new staff member needs --name', `e.g. ${ctx.bin} staff create --name 'Ana Lima' --email ana@example.com`);
   const fields = Object.fromEntries(Object.entries(staffFieldsOf(opts)).filter(([, v]) => v !== null)) as { name: string };
   // A one-item create through the engine: journaled, so `sitectl history` lists it and `sitectl undo` deletes it.
-  const [{ runCreateOne }, { STAFF_WRITES }] = await Promise.all([import('../shared/bulk.js'), import('./shared/writes.js')]);
+  const [{ runCreateOne }, { STAFF_WRITES }] = await Promise.all([import('../shared/one.js'), import('./shared/writes.js')]);
   const staffMember = (await runCreateOne(ctx, STAFF_WRITES, fields, fields.name)) as StaffMemberRecord;
   success(ctx.io, `Created staff member ${staffMember.id} (${oneLine(staffMember.name ?? '')}); it works the business's default hours`);
   if (format.kind === 'table' && !ctx.io.isStdoutTTY) {

@@ -77,7 +77,7 @@ export async function run(opts: FormatFlags & { staff: string; yes?: boolean; dr
     await read(await ctx.api());
     notice(ctx.io, `dry run: would delete ${labelOf(staff!)}; ${those()} would stay and are listed; nothing was changed`);
   } else {
-    const { runOneVerb } = await import('../shared/bulk.js');
+    const { runOneVerb } = await import('../shared/one.js');
     await runOneVerb(ctx, {
       view: STAFF_VIEW as EntityView<unknown>,
       title: 'Deleting',

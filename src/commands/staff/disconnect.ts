@@ -25,13 +25,13 @@ export function register(parent: Command, ctx: Context): void {
 }
 
 /**
- * Disconnects the staff member as a one-item plan of the bulk engine (commands/shared/bulk.ts runOneVerb),
+ * Disconnects the staff member as a one-item plan of the bulk engine (commands/shared/one.ts runOneVerb),
  * journaled (in `sitectl history`; `sitectl undo` lists it as cannot be undone: connecting again needs the user's
  * e-mail), and prints it; says so when it is connected to no user (nothing sent).
  * @throws UserError (exit 2) for an unknown staff member; (exit 1) when the platform refuses it
  */
 export async function run(opts: FormatFlags & { staff: string }, ctx: Context): Promise<void> {
-  const { runOneVerb } = await import('../shared/bulk.js');
+  const { runOneVerb } = await import('../shared/one.js');
   const label = (s: StaffMemberRecord) => `staff member ${s.id} (${oneLine(s.name ?? '')})`;
   await runOneVerb(ctx, {
     view: STAFF_VIEW as EntityView<unknown>,

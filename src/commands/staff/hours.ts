@@ -229,7 +229,7 @@ interface SetOptions extends FormatFlags {
 }
 
 /**
- * Sets the named days' hours as a one-item plan of the bulk engine (commands/shared/bulk.ts runOneVerb): says so
+ * Sets the named days' hours as a one-item plan of the bulk engine (commands/shared/one.ts runOneVerb): says so
  * when they hold those hours already (nothing sent), journals the days' former hours (so `sitectl undo` sets them
  * back), and prints the week as it is now.
  * @throws UserError (exit 2) for an unknown day, a bad time, `--from` not before `--to`, an empty or unknown staff
@@ -250,7 +250,7 @@ export async function runSet(opts: SetOptions, ctx: Context): Promise<void> {
   if (opts.staff.trim() === '') throw new UserError('the staff member id is empty');
   const week: Week = Object.fromEntries(days.map((d) => [d, opts.off ? [] : [{ from, to }]]));
   const names = days.map((d) => SHORT[CalendarDayValues.indexOf(d)]!.toLowerCase()).join(', ');
-  const { runOneVerb } = await import('../shared/bulk.js');
+  const { runOneVerb } = await import('../shared/one.js');
   const label = (s: StaffMemberRecord) => `staff member ${s.id} (${oneLine(s.name ?? '')})`;
   await runOneVerb(ctx, {
     view: {

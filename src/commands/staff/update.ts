@@ -35,7 +35,7 @@ export async function run(opts: StaffFlags & FormatFlags & { staff: string }, ct
   formatOf(ctx, STAFF_VIEW, opts);
   const fields = staffFieldsOf(opts);
   if (Object.keys(fields).length === 0) throw new UserError('nothing to change', 'give the fields to change, e.g. --phone or --description');
-  const [{ runUpdateOne }, { changeOfFields }, { STAFF_WRITES }] = await Promise.all([import('../shared/bulk.js'), import('../shared/writes.js'), import('./shared/writes.js')]);
+  const [{ runUpdateOne }, { changeOfFields }, { STAFF_WRITES }] = await Promise.all([import('../shared/one.js'), import('../shared/writes.js'), import('./shared/writes.js')]);
   await runUpdateOne(ctx, {
     spec: STAFF_WRITES,
     given: opts.staff,

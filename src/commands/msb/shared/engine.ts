@@ -47,7 +47,7 @@ function labelOf(e: unknown): string {
   return `${n} booking${n === 1 ? '' : 's'}`;
 }
 
-/** How a single group verb names, prints and formats a group (commands/shared/bulk.ts runOneVerb). */
+/** How a single group verb names, prints and formats a group (commands/shared/one.ts runOneVerb). */
 export const GROUP_NOUN: OneNoun = {
   noun: NOUN,
   label: labelOf,

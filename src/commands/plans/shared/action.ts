@@ -1,6 +1,6 @@
 /**
  * The one-plan actions (archive, make primary, show or hide), run by the entity bulk engine as one-item plans
- * (commands/shared/bulk.ts runOneVerb): name the plan (id, unique prefix or exact name), say when it is already
+ * (commands/shared/one.ts runOneVerb): name the plan (id, unique prefix or exact name), say when it is already
  * so (nothing sent), refuse what its state does not allow, ask first when the action is destructive, send the
  * call, journal it (so `sitectl history` lists it) and print the plan as it is now.
  */
@@ -46,7 +46,7 @@ export function planAction<O>(spec: PlanActionSpec<O>) {
   const view = PLAN_VIEW as EntityView<unknown>;
   const run = async (given: string, args: string[], flags: FormatFlags & { yes?: boolean } & Record<string, unknown>, ctx: Context): Promise<void> => {
     const o = spec.options(args, flags);
-    const { runOneVerb } = await import('../../shared/bulk.js');
+    const { runOneVerb } = await import('../../shared/one.js');
     const label = (p: Plan) => `plan ${p.id} (${oneLine(p.name ?? '')})`;
     await runOneVerb(ctx, {
       view,
