@@ -25,6 +25,8 @@ export interface ColumnShape {
   /** Dropped when the table does not fit, the highest number first; 0 (the default) is never dropped. */
   priority?: number;
   align?: 'left' | 'right';
+  /** Widest a `cut` column is drawn (default 60): a column whose end matters (a label ending in a time) asks for more. */
+  widest?: number;
 }
 
 /** Which columns a table shows and how wide each is. */
@@ -82,7 +84,7 @@ export function planColumns(shapes: readonly ColumnShape[], rows: ReadonlyArray<
   const natural = shapes.map((s, i) => {
     let w = displayWidth(s.header);
     for (const row of rows) w = Math.max(w, displayWidth(row[i] ?? ''));
-    return s.fit === 'whole' ? w : Math.min(w, WIDEST);
+    return s.fit === 'whole' ? w : Math.min(w, s.widest ?? WIDEST);
   });
   const least = shapes.map((s, i) => (s.fit === 'whole' ? natural[i]! : Math.min(natural[i]!, s.min ?? DEFAULT_MIN)));
   // What a column asks for before a droppable one may stay: a column that is never dropped (a key column)

@@ -17,3 +17,8 @@ export function escapeControl(text: string): string {
 export function oneLine(text: string): string {
   return escapeControl(text).replace(/\s*[\r\n\t]+\s*/g, ' ').trim();
 }
+
+/** An entity id as a terminal shows it (8 characters, like a short git hash); piped output keeps whole ids. */
+export function shortId(id: string): string {
+  return id.length > 8 ? id.slice(0, 8) : id;
+}

@@ -12,6 +12,8 @@ export interface TableColumn {
   header?: string;
   /** Narrowest width before the cell is cut (default 4). */
   minWidth?: number;
+  /** Widest the column is drawn when the terminal has room (default 60). */
+  widest?: number;
 }
 
 export type TableRow = Record<string, unknown>;
@@ -25,7 +27,7 @@ export function cellText(value: unknown): string {
 }
 
 function shapesOf(columns: readonly TableColumn[]): ColumnShape[] {
-  return columns.map((c) => ({ header: c.header ?? c.key, fit: 'cut', min: Math.max(c.minWidth ?? 4, 1) }));
+  return columns.map((c) => ({ header: c.header ?? c.key, fit: 'cut', min: Math.max(c.minWidth ?? 4, 1), widest: c.widest }));
 }
 
 /**

@@ -13,7 +13,7 @@ import { notice } from '../../core/log.js';
 import { oneLine } from '../../core/text.js';
 import type { PaneSpec, UiRow } from '../../ui/index.js';
 import { uiColor, viewLink } from '../shared/browse.js';
-import { shortId } from '../shared/ui-actions.js';
+import { shortId } from '../../core/text.js';
 import { type Delivery, EVENTS_PAGE, type EventRecord, eventCells, eventDetailLines, forwardEvent, readEvents } from './feed.js';
 
 export interface LiveOptions {

@@ -15,7 +15,8 @@ import { cellValue, type Column, columnShape, human, plain, ZonedTime } from '..
 import type { ColumnSort, PageReader, SourceLink, UiRow } from '../../ui/index.js';
 import { NetworkError } from '../../api/errors.js';
 import { errorText as transportText } from '../../api/retry.js';
-import { shortId, uiActions } from './ui-actions.js';
+import { uiActions } from './ui-actions.js';
+import { shortId } from '../../core/text.js';
 import { type EntityView, filterOf, type KeyedVerb, listParamsOf, sortOf, wireFilter } from './entity-view.js';
 import { siteZone, tzFlag } from './time.js';
 

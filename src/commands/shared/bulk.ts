@@ -10,7 +10,7 @@ import { DeclinedError, UserError } from '../../core/errors.js';
 import { shellWord } from '../../core/invocation.js';
 import { notice, style } from '../../core/log.js';
 import { fieldsChecker, pickFields, printValue, resolveFormat, type OutputFormat } from '../../core/output.js';
-import { oneLine } from '../../core/text.js';
+import { oneLine, shortId } from '../../core/text.js';
 import type { EntityAction } from '../../bulk/actions.js';
 import type { FieldDiff } from '../../bulk/changes.js';
 import type { BulkProgress } from '../../bulk/execute.js';
@@ -65,15 +65,19 @@ function changeText(d: FieldDiff): string {
   return `${short(d.before, 24)} -> ${short(d.after, 32)}`;
 }
 
-/** Preview table columns and rows: id, name, then one `old -> new` column per changed path. */
-function previewTable(plan: Plan, columns: string[], limit: number) {
+/**
+ * Preview table columns and rows: id, name, then one `old -> new` column per changed path. On a terminal the ids
+ * are short (8 characters), so the name (a booking's contact, service and time) keeps the width at 80 columns.
+ */
+function previewTable(plan: Plan, columns: string[], limit: number, terminal: boolean) {
   const head = [
     { key: 'id', header: 'ID', minWidth: 8 },
-    { key: 'name', header: 'NAME', minWidth: 8 },
+    // A label may end in what matters most (a booking's time): it takes the room the terminal has.
+    { key: 'name', header: 'NAME', minWidth: 8, widest: 120 },
     ...columns.map((path) => ({ key: `change:${path}`, header: path, minWidth: 10 })),
   ];
   const rows = plan.preview.slice(0, limit).map((r) => {
-    const row: Record<string, unknown> = { id: r.id, name: oneLine(r.name ?? '') };
+    const row: Record<string, unknown> = { id: terminal ? shortId(r.id) : r.id, name: oneLine(r.name ?? '') };
     for (const path of columns) {
       const d = r.changes.find((c) => c.path === path);
       row[`change:${path}`] = d ? changeText(d) : '';
@@ -99,7 +103,7 @@ export async function showPlan(ctx: Context, view: Named, action: EntityAction, 
   if (plan.skipped.length > 5) notice(io, `  … and ${plan.skipped.length - 5} more skipped`);
   const withValues = plan.preview.some((r) => r.changes.length > 0) || columns.length === 0;
   if (pending === 0 || !withValues) return;
-  const { columns: head, rows } = previewTable(plan, columns, PREVIEW_ROWS);
+  const { columns: head, rows } = previewTable(plan, columns, PREVIEW_ROWS, io.isStderrTTY);
   if (io.isStderrTTY) {
     const { renderTable } = await import('../../ui/index.js');
     renderTable({ columns: head, rows, stdout: io.stderr, width: io.columns });

@@ -13,17 +13,13 @@ import type { RunOrigin } from '../../bulk/journal.js';
 import type { Context } from '../../context.js';
 import { CANCELED_TEXT } from '../../core/errors.js';
 import { shellWord } from '../../core/invocation.js';
-import { oneLine } from '../../core/text.js';
+import { oneLine, shortId } from '../../core/text.js';
 import type { ActionIO, UiAction } from '../../ui/index.js';
 import { PREVIEW_ROWS } from './bulk-flags.js';
 import { asksFirst } from './confirm.js';
 import type { KeyedVerb } from './entity-view.js';
 import { transitionRun } from './transition.js';
 
-/** An id as a terminal shows it (8 characters, like a short git hash). */
-export function shortId(id: string): string {
-  return id.length > 8 ? id.slice(0, 8) : id;
-}
 
 /**
  * Where a key's change is made, for its journal: the profile and site of this session, and as its command the
