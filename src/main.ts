@@ -2,9 +2,11 @@
  * Entry point: `run(argv) -> exit code`. The only place that maps error classes to exit codes
  * (docs/architecture.md "Output and interaction"). Never calls process.exit.
  *
- * Startup cost matters (docs/architecture.md "Start-up"): at load time this module imports only node:v8, node:fs and the inlined
- * version, so `--version` reads one more file than a bare script. Everything else (errors, streams, Commander,
- * the commands, the API client) comes from one dynamic import of `./cli.js`, which the bundle keeps as one file.
+ * Startup cost matters (docs/architecture.md "Start-up"): this module imports only node:v8, node:fs and the inlined
+ * version. Everything else (errors, streams, Commander, the commands, the API client) comes from one dynamic
+ * import of `./cli.js`. The bundle puts main.ts, cli.ts and their static imports in one `cli` chunk that
+ * dist/main.js loads with itself (rolldown.config.ts `hotPathChunks`): the one command that needs neither,
+ * `--version`, is answered by bin/sitectl.js before dist/main.js is read.
  */
 import { writeSync } from 'node:fs';
 import { setFlagsFromString } from 'node:v8';

@@ -17,7 +17,7 @@ export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..'
  * Absolute path of the CLI entry: `bin/sitectl.js`, or `$SITECTL_TEST_BIN` when set: a private build outside
  * the repository, so a parallel `npm run build` (which empties dist/) cannot break a running test, e.g.
  * `B=/tmp/sitectl-build; mkdir -p $B/bin; cp bin/sitectl.js $B/bin; ln -sfn $PWD/node_modules $B/node_modules;
- * npx tsup --out-dir $B/dist` then `SITECTL_TEST_BIN=$B/bin/sitectl.js npx vitest run ...`.
+ * npx rolldown -c rolldown.config.ts --dir $B/dist` then `SITECTL_TEST_BIN=$B/bin/sitectl.js npx vitest run ...`.
  */
 export const binPath = process.env.SITECTL_TEST_BIN ? resolve(process.env.SITECTL_TEST_BIN) : join(repoRoot, 'bin', 'sitectl.js');
 const distMain = join(dirname(dirname(binPath)), 'dist', 'main.js');
