@@ -168,6 +168,8 @@ export function listVerb<E>(spec: ListSpec<E>): Verb<ListOptions> {
     }
 
     const api = await ctx.api();
+    // Every page of a long list goes by in short bursts, as an export's do.
+    if (opts.all) keepYoungGenerationSmall();
     let total: number | undefined;
     let shown = 0;
     const people = format.kind === 'table' && ctx.io.isStdoutTTY;
@@ -363,8 +365,8 @@ export function exportVerb<E>(spec: ReadSpec<E>): Verb<ExportOptions> {
 }
 
 /**
- * Keeps V8's young generation at its starting size for the rest of this process. An export parses and writes
- * page after page in short bursts; V8 answers a long run of them by growing the young generation (up to 16 MB
+ * Keeps V8's young generation at its starting size for the rest of this process. An export (and `list --all`)
+ * parses and writes page after page in short bursts; V8 answers a long run of them by growing the young generation (up to 16 MB
  * per semi-space), which was the only part of the memory that grew with the count (bench/run.js section 7:
  * 100,000 members peaked ~30 % above 10,000 without it, within ~12 % with it; the live heap stays 10-25 MB either
  * way). `--semi-space-growth-factor` is read whenever V8 considers growing, so setting it once the process runs
