@@ -58,6 +58,9 @@ const LIST_NOUNS = ['services', 'bookings', 'members', 'plans', 'orders', 'staff
  * - `reads`: what every list verb built on commands/shared/verbs.ts loads (the intersection of their closures:
  *   paging, output, filters, field lists).
  * - `noun-<noun>`: the rest of each {@link LIST_NOUNS} noun's `list` path (its index, verb, family and views).
+ * - `writes`: the rest of what every write verb loads, the static closure of commands/shared/one.ts and
+ *   commands/shared/bulk.ts (the one verb engine's terminal side and the bulk engine under it), claimed after the
+ *   nouns so that no list loads it.
  *
  * Every other module is left to automatic splitting. The build fails if a root is missing, so a move of these
  * files cannot silently undo the grouping.
@@ -100,10 +103,11 @@ function hotPathChunks(): { plugin: Plugin; groups: CodeSplittingGroup[] } {
       if (readers.length < 2) throw new Error('hot-path-chunks: fewer than two list verbs use commands/shared/verbs.ts; update rolldown.config.ts');
       claim('reads', [...readers[0]!.modules].filter((id) => readers.every((l) => l.modules.has(id))));
       for (const { noun, modules } of lists) claim(`noun-${noun}`, modules);
+      claim('writes', closure([one('commands/shared/one.ts'), one('commands/shared/bulk.ts')]));
     },
   };
   const group = (name: string, priority: number): CodeSplittingGroup => ({ name, priority, test: (id: string) => roles.get(id) === name });
-  const groups = [group('cli', 100), group('api', 90), group('reads', 80), ...LIST_NOUNS.map((noun, i) => group(`noun-${noun}`, 70 - i))];
+  const groups = [group('cli', 100), group('api', 90), group('reads', 80), ...LIST_NOUNS.map((noun, i) => group(`noun-${noun}`, 70 - i)), group('writes', 10)];
   return { plugin, groups };
 }
 
