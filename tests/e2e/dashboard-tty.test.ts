@@ -45,6 +45,14 @@ async function field(noun: string, id: string, name: string): Promise<unknown> {
   return JSON.parse(r.stdout)[name];
 }
 
+/** The short ids of the bookings awaiting confirmation whose policy allows a cancel now (`bookings actions`). */
+async function cancellableNow(): Promise<Set<string>> {
+  const r = await runCli(['bookings', 'list', '--status', 'CREATED,PENDING', '--with', 'actions', '--all', '--json', 'id,allowedActions'], { emulator: emu, sandbox });
+  expect(r.code, r.stderr).toBe(0);
+  const rows = JSON.parse(r.stdout) as Array<{ id: string; allowedActions?: { cancel?: boolean } }>;
+  return new Set(rows.filter((b) => b.allowedActions?.cancel).map((b) => b.id.slice(0, 8)));
+}
+
 describe.skipIf(!hasTmux)('sitectl dashboard in a real terminal (tmux)', () => {
   it('confirms a booking and approves a member with single keys, asks before a cancel, and shows changes made elsewhere', async () => {
     term.start('dash', ['dashboard', '--interval', '60'], { width: 120, height: 32 });
@@ -62,9 +70,16 @@ describe.skipIf(!hasTmux)('sitectl dashboard in a real terminal (tmux)', () => {
     expect(await field('bookings', booking, 'status')).toBe('CONFIRMED');
     const after = await term.waitFor('dash', new RegExp(`^(?![\\s\\S]*${booking}\\s*$)[\\s\\S]*\\[To confirm`, 'm'), 5000);
     expect(rowIds(after)).not.toContain(booking);
+    const cancellable = await cancellableNow();
 
-    // x (cancel) is destructive: it asks first, and "n" changes nothing.
-    const next = cursorId(after);
+    // x (cancel) is destructive: it asks first, and "n" changes nothing. It asks only where the service's booking
+    // policy allows a cancel now (otherwise it says so at once): the cursor goes down to the first such row, as the
+    // demo's nearest bookings may be inside their policy's cancellation window at the time the suite runs.
+    const rows = rowIds(after);
+    const next = rows.find((id) => cancellable.has(id));
+    if (next === undefined) throw new Error(`no booking on screen may be cancelled now:\n${after}`);
+    for (let i = rows.indexOf(cursorId(after)); i < rows.indexOf(next); i++) term.send('dash', 'Down');
+    await term.waitFor('dash', new RegExp(`^> .*${next}`, 'm'));
     term.send('dash', 'x');
     await term.waitFor('dash', new RegExp(`\\? Cancel booking ${next} .*\\(y/n\\)`));
     term.send('dash', 'n');
