@@ -258,6 +258,9 @@ async function membersAtScale() {
       const deepSeekMs = performance.now() - t;
       if (next.members.length === 0) throw new Error('the page after the deep page is empty');
       const ids = first.members.map((m) => m.id);
+      // Steady state: the emulator's and this client's request paths are compiled by the time a long-running
+      // emulator serves its users; the first second of reads (~4,000 of them) is not counted.
+      for (const warm = performance.now() + 1000; performance.now() < warm; ) await call(p, emu, 'GET', `/members/v1/members/${ids[0]}?fieldsets=FULL`);
       let n = 0;
       const end = performance.now() + READ_SECONDS * 1000;
       while (performance.now() < end) {
@@ -269,7 +272,7 @@ async function membersAtScale() {
       const row = { count, seedMs, seedCpu, coldMs, firstMs: median(firstMs), deepOffsetMs, deepSeekMs, readsPerS: n / READ_SECONDS, idle, after, total: first.metadata.total };
       rows.push(row);
       console.log(
-        `  ${String(count).padStart(7)} members: seeded in ${fmt(seedMs / 1000)} s (${fmt(seedCpu)} s of CPU); first page ${fmt(row.firstMs)} ms (cold ${fmt(coldMs)} ms); deep page at offset ${deep} of ${row.total}: ${fmt(deepOffsetMs)} ms by offset, next page by the seek cursor ${fmt(deepSeekMs)} ms; ${fmt(row.readsPerS, 0)} reads/s on one connection; RSS ${fmt(idle.rss)} MiB idle, ${fmt(after.rss)} MiB after the queries (peak ${fmt(after.hwm)} MiB)`,
+        `  ${String(count).padStart(7)} members: seeded in ${fmt(seedMs / 1000)} s (${fmt(seedCpu)} s of CPU); first page ${fmt(row.firstMs)} ms (cold ${fmt(coldMs)} ms); deep page at offset ${deep} of ${row.total}: ${fmt(deepOffsetMs)} ms by offset, next page by the seek cursor ${fmt(deepSeekMs)} ms; ${fmt(row.readsPerS, 0)} reads/s on one connection (after 1 s of warm-up); RSS ${fmt(idle.rss)} MiB idle, ${fmt(after.rss)} MiB after the queries (peak ${fmt(after.hwm)} MiB)`,
       );
     } finally {
       await stopEmulator(emu);
@@ -555,7 +558,8 @@ async function main() {
         // A session that outlives the others, so killing one never stops the server while the next starts.
         tmux('new-session', '-d', '-s', 'hold', 'sleep 600');
         for (const [label, args, ready] of [
-          ['sitectl dashboard', ['dashboard'], /\[Bookings by staff \d+\][\s\S]*^> /m],
+          // The first pane's tab is drawn [selected], whatever the pane's name.
+          ['sitectl dashboard', ['dashboard'], /^ *\[[^\]\n]+ \d+\]│[\s\S]*^> /m],
           ['sitectl browse bookings', ['browse', 'bookings'], /^> /m],
         ]) {
           const paints = [];
@@ -588,6 +592,11 @@ async function main() {
         const sorted = [...keys].sort((a, b) => a - b);
         console.log(`  key press (j) to redrawn cursor over 20 presses: median ${fmt(median(keys), 0)} ms, worst ${fmt(sorted[sorted.length - 1], 0)} ms`);
         target('key press to redraw (median)', median(keys), 100, '<=', ' ms');
+      } catch (e) {
+        // A screen that never came is a miss to report with the other targets, not the end of the run.
+        const line = `interactive UI: not measured: ${e.message.split('\n')[0]} MISS`;
+        verdicts.push(line);
+        console.log(`  ${line}`);
       } finally {
         tmux('kill-server');
       }
