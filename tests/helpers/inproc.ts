@@ -26,6 +26,8 @@ export interface InProcessOptions {
   input?: string;
   /** Present stdin, stdout and stderr as terminals (isTTY) without a real one; set `env: { CI: undefined }` to allow prompts. */
   tty?: boolean;
+  /** Present only stderr as a terminal (default: as `tty`): output piped, as in `sitectl ... | wc -l` typed at one. */
+  stderrTty?: boolean;
   columns?: number;
   /** Stands for Ctrl-C: aborting it is what the first SIGINT does to a real run. */
   signal?: AbortSignal;
@@ -53,7 +55,7 @@ export async function runInProcess(args: string[], opts: InProcessOptions = {}):
   const tty = opts.tty ?? false;
   const env = cliEnv(sandbox, opts.emulator, { ...(opts.columns !== undefined ? { COLUMNS: String(opts.columns) } : {}), ...opts.env });
   const stdout = capture(tty, opts.columns ?? 120);
-  const stderr = capture(tty, opts.columns ?? 120);
+  const stderr = capture(opts.stderrTty ?? tty, opts.columns ?? 120);
   const stdin = new PassThrough() as PassThrough & { isTTY?: boolean };
   stdin.isTTY = tty;
   stdin.end(opts.input ?? '');

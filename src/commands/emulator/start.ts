@@ -169,7 +169,8 @@ export async function run(opts: StartOptions, ctx: Context): Promise<void> {
   writePidFile(opts.dataDir, { pid: process.pid, url: emu.url, port: emu.port });
   howToUse(ctx, emu.url, opts.dataDir);
   if (Object.keys(opts.faults).length > 0) notice(ctx.io, `  faults: ${JSON.stringify(opts.faults)}`);
-  notice(ctx.io, '  press Ctrl-C to stop');
+  // In the background (`--detach`) this goes to emulator.log, where Ctrl-C means nothing.
+  notice(ctx.io, ctx.io.isStderrTTY ? '  press Ctrl-C to stop' : `  stop with: ${ctx.bin} emulator stop`);
   await new Promise<void>((resolve) => {
     const stop = () => {
       process.off('SIGINT', stop);

@@ -142,6 +142,21 @@ describe('the other outputs made of rows', () => {
 });
 
 describe('the specific fixes', () => {
+  it('a list cut short says so on stderr wherever a person reads it, piped output included; not to a program', async () => {
+    const seen = await cli(['services', 'list', '--limit', '3'], { stderrTty: true });
+    expect(seen.code, seen.stderr).toBe(0);
+    expect(seen.stdout.trim().split('\n')).toHaveLength(3);
+    expect(seen.stderr).toMatch(/^Showing 3 of 20 services; use --limit N or --all for more\.$/m);
+    const json = await cli(['services', 'list', '--limit', '3', '--json', 'id'], { stderrTty: true });
+    expect(JSON.parse(json.stdout)).toHaveLength(3);
+    expect(json.stderr).toMatch(/Showing 3 of 20 services/);
+    const program = await cli(['services', 'list', '--limit', '3']);
+    expect(program.stderr).toBe('');
+    const all = await cli(['services', 'list', '--all'], { stderrTty: true });
+    expect(all.stdout.trim().split('\n')).toHaveLength(20);
+    expect(all.stderr).toBe('');
+  });
+
   it('members count counts by the list flags; members export is the shared one', async () => {
     const all = await emu.request('POST', '/members/v1/members/query', { query: { paging: { limit: 100 } }, fieldsets: ['FULL'] });
     const members = all.body.members as Array<{ status: string }>;
