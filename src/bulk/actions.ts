@@ -81,10 +81,11 @@ export interface EntityAction<E extends Entity = Entity> {
    */
   beforeImage?(entity: E, changes: readonly FieldDiff[]): unknown;
   /**
-   * For creates (`slots`): finds the entities that items sent without a recorded result did create, so `--resume`
-   * adopts them instead of creating them again. `inFlight` maps each such item to what its `sending` line intended;
-   * `known` are the ids the journal already records as created. Returns a result (`created`, with `createdId`) for
-   * each item adopted; the others are created again.
+   * For creates: finds the entities that items sent without a recorded result did create, so `--resume` adopts
+   * them instead of creating them again. `inFlight` maps each such item to what its `sending` line intended (for a
+   * `planned` create, also each item whose send failed on the way, a lost reply or a 5xx that may follow the
+   * commit, mapped to undefined); `known` are the ids the journal already records as created. Returns a result
+   * (`created`, with `createdId`) for each item adopted; the others are created again.
    */
   adopt?(inFlight: Map<string, unknown>, known: ReadonlySet<string>, signal?: AbortSignal): Promise<ItemResult[]>;
 }
@@ -481,7 +482,10 @@ export type CreateAnswer = { id: string; revision?: string | null } | { error: s
  * carries the new id (`createdId`) and the version the create left (`revision`), which is what an undo of the
  * create checks. A refusal (4xx, or a bulk reply's per-item error) is the item's (failed, with the platform's
  * code); a bulk request refused as a whole for invalid items is split per item (splitViolations); a transient
- * failure fails the item (or the chunk) as sent.
+ * failure fails the item (or the chunk) as sent. With `find`, `--resume` adopts what such an item did create (see
+ * EntityAction.adopt): each item sent without a result, or failed on the way (a lost reply, a 5xx after the
+ * commit), takes the oldest entity `find` gives for its body that no other item of the run holds; the items
+ * nothing is found for are created again.
  */
 export function bodiesCreateAction(opts: {
   /** The journal's action name (`create`). */
@@ -499,14 +503,35 @@ export function bodiesCreateAction(opts: {
   createMany?: { chunkSize: number; create(bodies: Record<string, unknown>[], signal?: AbortSignal): Promise<CreateAnswer[]> };
   /** What the create of a body intends, journaled before it is sent (ChunkRunner.intent). */
   intent?(body: Record<string, unknown>): unknown;
+  /**
+   * The entities that the create of `body` could have made since the run began, oldest first, each with the
+   * version it holds (for `--resume`: see above). Undefined: nothing is adopted.
+   */
+  find?(body: Record<string, unknown>, signal?: AbortSignal): Promise<Array<{ id: string; revision?: string | null }>>;
   args: JournalArgs;
 }): EntityAction {
   const bodyOf = (id: string) => opts.bodies.get(id) ?? {};
+  const find = opts.find;
   const many = opts.createMany;
   const one = opts.create;
   if (!many && !one) throw new TypeError('bodiesCreateAction needs create or createMany');
   const labelOf = opts.label ?? ((b: Record<string, unknown>) => (typeof b.name === 'string' ? b.name : undefined));
   return {
+    ...(find
+      ? {
+          async adopt(inFlight: Map<string, unknown>, known: ReadonlySet<string>, signal?: AbortSignal): Promise<ItemResult[]> {
+            const held = new Set(known);
+            const out: ItemResult[] = [];
+            for (const id of inFlight.keys()) {
+              const made = (await find(bodyOf(id), signal)).find((e) => !held.has(e.id));
+              if (!made) continue;
+              held.add(made.id);
+              out.push({ id, outcome: 'created', createdId: made.id, revision: made.revision ?? undefined });
+            }
+            return out;
+          },
+        }
+      : {}),
     name: opts.name,
     done: 'created',
     title: opts.title,

@@ -241,14 +241,20 @@ async function resume(port: EntityPort, action: EntityAction, req: BulkRunReques
   const retryFailed = action.items.kind !== 'slots';
   const pending: WorkItem[] = [];
   const prior: ItemResult[] = [];
-  // Creates sent without a recorded result (killed, reply lost) may have happened: adopt what they created.
+  // Creates sent without a recorded result (killed, reply lost) may have happened: adopt what they created. So
+  // may a planned create whose send failed on the way (retried below unless adopted): its reply may have been
+  // lost after the platform made it.
   const adopted = new Map<string, ItemResult>();
-  if (action.adopt && state.sending.size && !req.dryRun) {
+  const inFlight = new Map(state.sending);
+  if (action.items.kind === 'planned') {
+    for (const r of state.results.values()) if (r.outcome === 'failed' && !r.permanent && !inFlight.has(r.id)) inFlight.set(r.id, undefined);
+  }
+  if (action.adopt && inFlight.size && !req.dryRun) {
     const known = new Set([...state.results.values()].map((r) => r.createdId).filter((id): id is string => Boolean(id)));
-    for (const r of await action.adopt(state.sending, known, req.signal)) adopted.set(r.id, r);
+    for (const r of await action.adopt(inFlight, known, req.signal)) adopted.set(r.id, r);
   }
   for (const p of state.planned) {
-    const r = state.results.get(p.id) ?? adopted.get(p.id);
+    const r = adopted.get(p.id) ?? state.results.get(p.id);
     if (!r || (retryFailed && r.outcome === 'failed')) pending.push({ id: p.id, revision: p.revision });
     else prior.push(r);
   }
@@ -268,7 +274,7 @@ async function resume(port: EntityPort, action: EntityAction, req: BulkRunReques
   try {
     hooks.onJournal?.(path, true);
     if (adopted.size) await journal.appendDurable([...adopted.values()].map((r): ResultLine => ({ kind: 'result', ...r })));
-    const recorded = [...[...state.results.values()].map(resultOf), ...adopted.values()];
+    const recorded = [...[...state.results.values()].filter((r) => !adopted.has(r.id)).map(resultOf), ...adopted.values()];
     return await confirmAndExecute(port, action, { ...req, journalPath: path }, hooks, journal, header.runId, plan, pending, prior, recorded);
   } finally {
     journal.close();

@@ -41,6 +41,7 @@ export interface CreateOptions extends FormatFlags {
   skipAvailability?: boolean;
   tz?: string;
   file?: string;
+  resume?: string;
   yes?: boolean;
 }
 
@@ -61,12 +62,14 @@ export function register(parent: Command, ctx: Context): void {
     .option('--skip-availability', 'book even a full or taken slot, or outside the booking window (marked double-booked)')
     .option('--tz <zone>', 'read --start in this IANA zone')
     .option('--file <path>', "bookings as JSON (an object or an array) or NDJSON; '-' reads stdin; 40 per request")
+    .option('--resume <journal>', 'continue a run of --file that stopped or failed on the way: what it made is not made again')
     .addHelpText(
       'after',
       '\nExamples:\n' +
         "  sitectl bookings create --service 'Swedish Massage' --start 'tomorrow 10:00' --first-name Ana --email ana@example.com\n" +
         "  sitectl bookings create --service '8-Week Yoga Foundations' --participants 2 --email kim@example.com --confirmed\n" +
         '  sitectl bookings create --file bookings.ndjson --yes --json\n' +
+        '  sitectl bookings create --resume ~/.local/state/sitectl/journals/RUN.ndjson --yes\n' +
         '\nA --file line is a booking as the platform takes it (ids and ISO times, no names), or {"booking": ..., "flowControlSettings": ...}:\n' +
         '  {"bookedEntity":{"slot":{"serviceId":"SERVICE_ID","startDate":"2026-11-25T17:00:00-08:00"}},"contactDetails":{"firstName":"Ana","email":"ana@example.com"}}\n' +
         '  {"bookedEntity":{"schedule":{"scheduleId":"COURSE_SCHEDULE_ID"}},"totalParticipants":2,"contactDetails":{"email":"kim@example.com"}}',
@@ -88,9 +91,10 @@ export function register(parent: Command, ctx: Context): void {
  *   SLOT_NOT_AVAILABLE / SESSION_CAPACITY_EXCEEDED, 428 BOOKING_POLICY_VIOLATION, 404 SESSION_NOT_FOUND, ...)
  */
 export async function run(opts: CreateOptions, ctx: Context): Promise<void> {
-  if (opts.file !== undefined) {
+  if (opts.file !== undefined || opts.resume !== undefined) {
     const flagged = ['service', 'start', 'staff', 'participants', 'firstName', 'lastName', 'email', 'phone', 'contactId'].filter((k) => opts[k as keyof CreateOptions] !== undefined);
-    if (flagged.length) throw new UserError('--file holds whole bookings: give the service, time and contact there, not as flags');
+    if (opts.file !== undefined && opts.resume !== undefined) throw new UserError('--resume continues the recorded run, with the bookings its journal holds: it takes no --file');
+    if (flagged.length) throw new UserError(`${opts.file !== undefined ? '--file' : '--resume'} holds whole bookings: give the service, time and contact there, not as flags`);
     return createMany(opts, ctx);
   }
   const format = formatOf(ctx, BOOKING_VIEW, opts);
@@ -204,25 +208,49 @@ async function createMany(opts: CreateOptions, ctx: Context): Promise<void> {
   // One row per booking: NDJSON when piped (and with --ndjson), a table on a terminal, --csv [fields]; --json
   // wraps the rows as `results` beside the summary's counts.
   const format = ndjsonWhenPiped(ctx.io, resolveFormat(opts, fieldsChecker([...RESULT_FIELDS, 'total', 'created', 'failed', 'results']), { columns: RESULT_FIELDS }));
-  const infos = await readFile(opts, ctx);
+  // A resumed run takes its bookings from its journal (each planned item's body), in the file's order.
+  const resume = opts.resume !== undefined ? (await import('../shared/bulk.js')).resumeJournal(BOOKING_VIEW, opts.resume, 'create') : undefined;
+  const bodies = resume
+    ? new Map(resume.planned.map((p) => [p.id, (p.after ?? {}) as Record<string, unknown>]))
+    : new Map((await readFile(opts, ctx)).map((info, i) => [`line-${i + 1}`, info as Record<string, unknown>]));
+  if (bodies.size === 0) throw new UserError(`${opts.resume} records no bookings to create`);
   // More than one booking is a change to many: it asks first (--yes off a terminal), as every bulk verb does.
-  const scope = infos.length > 1 ? 'many' : 'one';
-  await confirmChange(ctx, opts, REVERSIBLE, scope, `Create ${infos.length} booking${infos.length === 1 ? '' : 's'} from ${opts.file}?`, `creating ${infos.length} bookings from ${opts.file}`);
+  const scope = bodies.size > 1 ? 'many' : 'one';
+  const n = `${bodies.size} booking${bodies.size === 1 ? '' : 's'}`;
+  await confirmChange(
+    ctx,
+    opts,
+    REVERSIBLE,
+    scope,
+    resume ? `Resume the create of ${n} recorded in ${opts.resume}?` : `Create ${n} from ${opts.file}?`,
+    resume ? `resuming the create of ${n}` : `creating ${n} from ${opts.file}`,
+  );
   // One journaled change of one item per booking, 40 per request through the bulk create call: in `sitectl
   // history`, each booking created cancelled by `sitectl undo` if unchanged since.
   const [{ runCreateMany }, { BOOKING_WRITES }] = await Promise.all([import('../shared/one.js'), import('./shared/writes.js')]);
-  const bodies = new Map(infos.map((info, i) => [`line-${i + 1}`, info as Record<string, unknown>]));
-  const { results: outcomes, created } = await runCreateMany(ctx, BOOKING_WRITES, bodies, (b) => BOOKING_VIEW.label(b.booking as never) || undefined);
+  const { results: outcomes, created, resumeCommand } = await runCreateMany(ctx, BOOKING_WRITES, bodies, (b) => BOOKING_VIEW.label(b.booking as never) || undefined, {
+    command: 'bookings create',
+    ...(resume ? { resume } : {}),
+  });
   const results = outcomes.map((r, i): CreateResult => {
     const index = i + 1;
     if (r.outcome === 'created') return { index, id: r.createdId, status: (created.get(r.createdId ?? '') as BookingRow | undefined)?.status ?? undefined };
     return { index, error: r.error ?? r.outcome };
   });
   const failed = results.filter((r) => r.error);
+  // A booking whose request failed on the way (not refused) may exist all the same: a resume finds it first.
+  const unsure = outcomes.some((r) => r.outcome === 'failed' && !r.permanent);
   const envelope = { key: 'results', extra: { total: results.length, created: results.length - failed.length, failed: failed.length } };
   await printRecords(ctx.io, format, results, RESULT_COLUMNS, { now: ctx.now(), envelope });
   success(ctx.io, `Created ${results.length - failed.length} of ${results.length} bookings`);
   if (failed.length) {
-    throw new PartialFailureError(`${failed.length} of ${results.length} bookings were refused (first: booking ${failed[0]!.index}, ${oneLine(failed[0]!.error ?? '')})`, 'fix those lines and create them again; the others exist now');
+    const first = `first: booking ${failed[0]!.index}, ${oneLine(failed[0]!.error ?? '')}`;
+    if (unsure && resumeCommand) {
+      throw new PartialFailureError(
+        `${failed.length} of ${results.length} bookings were not created or not confirmed (${first})`,
+        `resume with: ${resumeCommand} (a booking made but not confirmed is found, not made again); creating them again from the file could double them`,
+      );
+    }
+    throw new PartialFailureError(`${failed.length} of ${results.length} bookings were refused (${first})`, 'fix those lines and create them again; the others exist now');
   }
 }

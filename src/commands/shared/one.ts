@@ -17,6 +17,7 @@ import { changeOne, createOne } from '../../bulk/one.js';
 import type { ChangeSet } from '../../bulk/changes.js';
 import { isRetryable, type ItemResult } from '../../bulk/execute.js';
 import { type Entity, type EntityPort, fetchByIds } from '../../bulk/port.js';
+import type { JournalState } from '../../bulk/journal.js';
 import { runBulk } from '../../bulk/run.js';
 import { rmSync } from 'node:fs';
 import { type BulkFlags, DRY_RUN_FIELDS } from './bulk-flags.js';
@@ -262,6 +263,18 @@ export async function runCreateOne(ctx: Context, spec: WriteSpec, body: Record<s
 export interface CreateManyResult {
   results: ItemResult[];
   created: ReadonlyMap<string, Entity>;
+  /**
+   * The command that resumes the run (`sitectl bookings create --resume JOURNAL`) when the noun's creates can be
+   * told apart afterwards (WriteSpec.createMany.find); undefined otherwise.
+   */
+  resumeCommand?: string;
+}
+
+/** How {@link runCreateMany} is run: the command words (`bookings create`) and, to continue a run, its journal. */
+export interface CreateManyRun {
+  command: string;
+  /** `--resume`: the journal read back (bulk/run.ts readRunJournal); `bodies` are then its planned items' bodies. */
+  resume?: JournalState;
 }
 
 /**
@@ -270,7 +283,9 @@ export interface CreateManyResult {
  * one change, each create's intent on disk before it is sent, so `sitectl history` lists it once and `sitectl
  * undo` takes back what it created (each only if unchanged since). The command asks first (the 'many' scope of
  * its rule) before it reads anything; this runs without a further question. A run in which nothing was created
- * and every item was refused (a 4xx) leaves no change in the history.
+ * and every item was refused (a 4xx) leaves no change in the history. Resumed (`how.resume`), the items with a
+ * result are not sent again, and an item sent without one, or failed on the way, first adopts the entity its
+ * create made if the noun can find it (WriteSpec.createMany.find); the others are sent.
  * @returns every item's result (created with `createdId`, or failed with the platform's reason) and the entities
  * @throws CancelError (130) on Ctrl-C; whatever the journal's creation throws
  */
@@ -278,10 +293,13 @@ export async function runCreateMany(
   ctx: Context,
   spec: WriteSpec,
   bodies: ReadonlyMap<string, Record<string, unknown>>,
-  label?: (body: Record<string, unknown>) => string | undefined,
+  label: ((body: Record<string, unknown>) => string | undefined) | undefined,
+  how: CreateManyRun,
 ): Promise<CreateManyResult> {
   const api = await ctx.api();
-  const { port, action, created } = writeCreateMany(spec, api, bodies, label);
+  const { port, action, created } = writeCreateMany(spec, api, bodies, label, how.resume?.header.createdAt);
+  const resumable = spec.createMany?.find !== undefined;
+  const resumeCommand = (journal: string) => (resumable ? `${ctx.bin} ${how.command} --resume ${shellWord(journal)}` : '');
   const result = await runBulk(
     port,
     action,
@@ -292,8 +310,8 @@ export async function runCreateMany(
       signal: ctx.signal,
       env: ctx.env,
       now: ctx.now(),
-      // Not resumed: a create is made again where it failed, or taken back by `sitectl undo`.
-      resumeCommand: () => '',
+      ...(how.resume ? { resume: how.resume } : {}),
+      resumeCommand,
       origin: await runOrigin(ctx),
     },
     { confirm: async () => true },
@@ -304,7 +322,7 @@ export async function runCreateMany(
   const made = results.filter((r) => r.outcome === 'created').length;
   if (made === 0 && results.every((r) => r.permanent)) rmSync(result.journal, { force: true });
   else keepHistory(ctx, {}, result.journal, made < results.length);
-  return { results, created };
+  return { results, created, ...(resumable ? { resumeCommand: resumeCommand(result.journal) } : {}) };
 }
 
 /** What {@link runUpdateOne} needs: the noun's writes, the one item, its change, how the verb speaks. */

@@ -46,12 +46,16 @@ export interface WriteSpec {
    * Creates many bodies per request through the noun's bulk create call (`bookings create --file`), up to
    * `chunkSize` each: one answer per body, in order, the entity as the platform answered or its refusal
    * (`{error, code}`). `intent` is what the create of a body is journaled as intending before it is sent.
+   * `find` gives the entities that the create of `body` could have made since `since` (an ISO time; the run's
+   * start, less a margin for the clocks), oldest first: with it, a run can be resumed (`--resume JOURNAL`), and
+   * each create whose reply was lost is adopted rather than made twice (bulk/actions.ts bodiesCreateAction).
    * Undefined: the noun has no create of many.
    */
   createMany?: {
     chunkSize: number;
     create(api: ApiClient, bodies: Record<string, unknown>[], signal?: AbortSignal): Promise<(Entity | { error: string; code?: string })[]>;
     intent?(body: Record<string, unknown>): unknown;
+    find?(api: ApiClient, body: Record<string, unknown>, since: string, signal?: AbortSignal): Promise<Entity[]>;
   };
   /**
    * How what a create made is taken back: a delete (or, for plans, an archive: `done`; for bookings and
@@ -149,6 +153,9 @@ export function writeUpdate(spec: WriteSpec, api: ApiClient, change: ChangeSet, 
   return { port: writePort(spec, api), action: action as unknown as EntityAction, seen };
 }
 
+/** How far behind ours the platform's clock may be when a resumed run looks for what its lost creates made. */
+const CLOCK_MARGIN_MS = 5 * 60_000;
+
 /** The planned item id of a single create (its journal line; the new entity's id is its result's `createdId`). */
 export const NEW_ITEM = 'new';
 
@@ -188,7 +195,9 @@ export function writeCreate(
  * The create of many entities from `bodies` (keyed by item id, in the order given) through the noun's bulk create
  * call (WriteSpec.createMany): the port and a planned create of every body (bulk/actions.ts bodiesCreateAction,
  * journaled as a `create` of the noun, so `sitectl history` lists it and `sitectl undo` takes back what it made),
- * and each entity the platform answered, by its new id.
+ * and each entity the platform answered, by its new id. `startedAt` (ISO) is when the run began, for a resumed
+ * run's adoption of creates whose reply was lost (WriteSpec.createMany.find): entities created from five minutes
+ * before it are considered, so that a platform clock a little behind ours does not hide one.
  * @throws TypeError when the noun has no create of many
  */
 export function writeCreateMany(
@@ -196,6 +205,7 @@ export function writeCreateMany(
   api: ApiClient,
   bodies: ReadonlyMap<string, Record<string, unknown>>,
   label?: (body: Record<string, unknown>) => string | undefined,
+  startedAt?: string,
 ): { port: EntityPort; action: EntityAction; created: ReadonlyMap<string, Entity> } {
   const many = spec.createMany;
   if (!many) throw new TypeError(`${spec.view.noun.many} have no create of many`);
@@ -207,6 +217,14 @@ export function writeCreateMany(
     label,
     args: {},
     intent: many.intent,
+    ...(many.find && startedAt !== undefined
+      ? {
+          find: async (body: Record<string, unknown>, signal?: AbortSignal) => {
+            const since = new Date(Date.parse(startedAt) - CLOCK_MARGIN_MS).toISOString();
+            return (await many.find!(api, body, since, signal)).map((e) => ({ id: e.id, revision: versionOf(spec, e) }));
+          },
+        }
+      : {}),
     createMany: {
       chunkSize: many.chunkSize,
       async create(chunk, signal) {

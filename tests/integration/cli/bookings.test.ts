@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CancelError } from '../../../src/core/errors.js';
-import { answering, runInProcess, slotPicker, startTestEmulator, type CliResult, type InProcessOptions, type TestEmulator } from '../../helpers/index.js';
+import { answering, createCliSandbox, runInProcess, slotPicker, startTestEmulator, type CliResult, type InProcessOptions, type TestEmulator } from '../../helpers/index.js';
 import { expectError } from '../../helpers/expect-error.js';
 import { lastEventSeq } from '../bulk/support.js';
 
@@ -195,6 +195,49 @@ describe('bookings create and the status actions', () => {
     expect(summary).toEqual({ results: [{ id: expect.any(String) }], created: 1 });
     writeFileSync(file, '{"bookedEntity":{"slot":{"serviceId":"x"}}}\n');
     expectError(await cli(['bookings', 'create', '--file', file]), 2, /booking 1: bookedEntity\.slot\.startDate/);
+  });
+
+  it('a --file run whose reply was lost after the bookings were made is resumed: they are found, not made twice', async () => {
+    const service = json(await cli(['services', 'list', '--where', 'name=Swedish Massage', '--json', 'id']))[0].id;
+    const slots = [await freeSlot('Swedish Massage'), await freeSlot('Swedish Massage'), await freeSlot('Swedish Massage')];
+    const dir = mkdtempSync(join(tmpdir(), 'bookings-resume-'));
+    const file = join(dir, 'lost.ndjson');
+    const course = json(await cli(['services', 'list', '--where', 'name=Wheel Throwing Pottery Course', '--json', 'schedule']))[0].schedule.id as string;
+    const emails = [...slots.map((_, i) => `lost-reply-${i}@example.com`), 'Lost-Course@Example.com'];
+    const lines = slots.map((s, i) => JSON.stringify({ bookedEntity: { slot: { serviceId: service, startDate: s.startDate, resource: { id: s.resource!.id } } }, contactDetails: { firstName: 'Lost', email: emails[i] } }));
+    // A course line, past its availability checks (its places and booking window change with the day the suite
+    // runs): sent again, it would be booked twice.
+    lines.push(JSON.stringify({ booking: { bookedEntity: { schedule: { scheduleId: course } }, contactDetails: { firstName: 'Lost', email: emails[3] } }, flowControlSettings: { skipAvailabilityValidation: true } }));
+    writeFileSync(file, lines.join('\n') + '\n');
+    const made = async (email: string) => json(await cli(['bookings', 'list', '--contact', email, '--json', 'id']));
+    // One state directory for the run and its resumes (the journal lives there).
+    const sandbox = createCliSandbox();
+    const run = (args: string[]) => cli(args, { sandbox });
+    // The bulk create is made, then its reply is a 500: the CLI cannot tell, so it says how to resume.
+    await emu.request('PUT', '/__emulator/faults', { errorRate: 1, errorPhase: 'after' });
+    let lost: CliResult;
+    try {
+      lost = await run(['bookings', 'create', '--file', file, '--yes']);
+    } finally {
+      await emu.request('PUT', '/__emulator/faults', { errorRate: 0 });
+    }
+    expect(lost.code, lost.stderr).toBe(3);
+    expect(lost.stderr).toMatch(/4 of 4 bookings were not created or not confirmed/);
+    const journal = /^hint: resume with: sitectl bookings create --resume (\S+) /m.exec(lost.stderr)?.[1];
+    expect(journal, lost.stderr).toBeTruthy();
+    for (const email of emails) expect(await made(email)).toHaveLength(1);
+    expectError(await run(['bookings', 'create', '--resume', journal!, '--file', file, '--yes']), 2, /takes no --file/);
+    // Resumed: each line adopts the booking its lost create made (sending them again would be refused: the
+    // slots are taken), and the change lists them as created, so undo would cancel them.
+    const resumed = await run(['bookings', 'create', '--resume', journal!, '--yes', '--json', 'index,id']);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    const ids = await Promise.all(emails.map(async (e) => (await made(e))[0].id as string));
+    expect(json(resumed)).toMatchObject({ results: ids.map((id, i) => ({ index: i + 1, id })), total: 4, created: 4, failed: 0 });
+    for (const email of emails) expect(await made(email)).toHaveLength(1);
+    // Resumed again, nothing is sent: every line has its result.
+    const again = await run(['bookings', 'create', '--resume', journal!, '--yes', '--json', 'id,created']);
+    expect(json(again)).toEqual({ results: ids.map((id) => ({ id })), created: 4 });
+    sandbox.cleanup();
   });
 });
 

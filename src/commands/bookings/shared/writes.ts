@@ -9,6 +9,8 @@
  * Bookings are not updated through this table (their verbs do: reschedule, participants, fields).
  */
 import { bookingOps } from '../../../api/bookings.js';
+import { extendedBookingOps } from '../../../api/extended-bookings.js';
+import { listPages } from '../../../api/paging.js';
 import { MAX_BULK_CREATE } from '../../../api/schemas/booking.js';
 import { invoke } from '../../../api/family.js';
 import type { ApiClient } from '../../../api/client.js';
@@ -17,7 +19,59 @@ import type { Entity, EntityPort } from '../../../bulk/port.js';
 import type { EntityView } from '../../shared/entity-view.js';
 import { viewPort } from '../../shared/view-port.js';
 import { createCall, type WriteSpec } from '../../shared/writes.js';
-import { BOOKING_VIEW, type BookingRow } from './view.js';
+import { BOOKING_VIEW, type BookingRow, rowOf } from './view.js';
+
+/** A time of the wire (ISO text) or as parsed (Date) in ms since the epoch; NaN when absent. */
+const msOf = (t: unknown): number => (t instanceof Date ? t.getTime() : typeof t === 'string' ? Date.parse(t) : Number.NaN);
+
+interface CreateLine {
+  bookedEntity?: { slot?: { serviceId?: string; startDate?: string; resource?: { id?: string } }; schedule?: { scheduleId?: string } };
+  contactDetails?: { contactId?: string; email?: string; phone?: string; firstName?: string; lastName?: string };
+}
+
+/** The contact fields a line names, which a booking it made holds alike (compared without case). */
+const CONTACT_FIELDS = ['contactId', 'email', 'phone', 'firstName', 'lastName'] as const;
+
+/**
+ * The bookings that a `--file` line's create could have made since `since` (ISO), oldest first: for a slot, the
+ * bookings of its service starting at its time (and with its staff member, when it names one); for a course, the
+ * bookings of its schedule; in both, for the line's contact: every contact field the line gives (contact id,
+ * e-mail, phone, first and last name) alike, text without case. Read through the extended bookings query filtered by what the CLI filters on elsewhere
+ * (`bookedEntity.slot.serviceId` and `startDate`, or the contact), then matched field by field.
+ */
+async function bookingsMadeBy(api: ApiClient, body: Record<string, unknown>, since: string, signal?: AbortSignal): Promise<Entity[]> {
+  const line = (body.booking ?? {}) as CreateLine;
+  const slot = line.bookedEntity?.slot;
+  const schedule = line.bookedEntity?.schedule;
+  const contact = line.contactDetails ?? {};
+  const start = msOf(slot?.startDate);
+  let filter: Record<string, unknown>;
+  if (slot?.serviceId && Number.isFinite(start)) {
+    filter = { 'bookedEntity.slot.serviceId': slot.serviceId, startDate: { $gte: new Date(start).toISOString(), $lt: new Date(start + 1000).toISOString() } };
+  } else if (schedule?.scheduleId && (contact.contactId || contact.email)) {
+    filter = contact.contactId ? { 'contactDetails.contactId': contact.contactId } : { 'contactDetails.email': contact.email };
+  } else {
+    return []; // nothing tells a booking this line made from another
+  }
+  const from = Date.parse(since);
+  const made: BookingRow[] = [];
+  for await (const page of listPages(api, extendedBookingOps.queryExtendedBookings, { filter, pageSize: 100, signal })) {
+    for (const item of page.items) {
+      const b = rowOf(item);
+      if (!(msOf(b.createdDate) >= from)) continue;
+      if (slot) {
+        const s = b.bookedEntity?.slot;
+        if (s?.serviceId !== slot.serviceId || msOf(s?.startDate ?? b.startDate) !== start) continue;
+        if (slot.resource?.id && s?.resource?.id !== slot.resource.id) continue;
+      } else if (b.bookedEntity?.schedule?.scheduleId !== schedule?.scheduleId) continue;
+      const held = (b.contactDetails ?? {}) as Record<string, unknown>;
+      const fold = (v: unknown) => (typeof v === 'string' ? v.trim().toLowerCase() : v);
+      if (CONTACT_FIELDS.some((k) => contact[k] !== undefined && fold(held[k]) !== fold(contact[k]))) continue;
+      made.push(b);
+    }
+  }
+  return made.sort((a, b) => msOf(a.createdDate) - msOf(b.createdDate)) as unknown as Entity[];
+}
 
 /** Bookings read with what the platform allows each (the policy windows), as the undo's plan needs them. */
 function bookingPort(api: ApiClient): EntityPort {
@@ -42,6 +96,8 @@ export const BOOKING_WRITES: WriteSpec = {
       }
       return answers;
     },
+    // A run resumed after a lost reply finds the bookings it made rather than making them twice.
+    find: bookingsMadeBy,
     // What a booking is, journaled before it is sent: what it books, when, and for whom.
     intent: (body) => {
       const b = (body.booking ?? {}) as { bookedEntity?: unknown; contactDetails?: unknown; totalParticipants?: unknown };
