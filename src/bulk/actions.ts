@@ -498,9 +498,10 @@ export function bodiesCreateAction(opts: {
   create?(body: Record<string, unknown>, signal?: AbortSignal): Promise<{ id: string; revision?: string | null }>;
   /**
    * Creates up to `chunkSize` bodies in one request (a bulk create call): one answer per body, in the bodies'
-   * order, the new entity's id and version or the platform's refusal of that body. Used instead of `create`.
+   * order, the new entity's id and version or the platform's refusal of that body (undefined: the reply said
+   * nothing of it). Used instead of `create`.
    */
-  createMany?: { chunkSize: number; create(bodies: Record<string, unknown>[], signal?: AbortSignal): Promise<CreateAnswer[]> };
+  createMany?: { chunkSize: number; create(bodies: Record<string, unknown>[], signal?: AbortSignal): Promise<Array<CreateAnswer | undefined>> };
   /** What the create of a body intends, journaled before it is sent (ChunkRunner.intent). */
   intent?(body: Record<string, unknown>): unknown;
   /**
@@ -548,7 +549,7 @@ export function bodiesCreateAction(opts: {
       ...(opts.intent ? { intent: (item: WorkItem) => opts.intent!(bodyOf(item.id)) } : {}),
       async send(chunk, info) {
         if (many) {
-          let answers: CreateAnswer[];
+          let answers: Array<CreateAnswer | undefined>;
           try {
             answers = await many.create(chunk.map((item) => bodyOf(item.id)), info.signal);
           } catch (err) {
@@ -556,11 +557,13 @@ export function bodiesCreateAction(opts: {
             if (split) return split;
             throw err;
           }
-          return chunk.map((item, i): SentOutcome => {
+          // A body the reply says nothing of is left out: the engine records it failed, not refused, since the
+          // platform may have made it (a resume then looks for it first).
+          return chunk.flatMap((item, i): SentOutcome[] => {
             const a = answers[i];
-            if (!a) return { id: item.id, status: 'refused', error: 'no answer for this item in the reply' };
-            if ('error' in a) return { id: item.id, status: 'refused', error: a.error, code: a.code };
-            return { id: item.id, status: 'done', createdId: a.id, revision: a.revision ?? undefined };
+            if (!a) return [];
+            if ('error' in a) return [{ id: item.id, status: 'refused', error: a.error, code: a.code }];
+            return [{ id: item.id, status: 'done', createdId: a.id, revision: a.revision ?? undefined }];
           });
         }
         const out: SentOutcome[] = [];

@@ -255,7 +255,10 @@ async function resume(port: EntityPort, action: EntityAction, req: BulkRunReques
   }
   for (const p of state.planned) {
     const r = adopted.get(p.id) ?? state.results.get(p.id);
-    if (!r || (retryFailed && r.outcome === 'failed')) pending.push({ id: p.id, revision: p.revision });
+    // A create the platform refused (permanent) stays refused: its line was reported to be fixed and made again
+    // by itself, which a resume sending it too could double.
+    const again = r?.outcome === 'failed' && retryFailed && !(action.adopt && r.permanent);
+    if (!r || again) pending.push({ id: p.id, revision: p.revision });
     else prior.push(r);
   }
   const names = new Map(state.planned.map((p) => [p.id, p.name]));

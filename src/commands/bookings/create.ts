@@ -92,9 +92,16 @@ export function register(parent: Command, ctx: Context): void {
  */
 export async function run(opts: CreateOptions, ctx: Context): Promise<void> {
   if (opts.file !== undefined || opts.resume !== undefined) {
-    const flagged = ['service', 'start', 'staff', 'participants', 'firstName', 'lastName', 'email', 'phone', 'contactId'].filter((k) => opts[k as keyof CreateOptions] !== undefined);
+    const flagged = ['service', 'start', 'staff', 'participants', 'firstName', 'lastName', 'email', 'phone', 'contactId', 'confirmed', 'skipAvailability', 'tz'].filter(
+      (k) => opts[k as keyof CreateOptions] !== undefined,
+    );
     if (opts.file !== undefined && opts.resume !== undefined) throw new UserError('--resume continues the recorded run, with the bookings its journal holds: it takes no --file');
-    if (flagged.length) throw new UserError(`${opts.file !== undefined ? '--file' : '--resume'} holds whole bookings: give the service, time and contact there, not as flags`);
+    if (flagged.length) {
+      throw new UserError(
+        `${opts.file !== undefined ? '--file' : '--resume'} holds whole bookings: give the service, time and contact there, not as flags`,
+        'a line takes {"booking": ..., "flowControlSettings": {"skipAvailabilityValidation": true}} for --skip-availability',
+      );
+    }
     return createMany(opts, ctx);
   }
   const format = formatOf(ctx, BOOKING_VIEW, opts);
@@ -247,8 +254,8 @@ async function createMany(opts: CreateOptions, ctx: Context): Promise<void> {
     const first = `first: booking ${failed[0]!.index}, ${oneLine(failed[0]!.error ?? '')}`;
     if (unsure && resumeCommand) {
       throw new PartialFailureError(
-        `${failed.length} of ${results.length} bookings were not created or not confirmed (${first})`,
-        `resume with: ${resumeCommand} (a booking made but not confirmed is found, not made again); creating them again from the file could double them`,
+        `${failed.length} of ${results.length} bookings may not have been made: their request failed on the way (${first})`,
+        `resume with: ${resumeCommand} (a booking the platform made all the same is found, not made again); creating them again from the file could double them`,
       );
     }
     throw new PartialFailureError(`${failed.length} of ${results.length} bookings were refused (${first})`, 'fix those lines and create them again; the others exist now');

@@ -284,8 +284,8 @@ export interface CreateManyRun {
  * undo` takes back what it created (each only if unchanged since). The command asks first (the 'many' scope of
  * its rule) before it reads anything; this runs without a further question. A run in which nothing was created
  * and every item was refused (a 4xx) leaves no change in the history. Resumed (`how.resume`), the items with a
- * result are not sent again, and an item sent without one, or failed on the way, first adopts the entity its
- * create made if the noun can find it (WriteSpec.createMany.find); the others are sent.
+ * result are not sent again (a refusal included), and an item sent without one, or failed on the way, first
+ * adopts the entity its create made if the noun can find it (WriteSpec.createMany.find); the others are sent.
  * @returns every item's result (created with `createdId`, or failed with the platform's reason) and the entities
  * @throws CancelError (130) on Ctrl-C; whatever the journal's creation throws
  */
@@ -299,7 +299,7 @@ export async function runCreateMany(
   const api = await ctx.api();
   const { port, action, created } = writeCreateMany(spec, api, bodies, label, how.resume?.header.createdAt);
   const resumable = spec.createMany?.find !== undefined;
-  const resumeCommand = (journal: string) => (resumable ? `${ctx.bin} ${how.command} --resume ${shellWord(journal)}` : '');
+  const resumeCommand = (journal: string) => (resumable ? resumeLine(ctx, how.command, journal) : '');
   const result = await runBulk(
     port,
     action,
@@ -320,7 +320,8 @@ export async function runCreateMany(
   const byId = new Map(result.results.map((r) => [r.id, r]));
   const results = [...bodies.keys()].map((id): ItemResult => byId.get(id) ?? { id, outcome: 'failed', error: 'no result was recorded' });
   const made = results.filter((r) => r.outcome === 'created').length;
-  if (made === 0 && results.every((r) => r.permanent)) rmSync(result.journal, { force: true });
+  // A resumed run's journal is a change already (its lost creates may exist): it stays.
+  if (!how.resume && made === 0 && results.every((r) => r.permanent)) rmSync(result.journal, { force: true });
   else keepHistory(ctx, {}, result.journal, made < results.length);
   return { results, created, ...(resumable ? { resumeCommand: resumeCommand(result.journal) } : {}) };
 }

@@ -53,7 +53,7 @@ export interface WriteSpec {
    */
   createMany?: {
     chunkSize: number;
-    create(api: ApiClient, bodies: Record<string, unknown>[], signal?: AbortSignal): Promise<(Entity | { error: string; code?: string })[]>;
+    create(api: ApiClient, bodies: Record<string, unknown>[], signal?: AbortSignal): Promise<Array<Entity | { error: string; code?: string } | undefined>>;
     intent?(body: Record<string, unknown>): unknown;
     find?(api: ApiClient, body: Record<string, unknown>, since: string, signal?: AbortSignal): Promise<Entity[]>;
   };
@@ -230,7 +230,7 @@ export function writeCreateMany(
       async create(chunk, signal) {
         const answers = await many.create(api, chunk, signal);
         return answers.map((a) => {
-          if ('error' in a) return a;
+          if (a === undefined || 'error' in a) return a;
           created.set(a.id, a);
           return { id: a.id, revision: versionOf(spec, a) };
         });

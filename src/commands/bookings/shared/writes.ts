@@ -16,13 +16,17 @@ import { invoke } from '../../../api/family.js';
 import type { ApiClient } from '../../../api/client.js';
 import { readingSender } from '../../../bulk/actions.js';
 import type { Entity, EntityPort } from '../../../bulk/port.js';
-import type { EntityView } from '../../shared/entity-view.js';
+import { type EntityView, wireFilter } from '../../shared/entity-view.js';
 import { viewPort } from '../../shared/view-port.js';
 import { createCall, type WriteSpec } from '../../shared/writes.js';
 import { BOOKING_VIEW, type BookingRow, rowOf } from './view.js';
 
-/** A time of the wire (ISO text) or as parsed (Date) in ms since the epoch; NaN when absent. */
-const msOf = (t: unknown): number => (t instanceof Date ? t.getTime() : typeof t === 'string' ? Date.parse(t) : Number.NaN);
+/**
+ * A time of the wire (ISO text) or as parsed (Date) in ms since the epoch; NaN when absent. ISO text without an
+ * offset is read as UTC, as the create reads a slot's `startDate` (not on this machine's clock, as Date.parse would).
+ */
+const msOf = (t: unknown): number =>
+  t instanceof Date ? t.getTime() : typeof t === 'string' ? Date.parse(/(?:Z|[+-]\d\d(?::?\d\d)?)$/i.test(t.trim()) ? t : `${t.trim()}Z`) : Number.NaN;
 
 interface CreateLine {
   bookedEntity?: { slot?: { serviceId?: string; startDate?: string; resource?: { id?: string } }; schedule?: { scheduleId?: string } };
@@ -37,7 +41,8 @@ const CONTACT_FIELDS = ['contactId', 'email', 'phone', 'firstName', 'lastName'] 
  * bookings of its service starting at its time (and with its staff member, when it names one); for a course, the
  * bookings of its schedule; in both, for the line's contact: every contact field the line gives (contact id,
  * e-mail, phone, first and last name) alike, text without case. Read through the extended bookings query filtered by what the CLI filters on elsewhere
- * (`bookedEntity.slot.serviceId` and `startDate`, or the contact), then matched field by field.
+ * (the service and `startDate`, or the contact; mapped to the wire's paths as `bookings list` maps them), then
+ * matched field by field.
  */
 async function bookingsMadeBy(api: ApiClient, body: Record<string, unknown>, since: string, signal?: AbortSignal): Promise<Entity[]> {
   const line = (body.booking ?? {}) as CreateLine;
@@ -55,7 +60,7 @@ async function bookingsMadeBy(api: ApiClient, body: Record<string, unknown>, sin
   }
   const from = Date.parse(since);
   const made: BookingRow[] = [];
-  for await (const page of listPages(api, extendedBookingOps.queryExtendedBookings, { filter, pageSize: 100, signal })) {
+  for await (const page of listPages(api, extendedBookingOps.queryExtendedBookings, { filter: wireFilter(BOOKING_VIEW as EntityView<unknown>, filter), pageSize: 100, signal })) {
     for (const item of page.items) {
       const b = rowOf(item);
       if (!(msOf(b.createdDate) >= from)) continue;
@@ -88,7 +93,8 @@ export const BOOKING_WRITES: WriteSpec = {
     chunkSize: MAX_BULK_CREATE,
     async create(api, bodies, signal) {
       const reply = await invoke(api, bookingOps.bulkCreateBooking, { createBookingsInfo: bodies as never, returnFullEntity: true }, { signal });
-      const answers: (Entity | { error: string; code?: string })[] = bodies.map(() => ({ error: 'no result for this booking in the reply' }));
+      // A body the reply says nothing of stays undefined: it may have been made (see bodiesCreateAction).
+      const answers: Array<Entity | { error: string; code?: string } | undefined> = bodies.map(() => undefined);
       for (const r of reply.results) {
         const m = r.itemMetadata;
         if (m.success && (r.item?.id ?? m.id)) answers[m.originalIndex] = (r.item ?? { id: m.id }) as Entity;
