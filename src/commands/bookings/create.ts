@@ -16,7 +16,7 @@ import type { Context } from '../../context.js';
 import { PartialFailureError, UserError } from '../../core/errors.js';
 import { parseCount } from '../../core/numbers.js';
 import { readSource } from '../../core/input.js';
-import { success } from '../../core/log.js';
+import { notice, success } from '../../core/log.js';
 import { addFormatFlags, type Column, fieldsChecker, type FormatFlags, ndjsonWhenPiped, printRecord, printRecords, printValue, resolveFormat } from '../../core/output.js';
 import { oneLine } from '../../core/text.js';
 import { serviceOf, staffOf } from '../services/shared/lookup.js';
@@ -235,6 +235,12 @@ async function createMany(opts: CreateOptions, ctx: Context): Promise<void> {
   // One journaled change of one item per booking, 40 per request through the bulk create call: in `sitectl
   // history`, each booking created cancelled by `sitectl undo` if unchanged since.
   const [{ runCreateMany }, { BOOKING_WRITES }] = await Promise.all([import('../shared/one.js'), import('./shared/writes.js')]);
+  if (resume) {
+    // Said before the lookups (one query per line whose request failed on the way), which come before any output.
+    const uncertain = new Set(resume.sending.keys());
+    for (const r of resume.results.values()) if (r.outcome === 'failed' && !r.permanent) uncertain.add(r.id);
+    if (uncertain.size) notice(ctx.io, `Looking for ${uncertain.size} booking${uncertain.size === 1 ? '' : 's'} the platform may have made all the same (one query each)`);
+  }
   const { results: outcomes, created, resumeCommand } = await runCreateMany(ctx, BOOKING_WRITES, bodies, (b) => BOOKING_VIEW.label(b.booking as never) || undefined, {
     command: 'bookings create',
     ...(resume ? { resume } : {}),
