@@ -100,6 +100,8 @@ async function shot(page: Page, name: string, vp: (typeof VIEWPORTS)[number]): P
 /** What has the focus: an input's id, else a button's or link's text. */
 async function focused(page: Page): Promise<string> {
   const f = page.locator(':focus');
+  // The browser applies `autofocus` when it next renders, which under load can come after `goto` has returned.
+  await f.first().waitFor({ state: 'attached', timeout: 2000 }).catch(() => undefined);
   if ((await f.count()) !== 1) return '';
   return (await f.getAttribute('id')) || (await f.textContent())?.trim() || '';
 }
