@@ -9,11 +9,8 @@ import type { Context } from '../../context.js';
 import { UserError } from '../../core/errors.js';
 import { readJsonSource } from '../../core/input.js';
 import { addFormatFlags, type FormatFlags } from '../../core/output.js';
-import type { EntityView } from '../shared/entity-view.js';
 import { findForbiddenKey } from '../../api/paths.js';
 import { declareRule, REVERSIBLE } from '../shared/confirm.js';
-import { idOf } from '../shared/verbs.js';
-import { BOOKING_VIEW } from './shared/view.js';
 
 export interface FieldsOptions extends FormatFlags {
   id: string;
@@ -60,21 +57,18 @@ export async function run(opts: FieldsOptions, ctx: Context): Promise<void> {
   const forbidden = findForbiddenKey(data);
   if (forbidden) throw new UserError(`the data: "${forbidden}" is not an allowed field name`);
   const value = { namespace, data: data as Record<string, unknown> };
-  const [{ runOneVerb }, { valueSteps }, { FIELDS_VERB }] = await Promise.all([import('../shared/one.js'), import('../shared/values.js'), import('./shared/values.js')]);
-  const item = valueSteps(FIELDS_VERB, (api) => idOf(ctx, api, BOOKING_VIEW, opts.id), () => value);
-  const id = item.id;
-  await runOneVerb(ctx, {
-    view: BOOKING_VIEW as EntityView<unknown>,
-    title: 'Storing the fields',
-    ...item.steps,
+  const [{ runValueVerb }, { FIELDS_VERB }] = await Promise.all([import('../shared/one.js'), import('./shared/values.js')]);
+  await runValueVerb(ctx, {
+    verb: FIELDS_VERB,
+    given: opts.id,
+    to: () => value,
     flags: opts,
     command: 'bookings fields',
-    one: {
-      given: opts.id,
+    one: (id) => ({
       rule: REVERSIBLE,
       already: () => `booking ${id()} already holds this data under ${namespace}`,
       outcome: () => `Stored ${namespace} on booking ${id()}`,
       result: { fields: ['namespace', 'namespaceData'], value: () => ({ namespace, namespaceData: value.data }) },
-    },
+    }),
   });
 }

@@ -7,11 +7,8 @@ import { type Member, MEMBER_SLUG, MEMBER_SLUG_MAX } from '../../api/schemas/mem
 import type { Context } from '../../context.js';
 import { UserError } from '../../core/errors.js';
 import { addFormatFlags, type FormatFlags } from '../../core/output.js';
-import type { EntityView } from '../shared/entity-view.js';
 import { declareRule, REVERSIBLE } from '../shared/confirm.js';
-import { idOf } from '../shared/verbs.js';
 import { fetchMember } from './shared/read.js';
-import { MEMBER_VIEW } from './shared/view.js';
 
 export function register(parent: Command, ctx: Context): void {
   // A change to one member's profile, as `members update` is: acts at once.
@@ -41,21 +38,18 @@ export async function run(opts: FormatFlags & { id: string; slug: string }, ctx:
   if (opts.slug.length > MEMBER_SLUG_MAX || !MEMBER_SLUG.test(opts.slug)) {
     throw new UserError(`slug '${opts.slug}' is not valid`, `use 1-${MEMBER_SLUG_MAX} lowercase letters, digits and hyphens, not starting or ending with a hyphen`);
   }
-  const [{ runOneVerb }, { valueSteps }, { MEMBER_SLUG_VERB }] = await Promise.all([import('../shared/one.js'), import('../shared/values.js'), import('./shared/values.js')]);
-  const value = valueSteps(MEMBER_SLUG_VERB, (api) => idOf(ctx, api, MEMBER_VIEW, opts.id), () => opts.slug);
-  const id = value.id;
-  await runOneVerb(ctx, {
-    view: MEMBER_VIEW as EntityView<unknown>,
-    title: 'Setting the slug',
-    ...value.steps,
+  const [{ runValueVerb }, { MEMBER_SLUG_VERB }] = await Promise.all([import('../shared/one.js'), import('./shared/values.js')]);
+  await runValueVerb(ctx, {
+    verb: MEMBER_SLUG_VERB,
+    given: opts.id,
+    to: () => opts.slug,
     flags: opts,
     command: 'members slug',
-    one: {
-      given: opts.id,
+    one: (id) => ({
       rule: REVERSIBLE,
       already: () => `member ${id()} already has the slug '${opts.slug}'`,
       outcome: (after: Member) => `member ${id()} now has the slug '${after.profile?.slug ?? opts.slug}'`,
       read: async (mid: string) => fetchMember(await ctx.api(), mid, ctx.signal),
-    },
+    }),
   });
 }

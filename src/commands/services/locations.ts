@@ -7,15 +7,12 @@
 import type { Command } from 'commander';
 import { RemovedLocationSessionsActionValues } from '../../api/schemas/service.js';
 import type { Service } from '../../api/schemas/service.js';
-import type { EntityView } from '../shared/entity-view.js';
 import type { Context } from '../../context.js';
 import { UserError } from '../../core/errors.js';
 import { choiceOf } from '../shared/choices.js';
 import { declareRule, DESTRUCTIVE, REVERSIBLE, type VerbRule } from '../shared/confirm.js';
 import { collect } from '../../core/filters.js';
 import { addFormatFlags, type FormatFlags } from '../../core/output.js';
-import { idOf } from '../shared/verbs.js';
-import { SERVICE_VIEW } from './shared/view.js';
 
 const ACTIONS = RemovedLocationSessionsActionValues;
 type Action = (typeof ACTIONS)[number];
@@ -84,21 +81,18 @@ export async function run(opts: LocationsOptions, ctx: Context): Promise<void> {
   }
   const rule = locationsRule(action);
   const removed = action ? { action, ...(opts.moveToBusiness ? { moveToLocationOptions: { newLocation: { type: 'BUSINESS' as const, business: { id: opts.moveToBusiness } } } } : {}) } : undefined;
-  const [{ runOneVerb }, { valueSteps }, { LOCATIONS_VERB }] = await Promise.all([import('../shared/one.js'), import('../shared/values.js'), import('./shared/values.js')]);
-  const value = valueSteps(LOCATIONS_VERB, (api) => idOf(ctx, api, SERVICE_VIEW, opts.id), () => ({ locations, ...(removed ? { removed } : {}) }));
-  const id = value.id;
-  await runOneVerb(ctx, {
-    view: SERVICE_VIEW as EntityView<unknown>,
-    title: 'Setting the locations',
-    ...value.steps,
+  const [{ runValueVerb }, { LOCATIONS_VERB }] = await Promise.all([import('../shared/one.js'), import('./shared/values.js')]);
+  await runValueVerb(ctx, {
+    verb: LOCATIONS_VERB,
+    given: opts.id,
+    to: () => ({ locations, ...(removed ? { removed } : {}) }),
     flags: opts,
     command: 'services locations set',
-    one: {
-      given: opts.id,
+    one: (id) => ({
       rule,
       question: () => `Set ${locations.length} location(s) on service ${id()} and DELETE its sessions at the locations removed?`,
       already: () => `service ${id()} has these locations already`,
       outcome: (after: Service) => `Service ${id()} now has ${after.locations?.length ?? 0} location(s) (revision ${after.revision ?? '?'})`,
-    },
+    }),
   });
 }

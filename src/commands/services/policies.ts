@@ -220,7 +220,7 @@ const POLICY_DELETE: DeleteSpec<unknown> = {
  */
 export async function runSetDefault(opts: FormatFlags & { policy: string }, ctx: Context): Promise<void> {
   resolveFormat(opts, fieldsChecker(POLICY_FIELDS));
-  const [{ runOneVerb }, { valueSteps }, { DEFAULT_POLICY_VERB }] = await Promise.all([import('../shared/one.js'), import('../shared/values.js'), import('./shared/values.js')]);
+  const [{ runValueVerb }, { DEFAULT_POLICY_VERB }] = await Promise.all([import('../shared/one.js'), import('./shared/values.js')]);
   let former: (BookingPolicy & { id: string }) | undefined;
   // The policy named, and the default it takes over from (journaled, so an undo makes that one the default again).
   const find = async (api: ApiClient): Promise<string> => {
@@ -229,19 +229,18 @@ export async function runSetDefault(opts: FormatFlags & { policy: string }, ctx:
     former = all.map((p) => p.bookingPolicy as BookingPolicy & { id: string }).find((p) => p.default && p.id !== id);
     return id;
   };
-  const value = valueSteps(DEFAULT_POLICY_VERB, find, (id) => ({ id, ...(former ? { former: former.id } : {}) }));
-  await runOneVerb(ctx, {
-    view: POLICY_VIEW as EntityView<unknown>,
-    title: 'Setting the default policy',
-    ...value.steps,
+  await runValueVerb(ctx, {
+    verb: DEFAULT_POLICY_VERB,
+    given: opts.policy,
+    find,
+    to: (id) => ({ id, ...(former ? { former: former.id } : {}) }),
     flags: opts,
     command: 'services booking-policies set-default',
-    one: {
-      given: opts.policy,
+    one: () => ({
       rule: REVERSIBLE,
       already: (p: BookingPolicy & { id: string }) => `${label(p)} is the default already`,
       outcome: (after: BookingPolicy & { id: string }, _l: string, before: BookingPolicy & { id: string }) => `${label(after ?? before)} is now the default${former ? ` (was "${oneLine(former.name ?? '')}")` : ''}`,
-    },
+    }),
   });
 }
 

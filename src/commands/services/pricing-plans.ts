@@ -57,17 +57,19 @@ async function checkPlanIds(ctx: Context, ids: readonly string[]): Promise<void>
  * @throws UserError (exit 2) for a plan id `add` does not know; NotFoundError (exit 1) for an unknown service
  */
 export async function run(opts: PricingPlansOptions, ctx: Context): Promise<void> {
-  const [{ runOneVerb }, { valueSteps }, { PLANS_VERB }] = await Promise.all([import('../shared/one.js'), import('../shared/values.js'), import('./shared/values.js')]);
+  const [{ runValueVerb }, { PLANS_VERB }] = await Promise.all([import('../shared/one.js'), import('./shared/values.js')]);
   // The service named, and (to add) the plans checked to exist, before anything is read.
   const find = async (api: ApiClient): Promise<string> => {
     const id = await idOf(ctx, api, SERVICE_VIEW, opts.id);
     if (opts.verb === 'add') await checkPlanIds(ctx, opts.planIds);
     return id;
   };
-  const value = valueSteps(PLANS_VERB, find, () => ({ [opts.verb]: opts.planIds }));
-  const id = value.id;
   const plansOf = (s: Service) => s.payment?.pricingPlanIds ?? [];
-  await runOneVerb(ctx, {
+  await runValueVerb(ctx, {
+    verb: PLANS_VERB,
+    given: opts.id,
+    find,
+    to: () => ({ [opts.verb]: opts.planIds }),
     view: {
       noun: SERVICE_VIEW.noun,
       label: (s) => SERVICE_VIEW.label(s as Service),
@@ -75,11 +77,9 @@ export async function run(opts: PricingPlansOptions, ctx: Context): Promise<void
       print: (c, format, s) => (format.kind === 'table' ? printValue(c.io, format, plansOf(s as Service), { text: plansOf(s as Service).join('\n') }) : printRecord(c.io, format, s)),
     },
     title: opts.verb === 'add' ? 'Linking pricing plans' : 'Unlinking pricing plans',
-    ...value.steps,
     flags: opts,
     command: `services pricing-plans ${opts.verb}`,
-    one: {
-      given: opts.id,
+    one: (id) => ({
       rule: REVERSIBLE,
       already: () => `the plans are ${opts.verb === 'add' ? 'linked to' : 'not linked to'} service ${id()} already`,
       outcome: (after: Service, _label, before: Service) => {
@@ -87,6 +87,6 @@ export async function run(opts: PricingPlansOptions, ctx: Context): Promise<void
         const changed = opts.planIds.filter((p) => (opts.verb === 'add' ? !had.has(p) : had.has(p)));
         return `${opts.verb === 'add' ? 'Linked' : 'Unlinked'} ${changed.length} plan(s); service ${id()} has ${plansOf(after).length} plan(s) (revision ${after.revision ?? '?'})`;
       },
-    },
+    }),
   });
 }

@@ -46,27 +46,25 @@ export function register(parent: Command, ctx: Context): void {
  *   platform refuses the slug (SLUG_CONTAINS_ILLEGAL_CHARACTERS, SLUG_ALREADY_EXISTS)
  */
 export async function runSet(opts: FormatFlags & { id: string; slug: string }, ctx: Context): Promise<void> {
-  const [{ runOneVerb }, { valueSteps }, { SLUG_VERB }] = await Promise.all([import('../shared/one.js'), import('../shared/values.js'), import('./shared/values.js')]);
-  const value = valueSteps(SLUG_VERB, (api) => idOf(ctx, api, SERVICE_VIEW, opts.id), () => opts.slug);
-  const id = value.id;
+  const [{ runValueVerb }, { SLUG_VERB }] = await Promise.all([import('../shared/one.js'), import('./shared/values.js')]);
   const slugOf = (s: Service) => ({ slug: s.mainSlug, service: s });
-  await runOneVerb(ctx, {
+  await runValueVerb(ctx, {
+    verb: SLUG_VERB,
+    given: opts.id,
+    to: () => opts.slug,
     view: {
       noun: SERVICE_VIEW.noun,
       label: (s) => SERVICE_VIEW.label(s as Service),
       format: (flags) => resolveFormat(flags, fieldsChecker(['slug', 'service'])),
       print: (c, format, s) => printValue(c.io, format, slugOf(s as Service), { text: (s as Service).mainSlug?.name ?? '' }),
     },
-    title: 'Setting the slug',
-    ...value.steps,
     flags: opts,
     command: 'services slug set',
-    one: {
-      given: opts.id,
+    one: (id) => ({
       rule: REVERSIBLE,
       already: () => `service ${id()} has the slug '${opts.slug}' already`,
       outcome: (after: Service) => `Service ${id()} now has the slug '${after.mainSlug?.name ?? opts.slug}' (revision ${after.revision ?? '?'})`,
-    },
+    }),
   });
 }
 

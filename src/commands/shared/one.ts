@@ -24,6 +24,7 @@ import { type BulkFlags, DRY_RUN_FIELDS } from './bulk-flags.js';
 import { dryRunItems, keepHistory, printItems, resumeLine, runOrigin, short } from './bulk.js';
 import { asksFirst, confirmChange, requireConfirmable, REVERSIBLE, type VerbRule } from './confirm.js';
 import { formatOf, idOf, type EntityView, type OneNoun } from './entity-view.js';
+import { valueSteps, type ValueVerb } from './values.js';
 import { writeCreate, writeCreateMany, writeUpdate, type WriteSpec } from './writes.js';
 /**
  * How a verb's single form speaks of its one item (`bookings cancel 7c1e`, `services update ID --set ...`). The
@@ -379,5 +380,43 @@ export async function runUpdateOne(ctx: Context, u: UpdateOneRun): Promise<void>
       outcome: u.outcome,
       read: async (id: string) => seen?.get(id),
     },
+  });
+}
+
+/** What {@link runValueVerb} needs: the value verb, the item as typed, its value, how the verb speaks. */
+export interface ValueVerbRun<E extends Entity, T> {
+  verb: ValueVerb<E, T>;
+  /** The item as typed (id, unique prefix, or what `find` reads). */
+  given: string;
+  /** The id `given` names (default: the id, or the entity of the verb's view whose id it is a unique prefix of). */
+  find?(api: ApiClient): Promise<string>;
+  /** The value the item is given, once it is named. */
+  to(id: string): T;
+  /** How the item prints (default: the verb's view). */
+  view?: OneVerbRun['view'];
+  /** The progress title (default: the verb's). */
+  title?: string;
+  flags: BulkFlags;
+  /** The command words after the program name (`services slug set`). */
+  command: string;
+  /** The rest of the single form (rule, messages), given the resolved id for its messages. */
+  one(id: () => string): Omit<OneItem, 'given'>;
+}
+
+/**
+ * The single form of a value verb (`services slug set`, `members slug`, `bookings fields`, ...): the item named
+ * once, before anything is read, then given `to(id)` as a one-item plan of the verb (commands/shared/values.ts
+ * valueSteps) through {@link runOneVerb}.
+ * @throws as runOneVerb
+ */
+export async function runValueVerb<E extends Entity, T>(ctx: Context, run: ValueVerbRun<E, T>): Promise<void> {
+  const value = valueSteps(run.verb, run.find ?? ((api) => idOf(ctx, api, run.verb.view, run.given)), run.to);
+  await runOneVerb(ctx, {
+    view: run.view ?? run.verb.view,
+    title: run.title ?? run.verb.title,
+    ...value.steps,
+    flags: run.flags,
+    command: run.command,
+    one: { given: run.given, ...run.one(value.id) },
   });
 }
