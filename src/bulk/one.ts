@@ -118,7 +118,7 @@ export async function changeOne<E extends Entity>(
 export type CreateOneResult = { kind: 'dry-run'; plan: Plan } | { kind: 'sent'; result: ItemResult; journal: string; runId: string };
 
 /**
- * Creates one entity through the bulk engine: `action` is a planned create of one body (actions.ts
+ * Creates one entity through the bulk engine: `action` is a planned create of one body (create-actions.ts
  * bodiesCreateAction), run without a question (a create is taken back by `sitectl undo`), executed and
  * journaled (so `sitectl history` lists it, with the new id and the version it left).
  * @returns the plan of a dry run, else the item's result and the change's journal and id

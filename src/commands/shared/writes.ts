@@ -13,7 +13,8 @@
 import type { ApiClient } from '../../api/client.js';
 import { invoke, type Operation, type ReplyOf, type RequestOf } from '../../api/family.js';
 import { setPath } from '../../api/paths.js';
-import { bodiesCreateAction, eachSender, updateAction, type EntityAction } from '../../bulk/actions.js';
+import { eachSender, updateAction, type EntityAction } from '../../bulk/actions.js';
+import { bodiesCreateAction } from '../../bulk/create-actions.js';
 import type { ChangeSet } from '../../bulk/changes.js';
 import type { ChunkRunner } from '../../bulk/execute.js';
 import type { JournalArgs, Outcome } from '../../bulk/journal.js';
@@ -48,7 +49,7 @@ export interface WriteSpec {
    * (`{error, code}`). `intent` is what the create of a body is journaled as intending before it is sent.
    * `find` gives the entities that the create of `body` could have made since `since` (an ISO time; the run's
    * start, less a margin for the clocks), oldest first: with it, a run can be resumed (`--resume JOURNAL`), and
-   * each create whose reply was lost is adopted rather than made twice (bulk/actions.ts bodiesCreateAction).
+   * each create whose reply was lost is adopted rather than made twice (bulk/create-actions.ts bodiesCreateAction).
    * Undefined: the noun has no create of many.
    */
   createMany?: {
@@ -160,7 +161,7 @@ const CLOCK_MARGIN_MS = 5 * 60_000;
 export const NEW_ITEM = 'new';
 
 /**
- * The single create of one entity from `body`: the port and a one-item planned create (bulk/actions.ts
+ * The single create of one entity from `body`: the port and a one-item planned create (bulk/create-actions.ts
  * bodiesCreateAction), the entity the platform answered once it is created, and the platform's refusal, kept
  * as thrown (so the command fails as the call would have: a 400 as bad input, with its field violations).
  */
@@ -193,7 +194,7 @@ export function writeCreate(
 
 /**
  * The create of many entities from `bodies` (keyed by item id, in the order given) through the noun's bulk create
- * call (WriteSpec.createMany): the port and a planned create of every body (bulk/actions.ts bodiesCreateAction,
+ * call (WriteSpec.createMany): the port and a planned create of every body (bulk/create-actions.ts bodiesCreateAction,
  * journaled as a `create` of the noun, so `sitectl history` lists it and `sitectl undo` takes back what it made),
  * and each entity the platform answered, by its new id. `startedAt` (ISO) is when the run began, for a resumed
  * run's adoption of creates whose reply was lost (WriteSpec.createMany.find): entities created from five minutes
