@@ -4,14 +4,16 @@
  * every status, some of them multi-service, with attendance for the past ones. Deterministic for a given
  * catalog and count (seeded PRNG), and consistent by construction: appointments only where their staff member
  * is free (no overlap with another booking), class sessions and courses never over capacity (a full session
- * puts the booking on the waiting list), so the scheduling engine agrees with every seeded booking.
+ * puts the booking on the waiting list), so the scheduling engine agrees with every seeded booking. The times and
+ * places of `KEPT_FREE` (catalog.ts) are never taken, so the examples that book them work on any seed.
  *
  * The engine itself is not asked per booking (that would rebuild its occupancy index after every insert):
  * the seed keeps its own running tally, which is what makes 10,000 bookings take about a second.
  */
 import type { BookingDoc, Calendar, StaffDoc } from '../bookings/model.js';
 import { BOOKING_STEP, type Candidate, candidates, capacityOf, courseSessions, durationOf, eventIdOf, locationOf, scheduleIdOf } from '../bookings/sessions.js';
-import { DAY, HOUR, iso, MINUTE } from '../bookings/time.js';
+import { atLocalTime, DAY, HOUR, iso, localDays, MINUTE, weekdayOf } from '../bookings/time.js';
+import { KEPT_FREE, KEPT_PLACES } from './catalog.js';
 import type { ServiceDoc } from '../services/model.js';
 import type { Prng } from './random.js';
 
@@ -105,6 +107,24 @@ export function seedBookings(cal: Calendar, rnd: Prng, base: number, count: numb
     if (!list) days.set(d, (list = []));
     list.push([start, end]);
   };
+  // The kept-free times (catalog.ts) are held from the start, so no active booking is placed on them.
+  const keptPlaces = new Set<string>();
+  for (const kept of KEPT_FREE) {
+    const service = services.find((s) => s.name === kept.service);
+    if (!service) continue;
+    if (!kept.day || !kept.at) {
+      keptPlaces.add(service.id);
+      continue;
+    }
+    const length = (durationOf(service) + (service.schedule?.availabilityConstraints?.timeBetweenSessions ?? 0)) * MINUTE;
+    for (const midnight of localDays(from, to, cal.timeZone)) {
+      if (weekdayOf(midnight + 12 * HOUR, cal.timeZone) !== kept.day) continue;
+      const start = atLocalTime(midnight + 12 * HOUR, kept.at, cal.timeZone);
+      for (const staffId of service.staffMemberIds ?? []) hold(staffId, start, start + length);
+    }
+  }
+  const roomOf = (service: ServiceDoc, capacity: number) => capacity - (keptPlaces.has(service.id) ? KEPT_PLACES : 0);
+
   const createdBefore = (start: number) => Math.min(base - HOUR, start - rnd.int(1, 21) * DAY - rnd.int(0, 23) * HOUR);
 
   const insert = (doc: Record<string, unknown> & { startDate: string }, created: number): BookingDoc => {
@@ -182,8 +202,9 @@ export function seedBookings(cal: Calendar, rnd: Prng, base: number, count: numb
     const participants = rnd.next() < 0.85 ? 1 : 2;
     const used = seats.get(c.eventId!) ?? 0;
     let status = statusFor(rnd, c.start < base, false);
-    if (ACTIVE.has(status) && used + participants > c.capacity) {
-      if (c.start >= base && (waiting.get(c.eventId!) ?? 0) + participants <= 5) {
+    if (ACTIVE.has(status) && used + participants > roomOf(c.service, c.capacity)) {
+      // A session with places kept open is not full: no waiting list there.
+      if (c.start >= base && !keptPlaces.has(c.service.id) && (waiting.get(c.eventId!) ?? 0) + participants <= 5) {
         status = 'WAITING_LIST';
         waiting.set(c.eventId!, (waiting.get(c.eventId!) ?? 0) + participants);
       } else status = rnd.next() < 0.7 ? 'CANCELED' : 'DECLINED';
@@ -210,7 +231,7 @@ export function seedBookings(cal: Calendar, rnd: Prng, base: number, count: numb
     const scheduleId = scheduleIdOf(service);
     const used = seats.get(scheduleId) ?? 0;
     let status = statusFor(rnd, start < base, false);
-    if (ACTIVE.has(status) && used + 1 > capacityOf(service)) status = 'CANCELED';
+    if (ACTIVE.has(status) && used + 1 > roomOf(service, capacityOf(service))) status = 'CANCELED';
     else if (ACTIVE.has(status)) seats.set(scheduleId, used + 1);
     return insert(
       {

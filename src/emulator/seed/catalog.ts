@@ -111,6 +111,9 @@ export const FORMS = [
 
 type Rate = 'FIXED' | 'VARIED' | 'CUSTOM' | 'NO_FEE';
 
+/** A weekday as the timetable names it (the platform's working-hours days). */
+export type TimetableDay = 'MON' | 'TUE' | 'WED' | 'THU' | 'FRI' | 'SAT' | 'SUN';
+
 export interface ServiceTemplate {
   name: string;
   type: 'APPOINTMENT' | 'CLASS' | 'COURSE';
@@ -122,15 +125,22 @@ export interface ServiceTemplate {
   staff: number[];
   description: string;
   form?: number;
+  /**
+   * Classes and courses: the weekly session, on the site's clock (`day` at `at`), whatever the hour the data is
+   * seeded, so the studio's timetable is the same every week and an example can name a session by its weekday.
+   */
+  weekly?: { day: TimetableDay; at: string };
+  /** Courses: how many weekly sessions, and the week of the first one from the seed's week (negative: running). */
+  course?: { weeks: number; startsInWeeks: number };
 }
 
 export const SERVICE_TEMPLATES: ServiceTemplate[] = [
-  { name: 'Vinyasa Flow Yoga', type: 'CLASS', category: 0, minutes: 60, price: [18, 25], capacity: [10, 20], staff: [0, 6], description: 'A dynamic, breath-led flow for all levels.' },
-  { name: 'Gentle Morning Yoga', type: 'CLASS', category: 0, minutes: 45, price: [15, 20], capacity: [8, 16], staff: [0], description: 'Slow stretches and breathing to start the day.' },
-  { name: 'Hot Yoga', type: 'CLASS', category: 0, minutes: 75, price: [22, 28], capacity: [12, 24], staff: [0, 6], description: 'Classic sequence in a heated room. Bring water.' },
-  { name: 'Guided Meditation', type: 'CLASS', category: 0, minutes: 30, price: [10, 12], capacity: [10, 30], staff: [0, 5], description: 'Mindfulness practice for a calmer week.' },
+  { name: 'Vinyasa Flow Yoga', type: 'CLASS', category: 0, minutes: 60, price: [18, 25], capacity: [10, 20], staff: [0, 6], weekly: { day: 'TUE', at: '18:00' }, description: 'A dynamic, breath-led flow for all levels.' },
+  { name: 'Gentle Morning Yoga', type: 'CLASS', category: 0, minutes: 45, price: [15, 20], capacity: [8, 16], staff: [0], weekly: { day: 'MON', at: '07:30' }, description: 'Slow stretches and breathing to start the day.' },
+  { name: 'Hot Yoga', type: 'CLASS', category: 0, minutes: 75, price: [22, 28], capacity: [12, 24], staff: [0, 6], weekly: { day: 'THU', at: '19:00' }, description: 'Classic sequence in a heated room. Bring water.' },
+  { name: 'Guided Meditation', type: 'CLASS', category: 0, minutes: 30, price: [10, 12], capacity: [10, 30], staff: [0, 5], weekly: { day: 'WED', at: '12:30' }, description: 'Mindfulness practice for a calmer week.' },
   { name: 'Private Yoga Session', type: 'APPOINTMENT', category: 0, minutes: 60, price: [80, 110], staff: [0, 6], description: 'One-to-one session tailored to your goals.' },
-  { name: '8-Week Yoga Foundations', type: 'COURSE', category: 0, minutes: 90, price: [180, 240], capacity: [8, 14], staff: [0], description: 'Learn the foundations of alignment, breath and sequencing.' },
+  { name: '8-Week Yoga Foundations', type: 'COURSE', category: 0, minutes: 90, price: [180, 240], capacity: [8, 14], staff: [0], weekly: { day: 'MON', at: '19:00' }, course: { weeks: 8, startsInWeeks: 2 }, description: 'Learn the foundations of alignment, breath and sequencing.' },
   { name: "Women's Haircut", type: 'APPOINTMENT', category: 1, minutes: 60, price: [55, 85], staff: [1, 7], description: 'Consultation, wash, cut and blow-dry.' },
   { name: "Men's Haircut", type: 'APPOINTMENT', category: 1, minutes: 30, price: [35, 50], staff: [1], description: 'Classic or modern cut with a hot-towel finish.' },
   { name: 'Color & Highlights', type: 'APPOINTMENT', category: 1, minutes: 120, price: [120, 220], rate: 'VARIED', staff: [1, 7], description: 'Full color, balayage or highlights; price depends on length.' },
@@ -142,20 +152,41 @@ export const SERVICE_TEMPLATES: ServiceTemplate[] = [
   { name: 'Hot Stone Massage', type: 'APPOINTMENT', category: 2, minutes: 75, price: [110, 140], staff: [2], description: 'Warm basalt stones melt away muscle tension.' },
   { name: 'Sports Massage', type: 'APPOINTMENT', category: 2, minutes: 45, price: [70, 95], staff: [2, 3], description: 'Targeted work for recovery and mobility.' },
   { name: 'Couples Massage', type: 'APPOINTMENT', category: 2, minutes: 60, price: [190, 240], staff: [2], description: 'Side-by-side massage in our double suite.', form: 1 },
-  { name: 'HIIT Bootcamp', type: 'CLASS', category: 3, minutes: 45, price: [20, 26], capacity: [12, 25], staff: [3], description: 'High-intensity intervals to build strength and stamina.', form: 1 },
-  { name: 'Mat Pilates', type: 'CLASS', category: 3, minutes: 50, price: [20, 28], capacity: [8, 15], staff: [6], description: 'Core strength, posture and control.' },
-  { name: 'Reformer Pilates', type: 'CLASS', category: 3, minutes: 50, price: [32, 40], capacity: [4, 8], staff: [6], description: 'Small-group class on the reformer.', form: 1 },
+  { name: 'HIIT Bootcamp', type: 'CLASS', category: 3, minutes: 45, price: [20, 26], capacity: [12, 25], staff: [3], weekly: { day: 'MON', at: '18:00' }, description: 'High-intensity intervals to build strength and stamina.', form: 1 },
+  { name: 'Mat Pilates', type: 'CLASS', category: 3, minutes: 50, price: [20, 28], capacity: [8, 15], staff: [6], weekly: { day: 'WED', at: '09:00' }, description: 'Core strength, posture and control.' },
+  { name: 'Reformer Pilates', type: 'CLASS', category: 3, minutes: 50, price: [32, 40], capacity: [4, 8], staff: [6], weekly: { day: 'THU', at: '08:00' }, description: 'Small-group class on the reformer.', form: 1 },
   { name: 'Personal Training', type: 'APPOINTMENT', category: 3, minutes: 60, price: [85, 120], staff: [3], description: 'One-to-one coaching with a tailored program.', form: 1 },
-  { name: 'Kettlebell Basics', type: 'COURSE', category: 3, minutes: 60, price: [120, 160], capacity: [6, 12], staff: [3], description: 'Four-week course on safe kettlebell technique.', form: 1 },
-  { name: 'Wheel Throwing Pottery Course', type: 'COURSE', category: 4, minutes: 120, price: [260, 340], capacity: [6, 10], staff: [4], description: 'Six weeks on the wheel: centering, pulling, trimming and glazing.' },
-  { name: 'Pottery Taster Class', type: 'CLASS', category: 4, minutes: 90, price: [45, 60], capacity: [6, 12], staff: [4], description: 'Try the wheel for the first time; clay and firing included.' },
-  { name: 'Watercolor for Beginners', type: 'COURSE', category: 4, minutes: 90, price: [150, 190], capacity: [8, 14], staff: [4], description: 'Materials, washes and color mixing over five evenings.' },
-  { name: 'Hand-Building Ceramics', type: 'CLASS', category: 4, minutes: 120, price: [55, 70], capacity: [6, 10], staff: [4], description: 'Pinch, coil and slab techniques.' },
+  { name: 'Kettlebell Basics', type: 'COURSE', category: 3, minutes: 60, price: [120, 160], capacity: [6, 12], staff: [3], weekly: { day: 'TUE', at: '07:00' }, course: { weeks: 4, startsInWeeks: -2 }, description: 'Four-week course on safe kettlebell technique.', form: 1 },
+  { name: 'Wheel Throwing Pottery Course', type: 'COURSE', category: 4, minutes: 120, price: [260, 340], capacity: [6, 10], staff: [4], weekly: { day: 'WED', at: '18:30' }, course: { weeks: 6, startsInWeeks: 3 }, description: 'Six weeks on the wheel: centering, pulling, trimming and glazing.' },
+  { name: 'Pottery Taster Class', type: 'CLASS', category: 4, minutes: 90, price: [45, 60], capacity: [6, 12], staff: [4], weekly: { day: 'SAT', at: '11:00' }, description: 'Try the wheel for the first time; clay and firing included.' },
+  { name: 'Watercolor for Beginners', type: 'COURSE', category: 4, minutes: 90, price: [150, 190], capacity: [8, 14], staff: [4], weekly: { day: 'THU', at: '18:00' }, course: { weeks: 5, startsInWeeks: 2 }, description: 'Materials, washes and color mixing over five evenings.' },
+  { name: 'Hand-Building Ceramics', type: 'CLASS', category: 4, minutes: 120, price: [55, 70], capacity: [6, 10], staff: [4], weekly: { day: 'FRI', at: '17:00' }, description: 'Pinch, coil and slab techniques.' },
   { name: 'Nutrition Consultation', type: 'APPOINTMENT', category: 5, minutes: 60, price: [95, 130], staff: [5], description: 'Personal plan based on your goals and lifestyle.' },
   { name: 'Free Intro Call', type: 'APPOINTMENT', category: 5, minutes: 15, price: [0, 0], rate: 'NO_FEE', staff: [5, 3], description: 'A short call to find the right service for you.' },
-  { name: 'Stress Management Workshop', type: 'CLASS', category: 5, minutes: 120, price: [35, 50], capacity: [10, 25], staff: [5, 0], description: 'Practical tools for sleep, focus and resilience.' },
-  { name: 'Holistic Wellness Program', type: 'COURSE', category: 5, minutes: 60, price: [300, 420], capacity: [5, 10], staff: [5], description: 'Eight weekly sessions covering food, movement and rest.' },
+  { name: 'Stress Management Workshop', type: 'CLASS', category: 5, minutes: 120, price: [35, 50], capacity: [10, 25], staff: [5, 0], weekly: { day: 'SAT', at: '14:00' }, description: 'Practical tools for sleep, focus and resilience.' },
+  { name: 'Holistic Wellness Program', type: 'COURSE', category: 5, minutes: 60, price: [300, 420], capacity: [5, 10], staff: [5], weekly: { day: 'FRI', at: '10:00' }, course: { weeks: 8, startsInWeeks: -4 }, description: 'Eight weekly sessions covering food, movement and rest.' },
 ];
+
+/**
+ * What the seeded bookings leave open, for the examples in the README and in `--help` to book on the demo data
+ * whatever the hour it was seeded (they name these by weekday: `--start 'wed 14:15'`): an appointment entry keeps
+ * its weekly time (site's clock) free for every staff member of the service, service length and buffer included;
+ * a class or course entry keeps {@link KEPT_PLACES} places open in every session. Everything else is booked at
+ * random.
+ */
+export const KEPT_FREE: ReadonlyArray<{ service: string; day?: TimetableDay; at?: string }> = [
+  { service: 'Swedish Massage', day: 'WED', at: '14:15' },
+  // msb create: a haircut then a blow-dry (another stylist: the first one's buffer runs to 12:30).
+  { service: "Women's Haircut", day: 'WED', at: '11:15' },
+  { service: 'Blow-Dry & Style', day: 'WED', at: '12:15' },
+  // msb create --type parallel: two stylists at once.
+  { service: "Men's Haircut", day: 'WED', at: '14:15' },
+  { service: 'Color & Highlights', day: 'WED', at: '14:15' },
+  { service: 'Vinyasa Flow Yoga' },
+  { service: '8-Week Yoga Foundations' },
+];
+/** Places every session of a {@link KEPT_FREE} class or course keeps open. */
+export const KEPT_PLACES = 2;
 
 /** Prefixes used once the templates run out, so large seeds keep realistic, varied names. */
 export const QUALIFIERS = [

@@ -2,15 +2,18 @@
  * Deterministic demo data (docs/architecture.md "The emulator"): per site 3 business locations with geocodes,
  * 8 staff members with images, 6 categories, 3 booking policies, 2 booking forms and, for the default site,
  * `size` services of all three types. The same size always produces the same ids, names and prices (seeded
- * PRNG), and every timestamp is an offset from the hour the seed ran (the emulator clock's time), so the data
- * is deterministic relative to when it was seeded. `empty` keeps the site furniture and creates no services.
+ * PRNG). Classes and courses keep a weekly timetable on the site's clock (catalog.ts `weekly`: a weekday and a
+ * time) whatever the hour the seed runs; every other timestamp is an offset from the hour the seed ran (the
+ * emulator clock's time), so the data is deterministic relative to when it was seeded, and what the examples
+ * book (catalog.ts `KEPT_FREE`) is open on every seed. `empty` keeps the site furniture and creates no services.
  * Runs in one transaction: 10,000 services take a second or two.
  */
 import type { AdminKey } from '../auth.js';
 import { catalogOf, type Catalog, STAFF_MEMBERS } from '../services/model.js';
 import { buildService, formatMoney } from '../services/rules.js';
 import type { Store } from '../store/store.js';
-import { BUSINESS_LOCATIONS as LOCATION_DATA, CATEGORIES as CATEGORY_NAMES, FORMS, POLICIES, QUALIFIERS, SERVICE_TEMPLATES, STAFF } from './catalog.js';
+import { BUSINESS_LOCATIONS as LOCATION_DATA, CATEGORIES as CATEGORY_NAMES, FORMS, KEPT_FREE, POLICIES, QUALIFIERS, SERVICE_TEMPLATES, STAFF, type ServiceTemplate, type TimetableDay } from './catalog.js';
+import { addLocalWeeks, atLocalTime, localDays, weekdayOf } from '../bookings/time.js';
 import { calendarOf } from '../bookings/model.js';
 import { DEFAULT_SEED_BOOKINGS, seedBookings, seedWorkingHours } from './bookings.js';
 import { Prng } from './random.js';
@@ -43,6 +46,36 @@ const iso = (ms: number) => new Date(ms).toISOString();
 const media = (id: string, slug: string, altText: string) => ({
   image: { id, url: `https://static.example.com/media/${slug}.jpg`, height: 800, width: 1200, altText },
 });
+
+/** The demo site's zone: every business location's, so the timetable's wall-clock times are read in it. */
+export const DEMO_ZONE = 'America/Los_Angeles';
+const DAY_NAMES: readonly TimetableDay[] = ['MON', 'TUE', 'WED', 'THU', 'FRI', 'SAT', 'SUN'];
+
+/**
+ * The weekly sessions of a class or course template (none for appointments), on the site's clock: the template's
+ * weekday and time, moved two days on for each further round of names (`Morning Vinyasa Flow Yoga`). A class has
+ * run every week for a year before the seed hour and goes on; a course has its `weeks` sessions from the week
+ * `startsInWeeks` (plus one per round) after the seed's. Only the weeks move with the seed hour, never the day or
+ * the time, so the timetable is the same whenever the data was seeded.
+ * @returns the first session's start and, for a course, the last one's end (epoch ms)
+ */
+function timetableOf(t: ServiceTemplate, round: number, base: number): { first: number; lastEnd?: number } | undefined {
+  if (!t.weekly) return undefined;
+  const day = DAY_NAMES[(DAY_NAMES.indexOf(t.weekly.day) + 2 * round) % 7]!;
+  if (t.type !== 'COURSE' || !t.course) return { first: nextWeekly(base - 53 * 7 * DAY, day, t.weekly.at) };
+  const first = nextWeekly(base + (t.course.startsInWeeks + round) * 7 * DAY, day, t.weekly.at);
+  return { first, lastEnd: addLocalWeeks(first, t.course.weeks - 1, DEMO_ZONE) + t.minutes * MINUTE };
+}
+
+/** The first `day` at `at` (site's clock) at or after `from` (epoch ms). */
+function nextWeekly(from: number, day: TimetableDay, at: string): number {
+  for (const midnight of localDays(from, from + 8 * DAY, DEMO_ZONE)) {
+    if (weekdayOf(midnight + 12 * HOUR, DEMO_ZONE) !== day) continue;
+    const start = atLocalTime(midnight + 12 * HOUR, at, DEMO_ZONE);
+    if (start >= from) return start;
+  }
+  throw new Error(`no ${day} ${at} in the week after ${iso(from)}`);
+}
 
 /**
  * Seeds every site of the account: the furniture on each, the demo services on the default site. Meta `seed`,
@@ -132,7 +165,7 @@ function seedSite(store: Store, site: string, base: number, opts: { size: number
       address,
       phone: l.phone,
       email: `${l.name.toLowerCase().replace(/[^a-z]+/g, '.')}@demo-studio.example.com`,
-      timeZone: 'America/Los_Angeles',
+      timeZone: DEMO_ZONE,
       createdDate: furnished,
     });
   });
@@ -195,8 +228,11 @@ function seedSite(store: Store, site: string, base: number, opts: { size: number
     const created = base - 120 * DAY + i * spacing;
     const rate = t.rate ?? 'FIXED';
     const price = rate === 'FIXED' || rate === 'VARIED' ? String(rnd.int(t.price[0], t.price[1])) : '0';
-    const chosenLocations = rnd.sample(locations, rnd.int(1, 2));
-    const firstSession = t.type === 'APPOINTMENT' ? undefined : base + rnd.int(7, 120) * DAY + rnd.int(8, 19) * HOUR - 30 * DAY;
+    const kept = KEPT_FREE.some((k) => k.service === name);
+    // What the examples book is all at the main studio, so a chain of them (msb create) has one place to be at.
+    const sampled = rnd.sample(locations, rnd.int(1, 2));
+    const chosenLocations = kept ? [locations.find((l) => l.default)!] : sampled;
+    const sessions = timetableOf(t, round, base);
     const slugHint = name.toLowerCase().replace(/[^a-z0-9]+/g, '-');
     const imageId = rnd.uuid();
     const input: Record<string, unknown> = {
@@ -208,7 +244,8 @@ function seedSite(store: Store, site: string, base: number, opts: { size: number
       defaultCapacity: t.capacity ? rnd.int(t.capacity[0], t.capacity[1]) : 1,
       category: { id: categories[t.category]!.id },
       form: { id: forms[t.form ?? 0]!.id },
-      bookingPolicy: { id: policies[rnd.next() < 0.7 ? 0 : rnd.int(1, 2)]!.id },
+      // What the examples book keeps the standard policy: bookable from an hour ahead, whatever the day.
+      bookingPolicy: { id: policies[kept ? (rnd.next(), 0) : rnd.next() < 0.7 ? 0 : rnd.int(1, 2)]!.id },
       // Staff beyond the first eight (a larger `staff` seed) join the appointment services, round robin.
       staffMemberIds: [...t.staff.map((s) => staff[s]!.id), ...(t.type === 'APPOINTMENT' ? staff.slice(STAFF.length).filter((_, k) => k % 4 === i % 4).map((m) => m.id) : [])],
       locations: chosenLocations.map((l) => ({ type: 'BUSINESS', business: { id: l.id } })),
@@ -227,8 +264,8 @@ function seedSite(store: Store, site: string, base: number, opts: { size: number
         items: [media(imageId, `services/${slugHint}`, name)],
       },
       schedule: {
-        ...(firstSession !== undefined ? { firstSessionStart: iso(firstSession) } : {}),
-        ...(t.type === 'COURSE' && firstSession !== undefined ? { lastSessionEnd: iso(firstSession + 7 * DAY * rnd.int(4, 8) + t.minutes * MINUTE) } : {}),
+        ...(sessions ? { firstSessionStart: iso(sessions.first) } : {}),
+        ...(sessions?.lastEnd !== undefined ? { lastSessionEnd: iso(sessions.lastEnd) } : {}),
         availabilityConstraints: { durations: [{ minutes: t.minutes }], sessionDurations: [t.minutes], timeBetweenSessions: t.type === 'APPOINTMENT' ? 15 : 0 },
       },
     };
