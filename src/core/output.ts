@@ -163,11 +163,18 @@ export interface PrintOptions {
    * names keys of `extra`, only the keys named are printed (`--json aggregationData`).
    */
   envelope?: { key: string; extra: Record<string, unknown> };
+  /**
+   * What to say on stderr when there was nothing to print (`No slots found between ... and ...`), wherever a
+   * person reads it: under a table on a terminal, or whenever stderr is a terminal (piped or JSON output keeps
+   * its data as it is: no rows, `[]`). Exit status stays 0: an empty answer is an answer.
+   */
+  empty?: string;
 }
 
 /**
  * Prints `records` in `format`. Streams for `ndjson`, TSV and CSV (constant memory); collects for `json` and the
- * TTY table (both need every row before the first byte).
+ * TTY table (both need every row before the first byte). Says `opts.empty` when there was none.
+ * @returns how many records were printed
  * @throws UserError when `--json` names a field that none of the records has.
  */
 export async function printRecords<T>(
@@ -176,7 +183,20 @@ export async function printRecords<T>(
   records: Records<T>,
   columns: readonly Column<T>[],
   opts: PrintOptions = {},
-): Promise<void> {
+): Promise<number> {
+  let count = 0;
+  async function* counted(): AsyncGenerator<T> {
+    for await (const r of records) {
+      count++;
+      yield r;
+    }
+  }
+  await printEach(io, format, counted(), columns, opts);
+  if (count === 0 && opts.empty && ((io.isStdoutTTY && format.kind === 'table') || io.isStderrTTY)) io.stderr.write(`${opts.empty}\n`);
+  return count;
+}
+
+async function printEach<T>(io: IOStreams, format: OutputFormat, records: AsyncIterable<T>, columns: readonly Column<T>[], opts: PrintOptions): Promise<void> {
   switch (format.kind) {
     case 'json': {
       const all: T[] = [];

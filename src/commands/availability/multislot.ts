@@ -14,7 +14,7 @@ import { serviceOf } from '../services/shared/lookup.js';
 import { schemaChecker } from '../shared/fields.js';
 import { siteZone, tzFlag } from '../shared/time.js';
 import { SlotAvailability as SlotSchema } from '../../api/schemas/booking.js';
-import { rangeOf, whyNot } from './slots.js';
+import { rangeOf, rangeText, whyNot } from './slots.js';
 
 export interface MultislotOptions extends FormatFlags {
   service?: string[];
@@ -49,7 +49,7 @@ export function register(parent: Command, ctx: Context): void {
     .option('--days <n>', 'calendar days from --from, on the clock of --tz or the site (default 7)')
     .option('--bookable', 'only chains that can be booked now')
     .option('--tz <zone>', 'show and read times in this IANA zone (default: the site’s)')
-    .addHelpText('after', `\nExample:\n  sitectl availability multislot --service "Women's Haircut" --service 'Blow-Dry & Style' --days 3 --bookable`);
+    .addHelpText('after', `\nExample:\n  sitectl availability multislot --service "Women's Haircut" --service 'Blow-Dry & Style' --from tomorrow --days 7 --bookable`);
   addFormatFlags(cmd).action(async (o: MultislotOptions) => {
     await run(o, ctx);
   });
@@ -81,5 +81,5 @@ export async function run(opts: MultislotOptions, ctx: Context): Promise<void> {
     out.push(...reply.slots);
     cursor = reply.cursorPagingMetadata?.hasNext ? (reply.cursorPagingMetadata.cursors?.next ?? undefined) : undefined;
   } while (cursor);
-  await printRecords(ctx.io, format, out, columns(zone, names), { now: ctx.now() });
+  await printRecords(ctx.io, format, out, columns(zone, names), { now: ctx.now(), empty: `No ${opts.bookable ? 'bookable ' : ''}chains found ${rangeText(from, to, zone)}.` });
 }

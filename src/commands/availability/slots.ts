@@ -4,9 +4,7 @@
  * the booking policy says, times on the clock of `--tz` or the site (docs/bookings.md "The CLI"). A course has no slots:
  * it shows the course's places instead.
  */
-import { TZDate } from '@date-fns/tz';
 import type { Command } from 'commander';
-import { addDays } from 'date-fns';
 import { availability } from '../../api/availability.js';
 import type { SlotAvailability } from '../../api/schemas/booking.js';
 import type { Context } from '../../context.js';
@@ -16,9 +14,10 @@ import { parseCount } from '../../core/numbers.js';
 import { notice } from '../../core/log.js';
 import { addFormatFlags, type Column, type FormatFlags, printRecords, zoned } from '../../core/output.js';
 import { oneLine } from '../../core/text.js';
+import { fullTimeText } from '../../core/when.js';
 import { serviceOf, staffOf } from '../services/shared/lookup.js';
 import { schemaChecker } from '../shared/fields.js';
-import { parseWhen, siteZone, tzFlag } from '../shared/time.js';
+import { parseWhen, plusCalendarDays, siteZone, tzFlag } from '../shared/time.js';
 import { resolveFormat } from '../../core/output.js';
 import { SlotAvailability as SlotSchema } from '../../api/schemas/booking.js';
 import { printSchedule } from './schedule.js';
@@ -63,11 +62,6 @@ export function slotColumns(zone: string): Column<SlotAvailability>[] {
   ];
 }
 
-/** `days` calendar days after `t` on `zone`'s clock (the same wall-clock time; 23 or 25 hours across a DST change). */
-function plusDays(t: number, days: number, zone: string): number {
-  return addDays(new TZDate(t, zone), days).getTime();
-}
-
 /**
  * [from, to) of `--from` and `--to`/`--days`, read in `zone`. `--days N` (default 7) counts calendar days in the
  * zone, so `--from 2027-03-14 --days 2` ends at midnight of the 16th there, though that is 47 hours.
@@ -77,10 +71,15 @@ export function rangeOf(opts: { from?: string; to?: string; days?: string }, zon
   if (opts.to !== undefined && opts.days !== undefined) throw new UserError('use either --to or --days');
   const from = opts.from !== undefined ? parseWhen(opts.from, zone, '--from', now) : now;
   const days = opts.days !== undefined ? parseCount(opts.days, '--days', 1, MAX_DAYS) : DEFAULT_DAYS;
-  const to = opts.to !== undefined ? parseWhen(opts.to, zone, '--to', now) : plusDays(from, days, zone);
+  const to = opts.to !== undefined ? parseWhen(opts.to, zone, '--to', now) : plusCalendarDays(from, days, zone);
   if (to <= from) throw new UserError('--to must be after --from');
-  if (to > plusDays(from, MAX_DAYS, zone)) throw new UserError(`the range covers at most ${MAX_DAYS} days`);
+  if (to > plusCalendarDays(from, MAX_DAYS, zone)) throw new UserError(`the range covers at most ${MAX_DAYS} days`);
   return [from, to];
+}
+
+/** `between Mon 2026-11-30 09:00 and Wed 2026-12-02 09:00 (America/Los_Angeles)`: a range searched, said when nothing was found. */
+export function rangeText(from: number, to: number, zone: string): string {
+  return `between ${fullTimeText(new Date(from), zone)} and ${fullTimeText(new Date(to), zone)} (${zone})`;
 }
 
 export function register(parent: Command, ctx: Context): void {
@@ -97,7 +96,7 @@ export function register(parent: Command, ctx: Context): void {
     .option('--slots-per-day <n>', 'at most this many slots per day (bookable ones first)')
     .addHelpText(
       'after',
-      "\nExamples:\n  sitectl availability 'Swedish Massage' --days 3 --bookable\n  sitectl availability 4f1c --from tomorrow --to 2026-12-01 --tz Europe/London --json\n  sitectl availability 'Wheel Throwing Pottery Course'   # a course: its places",
+      "\nExamples:\n  sitectl availability 'Swedish Massage' --days 3 --bookable\n  sitectl availability 4f1c --from tomorrow --days 7 --tz Europe/London --json\n  sitectl availability 'Wheel Throwing Pottery Course'   # a course: its places",
     );
   addFormatFlags(cmd).action(async (service: string, o: Omit<SlotsOptions, 'service'>) => {
     await run({ ...o, service }, ctx);
@@ -136,9 +135,10 @@ export async function run(opts: SlotsOptions, ctx: Context): Promise<void> {
     },
     { signal: ctx.signal },
   );
-  await printRecords(ctx.io, format, availabilityEntries, slotColumns(zone), { now: ctx.now() });
-  if (ctx.io.isStdoutTTY && format.kind === 'table') {
+  const what = service.type === 'CLASS' ? 'sessions' : 'slots';
+  await printRecords(ctx.io, format, availabilityEntries, slotColumns(zone), { now: ctx.now(), empty: `No ${opts.bookable ? 'bookable ' : ''}${what} found ${rangeText(from, to, zone)}.` });
+  if (ctx.io.isStdoutTTY && format.kind === 'table' && availabilityEntries.length) {
     const bookable = availabilityEntries.filter((e) => e.bookable).length;
-    notice(ctx.io, availabilityEntries.length ? `${availabilityEntries.length} slots of "${oneLine(service.name ?? '')}", ${bookable} bookable (times in ${zone})` : `No slots of "${oneLine(service.name ?? '')}" in that range.`);
+    notice(ctx.io, `${availabilityEntries.length} ${what} of "${oneLine(service.name ?? '')}", ${bookable} bookable (times in ${zone})`);
   }
 }

@@ -66,7 +66,7 @@ export function register(parent: Command, ctx: Context): void {
     .addHelpText(
       'after',
       '\nExamples:\n' +
-        "  sitectl bookings create --service 'Swedish Massage' --start 'tomorrow 10:00' --first-name Ana --email ana@example.com\n" +
+        "  sitectl bookings create --service 'Swedish Massage' --start 'wed 14:15' --first-name Ana --email ana@example.com\n" +
         "  sitectl bookings create --service '8-Week Yoga Foundations' --participants 2 --email kim@example.com --confirmed\n" +
         '  sitectl bookings create --file bookings.ndjson --yes --json\n' +
         '  sitectl bookings create --resume ~/.local/state/sitectl/journals/RUN.ndjson --yes\n' +
@@ -105,7 +105,7 @@ export async function run(opts: CreateOptions, ctx: Context): Promise<void> {
     return createMany(opts, ctx);
   }
   const format = formatOf(ctx, BOOKING_VIEW, opts);
-  if (opts.service === undefined) throw new UserError('which service?', `e.g. ${ctx.bin} bookings create --service 'Swedish Massage' --start 'tomorrow 10:00' --email ana@example.com`);
+  if (opts.service === undefined) throw new UserError('which service?', `e.g. ${ctx.bin} bookings create --service 'Swedish Massage' --start 'wed 14:15' --email ana@example.com`);
   const tz = tzFlag(opts.tz);
   const participants = opts.participants !== undefined ? parseCount(opts.participants, '--participants', 1, 1000) : undefined;
   if (opts.email !== undefined && !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(opts.email)) throw new UserError(`--email: '${opts.email}' is not an e-mail address`);

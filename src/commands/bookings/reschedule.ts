@@ -38,7 +38,7 @@ export function register(parent: Command, ctx: Context): void {
     .option('--ignore-policy', "move it even inside the reschedule window of the service's booking policy")
     .option('--skip-availability', 'move it even into a full or taken slot (marked double-booked)')
     .option('--tz <zone>', 'read --start in this IANA zone')
-    .addHelpText('after', '\nExamples:\n  sitectl bookings reschedule 7c1e --start 2026-11-25T15:00\n  sitectl bookings reschedule 7c1e --start 2026-11-25T23:00Z --ignore-policy --json');
+    .addHelpText('after', "\nExamples:\n  sitectl bookings reschedule 7c1e --start 'wed 15:30'\n  sitectl bookings reschedule 7c1e --start 'thu 09:00' --ignore-policy --json");
   declareRule(addFormatFlags(cmd), REVERSIBLE).action(async (id: string, o: Omit<RescheduleOptions, 'id'>) => {
     await run({ ...o, id }, ctx);
   });

@@ -56,5 +56,5 @@ export async function run(o: MailOptions, ctx: Context): Promise<void> {
   const reply = (await emulatorRequest(emu.url, emu, 'GET', `/__emulator/mail?${q}`).catch((err: unknown) => {
     throw new UserError(err instanceof Error ? err.message.replace(/^emulator replied \d+: /, '') : String(err), undefined, ExitCode.Failure);
   })) as { mail: MailRow[] };
-  await printRecords(ctx.io, format, reply.mail, COLUMNS, { now: ctx.now() });
+  await printRecords(ctx.io, format, reply.mail, COLUMNS, { now: ctx.now(), empty: o.to ? `No mail to ${o.to.trim()} in the outbox.` : 'The outbox is empty.' });
 }

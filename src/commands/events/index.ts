@@ -90,14 +90,12 @@ export async function run(opts: EventsOptions, ctx: Context): Promise<void> {
     return liveTable(ctx, api, { after, follow: Boolean(opts.follow), matches, target, intervalMs: interval });
   }
   if (opts.follow) notice(ctx.io, `following events after ${after}${target ? `, forwarding to ${target.href}` : ''}; Ctrl-C stops`);
-  let shown = 0;
   // Each event is printed, then forwarded, before the next is read.
   async function* feed(): AsyncGenerator<EventRecord> {
     for (;;) {
       const { events, lastSeq } = await readEvents(api, after, ctx.signal);
       for (const e of events) {
         if (!matches(e.type)) continue;
-        shown++;
         yield e;
         if (target) {
           const r = await forwardEvent(target, e, ctx.signal);
@@ -111,8 +109,7 @@ export async function run(opts: EventsOptions, ctx: Context): Promise<void> {
       await abortableSleep(interval, ctx.signal);
     }
   }
-  await printRecords(ctx.io, format, feed(), COLUMNS, { now: ctx.now(), stream: true });
-  if (table && shown === 0) notice(ctx.io, 'No events match.');
+  await printRecords(ctx.io, format, feed(), COLUMNS, { now: ctx.now(), stream: true, empty: 'No events match.' });
 }
 
 export function register(program: Command, ctx: Context): void {

@@ -77,5 +77,5 @@ export async function run(opts: HistoryOptions, ctx: Context): Promise<void> {
     .reverse()
     .slice(0, limit)
     .map((c): Row => ({ ...c, when: new Date(c.createdAt), undone: c.undoneBy ? `by ${shortId(c.undoneBy)}` : c.undoOf ? `(undoes ${shortId(c.undoOf)})` : '' }));
-  await printRecords(ctx.io, format, changes, COLUMNS, { now: ctx.now() });
+  await printRecords(ctx.io, format, changes, COLUMNS, { now: ctx.now(), empty: noun ? `No changes to ${noun} in the history.` : 'No changes in the history yet.' });
 }

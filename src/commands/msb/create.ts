@@ -54,7 +54,7 @@ export function register(parent: Command, ctx: Context): void {
     .option('--confirmed', 'create them CONFIRMED')
     .option('--skip-availability', 'book even full or taken slots (marked double-booked)')
     .option('--tz <zone>', 'read the starts in this IANA zone (default: the site’s)')
-    .addHelpText('after', "\nExample:\n  sitectl msb create --booking 'Classic Facial@tomorrow 10:00' --booking 'Swedish Massage' --email ana@example.com");
+    .addHelpText('after', `\nExamples:\n  sitectl msb create --booking "Women's Haircut@wed 11:15" --booking 'Blow-Dry & Style' --email ana@example.com\n  sitectl msb create --type parallel --booking "Men's Haircut@wed 14:15" --booking 'Color & Highlights@wed 14:15' --email ana@example.com`);
   // A create, as `bookings create` is: acts at once.
   declareRule(addFormatFlags(cmd), REVERSIBLE).action(async (o: CreateOptions) => {
     await run(o, ctx);

@@ -126,7 +126,7 @@ export const reschedule = groupVerb(
         .requiredOption('--start <when>', "the first booking's new start (the others follow at the same offsets)")
         .option('--ignore-policy', "move it even inside the services' reschedule windows")
         .option('--tz <zone>', 'read --start in this IANA zone'),
-    example: 'sitectl msb reschedule 5a0d... --start 2026-11-26T14:00',
+    example: "sitectl msb reschedule 5a0d... --start 'thu 14:00'",
     already: (id, o) => `multi-service booking ${id} starts at ${o.start} already`,
   },
   async (ctx, _api, g, o) => {

@@ -44,7 +44,7 @@ export function register(parent: Command, ctx: Context): void {
     .option('--create-missing', 'create categories and booking policies a site lacks (by name, default rules); never staff');
   declareRule(addBulkFlags(cmd), REVERSIBLE).addHelpText(
     'after',
-    '\nExamples:\n  sitectl services export --where type=CLASS -o classes.yaml\n  sitectl services apply -f classes.yaml --to-site Uptown --dry-run\n  sitectl services apply -f classes.yaml --to-site Uptown --to-site "Mission Bay" --yes\n  sitectl services apply --resume ~/.local/state/sitectl/journals/RUN.ndjson',
+    '\nExamples:\n  sitectl services export --where type=CLASS -o classes.yaml\n  sitectl services apply -f classes.yaml --to-site Uptown --dry-run\n  sitectl services apply -f classes.yaml --to-site Downtown --to-site Uptown --yes\n  sitectl services apply --resume ~/.local/state/sitectl/journals/RUN.ndjson',
   );
   cmd.action(async (o: ApplyOptions) => {
     await run(o, ctx);

@@ -94,5 +94,5 @@ export async function run(list: SiteList, opts: Opts, ctx: Context): Promise<voi
   const format = resolveFormat(opts, ctx.flags.allowUnknownFields ? undefined : fieldsChecker(known));
   const filter = parseFilterFlags(opts);
   const api = await ctx.api();
-  await printRecords(ctx.io, format, await list.rows(api, filter, ctx.signal), list.columns, { now: ctx.now() });
+  await printRecords(ctx.io, format, await list.rows(api, filter, ctx.signal), list.columns, { now: ctx.now(), empty: `No ${list.noun.replace(/-/g, ' ')} match.` });
 }

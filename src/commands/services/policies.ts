@@ -256,7 +256,7 @@ export function registerPolicyVerbs(group: Command, ctx: Context): void {
   });
   const update = addPolicyFlags(group.command('update').description("Change a booking policy's name, text or rules").argument('<policy>', 'policy id, unique id prefix, or exact name')).addHelpText(
     'after',
-    examples(["sitectl services booking-policies update 'Strict' --cancel-until 2880", "sitectl services booking-policies update 3f2a --latest-booking off --description ''"]),
+    examples(["sitectl services booking-policies update 'Strict policy' --cancel-until 2880", "sitectl services booking-policies update 3f2a --latest-booking off --description ''"]),
   );
   declareRule(addFormatFlags(update), REVERSIBLE).action(async (policy: string, o: PolicyFlags) => {
     await runUpdate({ ...o, policy }, ctx);
@@ -265,7 +265,7 @@ export function registerPolicyVerbs(group: Command, ctx: Context): void {
     .command('delete')
     .description('Delete a booking policy (not the default): its services get the default policy')
     .argument('<policy>', 'policy id, unique id prefix, or exact name')
-    .addHelpText('after', examples(["sitectl services booking-policies delete 'Strict' --yes"]));
+    .addHelpText('after', examples(["sitectl services booking-policies delete 'Strict policy' --yes   # its services move to the default"]));
   declareRule(addFormatFlags(del), DESTRUCTIVE).action(async (policy: string, o: FormatFlags & { yes?: boolean }) => {
     await runDelete({ ...o, policy }, ctx);
   });
@@ -273,7 +273,7 @@ export function registerPolicyVerbs(group: Command, ctx: Context): void {
     .command('set-default')
     .description("Make a booking policy the site's default (new services and those of a deleted policy get it)")
     .argument('<policy>', 'policy id, unique id prefix, or exact name')
-    .addHelpText('after', examples(["sitectl services booking-policies set-default 'Strict'"]));
+    .addHelpText('after', examples(["sitectl services booking-policies set-default 'Flexible policy'"]));
   declareRule(addFormatFlags(setDefault), REVERSIBLE).action(async (policy: string, o: FormatFlags) => {
     await runSetDefault({ ...o, policy }, ctx);
   });

@@ -154,7 +154,7 @@ export async function run(opts: SearchOptions, ctx: Context): Promise<void> {
   }
   const aggregationData = first.aggregationData ?? { results: [] };
 
-  await printRecords(ctx.io, format, found, SERVICE_COLUMNS, { now: ctx.now(), envelope: { key: 'services', extra: { aggregationData } } });
+  await printRecords(ctx.io, format, found, SERVICE_COLUMNS, { now: ctx.now(), envelope: { key: 'services', extra: { aggregationData } }, empty: limit > 0 ? 'No services found.' : undefined });
   if (aggregationData.results.length === 0 || format.kind === 'json') return;
   if (format.kind !== 'table') {
     notice(ctx.io, 'aggregations are printed with --json, on a terminal, or in the piped table output; not with --ndjson or --csv');

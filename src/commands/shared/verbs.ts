@@ -188,10 +188,9 @@ export function listVerb<E>(spec: ListSpec<E>): Verb<ListOptions> {
     }
     // On a terminal, times are on the site's clock (or --tz's), as the interactive views show them.
     const zone = people ? await tableZone(ctx, api, opts) : undefined;
-    await printRecords(ctx.io, format, entities(), columns, { now: ctx.now(), zone });
-    if (ctx.io.isStdoutTTY && format.kind === 'table' && shown === 0) notice(ctx.io, `No ${view.noun.many} match.`);
+    await printRecords(ctx.io, format, entities(), columns, { now: ctx.now(), zone, empty: `No ${view.noun.many} match.` });
     // A page short of the matches is said wherever a person reads stderr, piped output included (`list | wc -l`).
-    else if (total !== undefined && total > shown && ((ctx.io.isStdoutTTY && format.kind === 'table') || ctx.io.isStderrTTY)) {
+    if (shown > 0 && total !== undefined && total > shown && ((ctx.io.isStdoutTTY && format.kind === 'table') || ctx.io.isStderrTTY)) {
       notice(ctx.io, `Showing ${shown} of ${total} ${view.noun.many}; use --limit N or --all for more.`);
     }
   };

@@ -257,7 +257,9 @@ export async function runSet(opts: SetOptions, ctx: Context): Promise<void> {
       noun: STAFF_VIEW.noun,
       label: (s) => (s as StaffMemberRecord).name ?? undefined,
       format: () => format,
-      print: (c, f, e) => printRecords(c.io, f, (e as HoursEntity).week, COLUMNS, { now: c.now() }),
+      print: async (c, f, e) => {
+        await printRecords(c.io, f, (e as HoursEntity).week, COLUMNS, { now: c.now() });
+      },
     },
     title: 'Setting hours',
     build: (api) => hoursRun(api, { options: { week } as unknown as Record<string, unknown> }, ctx.now()),
@@ -282,7 +284,7 @@ export async function runShow(opts: FormatFlags & { staff: string }, ctx: Contex
   const staff = await staffOf(ctx, api, opts.staff);
   const schedule = scheduleOf(staff);
   if (schedule.shared) notice(ctx.io, `staff member ${staff.id} (${oneLine(staff.name ?? '')}) works the business's default hours`);
-  await printRecords(ctx.io, format, rowsOf(await hoursEvents(api, schedule.shared ? schedule.id : schedule.own, ctx.signal)), COLUMNS, { now: ctx.now() });
+  await printRecords(ctx.io, format, rowsOf(await hoursEvents(api, schedule.shared ? schedule.id : schedule.own, ctx.signal)), COLUMNS, { now: ctx.now(), empty: 'No working hours: this staff member works no day of the week.' });
 }
 
 export function register(parent: Command, ctx: Context): void {

@@ -40,7 +40,7 @@ const SPECS: Record<Verb, Omit<TransitionSpec<BookingRow>, 'view' | 'fetch' | 'c
   confirm: {
     verb: 'confirm',
     description: 'Confirm a booking, or many through a previewed, journaled bulk run',
-    examples: ['sitectl bookings confirm 7c1e', 'sitectl bookings confirm --status PENDING --dry-run', "sitectl bookings confirm --where status=CREATED --filter '{\"startDate\":{\"$gte\":\"2026-12-01T00:00:00Z\"}}' --yes --json"],
+    examples: ['sitectl bookings confirm 7c1e', 'sitectl bookings confirm --status PENDING --dry-run', "sitectl bookings confirm --where status=CREATED --from tomorrow --days 7 --yes --json"],
     done: 'confirmed',
     title: 'Confirming',
     destructive: false,
@@ -66,7 +66,7 @@ const SPECS: Record<Verb, Omit<TransitionSpec<BookingRow>, 'view' | 'fetch' | 'c
   cancel: {
     verb: 'cancel',
     description: 'Cancel a booking, or many through a previewed, journaled bulk run',
-    examples: ['sitectl bookings cancel 7c1e --yes', 'sitectl bookings cancel 7c1e --ignore-policy --yes', "sitectl bookings cancel --service 'Hot Yoga' --from 2026-12-24 --to 2026-12-27 --dry-run"],
+    examples: ['sitectl bookings cancel 7c1e --yes', 'sitectl bookings cancel 7c1e --ignore-policy --yes', "sitectl bookings cancel --service 'Hot Yoga' --from mon --days 7 --dry-run"],
     done: 'canceled',
     title: 'Cancelling',
     destructive: true,

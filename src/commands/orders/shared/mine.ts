@@ -79,7 +79,7 @@ export async function listMine(o: FormatFlags & { status?: string } & Record<str
       if (page.orders.length < 50) return out;
     }
   });
-  await printRecords(ctx.io, format, all, ORDER_VIEW.columns, { now: ctx.now() });
+  await printRecords(ctx.io, format, all, ORDER_VIEW.columns, { now: ctx.now(), empty: 'No orders of yours match.' });
 }
 
 /** `orders get ID --mine`: one of the member's own orders (its id or a unique prefix of it). */

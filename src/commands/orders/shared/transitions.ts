@@ -161,7 +161,7 @@ const SPECS: Record<Verb, Omit<TransitionSpec<Row>, 'view' | 'fetch' | 'command'
     verb: 'postpone',
     action: 'postponeEndDate',
     description: 'Move the end date of an order later (--to DATE), or of many in bulk',
-    examples: ['sitectl orders postpone 7c1e --to 2027-03-01', "sitectl orders postpone --plan '10-Class Pack' --status ACTIVE --to 2027-06-30 --dry-run"],
+    examples: ['sitectl orders postpone 7c1e --to 2027-03-01', "sitectl orders postpone --plan '10-Class Pack' --status ACTIVE --to 2099-12-31 --dry-run"],
     done: 'postponed',
     title: 'Postponing',
     destructive: false,
