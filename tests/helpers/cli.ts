@@ -109,9 +109,21 @@ export function createCliSandbox(): CliSandbox {
 }
 
 /**
- * The environment a CLI child gets: PATH (so `node` resolves), the sandbox dirs, `NO_COLOR=1`, `CI=1`,
- * the emulator's connection variables when given, then `extra` (undefined deletes). Nothing else of the
- * parent's environment leaks in (no real SITECTL_* or proxy settings).
+ * The clock of the test run, passed on to every process it starts: when the suite runs under Debian's `faketime`
+ * (the time spread, .ci/time-spread), its variables make the CLI children, the panes of tmux and the emulators they
+ * start see the same time as the test process and its in-process emulator.
+ */
+function clockEnv(): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && (k === 'LD_PRELOAD' || k.startsWith('FAKETIME'))) out[k] = v;
+  return out;
+}
+
+/**
+ * The environment a CLI child gets: PATH (so `node` resolves), the sandbox dirs, `NO_COLOR=1`, `CI=1`, the
+ * test run's clock (faketime's variables, when it runs under faketime), the emulator's connection variables when
+ * given, then `extra` (undefined deletes). Nothing else of the parent's environment leaks in (no real SITECTL_*
+ * or proxy settings).
  */
 export function cliEnv(
   sandbox: CliSandbox,
@@ -124,6 +136,7 @@ export function cliEnv(
     TZ: 'UTC',
     NO_COLOR: '1',
     CI: '1',
+    ...clockEnv(),
     ...sandbox.env,
   };
   if (emulator) {

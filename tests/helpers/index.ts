@@ -26,4 +26,4 @@ export {
 } from './cli.js';
 export { startTestEmulator, type TestEmulator } from './emulator.js';
 export { runInProcess, answering, type InProcessOptions } from './inproc.js';
-export { slotPicker, type PickedSlot } from './slots.js';
+export { makeStudio, type Studio, type StudioSlot, type Runner } from './studio.js';

@@ -1,12 +1,14 @@
 /**
  * Help text as a person reads it (issue 19 section 7): every noun's help ends with examples that run as printed
- * against the emulator's demo data, no help anywhere leaks a Commander default (`(default: [])`, `(default:
+ * against the emulator's demo data, also when the data was seeded a month ago (every help's examples at any hour:
+ * examples.test.ts), no help anywhere leaks a Commander default (`(default: [])`, `(default:
  * "4")`, `(default: false)`), and help piped is wrapped at 80 columns.
  */
 import type { Command } from 'commander';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createContext } from '../../../src/context.js';
 import { createProgram } from '../../../src/program.js';
+import { argvOf, helpExamples } from '../../helpers/examples.js';
 import { createCliSandbox, runInProcess, startTestEmulator, type CliSandbox, type TestEmulator } from '../../helpers/index.js';
 
 const NOUNS = ['services', 'bookings', 'msb', 'staff', 'members', 'plans', 'orders', 'checkout', 'auth', 'availability', 'emulator', 'profile'];
@@ -30,52 +32,11 @@ afterAll(async () => {
   }
 });
 
-/** Splits a command line as a POSIX shell would for words in '...' and "..." and a `# comment` (no expansions are used). */
-function words(line: string): string[] {
-  line = line.replace(/(^|\s)#.*$/, '');
-  const out: string[] = [];
-  const re = /'([^']*)'|"((?:[^"\\]|\\.)*)"|(\S+)/g;
-  let word = '';
-  let last = -1;
-  for (let m = re.exec(line); m; m = re.exec(line)) {
-    if (last !== -1 && m.index !== last) {
-      out.push(word);
-      word = '';
-    }
-    word += m[1] ?? (m[2] !== undefined ? m[2].replace(/\\(.)/g, '$1') : m[3]);
-    last = re.lastIndex;
-  }
-  if (last !== -1) out.push(word);
-  return out;
-}
-
-function examplesOf(help: string): string[] {
-  const at = help.indexOf('\nExamples:\n');
-  if (at === -1) return [];
-  return help
-    .slice(at + '\nExamples:\n'.length)
-    .split('\n')
-    .filter((l) => l.startsWith('  sitectl '))
-    .map((l) => l.trim());
-}
-
 describe('help', () => {
-  it('splits example lines as a shell does', () => {
-    expect(words(`sitectl msb create --booking "Women's Haircut@tomorrow 11:15" --booking 'Blow-Dry & Style'`)).toEqual([
-      'sitectl',
-      'msb',
-      'create',
-      '--booking',
-      "Women's Haircut@tomorrow 11:15",
-      '--booking',
-      'Blow-Dry & Style',
-    ]);
-  });
-
   it.each(NOUNS)('%s --help ends with examples, and each runs as printed on the demo data, today and 31 days on', async (noun) => {
     const help = await runInProcess([noun, '--help']);
     expect(help.code).toBe(0);
-    const examples = examplesOf(help.stdout);
+    const examples = helpExamples(help.stdout, noun).map((e) => e.line);
     expect(examples.length, help.stdout).toBeGreaterThan(0);
     // The emulator's examples act on the sandbox's local emulator, which the first command starts (as on a new machine).
     if (noun === 'emulator') expect((await runInProcess(['services', 'count'], { sandbox })).code).toBe(0);
@@ -83,7 +44,7 @@ describe('help', () => {
       // The emulator's own verbs act on the local emulator of the sandbox; the others on the test emulators, today
       // and with the emulator's clock 31 days ahead.
       for (const target of noun === 'emulator' ? [undefined] : [emu, later]) {
-        const r = await runInProcess(words(example).slice(1), target ? { emulator: target, sandbox } : { sandbox });
+        const r = await runInProcess(argvOf(example), target ? { emulator: target, sandbox } : { sandbox });
         expect(r.code, `${example}${target === later ? ' (clock +31 days)' : ''}\n${r.stderr}`).toBe(0);
       }
     }

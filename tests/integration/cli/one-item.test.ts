@@ -13,14 +13,27 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bookingKeys } from '../../../src/commands/bookings/shared/transitions.js';
 import { uiActions } from '../../../src/commands/shared/ui-actions.js';
 import { createContext } from '../../../src/context.js';
-import { cliEnv, createCliSandbox, runInProcess, slotPicker, startTestEmulator, type CliResult, type CliSandbox, type InProcessOptions, type TestEmulator } from '../../helpers/index.js';
+import { cliEnv, createCliSandbox, runInProcess, startTestEmulator, type CliResult, type CliSandbox, type InProcessOptions, type TestEmulator } from '../../helpers/index.js';
+import { makeStudio, type Studio } from '../../helpers/studio.js';
 import { lastEventSeq } from '../bulk/support.js';
 
 let emu: TestEmulator;
 let sandbox: CliSandbox;
+/** The file's own staff and services: every booking this file acts on is made here, at any hour. */
+let studio: Studio;
+/** An appointment no other row changes; two more that a multi-service booking groups; a class of ten places. */
+let SINGLE: string;
+let FIRST: string;
+let SECOND: string;
+let CLASS: { name: string; firstSession: string };
 beforeAll(async () => {
   emu = await startTestEmulator({ seed: 'demo', size: 8, bookings: 160, members: 40 });
   sandbox = createCliSandbox();
+  studio = await makeStudio((args, o) => cli(args, o), 'one-item');
+  SINGLE = (await studio.appointment()).name;
+  FIRST = (await studio.appointment()).name;
+  SECOND = (await studio.appointment({ minutes: 30 })).name;
+  CLASS = await studio.klass({ capacity: 10 });
 });
 afterAll(async () => {
   await emu?.close();
@@ -43,10 +56,11 @@ interface Change {
 }
 const history = async (): Promise<Change[]> => json(await cli(['history', '--limit', '1000', '--json', 'short,entity,action,changed,command']));
 
-/** Ids of bookings in `status` that belong to no multi-service booking. */
-async function bookingIds(status: string): Promise<string[]> {
-  const rows = json(await cli(['bookings', 'list', '--status', status, '--all', '--json', 'id,multiServiceBookingInfo']));
-  return rows.filter((b: { multiServiceBookingInfo?: { id?: string } }) => !b.multiServiceBookingInfo?.id).map((b: { id: string }) => b.id);
+/** `n` new bookings of the studio's appointment awaiting confirmation (CREATED), made here. */
+async function createdBookings(n: number): Promise<string[]> {
+  const out: string[] = [];
+  for (let i = 0; i < n; i++) out.push((await studio.book(SINGLE, { email: 'one-item@example.com' })).id);
+  return out;
 }
 const ids = async (noun: string, status: string): Promise<string[]> => json(await cli([noun, 'list', '--status', status, '--all', '--json', 'id'])).map((e: { id: string }) => e.id);
 
@@ -62,26 +76,20 @@ interface Row {
   setup?: string[];
 }
 
-/** An appointment of the demo data that no other row changes. */
-const SINGLE = 'Private Yoga Session';
-
-/** Bookable slots no earlier call of this file took. */
-const { freeSlot } = slotPicker((args) => cli(args));
+/** Bookable slots of the studio that no earlier call of this file took. */
+const freeSlot = (service: string) => studio.slot(service);
 
 /** A new multi-service booking of two appointments at free slots of their own (`--type separate`; CREATED). */
 async function newGroup(): Promise<string> {
-  const [a, b] = [await freeSlot("Women's Haircut"), await freeSlot("Men's Haircut")];
-  const made = await cli(['msb', 'create', '--type', 'separate', '--booking', `Women's Haircut@${a.startDate}`, '--booking', `Men's Haircut@${b.startDate}`, '--email', 'group@example.com']);
+  const [a, b] = [await freeSlot(FIRST), await freeSlot(SECOND)];
+  const made = await cli(['msb', 'create', '--type', 'separate', '--booking', `${FIRST}@${a.startDate}`, '--booking', `${SECOND}@${b.startDate}`, '--email', 'group@example.com']);
   expect(made.code, made.stderr).toBe(0);
   return made.stdout.trim();
 }
 
 /** A new single booking of an appointment. */
 async function newBooking(): Promise<string> {
-  const slot = await freeSlot(SINGLE);
-  const made = await cli(['bookings', 'create', '--service', SINGLE, '--start', slot.startDate, '--email', 'single@example.com']);
-  expect(made.code, made.stderr).toBe(0);
-  return made.stdout.trim();
+  return (await studio.book(SINGLE, { email: 'single@example.com' })).id;
 }
 
 /** The rows of the verbs whose single form is not a state change of the bookings, members, orders or plans tables. */
@@ -89,11 +97,8 @@ async function moreRows(plans: Array<{ id: string; public?: boolean; primary?: b
   const groups = [await newGroup(), await newGroup()];
   const [single, moving] = [await newBooking(), await newBooking()];
   const to = await freeSlot(SINGLE);
-  // A class booking of two, made here: which of the demo's bookings are still open classes of two depends on the
-  // hour the suite runs.
-  const open = json(await cli(['availability', 'Vinyasa Flow Yoga', '--days', '14', '--bookable', '--json'])).find((e: { openSpots: number }) => e.openSpots >= 2);
-  expect(open, 'a Vinyasa Flow Yoga session with two places').toBeTruthy();
-  const two = await cli(['bookings', 'create', '--service', 'Vinyasa Flow Yoga', '--start', open.slot.startDate, '--participants', '2', '--email', 'one-item@example.com']);
+  // A class booking of two, in the studio's class of ten.
+  const two = await cli(['bookings', 'create', '--service', CLASS.name, '--start', CLASS.firstSession, '--participants', '2', '--email', 'one-item@example.com']);
   expect(two.code, two.stderr).toBe(0);
   const many = { id: two.stdout.trim(), totalParticipants: 2 };
   const staff = json(await cli(['staff', 'list', '--json', 'id,email,associatedWixIdentity'])).find((m: { email?: string; associatedWixIdentity?: unknown }) => m.email && !m.associatedWixIdentity);
@@ -139,7 +144,7 @@ async function moreRows(plans: Array<{ id: string; public?: boolean; primary?: b
 
 /** One row per verb of the engine's single form, each on a real item of the demo data. */
 async function table(): Promise<Row[]> {
-  const [created, pending, approved, paused, active] = [await bookingIds('CREATED'), await ids('members', 'PENDING'), await ids('members', 'APPROVED'), await ids('orders', 'PAUSED'), await ids('orders', 'ACTIVE')];
+  const [created, pending, approved, paused, active] = [await createdBookings(4), await ids('members', 'PENDING'), await ids('members', 'APPROVED'), await ids('orders', 'PAUSED'), await ids('orders', 'ACTIVE')];
   const services: string[] = json(await cli(['services', 'list', '--json', 'id', '--limit', '2'])).map((s: { id: string }) => s.id);
   const plans: Array<{ id: string; public?: boolean; primary?: boolean; archived?: boolean }> = json(await cli(['plans', 'list', '--json', 'id,public,primary,archived']));
   const plan = plans.filter((p) => p.public !== false && !p.primary && !p.archived);
@@ -230,25 +235,11 @@ async function writeTable(): Promise<WriteRow[]> {
     { entity: 'staff members', action: 'delete', destructive: true, setup: newStaff, argv: (id) => ['staff', 'delete', id], read: getField(['staff'], 'name') },
     { entity: 'booking policies', action: 'delete', destructive: true, setup: newPolicy, argv: (id) => [...P, 'delete', id], read: policyField('name') },
   ];
-  // A booking and a group are taken back by a cancel: "gone" is cancelled. Each run books slots of its own.
-  // Booked without a staff member (any free one is taken), and the haircuts share their stylists: the starts are
-  // 3 hours apart or more, so no booking of the table takes the staff member another one counted on.
-  const used: number[] = [];
-  const starts = async (service: string, n: number) => {
-    const out: { startDate: string }[] = [];
-    while (out.length < n) {
-      const slot = await freeSlot(service);
-      const at = Date.parse(slot.startDate);
-      if (used.every((u) => Math.abs(u - at) >= 3 * 3_600_000)) {
-        out.push(slot);
-        used.push(at);
-      }
-    }
-    return out;
-  };
-  const slots = await starts(SINGLE, 3);
-  const [women, men] = [await starts("Women's Haircut", 3), await starts("Men's Haircut", 3)];
-  const pairs = women.map((w, i) => [w, men[i]!]);
+  // A booking and a group are taken back by a cancel: "gone" is cancelled. Each run books slots of its own,
+  // none overlapping another (the studio hands them out so).
+  const slots = [await freeSlot(SINGLE), await freeSlot(SINGLE), await freeSlot(SINGLE)];
+  const pairs: Array<[{ startDate: string }, { startDate: string }]> = [];
+  for (let i = 0; i < 3; i++) pairs.push([await freeSlot(FIRST), await freeSlot(SECOND)]);
   const statuses = async (id: string, noun: 'bookings' | 'msb'): Promise<unknown> => {
     const r = await cli([noun, 'get', id, '--json']);
     expect(r.code, r.stderr).toBe(0);
@@ -268,7 +259,7 @@ async function writeTable(): Promise<WriteRow[]> {
       action: 'create',
       argv: () => {
         const [a, b] = pairs.shift()!;
-        return ['msb', 'create', '--type', 'separate', '--booking', `Women's Haircut@${a!.startDate}`, '--booking', `Men's Haircut@${b!.startDate}`, '--email', 'undo-group@example.com'];
+        return ['msb', 'create', '--type', 'separate', '--booking', `${FIRST}@${a.startDate}`, '--booking', `${SECOND}@${b.startDate}`, '--email', 'undo-group@example.com'];
       },
       read: (id) => statuses(id, 'msb'),
       edit: (id) => ['msb', 'confirm', id],
@@ -364,7 +355,7 @@ describe('the single form of every engine verb', () => {
   });
 
   it('--dry-run --json of one item is the one-item plan, with any of its fields', async () => {
-    const [id] = await bookingIds('CREATED');
+    const [id] = await createdBookings(1);
     const seq = await lastEventSeq(emu);
     expect(json(await cli(['bookings', 'confirm', id!, '--dry-run', '--json', 'id,outcome']))).toEqual([{ id, outcome: 'change' }]);
     const [service] = json(await cli(['services', 'list', '--json', 'id,description', '--limit', '1']));
@@ -379,9 +370,9 @@ describe('the single form of every engine verb', () => {
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toMatch(/^error: no booking has the id 00000000-0000-4000-8000-000000000000\n/);
 
-    const rows = json(await cli(['bookings', 'list', '--all', '--with', 'actions', '--json', 'id,status,allowedActions,multiServiceBookingInfo']));
-    const inside = rows.find((b: { status: string; allowedActions?: { cancel?: boolean }; multiServiceBookingInfo?: { id?: string } }) => !b.multiServiceBookingInfo?.id && ['CREATED', 'CONFIRMED', 'PENDING'].includes(b.status) && b.allowedActions?.cancel === false);
-    expect(inside, 'the demo data has a booking inside its cancellation window').toBeTruthy();
+    // A booking inside its policy's 24-hour cancellation window, made here.
+    const inside = await studio.book(SINGLE, { soon: true, email: 'inside@example.com' });
+    expect(json(await cli(['bookings', 'actions', inside.id, '--json']))[0]).toMatchObject({ cancel: false });
     const seen = (await history()).length;
     const policy = await cli(['bookings', 'cancel', inside.id, '--yes']);
     expect(policy.code).toBe(1);
@@ -396,7 +387,7 @@ describe('the single form of every engine verb', () => {
     expect(taken.stderr).toMatch(/EMAIL_ALREADY_EXISTS|already/i);
     expect((await history()).length).toBe(seen);
 
-    const [id] = await bookingIds('CREATED');
+    const [id] = await createdBookings(1);
     const stale = await cli(['bookings', 'confirm', id!, '--revision', '0']);
     expect(stale.code).toBe(1);
     expect(stale.stderr).toMatch(/^error: booking .* was not confirmed: changed by someone else since the plan \(revision 0 -> \d+\).*REVISION_MISMATCH/);
@@ -404,7 +395,7 @@ describe('the single form of every engine verb', () => {
   });
 
   it("the dashboard's single key is a one-item change in the history, under the verb's command", async () => {
-    const [id] = await bookingIds('CREATED');
+    const [id, other] = await createdBookings(2);
     const { ctx } = createContext({ env: cliEnv(sandbox, emu), signal: new AbortController().signal });
     const api = await ctx.api();
     const confirm = uiActions(ctx, api, bookingKeys()).find((a) => a.key === 'c')!;
@@ -417,7 +408,6 @@ describe('the single form of every engine verb', () => {
     expect(change!.command).toContain(`bookings confirm ${id}`);
     expect(await confirm.run([id!], io)).toMatch(/is already confirmed; nothing changed$/);
     const decline = uiActions(ctx, api, bookingKeys()).find((a) => a.key === 'd')!;
-    const [other] = await bookingIds('CREATED');
     expect(await decline.run([other!], { confirm: async () => false, progress: () => {} })).toBe('canceled: nothing was changed');
     expect((await history())[0]!.short).toBe(change!.short);
   });

@@ -8,13 +8,26 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCliSandbox, runInProcess, slotPicker, startTestEmulator, type CliSandbox, type InProcessOptions, type TestEmulator } from '../../helpers/index.js';
+import { createCliSandbox, runInProcess, startTestEmulator, type CliSandbox, type InProcessOptions, type TestEmulator } from '../../helpers/index.js';
+import { makeStudio, type Studio, type StudioSlot } from '../../helpers/studio.js';
 
 let emu: TestEmulator;
 let sandbox: CliSandbox;
+/** The file's own staff and services: every booking this file undoes is made here, at any hour. */
+let studio: Studio;
+/** An appointment, two more a multi-service booking groups, and a class of ten places. */
+let SINGLE: { name: string; id: string };
+let FIRST: string;
+let SECOND: string;
+let CLASS: { name: string; firstSession: string };
 beforeAll(async () => {
   emu = await startTestEmulator({ seed: 'demo', bookings: 60, members: 40 });
   sandbox = createCliSandbox();
+  studio = await makeStudio((args, o) => cli(args, o), 'undo');
+  SINGLE = await studio.appointment();
+  FIRST = (await studio.appointment()).name;
+  SECOND = (await studio.appointment({ minutes: 30 })).name;
+  CLASS = await studio.klass({ capacity: 10 });
 });
 afterAll(async () => {
   await emu?.close();
@@ -136,30 +149,20 @@ describe('history and undo', () => {
   });
 
   it('each verb of the one engine is undone by its inverse (exit 0), or listed as cannot be undone (exit 1)', async () => {
-    const SINGLE = 'Private Yoga Session';
-    const { freeSlot } = slotPicker((args) => cli(args));
-    const book = async (service: string) => {
-      const slot = await freeSlot(service);
-      const made = await cli(['bookings', 'create', '--service', service, '--start', slot.startDate, '--email', 'undo@example.com']);
-      expect(made.code, made.stderr).toBe(0);
-      return made.stdout.trim();
-    };
+    const book = async (service: string) => (await studio.book(service, { email: 'undo@example.com' })).id;
     const group = async () => {
-      const [a, b] = [await freeSlot("Women's Haircut"), await freeSlot("Men's Haircut")];
-      const made = await cli(['msb', 'create', '--type', 'separate', '--booking', `Women's Haircut@${a.startDate}`, '--booking', `Men's Haircut@${b.startDate}`, '--email', 'undo@example.com']);
+      const [a, b] = [await studio.slot(FIRST), await studio.slot(SECOND)];
+      const made = await cli(['msb', 'create', '--type', 'separate', '--booking', `${FIRST}@${a.startDate}`, '--booking', `${SECOND}@${b.startDate}`, '--email', 'undo@example.com']);
       expect(made.code, made.stderr).toBe(0);
       return made.stdout.trim();
     };
     const members = async (g: string) => json(await cli(['msb', 'get', g, '--json'])).bookings.map((b: { bookingId: string }) => b.bookingId);
     const booking = async (id: string) => json(await cli(['bookings', 'get', id, '--json', 'startDate,totalParticipants,revision']));
-    const [g, single, moving] = [await group(), await book(SINGLE), await book(SINGLE)];
-    const to = await freeSlot(SINGLE);
+    const [g, single, moving] = [await group(), await book(SINGLE.name), await book(SINGLE.name)];
+    const to = await studio.slot(SINGLE.name);
     const former = (await booking(moving)).startDate;
-    // A class booking of two, made here: which of the demo's bookings are still open classes of two depends on the
-    // hour the suite runs.
-    const open = json(await cli(['availability', 'Vinyasa Flow Yoga', '--days', '14', '--bookable', '--json'])).find((e: { openSpots: number }) => e.openSpots >= 2);
-    expect(open, 'a Vinyasa Flow Yoga session with two places').toBeTruthy();
-    const two = await cli(['bookings', 'create', '--service', 'Vinyasa Flow Yoga', '--start', open.slot.startDate, '--participants', '2', '--email', 'undo@example.com']);
+    // A class booking of two, in the studio's class of ten.
+    const two = await cli(['bookings', 'create', '--service', CLASS.name, '--start', CLASS.firstSession, '--participants', '2', '--email', 'undo@example.com']);
     expect(two.code, two.stderr).toBe(0);
     const cls = { id: two.stdout.trim(), totalParticipants: 2 };
     const staff = json(await cli(['staff', 'list', '--json', 'id,email,associatedWixIdentity'])).find((m: { email?: string; associatedWixIdentity?: unknown }) => m.email && !m.associatedWixIdentity).id;
@@ -216,7 +219,6 @@ describe('history and undo', () => {
   });
 
   it('cancels a booking or a group a create made (exit 0), inside a cancellation window too; lists a checkout as cannot be undone (exit 1)', async () => {
-    const slots = async (service: string) => json(await cli(['availability', service, '--days', '14', '--bookable', '--json'])).map((e: { slot: { startDate: string } }) => e.slot.startDate) as string[];
     const status = async (id: string) => json(await cli(['bookings', 'get', id, '--json', 'status,allowedActions']));
     const undoLast = async (name: string) => {
       const [change] = json(await cli(['history', '--json', 'short,entity,action']));
@@ -228,8 +230,8 @@ describe('history and undo', () => {
     };
 
     // A single booking: journaled as a create, taken back by a cancel.
-    const [at] = (await slots('Private Yoga Session')).slice(-1);
-    const made = await cli(['bookings', 'create', '--service', 'Private Yoga Session', '--start', at!, '--email', 'undo-create@example.com']);
+    const at = (await studio.slot(SINGLE.name)).startDate;
+    const made = await cli(['bookings', 'create', '--service', SINGLE.name, '--start', at, '--email', 'undo-create@example.com']);
     expect(made.code, made.stderr).toBe(0);
     const id = made.stdout.trim();
     expect(json(await cli(['history', '--json', 'entity,action,changed']))[0]).toMatchObject({ entity: 'bookings', action: 'create', changed: 1 });
@@ -237,12 +239,8 @@ describe('history and undo', () => {
     expect((await status(id)).status).toBe('CANCELED');
 
     // Inside its service's cancellation window (where `bookings cancel` needs --ignore-policy): cancelled all the same.
-    const rows = json(await cli(['bookings', 'list', '--all', '--with', 'actions', '--json', 'bookedEntity,allowedActions,multiServiceBookingInfo']));
-    const inside = rows.find((b: { allowedActions?: { cancel?: boolean }; multiServiceBookingInfo?: unknown; bookedEntity?: { slot?: { serviceId?: string } } }) => b.allowedActions?.cancel === false && !b.multiServiceBookingInfo && b.bookedEntity?.slot?.serviceId);
-    expect(inside, 'the demo data has a booking inside its cancellation window').toBeTruthy();
-    const service = inside.bookedEntity.slot.serviceId;
-    const [soon] = await slots(service);
-    const late = await cli(['bookings', 'create', '--service', service, '--start', soon!, '--email', 'undo-late@example.com']);
+    const soon = (await studio.slot(SINGLE.name, { soon: true })).startDate;
+    const late = await cli(['bookings', 'create', '--service', SINGLE.name, '--start', soon, '--email', 'undo-late@example.com']);
     expect(late.code, late.stderr).toBe(0);
     const lateId = late.stdout.trim();
     expect((await status(lateId)).allowedActions?.cancel, 'booked inside the window').toBe(false);
@@ -250,8 +248,8 @@ describe('history and undo', () => {
     expect((await status(lateId)).status).toBe('CANCELED');
 
     // A group: every booking of it cancelled.
-    const [a, b] = [(await slots("Women's Haircut")).slice(-1)[0]!, (await slots("Men's Haircut")).slice(-8)[0]!];
-    const group = await cli(['msb', 'create', '--type', 'separate', '--booking', `Women's Haircut@${a}`, '--booking', `Men's Haircut@${b}`, '--email', 'undo-group@example.com']);
+    const [a, b] = [(await studio.slot(FIRST)).startDate, (await studio.slot(SECOND)).startDate];
+    const group = await cli(['msb', 'create', '--type', 'separate', '--booking', `${FIRST}@${a}`, '--booking', `${SECOND}@${b}`, '--email', 'undo-group@example.com']);
     expect(group.code, group.stderr).toBe(0);
     expect(json(await cli(['history', '--json', 'entity,action,changed']))[0]).toMatchObject({ entity: 'multi-service bookings', action: 'create', changed: 1 });
     await undoLast('msb create');
@@ -275,11 +273,9 @@ describe('history and undo', () => {
   });
 
   it('journals bookings create --file as one change: history lists it once, undo cancels each booking it created (a refused line: exit 3, only the created undone)', async () => {
-    const service = json(await cli(['services', 'list', '--where', 'name=Swedish Massage', '--json', 'id']))[0].id;
-    const open = json(await cli(['availability', service, '--days', '14', '--bookable', '--json'])).map((e: { slot: { startDate: string; resource?: { id: string } } }) => e.slot);
-    const seen = new Set<string>();
-    const free = open.filter((s: { startDate: string; resource?: { id: string } }) => !seen.has(s.startDate) && seen.add(s.startDate)).slice(-6);
-    expect(free.length, 'six free Swedish Massage slots at distinct times').toBe(6);
+    const service = SINGLE.id;
+    const free: StudioSlot[] = [];
+    for (let i = 0; i < 6; i++) free.push(await studio.slot(SINGLE.name));
     const dir = mkdtempSync(join(tmpdir(), 'undo-file-'));
     const file = join(dir, 'many.ndjson');
     const line = (s: { startDate: string; resource?: { id: string } }, n: number) =>
@@ -335,14 +331,12 @@ describe('history and undo', () => {
   });
 
   it('skips a reschedule whose former slot was taken since (exit 3), and one changed since', async () => {
-    const SINGLE = 'Private Yoga Session';
-    const slots = json(await cli(['availability', SINGLE, '--days', '14', '--bookable', '--json'])).map((e: { slot: { startDate: string; resource?: { id: string } } }) => e.slot);
-    const [from, to, other] = [slots[slots.length - 1], slots[slots.length - 3], slots[slots.length - 5]];
-    const id = (await cli(['bookings', 'create', '--service', SINGLE, '--start', from.startDate, '--staff', from.resource.id, '--email', 'slot@example.com'])).stdout.trim();
-    expect((await cli(['bookings', 'reschedule', id, '--start', to.startDate, '--staff', to.resource.id, '--ignore-policy'])).code).toBe(0);
+    const [from, to, other] = [await studio.slot(SINGLE.name), await studio.slot(SINGLE.name), await studio.slot(SINGLE.name)];
+    const id = (await cli(['bookings', 'create', '--service', SINGLE.name, '--start', from.startDate, '--staff', from.resource!.id, '--email', 'slot@example.com'])).stdout.trim();
+    expect((await cli(['bookings', 'reschedule', id, '--start', to.startDate, '--staff', to.resource!.id, '--ignore-policy'])).code).toBe(0);
     const [moved] = json(await cli(['history', '--json', 'short']));
     // Someone else books the former slot: the move back has no room.
-    const taker = await cli(['bookings', 'create', '--service', SINGLE, '--start', from.startDate, '--staff', from.resource.id, '--email', 'taker@example.com']);
+    const taker = await cli(['bookings', 'create', '--service', SINGLE.name, '--start', from.startDate, '--staff', from.resource!.id, '--email', 'taker@example.com']);
     expect(taker.code, taker.stderr).toBe(0);
     const undo = await cli(['undo', moved.short, '--yes']);
     expect(undo.code, undo.stderr).toBe(3);
@@ -350,7 +344,7 @@ describe('history and undo', () => {
     expect(json(await cli(['bookings', 'get', id, '--json', 'startDate'])).startDate).toBe(to.startDate);
 
     // Moved again since: the undo of the first move leaves it where it is.
-    expect((await cli(['bookings', 'reschedule', id, '--start', other.startDate, '--staff', other.resource.id, '--ignore-policy'])).code).toBe(0);
+    expect((await cli(['bookings', 'reschedule', id, '--start', other.startDate, '--staff', other.resource!.id, '--ignore-policy'])).code).toBe(0);
     const again = await cli(['undo', moved.short, '--yes']);
     expect(again.code, again.stderr).toBe(3);
     expect(again.stderr).toMatch(/changed since/);

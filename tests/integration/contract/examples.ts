@@ -17,7 +17,8 @@ import { services } from '../../../src/api/services.js';
 import { staffMembers } from '../../../src/api/staff-members.js';
 import { bookingPolicies } from '../../../src/api/service-furniture.js';
 import { calendarEvents } from '../../../src/api/calendar-events.js';
-import type { TestEmulator } from '../../helpers/index.js';
+import { runInProcess, type TestEmulator } from '../../helpers/index.js';
+import { makeStudio, type Studio } from '../../helpers/studio.js';
 
 /** What examples can draw on: a client of the test emulator and ids of its demo data. */
 export interface Fixtures {
@@ -25,8 +26,13 @@ export interface Fixtures {
   emu: TestEmulator;
   /** A service created for this call alone. */
   freshService(): Promise<{ id: string; revision: string }>;
-  /** A bookable appointment slot no other example has used (wire form, as the availability query gives it). */
+  /**
+   * A bookable appointment slot no other example has used (wire form, as the availability query gives it), of the
+   * fixtures' own studio (tests/helpers/studio.ts): one exists at any hour, and no other booking takes it.
+   */
   freeSlot(): Promise<Record<string, unknown>>;
+  /** Two back-to-back bookable slots of the studio's appointment (wire form) no other example has used. */
+  freeChain(): Promise<Array<Record<string, unknown>>>;
   /** A CREATED appointment booking made for this call alone. */
   freshBooking(): Promise<{ id: string; revision: string; slot: Record<string, unknown> }>;
   /** A multi-service booking of two back-to-back appointments made for this call alone. */
@@ -297,7 +303,7 @@ export const EXAMPLES: Record<string, Record<string, Example>> = {
   },
   'multi-service-bookings': {
     createMultiServiceBooking: async (fx) => {
-      const chain = await multiSlot(fx);
+      const chain = await fx.freeChain();
       return { bookings: chain.map((slot) => ({ bookedEntity: { slot }, contactDetails: { firstName: 'Group' } })), multiServiceBookingType: 'SEQUENTIAL_BOOKINGS', returnFullEntity: true };
     },
     rescheduleMultiServiceBooking: async (fx) => {
@@ -431,31 +437,29 @@ function wireSlot(slot: unknown): Record<string, unknown> {
   return JSON.parse(JSON.stringify(slot)) as Record<string, unknown>;
 }
 
-const usedChains = new Set<string>();
-
-/** Two back-to-back bookable appointment slots (any two services, or one twice), not used before. */
-async function multiSlot(fx: Fixtures): Promise<Array<Record<string, unknown>>> {
-  const { services: list } = await services.queryServices(fx.api, { query: { filter: { type: 'APPOINTMENT' }, paging: { limit: 100 } } });
-  const from = new Date(Date.now() + 2 * 3_600_000).toISOString();
-  const to = new Date(Date.now() + 20 * 86_400_000).toISOString();
-  for (const s of list) {
-    const { slots } = await availability.calculateMultiSlotAvailability(fx.api, { from, to, slots: [{ serviceId: s.id }, { serviceId: s.id }], bookable: true, cursorPaging: { limit: 100 } });
-    for (const chain of slots) {
-      const nested = chain.nestedTimeSlots ?? [];
-      const key = `${nested[0]?.serviceId}|${nested[0]?.start}`;
-      if (usedChains.has(key) || nested.length !== 2) continue;
-      usedChains.add(key);
-      return nested.map((n) => ({ serviceId: n.serviceId, startDate: n.start, endDate: n.end, ...(n.resource ? { resource: { id: n.resource.id } } : {}) }));
-    }
-  }
-  throw new Error('no two back-to-back bookable appointment slots left');
+/**
+ * Two back-to-back bookable appointment slots of the studio, not used before: the first chain the platform's
+ * multi-slot call finds in a stretch of six hours no other example has.
+ */
+async function multiSlot(api: ApiClient, studio: Studio, serviceId: string): Promise<Array<Record<string, unknown>>> {
+  const from = studio.reserve(6);
+  const to = new Date(Date.parse(from) + 6 * 3_600_000).toISOString();
+  const { slots } = await availability.calculateMultiSlotAvailability(api, { from, to, slots: [{ serviceId }, { serviceId }], bookable: true, cursorPaging: { limit: 100 } });
+  const nested = slots[0]?.nestedTimeSlots ?? [];
+  if (nested.length !== 2) throw new Error(`the studio has no two back-to-back slots from ${from}`);
+  return nested.map((n) => ({ serviceId: n.serviceId, startDate: n.start, endDate: n.end, ...(n.resource ? { resource: { id: n.resource.id } } : {}) }));
 }
 
 /** The fixtures over a running test emulator. */
 export function fixtures(emu: TestEmulator): Fixtures {
   const api = new ApiClient({ baseUrl: emu.url, credentials: { kind: 'apiKey', apiKey: emu.apiKey, siteId: emu.siteId } });
-  const usedSlots = new Set<string>();
-  let pool: Array<Record<string, unknown>> = [];
+  // Made on first use, through the CLI: staff who work around the clock and an appointment only they give.
+  let made: Promise<{ studio: Studio; service: { name: string; id: string } }> | undefined;
+  const studio = () =>
+    (made ??= (async () => {
+      const s = await makeStudio((args, o) => runInProcess(args, { emulator: emu, ...o }), 'contract');
+      return { studio: s, service: await s.appointment() };
+    })());
   const fx: Fixtures = {
     api,
     emu,
@@ -464,37 +468,20 @@ export function fixtures(emu: TestEmulator): Fixtures {
       return { id: service.id, revision: service.revision ?? '1' };
     },
     async freeSlot() {
-      if (pool.length === 0) {
-        const { services: list } = await services.queryServices(api, { query: { filter: { type: 'APPOINTMENT' }, paging: { limit: 100 } } });
-        const from = new Date(Date.now() + 2 * 3_600_000).toISOString();
-        const to = new Date(Date.now() + 20 * 86_400_000).toISOString();
-        for (const s of list) {
-          const { availabilityEntries } = await availability.queryAvailability(api, { query: { filter: { serviceId: [s.id], startDate: from, endDate: to, bookable: true } } });
-          pool.push(...availabilityEntries.map((e) => wireSlot(e.slot)));
-        }
-        pool = pool.filter((slot) => !usedSlots.has(`${String((slot.resource as { id?: string } | undefined)?.id)}|${String(slot.startDate)}`));
-      }
-      // Take slots far apart so one booking never takes another example's staff member.
-      const slot = pool.splice(Math.floor(pool.length / 2), 1)[0];
-      if (!slot) throw new Error('no free appointment slot left');
-      usedSlots.add(`${String((slot.resource as { id?: string } | undefined)?.id)}|${String(slot.startDate)}`);
-      pool = pool.filter((s) => !((s.resource as { id?: string } | undefined)?.id === (slot.resource as { id?: string } | undefined)?.id && s.startDate === slot.startDate));
-      return slot;
+      const { studio: s, service } = await studio();
+      return wireSlot(await s.slot(service.name));
     },
     async freshBooking() {
-      for (let attempt = 0; ; attempt++) {
-        const slot = await fx.freeSlot();
-        try {
-          const { booking } = await bookings.createBooking(api, { booking: { bookedEntity: { slot: slot as never }, contactDetails: { firstName: 'Fixture' } } });
-          return { id: booking.id, revision: booking.revision ?? '1', slot };
-        } catch (err) {
-          // Another example's booking (a reschedule, a group) took this staff member meanwhile: try another slot.
-          if (attempt > 20) throw err;
-        }
-      }
+      const slot = await fx.freeSlot();
+      const { booking } = await bookings.createBooking(api, { booking: { bookedEntity: { slot: slot as never }, contactDetails: { firstName: 'Fixture' } } });
+      return { id: booking.id, revision: booking.revision ?? '1', slot };
+    },
+    async freeChain() {
+      const { studio: s, service } = await studio();
+      return multiSlot(api, s, service.id);
     },
     async freshGroup() {
-      const chain = await multiSlot(fx);
+      const chain = await fx.freeChain();
       const { multiServiceBooking } = await multiServiceBookings.createMultiServiceBooking(api, {
         bookings: chain.map((slot) => ({ bookedEntity: { slot: slot as never }, contactDetails: { firstName: 'Group' } })),
         multiServiceBookingType: 'SEQUENTIAL_BOOKINGS',
