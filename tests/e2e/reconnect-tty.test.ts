@@ -2,12 +2,14 @@
  * Faults shown, and recovered (issue 19 section 4), in a real terminal: the dashboard on the built-in `local`
  * profile (the emulator started in the sandbox's data dir, not a test target), the emulator stopped under it and
  * started again on another port. tmux runs the built CLI; every wait is for screen content, and the bounds on
- * time are generous ("within a few seconds"). Skipped, with a message, only when tmux is not installed.
+ * time are generous ("within a few seconds"). The row watched is the file's own booking (a studio of its own,
+ * tests/helpers/studio.ts), picked out with the filter line, so the verdict is the same at any hour. Skipped, with
+ * a message, only when tmux is not installed.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCliSandbox, runCli, type CliSandbox } from '../helpers/index.js';
+import { createCliSandbox, makeStudio, runCli, runInProcess, type CliSandbox } from '../helpers/index.js';
 import { hasTmux, openTerminal, type Terminal } from '../helpers/tmux.js';
 
 if (!hasTmux) console.warn('tests/e2e/reconnect-tty.test.ts: tmux is not installed; skipping the real-terminal tests');
@@ -25,11 +27,17 @@ async function emulator(...args: string[]): Promise<void> {
   expect(r.code, r.stderr).toBe(0);
 }
 
+/** The contact's first name of the file's own booking: two days ahead or more, inside the dashboard's 7 days, awaiting confirmation. */
+const OWN = 'Quillon';
 beforeAll(async () => {
   if (!hasTmux) return;
   sandbox = createCliSandbox();
   await emulator('start', '--detach', '--port', '0');
   term = openTerminal(sandbox);
+  // On the built-in `local` profile, as the dashboard is.
+  const studio = await makeStudio((args, o) => runInProcess(args, { sandbox, ...o }), 'reconnect');
+  const service = await studio.appointment();
+  await studio.book(service.name, { firstName: OWN, lastName: 'Owntest', email: 'reconnect@example.com' });
 });
 afterAll(async () => {
   if (!hasTmux) return;
@@ -45,7 +53,15 @@ describe.skipIf(!hasTmux)('the dashboard when the local emulator stops and start
   it('shows "disconnected — retrying", marks its rows stale, refuses a key at once, and recovers by itself; r retries now', async () => {
     const firstUrl = emulatorUrl();
     term.start('dash', ['dashboard', '--interval', '60'], { width: 120, height: 32 });
-    const first = await term.waitFor('dash', LIVE);
+    await term.waitFor('dash', LIVE);
+    // The file's own booking under the cursor, whatever the demo data holds at this hour.
+    term.send('dash', '/');
+    await term.waitFor('dash', /^\/.*▏/m);
+    term.send('dash', 'C-u');
+    term.send('dash', '-l', OWN);
+    term.send('dash', 'Enter');
+    const first = await term.waitFor('dash', new RegExp(`^> .*${OWN}`, 'm'));
+    expect(first).toMatch(LIVE);
     const row = /^> .*$/m.exec(first)![0].trim();
 
     // Stopped: said within a few seconds, the rows still shown and marked stale, the reason on one line.

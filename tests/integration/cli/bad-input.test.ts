@@ -60,9 +60,9 @@ const CASES: Array<[string, string[], number, RegExp]> = [
   ['--timeout 1e3', ['--timeout', '1e3', 'services', 'list'], 2, /--timeout must be a number of seconds/],
   ['--price 1e3', ['plans', 'create', '--name', 'Nope', '--price', '1e3', '--unlimited'], 2, /--price must be an amount/],
   // ranges
-  ['bookings --from after --to', ['bookings', 'list', '--from', '2026-12-01', '--to', '2026-11-01'], 2, /--to must be after --from/],
-  ['bookings cancel --from after --to', ['bookings', 'cancel', '--from', '2026-12-01', '--to', '2026-11-01', '--yes'], 2, /--to must be after --from/],
-  ['availability --from after --to', ['availability', 'Swedish Massage', '--from', '2026-12-01', '--to', '2026-11-01'], 2, /--to must be after --from/],
+  ['bookings --from after --to', ['bookings', 'list', '--from', 'tomorrow', '--to', 'today'], 2, /--to must be after --from/],
+  ['bookings cancel --from after --to', ['bookings', 'cancel', '--from', 'tomorrow', '--to', 'today', '--yes'], 2, /--to must be after --from/],
+  ['availability --from after --to', ['availability', 'Swedish Massage', '--from', 'tomorrow', '--to', 'today'], 2, /--to must be after --from/],
   // currencies
   ['plans create --currency XXQ', ['plans', 'create', '--name', 'Nope', '--price', '5', '--unlimited', '--currency', 'XXQ'], 2, /--currency: 'XXQ' is not an ISO 4217 currency code/],
   ['services create --currency ZZZ', ['services', 'create', '--name', 'Nope', '--type', 'CLASS', '--capacity', '3', '--price', '5', '--currency', 'ZZZ'], 2, /'ZZZ' is not an ISO 4217 currency code/],

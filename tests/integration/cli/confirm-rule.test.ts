@@ -12,11 +12,22 @@ import { ruleOf } from '../../../src/commands/shared/confirm.js';
 import { createContext } from '../../../src/context.js';
 import { createProgram } from '../../../src/program.js';
 import { answering, runInProcess, startTestEmulator, type CliResult, type InProcessOptions, type TestEmulator } from '../../helpers/index.js';
+import { makeStudio, type Studio } from '../../helpers/studio.js';
 import { lastEventSeq } from '../bulk/support.js';
 
 let emu: TestEmulator;
+/** The file's own staff and services: every booking the verbs act on is made here, at any hour. */
+let studio: Studio;
+/** An appointment of the studio, and two more that a multi-service booking groups. */
+let SINGLE: string;
+let FIRST: string;
+let SECOND: string;
 beforeAll(async () => {
   emu = await startTestEmulator({ seed: 'demo', size: 8, bookings: 120, members: 40 });
+  studio = await makeStudio((args, o) => cli(args, o), 'confirm-rule');
+  SINGLE = (await studio.appointment()).name;
+  FIRST = (await studio.appointment()).name;
+  SECOND = (await studio.appointment({ minutes: 30 })).name;
 });
 afterAll(async () => {
   await emu?.close();
@@ -215,10 +226,19 @@ describe('the verb declarations', () => {
   });
 });
 
-/** Ids of bookings in `status` that belong to no multi-service booking. */
-async function bookingIds(status: string): Promise<string[]> {
-  const rows = json(await cli(['bookings', 'list', '--status', status, '--all', '--json', 'id,multiServiceBookingInfo']));
-  return rows.filter((b: { multiServiceBookingInfo?: { id?: string } }) => !b.multiServiceBookingInfo?.id).map((b: { id: string }) => b.id);
+/** `n` new bookings of the studio's appointment awaiting confirmation (CREATED), made here. */
+async function createdBookings(n: number): Promise<string[]> {
+  const out: string[] = [];
+  for (let i = 0; i < n; i++) out.push((await studio.book(SINGLE, { email: 'confirm-rule@example.com' })).id);
+  return out;
+}
+
+/** A new multi-service booking of two of the studio's appointments (`--type separate`; CREATED). */
+async function newGroup(): Promise<string> {
+  const [a, b] = [await studio.slot(FIRST), await studio.slot(SECOND)];
+  const made = await cli(['msb', 'create', '--type', 'separate', '--booking', `${FIRST}@${a.startDate}`, '--booking', `${SECOND}@${b.startDate}`, '--email', 'confirm-rule@example.com']);
+  expect(made.code, made.stderr).toBe(0);
+  return made.stdout.trim();
 }
 
 async function memberIds(status: string): Promise<string[]> {
@@ -229,18 +249,16 @@ async function orderIds(status: string): Promise<string[]> {
   return json(await cli(['orders', 'list', '--status', status, '--all', '--json', 'id'])).map((o: { id: string }) => o.id);
 }
 
-/** One argv per destructive verb, acting on one real item of the demo data. */
+/** One argv per destructive verb, acting on one real item: a booking and a group made here, the rest of the demo data. */
 async function destructiveSingles(): Promise<Record<string, string[]>> {
-  const [created, members, active] = [await bookingIds('CREATED'), await memberIds('APPROVED'), await orderIds('ACTIVE')];
+  const [created, members, active] = [await createdBookings(2), await memberIds('APPROVED'), await orderIds('ACTIVE')];
   const service = json(await cli(['services', 'list', '--json', 'id', '--limit', '1']))[0].id;
   const plan = json(await cli(['plans', 'list', '--json', 'id']))[0].id;
   const staff = json(await cli(['staff', 'list', '--json', 'id', '--limit', '1']))[0].id;
   const policy = json(await cli(['services', 'booking-policies', 'list', '--json', 'id,default'])).find((p: { default?: boolean }) => !p.default).id;
-  const msb = json(await cli(['bookings', 'list', '--all', '--json', 'multiServiceBookingInfo'])).find((b: { multiServiceBookingInfo?: { id?: string } }) => b.multiServiceBookingInfo?.id)?.multiServiceBookingInfo.id;
-  expect(created.length).toBeGreaterThan(2);
+  const msb = await newGroup();
   expect(members.length).toBeGreaterThan(4);
   expect(active.length).toBeGreaterThan(1);
-  expect(msb).toBeTruthy();
   return {
     'bookings decline': ['bookings', 'decline', created[0]!],
     'bookings cancel': ['bookings', 'cancel', created[1]!, '--ignore-policy'],
@@ -289,7 +307,7 @@ describe('one item', () => {
   });
 
   it('with --yes the destructive verb acts', async () => {
-    const [id] = await bookingIds('CREATED');
+    const [id] = await createdBookings(1);
     const before = await lastEventSeq(emu);
     const r = await cli(['bookings', 'decline', id!, '--yes', '--json', 'status']);
     expect(json(r).status).toBe('DECLINED');
@@ -308,7 +326,7 @@ describe('one item', () => {
   });
 
   it('every non-destructive verb acts at once off a terminal, without --yes', async () => {
-    const [created, pending, approved, paused] = [await bookingIds('CREATED'), await memberIds('PENDING'), await memberIds('APPROVED'), await orderIds('PAUSED')];
+    const [created, pending, approved, paused] = [await createdBookings(3), await memberIds('PENDING'), await memberIds('APPROVED'), await orderIds('PAUSED')];
     const service = json(await cli(['services', 'list', '--json', 'id', '--limit', '1']))[0].id;
     const staff = json(await cli(['staff', 'list', '--json', 'id', '--limit', '1']))[0].id;
     const plans = json(await cli(['plans', 'list', '--json', 'id,public,primary'])).filter((p: { public?: boolean; primary?: boolean }) => p.public !== false && !p.primary);
@@ -364,7 +382,7 @@ describe('one item', () => {
 
 describe('many items', () => {
   it('several ids, a filter or a file need --yes off a terminal (exit 2), nothing changed', async () => {
-    const created = await bookingIds('CREATED');
+    const created = await createdBookings(2);
     const approved = await memberIds('APPROVED');
     const forms: string[][] = [
       ['bookings', 'confirm', '--ids', created.slice(0, 2).join(',')],
@@ -383,7 +401,7 @@ describe('many items', () => {
   });
 
   it('a bulk question answered no says "canceled: nothing was changed"', async () => {
-    const created = await bookingIds('CREATED');
+    const created = await createdBookings(2);
     const before = await lastEventSeq(emu);
     const r = await cli(['bookings', 'confirm', '--ids', created.slice(0, 2).join(',')], { tty: true, env: { CI: undefined }, prompter: answering(false) });
     expect(r.code, r.stderr).toBe(1);

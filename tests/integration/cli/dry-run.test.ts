@@ -6,50 +6,56 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runInProcess, startTestEmulator, type CliResult, type TestEmulator } from '../../helpers/index.js';
+import { makeStudio, type Studio } from '../../helpers/studio.js';
 import { lastEventSeq } from '../bulk/support.js';
 
 let emu: TestEmulator;
+/** The file's own staff and an appointment of theirs: the bookings previewed here are made here, at any hour. */
+let studio: Studio;
+let appointment: string;
 beforeAll(async () => {
   emu = await startTestEmulator({ seed: 'demo', size: 8, bookings: 200, members: 10 });
+  studio = await makeStudio((args, o) => cli(args, o), 'dry-run');
+  appointment = (await studio.appointment()).name;
 });
 afterAll(async () => {
   await emu?.close();
 });
 
-const cli = (args: string[]) => runInProcess(args, { emulator: emu });
+const cli = (args: string[], opts: { input?: string } = {}) => runInProcess(args, { emulator: emu, ...opts });
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 const json = (r: CliResult): any => {
   expect(r.code, r.stderr).toBe(0);
   return JSON.parse(r.stdout);
 };
 
-type Row = { id: string; status: string; allowedActions?: { cancel?: boolean }; multiServiceBookingInfo?: { id?: string } };
-
-async function bookings(): Promise<Row[]> {
-  const rows: Row[] = json(await cli(['bookings', 'list', '--all', '--with', 'actions', '--json', 'id,status,allowedActions,multiServiceBookingInfo']));
-  return rows.filter((b) => !b.multiServiceBookingInfo?.id && ['CREATED', 'PENDING', 'CONFIRMED'].includes(b.status));
+/**
+ * The id of a new booking of the studio's appointment, inside its policy's 24-hour cancellation window (`inside`)
+ * or outside it, as the platform's own allowed actions say.
+ */
+async function booking(inside: boolean): Promise<string> {
+  const { id } = await studio.book(appointment, { soon: inside, email: 'dry-run@example.com' });
+  expect(json(await cli(['bookings', 'actions', id, '--json']))[0]).toMatchObject({ cancel: !inside });
+  return id;
 }
 
 describe('--dry-run --json', () => {
   it('lists a booking inside its cancellation window as refused, lifted by --ignore-policy; exit 0, nothing sent', async () => {
-    const inside = (await bookings()).find((b) => b.allowedActions?.cancel === false);
-    expect(inside, 'the demo data has a booking inside its cancellation window').toBeTruthy();
+    const inside = await booking(true);
     const seq = await lastEventSeq(emu);
-    const plan = json(await cli(['bookings', 'cancel', inside!.id, '--dry-run', '--json']));
-    expect(plan).toEqual([{ id: inside!.id, outcome: 'refused', reason: expect.stringMatching(/booking policy/), lift: '--ignore-policy' }]);
-    const lifted = json(await cli(['bookings', 'cancel', inside!.id, '--ignore-policy', '--dry-run', '--json']));
-    expect(lifted).toEqual([{ id: inside!.id, outcome: 'change' }]);
+    const plan = json(await cli(['bookings', 'cancel', inside, '--dry-run', '--json']));
+    expect(plan).toEqual([{ id: inside, outcome: 'refused', reason: expect.stringMatching(/booking policy/), lift: '--ignore-policy' }]);
+    const lifted = json(await cli(['bookings', 'cancel', inside, '--ignore-policy', '--dry-run', '--json']));
+    expect(lifted).toEqual([{ id: inside, outcome: 'change' }]);
     expect(await lastEventSeq(emu)).toBe(seq);
   });
 
   it('the bulk form lists every item with its outcome', async () => {
-    const all = await bookings();
-    const inside = all.find((b) => b.allowedActions?.cancel === false)!;
-    const free = all.find((b) => b.allowedActions?.cancel === true)!;
-    const plan: Array<{ id: string; outcome: string; lift?: string }> = json(await cli(['bookings', 'cancel', '--ids', `${inside.id},${free.id}`, '--dry-run', '--json']));
+    const [inside, free] = [await booking(true), await booking(false)];
+    const plan: Array<{ id: string; outcome: string; lift?: string }> = json(await cli(['bookings', 'cancel', '--ids', `${inside},${free}`, '--dry-run', '--json']));
     expect(plan).toHaveLength(2);
-    expect(plan.find((p) => p.id === inside.id)).toMatchObject({ outcome: 'refused', lift: '--ignore-policy' });
-    expect(plan.find((p) => p.id === free.id)).toEqual({ id: free.id, outcome: 'change' });
+    expect(plan.find((p) => p.id === inside)).toMatchObject({ outcome: 'refused', lift: '--ignore-policy' });
+    expect(plan.find((p) => p.id === free)).toEqual({ id: free, outcome: 'change' });
   });
 
   it('an update lists before and after; one already as asked is unchanged', async () => {

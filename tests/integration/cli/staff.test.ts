@@ -25,9 +25,12 @@ const json = (r: CliResult): any => {
 };
 
 
-/** The open slots of `serviceId` over the next two weeks, with the staff member of each. */
+/**
+ * The bookable slots of `serviceId` over the next two weeks, with the staff member of each: bookable, so the first
+ * of them can be booked at any hour (not one starting within the hour the policy keeps from booking).
+ */
 async function slotsOf(serviceId: string): Promise<Array<{ start: string; staffId: string }>> {
-  const r = await cli(['availability', serviceId, '--days', '14', '--json']);
+  const r = await cli(['availability', serviceId, '--days', '14', '--bookable', '--json']);
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   return json(r).map((s: any) => ({ start: s.slot?.startDate ?? s.startDate, staffId: s.slot?.resource?.id ?? s.resource?.id }));
 }

@@ -2,52 +2,69 @@
  * The bookings families on a real emulator (issue 6 sections 2 and 4): the status-by-action table, the capacity
  * race, reschedule into a full slot, policy windows, multi-service atomicity, availability excluding booked
  * staff, courses, the extended bookings query with the platform's filter paths, and the domain events. The demo
- * seed has no bookings here (`bookings: 0`), so every test sees only what it made.
+ * seed has no bookings here (`bookings: 0`), and every test books services of the file's own studio
+ * (tests/helpers/studio.ts), so it sees only what it made, at any hour.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestEmulator, type TestEmulator } from '../../helpers/index.js';
+import { makeStudio, runInProcess, startTestEmulator, type Studio, type TestEmulator } from '../../helpers/index.js';
 import { eventsAfter } from '../bulk/support.js';
 
 let emu: TestEmulator;
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = any;
-let services: Json[];
+/** The file's own staff and services (a test makes what it needs): open every day, around the clock. */
+let studio: Studio;
+/** Two appointments (60 and 30 minutes) that both staff members of the studio give. */
+let massage: { name: string; id: string };
+let sports: { name: string; id: string };
 
+const HOUR = 3_600_000;
 const DAY = 86_400_000;
 const BOOKINGS = '/_api/bookings-service/v2/bookings';
 const iso = (ms: number) => new Date(ms).toISOString();
 
 beforeAll(async () => {
   emu = await startTestEmulator({ seed: 'demo', bookings: 0 });
-  services = (await emu.request('POST', '/_api/bookings/v2/services/query', { query: { paging: { limit: 100 } } })).body.services;
+  studio = await makeStudio((args, o) => runInProcess(args, { emulator: emu, ...o }), 'bookings-api');
+  massage = await studio.appointment();
+  sports = await studio.appointment({ minutes: 30 });
 });
 afterAll(async () => {
   await emu?.close();
 });
 
-const ofType = (type: string) => services.filter((s) => s.type === type);
-
-/** Availability entries of a service over the next `days` days (from an hour from now). */
-async function entries(serviceId: string, days = 20, extra: Record<string, unknown> = {}): Promise<Json[]> {
+/** Availability entries of a service from `from` to `to` (epoch ms). */
+async function entries(serviceId: string, from: number, to: number, extra: Record<string, unknown> = {}): Promise<Json[]> {
   const r = await emu.request('POST', '/availability-calendar/v1/availability/query', {
-    query: { filter: { serviceId: [serviceId], startDate: iso(Date.now() + 3_600_000), endDate: iso(Date.now() + days * DAY), ...extra } },
+    query: { filter: { serviceId: [serviceId], startDate: iso(from), endDate: iso(to), ...extra } },
   });
   expect(r.status, JSON.stringify(r.body)).toBe(200);
   return r.body.availabilityEntries;
 }
 
-const used = new Set<string>();
-/** A bookable appointment slot of `service` (or any appointment) not taken by another test. */
-async function appointmentSlot(service?: Json): Promise<Json> {
-  for (const s of service ? [service] : ofType('APPOINTMENT')) {
-    for (const e of await entries(s.id, 20, { bookable: true })) {
-      const key = `${e.slot.resource?.id}|${e.slot.startDate}`;
-      if (used.has(key)) continue;
-      used.add(key);
-      return e.slot;
-    }
-  }
-  throw new Error('no appointment slot left');
+/** A bookable slot of `service` (default: the massage) that no other test of the file was given. */
+const appointmentSlot = (service = massage.name, staff?: string): Promise<Json> => studio.slot(service, { staff });
+
+/** The entry of a class's first session (a class of the studio: weekly, from `firstSession`). */
+async function firstSession(klass: { id: string; firstSession: string }): Promise<Json> {
+  const start = Date.parse(klass.firstSession);
+  const session = (await entries(klass.id, start, start + HOUR)).find((e: Json) => e.slot.startDate === klass.firstSession);
+  expect(session, `the session at ${klass.firstSession}`).toBeDefined();
+  return session;
+}
+
+/** A new service of the studio's staff made over the API, with the fields the studio's own leave out. */
+async function service(fields: Json): Promise<Json> {
+  const r = await emu.request('POST', '/v2/services', {
+    service: {
+      staffMemberIds: studio.staff,
+      payment: { rateType: 'FIXED', fixed: { price: { value: '40', currency: 'USD' } }, options: { online: false, inPerson: true } },
+      onlineBooking: { enabled: true },
+      ...fields,
+    },
+  });
+  expect(r.status, JSON.stringify(r.body)).toBe(200);
+  return r.body.service;
 }
 
 async function create(booking: Json, extra: Json = {}) {
@@ -97,10 +114,12 @@ describe('the status table (wire section 9)', () => {
   });
 
   it('mark as pending: only from CREATED, only for services that require approval unless told to skip', async () => {
+    const approval = await studio.appointment({ requireManualApproval: true });
+    const asked = await book(await appointmentSlot(approval.name));
+    expect((await action(asked.id, 'mark_booking_as_pending', { revision: '1' })).body.booking.status).toBe('PENDING');
     const b = await book(await appointmentSlot());
-    const service = services.find((s) => s.id === b.bookedEntity.slot.serviceId);
     const plain = await action(b.id, 'mark_booking_as_pending', { revision: '1' });
-    if (!service.onlineBooking?.requireManualApproval) expect(code(plain)).toBe('INVALID_BOOKING_STATUS');
+    expect(code(plain)).toBe('INVALID_BOOKING_STATUS');
     const pending = await action(b.id, 'mark_booking_as_pending', { revision: '1', flowControlSettings: { skipPendingApprovalServiceValidation: true } });
     expect(pending.body.booking.status).toBe('PENDING');
     expect(code(await action(b.id, 'mark_booking_as_pending', { revision: '2', flowControlSettings: { skipPendingApprovalServiceValidation: true } }))).toBe('INVALID_BOOKING_STATUS');
@@ -119,12 +138,8 @@ describe('the status table (wire section 9)', () => {
 
 describe('capacity', () => {
   it('50 concurrent bookings for the last 5 spots of a session: exactly 5 get a place', async () => {
-    let session: Json;
-    for (const s of ofType('CLASS')) {
-      session = (await entries(s.id, 30, { bookable: true })).find((e: Json) => e.openSpots >= 6);
-      if (session) break;
-    }
-    expect(session, 'a class session with room').toBeDefined();
+    const session = await firstSession(await studio.klass({ capacity: 12 }));
+    expect(session.openSpots).toBe(12);
     const fill = session.openSpots - 5;
     // Fill up to the last 5 spots (the policy may cap participants per booking: use several bookings).
     let left = fill;
@@ -140,7 +155,7 @@ describe('capacity', () => {
     expect(placed).toHaveLength(5);
     expect(placed.length + waiting.length + refused.length).toBe(50);
     for (const r of refused) expect(code(r)).toBe('SESSION_CAPACITY_EXCEEDED');
-    const after = (await entries(session.slot.serviceId, 30)).find((e: Json) => e.slot.eventId === session.slot.eventId);
+    const after = (await entries(session.slot.serviceId, Date.parse(session.slot.startDate), Date.parse(session.slot.endDate))).find((e: Json) => e.slot.eventId === session.slot.eventId);
     expect(after.openSpots).toBe(0);
     expect(after.bookable).toBe(false);
     if (after.waitingList) expect(after.waitingList.openSpots).toBe(after.waitingList.totalSpots - waiting.length);
@@ -148,31 +163,41 @@ describe('capacity', () => {
 
   it('rescheduling into a taken appointment slot is SLOT_NOT_AVAILABLE and changes nothing', async () => {
     const a = await book(await appointmentSlot());
-    const service = services.find((s) => s.id === a.bookedEntity.slot.serviceId);
-    const other = await book(await appointmentSlot(service));
+    const other = await book(await appointmentSlot());
     const r = await action(a.id, 'reschedule', { revision: '1', slot: other.bookedEntity.slot, flowControlSettings: { ignoreReschedulePolicy: true } });
     expect(r.status).toBe(409);
     expect(code(r)).toBe('SLOT_NOT_AVAILABLE');
-    const ok = await action(a.id, 'reschedule', { revision: '1', slot: await appointmentSlot(service), flowControlSettings: { ignoreReschedulePolicy: true } });
+    const ok = await action(a.id, 'reschedule', { revision: '1', slot: await appointmentSlot(), flowControlSettings: { ignoreReschedulePolicy: true } });
     expect(ok.status, JSON.stringify(ok.body)).toBe(200);
     expect(ok.body.booking.revision).toBe('2');
   });
 
   it('availability leaves out a staff member booked at that time, for any of their services', async () => {
-    const shared = ofType('APPOINTMENT').filter((s) => s.staffMemberIds?.length);
-    const staffId = shared[0].staffMemberIds[0];
-    const both = shared.filter((s) => s.staffMemberIds.includes(staffId));
-    const slot = (await entries(both[0].id, 20, { bookable: true, resourceId: staffId }))[5].slot;
+    const [staffId, colleague] = studio.staff;
+    const slot = await appointmentSlot(massage.name, staffId);
     await book(slot);
-    for (const s of both) {
-      const clash = (await entries(s.id, 20, { resourceId: staffId })).filter((e: Json) => Date.parse(e.slot.startDate) < Date.parse(slot.endDate) && Date.parse(e.slot.endDate) > Date.parse(slot.startDate));
-      expect(clash).toEqual([]);
+    const [start, end] = [Date.parse(slot.startDate), Date.parse(slot.endDate)];
+    for (const s of [massage, sports]) {
+      const around = await entries(s.id, start - 2 * HOUR, end + 2 * HOUR, { resourceId: staffId });
+      // Free before and after: only the booked hour is gone.
+      expect(around.length, s.name).toBeGreaterThan(0);
+      const clash = around.filter((e: Json) => Date.parse(e.slot.startDate) < end && Date.parse(e.slot.endDate) > start);
+      expect(clash, s.name).toEqual([]);
+      expect((await entries(s.id, start, end, { resourceId: colleague })).some((e: Json) => e.slot.startDate === slot.startDate), `${s.name}: the colleague is free then`).toBe(true);
     }
   });
 
   it('a course is booked as a whole: its schedule fills up, and it cannot be rescheduled', async () => {
-    const course = ofType('COURSE').find((s) => s.schedule?.firstSessionStart && Date.parse(s.schedule.firstSessionStart) > Date.now() + DAY);
-    expect(course).toBeDefined();
+    // Three weekly sessions (the last ends within 15 days, whatever the clocks do) from a stretch the studio hands
+    // no slot out in, taught by its staff.
+    const first = Date.parse(studio.reserve(2));
+    const course = await service({
+      name: 'Studio bookings-api Course',
+      type: 'COURSE',
+      defaultCapacity: 6,
+      staffMemberIds: [studio.staff[0]],
+      schedule: { firstSessionStart: iso(first), lastSessionEnd: iso(first + 15 * DAY), availabilityConstraints: { sessionDurations: [60] } },
+    });
     const before = (await emu.request('GET', `/v2/availability/schedule/${course.schedule.id}`)).body.availability;
     expect(before.totalSpots).toBe(course.defaultCapacity);
     const r = await create({ bookedEntity: { schedule: { scheduleId: course.schedule.id } }, totalParticipants: 1 }, { flowControlSettings: { skipAvailabilityValidation: true } });
@@ -191,11 +216,7 @@ describe('capacity', () => {
   it('participants of an appointment cannot change; of a class they can, within the room left', async () => {
     const appt = await book(await appointmentSlot());
     expect(code(await action(appt.id, 'update_number_of_participants', { revision: '1', totalParticipants: 2 }))).toBe('PARTICIPANTS_UPDATE_NOT_ALLOWED_FOR_APPOINTMENT');
-    let session: Json;
-    for (const s of ofType('CLASS')) {
-      session = (await entries(s.id, 30, { bookable: true })).find((e: Json) => e.openSpots >= 3 && e.openSpots <= 30);
-      if (session) break;
-    }
+    const session = await firstSession(await studio.klass({ capacity: 3 }));
     const b = await book(session.slot);
     const two = await action(b.id, 'update_number_of_participants', { revision: '1', totalParticipants: 2 });
     expect(two.status, JSON.stringify(two.body)).toBe(200);
@@ -205,8 +226,8 @@ describe('capacity', () => {
 
 describe('booking policy windows', () => {
   it('too early (past the policy horizon) and too late (already started) are BOOKING_POLICY_VIOLATION unless skipped', async () => {
-    const service = ofType('APPOINTMENT')[0];
-    const far = (await entries(service.id, 120)).find((e: Json) => e.bookingPolicyViolations.tooEarlyToBook);
+    // The default policy books up to 30 days ahead.
+    const far = (await entries(massage.id, Date.now() + 31 * DAY, Date.now() + 32 * DAY)).find((e: Json) => e.bookingPolicyViolations.tooEarlyToBook);
     expect(far, 'a slot beyond the booking horizon').toBeDefined();
     expect(far.bookable).toBe(false);
     const early = await create({ bookedEntity: { slot: far.slot } });
@@ -215,21 +236,17 @@ describe('booking policy windows', () => {
     expect(early.body.details.applicationError.data).toMatchObject({ tooEarlyToBook: true });
     const forced = await create({ bookedEntity: { slot: far.slot } }, { flowControlSettings: { skipAvailabilityValidation: true } });
     expect(forced.status, JSON.stringify(forced.body)).toBe(200);
-    const past = await emu.request('POST', '/availability-calendar/v1/availability/query', {
-      query: { filter: { serviceId: service.id, startDate: iso(Date.now() - 3 * DAY), endDate: iso(Date.now() - DAY) } },
-    });
-    const gone = past.body.availabilityEntries[0];
+    const gone = (await entries(massage.id, Date.now() - 3 * DAY, Date.now() - DAY))[0];
     expect(gone.bookingPolicyViolations.tooLateToBook).toBe(true);
     const late = await create({ bookedEntity: { slot: gone.slot } });
     expect(late.body.details.applicationError).toMatchObject({ code: 'BOOKING_POLICY_VIOLATION', data: { tooLateToBook: true } });
   });
 
   it('allowed actions follow the cancellation window; cancelling inside it needs ignoreCancellationPolicy', async () => {
-    // The first bookable slot is the soonest: inside a 24-hour cancellation window when the policy has one.
-    const service = ofType('APPOINTMENT').find((s) => s.bookingPolicy?.cancellationPolicy?.latestCancellationInMinutes >= 1440);
-    expect(service).toBeDefined();
-    const soon = (await entries(service.id, 2, { bookable: true }))[0];
-    const b = await book(soon.slot);
+    // The default policy cancels until 24 hours before; a `soon` slot starts within 20.
+    const massageNow = (await emu.request('POST', '/_api/bookings/v2/services/query', { query: { filter: { id: massage.id } } })).body.services[0];
+    expect(massageNow.bookingPolicy.cancellationPolicy).toMatchObject({ enabled: true, latestCancellationInMinutes: 1440 });
+    const b = await book(await studio.slot(massage.name, { soon: true }));
     const actions = await emu.request('POST', '/bookings/v2/bulk/bookings/calculate_allowed_actions', { bookingIds: [b.id, 'no-such-booking'] });
     expect(actions.body.results[0].item).toEqual({ cancel: false, reschedule: false });
     expect(actions.body.results[1].itemMetadata).toMatchObject({ success: false, error: { code: 'BOOKING_NOT_FOUND' } });
@@ -241,43 +258,40 @@ describe('booking policy windows', () => {
 });
 
 describe('multi-service bookings', () => {
+  /** A chain of two massages in a stretch no other test books in, as slots to book. */
   async function chain(): Promise<Json[]> {
-    const s = ofType('APPOINTMENT')[0];
-    const r = await emu.request('POST', '/v1/availability/multislot', { from: iso(Date.now() + 3_600_000), to: iso(Date.now() + 20 * DAY), slots: [{ serviceId: s.id }, { serviceId: s.id }], bookable: true, cursorPaging: { limit: 100 } });
+    const from = Date.parse(studio.reserve());
+    const r = await emu.request('POST', '/v1/availability/multislot', { from: iso(from), to: iso(from + DAY), slots: [{ serviceId: massage.id }, { serviceId: massage.id }], bookable: true, cursorPaging: { limit: 100 } });
     expect(r.status, JSON.stringify(r.body)).toBe(200);
-    for (const c of r.body.slots) {
-      const key = `${c.nestedTimeSlots[0].resource?.id}|${c.nestedTimeSlots[0].start}`;
-      if (used.has(key)) continue;
-      used.add(key);
-      used.add(`${c.nestedTimeSlots[1].resource?.id}|${c.nestedTimeSlots[1].start}`);
-      expect(c.nestedTimeSlots[1].start).toBe(c.nestedTimeSlots[0].end);
-      return c.nestedTimeSlots.map((n: Json) => ({ serviceId: n.serviceId, startDate: n.start, endDate: n.end, resource: n.resource }));
-    }
-    throw new Error('no chain');
+    const c = r.body.slots[0];
+    expect(c, 'a chain of two massages').toBeDefined();
+    expect(c.nestedTimeSlots[1].start).toBe(c.nestedTimeSlots[0].end);
+    return c.nestedTimeSlots.map((n: Json) => ({ serviceId: n.serviceId, startDate: n.start, endDate: n.end, resource: n.resource }));
   }
 
   it('keeps every part of a chain, and of a sequential group, at the first part’s location', async () => {
     // Two appointment services offered at more than one place each: chains could cross locations if allowed.
-    const several = ofType('APPOINTMENT').filter((s) => (s.locations ?? []).length > 1);
-    let r: Json;
-    let b: Json;
-    for (const [x, y] of several.flatMap((x, i) => several.slice(i + 1).map((y) => [x, y]))) {
-      r = await emu.request('POST', '/v1/availability/multislot', { from: iso(Date.now() + 3_600_000), to: iso(Date.now() + 10 * DAY), slots: [{ serviceId: x.id }, { serviceId: y.id }], bookable: true, cursorPaging: { limit: 100 } });
-      expect(r.status, JSON.stringify(r.body)).toBe(200);
-      b = y;
-      if (r.body.slots.length > 0) break;
-    }
+    const places = (await emu.request('POST', '/v2/services/locations/query', {})).body.businessLocations.locations.map((l: Json) => ({ type: 'BUSINESS', business: { id: l.id } }));
+    expect(places.length).toBeGreaterThan(2);
+    const x = await service({ name: 'Studio bookings-api Two places 1', type: 'APPOINTMENT', locations: [places[0], places[1]], schedule: { availabilityConstraints: { sessionDurations: [60] } } });
+    const y = await service({ name: 'Studio bookings-api Two places 2', type: 'APPOINTMENT', locations: [places[0], places[2]], schedule: { availabilityConstraints: { sessionDurations: [30] } } });
+    const from = Date.parse(studio.reserve());
+    const r = await emu.request('POST', '/v1/availability/multislot', { from: iso(from), to: iso(from + DAY), slots: [{ serviceId: x.id }, { serviceId: y.id }], bookable: true, cursorPaging: { limit: 100 } });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
     expect(r.body.slots.length).toBeGreaterThan(0);
-    const second = await entries(b.id, 10);
+    const second = await entries(y.id, from, from + DAY);
     const placeOf = (start: string, staff: string) => second.find((e) => e.slot.startDate === start && e.slot.resource?.id === staff)?.slot.location.id;
+    let checked = 0;
     for (const c of r.body.slots) {
       const [, next] = c.nestedTimeSlots;
-      // The listing grid of b may not hold a start that the chain puts on the booking grid: check those it holds.
+      // The listing grid of y may not hold a start that the chain puts on the booking grid: check those it holds.
       const place = placeOf(next.start, next.resource.id);
-      if (place !== undefined) expect(place).toBe(c.slot.location.id);
+      if (place === undefined) continue;
+      expect(place).toBe(c.slot.location.id);
+      checked++;
     }
+    expect(checked).toBeGreaterThan(0);
     const [first, then] = r.body.slots[0].nestedTimeSlots;
-    used.add(`${first.resource.id}|${first.start}`);
     const made = await emu.request('POST', '/_api/bookings-service/v2/multi_service_bookings', {
       bookings: [{ bookedEntity: { slot: { serviceId: first.serviceId, startDate: first.start, resource: first.resource } } }, { bookedEntity: { slot: { serviceId: then.serviceId, startDate: then.start } } }],
       returnFullEntity: true,
@@ -298,7 +312,7 @@ describe('multi-service bookings', () => {
     expect(r.body.details.applicationError.data.index).toBe(1);
     expect(r.body.message).toMatch(/^bookings\[1\]: /);
     expect((await emu.request('POST', '/_api/bookings-reader/v2/extended-bookings/count', {})).body.count).toBe(count);
-    const free = (await entries(first.serviceId, 20, { resourceId: first.resource.id })).some((e: Json) => e.slot.startDate === first.startDate);
+    const free = (await entries(first.serviceId, Date.parse(first.startDate), Date.parse(first.endDate), { resourceId: first.resource.id })).some((e: Json) => e.slot.startDate === first.startDate);
     expect(free).toBe(true);
   });
 

@@ -63,8 +63,13 @@ describe('POST /__emulator/orders/{id}/pay', () => {
     const got = await order(o.id);
     expect(got).toMatchObject({ status: 'ACTIVE', lastPaymentStatus: 'PAID' });
     expect(got.cycles).toEqual([{ index: 1, startedDate: got.startDate, endedDate: got.earliestEndDate }]);
-    const end = new Date(got.startDate);
-    end.setUTCMonth(end.getUTCMonth() + 3);
+    // Three months on the UTC calendar: the same day, or the last one of a shorter month (Nov 30: Feb 28).
+    const start = new Date(got.startDate);
+    const lastDay = new Date(Date.UTC(start.getUTCFullYear(), start.getUTCMonth() + 4, 0)).getUTCDate();
+    const end = new Date(start.getTime());
+    end.setUTCDate(1);
+    end.setUTCMonth(start.getUTCMonth() + 3);
+    end.setUTCDate(Math.min(start.getUTCDate(), lastDay));
     expect(got.endDate).toBe(end.toISOString());
     expect(await eventsOf(o.id)).toEqual(['order.created', 'order.purchased', 'order.started']);
   });

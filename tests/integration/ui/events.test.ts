@@ -2,17 +2,21 @@
  * `sitectl events` against a real emulator: NDJSON when piped, `--type` globs, `--since`, `--follow` until
  * Ctrl-C (exit 130), and `--forward-to` a local webhook receiver that fails once (the event is retried and
  * arrives once as JSON). The interactive commands refuse without a terminal (exit 2, naming the plain command).
+ * The bookings confirmed are the file's own (a studio of its own, tests/helpers/studio.ts), so the verdict is the
+ * same at any hour.
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli, startTestEmulator, type TestEmulator } from '../../helpers/index.js';
+import { makeStudio, runCli, runInProcess, startTestEmulator, type TestEmulator } from '../../helpers/index.js';
+import { lastEventSeq } from '../bulk/support.js';
 
 let emu: TestEmulator;
 
-async function pendingBookings(n: number): Promise<string[]> {
-  const r = await runCli(['bookings', 'list', '--status', 'CREATED,PENDING', '--from', '2026-11-24', '--json', 'id', '--limit', String(n)], { emulator: emu });
-  expect(r.code, r.stderr).toBe(0);
-  return (JSON.parse(r.stdout) as Array<{ id: string }>).map((b) => b.id);
+/** The file's own bookings awaiting confirmation (two days ahead or more), handed to the tests one by one. */
+const own: string[] = [];
+function pendingBookings(n: number): string[] {
+  expect(own.length).toBeGreaterThanOrEqual(n);
+  return own.splice(0, n);
 }
 
 async function confirm(id: string): Promise<void> {
@@ -22,6 +26,9 @@ async function confirm(id: string): Promise<void> {
 
 beforeAll(async () => {
   emu = await startTestEmulator({ seed: 'demo' });
+  const studio = await makeStudio((args, o) => runInProcess(args, { emulator: emu, ...o }), 'events');
+  const service = await studio.appointment();
+  for (let i = 0; i < 4; i++) own.push((await studio.book(service.name)).id);
 });
 afterAll(async () => {
   await emu?.close();
@@ -29,7 +36,8 @@ afterAll(async () => {
 
 describe('sitectl events', () => {
   it('prints NDJSON with seq, type, entityId, entity, createdDate when piped, filtered by --type and --since', async () => {
-    const [a, b] = await pendingBookings(2);
+    const [a, b] = pendingBookings(2);
+    const before = await lastEventSeq(emu);
     await confirm(a!);
     await confirm(b!);
     const all = await runCli(['events'], { emulator: emu });
@@ -40,8 +48,13 @@ describe('sitectl events', () => {
     expect(Object.keys(confirmed[0]).sort()).toEqual(['createdDate', 'entity', 'entityId', 'seq', 'type']);
     expect(confirmed[0].entity.status).toBe('CONFIRMED');
 
+    // The whole log holds the studio's making too (staff, a service, the bookings): the glob keeps the bookings' events only.
     const typed = await runCli(['events', '--type', 'booking.*'], { emulator: emu });
-    expect(typed.stdout.trim().split('\n').map((l) => JSON.parse(l).type)).toEqual(['booking.confirmed', 'booking.confirmed']);
+    const bookingEvents = events.filter((e) => e.type.startsWith('booking.'));
+    expect(bookingEvents.length).toBeLessThan(events.length);
+    expect(typed.stdout.trim().split('\n').map((l) => JSON.parse(l).seq)).toEqual(bookingEvents.map((e) => e.seq));
+    const typedSince = await runCli(['events', '--type', 'booking.*', '--since', String(before)], { emulator: emu });
+    expect(typedSince.stdout.trim().split('\n').map((l) => JSON.parse(l).type)).toEqual(['booking.confirmed', 'booking.confirmed']);
     const none = await runCli(['events', '--type', 'member.*'], { emulator: emu });
     expect(none.code).toBe(0);
     expect(none.stdout).toBe('');
@@ -59,7 +72,7 @@ describe('sitectl events', () => {
   });
 
   it('--follow shows events as they happen and ends on Ctrl-C with 130', async () => {
-    const [id] = await pendingBookings(1);
+    const [id] = pendingBookings(1);
     let changed = false;
     const r = await runCli(['events', '--follow', '--type', 'booking.confirmed'], {
       emulator: emu,
@@ -95,7 +108,7 @@ describe('sitectl events', () => {
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/hooks`;
     try {
-      const [id] = await pendingBookings(1);
+      const [id] = pendingBookings(1);
       let changed = false;
       const r = await runCli(['events', '--follow', '--forward-to', url], {
         emulator: emu,
