@@ -6,7 +6,7 @@ import { mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { listChanges, pruneHistory } from '../../../src/bulk/history.js';
+import { pruneHistory, readHistory } from '../../../src/bulk/history.js';
 
 let dir: string | undefined;
 afterEach(() => {
@@ -36,7 +36,7 @@ describe('pruneHistory', () => {
     journal('r4', 'run-4', 20);
     expect(pruneHistory(dir, NOW, { maxChanges: 3 })).toBe(1);
     expect(readdirSync(dir).sort()).toEqual(['r2a.ndjson', 'r2b.ndjson', 'r3.ndjson', 'r4.ndjson']);
-    expect(listChanges(dir).map((c) => c.id)).toEqual(['change-2', 'run-3', 'run-4']);
+    expect(readHistory(dir, new Date()).changes.map((c) => c.id)).toEqual(['change-2', 'run-3', 'run-4']);
     // One bound lower: both journals of the change of two sites go together, none is left behind.
     expect(pruneHistory(dir, NOW, { maxChanges: 2 })).toBe(2);
     expect(readdirSync(dir).sort()).toEqual(['r3.ndjson', 'r4.ndjson']);
