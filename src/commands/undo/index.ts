@@ -19,8 +19,9 @@
  * - services apply and clone --to-site, on each site they changed (one change of several sites, bulk/history.ts):
  *   on every site, with that site's client, services updated set back, services created deleted and services
  *   pruned re-created, each on the same terms as above; one preview and one confirmation, a report per site.
- * - members block / approve, mute / unmute; orders pause / resume; msb add / remove: the opposite verb (a member
- *   blocked from PENDING comes back APPROVED, said so); staff connect: disconnect.
+ * - members block / approve, mute / unmute; orders pause / resume; msb add / remove: the opposite verb, for the
+ *   items it brings back where they were (OPPOSITE): a member blocked or approved from PENDING is left as it is,
+ *   named (the platform has no way back to PENDING); staff connect: disconnect.
  * - bookings reschedule: moved back to the former slot if the booking still has the revision the move left and
  *   the slot is still free; else skipped ("changed since" / "slot taken"). bookings participants: the former
  *   number set back, unless changed since. staff hours set: the days' former hours set back, unless changed since.
@@ -114,7 +115,8 @@ export function register(program: Command, ctx: Context): void {
         'since); creates of those and services clone (deleted, unless changed since; a plan is archived); bookings',
         'create (one, or each of a --file) and msb create (cancelled, unless changed since; inside a cancellation',
         'window too); services, staff and booking policies delete (re-created with new ids); services apply and',
-        'clone --to-site (on every site they changed); members block/approve and mute/unmute, orders pause/resume,',
+        'clone --to-site (on every site they changed); members block and approve (where that brings the member',
+        'back: never from PENDING, which the platform cannot restore), mute/unmute, orders pause/resume,',
         'msb add/remove, staff connect (disconnected), bookings reschedule (moved back if the former slot is free),',
         'bookings participants, staff hours set, services slug set, members slug, services locations set, services',
         'pricing-plans add/remove, bookings fields (the former data), services booking-policies set-default (the',
@@ -122,6 +124,8 @@ export function register(program: Command, ctx: Context): void {
         'Not undoable: bookings confirm/decline/cancel, msb confirm/decline/pending/cancel/reschedule,',
         'orders cancel/mark-paid/postpone, checkout online/offline (an order bought), members',
         'delete/disconnect/clear-contact, staff disconnect, plans actions.',
+        'Items deleted or changed since are skipped and named (exit 3). An undo that stopped (killed, failed) goes',
+        'on where it stopped when run again; a second undo of the same change waits for the first.',
         '',
         'Examples:',
         '  sitectl history',
