@@ -197,16 +197,13 @@ export function findChange(changes: readonly ChangeSummary[], given: string): Ch
   throw new UserError(`change id '${given}' is ambiguous: ${matches.map((m) => m.short).join(', ')}`, 'give more characters');
 }
 
-/** The change a journal belongs to (HeaderLine.partOf, else its run id); undefined for a file that is not a journal of ours. */
-function changeIdOf(path: string): string | undefined {
-  const header = journalHeader(path);
-  return header ? (header.partOf ?? header.runId) : undefined;
-}
-
 /**
  * Deletes the journals past the history's bounds: the changes older than {@link MAX_AGE_DAYS} days, or beyond
  * the newest {@link MAX_CHANGES}. A change of several sites (several journals, one HeaderLine.partOf) counts once
- * and goes or stays whole, so an undo never finds only some of its sites. A change's age is its newest journal's.
+ * and goes or stays whole, so an undo never finds only some of its sites. A change's age is its newest journal's:
+ * its file's time, and, for one that looks old by it, the date its header records (a file's time comes from the
+ * file system's clock, which may not be this process's: a copied folder, another machine's disk, a clock moved
+ * under faketime). A file that is not a journal of ours is left alone.
  * @returns how many journals were deleted
  */
 export function pruneHistory(dir: string, now: Date, bounds: { maxChanges?: number; maxAgeDays?: number } = {}): number {
@@ -224,18 +221,22 @@ export function pruneHistory(dir: string, now: Date, bounds: { maxChanges?: numb
   });
   // Nothing past either bound (the common case): no journal is opened.
   if (files.length <= maxChanges && files.every((f) => f.mtime >= oldest)) return 0;
-  const changes = new Map<string, { mtime: number; paths: string[] }>();
+  const changes = new Map<string, { mtime: number; recorded: number; paths: string[] }>();
   for (const f of files) {
-    const id = changeIdOf(f.path) ?? f.path;
-    const change = changes.get(id) ?? { mtime: 0, paths: [] };
+    const header = journalHeader(f.path);
+    if (!header) continue;
+    const id = header.partOf ?? header.runId;
+    const change = changes.get(id) ?? { mtime: 0, recorded: 0, paths: [] };
     change.mtime = Math.max(change.mtime, f.mtime);
+    change.recorded = Math.max(change.recorded, Date.parse(header.createdAt) || 0);
     change.paths.push(f.path);
     changes.set(id, change);
   }
   const newestFirst = [...changes.values()].sort((a, b) => b.mtime - a.mtime);
   let removed = 0;
   newestFirst.forEach((change, i) => {
-    if (i < maxChanges && change.mtime >= oldest) return;
+    const old = change.mtime < oldest && change.recorded < oldest;
+    if (i < maxChanges && !old) return;
     for (const path of change.paths) {
       try {
         unlinkSync(path);

@@ -44,7 +44,7 @@ import type { EntityAction } from '../../bulk/actions.js';
 import { patchAction, undoCreateAction } from '../../bulk/undo-actions.js';
 import type { ChangeSet } from '../../bulk/changes.js';
 import { type ChangeSummary, findChange, readHistory, shortId } from '../../bulk/history.js';
-import { holdLock } from '../../bulk/lock.js';
+import { holdLock } from '../../core/lock.js';
 import { defaultJournalDir, type JournalState } from '../../bulk/journal.js';
 import { readJournal } from '../../bulk/journal-read.js';
 import type { Entity, EntityPort } from '../../bulk/port.js';

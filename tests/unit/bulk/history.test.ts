@@ -53,6 +53,17 @@ describe('pruneHistory', () => {
     expect(pruneHistory(dir, NOW)).toBe(0);
   });
 
+  it("judges a change old by its header's date too: a file time from another clock does not delete a new change", () => {
+    dir = mkdtempSync(join(tmpdir(), 'sitectl-history-'));
+    journal('fresh', 'run-fresh', 5);
+    // A file time half a year back (a copied folder, another machine's disk, a clock moved under faketime).
+    const long = new Date(NOW.getTime() - 200 * 86_400_000);
+    utimesSync(join(dir, 'fresh.ndjson'), long, long);
+    journal('stale', 'run-stale', 100 * 24 * 60);
+    expect(pruneHistory(dir, NOW)).toBe(1);
+    expect(readdirSync(dir)).toEqual(['fresh.ndjson']);
+  });
+
   it('reads a header longer than one read block (a run over many ids) to find its change', () => {
     dir = mkdtempSync(join(tmpdir(), 'sitectl-history-'));
     const many = Array.from({ length: 20_000 }, (_, i) => `id-${i}-${'x'.repeat(8)}`);
