@@ -200,7 +200,7 @@ function bodyProblem(info: unknown): string | undefined {
   const checked = safeParse(bookingInputs().BookingCreate, (info as { booking?: unknown }).booking);
   if (checked.success) return undefined;
   const issue = checked.error.issues[0]!;
-  return `${['booking', ...issue.path.map(String)].join('.')}: ${issue.message.replace(/^Invalid input: /, '')}`;
+  return `${issue.path.join('.') || 'booking'}: ${issue.message.replace(/^Invalid input: /, '')}`;
 }
 
 /** One booking of a `--file` as the command reports it: its line (from 1), and its id and status or the error. */
