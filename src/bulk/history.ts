@@ -4,11 +4,14 @@
  * random part). A command that writes to several sites journals each site's run apart, all naming one change id
  * (HeaderLine.partOf): that is one change here, of several sites. This module lists them, finds one by id or prefix, says which were
  * undone, and keeps the directory to the last {@link MAX_CHANGES} changes of the last {@link MAX_AGE_DAYS} days.
+ * A file of the folder that is not a readable journal (changed by hand, cut short, dated in the future, another
+ * program's) is left out of the history and named with what is wrong in it; everything else still works.
  */
-import { closeSync, openSync, readdirSync, readSync, statSync, unlinkSync } from 'node:fs';
+import { readdirSync, statSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { UserError } from '../core/errors.js';
-import { type HeaderLine, type JournalState, readJournal, type RunOrigin } from './journal.js';
+import type { RunOrigin } from './journal.js';
+import { JournalDamagedError, journalHeader, type JournalSummary, summarizeJournal } from './journal-read.js';
 
 /** Changes kept: the last 1,000, none older than 90 days (whichever is less). */
 export const MAX_CHANGES = 1000;
@@ -59,6 +62,8 @@ export interface ChangeSummary {
   failed: number;
   /** The change that undid this one (its id), if any. */
   undoneBy?: string;
+  /** An undo of this change that did not finish (killed, or failed on the way): `sitectl undo` of this change continues it. */
+  undoing?: string;
   /** False while a run is unfinished (killed or interrupted: `--resume` continues it). */
   ended: boolean;
   /** Each site's journal, oldest first. */
@@ -71,16 +76,28 @@ export function shortId(runId: string): string {
 }
 
 /** Counts of a journal's results: changed, unchanged (and skipped), failed (and conflicts). */
-export function countsOf(state: JournalState): { changed: number; unchanged: number; failed: number } {
+function countsOf(summary: JournalSummary): { changed: number; unchanged: number; failed: number } {
   let changed = 0;
   let unchanged = 0;
   let failed = 0;
-  for (const r of state.results.values()) {
-    if (UNCHANGED.has(r.outcome)) unchanged += 1;
-    else if (FAILED.has(r.outcome)) failed += 1;
+  for (const outcome of summary.outcomes.values()) {
+    if (UNCHANGED.has(outcome)) unchanged += 1;
+    else if (FAILED.has(outcome)) failed += 1;
     else changed += 1;
   }
   return { changed, unchanged, failed };
+}
+
+/** A file of the journals folder the history left out, and what is wrong in it. */
+export interface DamagedJournal {
+  journal: string;
+  problem: string;
+}
+
+/** The history read from a journals folder: the changes, oldest first, and the files that are not journals. */
+export interface History {
+  changes: ChangeSummary[];
+  damaged: DamagedJournal[];
 }
 
 function journalFiles(dir: string): string[] {
@@ -95,27 +112,29 @@ function journalFiles(dir: string): string[] {
 
 /**
  * Every change recorded in `dir`, oldest first: one per journal, except that the journals of one change of
- * several sites (the same HeaderLine.partOf) are one change, its counts summed. Files that are not journals are
- * left out (and left alone).
+ * several sites (the same HeaderLine.partOf) are one change, its counts summed. A `.ndjson` file that is not a
+ * readable journal is left out (and left alone) and listed in `damaged`, with its problem.
  * @param dir the journal directory (defaultJournalDir)
+ * @param now the time a journal may not be dated after (more than a day): one from the future is damaged
  */
-export function listChanges(dir: string): ChangeSummary[] {
+export function readHistory(dir: string, now: Date): History {
   const byId = new Map<string, ChangeSummary>();
-  const states: JournalState[] = [];
+  const summaries: JournalSummary[] = [];
+  const damaged: DamagedJournal[] = [];
   for (const file of journalFiles(dir)) {
     try {
-      states.push(readJournal(join(dir, file)));
-    } catch {
-      continue;
+      summaries.push(summarizeJournal(join(dir, file), now));
+    } catch (err) {
+      damaged.push({ journal: join(dir, file), problem: err instanceof JournalDamagedError ? err.problem : err instanceof Error ? err.message : String(err) });
     }
   }
-  states.sort((a, b) => a.header.createdAt.localeCompare(b.header.createdAt) || a.header.runId.localeCompare(b.header.runId));
-  for (const state of states) {
-    const h = state.header;
+  summaries.sort((a, b) => a.header.createdAt.localeCompare(b.header.createdAt) || a.header.runId.localeCompare(b.header.runId));
+  for (const summary of summaries) {
+    const h = summary.header;
     const origin: RunOrigin = h.origin ?? {};
     const siteId = origin.siteId ?? (typeof h.args.options?.siteId === 'string' ? h.args.options.siteId : undefined);
     const siteName = origin.siteName ?? (typeof h.args.options?.siteName === 'string' ? h.args.options.siteName : undefined);
-    const part: ChangePart = { runId: h.runId, journal: state.path, siteId, siteName, ...countsOf(state), ended: state.ended };
+    const part: ChangePart = { runId: h.runId, journal: summary.path, siteId, siteName, ...countsOf(summary), ended: summary.ended };
     const id = h.partOf ?? h.runId;
     const seen = byId.get(id);
     if (seen) {
@@ -130,7 +149,7 @@ export function listChanges(dir: string): ChangeSummary[] {
     byId.set(id, {
       id,
       short: shortId(id),
-      journal: state.path,
+      journal: summary.path,
       createdAt: h.createdAt,
       entity: h.entity,
       action: h.action,
@@ -146,13 +165,18 @@ export function listChanges(dir: string): ChangeSummary[] {
       parts: [part],
     });
   }
-  const out = [...byId.values()];
-  out.sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
-  for (const c of out) {
+  const changes = [...byId.values()];
+  changes.sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
+  for (const c of changes) {
     const undone = c.undoOf ? byId.get(c.undoOf) : undefined;
-    if (undone && c.changed > 0) undone.undoneBy = c.id;
+    if (!undone) continue;
+    if (!c.ended) undone.undoing = c.id;
+    else if (c.changed > 0) {
+      undone.undoneBy = c.id;
+      undone.undoing = undefined;
+    }
   }
-  return out;
+  return { changes, damaged };
 }
 
 /**
@@ -174,37 +198,12 @@ export function findChange(changes: readonly ChangeSummary[], given: string): Ch
 }
 
 /**
- * The change a journal belongs to (HeaderLine.partOf, else its run id), read from its first line only (a journal
- * can hold thousands of lines; its header is the first). Undefined for a file that is not a journal of ours.
- */
-function changeIdOf(path: string): string | undefined {
-  let fd: number | undefined;
-  try {
-    fd = openSync(path, 'r');
-    const chunks: Buffer[] = [];
-    const block = Buffer.alloc(64 * 1024);
-    // The header holds the run's arguments (an id list of up to 100,000 ids): read up to its newline.
-    for (let read = 0; read < 16 * 1024 * 1024; ) {
-      const n = readSync(fd, block, 0, block.length, read);
-      if (n === 0) break;
-      const nl = block.subarray(0, n).indexOf(10);
-      chunks.push(Buffer.from(block.subarray(0, nl === -1 ? n : nl)));
-      if (nl !== -1) break;
-      read += n;
-    }
-    const header = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Partial<HeaderLine>;
-    return header.kind === 'header' && typeof header.runId === 'string' ? (header.partOf ?? header.runId) : undefined;
-  } catch {
-    return undefined;
-  } finally {
-    if (fd !== undefined) closeSync(fd);
-  }
-}
-
-/**
  * Deletes the journals past the history's bounds: the changes older than {@link MAX_AGE_DAYS} days, or beyond
  * the newest {@link MAX_CHANGES}. A change of several sites (several journals, one HeaderLine.partOf) counts once
- * and goes or stays whole, so an undo never finds only some of its sites. A change's age is its newest journal's.
+ * and goes or stays whole, so an undo never finds only some of its sites. A change's age is its newest journal's:
+ * its file's time, and, for one that looks old by it, the date its header records (a file's time comes from the
+ * file system's clock, which may not be this process's: a copied folder, another machine's disk, a clock moved
+ * under faketime). A file that is not a journal of ours is left alone.
  * @returns how many journals were deleted
  */
 export function pruneHistory(dir: string, now: Date, bounds: { maxChanges?: number; maxAgeDays?: number } = {}): number {
@@ -222,18 +221,22 @@ export function pruneHistory(dir: string, now: Date, bounds: { maxChanges?: numb
   });
   // Nothing past either bound (the common case): no journal is opened.
   if (files.length <= maxChanges && files.every((f) => f.mtime >= oldest)) return 0;
-  const changes = new Map<string, { mtime: number; paths: string[] }>();
+  const changes = new Map<string, { mtime: number; recorded: number; paths: string[] }>();
   for (const f of files) {
-    const id = changeIdOf(f.path) ?? f.path;
-    const change = changes.get(id) ?? { mtime: 0, paths: [] };
+    const header = journalHeader(f.path);
+    if (!header) continue;
+    const id = header.partOf ?? header.runId;
+    const change = changes.get(id) ?? { mtime: 0, recorded: 0, paths: [] };
     change.mtime = Math.max(change.mtime, f.mtime);
+    change.recorded = Math.max(change.recorded, Date.parse(header.createdAt) || 0);
     change.paths.push(f.path);
     changes.set(id, change);
   }
   const newestFirst = [...changes.values()].sort((a, b) => b.mtime - a.mtime);
   let removed = 0;
   newestFirst.forEach((change, i) => {
-    if (i < maxChanges && change.mtime >= oldest) return;
+    const old = change.mtime < oldest && change.recorded < oldest;
+    if (i < maxChanges && !old) return;
     for (const path of change.paths) {
       try {
         unlinkSync(path);

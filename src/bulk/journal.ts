@@ -5,9 +5,9 @@
  * Line 1 is the header, then `planned` lines as the plan streams (and `result` lines for targets that need no
  * change), one `planned-all` line when the selection was read in full, `result` lines as chunks finish (each on
  * disk before the worker that finished the chunk sends its next one), and `end` when the run is complete. A reader
- * ignores a truncated last line (the process was killed mid-write).
+ * ignores a truncated last line (the process was killed mid-write); journal-read.ts reads and checks them.
  */
-import { closeSync, existsSync, fchmodSync, fstatSync, fsync, fsyncSync, ftruncateSync, linkSync, mkdirSync, openSync, readFileSync, statSync, truncateSync, unlinkSync, write, writeSync } from 'node:fs';
+import { closeSync, existsSync, fchmodSync, fstatSync, fsync, fsyncSync, ftruncateSync, linkSync, mkdirSync, openSync, readSync, truncateSync, unlinkSync, write, writeSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { ExitCode, UserError } from '../core/errors.js';
@@ -42,6 +42,10 @@ export interface RunOrigin {
   siteName?: string;
   /** The command line as typed (`sitectl services update --where type=CLASS --set ...`). */
   command?: string;
+  /** The platform's base URL the run sent its requests to (a resume elsewhere is refused, loopback aside). */
+  baseUrl?: string;
+  /** The command words that resume the run (`services update`: `sitectl services update --resume JOURNAL`). */
+  verb?: string;
 }
 
 export interface HeaderLine {
@@ -224,10 +228,8 @@ export class JournalWriter {
    * writing it) is cut off first, so the lines appended now start on a line of their own.
    */
   static reopen(path: string): JournalWriter {
-    const bytes = readFileSync(path);
-    if (bytes.length > 0 && bytes[bytes.length - 1] !== 0x0a) {
-      truncateSync(path, bytes.lastIndexOf(0x0a) + 1);
-    }
+    const end = completeLength(path);
+    if (end !== undefined) truncateSync(path, end);
     return new JournalWriter(path, openSync(path, 'a'));
   }
 
@@ -329,6 +331,29 @@ export class JournalWriter {
   }
 }
 
+/**
+ * The length of a file's complete lines when its last line has no newline (a kill cut it short), else undefined:
+ * read backwards from the end, a block at a time, never the whole file.
+ */
+function completeLength(path: string): number | undefined {
+  const fd = openSync(path, 'r');
+  try {
+    const size = fstatSync(fd).size;
+    const block = Buffer.alloc(64 * 1024);
+    for (let end = size; end > 0; ) {
+      const start = Math.max(0, end - block.length);
+      const n = readSync(fd, block, 0, end - start, start);
+      const nl = block.subarray(0, n).lastIndexOf(10);
+      if (end === size && nl === n - 1) return undefined;
+      if (nl !== -1) return start + nl + 1;
+      end = start;
+    }
+    return size === 0 ? undefined : 0;
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** NDJSON text of lines. */
 function textOf(lines: readonly JournalLine[]): string {
   let text = '';
@@ -342,63 +367,4 @@ function writeAsync(fd: number, bytes: Buffer, offset: number, length: number): 
 
 function fsyncAsync(fd: number): Promise<void> {
   return new Promise((resolve, reject) => fsync(fd, (err) => (err ? reject(err) : resolve())));
-}
-
-/**
- * Reads a journal for `--resume`.
- *
- * @throws UserError when the file is missing, empty or has no valid header, or a line other than the last is
- *   not valid JSON (the last line may be truncated by a kill and is then ignored)
- */
-export function readJournal(path: string): JournalState {
-  let text: string;
-  try {
-    // A journal is a file sitectl wrote: a device or FIFO (`--resume /dev/zero`) would be read without end.
-    if (!statSync(path).isFile()) throw new UserError(`${path} is not a journal file`, 'pass the journal file the interrupted run named');
-    text = readFileSync(path, 'utf8');
-  } catch (err) {
-    if (err instanceof UserError) throw err;
-    throw new UserError(`cannot read journal ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
-  }
-  const rawLines = text.split('\n');
-  const lines: JournalLine[] = [];
-  for (let i = 0; i < rawLines.length; i++) {
-    const raw = rawLines[i];
-    if (raw.trim() === '') continue;
-    try {
-      lines.push(JSON.parse(raw) as JournalLine);
-    } catch {
-      // Only the final line can be half-written; anything earlier means the file is not a journal of ours.
-      const isLast = rawLines.slice(i + 1).every((r) => r.trim() === '');
-      if (!isLast) throw new UserError(`journal ${path} is corrupt at line ${i + 1}`);
-    }
-  }
-  const header = lines[0];
-  if (!header || header.kind !== 'header') throw new UserError(`${path} is not a sitectl journal (no header line)`);
-  // Journals written before runs named their entity were all services runs.
-  header.entity ??= 'services';
-  const planned: PlannedLine[] = [];
-  const seen = new Set<string>();
-  const results = new Map<string, ResultLine>();
-  const sending = new Map<string, unknown>();
-  let ended = false;
-  let planComplete = false;
-  for (const line of lines.slice(1)) {
-    if (line.kind === 'planned') {
-      if (!seen.has(line.id)) {
-        seen.add(line.id);
-        planned.push(line);
-      }
-    } else if (line.kind === 'result') {
-      results.set(line.id, line);
-      sending.delete(line.id);
-    } else if (line.kind === 'sending') {
-      sending.set(line.id, line.intended);
-    } else if (line.kind === 'planned-all') {
-      planComplete = true;
-    } else if (line.kind === 'end') {
-      ended = true;
-    }
-  }
-  return { path, header, planned, results, sending, planComplete, ended };
 }

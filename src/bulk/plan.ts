@@ -45,6 +45,11 @@ export interface PlanOptions {
   revision?: string;
   /** Receives the plan's journal lines (the run writes them once the plan is complete). */
   journal?: { append(lines: readonly JournalLine[], opts?: { sync?: boolean }): void };
+  /**
+   * An id of an ids selection the platform no longer has is skipped with this reason (`sitectl undo`: deleted
+   * since the change) instead of refusing the whole run (BulkRunRequest.skipMissing).
+   */
+  skipMissing?: string;
 }
 
 function row(port: EntityPort, e: Entity, changes: FieldDiff[]): PreviewRow {
@@ -86,7 +91,13 @@ export async function planTargets(
       if (before !== undefined) planned.before = before;
       if (opts.allRows || plan.preview.length < opts.previewLimit) plan.preview.push(row(port, entity, decision.changes));
     }
-    plan.missing.push(...page.missing);
+    if (opts.skipMissing) {
+      for (const id of page.missing) {
+        plan.targets += 1;
+        plan.skipped.push({ id, reason: opts.skipMissing });
+        lines.push({ kind: 'planned', id }, { kind: 'result', id, outcome: 'skipped', error: opts.skipMissing });
+      }
+    } else plan.missing.push(...page.missing);
     opts.journal?.append(lines, { sync: false });
   }
   opts.journal?.append([{ kind: 'planned-all', count: plan.targets }]);

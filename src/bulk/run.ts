@@ -5,14 +5,16 @@
  * that name the command (the resume hint).
  *
  * The journal is created once the plan is complete and has at least one target (an empty run, a dry run or a
- * refused one leaves no file behind); a declined run removes its journal, since nothing was changed.
+ * refused one leaves no file behind); a declined run removes its journal, since nothing was changed, and its path
+ * is said (onJournal) only once the run goes ahead.
  */
 import { unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { CancelError, UserError } from '../core/errors.js';
 import type { EntityAction } from './actions.js';
 import { executeChunks, type BulkProgress, type ItemResult, type WorkItem } from './execute.js';
-import { defaultJournalDir, type HeaderLine, type JournalLine, type JournalState, JournalWriter, newRunId, readJournal, type ResultLine, type RunOrigin } from './journal.js';
+import { defaultJournalDir, type HeaderLine, type JournalLine, type JournalState, JournalWriter, newRunId, type ResultLine, type RunOrigin } from './journal.js';
+import { readJournal } from './journal-read.js';
 import { planGiven, planSlots, planTargets, type Plan } from './plan.js';
 import type { EntityPort } from './port.js';
 import { buildReport, type BulkReport } from './report.js';
@@ -55,6 +57,8 @@ export interface BulkRunRequest {
   quietIdle?: boolean;
   /** The error for ids of an ids selection that do not exist (default: a UserError, exit 2, naming them). */
   missingError?(ids: readonly string[]): Error;
+  /** Ids of the selection that no longer exist are skipped with this reason instead (PlanOptions.skipMissing). */
+  skipMissing?: string;
 }
 
 /** What the confirm hook is shown. */
@@ -100,7 +104,7 @@ class PendingJournal {
 }
 
 async function makePlan(port: EntityPort, action: EntityAction, req: BulkRunRequest, sink?: PendingJournal): Promise<Plan> {
-  const opts = { previewLimit: req.previewLimit, allRows: req.allRows, journal: sink, revision: req.revision };
+  const opts = { previewLimit: req.previewLimit, allRows: req.allRows, journal: sink, revision: req.revision, skipMissing: req.skipMissing };
   if (action.items.kind === 'slots') return planSlots(port, action.items.source, action.items.count, opts);
   if (action.items.kind === 'planned') return planGiven(action.items.items, opts);
   if (!req.selection) throw new TypeError(`${action.name} needs a selection`);
@@ -149,7 +153,6 @@ export async function runBulk(port: EntityPort, action: EntityAction, req: BulkR
   const journal = JournalWriter.create(path, header);
   try {
     journal.append(sink.lines);
-    hooks.onJournal?.(path, false);
     // The journal's results so far: the targets decided at plan time (unchanged, skipped).
     const recorded = sink.lines.filter((l): l is ResultLine => l.kind === 'result').map(resultOf);
     return await confirmAndExecute(port, action, req, hooks, journal, runId, plan, plan.items, [], recorded);
@@ -199,6 +202,8 @@ async function confirmAndExecute(
       forget();
       return { kind: 'declined', plan };
     }
+    // Said once the journal is kept: a declined run leaves none, so it names none.
+    if (!req.resume) hooks.onJournal?.(journal.path, false);
     const display = hooks.progress?.(pending.length);
     try {
       executed = await executeChunks({
@@ -216,6 +221,7 @@ async function confirmAndExecute(
       await display?.done();
     }
   }
+  else if (!req.resume) hooks.onJournal?.(journal.path, false);
   journal.append([{ kind: 'end', at: new Date().toISOString(), status: 'done' }]);
   // Every target's result as the journal now holds them, in its order: those it recorded before this execution
   // (decided at plan time, finished or failed in an earlier run), then the ones sent now; a later result of an id

@@ -106,6 +106,10 @@ export function checkFilterShape(filter: Filter, flag = '--filter'): void {
 }
 
 function checkFilter(node: unknown, flag: string, at: string, depth: number): void {
+  // A value JSON cannot carry (1e309 parses as Infinity and is sent as null, which matches what has no value), or
+  // text that is not Unicode (a lone surrogate, which the platform cannot match and a terminal cannot show).
+  if (typeof node === 'number' && !Number.isFinite(node)) throw new UserError(`${flag}: the number at ${at || 'the top'} is out of range (${node})`, 'numbers in a filter are finite: at most about 1.8e308');
+  if (typeof node === 'string' && !node.isWellFormed()) throw new UserError(`${flag}: the text at ${at || 'the top'} is not valid Unicode (a lone surrogate)`);
   if (node === null || typeof node !== 'object') return;
   if (depth > MAX_FILTER_DEPTH) {
     throw new UserError(`${flag}: the filter is nested more than ${MAX_FILTER_DEPTH} levels deep (objects and arrays)`, 'write it with fewer levels: $and and $or take several conditions each');

@@ -21,11 +21,33 @@ export function checkIdText(value: string, what: string): string {
   return value;
 }
 
+/**
+ * What an id is made of on the platform (UUIDs, and the ids of other systems with letters, digits, `-`, `_`, `.`
+ * and `:`): an id given as `--service-id ../../etc` would be sent in a request path, where a separator names
+ * another resource. Names are not held to it (a service may be called "Cut/Colour").
+ */
+const ID_SHAPE = /^[A-Za-z0-9_.:-]+$/;
+
+/**
+ * `value` when it has the shape of an id ({@link ID_SHAPE}, and no `..`).
+ * @throws UserError (exit 2) naming the flag and the value
+ */
+export function checkIdShape(value: string, what: string): string {
+  if (!ID_SHAPE.test(value) || value.includes('..')) throw new UserError(`${what} ${JSON.stringify(value)} is not an id`, 'an id holds letters, digits and - _ . : only (a unique prefix of one works too)');
+  return value;
+}
+
 /** Arguments that are free text, not ids or names: an empty one means "none" to its verb. */
 const FREE_TEXT_ARGUMENTS = new Set(['text', 'flags', 'path', 'method']);
 
 /** Placeholders of options that take an id or a reference to an entity (`--staff <id>`, `--plan <plan>`). */
 const REFERENCE_PLACEHOLDER = /<[^>]*\b(id|ids|member|plan|service|site|contact|buyer|business)\b[^>]*>/;
+/**
+ * Placeholders of options that take an id only (`--service-id <id>`, `--ids <ids>`), held to {@link ID_SHAPE}.
+ * Positional `<id>` arguments are not: several nouns take a name there too (`plans get 'Gold Monthly'`), and
+ * each is resolved by a query before any path is built from it.
+ */
+const ID_PLACEHOLDER = /<ids?>/;
 
 /** The parts of a Commander command {@link checkCommandInput} reads (kept structural: core does not import Commander). */
 export interface CommandInput {
@@ -38,8 +60,9 @@ export interface CommandInput {
 /**
  * Checks every id and name a verb was given with {@link checkIdText}: each positional argument (but free text
  * such as `search [text]`), and each option whose placeholder names an id or an entity (`<id>`, `<plan>`,
- * `<service>`, `<member>`, `<site>`...), every value of a repeatable one.
- * @throws UserError (exit 2) for the first empty or blank one
+ * `<service>`, `<member>`, `<site>`...), every value of a repeatable one; an option whose placeholder is `<id>`
+ * or `<ids>` holds ids only ({@link checkIdShape}).
+ * @throws UserError (exit 2) for the first empty, blank or misshapen one
  */
 export function checkCommandInput(cmd: CommandInput): void {
   cmd.registeredArguments.forEach((arg, i) => {
@@ -52,6 +75,11 @@ export function checkCommandInput(cmd: CommandInput): void {
   for (const option of cmd.options) {
     if (!REFERENCE_PLACEHOLDER.test(option.flags)) continue;
     const value = values[option.attributeName()];
-    for (const v of Array.isArray(value) ? value : [value]) if (typeof v === 'string') checkIdText(v, option.long ?? option.flags);
+    for (const v of Array.isArray(value) ? value : [value]) {
+      if (typeof v !== 'string') continue;
+      checkIdText(v, option.long ?? option.flags);
+      // `--ids a,b` holds several, each an id.
+      if (ID_PLACEHOLDER.test(option.flags)) for (const id of v.split(',').map((x) => x.trim()).filter(Boolean)) checkIdShape(id, option.long ?? option.flags);
+    }
   }
 }

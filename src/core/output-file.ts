@@ -7,20 +7,26 @@
  *   so the same file system), flushed, then renamed over it: a reader sees the old content or the new, never
  *   half of it, and a failed write leaves the old file as it was. An existing file keeps its mode; a new one is
  *   0600 whatever the umask (site data). A symbolic link is followed: the file it points to is replaced, the
- *   link stays.
+ *   link stays, and the caller is told that file's path (the command names it).
  * - Anything else that exists at the path (a character device such as `/dev/null` or `/dev/full`, a FIFO, a
  *   socket) is opened and written in place, never replaced or removed.
  * - A directory is refused (exit 2).
  */
-import { chmodSync, closeSync, createWriteStream, fsyncSync, openSync, realpathSync, renameSync, statSync, unlinkSync, writeSync, type Stats } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { chmodSync, closeSync, createWriteStream, fsyncSync, lstatSync, openSync, readlinkSync, renameSync, statSync, unlinkSync, writeSync, type Stats } from 'node:fs';
+import { basename, dirname, join, resolve as resolvePath } from 'node:path';
 import { ExitCode, UserError } from './errors.js';
 
 /** Mode of a file `-o` creates (site data: owner only). */
 export const NEW_FILE_MODE = 0o600;
 
-/** What `-o` wrote to: `stdout`, a regular file replaced atomically, or a device/FIFO/socket written in place. */
-export type OutputTarget = 'stdout' | 'file' | 'in-place';
+/**
+ * What `-o` wrote to: `stdout`, a regular file replaced atomically, or a device/FIFO/socket written in place;
+ * `linked` is the file a symbolic link at the path points to, when it was one (that file was written).
+ */
+export interface OutputTarget {
+  kind: 'stdout' | 'file' | 'in-place';
+  linked?: string;
+}
 
 function failure(target: string, err: unknown): UserError {
   return new UserError(`cannot write -o ${target}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, undefined, ExitCode.Failure);
@@ -33,6 +39,19 @@ function statOf(path: string): Stats | undefined {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw err;
   }
+}
+
+/**
+ * Where a chain of symbolic links at `path` ends (the path itself when it is none), dangling or not.
+ * @throws Error ELOOP after 40 links, as the system does
+ */
+function linkTarget(path: string): string {
+  let at = path;
+  for (let hops = 0; lstatSync(at, { throwIfNoEntry: false })?.isSymbolicLink(); hops++) {
+    if (hops >= 40) throw Object.assign(new Error('too many symbolic links'), { code: 'ELOOP' });
+    at = resolvePath(dirname(at), readlinkSync(at));
+  }
+  return at;
 }
 
 /** Writes into what is at `path` (a device, a FIFO) without replacing it; waits for a FIFO's reader. */
@@ -80,21 +99,22 @@ function writeAtomically(path: string, data: string | Uint8Array, mode: number):
 export async function writeOutput(target: string, data: string | Uint8Array, stdout: NodeJS.WritableStream): Promise<OutputTarget> {
   if (target === '-') {
     stdout.write(data);
-    return 'stdout';
+    return { kind: 'stdout' };
   }
   if (target === '') throw new UserError('-o needs a file name (or - for stdout)');
   try {
-    let path = target;
+    // A symbolic link: the file it points to is written (made, when the link dangles), the link stays.
+    const path = linkTarget(target);
+    const linked = path !== target ? { linked: path } : {};
     let st = statOf(path);
-    if (st) path = realpathSync(path); // a symbolic link: replace the file it points to, keep the link
     if (st?.isDirectory()) throw new UserError(`-o ${target} is a directory`, 'name a file in it');
     if (st && !st.isFile()) {
       await writeInPlace(path, data);
-      return 'in-place';
+      return { kind: 'in-place', ...linked };
     }
     st = st ? statOf(path) : undefined;
     writeAtomically(path, data, st ? st.mode & 0o7777 : NEW_FILE_MODE);
-    return 'file';
+    return { kind: 'file', ...linked };
   } catch (err) {
     if (err instanceof UserError) throw err;
     throw failure(target, err);

@@ -23,6 +23,8 @@ export interface ControlRequest {
   requestId: string;
   /** Values of the route's `{name}` segments. */
   params: Record<string, string>;
+  /** The site the request names (its `wix-site-id` header), if it names one. */
+  siteId?: string;
 }
 
 // Control bodies are free-form JSON checked field by field by each handler.

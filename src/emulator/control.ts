@@ -1,6 +1,7 @@
 /**
  * The control plane beside the API (contracts.md "src/emulator"): `POST /__emulator/reset {seed?, size?}`,
- * `GET /__emulator/state`, `GET|PUT /__emulator/faults`, `GET /__emulator/events?after=<seq>&limit=&site=`,
+ * `GET /__emulator/state`, `GET|PUT /__emulator/faults`, `GET /__emulator/events?after=<seq>&limit=&site=` (the
+ * asking site's: its `wix-site-id`, unless `site` names another),
  * `GET|PUT /__emulator/clock`, `GET|POST /__emulator/sites`, `DELETE /__emulator/sites/{id}`, `POST
  * /__emulator/orders/{id}/pay` (orders/payment.ts). Same admin key as
  * the API; never faulted.
@@ -167,7 +168,8 @@ export const controlRoutes: Record<string, ControlHandler> = {
   'GET /__emulator/events': (emu, _body, req) => {
     const after = Number(req.query.get('after') ?? 0);
     const limit = Number(req.query.get('limit') ?? 100);
-    const site = req.query.get('site');
+    // The asking site's events only (its wix-site-id, or ?site=); an account-level call without one sees them all.
+    const site = req.query.get('site') ?? req.siteId;
     if (!Number.isInteger(after) || after < 0) throw ValidationFailure.field('after', 'must be a non-negative integer');
     if (!Number.isInteger(limit) || limit < 1 || limit > MAX_EVENTS) throw ValidationFailure.field('limit', `must be an integer between 1 and ${MAX_EVENTS}`);
     const all = emu.store.listEvents(after, limit);

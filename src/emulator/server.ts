@@ -121,6 +121,14 @@ export function createEmulatorServer(deps: ServerDeps): Server {
     const path = q === -1 ? url : url.slice(0, q);
     const query = q === -1 ? EMPTY_QUERY : new URLSearchParams(url.slice(q + 1));
     const method = req.method ?? 'GET';
+    // HTTP/1.1 (RFC 9112 section 3.2): a request with more than one Host header is refused with 400. Node keeps
+    // the first of them only, so they are counted in the raw headers.
+    if (req.rawHeaders.filter((_, i) => i % 2 === 0 && req.rawHeaders[i]!.toLowerCase() === 'host').length > 1) {
+      const failure = new ApplicationFailure(400, 'BAD_REQUEST', 'a request carries one Host header');
+      send(res, 400, requestId, failure.body(), { connection: 'close' });
+      req.resume();
+      return;
+    }
     if (!isLoopbackHost(req.headers.host, req.socket.localPort)) {
       const failure = new ApplicationFailure(421, 'MISDIRECTED_REQUEST', 'the emulator answers only loopback host names (127.0.0.1, localhost, [::1]) with its port');
       send(res, 421, requestId, failure.body(), { connection: 'close' });
@@ -158,7 +166,8 @@ export function createEmulatorServer(deps: ServerDeps): Server {
         }
         const route = matchControlRoute(method, path);
         if (!route) throw routeNotFound(method, path);
-        send(res, 200, requestId, route.handler(deps.control, parseJson(raw), { query, requestId, params: route.params }));
+        const siteId = typeof req.headers['wix-site-id'] === 'string' ? req.headers['wix-site-id'] : undefined;
+        send(res, 200, requestId, route.handler(deps.control, parseJson(raw), { query, requestId, params: route.params, ...(siteId ? { siteId } : {}) }));
       } catch (err) {
         fail(res, requestId, err);
       }

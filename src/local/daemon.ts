@@ -17,6 +17,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { UserError } from '../core/errors.js';
+import { tryLock } from '../core/lock.js';
 
 export const PID_FILE = 'emulator.pid.json';
 export const LOG_FILE = 'emulator.log';
@@ -24,7 +25,6 @@ const KEY_FILE = 'admin-key.json';
 const LOCK_FILE = 'emulator.lock';
 const START_TIMEOUT_MS = 10_000;
 const STOP_TIMEOUT_MS = 5_000;
-const STALE_LOCK_MS = 15_000;
 
 export interface RunningInfo {
   pid: number;
@@ -193,20 +193,6 @@ export async function spawnEmulator(dataDir: string, args: string[] = [], env: N
   }
 }
 
-function takeLock(dataDir: string): boolean {
-  const file = join(dataDir, LOCK_FILE);
-  try {
-    writeFileSync(file, String(process.pid), { flag: 'wx' });
-    return true;
-  } catch {
-    try {
-      if (Date.now() - statSync(file).mtimeMs > STALE_LOCK_MS) unlinkSync(file);
-    } catch {
-      // Someone else removed it first.
-    }
-    return false;
-  }
-}
 
 /**
  * The running emulator for `dataDir`, or a newly started one (`emulator start --data-dir D --port 0`, detached;
@@ -226,11 +212,13 @@ export async function ensureEmulator(
   if (running) return withKey(running, false);
   ensureDataDir(dataDir);
   const deadline = Date.now() + START_TIMEOUT_MS + STOP_TIMEOUT_MS;
-  while (!takeLock(dataDir)) {
+  // One starter per data dir (core/lock.ts: held by pid, so a killed starter's lock is taken over at once).
+  let release: (() => void) | { heldBy: number };
+  while (typeof (release = tryLock(join(dataDir, LOCK_FILE))) !== 'function') {
     // Another CLI process is starting it: wait for its pid file.
     const other = readRunning(dataDir);
     if (other) return withKey(other, false);
-    if (Date.now() > deadline) throw new Error(`timed out waiting for another process to start the emulator in ${dataDir}`);
+    if (Date.now() > deadline) throw new Error(`timed out waiting for process ${release.heldBy} to start the emulator in ${dataDir}`);
     await sleep(50);
   }
   try {
@@ -239,11 +227,7 @@ export async function ensureEmulator(
     const started = await spawnEmulator(dataDir, ['--port', '0', ...(opts.seed ? ['--seed', opts.seed] : [])]);
     return withKey(started, true);
   } finally {
-    try {
-      unlinkSync(join(dataDir, LOCK_FILE));
-    } catch {
-      // Removed as stale by another process.
-    }
+    release();
   }
 }
 

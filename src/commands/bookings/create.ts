@@ -179,20 +179,28 @@ async function readFile(opts: CreateOptions, ctx: Context): Promise<CreateInfo[]
     }).filter((x) => x !== undefined);
   }
   if (items.length === 0) throw new UserError(`--file ${opts.file} holds no bookings`);
-  const schema = bookingInputs().BookingCreate;
   // Field names: the create request's (booking, notifications, flow control), and a booking's as `get --json` shows it.
   const known = [bookingOps.createBooking.request, looseObject({ booking: BOOKING_VIEW.schema })];
   return items.map((item, i) => {
     if (item === null || typeof item !== 'object' || Array.isArray(item)) throw new UserError(`--file booking ${i + 1}: not a JSON object`);
     const info = (Object.hasOwn(item, 'booking') ? item : { booking: item }) as CreateInfo;
     checkFileFields(known, info, `--file booking ${i + 1}`, ctx.flags.allowUnknownFields);
-    const checked = safeParse(schema, info.booking);
-    if (!checked.success) {
-      const issue = checked.error.issues[0]!;
-      throw new UserError(`--file booking ${i + 1}: ${issue.path.join('.') || 'booking'}: ${issue.message}`);
-    }
+    const problem = bodyProblem(info);
+    if (problem) throw new UserError(`--file booking ${i + 1}: ${problem}`);
     return info;
   });
+}
+
+/**
+ * What is wrong with one booking to create (`{booking, ...}`, as a --file line gives it and a --file run's journal
+ * keeps it): `booking.bookedEntity: expected object`; undefined when it can be sent.
+ */
+function bodyProblem(info: unknown): string | undefined {
+  if (info === null || typeof info !== 'object' || Array.isArray(info)) return 'not a JSON object';
+  const checked = safeParse(bookingInputs().BookingCreate, (info as { booking?: unknown }).booking);
+  if (checked.success) return undefined;
+  const issue = checked.error.issues[0]!;
+  return `${issue.path.join('.') || 'booking'}: ${issue.message.replace(/^Invalid input: /, '')}`;
 }
 
 /** One booking of a `--file` as the command reports it: its line (from 1), and its id and status or the error. */
@@ -216,7 +224,10 @@ async function createMany(opts: CreateOptions, ctx: Context): Promise<void> {
   // wraps the rows as `results` beside the summary's counts.
   const format = ndjsonWhenPiped(ctx.io, resolveFormat(opts, fieldsChecker([...RESULT_FIELDS, 'total', 'created', 'failed', 'results']), { columns: RESULT_FIELDS }));
   // A resumed run takes its bookings from its journal (each planned item's body), in the file's order.
-  const resume = opts.resume !== undefined ? (await import('../shared/bulk.js')).resumeJournal(BOOKING_VIEW, opts.resume, 'create') : undefined;
+  const resume =
+    opts.resume !== undefined
+      ? await (await import('../shared/bulk.js')).resumeJournal(ctx, { view: BOOKING_VIEW as never, path: opts.resume, action: 'create', command: 'bookings create', planned: (line) => bodyProblem(line.after) })
+      : undefined;
   const bodies = resume
     ? new Map(resume.planned.map((p) => [p.id, (p.after ?? {}) as Record<string, unknown>]))
     : new Map((await readFile(opts, ctx)).map((info, i) => [`line-${i + 1}`, info as Record<string, unknown>]));

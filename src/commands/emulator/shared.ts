@@ -1,13 +1,26 @@
 /** Flag parsing shared by the `sitectl emulator` verbs. */
+import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { UserError } from '../../core/errors.js';
 import type { Context } from '../../context.js';
 import { choiceOf } from '../shared/choices.js';
 import { parseCount, parseDecimal } from '../../core/numbers.js';
 import { defaultDataDir } from '../../local/daemon.js';
 
-/** `--data-dir` made absolute, else the default data dir (contracts.md "Files and environment"). */
+/**
+ * `--data-dir` made absolute, else the default data dir (contracts.md "Files and environment").
+ * @throws UserError (exit 2) when the path exists and is not a directory (a file given by mistake)
+ */
 export function dataDirOf(opts: { dataDir?: string }, ctx: Pick<Context, 'env'>): string {
-  return opts.dataDir ? resolve(opts.dataDir) : defaultDataDir(ctx.env);
+  const dir = opts.dataDir ? resolve(opts.dataDir) : defaultDataDir(ctx.env);
+  let isDir = true;
+  try {
+    isDir = statSync(dir).isDirectory();
+  } catch {
+    // Not there yet: `start` makes it; the others say no emulator runs there.
+  }
+  if (!isDir) throw new UserError(`the emulator data dir ${dir} is not a directory`, 'pass --data-dir (or set SITECTL_DATA_DIR) to a directory');
+  return dir;
 }
 
 /**

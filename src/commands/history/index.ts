@@ -7,10 +7,11 @@
  */
 import type { Command } from 'commander';
 import { defaultJournalDir } from '../../bulk/journal.js';
-import { type ChangeSummary, listChanges, shortId } from '../../bulk/history.js';
+import { type ChangeSummary, readHistory, shortId } from '../../bulk/history.js';
 import type { Context } from '../../context.js';
 import { parseCount } from '../../core/numbers.js';
 import { addFormatFlags, type Column, fieldsChecker, type FormatFlags, printRecords, resolveFormat } from '../../core/output.js';
+import { warnDamaged } from '../shared/bulk.js';
 import { choiceOf } from '../shared/choices.js';
 
 interface HistoryOptions extends FormatFlags {
@@ -21,8 +22,11 @@ interface HistoryOptions extends FormatFlags {
 /** The nouns whose changes are journaled. */
 const NOUNS = ['services', 'bookings', 'members', 'orders', 'plans', 'staff members', 'booking policies'];
 
-/** A change as listed: `when` a Date, so a terminal shows it by the time rule (`Wed 17:38`) and piped output as ISO. */
-type Row = ChangeSummary & { undone: string; when: Date };
+/**
+ * A change as listed: `when` a Date, so a terminal shows it by the time rule (`Wed 17:38`) and piped output as ISO.
+ * Machine output also lists each file the history left out, as `{journal, damaged}` alone.
+ */
+type Row = Partial<ChangeSummary> & { journal: string; undone?: string; when?: Date; damaged?: string };
 
 const COLUMNS: Column<Row>[] = [
   { key: 'short', header: 'CHANGE', noTruncate: true },
@@ -39,11 +43,12 @@ const COLUMNS: Column<Row>[] = [
   { key: 'command', header: 'COMMAND', priority: 1 },
 ];
 
-const FIELDS = ['id', 'short', 'journal', 'createdAt', 'when', 'entity', 'action', 'profile', 'siteId', 'sites', 'parts', 'command', 'undoOf', 'changed', 'unchanged', 'failed', 'undone', 'undoneBy', 'ended'];
+const FIELDS = ['id', 'short', 'journal', 'createdAt', 'when', 'entity', 'action', 'profile', 'siteId', 'sites', 'parts', 'command', 'undoOf', 'changed', 'unchanged', 'failed', 'undone', 'undoneBy', 'ended', 'damaged'];
+
 
 /** The sites of a change by name where its journals know it, else by id. */
-function siteNames(c: ChangeSummary): string {
-  const names = c.parts.map((p) => p.siteName ?? p.siteId).filter((n): n is string => Boolean(n));
+function siteNames(c: Row): string {
+  const names = (c.parts ?? []).map((p) => p.siteName ?? p.siteId).filter((n): n is string => Boolean(n));
   return [...new Set(names)].join(', ') || (c.siteId ?? '');
 }
 
@@ -72,10 +77,14 @@ export async function run(opts: HistoryOptions, ctx: Context): Promise<void> {
   const format = resolveFormat(opts, fieldsChecker(FIELDS));
   const noun = opts.noun === undefined ? undefined : choiceOf(opts.noun, NOUNS, '--noun', { fold: (v) => v.trim().toLowerCase() });
   const limit = opts.limit === undefined ? 20 : parseCount(opts.limit, '--limit', 1, 1000);
-  const changes = listChanges(defaultJournalDir(ctx.env))
+  const history = readHistory(defaultJournalDir(ctx.env), ctx.now());
+  warnDamaged(ctx, history.damaged);
+  const changes = history.changes
     .filter((c) => !noun || c.entity === noun)
     .reverse()
     .slice(0, limit)
     .map((c): Row => ({ ...c, when: new Date(c.createdAt), undone: c.undoneBy ? `by ${shortId(c.undoneBy)}` : c.undoOf ? `(undoes ${shortId(c.undoOf)})` : '' }));
-  await printRecords(ctx.io, format, changes, COLUMNS, { now: ctx.now(), empty: noun ? `No changes to ${noun} in the history.` : 'No changes in the history yet.' });
+  // Machine output marks the files left out too, after the changes: `{journal, damaged}`.
+  const marked: Row[] = format.kind === 'table' ? [] : history.damaged.map((d) => ({ journal: d.journal, damaged: d.problem }));
+  await printRecords(ctx.io, format, [...changes, ...marked], COLUMNS, { now: ctx.now(), empty: noun ? `No changes to ${noun} in the history.` : 'No changes in the history yet.' });
 }

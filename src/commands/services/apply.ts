@@ -271,7 +271,7 @@ export async function applyPlans(ctx: Context, plans: SitePlan[], flags: BulkFla
   const concurrency = parseConcurrency(flags.concurrency);
   // One change, whatever the number of sites: its id, and where and by what command it was made.
   const partOf = newRunId(ctx.now());
-  const origin = await runOrigin(ctx);
+  const origin = await runOrigin(ctx, 'services apply');
   await pool(work, SITE_CONCURRENCY, async (p) => {
     const outcome = outcomes.find((o) => o.siteId === p.site.id)!;
     // One site's failure is that site's: the others finish, and the summary says what happened where.
@@ -410,7 +410,7 @@ export async function run(opts: ApplyOptions, ctx: Context): Promise<void> {
 /** `--resume JOURNAL`: one site's recorded run, continued from the journal's planned steps. */
 async function resumeSite(opts: ApplyOptions, ctx: Context): Promise<void> {
   const [{ resumeJournal, runBulkVerb }, { applyAction }, { servicesPort }] = await Promise.all([import('../shared/bulk.js'), import('./shared/apply.js'), import('./shared/bulk.js')]);
-  const journal = resumeJournal(SERVICE_VIEW, opts.resume!, 'apply');
+  const journal = await resumeJournal(ctx, { view: SERVICE_VIEW, path: opts.resume!, action: 'apply', command: 'services apply', site: false });
   const siteId = journal.header.args.options?.siteId;
   if (!siteId) throw new UserError(`${opts.resume} records no site`);
   const { api, site } = await ctx.siteApi(String(siteId));

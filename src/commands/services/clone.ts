@@ -89,7 +89,7 @@ export async function run(opts: CloneOptions, ctx: Context): Promise<void> {
   const [{ bulkFormat, resumeJournal, runBulkVerb }, { cloneServices, copyName, servicesNamed, servicesPort }] = await Promise.all([import('../shared/bulk.js'), import('./shared/bulk.js')]);
   bulkFormat(opts);
   requireConfirmable(ctx, opts, REVERSIBLE, 'many', `creating ${count} copies`);
-  const journal = opts.resume !== undefined ? resumeJournal(SERVICE_VIEW, opts.resume, 'clone') : undefined;
+  const journal = opts.resume !== undefined ? await resumeJournal(ctx, { view: SERVICE_VIEW, path: opts.resume, action: 'clone', command: 'services clone' }) : undefined;
   const api = await ctx.api();
   const sourceId = journal ? journal.header.args.sourceId : await idOf(ctx, api, SERVICE_VIEW, opts.id!);
   if (!sourceId) throw new UserError(`${opts.resume} records no source service`);

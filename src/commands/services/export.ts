@@ -27,7 +27,7 @@ export function register(parent: Command, ctx: Context): void {
     .option('--filter <json>', 'only the services matching this filter, e.g. \'{"type":"CLASS"}\'')
     .option('--where <field=value>', 'only services where field=value (repeatable)', collect)
     .option('--format <format>', 'json or yaml (default: from the -o file name, else json)')
-    .option('-o, --output <file>', "write to this file instead of stdout (replaced atomically; a device or FIFO is written in place; '-' = stdout)")
+    .option('-o, --output <file>', "write to this file instead of stdout (replaced atomically; a symbolic link is followed, the file it points to named; a device or FIFO is written in place; '-' = stdout)")
     .addHelpText('after', '\nExamples:\n  sitectl services export -o catalogue.yaml\n  sitectl services export --where type=CLASS --format yaml\n  sitectl services diff -f catalogue.yaml --site Uptown')
     .action(async (o: ExportOptions) => {
       await run(o, ctx);
@@ -56,5 +56,5 @@ export async function run(opts: ExportOptions, ctx: Context): Promise<void> {
   const { catalogue } = await readCatalogue(api, wireFilter(SERVICE_VIEW, filter), ctx.signal);
   const text = serializeCatalogue(catalogue, format);
   const wrote = await writeOutput(opts.output ?? '-', text, ctx.io.stdout);
-  success(ctx.io, `Exported ${catalogue.services.length} services${wrote === 'stdout' ? '' : ` to ${opts.output}`}`);
+  success(ctx.io, `Exported ${catalogue.services.length} services${wrote.kind === 'stdout' ? '' : ` to ${opts.output}`}${wrote.linked ? ` (a link: written to ${wrote.linked})` : ''}`);
 }

@@ -62,7 +62,7 @@ export async function run(opts: UpdateOptions, ctx: Context): Promise<void> {
   );
   const { parseSets, resumeJournal, runBulkVerb, runOneVerb, selectionFromFlags, servicesPort, updateServices } = await engine();
   if (form === 'resume') {
-    const journal = resumeJournal(SERVICE_VIEW, opts.resume!, 'update');
+    const journal = await resumeJournal(ctx, { view: SERVICE_VIEW, path: opts.resume!, action: 'update', command: 'services update' });
     const sets = journal.header.args.set ?? [];
     const change: ChangeSet = { sets, mask: sets.map((s) => s.path) };
     requireConfirmable(ctx, opts, REVERSIBLE, 'many', 'updating services');

@@ -8,14 +8,15 @@
 import type { Context } from '../../context.js';
 import { DeclinedError, UserError } from '../../core/errors.js';
 import { shellWord } from '../../core/invocation.js';
-import { notice, style } from '../../core/log.js';
+import { notice, style, warn } from '../../core/log.js';
 import { fieldsChecker, pickFields, printValue, resolveFormat, type OutputFormat } from '../../core/output.js';
 import { oneLine, shortId } from '../../core/text.js';
 import type { EntityAction } from '../../bulk/actions.js';
 import type { FieldDiff } from '../../bulk/changes.js';
 import type { BulkProgress } from '../../bulk/execute.js';
-import { defaultJournalDir, type JournalState, type RunOrigin } from '../../bulk/journal.js';
-import { pruneHistory } from '../../bulk/history.js';
+import { defaultJournalDir, type JournalState, type PlannedLine, type RunOrigin } from '../../bulk/journal.js';
+import { JournalDamagedError } from '../../bulk/journal-read.js';
+import { type DamagedJournal, pruneHistory } from '../../bulk/history.js';
 import { rmSync } from 'node:fs';
 import type { Plan, PreviewRow } from '../../bulk/plan.js';
 import type { EntityPort } from '../../bulk/port.js';
@@ -213,6 +214,8 @@ export function dryRunItems(plan: Plan, already?: string): DryRunItem[] {
     ...plan.preview.map((r): DryRunItem => ({ id: r.id, outcome: 'change', ...(r.changes.length ? { before: side(r, 'before'), after: side(r, 'after') } : {}) })),
     ...(plan.unchangedIds ?? []).map((id): DryRunItem => ({ id, outcome: 'unchanged', ...(already ? { reason: already } : {}) })),
     ...plan.skipped.map((s): DryRunItem => ({ id: s.id, outcome: 'refused', reason: s.reason, ...(s.lift ? { lift: s.lift } : {}) })),
+    // Every id given is in the preview: one the platform does not have is refused, as the real run refuses it.
+    ...plan.missing.map((id): DryRunItem => ({ id, outcome: 'refused', reason: 'not found' })),
   ];
 }
 
@@ -251,19 +254,57 @@ export interface BulkVerbRun {
   question(n: number): string;
   /** The run id of the change this run undoes (`sitectl undo`). */
   undoOf?: string;
+  /** Ids of the selection gone meanwhile are skipped with this reason, not refused (BulkRunRequest.skipMissing). */
+  skipMissing?: string;
 }
 
 /**
  * Where a change is made and by which command, for its journal's header (`sitectl history`): the profile's name,
- * the site, and the command line as typed (argv never holds a secret: they come from stdin or the environment).
+ * the site, the platform's base URL, the command line as typed (argv never holds a secret: they come from stdin
+ * or the environment) and, when the run can be resumed, the words of the command that resumes it (`verb`).
  */
-export async function runOrigin(ctx: Context): Promise<RunOrigin> {
+export async function runOrigin(ctx: Context, verb?: string): Promise<RunOrigin> {
   const [{ resolveProfile }, api] = await Promise.all([import('../../context.js'), ctx.api()]);
   const profile = await resolveProfile(ctx, { startEmulator: false }).then(
     (p) => p.name,
     () => undefined,
   );
-  return { profile, siteId: api.siteId, command: [ctx.bin, ...(ctx.argv ?? [])].map(shellWord).join(' ') };
+  return { profile, siteId: api.siteId, baseUrl: api.baseUrl, command: [ctx.bin, ...(ctx.argv ?? [])].map(shellWord).join(' '), ...(verb ? { verb } : {}) };
+}
+
+/** A host this machine itself serves on (the local emulator's port changes after a restart: not compared). */
+function loopback(url: string): boolean {
+  try {
+    const host = new URL(url).hostname;
+    return host === 'localhost' || host === '[::1]' || host === '::1' || /^127\./.test(host);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Refuses to act on a journal recorded somewhere else than where the command is pointed now (docs/architecture.md
+ * "Bulk runs, the journal, history and undo"): another profile, another site (unless `site` is false: a run that
+ * names its own site, `services apply`), or another platform (base URLs compared unless both are this machine's).
+ * A journal of an older sitectl that did not record one of them is not refused for it.
+ * @param what the command in words, for the message (`resume`, `undo`)
+ * @param retry the command to run instead, given the `--profile`/`--site` words that would make it match
+ * @throws UserError (exit 2), nothing sent
+ */
+export async function checkOrigin(ctx: Context, journal: { path: string; header: { origin?: RunOrigin } }, what: string, retry: (globals: string) => string, opts: { site?: boolean } = {}): Promise<void> {
+  const recorded = journal.header.origin;
+  if (!recorded) return;
+  const now = await runOrigin(ctx);
+  const globals = [...(recorded.profile ? ['--profile', shellWord(recorded.profile)] : []), ...(recorded.siteId && opts.site !== false ? ['--site', shellWord(recorded.siteId)] : [])].join(' ');
+  const refuse = (made: string, inUse: string) =>
+    new UserError(`${what}: ${journal.path} was made ${made}, not ${inUse}; nothing was sent`, `to ${what} it there: ${retry(globals)}`);
+  if (recorded.profile && now.profile && recorded.profile !== now.profile) throw refuse(`with profile ${recorded.profile}`, `the one in use (${now.profile})`);
+  if (opts.site !== false && recorded.siteId && now.siteId && recorded.siteId !== now.siteId) {
+    throw refuse(`on site ${recorded.siteName ? `${recorded.siteName} (${recorded.siteId})` : recorded.siteId}`, `the site in use (${now.siteId})`);
+  }
+  if (recorded.baseUrl && now.baseUrl && recorded.baseUrl !== now.baseUrl && !(loopback(recorded.baseUrl) && loopback(now.baseUrl))) {
+    throw new UserError(`${what}: ${journal.path} was made against ${recorded.baseUrl}, not ${now.baseUrl}; nothing was sent`, `point the profile at ${recorded.baseUrl} (or pass the profile that is) and run it again`);
+  }
 }
 
 /**
@@ -293,8 +334,9 @@ export async function runBulkVerb(ctx: Context, run: BulkVerbRun): Promise<BulkR
       env: ctx.env,
       now: ctx.now(),
       resumeCommand,
-      origin: run.resume ? undefined : await runOrigin(ctx),
+      origin: run.resume ? undefined : await runOrigin(ctx, run.command),
       undoOf: run.undoOf,
+      skipMissing: run.skipMissing,
     },
     bulkHooks(ctx, view, action, flags, run.question, resumeCommand),
   );
@@ -345,11 +387,49 @@ export function keepHistory(ctx: Context, flags: BulkFlags, journal: string, unf
   pruneHistory(defaultJournalDir(ctx.env), ctx.now());
 }
 
-/** Reads `--resume JOURNAL` for a verb of `view`'s entity. @throws UserError when it is not one of its runs */
-export function resumeJournal(view: EntityView<unknown>, path: string, action: string): JournalState {
+/**
+ * Says, one line each on stderr, which files of the journals folder the history left out and why (the file, the
+ * line and the field): `history` and `undo` go on with the rest.
+ */
+export function warnDamaged(ctx: Context, damaged: readonly DamagedJournal[]): void {
+  for (const d of damaged) warn(ctx.io, `left out of the history: ${d.journal}: ${d.problem}`);
+}
+
+/** What `--resume JOURNAL` of one verb takes (resumeJournal). */
+export interface ResumeSpec {
+  view: EntityView<unknown>;
+  /** The journal's path, as given. */
+  path: string;
+  /** The action the journal must record (`update`, `confirm`, `create`...). */
+  action: string;
+  /** The command that resumes it, as typed (`services update`), for the hints. */
+  command: string;
+  /** False for a run that names its own site in its journal (`services apply`): the site in use is not compared. */
+  site?: boolean;
+  /**
+   * Checks what each planned item holds for this verb (a create's body): returns the problem (`booking: expected
+   * object`) of a bad one, refused naming the item before anything is sent.
+   */
+  planned?(line: PlannedLine): string | undefined;
+}
+
+/**
+ * Reads `--resume JOURNAL` for a verb, before anything is sent: every line checked (bulk/journal-read.ts), the run
+ * one of this verb's, each planned item as the verb needs it, and the journal made where the command points now
+ * (checkOrigin: profile, site, platform).
+ * @throws UserError (exit 2) naming the file and what is wrong in it, or where it was made and how to resume there
+ */
+export async function resumeJournal(ctx: Context, spec: ResumeSpec): Promise<JournalState> {
+  const { view, path, action, command } = spec;
   const state = readRunJournal(path, view.noun.many);
   if (state.header.action !== action) {
-    throw new UserError(`${path} is the journal of a ${view.noun.many} ${state.header.action} run`, `pass it to '${view.noun.many} ${state.header.action} --resume'`);
+    throw new UserError(`${path} is the journal of a ${view.noun.many} ${state.header.action} run`, `pass it to the --resume of the ${view.noun.many} ${state.header.action} command`);
   }
+  for (const line of state.planned) {
+    const problem = spec.planned?.(line);
+    if (problem) throw new JournalDamagedError(path, `planned item ${line.id}: ${problem}`);
+  }
+  const yes = ctx.io.canPrompt() ? '' : ' --yes';
+  await checkOrigin(ctx, state, 'resume', (globals) => `${[ctx.bin, globals, command].filter(Boolean).join(' ')} --resume ${shellWord(path)}${yes}`, { site: spec.site });
   return state;
 }

@@ -91,7 +91,7 @@ export function deleteVerb<E>(spec: DeleteSpec<E>): Verb<DeleteOptions> {
         },
       });
     }
-    const journal = form === 'resume' ? resumeJournal(view, opts.resume!, 'delete') : undefined;
+    const journal = form === 'resume' ? await resumeJournal(ctx, { view, path: opts.resume!, action: 'delete', command: spec.command }) : undefined;
     const selection = journal ? undefined : await selectionFromFlags(ctx, view, opts);
     requireConfirmable(ctx, opts, DESTRUCTIVE, 'many', `deleting ${many}`);
     const api = await ctx.api();

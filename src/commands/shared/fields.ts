@@ -76,6 +76,7 @@ export function checkFilter(schema: $ZodType, filter: Filter | undefined, where 
       else {
         checkField(schema, key, where, allowUnknown);
         checkDates(schema, key, value, where);
+        checkValueTypes(schema, key, value, where);
         if (!allowUnknown) checkEnumValues(schema, key, value, where);
         // The value of a field is a plain value or an operator object; only its depth matters here.
         if (value !== null && typeof value === 'object') walk(onlyOperators(value), depth + 1);
@@ -118,6 +119,36 @@ function checkDates(schema: $ZodType, key: string, value: unknown, where: string
   if (wrong !== undefined) {
     throw new UserError(`${where}: "${key}" is a date; ${JSON.stringify(wrong)} is not an ISO-8601 date`, 'e.g. 2025-01-01 or 2025-01-01T09:30:00Z');
   }
+}
+
+/** Every value a field's condition compares the field with, whatever the operator (under `$not` too). */
+function operands(condition: unknown): unknown[] {
+  if (condition === null || typeof condition !== 'object') return [condition];
+  if (Array.isArray(condition)) return condition;
+  const out: unknown[] = [];
+  for (const [op, arg] of Object.entries(condition)) {
+    if (op === '$exists') continue;
+    if (op === '$not') out.push(...operands(arg));
+    else if (Array.isArray(arg)) out.push(...arg);
+    else out.push(arg);
+  }
+  return out;
+}
+
+/**
+ * Checks the values a filter compares a number or a true/false field with: `{"defaultCapacity":{"$gt":"abc"}}`
+ * would compare a number with text and select nothing (or everything) without a word.
+ * @throws UserError (exit 2) naming the field, its type and the value
+ */
+function checkValueTypes(schema: $ZodType, key: string, condition: unknown, where: string): void {
+  const found = lookupPath(schema, key);
+  if (!found.ok) return;
+  const kind = kindOf(found.schema) === 'array' ? kindOf(elementOf(found.schema) ?? found.schema) : kindOf(found.schema);
+  const want = kind === 'number' ? 'number' : kind === 'boolean' ? 'boolean' : undefined;
+  if (!want) return;
+  const wrong = operands(condition).find((v) => v !== null && typeof v !== want);
+  if (wrong === undefined) return;
+  throw new UserError(`${where}: "${key}" is a ${want === 'number' ? 'number' : 'true/false field'}; ${JSON.stringify(wrong)} is not ${want === 'number' ? 'a number' : 'true or false'}`, want === 'number' ? 'write the number without quotes, e.g. {"defaultCapacity":{"$gt":5}}' : 'write true or false without quotes');
 }
 
 /** Operators whose operand is compared with the field's values: one value, or a list of them. */

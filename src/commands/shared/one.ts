@@ -137,7 +137,7 @@ export async function runOneVerb(ctx: Context, run: OneVerbRun): Promise<void> {
       env: ctx.env,
       now: ctx.now(),
       resumeCommand,
-      origin: await runOrigin(ctx),
+      origin: await runOrigin(ctx, run.command),
       undoOf: run.undoOf,
       revision: one.revision,
     },
@@ -313,7 +313,7 @@ export async function runCreateMany(
       now: ctx.now(),
       ...(how.resume ? { resume: how.resume } : {}),
       resumeCommand,
-      origin: await runOrigin(ctx),
+      origin: await runOrigin(ctx, resumable ? how.command : undefined),
     },
     { confirm: async () => true },
   );

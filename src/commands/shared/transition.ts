@@ -83,7 +83,7 @@ export function transitionVerb<E extends { id: string; revision?: string | null 
     if (form === 'one') return single(opts.id!, opts, ctx);
     if (opts.revision !== undefined) throw new UserError('--revision pins one entity: it goes with an id, not a selection');
     const { resumeJournal, runBulkVerb, selectionFromFlags } = await import('./bulk.js');
-    const journal = form === 'resume' ? resumeJournal(view, opts.resume!, spec.verb) : undefined;
+    const journal = form === 'resume' ? await resumeJournal(ctx, { view, path: opts.resume!, action: spec.verb, command: spec.command }) : undefined;
     let selection: Selection | undefined;
     if (!journal) {
       const criteria = criteriaGiven ? await spec.criteria?.(opts, ctx) : undefined;

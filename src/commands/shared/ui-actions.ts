@@ -28,7 +28,7 @@ import { transitionRun } from './transition.js';
 async function keyOrigin(ctx: Context, verb: KeyedVerb, ids: readonly string[]): Promise<RunOrigin> {
   const { runOrigin } = await import('./bulk.js');
   const words = [ctx.bin, ...verb.spec.command.split(' '), ...(ids.length === 1 ? ids : ['--ids', ids.join(',')])];
-  return { ...(await runOrigin(ctx)), command: words.map(shellWord).join(' ') };
+  return { ...(await runOrigin(ctx, verb.spec.command)), command: words.map(shellWord).join(' ') };
 }
 
 /** The command that resumes a key's run. */

@@ -19,8 +19,9 @@
  * - services apply and clone --to-site, on each site they changed (one change of several sites, bulk/history.ts):
  *   on every site, with that site's client, services updated set back, services created deleted and services
  *   pruned re-created, each on the same terms as above; one preview and one confirmation, a report per site.
- * - members block / approve, mute / unmute; orders pause / resume; msb add / remove: the opposite verb (a member
- *   blocked from PENDING comes back APPROVED, said so); staff connect: disconnect.
+ * - members block / approve, mute / unmute; orders pause / resume; msb add / remove: the opposite verb, for the
+ *   items it brings back where they were (OPPOSITE): a member blocked or approved from PENDING is left as it is,
+ *   named (the platform has no way back to PENDING); staff connect: disconnect.
  * - bookings reschedule: moved back to the former slot if the booking still has the revision the move left and
  *   the slot is still free; else skipped ("changed since" / "slot taken"). bookings participants: the former
  *   number set back, unless changed since. staff hours set: the days' former hours set back, unless changed since.
@@ -37,21 +38,25 @@
  * Exit codes: 0 when everything that could be undone was; 3 when an item was skipped as changed since, or
  * failed; 1 when nothing of the change can be undone; 2 for an unknown change id or a missing --yes.
  */
+import { join } from 'node:path';
 import type { Command } from 'commander';
 import type { EntityAction } from '../../bulk/actions.js';
 import { patchAction, undoCreateAction } from '../../bulk/undo-actions.js';
 import type { ChangeSet } from '../../bulk/changes.js';
-import { type ChangeSummary, findChange, listChanges, shortId } from '../../bulk/history.js';
-import { defaultJournalDir, type JournalState, readJournal } from '../../bulk/journal.js';
+import { type ChangeSummary, findChange, readHistory, shortId } from '../../bulk/history.js';
+import { holdLock } from '../../core/lock.js';
+import { defaultJournalDir, type JournalState } from '../../bulk/journal.js';
+import { readJournal } from '../../bulk/journal-read.js';
 import type { Entity, EntityPort } from '../../bulk/port.js';
 import type { ValueVerb } from '../shared/values.js';
 import type { Context } from '../../context.js';
 import { ExitCode, PartialFailureError, UserError } from '../../core/errors.js';
+import { shellWord } from '../../core/invocation.js';
 import { notice, warn } from '../../core/log.js';
 import { addBulkFlags, type BulkFlags } from '../shared/bulk-flags.js';
 import { asksFirst, declareRule, DESTRUCTIVE, REVERSIBLE, requireConfirmable } from '../shared/confirm.js';
 import type { EntityView } from '../shared/entity-view.js';
-import type { Named } from '../shared/bulk.js';
+import { checkOrigin, type Named, warnDamaged } from '../shared/bulk.js';
 import type { ApiClient } from '../../api/client.js';
 import type { MoveTarget, SlotOf } from '../bookings/shared/moves.js';
 import { writePort, writeRecreate, type WriteSpec } from '../shared/writes.js';
@@ -62,9 +67,22 @@ interface UndoOptions extends BulkFlags {
 }
 
 /** The opposite of each state change that has one (entity -> verb -> inverse verb). */
-const OPPOSITE: Record<string, Record<string, string>> = {
-  members: { block: 'approve', approve: 'block', mute: 'unmute', unmute: 'mute' },
-  orders: { pause: 'resume', resume: 'pause' },
+/**
+ * The opposite of each state change that has one (entity -> verb -> inverse verb), and, where the opposite verb
+ * does not bring every item back to where it was, why an item is left as it is: the platform has no way back to
+ * PENDING, so a member blocked or approved from PENDING is skipped, never approved or blocked in its place.
+ */
+const OPPOSITE: Record<string, Record<string, { verb: string; left?(before: { status?: string } | undefined): string | undefined; note?: string }>> = {
+  members: {
+    block: { verb: 'approve', left: (b) => (b?.status === 'PENDING' ? 'it was PENDING before the block, and the platform has no way back to PENDING (approving it would let it in)' : undefined) },
+    approve: { verb: 'block', left: (b) => (b?.status === 'PENDING' ? 'it was PENDING before the approval, and the platform has no way back to PENDING (blocking it would lock it out)' : undefined) },
+    mute: { verb: 'unmute' },
+    unmute: { verb: 'mute' },
+  },
+  orders: {
+    pause: { verb: 'resume', note: 'a resumed order ends later by the time it was paused, as every pause on the platform makes it' },
+    resume: { verb: 'pause' },
+  },
 };
 
 /** Why a kind of change cannot be undone, in words. */
@@ -97,7 +115,8 @@ export function register(program: Command, ctx: Context): void {
         'since); creates of those and services clone (deleted, unless changed since; a plan is archived); bookings',
         'create (one, or each of a --file) and msb create (cancelled, unless changed since; inside a cancellation',
         'window too); services, staff and booking policies delete (re-created with new ids); services apply and',
-        'clone --to-site (on every site they changed); members block/approve and mute/unmute, orders pause/resume,',
+        'clone --to-site (on every site they changed); members block and approve (where that brings the member',
+        'back: never from PENDING, which the platform cannot restore), mute/unmute, orders pause/resume,',
         'msb add/remove, staff connect (disconnected), bookings reschedule (moved back if the former slot is free),',
         'bookings participants, staff hours set, services slug set, members slug, services locations set, services',
         'pricing-plans add/remove, bookings fields (the former data), services booking-policies set-default (the',
@@ -105,6 +124,8 @@ export function register(program: Command, ctx: Context): void {
         'Not undoable: bookings confirm/decline/cancel, msb confirm/decline/pending/cancel/reschedule,',
         'orders cancel/mark-paid/postpone, checkout online/offline (an order bought), members',
         'delete/disconnect/clear-contact, staff disconnect, plans actions.',
+        'Items deleted or changed since are skipped and named (exit 3). An undo that stopped (killed, failed) goes',
+        'on where it stopped when run again; a second undo of the same change waits for the first.',
         '',
         'Examples:',
         '  sitectl history',
@@ -130,36 +151,101 @@ interface Inverse {
   note?: string;
   /** The inverse deletes or is itself a destructive verb (block, pause): it asks even for one item. */
   destructive?: boolean;
-  /** Why items were skipped, in words (default: they were changed since the change). */
+  /** Why items were skipped, in words (default: they were changed or deleted since the change). */
   skippedWhy?: string;
+  /** Why nothing of the change can be undone, when `ids` is empty (default: none of its items changed anything). */
+  none?: string;
+  /** Items of the change the inverse cannot bring back where they were, left as they are: id -> why. */
+  left?: ReadonlyMap<string, string>;
 }
 
 /**
- * Runs `sitectl undo`.
- * @throws UserError (exit 2) for an unknown change, a missing --yes, --resume (undo a change again instead);
- *   UserError (exit 1) "nothing to undo"; PartialFailureError (exit 3) when items were skipped or failed
+ * Runs `sitectl undo`: the change named (or `--last`, or the one an undo's journal given to `--resume` undoes),
+ * checked against where the command points now (profile, site, platform), then its inverse, one process at a time
+ * per change (a second undo of the same change waits, then says what it found done). An undo of it that did not
+ * finish (killed, failed on the way) is continued rather than started again; items deleted or changed since are
+ * skipped with the reason.
+ * @throws UserError (exit 2) for an unknown change, a change made elsewhere, a damaged journal, a missing --yes;
+ *   UserError (exit 1) "nothing to undo", or a change that did not finish; PartialFailureError (exit 3) when items
+ *   were skipped or failed
  */
 export async function run(given: string | undefined, opts: UndoOptions, ctx: Context): Promise<void> {
-  if (opts.resume !== undefined) throw new UserError('--resume continues a run: use it with the command that made it', "undo takes a change id or --last");
   if (given !== undefined && opts.last) throw new UserError('pass a change id or --last, not both');
+  if (opts.resume !== undefined) {
+    if (given !== undefined || opts.last) throw new UserError('--resume names the undo to continue by its journal: give no change id or --last with it');
+    const journal = readJournal(opts.resume);
+    if (!journal.header.undoOf) {
+      const verb = journal.header.origin?.verb;
+      throw new UserError(
+        `${opts.resume} is the journal of a ${journal.header.entity} ${journal.header.action} run, not of an undo`,
+        verb ? `resume it with: ${ctx.bin} ${verb} --resume ${shellWord(opts.resume)}` : 'resume it with the command that made it (sitectl history shows it)',
+      );
+    }
+    given = journal.header.undoOf;
+  }
   if (given === undefined && !opts.last) throw new UserError('which change?', "pass a change id from 'sitectl history', or --last");
-  const changes = listChanges(defaultJournalDir(ctx.env));
-  const change = findChange(changes, opts.last ? 'last' : given!);
-  if (change.undoneBy) throw new UserError(`change ${change.short} was undone already (by ${shortId(change.undoneBy)})`, `undo that one instead: sitectl undo ${shortId(change.undoneBy)}`, ExitCode.Failure);
-  if (!change.ended) {
-    const open = change.parts.find((p) => !p.ended) ?? change;
-    throw new UserError(`change ${change.short} did not finish`, `finish it first: its command with --resume ${open.journal}`, ExitCode.Failure);
+  const dir = defaultJournalDir(ctx.env);
+  const history = readHistory(dir, ctx.now());
+  warnDamaged(ctx, history.damaged);
+  const named = findChange(history.changes, opts.last ? 'last' : given!);
+  if (!named.ended) throw unfinished(ctx, named);
+  let waited = false;
+  const release = await holdLock(join(dir, `${named.id}.undo.lock`), {
+    signal: ctx.signal,
+    onWait: (pid) => {
+      waited = true;
+      notice(ctx.io, `change ${named.short} is being undone by another sitectl (process ${pid}); waiting for it to finish (Ctrl-C stops waiting)`);
+    },
+  });
+  try {
+    // Read again under the lock: another undo may have finished it, or stopped half-way, meanwhile.
+    const change = waited ? findChange(readHistory(dir, ctx.now()).changes, named.id) : named;
+    if (change.undoneBy) {
+      const by = readHistory(dir, ctx.now()).changes.find((c) => c.id === change.undoneBy);
+      if (waited) {
+        notice(ctx.io, `change ${change.short} was undone meanwhile by change ${shortId(change.undoneBy)} (${by?.changed ?? 0} changed, ${by?.failed ?? 0} failed there); nothing left to undo here`);
+        return;
+      }
+      throw new UserError(`change ${change.short} was undone already (by ${shortId(change.undoneBy)})`, `undo that one instead: ${ctx.bin} undo ${shortId(change.undoneBy)}`, ExitCode.Failure);
+    }
+    await undoChange(change, change.undoing ? findChange(readHistory(dir, ctx.now()).changes, change.undoing) : undefined, opts, ctx);
+  } finally {
+    release();
   }
-  if (change.entity === 'services' && change.action === 'apply') return undoApply(change, opts, ctx);
+}
+
+/**
+ * The error for a change that did not finish: an undo is continued by undoing its change again; any other run
+ * by its own command with `--resume` (the words its journal recorded).
+ */
+function unfinished(ctx: Context, change: ChangeSummary): UserError {
+  if (change.undoOf) {
+    return new UserError(`change ${change.short} is an undo of change ${shortId(change.undoOf)} that did not finish`, `continue it with: ${ctx.bin} undo ${shortId(change.undoOf)}`, ExitCode.Failure);
+  }
+  const open = change.parts.find((p) => !p.ended) ?? change;
+  const verb = readJournal(open.journal).header.origin?.verb;
+  return new UserError(
+    `change ${change.short} did not finish`,
+    verb ? `finish it first: ${ctx.bin} ${verb} --resume ${shellWord(open.journal)}${ctx.io.canPrompt() ? '' : ' --yes'}` : `finish it first: its command with --resume ${open.journal}`,
+    ExitCode.Failure,
+  );
+}
+
+/** Undoes `change`, or continues `resuming` (an undo of it that did not finish). */
+async function undoChange(change: ChangeSummary, resuming: ChangeSummary | undefined, opts: UndoOptions, ctx: Context): Promise<void> {
+  const retry = (globals: string) => [ctx.bin, globals, 'undo', change.short].filter(Boolean).join(' ');
+  if (change.entity === 'services' && change.action === 'apply') {
+    await checkOrigin(ctx, readJournal(change.journal), 'undo', retry, { site: false });
+    return undoApply(change, opts, ctx);
+  }
   const state = readJournal(change.journal);
-  const api = await ctx.api();
-  if (change.siteId && change.siteId !== api.siteId) {
-    throw new UserError(`change ${change.short} was made on site ${change.siteId}, not the one in use`, `run it there: sitectl undo ${change.short} --site ${change.siteId}${change.profile ? ` --profile ${change.profile}` : ''}`);
-  }
+  await checkOrigin(ctx, state, 'undo', retry);
+  // The undo's own journal, checked before anything is read of the platform.
+  const resume = resuming ? readJournal(resuming.journal) : undefined;
   const inverse = await inverseOf(change, state, ctx);
   if (!inverse || inverse.ids.length === 0) {
     throw new UserError(
-      `nothing to undo in change ${change.short} (${change.entity} ${change.action}): ${inverse ? 'none of its items changed anything' : cannot(change.entity, change.action)}`,
+      `nothing to undo in change ${change.short} (${change.entity} ${change.action}): ${inverse ? (inverse.none ?? 'none of its items changed anything') : cannot(change.entity, change.action)}`,
       undefined,
       ExitCode.Failure,
     );
@@ -168,26 +254,31 @@ export async function run(given: string | undefined, opts: UndoOptions, ctx: Con
   const rule = inverse.destructive ? DESTRUCTIVE : REVERSIBLE;
   const scope = inverse.ids.length > 1 ? 'many' : 'one';
   requireConfirmable(ctx, opts, rule, scope, `undoing change ${change.short}`);
+  if (resume) notice(ctx.io, `continuing the undo of change ${change.short} that did not finish (change ${resuming!.short})`);
   if (inverse.note) notice(ctx.io, inverse.note);
   const { runBulkVerb } = await import('../shared/bulk.js');
   const result = await runBulkVerb(ctx, {
     view: inverse.view,
     port: inverse.port,
     action: inverse.action,
-    selection: { kind: 'ids', ids: inverse.ids },
+    ...(resume ? { resume } : { selection: { kind: 'ids', ids: inverse.ids } }),
     // The engine's prompt asks whenever it is reached: an undo the rule lets act at once does not reach it.
-    flags: asksFirst(rule, scope) ? opts : { ...opts, yes: true },
+    flags: asksFirst(rule, scope) ? { ...opts, resume: undefined } : { ...opts, resume: undefined, yes: true },
     command: 'undo',
     question: (n) => `Undo change ${change.short} (${change.entity} ${change.action}) on ${n} ${n === 1 ? inverse.view.noun.one : inverse.view.noun.many}?`,
     undoOf: change.id,
+    skipMissing: `deleted since change ${change.short}`,
   });
+  const left = inverse.left ?? new Map<string, string>();
+  for (const [id, why] of left) warn(ctx.io, `left as it is: ${id}: ${why}`);
   if (result.kind === 'done') {
     const skipped = result.report.counts.skipped ?? 0;
     if (skipped) {
-      const why = inverse.skippedWhy ?? `were changed since change ${change.short}`;
+      const why = inverse.skippedWhy ?? `were changed or deleted since change ${change.short}`;
       throw new PartialFailureError(`${skipped} of ${result.report.total} ${inverse.view.noun.many} ${why} and were left as they are`, 'sitectl history shows what changed them');
     }
   }
+  if (left.size) throw new PartialFailureError(`${left.size} ${left.size === 1 ? inverse.view.noun.one : inverse.view.noun.many} of change ${change.short} cannot be brought back where ${left.size === 1 ? 'it was' : 'they were'} and ${left.size === 1 ? 'was' : 'were'} left as ${left.size === 1 ? 'it is' : 'they are'}`);
 }
 
 /**
@@ -355,22 +446,26 @@ async function inverseOf(change: ChangeSummary, state: JournalState, ctx: Contex
   if (!opposite) return undefined;
   const verb =
     entity === 'members'
-      ? (await import('../members/shared/transitions.js')).memberTransition(opposite as never)
-      : (await import('../orders/shared/transitions.js')).orderTransition(opposite as never);
+      ? (await import('../members/shared/transitions.js')).memberTransition(opposite.verb as never)
+      : (await import('../orders/shared/transitions.js')).orderTransition(opposite.verb as never);
   const spec = verb.spec;
   const { transitionRun } = await import('../shared/transition.js');
-  const outcome = resultOutcome(state);
-  const ids = done(state, [outcome]).map((d) => d.result.id);
-  const fromPending = entity === 'members' && action === 'block' ? done(state, [outcome]).filter((d) => (d.planned?.before as { status?: string } | undefined)?.status === 'PENDING').length : 0;
+  const changed = done(state, [resultOutcome(state)]);
+  // Items the opposite verb would not bring back where they were are left as they are, with the reason.
+  const left = new Map(changed.map((d) => [d.result.id, opposite.left?.(d.planned?.before as { status?: string } | undefined)] as const).filter((e): e is readonly [string, string] => e[1] !== undefined));
+  const ids = changed.map((d) => d.result.id).filter((id) => !left.has(id));
   // The opposite verb as declared (the same port and operation as `members approve --ids ...`).
   const run = transitionRun(spec as never, api, { ids, options: {} });
+  const none = left.size ? `${[...left.values()][0]}${left.size > 1 ? ` (all ${left.size} of them)` : ''}` : undefined;
   return {
     view: spec.view as EntityView<unknown>,
     port: run.port,
     action: run.action,
     ids,
     destructive: spec.destructive,
-    note: fromPending ? `${fromPending} of them were PENDING before the block: they come back APPROVED, not PENDING` : undefined,
+    note: opposite.note,
+    none,
+    left,
   };
 }
 

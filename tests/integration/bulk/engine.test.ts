@@ -10,7 +10,7 @@ import { ApiClient } from '../../../src/api/client.js';
 import { serviceOps } from '../../../src/api/services.js';
 import { eachSender, filterJobSender, nextRevision, transitionAction, updateAction } from '../../../src/bulk/actions.js';
 import { parseSets, type ChangeSet } from '../../../src/bulk/changes.js';
-import { readJournal } from '../../../src/bulk/journal.js';
+import { readJournal } from '../../../src/bulk/journal-read.js';
 import { fetchByIds } from '../../../src/bulk/port.js';
 import { readRunJournal, runBulk, type BulkRunHooks, type BulkRunRequest } from '../../../src/bulk/run.js';
 import { servicesPort, updateServices } from '../../../src/commands/services/shared/bulk.js';

@@ -85,7 +85,7 @@ const CASES: Array<[string, string[], number, RegExp]> = [
   ['api --input /dev/zero', ['api', 'POST', '/_api/bookings/v2/services/query', '--input', '/dev/zero'], 2, /--input \/dev\/zero is larger than 64 MiB/],
   ['--ids-file /dev/zero', ['services', 'update', '--ids-file', '/dev/zero', '--set', 'hidden=true', '--yes'], 2, /--ids-file \/dev\/zero is larger than 64 MiB/],
   ['members update --file /dev/zero', ['members', 'update', NOPE, '--file', '/dev/zero'], 2, /--file \/dev\/zero is larger than 64 MiB/],
-  ['services update --resume /dev/zero', ['services', 'update', '--resume', '/dev/zero', '--yes'], 2, /\/dev\/zero is not a journal file/],
+  ['services update --resume /dev/zero', ['services', 'update', '--resume', '/dev/zero', '--yes'], 2, /journal \/dev\/zero cannot be used: not a regular file/],
 ];
 
 describe('bad input over every verb: exit code, one line, no stack, nothing changed', () => {

@@ -90,7 +90,7 @@ describe('history and undo', () => {
     expect(json(await cli(['history', '--json', 'short']))[0].short).not.toBe(bulk.short);
     const undo = await cli(['undo', bulk.short, '--yes']);
     expect(undo.code, undo.stderr).toBe(3);
-    expect(undo.stderr).toMatch(/1 of 3 services were changed since/);
+    expect(undo.stderr).toMatch(/1 of 3 services were changed or deleted since/);
     const now = await classPrices();
     expect(now[ids[0]!]).toBe('77');
     expect(now[ids[1]!]).toBe(before[ids[1]!]);

@@ -22,7 +22,8 @@ describe('staff events', () => {
     const made = await emu.request('POST', '/__emulator/sites', { name: 'Staff Events' });
     expect(made.status, JSON.stringify(made.body)).toBe(200);
     const site = made.body.site.id;
-    const events = (await emu.request('GET', `/__emulator/events?after=${before}&limit=100`)).body.events as Event[];
+    // The new site's events: the feed answers the site asked about (site=), not the one the key is sent for.
+    const events = (await emu.request('GET', `/__emulator/events?after=${before}&limit=100&site=${site}`)).body.events as Event[];
     const staffEvents = events.filter((e) => e.type.startsWith('staff.'));
     const res = await fetch(`${emu.url}/bookings/v1/staff-members/query`, {
       method: 'POST',

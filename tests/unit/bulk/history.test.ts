@@ -6,7 +6,7 @@ import { mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { listChanges, pruneHistory } from '../../../src/bulk/history.js';
+import { pruneHistory, readHistory } from '../../../src/bulk/history.js';
 
 let dir: string | undefined;
 afterEach(() => {
@@ -36,7 +36,7 @@ describe('pruneHistory', () => {
     journal('r4', 'run-4', 20);
     expect(pruneHistory(dir, NOW, { maxChanges: 3 })).toBe(1);
     expect(readdirSync(dir).sort()).toEqual(['r2a.ndjson', 'r2b.ndjson', 'r3.ndjson', 'r4.ndjson']);
-    expect(listChanges(dir).map((c) => c.id)).toEqual(['change-2', 'run-3', 'run-4']);
+    expect(readHistory(dir, new Date()).changes.map((c) => c.id)).toEqual(['change-2', 'run-3', 'run-4']);
     // One bound lower: both journals of the change of two sites go together, none is left behind.
     expect(pruneHistory(dir, NOW, { maxChanges: 2 })).toBe(2);
     expect(readdirSync(dir).sort()).toEqual(['r3.ndjson', 'r4.ndjson']);
@@ -51,6 +51,17 @@ describe('pruneHistory', () => {
     expect(readdirSync(dir).sort()).toEqual(['new.ndjson', 'notes.txt']);
     // Within both bounds nothing is opened or removed.
     expect(pruneHistory(dir, NOW)).toBe(0);
+  });
+
+  it("judges a change old by its header's date too: a file time from another clock does not delete a new change", () => {
+    dir = mkdtempSync(join(tmpdir(), 'sitectl-history-'));
+    journal('fresh', 'run-fresh', 5);
+    // A file time half a year back (a copied folder, another machine's disk, a clock moved under faketime).
+    const long = new Date(NOW.getTime() - 200 * 86_400_000);
+    utimesSync(join(dir, 'fresh.ndjson'), long, long);
+    journal('stale', 'run-stale', 100 * 24 * 60);
+    expect(pruneHistory(dir, NOW)).toBe(1);
+    expect(readdirSync(dir)).toEqual(['fresh.ndjson']);
   });
 
   it('reads a header longer than one read block (a run over many ids) to find its change', () => {

@@ -29,7 +29,8 @@ vi.mock('node:fs', async (importOriginal) => {
   return { ...fs, default: { ...fs, write }, write };
 });
 
-const { JournalWriteError, JournalWriter, readJournal } = await import('../../../src/bulk/journal.js');
+const { JournalWriteError, JournalWriter } = await import('../../../src/bulk/journal.js');
+const { readJournal } = await import('../../../src/bulk/journal-read.js');
 const { executeChunks } = await import('../../../src/bulk/execute.js');
 
 let dir: string;

@@ -2,7 +2,8 @@ import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { defaultJournalDir, JournalWriter, newRunId, readJournal, type HeaderLine } from '../../../src/bulk/journal.js';
+import { defaultJournalDir, JournalWriter, newRunId, type HeaderLine } from '../../../src/bulk/journal.js';
+import { readJournal } from '../../../src/bulk/journal-read.js';
 import { UserError } from '../../../src/core/errors.js';
 
 let dir: string;
@@ -65,9 +66,10 @@ describe('journal', () => {
   it('rejects a corrupt line that is not the last, a missing header and a missing file', () => {
     const path = join(dir, 'bad.ndjson');
     writeFileSync(path, `${JSON.stringify(header)}\n{oops\n{"kind":"end","at":"x"}\n`);
-    expect(() => readJournal(path)).toThrow(/corrupt at line 2/);
+    expect(() => readJournal(path)).toThrow(/line 2 is not JSON/);
     writeFileSync(path, '{"kind":"planned","id":"a"}\n');
     expect(() => readJournal(path)).toThrow(UserError);
+    expect(() => readJournal(path)).toThrow(/line 1 is not a journal header/);
     expect(() => readJournal(join(dir, 'nope.ndjson'))).toThrow(/cannot read journal/);
   });
 
