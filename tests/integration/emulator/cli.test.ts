@@ -3,10 +3,10 @@
  * start the local emulator on first use.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureEmulator, readAdminKey, readRunning, stopEmulator } from '../../../src/local/daemon.js';
 import { binPath, createCliSandbox, runCli, type CliSandbox } from '../../helpers/index.js';
 
@@ -112,15 +112,7 @@ describe('sitectl emulator', () => {
 
   it('ensureEmulator starts one in the background once, then reuses it', async () => {
     const dir = join(sandbox.root, 'ensure');
-    // The start lock is stale 15 s after its file's mtime by this process's clock (src/local/daemon.ts). Under
-    // faketime (the time spread) that clock moves and the file system's does not (Node's stat is not faked), so
-    // the second caller would take a live lock for a stale one: measure this process on the file system's clock.
-    const probe = join(sandbox.root, 'clock-probe');
-    writeFileSync(probe, '');
-    const skew = Date.now() - statSync(probe).mtimeMs;
-    const real = Date.now;
-    const clock = vi.spyOn(Date, 'now').mockImplementation(() => real() - skew);
-    const [a, b] = await Promise.all([ensureEmulator(dir), ensureEmulator(dir)]).finally(() => clock.mockRestore());
+    const [a, b] = await Promise.all([ensureEmulator(dir), ensureEmulator(dir)]);
     expect([a.started, b.started].sort()).toEqual([false, true]);
     expect(a.url).toBe(b.url);
     const c = await ensureEmulator(dir);
