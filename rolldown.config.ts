@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { constants as http2Constants } from 'node:http2';
 import { defineConfig, type CodeSplittingGroup, type Plugin } from 'rolldown';
+import { browsableNouns } from './src/commands/nouns.ts';
 
 /**
  * undici's client-h2.js requires `node:http2` at module top level, although a client only uses it for HTTP/2
@@ -40,8 +41,11 @@ const lazyUndiciHttp2: Plugin = {
   },
 };
 
-/** The platform nouns whose `list` verb is the model of a short command; the first to claim a module keeps it. */
-const LIST_NOUNS = ['services', 'bookings', 'members', 'plans', 'orders', 'staff'] as const;
+/**
+ * The platform nouns whose `list` verb is the model of a short command: every noun with a list, from the one list
+ * of nouns (src/commands/nouns.ts); the first to claim a module keeps it.
+ */
+const LIST_NOUNS = browsableNouns().map((n) => n.name);
 
 /**
  * The chunks of the short commands' path (issue 16 section 3). Each file the ESM loader resolves, reads and

@@ -3,57 +3,19 @@
  * a fresh program (tj/commander.js#1565): `exitOverride()` turns exits into thrown CommanderErrors that main.ts
  * maps to exit codes, and `configureOutput()` sends help and errors through ctx.io.
  *
- * Nouns are registered lazily (Shopify/cli#7010): every noun is listed with its name and description, but only
- * the module of the noun being run is imported (one chunk per noun in the bundle, its verbs static inside it),
- * so `--help` and `profile ...` do not load the services verbs, the bulk engine and the schemas. Adding a noun is
- * one line in NOUNS.
+ * Nouns are registered lazily (Shopify/cli#7010): every noun is listed with its name, aliases and description from
+ * its header in commands/nouns.ts, but only the module of the noun being run is imported (one chunk per noun in the
+ * bundle, its verbs static inside it), so `--help` and `profile ...` do not load the services verbs, the bulk
+ * engine and the schemas.
  */
 import { Command, type Option } from 'commander';
 import type { Shell } from './commands/completion/scripts.js';
-import type { Invocation } from './commands/manifest.js';
+import { NOUNS, nounNamed } from './commands/nouns.js';
 import type { Context } from './context.js';
 import { UserError } from './core/errors.js';
 import { parseDecimal } from './core/numbers.js';
 import { checkCommandInput } from './core/ids.js';
 import { VERSION } from './core/version.js';
-
-/**
- * What every `src/commands/<noun>/index.ts` exports (contracts.md "Commands"). A noun with verbs registers them
- * through its manifest (commands/manifest.ts), loading only the verb `inv` names.
- */
-export interface NounModule {
-  register(program: Command, ctx: Context, inv: Invocation): void | Promise<void>;
-}
-
-interface Noun {
-  name: string;
-  description: string;
-  load: () => Promise<NounModule>;
-}
-
-const NOUNS: readonly Noun[] = [
-  { name: 'services', description: 'List, inspect, create and bulk-update services', load: () => import('./commands/services/index.js') },
-  { name: 'availability', description: 'Open slots of services, course places, back-to-back slots', load: () => import('./commands/availability/index.js') },
-  { name: 'bookings', description: 'List, create and confirm, decline, cancel or move bookings', load: () => import('./commands/bookings/index.js') },
-  { name: 'msb', description: 'Multi-service bookings: several services booked together', load: () => import('./commands/msb/index.js') },
-  { name: 'staff', description: 'List, create, change and delete staff members; their working hours and users', load: () => import('./commands/staff/index.js') },
-  { name: 'members', description: 'List, approve, block, mute, update, delete and export site members', load: () => import('./commands/members/index.js') },
-  { name: 'plans', description: 'List, create and change pricing plans (primary, visibility, archive)', load: () => import('./commands/plans/index.js') },
-  { name: 'orders', description: 'Pricing plan orders: list, pause, resume, cancel, mark paid, postpone', load: () => import('./commands/orders/index.js') },
-  { name: 'checkout', description: 'Price, preview and buy pricing plans for members', load: () => import('./commands/checkout/index.js') },
-  { name: 'browse', description: 'Browse services, bookings, members, orders or plans in a live table', load: () => import('./commands/browse/index.js') },
-  { name: 'dashboard', description: "Live operator dashboard: today's bookings, approvals, orders needing attention, events", load: () => import('./commands/dashboard/index.js') },
-  { name: 'events', description: "The emulator's domain events: follow them, filter by type, forward to a webhook", load: () => import('./commands/events/index.js') },
-  { name: 'history', description: 'The changes made with sitectl: what, where, how many, and whether undone', load: () => import('./commands/history/index.js') },
-  { name: 'undo', description: 'Undo a change made with sitectl: preview, confirm, apply the inverse', load: () => import('./commands/undo/index.js') },
-  { name: 'sites', description: 'The sites of the account the API key reaches', load: () => import('./commands/sites/index.js') },
-  { name: 'api', description: 'Make an authenticated request to any platform endpoint', load: () => import('./commands/api/index.js') },
-  { name: 'profile', description: 'Manage profiles: which site and credentials to use', load: () => import('./commands/profile/index.js') },
-  { name: 'login', description: 'Sign in: in a browser, with a device code, with e-mail and password, or as an app', load: () => import('./commands/login/index.js') },
-  { name: 'logout', description: "Sign out: revoke and remove the profile's tokens", load: () => import('./commands/logout/index.js') },
-  { name: 'auth', description: 'Sign-in status, access tokens, registration, password recovery, e-mail verification', load: () => import('./commands/auth/index.js') },
-  { name: 'emulator', description: 'Run the local emulator of the platform', load: () => import('./commands/emulator/index.js') },
-];
 
 /** The names of every noun, for hints. */
 export function nounNames(): string[] {
@@ -124,15 +86,12 @@ export async function createProgram(ctx: Context, argv: readonly string[] = [], 
     checkCommandInput(action);
   });
 
-  const [wanted, verb] = commandPath(argv);
+  const [word, verb] = commandPath(argv);
+  const wanted = nounNamed(word);
   for (const noun of NOUNS) {
-    if (noun.name === wanted || opts.allNouns) {
-      await (await noun.load()).register(program, ctx, { verb, all: opts.allNouns });
-      const cmd = program.commands.find((c) => c.name() === noun.name);
-      if (cmd && !cmd.description()) cmd.description(noun.description);
-    } else {
-      program.command(noun.name).description(noun.description);
-    }
+    // Every noun is listed by its header (commands/nouns.ts); only the one invoked (by its name or an alias) is loaded.
+    const cmd = program.command(noun.name).aliases([...noun.aliases]).description(noun.description);
+    if (noun === wanted || opts.allNouns) await (await noun.load()).register(cmd, ctx, { verb, all: opts.allNouns });
   }
   addCompletion(program, ctx);
   applyToTree(program, ctx);
@@ -259,6 +218,12 @@ const HELP = {
 export async function parse(program: Command, argv: readonly string[]): Promise<void> {
   if (argv.length === 0) {
     program.outputHelp();
+    return;
+  }
+  // `help NOUN VERB`: Commander's help command takes one word; the verb's own help is `NOUN VERB --help`.
+  const words = argv.filter((a) => !a.startsWith('-'));
+  if (argv[0] === 'help' && words.length >= 3) {
+    await program.parseAsync([...argv.slice(1), '--help'], { from: 'user' });
     return;
   }
   await program.parseAsync([...argv], { from: 'user' });

@@ -3,6 +3,6 @@ import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import * as request from './request.js';
 
-export function register(program: Command, ctx: Context): void {
-  request.register(program, ctx);
+export function register(cmd: Command, ctx: Context): void {
+  request.register(cmd, ctx);
 }

@@ -34,10 +34,8 @@ export interface ApiOptions {
   ndjson: boolean;
 }
 
-export function register(program: Command, ctx: Context): void {
-  program
-    .command('api')
-    .description('Make an authenticated request to any platform endpoint and print the JSON reply')
+export function register(cmd: Command, ctx: Context): void {
+  cmd
     .argument('<method>', 'GET, POST, PATCH, PUT or DELETE; or graphql')
     .argument('[path]', 'endpoint path, e.g. /_api/bookings/v2/services/query (not for graphql)')
     .option('--input <file>', "JSON body from a file, or '-' for stdin")

@@ -16,9 +16,9 @@ const VERBS: readonly VerbEntry[] = [
   { names: ['verify'], load: () => import('./verify.js') },
 ];
 
-export async function register(program: Command, ctx: Context, inv: Invocation): Promise<void> {
+export async function register(cmd: Command, ctx: Context, inv: Invocation): Promise<void> {
   const auth = nounExamples(
-    program.command('auth').description('Sign-in state, access tokens, registration, password recovery, e-mail verification'),
+    cmd,
     [
       'sitectl auth status',
       'sitectl auth status --json role,member',

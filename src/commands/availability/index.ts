@@ -14,9 +14,9 @@ const VERBS: readonly VerbEntry[] = [
   { names: ['multislot'], load: () => import('./multislot.js') },
 ];
 
-export async function register(program: Command, ctx: Context, inv: Invocation): Promise<void> {
+export async function register(cmd: Command, ctx: Context, inv: Invocation): Promise<void> {
   const availability = nounExamples(
-    program.command('availability').alias('avail').description('Open slots of services, course places, back-to-back slots'),
+    cmd,
     [
       'sitectl availability \'Swedish Massage\' --days 3 --bookable',
       'sitectl availability \'Vinyasa Flow Yoga\' --days 7 --json',

@@ -24,9 +24,9 @@ const VERBS: readonly VerbEntry[] = [
   { names: ['actions'], load: () => import('./actions.js') },
 ];
 
-export async function register(program: Command, ctx: Context, inv: Invocation): Promise<void> {
+export async function register(cmd: Command, ctx: Context, inv: Invocation): Promise<void> {
   const bookings = nounExamples(
-    program.command('bookings').alias('booking').description('List, create and confirm, decline, cancel or move bookings'),
+    cmd,
     [
       'sitectl bookings list --status CREATED --sort startDate',
       'sitectl bookings count --where status=CONFIRMED',

@@ -6,19 +6,10 @@
 import { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { UserError } from '../../core/errors.js';
-import type { Invocation } from '../manifest.js';
+import { browsableNouns, nounNamed } from '../nouns.js';
 
-/** The nouns that can be browsed and their command modules. */
-const BROWSABLE: Record<string, () => Promise<{ register(program: Command, ctx: Context, inv: Invocation): Promise<void> }>> = {
-  services: () => import('../services/index.js'),
-  bookings: () => import('../bookings/index.js'),
-  members: () => import('../members/index.js'),
-  orders: () => import('../orders/index.js'),
-  plans: () => import('../plans/index.js'),
-};
-
-/** The nouns `browse` takes. */
-export const BROWSABLE_NOUNS = Object.keys(BROWSABLE);
+/** The nouns `browse` takes: every noun with a list (commands/nouns.ts). */
+export const BROWSABLE_NOUNS = browsableNouns().map((n) => n.name);
 
 function quiet(cmd: Command, ctx: Context): void {
   cmd.exitOverride();
@@ -31,20 +22,17 @@ function quiet(cmd: Command, ctx: Context): void {
  * @throws UserError (exit 2) for a noun that cannot be browsed; whatever the list throws
  */
 export async function run(noun: string, args: readonly string[], ctx: Context): Promise<void> {
-  const name = noun.toLowerCase().replace(/^(service|booking|member|order|plan)$/, '$1s');
-  const load = BROWSABLE[name];
-  if (!load) throw new UserError(`cannot browse '${noun}'`, `browse one of ${BROWSABLE_NOUNS.join(', ')}`);
+  const header = nounNamed(noun);
+  if (!header?.browse) throw new UserError(`cannot browse '${noun}'`, `browse one of ${BROWSABLE_NOUNS.join(', ')}`);
   const root = new Command('sitectl');
-  await (await load()).register(root, ctx, { verb: 'list' });
+  await (await header.load()).register(root.command(header.name), ctx, { verb: 'list' });
   quiet(root, ctx);
-  await root.parseAsync([name, 'list', '--interactive', ...args], { from: 'user' });
+  await root.parseAsync([header.name, 'list', '--interactive', ...args], { from: 'user' });
 }
 
-export function register(program: Command, ctx: Context): void {
-  program
-    .command('browse')
-    .description('Browse services, bookings, members, orders or plans in a live table')
-    .argument('<noun>', BROWSABLE_NOUNS.join(', '))
+export function register(cmd: Command, ctx: Context): void {
+  cmd
+    .argument('<noun>', `${BROWSABLE_NOUNS.join(', ')} (or an alias: member, plan...)`)
     .argument('[flags...]', "the noun's list flags (--status, --where, --sort, ...)")
     .allowUnknownOption()
     .addHelpText(

@@ -16,9 +16,9 @@ const VERBS: readonly VerbEntry[] = [
   { names: ['offline'], load: () => import('./offline.js') },
 ];
 
-export async function register(program: Command, ctx: Context, inv: Invocation): Promise<void> {
+export async function register(cmd: Command, ctx: Context, inv: Invocation): Promise<void> {
   const checkout = nounExamples(
-    program.command('checkout').description('Price, preview and buy pricing plans for members'),
+    cmd,
     [
       'sitectl checkout price \'Gold Monthly\' --coupon GOLDSTART',
       'sitectl checkout preview \'Gold Monthly\' --member ada.abbott@example.com --coupon GOLDSTART',

@@ -305,10 +305,8 @@ export async function run(opts: DashboardOptions, ctx: Context): Promise<void> {
   });
 }
 
-export function register(program: Command, ctx: Context): void {
-  program
-    .command('dashboard')
-    .description('Live operator dashboard: the coming days\' bookings by staff (from today), bookings and members awaiting you, orders needing attention, events')
+export function register(cmd: Command, ctx: Context): void {
+  cmd
     .option('--interval <seconds>', 'read every pane again this often (default 10; the emulator also pushes its events)')
     .option('--days <n>', 'days of bookings in the first pane, today included (default 7; 1 for today only)')
     .option('--tz <zone>', "show times in this IANA zone (default: the site's)")

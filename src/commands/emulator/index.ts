@@ -18,11 +18,9 @@ const VERBS: readonly VerbEntry[] = [
   { names: ['pay'], load: () => import('./pay.js') },
 ];
 
-export async function register(program: Command, ctx: Context, inv: Invocation): Promise<void> {
+export async function register(cmd: Command, ctx: Context, inv: Invocation): Promise<void> {
   const emulator = nounExamples(
-    program
-    .command('emulator')
-    .description('Run the local emulator of the platform')
+    cmd
     .addHelpText('after', '\nData lives in --data-dir (default $SITECTL_DATA_DIR/emulator, else ~/.local/share/sitectl/emulator).'),
     [
       'sitectl emulator status',

@@ -112,10 +112,8 @@ export async function run(opts: EventsOptions, ctx: Context): Promise<void> {
   await printRecords(ctx.io, format, feed(), COLUMNS, { now: ctx.now(), stream: true, empty: 'No events match.' });
 }
 
-export function register(program: Command, ctx: Context): void {
-  const cmd = program
-    .command('events')
-    .description("The emulator's domain events of the site: list, follow, filter by type, forward to a webhook")
+export function register(noun: Command, ctx: Context): void {
+  const cmd = noun
     .option('-f, --follow', 'keep running and show events as they happen (from now on, unless --since)')
     .option('--type <pattern>', "only these types, e.g. 'booking.*' or 'member.approved,order.*' (repeatable)", (v: string, prev: string[] = []) => [...prev, v])
     .option('--since <seq>', 'events after this event number (default: all; with --follow, from now)')

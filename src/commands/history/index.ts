@@ -13,14 +13,15 @@ import { parseCount } from '../../core/numbers.js';
 import { addFormatFlags, type Column, fieldsChecker, type FormatFlags, printRecords, resolveFormat } from '../../core/output.js';
 import { warnDamaged } from '../shared/bulk.js';
 import { choiceOf } from '../shared/choices.js';
+import { journaledEntities } from '../nouns.js';
 
 interface HistoryOptions extends FormatFlags {
   noun?: string;
   limit?: string;
 }
 
-/** The nouns whose changes are journaled. */
-const NOUNS = ['services', 'bookings', 'members', 'orders', 'plans', 'staff members', 'booking policies'];
+/** The entities whose changes are journaled, as the nouns declare them (commands/nouns.ts). */
+const NOUNS = journaledEntities();
 
 /**
  * A change as listed: `when` a Date, so a terminal shows it by the time rule (`Wed 17:38`) and piped output as ISO.
@@ -52,11 +53,9 @@ function siteNames(c: Row): string {
   return [...new Set(names)].join(', ') || (c.siteId ?? '');
 }
 
-export function register(program: Command, ctx: Context): void {
+export function register(cmd: Command, ctx: Context): void {
   addFormatFlags(
-    program
-      .command('history')
-      .description('The changes made with sitectl, newest first: what, where, how many, and whether undone')
+    cmd
       .option('--noun <noun>', `only the changes of this noun (${NOUNS.join(', ')})`)
       .option('--limit <n>', 'at most this many (default 20)'),
   )

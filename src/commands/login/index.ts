@@ -69,10 +69,8 @@ export interface LoginOptions {
   clientSecretStdin?: boolean;
 }
 
-export function register(program: Command, ctx: Context): void {
-  program
-    .command('login')
-    .description('Sign in: in a browser (PKCE), with a device code, with e-mail and password, or as an app (CI)')
+export function register(cmd: Command, ctx: Context): void {
+  cmd
     .option('--no-browser', 'print the sign-in URL instead of opening it, and accept the address the browser ended on, pasted')
     .option('--port <port>', 'port of the local callback server (default: a free one); must match a registered redirect URI')
     .option('--wait <seconds>', `how long to wait for the sign-in (default ${DEFAULT_WAIT_SEC})`)

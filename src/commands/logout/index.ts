@@ -18,10 +18,8 @@ import { readSession, sessionKeysOf, writeSession, type ProfileSession } from '.
 import { oneLine } from '../../core/text.js';
 import { sessionTarget } from '../auth/shared/target.js';
 
-export function register(program: Command, ctx: Context): void {
-  program
-    .command('logout')
-    .description("Sign out: revoke the member's tokens and remove every token of the profile (of one site with --site)")
+export function register(cmd: Command, ctx: Context): void {
+  cmd
     .addHelpText('after', '\nExamples:\n  sitectl logout\n  sitectl --profile prod logout\n  sitectl logout --site Uptown      # only the sign-in on that site')
     .action(async () => {
       await run(ctx);

@@ -28,9 +28,9 @@ const VERBS: readonly VerbEntry[] = [
   { names: ['export'], load: () => import('./export.js') },
 ];
 
-export async function register(program: Command, ctx: Context, inv: Invocation): Promise<void> {
+export async function register(cmd: Command, ctx: Context, inv: Invocation): Promise<void> {
   const members = nounExamples(
-    program.command('members').alias('member').description('List, approve, block, mute, update, delete and export site members'),
+    cmd,
     [
       'sitectl members list --status PENDING',
       'sitectl members approve --where status=PENDING --dry-run',

@@ -20,9 +20,9 @@ const VERBS: readonly VerbEntry[] = [
   { names: ['actions'], load: async () => (await import('./group-actions.js')).actions },
 ];
 
-export async function register(program: Command, ctx: Context, inv: Invocation): Promise<void> {
+export async function register(cmd: Command, ctx: Context, inv: Invocation): Promise<void> {
   const msb = nounExamples(
-    program.command('msb').description('Multi-service bookings: several services booked together'),
+    cmd,
     [
       'sitectl availability multislot --service "Women\'s Haircut" --service \'Blow-Dry & Style\' --days 3 --bookable',
       'sitectl msb create --help   # then book a chain it lists: --booking "Women\'s Haircut@START" --booking \'Blow-Dry & Style\'',

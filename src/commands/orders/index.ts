@@ -20,9 +20,9 @@ const VERBS: readonly VerbEntry[] = [
   { names: ['postpone'], load: () => import('./postpone.js') },
 ];
 
-export async function register(program: Command, ctx: Context, inv: Invocation): Promise<void> {
+export async function register(cmd: Command, ctx: Context, inv: Invocation): Promise<void> {
   const orders = nounExamples(
-    program.command('orders').alias('order').description('List pricing plan orders and pause, resume, cancel, mark paid or postpone them'),
+    cmd,
     [
       'sitectl orders list --status ACTIVE,PAUSED',
       'sitectl orders pause --status ACTIVE --dry-run',

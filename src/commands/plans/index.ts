@@ -21,9 +21,9 @@ const VERBS: readonly VerbEntry[] = [
   { names: ['stats'], load: () => import('./stats.js') },
 ];
 
-export async function register(program: Command, ctx: Context, inv: Invocation): Promise<void> {
+export async function register(cmd: Command, ctx: Context, inv: Invocation): Promise<void> {
   const plans = nounExamples(
-    program.command('plans').alias('plan').description('List, create and change pricing plans'),
+    cmd,
     [
       'sitectl plans list --state all',
       'sitectl plans stats',

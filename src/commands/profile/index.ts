@@ -15,11 +15,9 @@ const VERBS: readonly VerbEntry[] = [
   { names: ['remove', 'rm'], load: () => import('./remove.js') },
 ];
 
-export async function register(program: Command, ctx: Context, inv: Invocation): Promise<void> {
+export async function register(cmd: Command, ctx: Context, inv: Invocation): Promise<void> {
   const profile = nounExamples(
-    program
-    .command('profile')
-    .description('Manage profiles: which site and credentials to use'),
+    cmd,
     [
       'sitectl profile list',
       'sitectl profile show --json',

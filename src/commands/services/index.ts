@@ -26,9 +26,9 @@ const VERBS: readonly VerbEntry[] = [
   { names: ['booking-policies', 'booking-forms', 'categories', 'business-locations'], load: () => import('./lists.js') },
 ];
 
-export async function register(program: Command, ctx: Context, inv: Invocation): Promise<void> {
+export async function register(cmd: Command, ctx: Context, inv: Invocation): Promise<void> {
   const services = nounExamples(
-    program.command('services').alias('service').description('List, inspect, create and bulk-update services'),
+    cmd,
     [
       'sitectl services list --where type=CLASS --sort name',
       'sitectl services search yoga --agg VALUE:type',

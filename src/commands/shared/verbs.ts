@@ -153,6 +153,8 @@ function addSelectionFlags(cmd: Command, spec: ReadSpec<unknown>): Command {
 export function listVerb<E>(spec: ListSpec<E>): Verb<ListOptions> {
   const defaultLimit = spec.defaultLimit ?? 50;
   const view = spec.view as EntityView<unknown>;
+  // The word the noun is typed as (`staff`, not its entities' `staff members`), once registered: for the hints.
+  let noun = view.noun.many;
   const run = async (opts: ListOptions, ctx: Context): Promise<void> => {
     const columns = spec.columns?.(opts) ?? spec.view.columns;
     const format = formatOf(ctx, view, opts, columns);
@@ -164,7 +166,7 @@ export function listVerb<E>(spec: ListSpec<E>): Verb<ListOptions> {
     if (opts.interactive) {
       if (format.kind !== 'table') throw new UserError('--interactive draws a table: drop --json, --ndjson and --csv');
       const { browse } = await import('./browse.js');
-      return browse(ctx, { view, op, columns: columns as Column<unknown>[], filter, sort, params: extra, command: `${view.noun.many} list`, zone: typeof opts.tz === 'string' ? opts.tz : undefined, keys: spec.keys });
+      return browse(ctx, { view, op, columns: columns as Column<unknown>[], filter, sort, params: extra, command: `${noun} list`, zone: typeof opts.tz === 'string' ? opts.tz : undefined, keys: spec.keys });
     }
 
     const api = await ctx.api();
@@ -197,6 +199,7 @@ export function listVerb<E>(spec: ListSpec<E>): Verb<ListOptions> {
   return {
     run,
     register(parent, ctx) {
+      noun = parent.name();
       const cmd = parent
         .command('list')
         .alias('ls')

@@ -16,10 +16,8 @@ interface Row {
 
 const COLUMNS: Column<Row>[] = [{ key: 'id', noTruncate: true }, { key: 'name' }, { key: 'current' }];
 
-export function register(program: Command, ctx: Context): void {
-  const sites = program
-    .command('sites')
-    .description('The sites of the account the API key reaches')
+export function register(cmd: Command, ctx: Context): void {
+  const sites = cmd
     .addHelpText('after', '\nExamples:\n  sitectl sites list\n  sitectl sites list --json id,name\n  sitectl services list --site Uptown');
   addFormatFlags(sites.command('list', { isDefault: true }).description('List the sites (the one in use marked current)')).action(async (o: FormatFlags) => {
     await run(o, ctx);

@@ -20,8 +20,8 @@ const VERBS: readonly VerbEntry[] = [
   { names: ['hours'], load: () => import('./hours.js') },
 ];
 
-export async function register(program: Command, ctx: Context, inv: Invocation): Promise<void> {
-  const staff = nounExamples(program.command('staff').description('List, create, change and delete staff members; their working hours'), [
+export async function register(cmd: Command, ctx: Context, inv: Invocation): Promise<void> {
+  const staff = nounExamples(cmd, [
     'sitectl staff list',
     "sitectl staff create --name 'Ana Lima' --email ana@example.com",
     "sitectl staff hours set 'Ana Lima' --day mon --day wed --from 09:00 --to 17:00",

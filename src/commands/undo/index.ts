@@ -101,10 +101,8 @@ function cannot(entity: string, action: string): string {
   return `${entity} ${action} cannot be undone`;
 }
 
-export function register(program: Command, ctx: Context): void {
-  const cmd = program
-    .command('undo')
-    .description('Undo a change made with sitectl (see sitectl history): preview, confirm, apply the inverse')
+export function register(noun: Command, ctx: Context): void {
+  const cmd = noun
     .argument('[change]', 'the change id from sitectl history (a unique prefix is enough)')
     .option('--last', 'the newest change that is not undone yet')
     .addHelpText(
