@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { constants as http2Constants } from 'node:http2';
 import { defineConfig, type CodeSplittingGroup, type Plugin } from 'rolldown';
-import { browsableNouns } from './src/commands/nouns.ts';
+import { browsableNouns } from './src/commands/noun-list.ts';
 
 /**
  * undici's client-h2.js requires `node:http2` at module top level, although a client only uses it for HTTP/2
@@ -43,7 +43,7 @@ const lazyUndiciHttp2: Plugin = {
 
 /**
  * The platform nouns whose `list` verb is the model of a short command: every noun with a list, from the one list
- * of nouns (src/commands/nouns.ts); the first to claim a module keeps it.
+ * of nouns (src/commands/noun-list.ts); the first to claim a module keeps it.
  */
 const LIST_NOUNS = browsableNouns().map((n) => n.name);
 

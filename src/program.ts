@@ -10,7 +10,8 @@
  */
 import { Command, type Option } from 'commander';
 import type { Shell } from './commands/completion/scripts.js';
-import { NOUNS, nounNamed } from './commands/nouns.js';
+import { nounNamed } from './commands/noun-list.js';
+import { NOUNS } from './commands/nouns.js';
 import type { Context } from './context.js';
 import { UserError } from './core/errors.js';
 import { parseDecimal } from './core/numbers.js';
@@ -87,11 +88,11 @@ export async function createProgram(ctx: Context, argv: readonly string[] = [], 
   });
 
   const [word, verb] = commandPath(argv);
-  const wanted = nounNamed(word);
+  const wanted = nounNamed(NOUNS, word);
   for (const noun of NOUNS) {
     // Every noun is listed by its header (commands/nouns.ts); only the one invoked (by its name or an alias) is loaded.
     const cmd = program.command(noun.name).aliases([...noun.aliases]).description(noun.description);
-    if (noun === wanted || opts.allNouns) await (await noun.load()).register(cmd, ctx, { verb, all: opts.allNouns });
+    if (noun === wanted || opts.allNouns) await (await noun.load()).register(cmd, ctx, { verb, all: opts.allNouns, nouns: NOUNS });
   }
   addCompletion(program, ctx);
   applyToTree(program, ctx);

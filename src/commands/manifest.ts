@@ -23,11 +23,8 @@ export interface VerbEntry {
   load: () => Promise<VerbModule>;
 }
 
-/** Which verb the command line runs: `verb` is the word after the noun; `all` loads every verb. */
-export interface Invocation {
-  verb?: string;
-  all?: boolean;
-}
+export type { Invocation } from './noun-list.js';
+import type { Invocation } from './noun-list.js';
 
 /**
  * Registers a noun's verbs under `parent`: only the invoked one when the manifest knows it, else all of them.

@@ -6,7 +6,7 @@
 import { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { UserError } from '../../core/errors.js';
-import { browsableNouns, nounNamed } from '../nouns.js';
+import { browsableNouns, type Invocation, type LoadableNoun, nounNamed } from '../noun-list.js';
 
 /** The nouns `browse` takes: every noun with a list (commands/nouns.ts). */
 export const BROWSABLE_NOUNS = browsableNouns().map((n) => n.name);
@@ -21,8 +21,8 @@ function quiet(cmd: Command, ctx: Context): void {
  * Runs `NOUN list --interactive ARGS`.
  * @throws UserError (exit 2) for a noun that cannot be browsed; whatever the list throws
  */
-export async function run(noun: string, args: readonly string[], ctx: Context): Promise<void> {
-  const header = nounNamed(noun);
+export async function run(noun: string, args: readonly string[], ctx: Context, nouns: readonly LoadableNoun[]): Promise<void> {
+  const header = nounNamed(nouns, noun);
   if (!header?.browse) throw new UserError(`cannot browse '${noun}'`, `browse one of ${BROWSABLE_NOUNS.join(', ')}`);
   const root = new Command('sitectl');
   await (await header.load()).register(root.command(header.name), ctx, { verb: 'list' });
@@ -30,7 +30,8 @@ export async function run(noun: string, args: readonly string[], ctx: Context): 
   await root.parseAsync([header.name, 'list', '--interactive', ...args], { from: 'user' });
 }
 
-export function register(cmd: Command, ctx: Context): void {
+export function register(cmd: Command, ctx: Context, inv: Invocation): void {
+  const nouns = inv.nouns ?? [];
   cmd
     .argument('<noun>', `${BROWSABLE_NOUNS.join(', ')} (or an alias: member, plan...)`)
     .argument('[flags...]', "the noun's list flags (--status, --where, --sort, ...)")
@@ -40,6 +41,6 @@ export function register(cmd: Command, ctx: Context): void {
       `\nThe same as 'sitectl NOUN list --interactive'. Keys: ↑↓ move, / filter (text, or field=value on the server), s sort,\nspace mark, enter details, c/d/x bookings, a/b members, p/u/m orders, ? help, q quit.\n\nExamples:\n  sitectl browse bookings --status PENDING\n  sitectl browse members --where status=PENDING\n  sitectl browse services --sort name`,
     )
     .action(async (noun: string, flags: string[]) => {
-      await run(noun, flags, ctx);
+      await run(noun, flags, ctx, nouns);
     });
 }

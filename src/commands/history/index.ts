@@ -13,7 +13,7 @@ import { parseCount } from '../../core/numbers.js';
 import { addFormatFlags, type Column, fieldsChecker, type FormatFlags, printRecords, resolveFormat } from '../../core/output.js';
 import { warnDamaged } from '../shared/bulk.js';
 import { choiceOf } from '../shared/choices.js';
-import { journaledEntities } from '../nouns.js';
+import { journaledEntities } from '../noun-list.js';
 
 interface HistoryOptions extends FormatFlags {
   noun?: string;

@@ -6,14 +6,15 @@
 import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import type { Context } from '../../../src/context.js';
-import { NOUNS, nounNamed } from '../../../src/commands/nouns.js';
+import { nounNamed } from '../../../src/commands/noun-list.js';
+import { NOUNS } from '../../../src/commands/nouns.js';
 import { commandPath } from '../../../src/program.js';
 
 const ctx = {} as Context;
 
 /** The noun's command as the program makes it from its header, with what its module registers for `inv`. */
 async function nounCommand(noun: string, inv: { verb?: string; all?: boolean }): Promise<Command> {
-  const header = nounNamed(noun)!;
+  const header = nounNamed(NOUNS, noun)!;
   const cmd = new Command('sitectl').command(header.name);
   await (await header.load()).register(cmd, ctx, inv);
   return cmd;
