@@ -163,13 +163,16 @@ export function consumeUsageHint(): boolean {
  * Commander's usage errors as one `error:` line; its "(Did you mean X?)" suggestion becomes the `hint:` line
  * (docs/architecture.md "Output and interaction": one line saying what happened, one saying how to fix it).
  */
-function writeUsageError(text: string, write: (s: string) => void): void {
-  const m = /^(.*?)\n\(Did you mean (.+)\?\)\s*$/s.exec(text);
+function writeUsageError(cmd: Command, text: string, write: (s: string) => void): void {
+  const m = /^(.*?)\n\(Did you mean (?:one of )?(.+)\?\)\s*$/s.exec(text);
   if (!m) {
     write(text);
     return;
   }
-  write(`${m[1]}\nhint: did you mean ${m[2]}?\n`);
+  // Commander suggests aliases too (`service, services`): each command is named once, by its name.
+  const named = (word: string): string => cmd.commands.find((c) => c.aliases().includes(word))?.name() ?? word;
+  const words = [...new Set(m[2]!.split(', ').map(named))];
+  write(`${m[1]}\nhint: did you mean ${words.length > 1 ? `one of ${words.join(', ')}` : words[0]}?\n`);
   usageHintShown = true;
 }
 
@@ -183,7 +186,7 @@ function applyToTree(cmd: Command, ctx: Context): void {
   cmd.configureOutput({
     writeOut: (s) => ctx.io.stdout.write(s),
     writeErr: (s) => ctx.io.stderr.write(s),
-    outputError: writeUsageError,
+    outputError: (text, write) => writeUsageError(cmd, text, write),
     getOutHelpWidth: () => ctx.io.columns,
     getErrHelpWidth: () => ctx.io.columns,
     getOutHasColors: () => false,
@@ -201,7 +204,8 @@ function applyToTree(cmd: Command, ctx: Context): void {
  * 80 when piped (iostreams.ts).
  */
 const HELP = {
-  subcommandTerm: (cmd: Command): string => [cmd.name(), ...cmd.aliases()].join('|'),
+  // A noun is listed by its name alone (its own help's usage line names its alias: `sitectl services|service`).
+  subcommandTerm: (cmd: Command): string => (cmd.parent?.parent ? [cmd.name(), ...cmd.aliases()].join('|') : cmd.name()),
   optionDescription: (option: Option): string => {
     const extra: string[] = [];
     if (option.argChoices) extra.push(`one of ${option.argChoices.join(', ')}`);

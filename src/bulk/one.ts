@@ -119,17 +119,19 @@ export type CreateOneResult = { kind: 'dry-run'; plan: Plan } | { kind: 'sent'; 
 
 /**
  * Creates one entity through the bulk engine: `action` is a planned create of one body (create-actions.ts
- * bodiesCreateAction), run without a question (a create is taken back by `sitectl undo`), executed and
+ * bodiesCreateAction) or one copy of a source (createAction, `services clone ID`), run without a question (a create is taken back by `sitectl undo`), executed and
  * journaled (so `sitectl history` lists it, with the new id and the version it left).
  * @returns the plan of a dry run, else the item's result and the change's journal and id
  * @throws CancelError on Ctrl-C; whatever the journal's creation throws
  */
 export async function createOne(port: EntityPort, action: EntityAction, req: OneRequest, hooks: { onJournal?(path: string): void } = {}): Promise<CreateOneResult> {
-  if (action.items.kind !== 'planned' || action.items.items.length !== 1) throw new TypeError('createOne takes a planned create of one item');
+  const items = action.items;
+  const one = items.kind === 'planned' ? items.items.length === 1 : items.kind === 'slots' && items.count === 1;
+  if (!one) throw new TypeError('createOne takes a create of one item (one planned body, or one copy)');
   const result = await runBulk(port, action, { ...req, concurrency: 1, previewLimit: 1, allRows: true, quietIdle: true }, { confirm: async () => true, onJournal: hooks.onJournal });
   if (result.kind === 'dry-run') return { kind: 'dry-run', plan: result.plan };
   if (result.kind !== 'done') throw new TypeError(`a one-item create came to '${result.kind}'`);
-  const id = action.items.items[0]!.id;
+  const id = items.kind === 'planned' ? items.items[0]!.id : result.plan.items[0]!.id;
   const mine = result.results.filter((r) => r.id === id).pop() ?? { id, outcome: 'failed', error: 'no result was recorded' };
   return { kind: 'sent', result: mine, journal: result.journal, runId: result.report.runId };
 }

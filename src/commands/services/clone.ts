@@ -10,8 +10,9 @@
 import type { Command } from 'commander';
 import { services } from '../../api/services.js';
 import type { Context } from '../../context.js';
-import { UserError } from '../../core/errors.js';
+import { ExitCode, UserError } from '../../core/errors.js';
 import { collect } from '../../core/filters.js';
+import { shellWord } from '../../core/invocation.js';
 import { parseCount } from '../../core/numbers.js';
 import { notice, success } from '../../core/log.js';
 import { printRecord } from '../../core/output.js';
@@ -73,17 +74,7 @@ export async function run(opts: CloneOptions, ctx: Context): Promise<void> {
   const count = opts.count === undefined ? 1 : parseCount(opts.count, '--count', 1, MAX_CLONES);
   const bulk = opts.resume !== undefined || opts.count !== undefined;
   if (!bulk) {
-    const format = formatOf(ctx, SERVICE_VIEW, opts);
-    const api = await ctx.api();
-    const id = await idOf(ctx, api, SERVICE_VIEW, opts.id!);
-    if (opts.dryRun) {
-      const { service } = await services.getService(api, { serviceId: id }, { signal: ctx.signal });
-      success(ctx.io, `dry run: would copy ${service.id} (${oneLine(service.name ?? 'unnamed')}); nothing was changed`);
-      return;
-    }
-    const reply = await services.cloneService(api, { sourceServiceId: id }, { signal: ctx.signal });
-    success(ctx.io, `cloned ${id} -> ${reply.service.id}`);
-    await printRecord(ctx.io, format, reply.service, { rows: SERVICE_VIEW.rows(reply.service), columns: SERVICE_VIEW.columns, now: ctx.now() });
+    await cloneOne(opts, ctx);
     return;
   }
   const [{ bulkFormat, resumeJournal, runBulkVerb }, { cloneServices, copyName, servicesNamed, servicesPort }] = await Promise.all([import('../shared/bulk.js'), import('./shared/bulk.js')]);
@@ -104,6 +95,45 @@ export async function run(opts: CloneOptions, ctx: Context): Promise<void> {
     command: 'services clone',
     question: (n) => `Create ${n} cop${n === 1 ? 'y' : 'ies'} of "${oneLine(source.name ?? source.id)}"?`,
   });
+}
+
+/**
+ * One copy (`services clone ID`): a one-item create of the bulk engine (bulk/one.ts createOne), so it is
+ * journaled, listed by `sitectl history` and taken back by `sitectl undo` like `--count N`; prints the copy.
+ * @throws ApiError for an unknown source id; UserError (exit 1) when the copy failed, naming where to look
+ */
+async function cloneOne(opts: CloneOptions, ctx: Context): Promise<void> {
+  const format = formatOf(ctx, SERVICE_VIEW, opts);
+  const api = await ctx.api();
+  const id = await idOf(ctx, api, SERVICE_VIEW, opts.id!);
+  const { service: source } = await services.getService(api, { serviceId: id }, { signal: ctx.signal });
+  if (opts.dryRun) {
+    success(ctx.io, `dry run: would copy ${source.id} (${oneLine(source.name ?? 'unnamed')}); nothing was changed`);
+    return;
+  }
+  const [{ createOne }, { keepHistory, runOrigin }, { cloneServices, copyName, servicesNamed, servicesPort }] = await Promise.all([
+    import('../../bulk/one.js'),
+    import('../shared/bulk.js'),
+    import('./shared/bulk.js'),
+  ]);
+  const existing = (await servicesNamed(api, copyName(source), ctx.signal)).map((s) => s.id);
+  const r = await createOne(servicesPort(api), cloneServices(api, source, 1, existing), {
+    dryRun: false,
+    signal: ctx.signal,
+    env: ctx.env,
+    now: ctx.now(),
+    // A single clone is not resumed: it is made again, or taken back by `sitectl undo`.
+    resumeCommand: () => '',
+    origin: await runOrigin(ctx),
+  });
+  if (r.kind !== 'sent') throw new TypeError('a clone without --dry-run came back as a plan');
+  keepHistory(ctx, opts, r.journal, r.result.outcome !== 'created');
+  if (r.result.outcome !== 'created' || !r.result.createdId) {
+    throw new UserError(`the service was not copied: ${oneLine(r.result.error ?? r.result.outcome)}`, `it may have been copied all the same: '${ctx.bin} services list --where ${shellWord(`name=${copyName(source)}`)}' shows it`, ExitCode.Failure);
+  }
+  const { service: copy } = await services.getService(api, { serviceId: r.result.createdId }, { signal: ctx.signal });
+  success(ctx.io, `cloned ${id} -> ${copy.id}`);
+  await printRecord(ctx.io, format, copy, { rows: SERVICE_VIEW.rows(copy), columns: SERVICE_VIEW.columns, now: ctx.now() });
 }
 
 /**

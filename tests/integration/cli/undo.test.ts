@@ -132,6 +132,16 @@ describe('history and undo', () => {
     expect(json(await cli(['services', 'count']))).toBe(count + 3);
     expect((await cli(['undo', '--last', '--yes'])).code).toBe(0);
     expect(json(await cli(['services', 'count']))).toBe(count);
+
+    // One copy is a change of its own too: in the history, and taken back by undo.
+    const one = await cli(['services', 'clone', back[0].id, '--json', 'id,name']);
+    expect(one.code, one.stderr).toBe(0);
+    const copy = json(one);
+    expect(copy.name).toBe(`${victim.name} (copy)`);
+    expect(json(await cli(['history', '--json', 'entity,action,changed']))[0]).toMatchObject({ entity: 'services', action: 'clone', changed: 1 });
+    expect((await cli(['undo', '--last', '--yes'])).code).toBe(0);
+    expect((await cli(['services', 'get', copy.id])).code).toBe(1);
+    expect(json(await cli(['services', 'count']))).toBe(count);
   });
 
   it('unblocks members with the opposite verb, and keeps no record with --no-history', async () => {
