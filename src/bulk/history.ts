@@ -31,6 +31,11 @@ export interface ChangePart {
   journal: string;
   siteId?: string;
   siteName?: string;
+  /** What the part acts on and how (`booking policies`, `create`); the change is named by its main part's. */
+  entity: string;
+  action: string;
+  /** The part makes what the main part needs (HeaderLine.prepares: a booking policy an apply created first). */
+  prepares?: boolean;
   changed: number;
   unchanged: number;
   failed: number;
@@ -134,10 +139,12 @@ export function readHistory(dir: string, now: Date): History {
     const origin: RunOrigin = h.origin ?? {};
     const siteId = origin.siteId ?? (typeof h.args.options?.siteId === 'string' ? h.args.options.siteId : undefined);
     const siteName = origin.siteName ?? (typeof h.args.options?.siteName === 'string' ? h.args.options.siteName : undefined);
-    const part: ChangePart = { runId: h.runId, journal: summary.path, siteId, siteName, ...countsOf(summary), ended: summary.ended };
+    const part: ChangePart = { runId: h.runId, journal: summary.path, siteId, siteName, entity: h.entity, action: h.action, ...(h.prepares ? { prepares: true } : {}), ...countsOf(summary), ended: summary.ended };
     const id = h.partOf ?? h.runId;
     const seen = byId.get(id);
     if (seen) {
+      // A change is named by its main part (the apply), not by what was made first for it (a policy it needed).
+      if (seen.parts.every((p) => p.prepares) && !part.prepares) Object.assign(seen, { journal: part.journal, entity: h.entity, action: h.action, command: origin.command ?? seen.command });
       seen.parts.push(part);
       if (siteId && !seen.sites.includes(siteId)) seen.sites.push(siteId);
       seen.changed += part.changed;

@@ -63,6 +63,7 @@ const LINES = {
     origin: z.optional(origin),
     undoOf: z.optional(text),
     partOf: z.optional(text),
+    prepares: z.optional(z.boolean()),
     // Journals written before runs named their entity were all services runs (readJournal fills it in).
     entity: z.optional(text),
     action: text,

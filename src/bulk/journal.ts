@@ -61,6 +61,11 @@ export interface HeaderLine {
    * each site. Absent for a run that is a change by itself (its id is its run id).
    */
   partOf?: string;
+  /**
+   * The run makes what the change's main run needs (`services apply --create-missing`: the categories and booking
+   * policies a site lacks, created before its services): a part of the change, never the one it is named by.
+   */
+  prepares?: boolean;
   /** The entities the run acts on, as the CLI names them (`services`, `bookings`, ...). */
   entity: string;
   /** The action (`update`, `delete`, `clone`, `confirm`, ...). */

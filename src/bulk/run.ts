@@ -45,6 +45,8 @@ export interface BulkRunRequest {
   undoOf?: string;
   /** The change of several sites this run is one site's part of (HeaderLine.partOf). */
   partOf?: string;
+  /** The run prepares the change's main run (HeaderLine.prepares). */
+  prepares?: boolean;
   /**
    * The revision every target is changed at, instead of the one read at plan time (the single form's
    * `--revision N`): a target at another revision is then refused by the platform and settled as a conflict.
@@ -149,6 +151,7 @@ export async function runBulk(port: EntityPort, action: EntityAction, req: BulkR
     ...(req.origin ? { origin: req.origin } : {}),
     ...(req.undoOf ? { undoOf: req.undoOf } : {}),
     ...(req.partOf ? { partOf: req.partOf } : {}),
+    ...(req.prepares ? { prepares: true } : {}),
   };
   const journal = JournalWriter.create(path, header);
   try {

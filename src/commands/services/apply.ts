@@ -194,6 +194,8 @@ export interface SitePlansRun {
   what: string;
   /** The id of the change the run undoes (journaled: HeaderLine.undoOf). */
   undoOf?: string;
+  /** The change's id, when the caller journals other parts of it too (default: a new one). */
+  partOf?: string;
 }
 
 /**
@@ -270,7 +272,7 @@ export async function applyPlans(ctx: Context, plans: SitePlan[], flags: BulkFla
   ]);
   const concurrency = parseConcurrency(flags.concurrency);
   // One change, whatever the number of sites: its id, and where and by what command it was made.
-  const partOf = newRunId(ctx.now());
+  const partOf = run?.partOf ?? newRunId(ctx.now());
   const origin = await runOrigin(ctx, 'services apply');
   await pool(work, SITE_CONCURRENCY, async (p) => {
     const outcome = outcomes.find((o) => o.siteId === p.site.id)!;
@@ -278,10 +280,12 @@ export async function applyPlans(ctx: Context, plans: SitePlan[], flags: BulkFla
     try {
       let items = p.items;
       if (p.create.length) {
-        const { bookingPolicies, categories } = await import('../../api/service-furniture.js');
+        const [{ runCreateOne }, { CATEGORY_WRITES }, { POLICY_WRITES }] = await Promise.all([import('../shared/one.js'), import('./shared/category-writes.js'), import('./shared/policy-writes.js')]);
+        // Each through the engine, journaled as a part of this change that prepares the site's run (so `sitectl
+        // undo` of the change deletes the policies after the services; categories it lists as kept).
+        const part = { api: p.api, origin: { ...origin, siteId: p.site.id, siteName: p.site.name }, partOf };
         for (const m of p.create) {
-          if (m.what === 'category') await categories.createCategory(p.api, { category: { name: m.name } }, { signal: ctx.signal });
-          else await bookingPolicies.createBookingPolicy(p.api, { bookingPolicy: { name: m.name } }, { signal: ctx.signal });
+          await runCreateOne(ctx, m.what === 'category' ? CATEGORY_WRITES : POLICY_WRITES, { name: m.name }, m.name, part);
           notice(ctx.io, `site ${p.site.name}: created ${refText(m)}`);
           outcome.createdFurniture = [...(outcome.createdFurniture ?? []), refText(m)];
         }

@@ -17,7 +17,7 @@ import { changeOne, createOne } from '../../bulk/one.js';
 import type { ChangeSet } from '../../bulk/changes.js';
 import { isRetryable, type ItemResult } from '../../bulk/execute.js';
 import { type Entity, type EntityPort, fetchByIds } from '../../bulk/port.js';
-import type { JournalState } from '../../bulk/journal.js';
+import type { JournalState, RunOrigin } from '../../bulk/journal.js';
 import { runBulk } from '../../bulk/run.js';
 import { rmSync } from 'node:fs';
 import { type BulkFlags, DRY_RUN_FIELDS } from './bulk-flags.js';
@@ -218,6 +218,17 @@ export async function runOneVerb(ctx: Context, run: OneVerbRun): Promise<void> {
 
 
 /**
+ * A create made for another run of the same change, on the site that run writes to (`services apply
+ * --create-missing`: a category or policy the site lacks): that site's client, the change's origin with the site,
+ * and the change's id (journaled as a part that prepares it, HeaderLine.prepares).
+ */
+export interface CreatePart {
+  api: ApiClient;
+  origin: RunOrigin;
+  partOf: string;
+}
+
+/**
  * The single create of a noun (`services create`, `plans create`, `staff create`, `members create`, `services
  * booking-policies create`) through the bulk engine: a one-item planned create of `body` (commands/shared/writes.ts),
  * executed without a question (a create is taken back by `sitectl undo`, which deletes it if unchanged since) and
@@ -228,8 +239,8 @@ export async function runOneVerb(ctx: Context, run: OneVerbRun): Promise<void> {
  *   a 400 stays bad input, exit 2); UserError (exit 1) when the create failed in a way that may have created it
  *   all the same (the change stays in the history); CancelError (130)
  */
-export async function runCreateOne(ctx: Context, spec: WriteSpec, body: Record<string, unknown>, label?: string): Promise<Entity> {
-  const api = await ctx.api();
+export async function runCreateOne(ctx: Context, spec: WriteSpec, body: Record<string, unknown>, label?: string, part?: CreatePart): Promise<Entity> {
+  const api = part?.api ?? (await ctx.api());
   const { port, action, created, refusal } = writeCreate(spec, api, body, label);
   const r = await createOne(port, action, {
     dryRun: false,
@@ -238,7 +249,8 @@ export async function runCreateOne(ctx: Context, spec: WriteSpec, body: Record<s
     now: ctx.now(),
     // A create is never resumed: it is made again, or taken back by `sitectl undo`.
     resumeCommand: () => '',
-    origin: await runOrigin(ctx),
+    origin: part?.origin ?? (await runOrigin(ctx)),
+    ...(part ? { partOf: part.partOf, prepares: true } : {}),
   });
   if (r.kind !== 'sent') throw new TypeError('a create without --dry-run came back as a plan');
   const res = r.result;

@@ -43,7 +43,7 @@ import type { Command } from 'commander';
 import type { EntityAction } from '../../bulk/actions.js';
 import { patchAction, undoCreateAction } from '../../bulk/undo-actions.js';
 import type { ChangeSet } from '../../bulk/changes.js';
-import { type ChangeSummary, findChange, readHistory, shortId } from '../../bulk/history.js';
+import { type ChangePart, type ChangeSummary, findChange, readHistory, shortId } from '../../bulk/history.js';
 import { holdLock } from '../../core/lock.js';
 import { defaultJournalDir, type JournalState } from '../../bulk/journal.js';
 import { readJournal } from '../../bulk/journal-read.js';
@@ -232,7 +232,8 @@ function unfinished(ctx: Context, change: ChangeSummary): UserError {
 /** Undoes `change`, or continues `resuming` (an undo of it that did not finish). */
 async function undoChange(change: ChangeSummary, resuming: ChangeSummary | undefined, opts: UndoOptions, ctx: Context): Promise<void> {
   const retry = (globals: string) => [ctx.bin, globals, 'undo', change.short].filter(Boolean).join(' ');
-  if (change.entity === 'services' && change.action === 'apply') {
+  // An apply, or what an apply made before it found nothing else to change (its parts all prepare it).
+  if ((change.entity === 'services' && change.action === 'apply') || change.parts.some((p) => p.prepares)) {
     await checkOrigin(ctx, readJournal(change.journal), 'undo', retry, { site: false });
     return undoApply(change, opts, ctx);
   }
@@ -290,23 +291,38 @@ async function undoChange(change: ChangeSummary, resuming: ChangeSummary | undef
  *   failed
  */
 async function undoApply(change: ChangeSummary, opts: UndoOptions, ctx: Context): Promise<void> {
-  const [{ applyPlans, reportSites }, { applyInverse, planApplyUndo }, { runOrigin }] = await Promise.all([import('../services/apply.js'), import('../services/shared/apply-undo.js'), import('../shared/bulk.js')]);
+  const [{ applyPlans, reportSites }, { applyInverse, planApplyUndo }, { runOrigin }, { POLICY_WRITES }, { CATEGORIES_KEPT }, { runBulk }, { newRunId }] = await Promise.all([
+    import('../services/apply.js'),
+    import('../services/shared/apply-undo.js'),
+    import('../shared/bulk.js'),
+    import('../services/shared/policy-writes.js'),
+    import('../services/shared/category-writes.js'),
+    import('../../bulk/run.js'),
+    import('../../bulk/journal.js'),
+  ]);
   const profile = (await runOrigin(ctx)).profile;
   if (change.profile && profile && change.profile !== profile) {
     throw new UserError(`change ${change.short} was made with profile ${change.profile}, not the one in use (${profile})`, `run it with that profile: sitectl undo ${change.short} --profile ${change.profile}`);
   }
-  // What each site's journal says can be undone, and the rule that follows, before anything is read.
-  const parts = change.parts.map((part) => {
+  const siteOf = (part: ChangePart) => {
     if (!part.siteId) throw new UserError(`change ${change.short}: ${part.journal} records no site`, undefined, ExitCode.Failure);
-    return { siteId: part.siteId, inverse: applyInverse(readJournal(part.journal)) };
-  });
+    return part.siteId;
+  };
+  // What each site's journal says can be undone, and the rule that follows, before anything is read.
+  const parts = change.parts.filter((p) => !p.prepares).map((part) => ({ siteId: siteOf(part), inverse: applyInverse(readJournal(part.journal)) }));
+  // What `--create-missing` made for the services: its booking policies are deleted after them; categories stay.
+  const prepared = change.parts.filter((p) => p.prepares).map((part) => ({ siteId: siteOf(part), entity: part.entity, state: readJournal(part.journal) }));
+  const made = (entity: string) => prepared.filter((p) => p.entity === entity && done(p.state, ['created']).length > 0);
+  const policies = made('booking policies');
+  const categories = made('categories').length;
   const lost = parts.reduce((n, p) => n + p.inverse.lost, 0);
   if (lost) warn(ctx.io, `${lost} item${lost === 1 ? '' : 's'} of change ${change.short} cannot be undone: ${lost === 1 ? 'its journal keeps' : 'their journals keep'} no before-image (written by an older sitectl)`);
-  const undoable = parts.reduce((n, p) => n + p.inverse.updated.length + p.inverse.created.length + p.inverse.deleted.length, 0);
+  if (categories) warn(ctx.io, `${categories} categor${categories === 1 ? 'y' : 'ies'} of change ${change.short} cannot be undone: ${CATEGORIES_KEPT}`);
+  const undoable = parts.reduce((n, p) => n + p.inverse.updated.length + p.inverse.created.length + p.inverse.deleted.length, 0) + policies.length;
   const nothing = (why: string) => new UserError(`nothing to undo in change ${change.short} (${change.entity} ${change.action}): ${why}`, undefined, ExitCode.Failure);
-  if (undoable === 0) throw nothing(lost ? 'what it changed was not journaled with its before-image' : 'none of its items changed anything');
+  if (undoable === 0) throw nothing(lost ? 'what it changed was not journaled with its before-image' : categories ? 'the categories it created are kept' : 'none of its items changed anything');
   // The confirmation rule (shared/confirm.ts): many items ask; one asks when the inverse deletes (what was created).
-  const rule = parts.some((p) => p.inverse.created.length) ? DESTRUCTIVE : REVERSIBLE;
+  const rule = parts.some((p) => p.inverse.created.length) || policies.length ? DESTRUCTIVE : REVERSIBLE;
   const scope = undoable > 1 ? 'many' : 'one';
   requireConfirmable(ctx, opts, rule, scope, `undoing change ${change.short}`);
   const plans: SitePlan[] = [];
@@ -316,11 +332,46 @@ async function undoApply(change: ChangeSummary, opts: UndoOptions, ctx: Context)
     plans.push({ site, api, items, missing: [], create: [], replan: () => Promise.resolve(items), plannedAt });
   }
   const items = plans.flatMap((p) => p.items).filter((i) => !i.unchanged);
-  if (items.length === 0) throw nothing('what it changed is as the undo would leave it already');
+  if (items.length === 0 && policies.length === 0) throw nothing('what it changed is as the undo would leave it already');
   const steps = items.filter((i) => i.skip === undefined).map((i) => (i.after as { op: string }).op);
   if (steps.includes('create')) notice(ctx.io, 're-created services get new ids; bookings and other references to the deleted ids are not restored');
-  const outcomes = await applyPlans(ctx, plans, { ...opts, verb: 'services apply' }, { rule, scope, question: `Undo change ${change.short} (${change.entity} ${change.action})`, what: `undoing change ${change.short}`, undoOf: change.id });
+  const policyCount = policies.reduce((n, p) => n + done(p.state, ['created']).length, 0);
+  if (policyCount) notice(ctx.io, `${opts.dryRun ? 'would delete' : 'then deletes'} the ${policyCount} booking polic${policyCount === 1 ? 'y' : 'ies'} the change created, on each site where its services were all undone`);
+  const partOf = newRunId(ctx.now());
+  const outcomes = await applyPlans(ctx, plans, { ...opts, verb: 'services apply' }, { rule, scope, question: `Undo change ${change.short} (${change.entity} ${change.action})`, what: `undoing change ${change.short}`, undoOf: change.id, partOf });
   if (opts.dryRun) return;
+  for (const { siteId, state } of policies) {
+    const outcome = outcomes.find((o) => o.siteId === siteId);
+    if (outcome && outcome.status !== 'applied' && outcome.status !== 'unchanged') {
+      warn(ctx.io, `site ${outcome.siteName}: the booking policies change ${change.short} created are left, as its services were not all undone`);
+      continue;
+    }
+    const { api, site } = await ctx.siteApi(siteId);
+    const inverse = (await writeInverse(POLICY_WRITES, 'create', state, ctx, api))!;
+    const result = await runBulk(
+      inverse.port,
+      inverse.action,
+      {
+        selection: { kind: 'ids', ids: inverse.ids },
+        dryRun: false,
+        concurrency: 1,
+        previewLimit: 0,
+        signal: ctx.signal,
+        env: ctx.env,
+        now: ctx.now(),
+        resumeCommand: () => `${ctx.bin} undo ${change.short}`,
+        origin: { ...(await runOrigin(ctx)), siteId: site.id, siteName: site.name },
+        undoOf: change.id,
+        partOf,
+        skipMissing: `deleted since change ${change.short}`,
+      },
+      { confirm: async () => true },
+    );
+    const left = result.kind === 'done' ? result.results.filter((r) => r.outcome !== 'deleted') : [];
+    if (left.length) warn(ctx.io, `site ${site.name}: ${left.length} booking polic${left.length === 1 ? 'y' : 'ies'} of change ${change.short} left as ${left.length === 1 ? 'it is' : 'they are'}: ${left.map((r) => `${r.id} (${r.error ?? r.outcome})`).join(', ')}`);
+    const deleted = result.kind === 'done' ? result.results.length - left.length : 0;
+    if (deleted) notice(ctx.io, `site ${site.name}: deleted ${deleted} booking polic${deleted === 1 ? 'y' : 'ies'} change ${change.short} created`);
+  }
   await reportSites(ctx, outcomes, opts.json, 'services apply');
 }
 
@@ -350,8 +401,8 @@ const WRITES: Record<string, () => Promise<WriteSpec>> = {
  * re-created from its before-image; each only if the item still has the version the change left. Undefined for
  * another action, or a delete of a noun that is not re-created.
  */
-async function writeInverse(spec: WriteSpec, action: string, state: JournalState, ctx: Context): Promise<Inverse | undefined> {
-  const api = await ctx.api();
+async function writeInverse(spec: WriteSpec, action: string, state: JournalState, ctx: Context, site?: ApiClient): Promise<Inverse | undefined> {
+  const api = site ?? (await ctx.api());
   const { view } = spec;
   const port = writePort(spec, api);
   if (action === 'update' && spec.patch) {
