@@ -7,6 +7,7 @@
  */
 import type { Command } from 'commander';
 import type { Context } from '../context.js';
+import type { NounUndo } from './shared/inverses.js';
 
 /**
  * What every `src/commands/<noun>/index.ts` exports: adds the noun's verbs (or its own options and action) to
@@ -15,6 +16,11 @@ import type { Context } from '../context.js';
  */
 export interface NounModule {
   register(cmd: Command, ctx: Context, inv: Invocation): void | Promise<void>;
+  /**
+   * How `sitectl undo` takes back the noun's changes, by each entity of its header's `entities`
+   * (commands/shared/inverses.ts): loaded only when a change of it is undone.
+   */
+  undo?(): Promise<NounUndo>;
 }
 
 /** One noun as the program lists it before its body is loaded. */
@@ -46,7 +52,7 @@ export interface Invocation {
 
 /** Every noun, in the order the root help lists them. */
 export const NOUN_HEADERS: readonly NounHeader[] = [
-  { name: 'services', aliases: ['service'], description: 'List, inspect, create and bulk-update services', browse: true, entities: ['services', 'booking policies'] },
+  { name: 'services', aliases: ['service'], description: 'List, inspect, create and bulk-update services', browse: true, entities: ['services', 'booking policies', 'categories'] },
   { name: 'availability', aliases: ['avail'], description: 'Open slots of services, course places, back-to-back slots' },
   { name: 'bookings', aliases: ['booking'], description: 'List, create and confirm, decline, cancel or move bookings', browse: true, entities: ['bookings'] },
   { name: 'msb', aliases: [], description: 'Multi-service bookings: several services booked together', entities: ['multi-service bookings'] },

@@ -32,3 +32,6 @@ export async function register(cmd: Command, ctx: Context, inv: Invocation): Pro
   );
   await registerVerbs(plans, ctx, VERBS, inv);
 }
+
+/** How `sitectl undo` takes back this noun's changes (commands/shared/inverses.ts). */
+export const undo = async () => (await import('./shared/undo.js')).UNDO;

@@ -3,8 +3,8 @@
  * from its journal (bulk/history.ts) and applies it as a change of its own, through the bulk engine: previewed,
  * confirmed (`--yes` off a terminal), journaled, resumable, and itself in the history (so it can be undone).
  *
- * The inverse of each kind of change (the creates, updates and deletes from one table entry per noun,
- * commands/shared/writes.ts WriteSpec):
+ * The inverse of each kind of change, as each noun declares it (its module's `undo()`, commands/shared/inverses.ts;
+ * the creates, updates and deletes from its writes-table entry, commands/shared/writes.ts WriteSpec):
  * - update (services `--set`, one or many; plans, members, staff, booking policies): each item's changed fields
  *   set back to their old values, if it still has the version the change left (its revision; for members and
  *   plans, which have none, its `updatedDate`); else it was changed since and is skipped.
@@ -20,8 +20,7 @@
  *   on every site, with that site's client, services updated set back, services created deleted and services
  *   pruned re-created, each on the same terms as above; one preview and one confirmation, a report per site.
  * - members block / approve, mute / unmute; orders pause / resume; msb add / remove: the opposite verb, for the
- *   items it brings back where they were (OPPOSITE): a member blocked or approved from PENDING is left as it is,
- *   named (the platform has no way back to PENDING); staff connect: disconnect.
+ *   items it brings back where they were: a member blocked or approved from PENDING is left as it is, named (the platform has no way back to PENDING); staff connect: disconnect.
  * - bookings reschedule: moved back to the former slot if the booking still has the revision the move left and
  *   the slot is still free; else skipped ("changed since" / "slot taken"). bookings participants: the former
  *   number set back, unless changed since. staff hours set: the days' former hours set back, unless changed since.
@@ -40,68 +39,28 @@
  */
 import { join } from 'node:path';
 import type { Command } from 'commander';
-import type { EntityAction } from '../../bulk/actions.js';
-import { patchAction, undoCreateAction } from '../../bulk/undo-actions.js';
-import type { ChangeSet } from '../../bulk/changes.js';
 import { type ChangePart, type ChangeSummary, findChange, readHistory, shortId } from '../../bulk/history.js';
 import { holdLock } from '../../core/lock.js';
 import { defaultJournalDir, type JournalState } from '../../bulk/journal.js';
 import { readJournal } from '../../bulk/journal-read.js';
-import type { Entity, EntityPort } from '../../bulk/port.js';
-import type { ValueVerb } from '../shared/values.js';
 import type { Context } from '../../context.js';
 import { ExitCode, PartialFailureError, UserError } from '../../core/errors.js';
 import { shellWord } from '../../core/invocation.js';
 import { notice, warn } from '../../core/log.js';
 import { addBulkFlags, type BulkFlags } from '../shared/bulk-flags.js';
 import { asksFirst, declareRule, DESTRUCTIVE, REVERSIBLE, requireConfirmable } from '../shared/confirm.js';
-import type { EntityView } from '../shared/entity-view.js';
-import { checkOrigin, type Named, warnDamaged } from '../shared/bulk.js';
-import type { ApiClient } from '../../api/client.js';
-import type { MoveTarget, SlotOf } from '../bookings/shared/moves.js';
-import { writePort, writeRecreate, type WriteSpec } from '../shared/writes.js';
+import { checkOrigin, warnDamaged } from '../shared/bulk.js';
+import { done, type Inverse, type UndoRequest, writeInverse } from '../shared/inverses.js';
+import type { Invocation, LoadableNoun } from '../noun-list.js';
 import type { SitePlan } from '../services/apply.js';
 
 interface UndoOptions extends BulkFlags {
   last?: boolean;
+  /** The nouns, whose declarations say how each change is undone (the program's list, through the Invocation). */
+  nouns: readonly LoadableNoun[];
 }
 
-/** The opposite of each state change that has one (entity -> verb -> inverse verb). */
-/**
- * The opposite of each state change that has one (entity -> verb -> inverse verb), and, where the opposite verb
- * does not bring every item back to where it was, why an item is left as it is: the platform has no way back to
- * PENDING, so a member blocked or approved from PENDING is skipped, never approved or blocked in its place.
- */
-const OPPOSITE: Record<string, Record<string, { verb: string; left?(before: { status?: string } | undefined): string | undefined; note?: string }>> = {
-  members: {
-    block: { verb: 'approve', left: (b) => (b?.status === 'PENDING' ? 'it was PENDING before the block, and the platform has no way back to PENDING (approving it would let it in)' : undefined) },
-    approve: { verb: 'block', left: (b) => (b?.status === 'PENDING' ? 'it was PENDING before the approval, and the platform has no way back to PENDING (blocking it would lock it out)' : undefined) },
-    mute: { verb: 'unmute' },
-    unmute: { verb: 'mute' },
-  },
-  orders: {
-    pause: { verb: 'resume', note: 'a resumed order ends later by the time it was paused, as every pause on the platform makes it' },
-    resume: { verb: 'pause' },
-  },
-};
-
-/** Why a kind of change cannot be undone, in words. */
-function cannot(entity: string, action: string): string {
-  if (entity === 'bookings') return `a booking ${action === 'cancel' ? 'canceled' : action === 'decline' ? 'declined' : `${action}ed`} cannot be taken back on the platform`;
-  if (entity === 'orders' && action === 'create') return "an order bought has no way back on the platform ('orders cancel' ends it; that is not undone either)";
-  if (entity === 'orders' && ['cancel', 'mark-paid', 'markAsPaid', 'postpone'].includes(action)) return `an order's ${action} has no way back on the platform`;
-  if (entity === 'members' && action === 'clear-contact') return "sitectl does not set a member's cleared contact lists back (the journal keeps them)";
-  if (entity === 'members' && ['delete', 'disconnect'].includes(action)) return `a member's ${action} loses data the platform does not give back`;
-  if (entity === 'multi-service bookings') {
-    if (action === 'reschedule') return 'sitectl does not move a group back: move it again with msb reschedule';
-    return `a multi-service booking ${action === 'pending' ? 'marked pending' : action === 'cancel' ? 'canceled' : action === 'decline' ? 'declined' : `${action}ed`} cannot be taken back on the platform`;
-  }
-  if (entity === 'staff members' && action === 'disconnect') return "connecting it again needs the user's e-mail, which the platform does not give back";
-  if (entity === 'plans' && action === 'clear-primary') return "a plan's primary mark has no way back but making a plan primary again ('plans primary')";
-  return `${entity} ${action} cannot be undone`;
-}
-
-export function register(noun: Command, ctx: Context): void {
+export function register(noun: Command, ctx: Context, inv: Invocation): void {
   const cmd = noun
     .argument('[change]', 'the change id from sitectl history (a unique prefix is enough)')
     .option('--last', 'the newest change that is not undone yet')
@@ -134,28 +93,11 @@ export function register(noun: Command, ctx: Context): void {
   // The rule of the change it makes, as `services apply` (declared not destructive, destructive with --prune):
   // an undo of one item acts at once unless its inverse deletes, blocks or pauses; then it asks first.
   declareRule(addBulkFlags(cmd), REVERSIBLE).addHelpText('after', 'An undo whose inverse deletes, blocks or pauses asks even for one item.');
-  cmd.action(async (change: string | undefined, o: UndoOptions) => {
-    await run(change, o, ctx);
+  cmd.action(async (change: string | undefined, o: Omit<UndoOptions, 'nouns'>) => {
+    await run(change, { ...o, nouns: inv.nouns ?? [] }, ctx);
   });
 }
 
-/** What undoing one change takes: the noun's view and port, the inverse action, the targets. */
-interface Inverse {
-  view: Named;
-  port: EntityPort;
-  action: EntityAction;
-  ids: string[];
-  /** Said before the run (new ids, a member coming back APPROVED...). */
-  note?: string;
-  /** The inverse deletes or is itself a destructive verb (block, pause): it asks even for one item. */
-  destructive?: boolean;
-  /** Why items were skipped, in words (default: they were changed or deleted since the change). */
-  skippedWhy?: string;
-  /** Why nothing of the change can be undone, when `ids` is empty (default: none of its items changed anything). */
-  none?: string;
-  /** Items of the change the inverse cannot bring back where they were, left as they are: id -> why. */
-  left?: ReadonlyMap<string, string>;
-}
 
 /**
  * Runs `sitectl undo`: the change named (or `--last`, or the one an undo's journal given to `--resume` undoes),
@@ -241,10 +183,10 @@ async function undoChange(change: ChangeSummary, resuming: ChangeSummary | undef
   await checkOrigin(ctx, state, 'undo', retry);
   // The undo's own journal, checked before anything is read of the platform.
   const resume = resuming ? readJournal(resuming.journal) : undefined;
-  const inverse = await inverseOf(change, state, ctx);
-  if (!inverse || inverse.ids.length === 0) {
+  const inverse = await inverseOf(change, state, ctx, opts.nouns);
+  if ('cannot' in inverse || inverse.ids.length === 0) {
     throw new UserError(
-      `nothing to undo in change ${change.short} (${change.entity} ${change.action}): ${inverse ? (inverse.none ?? 'none of its items changed anything') : cannot(change.entity, change.action)}`,
+      `nothing to undo in change ${change.short} (${change.entity} ${change.action}): ${'cannot' in inverse ? inverse.cannot : (inverse.none ?? 'none of its items changed anything')}`,
       undefined,
       ExitCode.Failure,
     );
@@ -347,7 +289,7 @@ async function undoApply(change: ChangeSummary, opts: UndoOptions, ctx: Context)
       continue;
     }
     const { api, site } = await ctx.siteApi(siteId);
-    const inverse = (await writeInverse(POLICY_WRITES, 'create', state, ctx, api))!;
+    const inverse = (await writeInverse(POLICY_WRITES, { api, state, action: 'create', now: ctx.now() }))!;
     const result = await runBulk(
       inverse.port,
       inverse.action,
@@ -375,185 +317,18 @@ async function undoApply(change: ChangeSummary, opts: UndoOptions, ctx: Context)
   await reportSites(ctx, outcomes, opts.json, 'services apply');
 }
 
-/** Items of a change whose result is `outcome`, with their planned line and result. */
-function done(state: JournalState, outcomes: readonly string[]) {
-  const planned = new Map(state.planned.map((p) => [p.id, p]));
-  return [...state.results.values()].filter((r) => outcomes.includes(r.outcome)).map((r) => ({ result: r, planned: planned.get(r.id) }));
-}
-
 /**
- * How each noun's creates, updates and deletes are written and taken back (commands/shared/writes.ts), by the
- * noun a journal names: loaded only for the noun of the change undone.
+ * The inverse of `change` as its noun declares it (NounModule.undo, commands/shared/inverses.ts): the action's
+ * own rule, else the writes table's inverse of a create, update or delete.
+ * @returns the inverse, or why the change cannot be undone
  */
-const WRITES: Record<string, () => Promise<WriteSpec>> = {
-  services: async () => (await import('../services/shared/writes.js')).SERVICE_WRITES,
-  plans: async () => (await import('../plans/shared/writes.js')).PLAN_WRITES,
-  'staff members': async () => (await import('../staff/shared/writes.js')).STAFF_WRITES,
-  members: async () => (await import('../members/shared/writes.js')).MEMBER_WRITES,
-  'booking policies': async () => (await import('../services/shared/policy-writes.js')).POLICY_WRITES,
-  bookings: async () => (await import('../bookings/shared/writes.js')).BOOKING_WRITES,
-  'multi-service bookings': async () => (await import('../msb/shared/engine.js')).GROUP_WRITES,
-};
-
-/**
- * The inverse of a create, update or delete of a noun of the writes table, from its journal: an update's changed
- * fields patched back, what a create (or clone, or an undo's re-create) made removed, what a delete removed
- * re-created from its before-image; each only if the item still has the version the change left. Undefined for
- * another action, or a delete of a noun that is not re-created.
- */
-async function writeInverse(spec: WriteSpec, action: string, state: JournalState, ctx: Context, site?: ApiClient): Promise<Inverse | undefined> {
-  const api = site ?? (await ctx.api());
-  const { view } = spec;
-  const port = writePort(spec, api);
-  if (action === 'update' && spec.patch) {
-    const patches = new Map<string, ChangeSet>();
-    const expect = new Map<string, string | undefined>();
-    for (const { result, planned } of done(state, ['updated'])) {
-      const before = planned?.before as Record<string, unknown> | undefined;
-      if (!before) continue;
-      const sets = Object.entries(before).map(([path, value]) => ({ path, value: value ?? null }));
-      patches.set(result.id, { sets, mask: sets.map((s) => s.path) });
-      expect.set(result.id, result.revision);
-    }
-    const send = spec.patch(api, (id) => patches.get(id) ?? { sets: [], mask: [] });
-    const action = patchAction({ patches, expect, send, chunkSize: spec.patchChunk ?? 1, args: { ids: [...patches.keys()] }, version: spec.version });
-    return { view, port, action, ids: [...patches.keys()] };
-  }
-  const remove = spec.remove;
-  if ((action === 'clone' || action === 'create') && remove) {
-    const created = done(state, ['created']).filter((d) => d.result.createdId);
-    const expect = new Map(created.map((d) => [d.result.createdId!, d.result.revision]));
-    const action = undoCreateAction({
-      expect,
-      send: remove.send(api),
-      chunkSize: remove.chunkSize,
-      args: { ids: [...expect.keys()] },
-      version: spec.version,
-      done: remove.done,
-      name: remove.verb,
-      taken: remove.taken,
-    });
-    const archived = remove.done === 'archived';
-    return {
-      view,
-      port,
-      action,
-      ids: [...expect.keys()],
-      destructive: true,
-      note: archived ? `${view.noun.many} cannot be deleted on the platform: the ones created are archived (they can no longer be bought)` : undefined,
-    };
-  }
-  if (action === 'delete' && spec.recreate) {
-    const gone = done(state, ['deleted']).filter((d) => d.planned?.before);
-    const bodies = new Map(gone.map((d) => [d.result.id, spec.recreate!.body(d.planned!.before as Record<string, unknown>)]));
-    return { view, port, action: writeRecreate(spec, api, bodies), ids: [...bodies.keys()], note: spec.recreate.note };
-  }
-  return undefined;
-}
-
-/** The inverse of `change`, or undefined when its kind cannot be undone. */
-async function inverseOf(change: ChangeSummary, state: JournalState, ctx: Context): Promise<Inverse | undefined> {
-  const api = await ctx.api();
+async function inverseOf(change: ChangeSummary, state: JournalState, ctx: Context, nouns: readonly LoadableNoun[]): Promise<Inverse | { cannot: string }> {
   const { entity, action } = change;
-  const value = await valueVerbOf(entity, action);
-  if (value) {
-    // The before-images set back (the same verb and calls as the change), each if unchanged since.
-    const { valueUndo } = await import('../shared/values.js');
-    const back = done(state, [value.done]).filter((d) => d.planned?.before !== undefined);
-    const run = valueUndo(value, api, back.map((d) => ({ id: d.result.id, before: d.planned!.before, revision: d.result.revision })));
-    return { view: value.view, port: run.port, action: run.action, ids: run.ids };
-  }
-  const writes = await WRITES[entity]?.();
-  const written = writes ? await writeInverse(writes, action, state, ctx) : undefined;
-  if (written) return written;
-  if (entity === 'bookings' && (action === 'reschedule' || action === 'participants')) return bookingBack(change, state, api);
-  if (entity === 'multi-service bookings') {
-    const opposite = ({ add: 'remove', remove: 'add' } as const)[action as 'add' | 'remove'];
-    if (!opposite) return undefined;
-    // The opposite verb over the same bookings (the same port and calls as `msb remove ID BOOKING...`).
-    const { GROUP_VERBS, groupRun } = await import('../msb/shared/engine.js');
-    const ids = done(state, [GROUP_VERBS[action as 'add' | 'remove'].done]).map((d) => d.result.id);
-    const run = groupRun(GROUP_VERBS[opposite], api, { ids, options: state.header.args.options ?? {} });
-    return { view: { noun: run.port.noun }, port: run.port, action: run.action, ids };
-  }
-  if (entity === 'staff members' && action === 'connect') {
-    const { staffRun } = await import('../staff/shared/connect.js');
-    const ids = done(state, ['connected']).map((d) => d.result.id);
-    const run = staffRun('disconnect', api, { ids, options: {} });
-    return { view: { noun: run.port.noun }, port: run.port, action: run.action, ids };
-  }
-  if (entity === 'staff members' && action === 'hours') {
-    // The days' former hours set back (a single form's change: one staff member), unless changed since.
-    const { hoursRun } = await import('../staff/hours.js');
-    const back = done(state, ['set']).filter((d) => d.planned?.before);
-    const ids = back.map((d) => d.result.id).slice(0, 1);
-    const before = back[0]?.planned?.before as { week?: Record<string, unknown> } | undefined;
-    const run = hoursRun(api, { ids, options: { week: before?.week ?? {}, expect: (state.header.args.options as { week?: unknown } | undefined)?.week ?? {} } }, ctx.now());
-    return { view: { noun: run.port.noun }, port: run.port, action: run.action, ids };
-  }
-  const opposite = OPPOSITE[entity]?.[action];
-  if (!opposite) return undefined;
-  const verb =
-    entity === 'members'
-      ? (await import('../members/shared/transitions.js')).memberTransition(opposite.verb as never)
-      : (await import('../orders/shared/transitions.js')).orderTransition(opposite.verb as never);
-  const spec = verb.spec;
-  const { transitionRun } = await import('../shared/transition.js');
-  const changed = done(state, [resultOutcome(state)]);
-  // Items the opposite verb would not bring back where they were are left as they are, with the reason.
-  const left = new Map(changed.map((d) => [d.result.id, opposite.left?.(d.planned?.before as { status?: string } | undefined)] as const).filter((e): e is readonly [string, string] => e[1] !== undefined));
-  const ids = changed.map((d) => d.result.id).filter((id) => !left.has(id));
-  // The opposite verb as declared (the same port and operation as `members approve --ids ...`).
-  const run = transitionRun(spec as never, api, { ids, options: {} });
-  const none = left.size ? `${[...left.values()][0]}${left.size > 1 ? ` (all ${left.size} of them)` : ''}` : undefined;
-  return {
-    view: spec.view as EntityView<unknown>,
-    port: run.port,
-    action: run.action,
-    ids,
-    destructive: spec.destructive,
-    note: opposite.note,
-    none,
-    left,
-  };
-}
-
-/**
- * The undo of `bookings reschedule` and `bookings participants`: each booking moved back to its former slot, or
- * its former number of participants set back (the before-image), if it still has the revision the change left;
- * one changed since is skipped, and so is a move back into a slot that has no room now ("slot taken").
- */
-async function bookingBack(change: ChangeSummary, state: JournalState, api: ApiClient): Promise<Inverse> {
-  const [{ BOOKING_VIEW }, moves] = await Promise.all([import('../bookings/shared/view.js'), import('../bookings/shared/moves.js')]);
-  const view = BOOKING_VIEW as unknown as EntityView<unknown>;
-  const back = done(state, [change.action === 'reschedule' ? 'rescheduled' : 'updated']).filter((d) => d.planned?.before !== undefined);
-  const ids = back.map((d) => d.result.id);
-  if (change.action === 'reschedule') {
-    const moved: Record<string, MoveTarget<SlotOf>> = Object.fromEntries(back.map((d) => [d.result.id, { to: d.planned!.before as SlotOf, expect: d.result.revision }]));
-    const ignorePolicy = (state.header.args.options as { ignorePolicy?: boolean } | undefined)?.ignorePolicy;
-    const run = moves.rescheduleRun(api, { ids, options: { moves: moved, undo: true, ...(ignorePolicy ? { ignorePolicy } : {}) } });
-    return { view, port: run.port, action: run.action, ids, skippedWhy: 'were changed since, or their former slot is taken now' };
-  }
-  const counts: Record<string, MoveTarget<number>> = Object.fromEntries(back.map((d) => [d.result.id, { to: (d.planned!.before as { totalParticipants: number }).totalParticipants, expect: d.result.revision }]));
-  const run = moves.participantsRun(api, { ids, options: { counts, undo: true } });
-  return { view, port: run.port, action: run.action, ids };
-}
-
-/** The value verb (commands/shared/values.ts) whose changes are `entity action`, if it is one. */
-async function valueVerbOf(entity: string, action: string): Promise<ValueVerb<Entity, unknown> | undefined> {
-  if (entity === 'services' && ['slug', 'locations', 'pricing-plans'].includes(action)) {
-    const v = await import('../services/shared/values.js');
-    return ({ slug: v.SLUG_VERB, locations: v.LOCATIONS_VERB, 'pricing-plans': v.PLANS_VERB } as Record<string, unknown>)[action] as ValueVerb<Entity, unknown>;
-  }
-  if (entity === 'members' && action === 'slug') return (await import('../members/shared/values.js')).MEMBER_SLUG_VERB as unknown as ValueVerb<Entity, unknown>;
-  if (entity === 'booking policies' && action === 'set-default') return (await import('../services/shared/values.js')).DEFAULT_POLICY_VERB as unknown as ValueVerb<Entity, unknown>;
-  if (entity === 'bookings' && action === 'fields') return (await import('../bookings/shared/values.js')).FIELDS_VERB as unknown as ValueVerb<Entity, unknown>;
-  return undefined;
-}
-
-/** The outcome a state change's finished items have (the action's `done`: blocked, approved, paused...). */
-function resultOutcome(state: JournalState): string {
-  const counts = new Map<string, number>();
-  for (const r of state.results.values()) if (!['unchanged', 'skipped', 'failed', 'conflict'].includes(r.outcome)) counts.set(r.outcome, (counts.get(r.outcome) ?? 0) + 1);
-  return [...counts.entries()].sort((a, b) => b[1] - a[1])[0]?.[0] ?? '';
+  const noun = nouns.find((n) => n.entities?.includes(entity));
+  const declared = (await (await noun?.load())?.undo?.())?.[entity];
+  const rule = declared?.actions?.[action];
+  if (rule && 'cannot' in rule) return rule;
+  const req: UndoRequest = { api: await ctx.api(), state, action, now: ctx.now() };
+  const inverse = rule ? await rule.inverse(req) : declared?.writes ? await writeInverse(await declared.writes(), req) : undefined;
+  return inverse ?? { cannot: declared?.otherwise?.(action) ?? `${entity} ${action} cannot be undone` };
 }

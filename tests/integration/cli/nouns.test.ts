@@ -77,4 +77,18 @@ describe('the noun list and the program built from it', () => {
       for (const word of NOUNS.flatMap((n) => [n.name, ...n.aliases])) expect(script, `${shell}: ${word}`).toMatch(new RegExp(`\\b${word}\\b`));
     }
   });
+
+  it('undo reads each noun\'s declaration: every entity a noun journals has one, and a declaration names no other', async () => {
+    for (const noun of NOUNS) {
+      const declared = (await (await noun.load()).undo?.()) ?? {};
+      expect(Object.keys(declared).sort(), noun.name).toEqual([...(noun.entities ?? [])].sort());
+      for (const [entity, how] of Object.entries(declared)) {
+        // Each entity is undone through its writes or its actions, or says why an action cannot be.
+        expect(how.writes !== undefined || Object.keys(how.actions ?? {}).length > 0, `${noun.name}: ${entity}`).toBe(true);
+        for (const [action, rule] of Object.entries(how.actions ?? {})) {
+          expect('cannot' in rule ? rule.cannot.length > 0 : typeof rule.inverse === 'function', `${entity} ${action}`).toBe(true);
+        }
+      }
+    }
+  });
 });

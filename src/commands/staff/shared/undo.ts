@@ -1,0 +1,34 @@
+/**
+ * How `sitectl undo` takes back the changes of `sitectl staff` (commands/shared/inverses.ts): creates, updates
+ * and deletes through the writes table; connect by disconnect; hours set back to the days' former hours.
+ */
+import { done, type NounUndo } from '../../shared/inverses.js';
+import { STAFF_WRITES } from './writes.js';
+
+export const UNDO: NounUndo = {
+  'staff members': {
+    writes: async () => STAFF_WRITES,
+    actions: {
+      connect: {
+        async inverse({ api, state }) {
+          const { staffRun } = await import('./connect.js');
+          const ids = done(state, ['connected']).map((d) => d.result.id);
+          const run = staffRun('disconnect', api, { ids, options: {} });
+          return { view: { noun: run.port.noun }, port: run.port, action: run.action, ids };
+        },
+      },
+      hours: {
+        // The days' former hours set back (a single form's change: one staff member), unless changed since.
+        async inverse({ api, state, now }) {
+          const { hoursRun } = await import('../hours.js');
+          const back = done(state, ['set']).filter((d) => d.planned?.before);
+          const ids = back.map((d) => d.result.id).slice(0, 1);
+          const before = back[0]?.planned?.before as { week?: Record<string, unknown> } | undefined;
+          const run = hoursRun(api, { ids, options: { week: before?.week ?? {}, expect: (state.header.args.options as { week?: unknown } | undefined)?.week ?? {} } }, now);
+          return { view: { noun: run.port.noun }, port: run.port, action: run.action, ids };
+        },
+      },
+      disconnect: { cannot: "connecting it again needs the user's e-mail, which the platform does not give back" },
+    },
+  },
+};
