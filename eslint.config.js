@@ -10,10 +10,26 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': 'error',
-      // React and Ink stay behind the UI facade (design.md, "Layout and dependency direction").
+      // React and Ink stay behind the UI facade (docs/architecture.md "Layout and dependency direction").
       'no-restricted-imports': [
         'error',
         { paths: [{ name: 'ink', message: 'Only src/ui may import ink.' }, { name: 'react', message: 'Only src/ui may import react.' }] },
+      ],
+    },
+  },
+  {
+    // The declaration types of the nouns compose without casts (docs/architecture.md "One table per API family"):
+    // `x as never` and `x as unknown as T` silence the checker where a type does not fit; a value read from outside
+    // is parsed (zod) instead, and a type that does not fit is fixed where it is declared.
+    files: ['src/commands/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        { selector: "TSAsExpression[typeAnnotation.type='TSNeverKeyword']", message: 'no `as never` in src/commands: fix the declaration type, or parse the value' },
+        {
+          selector: "TSAsExpression[expression.type='TSAsExpression'][expression.typeAnnotation.type='TSUnknownKeyword']",
+          message: 'no `as unknown as` in src/commands: fix the declaration type, or parse the value',
+        },
       ],
     },
   },

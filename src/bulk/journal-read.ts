@@ -94,6 +94,21 @@ function issueText(kind: string, issues: ReadonlyArray<{ path: PropertyKey[]; me
 }
 
 /**
+ * A run's options (`header.args.options`) read through the verb's schema. The options of a resumed or undone run
+ * come from a journal file, which is input like any other: what a verb rebuilds its action from is checked here,
+ * not assumed, and its type is the schema's (spec "Bulk operations": resume; docs/architecture.md "Bulk runs, the journal, history and undo").
+ * @param args the run's args (fresh, or a journal header's)
+ * @param schema the verb's options, e.g. `{moves: Record<id, {to: slot, expect?: revision}>}`
+ * @returns the options as `schema` gives them
+ * @throws UserError (exit 2) naming the field, `journal options cannot be used: header.args.options.moves.b1.to: expected object, received string`
+ */
+export function journalOptions<T>(args: { options?: Record<string, unknown> }, schema: z.ZodMiniType<T>): T {
+  const parsed = z.safeParse(schema, args.options ?? {});
+  if (parsed.success) return parsed.data;
+  throw new UserError(`journal options cannot be used: ${issueText('header.args.options', parsed.error.issues)}`, 'a journal is written by sitectl alone: restore it, or move it out of the way if it is not one', ExitCode.Usage);
+}
+
+/**
  * The lines of a file, as text, each bounded: yields `[lineNumber, text, complete]` (`complete` false for a last
  * line without its newline). Reads 64 KiB at a time, decoded as UTF-8 across block boundaries.
  * @throws JournalDamagedError for a line longer than {@link MAX_JOURNAL_LINE}, or a path that is not a file

@@ -90,7 +90,7 @@ function isQuery(query: string): boolean {
 function connectionOf(data: unknown, path: string[] = []): { path: string[]; node: { items: unknown[]; pageInfo?: { hasNext?: boolean; endCursor?: string | null } } } | undefined {
   if (data === null || typeof data !== 'object' || Array.isArray(data)) return undefined;
   const node = data as Json;
-  if (Array.isArray(node.items) && node.pageInfo && typeof node.pageInfo === 'object') return { path, node: node as never };
+  if (Array.isArray(node.items) && node.pageInfo && typeof node.pageInfo === 'object') return { path, node: { items: node.items, pageInfo: node.pageInfo } };
   for (const [k, v] of Object.entries(node)) {
     const found = connectionOf(v, [...path, k]);
     if (found) return found;

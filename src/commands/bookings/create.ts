@@ -24,7 +24,7 @@ import { checkFileFields } from '../shared/fields.js';
 import { parseWhen, siteZone, tzFlag } from '../shared/time.js';
 import { formatOf } from '../shared/verbs.js';
 import { fetchBooking } from './shared/read.js';
-import { BOOKING_VIEW, type BookingRow } from './shared/view.js';
+import { BOOKING_VIEW, type BookingRow, rowOf } from './shared/view.js';
 import { confirmChange, declareRule, REVERSIBLE } from '../shared/confirm.js';
 
 export interface CreateOptions extends FormatFlags {
@@ -226,7 +226,7 @@ async function createMany(opts: CreateOptions, ctx: Context): Promise<void> {
   // A resumed run takes its bookings from its journal (each planned item's body), in the file's order.
   const resume =
     opts.resume !== undefined
-      ? await (await import('../shared/bulk.js')).resumeJournal(ctx, { view: BOOKING_VIEW as never, path: opts.resume, action: 'create', command: 'bookings create', planned: (line) => bodyProblem(line.after) })
+      ? await (await import('../shared/bulk.js')).resumeJournal(ctx, { view: BOOKING_VIEW, path: opts.resume, action: 'create', command: 'bookings create', planned: (line) => bodyProblem(line.after) })
       : undefined;
   const bodies = resume
     ? new Map(resume.planned.map((p) => [p.id, (p.after ?? {}) as Record<string, unknown>]))
@@ -252,7 +252,7 @@ async function createMany(opts: CreateOptions, ctx: Context): Promise<void> {
     for (const r of resume.results.values()) if (r.outcome === 'failed' && !r.permanent) uncertain.add(r.id);
     if (uncertain.size) notice(ctx.io, `Looking for ${uncertain.size} booking${uncertain.size === 1 ? '' : 's'} the platform may have made all the same (one query each)`);
   }
-  const { results: outcomes, created, resumeCommand } = await runCreateMany(ctx, BOOKING_WRITES, bodies, (b) => BOOKING_VIEW.label(b.booking as never) || undefined, {
+  const { results: outcomes, created, resumeCommand } = await runCreateMany(ctx, BOOKING_WRITES, bodies, (b) => BOOKING_VIEW.label(rowOf(b)) || undefined, {
     command: 'bookings create',
     ...(resume ? { resume } : {}),
   });

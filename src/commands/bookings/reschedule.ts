@@ -74,7 +74,7 @@ export async function run(opts: RescheduleOptions, ctx: Context): Promise<void> 
         ...(opts.skipAvailability ? { skipAvailability: true } : {}),
       };
     },
-    build: (api) => rescheduleRun(api, { options: options as unknown as Record<string, unknown> }),
+    build: (api) => rescheduleRun(api, { options }),
     resolve: async () => id,
     flags: opts,
     command: 'bookings reschedule',

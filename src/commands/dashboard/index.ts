@@ -70,7 +70,7 @@ export function panesOfEvent(type: string): string[] {
 async function collect<E>(ctx: Context, api: ApiClient, view: EntityView<E>, op: ListOperation, opts: { filter?: Filter; params?: Record<string, unknown>; sort?: Array<{ fieldName: string; order: 'ASC' | 'DESC' }> }): Promise<E[]> {
   const out: E[] = [];
   const params = { ...view.params, ...opts.params };
-  for await (const page of listPages(api, op, { filter: wireFilter(view as EntityView<unknown>, opts.filter), sort: opts.sort as never, params, pageSize: op.paging.maxLimit, limit: PANE_LIMIT, signal: ctx.signal })) {
+  for await (const page of listPages(api, op, { filter: wireFilter(view as EntityView<unknown>, opts.filter), sort: opts.sort, params, pageSize: op.paging.maxLimit, limit: PANE_LIMIT, signal: ctx.signal })) {
     for (const item of page.items) out.push(view.fromItem ? view.fromItem(item) : (item as E));
   }
   return out;

@@ -53,20 +53,20 @@ const hasAny = (m: MemberEntity, list: List) => (m.contact?.[list]?.length ?? 0)
  */
 export function clearContactRun(api: ApiClient, id: string, lists: readonly List[]): { port: EntityPort; action: EntityAction } {
   const calls = { phones: members.deleteMemberPhones, emails: members.deleteMemberEmails, addresses: members.deleteMemberAddresses };
-  const port = viewPort(api, MEMBER_VIEW as EntityView<unknown>);
+  const port = viewPort<MemberEntity>(api, MEMBER_VIEW as EntityView<unknown>);
   const action = transitionAction<MemberEntity>({
     name: 'clear-contact',
     done: 'cleared',
     title: 'Clearing the contact',
     reached: (m) => lists.every((l) => !hasAny(m, l)),
-    send: readingSender(port as unknown as EntityPort<MemberEntity>, async (m, _item, signal) => {
+    send: readingSender(port, async (m, _item, signal) => {
       for (const list of lists) await calls[list](api, { id: m.id }, { signal });
     }),
     chunkSize: 1,
     args: { ids: [id], options: { lists: [...lists] } },
     beforeImage: (m) => Object.fromEntries(lists.map((l) => [l, m.contact?.[l] ?? []])),
   });
-  return { port, action: action as unknown as EntityAction };
+  return { port, action: action };
 }
 
 /**

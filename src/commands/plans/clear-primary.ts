@@ -7,7 +7,7 @@
 import type { Command } from 'commander';
 import { planOps } from '../../api/plans.js';
 import type { Plan } from '../../api/schemas/plan.js';
-import { eachSender, type EntityAction, transitionAction } from '../../bulk/actions.js';
+import { eachSender, transitionAction } from '../../bulk/actions.js';
 import type { Context } from '../../context.js';
 import { notice } from '../../core/log.js';
 import { oneLine } from '../../core/text.js';
@@ -50,7 +50,7 @@ export async function run(ctx: Context): Promise<void> {
         chunkSize: 1,
         args: { options: {} },
         beforeImage: (p) => ({ primary: Boolean(p.primary) }),
-      }) as unknown as EntityAction,
+      }),
     }),
     resolve: async () => primary.id,
     flags: {},

@@ -11,7 +11,7 @@ import { ExitCode, UserError } from '../../core/errors.js';
 import { addFormatFlags, type FormatFlags } from '../../core/output.js';
 import { oneLine } from '../../core/text.js';
 import { formatOf } from '../shared/verbs.js';
-import { addPlanFlags, fieldsOf, hasPricing, pricingOf, type PlanFlags } from './shared/fields.js';
+import { addPlanFlags, fieldsOf, hasPricing, keptPricing, pricingOf, type PlanFlags } from './shared/fields.js';
 import { PLAN_VIEW, planOf } from './shared/view.js';
 import { declareRule, REVERSIBLE } from '../shared/confirm.js';
 
@@ -47,7 +47,7 @@ export async function run(opts: PlanFlags & FormatFlags & { plan: string }, ctx:
     async verify(api) {
       current = await planOf(ctx, api, opts.plan);
       if (current.archived) throw new UserError(`plan ${current.id} (${oneLine(current.name ?? '')}) is archived and cannot be changed`, undefined, ExitCode.Failure);
-      const pricing = hasPricing(opts) ? pricingOf(opts, current.pricing as never) : undefined;
+      const pricing = hasPricing(opts) ? pricingOf(opts, keptPricing(current.pricing)) : undefined;
       change = changeOfFields({ ...fields, ...(pricing ? { pricing } : {}) });
     },
     resolve: async () => current!.id,

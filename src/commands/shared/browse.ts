@@ -4,6 +4,7 @@
  * (src/ui, loaded here with a dynamic import). `/field=value` sends a server filter in `--where` syntax through
  * the same checks as the flag; the noun's single-key actions run its transition verbs (ui-actions.ts).
  */
+import type { Sorting } from '../../api/schemas/common.js';
 import type { ApiClient } from '../../api/client.js';
 import { listPages, type ListOperation } from '../../api/paging.js';
 import type { Filter } from '../../api/schemas/common.js';
@@ -135,7 +136,7 @@ export function whereText(filter: Filter | undefined): string | undefined {
 }
 
 /** One key of a list's sort, as `sortOf` gives it. */
-type SortKey = { fieldName: string; order?: string };
+type SortKey = Sorting;
 
 export interface BrowseRequest<E> {
   view: EntityView<E>;
@@ -164,7 +165,7 @@ export function listReader<E>(ctx: Context, api: ApiClient, req: BrowseRequest<E
   const pages =
     selected === null
       ? undefined
-      : listPages(api, req.op, { filter: wireFilter(view, filter), sort: req.sort as never, pageSize: req.op.paging.maxLimit, params, signal: ctx.signal });
+      : listPages(api, req.op, { filter: wireFilter(view, filter), sort: req.sort, pageSize: req.op.paging.maxLimit, params, signal: ctx.signal });
   let read = 0;
   return {
     async next() {
@@ -251,7 +252,7 @@ export async function browse<E>(ctx: Context, req: BrowseRequest<E>): Promise<vo
             const own = filterOf(ctx, view, { where: whereTerms(server) });
             filter = filter && own ? { $and: [filter, own] } : (own ?? filter);
           }
-          const order = sort && sorts[sort.col] ? [{ fieldName: sorts[sort.col]!, order: sort.desc ? 'DESC' : 'ASC' }] : req.sort;
+          const order: SortKey[] | undefined = sort && sorts[sort.col] ? [{ fieldName: sorts[sort.col]!, order: sort.desc ? 'DESC' : 'ASC' }] : req.sort;
           return listReader(ctx, api, { ...req, sort: order }, filter, keep, zone);
         },
         async detail(id) {

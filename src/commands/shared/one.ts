@@ -40,13 +40,13 @@ export interface OneItem {
   /** `--revision N`: the revision to act at (default: the one the plan reads). */
   revision?: string;
   /** The question asked first (default: `<Verb> <noun> ID (label)?`). */
-  question?(entity: never, label: string): string | undefined;
+  question?(entity: Entity, label: string): string | undefined;
   /** What is true of it already (default: `<noun> ID (label) is already <done>`); "; nothing changed" follows. */
-  already?(entity: never, label: string): string | undefined;
+  already?(entity: Entity, label: string): string | undefined;
   /** For one the state machine refuses: the command that does what was meant (`msb cancel ID`), as the hint. */
-  instead?(entity: never): string | undefined;
+  instead?(entity: Entity): string | undefined;
   /** The line once it changed, given the entity as it is now (default: `<done> ID (label), revision N`). */
-  outcome?(after: never, label: string, before: never): string | undefined;
+  outcome?(after: unknown, label: string, before: Entity): string | undefined;
   /** Reads the changed entity for stdout (default: through the port). */
   read?(id: string): Promise<unknown>;
   /** What stdout gets instead of the changed entity (a delete's `{id, deleted: true}`), and its `--json` fields. */
@@ -145,7 +145,7 @@ export async function runOneVerb(ctx: Context, run: OneVerbRun): Promise<void> {
       onJournal: (path) => ctx.setInterruptHint(`resume with: ${resumeCommand(path)}`),
       async confirm(entity) {
         const label = labelOf(entity);
-        const question = one.question?.(entity as never, label) ?? `${verb[0]!.toUpperCase()}${verb.slice(1)} ${noun.one} ${id} (${label})?`;
+        const question = one.question?.(entity, label) ?? `${verb[0]!.toUpperCase()}${verb.slice(1)} ${noun.one} ${id} (${label})?`;
         try {
           await confirmChange(ctx, flags, one.rule, 'one', question, `${action.title.toLowerCase()} ${noun.one} ${id}`);
           return true;
@@ -158,7 +158,7 @@ export async function runOneVerb(ctx: Context, run: OneVerbRun): Promise<void> {
   );
   ctx.setInterruptHint(undefined);
   const label = labelOf(r.entity);
-  const already = () => one.already?.(r.entity as never, label) ?? `${noun.one} ${id} (${label}) is already ${action.done}`;
+  const already = () => one.already?.(r.entity, label) ?? `${noun.one} ${id} (${label}) is already ${action.done}`;
   const show = async (entity: unknown) => {
     if (one.result) {
       if (format.kind === 'json' || format.kind === 'ndjson') await printValue(ctx.io, format, one.result.value(id));
@@ -189,7 +189,7 @@ export async function runOneVerb(ctx: Context, run: OneVerbRun): Promise<void> {
     case 'refused':
       throw new UserError(
         `${noun.one} ${id} cannot be ${action.done}: ${r.reason}`,
-        r.lift ? `pass ${r.lift} to ${verb} it anyway` : one.instead?.(r.entity as never),
+        r.lift ? `pass ${r.lift} to ${verb} it anyway` : one.instead?.(r.entity),
         ExitCode.Failure,
       );
     case 'declined':
@@ -209,7 +209,7 @@ export async function runOneVerb(ctx: Context, run: OneVerbRun): Promise<void> {
       }
       const after = one.result ? undefined : ((await one.read?.(id)) ?? (await fetchByIds(port, [id], ctx.signal)).get(id) ?? r.entity);
       const revision = (after as Entity | undefined)?.revision ?? res.revision;
-      success(ctx.io, one.outcome?.(after as never, label, r.entity as never) ?? `${action.done} ${id} (${label})${revision ? `, revision ${revision}` : ''}`);
+      success(ctx.io, one.outcome?.(after, label, r.entity) ?? `${action.done} ${id} (${label})${revision ? `, revision ${revision}` : ''}`);
       await show(after);
       return;
     }

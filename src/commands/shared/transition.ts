@@ -38,7 +38,7 @@ export function transitionRun<E extends { id: string; revision?: string | null }
     chunkSize: spec.chunkSize,
     args,
   });
-  return { port: viewPort(api, spec.view as EntityView<unknown>, spec.reads), action: action as unknown as EntityAction };
+  return { port: viewPort(api, spec.view as EntityView<unknown>, spec.reads), action: action };
 }
 
 /**

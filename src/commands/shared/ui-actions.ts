@@ -17,7 +17,7 @@ import { oneLine, shortId } from '../../core/text.js';
 import type { ActionIO, UiAction } from '../../ui/index.js';
 import { PREVIEW_ROWS } from './bulk-flags.js';
 import { asksFirst } from './confirm.js';
-import type { KeyedVerb } from './entity-view.js';
+import type { EntityView, KeyedVerb } from './entity-view.js';
 import { transitionRun } from './transition.js';
 
 
@@ -48,7 +48,8 @@ async function applyOne(ctx: Context, api: ApiClient, verb: KeyedVerb, id: strin
   const { changeOne } = await import('../../bulk/one.js');
   const { port, action } = transitionRun(spec, api, { options: {} });
   const noun = spec.view.noun.one;
-  const labelOf = (e: unknown) => oneLine(spec.view.label(e as never) ?? id);
+  const view: EntityView<unknown> = spec.view;
+  const labelOf = (e: unknown) => oneLine(view.label(e) ?? id);
   const r = await changeOne(
     port,
     action,

@@ -7,24 +7,28 @@
  * as the values, each only if the item still has the revision the change left (else "changed since", skipped).
  * A verb declares only what differs: how to read the value off the entity, how to send it, and its inverse.
  */
+import * as z from 'zod/mini';
 import type { ApiClient } from '../../api/client.js';
 import { type EntityAction, readingSender, transitionAction } from '../../bulk/actions.js';
 import type { JournalArgs, Outcome } from '../../bulk/journal.js';
+import { journalOptions } from '../../bulk/journal-read.js';
 import type { Entity, EntityPort } from '../../bulk/port.js';
 import type { EntityView } from './entity-view.js';
 import { viewPort } from './view-port.js';
 
 /** The value one item is given, and the revision it must still have (an undo: the one the change left). */
-export interface ValueTarget<T> {
-  to: T;
-  expect?: string;
-}
+export type ValueTarget<T> = { to: T; expect?: string | undefined };
 
-/** The options of a value verb (and of its undo) as the journal keeps them. */
-export interface ValueOptions<T> {
-  values: Record<string, ValueTarget<T>>;
-  /** An undo: said in the progress title. */
-  undo?: boolean;
+/** The options of a value verb (and of its undo) as the journal keeps them; `undo` is said in the progress title. */
+export type ValueOptions<T> = { values: Record<string, ValueTarget<T>>; undo?: boolean | undefined };
+
+/**
+ * A value verb's options as its journal keeps them, each value read through the verb's schema.
+ * @throws UserError (exit 2) naming the field of a journal's options that does not fit (`values.ID.to.slug: …`)
+ */
+function valueOptions<T>(args: JournalArgs, value: z.ZodMiniType<T>): ValueOptions<T> {
+  const schema = z.object({ values: z.record(z.string(), z.object({ to: value, expect: z.optional(z.string()) })), undo: z.optional(z.boolean()) });
+  return journalOptions(args, schema);
 }
 
 /** A value verb's declaration: what differs between the verbs of this module. */
@@ -37,6 +41,8 @@ export interface ValueVerb<E extends Entity, T> {
   done: Outcome;
   /** The progress title (`Setting the slug`). */
   title: string;
+  /** The value's shape, as the journal keeps it (a resumed or undone run reads its values through it). */
+  value: z.ZodMiniType<T>;
   /** True when the entity holds `to` already (nothing is sent). */
   holds(entity: E, to: T): boolean;
   /** The value that puts the entity back as it is now, once it holds `to`: the journal's before-image. */
@@ -53,9 +59,9 @@ export interface ValueVerb<E extends Entity, T> {
  * skipped; the others are sent one at a time at the revision the plan read (a change since is a conflict).
  */
 export function valueRun<E extends Entity, T>(verb: ValueVerb<E, T>, api: ApiClient, args: JournalArgs): { port: EntityPort; action: EntityAction } {
-  const o = args.options as unknown as ValueOptions<T>;
+  const o = valueOptions(args, verb.value);
   const target = (id: string) => o.values[id];
-  const port = viewPort(api, verb.view);
+  const port = viewPort<E>(api, verb.view);
   const action = transitionAction<E>({
     name: verb.name,
     done: verb.done,
@@ -70,17 +76,17 @@ export function valueRun<E extends Entity, T>(verb: ValueVerb<E, T>, api: ApiCli
       if (t.expect !== undefined && (e.revision ?? undefined) !== t.expect) return `changed since (revision ${t.expect} -> ${e.revision})`;
       return verb.blocked?.(e);
     },
-    send: readingSender(port as unknown as EntityPort<E>, (e, _item, signal) => verb.send(api, e, target(e.id)!.to, signal)),
+    send: readingSender(port, (e, _item, signal) => verb.send(api, e, target(e.id)!.to, signal)),
     chunkSize: 1,
     args,
     beforeImage: (e) => verb.inverse(e, target(e.id)!.to),
   });
-  return { port, action: action as unknown as EntityAction };
+  return { port, action: action };
 }
 
 /** The journal args of a value verb's single form: `to` for the one item. */
 export function valueArgs<T>(id: string, to: T): JournalArgs {
-  return { ids: [id], options: { values: { [id]: { to } } } as unknown as Record<string, unknown> };
+  return { ids: [id], options: { values: { [id]: { to } } } };
 }
 
 /**
@@ -115,5 +121,5 @@ export function valueSteps<E extends Entity, T>(verb: ValueVerb<E, T>, find: (ap
 export function valueUndo<E extends Entity, T>(verb: ValueVerb<E, T>, api: ApiClient, back: ReadonlyArray<{ id: string; before: T; revision?: string }>): { port: EntityPort; action: EntityAction; ids: string[] } {
   const values: Record<string, ValueTarget<T>> = Object.fromEntries(back.map((b) => [b.id, { to: b.before, ...(b.revision !== undefined ? { expect: b.revision } : {}) }]));
   const ids = back.map((b) => b.id);
-  return { ...valueRun(verb, api, { ids, options: { values, undo: true } as unknown as Record<string, unknown> }), ids };
+  return { ...valueRun(verb, api, { ids, options: { values, undo: true } }), ids };
 }

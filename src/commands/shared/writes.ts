@@ -11,7 +11,7 @@
  * "changed since" is told the same way.
  */
 import type { ApiClient } from '../../api/client.js';
-import { invoke, type Operation, type ReplyOf, type RequestOf } from '../../api/family.js';
+import { bodyRequest, invoke, type Operation, type ReplyOf } from '../../api/family.js';
 import { setPath } from '../../api/paths.js';
 import { eachSender, updateAction, type EntityAction } from '../../bulk/actions.js';
 import { bodiesCreateAction } from '../../bulk/create-actions.js';
@@ -121,14 +121,14 @@ export function patchBody(id: string, revision: string | undefined, change: Chan
 export function patchSender<Op extends Operation>(
   api: ApiClient,
   op: Op,
-  request: (body: Record<string, unknown>) => RequestOf<Op>,
+  request: (body: Record<string, unknown>) => object,
   entityOf: (reply: ReplyOf<Op>) => Entity,
   opts: { changeOf(id: string): ChangeSet; version?: VersionOf; seen?: Map<string, unknown> },
 ): ChunkRunner['send'] {
   return eachSender(
     api,
     op,
-    (item) => request(patchBody(item.id, item.revision, opts.changeOf(item.id))),
+    (item) => bodyRequest(op, request(patchBody(item.id, item.revision, opts.changeOf(item.id)))),
     (reply) => {
       const e = entityOf(reply);
       opts.seen?.set(e.id, e);
@@ -139,8 +139,8 @@ export function patchSender<Op extends Operation>(
 }
 
 /** A create's call of one body, for a WriteSpec: the operation's request around the body, its reply's entity. */
-export function createCall<Op extends Operation>(op: Op, request: (body: Record<string, unknown>) => RequestOf<Op>, entityOf: (reply: ReplyOf<Op>) => Entity): WriteSpec['create'] {
-  return async (api, body, signal) => entityOf(await invoke(api, op, request(body), { signal }));
+export function createCall<Op extends Operation>(op: Op, request: (body: Record<string, unknown>) => object, entityOf: (reply: ReplyOf<Op>) => Entity): WriteSpec['create'] {
+  return async (api, body, signal) => entityOf(await invoke(api, op, bodyRequest(op, request(body)), { signal }));
 }
 
 /**
@@ -151,7 +151,7 @@ export function writeUpdate(spec: WriteSpec, api: ApiClient, change: ChangeSet, 
   const seen = new Map<string, unknown>();
   if (!spec.patch) throw new TypeError(`${spec.view.noun.many} are not updated through the writes table`);
   const action = updateAction({ change, args, chunkSize: spec.patchChunk ?? 1, send: spec.patch(api, () => change, seen) });
-  return { port: writePort(spec, api), action: action as unknown as EntityAction, seen };
+  return { port: writePort(spec, api), action: action, seen };
 }
 
 /** How far behind ours the platform's clock may be when a resumed run looks for what its lost creates made. */

@@ -11,6 +11,7 @@
  * one-item plan of the bulk engine, journaled with the named days' former hours: `sitectl undo` sets them back.
  */
 import type { Command } from 'commander';
+import * as z from 'zod/mini';
 import type { ApiClient } from '../../api/client.js';
 import { calendarEvents, calendarEventsFamily, CalendarDayValues, type CalendarDay, type CalendarEvent } from '../../api/calendar-events.js';
 import { collect, items, listPages } from '../../api/paging.js';
@@ -26,6 +27,7 @@ import type { EntityView } from '../shared/entity-view.js';
 import { viewPort } from '../shared/view-port.js';
 import { readingSender, transitionAction, type EntityAction } from '../../bulk/actions.js';
 import type { JournalArgs } from '../../bulk/journal.js';
+import { journalOptions } from '../../bulk/journal-read.js';
 import { type EntityPort, fetchByIds } from '../../bulk/port.js';
 import { STAFF_VIEW, staffIdOf, staffOf } from './shared/view.js';
 
@@ -73,7 +75,7 @@ function rowsOf(events: readonly CalendarEvent[]): HoursRow[] {
       const day = (e.recurrenceRule?.days?.[0] ?? '') as CalendarDay;
       return { day: SHORT[CalendarDayValues.indexOf(day)] ?? day, from: (e.start?.localDate ?? '').slice(11, 16), to: (e.end?.localDate ?? '').slice(11, 16), eventId: e.id };
     })
-    .sort((a, b) => SHORT.indexOf(a.day as never) - SHORT.indexOf(b.day as never) || a.from.localeCompare(b.from));
+    .sort((a, b) => SHORT.indexOf(a.day) - SHORT.indexOf(b.day) || a.from.localeCompare(b.from));
 }
 
 /** The weekly working-hours MASTER events of a schedule. */
@@ -113,7 +115,9 @@ function createHours(api: ApiClient, scheduleId: string, day: CalendarDay, from:
 }
 
 /** Hours of some weekdays: each day's blocks (`[]`: the day is free). */
-export type Week = Partial<Record<CalendarDay, Array<{ from: string; to: string }>>>;
+/** The blocks of each named day (`HH:MM` on the site's clock), as `staff hours set` sends them and the journal keeps them. */
+const WEEK = z.partialRecord(z.enum(CalendarDayValues), z.array(z.object({ from: z.string(), to: z.string() })));
+export type Week = z.infer<typeof WEEK>;
 
 /** A staff member with the week it works now (its own hours, or the default ones when `shared`). */
 interface HoursEntity extends StaffMemberRecord {
@@ -138,7 +142,7 @@ function holds(rows: readonly HoursRow[], week: Week): boolean {
 
 /** The port of staff members with their week: the staff view's, each read back with its working hours. */
 function hoursPort(api: ApiClient): EntityPort<HoursEntity> {
-  const base = viewPort(api, STAFF_VIEW as EntityView<unknown>) as unknown as EntityPort<StaffMemberRecord>;
+  const base = viewPort<StaffMemberRecord>(api, STAFF_VIEW as EntityView<unknown>);
   return {
     noun: base.noun,
     label: (s) => s.name ?? undefined,
@@ -184,13 +188,12 @@ async function applyWeek(api: ApiClient, staff: StaffMemberRecord, week: Week, n
   }
 }
 
-/** The options of `staff hours set` (and of its undo) as the journal keeps them. */
-export interface HoursOptions {
-  /** The days to set and their blocks. */
-  week: Week;
-  /** An undo: the blocks the change being undone left; a day that holds others now was changed since. */
-  expect?: Week;
-}
+/**
+ * The options of `staff hours set` (and of its undo) as the journal keeps them: `week`, the days to set and their
+ * blocks; `expect` (an undo), the blocks the change being undone left: a day that holds others now was changed since.
+ */
+export const HOURS_OPTIONS = z.object({ week: WEEK, expect: z.optional(WEEK) });
+export type HoursOptions = z.infer<typeof HOURS_OPTIONS>;
 
 /**
  * The port and action of `staff hours set` over `args`: nothing is sent when the days hold those hours already;
@@ -198,7 +201,7 @@ export interface HoursOptions {
  * sets them back, unless they were changed since.
  */
 export function hoursRun(api: ApiClient, args: JournalArgs, now: Date): { port: EntityPort; action: EntityAction } {
-  const o = args.options as unknown as HoursOptions;
+  const o = journalOptions(args, HOURS_OPTIONS);
   const port = hoursPort(api);
   const action = transitionAction<HoursEntity>({
     name: 'hours',
@@ -217,7 +220,7 @@ export function hoursRun(api: ApiClient, args: JournalArgs, now: Date): { port: 
       ),
     }),
   });
-  return { port: port as unknown as EntityPort, action: action as unknown as EntityAction };
+  return { port: port, action: action };
 }
 
 interface SetOptions extends FormatFlags {
@@ -262,7 +265,7 @@ export async function runSet(opts: SetOptions, ctx: Context): Promise<void> {
       },
     },
     title: 'Setting hours',
-    build: (api) => hoursRun(api, { options: { week } as unknown as Record<string, unknown> }, ctx.now()),
+    build: (api) => hoursRun(api, { options: { week } }, ctx.now()),
     resolve: (api) => staffIdOf(ctx, api, opts.staff),
     flags: opts,
     command: 'staff hours set',

@@ -6,25 +6,28 @@
  * the booking still has the revision the change left (else "changed since", skipped), and a reschedule back only
  * if the former slot is still free (else "slot taken", skipped).
  */
+import * as z from 'zod/mini';
 import type { ApiClient } from '../../../api/client.js';
 import { bookingOps } from '../../../api/bookings.js';
 import { eachSender, type EntityAction, transitionAction } from '../../../bulk/actions.js';
 import type { ItemResult } from '../../../bulk/execute.js';
 import type { JournalArgs } from '../../../bulk/journal.js';
+import { journalOptions } from '../../../bulk/journal-read.js';
 import type { EntityPort } from '../../../bulk/port.js';
 import { viewPort } from '../../shared/view-port.js';
 import type { EntityView } from '../../shared/entity-view.js';
 import { BOOKING_VIEW, type BookingRow, serviceIdOf } from './view.js';
 
 /** A booking's slot as a reschedule sends it and the journal keeps it. */
-export interface SlotOf {
-  serviceId: string;
+const SLOT = z.object({
+  serviceId: z.string(),
   /** ISO instant. */
-  startDate: string;
-  timezone: string;
+  startDate: z.string(),
+  timezone: z.string(),
   /** The staff member (appointments); undefined: any free one. */
-  staffId?: string;
-}
+  staffId: z.optional(z.string()),
+});
+export type SlotOf = z.infer<typeof SLOT>;
 
 /** The slot a booking has now (its before-image for a reschedule). */
 export function slotOf(b: BookingRow): SlotOf {
@@ -37,12 +40,13 @@ export function slotOf(b: BookingRow): SlotOf {
   };
 }
 
-/** How each booking of a move is changed: the target, and the revision it must still have (undo). */
-export interface MoveTarget<T> {
-  to: T;
-  /** The revision the change being undone left; a booking at another one was changed since and is skipped. */
-  expect?: string;
-}
+/** How one booking of a move is changed (the type of a {@link moveTargets} entry). */
+export type MoveTarget<T> = { to: T; expect?: string | undefined };
+/**
+ * How each booking of a move is changed: the target `to`, and `expect`, the revision the change being undone left
+ * (a booking at another one was changed since and is skipped).
+ */
+const moveTargets = <T extends z.ZodMiniType>(to: T) => z.record(z.string(), z.object({ to, expect: z.optional(z.string()) }));
 
 /** The platform's codes of a slot with no room, which an undo reports as "slot taken" (skipped). */
 const TAKEN = new Set(['SLOT_NOT_AVAILABLE', 'SESSION_CAPACITY_EXCEEDED', 'SCHEDULE_CAPACITY_EXCEEDED']);
@@ -57,21 +61,21 @@ export function unmovable(b: BookingRow): { reason: string; instead?(bin: string
   return undefined;
 }
 
-/** The moves of a reschedule (or its undo) as the journal's options keep them. */
-export interface RescheduleOptions {
-  moves: Record<string, MoveTarget<SlotOf>>;
-  ignorePolicy?: boolean;
-  skipAvailability?: boolean;
-  /** An undo: a slot with no room is skipped ("slot taken"), not a failure. */
-  undo?: boolean;
-}
+/** The moves of a reschedule (or its undo) as the journal's options keep them; `undo`: a slot with no room is skipped ("slot taken"), not a failure. */
+export const RESCHEDULE_OPTIONS = z.object({
+  moves: moveTargets(SLOT),
+  ignorePolicy: z.optional(z.boolean()),
+  skipAvailability: z.optional(z.boolean()),
+  undo: z.optional(z.boolean()),
+});
+export type RescheduleOptions = z.infer<typeof RESCHEDULE_OPTIONS>;
 
 /**
  * Moves each booking of `args.options.moves` to its slot, at the revision the plan read (`--revision` pins it).
  * Journals each booking's former slot (its before-image) and settles an unconfirmed move by reading it back.
  */
 export function rescheduleRun(api: ApiClient, args: JournalArgs): { port: EntityPort; action: EntityAction } {
-  const o = args.options as unknown as RescheduleOptions;
+  const o = journalOptions(args, RESCHEDULE_OPTIONS);
   const target = (id: string) => o.moves[id];
   const flow = o.ignorePolicy || o.skipAvailability ? { flowControlSettings: { ...(o.ignorePolicy ? { ignoreReschedulePolicy: true } : {}), ...(o.skipAvailability ? { skipAvailabilityValidation: true } : {}) } } : {};
   const action = transitionAction<BookingRow>({
@@ -105,7 +109,7 @@ export function rescheduleRun(api: ApiClient, args: JournalArgs): { port: Entity
     args,
     beforeImage: (b) => slotOf(b),
   });
-  const plain = action as unknown as EntityAction;
+  const plain = action;
   return { port: port(api), action: o.undo ? takenIsSkipped(plain) : plain };
 }
 
@@ -129,10 +133,8 @@ function takenIsSkipped(action: EntityAction): EntityAction {
 }
 
 /** The participant counts of a change (or its undo) as the journal's options keep them. */
-export interface ParticipantsOptions {
-  counts: Record<string, MoveTarget<number>>;
-  undo?: boolean;
-}
+export const PARTICIPANTS_OPTIONS = z.object({ counts: moveTargets(z.number().check(z.int(), z.positive())), undo: z.optional(z.boolean()) });
+export type ParticipantsOptions = z.infer<typeof PARTICIPANTS_OPTIONS>;
 
 /** Why a booking's participants cannot change: an appointment is for one. */
 export function fixedParticipants(b: BookingRow): string | undefined {
@@ -141,7 +143,7 @@ export function fixedParticipants(b: BookingRow): string | undefined {
 
 /** Sets each booking's number of participants (`args.options.counts`), journaling the former number. */
 export function participantsRun(api: ApiClient, args: JournalArgs): { port: EntityPort; action: EntityAction } {
-  const o = args.options as unknown as ParticipantsOptions;
+  const o = journalOptions(args, PARTICIPANTS_OPTIONS);
   const target = (id: string) => o.counts[id];
   const action = transitionAction<BookingRow>({
     name: 'participants',
@@ -163,5 +165,5 @@ export function participantsRun(api: ApiClient, args: JournalArgs): { port: Enti
     args,
     beforeImage: (b) => ({ totalParticipants: b.totalParticipants }),
   });
-  return { port: port(api), action: action as unknown as EntityAction };
+  return { port: port(api), action: action };
 }

@@ -140,8 +140,8 @@ export function bookingTransition(verb: Verb) {
 /** The single-key actions of bookings in the interactive browser and the dashboard (k9s-style letters). */
 export function bookingKeys(): KeyedVerb[] {
   return [
-    { key: 'c', label: 'Confirm', spec: bookingTransition('confirm').spec as never },
-    { key: 'd', label: 'Decline', spec: bookingTransition('decline').spec as never },
-    { key: 'x', label: 'Cancel', spec: bookingTransition('cancel').spec as never },
+    { key: 'c', label: 'Confirm', spec: bookingTransition('confirm').spec },
+    { key: 'd', label: 'Decline', spec: bookingTransition('decline').spec },
+    { key: 'x', label: 'Cancel', spec: bookingTransition('cancel').spec },
   ];
 }

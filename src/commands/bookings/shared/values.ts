@@ -4,20 +4,18 @@
  * that data back if the booking still has the revision the change left.
  */
 import { isDeepStrictEqual } from 'node:util';
+import * as z from 'zod/mini';
 import { bookings } from '../../../api/bookings.js';
 import { fetchByIds } from '../../../bulk/port.js';
-import type { EntityView } from '../../shared/entity-view.js';
 import type { ValueVerb } from '../../shared/values.js';
 import { viewPort } from '../../shared/view-port.js';
 import { type BookingRow, BOOKING_VIEW } from './view.js';
 
 /** What `bookings fields` gives a booking: the data of one namespace (a namespace it did not have: `{}`). */
-export interface NamespaceValue {
-  namespace: string;
-  data: Record<string, unknown>;
-}
+const NAMESPACE_VALUE = z.object({ namespace: z.string(), data: z.record(z.string(), z.unknown()) });
+export type NamespaceValue = z.infer<typeof NAMESPACE_VALUE>;
 
-const view = BOOKING_VIEW as unknown as EntityView<unknown>;
+const view = BOOKING_VIEW;
 
 /** The data a booking holds under `namespace` (`{}` when it has none). */
 export function namespaceData(b: BookingRow, namespace: string): Record<string, unknown> {
@@ -34,6 +32,7 @@ export const FIELDS_VERB: ValueVerb<BookingRow & { id: string }, NamespaceValue>
   name: 'fields',
   done: 'updated',
   title: 'Storing the fields',
+  value: NAMESPACE_VALUE,
   holds: (b, v) => isDeepStrictEqual(namespaceData(b, v.namespace), v.data),
   inverse: (b, v) => ({ namespace: v.namespace, data: namespaceData(b, v.namespace) }),
   async send(api, b, v, signal) {

@@ -120,7 +120,7 @@ export const BOOKING_VIEW: EntityView<BookingRow> = {
   rows: bookingRows,
   readOnly: ['id', 'revision', 'createdDate', 'updatedDate', 'startDate', 'endDate', 'status'],
   query: extendedBookingOps.queryExtendedBookings,
-  label: (b) => [contactOf(b), b.bookedEntity?.title, b.startDate ? formatWallClock(new Date(b.startDate as unknown as string), zoneOf(b)) : undefined].filter(Boolean).join(' · '),
+  label: (b) => [contactOf(b), b.bookedEntity?.title, b.startDate ? formatWallClock(new Date(b.startDate), zoneOf(b)) : undefined].filter(Boolean).join(' · '),
   filterExample: '{"status":{"$in":["CREATED","PENDING"]}}',
   fromItem: rowOf,
   paths: { toSchema: bookingJsonPath, toWire: bookingWirePath },

@@ -12,7 +12,7 @@ import { bookingOps } from '../../../api/bookings.js';
 import { extendedBookingOps } from '../../../api/extended-bookings.js';
 import { listPages } from '../../../api/paging.js';
 import { MAX_BULK_CREATE } from '../../../api/schemas/booking.js';
-import { invoke } from '../../../api/family.js';
+import { bodyRequest, invoke } from '../../../api/family.js';
 import type { ApiClient } from '../../../api/client.js';
 import { readingSender } from '../../../bulk/actions.js';
 import type { Entity, EntityPort } from '../../../bulk/port.js';
@@ -59,11 +59,11 @@ async function bookingsMadeBy(api: ApiClient, body: Record<string, unknown>, sin
     return []; // nothing tells a booking this line made from another
   }
   const from = Date.parse(since);
-  const made: BookingRow[] = [];
+  const made: Array<BookingRow & Entity> = [];
   for await (const page of listPages(api, extendedBookingOps.queryExtendedBookings, { filter: wireFilter(BOOKING_VIEW as EntityView<unknown>, filter), pageSize: 100, signal })) {
     for (const item of page.items) {
       const b = rowOf(item);
-      if (!(msOf(b.createdDate) >= from)) continue;
+      if (!b.id || !(msOf(b.createdDate) >= from)) continue;
       if (slot) {
         const s = b.bookedEntity?.slot;
         if (s?.serviceId !== slot.serviceId || msOf(s?.startDate ?? b.startDate) !== start) continue;
@@ -72,10 +72,10 @@ async function bookingsMadeBy(api: ApiClient, body: Record<string, unknown>, sin
       const held = (b.contactDetails ?? {}) as Record<string, unknown>;
       const fold = (v: unknown) => (typeof v === 'string' ? v.trim().toLowerCase() : v);
       if (CONTACT_FIELDS.some((k) => contact[k] !== undefined && fold(held[k]) !== fold(contact[k]))) continue;
-      made.push(b);
+      made.push({ ...b, id: b.id });
     }
   }
-  return made.sort((a, b) => msOf(a.createdDate) - msOf(b.createdDate)) as unknown as Entity[];
+  return made.sort((a, b) => msOf(a.createdDate) - msOf(b.createdDate));
 }
 
 /** Bookings read with what the platform allows each (the policy windows), as the undo's plan needs them. */
@@ -87,12 +87,12 @@ export const BOOKING_WRITES: WriteSpec = {
   view: BOOKING_VIEW as EntityView<unknown>,
   list: 'bookings list',
   port: bookingPort,
-  create: createCall(bookingOps.createBooking, (body) => body as never, (reply) => reply.booking as Entity),
+  create: createCall(bookingOps.createBooking, (body) => body, (reply) => reply.booking as Entity),
   // `bookings create --file`: the bulk create call, 40 per request, each body answered on its own.
   createMany: {
     chunkSize: MAX_BULK_CREATE,
     async create(api, bodies, signal) {
-      const reply = await invoke(api, bookingOps.bulkCreateBooking, { createBookingsInfo: bodies as never, returnFullEntity: true }, { signal });
+      const reply = await invoke(api, bookingOps.bulkCreateBooking, bodyRequest(bookingOps.bulkCreateBooking, { createBookingsInfo: bodies, returnFullEntity: true }), { signal });
       // A body the reply says nothing of stays undefined: it may have been made (see bodiesCreateAction).
       const answers: Array<Entity | { error: string; code?: string } | undefined> = bodies.map(() => undefined);
       for (const r of reply.results) {

@@ -116,7 +116,7 @@ export function memberTransition(verb: MemberVerb) {
 /** The single-key actions of members in the interactive browser and the dashboard (k9s-style letters). */
 export function memberKeys(): KeyedVerb[] {
   return [
-    { key: 'a', label: 'Approve', spec: memberTransition('approve').spec as never },
-    { key: 'b', label: 'Block', spec: memberTransition('block').spec as never },
+    { key: 'a', label: 'Approve', spec: memberTransition('approve').spec },
+    { key: 'b', label: 'Block', spec: memberTransition('block').spec },
   ];
 }

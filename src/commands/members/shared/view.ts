@@ -92,6 +92,6 @@ export const MEMBER_VIEW: EntityView<Member> = {
 /** Why the status table refuses `action` for `m` (undefined when it allows it or `m` is there already). */
 export function statusBlocked(m: Member, action: MemberStatusAction): string | undefined {
   const rule = MEMBER_STATUS_TABLE[action];
-  if (m.status === rule.to || rule.from.includes(m.status as never)) return undefined;
+  if (m.status === rule.to || rule.from.some((s) => s === m.status)) return undefined;
   return `it is ${m.status} (${action} takes ${rule.from.join(' or ')})`;
 }

@@ -15,7 +15,7 @@ export const MEMBER_WRITES: WriteSpec = {
   view: MEMBER_VIEW as WriteSpec['view'],
   list: 'members list',
   version: updatedDateVersion,
-  patch: (api, changeOf, seen) => patchSender(api, memberOps.updateMember, (body) => ({ member: body }) as never, (reply) => reply.member as { id: string }, { changeOf, version: updatedDateVersion, seen }),
-  create: createCall(memberOps.createMember, (body) => ({ member: body }) as never, (reply) => reply.member as { id: string }),
-  remove: { send: (api) => filterJobSender(api, memberOps.bulkDeleteMembersByFilter, (filter) => ({ filter }) as never), chunkSize: MAX_BULK_DELETE_MEMBERS },
+  patch: (api, changeOf, seen) => patchSender(api, memberOps.updateMember, (body) => ({ member: body }), (reply) => reply.member as { id: string }, { changeOf, version: updatedDateVersion, seen }),
+  create: createCall(memberOps.createMember, (body) => ({ member: body }), (reply) => reply.member as { id: string }),
+  remove: { send: (api) => filterJobSender(api, memberOps.bulkDeleteMembersByFilter, (filter) => ({ filter })), chunkSize: MAX_BULK_DELETE_MEMBERS },
 };

@@ -12,7 +12,8 @@
  */
 import type { ApiClient } from '../../../api/client.js';
 import { ApiError } from '../../../api/errors.js';
-import { multiServiceBookings as calls } from '../../../api/multi-service-bookings.js';
+import { bodyRequest } from '../../../api/family.js';
+import { multiServiceBookings as calls, multiServiceBookingsFamily } from '../../../api/multi-service-bookings.js';
 import type { MultiServiceBooking } from '../../../api/schemas/booking.js';
 import { type EntityAction, readingSender, transitionAction } from '../../../bulk/actions.js';
 import type { JournalArgs } from '../../../bulk/journal.js';
@@ -274,7 +275,7 @@ export function groupRun(spec: GroupVerbSpec, api: ApiClient, args: JournalArgs)
       bookings: (e.group.bookings ?? []).map((b) => ({ bookingId: b.bookingId ?? b.booking?.id, status: b.booking?.status, startDate: b.booking?.startDate, revision: b.booking?.revision })),
     }),
   });
-  return { port: port as unknown as EntityPort, action: action as unknown as EntityAction };
+  return { port: port, action: action };
 }
 
 /**
@@ -287,9 +288,9 @@ export function groupRun(spec: GroupVerbSpec, api: ApiClient, args: JournalArgs)
 export const GROUP_WRITES: WriteSpec = {
   view: GROUP_NOUN,
   list: 'bookings list',
-  port: (api) => groupPort(api) as unknown as EntityPort,
+  port: (api) => groupPort(api),
   async create(api, body, signal) {
-    const { multiServiceBooking } = await calls.createMultiServiceBooking(api, { ...body, returnFullEntity: true } as never, { signal });
+    const { multiServiceBooking } = await calls.createMultiServiceBooking(api, bodyRequest(multiServiceBookingsFamily.operations.createMultiServiceBooking, { ...body, returnFullEntity: true }), { signal });
     const group = { ...multiServiceBooking, id: multiServiceBooking.id ?? '' };
     return { id: group.id, revision: groupRevision(group), group } satisfies GroupEntity;
   },

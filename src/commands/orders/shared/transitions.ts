@@ -183,7 +183,7 @@ export function orderTransition(verb: Verb) {
   const spec = SPECS[verb];
   return transitionVerb<Row>({
     ...spec,
-    view: ORDER_VIEW as never,
+    view: ORDER_VIEW,
     command: `orders ${verb}`,
     revisioned: false,
     flags: (cmd) => {
@@ -208,8 +208,8 @@ export function orderTransition(verb: Verb) {
 /** The single-key actions of orders in the interactive browser and the dashboard (k9s-style letters). */
 export function orderKeys(): KeyedVerb[] {
   return [
-    { key: 'p', label: 'Pause', spec: orderTransition('pause').spec as never },
-    { key: 'u', label: 'Resume', spec: orderTransition('resume').spec as never },
-    { key: 'm', label: 'Mark paid', spec: orderTransition('mark-paid').spec as never },
+    { key: 'p', label: 'Pause', spec: orderTransition('pause').spec },
+    { key: 'u', label: 'Resume', spec: orderTransition('resume').spec },
+    { key: 'm', label: 'Mark paid', spec: orderTransition('mark-paid').spec },
   ];
 }

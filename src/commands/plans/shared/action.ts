@@ -7,7 +7,7 @@
 import type { Command } from 'commander';
 import type { ApiClient } from '../../../api/client.js';
 import type { Plan } from '../../../api/schemas/plan.js';
-import { transitionAction, type EntityAction } from '../../../bulk/actions.js';
+import { transitionAction } from '../../../bulk/actions.js';
 import type { ChunkRunner } from '../../../bulk/execute.js';
 import type { Context } from '../../../context.js';
 import { addFormatFlags, type FormatFlags } from '../../../core/output.js';
@@ -63,7 +63,7 @@ export function planAction<O>(spec: PlanActionSpec<O>) {
           send: spec.send(api, o),
           chunkSize: 1,
           args: { options: o as Record<string, unknown> },
-        }) as unknown as EntityAction,
+        }),
       }),
       resolve: async (api) => (await planOf(ctx, api, given)).id,
       flags,

@@ -5,7 +5,8 @@
  * the rest one flag per field.
  */
 import type { Command } from 'commander';
-import { PeriodUnitValues, type PlanCreate } from '../../../api/schemas/plan.js';
+import * as z from 'zod/mini';
+import { PeriodUnitValues, type PlanCreate, type PlanPricing, planInputs } from '../../../api/schemas/plan.js';
 import { UserError } from '../../../core/errors.js';
 import { choiceOf, currencyOf } from '../../shared/choices.js';
 import { collect } from '../../../core/filters.js';
@@ -68,6 +69,15 @@ function yesNo(text: string, flag: string): boolean {
 /** Whether any pricing flag was given. */
 export function hasPricing(o: PlanFlags): boolean {
   return [o.price, o.currency, o.every, o.for, o.unlimited, o.cycles, o.trialDays].some((v) => v !== undefined);
+}
+
+/**
+ * A plan's pricing as the platform gave it, read as a request's pricing, so `plans update --price` keeps the plan's
+ * model: undefined when it does not fit one (a model without its duration), and the flags must then give the model.
+ */
+export function keptPricing(pricing: PlanPricing | undefined): PlanCreate['pricing'] | undefined {
+  const read = z.safeParse(planInputs().PricingInput, pricing);
+  return read.success ? read.data : undefined;
 }
 
 /**

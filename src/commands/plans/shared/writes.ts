@@ -27,13 +27,13 @@ export const PLAN_WRITES: WriteSpec = {
       planOps.updatePlan,
       (body) => {
         const cleared = Object.keys(body).filter((k) => body[k] === null);
-        if (cleared.length === 0) return { plan: body } as never;
+        if (cleared.length === 0) return { plan: body };
         const sent = Object.fromEntries(Object.entries(body).filter(([, v]) => v !== null));
-        return { plan: sent, fieldMask: { paths: Object.keys(body).filter((k) => k !== 'id') } } as never;
+        return { plan: sent, fieldMask: { paths: Object.keys(body).filter((k) => k !== 'id') } };
       },
       (reply) => reply.plan as { id: string },
       { changeOf, version: updatedDateVersion, seen },
     ),
-  create: createCall(planOps.createPlan, (body) => ({ plan: body }) as never, (reply) => reply.plan as { id: string }),
+  create: createCall(planOps.createPlan, (body) => ({ plan: body }), (reply) => reply.plan as { id: string }),
   remove: { send: (api) => eachSender(api, planOps.archivePlan, (item) => ({ id: item.id })), chunkSize: 1, done: 'archived' },
 };

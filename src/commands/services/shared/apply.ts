@@ -7,7 +7,7 @@
  * Each item's request body is in its journal line, so `--resume` continues from the journal alone.
  */
 import type { ApiClient } from '../../../api/client.js';
-import { invoke } from '../../../api/family.js';
+import { bodyRequest, invoke } from '../../../api/family.js';
 import { listPages } from '../../../api/paging.js';
 import type { Service } from '../../../api/schemas/service.js';
 import { MAX_BULK_SERVICES, serviceOps } from '../../../api/services.js';
@@ -271,7 +271,7 @@ export function applyAction(api: ApiClient, port: EntityPort, items: readonly Pl
       } else chunk.push(item);
     }
     if (chunk.length === 0) return out;
-    const reply = await invoke(api, serviceOps.bulkCreateServices, { services: chunk.map((i) => createOf(i).service) as never, returnEntity: true }, { signal });
+    const reply = await invoke(api, serviceOps.bulkCreateServices, bodyRequest(serviceOps.bulkCreateServices, { services: chunk.map((i) => createOf(i).service), returnEntity: true }), { signal });
     for (const r of reply.results) {
       const item = chunk[r.itemMetadata.originalIndex];
       if (!item) continue;

@@ -36,8 +36,8 @@ export const POLICY_WRITES: WriteSpec & Required<Pick<WriteSpec, 'remove'>> = {
   view: POLICY_VIEW as EntityView<unknown>,
   list: 'services booking-policies list',
   patch: (api, changeOf, seen) =>
-    patchSender(api, ops.updateBookingPolicy, (body) => ({ bookingPolicy: { ...body, revision: body.revision ?? '0' } }) as never, (reply) => reply.bookingPolicy as { id: string }, { changeOf, seen }),
-  create: createCall(ops.createBookingPolicy, (body) => ({ bookingPolicy: body }) as never, (reply) => reply.bookingPolicy as { id: string }),
+    patchSender(api, ops.updateBookingPolicy, (body) => ({ bookingPolicy: { ...body, revision: body.revision ?? '0' } }), (reply) => reply.bookingPolicy as { id: string }, { changeOf, seen }),
+  create: createCall(ops.createBookingPolicy, (body) => ({ bookingPolicy: body }), (reply) => reply.bookingPolicy as { id: string }),
   remove: { send: (api) => eachSender(api, ops.deleteBookingPolicy, (item) => ({ bookingPolicyId: item.id })), chunkSize: 1 },
   recreate: { body: recreateBody, note: 're-created booking policies get new ids; the services that used the deleted ones keep the default policy' },
 };

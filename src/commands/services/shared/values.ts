@@ -5,17 +5,17 @@
  * was linked (links what was unlinked), or makes the former default policy the default again, if the item still
  * has the revision the change left.
  */
+import * as z from 'zod/mini';
 import type { ApiClient } from '../../../api/client.js';
-import type { BookingPolicy, Service, ServiceLocation } from '../../../api/schemas/service.js';
+import { type BookingPolicy, RemovedLocationSessionsActionValues, type Service, type ServiceLocation } from '../../../api/schemas/service.js';
 import { bookingPolicies } from '../../../api/service-furniture.js';
 import { services } from '../../../api/services.js';
-import type { EntityView } from '../../shared/entity-view.js';
 import type { ValueVerb } from '../../shared/values.js';
 import { POLICY_VIEW } from './policy-writes.js';
 import { SERVICE_VIEW } from './view.js';
 
 type ServiceEntity = Service & { id: string };
-const view = SERVICE_VIEW as unknown as EntityView<unknown>;
+const view = SERVICE_VIEW;
 
 /** `services slug set`: the service's main slug. Undo: the former main slug set back. */
 export const SLUG_VERB: ValueVerb<ServiceEntity, string> = {
@@ -23,6 +23,7 @@ export const SLUG_VERB: ValueVerb<ServiceEntity, string> = {
   name: 'slug',
   done: 'updated',
   title: 'Setting the slug',
+  value: z.string(),
   holds: (s, slug) => s.mainSlug?.name === slug,
   inverse: (s) => s.mainSlug?.name ?? '',
   async send(api, s, slug, signal) {
@@ -32,14 +33,22 @@ export const SLUG_VERB: ValueVerb<ServiceEntity, string> = {
 };
 
 /** A location as `services locations set` takes it (the platform's ids and computed address left out). */
-export type LocationInput = { type: 'BUSINESS'; business: { id: string } } | { type: 'CUSTOM'; custom: { address: { formatted: string } } } | { type: 'CUSTOMER' };
+const LOCATION = z.union([
+  z.object({ type: z.literal('BUSINESS'), business: z.object({ id: z.string() }) }),
+  z.object({ type: z.literal('CUSTOM'), custom: z.object({ address: z.object({ formatted: z.string() }) }) }),
+  z.object({ type: z.literal('CUSTOMER') }),
+]);
+export type LocationInput = z.infer<typeof LOCATION>;
 
-/** What `services locations set` gives a service: its locations, and what happens to sessions at removed ones. */
-export interface LocationsValue {
-  locations: LocationInput[];
-  /** The platform's removedLocationSessionsAction (absent in an undo: the platform's default). */
-  removed?: { action: string; moveToLocationOptions?: { newLocation: LocationInput } };
-}
+/**
+ * What `services locations set` gives a service: its locations, and what happens to sessions at removed ones
+ * (`removed`: the platform's removedLocationSessionsAction; absent in an undo, the platform's default).
+ */
+const LOCATIONS_VALUE = z.object({
+  locations: z.array(LOCATION),
+  removed: z.optional(z.object({ action: z.enum(RemovedLocationSessionsActionValues), moveToLocationOptions: z.optional(z.object({ newLocation: LOCATION })) })),
+});
+export type LocationsValue = z.infer<typeof LOCATIONS_VALUE>;
 
 /** A stored location as `services locations set` would give it. */
 function inputOf(l: ServiceLocation): LocationInput {
@@ -55,19 +64,18 @@ export const LOCATIONS_VERB: ValueVerb<ServiceEntity, LocationsValue> = {
   name: 'locations',
   done: 'updated',
   title: 'Setting the locations',
+  value: LOCATIONS_VALUE,
   holds: (s, v) => JSON.stringify((s.locations ?? []).map(inputOf).map(keyOf).sort()) === JSON.stringify(v.locations.map(keyOf).sort()),
   inverse: (s) => ({ locations: (s.locations ?? []).map(inputOf) }),
   async send(api, s, v, signal) {
-    const { service } = await services.setServiceLocations(api, { serviceId: s.id, locations: v.locations, ...(v.removed ? { removedLocationSessionsAction: v.removed as never } : {}) }, { signal });
+    const { service } = await services.setServiceLocations(api, { serviceId: s.id, locations: v.locations, ...(v.removed ? { removedLocationSessionsAction: v.removed } : {}) }, { signal });
     return { revision: service.revision ?? undefined };
   },
 };
 
 /** Pricing plans to link to a service and to unlink from it. */
-export interface PlanLinks {
-  add?: string[];
-  remove?: string[];
-}
+const PLAN_LINKS = z.object({ add: z.optional(z.array(z.string())), remove: z.optional(z.array(z.string())) });
+export type PlanLinks = z.infer<typeof PLAN_LINKS>;
 const linked = (s: ServiceEntity) => new Set(s.payment?.pricingPlanIds ?? []);
 
 /**
@@ -79,6 +87,7 @@ export const PLANS_VERB: ValueVerb<ServiceEntity, PlanLinks> = {
   name: 'pricing-plans',
   done: 'updated',
   title: 'Linking pricing plans',
+  value: PLAN_LINKS,
   holds: (s, v) => {
     const now = linked(s);
     return (v.add ?? []).every((p) => now.has(p)) && !(v.remove ?? []).some((p) => now.has(p));
@@ -101,10 +110,8 @@ export const PLANS_VERB: ValueVerb<ServiceEntity, PlanLinks> = {
  * What `services booking-policies set-default` gives a policy: which policy is the site's default (`id`), and the
  * one that was (`former`, read before the change: the before-image).
  */
-export interface DefaultPolicyValue {
-  id: string;
-  former?: string;
-}
+const DEFAULT_POLICY_VALUE = z.object({ id: z.string(), former: z.optional(z.string()) });
+export type DefaultPolicyValue = z.infer<typeof DEFAULT_POLICY_VALUE>;
 
 /**
  * `services booking-policies set-default`: the item is the policy made default; its value is which policy is the
@@ -113,10 +120,11 @@ export interface DefaultPolicyValue {
  * if the item still has the revision the change left. A site that had no default has nothing to set back.
  */
 export const DEFAULT_POLICY_VERB: ValueVerb<BookingPolicy & { id: string }, DefaultPolicyValue> = {
-  view: POLICY_VIEW as unknown as EntityView<unknown>,
+  view: POLICY_VIEW,
   name: 'set-default',
   done: 'updated',
   title: 'Setting the default policy',
+  value: DEFAULT_POLICY_VALUE,
   holds: (p, v) => Boolean(p.default) === (p.id === v.id),
   inverse: (p, v) => ({ id: v.former ?? p.id }),
   async send(api, p, v, signal) {

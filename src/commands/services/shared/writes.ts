@@ -13,7 +13,7 @@ export const SERVICE_WRITES: WriteSpec = {
   list: 'services list',
   patch: (api, changeOf) => patchServicesSender(api, changeOf),
   patchChunk: MAX_BULK_SERVICES,
-  create: createCall(serviceOps.createService, (body) => ({ service: body }) as never, (reply) => reply.service),
+  create: createCall(serviceOps.createService, (body) => ({ service: body }), (reply) => reply.service),
   remove: { send: deleteServicesSender, chunkSize: MAX_BULK_SERVICES },
   recreate: { body: recreateBody, note: 're-created services get new ids; bookings and other references to the deleted ids are not restored' },
 };

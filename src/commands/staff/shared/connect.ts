@@ -51,5 +51,5 @@ export function staffRun(verb: 'connect' | 'disconnect', api: ApiClient, args: J
           args,
           beforeImage: (s) => ({ user: connectionOf(s), wixUserId: s.associatedWixIdentity?.identificationData?.wixUserId }),
         });
-  return { port: viewPort(api, STAFF_VIEW as EntityView<unknown>), action: action as unknown as EntityAction };
+  return { port: viewPort(api, STAFF_VIEW as EntityView<unknown>), action: action };
 }

@@ -16,8 +16,8 @@ export const STAFF_WRITES: WriteSpec & Required<Pick<WriteSpec, 'remove'>> = {
   view: STAFF_VIEW as WriteSpec['view'],
   list: 'staff list',
   patch: (api, changeOf, seen) =>
-    patchSender(api, ops.updateStaffMember, (body) => ({ staffMember: { ...body, revision: body.revision ?? '0' }, fields: FIELDS }) as never, (reply) => reply.staffMember, { changeOf, seen }),
-  create: createCall(ops.createStaffMember, (body) => ({ staffMember: body, fields: ['RESOURCE_DETAILS'] }) as never, (reply) => reply.staffMember),
+    patchSender(api, ops.updateStaffMember, (body) => ({ staffMember: { ...body, revision: body.revision ?? '0' }, fields: FIELDS }), (reply) => reply.staffMember, { changeOf, seen }),
+  create: createCall(ops.createStaffMember, (body) => ({ staffMember: body, fields: ['RESOURCE_DETAILS'] }), (reply) => reply.staffMember),
   remove: { send: (api) => eachSender(api, ops.deleteStaffMember, (item) => ({ staffMemberId: item.id })), chunkSize: 1 },
   recreate: {
     body: (before) => Object.fromEntries(['name', 'email', 'phone', 'description'].filter((k) => before[k] !== undefined && before[k] !== null && before[k] !== '').map((k) => [k, before[k]])),
