@@ -6,9 +6,9 @@ import { browsableNouns } from './src/commands/noun-list.ts';
 /**
  * undici's client-h2.js requires `node:http2` at module top level, although a client only uses it for HTTP/2
  * connections (`allowH2`), which sitectl never asks for. Loading node:http2 also loads tls, crypto and parts of
- * readline: ~5-12 ms of every API command (issue 2 section 7). This rewrites that one require into an object
- * that holds the constants the module destructures at load (copied from this Node's http2 module; they are
- * protocol constants) and loads node:http2 on the first `connect()`. It fails the build if undici's code no
+ * readline: ~5-12 ms of every API command (docs/architecture.md "Start-up"). This rewrites that one require into
+ * an object that holds the constants the module destructures at load (copied from this Node's http2 module; they
+ * are protocol constants) and loads node:http2 on the first `connect()`. It fails the build if undici's code no
  * longer has the expected shape, so an undici upgrade cannot silently lose the rewrite or break HTTP/2.
  */
 const lazyUndiciHttp2: Plugin = {
@@ -48,11 +48,11 @@ const lazyUndiciHttp2: Plugin = {
 const LIST_NOUNS = browsableNouns().map((n) => n.name);
 
 /**
- * The chunks of the short commands' path (issue 16 section 3). Each file the ESM loader resolves, reads and
- * links costs ~0.2 ms at start-up whatever its size, and automatic code splitting makes one file per set of
- * dynamic imports that share a module: `services list --json` loaded 42 files. This plugin reads the module
- * graph once it is built and names, by static reachability (what a dynamic `import()` reaches is never
- * captured, so Ink, React, the emulator and date-fns stay out unless a root imports them statically):
+ * The chunks of the short commands' path (docs/runtime.md §3). Each file the ESM loader resolves, reads and links
+ * costs ~0.2 ms at start-up whatever its size, and automatic code splitting makes one file per set of dynamic
+ * imports that share a module: `services list --json` loaded 42 files. This plugin reads the module graph once it
+ * is built and names, by static reachability (what a dynamic `import()` reaches is never captured, so Ink, React,
+ * the emulator and date-fns stay out unless a root imports them statically):
  *
  * - `cli`: what every command loads, the static closure of src/main.ts and src/cli.ts (Commander, the
  *   program, the Context). main.js imports it statically: the one command that needs neither, `--version`, is
@@ -120,9 +120,9 @@ const chunks = hotPathChunks();
 // One ESM build with every dependency bundled in (the emulator's SQLite is Node's own node:sqlite), from one
 // entry, src/main.ts. Everything past the common path is reached through dynamic import(), so code splitting
 // keeps Ink, React, the emulator server, undici (src/api/transport.ts), conf, the column engine and date-fns out
-// of the chunks that non-interactive commands load (design.md, "Layout"); hotPathChunks groups the short
-// commands' path into a few files. Rolldown turns the bundled CommonJS modules' require() of Node built-ins into
-// a createRequire of its own.
+// of the chunks that non-interactive commands load (docs/architecture.md "Layout and dependency direction");
+// hotPathChunks groups the short commands' path into a few files. Rolldown turns the bundled CommonJS modules'
+// require() of Node built-ins into a createRequire of its own.
 export default defineConfig({
   input: { main: 'src/main.ts' },
   platform: 'node',

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Benchmarks for sitectl (docs/runtime.md "3. Start-up" and the targets each section prints as PASS or MISS).
+// Benchmarks for sitectl (docs/runtime.md §3 and the targets each section prints as PASS or MISS).
 // Run with `npm run bench` (builds first). Options: BENCH_SIZE (services for the bulk run, default 10000),
 // BENCH_RUNS (startup repetitions, default 15), BENCH_READ_SECONDS (default 3), BENCH_LATENCY_MS and
 // BENCH_LATENCY_SIZE (the bulk comparison again with that much added latency per request, as a hosted API has:
@@ -215,8 +215,8 @@ async function stopEmulator(emu) {
 const verdict = (ok) => (ok ? 'PASS' : 'MISS');
 
 /**
- * The members emulator at 10k, 100k and 1M members (issue 16 section 4): each count seeded by `emulator reset`
- * in its own process, then served by a fresh emulator whose RSS is read from /proc after the queries.
+ * The members emulator at 10k, 100k and 1M members (docs/members.md "At scale"): each count seeded by `emulator
+ * reset` in its own process, then served by a fresh emulator whose RSS is read from /proc after the queries.
  * "First page": APPROVED members sorted by last name, 50 FULL, median of 10 after a cold first call. "Deep page":
  * the page at 90 % of the matches by offset (cold: the rows before it are skipped in the index), then the page
  * after it, which the emulator seeks from where the previous page ended (its keyset cursor).

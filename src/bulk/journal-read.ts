@@ -100,12 +100,12 @@ function issueText(kind: string, issues: ReadonlyArray<{ path: PropertyKey[]; me
  * @param args the run's args (fresh, or a journal header's)
  * @param schema the verb's options, e.g. `{moves: Record<id, {to: slot, expect?: revision}>}`
  * @returns the options as `schema` gives them
- * @throws UserError (exit 2) naming the field, `journal options cannot be used: header.args.options.moves.b1.to: expected object, received string`
+ * @throws UserError (exit 2) naming the field: `the journal's options cannot be used: options.moves.b1.to: expected object, received string`
  */
 export function journalOptions<T>(args: { options?: Record<string, unknown> }, schema: z.ZodMiniType<T>): T {
   const parsed = z.safeParse(schema, args.options ?? {});
   if (parsed.success) return parsed.data;
-  throw new UserError(`journal options cannot be used: ${issueText('header.args.options', parsed.error.issues)}`, 'a journal is written by sitectl alone: restore it, or move it out of the way if it is not one', ExitCode.Usage);
+  throw new UserError(`the journal's options cannot be used: ${issueText('options', parsed.error.issues)}`, 'a journal is written by sitectl alone: restore it, or move it out of the way if it is not one', ExitCode.Usage);
 }
 
 /**

@@ -1,12 +1,13 @@
 /**
- * The hosted pages as a person meets them (issue 19 section 6), in headless Chromium (Debian `chromium`, driven
- * by playwright-core) at a phone's 390×844 and a laptop's 1280×800: the sign-in page's focus, Tab order and
- * layout (the card keeps margins on a phone), who asks, "Forgot password?" through the recovery e-mail back to
- * the sign-in; the device page with codes typed as people type them and the complete verification URI filling
- * the code in (also as `sitectl login --device --no-browser` prints it); the checkout of a plan with a free
- * trial and its thank-you page; the pages a second browser gets. Screenshots go to SITECTL_SCREENSHOTS (or
- * the temp dir's sitectl-screenshots), named by page and width, to look at. Skipped, with a message, when
- * /usr/bin/chromium is missing.
+ * The hosted pages as a person meets them (docs/sign-in.md "The emulator's OAuth server",
+ * docs/plans-orders.md "The hosted checkout page"), in headless Chromium (Debian `chromium`, driven by
+ * playwright-core) at a phone's 390×844 and a laptop's 1280×800: the sign-in page's focus, Tab order and layout
+ * (the card keeps margins on a phone), who asks, "Forgot password?" through the recovery e-mail back to the
+ * sign-in; the device page with codes typed as people type them and the complete verification URI filling the code
+ * in (also as `sitectl login --device --no-browser` prints it); the checkout of a plan with a free trial and its
+ * thank-you page; the pages a second browser gets. Screenshots go to SITECTL_SCREENSHOTS (or the temp dir's
+ * sitectl-screenshots), named by page and width, to look at. Skipped, with a message, when /usr/bin/chromium is
+ * missing.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';

@@ -1,9 +1,10 @@
 /**
- * The whole sign-in in a real browser (issue 8 section 4): headless Chromium (Debian `chromium`, driven by
- * playwright-core) and the built CLI as a process. `BROWSER` points at a helper that hands the URL to the test's
- * browser; the hosted sign-in page is filled in and submitted like a person would, and the CLI ends signed in.
- * Also: `--no-browser` with the address pasted, a wrong state, a timeout, a denied sign-in and the device flow
- * approved in the browser. One browser for the file. Skipped, with a message, when /usr/bin/chromium is missing.
+ * The whole sign-in in a real browser (docs/sign-in.md "The browser sign-in"): headless Chromium (Debian
+ * `chromium`, driven by playwright-core) and the built CLI as a process. `BROWSER` points at a helper that hands
+ * the URL to the test's browser; the hosted sign-in page is filled in and submitted like a person would, and the
+ * CLI ends signed in. Also: `--no-browser` with the address pasted, a wrong state, a timeout, a denied sign-in and
+ * the device flow approved in the browser. One browser for the file. Skipped, with a message, when
+ * /usr/bin/chromium is missing.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';

@@ -1,8 +1,9 @@
 /**
- * Direct login on a real terminal (tmux; issue 8 section 3): the password typed hidden (`--password-stdin` on a
- * terminal), then the e-mail code the site asks for, typed at its prompt; the CLI ends signed in. Skipped, with
- * a message, only when tmux is not installed. A `--*-stdin` secret on a terminal where no prompt may be shown
- * (`--no-input`, CI set) is refused at once (exit 2, "pipe it in"), never read silently with echo.
+ * Direct login on a real terminal (tmux; docs/sign-in.md "Direct login"): the password typed hidden
+ * (`--password-stdin` on a terminal), then the e-mail code the site asks for, typed at its prompt; the CLI ends
+ * signed in. Skipped, with a message, only when tmux is not installed. A `--*-stdin` secret on a terminal where no
+ * prompt may be shown (`--no-input`, CI set) is refused at once (exit 2, "pipe it in"), never read silently with
+ * echo.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,7 +1,7 @@
 /**
- * Typing an API key on a real terminal (issue 5 section 6): tmux runs the built CLI; the key typed into the
- * hidden prompt is never drawn, Enter ends the entry (no Ctrl-D), and the key is stored. Skipped, with a
- * message, only when tmux is not installed.
+ * Typing an API key on a real terminal (docs/architecture.md "Profiles and auth"): tmux runs the built CLI; the
+ * key typed into the hidden prompt is never drawn, Enter ends the entry (no Ctrl-D), and the key is stored.
+ * Skipped, with a message, only when tmux is not installed.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,8 +1,8 @@
 /**
- * Faults shown, and recovered (issue 19 section 4), in a real terminal: the dashboard on the built-in `local`
- * profile (the emulator started in the sandbox's data dir, not a test target), the emulator stopped under it and
- * started again on another port. tmux runs the built CLI; every wait is for screen content, and the bounds on
- * time are generous ("within a few seconds"). The row watched is the file's own booking (a studio of its own,
+ * Faults shown, and recovered, in a real terminal: the dashboard on the built-in `local` profile (the emulator
+ * started in the sandbox's data dir, not a test target), the emulator stopped under it and started again on
+ * another port. tmux runs the built CLI; every wait is for screen content, and the bounds on time are generous
+ * ("within a few seconds"). The row watched is the file's own booking (a studio of its own,
  * tests/helpers/studio.ts), picked out with the filter line, so the verdict is the same at any hour. Skipped, with
  * a message, only when tmux is not installed.
  */

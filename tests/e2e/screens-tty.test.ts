@@ -1,8 +1,8 @@
 /**
- * Screens a front desk can live in (issue 19 sections 1-3), captured from a real terminal (tmux runs the built
- * CLI): the dashboard and every browse view at 80x24 and 160x48 show whole booking times, their key columns,
- * every tab and `? help · q quit`; the filter line edits the list's own filter, and two Backspaces sent in one
- * write both count. Skipped, with a message, only when tmux is not installed.
+ * Screens a front desk can live in (docs/architecture.md "Interactive views"), captured from a real terminal (tmux
+ * runs the built CLI): the dashboard and every browse view at 80x24 and 160x48 show whole booking times, their key
+ * columns, every tab and `? help · q quit`; the filter line edits the list's own filter, and two Backspaces sent
+ * in one write both count. Skipped, with a message, only when tmux is not installed.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCliSandbox, makeStudio, runInProcess, startTestEmulator, type CliSandbox, type TestEmulator } from '../helpers/index.js';

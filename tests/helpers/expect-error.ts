@@ -1,8 +1,8 @@
 /**
- * The one-line error every bad input gets (design.md "Output and interaction"), as an assertion: the exit code,
- * nothing on stdout, `error: ...` matching `pattern` on the first stderr line, at most one hint line after it, and
- * no stack trace. The local emulator's "Started the local emulator ..." notice, printed before a first command's
- * error, is not counted.
+ * The one-line error every bad input gets (docs/architecture.md "Output and interaction"), as an assertion: the
+ * exit code, nothing on stdout, `error: ...` matching `pattern` on the first stderr line, at most one hint line
+ * after it, and no stack trace. The local emulator's "Started the local emulator ..." notice, printed before a
+ * first command's error, is not counted.
  */
 import { expect } from 'vitest';
 import type { CliResult } from './cli.js';

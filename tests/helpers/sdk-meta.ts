@@ -1,7 +1,7 @@
 /**
  * The official SDK's own description of its operations, read from its generated per-family modules
  * (`@wix/auto_sdk_<family>`, devDependencies): the reference the wire contract test compares the family tables
- * with (issue 17 section 1).
+ * with (docs/contracts.md "The official SDK as the reference").
  *
  * Each module's `build/cjs/meta.js` exports, per public method, a builder whose result carries `httpMethod`,
  * the proto `path`, `pathParams` and `getUrl({host})` (the URL the SDK sends to that host, resolved through the

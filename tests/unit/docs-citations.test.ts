@@ -1,10 +1,14 @@
 /**
- * Every citation in the code and the README resolves inside the repository: no comment cites a document that
- * lives outside it (the seed specification, the shared wire and design notes, the issues), and every
- * `docs/<file>.md §N` or `docs/<file>.md "Title"` names a section heading that exists in that file.
+ * Every citation in every tracked file resolves inside the repository. Scanned: every text file `git ls-files`
+ * lists (the code, the tests, the bench, the build and CI configuration, the README and docs/), except this one
+ * (its patterns name the outside documents) and the lockfile (package names and hashes); binary files are skipped.
+ * No file cites a document that lives outside the repository (the seed specification, the shared wire and design
+ * notes, the issues), and every `docs/<file>.md §N` or `docs/<file>.md "Title"` names a section heading that
+ * exists in that file.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -19,25 +23,35 @@ const NOT_YET_MAPPED: readonly string[] = [];
 const OUTSIDE: readonly [string, RegExp][] = [
   ['platform-wire.md', /platform-wire/],
   ['design.md', /(?<![\w/])design\.md/],
-  ['the seed spec', /\bspec\s+(?:\*\s+)?00\d/],
+  ['the seed spec', /\bspec\s+(?:\*\s+)?00\d/i],
   ['../shared/', /\.\.\/shared\/(?:docs|spec)/],
-  ['an issue', /\bissues?\s+(?:\*\s+)?\d+\b/],
+  ['an issue', /\bissues?\s+(?:\*\s+)?\d+\b/i],
   ['style.md', /(?<![\w/])style\.md/],
   ['the shared wire notes', /(?<![\w/.])wire\s+(?:\*\s+)?(?:sections?\s+|§)\d/],
 ];
 
-function walk(dir: string, out: string[]): string[] {
-  for (const name of readdirSync(dir)) {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) walk(path, out);
-    else if (/\.tsx?$/.test(name)) out.push(path);
-  }
-  return out;
-}
+/** Tracked files not scanned: this test (its patterns name the outside documents) and the lockfile. */
+const NOT_SCANNED: ReadonlySet<string> = new Set(['tests/unit/docs-citations.test.ts', 'package-lock.json']);
 
-const scanned = [...walk(join(ROOT, 'src'), []), join(ROOT, 'README.md'), ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => join(ROOT, 'docs', f))]
-  .map((path) => ({ path, rel: relative(ROOT, path).split('\\').join('/') }))
-  .filter(({ rel }) => !NOT_YET_MAPPED.some((p) => rel === p || rel.startsWith(p)));
+/** Binary formats, by extension; any other file holding a NUL byte is taken as binary too. */
+const BINARY = /\.(?:png|jpe?g|gif|webp|ico|bmp|pdf|zip|gz|tgz|xz|br|woff2?|ttf|otf|eot|wasm|node|sqlite|db)$/i;
+
+/** Every tracked text file, as `git ls-files` lists them (a file deleted from the work tree is left out). */
+const scanned = execFileSync('git', ['ls-files', '-z'], { cwd: ROOT, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 })
+  .split('\0')
+  .filter((rel) => rel !== '' && !NOT_SCANNED.has(rel) && !BINARY.test(rel))
+  .filter((rel) => !NOT_YET_MAPPED.some((p) => rel === p || rel.startsWith(p)))
+  .flatMap((rel) => {
+    const path = join(ROOT, rel);
+    let bytes: Buffer;
+    try {
+      if (!statSync(path).isFile()) return [];
+      bytes = readFileSync(path);
+    } catch {
+      return [];
+    }
+    return bytes.includes(0) ? [] : [{ rel, text: bytes.toString('utf8') }];
+  });
 
 /** Comment prefixes that continue a citation on the next line. */
 const flat = (text: string): string => text.replace(/\n[ \t]*(?:\*(?!\/)|\/\/)?[ \t]*/g, ' ');
@@ -58,10 +72,9 @@ function headings(file: string): { numbers: Set<number>; titles: string[] } {
 describe('citations resolve inside the repository', () => {
   it('cites no document outside it (the seed spec, platform-wire.md, design.md, style.md, the issues)', () => {
     const found: string[] = [];
-    for (const { path, rel } of scanned) {
+    for (const { rel, text } of scanned) {
       // docs/wire.md names its sources (the seed documents) itself; the code and the other pages cite it instead.
       if (rel === 'docs/wire.md') continue;
-      const text = readFileSync(path, 'utf8');
       text.split('\n').forEach((line, i) => {
         for (const [what, re] of OUTSIDE) if (re.test(line)) found.push(`${rel}:${i + 1}: ${what}: ${line.trim()}`);
       });
@@ -78,9 +91,8 @@ describe('citations resolve inside the repository', () => {
     const cache = new Map<string, ReturnType<typeof headings>>();
     const broken: string[] = [];
     const cite = /docs\/([\w-]+)\.md((?:(?:,|\sand|\s?-|)\s?§\d+)*)(?:\s"([^"]+)")?/g;
-    for (const { path, rel } of scanned) {
-      const text = flat(readFileSync(path, 'utf8'));
-      for (const m of text.matchAll(cite)) {
+    for (const { rel, text } of scanned) {
+      for (const m of flat(text).matchAll(cite)) {
         const file = `${m[1]}.md`;
         let h = cache.get(file);
         if (!h) {

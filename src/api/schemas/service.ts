@@ -1,6 +1,6 @@
 /**
  * The service entity and everything it holds, plus the entities the services API lists (booking policies,
- * booking forms, categories, business locations). Spec 000 §3 "Service", "Other entities", "Enumerations";
+ * booking forms, categories, business locations). The specification's "Service", "Other entities", "Enumerations";
  * wire shapes from docs/wire.md §8.
  *
  * Every `...Values` array is the exact value list of docs/wire.md §13 so the emulator can validate input with the

@@ -1,9 +1,10 @@
 /**
- * Bulk confirm of bookings by filter through the built CLI (issue 6 section 4): under about 20 % injected
- * faults (5xx before or after the commit, dropped connections, 429), and killed with SIGKILL mid-run then
- * `--resume`d. The targets are bookings awaiting confirmation (CREATED) that the file makes among the demo
- * data's, selected by their service or their contact: every targeted booking ends CONFIRMED with exactly one
- * `booking.confirmed` event; nothing else is touched.
+ * Bulk confirm of bookings by filter through the built CLI
+ * (docs/architecture.md "Bulk runs, the journal, history and undo"): under about 20 % injected faults (5xx before
+ * or after the commit, dropped connections, 429), and killed with SIGKILL mid-run then `--resume`d. The targets
+ * are bookings awaiting confirmation (CREATED) that the file makes among the demo data's, selected by their
+ * service or their contact: every targeted booking ends CONFIRMED with exactly one `booking.confirmed` event;
+ * nothing else is touched.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';

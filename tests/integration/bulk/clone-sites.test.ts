@@ -1,7 +1,7 @@
 /**
- * `services clone --to-site` fanned out to several sites through the built CLI (issue 10 section 3): killed with
- * SIGKILL in the middle of the fan-out, then each site's journal `--resume`d, every site ends holding the
- * catalogue once (no service created twice), and a re-run plans nothing.
+ * `services clone --to-site` fanned out to several sites through the built CLI
+ * (docs/catalogue.md "Diff and apply"): killed with SIGKILL in the middle of the fan-out, then each site's journal
+ * `--resume`d, every site ends holding the catalogue once (no service created twice), and a re-run plans nothing.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';

@@ -1,8 +1,8 @@
 /**
- * The e-mail verification code kept out of argv (design.md: secrets never in argv): `auth verify --code-stdin`
- * (the way for scripts), the help of `--code` saying where the code shows, the flags refused together, and a
- * direct login whose `--code` is refused still finishing with `auth verify --code-stdin`. In process, against
- * a real emulator that requires e-mail verification.
+ * The e-mail verification code kept out of argv (docs/architecture.md "Profiles and auth": secrets never in argv):
+ * `auth verify --code-stdin` (the way for scripts), the help of `--code` saying where the code shows, the flags
+ * refused together, and a direct login whose `--code` is refused still finishing with `auth verify --code-stdin`.
+ * In process, against a real emulator that requires e-mail verification.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCliSandbox, runInProcess, startTestEmulator, type CliSandbox, type TestEmulator } from '../../helpers/index.js';

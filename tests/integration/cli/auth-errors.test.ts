@@ -230,7 +230,7 @@ describe('nits', () => {
     expect(JSON.parse(show.stdout)).toEqual({ credential: 'clientCredentials', secretStoredIn: sessionsFile(s) });
     const list = await run(s, ['profile', 'list', '--json', 'name,credential,secretStoredIn']);
     expect(JSON.parse(list.stdout)).toContainEqual({ name: 'ci', credential: 'clientCredentials', secretStoredIn: sessionsFile(s) });
-    // auth status --json keeps the README's shape: the five keys and clientId.
+    // auth status --json keeps the README's shape: its five keys and clientId.
     const status = await run(s, ['--profile', 'ci', 'auth', 'status', '--json']);
     expect(Object.keys(JSON.parse(status.stdout)).sort()).toEqual(['clientId', 'expiresAt', 'member', 'profile', 'role', 'storedIn']);
   });

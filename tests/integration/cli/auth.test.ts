@@ -1,9 +1,9 @@
 /**
- * Sign-in from the built CLI against an in-process emulator (issue 8 section 3): direct login with every state
- * (wrong password, owner approval, e-mail code by --code and by `auth verify`, captcha), register, recover,
- * member tokens on `members me` and `orders list|get|cancel --mine`, refresh before expiry, logout (tokens
- * revoked and removed), `auth status|token`, app client credentials for admin calls, the flags checked before
- * anything is sent, and no token in any output.
+ * Sign-in from the built CLI against an in-process emulator (docs/sign-in.md): direct login with every state
+ * (wrong password, owner approval, e-mail code by --code and by `auth verify`, captcha), register, recover, member
+ * tokens on `members me` and `orders list|get|cancel --mine`, refresh before expiry, logout (tokens revoked and
+ * removed), `auth status|token`, app client credentials for admin calls, the flags checked before anything is
+ * sent, and no token in any output.
  */
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,8 +1,8 @@
 /**
- * Issue 20, the second hardening pass: a table of bad inputs over the verbs, in process against a real emulator
- * on port 0. Each is refused with its exit code and one `error:` line (at most a hint after it), no stack trace,
- * and nothing changed on the emulator (its event sequence stays where it was). Then the `-o` writer against a
- * FIFO, a character device and regular files.
+ * The second hardening pass (docs/architecture.md "Safety rules"): a table of bad inputs over the verbs, in
+ * process against a real emulator on port 0. Each is refused with its exit code and one `error:` line (at most a
+ * hint after it), no stack trace, and nothing changed on the emulator (its event sequence stays where it was).
+ * Then the `-o` writer against a FIFO, a character device and regular files.
  */
 import { spawn, execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync, chmodSync } from 'node:fs';

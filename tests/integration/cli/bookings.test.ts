@@ -1,7 +1,7 @@
 /**
- * `sitectl availability`, `bookings` and `msb` as a user runs them (issue 6 section 3), in process against a
- * real emulator on port 0: output formats, the platform's codes with hints and the right exit codes on bad
- * input, nothing changed by a refused command.
+ * `sitectl availability`, `bookings` and `msb` as a user runs them (docs/bookings.md "The CLI"), in process
+ * against a real emulator on port 0: output formats, the platform's codes with hints and the right exit codes on
+ * bad input, nothing changed by a refused command.
  */
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,7 +1,7 @@
 /**
- * An account with several sites, and the services catalogue as a file (issue 10 sections 1 and 2), in process
- * against a real emulator on port 0: `--site`, `sites list`, the control plane's sites, `services export` and
- * `services diff` with its exit codes.
+ * An account with several sites, and the services catalogue as a file (docs/catalogue.md "Sites of an account",
+ * docs/catalogue.md "The catalogue file"), in process against a real emulator on port 0: `--site`, `sites list`,
+ * the control plane's sites, `services export` and `services diff` with its exit codes.
  */
 import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

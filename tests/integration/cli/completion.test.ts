@@ -1,7 +1,7 @@
 /**
- * `sitectl completion bash|zsh|fish` (issue 5 section 6): the generated scripts are loaded into the real shells
- * and asked what they would complete. bash always runs; zsh and fish run when installed (.ci/run installs
- * them) and are otherwise skipped with a message.
+ * `sitectl completion bash|zsh|fish` (docs/architecture.md "Output and interaction"): the generated scripts are
+ * loaded into the real shells and asked what they would complete. bash always runs; zsh and fish run when
+ * installed (.ci/run installs them) and are otherwise skipped with a message.
  */
 import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';

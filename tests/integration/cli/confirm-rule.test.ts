@@ -1,10 +1,11 @@
 /**
- * The one confirmation rule (issue 18 section 2), table-driven over the verb declarations: every command that
- * declares a rule (commands/shared/confirm.ts `declareRule`) is found by walking the whole program, and must be
- * in the table below with the rule the issue gives it (a new verb fails here until it is listed). Then, in process
- * against a real emulator: every destructive verb's single form off a terminal without `--yes` exits 2 naming
- * `--yes` and changes nothing (no domain event); every non-destructive single form acts at once; the forms over
- * many items need `--yes` off a terminal; a question answered no says "canceled: nothing was changed".
+ * The one confirmation rule (docs/architecture.md "The confirmation rule"), table-driven over the verb
+ * declarations: every command that declares a rule (commands/shared/confirm.ts `declareRule`) is found by walking
+ * the whole program, and must be in the table below with the rule it was given (a new verb fails here until it is
+ * listed). Then, in process against a real emulator: every destructive verb's single form off a terminal without
+ * `--yes` exits 2 naming `--yes` and changes nothing (no domain event); every non-destructive single form acts at
+ * once; the forms over many items need `--yes` off a terminal; a question answered no says "canceled: nothing was
+ * changed".
  */
 import type { Command } from 'commander';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -41,12 +42,13 @@ const json = (r: CliResult): any => {
 };
 
 /**
- * Every verb that declares a rule, and whether it is destructive: the issue's two lists, plus the verbs they miss
- * with their closest sibling's rule (bookings pending, members mute/unmute, msb pending/reschedule, plans
- * visibility: not destructive; services slug set and locations set as services update, services pricing-plans
- * add/remove as msb add/remove, bookings participants and fields as bookings reschedule, msb create as bookings
- * create, members slug as members update, plans clear-primary as plans primary, checkout online/offline as a
- * create, undo as services apply: not destructive, each destructive where its change is, tested below).
+ * Every verb that declares a rule, and whether it is destructive: the two lists the rule was set with, plus the
+ * verbs they miss with their closest sibling's rule (bookings pending, members mute/unmute, msb
+ * pending/reschedule, plans visibility: not destructive; services slug set and locations set as services update,
+ * services pricing-plans add/remove as msb add/remove, bookings participants and fields as bookings reschedule,
+ * msb create as bookings create, members slug as members update, plans clear-primary as plans primary, checkout
+ * online/offline as a create, undo as services apply: not destructive, each destructive where its change is,
+ * tested below).
  */
 const EXPECTED: Record<string, boolean> = {
   'bookings decline': true,
@@ -196,7 +198,7 @@ const NO_RULE: Record<string, 'reads' | 'this machine' | "a member's own sign-in
 };
 
 describe('the verb declarations', () => {
-  it('every declared verb is in the table with the rule the issue gives it, and its --help says it', async () => {
+  it('every declared verb is in the table with the rule it was given, and its --help says it', async () => {
     const { ctx } = createContext({ env: { ...process.env } });
     const program = await createProgram(ctx, [], { allNouns: true });
     const declared: Record<string, boolean> = {};

@@ -1,8 +1,8 @@
 /**
- * A preview that tells the truth (issue 18 section 3): `--dry-run --json` prints the plan as an array of `{id,
- * outcome, reason?, lift?, before?, after?}`, checks the platform's own answers (extended bookings'
- * `allowedActions`: a booking inside its cancellation window is `refused`, lifted by `--ignore-policy`), and exits
- * 0 whatever it lists.
+ * A preview that tells the truth (docs/architecture.md "The confirmation rule"): `--dry-run --json` prints the
+ * plan as an array of `{id, outcome, reason?, lift?, before?, after?}`, checks the platform's own answers
+ * (extended bookings' `allowedActions`: a booking inside its cancellation window is `refused`, lifted by
+ * `--ignore-policy`), and exits 0 whatever it lists.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runInProcess, startTestEmulator, type CliResult, type TestEmulator } from '../../helpers/index.js';

@@ -1,6 +1,6 @@
 /**
  * How failures of the platform reach the user: one `error:` line with the request id, an optional hint, and the
- * exit code main.ts maps the error class to (spec 001 section 8; design.md "Output and interaction").
+ * exit code main.ts maps the error class to (docs/wire.md §4; docs/architecture.md "Output and interaction").
  */
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

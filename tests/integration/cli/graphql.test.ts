@@ -1,5 +1,5 @@
 /**
- * `sitectl api graphql` against the emulator's `POST /graphql/alpha` (issue 11), in process against a real
+ * `sitectl api graphql` against the emulator's `POST /graphql/alpha` (docs/wire.md §12), in process against a real
  * emulator on port 0: a query with variables and paging, a get, a mutation that bumps a revision and one refused
  * with a stale revision (exit 1), introspection, an invalid query (exit 2, one line per error), `--paginate`, and
  * a schema that covers every served operation of every family table.

@@ -1,8 +1,8 @@
 /**
- * Help text as a person reads it (issue 19 section 7): every noun's help ends with examples that run as printed
- * against the emulator's demo data, also when the data was seeded a month ago (every help's examples at any hour:
- * examples.test.ts), no help anywhere leaks a Commander default (`(default: [])`, `(default:
- * "4")`, `(default: false)`), and help piped is wrapped at 80 columns.
+ * Help text as a person reads it (docs/architecture.md "Output and interaction"): every noun's help ends with
+ * examples that run as printed against the emulator's demo data, also when the data was seeded a month ago (every
+ * help's examples at any hour: examples.test.ts), no help anywhere leaks a Commander default (`(default: [])`,
+ * `(default: "4")`, `(default: false)`), and help piped is wrapped at 80 columns.
  */
 import type { Command } from 'commander';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,7 +1,8 @@
 /**
- * The holes of issue 5 sections 5 and 6, each closed and kept closed: the CLI run in this process
- * (`runInProcess`, the real `run(argv)` with in-memory streams) against a real emulator on port 0 and real
- * sandbox directories. Each test names the hole it covers.
+ * Holes once found in the CLI (docs/architecture.md "Safety rules",
+ * docs/architecture.md "Output and interaction"), each closed and kept closed: the CLI run in this process
+ * (`runInProcess`, the real `run(argv)` with in-memory streams) against a real emulator on port 0 and real sandbox
+ * directories. Each test names the hole it covers.
  */
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
@@ -53,7 +54,7 @@ async function fakePlatform(reply: (req: http.IncomingMessage) => { status: numb
   };
 }
 
-describe('prototype pollution (section 5)', () => {
+describe('prototype pollution (docs/architecture.md "Safety rules")', () => {
   it.each([
     [['api', 'POST', '/_api/bookings/v2/services/query', '-f', '__proto__.x=1']],
     [['api', 'POST', '/_api/bookings/v2/services/query', '-f', 'constructor.prototype.x=1']],
@@ -85,7 +86,7 @@ describe('prototype pollution (section 5)', () => {
   });
 });
 
-describe('configuration errors are user errors (section 5)', () => {
+describe('configuration errors are user errors (docs/architecture.md "Output and interaction")', () => {
   it('SITECTL_BASE_URL=ftp://x: exit 2, names the variable', async () => {
     const r = await runInProcess(['services', 'list'], { env: { SITECTL_BASE_URL: 'ftp://x', SITECTL_API_KEY: 'k', SITECTL_SITE_ID: 's' } });
     expectOneLineError(r, 2, /base URL/);
@@ -124,7 +125,7 @@ describe('configuration errors are user errors (section 5)', () => {
   });
 });
 
-describe('no request hangs (section 5)', () => {
+describe('no request hangs (docs/architecture.md "Safety rules")', () => {
   /** Accepts connections and never answers. */
   async function silentServer() {
     const sockets = new Set<Socket>();
@@ -165,7 +166,7 @@ describe('no request hangs (section 5)', () => {
   });
 });
 
-describe('every wait ends on Ctrl-C (section 3)', () => {
+describe('every wait ends on Ctrl-C (docs/architecture.md "Safety rules")', () => {
   it('Ctrl-C during a Retry-After pause exits 130 at once and prints the resume command', async () => {
     const sandbox = createCliSandbox();
     const ctrlC = new AbortController();
@@ -187,7 +188,7 @@ describe('every wait ends on Ctrl-C (section 3)', () => {
   });
 });
 
-describe('text from servers and files is escaped (section 5)', () => {
+describe('text from servers and files is escaped (docs/architecture.md "Safety rules")', () => {
   it('an error message carrying ESC[2J is printed escaped, on one line', async () => {
     const fake = await fakePlatform(() => ({ status: 400, body: { message: 'bad \u001b[2J thing\nsecond line', details: {} } }));
     try {
@@ -213,7 +214,7 @@ describe('text from servers and files is escaped (section 5)', () => {
   });
 });
 
-describe('api passthrough input (section 5)', () => {
+describe('api passthrough input', () => {
   it('--input - with empty stdin: exit 2 saying so', async () => {
     expectOneLineError(await cli(['api', 'POST', '/_api/bookings/v2/services/query', '--input', '-'], { input: '' }), 2, /--input - is empty/);
   });
@@ -226,7 +227,7 @@ describe('api passthrough input (section 5)', () => {
   });
 });
 
-describe('replies that break the contract (section 5)', () => {
+describe('replies that break the contract', () => {
   it('a reply missing required fields is a one-line error, not a printed row', async () => {
     const fake = await fakePlatform(() => ({ status: 200, body: { service: { name: 'no id here' } } }));
     try {
@@ -288,7 +289,7 @@ describe('input bounds: refused before anything is written', () => {
   });
 });
 
-describe('files the CLI writes are private (design.md safety rules)', () => {
+describe('files the CLI writes are private (docs/architecture.md "Safety rules")', () => {
   it('under umask 0: config dir 0700, config and journal 0600', async () => {
     const sandbox = createCliSandbox();
     const old = process.umask(0);
@@ -322,7 +323,7 @@ describe('files the CLI writes are private (design.md safety rules)', () => {
   });
 });
 
-describe('ids on a terminal (section 6)', () => {
+describe('ids on a terminal', () => {
   it('at 80 columns the table shows 8-character ids and whole names; piped, full ids', async () => {
     const id = await createService('Vinyasa Flow for Beginners');
     const table = await cli(['services', 'list', '--where', `id=${id}`], { tty: true, columns: 80, env: { CI: undefined } });
@@ -358,7 +359,7 @@ describe('ids on a terminal (section 6)', () => {
   });
 });
 
-describe('output a newcomer expects (section 6)', () => {
+describe('output a newcomer expects (docs/architecture.md "Output and interaction")', () => {
   it('search --agg piped prints the aggregations after the rows', async () => {
     const r = await cli(['services', 'search', '--agg', 'VALUE:type']);
     expect(r.code, r.stderr).toBe(0);
@@ -385,7 +386,7 @@ describe('output a newcomer expects (section 6)', () => {
   });
 });
 
-describe('profiles (section 6)', () => {
+describe('profiles (docs/architecture.md "Profiles and auth")', () => {
   it('SITECTL_PROFILE=x profile show says the variable chose it', async () => {
     const sandbox = createCliSandbox();
     try {
@@ -440,7 +441,7 @@ describe('declined prompts', () => {
   });
 });
 
-describe('help and completion (section 6)', () => {
+describe('help and completion (docs/architecture.md "Output and interaction")', () => {
   it('root --help carries examples, the environment and the exit codes', async () => {
     const r = await runInProcess(['--help']);
     expect(r.code).toBe(0);

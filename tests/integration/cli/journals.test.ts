@@ -127,3 +127,32 @@ describe('a damaged journal given to --resume or undo --resume', () => {
     expect(await lastEventSeq(emu)).toBe(seq);
   });
 });
+
+describe("a journal whose options do not fit its verb", () => {
+  it('undo of a staff hours change whose before-image is not a week: exit 2 naming the field, nothing sent', async () => {
+    const [staff] = JSON.parse((await cli(['staff', 'list', '--limit', '1', '--json', 'id'])).stdout) as Array<{ id: string }>;
+    mkdirSync(journals(), { recursive: true });
+    const runId = '20261125T101600Z-def456';
+    const path = join(journals(), `${runId}.ndjson`);
+    writeFileSync(
+      path,
+      [
+        line({ ...HEADER, runId, entity: 'staff members', action: 'hours', args: { ids: [staff!.id], options: { week: { MONDAY: [{ from: '09:00', to: '17:00' }] } } } }),
+        line({ kind: 'planned', id: staff!.id, before: { shared: false, week: { MONDAY: 'nine to five' } } }),
+        line({ kind: 'planned-all', count: 1 }),
+        line({ kind: 'result', id: staff!.id, outcome: 'set' }),
+        line({ kind: 'end', at: '2026-11-25T10:16:01.000Z', status: 'done' }),
+      ].join(''),
+    );
+    try {
+      const seq = await lastEventSeq(emu);
+      const r = await cli(['undo', runId, '--yes']);
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toMatch(/^error: the journal's options cannot be used: options\.week\.MONDAY: expected array, received string$/m);
+      expect(r.stderr).not.toMatch(/unexpected|bug in sitectl/);
+      expect(await lastEventSeq(emu)).toBe(seq);
+    } finally {
+      rmSync(path);
+    }
+  });
+});

@@ -1,8 +1,8 @@
 /**
- * `sitectl members` as a user runs it (issue 7 section 3), in process against a real emulator on port 0: the
- * verbs, their refusals (exit codes, one-line errors, nothing changed), approve-by-filter as a CI job with no
- * terminal (refused without --yes; with it exactly the matching members change, checked on the emulator; a
- * member that changed under the job makes it partial, exit 3), and the NDJSON/CSV export.
+ * `sitectl members` as a user runs it (docs/members.md "The CLI's bulk runs"), in process against a real emulator
+ * on port 0: the verbs, their refusals (exit codes, one-line errors, nothing changed), approve-by-filter as a CI
+ * job with no terminal (refused without --yes; with it exactly the matching members change, checked on the
+ * emulator; a member that changed under the job makes it partial, exit 3), and the NDJSON/CSV export.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

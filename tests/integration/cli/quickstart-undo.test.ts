@@ -1,8 +1,9 @@
 /**
- * The issue's "done means" for history and undo (issue 18 section 4): the README's main job — the sitectl part of
- * its quick start's first command, read from README.md and run as written by a shell in the repository, on a
- * machine with nothing configured (the local emulator starts with its demo data), with `--yes` as the README says
- * to add without a terminal — then `./bin/sitectl.js undo --last --yes`: every class price is restored exactly.
+ * History and undo as a newcomer meets them (docs/architecture.md "Bulk runs, the journal, history and undo"): the
+ * README's main job — the sitectl part of its quick start's first command, read from README.md and run as written
+ * by a shell in the repository, on a machine with nothing configured (the local emulator starts with its demo
+ * data), with `--yes` as the README says to add without a terminal — then `./bin/sitectl.js undo --last --yes`:
+ * every class price is restored exactly.
  */
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';

@@ -1,9 +1,10 @@
 /**
- * The read verbs and the one exporter (issue 20 section 6), the CLI in process against a real emulator on port 0:
- * every noun that lists also counts and exports with the same selection flags, and `--json id`, `--ndjson` and
- * `--csv id` give the same rows on every output made of rows (list, export, search, history, events), with the
- * same field checking. Then the specific fixes: `members count`, `bookings export` and the bookings e-mail
- * column, `plans stats` with active and archived counts, events as a table on a terminal that takes no keys.
+ * The read verbs and the one exporter (docs/architecture.md "Output and interaction"), the CLI in process against
+ * a real emulator on port 0: every noun that lists also counts and exports with the same selection flags, and
+ * `--json id`, `--ndjson` and `--csv id` give the same rows on every output made of rows (list, export, search,
+ * history, events), with the same field checking. Then the specific fixes: `members count`, `bookings export` and
+ * the bookings e-mail column, `plans stats` with active and archived counts, events as a table on a terminal that
+ * takes no keys.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCliSandbox, runInProcess, startTestEmulator, type CliResult, type CliSandbox, type InProcessOptions, type TestEmulator } from '../../helpers/index.js';

@@ -1,10 +1,10 @@
 /**
- * What the built CLI loads at start-up (issue 16 section 3, docs/runtime.md §3): the bundle's chunk groups
- * (rolldown.config.ts `hotPathChunks`) keep a short command to a few files, and a command never loads what only
- * other commands need. The built CLI runs as a child process against a real emulator, with a module load hook
- * (NODE_OPTIONS=--import) that records each file of dist/ the ESM loader loads. The bundle marks each module it
- * holds with a `// <path>` comment, which is how a loaded file is told to hold Ink, React or the emulator server.
- * File counts, not times, are checked here: the times are `npm run bench`'s.
+ * What the built CLI loads at start-up (docs/runtime.md §3): the bundle's chunk groups (rolldown.config.ts
+ * `hotPathChunks`) keep a short command to a few files, and a command never loads what only other commands need.
+ * The built CLI runs as a child process against a real emulator, with a module load hook (NODE_OPTIONS=--import)
+ * that records each file of dist/ the ESM loader loads. The bundle marks each module it holds with a `// <path>`
+ * comment, which is how a loaded file is told to hold Ink, React or the emulator server. File counts, not times,
+ * are checked here: the times are `npm run bench`'s.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,10 +1,10 @@
 /**
- * Undo across sites (issue 18 section 4: "a `services apply --to-site A --to-site B` is undone on both"), in
- * process against a real emulator on port 0 hosting three sites, with one state directory across the runs: a
- * catalogue applied to two sites is one change in the history (naming both); `undo` previews, acts and reports on
- * each site with that site's client, whatever site is in use; a service edited on one site meanwhile is left alone
- * (exit 3); the undo of an apply's creates deletes them, of a prune re-creates the service (a new id, said so);
- * and an undo of an undo puts the change back.
+ * Undo across sites (docs/architecture.md "Bulk runs, the journal, history and undo": a `services apply --to-site
+ * A --to-site B` is undone on both), in process against a real emulator on port 0 hosting three sites, with one
+ * state directory across the runs: a catalogue applied to two sites is one change in the history (naming both);
+ * `undo` previews, acts and reports on each site with that site's client, whatever site is in use; a service
+ * edited on one site meanwhile is left alone (exit 3); the undo of an apply's creates deletes them, of a prune
+ * re-creates the service (a new id, said so); and an undo of an undo puts the change back.
  */
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

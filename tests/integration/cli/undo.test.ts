@@ -1,8 +1,8 @@
 /**
- * History and undo (issue 18 section 4), in process against a real emulator on port 0, with one state directory
- * (the journals) across the runs: the README's main job undone exactly, an edit in between skipped (exit 3),
- * changes that cannot be undone listed (exit 1), deletes re-created, clones removed, members unblocked, and
- * `--no-history` keeping no record.
+ * History and undo (docs/architecture.md "Bulk runs, the journal, history and undo"), in process against a real
+ * emulator on port 0, with one state directory (the journals) across the runs: the README's main job undone
+ * exactly, an edit in between skipped (exit 3), changes that cannot be undone listed (exit 1), deletes re-created,
+ * clones removed, members unblocked, and `--no-history` keeping no record.
  */
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -51,8 +51,8 @@ type Example = (fx: Fixtures) => Promise<Record<string, unknown>>;
 
 /**
  * Operations that need a credential an API key is not (the "my" calls act on the member of a member token,
- * spec 001 section 6): with the API key the contract test sends they answer this refusal on every route, in
- * the platform's error envelope, and the contract test checks exactly that.
+ * docs/wire.md §18, §20): with the API key the contract test sends they answer this refusal on every route, in the
+ * platform's error envelope, and the contract test checks exactly that.
  */
 export const REFUSALS: Record<string, Record<string, { status: number; code: string }>> = {
   members: {

@@ -1,8 +1,8 @@
 /**
- * The contract of every family table (issue 5 section 1): every operation of every table answers on a real
- * emulator through each of its routes (the proto path, the SDK URL and every gateway alias), with HTTP 200, a
- * JSON body, and a reply its table's schema parses (the official SDK rejects 201, 204 and empty bodies). An
- * operation added to a table without being served, or without an example, fails here.
+ * The contract of every family table (docs/architecture.md "One table per API family"): every operation of every
+ * table answers on a real emulator through each of its routes (the proto path, the SDK URL and every gateway
+ * alias), with HTTP 200, a JSON body, and a reply its table's schema parses (the official SDK rejects 201, 204 and
+ * empty bodies). An operation added to a table without being served, or without an example, fails here.
  */
 import { safeParse } from 'zod/mini';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,7 +1,7 @@
 /**
- * The one list of where the family tables and the official SDK's modules knowingly part (issue 17 section 1),
- * read by `sdk-wire.test.ts`. Every entry has its reason; an entry that no longer applies fails the test, so
- * this file stays the truth.
+ * The one list of where the family tables and the official SDK's modules knowingly part
+ * (docs/contracts.md "The official SDK as the reference"), read by `sdk-wire.test.ts`. Every entry has its reason;
+ * an entry that no longer applies fails the test, so this file stays the truth.
  */
 import type { SdkModule } from '../../helpers/sdk-meta.js';
 
@@ -18,7 +18,7 @@ export const FAMILY_MODULES: Record<string, SdkModule | null> = {
   availability: 'bookings_availability-calendar',
   bookings: 'bookings_bookings',
   'extended-bookings': 'bookings_extended-bookings',
-  // The multi-service booking calls live on the bookings module (platform-wire.md section 11).
+  // The multi-service booking calls live on the bookings module (docs/wire.md §11).
   'multi-service-bookings': 'bookings_bookings',
   members: 'members_members',
   plans: 'pricing-plans_plans',
@@ -44,22 +44,22 @@ export const OURS_ONLY: Record<string, string> = {
   'calendar-events.createEvent': "Calendar Events v3: a WORKING_HOURS event per day and range (`staff hours set`); no SDK module available here",
   'calendar-events.cancelEvent': "Calendar Events v3: a working-hours event removed (`staff hours set --off`, or hours replaced); no SDK module available here",
   'sites.querySites':
-    'Sites v2 (account level, wix-account-id) has no module among the SDK packages of our families; spec 000 names the call and `services apply --to-site` needs it',
+    'Sites v2 (account level, wix-account-id) has no module among the SDK packages of our families; docs/catalogue.md "Sites of an account" names the call and `services apply --to-site` needs it',
   'authentication.loginCallback':
-    "spec 001 section 7 names GET /v1/callback; the SDK's authentication module has no public method for it (its OAuth strategy ends sign-in in a browser frame instead)",
+    `GET /v1/callback, in the authentication table (docs/sign-in.md "Pieces"); the SDK's authentication module has no public method for it (its OAuth strategy ends sign-in in a browser frame instead)`,
   'authentication.verify':
-    "spec 001 section 7 names POST /v2/{factorType}/verify; the SDK's authentication module exposes no method for it (MFA factors), its flows verify through the verification module",
+    "docs/wire.md §22 names POST /v2/{factorType}/verify; the SDK's authentication module exposes no method for it (MFA factors), its flows verify through the verification module",
   'verification.resendDuringAuthentication':
-    "spec 001 section 7 names POST /v1/auth/resend; the SDK's verification module has no method for it (auth verify --resend uses it)",
+    "docs/wire.md §22 names POST /v1/auth/resend; the SDK's verification module has no method for it (auth verify --resend uses it)",
 };
 
 /** SDK operations of these modules that no table has, and why. */
 export const SDK_ONLY: Record<string, string> = {
-  'bookings_services.createAddOnGroup': 'services add-on groups: not served yet (issue 17 section 3)',
-  'bookings_services.deleteAddOnGroup': 'services add-on groups: not served yet (issue 17 section 3)',
-  'bookings_services.listAddOnGroupsByServiceId': 'services add-on groups: not served yet (issue 17 section 3)',
-  'bookings_services.setAddOnsForGroup': 'services add-on groups: not served yet (issue 17 section 3)',
-  'bookings_services.updateAddOnGroup': 'services add-on groups: not served yet (issue 17 section 3)',
+  'bookings_services.createAddOnGroup': 'services add-on groups: not served yet',
+  'bookings_services.deleteAddOnGroup': 'services add-on groups: not served yet',
+  'bookings_services.listAddOnGroupsByServiceId': 'services add-on groups: not served yet',
+  'bookings_services.setAddOnsForGroup': 'services add-on groups: not served yet',
+  'bookings_services.updateAddOnGroup': 'services add-on groups: not served yet',
   'bookings_bookings.bookingsCancelBookingAnonymously': "a visitor's action through an e-mailed token, not a back office's (no wix-site-id mapping either: bare /v1 path)",
   'bookings_bookings.bookingsGetBookingAnonymously': "a visitor's action through an e-mailed token, not a back office's",
   'bookings_bookings.bookingsRescheduleBookingAnonymously': "a visitor's action through an e-mailed token, not a back office's",
@@ -68,10 +68,10 @@ export const SDK_ONLY: Record<string, string> = {
   'bookings_bookings.getAnonymousActionTokenForMultiServiceBooking': 'mints the token of the anonymous actions above, which sitectl does not take',
   'bookings_bookings.getMultiServiceBookingAnonymously': "a visitor's action through an e-mailed token, not a back office's",
   'bookings_bookings.getServiceAnonymously': "a visitor's action through an e-mailed token, not a back office's",
-  'bookings_bookings.setBookingSubmissionId': 'links a booking to a form submission of the site\'s booking form: no sitectl verb fills forms (issue 17 lists it as not served)',
-  'bookings_staff-members.bulkGetOrCreateStaffMembers': 'staff writes: issue 17 section 3',
-  'bookings_staff-members.bulkUpdateStaffMemberTags': 'staff tags: not part of the back office issue 17 section 3 asks for',
-  'bookings_staff-members.bulkUpdateStaffMemberTagsByFilter': 'staff tags: not part of the back office issue 17 section 3 asks for',
+  'bookings_bookings.setBookingSubmissionId': 'links a booking to a form submission of the site\'s booking form: no sitectl verb fills forms',
+  'bookings_staff-members.bulkGetOrCreateStaffMembers': 'a bulk staff write: not served yet',
+  'bookings_staff-members.bulkUpdateStaffMemberTags': 'staff tags: not part of the back office sitectl serves',
+  'bookings_staff-members.bulkUpdateStaffMemberTagsByFilter': 'staff tags: not part of the back office sitectl serves',
   'bookings_staff-members.countStaffMembers': 'the catalogue reads staff by query only',
   'bookings_staff-members.countStaffMembersV2': 'Staff Members v2 (trash bin era): the tables follow v1, as the seed does',
   'bookings_staff-members.getDeletedStaffMember': 'Staff Members v2 trash bin: the tables follow v1, as the seed does',
@@ -95,7 +95,7 @@ export const SDK_ONLY: Record<string, string> = {
   'identity_oauth.tokenInfo': 'the token endpoint companion, src/api/auth/tokens.ts tokenInfo; its URL checked by the last test of sdk-wire.test.ts',
   'identity_oauth.jwks': 'sitectl does not verify tokens itself (the platform does); the emulator does not publish keys',
   'identity_oauth.userInfo': 'sitectl reads the signed-in member through members getCurrentMember; the emulator serves /oauth2/user-info outside the tables',
-  'identity_authentication.validateEmail': 'not served yet (issue 17 section 3 lists it); registration reports a bad address itself',
+  'identity_authentication.validateEmail': 'not served yet; registration reports a bad address itself',
 };
 
 type Aspect = 'method' | 'url' | 'path' | 'request' | 'reply';
@@ -114,6 +114,6 @@ export const DIFFERENCES: Record<string, Partial<Record<Aspect, string>>> = {
   },
   'redirects.createRedirectSession': {
     request:
-      "`membersAccount`: spec 001 section 3 names the members account sections (ACCOUNT_INFO, BOOKINGS, ...); the SDK's typings have no such intent. sitectl never sends it; the emulator answers it with a placeholder page",
+      "`membersAccount`: docs/wire.md §21 names the members account sections (ACCOUNT_INFO, BOOKINGS, ...); the SDK's typings have no such intent. sitectl never sends it; the emulator answers it with a placeholder page",
   },
 };

@@ -1,10 +1,11 @@
 /**
- * The official SDK itself against a real emulator on port 0 (issue 17 section 1): `@wix/sdk` `createClient` with
- * its auth strategies and the per-family modules, so the emulator answers the official client as the platform
- * does. Every request the SDK makes to the platform's hosts (`www.wixapis.com`, and `edge.wixapis.com` for its
- * OAuth strategy) is rewritten to the emulator's loopback origin: the SDK's module calls take a `fetch` option,
- * but its token calls (`OAuthStrategy`, `AppStrategy`) use the global `fetch` with a fixed host, so the global
- * one is replaced for these tests. The URL is rewritten, not proxied: the Host header is the emulator's own.
+ * The official SDK itself against a real emulator on port 0
+ * (docs/contracts.md "The official SDK as the reference"): `@wix/sdk` `createClient` with its auth strategies and
+ * the per-family modules, so the emulator answers the official client as the platform does. Every request the SDK
+ * makes to the platform's hosts (`www.wixapis.com`, and `edge.wixapis.com` for its OAuth strategy) is rewritten to
+ * the emulator's loopback origin: the SDK's module calls take a `fetch` option, but its token calls
+ * (`OAuthStrategy`, `AppStrategy`) use the global `fetch` with a fixed host, so the global one is replaced for
+ * these tests. The URL is rewritten, not proxied: the Host header is the emulator's own.
  */
 import * as bookings from '@wix/auto_sdk_bookings_bookings';
 import type { DeviceAuthorizeResponseOriginal } from '@wix/auto_sdk_identity_oauth/meta';

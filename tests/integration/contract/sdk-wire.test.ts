@@ -1,11 +1,11 @@
 /**
- * The family tables against the official SDK (issue 17 section 1). For every operation of every table: the SDK
- * operation of the same name (or the one `SDK_NAMES` gives) in the family's module sends the same method, to
- * the same URL on the platform's host (`www.wixapis.com`), from the same proto path, and every top-level field
- * our request and reply schemas name is a field of the SDK's wire typings of that request and reply. Every SDK
- * operation of these modules that no table has, and every table operation without an SDK counterpart, carries
- * a reason in `sdk-fixture.ts`; so does each accepted difference. A new difference fails here, and so does a
- * reason that no longer applies (a fixed difference, an operation added).
+ * The family tables against the official SDK (docs/contracts.md "The official SDK as the reference"). For every
+ * operation of every table: the SDK operation of the same name (or the one `SDK_NAMES` gives) in the family's
+ * module sends the same method, to the same URL on the platform's host (`www.wixapis.com`), from the same proto
+ * path, and every top-level field our request and reply schemas name is a field of the SDK's wire typings of that
+ * request and reply. Every SDK operation of these modules that no table has, and every table operation without an
+ * SDK counterpart, carries a reason in `sdk-fixture.ts`; so does each accepted difference. A new difference fails
+ * here, and so does a reason that no longer applies (a fixed difference, an operation added).
  */
 import { describe, expect, it } from 'vitest';
 import { FAMILIES } from '../../../src/api/families.js';

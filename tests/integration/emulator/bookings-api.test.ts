@@ -1,8 +1,8 @@
 /**
- * The bookings families on a real emulator (issue 6 sections 2 and 4): the status-by-action table, the capacity
- * race, reschedule into a full slot, policy windows, multi-service atomicity, availability excluding booked
- * staff, courses, the extended bookings query with the platform's filter paths, and the domain events. The demo
- * seed has no bookings here (`bookings: 0`), and every test books services of the file's own studio
+ * The bookings families on a real emulator (docs/bookings.md): the status-by-action table, the capacity race,
+ * reschedule into a full slot, policy windows, multi-service atomicity, availability excluding booked staff,
+ * courses, the extended bookings query with the platform's filter paths, and the domain events. The demo seed has
+ * no bookings here (`bookings: 0`), and every test books services of the file's own studio
  * (tests/helpers/studio.ts), so it sees only what it made, at any hour.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -80,7 +80,7 @@ async function book(slot: Json, extra: Json = {}): Promise<Json> {
 const action = (id: string, verb: string, body: Json) => emu.request('POST', `${BOOKINGS}/${id}/${verb}`, body);
 const code = (r: { body: Json }) => r.body?.details?.applicationError?.code;
 
-describe('the status table (wire section 9)', () => {
+describe('the status table (docs/wire.md §9)', () => {
   it('CREATED -> CONFIRMED -> CANCELED; confirm again, decline confirmed, act on a final booking are refused', async () => {
     const b = await book(await appointmentSlot());
     expect(b).toMatchObject({ status: 'CREATED', revision: '1', paymentStatus: 'UNDEFINED', totalParticipants: 1 });

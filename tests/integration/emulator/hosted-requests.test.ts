@@ -1,10 +1,10 @@
 /**
- * The hosted pages' requests over plain HTTP (issue 19 section 6): every hosted form refuses a POST from
- * another site (403) before anything else about it, with a request that would otherwise succeed, and nothing
- * happens; the emulator answers only loopback Host names (421 otherwise, on every kind of route: DNS
- * rebinding); device codes typed in any case, with or without the dash or spaces (RFC 8628 section 6.1); one
- * neutral answer for an unknown e-mail and a wrong password; "Forgot password?" through the recovery e-mail
- * back to the sign-in page.
+ * The hosted pages' requests over plain HTTP (docs/sign-in.md "The emulator's OAuth server"): every hosted form
+ * refuses a POST from another site (403) before anything else about it, with a request that would otherwise
+ * succeed, and nothing happens; the emulator answers only loopback Host names (421 otherwise, on every kind of
+ * route: DNS rebinding); device codes typed in any case, with or without the dash or spaces (RFC 8628 section
+ * 6.1); one neutral answer for an unknown e-mail and a wrong password; "Forgot password?" through the recovery
+ * e-mail back to the sign-in page.
  */
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,6 +1,6 @@
 /**
- * The long-GET fallback (wire section 5; issue 17 section 3): a GET whose parameters exceed 4,000 characters goes
- * out as a POST of the same request to the same path, and the emulator serves that form. The categories query
+ * The long-GET fallback (docs/wire.md §5): a GET whose parameters exceed 4,000 characters goes out as a POST of
+ * the same request to the same path, and the emulator serves that form. The categories query
  * (`@wix/auto_sdk_bookings_categories-v-2` queryCategories, the one operation of our families whose SDK module
  * defines the fallback) through sitectl's client and through the official SDK.
  */

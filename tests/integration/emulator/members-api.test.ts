@@ -1,7 +1,7 @@
 /**
- * The members family on a real emulator (issue 7 section 2; spec 001 sections 3-4, 7; docs/members.md): the
- * status, activity and privacy tables, fieldsets, unique slugs and login e-mails, clears, deletes with
- * contentAssigneeId, by-filter jobs, the "my" calls, events, and the demo seed.
+ * The members family on a real emulator (docs/wire.md §8, §13, §18; docs/members.md): the status, activity and
+ * privacy tables, fieldsets, unique slugs and login e-mails, clears, deletes with contentAssigneeId, by-filter
+ * jobs, the "my" calls, events, and the demo seed.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toURLSearchParams } from '../../../src/api/query.js';

@@ -410,8 +410,8 @@ describe('buying for someone else', () => {
   });
 });
 
-describe('identity and site policies (spec 001 sections 4 and 8)', () => {
-  it('answers the error codes of section 8', async () => {
+describe('identity and site policies (docs/wire.md §22)', () => {
+  it('answers the error codes of docs/wire.md §22', async () => {
     const v = await visitor();
     const bad = await post('/_api/iam/authentication/v2/register', { loginId: { email: 'not-an-email' }, password: 'secret-pass' }, { authorization: v });
     expect(bad.status).toBe(400);

@@ -1,7 +1,7 @@
 /**
- * Staff domain events (spec 000 section 4 lists staff created, updated, deleted, ...) outside the staff writes
- * (tests/integration/cli/staff.test.ts covers those): a site added to the account has its staff created,
- * recorded as `staff.created`; a reseed is the starting state, so the event log starts empty.
+ * Staff domain events (docs/wire.md §24 lists staff created, updated, deleted, ...) outside the staff writes
+ * (tests/integration/cli/staff.test.ts covers those): a site added to the account has its staff created, recorded
+ * as `staff.created`; a reseed is the starting state, so the event log starts empty.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestEmulator, type TestEmulator } from '../../helpers/emulator.js';

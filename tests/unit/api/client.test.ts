@@ -27,7 +27,7 @@ function setup(...args: Parameters<typeof harness>): Harness {
   return current;
 }
 
-describe('auth and headers (wire §2)', () => {
+describe('auth and headers (docs/wire.md §2)', () => {
   it('API key: raw key in authorization plus wix-site-id; no content-type without a body', async () => {
     const h = setup();
     on(h, 'GET', '/x', ok({ a: 1 }));
@@ -210,7 +210,7 @@ describe('retries', () => {
   });
 });
 
-describe('GET encoding and long-GET fallback (wire §5)', () => {
+describe('GET encoding and long-GET fallback (docs/wire.md §5)', () => {
   it('flattens query parameters with dots and repeated arrays', async () => {
     const h = setup();
     on(h, 'GET', (p) => p.startsWith('/l'), ok());
@@ -335,7 +335,7 @@ describe('default dispatcher (real socket, no mock)', () => {
   });
 });
 
-describe('time limits (issue 5 section 5: no request hangs)', () => {
+describe('time limits (docs/architecture.md "Safety rules": no request hangs)', () => {
   /** A real server that accepts connections and then does what `behave` says (or nothing at all). */
   async function slowServer(behave: (res: http.ServerResponse) => void) {
     const sockets = new Set<Socket>();

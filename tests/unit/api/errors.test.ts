@@ -12,7 +12,7 @@ import { API_KEY, harness, on } from './helpers.js';
 
 const RID = { 'x-wix-request-id': 'req-42' };
 
-describe('fromResponse (spec 001 §8 "Generic errors")', () => {
+describe('fromResponse (docs/wire.md §4)', () => {
   it('rule 1: validation error lists fields sorted by name', () => {
     const body = JSON.stringify({
       message: 'bad',

@@ -11,7 +11,7 @@ import {
   toURLSearchParams,
 } from '../../../src/api/query.js';
 
-describe('toURLSearchParams (wire §5)', () => {
+describe('toURLSearchParams (docs/wire.md §5)', () => {
   it('flattens nested objects with dots', () => {
     expect(toURLSearchParams({ sorting: { fieldName: 'createdDate', order: 'DESC' } }).toString()).toBe(
       'sorting.fieldName=createdDate&sorting.order=DESC',
@@ -34,7 +34,7 @@ describe('toURLSearchParams (wire §5)', () => {
     );
   });
 
-  it('complex payloads become .r=<base64url JSON> without padding: the wire §5 example', () => {
+  it('complex payloads become .r=<base64url JSON> without padding (docs/wire.md §5)', () => {
     const params = toURLSearchParams({ paging: { limit: 10 }, fieldsets: ['FULL'] }, true);
     expect(params.toString()).toBe('.r=eyJwYWdpbmciOnsibGltaXQiOjEwfSwiZmllbGRzZXRzIjpbIkZVTEwiXX0');
     expect(fromBase64UrlJson(params.get('.r') ?? '')).toEqual({ paging: { limit: 10 }, fieldsets: ['FULL'] });

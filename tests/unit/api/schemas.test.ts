@@ -85,7 +85,7 @@ describe('Service schema', () => {
     expect(Service.parse({ id: 'a', payment: { rateType: 'SUBSCRIPTION' } }).payment?.rateType).toBe('SUBSCRIPTION');
   });
 
-  it('exports the spec 000 §3 value lists', () => {
+  it('exports the docs/wire.md §13 value lists', () => {
     expect(ServiceTypeValues).toEqual(['APPOINTMENT', 'CLASS', 'COURSE']);
     expect(RateTypeValues).toEqual(['FIXED', 'CUSTOM', 'VARIED', 'NO_FEE']);
     expect(SlugErrorValues).toEqual(['SLUG_CONTAINS_ILLEGAL_CHARACTERS', 'SLUG_ALREADY_EXISTS']);

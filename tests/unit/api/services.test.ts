@@ -1,6 +1,6 @@
 /**
  * The services calls derived from the family table, against a mock transport: each sends the method, SDK URL
- * (wire section 1) and body of the platform, and parses the reply with the table's schema (dates become Date).
+ * (docs/wire.md §1) and body of the platform, and parses the reply with the table's schema (dates become Date).
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { operationsOf } from '../../../src/api/family.js';
@@ -266,7 +266,7 @@ const rows: Row[] = [
   },
 ];
 
-describe('services calls (spec 000 section 7, SDK URLs of wire section 1)', () => {
+describe('services calls (docs/wire.md §14, SDK URLs of docs/wire.md §1)', () => {
   it('cover all 22 rows of the services table, named as the SDK names them', () => {
     expect(rows.map((r) => r.name).sort()).toEqual(operationsOf(servicesFamily).map((o) => o.name).sort());
     expect(rows).toHaveLength(22);

@@ -1,8 +1,8 @@
 /**
  * A journal that cannot be written (ENOSPC, EIO): the run stops instead of counting unrecorded results as done,
  * the file is cut back to its last complete line so `--resume` can read it, and the error names the journal and
- * the resume command (issue 2 section 5: nothing lost, nothing repeated). node:fs `write` is wrapped so a test
- * can make the disk fail; everything else is the real file system.
+ * the resume command (docs/architecture.md "Bulk runs, the journal, history and undo": nothing lost, nothing
+ * repeated). node:fs `write` is wrapped so a test can make the disk fail; everything else is the real file system.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import type * as NodeFs from 'node:fs';

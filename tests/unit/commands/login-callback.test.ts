@@ -1,6 +1,6 @@
 /**
- * The one-shot callback server of `sitectl login` (issue 8 section 4): 127.0.0.1 only, one answer, the state
- * checked, the fragment relayed by a page (a browser never sends it).
+ * The one-shot callback server of `sitectl login` (docs/sign-in.md "The browser sign-in"): 127.0.0.1 only, one
+ * answer, the state checked, the fragment relayed by a page (a browser never sends it).
  */
 import { describe, expect, it } from 'vitest';
 import { startCallbackServer } from '../../../src/commands/login/callback.js';

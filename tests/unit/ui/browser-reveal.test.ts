@@ -1,7 +1,7 @@
 /**
- * `o` / `→` in a table whose optional columns do not all fit (issue 19 section 1, as k9s reveals hidden columns):
- * the columns hidden at this width show instead of the optional ones that fitted; the key columns stay; the header
- * keeps its `›`; the key toggles back.
+ * `o` / `→` in a table whose optional columns do not all fit (docs/architecture.md "Interactive views"; as k9s
+ * reveals hidden columns): the columns hidden at this width show instead of the optional ones that fitted; the key
+ * columns stay; the header keeps its `›`; the key toggles back.
  */
 import { describe, expect, it } from 'vitest';
 import { browserKey } from '../../../src/ui/browser-keys.js';

@@ -1,5 +1,5 @@
 /**
- * The device-authorization answer (issue 17 section 2): the SDK typings' camelCase (`@wix/auto_sdk_identity_oauth`
+ * The device-authorization answer (docs/wire.md §23): the SDK typings' camelCase (`@wix/auto_sdk_identity_oauth`
  * DeviceCodeResponse), which the emulator sends, and RFC 8628's snake_case are both read.
  */
 import { describe, expect, it } from 'vitest';

@@ -19,7 +19,7 @@ function fakeEndpoint() {
   };
 }
 
-describe('token manager (spec 001 section 4 "Tokens")', () => {
+describe('token manager (docs/sign-in.md "Tokens")', () => {
   it('reuses visitor tokens while valid, renews with the refresh token, else fetches anonymous ones', async () => {
     let now = 1_000_000_000_000;
     const ep = fakeEndpoint();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { challengeOf, createPkce, createState, createVerifier, isValidVerifier, LENGTH_ERROR } from '../../../../src/api/auth/pkce.js';
 
-describe('PKCE (spec 001 section 5)', () => {
+describe('PKCE (docs/wire.md §23)', () => {
   it('computes the S256 challenge of RFC 7636 appendix B', () => {
     expect(challengeOf('dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk')).toBe('E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM');
   });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkCallback, clientStateOf, loginFailure, registrationFailure, stateTokenForCode } from '../../../../src/api/auth/states.js';
 
-describe('server state to client state (spec 001 section 4)', () => {
+describe('server state to client state (docs/wire.md §22)', () => {
   it('maps every server state', () => {
     expect(clientStateOf({ state: 'SUCCESS', sessionToken: 'st' })).toEqual({ loginState: 'SUCCESS', sessionToken: 'st' });
     expect(clientStateOf({ state: 'REQUIRE_OWNER_APPROVAL' })).toEqual({ loginState: 'OWNER_APPROVAL_REQUIRED' });
@@ -26,7 +26,7 @@ describe('server state to client state (spec 001 section 4)', () => {
   });
 });
 
-describe('error codes (spec 001 section 8)', () => {
+describe('error codes (docs/wire.md §22)', () => {
   it('maps registration failures', () => {
     expect(registrationFailure({ message: 'bad', fieldViolations: [{ field: 'loginId.email', description: 'not an e-mail', ruleName: 'EMAIL' }] })).toEqual({ loginState: 'FAILURE', error: 'not an e-mail', errorCode: 'invalidEmail' });
     // Where the SDK's OAuth strategy looks: data.type EMAIL (a FORMAT violation).

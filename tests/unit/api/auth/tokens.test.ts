@@ -12,7 +12,7 @@ function fakeFetch(reply: () => Promise<Response> | Response) {
   return { fn, seen };
 }
 
-describe('token endpoint client (spec 001 section 7, wire section 11)', () => {
+describe('token endpoint client (docs/wire.md §23, §11)', () => {
   it('posts camelCase JSON without credentials and reads the snake_case answer', async () => {
     const f = fakeFetch(() => new Response(JSON.stringify({ access_token: 'a', refresh_token: 'r', expires_in: 14400 }), { status: 200 }));
     const ep = new TokenEndpoint({ baseUrl: 'http://h.test/', fetch: f.fn });
