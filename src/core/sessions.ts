@@ -17,8 +17,17 @@
  */
 import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { TokenPair } from '../api/auth/manager.js';
 import { configDir } from './config.js';
+
+/**
+ * A token pair as a session keeps it: the access token and its expiry (ms since the epoch), the refresh token and
+ * the role it was issued for. The token manager's TokenPair (api/auth/manager.ts) has this shape; core declares
+ * what it stores rather than importing it (docs/architecture.md "Layout and dependency direction").
+ */
+export interface StoredTokens {
+  accessToken: { value: string; expiresAt: number };
+  refreshToken: { value: string; role: 'none' | 'visitor' | 'member' };
+}
 
 /** What is kept for one profile. */
 export interface ProfileSession {
@@ -28,8 +37,8 @@ export interface ProfileSession {
   clientId?: string;
   /** The base URL they were issued by (a profile pointed elsewhere signs out). */
   baseUrl?: string;
-  visitor?: TokenPair;
-  member?: { tokens: TokenPair; id: string; loginEmail?: string };
+  visitor?: StoredTokens;
+  member?: { tokens: StoredTokens; id: string; loginEmail?: string };
   /** Admin client credentials of a headless app (`login --client-id ID --client-secret-stdin`). */
   admin?: { clientId: string; clientSecret: string; accessToken: string; expiresAt: number };
   /** A sign-in waiting for its e-mail code (`auth verify --code`). */
