@@ -4,6 +4,7 @@
  * own control routes (oauth/control.ts, orders/payment.ts) are written against these types.
  */
 import type { AdminKey } from './auth.js';
+import type { EmulatedFamily } from './family.js';
 import type { FaultInjector } from './faults.js';
 import type { Store } from './store/store.js';
 
@@ -15,6 +16,8 @@ export interface ControlState {
   url: () => string;
   key: AdminKey;
   startedAt: string;
+  /** The families served (families.ts): what a reset seeds and a new site is furnished with. */
+  families: readonly EmulatedFamily[];
 }
 
 /** What a control handler gets besides the parsed body. */

@@ -12,6 +12,7 @@ import { ApplicationFailure, ValidationFailure } from './errors.js';
 import { DEFAULT_SEED_BOOKINGS } from './seed/bookings.js';
 import { DEFAULT_SEED_MEMBERS, MAX_SEED_MEMBERS } from './seed/members.js';
 import { DEFAULT_SEED_SIZE, furnishSite, MAX_SEED_BOOKINGS, MAX_SEED_STAFF, seedStore, type SeedOptions } from './seed/index.js';
+import type { EmulatedFamily } from './family.js';
 import type { Store } from './store/store.js';
 import type { Body, ControlHandler, ControlState } from './control-state.js';
 import { oauthControlRoutes } from './oauth/control.js';
@@ -63,10 +64,10 @@ export function lastSeed(store: Store): SeedOptions {
 }
 
 /** Deletes every site's data and seeds the account again, in one transaction. Sites, key and clock are kept. */
-export function resetStore(store: Store, key: AdminKey, opts: Required<SeedOptions>): void {
+export function resetStore(store: Store, key: AdminKey, families: readonly EmulatedFamily[], opts: Required<SeedOptions>): void {
   store.tx(() => {
     store.clearData();
-    seedStore(store, key, opts);
+    seedStore(store, key, families, opts);
   });
 }
 
@@ -114,7 +115,7 @@ function createSite(emu: ControlState, body: Body) {
   }
   const site = emu.store.tx(() => {
     const added = emu.store.addSite({ id: randomUUID(), name });
-    furnishSite(emu.store, emu.key, added.id);
+    furnishSite(emu.store, emu.key, added.id, emu.families);
     return added;
   });
   syncKey(emu);
@@ -156,7 +157,7 @@ export const controlRoutes: Record<string, ControlHandler> = {
   'POST /__emulator/sites': (emu, body) => createSite(emu, body),
   'DELETE /__emulator/sites/{id}': (emu, _body, req) => removeSite(emu, req.params.id!),
   'POST /__emulator/reset': (emu, body) => {
-    resetStore(emu.store, emu.key, seedOptions(body, lastSeed(emu.store)));
+    resetStore(emu.store, emu.key, emu.families, seedOptions(body, lastSeed(emu.store)));
     return state(emu);
   },
   'GET /__emulator/state': (emu) => state(emu),

@@ -13,38 +13,19 @@ import { chmodSync, mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { apiKeyAuthenticator, defaultClientId, loadOrCreateAdminKey, writeAdminKey, type AdminKey } from './auth.js';
 import { accessTokenAuthenticator } from './oauth/access.js';
-import { signInServed } from './oauth/handlers.js';
-import { IDENTITY_COLLECTIONS } from './oauth/identity.js';
 import { oauthOf } from './oauth/state.js';
 import { lastSeed, resetStore, seedOptions } from './control.js';
 import { FaultInjector, type Faults } from './faults.js';
 import type { ServedOperation } from './serve.js';
 import { createEmulatorServer } from './server.js';
-import { servicesServed } from './services/handlers.js';
-import { sitesServed } from './sites/handlers.js';
-import { staffMembersServed } from './services/staff.js';
-import { calendarEventsServed } from './services/calendar.js';
-import { bookingPoliciesServed, categoriesServed } from './services/furniture.js';
-import { membersServed } from './members/handlers.js';
-import { BOOKING_COLLECTIONS } from './bookings/model.js';
-import { availabilityServed, bookingsServed, extendedBookingsServed, multiServiceBookingsServed } from './bookings/handlers.js';
-import { SERVICE_COLLECTIONS } from './services/model.js';
-import { MEMBER_COLLECTIONS } from './members/model.js';
-import { PLAN_COLLECTIONS } from './plans/model.js';
-import { plansServed } from './plans/handlers.js';
-import { ORDER_COLLECTIONS } from './orders/model.js';
-import { checkoutServed, memberOrdersServed, ordersServed } from './orders/handlers.js';
+import { FAMILIES } from './families.js';
 import { seedStore, type SeedOptions } from './seed/index.js';
-import type { CollectionDef, Doc } from './store/collection.js';
 import { Store } from './store/store.js';
 
 export type { Faults } from './faults.js';
 
-/** Every operation the emulator serves, family by family. */
-export const SERVED: readonly ServedOperation[] = [...sitesServed, ...servicesServed, ...staffMembersServed, ...calendarEventsServed, ...categoriesServed, ...bookingPoliciesServed, ...availabilityServed, ...bookingsServed, ...extendedBookingsServed, ...multiServiceBookingsServed, ...membersServed, ...plansServed, ...ordersServed, ...memberOrdersServed, ...checkoutServed, ...signInServed];
-
-/** Every collection of every family, declared to the store at start. */
-const COLLECTIONS = [...SERVICE_COLLECTIONS, ...BOOKING_COLLECTIONS, ...MEMBER_COLLECTIONS, ...PLAN_COLLECTIONS, ...ORDER_COLLECTIONS, ...IDENTITY_COLLECTIONS] as unknown as ReadonlyArray<CollectionDef<Doc>>;
+/** Every operation the emulator serves, family by family (families.ts). */
+export const SERVED: readonly ServedOperation[] = FAMILIES.flatMap((f) => f.served);
 
 export interface EmulatorOptions {
   dataDir: string;
@@ -95,12 +76,12 @@ function openAccount(dataDir: string, seed: SeedOptions, opts: { backgroundCheck
   const key = loadOrCreateAdminKey(dataDir);
   const defaultSite = key.sites.find((s) => s.id === key.siteId) ?? { id: key.siteId, name: 'Downtown' };
   const store = new Store(dataDir, { ...opts, defaultSite });
-  for (const def of COLLECTIONS) store.collection(def);
+  for (const def of FAMILIES.flatMap((f) => f.collections)) store.collection(def);
   try {
     store.tx(() => {
       for (const s of key.sites) if (!store.hasSite(s.id)) store.addSite(s);
     });
-    if (store.getMeta('seed') === undefined && store.counts().events === 0 && isEmpty(store)) seedStore(store, key, seed);
+    if (store.getMeta('seed') === undefined && store.counts().events === 0 && isEmpty(store)) seedStore(store, key, FAMILIES, seed);
     const synced: AdminKey = { ...key, sites: store.sites().map((s) => ({ id: s.id, name: s.name })) };
     if (JSON.stringify(synced.sites) !== JSON.stringify(key.sites)) writeAdminKey(dataDir, synced);
     return { store, key: synced };
@@ -131,7 +112,7 @@ export async function startEmulator(opts: EmulatorOptions): Promise<RunningEmula
     authenticators: [apiKeyAuthenticator(key, store), accessTokenAuthenticator(store, key.accountId)],
     oauth: { store, key },
     served: SERVED,
-    control: { store, faults, dataDir: opts.dataDir, url: () => url, key, startedAt: new Date().toISOString() },
+    control: { store, faults, dataDir: opts.dataDir, url: () => url, key, startedAt: new Date().toISOString(), families: FAMILIES },
     log,
   });
   const host = opts.host ?? '127.0.0.1';
@@ -179,7 +160,7 @@ export async function startEmulator(opts: EmulatorOptions): Promise<RunningEmula
 export function resetDataDir(dataDir: string, opts: SeedOptions): Record<string, Record<string, number>> {
   const { store, key } = openAccount(dataDir, { seed: 'empty' });
   try {
-    resetStore(store, key, seedOptions(opts, lastSeed(store)));
+    resetStore(store, key, FAMILIES, seedOptions(opts, lastSeed(store)));
     return store.counts().sites;
   } finally {
     store.close();

@@ -15,7 +15,7 @@ import { getPath, setPath, UnsafePathError } from '../api/paths.js';
 import { fromBase64UrlJson } from '../api/query.js';
 import { acceptsNumber, elementOf, isOptional, kindOf, lookupPath, shapeOf } from '../api/schemas/introspect.js';
 import type { Principal } from './auth.js';
-import { checkAccess } from './oauth/roles.js';
+import { type Access, checkAccess } from './oauth/roles.js';
 import { ApplicationFailure, ValidationFailure, type FieldViolation } from './errors.js';
 import type { CollectionDef, Doc, SiteCollection } from './store/collection.js';
 import type { Store } from './store/store.js';
@@ -57,17 +57,27 @@ export type Handlers<Ops extends Record<string, OperationSpec>> = { [K in keyof 
 export interface ServedOperation {
   op: Operation;
   handler: OperationHandler<OperationSpec>;
+  /** Who may call it (oauth/roles.ts checks it before the handler runs). */
+  access: Access;
 }
 
 /**
- * Pairs every operation of `family` with its handler.
+ * Pairs every operation of `family` with its handler, and says which of them a visitor or a member may call
+ * (every other one needs the admin credential).
+ * @param open the operations a visitor token may call (`visitor`) and those a member token may call besides
+ *   (`member`), by SDK method name
  * @throws Error when an operation has no handler (a table entry the emulator does not serve)
  */
-export function serve<Ops extends Record<string, OperationSpec>>(family: Family<Ops>, handlers: Handlers<Ops>): ServedOperation[] {
+export function serve<Ops extends Record<string, OperationSpec>>(
+  family: Family<Ops>,
+  handlers: Handlers<Ops>,
+  open: { visitor?: ReadonlyArray<keyof Ops & string>; member?: ReadonlyArray<keyof Ops & string> } = {},
+): ServedOperation[] {
   return operationsOf(family).map((op) => {
     const handler = (handlers as Record<string, OperationHandler<OperationSpec>>)[op.name];
     if (typeof handler !== 'function') throw new Error(`${family.name}.${op.name} has no handler`);
-    return { op, handler };
+    const access: Access = open.visitor?.includes(op.name) ? 'visitor' : open.member?.includes(op.name) ? 'member' : 'admin';
+    return { op, handler, access };
   });
 }
 
@@ -310,7 +320,7 @@ const NO_QUERY = new URLSearchParams();
  */
 export function runServed(store: Store, served: ServedOperation, request: unknown, principal: Principal, requestId: string, query: URLSearchParams = NO_QUERY): unknown {
   const { op, handler } = served;
-  checkAccess(principal, op);
+  checkAccess(principal, served);
   if (principal.accountLevel && !op.accountLevel) {
     throw new ApplicationFailure(401, 'UNAUTHENTICATED', 'a site call needs the wix-site-id header (wix-account-id names only the account)', {}, 'Unauthenticated');
   }

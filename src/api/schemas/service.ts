@@ -130,14 +130,14 @@ export const ServiceSchedule = lazySchema(() =>
 );
 export type ServiceSchedule = z.infer<typeof ServiceSchedule>;
 
-export const StaffMember = lazySchema(() =>
+export const ServiceStaffMember = lazySchema(() =>
   z.looseObject({
     staffMemberId: z.string(),
     name: z.optional(z.string()),
     mainMedia: z.optional(MediaItem),
   }),
 );
-export type StaffMember = z.infer<typeof StaffMember>;
+export type ServiceStaffMember = z.infer<typeof ServiceStaffMember>;
 
 /** The rule blocks of a booking policy (docs/wire.md §9), named but not modelled. */
 export const BookingPolicyRuleValues = [
@@ -236,8 +236,8 @@ export const Service = lazySchema(() =>
     bookingPolicy: z.optional(BookingPolicy),
     schedule: z.optional(ServiceSchedule),
     staffMemberIds: z.optional(z.array(z.string())),
-    staffMembers: z.optional(z.array(StaffMember)),
-    staffMemberDetails: z.optional(z.looseObject({ staffMembers: z.optional(z.array(StaffMember)) })),
+    staffMembers: z.optional(z.array(ServiceStaffMember)),
+    staffMemberDetails: z.optional(z.looseObject({ staffMembers: z.optional(z.array(ServiceStaffMember)) })),
     urls: z.optional(ServiceUrls),
     supportedSlugs: z.optional(z.array(Slug)),
     mainSlug: z.optional(Slug),

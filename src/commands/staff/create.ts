@@ -4,7 +4,7 @@
  * gives no service until a service lists it (`services update ID --set staffMemberIds=...`).
  */
 import type { Command } from 'commander';
-import type { StaffMemberRecord } from '../../api/staff-members.js';
+import type { StaffMemberRecord } from '../../api/schemas/staff.js';
 import type { Context } from '../../context.js';
 import { UserError } from '../../core/errors.js';
 import { success } from '../../core/log.js';

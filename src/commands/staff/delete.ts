@@ -11,7 +11,7 @@
 import type { Command } from 'commander';
 import { collect, items, listPages } from '../../api/paging.js';
 import type { ApiClient } from '../../api/client.js';
-import type { StaffMemberRecord } from '../../api/staff-members.js';
+import type { StaffMemberRecord } from '../../api/schemas/staff.js';
 import type { Context } from '../../context.js';
 import { notice } from '../../core/log.js';
 import { addFormatFlags, fieldsChecker, printRecords, printValue, resolveFormat, type FormatFlags } from '../../core/output.js';

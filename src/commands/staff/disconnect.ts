@@ -4,7 +4,7 @@
  * says so when there is nothing to disconnect (nothing sent).
  */
 import type { Command } from 'commander';
-import type { StaffMemberRecord } from '../../api/staff-members.js';
+import type { StaffMemberRecord } from '../../api/schemas/staff.js';
 import type { Context } from '../../context.js';
 import { addFormatFlags, type FormatFlags } from '../../core/output.js';
 import { oneLine } from '../../core/text.js';

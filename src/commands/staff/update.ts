@@ -4,7 +4,7 @@
  * not overwritten).
  */
 import type { Command } from 'commander';
-import type { StaffMemberRecord } from '../../api/staff-members.js';
+import type { StaffMemberRecord } from '../../api/schemas/staff.js';
 import type { Context } from '../../context.js';
 import { UserError } from '../../core/errors.js';
 import { addFormatFlags, type FormatFlags } from '../../core/output.js';

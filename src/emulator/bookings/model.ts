@@ -11,7 +11,8 @@
 import type { BookingStatus, MultiServiceBookingType } from '../../api/schemas/booking.js';
 import type { RequestContext } from '../serve.js';
 import { defineCollection, type SiteCollection } from '../store/collection.js';
-import { catalogOf, type Catalog, type ServiceDoc, type StaffMemberDoc } from '../services/model.js';
+import { catalogOf, type Catalog, type ServiceDoc } from '../services/model.js';
+import type { StaffMemberDoc } from '../staff/model.js';
 import type { Weekday } from './time.js';
 
 /** Where a booked or available slot takes place. */

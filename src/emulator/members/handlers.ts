@@ -226,4 +226,4 @@ export const membersServed = serve(membersFamily, {
     const members = membersOf(ctx);
     return memberReply(members, members.update(clearContactList(members.require(ctx.body.id), 'addresses', ctx.now)));
   },
-});
+}, { member: ['getCurrentMember', 'updateCurrentMemberSlug', 'joinCommunity', 'leaveCommunity', 'deleteMyMember', 'getMember'] });

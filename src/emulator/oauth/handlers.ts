@@ -95,7 +95,7 @@ export const redirectsServed = serve(redirectsFamily, {
       },
     };
   },
-});
+}, { visitor: ['createRedirectSession'] });
 
 export const authenticationServed = serve(authenticationFamily, {
   registerV2(ctx) {
@@ -130,7 +130,7 @@ export const authenticationServed = serve(authenticationFamily, {
     if (ctx.body.factorType !== 'EMAIL') throw new ApplicationFailure(400, 'FACTOR_NOT_ENABLED', `the ${ctx.body.factorType} factor is not enabled on this site (the emulator verifies e-mail codes)`, { factorType: ctx.body.factorType });
     return verifyCode(scope(ctx), ctx.body.stateToken, ctx.body.emailData?.code ?? '');
   },
-});
+}, { visitor: ['registerV2', 'loginV2', 'logout', 'loginCallback', 'verify'], member: ['changePassword'] });
 
 export const recoveryServed = serve(recoveryFamily, {
   sendRecoveryEmail(ctx) {
@@ -146,7 +146,7 @@ export const recoveryServed = serve(recoveryFamily, {
   recover(ctx) {
     return { sessionToken: recoverPassword(scope(ctx), ctx.body.recoveryToken, ctx.body.password) };
   },
-});
+}, { visitor: ['sendRecoveryEmail', 'recover'] });
 
 export const verificationServed = serve(verificationFamily, {
   start(ctx) {
@@ -161,7 +161,7 @@ export const verificationServed = serve(verificationFamily, {
   resendDuringAuthentication(ctx) {
     return resendCode(scope(ctx), ctx.body.stateToken);
   },
-});
+}, { visitor: ['verifyDuringAuthentication', 'resendDuringAuthentication'] });
 
 /** Starts an e-mail verification of an identity outside a sign-in: a code to the outbox. @returns its state token */
 function verifyStart(s: IdentityScope, identityId: string): string {

@@ -114,7 +114,7 @@ export const memberOrdersServed = serve(memberOrdersFamily, {
     requestCancellationOf(b, member, ctx.body.id, ctx.body.effectiveAt);
     return {};
   },
-});
+}, { member: ['memberGetOrder', 'memberListOrders', 'requestCancellation'] });
 
 /** Every checkout operation, served. */
 export const checkoutServed = serve(checkoutFamily, {
@@ -143,4 +143,4 @@ export const checkoutServed = serve(checkoutFamily, {
     return new RawJson(JSON.stringify({ order, purchaseLimitExceeded: limitExceeded }));
   },
   getPricePreview: (ctx) => new RawJson(JSON.stringify(pricePreview(book(ctx), ctx.body.planId, ctx.body.couponCode))),
-});
+}, { visitor: ['getPricePreview'], member: ['createOnlineOrder', 'getOnlineOrderPreview'] });

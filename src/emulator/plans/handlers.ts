@@ -83,4 +83,4 @@ export const plansServed = serve(plansFamily, {
     const b = book(ctx);
     return planReply(b, archivePlan(b, ctx.body.id));
   },
-});
+}, { visitor: ['listPublicPlans', 'queryPublicPlans', 'getPlan'] });

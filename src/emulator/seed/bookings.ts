@@ -10,7 +10,8 @@
  * The engine itself is not asked per booking (that would rebuild its occupancy index after every insert):
  * the seed keeps its own running tally, which is what makes 10,000 bookings take about a second.
  */
-import type { BookingDoc, Calendar, StaffDoc } from '../bookings/model.js';
+import { type BookingDoc, type Calendar, calendarOf, type StaffDoc } from '../bookings/model.js';
+import type { SeedStep } from '../family.js';
 import { BOOKING_STEP, type Candidate, candidates, capacityOf, courseSessions, durationOf, eventIdOf, locationOf, scheduleIdOf } from '../bookings/sessions.js';
 import { atLocalTime, DAY, HOUR, iso, localDays, MINUTE, weekdayOf } from '../bookings/time.js';
 import { KEPT_FREE, KEPT_PLACES } from './catalog.js';
@@ -294,4 +295,11 @@ export function seedWorkingHours(n: number): StaffDoc['workingHours'] {
   ];
   const shape = shapes[n % shapes.length]!;
   return shape.days.map((day) => ({ day: day as never, startTime: shape.start, endTime: shape.end }));
+}
+
+/** The bookings family's seed step: `counts.bookings` bookings of the site's services (none on another site). */
+export function seedBookingsStep(step: SeedStep): void {
+  if (step.counts.bookings <= 0) return;
+  const cal = calendarOf({ db: (def) => step.store.collection(def).at(step.site), now: iso(step.base), principal: { accountId: step.actor } }, () => step.rnd.uuid());
+  seedBookings(cal, step.rnd, step.base, step.counts.bookings);
 }

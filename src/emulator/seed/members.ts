@@ -10,6 +10,7 @@
  */
 import type { MemberDoc, MemberStatusDoc } from '../members/model.js';
 import { membersOf } from '../members/model.js';
+import type { SeedStep } from '../family.js';
 import type { Store } from '../store/store.js';
 import { Prng } from './random.js';
 
@@ -118,4 +119,9 @@ export function seedMembers(store: Store, site: string, base: number, count: num
     members.insert(doc);
   }
   });
+}
+
+/** The members family's seed step: `counts.members` members of every status on the default site. */
+export function seedMembersStep(step: SeedStep): void {
+  if (step.main) seedMembers(step.store, step.site, step.base, step.counts.members);
 }

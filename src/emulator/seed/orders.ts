@@ -14,6 +14,7 @@ import { orderBookOf, type OrderDoc } from '../orders/model.js';
 import { newOrder } from '../orders/checkout.js';
 import { addPeriod, DAY, withCycles } from '../orders/rules.js';
 import type { PlanDoc } from '../plans/model.js';
+import type { SeedStep } from '../family.js';
 import type { Store } from '../store/store.js';
 import { seedPlans } from './plans.js';
 import { Prng } from './random.js';
@@ -201,4 +202,9 @@ function startFor(kind: Kind, plan: PlanDoc, base: number, rnd: Prng): number {
       return day(rnd.int(Math.min(9, limit), Math.max(Math.min(9, limit), Math.min(limit, 120))));
     }
   }
+}
+
+/** The orders family's seed step: on the default site of the demo, the plans and the orders that buy them. */
+export function seedOrdersStep(step: SeedStep): void {
+  if (step.main && step.kind === 'demo') seedPlansAndOrders(step.store, step.site, step.base);
 }

@@ -1,14 +1,15 @@
 /**
  * What the services family stores, in wire form (docs/wire.md §8, §13): services and
- * the site's furniture they refer to (business locations, staff members, categories, booking policies, booking
- * forms), each a collection declared here. Documents are kept exactly as they travel: ISO date strings, string
+ * the site's furniture they refer to (business locations, categories, booking policies, booking forms), each a
+ * collection declared here, and the staff members (staff/model.ts) a service is given by. Documents are kept exactly as they travel: ISO date strings, string
  * revisions, money values as decimal strings.
  */
 import type * as z from 'zod/mini';
-import type { BookingForm, BookingPolicy, BusinessLocation, Category, Service, ServiceLocation as ServiceLocationSchema, Slug as SlugSchema, StaffMember } from '../../api/schemas/service.js';
+import type { BookingForm, BookingPolicy, BusinessLocation, Category, Service, ServiceLocation as ServiceLocationSchema, Slug as SlugSchema } from '../../api/schemas/service.js';
 import type { Address as AddressSchema } from '../../api/schemas/common.js';
 import type { RequestContext } from '../serve.js';
 import { defineCollection, type SiteCollection } from '../store/collection.js';
+import { STAFF_MEMBERS, type StaffMemberDoc } from '../staff/model.js';
 
 // The stored shapes are the wire forms of the api schemas (the emulator serves exactly what the client parses),
 // with the fields the emulator always fills made required.
@@ -28,8 +29,6 @@ export type ServiceDoc = Stored<z.input<typeof Service>> & {
 
 /** A business location of the site (`businessLocations.locations`). */
 export type BusinessLocationDoc = Stored<z.input<typeof BusinessLocation>> & { name: string };
-/** A staff member (a bookable resource with working hours). */
-export type StaffMemberDoc = Stored<Omit<z.input<typeof StaffMember>, 'staffMemberId'>> & { name: string };
 export type CategoryDoc = Stored<z.input<typeof Category>> & { name: string };
 export type BookingPolicyDoc = Stored<z.input<typeof BookingPolicy>> & { name: string };
 export type BookingFormDoc = Stored<z.input<typeof BookingForm>> & { name: string; default?: boolean };
@@ -55,12 +54,6 @@ export const BUSINESS_LOCATIONS = defineCollection<BusinessLocationDoc>({
   notFound: 'LOCATION_NOT_FOUND',
 });
 
-export const STAFF_MEMBERS = defineCollection<StaffMemberDoc>({
-  kind: 'staffMembers',
-  entity: 'staff',
-  notFound: 'STAFF_MEMBER_NOT_FOUND',
-});
-
 export const CATEGORIES = defineCollection<CategoryDoc>({
   kind: 'categories',
   entity: 'category',
@@ -80,7 +73,7 @@ export const BOOKING_FORMS = defineCollection<BookingFormDoc>({
 });
 
 /** Every collection of the services family (registered at start, so counts list them even when empty). */
-export const SERVICE_COLLECTIONS = [SERVICES, BUSINESS_LOCATIONS, STAFF_MEMBERS, CATEGORIES, BOOKING_POLICIES, BOOKING_FORMS];
+export const SERVICE_COLLECTIONS = [SERVICES, BUSINESS_LOCATIONS, CATEGORIES, BOOKING_POLICIES, BOOKING_FORMS];
 
 /** The services collections as one site sees them: what the service rules work on. */
 export interface Catalog {

@@ -8,6 +8,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FAMILIES } from '../../../src/emulator/families.js';
 import { seedStore } from '../../../src/emulator/seed/index.js';
 import { SERVICES } from '../../../src/emulator/services/model.js';
 import { Store } from '../../../src/emulator/store/store.js';
@@ -162,7 +163,7 @@ describe('background checkpoints', () => {
     try {
       const store = new Store(dir, { backgroundCheckpoints: true });
       const key = { apiKey: 'IST.test', accountId: 'acct', siteId: 'site-1', sites: [{ id: 'site-1', name: 'Downtown' }] };
-      seedStore(store, key, { seed: 'demo', size: 300 });
+      seedStore(store, key, FAMILIES, { seed: 'demo', size: 300 });
       store.tx(() => store.setMeta('probe', 'kept'));
       store.close();
       expect(existsSync(join(dir, 'store.sqlite-wal'))).toBe(false);

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACTIVE_STATUSES, BOOKINGS, MULTI_SERVICE_BOOKINGS, type BookingDoc } from '../../../src/emulator/bookings/model.js';
 import { bufferOf, capacityOf } from '../../../src/emulator/bookings/sessions.js';
+import { FAMILIES } from '../../../src/emulator/families.js';
 import { seedStore } from '../../../src/emulator/seed/index.js';
 import { SERVICES } from '../../../src/emulator/services/model.js';
 import { Store } from '../../../src/emulator/store/store.js';
@@ -20,7 +21,7 @@ beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'sitectl-seed-bookings-'));
   store = new Store(dir);
   const key = { apiKey: 'IST.test', accountId: 'acct', siteId: SITE, sites: [{ id: SITE, name: 'Downtown' }] };
-  seedStore(store, key, { seed: 'demo', size: 60, bookings: 6000, staff: 12 });
+  seedStore(store, key, FAMILIES, { seed: 'demo', size: 60, bookings: 6000, staff: 12 });
 });
 
 afterAll(() => {

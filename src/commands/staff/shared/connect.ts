@@ -5,7 +5,8 @@
  * not give back.
  */
 import type { ApiClient } from '../../../api/client.js';
-import { type StaffMemberRecord, staffMembersFamily } from '../../../api/staff-members.js';
+import { staffMembersFamily } from '../../../api/staff-members.js';
+import { type StaffMemberRecord } from '../../../api/schemas/staff.js';
 import { eachSender, type EntityAction, transitionAction } from '../../../bulk/actions.js';
 import type { JournalArgs } from '../../../bulk/journal.js';
 import type { EntityPort } from '../../../bulk/port.js';

@@ -3,7 +3,7 @@
  * against the platform's bounds (SDK typings of Staff Members v1) before anything is sent.
  */
 import type { Command } from 'commander';
-import { MAX_STAFF_DESCRIPTION, MAX_STAFF_EMAIL, MAX_STAFF_NAME, MAX_STAFF_PHONE } from '../../../api/staff-members.js';
+import { MAX_STAFF_DESCRIPTION, MAX_STAFF_EMAIL, MAX_STAFF_NAME, MAX_STAFF_PHONE } from '../../../api/schemas/staff.js';
 import { UserError } from '../../../core/errors.js';
 
 export interface StaffFlags {

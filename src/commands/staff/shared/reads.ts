@@ -4,7 +4,7 @@
  * every page and counts the staff members.
  */
 import type { ReadSpec } from '../../shared/verbs.js';
-import type { StaffMemberRecord } from '../../../api/staff-members.js';
+import type { StaffMemberRecord } from '../../../api/schemas/staff.js';
 import { STAFF_VIEW } from './view.js';
 
 export const STAFF_READS: ReadSpec<StaffMemberRecord> = { view: STAFF_VIEW };

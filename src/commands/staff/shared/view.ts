@@ -4,7 +4,8 @@
  */
 import type { ApiClient } from '../../../api/client.js';
 import { collect, items, listPages } from '../../../api/paging.js';
-import { staffMembers, staffMembersFamily, StaffMemberRecord } from '../../../api/staff-members.js';
+import { staffMembers, staffMembersFamily } from '../../../api/staff-members.js';
+import { StaffMemberRecord } from '../../../api/schemas/staff.js';
 import type { Context } from '../../../context.js';
 import { ExitCode, UserError } from '../../../core/errors.js';
 import type { Column } from '../../../core/output.js';

@@ -14,11 +14,13 @@
  * and the site's ids, so they are stable without being stored.
  */
 import { createHash } from 'node:crypto';
-import { staffMembersFamily, type StaffResource } from '../../api/staff-members.js';
+import { staffMembersFamily } from '../../api/staff-members.js';
+import { type StaffResource } from '../../api/schemas/staff.js';
 import { ApplicationFailure, ValidationFailure } from '../errors.js';
 import { runSearch } from '../query/index.js';
 import { serve, type RequestContext } from '../serve.js';
-import { catalogOf, type Catalog, type StaffMemberDoc } from './model.js';
+import { catalogOf, type Catalog } from '../services/model.js';
+import type { StaffMemberDoc } from './model.js';
 
 /** A UUID-shaped id that depends only on `parts` (schedule and user ids the emulator does not store). */
 export function stableId(...parts: string[]): string {
