@@ -10,6 +10,7 @@
  */
 import type { Command } from 'commander';
 import type { Context } from '../context.js';
+import type { ReadSpec } from './shared/verbs.js';
 
 /** What a verb module exports: adds its command(s) under the noun's command. */
 export interface VerbModule {
@@ -46,4 +47,25 @@ export async function registerVerbs(parent: Command, ctx: Context, verbs: readon
  */
 export function nounExamples(noun: Command, examples: readonly string[]): Command {
   return noun.addHelpText('after', `\nExamples:\n${examples.map((e) => `  ${e}`).join('\n')}`);
+}
+
+/**
+ * A verb its noun's shared module makes (a state change of the noun's transition table), declared in the manifest
+ * instead of a file of its own: `{ names: ['approve'], load: madeBy(() => import('./shared/transitions.js'), (m) =>
+ * m.memberTransition('approve')) }`. Only the shared module is loaded, when the verb is run.
+ */
+export function madeBy<M>(load: () => Promise<M>, make: (module: M) => VerbModule): () => Promise<VerbModule> {
+  return async () => make(await load());
+}
+
+/**
+ * A standard read verb over the noun's reads (commands/shared/verbs.ts): `count` (how many match the list's
+ * flags, the query's exact total) or `export` (every match, streamed as NDJSON, CSV or JSON in constant memory).
+ * @param reads loads the noun's ReadSpec (its view, query flags and export columns)
+ */
+export function readsVerb<E>(verb: 'count' | 'export', reads: () => Promise<ReadSpec<E>>): () => Promise<VerbModule> {
+  return async () => {
+    const [verbs, spec] = await Promise.all([import('./shared/verbs.js'), reads()]);
+    return verb === 'count' ? verbs.countVerb(spec) : verbs.exportVerb(spec);
+  };
 }

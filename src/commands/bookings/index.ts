@@ -5,19 +5,19 @@
  */
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { nounExamples, registerVerbs, type Invocation, type VerbEntry } from '../manifest.js';
+import { type Invocation, madeBy, nounExamples, readsVerb, registerVerbs, type VerbEntry } from '../manifest.js';
 
 /** The verbs, in help's order; only the one invoked is loaded (commands/manifest.ts). */
 const VERBS: readonly VerbEntry[] = [
   { names: ['list', 'ls'], load: () => import('./list.js') },
   { names: ['get', 'view'], load: () => import('./get.js') },
-  { names: ['count'], load: () => import('./count.js') },
-  { names: ['export'], load: () => import('./export.js') },
+  { names: ['count'], load: readsVerb('count', async () => (await import('./shared/reads.js')).BOOKING_READS) },
+  { names: ['export'], load: readsVerb('export', async () => (await import('./shared/reads.js')).BOOKING_READS) },
   { names: ['create'], load: () => import('./create.js') },
-  { names: ['confirm'], load: () => import('./confirm.js') },
-  { names: ['decline'], load: () => import('./decline.js') },
-  { names: ['cancel'], load: () => import('./cancel.js') },
-  { names: ['pending'], load: () => import('./pending.js') },
+  { names: ['confirm'], load: madeBy(() => import('./shared/transitions.js'), (m) => m.bookingTransition('confirm')) },
+  { names: ['decline'], load: madeBy(() => import('./shared/transitions.js'), (m) => m.bookingTransition('decline')) },
+  { names: ['cancel'], load: madeBy(() => import('./shared/transitions.js'), (m) => m.bookingTransition('cancel')) },
+  { names: ['pending'], load: madeBy(() => import('./shared/transitions.js'), (m) => m.bookingTransition('pending')) },
   { names: ['reschedule'], load: () => import('./reschedule.js') },
   { names: ['participants'], load: () => import('./participants.js') },
   { names: ['fields'], load: () => import('./fields.js') },

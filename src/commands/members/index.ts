@@ -7,25 +7,25 @@
  */
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { nounExamples, registerVerbs, type Invocation, type VerbEntry } from '../manifest.js';
+import { type Invocation, madeBy, nounExamples, readsVerb, registerVerbs, type VerbEntry } from '../manifest.js';
 
 /** The verbs, in help's order; only the one invoked is loaded (commands/manifest.ts). */
 const VERBS: readonly VerbEntry[] = [
   { names: ['list', 'ls'], load: () => import('./list.js') },
   { names: ['get', 'view'], load: () => import('./get.js') },
-  { names: ['count'], load: () => import('./count.js') },
+  { names: ['count'], load: readsVerb('count', async () => (await import('./shared/reads.js')).MEMBER_READS) },
   { names: ['me'], load: () => import('./me.js') },
   { names: ['create'], load: () => import('./create.js') },
   { names: ['update'], load: () => import('./update.js') },
   { names: ['delete'], load: () => import('./delete.js') },
-  { names: ['approve'], load: () => import('./approve.js') },
-  { names: ['block'], load: () => import('./block.js') },
-  { names: ['mute'], load: () => import('./mute.js') },
-  { names: ['unmute'], load: () => import('./unmute.js') },
-  { names: ['disconnect'], load: () => import('./disconnect.js') },
+  { names: ['approve'], load: madeBy(() => import('./shared/transitions.js'), (m) => m.memberTransition('approve')) },
+  { names: ['block'], load: madeBy(() => import('./shared/transitions.js'), (m) => m.memberTransition('block')) },
+  { names: ['mute'], load: madeBy(() => import('./shared/transitions.js'), (m) => m.memberTransition('mute')) },
+  { names: ['unmute'], load: madeBy(() => import('./shared/transitions.js'), (m) => m.memberTransition('unmute')) },
+  { names: ['disconnect'], load: madeBy(() => import('./shared/transitions.js'), (m) => m.memberTransition('disconnect')) },
   { names: ['slug'], load: () => import('./slug.js') },
   { names: ['clear-contact'], load: () => import('./clear-contact.js') },
-  { names: ['export'], load: () => import('./export.js') },
+  { names: ['export'], load: readsVerb('export', async () => (await import('./shared/reads.js')).MEMBER_READS) },
 ];
 
 export async function register(cmd: Command, ctx: Context, inv: Invocation): Promise<void> {

@@ -5,19 +5,19 @@
  */
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { nounExamples, registerVerbs, type Invocation, type VerbEntry } from '../manifest.js';
+import { type Invocation, madeBy, nounExamples, readsVerb, registerVerbs, type VerbEntry } from '../manifest.js';
 
 /** The verbs, in help's order; only the one invoked is loaded (commands/manifest.ts). */
 const VERBS: readonly VerbEntry[] = [
   { names: ['list', 'ls'], load: () => import('./list.js') },
   { names: ['get', 'view'], load: () => import('./get.js') },
-  { names: ['count'], load: () => import('./count.js') },
-  { names: ['export'], load: () => import('./export.js') },
-  { names: ['pause'], load: () => import('./pause.js') },
-  { names: ['resume'], load: () => import('./resume.js') },
+  { names: ['count'], load: readsVerb('count', async () => (await import('./shared/reads.js')).ORDER_READS) },
+  { names: ['export'], load: readsVerb('export', async () => (await import('./shared/reads.js')).ORDER_READS) },
+  { names: ['pause'], load: madeBy(() => import('./shared/transitions.js'), (m) => m.orderTransition('pause')) },
+  { names: ['resume'], load: madeBy(() => import('./shared/transitions.js'), (m) => m.orderTransition('resume')) },
   { names: ['cancel'], load: () => import('./cancel.js') },
-  { names: ['mark-paid'], load: () => import('./mark-paid.js') },
-  { names: ['postpone'], load: () => import('./postpone.js') },
+  { names: ['mark-paid'], load: madeBy(() => import('./shared/transitions.js'), (m) => m.orderTransition('mark-paid')) },
+  { names: ['postpone'], load: madeBy(() => import('./shared/transitions.js'), (m) => m.orderTransition('postpone')) },
 ];
 
 export async function register(cmd: Command, ctx: Context, inv: Invocation): Promise<void> {

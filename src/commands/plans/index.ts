@@ -4,14 +4,14 @@
  */
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { nounExamples, registerVerbs, type Invocation, type VerbEntry } from '../manifest.js';
+import { type Invocation, nounExamples, readsVerb, registerVerbs, type VerbEntry } from '../manifest.js';
 
 /** The verbs, in help's order; only the one invoked is loaded (commands/manifest.ts). */
 const VERBS: readonly VerbEntry[] = [
   { names: ['list', 'ls'], load: () => import('./list.js') },
   { names: ['get', 'view'], load: () => import('./get.js') },
-  { names: ['count'], load: () => import('./count.js') },
-  { names: ['export'], load: () => import('./export.js') },
+  { names: ['count'], load: readsVerb('count', async () => (await import('./shared/reads.js')).PLAN_READS) },
+  { names: ['export'], load: readsVerb('export', async () => (await import('./shared/reads.js')).PLAN_READS) },
   { names: ['create'], load: () => import('./create.js') },
   { names: ['update'], load: () => import('./update.js') },
   { names: ['archive'], load: () => import('./archive.js') },
