@@ -5,6 +5,7 @@
  * members), and the steps share one random sequence per site in this order.
  */
 import type { EmulatedFamily } from './family.js';
+import { ATTENDANCE_FAMILY } from './attendance/family.js';
 import { BOOKINGS_FAMILY } from './bookings/family.js';
 import { MEMBERS_FAMILY } from './members/family.js';
 import { SIGN_IN } from './oauth/family.js';
@@ -14,4 +15,4 @@ import { SERVICES_FAMILY } from './services/family.js';
 import { SITES } from './sites/family.js';
 import { STAFF_FAMILY } from './staff/family.js';
 
-export const FAMILIES: readonly EmulatedFamily[] = [SITES, STAFF_FAMILY, SERVICES_FAMILY, BOOKINGS_FAMILY, MEMBERS_FAMILY, PLANS_FAMILY, ORDERS_FAMILY, SIGN_IN];
+export const FAMILIES: readonly EmulatedFamily[] = [SITES, STAFF_FAMILY, SERVICES_FAMILY, BOOKINGS_FAMILY, ATTENDANCE_FAMILY, MEMBERS_FAMILY, PLANS_FAMILY, ORDERS_FAMILY, SIGN_IN];

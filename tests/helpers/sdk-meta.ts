@@ -26,6 +26,7 @@ export const SDK_MODULES = [
   'bookings_availability-calendar',
   'bookings_extended-bookings',
   'bookings_staff-members',
+  'bookings_attendance',
   'bookings_booking-policies',
   'bookings_categories-v-2',
   'members_members',

@@ -7,6 +7,7 @@
  * stay strings, as the SDK leaves them (docs/wire.md §11). Revisions are strings. Enumerations the platform may
  * extend are open (an unknown value still parses).
  */
+import { AttendanceRecord } from './attendance.js';
 import * as z from 'zod/mini';
 import { Address, bounded, bulkResult, isoDate, lazySchema, once, openEnum, PagingMetadata, requestShapes } from './common.js';
 
@@ -16,7 +17,6 @@ export const PaymentStatusValues = ['UNDEFINED', 'NOT_PAID', 'PAID', 'PARTIALLY_
 export const SelectedPaymentOptionValues = ['UNDEFINED', 'OFFLINE', 'ONLINE', 'MEMBERSHIP', 'MEMBERSHIP_OFFLINE'] as const;
 export const MultiServiceBookingTypeValues = ['SEQUENTIAL_BOOKINGS', 'SEPARATE_BOOKINGS', 'PARALLEL_BOOKINGS'] as const;
 export type MultiServiceBookingType = (typeof MultiServiceBookingTypeValues)[number];
-export const AttendanceStatusValues = ['NOT_SET', 'ATTENDED', 'NOT_ATTENDED'] as const;
 export const BookingFeeStatusValues = ['UNKNOWN_STATUS', 'NOT_YET_APPLIED_TO_ORDER', 'APPLIED_TO_ORDER'] as const;
 /** Location type of a slot or booked schedule (docs/wire.md §13). */
 export const SlotLocationTypeValues = ['UNDEFINED', 'OWNER_BUSINESS', 'OWNER_CUSTOM', 'CUSTOM'] as const;
@@ -161,20 +161,12 @@ export const AllowedActions = lazySchema(() =>
   }),
 );
 
-export const Attendance = lazySchema(() =>
-  z.looseObject({
-    id: z.optional(z.nullable(z.string())),
-    status: z.optional(openEnum(AttendanceStatusValues)),
-    numberOfAttendees: z.optional(z.int()),
-  }),
-);
-
 /** A booking with the extras asked for (`withBookingAllowedActions`, ...). */
 export const ExtendedBooking = lazySchema(() =>
   z.looseObject({
     booking: Booking,
     allowedActions: z.optional(AllowedActions),
-    attendance: z.optional(Attendance),
+    attendance: z.optional(AttendanceRecord),
     conferencingDetails: z.optional(z.looseObject({ guestUrl: z.optional(z.nullable(z.string())), password: z.optional(z.nullable(z.string())) })),
     bookingPolicySettings: z.optional(z.looseObject({ cancellationFeeEnabled: z.optional(z.nullable(z.boolean())) })),
     bookingFeeDetails: z.optional(z.looseObject({ cancellationFeeStatus: z.optional(openEnum(BookingFeeStatusValues)) })),

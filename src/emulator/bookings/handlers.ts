@@ -10,10 +10,12 @@ import { extendedBookingsFamily } from '../../api/extended-bookings.js';
 import { multiServiceBookingsFamily } from '../../api/multi-service-bookings.js';
 import { mapFilterFields } from '../../api/paths.js';
 import { bookingJsonPath } from '../../api/schemas/booking.js';
+import { type AttendanceDoc, attendanceIdOf, attendanceOf } from '../attendance/model.js';
 import { bulkReply } from '../bulk.js';
 import { toItemError } from '../errors.js';
 import { runCount, runQuery, runSearch } from '../query/index.js';
 import { RawJson, serve, type RequestContext } from '../serve.js';
+import type { SiteCollection } from '../store/collection.js';
 import { multiSlotAvailability, queryAvailability, scheduleAvailability } from './availability.js';
 import {
   addToGroup,
@@ -74,11 +76,11 @@ interface ExtrasRequest {
 }
 
 /** One extended booking: the booking (its stored text) and the extras asked for. */
-function extendedJson(c: Calendar, b: BookingDoc, req: ExtrasRequest): string {
+function extendedJson(c: Calendar, attendance: SiteCollection<AttendanceDoc>, b: BookingDoc, req: ExtrasRequest): string {
   let text = `{"booking":${c.bookings.json(b)}`;
   if (req.withBookingAllowedActions) text += `,"allowedActions":${JSON.stringify(allowedActions(c, b))}`;
   if (req.withBookingAttendanceInfo) {
-    const a = c.attendance.get(b.id);
+    const a = attendance.get(attendanceIdOf(b.id, b.bookedEntity?.slot?.eventId ?? undefined));
     text += `,"attendance":${JSON.stringify(a ? { id: a.id, status: a.status, numberOfAttendees: a.numberOfAttendees } : { status: 'NOT_SET', numberOfAttendees: 0 })}`;
   }
   if (req.withBookingPolicySettings) text += ',"bookingPolicySettings":{"cancellationFeeEnabled":false}';
@@ -91,7 +93,9 @@ function extendedJson(c: Calendar, b: BookingDoc, req: ExtrasRequest): string {
  * The extended bookings query: offset paging when `query.paging` is given (with a total), else cursor paging
  * (default 50); sorted by `id` ascending unless told otherwise.
  */
-function extendedQuery(c: Calendar, body: { query: Json } & ExtrasRequest, only?: (b: BookingDoc) => boolean): RawJson {
+function extendedQuery(ctx: RequestContext<unknown>, body: { query: Json } & ExtrasRequest, only?: (b: BookingDoc) => boolean): RawJson {
+  const c = cal(ctx);
+  const attendance = attendanceOf(ctx);
   const q = body.query as { filter?: unknown; sort?: Array<{ fieldName: string; order?: string }>; paging?: { limit?: number; offset?: number }; cursorPaging?: { limit?: number; cursor?: string | null } };
   const filter = storedFilter(q.filter);
   const sort = q.sort?.length ? q.sort.map((s) => ({ ...s, fieldName: storedPath(s.fieldName) })) : [{ fieldName: 'id', order: 'ASC' }];
@@ -110,7 +114,7 @@ function extendedQuery(c: Calendar, body: { query: Json } & ExtrasRequest, only?
   }
   let text = '{"extendedBookings":[';
   items.forEach((b, i) => {
-    text += (i ? ',' : '') + extendedJson(c, b, body);
+    text += (i ? ',' : '') + extendedJson(c, attendance, b, body);
   });
   return new RawJson(`${text}],"pagingMetadata":${JSON.stringify(pagingMetadata)}}`);
 }
@@ -124,10 +128,10 @@ export const availabilityServed = serve(availabilityFamily, {
 
 /** Every extended bookings operation, served. */
 export const extendedBookingsServed = serve(extendedBookingsFamily, {
-  queryExtendedBookings: (ctx) => extendedQuery(cal(ctx), ctx.body as never),
+  queryExtendedBookings: (ctx) => extendedQuery(ctx, ctx.body as never),
   queryExtendedBooking(ctx) {
     const session = ctx.body.sessionId;
-    return extendedQuery(cal(ctx), ctx.body as never, session ? (b) => b.bookedEntity.slot?.eventId === session : undefined);
+    return extendedQuery(ctx, ctx.body as never, session ? (b) => b.bookedEntity.slot?.eventId === session : undefined);
   },
   countExtendedBookings: (ctx) => ({ count: runCount(cal(ctx).bookings.all(), storedFilter(ctx.body.filter ?? undefined), 'filter') }),
 });

@@ -1,6 +1,6 @@
 /**
  * What the bookings families store (docs/wire.md §8-§9; docs/wire.md §13, docs/bookings.md "Statuses"): bookings,
- * multi-service bookings and attendance, each a collection, plus the site's {@link Calendar}: the services
+ * multi-service bookings, each a collection, plus the site's {@link Calendar}: the services
  * catalog and these collections as one request's site sees them. Documents are kept exactly as they travel
  * (ISO date strings, string revisions).
  *
@@ -80,16 +80,6 @@ export interface MultiServiceBookingDoc {
   updatedDate?: string;
 }
 
-/** Attendance of one booking (id = the booking's id). */
-export interface AttendanceDoc {
-  id: string;
-  revision?: string;
-  status: 'NOT_SET' | 'ATTENDED' | 'NOT_ATTENDED';
-  numberOfAttendees: number;
-  createdDate?: string;
-  updatedDate?: string;
-}
-
 /** A staff member's weekly working hours block (local times in the site's zone). */
 export interface WorkingHours {
   day: Weekday;
@@ -112,10 +102,9 @@ export const MULTI_SERVICE_BOOKINGS = defineCollection<MultiServiceBookingDoc>({
   notFound: 'MULTI_SERVICE_BOOKING_NOT_FOUND',
 });
 
-export const ATTENDANCE = defineCollection<AttendanceDoc>({ kind: 'attendance', entity: 'attendance', notFound: 'ATTENDANCE_NOT_FOUND' });
 
 /** Every collection of the bookings families. */
-export const BOOKING_COLLECTIONS = [BOOKINGS, MULTI_SERVICE_BOOKINGS, ATTENDANCE];
+export const BOOKING_COLLECTIONS = [BOOKINGS, MULTI_SERVICE_BOOKINGS];
 
 /** Statuses that hold a place in a session, a course or a staff member's time. */
 export const ACTIVE_STATUSES: ReadonlySet<string> = new Set(['CREATED', 'CONFIRMED', 'PENDING']);
@@ -127,7 +116,6 @@ export interface Calendar {
   catalog: Catalog;
   bookings: SiteCollection<BookingDoc>;
   multiServiceBookings: SiteCollection<MultiServiceBookingDoc>;
-  attendance: SiteCollection<AttendanceDoc>;
   /** The request's time (ISO) and as epoch ms. */
   now: string;
   nowMs: number;
@@ -150,7 +138,6 @@ export function calendarOf(ctx: Pick<RequestContext<unknown>, 'db' | 'now'> & { 
     catalog,
     bookings: ctx.db(BOOKINGS),
     multiServiceBookings: ctx.db(MULTI_SERVICE_BOOKINGS),
-    attendance: ctx.db(ATTENDANCE),
     now: ctx.now,
     nowMs: Date.parse(ctx.now),
     timeZone: zone ?? 'UTC',

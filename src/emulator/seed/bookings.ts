@@ -1,7 +1,7 @@
 /**
  * Demo bookings (docs/bookings.md "Bookings"): `count` bookings over the 30 days before and after the seed hour (a wider
  * window for counts a month cannot hold: up to a year either side), in
- * every status, some of them multi-service, with attendance for the past ones. Deterministic for a given
+ * every status, some of them multi-service (seed/attendance.ts marks who came to the past ones). Deterministic for a given
  * catalog and count (seeded PRNG), and consistent by construction: appointments only where their staff member
  * is free (no overlap with another booking), class sessions and courses never over capacity (a full session
  * puts the booking on the waiting list), so the scheduling engine agrees with every seeded booking. The times and
@@ -130,10 +130,6 @@ export function seedBookings(cal: Calendar, rnd: Prng, base: number, count: numb
 
   const insert = (doc: Record<string, unknown> & { startDate: string }, created: number): BookingDoc => {
     const stored = cal.bookings.insert({ id: rnd.uuid(), ...doc, createdDate: iso(created), updatedDate: iso(Math.max(created, Math.min(base, Date.parse(doc.startDate)))) } as BookingDoc);
-    if (Date.parse(stored.endDate) < base && stored.status === 'CONFIRMED') {
-      const attended = rnd.next() < 0.85;
-      cal.attendance.insert({ id: stored.id, status: attended ? 'ATTENDED' : 'NOT_ATTENDED', numberOfAttendees: attended ? stored.totalParticipants : 0, createdDate: stored.endDate, updatedDate: stored.endDate });
-    }
     return stored;
   };
 

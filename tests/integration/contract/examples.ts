@@ -15,6 +15,7 @@ import { members } from '../../../src/api/members.js';
 import { multiServiceBookings } from '../../../src/api/multi-service-bookings.js';
 import { services } from '../../../src/api/services.js';
 import { staffMembers } from '../../../src/api/staff-members.js';
+import { attendance } from '../../../src/api/attendance.js';
 import { bookingPolicies } from '../../../src/api/service-furniture.js';
 import { calendarEvents } from '../../../src/api/calendar-events.js';
 import { runInProcess, type TestEmulator } from '../../helpers/index.js';
@@ -93,6 +94,12 @@ async function ownHoursEvent(fx: Fixtures) {
   const scheduleId = s.resource!.eventsSchedule!.id!;
   await staffMembers.assignCustomSchedule(fx.api, { staffMemberId: s.id, scheduleId });
   return { scheduleId, type: 'WORKING_HOURS', start: { localDate: '2030-01-07T09:00:00' }, end: { localDate: '2030-01-07T17:00:00' }, recurrenceRule: { frequency: 'WEEKLY' as const, days: ['MONDAY' as const] } };
+}
+
+/** An attendance set for one example, on a booking made for it. */
+async function freshAttendance(fx: Fixtures) {
+  const { attendance: made } = await attendance.setAttendance(fx.api, { attendance: { bookingId: (await fx.freshBooking()).id, status: 'ATTENDED', numberOfAttendees: 1 } });
+  return made!;
 }
 
 /** A new identity registered with a password (through the admin key), its session token and e-mail. */
@@ -265,6 +272,15 @@ export const EXAMPLES: Record<string, Record<string, Example>> = {
       return { bookings: { bookingsInfo: [{ bookingId: b.id, revision: b.revision, flowControlSettings: { ignoreCancellationPolicy: true } }] }, returnFullEntity: true };
     },
     bulkCalculateAllowedActions: async (fx) => ({ bookingIds: [(await fx.freshBooking()).id] }),
+  },
+  attendance: {
+    setAttendance: async (fx) => ({ attendance: { bookingId: (await fx.freshBooking()).id, status: 'ATTENDED', numberOfAttendees: 1 } }),
+    bulkSetAttendance: async (fx) => ({ attendanceDetails: [{ attendance: { bookingId: (await fx.freshBooking()).id, status: 'NOT_ATTENDED', numberOfAttendees: 0 } }], returnFullEntity: true }),
+    getAttendance: async (fx) => ({ attendanceId: (await freshAttendance(fx)).id! }),
+    queryAttendance: async () => ({ query: { filter: { status: 'ATTENDED' }, cursorPaging: { limit: 5 } } }),
+    countAttendances: async () => ({ filter: { status: { $in: ['ATTENDED', 'NOT_ATTENDED'] } } }),
+    deleteAttendance: async (fx) => ({ attendanceId: (await freshAttendance(fx)).id! }),
+    bulkDeleteAttendances: async (fx) => ({ attendanceIds: [(await freshAttendance(fx)).id!] }),
   },
   'extended-bookings': {
     queryExtendedBookings: async () => ({ query: { filter: { status: { $in: ['CONFIRMED', 'CREATED'] } }, cursorPaging: { limit: 5 } }, withBookingAllowedActions: true, withBookingAttendanceInfo: true, withBookingPolicySettings: true, withBookingFeeDetails: true }),

@@ -18,6 +18,7 @@ export const FAMILY_MODULES: Record<string, SdkModule | null> = {
   availability: 'bookings_availability-calendar',
   bookings: 'bookings_bookings',
   'extended-bookings': 'bookings_extended-bookings',
+  attendance: 'bookings_attendance',
   // The multi-service booking calls live on the bookings module (docs/wire.md §11).
   'multi-service-bookings': 'bookings_bookings',
   members: 'members_members',

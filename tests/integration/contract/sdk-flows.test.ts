@@ -7,6 +7,7 @@
  * (`OAuthStrategy`, `AppStrategy`) use the global `fetch` with a fixed host, so the global one is replaced for
  * these tests. The URL is rewritten, not proxied: the Host header is the emulator's own.
  */
+import * as attendance from '@wix/auto_sdk_bookings_attendance';
 import * as bookings from '@wix/auto_sdk_bookings_bookings';
 import type { DeviceAuthorizeResponseOriginal } from '@wix/auto_sdk_identity_oauth/meta';
 import * as members from '@wix/auto_sdk_members_members';
@@ -70,6 +71,25 @@ describe('the official SDK against the emulator', () => {
     const confirmed = await client.bookings.confirmBooking(booking._id!, booking.revision!, {});
     expect(confirmed.booking).toMatchObject({ _id: booking._id, status: 'CONFIRMED' });
     expect(lastTo(`/_api/bookings-service/v2/bookings/${booking._id}/confirm`)?.method).toBe('POST');
+  });
+
+  it("an API key client marks a booking's attendance, reads it back and finds it in the booking's extended info (attendance module)", async () => {
+    const client = createClient({ auth: ApiKeyStrategy({ apiKey: emu.apiKey, siteId: emu.siteId }), modules: { attendance } });
+    const booking = await fx.freshBooking();
+    const set = await client.attendance.setAttendance({ bookingId: booking.id, status: 'ATTENDED', numberOfAttendees: 1 });
+    const id = set.attendance!._id!;
+    expect(set.attendance).toMatchObject({ bookingId: booking.id, status: 'ATTENDED', numberOfAttendees: 1 });
+    expect(lastTo('/bookings/bookings-attendance/set')).toMatchObject({ method: 'POST', authorization: emu.apiKey, siteId: emu.siteId });
+    const again = await client.attendance.setAttendance({ bookingId: booking.id, status: 'NOT_ATTENDED', numberOfAttendees: 0 });
+    expect(again.attendance!._id).toBe(id);
+    expect(await client.attendance.getAttendance(id)).toMatchObject({ _id: id, status: 'NOT_ATTENDED' });
+    const page = await client.attendance.queryAttendance().eq('bookingId', booking.id).find();
+    expect(page.items.map((a) => a._id)).toEqual([id]);
+    const extended = await fx.emu.request('POST', '/_api/bookings-reader/v2/extended-bookings/query', { query: { filter: { id: booking.id } }, withBookingAttendanceInfo: true });
+    expect(extended.body.extendedBookings[0].attendance).toMatchObject({ id, status: 'NOT_ATTENDED', numberOfAttendees: 0 });
+    const bulk = await client.attendance.bulkSetAttendance({ attendanceDetails: [{ attendance: { bookingId: 'no-such-booking', status: 'ATTENDED' } }] });
+    expect(bulk.bulkActionMetadata).toMatchObject({ totalSuccesses: 0, totalFailures: 1 });
+    expect(bulk.results![0]!.itemMetadata!.error).toMatchObject({ code: 'BOOKING_NOT_FOUND' });
   });
 
   it('STAFF_MEMBER_DETAILS fills staffMemberDetails on getService and queryServices (services module), only when asked', async () => {

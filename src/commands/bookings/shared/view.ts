@@ -6,7 +6,8 @@
  */
 import * as z from 'zod/mini';
 import { extendedBookingOps } from '../../../api/extended-bookings.js';
-import { AllowedActions, Attendance, Booking, bookingJsonPath, bookingWirePath, type ExtendedBooking } from '../../../api/schemas/booking.js';
+import { AttendanceRecord } from '../../../api/schemas/attendance.js';
+import { AllowedActions, Booking, bookingJsonPath, bookingWirePath, type ExtendedBooking } from '../../../api/schemas/booking.js';
 import { formatWallClock } from '../../../api/time-zones.js';
 import { type Column, zoned } from '../../../core/output.js';
 import type { EntityView } from '../../shared/entity-view.js';
@@ -14,7 +15,7 @@ import type { EntityView } from '../../shared/entity-view.js';
 /** A booking with the extras asked for, as the list and `get` show it. */
 export const BookingRow = z.extend(Booking, {
   allowedActions: z.optional(AllowedActions),
-  attendance: z.optional(Attendance),
+  attendance: z.optional(AttendanceRecord),
   conferencingDetails: z.optional(z.looseObject({ guestUrl: z.optional(z.nullable(z.string())), password: z.optional(z.nullable(z.string())) })),
   bookingPolicySettings: z.optional(z.looseObject({ cancellationFeeEnabled: z.optional(z.nullable(z.boolean())) })),
   bookingFeeDetails: z.optional(z.looseObject({ cancellationFeeStatus: z.optional(z.string()) })),
