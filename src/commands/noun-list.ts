@@ -56,6 +56,7 @@ export const NOUN_HEADERS: readonly NounHeader[] = [
   { name: 'availability', aliases: ['avail'], description: 'Open slots of services, course places, back-to-back slots' },
   { name: 'bookings', aliases: ['booking'], description: 'List, create and confirm, decline, cancel or move bookings', browse: true, entities: ['bookings'] },
   { name: 'msb', aliases: [], description: 'Multi-service bookings: several services booked together', entities: ['multi-service bookings'] },
+  { name: 'attendance', aliases: [], description: 'Who came: list attendance, mark bookings attended or not (one or a whole session)', browse: true, entities: ['attendance'] },
   { name: 'staff', aliases: [], description: 'List, create, change and delete staff members; their working hours and users', browse: true, entities: ['staff members'] },
   { name: 'members', aliases: ['member'], description: 'List, approve, block, mute, update, delete and export site members', browse: true, entities: ['members'] },
   { name: 'plans', aliases: ['plan'], description: 'List, create and change pricing plans (primary, visibility, archive)', browse: true, entities: ['plans'] },

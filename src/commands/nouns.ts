@@ -11,6 +11,7 @@ const LOADERS: Record<string, () => Promise<NounModule>> = {
   bookings: () => import('./bookings/index.js'),
   msb: () => import('./msb/index.js'),
   staff: () => import('./staff/index.js'),
+  attendance: () => import('./attendance/index.js'),
   members: () => import('./members/index.js'),
   plans: () => import('./plans/index.js'),
   orders: () => import('./orders/index.js'),

@@ -14,8 +14,8 @@ let sandbox: CliSandbox;
 let term: Terminal;
 
 /** The file's own bookings awaiting confirmation (two days ahead or more, so a cancel is allowed), by contact. */
-const own: Record<'confirm' | 'cancel' | 'elsewhere', string> = { confirm: '', cancel: '', elsewhere: '' };
-const NAMES = { confirm: 'Yolanda', cancel: 'Zebulon', elsewhere: 'Xavier' } as const;
+const own: Record<'confirm' | 'cancel' | 'elsewhere' | 'attended', string> = { confirm: '', cancel: '', elsewhere: '', attended: '' };
+const NAMES = { confirm: 'Yolanda', cancel: 'Zebulon', elsewhere: 'Xavier', attended: 'Wilhelmina' } as const;
 beforeAll(async () => {
   if (!hasTmux) return;
   emu = await startTestEmulator({ seed: 'demo' });
@@ -24,7 +24,8 @@ beforeAll(async () => {
   const studio = await makeStudio((args, o) => runInProcess(args, { emulator: emu, sandbox, ...o }), 'dashboard');
   const service = await studio.appointment();
   for (const key of Object.keys(NAMES) as Array<keyof typeof NAMES>) {
-    own[key] = (await studio.book(service.name, { firstName: NAMES[key], lastName: 'Owntest', email: `${key}@example.com` })).id.slice(0, 8);
+    // The one the front desk marks attended is confirmed; the others await confirmation.
+    own[key] = (await studio.book(service.name, { firstName: NAMES[key], lastName: 'Owntest', email: `${key}@example.com`, confirmed: key === 'attended' })).id.slice(0, 8);
   }
 });
 afterAll(async () => {
@@ -68,8 +69,15 @@ describe.skipIf(!hasTmux)('sitectl dashboard in a real terminal (tmux)', () => {
     term.start('dash', ['dashboard', '--interval', '60'], { width: 120, height: 32 });
     // Waits for the whole first frame (down to the key line): a capture taken while the frame is being drawn
     // has the rows and not yet the footer.
-    const first = await term.waitFor('dash', /\[7 days by staff \d+\]│ To confirm \d+ │ Members to approve \d+ │ Orders to check \d+ │ Events \d+[\s\S]*^> [\s\S]*c confirm · d decline · x cancel · tab pane/m);
+    const first = await term.waitFor('dash', /\[7 days by staff \d+\]│ To confirm \d+ │ Members to approve \d+ │ Orders to check \d+ │ Events \d+[\s\S]*^> [\s\S]*c confirm · d decline · x cancel · a attended · tab pane/m);
     expect(first).toMatch(/STAFF\s+START\s+SERVICE\s+CONTACT\s+STATUS\s+ID/);
+
+    // The front desk: a marks the booking under the cursor attended (all its participants), as `attendance mark ID --attended`.
+    expect(cursorId(await filterTo('dash', NAMES.attended))).toBe(own.attended);
+    term.send('dash', 'a');
+    await term.waitFor('dash', new RegExp(`✓ marked ${own.attended} `));
+    expect(await field('bookings', own.attended, 'attendance')).toMatchObject({ status: 'ATTENDED', numberOfAttendees: 1 });
+    await filterTo('dash', '');
 
     // Awaiting confirmation: c confirms the booking under the cursor, the same call as `bookings confirm ID`. The
     // file's own bookings are found with the filter line, whatever the demo data holds at this hour.

@@ -162,6 +162,8 @@ export interface TransitionSpec<E extends { id: string; revision?: string | null
   send(api: ApiClient, options: Record<string, unknown>): ChunkRunner['send'];
   /** Items per request (the operation's bulk limit; the engine runs several chunks at once). */
   chunkSize: number;
+  /** What the journal keeps of each entity before the change, for `sitectl undo` (default: its status). */
+  beforeImage?(entity: E): unknown;
   /** Request fields the plan reads besides the view's own (bookings: their allowed actions, for {@link refused}). */
   reads?: Record<string, unknown>;
   /** Extra flags of the verb and the options they give (kept in the journal for `--resume`). */

@@ -37,6 +37,7 @@ export function transitionRun<E extends { id: string; revision?: string | null }
     send: spec.send(api, options),
     chunkSize: spec.chunkSize,
     args,
+    ...(spec.beforeImage ? { beforeImage: (e: E) => spec.beforeImage!(e) } : {}),
   });
   return { port: viewPort(api, spec.view as EntityView<unknown>, spec.reads), action: action };
 }

@@ -398,7 +398,7 @@ describe('the single form of every engine verb', () => {
     const [id, other] = await createdBookings(2);
     const { ctx } = createContext({ env: cliEnv(sandbox, emu), signal: new AbortController().signal });
     const api = await ctx.api();
-    const confirm = uiActions(ctx, api, bookingKeys()).find((a) => a.key === 'c')!;
+    const confirm = uiActions(ctx, api, await bookingKeys()).find((a) => a.key === 'c')!;
     const asked: string[] = [];
     const io = { confirm: async (q: string) => (asked.push(q), true), progress: () => {} };
     expect(await confirm.run([id!], io)).toMatch(new RegExp(`^confirmed ${id!.slice(0, 8)} .*revision \\d+$`));
@@ -407,7 +407,7 @@ describe('the single form of every engine verb', () => {
     expect(change).toMatchObject({ entity: 'bookings', action: 'confirm', changed: 1 });
     expect(change!.command).toContain(`bookings confirm ${id}`);
     expect(await confirm.run([id!], io)).toMatch(/is already confirmed; nothing changed$/);
-    const decline = uiActions(ctx, api, bookingKeys()).find((a) => a.key === 'd')!;
+    const decline = uiActions(ctx, api, await bookingKeys()).find((a) => a.key === 'd')!;
     expect(await decline.run([other!], { confirm: async () => false, progress: () => {} })).toBe('canceled: nothing was changed');
     expect((await history())[0]!.short).toBe(change!.short);
   });

@@ -137,11 +137,16 @@ export function bookingTransition(verb: Verb) {
   });
 }
 
-/** The single-key actions of bookings in the interactive browser and the dashboard (k9s-style letters). */
-export function bookingKeys(): KeyedVerb[] {
+/**
+ * The single-key actions of bookings in the interactive browser and the dashboard (k9s-style letters): the status
+ * actions, and `a`, the attendance noun's mark (attended, all the booking's participants), for the front desk.
+ */
+export async function bookingKeys(): Promise<KeyedVerb[]> {
+  const { MARK_KEY } = await import('../../attendance/shared/mark.js');
   return [
     { key: 'c', label: 'Confirm', spec: bookingTransition('confirm').spec },
     { key: 'd', label: 'Decline', spec: bookingTransition('decline').spec },
     { key: 'x', label: 'Cancel', spec: bookingTransition('cancel').spec },
+    MARK_KEY,
   ];
 }
