@@ -64,6 +64,11 @@ export interface Column<T> {
   min?: number;
   /** Display width in a streamed table (rows printed as they arrive, {@link PrintOptions.stream}); default the header's. */
   width?: number;
+  /**
+   * Read for a person at a terminal (a name behind an id, read only there): left out of TSV and of `--csv`
+   * without fields, where the ids are. `--csv FIELD` still names it.
+   */
+  forPeople?: boolean;
 }
 
 /** How `column` behaves in the column engine, under `header`; `time`: its cells are times (never cut). */
@@ -208,14 +213,15 @@ async function printEach<T>(io: IOStreams, format: OutputFormat, records: AsyncI
       for await (const r of records) await writeOut(io, JSON.stringify(r) + '\n');
       return;
     case 'csv': {
-      const shown = csvColumns(columns, format.fields);
+      const shown = format.fields ? csvColumns(columns, format.fields) : columns.filter((c) => !c.forPeople);
       await writeOut(io, shown.map((c) => csvCell(c.key)).join(',') + '\n');
       for await (const r of records) await writeOut(io, shown.map((c) => csvCell(plain(cellValue(r, c)))).join(',') + '\n');
       return;
     }
     case 'table':
       if (!io.isStdoutTTY) {
-        for await (const r of records) await writeOut(io, columns.map((c) => tsvCell(plain(cellValue(r, c)))).join('\t') + '\n');
+        const piped = columns.filter((c) => !c.forPeople);
+        for await (const r of records) await writeOut(io, piped.map((c) => tsvCell(plain(cellValue(r, c)))).join('\t') + '\n');
         return;
       }
       if (opts.stream) {

@@ -46,6 +46,12 @@ describe('sitectl attendance', () => {
     expect(marked.stderr).toMatch(/^booking .*: ATTENDED, 2 came$/m);
     expect(await attendanceOf(id)).toMatchObject({ status: 'ATTENDED', numberOfAttendees: 2 });
     expect(await marksOf(id)).toEqual([expect.objectContaining({ status: 'ATTENDED', numberOfAttendees: 2 })]);
+    // Piped, the rows carry the ids (the bookings' names are read for a terminal only): id, booking, status, came, marked.
+    const tsv = (await cli(['attendance', 'list', '--where', `bookingId=${id}`])).stdout.trim().split('\t');
+    expect(tsv).toHaveLength(5);
+    expect(tsv.slice(1, 4)).toEqual([id, 'ATTENDED', '2']);
+    const csv = (await cli(['attendance', 'list', '--where', `bookingId=${id}`, '--csv'])).stdout.trim().split('\n');
+    expect(csv[0]).toBe('id,booking,status,attendees,statusUpdatedDate');
     const before = json(await cli(['history', '--json', 'action'])).length;
     const again = await cli(['attendance', 'mark', id, '--attended']);
     expect(again.code).toBe(0);

@@ -21,8 +21,8 @@ export function statusWord(status: string | undefined): string {
 export const ATTENDANCE_COLUMNS: Column<AttendanceRecord>[] = [
   { key: 'id', id: true, noTruncate: true, priority: 4 },
   { key: 'booking', header: 'WHO', get: (a) => { const b = knownBooking(a.bookingId); return b ? contactOf(b) : a.bookingId; }, min: 12 },
-  { key: 'service', get: (a) => knownBooking(a.bookingId)?.bookedEntity?.title ?? '', min: 10, priority: 2 },
-  { key: 'start', get: (a) => { const b = knownBooking(a.bookingId); return b ? zoned(b.startDate, zoneOf(b)) : ''; }, fit: 'whole' },
+  { key: 'service', get: (a) => knownBooking(a.bookingId)?.bookedEntity?.title ?? '', min: 10, priority: 2, forPeople: true },
+  { key: 'start', get: (a) => { const b = knownBooking(a.bookingId); return b ? zoned(b.startDate, zoneOf(b)) : ''; }, fit: 'whole', forPeople: true },
   { key: 'status', get: (a) => a.status ?? 'NOT_SET' },
   { key: 'attendees', header: 'CAME', get: (a) => a.numberOfAttendees ?? 0, align: 'right' },
   { key: 'statusUpdatedDate', header: 'MARKED', priority: 3 },
