@@ -3,7 +3,7 @@
  * form. Its id is derived from the booking's id and the session's event id, so the extended bookings
  * (`withBookingAttendanceInfo`) find a booking's attendance by id, and setting it again replaces it.
  */
-import { createHash } from 'node:crypto';
+import { stableId } from '../ids.js';
 import type { RequestContext } from '../serve.js';
 import { defineCollection, type SiteCollection } from '../store/collection.js';
 
@@ -30,8 +30,7 @@ export const ATTENDANCE_COLLECTIONS = [ATTENDANCE];
 
 /** The id of the attendance of `bookingId` (and of the session `eventId`): a GUID-shaped hash of both. */
 export function attendanceIdOf(bookingId: string, eventId?: string): string {
-  const h = createHash('sha1').update(`attendance|${bookingId}|${eventId ?? ''}`).digest('hex');
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20, 32)}`;
+  return stableId('attendance', bookingId, eventId ?? '');
 }
 
 /** The attendance collection of a request's (or seed step's) site. */

@@ -18,7 +18,7 @@
  * slot. Session ids (`eventId`) are derived from the schedule and the start, so they are stable without being
  * stored.
  */
-import { createHash } from 'node:crypto';
+import { stableId } from '../ids.js';
 import type { ServiceLocation } from '../services/model.js';
 import { ACTIVE_STATUSES, type BookingDoc, type Calendar, type ServiceDoc, type StaffDoc, type WorkingHours } from './model.js';
 import { addLocalWeeks, atLocalTime, DAY, localDays, MINUTE, weekdayOf, type Weekday } from './time.js';
@@ -86,8 +86,7 @@ export function scheduleIdOf(service: ServiceDoc): string {
 
 /** A stable, UUID-shaped session id for the session of `scheduleId` starting at `start`. */
 export function eventIdOf(scheduleId: string, start: number, staffId = ''): string {
-  const h = createHash('sha1').update(`${scheduleId}|${start}|${staffId}`).digest('hex');
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20, 32)}`;
+  return stableId(scheduleId, String(start), staffId);
 }
 
 /** The slot location of a service: its first location. */

@@ -15,7 +15,8 @@ import { runSearch } from '../query/index.js';
 import { serve, type RequestContext } from '../serve.js';
 import { catalogOf } from '../services/model.js';
 import type { StaffMemberDoc } from './model.js';
-import { businessScheduleId, publicStaff, stableId, staffScheduleId, usesDefaultHours } from './handlers.js';
+import { stableId } from '../ids.js';
+import { businessScheduleId, publicStaff, staffScheduleId, usesDefaultHours } from './handlers.js';
 
 const SHORT: Record<CalendarDay, Weekday> = { MONDAY: 'MON', TUESDAY: 'TUE', WEDNESDAY: 'WED', THURSDAY: 'THU', FRIDAY: 'FRI', SATURDAY: 'SAT', SUNDAY: 'SUN' };
 const LONG = Object.fromEntries(Object.entries(SHORT).map(([long, short]) => [short, long])) as Record<Weekday, CalendarDay>;

@@ -13,20 +13,15 @@
  * hours (`resource.usesDefaultWorkingHours`). The schedule ids the API shows are derived from the staff member's
  * and the site's ids, so they are stable without being stored.
  */
-import { createHash } from 'node:crypto';
 import { staffMembersFamily } from '../../api/staff-members.js';
 import { type StaffResource } from '../../api/schemas/staff.js';
 import { ApplicationFailure, ValidationFailure } from '../errors.js';
+import { stableId } from '../ids.js';
 import { runSearch } from '../query/index.js';
 import { serve, type RequestContext } from '../serve.js';
 import { catalogOf, type Catalog } from '../services/model.js';
 import type { StaffMemberDoc } from './model.js';
 
-/** A UUID-shaped id that depends only on `parts` (schedule and user ids the emulator does not store). */
-export function stableId(...parts: string[]): string {
-  const h = createHash('sha1').update(parts.join('|')).digest('hex');
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20, 32)}`;
-}
 
 /** The id of a staff member's own (events) schedule: where its custom working hours live. */
 export function staffScheduleId(staffId: string): string {
@@ -75,6 +70,13 @@ function record(ctx: RequestContext<unknown>, type: string, staff: StaffMemberDo
 }
 
 const reply = (ctx: RequestContext<{ fields?: Field[] }>, staff: StaffMemberDoc) => ({ staffMember: publicStaff(ctx.site, staff, ctx.body.fields ?? []) as never });
+
+/** Stores `next` over the staff member (no collection event), records `type` and answers it as the call asked. */
+function saved(ctx: RequestContext<{ fields?: Field[] }>, cat: Catalog, next: StaffMemberDoc, type: string, expectedRevision?: string) {
+  const updated = cat.staff.update(next, { event: false, ...(expectedRevision !== undefined ? { expectedRevision } : {}) });
+  record(ctx, type, updated);
+  return reply(ctx, updated);
+}
 
 /** Writable fields of a request's staff member that were given (null clears a field). */
 function writable(input: Record<string, unknown>): Partial<StaffMemberDoc> {
@@ -127,9 +129,7 @@ export const staffMembersServed = serve(staffMembersFamily, {
     const { staffMember } = ctx.body;
     checkEmail('staffMember.email', staffMember.email);
     const current = cat.staff.require(staffMember.id);
-    const updated = cat.staff.update({ ...current, ...writable(staffMember) } as StaffMemberDoc, { expectedRevision: String(staffMember.revision), event: false });
-    record(ctx, 'staff.updated', updated);
-    return reply(ctx, updated);
+    return saved(ctx, cat, { ...current, ...writable(staffMember) } as StaffMemberDoc, 'staff.updated', String(staffMember.revision));
   },
   deleteStaffMember(ctx) {
     deleteStaff(ctx, catalogOf(ctx), ctx.body.staffMemberId);
@@ -152,18 +152,14 @@ export const staffMembersServed = serve(staffMembersFamily, {
     const connected = (staff.associatedWixIdentity as { connection?: { status?: string } } | undefined)?.connection?.status === 'CONNECTED';
     if (connected) throw new ApplicationFailure(409, 'STAFF_MEMBER_ALREADY_CONNECTED', `staff member ${staff.id} is already connected to a user`, { staffMemberId: staff.id });
     const identity = { identificationData: { identityType: 'WIX_USER', wixUserId: stableId('wix-user', email.toLowerCase()) }, connection: { status: 'CONNECTED' } };
-    const updated = cat.staff.update({ ...staff, associatedWixIdentity: identity } as StaffMemberDoc, { event: false });
-    record(ctx, 'staff.connected', updated);
-    return reply(ctx, updated);
+    return saved(ctx, cat, { ...staff, associatedWixIdentity: identity } as StaffMemberDoc, 'staff.connected');
   },
   disconnectStaffMemberFromUser(ctx) {
     const cat = catalogOf(ctx);
     const staff = cat.staff.require(ctx.body.staffMemberId);
     if (!staff.associatedWixIdentity) throw new ApplicationFailure(428, 'STAFF_MEMBER_NOT_CONNECTED', `staff member ${staff.id} is not connected to a user`, { staffMemberId: staff.id });
     const { associatedWixIdentity: _gone, ...rest } = staff;
-    const updated = cat.staff.update(rest as StaffMemberDoc, { event: false });
-    record(ctx, 'staff.disconnected', updated);
-    return reply(ctx, updated);
+    return saved(ctx, cat, rest as StaffMemberDoc, 'staff.disconnected');
   },
   assignWorkingHoursSchedule(ctx) {
     const cat = catalogOf(ctx);
@@ -174,9 +170,7 @@ export const staffMembersServed = serve(staffMembersFamily, {
     if (usesDefaultHours(staff)) return reply(ctx, staff);
     // The emulator keeps a staff member's own hours only while it works them: back on the default hours, they go.
     const { workingHours: _own, ...rest } = staff as StaffMemberDoc & { workingHours?: unknown };
-    const updated = cat.staff.update(rest as StaffMemberDoc, { event: false });
-    record(ctx, 'staff.updated', updated);
-    return reply(ctx, updated);
+    return saved(ctx, cat, rest as StaffMemberDoc, 'staff.updated');
   },
   assignCustomSchedule(ctx) {
     const cat = catalogOf(ctx);
@@ -189,7 +183,5 @@ export const staffMembersServed = serve(staffMembersFamily, {
 /** Gives a staff member hours of its own: none yet, until working-hours events are added to its schedule. */
 function assignOwn(ctx: RequestContext<{ fields?: Field[] }>, cat: Catalog, staff: StaffMemberDoc) {
   if (!usesDefaultHours(staff)) return reply(ctx, staff);
-  const updated = cat.staff.update({ ...staff, workingHours: [] } as StaffMemberDoc, { event: false });
-  record(ctx, 'staff.updated', updated);
-  return reply(ctx, updated);
+  return saved(ctx, cat, { ...staff, workingHours: [] } as StaffMemberDoc, 'staff.updated');
 }
