@@ -2,7 +2,7 @@
  * `sitectl attendance` (docs/bookings.md "Attendance"), in process against a real emulator on port 0: a booking
  * marked attended (all its participants by default, or `--count`), not attended, not set; many at once by
  * `--ids`; the booking's extended info shows it; each mark a change in the history, undone by `sitectl undo`
- * (an attendance that did not exist is deleted again); refusals before anything is sent; the bookings' key `a`.
+ * (an attendance that did not exist is deleted again; one marked otherwise since is skipped); refusals before anything is sent; the bookings' key `a`.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bookingKeys } from '../../../src/commands/bookings/shared/transitions.js';
@@ -75,6 +75,20 @@ describe('sitectl attendance', () => {
     expect(await attendanceOf(id)).toMatchObject({ status: 'NOT_ATTENDED', numberOfAttendees: 0 });
     expect((await cli(['undo', '--last', '--yes'])).code).toBe(0);
     expect(await attendanceOf(id)).toMatchObject({ status: 'ATTENDED', numberOfAttendees: 2 });
+  });
+
+  it('undo skips a booking marked otherwise since (exit 3, "changed since") and sets the others back', async () => {
+    const [a, b] = [await confirmed(), await confirmed()];
+    expect((await cli(['attendance', 'mark', '--ids', `${a},${b}`, '--attended', '--yes'])).code).toBe(0);
+    const [change] = json(await cli(['history', '--json', 'short,action']));
+    expect(change.action).toBe('mark');
+    // Someone marks one of them again, differently, before the undo.
+    expect((await cli(['attendance', 'mark', b, '--not-attended'])).code).toBe(0);
+    const undone = await cli(['undo', change.short, '--yes']);
+    expect(undone.code, undone.stderr).toBe(3);
+    expect(undone.stderr).toMatch(/changed since/);
+    expect(await marksOf(a)).toEqual([]);
+    expect(await attendanceOf(b)).toMatchObject({ status: 'NOT_ATTENDED', numberOfAttendees: 0 });
   });
 
   it('marks many bookings in one previewed, journaled run, and undoes them together', async () => {

@@ -6,8 +6,8 @@
  * `--not-attended`, `--not-set`. Sent 8 at a time through the platform's bulk set. Only a confirmed booking's
  * attendance is marked; more attendees than booked needs `--walk-ins`. The journal keeps each booking's former
  * attendance, so `sitectl undo` sets it back (or deletes one that did not exist) through {@link MARK_VALUE_VERB}.
- * The platform keeps no revision for attendance: an undo sets the former attendance back even over a mark made
- * since.
+ * The platform keeps no revision for attendance: its status and count stand in ({@link attendanceVersion}), so an
+ * undo skips a booking whose attendance was marked otherwise since ("changed since").
  */
 import * as z from 'zod/mini';
 import type { Command } from 'commander';
@@ -22,7 +22,7 @@ import { UserError } from '../../../core/errors.js';
 import { parseCount } from '../../../core/numbers.js';
 import { addCriteriaFlags, criteriaFilter, type CriteriaFlags, hasCriteria } from '../../bookings/shared/criteria.js';
 import { fetchBooking } from '../../bookings/shared/read.js';
-import { BOOKING_VIEW, type BookingRow } from '../../bookings/shared/view.js';
+import { BOOKING_VIEW, type BookingRow, rowOf } from '../../bookings/shared/view.js';
 import type { EntityView, KeyedVerb, TransitionOptions, TransitionSpec } from '../../shared/entity-view.js';
 import { transitionVerb } from '../../shared/transition.js';
 import type { ValueVerb } from '../../shared/values.js';
@@ -30,11 +30,27 @@ import { viewPort } from '../../shared/view-port.js';
 
 type Booking = BookingRow & { id: string };
 
-/** A booking as `attendance mark` reads it: with its attendance (journaled under the entity `attendance`). */
+/**
+ * The attendance's own version: the platform keeps no revision for it, so its status and count stand in
+ * (`ATTENDED:2`, `none` when none was set). What a mark left is journaled as this, and its undo skips a booking
+ * whose attendance is no longer that ("changed since").
+ */
+export function attendanceVersion(v: AttendanceValue): string {
+  return v.absent ? 'none' : `${v.status}:${v.numberOfAttendees}`;
+}
+
+/**
+ * A booking as `attendance mark` reads it: with its attendance, and the attendance's version as its revision
+ * (journaled under the entity `attendance`).
+ */
 export const MARK_VIEW: EntityView<BookingRow> = {
   ...BOOKING_VIEW,
   noun: { one: 'booking', many: 'attendance' },
   params: { ...BOOKING_VIEW.params, withBookingAttendanceInfo: true },
+  fromItem: (item) => {
+    const b = rowOf(item);
+    return { ...b, revision: attendanceVersion(attendanceValueOf(b)) };
+  },
 };
 
 /** A booking's attendance as the journal keeps it: `absent` when none had been set (undo deletes the one made). */
@@ -68,10 +84,13 @@ const holds = (b: BookingRow, v: AttendanceValue) => {
 
 /** Marks each booking of a chunk (read first: the default count is its participants) in one bulk set. */
 function markSender(api: ApiClient, options: Record<string, unknown>): ChunkRunner['send'] {
-  const send = bulkSender(api, attendanceFamily.operations.bulkSetAttendance, (chunk) => ({
-    attendanceDetails: chunk.map((item) => ({ attendance: { bookingId: item.id, ...targets.get(item.id)! } })),
-    returnFullEntity: false,
-  }));
+  const send = bulkSender(
+    api,
+    attendanceFamily.operations.bulkSetAttendance,
+    (chunk) => ({ attendanceDetails: chunk.map((item) => ({ attendance: { bookingId: item.id, ...targets.get(item.id)! } })), returnFullEntity: false }),
+    // What the mark left, journaled: its undo sets the former attendance back only over this.
+    (item) => attendanceVersion(targets.get(item.id)!),
+  );
   const targets = new Map<string, AttendanceValue>();
   return async (chunk, info) => {
     const now = await fetchByIds(viewPort<Booking>(api, MARK_VIEW), chunk.map((i) => i.id), info.signal);
@@ -111,6 +130,8 @@ export const MARK_SPEC: TransitionSpec<BookingRow> = {
   fetch: (api, id, signal) => fetchBooking(api, id, signal),
   send: markSender,
   chunkSize: MAX_ATTENDANCE_BULK,
+  // Its revision is the attendance's version (MARK_VIEW): nothing a user would pin.
+  revisioned: false,
   beforeImage: (b) => attendanceValueOf(b),
   flags: (cmd: Command) => {
     cmd
@@ -149,9 +170,10 @@ export const MARK_VALUE_VERB: ValueVerb<Booking, AttendanceValue> = {
     const id = b.attendance?.id;
     if (v.absent) {
       if (id) await attendance.deleteAttendance(api, { attendanceId: id }, { signal });
-      return;
+    } else {
+      await attendance.setAttendance(api, { attendance: { bookingId: b.id, status: v.status, numberOfAttendees: v.numberOfAttendees } }, { signal });
     }
-    await attendance.setAttendance(api, { attendance: { bookingId: b.id, status: v.status, numberOfAttendees: v.numberOfAttendees } }, { signal });
+    return { revision: attendanceVersion(v) };
   },
 };
 
