@@ -8,6 +8,7 @@
 import type { Command } from 'commander';
 import type { Context } from '../context.js';
 import type { NounUndo } from './shared/inverses.js';
+import type { WorkLists } from './shared/work-lists.js';
 
 /**
  * What every `src/commands/<noun>/index.ts` exports: adds the noun's verbs (or its own options and action) to
@@ -21,6 +22,11 @@ export interface NounModule {
    * (commands/shared/inverses.ts): loaded only when a change of it is undone.
    */
   undo?(): Promise<NounUndo>;
+  /**
+   * The noun's panes on the dashboard (commands/shared/work-lists.ts), for a noun whose header says `dashboard`:
+   * loaded only when the dashboard runs.
+   */
+  workLists?(): Promise<WorkLists>;
 }
 
 /** One noun as the program lists it before its body is loaded. */
@@ -33,6 +39,8 @@ export interface NounHeader {
   browse?: boolean;
   /** The entities its writes are journaled under (`history --noun`), as its changes name them. */
   entities?: readonly string[];
+  /** It puts work lists on the dashboard (its module's `workLists`), in the list's order. */
+  dashboard?: boolean;
 }
 
 /** A noun's header with the loader of its body (commands/nouns.ts makes them). */
@@ -54,13 +62,13 @@ export interface Invocation {
 export const NOUN_HEADERS: readonly NounHeader[] = [
   { name: 'services', aliases: ['service'], description: 'List, inspect, create and bulk-update services', browse: true, entities: ['services', 'booking policies', 'categories'] },
   { name: 'availability', aliases: ['avail'], description: 'Open slots of services, course places, back-to-back slots' },
-  { name: 'bookings', aliases: ['booking'], description: 'List, create and confirm, decline, cancel or move bookings', browse: true, entities: ['bookings'] },
+  { name: 'bookings', aliases: ['booking'], description: 'List, create and confirm, decline, cancel or move bookings', browse: true, entities: ['bookings'], dashboard: true },
   { name: 'msb', aliases: [], description: 'Multi-service bookings: several services booked together', entities: ['multi-service bookings'] },
   { name: 'attendance', aliases: [], description: 'Who came: list attendance, mark bookings attended or not (one or a whole session)', browse: true, entities: ['attendance'] },
   { name: 'staff', aliases: [], description: 'List, create, change and delete staff members; their working hours and users', browse: true, entities: ['staff members'] },
-  { name: 'members', aliases: ['member'], description: 'List, approve, block, mute, update, delete and export site members', browse: true, entities: ['members'] },
+  { name: 'members', aliases: ['member'], description: 'List, approve, block, mute, update, delete and export site members', browse: true, entities: ['members'], dashboard: true },
   { name: 'plans', aliases: ['plan'], description: 'List, create and change pricing plans (primary, visibility, archive)', browse: true, entities: ['plans'] },
-  { name: 'orders', aliases: ['order'], description: 'Pricing plan orders: list, pause, resume, cancel, mark paid, postpone', browse: true, entities: ['orders'] },
+  { name: 'orders', aliases: ['order'], description: 'Pricing plan orders: list, pause, resume, cancel, mark paid, postpone', browse: true, entities: ['orders'], dashboard: true },
   { name: 'checkout', aliases: [], description: 'Price, preview and buy pricing plans for members' },
   { name: 'browse', aliases: [], description: 'Browse any noun with a list in a live table' },
   { name: 'dashboard', aliases: [], description: "Live operator dashboard: the coming days' bookings by staff, bookings and members awaiting you, orders needing attention, events" },

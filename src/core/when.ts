@@ -55,3 +55,14 @@ export function daysText(date: Date, now: Date, zone: string): string {
   if (days === -1) return 'yesterday';
   return days > 0 ? `in ${days} days` : `${-days} days ago`;
 }
+
+/**
+ * The instant `days` calendar days after `from` on the clock of `zone`: the same wall-clock time, so a window of
+ * days ends at a midnight of the site even across a daylight-saving change (a day of 23 or 25 hours).
+ * @param from epoch milliseconds
+ */
+export function daysLater(from: number, days: number, zone: string): Date {
+  const d = new TZDate(from, zone);
+  d.setDate(d.getDate() + days);
+  return new Date(d.getTime());
+}

@@ -34,3 +34,6 @@ export async function register(cmd: Command, ctx: Context, inv: Invocation): Pro
 
 /** How `sitectl undo` takes back this noun's changes (commands/shared/inverses.ts). */
 export const undo = async () => (await import('./shared/undo.js')).UNDO;
+
+/** The noun's panes on the dashboard (commands/shared/work-lists.ts). */
+export const workLists = async () => (await import('./shared/work-lists.js')).workLists;

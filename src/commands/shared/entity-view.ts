@@ -105,7 +105,7 @@ export function idOf(ctx: Context, api: ApiClient, view: EntityView<unknown>, gi
 }
 
 /** The filter the platform is sent for a checked (schema-form) filter. */
-export function wireFilter(view: EntityView<unknown>, filter: Filter | undefined): Filter | undefined {
+export function wireFilter(view: Pick<EntityView<unknown>, 'paths'>, filter: Filter | undefined): Filter | undefined {
   return filter && view.paths ? mapFilterFields(filter, view.paths.toWire) : filter;
 }
 

@@ -9,7 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NOUNS } from '../../../src/commands/nouns.js';
 import { createContext } from '../../../src/context.js';
 import { createProgram } from '../../../src/program.js';
-import { createCliSandbox, runInProcess, startTestEmulator, type CliSandbox, type InProcessOptions, type TestEmulator } from '../../helpers/index.js';
+import { eventPanes } from '../../../src/commands/shared/work-lists.js';
+import { cliEnv, createCliSandbox, runInProcess, startTestEmulator, type CliSandbox, type InProcessOptions, type TestEmulator } from '../../helpers/index.js';
 import { expectError } from '../../helpers/expect-error.js';
 
 let emu: TestEmulator;
@@ -89,6 +90,29 @@ describe('the noun list and the program built from it', () => {
           expect('cannot' in rule ? rule.cannot.length > 0 : typeof rule.inverse === 'function', `${entity} ${action}`).toBe(true);
         }
       }
+    }
+  });
+
+  it('the dashboard reads the work lists of the nouns that declare them: one per pane id, each reloaded by its own events', async () => {
+    const { ctx } = createContext({ env: cliEnv(sandbox, emu), signal: new AbortController().signal });
+    const setting = { ctx, api: await ctx.api(), zone: 'UTC', days: 7 };
+    const lists = [];
+    for (const noun of NOUNS) {
+      const declared = await (await noun.load()).workLists?.();
+      expect(declared !== undefined, `${noun.name}: its header says dashboard iff its module has work lists`).toBe(Boolean(noun.dashboard));
+      if (declared) lists.push(...(await declared(setting)));
+    }
+    expect(lists.map((w) => w.pane.id)).toEqual(['today', 'awaiting', 'members', 'orders']);
+    expect(eventPanes(lists, 'booking.confirmed')).toEqual(['today', 'awaiting']);
+    expect(eventPanes(lists, 'multiServiceBooking.created')).toEqual(['today', 'awaiting']);
+    expect(eventPanes(lists, 'member.approved')).toEqual(['members']);
+    expect(eventPanes(lists, 'order.paused')).toEqual(['orders']);
+    expect(eventPanes(lists, 'service.updated')).toEqual([]);
+    // Each pane reads the emulator through its noun's query.
+    for (const w of lists) {
+      const page = await w.pane.open('').next();
+      expect(page.done, w.pane.id).toBe(true);
+      expect(page.total, w.pane.id).toBe(page.rows.length);
     }
   });
 });

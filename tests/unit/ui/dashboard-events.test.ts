@@ -1,6 +1,6 @@
-/** The pure parts of `events` and `dashboard`: type patterns, webhook URLs, orders needing attention, panes per event. */
+/** The pure parts of `events` and the dashboard's work lists: type patterns, webhook URLs, orders needing attention. */
 import { describe, expect, it } from 'vitest';
-import { attentionOf, panesOfEvent } from '../../../src/commands/dashboard/index.js';
+import { attentionOf } from '../../../src/commands/orders/shared/work-lists.js';
 import { forwardUrl, typeMatcher } from '../../../src/commands/events/index.js';
 import type { Order } from '../../../src/api/schemas/order.js';
 
@@ -38,12 +38,5 @@ describe('dashboard', () => {
     expect(attentionOf(order({ status: 'DRAFT', type: 'ONLINE', lastPaymentStatus: 'FAILED' }), now, week, 'UTC')).toBe('payment failed');
     expect(attentionOf(order({ status: 'PENDING', type: 'ONLINE', lastPaymentStatus: 'PAID', startDate: new Date('2026-11-26T12:00:00Z') }), now, week, 'UTC')).toBe('starts in 3 days');
     expect(attentionOf(order({ status: 'PENDING', type: 'ONLINE', lastPaymentStatus: 'PAID', startDate: new Date('2027-01-26T12:00:00Z') }), now, week, 'UTC')).toBeUndefined();
-  });
-
-  it('reloads the panes an event touches', () => {
-    expect(panesOfEvent('booking.confirmed')).toEqual(['today', 'awaiting', 'events']);
-    expect(panesOfEvent('member.approved')).toEqual(['members', 'events']);
-    expect(panesOfEvent('order.paused')).toEqual(['orders', 'events']);
-    expect(panesOfEvent('service.updated')).toEqual(['events']);
   });
 });
