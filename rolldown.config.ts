@@ -4,6 +4,27 @@ import { defineConfig, type CodeSplittingGroup, type Plugin } from 'rolldown';
 import { browsableNouns } from './src/commands/noun-list.ts';
 
 /**
+ * jq-wasm's Emscripten loader (the `--jq` flag, src/core/json-shape.ts) sets its script directory from
+ * `__dirname`, which an ES module has not. The WebAssembly is inlined in the file as a data URI, so the directory
+ * is never read: it is set to '' here, and the build fails if the loader changes shape.
+ */
+const jqWasmDirname: Plugin = {
+  name: 'jq-wasm-dirname',
+  load: {
+    filter: { id: /[\\/]jq-wasm[\\/]dist[\\/]build[\\/]jq\.js$/ },
+    async handler(id) {
+      const source = await readFile(id, 'utf8');
+      const dirname = 'scriptDirectory = __dirname + "/";';
+      if (source.split(dirname).length !== 2 || source.split('__dirname').length !== 2) {
+        throw new Error(`jq-wasm-dirname: ${id}: expected exactly one ${dirname}; update the plugin in rolldown.config.ts`);
+      }
+      if (!source.includes('data:application/octet-stream;base64,')) throw new Error(`jq-wasm-dirname: ${id}: the WebAssembly is no longer inlined`);
+      return { code: source.replace(dirname, 'scriptDirectory = "";'), moduleType: 'js' };
+    },
+  },
+};
+
+/**
  * undici's client-h2.js requires `node:http2` at module top level, although a client only uses it for HTTP/2
  * connections (`allowH2`), which sitectl never asks for. Loading node:http2 also loads tls, crypto and parts of
  * readline: ~5-12 ms of every API command (docs/architecture.md "Start-up"). This rewrites that one require into
@@ -128,7 +149,7 @@ export default defineConfig({
   platform: 'node',
   // react-devtools-core is an optional import of Ink that only runs with DEV=true; it is not installed.
   external: ['react-devtools-core'],
-  plugins: [lazyUndiciHttp2, chunks.plugin],
+  plugins: [lazyUndiciHttp2, jqWasmDirname, chunks.plugin],
   transform: { target: 'node22' },
   checks: { ineffectiveDynamicImport: false },
   output: {

@@ -9,7 +9,7 @@
  * server (node:sqlite), conf (profile writes), the column engine and date-fns (TTY output).
  */
 export { createIOStreams } from './core/iostreams.js';
-export { AuthError, CancelError, DeclinedError, ExitCode, ExitStatus, PartialFailureError, UserError } from './core/errors.js';
+export { AuthError, CancelError, DeclinedError, ExitCode, ExitStatus, FieldsAsked, PartialFailureError, UserError } from './core/errors.js';
 export { oneLine } from './core/text.js';
 export { createContext } from './context.js';
 export { consumeUsageHint, createProgram, nounNames, nounOf, parse } from './program.js';

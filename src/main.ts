@@ -120,7 +120,7 @@ async function report(
   interrupted: boolean,
   bin: string,
 ): Promise<number> {
-  const { AuthError, CancelError, DeclinedError, ExitCode, ExitStatus, PartialFailureError, UserError, oneLine } = cli;
+  const { AuthError, CancelError, DeclinedError, ExitCode, ExitStatus, FieldsAsked, PartialFailureError, UserError, oneLine } = cli;
   const write = (line: string) => io.stderr.write(line + '\n');
   const stack = () => {
     if (debug && err instanceof Error && err.stack) write(err.stack);
@@ -139,6 +139,11 @@ async function report(
     return ExitCode.Usage;
   }
   if (err instanceof ExitStatus) return err.exitCode;
+  if (err instanceof FieldsAsked) {
+    // Asked for (`--json help`): the answer is data, on stdout.
+    io.stdout.write(err.fields.map((f) => `${f}\n`).join(''));
+    return err.exitCode;
+  }
   if (err instanceof DeclinedError) {
     // Answering no is not an error: say what happened, nothing more.
     write(err.message);

@@ -17,6 +17,7 @@ import { UserError } from './core/errors.js';
 import { parseDecimal } from './core/numbers.js';
 import { checkCommandInput } from './core/ids.js';
 import { VERSION } from './core/version.js';
+import { addShapeFlags as addShapeFlagsTo, checkShape, holdStdout, type JsonShape } from './core/json-shape.js';
 
 /** The names of every noun, for hints. */
 export function nounNames(): string[] {
@@ -86,6 +87,13 @@ export async function createProgram(ctx: Context, argv: readonly string[] = [], 
     // Every verb: an empty or blank id, name or reference is bad input, refused before any request.
     checkCommandInput(action);
   });
+  // `--jq` / `--template`: checked before the command sends anything; its JSON is held and shaped when it is done.
+  program.hook('preAction', async (_program, action) => {
+    const shape = shapeOf(action);
+    if (!shape) return;
+    await checkShape(shape);
+    held.set(program, holdStdout(ctx.io, shape));
+  });
 
   const [word, verb] = commandPath(argv);
   const wanted = nounNamed(NOUNS, word);
@@ -95,8 +103,38 @@ export async function createProgram(ctx: Context, argv: readonly string[] = [], 
     if (noun === wanted || opts.allNouns) await (await noun.load()).register(cmd, ctx, { verb, all: opts.allNouns, nouns: NOUNS });
   }
   addCompletion(program, ctx);
+  addShapeFlags(program);
   applyToTree(program, ctx);
   return program;
+}
+
+/** The output held for `--jq` / `--template` of a program's run (program.ts parse writes it out). */
+const held = new WeakMap<Command, { finish(): Promise<void> }>();
+
+const SHAPE_FLAGS = { jq: '--jq', template: '--template' } as const;
+
+/**
+ * Adds `-q, --jq` and `-t, --template` to every command of the tree that prints JSON (has `--json`), as gh does.
+ * Applied after registration, like the output settings, so each verb declares `--json` alone.
+ */
+function addShapeFlags(cmd: Command): void {
+  if (cmd.options.some((o) => o.long === '--json')) addShapeFlagsTo(cmd);
+  for (const sub of cmd.commands) addShapeFlags(sub);
+}
+
+/**
+ * The shape `--jq` or `--template` asks of the command's JSON (undefined when neither is given); sets `--json` when
+ * it was not.
+ * @throws UserError (exit 2) for both at once, or with `--ndjson` / `--csv`
+ */
+function shapeOf(action: Command): JsonShape | undefined {
+  const o = action.opts<{ jq?: string; template?: string; ndjson?: boolean; csv?: string | boolean; json?: string | boolean }>();
+  if (o.jq === undefined && o.template === undefined) return undefined;
+  if (o.jq !== undefined && o.template !== undefined) throw new UserError('choose one of --jq and --template');
+  const flag = o.jq !== undefined ? SHAPE_FLAGS.jq : SHAPE_FLAGS.template;
+  if (o.ndjson || (o.csv !== undefined && o.csv !== false)) throw new UserError(`${flag} shapes JSON: it goes with --json, not --ndjson or --csv`);
+  if (o.json === undefined || o.json === false) action.setOptionValueWithSource('json', true, 'implied');
+  return o.jq !== undefined ? { kind: 'jq', expression: o.jq } : { kind: 'template', text: o.template! };
 }
 
 const SHELLS: readonly Shell[] = ['bash', 'zsh', 'fish'];
@@ -231,5 +269,12 @@ export async function parse(program: Command, argv: readonly string[]): Promise<
     await program.parseAsync([...argv.slice(1), '--help'], { from: 'user' });
     return;
   }
-  await program.parseAsync([...argv], { from: 'user' });
+  try {
+    await program.parseAsync([...argv], { from: 'user' });
+  } catch (err) {
+    // A run that failed after printing (a partly done bulk run's report) still has its JSON shaped; the error stands.
+    await held.get(program)?.finish().catch(() => undefined);
+    throw err;
+  }
+  await held.get(program)?.finish();
 }

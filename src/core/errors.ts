@@ -97,6 +97,21 @@ export class ExitStatus extends Error {
   }
 }
 
+/**
+ * `--json help` (or `--csv help`): the command stops before sending anything and main prints `fields`, the names
+ * the flag takes, one per line on stdout (exit 0), so a script author learns them without reading every field.
+ */
+export class FieldsAsked extends Error {
+  override readonly name = 'FieldsAsked';
+  readonly exitCode = ExitCode.Ok;
+  constructor(
+    readonly flag: string,
+    readonly fields: readonly string[],
+  ) {
+    super(`${flag} takes: ${fields.join(', ')}`);
+  }
+}
+
 /** Something that should never happen: shown as a bug report with the stack under --debug (exit 1). */
 export class BugError extends Error {
   override readonly name = 'BugError';

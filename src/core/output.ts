@@ -17,7 +17,7 @@
  */
 import type { Command } from 'commander';
 import { getPath, setPath } from '../api/paths.js';
-import { UserError } from './errors.js';
+import { FieldsAsked, UserError } from './errors.js';
 import type { IOStreams } from './iostreams.js';
 import { style } from './log.js';
 import { escapeControl } from './text.js';
@@ -110,12 +110,29 @@ export function resolveFormat(opts: FormatFlags, check?: FieldChecker, more: { c
   const given = (v: string | boolean | undefined) => v !== undefined && v !== false;
   const chosen = [given(opts.json), Boolean(opts.ndjson), given(opts.csv)].filter(Boolean);
   if (chosen.length > 1) throw new UserError('choose one of --json, --ndjson and --csv');
+  if (opts.json === HELP_WORD || opts.csv === HELP_WORD) throw fieldsAsked(opts.json === HELP_WORD ? '--json' : '--csv', check, more.columns);
   if (opts.ndjson) return { kind: 'ndjson' };
   if (opts.csv === true) return { kind: 'csv' };
   if (typeof opts.csv === 'string') return { kind: 'csv', fields: fieldList('--csv', opts.csv, check, more.columns) };
   if (opts.json === true) return { kind: 'json' };
   if (typeof opts.json === 'string') return { kind: 'json', fields: fieldList('--json', opts.json, check) };
   return { kind: 'table' };
+}
+
+/** The word that asks a field flag for its fields (`--json help`): no entity has a field of that name. */
+const HELP_WORD = 'help';
+
+/**
+ * What `--json help` stops with: the fields `check` knows (the top-level ones, as its refusal of an unknown name
+ * lists them) and, for `--csv`, the command's column keys.
+ * @returns FieldsAsked (exit 0), or a UserError (exit 2) when the command takes any field (no list to give)
+ */
+function fieldsAsked(flag: string, check: FieldChecker | undefined, columns: readonly string[] = []): Error {
+  const found = check?.(`\u0000${HELP_WORD}`);
+  const known = found && !found.ok ? found.known : [];
+  const fields = [...new Set([...(flag === '--csv' ? columns : []), ...known])];
+  if (fields.length === 0) return new UserError(`${flag} of this command takes any field name; it has no list to show`, `run it with ${flag} alone to see the whole record`);
+  return new FieldsAsked(flag, fields);
 }
 
 /** The fields of `--json a,b` or `--csv a,b`, each checked. @throws UserError (exit 2) as {@link resolveFormat} */

@@ -19,6 +19,7 @@ import type { Context } from '../../context.js';
 import { UserError } from '../../core/errors.js';
 import { collect, parseKeyValue } from '../../core/filters.js';
 import { readJsonSource } from '../../core/input.js';
+import { addShapeFlags } from '../../core/json-shape.js';
 import { printRecord, printRecords } from '../../core/output.js';
 import { findForbiddenKey, getPath, setPath, UnsafePathError } from '../../api/paths.js';
 
@@ -35,7 +36,8 @@ export interface ApiOptions {
 }
 
 export function register(cmd: Command, ctx: Context): void {
-  cmd
+  // The reply is JSON always: `--jq` and `--template` shape it (core/json-shape.ts), as `gh api --jq` does.
+  addShapeFlags(cmd)
     .argument('<method>', 'GET, POST, PATCH, PUT or DELETE; or graphql')
     .argument('[path]', 'endpoint path, e.g. /_api/bookings/v2/services/query (not for graphql)')
     .option('--input <file>', "JSON body from a file, or '-' for stdin")
@@ -51,6 +53,7 @@ export function register(cmd: Command, ctx: Context): void {
         `  sitectl api GET /_api/bookings/v2/services/SERVICE_ID\n` +
         `  sitectl api POST /_api/bookings/v2/services/query -f query.paging.limit=5\n` +
         `  sitectl api POST /_api/bookings/v2/services/query --paginate --ndjson\n` +
+        `  sitectl api POST /_api/bookings/v2/services/query --paginate --jq '.[].name'\n` +
         `  echo '{"filter":{"type":"CLASS"}}' | sitectl api POST /_api/bookings/v2/services/count --input -\n` +
         `  sitectl api graphql -f query='{ bookingsServicesV2Services(queryInput: {query: {paging: {limit: 5}}}) { items { id name } } }'\n` +
         `  sitectl api graphql --paginate -f query='query($endCursor: String) { membersMembersV1Members(cursor: $endCursor) { items { id loginEmail } pageInfo { hasNext endCursor } } }'`,

@@ -60,9 +60,18 @@ describe('start-up: what a command loads', () => {
     for (const group of ['cli', 'api', 'reads', 'noun-services']) expect(names.some((n) => n.startsWith(`${group}-`)), `${group} in ${names}`).toBe(true);
     expect(holding(files, 'src/api/client.ts')).toHaveLength(1);
     expect(files.length, names.join(' ')).toBeLessThanOrEqual(14);
-    for (const never of ['node_modules/ink/', 'node_modules/react/', 'node_modules/date-fns/', 'src/emulator/', 'src/ui/', 'src/bulk/']) {
+    for (const never of ['node_modules/ink/', 'node_modules/react/', 'node_modules/date-fns/', 'node_modules/jq-wasm/', 'node_modules/handlebars/', 'src/emulator/', 'src/ui/', 'src/bulk/']) {
       expect(holding(files, never), never).toEqual([]);
     }
+  });
+
+  it('--jq loads jq (WebAssembly inside the bundle) only when given, and --template Handlebars only when given', async () => {
+    const jq = await loaded(['services', 'list', '--jq', '.[0].id']);
+    expect(holding(jq, 'node_modules/jq-wasm/').length).toBeGreaterThan(0);
+    expect(holding(jq, 'node_modules/handlebars/')).toEqual([]);
+    const template = await loaded(['services', 'list', '--template', '{{#each this}}{{id}}{{nl}}{{/each}}']);
+    expect(holding(template, 'node_modules/handlebars/').length).toBeGreaterThan(0);
+    expect(holding(template, 'node_modules/jq-wasm/')).toEqual([]);
   });
 
   it('--help loads neither the API client nor a noun', async () => {
