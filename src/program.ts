@@ -8,7 +8,8 @@
  * bundle, its verbs static inside it), so `--help` and `profile ...` do not load the services verbs, the bulk
  * engine and the schemas.
  */
-import { Command, type Option } from 'commander';
+import { Argument, Command, Option } from 'commander';
+import { completesWith } from './core/flag-values.js';
 import type { Shell } from './commands/completion/scripts.js';
 import { nounNamed } from './commands/noun-list.js';
 import { NOUNS } from './commands/nouns.js';
@@ -61,8 +62,8 @@ export async function createProgram(ctx: Context, argv: readonly string[] = [], 
   const program = new Command('sitectl')
     .description('Back office for sites on the hosted booking platform, and a local emulator of it')
     .version(VERSION, '-V, --version', 'print the version')
-    .option('--profile <name>', 'use this profile (default: $SITECTL_PROFILE, the current profile, or local)')
-    .option('--site <id|name>', "a site of the profile's account (default: the profile's, or $SITECTL_SITE_ID)")
+    .addOption(completesWith(new Option('--profile <name>', 'use this profile (default: $SITECTL_PROFILE, the current profile, or local)'), { kind: 'lookup', command: 'profiles' }))
+    .addOption(completesWith(new Option('--site <id|name>', "a site of the profile's account (default: the profile's, or $SITECTL_SITE_ID)"), { kind: 'lookup', command: 'sites' }))
     .option('--timeout <seconds>', 'most time one request attempt may take (default 30, or $SITECTL_TIMEOUT)')
     .option('--allow-unknown-fields', 'send field names and enumeration values the entity schema does not know (--filter, --where, --sort, --file, --json)')
     .option('--debug', 'print the HTTP trace (secrets redacted) and stack traces on stderr')
@@ -153,7 +154,7 @@ function addCompletion(program: Command, ctx: Context): void {
   program
     .command('completion')
     .description('Print the shell completion script (bash, zsh or fish)')
-    .argument('<shell>', SHELLS.join(', '))
+    .addArgument(completesWith(new Argument('<shell>', SHELLS.join(', ')), { kind: 'words', words: SHELLS }))
     .addHelpText('after', `\nInstall:\n${SHELLS.map((s) => `  ${s}: ${install[s]}`).join('\n')}`)
     .action(async (shell: string) => {
       if (!(SHELLS as readonly string[]).includes(shell)) throw new UserError(`unknown shell '${shell}'`, `use one of ${SHELLS.join(', ')}`);

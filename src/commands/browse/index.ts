@@ -3,7 +3,8 @@
  * `sitectl NOUN list --interactive [list flags]`. The noun's own list command parses the flags (`--status`,
  * `--where`, `--sort`, ...), so both spellings take exactly the same ones.
  */
-import { Command } from 'commander';
+import { Argument, Command } from 'commander';
+import { completesWith } from '../../core/flag-values.js';
 import type { Context } from '../../context.js';
 import { UserError } from '../../core/errors.js';
 import { browsableNouns, type Invocation, type LoadableNoun, nounNamed } from '../noun-list.js';
@@ -33,7 +34,7 @@ export async function run(noun: string, args: readonly string[], ctx: Context, n
 export function register(cmd: Command, ctx: Context, inv: Invocation): void {
   const nouns = inv.nouns ?? [];
   cmd
-    .argument('<noun>', `${BROWSABLE_NOUNS.join(', ')} (or an alias: member, plan...)`)
+    .addArgument(completesWith(new Argument('<noun>', `${BROWSABLE_NOUNS.join(', ')} (or an alias: member, plan...)`), { kind: 'words', words: BROWSABLE_NOUNS }))
     .argument('[flags...]', "the noun's list flags (--status, --where, --sort, ...)")
     .allowUnknownOption()
     .addHelpText(

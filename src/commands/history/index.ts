@@ -5,7 +5,7 @@
  * the state directory (bulk/history.ts); nothing is asked of the platform. A change made on several sites at once
  * (`services apply --to-site A --to-site B`) is one line, naming its sites.
  */
-import type { Command } from 'commander';
+import { type Command, Option } from 'commander';
 import { defaultJournalDir } from '../../bulk/journal.js';
 import { type ChangeSummary, readHistory, shortId } from '../../bulk/history.js';
 import type { Context } from '../../context.js';
@@ -14,6 +14,7 @@ import { addFormatFlags, type Column, fieldsChecker, type FormatFlags, printReco
 import { warnDamaged } from '../shared/bulk.js';
 import { choiceOf } from '../shared/choices.js';
 import { journaledEntities } from '../noun-list.js';
+import { completesWith } from '../../core/flag-values.js';
 
 interface HistoryOptions extends FormatFlags {
   noun?: string;
@@ -56,7 +57,7 @@ function siteNames(c: Row): string {
 export function register(cmd: Command, ctx: Context): void {
   addFormatFlags(
     cmd
-      .option('--noun <noun>', `only the changes of this noun (${NOUNS.join(', ')})`)
+      .addOption(completesWith(new Option('--noun <noun>', `only the changes of this noun (${NOUNS.join(', ')})`), { kind: 'words', words: NOUNS }))
       .option('--limit <n>', 'at most this many (default 20)'),
   )
     .addHelpText(

@@ -18,6 +18,7 @@ import { checkFileFields } from '../shared/fields.js';
 import { formatOf } from '../shared/verbs.js';
 import { SERVICE_VIEW } from './shared/view.js';
 import { declareRule, REVERSIBLE } from '../shared/confirm.js';
+import { enumOption } from '../../core/flag-values.js';
 
 export interface CreateOptions extends FormatFlags {
   name?: string;
@@ -32,11 +33,7 @@ export interface CreateOptions extends FormatFlags {
 }
 
 export function register(parent: Command, ctx: Context): void {
-  const cmd = parent
-    .command('create')
-    .description('Create a service from flags or a JSON file')
-    .option('--name <name>', 'service name')
-    .option('--type <type>', `${ServiceTypeValues.join(', ')}`)
+  const cmd = enumOption(parent.command('create').description('Create a service from flags or a JSON file').option('--name <name>', 'service name'), '--type <type>', `${ServiceTypeValues.join(', ')}`, ServiceTypeValues, false)
     .option('--price <amount>', 'fixed price, e.g. 45 or 45.50 (rate type FIXED)')
     .option('--currency <code>', 'ISO currency of --price', 'USD')
     .option('--capacity <n>', 'default capacity (participants per session)')

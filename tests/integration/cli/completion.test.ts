@@ -4,11 +4,12 @@
  * installed (.ci/run installs them) and are otherwise skipped with a message.
  */
 import { spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nounNames } from '../../../src/program.js';
-import { createCliSandbox, runInProcess, type CliSandbox } from '../../helpers/index.js';
+import { BookingStatusValues } from '../../../src/api/schemas/booking.js';
+import { cliEnv, createCliSandbox, runInProcess, type CliSandbox } from '../../helpers/index.js';
 
 const has = (shell: string) => spawnSync(shell, ['-c', 'exit 0']).status === 0;
 const hasZsh = has('zsh');
@@ -103,5 +104,50 @@ words=(sitectl ${words.map((w) => `'${w}'`).join(' ')}); CURRENT=\${#words}; _si
       const fish = await scriptOf('fish');
       expect(shell('fish', ['-c', `source '${fish}'; complete -C './bin/sitectl.js serv'`])).toMatch(/^services\tList, inspect/m);
     }
+  });
+
+  it('completes the values of enumerated flags (a comma-separated list after its last comma), of browse, and profile names', async () => {
+    const statuses = [...BookingStatusValues];
+    expect(bashComplete('bookings', 'list', '--status', '')).toEqual(statuses);
+    expect(bashComplete('booking', 'ls', '--status', 'CONF')).toEqual(['CONFIRMED']);
+    expect(bashComplete('bookings', 'list', '--status', 'CONFIRMED,PEN')).toEqual(['CONFIRMED,PENDING']);
+    expect(bashComplete('members', 'list', '--status', '')).not.toContain('UNKNOWN');
+    expect(bashComplete('services', 'create', '--type', 'CL')).toEqual(['CLASS']);
+    expect(bashComplete('browse', 'st')).toEqual(['staff']);
+    expect(bashComplete('completion', '')).toEqual(['bash', 'zsh', 'fish']);
+    // A flag without a set of values still completes file names.
+    expect(bashComplete('services', 'list', '--filter', join(sandbox.root, 'completion.b'))).toEqual([join(sandbox.root, 'completion.bash')]);
+
+    // Profile names come from the program itself, as typed on the line (the second column of `profile list`).
+    const made = await runInProcess(['profile', 'add', 'prod-eu', '--site-id', 'site-1', '--api-key-stdin', '--base-url', 'http://127.0.0.1:9'], { sandbox, input: 'key-123' });
+    expect(made.code, made.stderr).toBe(0);
+    const bin = join(sandbox.root, 'bin');
+    mkdirSync(bin, { recursive: true });
+    symlinkSync(resolve('bin/sitectl.js'), join(bin, 'sitectl'));
+    const env = { ...cliEnv(sandbox), PATH: `${bin}:${process.env.PATH}` };
+    const typed = spawnSync('bash', ['-c', `source '${scripts.bash}'; COMP_WORDS=(sitectl --profile prod); COMP_CWORD=2; _sitectl; printf '%s\\n' "\${COMPREPLY[@]}"`], { encoding: 'utf8', env, cwd: sandbox.root });
+    expect(typed.stdout.trim(), typed.stderr).toBe('prod-eu');
+  });
+
+  it.skipIf(!hasZsh)('zsh: enumerated values through compadd, a list through _values', () => {
+    const run = (...words: string[]) =>
+      shell('zsh', [
+        '-c',
+        `compdef() { :; }; source '${scripts.zsh}'
+compadd() { shift; print -r -- "compadd \${(P)1}"; }
+_values() { print -r -- "values $1 $2 \${@:3}"; }
+_files() { print files; }
+words=(sitectl ${words.map((w) => `'${w}'`).join(' ')}); CURRENT=\${#words}; _sitectl`,
+      ]).trim();
+    expect(run('services', 'create', '--type', '')).toBe('compadd APPOINTMENT CLASS COURSE');
+    expect(run('bookings', 'list', '--status', '')).toBe(`values -s , value ${BookingStatusValues.join(' ')}`);
+    expect(run('services', 'list', '--filter', '')).toBe('files');
+  });
+
+  it.skipIf(!hasFish)('fish: enumerated values, each entry of a list', () => {
+    const run = (line: string) => shell('fish', ['-c', `source '${scripts.fish}'; complete -C '${line}'`]).split('\n').filter(Boolean).map((l) => l.split('\t')[0]);
+    expect(run('sitectl services create --type CL')).toEqual(['CLASS']);
+    expect(run('sitectl bookings list --status CONFIRMED,PEN')).toEqual(['CONFIRMED,PENDING']);
+    expect(run('sitectl browse st')).toEqual(['staff']);
   });
 });

@@ -13,6 +13,7 @@ import { choicesOf } from '../../shared/choices.js';
 import { serviceOf } from '../../services/shared/lookup.js';
 import { parseCount } from '../../../core/numbers.js';
 import { needsZone, parseWhen, plusCalendarDays, siteZone, tzFlag } from '../../shared/time.js';
+import { enumOption } from '../../../core/flag-values.js';
 
 export interface CriteriaFlags {
   status?: string;
@@ -26,8 +27,7 @@ export interface CriteriaFlags {
 
 /** Declares the selection flags (and `--tz`, which also sets the zone times are shown in). */
 export function addCriteriaFlags(cmd: Command): Command {
-  return cmd
-    .option('--status <list>', `bookings in these statuses, comma-separated (${BookingStatusValues.join(', ')})`)
+  return enumOption(cmd, '--status <list>', `bookings in these statuses, comma-separated (${BookingStatusValues.join(', ')})`, BookingStatusValues)
     .option('--service <service>', 'bookings of this service (id, id prefix or exact name)')
     .option('--from <when>', 'bookings starting at or after (2026-11-24, 2026-11-24T09:00, an ISO instant, today, tomorrow, wed, now)')
     .option('--to <when>', 'bookings starting before')

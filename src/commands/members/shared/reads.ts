@@ -11,6 +11,7 @@ import type { Column } from '../../../core/output.js';
 import { choicesOf } from '../../shared/choices.js';
 import type { ListOptions, ReadSpec } from '../../shared/verbs.js';
 import { MEMBER_VIEW } from './view.js';
+import { enumOption } from '../../../core/flag-values.js';
 
 /**
  * `--status` as a filter condition: one status or a comma-separated list, each one of the member statuses.
@@ -63,13 +64,17 @@ export const EXPORT_COLUMNS: Column<Member>[] = [
  */
 export const EXPORT_PAGE = 50;
 
+/** The statuses `--status` offers (UNKNOWN is the platform's placeholder, never a member's). */
+const LISTED_STATUSES = MemberStatusValues.filter((s) => s !== 'UNKNOWN');
+
 export const MEMBER_READS: ReadSpec<Member> = {
   view: MEMBER_VIEW,
   flags: (cmd: Command) =>
-    cmd
-      .option('--status <statuses>', `only these statuses, comma-separated (${MemberStatusValues.filter((s) => s !== 'UNKNOWN').join(', ')})`)
-      .option('--search <text>', 'free-text search over names, nickname and login e-mail'),
-  rowFlags: (cmd: Command) => cmd.option('--fieldset <fieldset>', `how much of each member the platform returns (${FieldsetValues.join(', ')}; default FULL)`),
+    enumOption(cmd, '--status <statuses>', `only these statuses, comma-separated (${LISTED_STATUSES.join(', ')})`, LISTED_STATUSES).option(
+      '--search <text>',
+      'free-text search over names, nickname and login e-mail',
+    ),
+  rowFlags: (cmd: Command) => enumOption(cmd, '--fieldset <fieldset>', `how much of each member the platform returns (${FieldsetValues.join(', ')}; default FULL)`, FieldsetValues, false),
   extra: (opts: ListOptions) => ({
     filter: statusFilter(opts.status),
     params: { ...searchParam(opts.search), ...fieldsetParam(opts.fieldset) },

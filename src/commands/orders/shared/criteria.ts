@@ -12,6 +12,7 @@ import { UserError } from '../../../core/errors.js';
 import { choicesOf } from '../../shared/choices.js';
 import { fetchMember } from '../../members/shared/read.js';
 import { planOf } from '../../plans/shared/view.js';
+import { enumOption } from '../../../core/flag-values.js';
 
 export interface CriteriaFlags {
   status?: string;
@@ -22,11 +23,10 @@ export interface CriteriaFlags {
 
 /** Declares the selection flags. */
 export function addCriteriaFlags(cmd: Command): Command {
-  return cmd
-    .option('--status <list>', `orders in these statuses, comma-separated (${OrderStatusValues.join(', ')})`)
+  enumOption(cmd, '--status <list>', `orders in these statuses, comma-separated (${OrderStatusValues.join(', ')})`, OrderStatusValues)
     .option('--plan <plan>', 'orders of this plan (id, id prefix or exact name)')
-    .option('--buyer <member>', "orders bought by this member (member id or login e-mail)")
-    .option('--payment-status <list>', `orders whose last payment is in these statuses (${PaymentStatusValues.join(', ')})`);
+    .option('--buyer <member>', "orders bought by this member (member id or login e-mail)");
+  return enumOption(cmd, '--payment-status <list>', `orders whose last payment is in these statuses (${PaymentStatusValues.join(', ')})`, PaymentStatusValues);
 }
 
 /** Whether any selection flag was given. */
