@@ -243,6 +243,8 @@ function applyToTree(cmd: Command, ctx: Context): void {
  * 80 when piped (iostreams.ts).
  */
 const HELP = {
+  // A noun's and a verb's help list the program's own flags (--profile, --site, --timeout...) under "Global Options".
+  showGlobalOptions: true,
   // A noun is listed by its name alone (its own help's usage line names its alias: `sitectl services|service`).
   subcommandTerm: (cmd: Command): string => (cmd.parent?.parent ? [cmd.name(), ...cmd.aliases()].join('|') : cmd.name()),
   optionDescription: (option: Option): string => {

@@ -68,4 +68,15 @@ describe('help', () => {
     expect(leaks).toEqual([]);
     expect(wide).toEqual([]);
   });
+
+  it("a noun's and a verb's help show the program's flags they inherit", async () => {
+    for (const argv of [['services', '--help'], ['bookings', 'list', '--help'], ['help', 'members', 'approve']]) {
+      const help = await runInProcess(argv);
+      expect(help.code, argv.join(' ')).toBe(0);
+      const global = help.stdout.slice(help.stdout.indexOf('Global Options:'));
+      expect(global, argv.join(' ')).toMatch(/^Global Options:\n(.*\n)*\s+--profile <name>/);
+      expect(global, argv.join(' ')).toMatch(/--site <id\|name>/);
+    }
+  });
 });
+
