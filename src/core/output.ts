@@ -69,6 +69,8 @@ export interface Column<T> {
    * without fields, where the ids are. `--csv FIELD` still names it.
    */
   forPeople?: boolean;
+  /** Its times are ages on a terminal (`3m ago` up to a day, core/when.ts ageText): when a change was made. */
+  age?: boolean;
 }
 
 /** How `column` behaves in the column engine, under `header`; `time`: its cells are times (never cut). */
@@ -249,7 +251,11 @@ async function printEach<T>(io: IOStreams, format: OutputFormat, records: AsyncI
         const all: T[] = [];
         for await (const r of records) all.push(r);
         const table = await renderTable(io, all, columns, opts);
-        if (table) await writeOut(io, table);
+        if (table) {
+          await writeOut(io, table.text);
+          // The screen names its clock once, under the table, where a person reads it (stderr: stdout is the rows).
+          if (table.zones.length && io.isStderrTTY) io.stderr.write(style(io, 'dim', `times in ${table.zones.join(', ')}`) + '\n');
+        }
       }
       return;
   }
@@ -402,16 +408,19 @@ function tsvCell(text: string): string {
  * a {@link ZonedTime}'s own zone, this machine's for a Date), or in full (`Thu 2026-11-26 22:00`) for a
  * key/value view; anything else as escaped one-line text.
  */
-export async function human(value: unknown, now: Date, opts: { zone?: string; full?: boolean } = {}): Promise<string> {
+export async function human(value: unknown, now: Date, opts: { zone?: string; full?: boolean; age?: boolean } = {}): Promise<string> {
   if (value instanceof Date || value instanceof ZonedTime) {
     const when = await import('./when.js');
-    if (value instanceof Date) return opts.full ? when.fullTimeText(value, opts.zone ?? when.localZone()) : when.timeText(value, now, opts.zone ?? when.localZone());
+    if (value instanceof Date) {
+      const zone = opts.zone ?? when.localZone();
+      return opts.full ? when.fullTimeText(value, zone) : opts.age ? when.ageText(value, now, zone) : when.timeText(value, now, zone);
+    }
     if (value.pattern) {
       const [{ format }, { TZDate }] = await Promise.all([import('date-fns/format'), import('@date-fns/tz')]);
       return format(new TZDate(value.date.getTime(), opts.zone ?? value.zone), value.pattern);
     }
     const zone = opts.zone ?? value.zone;
-    return opts.full ? when.fullTimeText(value.date, zone) : when.timeText(value.date, now, zone);
+    return opts.full ? when.fullTimeText(value.date, zone) : opts.age ? when.ageText(value.date, now, zone) : when.timeText(value.date, now, zone);
   }
   return tsvCell(plain(value));
 }
@@ -421,18 +430,22 @@ export async function human(value: unknown, now: Date, opts: { zone?: string; fu
  * to `io.columns` by the column engine (core/columns.ts): low-priority columns dropped (the header then ends
  * with `›`), free text cut with `…`, ids and times never cut.
  */
-async function renderTable<T>(io: IOStreams, records: readonly T[], columns: readonly Column<T>[], opts: PrintOptions): Promise<string> {
+async function renderTable<T>(io: IOStreams, records: readonly T[], columns: readonly Column<T>[], opts: PrintOptions): Promise<{ text: string; zones: string[] } | undefined> {
   // An empty table is no table: the command says "no ... match" on stderr instead of a lone header.
-  if (records.length === 0) return '';
+  if (records.length === 0) return undefined;
   const now = opts.now ?? new Date();
   const cells: string[][] = [];
   const times = columns.map(() => false);
+  const zones = new Set<string>();
   for (const r of records) {
     const row: string[] = [];
     for (const [i, c] of columns.entries()) {
       const value = cellValue(r, c);
-      if (value instanceof Date || value instanceof ZonedTime) times[i] = true;
-      const text = await human(value, now, { zone: opts.zone });
+      if (value instanceof Date || value instanceof ZonedTime) {
+        times[i] = true;
+        zones.add(opts.zone ?? (value instanceof ZonedTime ? value.zone : (await import('./when.js')).localZone()));
+      }
+      const text = await human(value, now, { zone: opts.zone, age: c.age });
       row.push(c.id ? text.slice(0, SHORT_ID_LENGTH) : text);
     }
     cells.push(row);
@@ -442,7 +455,7 @@ async function renderTable<T>(io: IOStreams, records: readonly T[], columns: rea
   const width = Math.max(20, io.columns);
   const plan = planColumns(shapes, cells, width);
   const lines = [style(io, 'bold', cutText(planHeader(plan, shapes), width)), ...cells.map((row) => cutText(planLine(plan, shapes, row), width))];
-  return lines.join('\n') + '\n';
+  return { text: lines.join('\n') + '\n', zones: [...zones] };
 }
 
 /**
@@ -459,12 +472,14 @@ async function streamTable<T>(io: IOStreams, records: Records<T>, columns: reado
   let header = false;
   for await (const r of records) {
     if (!header) {
+      // The clock named once, as the table starts (stderr: stdout is the rows).
+      if (opts.zone && io.isStderrTTY) io.stderr.write(style(io, 'dim', `times in ${opts.zone}`) + '\n');
       await writeOut(io, style(io, 'bold', line(headers)) + '\n');
       header = true;
     }
     const cells: string[] = [];
     for (const c of columns) {
-      const text = await human(cellValue(r, c), opts.now ?? new Date(), { zone: opts.zone });
+      const text = await human(cellValue(r, c), opts.now ?? new Date(), { zone: opts.zone, age: c.age });
       cells.push(c.id ? text.slice(0, SHORT_ID_LENGTH) : text);
     }
     await writeOut(io, line(cells) + '\n');

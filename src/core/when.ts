@@ -1,13 +1,14 @@
 /**
- * The one time rule of the terminal (docs/architecture.md "Output and interaction"): a time is shown on the clock of one zone (the site's,
- * or `--tz`), and as short as it can be while it stays whole and unambiguous for a person at a front desk:
+ * The one time rule of the terminal (docs/architecture.md "Output and interaction"): a time is shown on the clock
+ * of one zone (a site's data in the site's zone or `--tz`'s; records of this machine, such as `history`, in the
+ * machine's), the zone named once on the screen, and in one of two forms a person at a front desk reads at once:
  *
- * - within six days before or after today: `Thu 22:00`
- * - otherwise within the same calendar year: `11-26 22:00`
- * - otherwise the date: `2027-11-12`
+ * - within the next 7 days (today and the six days after it): `Fri 14:30`
+ * - otherwise: `2026-11-27 14:30`
  *
- * Durations ("ends in 3 days") count calendar days in the same zone, so a duration and the date beside it
- * always agree. Piped output and JSON never come here: they stay ISO.
+ * An age (when a change was made, when an event came) reads `45s ago`, `3m ago`, `2h ago` up to a day, then as a
+ * time. Durations ("ends in 3 days") count calendar days in the same zone, so a duration and the date beside it
+ * always agree. Piped output and JSON never come here: they stay ISO 8601 in UTC.
  */
 import { TZDate } from '@date-fns/tz';
 import { format } from 'date-fns/format';
@@ -32,10 +33,22 @@ export function calendarDays(date: Date, now: Date, zone: string): number {
  */
 export function timeText(date: Date, now: Date, zone: string): string {
   if (Number.isNaN(date.getTime())) return '';
-  const d = new TZDate(date.getTime(), zone);
-  if (Math.abs(calendarDays(date, now, zone)) <= 6) return format(d, 'EEE HH:mm');
-  if (d.getFullYear() === new TZDate(now.getTime(), zone).getFullYear()) return format(d, 'MM-dd HH:mm');
-  return format(d, 'yyyy-MM-dd');
+  const days = calendarDays(date, now, zone);
+  return format(new TZDate(date.getTime(), zone), days >= 0 && days <= 6 ? 'EEE HH:mm' : 'yyyy-MM-dd HH:mm');
+}
+
+/**
+ * How long ago `date` was, for a person: `45s ago`, `3m ago`, `2h ago` under a day; from a day on (or for a time
+ * still to come), the time by {@link timeText} on the clock of `zone`.
+ */
+export function ageText(date: Date, now: Date, zone: string): string {
+  const ms = now.getTime() - date.getTime();
+  if (Number.isNaN(ms)) return '';
+  if (ms < 0 || ms >= DAY_MS) return timeText(date, now, zone);
+  const s = Math.floor(ms / 1000);
+  if (s < 60) return `${s}s ago`;
+  if (s < 3600) return `${Math.floor(s / 60)}m ago`;
+  return `${Math.floor(s / 3600)}h ago`;
 }
 
 /** `date` in full for a detail view on a terminal: `Thu 2026-11-26 22:00`, on the clock of `zone`. */

@@ -48,7 +48,7 @@ export function buyVerb<F>(spec: BuySpec<F>) {
       await printValue(ctx.io, format, order, { text: order.id });
       return;
     }
-    await printOrder(ctx, format, order);
+    await printOrder(ctx, api, format, order);
   };
   return {
     run,

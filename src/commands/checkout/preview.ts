@@ -36,5 +36,5 @@ export async function run(opts: CheckoutFlags & FormatFlags & { plan: string }, 
     await printValue(ctx.io, format, reply);
     return;
   }
-  await printOrder(ctx, format, reply.order);
+  await printOrder(ctx, api, format, reply.order);
 }

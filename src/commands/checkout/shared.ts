@@ -3,6 +3,7 @@
  * member named) before anything is bought, and how an order is shown.
  */
 import type { Command } from 'commander';
+import type { ApiClient } from '../../api/client.js';
 import type { Order } from '../../api/schemas/order.js';
 import type { Context } from '../../context.js';
 import { UserError } from '../../core/errors.js';
@@ -52,7 +53,11 @@ export async function checkoutInput(ctx: Context, planGiven: string, o: Checkout
   return { api, plan, memberId, couponCode, startDate };
 }
 
-/** Shows an order: the readable view on a terminal, TSV off it, JSON with --json. */
-export async function printOrder(ctx: Context, format: OutputFormat, order: Order): Promise<void> {
-  await printRecord(ctx.io, format, order, { rows: ORDER_VIEW.rows(order), columns: ORDER_VIEW.columns, now: ctx.now() });
+/**
+ * Shows an order: the readable view on a terminal, its times on the site's clock (as `orders get` shows them),
+ * TSV off it, JSON with --json.
+ */
+export async function printOrder(ctx: Context, api: ApiClient, format: OutputFormat, order: Order): Promise<void> {
+  const zone = format.kind === 'table' && ctx.io.isStdoutTTY ? await siteZone(ctx, api) : undefined;
+  await printRecord(ctx.io, format, order, { rows: ORDER_VIEW.rows(order), columns: ORDER_VIEW.columns, now: ctx.now(), zone });
 }

@@ -66,7 +66,7 @@ export async function run(opts: DashboardOptions, ctx: Context, nouns: readonly 
     panes.push({
       id: 'events',
       title: 'Events',
-      columns: ['SEQ', 'TIME (UTC)', 'TYPE', 'ENTITY'],
+      columns: ['SEQ', 'WHEN', 'TYPE', 'ENTITY'],
       shapes: [{ fit: 'whole' }, { fit: 'whole', priority: 1 }, {}, { fit: 'whole' }],
       open() {
         let read = false;
@@ -80,7 +80,7 @@ export async function run(opts: DashboardOptions, ctx: Context, nouns: readonly 
               .reverse()
               .map((e) => {
                 recent.set(String(e.seq), e);
-                return { id: String(e.seq), cells: eventCells(e) };
+                return { id: String(e.seq), cells: eventCells(e, ctx.now(), zone) };
               });
             return { rows, done: true, total: rows.length };
           },

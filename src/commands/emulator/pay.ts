@@ -63,5 +63,5 @@ export async function run(opts: PayOptions & { order: string }, ctx: Context): P
     await printValue(ctx.io, format, order, { text: order.id ?? id });
     return;
   }
-  await printOrder(ctx, format, order);
+  await printOrder(ctx, await ctx.api(), format, order);
 }

@@ -9,6 +9,7 @@ import { abortableSleep } from '../../bulk/wait.js';
 import { deadline } from '../../core/deadline.js';
 import { UserError } from '../../core/errors.js';
 import { escapeControl } from '../../core/text.js';
+import { ageText } from '../../core/when.js';
 
 /** One event as the command prints and forwards it. */
 export interface EventRecord {
@@ -106,7 +107,7 @@ export function eventDetailLines(e: EventRecord, extra: Array<[string, string]> 
   ];
 }
 
-/** An event as table cells: seq, time (UTC, to the second), type, entity id (escaped). */
-export function eventCells(e: EventRecord): [string, string, string, string] {
-  return [String(e.seq), e.createdDate.slice(0, 19).replace('T', ' '), escapeControl(e.type), escapeControl(e.entityId)];
+/** An event as table cells: seq, its age (`3m ago`, then the time on the clock of `zone`), type, entity id (escaped). */
+export function eventCells(e: EventRecord, now: Date, zone: string): [string, string, string, string] {
+  return [String(e.seq), ageText(new Date(e.createdDate), now, zone), escapeControl(e.type), escapeControl(e.entityId)];
 }

@@ -18,6 +18,7 @@ import { parseCount } from '../../core/numbers.js';
 import { notice } from '../../core/log.js';
 import { addFormatFlags, type Column, fieldsChecker, type FormatFlags, ndjsonWhenPiped, printRecords, resolveFormat } from '../../core/output.js';
 import { EVENTS_PAGE, type EventRecord, forwardEvent, lastSeqOf, readEvents } from './feed.js';
+import { siteZone } from '../shared/time.js';
 
 export interface EventsOptions extends FormatFlags {
   follow?: boolean;
@@ -34,7 +35,7 @@ const EVENT_FIELDS = ['seq', 'type', 'entityId', 'entity', 'createdDate'];
 /** Columns of the printed table and of CSV/TSV: seq, time (a terminal: the time rule; else ISO), type, entity id. */
 const COLUMNS: Column<EventRecord>[] = [
   { key: 'seq', align: 'right', width: 6 },
-  { key: 'createdDate', header: 'TIME', get: (e) => new Date(e.createdDate), width: 11 },
+  { key: 'createdDate', header: 'TIME', get: (e) => new Date(e.createdDate), width: 16 },
   { key: 'type', width: 28 },
   { key: 'entityId', header: 'ENTITY', width: 36 },
 ];
@@ -109,7 +110,9 @@ export async function run(opts: EventsOptions, ctx: Context): Promise<void> {
       await abortableSleep(interval, ctx.signal);
     }
   }
-  await printRecords(ctx.io, format, feed(), COLUMNS, { now: ctx.now(), stream: true, empty: 'No events match.' });
+  // A terminal shows times on the site's clock (the table's own zone line names it); piped output stays ISO.
+  const zone = format.kind === 'table' && ctx.io.isStdoutTTY ? await siteZone(ctx, api) : undefined;
+  await printRecords(ctx.io, format, feed(), COLUMNS, { now: ctx.now(), zone, stream: true, empty: 'No events match.' });
 }
 
 export function register(noun: Command, ctx: Context): void {

@@ -1,7 +1,7 @@
 /**
  * `sitectl events` on a terminal (docs/architecture.md "Interactive views"): the events as a live table in the interactive browser
  * (src/ui, loaded here with a dynamic import), newest first, as the Stripe CLI's `listen` and k9s show them.
- * Columns SEQ, TIME (UTC), TYPE, ENTITY ID, and with `--forward-to` the DELIVERY of each event (the receiver's
+ * Columns SEQ, WHEN (the event's age, `12s ago`; past a day its time on the site's clock), TYPE, ENTITY ID, and with `--forward-to` the DELIVERY of each event (the receiver's
  * status, the attempts, or why it failed). enter shows the event with its entity as JSON; `/` filters; q leaves
  * (0), Ctrl-C too (130). With `--follow` the table polls every `--interval` ms; without it, it shows the events
  * so far and `r` reads any newer ones.
@@ -15,6 +15,7 @@ import type { PaneSpec, UiRow } from '../../ui/index.js';
 import { uiColor, viewLink } from '../shared/browse.js';
 import { shortId } from '../../core/text.js';
 import { type Delivery, EVENTS_PAGE, type EventRecord, eventCells, eventDetailLines, forwardEvent, readEvents } from './feed.js';
+import { siteZone } from '../shared/time.js';
 
 export interface LiveOptions {
   /** Show the events after this one. */
@@ -39,22 +40,26 @@ export function deliveryText(d: Delivery | undefined): string {
 
 /**
  * The events of a table, newest first, with their deliveries: `add` as they are read, `delivered` as the
- * receiver answers; `rows()` is the same array until something changes, so an idle table redraws nothing.
+ * receiver answers; `rows()` is the same array until something changes or a second passes (the ages, `12s ago`,
+ * read on the clock `now`; past a day the time on the clock of `zone`), so an idle table redraws once a second at
+ * most.
  */
 export class EventLog {
-  private readonly events = new Map<number, { event: EventRecord; delivery?: Delivery; row: UiRow }>();
-  private cached: UiRow[] | undefined;
+  private readonly events = new Map<number, { event: EventRecord; delivery?: Delivery }>();
+  private cached: { second: number; rows: UiRow[] } | undefined;
 
   constructor(
     private readonly forwarding: boolean,
     private readonly limit = TABLE_LIMIT,
+    private readonly zone = 'UTC',
+    private readonly now: () => Date = () => new Date(),
   ) {}
 
   /** Adds events (any order; one already held is ignored), dropping the oldest past the limit. */
   add(events: readonly EventRecord[]): void {
     for (const event of events) {
       if (this.events.has(event.seq)) continue;
-      this.events.set(event.seq, { event, row: this.rowOf(event, undefined) });
+      this.events.set(event.seq, { event });
       this.cached = undefined;
     }
     if (this.events.size > this.limit) {
@@ -68,14 +73,17 @@ export class EventLog {
     const entry = this.events.get(seq);
     if (!entry) return;
     entry.delivery = delivery;
-    entry.row = this.rowOf(entry.event, delivery);
     this.cached = undefined;
   }
 
   /** The table's rows, newest first (row id: the event's seq). */
   rows(): UiRow[] {
-    this.cached ??= [...this.events.values()].sort((a, b) => b.event.seq - a.event.seq).map((e) => e.row);
-    return this.cached;
+    const now = this.now();
+    const second = Math.floor(now.getTime() / 1000);
+    if (this.cached?.second !== second) {
+      this.cached = { second, rows: [...this.events.values()].sort((a, b) => b.event.seq - a.event.seq).map((e) => this.rowOf(e.event, e.delivery, now)) };
+    }
+    return this.cached.rows;
   }
 
   /** The readable lines of one event (enter): its fields, its delivery, then its entity as JSON. */
@@ -85,8 +93,8 @@ export class EventLog {
     return eventDetailLines(entry.event, this.forwarding ? [['delivery', deliveryText(entry.delivery)]] : []);
   }
 
-  private rowOf(e: EventRecord, delivery: Delivery | undefined): UiRow {
-    const [seq, time, type, entityId] = eventCells(e);
+  private rowOf(e: EventRecord, delivery: Delivery | undefined, now: Date): UiRow {
+    const [seq, time, type, entityId] = eventCells(e, now, this.zone);
     const cells = [seq, time, type, shortId(entityId)];
     return { id: String(e.seq), cells: this.forwarding ? [...cells, deliveryText(delivery)] : cells };
   }
@@ -98,7 +106,8 @@ export class EventLog {
  * @throws UserError (exit 1) off the emulator; CancelError (exit 130) on Ctrl-C
  */
 export async function liveTable(ctx: Context, api: ApiClient, opts: LiveOptions): Promise<void> {
-  const log = new EventLog(opts.target !== undefined);
+  const zone = await siteZone(ctx, api);
+  const log = new EventLog(opts.target !== undefined, TABLE_LIMIT, zone, () => ctx.now());
   const stop = new AbortController();
   const signal = AbortSignal.any([stop.signal, ctx.signal]);
   let after = opts.after;
@@ -139,7 +148,7 @@ export async function liveTable(ctx: Context, api: ApiClient, opts: LiveOptions)
   const pane: PaneSpec = {
     id: 'events',
     title: opts.target ? `forwarding to ${opts.target.href}` : opts.follow ? 'following' : 'events',
-    columns: ['SEQ', 'TIME (UTC)', 'TYPE', 'ENTITY ID', ...(opts.target ? ['DELIVERY'] : [])],
+    columns: ['SEQ', 'WHEN', 'TYPE', 'ENTITY ID', ...(opts.target ? ['DELIVERY'] : [])],
     // On a narrow terminal the time goes first, then the entity id: the type says what happened.
     shapes: [{ fit: 'whole' }, { fit: 'whole', priority: 2 }, {}, { fit: 'whole', priority: 1 }, {}],
     empty: opts.follow ? `waiting for events after #${opts.after}: make a change in another terminal…` : 'no events match',
@@ -162,6 +171,7 @@ export async function liveTable(ctx: Context, api: ApiClient, opts: LiveOptions)
       title: `${ctx.bin.split(/[\\/]/).pop()?.replace(/\.js$/, '') ?? 'sitectl'} events`,
       panes: [pane],
       color: uiColor(ctx),
+      zone,
       alternateScreen: ctx.env.TERM !== 'dumb',
       stdout: ctx.io.stderr as NodeJS.WriteStream,
       stdin: ctx.io.stdin as NodeJS.ReadStream,

@@ -32,7 +32,7 @@ type Row = Partial<ChangeSummary> & { journal: string; undone?: string; when?: D
 
 const COLUMNS: Column<Row>[] = [
   { key: 'short', header: 'CHANGE', noTruncate: true },
-  { key: 'when', header: 'WHEN' },
+  { key: 'when', header: 'WHEN', age: true },
   { key: 'entity', header: 'NOUN' },
   { key: 'action', header: 'ACTION' },
   { key: 'changed', header: 'CHANGED', align: 'right' },

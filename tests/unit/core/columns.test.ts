@@ -1,7 +1,7 @@
 /** The one column engine (core/columns.ts) and the one time rule (core/when.ts). */
 import { describe, expect, it } from 'vitest';
 import { cutText, displayWidth, fitText, planColumns, planHeader, planLine, type ColumnShape, wrapText } from '../../../src/core/columns.js';
-import { daysText, timeText } from '../../../src/core/when.js';
+import { ageText, daysText, timeText } from '../../../src/core/when.js';
 
 const shapes: ColumnShape[] = [
   { header: 'START', fit: 'whole' },
@@ -60,13 +60,24 @@ describe('column engine', () => {
 
 describe('time rule', () => {
   const now = new Date('2026-11-25T12:00:00Z'); // a Wednesday
-  it('shows a time within six days as weekday and time, within the year as month-day and time, else the date', () => {
+  it('shows a time within the next 7 days as weekday and time, any other as date and time: one width per column', () => {
+    expect(timeText(new Date('2026-11-25T13:00:00Z'), now, 'UTC')).toBe('Wed 13:00');
     expect(timeText(new Date('2026-11-26T22:00:00Z'), now, 'UTC')).toBe('Thu 22:00');
-    expect(timeText(new Date('2026-11-19T08:00:00Z'), now, 'UTC')).toBe('Thu 08:00');
-    expect(timeText(new Date('2026-12-02T22:00:00Z'), now, 'UTC')).toBe('12-02 22:00');
-    expect(timeText(new Date('2027-01-03T10:00:00Z'), now, 'UTC')).toBe('2027-01-03');
+    expect(timeText(new Date('2026-12-01T22:00:00Z'), now, 'UTC')).toBe('Tue 22:00');
+    // The seventh day on is no longer this week's weekday; the past never is.
+    expect(timeText(new Date('2026-12-02T22:00:00Z'), now, 'UTC')).toBe('2026-12-02 22:00');
+    expect(timeText(new Date('2026-11-24T08:00:00Z'), now, 'UTC')).toBe('2026-11-24 08:00');
+    expect(timeText(new Date('2025-12-28T10:00:00Z'), now, 'UTC')).toBe('2025-12-28 10:00');
     // On the site's clock: 06:00 UTC is the evening before in Los Angeles.
     expect(timeText(new Date('2026-11-27T06:00:00Z'), now, 'America/Los_Angeles')).toBe('Thu 22:00');
+    expect(timeText(new Date('nope'), now, 'UTC')).toBe('');
+  });
+  it('shows an age up to a day, then the time', () => {
+    expect(ageText(new Date('2026-11-25T11:59:15Z'), now, 'UTC')).toBe('45s ago');
+    expect(ageText(new Date('2026-11-25T11:57:00Z'), now, 'UTC')).toBe('3m ago');
+    expect(ageText(new Date('2026-11-25T09:30:00Z'), now, 'UTC')).toBe('2h ago');
+    expect(ageText(new Date('2026-11-24T11:00:00Z'), now, 'UTC')).toBe('2026-11-24 11:00');
+    expect(ageText(new Date('2026-11-25T12:05:00Z'), now, 'Asia/Tokyo')).toBe('Wed 21:05');
   });
   it('counts durations in calendar days of the zone', () => {
     expect(daysText(new Date('2026-11-25T23:00:00Z'), now, 'UTC')).toBe('today');

@@ -157,12 +157,21 @@ describe('printRecords on a TTY', () => {
     await printRecords(f.io, { kind: 'table' }, rows, columns, { now, zone: 'UTC' });
     const lines = f.out().trimEnd().split('\n');
     expect(lines[0]).toMatch(/^ID\s+NAME\s+PRICE\s+HIDDEN\s+CREATED$/);
-    // Times by the one time rule, in the zone given: within six days `Sat 10:30`, within the year `01-06 09:00`.
-    expect(lines[1]).toMatch(/^a1\s+Yoga, "hot"\s+20\s+false\s+01-06 09:00$/);
-    expect(lines[2]).toMatch(/Sat 10:30$/);
+    // Times by the one time rule, in the zone given: past ones (and any past the next 7 days) as date and time.
+    expect(lines[1]).toMatch(/^a1\s+Yoga, "hot"\s+20\s+false\s+2025-01-06 09:00$/);
+    expect(lines[2]).toMatch(/2025-03-01 10:30$/);
     // Right-aligned numbers end in the same column.
     expect(lines[1]!.indexOf('20') + 2).toBe(lines[2]!.indexOf('105') + 3);
     expect(f.out()).not.toContain('\u001b[');
+    // The clock is named once, under the table, on stderr.
+    expect(f.err()).toBe('times in UTC\n');
+  });
+
+  it('shows an age column as an age up to a day', async () => {
+    const f = fakeIO({ tty: true, columns: 120, env: { NO_COLOR: '1' } });
+    const recent = [{ id: 'c3', createdDate: new Date(now.getTime() - 3 * 60_000) }, { id: 'd4', createdDate: new Date('2025-02-20T08:00:00Z') }];
+    await printRecords(f.io, { kind: 'table' }, recent, [{ key: 'id' }, { key: 'createdDate', header: 'WHEN', age: true }], { now, zone: 'UTC' });
+    expect(f.out().trimEnd().split('\n').slice(1)).toEqual(['c3  3m ago', 'd4  2025-02-20 08:00']);
   });
 
   it('streams a table row by row for a feed: fixed widths, escaped cells, the header before the first row', async () => {

@@ -26,6 +26,9 @@ afterAll(() => {
   for (const [key, value] of Object.entries(hiddenCi)) if (value !== undefined) process.env[key] = value;
 });
 
+/** Five minutes after the events below were made. */
+const NOW = new Date('2026-11-23T10:05:00Z');
+
 function event(seq: number, type = 'booking.confirmed'): EventRecord {
   return { seq, type, entityId: `b${seq}0000000-aaaa-bbbb-cccc-dddddddddddd`, entity: { id: `b${seq}`, status: 'CONFIRMED', note: 'x\u009by' }, createdDate: `2026-11-23T10:00:0${seq % 10}.000Z` };
 }
@@ -34,7 +37,9 @@ function event(seq: number, type = 'booking.confirmed'): EventRecord {
 function fakeApi(log: EventRecord[]): ApiClient {
   return {
     siteId: 'site',
-    async request({ query }: { query: { after: number } }) {
+    async request({ query }: { query?: { after: number } }) {
+      // The site's locations (its zone), then the control plane's events.
+      if (query?.after === undefined) return { businessLocations: { locations: [{ timeZone: 'America/Los_Angeles', default: true }] } };
       const events = log.filter((e) => e.seq > query.after);
       return { events, lastSeq: log.at(-1)?.seq ?? 0 };
     },
@@ -50,6 +55,7 @@ function fakeCtx() {
     env: { TERM: 'dumb' },
     bin: 'sitectl',
     signal: abort.signal,
+    now: () => NOW,
   } as unknown as Context;
   return { ctx, stderr, press: (keys: string) => stdin.write(keys), abort };
 }
@@ -65,8 +71,9 @@ describe('events live table', () => {
     const log = [event(1)];
     const { ctx, stderr, press } = fakeCtx();
     const done = liveTable(ctx, fakeApi(log), { after: 0, follow: true, matches: (t) => t.startsWith('booking.'), intervalMs: 50 });
-    await until(stderr, (f) => /^> {2}1 {4}2026-11-23 10:00:01 {2}booking\.confirmed {2}b1000000 *$/m.test(f), 'the first event');
-    expect(stderr.last).toMatch(/^ {3}SEQ {2}TIME \(UTC\) +TYPE +ENTITY ID *$/m);
+    await until(stderr, (f) => /^> {2}1 {4}4m ago {2}booking\.confirmed {2}b1000000 *$/m.test(f), 'the first event, by its age');
+    expect(stderr.last).toMatch(/^ {3}SEQ {2}WHEN +TYPE +ENTITY ID *$/m);
+    expect(stderr.last).toMatch(/times in America\/Los_Angeles/);
     log.push(event(2, 'member.approved'), event(3));
     const frame = await until(stderr, (f) => /^> {2}3 /m.test(f), 'the newest event on top');
     expect(frame).not.toMatch(/member\.approved/);
@@ -112,14 +119,19 @@ describe('events live table', () => {
 
 describe('event log of the table', () => {
   it('keeps the newest events up to its limit, newest first, and the same rows until one changes', () => {
-    const log = new EventLog(true, 3);
+    let now = NOW;
+    const log = new EventLog(true, 3, 'America/Los_Angeles', () => now);
     log.add([event(1), event(2)]);
     const rows = log.rows();
     expect(log.rows()).toBe(rows);
     expect(rows.map((r) => r.cells)).toEqual([
-      ['2', '2026-11-23 10:00:02', 'booking.confirmed', 'b2000000', '…'],
-      ['1', '2026-11-23 10:00:01', 'booking.confirmed', 'b1000000', '…'],
+      ['2', '4m ago', 'booking.confirmed', 'b2000000', '…'],
+      ['1', '4m ago', 'booking.confirmed', 'b1000000', '…'],
     ]);
+    // A second later the ages are read again; past a day an event shows its time on the site's clock.
+    now = new Date('2026-11-24T11:00:00Z');
+    expect(log.rows()).not.toBe(rows);
+    expect(log.rows()[0]!.cells[1]).toBe('2026-11-23 02:00');
     log.add([event(2), event(3), event(4)]);
     expect(log.rows().map((r) => r.id)).toEqual(['4', '3', '2']);
     log.delivered(3, { status: 200, attempts: 1 });
