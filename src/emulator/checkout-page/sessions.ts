@@ -49,8 +49,13 @@ export interface CheckoutSession {
   /** The secret of the browser the buyer uses (its cookie): set when the buyer signs in, or first opens the page. */
   browserSecret?: string;
   expiresAt: number;
-  /** Set once the buyer paid or canceled: the page then only says so. */
-  done?: 'paid' | 'canceled';
+  /** Set once the buyer paid: the page then only says so (the thank-you page). */
+  done?: 'paid';
+  /**
+   * Set when the buyer pressed Cancel: the canceled page says so. The session stays open until it expires, so
+   * "Try again" leads back to the checkout.
+   */
+  canceled?: boolean;
 }
 
 const SESSIONS = new WeakMap<Store, Map<string, CheckoutSession>>();
