@@ -23,6 +23,7 @@ export const PAGE_STYLE = `
   input { width: 100%; box-sizing: border-box; padding: 10px 12px; font-size: 16px; border: 1px solid #c9ccd6; border-radius: 8px; }
   input:focus { outline: 2px solid #3b5bdb; border-color: #3b5bdb; }
   input[aria-invalid="true"] { border-color: #a61b1b; }
+  input[aria-invalid="true"]:focus { outline-color: #a61b1b; }
   .actions { display: flex; gap: 10px; margin-top: 22px; }
   button { flex: 1; padding: 11px; font-size: 15px; border-radius: 8px; border: 0; cursor: pointer; font-weight: 600; }
   button.primary { background: #3b5bdb; color: #fff; }

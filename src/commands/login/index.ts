@@ -332,7 +332,9 @@ async function browserLogin(ctx: Context, target: SignInTarget, opts: { port: nu
       await server.finish({ failed: `${line.charAt(0).toUpperCase()}${line.slice(1)}` });
       throw err;
     }
-    await server.finish({ signedIn: { who: who.loginEmail ?? who.id, site: target.site?.name } });
+    // A site known by its id only is not named: an id means nothing on the page.
+    const site = target.site && target.site.name !== target.site.id ? target.site.name : undefined;
+    await server.finish({ signedIn: { who: who.loginEmail ?? who.id, site } });
     return who;
   } finally {
     pasted?.close();

@@ -173,7 +173,7 @@ export interface PaidView {
   /** True when it starts later than now (a future start date). */
   later: boolean;
   orderId: string;
-  /** The site's page to go back to (the session's post-flow URL), when the checkout knows one. */
+  /** The site's page to go back to (the session's post-flow URL, else the page the buyer came from), when the checkout knows one. */
   backHref?: string;
 }
 

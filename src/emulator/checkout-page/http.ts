@@ -11,7 +11,9 @@
  *
  * After Pay the browser goes to the session's `thankYouPageUrl`, else its `postFlowUrl`, else the session's own
  * page, which once paid is the thank-you page; after Cancel to `postFlowUrl`, else the canceled page. Those URLs
- * come from the redirect session, never from the request. Pay and Cancel answer 303 (See Other, POST-redirect-GET):
+ * come from the redirect session, never from the request. Both pages lead back to the site: to `postFlowUrl`,
+ * else to the page the buyer came from (the `Referer` of the checkout's GET, kept when the session's app allows
+ * it as a callback URL), else they say the tab may close. Pay and Cancel answer 303 (See Other, POST-redirect-GET):
  * the page the browser shows is the answer to a GET, so a reload shows it again and never submits twice.
  *
  * The link is no credential (sessions.ts): the buyer is bound to one browser by a cookie (`HttpOnly`,
@@ -171,7 +173,7 @@ function paidPage(store: Store, s: CheckoutSession): string {
   const name = siteName(store, s.site);
   const book = orderBookAt(store, s.site);
   const order = s.orderId ? book.orders.get(s.orderId) : undefined;
-  if (!order) return thankYouNoOrder(name, s.postFlowUrl);
+  if (!order) return thankYouNoOrder(name, backOf(s));
   const zone = siteZone(store, s.site);
   const first = order.pricing.prices[0]!.price;
   const startMs = Date.parse(order.startDate);
@@ -184,7 +186,7 @@ function paidPage(store: Store, s: CheckoutSession): string {
     startsAt: momentText(startMs, zone),
     later: startMs > book.nowMs,
     orderId: order.id,
-    backHref: s.postFlowUrl,
+    backHref: backOf(s),
   });
 }
 
@@ -205,7 +207,7 @@ function canceled(store: Store, req: PageRequest): PageReply {
   if (s.done) return holds(req, s) ? donePage(store, s) : OVER();
   if (!s.canceled) return seeOther(sessionUrl(s));
   if (s.memberId && !holds(req, s)) return OTHER_BROWSER(s);
-  return html(200, canceledPage({ siteName: siteName(store, s.site), retryHref: sessionUrl(s), orderWaits: s.orderId !== undefined, backHref: s.postFlowUrl }));
+  return html(200, canceledPage({ siteName: siteName(store, s.site), retryHref: sessionUrl(s), orderWaits: s.orderId !== undefined, backHref: backOf(s) }));
 }
 
 /** The page of a session that is over (paid): the thank-you page. */
@@ -238,10 +240,29 @@ function showBuyer(oauth: OAuthState, store: Store, s: CheckoutSession, req: Pag
   return html(200, messagePage('Continue to the checkout', `Your checkout on ${siteName(store, s.site)} is one step away.`, { href: `${CHECKOUT_PATH}?session=${encodeURIComponent(s.id)}&resume=1`, hrefText: 'Continue to the checkout' }));
 }
 
+/**
+ * Keeps the page a GET came from (its `Referer`) as the session's way back, the first time one comes that the
+ * session's app allows as a callback URL and that is not a page of the emulator itself.
+ */
+function noteCameFrom(oauth: OAuthState, s: CheckoutSession, req: PageRequest): void {
+  const referer = req.headers.referer;
+  if (s.cameFrom || typeof referer !== 'string' || referer === '') return;
+  try {
+    if (new URL(referer).origin === new URL(oauth.url).origin) return;
+  } catch {
+    return;
+  }
+  if (s.allowsReturn(referer)) s.cameFrom = referer;
+}
+
+/** Where the thank-you and canceled pages lead back to: the post-flow URL, else the page the buyer came from. */
+const backOf = (s: CheckoutSession) => s.postFlowUrl ?? s.cameFrom;
+
 function checkout(oauth: OAuthState, store: Store, req: PageRequest): PageReply {
   const f = formOf(req);
   const s = checkoutSession(store, req.method === 'POST' ? f.session : req.query.get('session'));
   if (!s) return EXPIRED();
+  if (req.method === 'GET') noteCameFrom(oauth, s, req);
   // A form sent again once paid (an old tab, the back button): to the thank-you page, by a GET.
   if (s.done) return holds(req, s) ? (req.method === 'GET' ? donePage(store, s) : seeOther(sessionUrl(s))) : OVER();
   if (req.method === 'GET') {

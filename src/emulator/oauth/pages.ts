@@ -90,20 +90,21 @@ export type DeviceField = 'user_code' | 'password';
 
 /**
  * The device-approval page: the code the terminal shows (filled in from the complete verification URI, RFC
- * 8628 section 3.3.1), who asks when the code is known ("Sign in to <Site> on a device", with "for <App>" for an
- * app of the site's own), then e-mail and password, "Approve" (first: Enter approves) or "Deny". The e-mail
+ * 8628 section 3.3.1), who asks when the code is known ("Sign in to <Site> on a device", then "To continue to
+ * <App>" for an app of the site's own), then e-mail and password, "Approve" (first: Enter approves) or "Deny". The e-mail
  * typed stays after a refusal, and the focus goes to the field the refusal is about (`invalid`: the code, or
  * the password); without a refusal it is on the code when that is empty, else on the e-mail.
  */
 export function devicePage(o: { action: string; userCode?: string; email?: string; siteName?: string; appName?: string; error?: string; info?: string; invalid?: DeviceField; done?: string }): string {
   if (o.done) return page('Device sign-in', `<h1>Device sign-in</h1><div class="done" role="status">${esc(o.done)}</div><p class="sub">You can close this tab and return to your terminal.</p>`);
-  const asker = o.siteName ? `Sign in to ${esc(o.siteName)}${o.appName ? ` for ${esc(o.appName)}` : ''} on a device. ` : '';
+  const heading = o.siteName ? `Sign in to ${esc(o.siteName)} on a device` : 'Sign in on a device';
+  const asker = o.siteName && o.appName ? `To continue to ${esc(o.appName)}. ` : '';
   const focus: DeviceField | 'email' = o.invalid ?? (o.userCode ? 'email' : 'user_code');
   const attrs = (id: DeviceField | 'email') => `${focus === id ? ' autofocus' : ''}${o.invalid === id ? ' aria-invalid="true" aria-describedby="problem"' : ''}`;
   const problem = o.error ? `<div class="error" id="problem" role="alert">${esc(o.error)}</div>` : '';
   return page(
     'Sign in on a device',
-    `<h1>Sign in on a device</h1><p class="sub">${asker}Check that the code matches the one in your terminal.</p>${problem}${notice(undefined, o.info)}
+    `<h1>${heading}</h1><p class="sub">${asker}Check that the code matches the one in your terminal.</p>${problem}${notice(undefined, o.info)}
 <form method="post" action="${esc(o.action)}">
 <label for="user_code">Code</label><input id="user_code" name="user_code" class="code" required autocomplete="off" autocapitalize="characters" spellcheck="false" value="${esc(o.userCode)}"${attrs('user_code')}>
 <label for="email">E-mail</label><input id="email" name="email" type="email" autocomplete="username" value="${esc(o.email)}"${attrs('email')}>

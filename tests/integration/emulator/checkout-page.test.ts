@@ -225,6 +225,29 @@ describe('the hosted checkout page', () => {
     expect(await order(o.id)).toMatchObject({ status: 'DRAFT', lastPaymentStatus: 'FAILED' });
   });
 
+  it("the thank-you page's way back is the page the buyer came from, only when the session's app allows it as a callback URL", async () => {
+    const b = newBrowser();
+    const o = await online((await plan()).id);
+    // The API key speaks for the site: any of its apps' origins (the shop app's https://shop.example among them).
+    const url = await session({ paidPlansCheckout: { orderId: o.id } });
+    const page = await b(url, undefined, { referer: 'https://evil.example/phish' });
+    await b(url, undefined, { referer: `${emu.url}/oauth2/authorize` });
+    await b(url, undefined, { referer: 'https://shop.example/plans?x=1' });
+    await b(url, undefined, { referer: 'https://shop.example/later' });
+    const paid = await b('/hosted/paidPlansCheckout', { session: hidden(page.text, 'session'), csrf: hidden(page.text, 'csrf'), action: 'pay' });
+    const thanks = (await b(paid.location!)).text;
+    expect(thanks).toContain('<a class="button primary" href="https://shop.example/plans?x=1">Back to Downtown</a>');
+    expect(thanks).not.toContain('evil.example');
+    // Without one it came from, the page says the tab may close.
+    const o2 = await online((await plan()).id);
+    const b2 = newBrowser();
+    const page2 = await b2(await session({ paidPlansCheckout: { orderId: o2.id } }), undefined, { referer: 'https://evil.example/' });
+    const paid2 = await b2('/hosted/paidPlansCheckout', { session: hidden(page2.text, 'session'), csrf: hidden(page2.text, 'csrf'), action: 'pay' });
+    const thanks2 = (await b2(paid2.location!)).text;
+    expect(thanks2).toContain('You can close this tab.');
+    expect(thanks2).not.toContain('Back to');
+  });
+
   it('refuses a form without the session CSRF token or from another origin; the onward URL is never taken from the request', async () => {
     const b = newBrowser();
     const o = await online((await plan()).id);

@@ -52,11 +52,13 @@ async function registered(password = 'correct-horse'): Promise<{ email: string; 
   return { email, password };
 }
 /** A live auth redirect session: its id. */
-async function authSession(): Promise<string> {
+/** An auth redirect session of app `app` (the site's default app unless given) returning to `redirectUri`. */
+async function authSession(app = clientId, redirectUri = 'http://127.0.0.1:9/callback'): Promise<string> {
+  const token = (await json('/oauth2/token', { clientId: app, grantType: 'anonymous' })).body.access_token as string;
   const r = await json(
     '/_api/redirects-api/v1/redirect-session',
-    { auth: { authRequest: { clientId, redirectUri: 'http://127.0.0.1:9/callback', codeChallenge: challengeOf(createVerifier()), codeChallengeMethod: 'S256', responseMode: 'query', responseType: 'code', state: 's' }, prompt: 'login' } },
-    { authorization: await visitor() },
+    { auth: { authRequest: { clientId: app, redirectUri, codeChallenge: challengeOf(createVerifier()), codeChallengeMethod: 'S256', responseMode: 'query', responseType: 'code', state: 's' }, prompt: 'login' } },
+    { authorization: token },
   );
   expect(r.status, JSON.stringify(r.body)).toBe(200);
   return new URL(r.body.redirectSession.fullUrl).searchParams.get('session')!;
@@ -227,7 +229,7 @@ describe('the device page takes codes as people type them (RFC 8628 section 6.1)
     const filled = await get(`/oauth2/device?user_code=${encodeURIComponent(d.userCode.toLowerCase().replace('-', ' '))}`);
     expect(filled.text).toContain(`value="${d.userCode}"`);
     // The page says where the sign-in goes once the code is known (the default app is the site itself to a person).
-    expect(filled.text).toContain('Sign in to Downtown on a device.');
+    expect(filled.text).toContain('<h1>Sign in to Downtown on a device</h1>');
     expect(filled.text).not.toContain('Default headless app');
     const ok = await post('/oauth2/device', { user_code: d.userCode.toLowerCase().replace('-', ''), email: who.email, password: who.password, action: 'approve' });
     expect(ok.status).toBe(200);
@@ -314,6 +316,15 @@ describe('"Forgot password?" on the sign-in page', () => {
     }
     const forged = await get(`/oauth2/recover?token=${encodeURIComponent(`${mail.recoveryToken}x`)}`);
     expect(forged.text).toContain('<h1>This link is not valid</h1>');
+  });
+
+  it('an app of the site\'s own is named second, as where the sign-in continues; the default app never', async () => {
+    const app = (await emu.request('POST', '/__emulator/oauth-apps', { name: 'Studio Booking', redirectUris: ['https://book.example/callback'] })).body.app.clientId as string;
+    const signIn = await get(`/oauth2/authorize?session=${await authSession(app, 'https://book.example/callback')}`);
+    expect(signIn.text).toContain('<h1>Sign in to Downtown</h1><p class="sub">to continue to Studio Booking</p>');
+    const d = await json('/oauth2/device/code', { clientId: app });
+    const device = await get(`/oauth2/device?user_code=${d.body.user_code ?? d.body.userCode}`);
+    expect(device.text).toContain('<h1>Sign in to Downtown on a device</h1><p class="sub">To continue to Studio Booking. Check that the code matches the one in your terminal.</p>');
   });
 
   it("the checkout's sign-in page has it too, and the recovery leads back to that sign-in page", async () => {
