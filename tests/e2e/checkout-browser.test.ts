@@ -12,7 +12,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestEmulator, type TestEmulator } from '../helpers/index.js';
 
@@ -48,6 +48,26 @@ afterAll(async () => {
 });
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+/**
+ * Screenshots `page` as `<name>-1280.png` at 1280×800 and, its HTML laid out in a phone's browser, as
+ * `<name>-390.png` at 390×844; both with the viewport tag and nothing wider than the screen.
+ */
+async function shotBoth(page: Page, name: string): Promise<void> {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  await page.setViewportSize({ width: 1280, height: 800 });
+  expect(await page.locator('meta[name="viewport"]').getAttribute('content')).toBe('width=device-width, initial-scale=1');
+  await page.screenshot({ path: join(SCREENSHOTS, `${name}-1280.png`), fullPage: true });
+  const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  try {
+    const small = await phone.newPage();
+    await small.setContent(await page.content());
+    expect(await small.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
+    await small.screenshot({ path: join(SCREENSHOTS, `${name}-390.png`), fullPage: true });
+  } finally {
+    await phone.close();
+  }
+}
 
 async function ok(method: string, path: string, body?: unknown): Promise<Json> {
   const r = await emu.request(method, path, body);
@@ -98,13 +118,13 @@ describe.skipIf(!hasChromium)('the hosted checkout page in a real browser (headl
       await expect(page.getByRole('heading', { name: 'Sign in' }).isVisible()).resolves.toBe(true);
       await page.getByLabel('E-mail').fill(email);
       await page.getByLabel('Password').fill('correct-horse');
-      await page.screenshot({ path: join(SCREENSHOTS, 'checkout-sign-in.png') });
+      await shotBoth(page, 'checkout-sign-in');
       // Enter in the password field signs in (the form's first submit button is "Sign in", not "Cancel").
       await page.getByLabel('Password').press('Enter');
       await page.waitForURL(/\/hosted\/paidPlansCheckout\?session=/);
       expect(await page.textContent('body')).toContain(`Buying as ${email}`);
-      await page.screenshot({ path: join(SCREENSHOTS, 'checkout-signed-in.png'), fullPage: true });
-      await page.getByRole('button', { name: 'Pay 120 USD' }).click();
+      await shotBoth(page, 'checkout-signed-in');
+      await page.getByRole('button', { name: 'Pay 120.00 USD' }).click();
       await page.waitForURL(`${siteUrl}/welcome`);
     } finally {
       await page.close();

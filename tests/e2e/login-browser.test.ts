@@ -3,8 +3,9 @@
  * `chromium`, driven by playwright-core) and the built CLI as a process. `BROWSER` points at a helper that hands
  * the URL to the test's browser; the hosted sign-in page is filled in and submitted like a person would, and the
  * CLI ends signed in. Also: `--no-browser` with the address pasted, a wrong state, a timeout, a denied sign-in and
- * the device flow approved in the browser. One browser for the file. Skipped, with a message, when
- * /usr/bin/chromium is missing.
+ * the device flow approved in the browser. The CLI's own last page (the callback) looks like the hosted pages, has
+ * the viewport tag and names who signed in; screenshotted at 1280×800 and 390×844 (SITECTL_SCREENSHOTS). One
+ * browser for the file. Skipped, with a message, when /usr/bin/chromium is missing.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -90,6 +91,20 @@ async function signInOnPage(page: Page, who: { email: string; password: string }
   await page.getByRole('button', { name: 'Sign in' }).click();
 }
 
+/**
+ * The callback page as a person sees it at `width`: the viewport tag, the hosted pages' card with margins kept,
+ * nothing wider than the screen; screenshotted as callback-signed-in-<width>.png.
+ */
+async function expectCallbackPage(page: Page, width: number): Promise<void> {
+  expect(await page.locator('meta[name="viewport"]').getAttribute('content')).toBe('width=device-width, initial-scale=1');
+  const box = (await page.locator('main').boundingBox())!;
+  expect(box.x).toBeGreaterThanOrEqual(12);
+  expect(width - (box.x + box.width)).toBeGreaterThanOrEqual(12);
+  expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(width);
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  await page.screenshot({ path: join(SCREENSHOTS, `callback-signed-in-${width}.png`), fullPage: true });
+}
+
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const s = createServer();
@@ -107,7 +122,7 @@ describe.skipIf(!hasChromium)('sitectl login in a real browser (headless Chromiu
     const c = cli(['login']);
     const url = await handedUrl(c);
     expect(url).toMatch(new RegExp(`^${emu.url}/oauth2/authorize\\?session=`));
-    const page = await browser.newPage();
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     await page.goto(url);
     await expect(page.getByRole('heading', { name: 'Sign in' }).isVisible()).resolves.toBe(true);
     expect(await page.locator('input[type=email]').count()).toBe(1);
@@ -115,9 +130,25 @@ describe.skipIf(!hasChromium)('sitectl login in a real browser (headless Chromiu
     mkdirSync(SCREENSHOTS, { recursive: true });
     await page.screenshot({ path: join(SCREENSHOTS, 'sign-in.png') });
     await signInOnPage(page, who);
-    // The code arrives in the fragment; the callback page moves it into the query, and the CLI answers.
+    // The code arrives in the fragment; the callback page moves it into the query, and the CLI answers once it
+    // has exchanged the code: the page names who signed in.
     await page.waitForURL(/\/callback\?code=/);
-    expect(await page.textContent('body')).toContain('You are signed in to sitectl');
+    expect(await page.textContent('h1')).toBe('Signed in');
+    const said = await page.locator('.done').textContent();
+    // The site by its name when the CLI knows one (this profile knows the site by its id only: not shown).
+    expect(said).toMatch(new RegExp(`^sitectl is signed in (to \\S.* )?as ${who.email.replace(/[.+]/g, '\\$&')}\\.$`));
+    expect(said).not.toMatch(/[0-9a-f]{8}-[0-9a-f]{4}-/);
+    expect(await page.textContent('main')).toContain('You can close this tab');
+    await expectCallbackPage(page, 1280);
+    // The same page on a phone (the server answers once: its HTML, laid out in a phone's browser).
+    const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    try {
+      const small = await phone.newPage();
+      await small.setContent(await page.content());
+      await expectCallbackPage(small, 390);
+    } finally {
+      await phone.close();
+    }
     const r = await c.done;
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toBe('');

@@ -323,7 +323,19 @@ async function browserLogin(ctx: Context, target: SignInTarget, opts: { port: nu
     } catch (err) {
       throw new AuthError(`the sign-in was refused: ${(err as Error).message}`, `the answer did not belong to this sign-in; start again: ${loginCommand(ctx)}`);
     }
-    return await exchangeCode(ctx, target, code, server.redirectUri, pkce.codeVerifier);
+    let who: { id: string; loginEmail?: string };
+    try {
+      who = await exchangeCode(ctx, target, code, server.redirectUri, pkce.codeVerifier);
+    } catch (err) {
+      // The tab waits for the exchange: it says the sign-in failed (a user error's one line; the terminal has the rest).
+      const line = err instanceof UserError ? oneLine(err.message) : 'the sign-in could not be completed';
+      await server.finish({ failed: `${line.charAt(0).toUpperCase()}${line.slice(1)}` });
+      throw err;
+    }
+    // A site known by its id only is not named: an id means nothing on the page.
+    const site = target.site && target.site.name !== target.site.id ? target.site.name : undefined;
+    await server.finish({ signedIn: { who: who.loginEmail ?? who.id, site } });
+    return who;
   } finally {
     pasted?.close();
     await server.close();

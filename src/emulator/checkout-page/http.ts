@@ -6,11 +6,15 @@
  * | --- | --- |
  * | `GET /hosted/paidPlansCheckout?session=ID` | the plan, its terms, price, coupon and total, the buyer, Cancel and Pay; without a buyer, a redirect to the sign-in page first |
  * | `POST /hosted/paidPlansCheckout` | `action`: `pay` (orders/payment.ts, outcome PAID), `decline` (outcome FAILED: the page again, the order DRAFT), `coupon` (a plan's checkout), `cancel` |
+ * | `GET /hosted/paidPlansCheckout/canceled?session=ID` | the canceled page: nothing paid, "Try again" (the checkout, still open) |
  * | `GET|POST /hosted/paidPlansCheckout/sign-in`, `POST .../sign-in/verify` | the sign-in page (and e-mail code) of a checkout that needs a member; then back to the checkout |
  *
- * After Pay the browser goes to the session's `thankYouPageUrl`, else its `postFlowUrl`, else a thank-you page;
- * after Cancel to `postFlowUrl`, else a page saying so. Those URLs come from the redirect session, never from
- * the request. Answers to a POST that move on are 303 (See Other), so a reload never pays twice.
+ * After Pay the browser goes to the session's `thankYouPageUrl`, else its `postFlowUrl`, else the session's own
+ * page, which once paid is the thank-you page; after Cancel to `postFlowUrl`, else the canceled page. Those URLs
+ * come from the redirect session, never from the request. Both pages lead back to the site: to `postFlowUrl`,
+ * else to the page the buyer came from (the `Referer` of the checkout's GET, kept when the session's app allows
+ * it as a callback URL), else they say the tab may close. Pay and Cancel answer 303 (See Other, POST-redirect-GET):
+ * the page the browser shows is the answer to a GET, so a reload shows it again and never submits twice.
  *
  * The link is no credential (sessions.ts): the buyer is bound to one browser by a cookie (`HttpOnly`,
  * `SameSite=Strict`, `Path=/hosted/paidPlansCheckout`) holding a secret of the session, set when the buyer signs
@@ -30,7 +34,8 @@ import { buyAndPay, orderBookAt, payOrder } from '../orders/payment.js';
 import type { PaymentOutcome } from '../orders/rules.js';
 import type { OrderDoc, SpannedPriceDoc } from '../orders/model.js';
 import type { Store } from '../store/store.js';
-import { checkoutPage, dayText, termsText, thankYouNoOrder, thankYouPage, trialDue, trialDueText, type TrialDue } from './html.js';
+import { calendarOf } from '../bookings/model.js';
+import { canceledPage, checkoutPage, dayText, moneyText, momentText, termsText, thankYouNoOrder, thankYouPage, trialDue, trialDueText, type TrialDue } from './html.js';
 import { bindBrowser, CHECKOUT_PATH, checkoutSession, csrfMatches, csrfOf, heldBy, type CheckoutSession } from './sessions.js';
 
 /** What the page needs of a request (oauth/http.ts's request, structurally). */
@@ -51,6 +56,9 @@ export interface PageReply {
 }
 
 const SIGN_IN_PATH = `${CHECKOUT_PATH}/sign-in`;
+const CANCELED_PATH = `${CHECKOUT_PATH}/canceled`;
+/** The page of session `s` (the checkout; once paid, the thank-you page). */
+const sessionUrl = (s: CheckoutSession) => `${CHECKOUT_PATH}?session=${encodeURIComponent(s.id)}`;
 const VERIFY_PATH = `${SIGN_IN_PATH}/verify`;
 
 const html = (status: number, body: string): PageReply => ({ status, type: 'html', body, headers: { 'cache-control': 'no-store' } });
@@ -101,20 +109,26 @@ function siteName(store: Store, site: string): string {
   return store.sites().find((s) => s.id === site)?.name ?? 'this site';
 }
 
+/** The site's time zone (its default business location's, else UTC), in which the pages write days and times. */
+function siteZone(store: Store, site: string): string {
+  return calendarOf({ db: (def) => store.collection(def).at(site), now: store.now() }).timeZone;
+}
+
 const DAY_MS = 86_400_000;
 
 /** When an order starts once paid: its start date, or now when that has passed while it waited (orders/payment.ts). */
 const startMsOf = (order: OrderDoc, nowMs: number) => Math.max(Date.parse(order.startDate), nowMs);
 
-/** A subscription's free trial as the page words it, starting at `startMs`; undefined without a trial. */
-function trialOf(subscription: { cycleDuration: { count: number; unit: string } } | undefined, days: number | undefined, prices: readonly SpannedPriceDoc[], startMs: number): TrialDue | undefined {
+/** A subscription's free trial as the page words it, starting at `startMs`, its days in `zone`; undefined without a trial. */
+function trialOf(subscription: { cycleDuration: { count: number; unit: string } } | undefined, days: number | undefined, prices: readonly SpannedPriceDoc[], startMs: number, zone: string): TrialDue | undefined {
   if (!subscription || !days) return undefined;
-  return trialDue(prices, subscription.cycleDuration, startMs + days * DAY_MS);
+  return trialDue(prices, subscription.cycleDuration, startMs + days * DAY_MS, zone);
 }
 
 /** The checkout page of a live session, with an error or a notice. */
 function render(store: Store, s: CheckoutSession, o: { error?: string; info?: string; status?: number } = {}): PageReply {
   const name = siteName(store, s.site);
+  const zone = siteZone(store, s.site);
   const fields = { session: s.id, csrf: csrfOf(s) };
   const book = orderBookAt(store, s.site);
   const plan = book.plans.get(s.planId);
@@ -122,9 +136,9 @@ function render(store: Store, s: CheckoutSession, o: { error?: string; info?: st
   const order = s.orderId ? book.orders.get(s.orderId) : undefined;
   if (order) {
     const price = order.pricing.prices[0]!.price;
-    const start = Date.parse(order.startDate) > book.nowMs ? dayText(order.startDate) : undefined;
+    const start = Date.parse(order.startDate) > book.nowMs ? dayText(order.startDate, zone) : undefined;
     const terms = termsText({ ...order.pricing, freeTrialDays: order.freeTrialDays }, order.planPrice, price.currency);
-    const trial = trialOf(order.pricing.subscription, order.freeTrialDays, order.pricing.prices, startMsOf(order, book.nowMs));
+    const trial = trialOf(order.pricing.subscription, order.freeTrialDays, order.pricing.prices, startMsOf(order, book.nowMs), zone);
     return html(o.status ?? 200, checkoutPage({ action: CHECKOUT_PATH, fields, siteName: name, planName: order.planName, planDescription: order.planDescription, terms, price, trial, startsOn: start, buyer, couponForm: false, free: false, ...o }));
   }
   if (!plan) return html(404, messagePage('This plan is no longer offered', 'Choose another plan on the site.', { error: true }));
@@ -140,40 +154,65 @@ function render(store: Store, s: CheckoutSession, o: { error?: string; info?: st
   const { price } = preview;
   const terms = termsText(plan.pricing, plan.pricing.price.value, plan.pricing.price.currency);
   const free = Number(price.total) === 0 && Number(price.subtotal) === 0;
-  const trial = free ? undefined : trialOf(plan.pricing.subscription, plan.pricing.freeTrialDays, preview.prices, book.nowMs);
+  const trial = free ? undefined : trialOf(plan.pricing.subscription, plan.pricing.freeTrialDays, preview.prices, book.nowMs, zone);
   return html(
     o.status ?? (error ? 400 : 200),
     checkoutPage({ action: CHECKOUT_PATH, fields, siteName: name, planName: plan.name, planDescription: plan.description, terms, price, trial, buyer, couponForm: true, couponCode: s.couponCode, free, error, info: o.info }),
   );
 }
 
-/** Where the browser goes once the order is paid: the thank-you URL, the post-flow URL, or a thank-you page. */
-function afterPaid(store: Store, s: CheckoutSession): PageReply {
+/** Where the browser goes once the order is paid: the thank-you URL, the post-flow URL, or the session's thank-you page. */
+function afterPaid(s: CheckoutSession): PageReply {
   s.done = 'paid';
-  const next = s.thankYouPageUrl ?? s.postFlowUrl;
-  if (next) return seeOther(next);
-  return html(200, paidPage(store, s));
+  delete s.canceled;
+  return seeOther(s.thankYouPageUrl ?? s.postFlowUrl ?? sessionUrl(s));
 }
 
+/** The thank-you page of a paid session (a GET's answer). */
 function paidPage(store: Store, s: CheckoutSession): string {
-  const order = s.orderId ? orderBookAt(store, s.site).orders.get(s.orderId) : undefined;
-  if (!order) return thankYouNoOrder(s.postFlowUrl);
+  const name = siteName(store, s.site);
+  const book = orderBookAt(store, s.site);
+  const order = s.orderId ? book.orders.get(s.orderId) : undefined;
+  if (!order) return thankYouNoOrder(name, backOf(s));
+  const zone = siteZone(store, s.site);
   const first = order.pricing.prices[0]!.price;
   const startMs = Date.parse(order.startDate);
-  const trial = trialOf(order.pricing.subscription, order.freeTrialDays, order.pricing.prices, startMs);
-  return thankYouPage({ planName: order.planName, price: trial ? trialDueText(trial) : `${first.total} ${first.currency}`, startsOn: dayText(startMs), orderId: order.id, backHref: s.postFlowUrl });
+  const trial = trialOf(order.pricing.subscription, order.freeTrialDays, order.pricing.prices, startMs, zone);
+  return thankYouPage({
+    siteName: name,
+    planName: order.planName,
+    price: trial ? trialDueText(trial) : moneyText(first.total, first.currency),
+    trial: trial !== undefined,
+    startsAt: momentText(startMs, zone),
+    later: startMs > book.nowMs,
+    orderId: order.id,
+    backHref: backOf(s),
+  });
 }
 
+/** Cancel: to the post-flow URL, else the canceled page; the session stays open (Try again). */
 function afterCanceled(s: CheckoutSession): PageReply {
-  s.done = 'canceled';
-  if (s.postFlowUrl) return seeOther(s.postFlowUrl);
-  return html(200, messagePage('Checkout canceled', s.orderId ? 'Nothing was paid; the order is still waiting for its payment.' : 'Nothing was bought.'));
+  s.canceled = true;
+  return seeOther(s.postFlowUrl ?? `${CANCELED_PATH}?session=${encodeURIComponent(s.id)}`);
 }
 
-/** The page of a session that is over. */
+/**
+ * The canceled page (a GET's answer): nothing paid, and "Try again" back to the checkout. A paid session shows
+ * its thank-you page instead, one not canceled its checkout. Once the session has a buyer, only the buyer's
+ * browser sees it.
+ */
+function canceled(store: Store, req: PageRequest): PageReply {
+  const s = checkoutSession(store, req.query.get('session'));
+  if (!s) return EXPIRED();
+  if (s.done) return holds(req, s) ? donePage(store, s) : OVER();
+  if (!s.canceled) return seeOther(sessionUrl(s));
+  if (s.memberId && !holds(req, s)) return OTHER_BROWSER(s);
+  return html(200, canceledPage({ siteName: siteName(store, s.site), retryHref: sessionUrl(s), orderWaits: s.orderId !== undefined, backHref: backOf(s) }));
+}
+
+/** The page of a session that is over (paid): the thank-you page. */
 function donePage(store: Store, s: CheckoutSession): PageReply {
-  if (s.done === 'paid') return html(200, paidPage(store, s));
-  return html(200, messagePage('Checkout canceled', 'This checkout was canceled. Start again from the site.', s.postFlowUrl ? { href: s.postFlowUrl, hrefText: 'Back to the site' } : {}));
+  return html(200, paidPage(store, s));
 }
 
 /** Pays (or declines) the session's order, making it first on a plan's checkout. */
@@ -182,7 +221,7 @@ function pay(store: Store, s: CheckoutSession, outcome: PaymentOutcome): PageRep
     const order = s.orderId ? payOrder(store, s.site, s.orderId, outcome) : buyAndPay(store, s.site, { planId: s.planId, memberId: s.memberId!, couponCode: s.couponCode }, outcome);
     s.orderId = order.id;
     if (order.lastPaymentStatus === 'FAILED') return render(store, s, { error: 'The card was declined (a test decline). Nothing was charged: pay again, or cancel.', status: 402 });
-    return afterPaid(store, s);
+    return afterPaid(s);
   } catch (err) {
     return render(store, s, { error: failureText(err), status: 400 });
   }
@@ -201,11 +240,31 @@ function showBuyer(oauth: OAuthState, store: Store, s: CheckoutSession, req: Pag
   return html(200, messagePage('Continue to the checkout', `Your checkout on ${siteName(store, s.site)} is one step away.`, { href: `${CHECKOUT_PATH}?session=${encodeURIComponent(s.id)}&resume=1`, hrefText: 'Continue to the checkout' }));
 }
 
+/**
+ * Keeps the page a GET came from (its `Referer`) as the session's way back, the first time one comes that the
+ * session's app allows as a callback URL and that is not a page of the emulator itself.
+ */
+function noteCameFrom(oauth: OAuthState, s: CheckoutSession, req: PageRequest): void {
+  const referer = req.headers.referer;
+  if (s.cameFrom || typeof referer !== 'string' || referer === '') return;
+  try {
+    if (new URL(referer).origin === new URL(oauth.url).origin) return;
+  } catch {
+    return;
+  }
+  if (s.allowsReturn(referer)) s.cameFrom = referer;
+}
+
+/** Where the thank-you and canceled pages lead back to: the post-flow URL, else the page the buyer came from. */
+const backOf = (s: CheckoutSession) => s.postFlowUrl ?? s.cameFrom;
+
 function checkout(oauth: OAuthState, store: Store, req: PageRequest): PageReply {
   const f = formOf(req);
   const s = checkoutSession(store, req.method === 'POST' ? f.session : req.query.get('session'));
   if (!s) return EXPIRED();
-  if (s.done) return holds(req, s) ? donePage(store, s) : OVER();
+  if (req.method === 'GET') noteCameFrom(oauth, s, req);
+  // A form sent again once paid (an old tab, the back button): to the thank-you page, by a GET.
+  if (s.done) return holds(req, s) ? (req.method === 'GET' ? donePage(store, s) : seeOther(sessionUrl(s))) : OVER();
   if (req.method === 'GET') {
     if (!s.memberId) return seeOther(`${SIGN_IN_PATH}?session=${encodeURIComponent(s.id)}`);
     return showBuyer(oauth, store, s, req);
@@ -222,7 +281,7 @@ function checkout(oauth: OAuthState, store: Store, req: PageRequest): PageReply 
       const code = (f.coupon ?? '').trim();
       if (code === '') {
         delete s.couponCode;
-        return seeOther(`${CHECKOUT_PATH}?session=${encodeURIComponent(s.id)}`);
+        return seeOther(sessionUrl(s));
       }
       try {
         pricePreview(orderBookAt(store, s.site), s.planId, code);
@@ -230,7 +289,7 @@ function checkout(oauth: OAuthState, store: Store, req: PageRequest): PageReply 
         return render(store, s, { error: failureText(err), status: 400 });
       }
       s.couponCode = code;
-      return seeOther(`${CHECKOUT_PATH}?session=${encodeURIComponent(s.id)}`);
+      return seeOther(sessionUrl(s));
     }
     case 'pay':
     case 'decline':
@@ -249,7 +308,7 @@ function signedIn(oauth: OAuthState, store: Store, s: CheckoutSession, answer: S
     const c = oauth.useSessionToken(answer.sessionToken!, s.site);
     if (!c) return form({ email, error: 'The sign-in could not be completed. Sign in again.' });
     s.memberId = c.sub;
-    return withBinding(oauth, s, () => seeOther(`${CHECKOUT_PATH}?session=${encodeURIComponent(s.id)}`));
+    return withBinding(oauth, s, () => seeOther(sessionUrl(s)));
   }
   if (answer.state === 'REQUIRE_EMAIL_VERIFICATION') return html(200, codePage({ action: VERIFY_PATH, fields: { session: s.id, csrf: s.csrf, stateToken: answer.stateToken }, email }));
   return form({ email, info: 'Your account is waiting for the site owner to approve it. You can buy once it is approved.' });
@@ -262,7 +321,7 @@ function signedIn(oauth: OAuthState, store: Store, s: CheckoutSession, answer: S
 function signInClosed(req: PageRequest, store: Store, s: CheckoutSession): PageReply | undefined {
   if (s.done) return holds(req, s) ? donePage(store, s) : OVER();
   if (!s.memberId) return undefined;
-  return holds(req, s) ? seeOther(`${CHECKOUT_PATH}?session=${encodeURIComponent(s.id)}`) : HAS_BUYER();
+  return holds(req, s) ? seeOther(sessionUrl(s)) : HAS_BUYER();
 }
 
 function signIn(oauth: OAuthState, store: Store, req: PageRequest): PageReply {
@@ -313,6 +372,8 @@ export function checkoutPageRoute(oauth: OAuthState, store: Store, req: PageRequ
     case `GET ${CHECKOUT_PATH}`:
     case `POST ${CHECKOUT_PATH}`:
       return checkout(oauth, store, req);
+    case `GET ${CANCELED_PATH}`:
+      return canceled(store, req);
     case `GET ${SIGN_IN_PATH}`:
     case `POST ${SIGN_IN_PATH}`:
       return signIn(oauth, store, req);

@@ -6,7 +6,8 @@
  * plan can be bought, the order waits for its payment and is the caller's, the callback URLs are http(s) URLs
  * the app allows, as its redirect URIs), and its `fullUrl` is `/hosted/paidPlansCheckout?session=ID`. The
  * onward URLs (`thankYouPageUrl`, `postFlowUrl`) and the buyer live here, never in the page's URL or form, so a
- * crafted link cannot send the browser elsewhere or pay as someone else.
+ * crafted link cannot send the browser elsewhere or pay as someone else; the page the buyer came from is kept
+ * only when it passes the same check as those URLs.
  *
  * The session id is in a URL, so it is no credential: a session with a buyer is bound to one browser, the one
  * that signed in on the page, or (a buyer known from the start) the first to open it. That browser holds a
@@ -44,13 +45,26 @@ export interface CheckoutSession {
   couponCode?: string;
   thankYouPageUrl?: string;
   postFlowUrl?: string;
+  /**
+   * The page the buyer came from (the `Referer` of a GET of the checkout, often only the site's origin), when
+   * its app allows it as a callback URL ({@link allowsReturn}): the thank-you and canceled pages' way back when
+   * the session has no post-flow URL.
+   */
+  cameFrom?: string;
+  /** Whether `url` may be linked to as the way back: a callback URL the app that made the session allows. */
+  allowsReturn: (url: string) => boolean;
   /** The CSRF token of the sign-in form, before the session has a buyer (and a browser). */
   csrf: string;
   /** The secret of the browser the buyer uses (its cookie): set when the buyer signs in, or first opens the page. */
   browserSecret?: string;
   expiresAt: number;
-  /** Set once the buyer paid or canceled: the page then only says so. */
-  done?: 'paid' | 'canceled';
+  /** Set once the buyer paid: the page then only says so (the thank-you page). */
+  done?: 'paid';
+  /**
+   * Set when the buyer pressed Cancel: the canceled page says so. The session stays open until it expires, so
+   * "Try again" leads back to the checkout.
+   */
+  canceled?: boolean;
 }
 
 const SESSIONS = new WeakMap<Store, Map<string, CheckoutSession>>();
@@ -180,6 +194,7 @@ export function createCheckoutSession(ctx: Pick<RequestContext<unknown>, 'store'
     ...(memberId ? { memberId } : {}),
     ...(thankYouPageUrl ? { thankYouPageUrl } : {}),
     ...(postFlowUrl ? { postFlowUrl } : {}),
+    allowsReturn: allowed,
     csrf: randomBytes(24).toString('base64url'),
     expiresAt: now + CHECKOUT_TTL_MS,
   });

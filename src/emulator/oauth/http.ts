@@ -22,10 +22,10 @@ import { DEVICE_CODE_GRANT } from '../../api/auth/tokens.js';
 import { checkoutPageRoute } from '../checkout-page/http.js';
 import { CHECKOUT_PATH, checkoutSession } from '../checkout-page/sessions.js';
 import type { AdminKey } from '../auth.js';
-import { ApplicationFailure, EmulatorError } from '../errors.js';
+import { EmulatorError } from '../errors.js';
 import { MEMBERS } from '../members/model.js';
 import type { Store } from '../store/store.js';
-import { login, recoverPassword, register, sendRecovery, verifyCode, type IdentityScope, type StateAnswer } from './identity.js';
+import { login, recoverPassword, recoveryToken, register, sendRecovery, verifyCode, type IdentityScope, type RecoveryTokenState, type StateAnswer } from './identity.js';
 import { crossSitePage, crossSitePost } from './origin.js';
 import { codePage, devicePage, failureText, forgotPage, messagePage, recoverPage, registerPage, signInPage, webMessagePage } from './pages.js';
 import { DEVICE_INTERVAL_SEC, DEVICE_TTL_SEC, OAuthError, oauthOf, same, type AuthRequest, type OAuthState } from './state.js';
@@ -81,9 +81,13 @@ function siteName(store: Store, site: string): string {
   return store.sites().find((s) => s.id === site)?.name ?? 'this site';
 }
 
-/** The name of app `clientId`, for a page that says who asks; undefined when the app is gone. */
+/**
+ * The name of app `clientId`, for a page that says who asks; undefined for the site's default headless app (to a
+ * person that app is the site itself, which the page names already) and when the app is gone.
+ */
 function appName(oauth: OAuthState, clientId: string): string | undefined {
-  return oauth.apps().find((a) => a.clientId === clientId)?.name;
+  const app = oauth.apps().find((a) => a.clientId === clientId);
+  return app && !app.default ? app.name : undefined;
 }
 
 /** The token endpoint. */
@@ -359,25 +363,26 @@ function device(oauth: OAuthState, deps: OAuthDeps, req: OAuthRequest): Reply {
   }
   const f = fieldsOf(req);
   const code = normalizeUserCode(typeof f.user_code === 'string' ? f.user_code : '');
+  const email = typeof f.email === 'string' ? f.email : '';
   const d = pendingDevice(oauth, code);
-  if (!d) return html(400, devicePage({ action: '/oauth2/device', userCode: code, error: 'That code is not valid or has expired. Check the code in your terminal.' }));
+  // What was typed stays, and the focus goes to the field in error.
+  if (!d) return html(400, devicePage({ action: '/oauth2/device', userCode: code, email, error: 'That code is not valid or has expired. Check the code in your terminal.', invalid: 'user_code' }));
   const asker = { siteName: siteName(deps.store, d.site), appName: appName(oauth, d.clientId) };
   if (f.action === 'deny') {
     d.status = 'denied';
     return html(200, devicePage({ action: '/oauth2/device', done: 'The sign-in was denied.' }));
   }
-  const email = typeof f.email === 'string' ? f.email : '';
   try {
     const answer = deps.store.tx(() => login(scopeOf(oauth, deps.store, d.site), { email, password: typeof f.password === 'string' ? f.password : '', captchaTokens: captchaTokens(f) }));
     if (answer.state !== 'SUCCESS') {
       const why = answer.state === 'REQUIRE_OWNER_APPROVAL' ? 'Your account is waiting for the site owner to approve it.' : 'This site requires a verified e-mail: sign in once in the browser flow first.';
-      return html(400, devicePage({ action: '/oauth2/device', userCode: code, ...asker, error: why }));
+      return html(400, devicePage({ action: '/oauth2/device', userCode: code, email, ...asker, error: why }));
     }
     d.status = 'approved';
     d.memberId = oauth.useSessionToken(answer.sessionToken!, d.site)!.sub;
     return html(200, devicePage({ action: '/oauth2/device', done: `Device approved: ${email} is signed in on ${asker.siteName}.` }));
   } catch (err) {
-    return html(400, devicePage({ action: '/oauth2/device', userCode: code, ...asker, error: failureText(err) }));
+    return html(400, devicePage({ action: '/oauth2/device', userCode: code, email, ...asker, error: failureText(err), invalid: 'password' }));
   }
 }
 
@@ -412,15 +417,28 @@ function ownPage(oauth: OAuthState, redirect: unknown): string | undefined {
   }
 }
 
+/** Why a recovery link does not work, in words: already used, expired, or not a link of ours. */
+const RECOVERY_LINK: Record<Exclude<RecoveryTokenState, 'valid'>, [title: string, message: string]> = {
+  used: ['This link was already used', 'A new password was set with this link already: sign in with it. To change it again, ask for a new link with "Forgot password?" on the sign-in page.'],
+  expired: ['This link has expired', 'A link to set a new password works for 1 hour. Ask for a new one with "Forgot password?" on the sign-in page.'],
+  invalid: ['This link is not valid', 'Open the whole link from the e-mail, or ask for a new one with "Forgot password?" on the sign-in page.'],
+};
+
+/** The page of a recovery link that does not work, with the way back to the sign-in page it came from. */
+function recoveryLinkPage(state: Exclude<RecoveryTokenState, 'valid'>, next: string | undefined): Reply {
+  const [title, message] = RECOVERY_LINK[state];
+  return html(400, messagePage(title, message, { error: true, ...(next ? { href: next, hrefText: 'Back to sign in' } : {}) }));
+}
+
 function recoverRoute(oauth: OAuthState, deps: OAuthDeps, req: OAuthRequest): Reply {
-  if (req.method === 'GET') return html(200, recoverPage({ action: '/oauth2/recover', token: req.query.get('token') ?? '', redirect: ownPage(oauth, req.query.get('redirect')) }));
-  const f = fieldsOf(req);
-  const t = typeof f.token === 'string' ? f.token : '';
-  const next = ownPage(oauth, f.redirect);
-  const c = oauth.decode(t);
+  const f = req.method === 'POST' ? fieldsOf(req) : {};
+  const t = req.method === 'POST' ? (typeof f.token === 'string' ? f.token : '') : (req.query.get('token') ?? '');
+  const next = ownPage(oauth, req.method === 'POST' ? f.redirect : req.query.get('redirect'));
+  const token = recoveryToken(oauth, t);
+  if (token.state !== 'valid') return recoveryLinkPage(token.state, next);
+  if (req.method === 'GET') return html(200, recoverPage({ action: '/oauth2/recover', token: t, redirect: next }));
   try {
-    if (!c) throw new ApplicationFailure(400, 'INVALID_RECOVERY_TOKEN', 'the recovery link is not valid or has expired');
-    deps.store.tx(() => recoverPassword(scopeOf(oauth, deps.store, c.site), t, typeof f.password === 'string' ? f.password : ''));
+    deps.store.tx(() => recoverPassword(scopeOf(oauth, deps.store, token.site!), t, typeof f.password === 'string' ? f.password : ''));
     return html(200, messagePage('Password changed', 'Your new password is set. Sign in with it.', next ? { href: next, hrefText: 'Sign in' } : {}));
   } catch (err) {
     return html(400, recoverPage({ action: '/oauth2/recover', token: t, redirect: next, error: failureText(err) }));

@@ -65,8 +65,8 @@ function hash(password: string, salt: string): string {
   return scryptSync(password, salt, 32).toString('base64url');
 }
 
-function fail(status: number, code: string, description: string): ApplicationFailure {
-  return new ApplicationFailure(status, code, description, {}, description);
+function fail(status: number, code: string, description: string, data: Record<string, unknown> = {}): ApplicationFailure {
+  return new ApplicationFailure(status, code, description, data, description);
 }
 
 /** The answer of register, login and verification (wire form). */
@@ -229,14 +229,38 @@ export function sendRecovery(s: IdentityScope, email: string, redirectUrl: strin
   s.oauth.send({ site: s.site, to: i.email, subject: 'Reset your password', text: `Set a new password: ${link} (valid for 1 hour)`, recoveryToken: token, link });
 }
 
+/** What a recovery link's token is: usable, spent by a recovery already, past its hour, or no recovery token at all. */
+export type RecoveryTokenState = 'valid' | 'used' | 'expired' | 'invalid';
+
+/**
+ * The state of recovery token `token` (of any site: `site` in the answer), so a page can say precisely why a
+ * link does not work: `used` when a recovery spent it (its session is revoked; said even once it has also
+ * expired), `expired` past its hour, `invalid` when it is not a well-signed recovery token of a site that exists.
+ */
+export function recoveryToken(oauth: IdentityScope['oauth'], token: string): { state: RecoveryTokenState; site?: string } {
+  const c = oauth.decode(token);
+  if (!c || c.typ !== 'session' || !c.sub.startsWith('recover:') || !oauth.store.hasSite(c.site)) return { state: 'invalid' };
+  if (oauth.isRevoked(c.sid)) return { state: 'used', site: c.site };
+  if (c.exp * 1000 < oauth.nowMs()) return { state: 'expired', site: c.site };
+  return { state: 'valid', site: c.site };
+}
+
+/** The refusal of a recovery token that is not `valid`, in the words of its state. */
+export function recoveryRefusal(state: Exclude<RecoveryTokenState, 'valid'>): ApplicationFailure {
+  const why = { used: 'was already used to set a password', expired: 'has expired (a link is valid for 1 hour)', invalid: 'is not valid' }[state];
+  return fail(400, 'INVALID_RECOVERY_TOKEN', `the recovery token ${why}`, { reason: state.toUpperCase() });
+}
+
 /**
  * Sets a new password with a recovery token (single use: the token's session is revoked).
  * @returns a session token of the member
- * @throws ApplicationFailure 400 INVALID_RECOVERY_TOKEN; ValidationFailure for a short password
+ * @throws ApplicationFailure 400 INVALID_RECOVERY_TOKEN (`data.reason` USED, EXPIRED or INVALID: {@link recoveryRefusal});
+ *   ValidationFailure for a short password
  */
 export function recoverPassword(s: IdentityScope, token: string, password: string): string {
-  const c = s.oauth.verify(token, 'session');
-  if (!c || !c.sub.startsWith('recover:') || c.site !== s.site) throw fail(400, 'INVALID_RECOVERY_TOKEN', 'the recovery token is not valid or has expired');
+  const t = recoveryToken(s.oauth, token);
+  if (t.state !== 'valid' || t.site !== s.site) throw recoveryRefusal(t.state === 'valid' ? 'invalid' : t.state);
+  const c = s.oauth.decode(token)!;
   if (password.length < MIN_PASSWORD) throw ValidationFailure.field('password', `must be at least ${MIN_PASSWORD} characters`, 'MIN_LENGTH', { min: MIN_PASSWORD });
   s.oauth.revoke(c.sid);
   const { identities } = collections(s);

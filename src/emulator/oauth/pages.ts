@@ -3,49 +3,16 @@
  * plain forms that work without script, every value escaped. What a person expects: an e-mail field, a
  * password field and a submit button, a link to register, errors shown above the form.
  */
+import { esc, hostedPage, notice } from '../../api/hosted-page.js';
 import { ApplicationFailure, ValidationFailure } from '../errors.js';
 
-/** Escapes text for HTML content and attribute values. */
-export function esc(text: unknown): string {
-  return String(text ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-}
+export { esc };
 
-const STYLE = `
-  body { font-family: system-ui, -apple-system, "Segoe UI", sans-serif; background: #f3f4f8; margin: 0; color: #1c1d22; }
-  main { box-sizing: border-box; max-width: 452px; margin: 64px auto; background: #fff; border-radius: 12px; padding: 32px 36px;
-         box-shadow: 0 4px 24px rgba(20, 24, 40, .08); }
-  h1 { font-size: 22px; margin: 0 0 6px; }
-  p.sub { color: #5c6070; margin: 0 0 22px; font-size: 14px; }
-  label { display: block; font-size: 13px; font-weight: 600; margin: 14px 0 6px; }
-  input { width: 100%; box-sizing: border-box; padding: 10px 12px; font-size: 16px; border: 1px solid #c9ccd6; border-radius: 8px; }
-  input:focus { outline: 2px solid #3b5bdb; border-color: #3b5bdb; }
-  .actions { display: flex; gap: 10px; margin-top: 22px; }
-  button { flex: 1; padding: 11px; font-size: 15px; border-radius: 8px; border: 0; cursor: pointer; font-weight: 600; }
-  button.primary { background: #3b5bdb; color: #fff; }
-  button.secondary { background: #e9ebf2; color: #1c1d22; }
-  button:focus-visible, a:focus-visible { outline: 2px solid #1c1d22; outline-offset: 2px; }
-  .error { background: #fdecec; color: #a61b1b; border-radius: 8px; padding: 10px 12px; font-size: 14px; margin-bottom: 12px; }
-  .info { background: #eaf2ff; color: #1d3f8f; border-radius: 8px; padding: 10px 12px; font-size: 14px; margin-bottom: 12px; }
-  .foot { margin-top: 18px; font-size: 14px; color: #5c6070; text-align: center; }
-  .foot a + a { margin-left: 14px; }
-  a { color: #3b5bdb; }
-  .code { font-family: ui-monospace, monospace; font-size: 22px; letter-spacing: 3px; text-transform: uppercase; }
-  footer { text-align: center; font-size: 12px; color: #8a8fa0; margin: -40px 16px 24px; }
-  @media (max-width: 480px) {
-    main { margin: 16px; padding: 24px 20px; }
-    footer { margin-top: 0; }
-  }
-`;
-
-/** A whole page. `body` is HTML already escaped. */
+/** A whole page of the emulator (api/hosted-page.ts's layout and look). `body` is HTML already escaped. */
 export function page(title: string, body: string): string {
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${esc(title)}</title><style>${STYLE}</style></head>
-<body><main>${body}</main><footer>sitectl local emulator: hosted pages</footer></body></html>`;
+  return hostedPage(title, body, 'sitectl local emulator: hosted pages');
 }
 
-const notice = (error?: string, info?: string) => `${error ? `<div class="error" role="alert">${esc(error)}</div>` : ''}${info ? `<div class="info">${esc(info)}</div>` : ''}`;
 const hidden = (fields: Record<string, string | undefined>) =>
   Object.entries(fields)
     .filter(([, v]) => v !== undefined)
@@ -53,18 +20,18 @@ const hidden = (fields: Record<string, string | undefined>) =>
     .join('');
 
 /**
- * The sign-in page: who asks ("<App> on <Site> asks you to sign in" when the app is known, else "to <Site>"),
+ * The sign-in page, as the site's owner would word it: "Sign in to <Site>", then, for an app of the site's own
+ * (not its default headless app, which to a person is the site itself), "to continue to <App>" below it; then
  * e-mail, password, "Sign in" and "Cancel", then "Forgot password?" and a link to register. "Sign in" is the
  * form's first submit button and is drawn first (left): a browser submits a form with its first button when
  * Enter is pressed in a field, so Enter signs in rather than cancels, and Tab reaches the buttons in the order
  * they are seen. Every page with two actions keeps its primary one first. The first empty field has the focus.
  */
 export function signInPage(o: { action: string; fields: Record<string, string | undefined>; siteName: string; appName?: string; email?: string; error?: string; info?: string; registerHref?: string; forgotHref?: string; captcha?: boolean }): string {
-  const asker = o.appName ? `${esc(o.appName)} on ${esc(o.siteName)} asks you to sign in` : `to ${esc(o.siteName)}`;
   const links = [o.forgotHref ? `<a href="${esc(o.forgotHref)}">Forgot password?</a>` : '', o.registerHref ? `<a href="${esc(o.registerHref)}">Create an account</a>` : ''].filter(Boolean);
   return page(
     `Sign in to ${o.siteName}`,
-    `<h1>Sign in</h1><p class="sub">${asker}</p>${notice(o.error, o.info)}
+    `<h1>Sign in to ${esc(o.siteName)}</h1>${o.appName ? `<p class="sub">to continue to ${esc(o.appName)}</p>` : ''}${notice(o.error, o.info)}
 <form method="post" action="${esc(o.action)}">${hidden(o.fields)}
 <label for="email">E-mail</label><input id="email" name="email" type="email" autocomplete="username" required value="${esc(o.email)}"${o.email ? '' : ' autofocus'}>
 <label for="password">Password</label><input id="password" name="password" type="password" autocomplete="current-password" required${o.email ? ' autofocus' : ''}>
@@ -118,29 +85,43 @@ export function codePage(o: { action: string; fields: Record<string, string | un
   );
 }
 
+/** The field of the device page a refusal is about: the code (not valid, expired) or the password (the sign-in). */
+export type DeviceField = 'user_code' | 'password';
+
 /**
  * The device-approval page: the code the terminal shows (filled in from the complete verification URI, RFC
- * 8628 section 3.3.1), who asks when the code is known, then e-mail and password, "Approve" (first: Enter
- * approves) or "Deny". The focus is on the code when it is empty, else on the e-mail.
+ * 8628 section 3.3.1), who asks when the code is known ("Sign in to <Site> on a device", then "To continue to
+ * <App>" for an app of the site's own), then e-mail and password, "Approve" (first: Enter approves) or "Deny". The e-mail
+ * typed stays after a refusal, and the focus goes to the field the refusal is about (`invalid`: the code, or
+ * the password); without a refusal it is on the code when that is empty, else on the e-mail.
  */
-export function devicePage(o: { action: string; userCode?: string; siteName?: string; appName?: string; error?: string; info?: string; done?: string }): string {
-  if (o.done) return page('Device sign-in', `<h1>Device sign-in</h1>${notice(undefined, o.done)}<p class="sub">You can close this window and return to your terminal.</p>`);
-  const asker = o.siteName ? (o.appName ? `${esc(o.appName)} on ${esc(o.siteName)} asks you to sign in on a device. ` : `Sign in to ${esc(o.siteName)} on a device. `) : '';
+export function devicePage(o: { action: string; userCode?: string; email?: string; siteName?: string; appName?: string; error?: string; info?: string; invalid?: DeviceField; done?: string }): string {
+  if (o.done) return page('Device sign-in', `<h1>Device sign-in</h1><div class="done" role="status">${esc(o.done)}</div><p class="sub">You can close this tab and return to your terminal.</p>`);
+  const heading = o.siteName ? `Sign in to ${esc(o.siteName)} on a device` : 'Sign in on a device';
+  const asker = o.siteName && o.appName ? `To continue to ${esc(o.appName)}. ` : '';
+  const focus: DeviceField | 'email' = o.invalid ?? (o.userCode ? 'email' : 'user_code');
+  const attrs = (id: DeviceField | 'email') => `${focus === id ? ' autofocus' : ''}${o.invalid === id ? ' aria-invalid="true" aria-describedby="problem"' : ''}`;
+  const problem = o.error ? `<div class="error" id="problem" role="alert">${esc(o.error)}</div>` : '';
   return page(
     'Sign in on a device',
-    `<h1>Sign in on a device</h1><p class="sub">${asker}Check that the code matches the one in your terminal.</p>${notice(o.error, o.info)}
+    `<h1>${heading}</h1><p class="sub">${asker}Check that the code matches the one in your terminal.</p>${problem}${notice(undefined, o.info)}
 <form method="post" action="${esc(o.action)}">
-<label for="user_code">Code</label><input id="user_code" name="user_code" class="code" required autocomplete="off" autocapitalize="characters" spellcheck="false" value="${esc(o.userCode)}"${o.userCode ? '' : ' autofocus'}>
-<label for="email">E-mail</label><input id="email" name="email" type="email" autocomplete="username"${o.userCode ? ' autofocus' : ''}>
-<label for="password">Password</label><input id="password" name="password" type="password" autocomplete="current-password">
+<label for="user_code">Code</label><input id="user_code" name="user_code" class="code" required autocomplete="off" autocapitalize="characters" spellcheck="false" value="${esc(o.userCode)}"${attrs('user_code')}>
+<label for="email">E-mail</label><input id="email" name="email" type="email" autocomplete="username" value="${esc(o.email)}"${attrs('email')}>
+<label for="password">Password</label><input id="password" name="password" type="password" autocomplete="current-password"${attrs('password')}>
 <div class="actions"><button class="primary" type="submit" name="action" value="approve">Approve</button><button class="secondary" type="submit" name="action" value="deny" formnovalidate>Deny</button></div>
 </form>`,
   );
 }
 
-/** A page with one message (signed out, done, errors that end a flow). */
-export function messagePage(title: string, message: string, o: { error?: boolean; href?: string; hrefText?: string } = {}): string {
-  return page(title, `<h1>${esc(title)}</h1>${o.error ? notice(message) : notice(undefined, message)}${o.href ? `<p class="foot"><a href="${esc(o.href)}">${esc(o.hrefText ?? 'Continue')}</a></p>` : ''}`);
+/**
+ * A page with one message (signed out, done, errors that end a flow). `href` adds a link below it; `actions`
+ * (links) are drawn as buttons instead, the first one as the primary.
+ */
+export function messagePage(title: string, message: string, o: { error?: boolean; href?: string; hrefText?: string; actions?: readonly { href: string; text: string }[] } = {}): string {
+  const actions = o.actions?.length ? `<div class="actions">${o.actions.map((a, i) => `<a class="button ${i === 0 ? 'primary' : 'secondary'}" href="${esc(a.href)}">${esc(a.text)}</a>`).join('')}</div>` : '';
+  const link = o.href ? `<p class="foot"><a href="${esc(o.href)}">${esc(o.hrefText ?? 'Continue')}</a></p>` : '';
+  return page(title, `<h1>${esc(title)}</h1>${o.error ? notice(message) : notice(undefined, message)}${actions}${link}`);
 }
 
 /** The page that hands a code to the opener by web message (`responseMode: web_message`). */

@@ -184,7 +184,8 @@ export class OAuthState {
   constructor(
     readonly store: Store,
     readonly accountId: string,
-    private readonly realNow: () => number = Date.now,
+    // Read at each call (not the function as it was at construction), as the checkout sessions read Date.now.
+    private readonly realNow: () => number = () => Date.now(),
   ) {
     let s = store.getMeta('oauth.secret');
     if (!s) {

@@ -86,6 +86,6 @@ describe('sitectl checkout online on the emulator', () => {
     expect(r.stdout).not.toContain('paidPlansCheckout');
     const page = await fetch(url!).then((res) => res.text());
     expect(page).toContain('Silver 12 Months');
-    expect(page).toContain('Pay 29 USD');
+    expect(page).toContain('Pay 29.00 USD');
   });
 });

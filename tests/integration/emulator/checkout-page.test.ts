@@ -2,7 +2,7 @@
  * Paying online orders on a real emulator (port 0): the control plane's `POST /__emulator/orders/{id}/pay`
  * (PAID: ACTIVE with its dates and cycles, or PENDING until a later start, events; FAILED: still DRAFT; refusals with their codes), and the
  * hosted checkout page of a `paidPlansCheckout` redirect session over plain HTTP: Pay and Cancel with the
- * session's onward URLs, the CSRF token and same-origin checks, escaping, a plan's checkout with a coupon for
+ * session's onward URLs, or POST-redirect-GET to the thank-you and canceled pages (Try again), the CSRF token and same-origin checks, escaping, a plan's checkout with a coupon for
  * a member token, and a checkout that needs a member going through the sign-in page first. Then the security
  * review's findings: the buyer bound to one browser by a cookie (a link holder can neither see nor pay), callback
  * URLs on the app's allowed origins, a declined card not using up a purchase limit, no second buyer, blocked
@@ -197,16 +197,16 @@ describe('the hosted checkout page', () => {
     expect(page.status).toBe(200);
     expect(page.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
     expect(page.text).toContain(p.name);
-    expect(page.text).toContain('120 USD once, for 3 months');
-    expect(page.text).toContain('Pay 120 USD');
+    expect(page.text).toContain('120.00 USD once, for 3 months');
+    expect(page.text).toContain('Pay 120.00 USD');
     const form = { session: hidden(page.text, 'session'), csrf: hidden(page.text, 'csrf') };
     expect(form.csrf).not.toBe('');
     const paid = await b('/hosted/paidPlansCheckout', { ...form, action: 'pay' });
     expect(paid).toMatchObject({ status: 303, location: 'https://shop.example/thanks' });
     expect(await order(o.id)).toMatchObject({ status: 'ACTIVE', lastPaymentStatus: 'PAID' });
-    // The session is over: the page says so, and a second Pay changes nothing.
+    // The session is over: the page says so, and a second Pay changes nothing (it is sent to that page, by a GET).
     expect((await b(url)).text).toContain('Thank you');
-    expect((await b('/hosted/paidPlansCheckout', { ...form, action: 'pay' })).status).toBe(200);
+    expect(await b('/hosted/paidPlansCheckout', { ...form, action: 'pay' })).toMatchObject({ status: 303, location: `/hosted/paidPlansCheckout?session=${form.session}` });
     expect(await eventsOf(o.id)).toEqual(['order.created', 'order.purchased', 'order.started']);
   });
 
@@ -223,6 +223,29 @@ describe('the hosted checkout page', () => {
     const canceled = await b('/hosted/paidPlansCheckout', { ...form, action: 'cancel' });
     expect(canceled).toMatchObject({ status: 303, location: 'http://127.0.0.1:9/back?x=1' });
     expect(await order(o.id)).toMatchObject({ status: 'DRAFT', lastPaymentStatus: 'FAILED' });
+  });
+
+  it("the thank-you page's way back is the page the buyer came from, only when the session's app allows it as a callback URL", async () => {
+    const b = newBrowser();
+    const o = await online((await plan()).id);
+    // The API key speaks for the site: any of its apps' origins (the shop app's https://shop.example among them).
+    const url = await session({ paidPlansCheckout: { orderId: o.id } });
+    const page = await b(url, undefined, { referer: 'https://evil.example/phish' });
+    await b(url, undefined, { referer: `${emu.url}/oauth2/authorize` });
+    await b(url, undefined, { referer: 'https://shop.example/plans?x=1' });
+    await b(url, undefined, { referer: 'https://shop.example/later' });
+    const paid = await b('/hosted/paidPlansCheckout', { session: hidden(page.text, 'session'), csrf: hidden(page.text, 'csrf'), action: 'pay' });
+    const thanks = (await b(paid.location!)).text;
+    expect(thanks).toContain('<a class="button primary" href="https://shop.example/plans?x=1">Back to Downtown</a>');
+    expect(thanks).not.toContain('evil.example');
+    // Without one it came from, the page says the tab may close.
+    const o2 = await online((await plan()).id);
+    const b2 = newBrowser();
+    const page2 = await b2(await session({ paidPlansCheckout: { orderId: o2.id } }), undefined, { referer: 'https://evil.example/' });
+    const paid2 = await b2('/hosted/paidPlansCheckout', { session: hidden(page2.text, 'session'), csrf: hidden(page2.text, 'csrf'), action: 'pay' });
+    const thanks2 = (await b2(paid2.location!)).text;
+    expect(thanks2).toContain('You can close this tab.');
+    expect(thanks2).not.toContain('Back to');
   });
 
   it('refuses a form without the session CSRF token or from another origin; the onward URL is never taken from the request', async () => {
@@ -281,7 +304,7 @@ describe('the hosted checkout page', () => {
     const url = await session({ paidPlansCheckout: { planId: p.id }, callbacks: { thankYouPageUrl: 'http://localhost:9/thanks' } }, tokens.access_token);
     const page = await b(url);
     expect(page.status).toBe(200);
-    expect(page.text).toContain('Pay 50 USD');
+    expect(page.text).toContain('Pay 50.00 USD');
     const form = { session: hidden(page.text, 'session'), csrf: hidden(page.text, 'csrf') };
     const bad = await b('/hosted/paidPlansCheckout', { ...form, action: 'coupon', coupon: 'NO-SUCH-CODE' });
     expect(bad.status).toBe(400);
@@ -289,7 +312,7 @@ describe('the hosted checkout page', () => {
     expect(await b('/hosted/paidPlansCheckout', { ...form, action: 'coupon', coupon: 'welcome10' })).toMatchObject({ status: 303 });
     const discounted = await b(url);
     expect(discounted.text).toContain('Coupon WELCOME10');
-    expect(discounted.text).toContain('Pay 45 USD');
+    expect(discounted.text).toContain('Pay 45.00 USD');
     expect(await b('/hosted/paidPlansCheckout', { ...form, action: 'pay' })).toMatchObject({ status: 303, location: 'http://localhost:9/thanks' });
     const mine = (await ok('GET', `/pricing-plans/v2/orders?buyerIds=${buyer}&fieldSet=FULL`)).orders;
     expect(mine).toHaveLength(1);
@@ -319,14 +342,22 @@ describe('the hosted checkout page', () => {
     // The checkout's form token is the signed-in browser's, not the sign-in form's.
     expect(hidden(page.text, 'csrf')).not.toBe(form.csrf);
     expect((await b('/hosted/paidPlansCheckout', { ...form, action: 'pay' })).status).toBe(403);
-    const done = await b('/hosted/paidPlansCheckout', { ...form, csrf: hidden(page.text, 'csrf'), action: 'pay' });
+    // Pay answers 303 to the session's page (POST-redirect-GET), which is now the thank-you page.
+    const paid = await b('/hosted/paidPlansCheckout', { ...form, csrf: hidden(page.text, 'csrf'), action: 'pay' });
+    expect(paid).toMatchObject({ status: 303, location: `/hosted/paidPlansCheckout?session=${form.session}` });
+    const done = await b(paid.location!);
     expect(done.status).toBe(200);
-    expect(done.text).toContain('<h1>Thank you</h1>');
-    // The thank-you page names the plan, the price and the order by its short id (the whole id in its title).
+    expect(done.text).toContain('<h1>Thank you for your order</h1>');
+    expect(done.text).toContain(`Your ${p.name} plan with Downtown is confirmed.`);
+    // The thank-you page names the plan, what was paid, the start in the site's zone and the order by its short id (the whole id in its title).
     const bought = (await ok('GET', `/pricing-plans/v2/orders?planIds=${p.id}&fieldSet=FULL`)).orders as Json[];
     expect(bought).toMatchObject([{ status: 'ACTIVE', lastPaymentStatus: 'PAID' }]);
-    expect(done.text).toContain(`<dt>Plan</dt><dd>${p.name}</dd><dt>Price</dt><dd>30 USD</dd>`);
+    expect(done.text).toContain(`<dt>Plan</dt><dd>${p.name}</dd><dt>Paid</dt><dd>30.00 USD</dd><dt>Starts</dt><dd>`);
     expect(done.text).toContain(`<dt>Order</dt><dd><span title="${bought[0]!.id}">${bought[0]!.id.slice(0, 8)}</span></dd>`);
+    expect(done.text).toContain('You can close this tab.');
+    // Loaded again: the same page, and still one order.
+    expect((await b(paid.location!)).text).toContain('<h1>Thank you for your order</h1>');
+    expect((await ok('GET', `/pricing-plans/v2/orders?planIds=${p.id}`)).orders).toHaveLength(1);
   });
 });
 
@@ -392,7 +423,7 @@ describe('the hosted checkout page: the security review', () => {
     expect(page.answer.headers.get('set-cookie')).toMatch(/^sitectl_checkout_[0-9a-f-]{36}=[A-Za-z0-9_-]{43}; Path=\/hosted\/paidPlansCheckout; Max-Age=\d+; HttpOnly; SameSite=Strict$/);
     // The victim's browser still pays.
     const paid = await victimBrowser('/hosted/paidPlansCheckout', { session: stale.session, csrf: victimCsrf, action: 'pay' });
-    expect(paid.status).toBe(200);
+    expect(paid.status).toBe(303);
     expect(await ordersOf(victim.id)).toMatchObject([{ status: 'ACTIVE', lastPaymentStatus: 'PAID' }]);
     // Over: the attacker learns nothing of the order either.
     const over = await browse(url);
@@ -421,7 +452,7 @@ describe('the hosted checkout page: the security review', () => {
     const back = await browse(url);
     expect(back.text).toContain(`/hosted/paidPlansCheckout?session=${form.session}&amp;resume=1`);
     expect((await first(`${url}&resume=1`)).text).toContain('Buying as');
-    expect((await first('/hosted/paidPlansCheckout', { ...form, action: 'pay' })).status).toBe(200);
+    expect((await first('/hosted/paidPlansCheckout', { ...form, action: 'pay' })).status).toBe(303);
     expect(await ordersOf(buyer)).toMatchObject([{ status: 'ACTIVE', lastPaymentStatus: 'PAID' }]);
   });
 
@@ -435,7 +466,7 @@ describe('the hosted checkout page: the security review', () => {
     expect((await b('/hosted/paidPlansCheckout', { ...form, action: 'pay' }, { 'sec-fetch-site': 'cross-site' })).status).toBe(403);
     // Under no-referrer a browser's own form says Origin: null; the cookie and token decide.
     const paid = await b('/hosted/paidPlansCheckout', { ...form, action: 'pay' }, { origin: 'null', 'sec-fetch-site': 'same-origin' });
-    expect(paid.status).toBe(200);
+    expect(paid.status).toBe(303);
     expect(paid.headers.get('referrer-policy')).toBe('no-referrer');
     expect((await browse('/oauth2/login')).headers.get('referrer-policy')).toBe('no-referrer');
   });
@@ -474,12 +505,13 @@ describe('the hosted checkout page: the security review', () => {
     const page = await b(await session({ paidPlansCheckout: { planId: p.id } }, token));
     const form = { session: hidden(page.text, 'session'), csrf: hidden(page.text, 'csrf') };
     expect((await b('/hosted/paidPlansCheckout', { ...form, action: 'decline' })).status).toBe(402);
-    expect((await b('/hosted/paidPlansCheckout', { ...form, action: 'cancel' })).status).toBe(200);
+    expect((await b('/hosted/paidPlansCheckout', { ...form, action: 'cancel' })).status).toBe(303);
     expect(await ordersOf(buyer)).toMatchObject([{ status: 'DRAFT', lastPaymentStatus: 'FAILED' }]);
     const preview = await ok('POST', '/pricing-plans/v2/checkout/orders/preview-offline', { planId: p.id, memberId: buyer });
     expect(preview.purchaseLimitExceeded).toBe(false);
     const again = await b(await session({ paidPlansCheckout: { planId: p.id } }, token));
-    expect((await b('/hosted/paidPlansCheckout', { session: hidden(again.text, 'session'), csrf: hidden(again.text, 'csrf'), action: 'pay' })).text).toContain('<h1>Thank you</h1>');
+    const bought = await b('/hosted/paidPlansCheckout', { session: hidden(again.text, 'session'), csrf: hidden(again.text, 'csrf'), action: 'pay' });
+    expect((await b(bought.location!)).text).toContain('<h1>Thank you for your order</h1>');
     expect(await ordersOf(buyer)).toContainEqual(expect.objectContaining({ status: 'ACTIVE', lastPaymentStatus: 'PAID' }));
     // Now it is bought: the waiting order cannot be paid too, nor a new one made.
     const waiting = (await ordersOf(buyer)).find((o) => o.status === 'DRAFT')!;
@@ -526,15 +558,43 @@ describe('the hosted checkout page: the security review', () => {
     expect((await other('/hosted/paidPlansCheckout/sign-in', { ...form, email: attacker.email, password: 'correct-horse', action: 'signin' })).status).toBe(403);
     expect((await other('/hosted/paidPlansCheckout/sign-in/verify', { ...form, stateToken: 'x', code: '000000' })).status).toBe(403);
 
-    // verify() on a session that is over: no code page.
+    // Cancel on the sign-in page: the canceled page, whose "Try again" leads back through the sign-in.
     const url3 = await session({ paidPlansCheckout: { planId: p.id } });
     const c = newBrowser();
     const s3 = await c((await c(url3)).location!);
     const f3 = { session: hidden(s3.text, 'session'), csrf: hidden(s3.text, 'csrf') };
-    expect((await c('/hosted/paidPlansCheckout/sign-in', { ...f3, action: 'cancel' })).text).toContain('Checkout canceled');
-    const late = await c('/hosted/paidPlansCheckout/sign-in/verify', { ...f3, stateToken: 'x', code: '000000' });
-    expect(late.status).toBe(200);
-    expect(late.text).not.toContain('name="code"');
+    const canceled = await c('/hosted/paidPlansCheckout/sign-in', { ...f3, action: 'cancel' });
+    expect(canceled).toMatchObject({ status: 303, location: `/hosted/paidPlansCheckout/canceled?session=${f3.session}` });
+    const said = await c(canceled.location!);
+    expect(said.text).toContain('<h1>Checkout canceled</h1>');
+    expect(said.text).toContain(`<a class="button primary" href="/hosted/paidPlansCheckout?session=${f3.session}">Try again</a>`);
+    expect((await c(`/hosted/paidPlansCheckout?session=${f3.session}`)).location).toBe(`/hosted/paidPlansCheckout/sign-in?session=${f3.session}`);
+  });
+
+  it('Cancel without a post-flow URL: the canceled page (a GET) offers Try again, back to the same checkout, which still pays; another browser sees neither', async () => {
+    const o = await online((await plan()).id);
+    const b = newBrowser();
+    const url = await session({ paidPlansCheckout: { orderId: o.id } });
+    const page = await b(url);
+    const form = { session: hidden(page.text, 'session'), csrf: hidden(page.text, 'csrf') };
+    // Not canceled yet: the canceled page's address leads to the checkout.
+    expect((await b(`/hosted/paidPlansCheckout/canceled?session=${form.session}`)).location).toBe(`/hosted/paidPlansCheckout?session=${form.session}`);
+    const canceled = await b('/hosted/paidPlansCheckout', { ...form, action: 'cancel' });
+    expect(canceled).toMatchObject({ status: 303, location: `/hosted/paidPlansCheckout/canceled?session=${form.session}` });
+    const said = await b(canceled.location!);
+    expect(said.status).toBe(200);
+    expect(said.text).toContain('Nothing was paid: your order is still waiting for its payment.');
+    expect(said.text).toContain(`href="/hosted/paidPlansCheckout?session=${form.session}">Try again</a>`);
+    expect((await browse(canceled.location!)).status).toBe(403);
+    expect(await order(o.id)).toMatchObject({ status: 'DRAFT', lastPaymentStatus: 'PENDING' });
+    // Try again: the checkout, with the same form token; it pays.
+    const again = await b(url);
+    expect(again.text).toContain('Buying as');
+    const paid = await b('/hosted/paidPlansCheckout', { session: form.session, csrf: hidden(again.text, 'csrf'), action: 'pay' });
+    expect(paid.location).toBe(`/hosted/paidPlansCheckout?session=${form.session}`);
+    expect(await order(o.id)).toMatchObject({ status: 'ACTIVE', lastPaymentStatus: 'PAID' });
+    // The canceled page's address now shows the thank-you page.
+    expect((await b(canceled.location!)).text).toContain('<h1>Thank you for your order</h1>');
   });
 
   it('a member blocked after opening the checkout cannot pay; nor can an online order be made or paid for a blocked member', async () => {

@@ -3,11 +3,12 @@
  * refuses a POST from another site (403) before anything else about it, with a request that would otherwise
  * succeed, and nothing happens; the emulator answers only loopback Host names (421 otherwise, on every kind of
  * route: DNS rebinding); device codes typed in any case, with or without the dash or spaces (RFC 8628 section
- * 6.1); one neutral answer for an unknown e-mail and a wrong password; "Forgot password?" through the recovery
- * e-mail back to the sign-in page.
+ * 6.1), what was typed kept after a refusal and the focus on the field in error; one neutral answer for an
+ * unknown e-mail and a wrong password; "Forgot password?" through the recovery e-mail back to the sign-in page,
+ * and a recovery link used, expired or forged saying which.
  */
 import { request } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { challengeOf, createVerifier } from '../../../src/api/auth/pkce.js';
 import { isLoopbackHost } from '../../../src/emulator/server.js';
 import { normalizeUserCode } from '../../../src/emulator/oauth/http.js';
@@ -51,11 +52,13 @@ async function registered(password = 'correct-horse'): Promise<{ email: string; 
   return { email, password };
 }
 /** A live auth redirect session: its id. */
-async function authSession(): Promise<string> {
+/** An auth redirect session of app `app` (the site's default app unless given) returning to `redirectUri`. */
+async function authSession(app = clientId, redirectUri = 'http://127.0.0.1:9/callback'): Promise<string> {
+  const token = (await json('/oauth2/token', { clientId: app, grantType: 'anonymous' })).body.access_token as string;
   const r = await json(
     '/_api/redirects-api/v1/redirect-session',
-    { auth: { authRequest: { clientId, redirectUri: 'http://127.0.0.1:9/callback', codeChallenge: challengeOf(createVerifier()), codeChallengeMethod: 'S256', responseMode: 'query', responseType: 'code', state: 's' }, prompt: 'login' } },
-    { authorization: await visitor() },
+    { auth: { authRequest: { clientId: app, redirectUri, codeChallenge: challengeOf(createVerifier()), codeChallengeMethod: 'S256', responseMode: 'query', responseType: 'code', state: 's' }, prompt: 'login' } },
+    { authorization: token },
   );
   expect(r.status, JSON.stringify(r.body)).toBe(200);
   return new URL(r.body.redirectSession.fullUrl).searchParams.get('session')!;
@@ -225,8 +228,9 @@ describe('the device page takes codes as people type them (RFC 8628 section 6.1)
     expect(d.complete).toBe(`${emu.url}/oauth2/device?user_code=${d.userCode}`);
     const filled = await get(`/oauth2/device?user_code=${encodeURIComponent(d.userCode.toLowerCase().replace('-', ' '))}`);
     expect(filled.text).toContain(`value="${d.userCode}"`);
-    // The page says who asks once the code is known.
-    expect(filled.text).toContain('Default headless app on Downtown asks you to sign in on a device.');
+    // The page says where the sign-in goes once the code is known (the default app is the site itself to a person).
+    expect(filled.text).toContain('<h1>Sign in to Downtown on a device</h1>');
+    expect(filled.text).not.toContain('Default headless app');
     const ok = await post('/oauth2/device', { user_code: d.userCode.toLowerCase().replace('-', ''), email: who.email, password: who.password, action: 'approve' });
     expect(ok.status).toBe(200);
     expect(ok.text).toContain('Device approved');
@@ -245,6 +249,15 @@ describe('the device page takes codes as people type them (RFC 8628 section 6.1)
     expect(alert(unknown.text)).toBe('Wrong e-mail or password.');
     expect(alert(wrong.text)).toBe(alert(unknown.text));
     expect(unknown.text).not.toContain('No account');
+    // What was typed stays; the focus is on the field in error: the password here, the code after a bad code.
+    expect(wrong.text).toContain(`value="${who.email}"`);
+    expect(wrong.text).toMatch(/id="password"[^>]*autofocus aria-invalid="true"/);
+    const badCode = await post('/oauth2/device', { user_code: 'ZZZZ-ZZZZ', email: who.email, password: who.password, action: 'approve' });
+    expect(badCode.status).toBe(400);
+    expect(alert(badCode.text)).toBe('That code is not valid or has expired. Check the code in your terminal.');
+    expect(badCode.text).toContain(`value="${who.email}"`);
+    expect(badCode.text).toMatch(/id="user_code"[^>]*value="ZZZZ-ZZZZ" autofocus aria-invalid="true"/);
+    expect(badCode.text).not.toMatch(/id="email"[^>]*autofocus/);
   });
 });
 
@@ -254,13 +267,14 @@ describe('"Forgot password?" on the sign-in page', () => {
     const session = await authSession();
     const signIn = await get(`/oauth2/authorize?session=${session}`);
     expect(signIn.text).toContain(`<a href="/oauth2/forgot?session=${session}">Forgot password?</a>`);
-    expect(signIn.text).toContain('Default headless app on Downtown asks you to sign in');
+    expect(signIn.text).toContain('<h1>Sign in to Downtown</h1>');
+    expect(signIn.text).not.toContain('Default headless app');
     const form = await get(`/oauth2/forgot?session=${session}`);
     expect(form.status).toBe(200);
     expect(form.text).toContain(`<a href="/oauth2/authorize?session=${session}">Back to sign in</a>`);
     const sent = await post('/oauth2/forgot', { session, email: who.email });
     const nobody = await post('/oauth2/forgot', { session, email: 'nobody@example.com' });
-    const notice = (html: string) => /class="info">([^<]*)</.exec(html)?.[1]?.replace(/ signs in with \S+,/, ' signs in with X,');
+    const notice = (html: string) => /class="info"[^>]*>([^<]*)</.exec(html)?.[1]?.replace(/ signs in with \S+,/, ' signs in with X,');
     expect(notice(sent.text)).toContain('a link to set a new password is on its way');
     expect(notice(sent.text)).toBe(notice(nobody.text));
     const mail = (await mailTo(who.email)).at(-1)!;
@@ -274,6 +288,43 @@ describe('"Forgot password?" on the sign-in page', () => {
     expect(done.text).toContain(`<a href="${emu.url}/oauth2/authorize?session=${session}">Sign in</a>`);
     const signedIn = await post('/oauth2/authorize', { session, email: who.email, password: 'brand-new-pass', action: 'signin' });
     expect(signedIn.location).toContain('code=');
+    // The link again: it says precisely that it was used (not "expired"), opened or sent.
+    for (const again of [await get(link.pathname + link.search), await post('/oauth2/recover', { token: mail.recoveryToken, redirect: link.searchParams.get('redirect')!, password: 'another-pass' })]) {
+      expect(again.status).toBe(400);
+      expect(again.text).toContain('<h1>This link was already used</h1>');
+      expect(again.text).not.toContain('expired');
+      expect(again.text).not.toContain('name="password"');
+      expect(again.text).toContain(`<a href="${emu.url}/oauth2/authorize?session=${session}">Back to sign in</a>`);
+    }
+    expect((await post('/oauth2/authorize', { session: await authSession(), email: who.email, password: 'another-pass', action: 'signin' })).status).toBe(400);
+  });
+
+  it('a recovery link past its hour says it expired; a forged one that it is not valid', async () => {
+    const who = await registered();
+    await post('/oauth2/forgot', { session: await authSession(), email: who.email });
+    const mail = (await mailTo(who.email)).at(-1)!;
+    // Tokens live in real time (the emulator's clock is for the data): two hours on, the link's hour is over.
+    const at = Date.now();
+    const clock = vi.spyOn(Date, 'now').mockImplementation(() => at + 2 * 3_600_000);
+    try {
+      const expired = await get(`/oauth2/recover?token=${encodeURIComponent(mail.recoveryToken)}`);
+      expect(expired.status).toBe(400);
+      expect(expired.text).toContain('<h1>This link has expired</h1>');
+      expect(expired.text).not.toContain('already used');
+    } finally {
+      clock.mockRestore();
+    }
+    const forged = await get(`/oauth2/recover?token=${encodeURIComponent(`${mail.recoveryToken}x`)}`);
+    expect(forged.text).toContain('<h1>This link is not valid</h1>');
+  });
+
+  it('an app of the site\'s own is named second, as where the sign-in continues; the default app never', async () => {
+    const app = (await emu.request('POST', '/__emulator/oauth-apps', { name: 'Studio Booking', redirectUris: ['https://book.example/callback'] })).body.app.clientId as string;
+    const signIn = await get(`/oauth2/authorize?session=${await authSession(app, 'https://book.example/callback')}`);
+    expect(signIn.text).toContain('<h1>Sign in to Downtown</h1><p class="sub">to continue to Studio Booking</p>');
+    const d = await json('/oauth2/device/code', { clientId: app });
+    const device = await get(`/oauth2/device?user_code=${d.body.user_code ?? d.body.userCode}`);
+    expect(device.text).toContain('<h1>Sign in to Downtown on a device</h1><p class="sub">To continue to Studio Booking. Check that the code matches the one in your terminal.</p>');
   });
 
   it("the checkout's sign-in page has it too, and the recovery leads back to that sign-in page", async () => {
@@ -311,7 +362,10 @@ describe('a free trial on the checkout page', () => {
   it('nothing due today, then the price from the trial end; a coupon for the first payment only words each price in turn', async () => {
     // A frozen clock: the trial's end is a known day.
     const now = Date.parse((await emu.request('PUT', '/__emulator/clock', { frozen: true })).body.clock.now);
-    const trialEnd = new Date(now + 7 * 86_400_000).toLocaleDateString('en-US', { timeZone: 'UTC', year: 'numeric', month: 'short', day: 'numeric' });
+    // Days are the site's: its default business location's time zone.
+    const locations = (await emu.request('POST', '/v2/services/locations/query', {})).body.businessLocations.locations as Json[];
+    const timeZone = locations.find((l) => l.default)?.timeZone ?? 'UTC';
+    const trialEnd = new Date(now + 7 * 86_400_000).toLocaleDateString('en-US', { timeZone, year: 'numeric', month: 'short', day: 'numeric' });
     const gold = (await emu.request('GET', '/pricing-plans/v2/plans?limit=100')).body.plans.find((p: Json) => p.name === 'Gold Monthly');
     const page = async (couponCode: string) => {
       const buyer = (await emu.request('POST', '/members/v1/members', { member: { loginEmail: `trial-${Date.now()}-${n++}@example.com` } })).body.member;
@@ -325,6 +379,6 @@ describe('a free trial on the checkout page', () => {
     expect(welcome).toContain('>Start free trial</button>');
     expect(welcome).not.toContain('Pay 44.10 USD');
     const start = await page('GOLDSTART');
-    expect(start).toContain(`<p class="then">Then 24.50 USD on ${trialEnd}, then 49 USD every month</p>`);
+    expect(start).toContain(`<p class="then">Then 24.50 USD on ${trialEnd}, then 49.00 USD every month</p>`);
   });
 });

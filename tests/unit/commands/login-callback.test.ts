@@ -23,14 +23,37 @@ describe('login callback server', () => {
     const relay = await fetch(server.redirectUri);
     expect(relay.status).toBe(200);
     expect(await relay.text()).toContain("location.replace('/callback?' + location.hash.slice(1))");
-    const first = await fetch(`${server.redirectUri}?code=c1&state=st`);
-    expect(first.status).toBe(200);
-    expect(await first.text()).toContain('You are signed in');
+    // The tab with the code waits until the CLI has exchanged it: then it names who signed in.
+    const pending = fetch(`${server.redirectUri}?code=c1&state=st`);
     const params = await server.result;
     expect(params.get('code')).toBe('c1');
+    await server.finish({ signedIn: { who: 'ada@example.com', site: 'Down<town>' } });
+    const first = await pending;
+    expect(first.status).toBe(200);
+    const html = await first.text();
+    expect(html).toContain('<meta name="viewport" content="width=device-width, initial-scale=1">');
+    expect(html).toContain('sitectl is signed in to Down&lt;town&gt; as <strong>ada@example.com</strong>.');
+    expect(html).toContain('You can close this tab');
     // Answered once: the server is closed.
     await expect(fetch(`${server.redirectUri}?code=c2&state=st`)).rejects.toThrow();
     await server.close();
+  });
+
+  it('a failed exchange is said in the waiting tab; closing without an answer tells the tab the sign-in did not finish', async () => {
+    const server = await startCallbackServer(0, 'st');
+    const pending = fetch(`${server.redirectUri}?code=c1&state=st`);
+    await server.result;
+    await server.finish({ failed: 'The code was refused' });
+    const res = await pending;
+    expect(res.status).toBe(400);
+    expect(await res.text()).toContain('<div class="error" role="alert">The code was refused</div>');
+    await server.close();
+
+    const other = await startCallbackServer(0, 'st');
+    const waiting = fetch(`${other.redirectUri}?code=c1&state=st`);
+    await other.result;
+    await other.close();
+    expect(await (await waiting).text()).toContain('The sign-in did not finish.');
   });
 
   it.each([
