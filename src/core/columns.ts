@@ -138,20 +138,42 @@ export function planHeader(plan: ColumnPlan, shapes: readonly ColumnShape[], gap
 
 /**
  * Words of `text` wrapped to `width` display cells; continuation lines start with `indent` spaces. A word wider
- * than the line is cut.
+ * than the line is cut, or with `whole` broken over as many lines as it takes (nothing of the text is lost).
  */
-export function wrapText(text: string, width: number, indent = 0): string[] {
+export function wrapText(text: string, width: number, indent = 0, opts: { whole?: boolean } = {}): string[] {
   const lines: string[] = [];
   let line = '';
+  // A piece of a broken word ends its line: the next piece is not joined to it by a space.
+  let full = false;
   for (const word of text.split(/ +/)) {
-    const candidate = line ? `${line} ${word}` : `${lines.length ? ' '.repeat(indent) : ''}${word}`;
-    if (displayWidth(candidate) <= width || !line) {
-      line = displayWidth(candidate) <= width ? candidate : cutText(candidate, width);
-      continue;
+    const pieces = opts.whole ? breakWord(word, Math.max(1, width - indent)) : [word];
+    for (const [k, piece] of pieces.entries()) {
+      const candidate = line ? `${line} ${piece}` : `${lines.length ? ' '.repeat(indent) : ''}${piece}`;
+      if (!full && (displayWidth(candidate) <= width || !line)) {
+        line = displayWidth(candidate) <= width ? candidate : cutText(candidate, width);
+      } else {
+        lines.push(line);
+        line = cutText(`${' '.repeat(indent)}${piece}`, width);
+      }
+      full = k < pieces.length - 1;
     }
-    lines.push(line);
-    line = cutText(`${' '.repeat(indent)}${word}`, width);
   }
   lines.push(line);
   return lines;
+}
+
+/** `word` in pieces of at most `width` display cells (one piece when it fits; a wide character is never split). */
+function breakWord(word: string, width: number): string[] {
+  if (displayWidth(word) <= width) return [word];
+  const pieces: string[] = [];
+  let piece = '';
+  for (const ch of word) {
+    if (piece && displayWidth(piece + ch) > width) {
+      pieces.push(piece);
+      piece = '';
+    }
+    piece += ch;
+  }
+  if (piece) pieces.push(piece);
+  return pieces;
 }

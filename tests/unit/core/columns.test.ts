@@ -56,6 +56,15 @@ describe('column engine', () => {
   it('wraps words to a width with a hanging indent', () => {
     expect(wrapText('one two three four', 9, 2)).toEqual(['one two', '  three', '  four']);
   });
+
+  it('cuts a word wider than the line, or with `whole` breaks it over lines and never joins its pieces', () => {
+    expect(wrapText('id 0123456789abcdef end', 10, 2)).toEqual(['id', '  0123456…', '  end']);
+    expect(wrapText('id 0123456789abcdef end', 10, 2, { whole: true })).toEqual(['id', '  01234567', '  89abcdef', '  end']);
+    // The first line has no indent: a broken word's piece is not followed there by another piece and a space.
+    expect(wrapText('0123456789a', 10, 2, { whole: true })).toEqual(['01234567', '  89a']);
+    // Wide characters are never split.
+    expect(wrapText('瑜伽瑜伽瑜伽', 6, 0, { whole: true })).toEqual(['瑜伽瑜', '伽瑜伽']);
+  });
 });
 
 describe('time rule', () => {
