@@ -146,7 +146,7 @@ describe.skipIf(!hasTmux)('browsable tables in a real terminal (tmux)', () => {
     term.send('members', 'Space');
     await term.waitFor('members', /2 marked/);
     term.send('members', 'a');
-    const plan = await term.waitFor('members', /\? Approve 2 members\?.*\(y\/n\)/);
+    const plan = await term.waitFor('members', /^\? Approve 2 members\?.*\n {2}\(y\/n\)$/m);
     expect(plan).toMatch(/Plan: 2 to approve/);
     term.send('members', 'y');
     await term.waitFor('members', /✓ 2 members: 2 approved/);
