@@ -80,6 +80,18 @@ export function shortId(runId: string): string {
   return runId.split('-').pop() ?? runId;
 }
 
+/**
+ * A journaled command line as a terminal shows it: the program's name or path as it was started
+ * (`./bin/sitectl.js`, `/opt/tools/sitectl`, `'npm run dev --'`: the line's first shell word) becomes `sitectl`,
+ * so the words that say what was done come first: `sitectl members approve --status PENDING`.
+ */
+export function shownCommand(command: string): string {
+  const program = /^(?:'[^']*'(?:\\''[^']*')*|\S+)/.exec(command)?.[0];
+  if (!program) return command;
+  const rest = command.slice(program.length).trimStart();
+  return rest ? `sitectl ${rest}` : 'sitectl';
+}
+
 /** Counts of a journal's results: changed, unchanged (and skipped), failed (and conflicts). */
 function countsOf(summary: JournalSummary): { changed: number; unchanged: number; failed: number } {
   let changed = 0;

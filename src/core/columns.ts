@@ -27,6 +27,18 @@ export interface ColumnShape {
   align?: 'left' | 'right';
   /** Widest a `cut` column is drawn (default 60): a column whose end matters (a label ending in a time) asks for more. */
   widest?: number;
+  /**
+   * Display width a `cut` column asks for before any column dropped ahead of it (a higher priority number) may
+   * stay (default: its text up to 40 for a key column, a readable 20 for a droppable one). Once those are gone it
+   * narrows like any other, down to `min`: a command line wants its whole length on a wide terminal and still
+   * shows, shorter, on a narrow one.
+   */
+  want?: number;
+  /**
+   * Which end of a cell a `cut` column gives up: `end` (the default: `Deep Tissue Mas…`) or `start`, for text
+   * whose end matters most (a command line: `…members approve --status PENDING`), whole leading words first.
+   */
+  cutFrom?: 'end' | 'start';
 }
 
 /** Which columns a table shows and how wide each is. */
@@ -63,9 +75,27 @@ export function cutText(text: string, width: number): string {
   return cliTruncate(text, width, { truncationCharacter: '…' });
 }
 
-/** `text` cut to `width` and padded with spaces to exactly `width` display cells. */
-export function fitText(text: string, width: number, align: 'left' | 'right' = 'left'): string {
-  const cut = cutText(text, width);
+/**
+ * `text` cut from its start to `width` display cells, beginning with `…` when cut. Whole leading words go first,
+ * so the cell starts at a word (`…members approve --status PENDING`), unless that leaves more than a third of the
+ * width empty: then the text is cut inside a word (a wide character is never split).
+ */
+export function cutStart(text: string, width: number): string {
+  if (width <= 0) return '';
+  if (displayWidth(text) <= width) return text;
+  const cut = cliTruncate(text, width, { position: 'start', truncationCharacter: '…' });
+  for (let at = text.indexOf(' '); at !== -1; at = text.indexOf(' ', at + 1)) {
+    const rest = text.slice(at + 1);
+    const w = displayWidth(rest) + 1;
+    if (w > width) continue;
+    return width - w <= Math.floor(width / 3) && rest ? `…${rest}` : cut;
+  }
+  return cut;
+}
+
+/** `text` cut to `width` (from its end, or with `from: 'start'` from its start) and padded with spaces to exactly `width` display cells. */
+export function fitText(text: string, width: number, align: 'left' | 'right' = 'left', from: 'end' | 'start' = 'end'): string {
+  const cut = from === 'start' ? cutStart(text, width) : cutText(text, width);
   const pad = ' '.repeat(Math.max(0, width - displayWidth(cut)));
   return align === 'right' ? pad + cut : cut + pad;
 }
@@ -75,7 +105,8 @@ export function fitText(text: string, width: number, align: 'left' | 'right' = '
  * rows, each row's cells in the order of `shapes`.
  *
  * Order of giving way: columns are dropped (highest priority number first) while the kept ones do not fit with
- * every key column (priority 0) whole (up to 40 cells) and the others at a readable width; then cut columns narrow, the widest first, down to their minimum; when they all are at
+ * every key column (priority 0) whole (up to 40 cells) and the others at a readable width (or, while columns
+ * dropped before it are kept, at its `want`); then cut columns narrow, the widest first, down to their minimum; when they all are at
  * their minimum and it still does not fit, the next droppable column goes. Whole columns are never narrowed; a
  * table of only whole columns wider than `width` is cut at the edge by the caller. With a column hidden, the
  * plan leaves two cells for the {@link HIDDEN_MARK}.
@@ -90,6 +121,8 @@ export function planColumns(shapes: readonly ColumnShape[], rows: ReadonlyArray<
   // What a column asks for before a droppable one may stay: a column that is never dropped (a key column)
   // its whole text, up to KEY_WIDEST; a droppable cut column a readable width.
   const comfortable = shapes.map((s, i) => (s.fit === 'whole' ? natural[i]! : (s.priority ?? 0) > 0 ? Math.min(natural[i]!, Math.max(least[i]!, COMFORTABLE)) : Math.min(natural[i]!, KEY_WIDEST)));
+  // A column's `want`, asked of the columns that are dropped before it: its own comfortable width once none is left.
+  const wanted = shapes.map((s, i) => (s.fit === 'whole' || s.want === undefined ? comfortable[i]! : Math.min(natural[i]!, Math.max(comfortable[i]!, s.want))));
 
   const plan = (avail: number): ColumnPlan => {
     const kept = shapes.map((_, i) => i);
@@ -101,7 +134,9 @@ export function planColumns(shapes: readonly ColumnShape[], rows: ReadonlyArray<
       kept.splice(kept.indexOf(drop), 1);
       return true;
     };
-    while (total((i) => comfortable[i]!) > avail && dropOne());
+    const rank = (i: number) => shapes[i]!.priority ?? 0;
+    const asks = (i: number) => (wanted[i] !== comfortable[i] && kept.some((k) => rank(k) > rank(i)) ? wanted[i]! : comfortable[i]!);
+    while (total(asks) > avail && dropOne());
     const widths = new Map(kept.map((i) => [i, natural[i]!]));
     for (;;) {
       let over = total((i) => widths.get(i)!) - avail;
@@ -125,7 +160,7 @@ export function planColumns(shapes: readonly ColumnShape[], rows: ReadonlyArray<
 /** One line of a table: the kept cells fitted to the plan's widths, `gap` spaces between, trailing spaces trimmed. */
 export function planLine(plan: ColumnPlan, shapes: readonly ColumnShape[], cells: readonly string[], gap = 2): string {
   return plan.kept
-    .map((i, k) => fitText(cells[i] ?? '', plan.widths[k]!, shapes[i]!.align))
+    .map((i, k) => fitText(cells[i] ?? '', plan.widths[k]!, shapes[i]!.align, shapes[i]!.cutFrom))
     .join(' '.repeat(gap))
     .trimEnd();
 }
@@ -138,20 +173,42 @@ export function planHeader(plan: ColumnPlan, shapes: readonly ColumnShape[], gap
 
 /**
  * Words of `text` wrapped to `width` display cells; continuation lines start with `indent` spaces. A word wider
- * than the line is cut.
+ * than the line is cut, or with `whole` broken over as many lines as it takes (nothing of the text is lost).
  */
-export function wrapText(text: string, width: number, indent = 0): string[] {
+export function wrapText(text: string, width: number, indent = 0, opts: { whole?: boolean } = {}): string[] {
   const lines: string[] = [];
   let line = '';
+  // A piece of a broken word ends its line: the next piece is not joined to it by a space.
+  let full = false;
   for (const word of text.split(/ +/)) {
-    const candidate = line ? `${line} ${word}` : `${lines.length ? ' '.repeat(indent) : ''}${word}`;
-    if (displayWidth(candidate) <= width || !line) {
-      line = displayWidth(candidate) <= width ? candidate : cutText(candidate, width);
-      continue;
+    const pieces = opts.whole ? breakWord(word, Math.max(1, width - indent)) : [word];
+    for (const [k, piece] of pieces.entries()) {
+      const candidate = line ? `${line} ${piece}` : `${lines.length ? ' '.repeat(indent) : ''}${piece}`;
+      if (!full && (displayWidth(candidate) <= width || !line)) {
+        line = displayWidth(candidate) <= width ? candidate : cutText(candidate, width);
+      } else {
+        lines.push(line);
+        line = cutText(`${' '.repeat(indent)}${piece}`, width);
+      }
+      full = k < pieces.length - 1;
     }
-    lines.push(line);
-    line = cutText(`${' '.repeat(indent)}${word}`, width);
   }
   lines.push(line);
   return lines;
+}
+
+/** `word` in pieces of at most `width` display cells (one piece when it fits; a wide character is never split). */
+function breakWord(word: string, width: number): string[] {
+  if (displayWidth(word) <= width) return [word];
+  const pieces: string[] = [];
+  let piece = '';
+  for (const ch of word) {
+    if (piece && displayWidth(piece + ch) > width) {
+      pieces.push(piece);
+      piece = '';
+    }
+    piece += ch;
+  }
+  if (piece) pieces.push(piece);
+  return pieces;
 }

@@ -62,6 +62,16 @@ export interface Column<T> {
   fit?: 'cut' | 'whole';
   /** Narrowest width of a `cut` column, in display cells (default 10). */
   min?: number;
+  /**
+   * Display width a `cut` column asks for on a terminal before any column dropped ahead of it (a higher
+   * `priority`) may stay; it still narrows to `min` once those are gone (core/columns.ts).
+   */
+  want?: number;
+  /**
+   * Which end of a cell a `cut` column gives up on a terminal: `end` (the default) or `start`, for text whose end
+   * matters most (a command line shown as `…members approve --status PENDING`; core/columns.ts `cutStart`).
+   */
+  cutFrom?: 'end' | 'start';
   /** Display width in a streamed table (rows printed as they arrive, {@link PrintOptions.stream}); default the header's. */
   width?: number;
   /**
@@ -77,7 +87,7 @@ export interface Column<T> {
 export function columnShape<T>(column: Column<T>, time = false): ColumnShape {
   // Left undefined (cut) unless known: the browser still finds time columns by their cells.
   const fit = column.fit ?? (column.id || column.noTruncate || time ? 'whole' : undefined);
-  return { header: column.header ?? column.key.toUpperCase(), fit, min: column.min, priority: column.priority, align: column.align };
+  return { header: column.header ?? column.key.toUpperCase(), fit, min: column.min, priority: column.priority, align: column.align, want: column.want, cutFrom: column.cutFrom };
 }
 
 /** Characters of an id shown in a terminal table (like a short git hash). */
@@ -468,7 +478,7 @@ async function streamTable<T>(io: IOStreams, records: Records<T>, columns: reado
   const headers = columns.map((c) => c.header ?? c.key.toUpperCase());
   const widths = columns.map((c, i) => c.width ?? displayWidth(headers[i]!));
   const edge = Math.max(20, io.columns);
-  const line = (cells: readonly string[]) => cutText(cells.map((t, i) => fitText(t, widths[i]!, columns[i]!.align)).join('  ').trimEnd(), edge);
+  const line = (cells: readonly string[]) => cutText(cells.map((t, i) => fitText(t, widths[i]!, columns[i]!.align, columns[i]!.cutFrom)).join('  ').trimEnd(), edge);
   let header = false;
   for await (const r of records) {
     if (!header) {

@@ -6,7 +6,7 @@
  */
 import type { ReactNode } from 'react';
 import { Box, Text } from 'ink';
-import { cutText, displayWidth } from '../core/columns.js';
+import { cutText, displayWidth, wrapText } from '../core/columns.js';
 import { type BrowserState, currentRow, viewedRows } from './browser-state.js';
 import type { BrowserProps } from './browser-spec.js';
 import { footerText, helpLines, paneTable, tabBar, tableLine, titleLine } from './browser-layout.js';
@@ -26,16 +26,26 @@ export function filterLine(line: LineState, width: number): string {
 }
 
 /**
- * The lines of an open question for `width`, drawn over the last rows of a body `height` rows tall: a rule,
- * the question with its `(y/n)`, then as many preview lines as fit in half the body (at least the question).
+ * The lines of an open question for `width`, drawn over the last rows of a body `height` rows tall: a rule, the
+ * question wrapped whole on its own lines (`? ` and a hanging indent), the choices `(y/n)` on the line below it,
+ * then as many preview lines as fit in half the body. A body too short for all that keeps the question's lines
+ * first (the footer says `y yes · n no` too).
  */
 export function confirmBox(confirm: { question: string; lines: readonly string[] }, width: number, height: number): string[] {
-  const room = Math.max(0, Math.floor(height / 2) - 2);
+  const asked = askedLines(confirm.question, width);
+  if (height < asked.length + 1) return asked.slice(0, Math.max(1, height));
+  const room = Math.max(0, Math.floor(height / 2) - 1 - asked.length);
   const preview = confirm.lines.slice(0, room).map((l) => cutText(l, width));
-  const box = ['─'.repeat(width), cutText(`? ${confirm.question}  (y/n)`, width), ...preview];
-  // A body of one row keeps the question alone.
-  return height < 2 ? [box[1]!] : box;
+  return ['─'.repeat(width), ...asked, ...preview];
 }
+
+/** The question wrapped whole to `width` (`? ` and a hanging indent), then its choices `(y/n)` on their own line. */
+export function askedLines(question: string, width: number): string[] {
+  return [...wrapText(`? ${question}`, width, QUESTION_INDENT, { whole: true }), `${' '.repeat(QUESTION_INDENT)}(y/n)`];
+}
+
+/** Cells a question's second and later lines, and its choices, are indented by: the width of `? `. */
+const QUESTION_INDENT = 2;
 
 export function BrowserView({
   state,
@@ -100,11 +110,15 @@ export function BrowserView({
   // A question is drawn over the list's last rows, the rest of the list still in view (as lazygit and k9s do).
   if (state.mode === 'confirm' && state.confirm) {
     const box = confirmBox(state.confirm, width, state.height);
+    // The question and its choices are drawn bold in yellow: the lines after the rule (when there is one), before the preview.
+    const first = box[0] === '─'.repeat(width) ? 1 : 0;
+    const askedCount = askedLines(state.confirm.question, width).length;
+    const asked = (i: number) => i >= first && i < first + askedCount;
     body.splice(
       state.height - box.length,
       box.length,
       ...box.map((line, i) => (
-        <Text key={`confirm:${i}`} bold={color && i === 1} color={color && i === 1 ? 'yellow' : undefined}>
+        <Text key={`confirm:${i}`} bold={color && asked(i)} color={color && asked(i) ? 'yellow' : undefined}>
           {line || ' '}
         </Text>
       )),

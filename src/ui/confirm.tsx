@@ -1,6 +1,7 @@
 /** The confirm prompt: input hook (keys -> reducer actions) and view. State logic lives in confirm-state.ts. */
 import { useEffect, useReducer } from 'react';
 import { Box, Text, useApp, useInput } from 'ink';
+import { ANSWER_INDENT, Question } from './question.js';
 import { confirmKeyAction, confirmReducer, initialConfirmState, type ConfirmState } from './confirm-state.js';
 
 /** Feeds key presses into the confirm reducer while the prompt is pending. */
@@ -23,6 +24,7 @@ export interface ConfirmProps {
   onDone: (answer: boolean | undefined) => void;
 }
 
+/** The yes/no prompt: the question on its own line(s), `Yes / No` below it; reports the answer once through `onDone`. */
 export function Confirm({ message, defaultValue, onDone }: ConfirmProps) {
   const state = useConfirm(defaultValue);
   const { exit } = useApp();
@@ -35,21 +37,24 @@ export function Confirm({ message, defaultValue, onDone }: ConfirmProps) {
   if (state.status !== 'pending') {
     const accepted = state.status === 'answered' && state.value;
     return (
-      <Box>
-        <Text color={accepted ? 'green' : 'red'}>{accepted ? '✓' : '✗'} </Text>
-        <Text>{message} </Text>
+      <Question mark={accepted ? '✓' : '✗'} markColor={accepted ? 'green' : 'red'} message={message}>
+        {' '}
         <Text bold>{state.status === 'cancelled' ? 'canceled' : state.value ? 'yes' : 'no'}</Text>
-      </Box>
+      </Question>
     );
   }
+  // The question above, the choices on their own line below it; the key hint moves under them when the line is narrow.
   return (
-    <Box>
-      <Text color="cyan">? </Text>
-      <Text>{message} </Text>
-      <Text inverse={state.value}> Yes </Text>
-      <Text> / </Text>
-      <Text inverse={!state.value}> No </Text>
-      <Text dimColor>  (y/n, Enter to choose)</Text>
+    <Box flexDirection="column">
+      <Question mark="?" markColor="cyan" message={message} />
+      <Box marginLeft={ANSWER_INDENT} flexWrap="wrap">
+        <Text inverse={state.value}> Yes </Text>
+        <Text> / </Text>
+        <Text inverse={!state.value}> No </Text>
+        <Box marginLeft={2}>
+          <Text dimColor>(y/n, Enter to choose)</Text>
+        </Box>
+      </Box>
     </Box>
   );
 }

@@ -94,7 +94,7 @@ describe.skipIf(!hasTmux)('sitectl dashboard in a real terminal (tmux)', () => {
     // x (cancel) is destructive: it asks first, and "n" changes nothing.
     expect(cursorId(await filterTo('dash', NAMES.cancel))).toBe(own.cancel);
     term.send('dash', 'x');
-    await term.waitFor('dash', new RegExp(`\\? Cancel booking ${own.cancel} .*\\(y/n\\)`));
+    await term.waitFor('dash', new RegExp(`^\\? Cancel booking ${own.cancel} [\\s\\S]*^ {2}\\(y/n\\)$`, 'm'));
     term.send('dash', 'n');
     await term.waitFor('dash', /canceled: nothing was changed/);
     expect(await field('bookings', own.cancel, 'status')).not.toBe('CANCELED');
@@ -146,7 +146,7 @@ describe.skipIf(!hasTmux)('browsable tables in a real terminal (tmux)', () => {
     term.send('members', 'Space');
     await term.waitFor('members', /2 marked/);
     term.send('members', 'a');
-    const plan = await term.waitFor('members', /\? Approve 2 members\?.*\(y\/n\)/);
+    const plan = await term.waitFor('members', /^\? Approve 2 members\?.*\n {2}\(y\/n\)$/m);
     expect(plan).toMatch(/Plan: 2 to approve/);
     term.send('members', 'y');
     await term.waitFor('members', /✓ 2 members: 2 approved/);

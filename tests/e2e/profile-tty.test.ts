@@ -32,7 +32,7 @@ describe.skipIf(!hasTmux)('profile add on a terminal (tmux)', () => {
     term.start('key', ['profile', 'add', 'prod', '--base-url', emu.url, '--site-id', emu.siteId, '--api-key-stdin']);
     await term.waitFor('key', /\? API key:/);
     term.send('key', '-l', emu.apiKey);
-    const typed = await term.waitFor('key', /\? API key: \*+/);
+    const typed = await term.waitFor('key', /^\? API key:\n {2}\*+$/m);
     expect(typed).not.toContain(emu.apiKey);
     term.send('key', 'Enter');
     const done = await term.waitFor('key', /EXIT=\d+/);

@@ -7,7 +7,7 @@
  */
 import { type Command, Option } from 'commander';
 import { defaultJournalDir } from '../../bulk/journal.js';
-import { type ChangeSummary, readHistory, shortId } from '../../bulk/history.js';
+import { type ChangeSummary, readHistory, shortId, shownCommand } from '../../bulk/history.js';
 import type { Context } from '../../context.js';
 import { parseCount } from '../../core/numbers.js';
 import { addFormatFlags, type Column, fieldsChecker, type FormatFlags, printRecords, resolveFormat } from '../../core/output.js';
@@ -30,19 +30,25 @@ const NOUNS = journaledEntities();
  */
 type Row = Partial<ChangeSummary> & { journal: string; undone?: string; when?: Date; damaged?: string };
 
+/**
+ * On a narrow terminal the site, the profile and UNCHANGED go first, then ACTION and NOUN (the command names
+ * both; an undo's row says which change it undoes). COMMAND wants its whole length before those may stay, stays at
+ * 80 columns and is shortened from its start, whole leading words first (`…members approve --status PENDING`),
+ * so what was done and with which arguments is kept; only a terminal too narrow for even ten cells of it drops it.
+ */
 const COLUMNS: Column<Row>[] = [
   { key: 'short', header: 'CHANGE', noTruncate: true },
   { key: 'when', header: 'WHEN', age: true },
-  { key: 'entity', header: 'NOUN' },
-  { key: 'action', header: 'ACTION' },
+  { key: 'entity', header: 'NOUN', priority: 2 },
+  { key: 'action', header: 'ACTION', priority: 3 },
   { key: 'changed', header: 'CHANGED', align: 'right' },
-  { key: 'unchanged', header: 'UNCHANGED', align: 'right', priority: 3 },
+  { key: 'unchanged', header: 'UNCHANGED', align: 'right', priority: 4 },
   { key: 'failed', header: 'FAILED', align: 'right' },
   { key: 'undone', header: 'UNDONE' },
-  { key: 'profile', header: 'PROFILE', priority: 4 },
+  { key: 'profile', header: 'PROFILE', priority: 5 },
   // A change of several sites (services apply --to-site A --to-site B) is one row naming each.
-  { key: 'sites', header: 'SITE', priority: 5, get: (r) => siteNames(r) },
-  { key: 'command', header: 'COMMAND', priority: 1 },
+  { key: 'sites', header: 'SITE', priority: 6, get: (r) => siteNames(r) },
+  { key: 'command', header: 'COMMAND', priority: 1, want: 48, cutFrom: 'start' },
 ];
 
 const FIELDS = ['id', 'short', 'journal', 'createdAt', 'when', 'entity', 'action', 'profile', 'siteId', 'sites', 'parts', 'command', 'undoOf', 'changed', 'unchanged', 'failed', 'undone', 'undoneBy', 'ended', 'damaged'];
@@ -79,11 +85,20 @@ export async function run(opts: HistoryOptions, ctx: Context): Promise<void> {
   const limit = opts.limit === undefined ? 20 : parseCount(opts.limit, '--limit', 1, 1000);
   const history = readHistory(defaultJournalDir(ctx.env), ctx.now());
   warnDamaged(ctx, history.damaged);
+  // A terminal's table shows the command as `sitectl members approve ...`; piped and machine output keep it as typed.
+  const terminal = format.kind === 'table' && ctx.io.isStdoutTTY;
   const changes = history.changes
     .filter((c) => !noun || c.entity === noun)
     .reverse()
     .slice(0, limit)
-    .map((c): Row => ({ ...c, when: new Date(c.createdAt), undone: c.undoneBy ? `by ${shortId(c.undoneBy)}` : c.undoOf ? `(undoes ${shortId(c.undoOf)})` : '' }));
+    .map(
+      (c): Row => ({
+        ...c,
+        when: new Date(c.createdAt),
+        undone: c.undoneBy ? `by ${shortId(c.undoneBy)}` : c.undoOf ? `(undoes ${shortId(c.undoOf)})` : '',
+        ...(terminal && c.command ? { command: shownCommand(c.command) } : {}),
+      }),
+    );
   // Machine output marks the files left out too, after the changes: `{journal, damaged}`.
   const marked: Row[] = format.kind === 'table' ? [] : history.damaged.map((d) => ({ journal: d.journal, damaged: d.problem }));
   await printRecords(ctx.io, format, [...changes, ...marked], COLUMNS, { now: ctx.now(), empty: noun ? `No changes to ${noun} in the history.` : 'No changes in the history yet.' });

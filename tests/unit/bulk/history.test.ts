@@ -6,7 +6,7 @@ import { mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { pruneHistory, readHistory } from '../../../src/bulk/history.js';
+import { pruneHistory, readHistory, shownCommand } from '../../../src/bulk/history.js';
 
 let dir: string | undefined;
 afterEach(() => {
@@ -72,5 +72,18 @@ describe('pruneHistory', () => {
     journal('small', 'run-small', 10);
     expect(pruneHistory(dir, NOW, { maxChanges: 1 })).toBe(2);
     expect(readdirSync(dir)).toEqual(['small.ndjson']);
+  });
+});
+
+describe('shownCommand', () => {
+  it('names the program sitectl, however it was started, and keeps the rest of the line as typed', () => {
+    expect(shownCommand('./bin/sitectl.js members approve --status PENDING')).toBe('sitectl members approve --status PENDING');
+    expect(shownCommand('/opt/tools/sitectl undo --last')).toBe('sitectl undo --last');
+    expect(shownCommand('sitectl history')).toBe('sitectl history');
+    // A quoted first word (a path with a space, `npm run dev --`) is one word, quotes inside it included.
+    expect(shownCommand("'npm run dev --' services update --filter '{}' --set tagLine=x")).toBe("sitectl services update --filter '{}' --set tagLine=x");
+    expect(shownCommand("'/home/ada/my tools/it'\\''s/sitectl.js' undo --last")).toBe('sitectl undo --last');
+    expect(shownCommand('./bin/sitectl.js')).toBe('sitectl');
+    expect(shownCommand('')).toBe('');
   });
 });

@@ -1,6 +1,6 @@
 /** The one column engine (core/columns.ts) and the one time rule (core/when.ts). */
 import { describe, expect, it } from 'vitest';
-import { cutText, displayWidth, fitText, planColumns, planHeader, planLine, type ColumnShape, wrapText } from '../../../src/core/columns.js';
+import { cutStart, cutText, displayWidth, fitText, planColumns, planHeader, planLine, type ColumnShape, wrapText } from '../../../src/core/columns.js';
 import { ageText, daysText, timeText } from '../../../src/core/when.js';
 
 const shapes: ColumnShape[] = [
@@ -53,8 +53,59 @@ describe('column engine', () => {
     expect(tight.widths[1]).toBeGreaterThanOrEqual(10);
   });
 
+  it('cuts a `cutFrom: start` column from its start, whole leading words first, and keeps its end', () => {
+    const command = 'sitectl members approve --status PENDING';
+    expect(cutStart(command, 40)).toBe(command);
+    expect(cutStart(command, 33)).toBe('…members approve --status PENDING');
+    expect(cutStart(command, 25)).toBe('…approve --status PENDING');
+    expect(cutStart(command, 24)).toBe('…--status PENDING');
+    // A word boundary that would leave more than a third of the cell empty: cut inside the word instead.
+    expect(cutStart(command, 16)).toBe('…-status PENDING');
+    expect(cutStart('0841fa2c-7d3e-4b1a-9c55', 10)).toBe('…4b1a-9c55');
+    expect(cutStart('瑜伽瑜伽', 5)).toBe('…瑜伽');
+    expect(cutStart('abc', 0)).toBe('');
+    expect(fitText(command, 30, 'left', 'start')).toBe('…approve --status PENDING     ');
+    // In a table: the cut column keeps the command's end; the other columns as before.
+    const table: ColumnShape[] = [{ header: 'CHANGE', fit: 'whole' }, { header: 'COMMAND', cutFrom: 'start' }];
+    const plan = planColumns(table, [['1a8197', command]], 30);
+    expect(planLine(plan, table, ['1a8197', command])).toBe('1a8197  …--status PENDING');
+  });
+
+  it('a column that wants a width takes it from the columns dropped before it, and narrows once they are gone', () => {
+    const command = 'sitectl members approve --where status=PENDING';
+    const cols: ColumnShape[] = [
+      { header: 'CHANGE', fit: 'whole' },
+      { header: 'NOUN', priority: 2 },
+      { header: 'PROFILE', priority: 3 },
+      { header: 'COMMAND', priority: 1, want: 48, cutFrom: 'start' },
+    ];
+    const cells = [['1a8197', 'members', 'local', command]];
+    // Wide: everything.
+    expect(planColumns(cols, cells, 100).kept).toEqual([0, 1, 2, 3]);
+    // Without `want` the profile would stay and COMMAND be cut to 34 cells; with it, the profile goes and COMMAND is whole.
+    const plain = cols.map((c) => ({ ...c, want: undefined }));
+    const without = planColumns(plain, cells, 65);
+    expect(without.kept).toEqual([0, 1, 2, 3]);
+    const withWant = planColumns(cols, cells, 65);
+    expect(withWant.kept).toEqual([0, 1, 3]);
+    expect(planLine(withWant, cols, cells[0]!)).toBe(`1a8197  members  ${command}`);
+    // Narrow: the columns before it are gone, and COMMAND stays, shorter, rather than asking its want of itself.
+    const narrow = planColumns(cols, cells, 40);
+    expect(narrow.kept).toEqual([0, 3]);
+    expect(planLine(narrow, cols, cells[0]!)).toBe('1a8197  …--where status=PENDING');
+  });
+
   it('wraps words to a width with a hanging indent', () => {
     expect(wrapText('one two three four', 9, 2)).toEqual(['one two', '  three', '  four']);
+  });
+
+  it('cuts a word wider than the line, or with `whole` breaks it over lines and never joins its pieces', () => {
+    expect(wrapText('id 0123456789abcdef end', 10, 2)).toEqual(['id', '  0123456…', '  end']);
+    expect(wrapText('id 0123456789abcdef end', 10, 2, { whole: true })).toEqual(['id', '  01234567', '  89abcdef', '  end']);
+    // The first line has no indent: a broken word's piece is not followed there by another piece and a space.
+    expect(wrapText('0123456789a', 10, 2, { whole: true })).toEqual(['01234567', '  89a']);
+    // Wide characters are never split.
+    expect(wrapText('瑜伽瑜伽瑜伽', 6, 0, { whole: true })).toEqual(['瑜伽瑜', '伽瑜伽']);
   });
 });
 

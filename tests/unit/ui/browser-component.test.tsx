@@ -138,7 +138,7 @@ describe('Browser component', () => {
     ui.press(' ');
     await until(ui.stdout, (f) => /2 marked/.test(f), 'two marks');
     ui.press('d');
-    await until(ui.stdout, (f) => /\? Decline 2\? {2}\(y\/n\)/.test(f), 'the question');
+    await until(ui.stdout, (f) => /^\? Decline 2\?\n {2}\(y\/n\)$/m.test(f), 'the question');
     ui.press('n');
     await until(ui.stdout, (f) => /canceled: nothing was changed/.test(f) && !/✓ canceled/.test(f) && /2 marked/.test(f), 'declined, marks kept');
     expect(calls).toEqual([]);

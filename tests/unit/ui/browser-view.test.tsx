@@ -2,7 +2,7 @@
 import { createElement } from 'react';
 import { renderToString } from 'ink';
 import { describe, expect, it } from 'vitest';
-import { BrowserView } from '../../../src/ui/browser-view.js';
+import { askedLines, BrowserView, confirmBox } from '../../../src/ui/browser-view.js';
 import { chromeRows, footerText, helpLines, paneTable, tabBar } from '../../../src/ui/browser-layout.js';
 import type { PaneSpec } from '../../../src/ui/browser-spec.js';
 import { browserReducer, initialBrowserState, initialPane, type BrowserState } from '../../../src/ui/browser-state.js';
@@ -75,19 +75,41 @@ describe('browser view', () => {
     const confirm = screen(browserReducer(withRows(3, 10), { type: 'confirm', question: 'Decline 2 bookings?', lines: ['Plan: 2 to decline'] }));
     expect(confirm[2]).toMatch(/^> {2}id0\s+Name 0\s+PENDING$/);
     expect(confirm[4]).toMatch(/^ {3}id2\s+Name 2\s+PENDING$/);
-    expect(confirm[2 + 10 - 3]).toMatch(/^─{20,}$/);
-    expect(confirm[2 + 10 - 2]).toBe('? Decline 2 bookings?  (y/n)');
+    expect(confirm[2 + 10 - 4]).toMatch(/^─{20,}$/);
+    expect(confirm[2 + 10 - 3]).toBe('? Decline 2 bookings?');
+    expect(confirm[2 + 10 - 2]).toBe('  (y/n)');
     expect(confirm[2 + 10 - 1]).toBe('Plan: 2 to decline');
     expect(confirm).toHaveLength(10 + chromeRows(1) - 1);
     // A full list: the question covers its last rows only.
     const full = screen(browserReducer(withRows(30, 10), { type: 'confirm', question: 'Decline 2 bookings?', lines: ['Plan: 2 to decline'] }));
-    expect(full.slice(2, 2 + 7).every((l) => /^[> ] {2}id\d\s/.test(l))).toBe(true);
+    expect(full.slice(2, 2 + 6).every((l) => /^[> ] {2}id\d\s/.test(l))).toBe(true);
     const filter = screen(browserReducer(browserReducer(withRows(3, 5), { type: 'filter-start' }), { type: 'filter-edit', key: { type: 'insert', text: 'yoga' } }));
     expect(filter.at(-2)).toBe('/yoga▏');
     const moved = screen(browserReducer(browserReducer(browserReducer(withRows(3, 5), { type: 'filter-start' }), { type: 'filter-edit', key: { type: 'insert', text: 'yoga' } }), { type: 'filter-edit', key: { type: 'home' } }));
     expect(moved.at(-2)).toBe('/▏yoga');
     const failed = screen(browserReducer(withRows(0, 5), { type: 'load-failed', pane: 'p0', error: '--where: unknown field nme' }));
     expect(failed[2]).toBe('✗ --where: unknown field nme');
+  });
+
+  it('wraps a long question whole on its own lines above its (y/n), at 80 and 50 columns, never cut', () => {
+    const question = 'Cancel booking 0841fa2c-7d3e-4b1a-9c55-3f2e8d1a6b70 (Deep Tissue and Hot Stone Massage for Two, Thu 22:00)?';
+    for (const columns of [80, 50]) {
+      const lines = screen(browserReducer(withRows(30, 12), { type: 'confirm', question, lines: ['Plan: 1 to cancel'] }), 1, columns);
+      const rule = lines.findIndex((l) => /^─{20,}$/.test(l));
+      const choices = lines.findIndex((l) => l === '  (y/n)');
+      expect(rule).toBeGreaterThan(0);
+      expect(choices).toBeGreaterThan(rule + 2);
+      const asked = lines.slice(rule + 1, choices);
+      expect(asked[0]).toMatch(/^\? Cancel booking/);
+      for (const line of asked.slice(1)) expect(line).toMatch(/^ {2}\S/);
+      for (const line of lines) expect([...line].length).toBeLessThanOrEqual(columns);
+      expect(asked.map((l) => l.trim()).join(' ')).toBe(`? ${question}`);
+      expect(lines.join('\n')).not.toContain('…');
+    }
+    // A word longer than the line is broken over lines, not cut.
+    expect(askedLines(`Delete ${'x'.repeat(60)}?`, 40)).toEqual(['? Delete', `  ${'x'.repeat(38)}`, `  ${'x'.repeat(22)}?`, '  (y/n)']);
+    // A body too short for the rule keeps the question first.
+    expect(confirmBox({ question, lines: ['Plan'] }, 50, 1)).toEqual(['? Cancel booking']);
   });
 
   it('says "disconnected — retrying (Ns)" with the reason while the source does not answer, and marks the rows stale until read again', () => {
