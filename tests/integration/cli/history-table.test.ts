@@ -70,8 +70,10 @@ describe('history on a terminal', () => {
     const at120 = table(wide.stdout);
     expect(at120.header).toMatch(/^CHANGE +WHEN +NOUN +ACTION +CHANGED +(UNCHANGED +)?FAILED +UNDONE +COMMAND +›$/);
     for (const line of wide.stdout.trimEnd().split('\n')) expect([...line].length, line).toBeLessThanOrEqual(120);
-    // The newer command fits whole; the older one keeps the end, from the start of a word.
-    expect(at120.commands[0]).toBe(newer);
+    // Each keeps its end, from the start of a word, and more of it than at 80 (whole when it fits beside the
+    // columns WHEN's age leaves room for).
+    expect(at120.commands[0] === newer || (at120.commands[0]!.startsWith('…') && newer.endsWith(at120.commands[0]!.slice(1)))).toBe(true);
+    expect(at120.commands[0]!.length).toBeGreaterThan(at80.commands[0]!.length);
     expect(at120.commands[1]).toMatch(/^…--\S/);
     expect(older.endsWith(at120.commands[1]!.slice(1))).toBe(true);
     expect(at120.commands[1]).toMatch(/--set 'description=typed on a terminal' --yes$/);
