@@ -1,5 +1,5 @@
 /**
- * `--jq EXPRESSION` and `--template TEXT` (README.md "Output formats"; gh's `--jq` and `--template`): every
+ * `--jq EXPRESSION` and `--template TEXT` (docs/manual/output.md "Output formats"; gh's `--jq` and `--template`): every
  * command with `--json` prints its JSON through one of them instead, so a script needs no jq on the machine.
  *
  * - `--jq` runs the expression with jq itself (the `jq-wasm` package: jq 1.7 compiled to WebAssembly, shipped

@@ -90,7 +90,7 @@ describe('citations resolve inside the repository', () => {
   it('every docs/<file>.md §N and docs/<file>.md "Title" names a section that exists', () => {
     const cache = new Map<string, ReturnType<typeof headings>>();
     const broken: string[] = [];
-    const cite = /docs\/([\w-]+)\.md((?:(?:,|\sand|\s?-|)\s?§\d+)*)(?:\s"([^"]+)")?/g;
+    const cite = /docs\/([\w-]+(?:\/[\w-]+)*)\.md((?:(?:,|\sand|\s?-|)\s?§\d+)*)(?:\s"([^"]+)")?/g;
     for (const { rel, text } of scanned) {
       for (const m of flat(text).matchAll(cite)) {
         const file = `${m[1]}.md`;

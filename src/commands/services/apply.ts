@@ -379,7 +379,7 @@ export function finishDryRun(outcomes: readonly SiteOutcome[]): void {
 
 /**
  * With one target site that lacks references: one line listing them. Exit 3, as when one of several sites is
- * refused (the README's CI section: 3 when a site was refused or partly failed), whatever the number of sites.
+ * refused (docs/manual/commands.md "CI: roll a catalog out to several sites": 3 when a site was refused or partly failed), whatever the number of sites.
  * @throws UserError (exit 3)
  */
 export function refuseSingleSite(plans: readonly SitePlan[], hint: string): void {

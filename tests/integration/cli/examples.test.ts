@@ -1,6 +1,7 @@
 /**
  * The examples people copy run on the demo data at whatever hour the suite runs (docs/contracts.md "Tests and
- * time"): every `sitectl` line of the README's shell blocks, in order, as a new user would type them after the
+ * time"): every `sitectl` line of the shell blocks of the README and then of the manual's pages (docs/manual, in
+ * the order its index lists them: the order the README held them in before they moved there), as a new user would type them after the
  * quick start (on the local emulator the first command starts, with its demo data), and the example lines of
  * every command's `--help`, each help's on the demo data as it is after `emulator reset`. An example holding a placeholder
  * (tests/helpers/examples.ts says what counts as one) is not run; the few that cannot run inside a test are
@@ -165,9 +166,28 @@ async function commandPaths(): Promise<string[][]> {
   return paths;
 }
 
+/** The manual's pages, in its index's order (docs/manual/README.md). */
+function manualPages(): string[] {
+  const index = readFileSync(join(repoRoot, 'docs', 'manual', 'README.md'), 'utf8');
+  return [...index.matchAll(/^- \[[^\]]+\]\(([\w-]+\.md)\)/gm)].map((m) => join('docs', 'manual', m[1]!));
+}
+
+/** The README's examples, then each manual page's, blocks numbered apart so no two pages share a block. */
+function documentExamples(): Example[] {
+  const out: Example[] = [];
+  let blocks = 0;
+  for (const file of ['README.md', ...manualPages()]) {
+    const examples = markdownExamples(readFileSync(join(repoRoot, file), 'utf8'), file);
+    out.push(...examples.map((e) => ({ ...e, block: e.block === undefined ? undefined : e.block + blocks })));
+    blocks += Math.max(0, ...examples.map((e) => (e.block ?? -1) + 1));
+  }
+  return out;
+}
+
 describe('examples', () => {
-  it('every README example without a placeholder runs on a fresh demo site, in order, with the exit code its text gives', async () => {
-    const examples = markdownExamples(readFileSync(join(repoRoot, 'README.md'), 'utf8'), 'README.md');
+  it('every README and manual example without a placeholder runs on a fresh demo site, in order, with the exit code its text gives', async () => {
+    expect(manualPages().length).toBeGreaterThanOrEqual(7);
+    const examples = documentExamples();
     const ran = await runAll(await newWorld(), examples);
     expect(failures(ran, 'readme')).toEqual([]);
     // Most examples run: a placeholder is the exception, and NOT_RUN names the rest.
@@ -196,7 +216,7 @@ describe('examples', () => {
   }, 300_000);
 
   it('NOT_RUN and EXIT hold no entry that matches no example (a list that names nothing has gone stale)', async () => {
-    const lines = markdownExamples(readFileSync(join(repoRoot, 'README.md'), 'utf8'), 'README.md').map((e) => e.line);
+    const lines = documentExamples().map((e) => e.line);
     for (const path of await commandPaths()) lines.push(...helpExamples((await runInProcess([...path, '--help'])).stdout, '').map((e) => e.line));
     for (const [re, reason] of [...NOT_RUN, ...EXIT.map(([re, , why]) => [re, why] as const)]) expect(lines.some((l) => re.test(l)), `${re} (${reason})`).toBe(true);
   });
