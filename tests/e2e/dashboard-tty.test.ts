@@ -194,7 +194,8 @@ describe.skipIf(!hasTmux)('browsable tables in a real terminal (tmux)', () => {
     const lines = screen.split('\n');
     expect(lines.every((l) => l.length <= 80)).toBe(true);
     // At 80 columns the id gives way: the start time comes first, whole.
-    expect(screen).toMatch(/^> {2}(Mon|Tue|Wed|Thu|Fri|Sat|Sun) \d\d:\d\d /m);
+    // The short id first (a key column), then the start on the site's clock.
+    expect(screen).toMatch(/^> {2}[0-9a-f]{8} {2}(Mon|Tue|Wed|Thu|Fri|Sat|Sun) \d\d:\d\d /m);
     // The filter line holds the table's own filter (from today); Ctrl-U clears it before typing another.
     term.send('dumb', '/');
     await term.waitFor('dumb', /^\/startDate=.*▏/m);
@@ -203,15 +204,15 @@ describe.skipIf(!hasTmux)('browsable tables in a real terminal (tmux)', () => {
     term.send('dumb', 'Enter');
     // The rows, not only the title: a frame can be caught half drawn, its new title above the old body.
     const filtered = await term.waitFor('dumb', /where status=CANCELED[\s\S]*^> /m);
-    const statuses = filtered.split('\n').filter((l) => /^[> ][ *] \S+ \d\d:\d\d /.test(l));
+    const statuses = filtered.split('\n').filter((l) => /^[> ][ *] [0-9a-f]{8} +\S+ \d\d:\d\d /.test(l));
     expect(statuses.length).toBeGreaterThan(0);
     for (const l of statuses) expect(l).toMatch(/CANCELED/);
     // A smaller window: the table is drawn again to fit, dropping the columns that go first.
-    // 66 columns: a start past the next 7 days reads `2026-10-29 08:00` (the one time rule), and stays whole.
-    term.resize('dumb', 66, 12);
-    const small = await term.waitFor('dumb', /^(?=.{0,66}$) {3}START↑?\s+SERVICE\s+CONTACT\s+ST/m);
-    expect(small.split('\n').every((l) => l.length <= 66)).toBe(true);
-    expect(small.split('\n').filter((l) => /^[> ][ *] \S+ \d\d:\d\d /.test(l)).length).toBeLessThanOrEqual(12 - 5);
+    // 72 columns: the short id, and a start past the next 7 days as `2026-10-29 08:00` (the one time rule), whole.
+    term.resize('dumb', 72, 12);
+    const small = await term.waitFor('dumb', /^(?=.{0,72}$) {3}ID\s+START↑?\s+SERVICE\s+CONTACT\s+STATUS/m);
+    expect(small.split('\n').every((l) => l.length <= 72)).toBe(true);
+    expect(small.split('\n').filter((l) => /^[> ][ *] [0-9a-f]{8} +\S+ \d\d:\d\d /.test(l)).length).toBeLessThanOrEqual(12 - 5);
     term.send('dumb', 'C-c');
     await term.waitFor('dumb', /EXIT=130/);
   });

@@ -115,4 +115,17 @@ describe('the noun list and the program built from it', () => {
       expect(page.total, w.pane.id).toBe(page.rows.length);
     }
   });
+
+  it.each(NOUNS.filter((n) => n.browse).map((n) => n.name))('%s list keeps the short ID column at 80 columns (a key column)', async (name) => {
+    const r = await cli([name, 'list', '--limit', '3'], { tty: true, columns: 80 });
+    expect(r.code, r.stderr).toBe(0);
+    const [header, ...rows] = r.stdout.trimEnd().split('\n');
+    expect(rows.length, `${name}: the demo site has some`).toBeGreaterThan(0);
+    expect(header, name).toMatch(/^ID\s/);
+    for (const row of rows) {
+      expect(row, name).toMatch(/^[0-9a-f]{8}\s/);
+      expect([...row].length).toBeLessThanOrEqual(80);
+    }
+  });
 });
+

@@ -198,7 +198,7 @@ describe('the specific fixes', () => {
     const r = await cli(['events', '--type', 'service.*'], { tty: true, env: { CI: '1' } });
     expect(r.code, r.stderr).toBe(0);
     const [head, first] = r.stdout.split('\n');
-    expect(head).toMatch(/^ {3}SEQ {2}TIME {9}TYPE {26}ENTITY$/);
+    expect(head).toMatch(/^ {3}SEQ {2}TIME {14}TYPE {26}ENTITY$/);
     expect(first).toMatch(/^\s+\d+ {2}\S.*service\.updated\s+[0-9a-f-]{36}$/);
   });
 });

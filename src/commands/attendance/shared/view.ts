@@ -19,7 +19,7 @@ export function statusWord(status: string | undefined): string {
  * service, when the session starts (never cut), status, how many came, when it was marked.
  */
 export const ATTENDANCE_COLUMNS: Column<AttendanceRecord>[] = [
-  { key: 'id', id: true, noTruncate: true, priority: 4 },
+  { key: 'id', id: true, noTruncate: true },
   { key: 'booking', header: 'WHO', get: (a) => { const b = knownBooking(a.bookingId); return b ? contactOf(b) : a.bookingId; }, min: 12 },
   { key: 'service', get: (a) => knownBooking(a.bookingId)?.bookedEntity?.title ?? '', min: 10, priority: 2, forPeople: true },
   { key: 'start', get: (a) => { const b = knownBooking(a.bookingId); return b ? zoned(b.startDate, zoneOf(b)) : ''; }, fit: 'whole', forPeople: true },

@@ -48,14 +48,14 @@ export function serviceIdOf(b: BookingRow): string | undefined {
 /**
  * Columns of `bookings list`: id, start (on the clock of the booking's zone, or `zone` when given), service,
  * contact, status, participants, staff, payment, revision, the contact's e-mail. A narrow terminal drops
- * revision, e-mail, payment, staff, participants and then the id, so start, service, contact and status stay
- * whole at 80 columns.
+ * revision, e-mail, payment, staff and participants, so the id (short: any unique prefix is taken back), start,
+ * service, contact and status stay whole at 80 columns.
  */
 export function bookingColumns(zone?: string): Column<BookingRow>[] {
   return [
-    { key: 'id', id: true, noTruncate: true, priority: 1 },
+    { key: 'id', id: true, noTruncate: true },
     { key: 'start', get: (b) => zoned(b.startDate, zone ?? zoneOf(b)), fit: 'whole' },
-    { key: 'service', get: (b) => b.bookedEntity?.title ?? serviceIdOf(b) ?? '', min: 20 },
+    { key: 'service', get: (b) => b.bookedEntity?.title ?? serviceIdOf(b) ?? '', min: 16 },
     { key: 'contact', get: contactOf, min: 12 },
     { key: 'status', fit: 'whole' },
     { key: 'participants', header: 'PPL', get: (b) => b.totalParticipants ?? '', align: 'right', priority: 2 },

@@ -22,11 +22,11 @@ function addressText(a: NonNullable<NonNullable<Member['contact']>['addresses']>
 
 /**
  * Columns of `members list` and `members export --csv`: id, e-mail, name, status, privacy, activity, slug,
- * created. On a narrow terminal created, slug, privacy, activity and then the id go first, so name, e-mail and
- * status stay whole at 80 columns.
+ * created. On a narrow terminal created, slug, privacy and activity go first, so the id (short), name, e-mail
+ * and status stay whole at 80 columns.
  */
 export const MEMBER_COLUMNS: Column<Member>[] = [
-  { key: 'id', id: true, noTruncate: true, priority: 1 },
+  { key: 'id', id: true, noTruncate: true },
   { key: 'loginEmail', header: 'EMAIL', min: 20 },
   { key: 'name', get: memberName, min: 12 },
   { key: 'status', fit: 'whole' },

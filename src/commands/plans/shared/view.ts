@@ -19,7 +19,7 @@ export function planState(p: Plan): string {
 
 /** Columns of `plans list`: id, name, pricing, state, buyer can cancel, purchase limit, has orders. */
 export const PLAN_COLUMNS: Column<Plan>[] = [
-  { key: 'id', id: true, noTruncate: true, priority: 1 },
+  { key: 'id', id: true, noTruncate: true },
   { key: 'name', min: 16 },
   { key: 'pricing', get: (p) => pricingText(p.pricing), min: 24 },
   { key: 'state', get: planState },

@@ -19,10 +19,10 @@ export function priceText(s: Service): string {
 
 /**
  * Columns of `services list` and `services search`: id, name, type, price, category, hidden, revision. On a
- * narrow terminal revision, category, hidden and then the id go first, so name, type and price stay whole.
+ * narrow terminal revision, category and hidden go first, so the id (short), name, type and price stay whole.
  */
 export const SERVICE_COLUMNS: Column<Service>[] = [
-  { key: 'id', id: true, noTruncate: true, priority: 1 },
+  { key: 'id', id: true, noTruncate: true },
   { key: 'name', min: 20 },
   { key: 'type', fit: 'whole' },
   { key: 'price', get: priceText, align: 'right', fit: 'whole' },

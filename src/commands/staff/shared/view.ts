@@ -27,7 +27,7 @@ export function hoursKindOf(s: StaffMemberRecord): string {
 
 /** Columns of `staff list`: id, name, e-mail, phone, user connection, created. */
 export const STAFF_COLUMNS: Column<StaffMemberRecord>[] = [
-  { key: 'id', id: true, noTruncate: true, priority: 1 },
+  { key: 'id', id: true, noTruncate: true },
   { key: 'name', min: 12 },
   { key: 'email', min: 16, priority: 2 },
   { key: 'phone', priority: 3 },
