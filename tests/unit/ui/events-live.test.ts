@@ -50,6 +50,7 @@ function fakeCtx() {
     env: { TERM: 'dumb' },
     bin: 'sitectl',
     signal: abort.signal,
+    holdWaitNotices: () => () => {},
   } as unknown as Context;
   return { ctx, stderr, press: (keys: string) => stdin.write(keys), abort };
 }
