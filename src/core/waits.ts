@@ -89,7 +89,8 @@ class StatusLine {
     const entry = this.shown[this.shown.length - 1];
     if (!entry) return;
     const text = entry.text();
-    const width = Math.max(20, this.columns - 1);
+    // A terminal that does not say its width (0) is taken as 80 columns.
+    const width = Math.max(20, (this.columns > 0 ? this.columns : 80) - 1);
     this.out.write(`\r\u001b[K${text.length > width ? `${text.slice(0, width - 1)}…` : text}`);
   }
 }
