@@ -30,7 +30,8 @@ export interface WaitNoticeOptions {
   stderr: Writable;
   /**
    * How long a wait lasts before it is told, in ms: a reply once it has been waited for this long; a pause
-   * before the next try when the call, with the pause, comes to this long. 0 tells every wait.
+   * before the next try that is this long, or that comes once the call has taken this long (short pauses of
+   * a call that fails fast, such as a refused connection, stay quiet). 0 tells every wait.
    */
   afterMs: number;
   /** One status line rewritten in place (a terminal); otherwise one line per wait, written once. */
@@ -117,7 +118,7 @@ export function waitNotices(opts: WaitNoticeOptions): (wait: Wait) => (() => voi
   return (wait) => {
     if (!opts.enabled()) return undefined;
     if (wait.kind === 'retry') {
-      if (wait.elapsedMs + wait.ms < opts.afterMs) return undefined;
+      if (wait.ms < opts.afterMs && wait.elapsedMs < opts.afterMs) return undefined;
       return tell(() => waitText(wait, 0));
     }
     const started = clock();

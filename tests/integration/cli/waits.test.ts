@@ -86,10 +86,14 @@ describe('a server that never answers', () => {
       const r = await runInProcess(['--timeout', '0.2', 'services', 'list'], { emulator: srv.target, env: { SITECTL_WAIT_NOTICE: '0.1', SITECTL_CALL_BUDGET: '1' } });
       const ms = performance.now() - t0;
       expect(r.code, r.stderr).toBe(1);
-      // Within the 1 s budget (with room for a loaded machine), where 4 tries with their pauses take 2-4 s.
-      expect(ms).toBeLessThan(3000);
+      // A guard against a hang only: the first run in process also loads the commands.
+      expect(ms).toBeLessThan(10_000);
+      // The 1 s budget ends it: 4 tries with their pauses take 2.5 s at least.
       const tries = srv.answered.get('silent')!;
       expect(tries).toBeGreaterThanOrEqual(2);
+      expect(tries).toBeLessThan(4);
+      const over = Number(/attempts over ([\d.]+) s/.exec(r.stderr)?.[1]);
+      expect(over).toBeLessThanOrEqual(2);
       const lines = noticeLines(r.stderr);
       const replies = lines.filter((l) => l.startsWith('waiting'));
       const pauses = lines.filter((l) => l.startsWith('trying again'));
@@ -165,7 +169,7 @@ describe('a Retry-After longer than the budget allows ends the call at once', ()
     try {
       const t0 = performance.now();
       const r = await runInProcess(['services', 'list'], { emulator: srv.target, env: { SITECTL_CALL_BUDGET: '5' } });
-      expect(performance.now() - t0).toBeLessThan(2000);
+      expect(performance.now() - t0).toBeLessThan(5000);
       expect(r.code).toBe(1);
       expect(r.stderr).toMatch(/^error: the platform asks to wait 10 s \(rate limit\), more than the call's 5 s budget: Too Many Requests/);
       expect(r.stderr.trimEnd().split('\n').length).toBeLessThanOrEqual(2);
@@ -182,7 +186,7 @@ describe('a Retry-After longer than the budget allows ends the call at once', ()
       const r = await runInProcess(['services', 'list'], { emulator: srv.target, env: { SITECTL_CALL_BUDGET: '3', SITECTL_WAIT_NOTICE: '1' } });
       expect(r.code).toBe(1);
       expect(noticeLines(r.stderr)).toEqual(['the platform asks to wait 1.2 s (rate limit, try 2 of 4) - Ctrl-C to stop']);
-      expect(r.stderr).toMatch(/^error: rate-limited 2 times over 1\.\d s: the platform asks to wait 2\.5 s \(rate limit\), more than the 1\.\d s left of the call's 3 s budget: Too Many Requests/m);
+      expect(r.stderr).toMatch(/^error: rate-limited 2 times over [\d.]+ s: the platform asks to wait 2\.5 s \(rate limit\), more than the [\d.]+ s left of the call's 3 s budget: Too Many Requests/m);
       expect(srv.answered.get(429)).toBe(2);
     } finally {
       await srv.close();

@@ -38,7 +38,9 @@ describe('waitNotices', () => {
     let now = 0;
     const notice = waitNotices({ stderr: s.out, afterMs: 3000, inPlace: false, columns: 80, enabled: () => true, clock: () => now });
     expect(notice(rateLimit(2000))).toBeUndefined();
-    notice(rateLimit(2000, 1500))?.();
+    expect(notice(rateLimit(2000, 2900))).toBeUndefined();
+    // Short, but the call has taken 3 s already.
+    notice(rateLimit(2000, 3000))?.();
     const end = notice(reply)!;
     now = 3000;
     vi.advanceTimersByTime(3000);
