@@ -9,7 +9,7 @@
  * module and import nothing of it (docs/architecture.md "Layout and dependency direction").
  */
 import { join } from 'node:path';
-import type { ApiClient, Credentials } from './api/client.js';
+import type { ApiClient, CallWait, Credentials } from './api/client.js';
 import type * as ContextDeps from './context-deps.js';
 import { findSite, listSites, type SiteRef } from './context-sites.js';
 import { AuthError, DeclinedError, UserError } from './core/errors.js';
@@ -17,6 +17,7 @@ import { parseDecimal } from './core/numbers.js';
 import { invocationName } from './core/invocation.js';
 import { createIOStreams, type IOStreams } from './core/iostreams.js';
 import { notice, warn } from './core/log.js';
+import { WAIT_NOTICE_AFTER_MS, waitNotices } from './core/waits.js';
 
 let depsPromise: Promise<typeof ContextDeps> | undefined;
 
@@ -30,7 +31,10 @@ export interface GlobalFlags {
   profile?: string;
   debug: boolean;
   noInput: boolean;
-  /** `--timeout SECONDS` (else SITECTL_TIMEOUT): most time one request attempt may take. */
+  /**
+   * `--timeout SECONDS` (else SITECTL_TIMEOUT): most time one request attempt may take. A call with its retries and
+   * waits may take 120 s, or 4 attempts of a longer timeout, or SITECTL_CALL_BUDGET seconds ({@link callBudgetMs}).
+   */
   timeoutSec?: number;
   /** `--allow-unknown-fields`: send field names the entity schema does not know (filters, --set, --json). */
   allowUnknownFields?: boolean;
@@ -95,6 +99,19 @@ export interface Context {
   bin: string;
   /** The arguments after it, as given (journaled as the command of a change for `sitectl history`). */
   argv?: readonly string[];
+  /**
+   * The API client's wait observer (api/client.ts `onWait`), wired into every client the context builds: a wait
+   * that lasts says so on stderr (core/waits.ts; after SITECTL_WAIT_NOTICE seconds, default 3). A command that
+   * builds its own client passes it on.
+   * @returns what to call when the wait ends, or undefined
+   * @throws UserError (exit 2) for a SITECTL_WAIT_NOTICE that is not a number of seconds
+   */
+  noticeWait(wait: CallWait): (() => void) | undefined;
+  /**
+   * Holds the waiting notices back while an interactive view owns the terminal (their lines would be drawn into
+   * it). @returns the function that lets them out again
+   */
+  holdWaitNotices(): () => void;
   /**
    * Sets the line printed when a second Ctrl-C forces an exit (a bulk run's resume command), so the hint is
    * not lost; undefined clears it.
@@ -172,6 +189,8 @@ export function createContext(overrides: Partial<Context> = {}): CreateContextRe
   let siteList: Promise<SiteRef[]> | undefined;
   const others = new Map<string, Promise<ApiClient>>();
   let bin: string | undefined;
+  let held = 0;
+  let notices: ((wait: CallWait) => (() => void) | undefined) | undefined;
   const ctx: Context = {
     io,
     env,
@@ -220,6 +239,25 @@ export function createContext(overrides: Partial<Context> = {}): CreateContextRe
     },
     setInterruptHint: (hint) => {
       interruptHint = hint;
+    },
+    noticeWait(wait) {
+      // Built on the first wait, once the flags are parsed: --debug's trace lines would run into a line redrawn in place.
+      notices ??= waitNotices({
+        stderr: io.stderr,
+        afterMs: waitNoticeAfterMs(env),
+        inPlace: io.isStderrTTY && !flags.debug,
+        columns: io.columns,
+        enabled: () => held === 0,
+      });
+      return notices(wait);
+    },
+    holdWaitNotices() {
+      held += 1;
+      let released = false;
+      return () => {
+        if (!released) held -= 1;
+        released = true;
+      };
     },
   };
   return {
@@ -276,6 +314,29 @@ function timeoutMs(ctx: Context): number | undefined {
   return Math.round(raw * 1000);
 }
 
+/**
+ * SITECTL_WAIT_NOTICE in ms: how long a wait lasts before the waiting notice tells it (default 3 s; 0 tells every
+ * wait). @throws UserError (exit 2) for a value that is not a number of seconds from 0 to 3600
+ */
+export function waitNoticeAfterMs(env: NodeJS.ProcessEnv): number {
+  const raw = env.SITECTL_WAIT_NOTICE;
+  if (!raw) return WAIT_NOTICE_AFTER_MS;
+  return Math.round(parseDecimal(raw, 'SITECTL_WAIT_NOTICE', { min: 0, max: 3600, inclusive: true, unit: 'seconds' }) * 1000);
+}
+
+/**
+ * The most time one API call may take with its retries and waits, in ms: SITECTL_CALL_BUDGET seconds when set,
+ * else 4 attempts of a `--timeout` longer than 30 s, else undefined (the client's 120 s).
+ * @param timeoutMs the per-attempt timeout in force (`--timeout`, SITECTL_TIMEOUT), undefined for the default
+ * @throws UserError (exit 2) for a SITECTL_CALL_BUDGET that is not a number of seconds above 0 and at most 14400
+ */
+export function callBudgetMs(env: NodeJS.ProcessEnv, timeoutMs: number | undefined): number | undefined {
+  const raw = env.SITECTL_CALL_BUDGET;
+  if (raw) return Math.round(parseDecimal(raw, 'SITECTL_CALL_BUDGET', { min: 0, max: 14_400, unit: 'seconds' }) * 1000);
+  // A longer per-attempt timeout stretches the whole call's budget with it (4 attempts).
+  return timeoutMs !== undefined ? Math.max(120_000, timeoutMs * 4) : undefined;
+}
+
 /** The client of the resolved profile and `--site`; `onLocal` is told the data dir when it is the local emulator. */
 async function buildClient(ctx: Context, onLocal: (dataDir: string) => void): Promise<ApiClient> {
   const base = await buildProfileClient(ctx, onLocal);
@@ -309,14 +370,17 @@ async function buildProfileClient(ctx: Context, onLocal: (dataDir: string) => vo
     : { kind: 'apiKey', apiKey: profile.apiKey!, siteId: profile.siteId!, ...(profile.accountId ? { accountId: profile.accountId } : {}) };
   const { ApiClient } = await loadDeps();
   const timeout = timeoutMs(ctx);
+  const budgetMs = callBudgetMs(ctx.env, timeout);
+  // Checked here, before any request: the notices are built on the first wait.
+  waitNoticeAfterMs(ctx.env);
   try {
     return new ApiClient({
       baseUrl: profile.baseUrl,
       credentials,
       timeoutMs: timeout,
-      // A longer per-attempt timeout stretches the whole call's budget with it (4 attempts).
-      budgetMs: timeout !== undefined ? Math.max(120_000, timeout * 4) : undefined,
+      budgetMs,
       onDebug: ctx.flags.debug ? (line) => ctx.io.stderr.write(`debug: ${line}\n`) : undefined,
+      onWait: (wait) => ctx.noticeWait(wait),
     });
   } catch (err) {
     throw new UserError(`the base URL of profile '${profile.name}' is not usable: ${(err as Error).message}`, `it must be http(s)://host[:port] (${profile.source === 'env' ? 'SITECTL_BASE_URL' : `'${ctx.bin} profile show'`})`);

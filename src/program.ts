@@ -64,7 +64,12 @@ export async function createProgram(ctx: Context, argv: readonly string[] = [], 
     .version(VERSION, '-V, --version', 'print the version')
     .addOption(completesWith(new Option('--profile <name>', 'use this profile (default: $SITECTL_PROFILE, the current profile, or local)'), { kind: 'lookup', command: 'profiles' }))
     .addOption(completesWith(new Option('--site <id|name>', "a site of the profile's account (default: the profile's, or $SITECTL_SITE_ID)"), { kind: 'lookup', command: 'sites' }))
-    .option('--timeout <seconds>', 'most time one request attempt may take (default 30, or $SITECTL_TIMEOUT)')
+    .option(
+      '--timeout <seconds>',
+      'most time one request attempt may take (default 30, or $SITECTL_TIMEOUT). A call with its retries and waits ' +
+        'takes at most 120 s (4 attempts of a longer --timeout, or $SITECTL_CALL_BUDGET seconds); a Retry-After ' +
+        "over 60 s, or over what is left of the call's budget, ends it at once",
+    )
     .option('--allow-unknown-fields', 'send field names and enumeration values the entity schema does not know (--filter, --where, --sort, --file, --json)')
     .option('--debug', 'print the HTTP trace (secrets redacted) and stack traces on stderr')
     .option('--no-input', 'never prompt; fail instead when input would be needed')
@@ -184,7 +189,9 @@ function rootHelpFooter(bin: string): string {
     `  printf %s "$KEY" | ${bin} profile add prod --site-id ID --api-key-stdin --use\n` +
     `  source <(${bin} completion bash)\n` +
     `\nWithout a profile, commands run against the local emulator (started on first use).\n` +
-    `Environment: SITECTL_PROFILE, SITECTL_BASE_URL, SITECTL_SITE_ID, SITECTL_API_KEY, SITECTL_TIMEOUT, NO_COLOR, CI.\n` +
+    `Environment: SITECTL_PROFILE, SITECTL_BASE_URL, SITECTL_SITE_ID, SITECTL_API_KEY, SITECTL_TIMEOUT, SITECTL_CALL_BUDGET,\n` +
+    `  SITECTL_WAIT_NOTICE, NO_COLOR, CI.\n` +
+    `A wait of 3 s or more (SITECTL_WAIT_NOTICE seconds; 0: every wait) says so on stderr; Ctrl-C stops it.\n` +
     `Exit codes: 0 ok, 1 failure (or declined), 2 usage or bad input, 3 partial failure, 4 authentication, 130 interrupted.`
   );
 }

@@ -7,7 +7,7 @@
 import type { Dispatcher } from 'undici';
 import { safeParse } from 'zod/mini';
 import type { $ZodType } from 'zod/v4/core';
-import { type ApiError, NetworkError, SystemError, fromResponse } from './errors.js';
+import { type ApiError, type CallTries, NetworkError, SystemError, fromResponse, seconds, withTries } from './errors.js';
 import { LONG_GET_THRESHOLD, toURLSearchParams } from './query.js';
 import { redact, redactHeaders } from './redact.js';
 import { AttemptTimeout, defaultSleep, errorText, firstHeader, notSent, parseRetryAfter } from './retry.js';
@@ -22,6 +22,23 @@ export type Credentials =
   | { kind: 'accessToken'; accessToken: string } // Authorization: <raw token>
   | { kind: 'none' };
 
+/**
+ * A wait of a call, told to {@link ApiClientOptions.onWait} as it begins:
+ * - `reply`: try `attempt` (of at most `attempts`) was sent and its reply has not come yet; it ends when the reply
+ *   has come whole, or the try failed;
+ * - `retry`: the pause of `ms` before try `attempt`, because of `reason` (`rate limit`, `HTTP 503`, or the transport
+ *   error: `no reply headers within 30 s`); `asked` when the reply's `Retry-After` set it, else it is the backoff.
+ *
+ * `path` is the call's path without its query, secrets redacted; `elapsedMs` the time the call has taken so far,
+ * from its first send (ms).
+ */
+export type CallWait =
+  | { kind: 'reply'; method: string; path: string; attempt: number; attempts: number; elapsedMs: number }
+  | { kind: 'retry'; method: string; path: string; attempt: number; attempts: number; elapsedMs: number; ms: number; asked: boolean; reason: string };
+
+/** Told of each wait of a call as it begins; the function it returns, if any, is called once when that wait ends. */
+export type WaitObserver = (wait: CallWait) => (() => void) | undefined;
+
 export interface ApiClientOptions {
   /** `https://www.wixapis.com` or `http://127.0.0.1:PORT`; a path part is kept as a prefix. */
   baseUrl: string;
@@ -32,12 +49,20 @@ export interface ApiClientOptions {
   retries?: number;
   /** Cap of one backoff delay in ms, default 30_000. */
   maxDelayMs?: number;
-  /** When a reply's Retry-After asks for more than this (ms), fail at once instead of waiting; default 60_000. */
+  /**
+   * When a reply's Retry-After asks for more than this (ms), or for more than is left of `budgetMs`, the call fails
+   * at once (the error says the wait asked and the limit) instead of waiting; default 60_000.
+   */
   maxRetryAfterMs?: number;
   /** Receives each error just before the client throws it (the thrown error; a transport error is its cause). */
   onError?: (err: unknown) => void;
   /** HTTP trace, one line per call made and reply received; secrets redacted. */
   onDebug?: (line: string) => void;
+  /**
+   * Told of every wait as it begins (a reply not come yet, a pause before the next try), so the caller can say
+   * on a terminal what is waited for (the context's waiting notices); the client itself prints nothing.
+   */
+  onWait?: WaitObserver;
   /**
    * Most time one attempt may take, from sending to the last byte of the reply, in ms (default 30_000): a
    * server that accepts and never answers, or trickles its reply, is given up on (`--timeout`, SITECTL_TIMEOUT).
@@ -46,8 +71,9 @@ export interface ApiClientOptions {
   /** Most time to establish a connection, in ms (default 10_000). */
   connectTimeoutMs?: number;
   /**
-   * Most time one call may take with all its retries, in ms (default 120_000): no new attempt starts, and no
-   * backoff is waited, past it.
+   * Most time one call may take with all its retries and waits, in ms (default 120_000), counted from its first
+   * send (the client has no queue of its own): no pause is waited past it, an attempt is given up on at its end
+   * even within its `timeoutMs`, and a Retry-After asking for more than is left of it ends the call at once.
    */
   budgetMs?: number;
   /** Waits between attempts (ends early, rejecting, when the signal aborts); tests inject one that records the delays. */
@@ -93,6 +119,7 @@ export interface RequestOptions<T> {
 
 const DEFAULT_RETRIES = 3;
 const DEFAULT_MAX_DELAY_MS = 30_000;
+/** The longest Retry-After waited (`--timeout`'s help in program.ts says it, with DEFAULT_BUDGET_MS). */
 const DEFAULT_MAX_RETRY_AFTER_MS = 60_000;
 /** Default of one attempt (send to last byte), of a connection, and of a whole call with its retries. */
 export const DEFAULT_TIMEOUT_MS = 30_000;
@@ -156,12 +183,16 @@ async function createDefaultDispatcher(timeoutMs: number, connectTimeoutMs: numb
  *   duplicate.
  * - At most `retries` (3) retries. Delay: exponential with jitter, attempt n waits a random time in
  *   [250·2^n, 500·2^n] ms capped at `maxDelayMs`; a reply's `Retry-After` (seconds or HTTP date) replaces that
- *   delay, and when it asks for more than `maxRetryAfterMs` the error is thrown at once.
+ *   delay, and when it asks for more than `maxRetryAfterMs`, or for more than is left of the budget, the error is
+ *   thrown at once, saying the wait asked and the limit (`waitAskedMs` set).
  * - An aborted `signal` stops at once with the signal's reason; it is never retried, and a wait between
  *   attempts ends at once too.
  * - Time limits: one attempt may take `timeoutMs` (send to last byte, so a trickling reply ends too), a
- *   connection `connectTimeoutMs`, and the whole call with its retries `budgetMs`; a timed-out attempt counts as
- *   a network failure (retried only when the call is idempotent).
+ *   connection `connectTimeoutMs`, and the whole call with its retries `budgetMs` (from its first send); a
+ *   timed-out attempt counts as a network failure (retried only when the call is idempotent).
+ * - Every wait (a reply not come yet, a pause before the next try) is told to `onWait` as it begins and ends.
+ * - A failed call's error says what it went through (`err.tries`, errors.ts withTries): `N attempts over S s` of
+ *   a transport failure, `rate-limited N times over S s` of repeated 429s, counted over the attempts made.
  */
 /**
  * A monotonic clock in milliseconds, for the call's budget and timings. `process.hrtime` rather than the global
@@ -180,6 +211,7 @@ export class ApiClient {
   private readonly maxRetryAfterMs: number;
   private readonly onError?: (err: unknown) => void;
   private readonly onDebug?: (line: string) => void;
+  private readonly onWait?: WaitObserver;
   private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   private readonly timeoutMs: number;
   private readonly connectTimeoutMs: number;
@@ -200,6 +232,7 @@ export class ApiClient {
     this.maxRetryAfterMs = opts.maxRetryAfterMs ?? DEFAULT_MAX_RETRY_AFTER_MS;
     this.onError = opts.onError;
     this.onDebug = opts.onDebug;
+    this.onWait = opts.onWait;
     this.sleep = opts.sleep ?? defaultSleep;
     this.timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.connectTimeoutMs = opts.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
@@ -260,7 +293,9 @@ export class ApiClient {
    *
    * @returns the reply JSON, parsed by `schema` when given
    * @throws ValidationError | ApplicationError | SystemError (see errors.ts), NetworkError after the retries,
-   *         SystemError when a 200 reply does not match `schema`, the signal's reason when aborted
+   *         SystemError when a 200 reply does not match `schema`, the signal's reason when aborted; the API errors
+   *         of a failed reply or transport carry `tries` (withTries), and `waitAskedMs` when a Retry-After was
+   *         longer than the call could wait
    */
   async request<T>(opts: RequestOptions<T>): Promise<T> {
     let method: RequestOptions<T>['method'] = opts.method;
@@ -283,22 +318,32 @@ export class ApiClient {
 
     const dispatcher = await this.getDispatcher();
     const requestFn = await loadRequestFn();
+    // The budget starts here, as the first attempt is sent: the client has no queue a call waits in before that.
     const callStarted = monotonicMs();
-    /** Waits `ms` before the next attempt when the call's budget allows it; false when it does not. */
-    const mayRetry = async (ms: number): Promise<boolean> => {
-      if (monotonicMs() - callStarted + ms > this.budgetMs) return false;
-      await this.wait(ms, opts.signal);
+    const elapsed = () => monotonicMs() - callStarted;
+    const attempts = retries + 1;
+    const shownPath = this.redact(this.basePath + opts.path);
+    /** Waits `ms` before try `next` when the call's budget allows it (telling onWait); false when it does not. */
+    const mayRetry = async (ms: number, next: number, reason: string, asked: boolean): Promise<boolean> => {
+      if (elapsed() + ms > this.budgetMs) return false;
+      const end = this.onWait?.({ kind: 'retry', method, path: shownPath, attempt: next, attempts, elapsedMs: elapsed(), ms, asked, reason });
+      try {
+        await this.wait(ms, opts.signal);
+      } finally {
+        end?.();
+      }
       return true;
     };
 
-    // What the call went through, for the final error: "no reply headers within 30 s, 3 attempts over 92 s";
-    // "rate-limited 7 times over 31 s".
+    // What the call went through, for the final error (withTries): "no reply headers within 30 s, 3 attempts over
+    // 92 s"; "rate-limited 7 times over 31 s".
     let rateLimited = 0;
-    const over = () => `${Math.round((monotonicMs() - callStarted) / 1000)} s`;
-    const attempts = (n: number) => (n > 1 ? `, ${n} attempts over ${over()}` : '');
     for (let attempt = 0; ; attempt++) {
       opts.signal?.throwIfAborted();
       const started = monotonicMs();
+      const tries = (): CallTries => ({ attempts: attempt + 1, rateLimited, elapsedMs: elapsed() });
+      // An attempt ends at its own limit, or at the end of the call's budget when that comes first.
+      const limitMs = Math.max(1, Math.min(timeoutMs, this.budgetMs - (started - callStarted)));
       let stage: 'headers' | 'body' = 'headers';
       this.trace(`> ${method} ${this.redact(this.origin + path)}`, headers);
       // One deadline for the whole attempt: headers and every byte of the body. The caller's signal aborts it too
@@ -306,14 +351,21 @@ export class ApiClient {
       const deadline = new AbortController();
       const signal = deadline.signal;
       const timer = setTimeout(() => {
-        const within = `within ${Number((timeoutMs / 1000).toFixed(1))} s`;
+        const within = `within ${Number((limitMs / 1000).toFixed(1))} s${limitMs < timeoutMs ? `: the call's ${seconds(this.budgetMs)} budget ran out` : ''}`;
         deadline.abort(new AttemptTimeout(stage === 'headers' ? `no reply headers ${within}` : `reply not complete ${within}`));
-      }, timeoutMs);
+      }, limitMs);
       const onAbort = () => deadline.abort(opts.signal!.reason);
       opts.signal?.addEventListener('abort', onAbort, { once: true });
+      // The reply's wait ends once: when the reply came whole, or before the pause that follows a failed try.
+      let replyWait: (() => void) | undefined;
+      const endReply = () => {
+        replyWait?.();
+        replyWait = undefined;
+      };
       let res: Dispatcher.ResponseData;
       let text: string;
       try {
+        replyWait = this.onWait?.({ kind: 'reply', method, path: shownPath, attempt: attempt + 1, attempts, elapsedMs: started - callStarted });
         try {
           res = await requestFn.call(dispatcher, { origin: this.origin, path, method, headers, body: payload, signal });
         } catch (err) {
@@ -322,8 +374,9 @@ export class ApiClient {
           const ms = Math.round(monotonicMs() - started);
           const message = this.redact(errorText(cause));
           this.trace(`< ${method} ${this.redact(this.origin + path)} failed after ${ms} ms: ${message}`);
-          if (attempt < retries && (idempotent || notSent(cause)) && (await mayRetry(this.backoff(attempt)))) continue;
-          throw this.fail(new NetworkError(message + attempts(attempt + 1), cause));
+          endReply();
+          if (attempt < retries && (idempotent || notSent(cause)) && (await mayRetry(this.backoff(attempt), attempt + 2, message, false))) continue;
+          throw this.fail(withTries(new NetworkError(message, cause), tries()));
         }
         stage = 'body';
         try {
@@ -332,12 +385,14 @@ export class ApiClient {
           opts.signal?.throwIfAborted();
           const cause = signal.aborted ? signal.reason : err;
           const message = this.redact(errorText(cause));
-          if (attempt < retries && idempotent && (await mayRetry(this.backoff(attempt)))) continue;
-          throw this.fail(new NetworkError(message + attempts(attempt + 1), cause));
+          endReply();
+          if (attempt < retries && idempotent && (await mayRetry(this.backoff(attempt), attempt + 2, message, false))) continue;
+          throw this.fail(withTries(new NetworkError(message, cause), tries()));
         }
       } finally {
         clearTimeout(timer);
         opts.signal?.removeEventListener('abort', onAbort);
+        endReply();
       }
       const ms = Math.round(monotonicMs() - started);
       const requestId = firstHeader(res.headers['x-wix-request-id']);
@@ -351,14 +406,36 @@ export class ApiClient {
       const retryable = res.statusCode === 429 || res.statusCode >= 500;
       if (res.statusCode === 429) rateLimited++;
       if (retryable && (idempotent || res.statusCode === 429) && attempt < retries) {
+        const reason = res.statusCode === 429 ? 'rate limit' : `HTTP ${res.statusCode}`;
         const retryAfter = parseRetryAfter(res.headers['retry-after']);
-        if (retryAfter !== undefined && retryAfter > this.maxRetryAfterMs) throw this.fail(err);
-        if (await mayRetry(retryAfter ?? this.backoff(attempt))) continue;
+        if (retryAfter !== undefined) {
+          const tooLong = this.tooLong(retryAfter, elapsed());
+          if (tooLong) {
+            // Waiting would outlast what the call may take: end now, saying what was asked (5xx messages follow as sent).
+            err.message = `the platform asks to wait ${seconds(retryAfter)} (${reason}), ${tooLong}: ${err.message}`;
+            err.waitAskedMs = retryAfter;
+            throw this.fail(withTries(err, tries()));
+          }
+        }
+        if (await mayRetry(retryAfter ?? this.backoff(attempt), attempt + 2, reason, retryAfter !== undefined)) continue;
       }
-      // Say what the retries met (the server's own message follows); 5xx messages keep the wire's form.
-      if (rateLimited > 1 && res.statusCode === 429) err.message = `rate-limited ${rateLimited} times over ${over()}: ${err.message}`;
-      throw this.fail(err);
+      throw this.fail(withTries(err, tries()));
     }
+  }
+
+  /**
+   * Why a Retry-After of `askedMs` is not waited when the call has taken `elapsedMs` (`more than the 60 s a wait
+   * may take`, `more than the 2 s left of the call's 120 s budget`), or undefined when it is waited.
+   */
+  private tooLong(askedMs: number, elapsedMs: number): string | undefined {
+    const left = this.budgetMs - elapsedMs;
+    const budget = seconds(this.budgetMs);
+    if (askedMs > this.maxRetryAfterMs && this.maxRetryAfterMs < left) {
+      return `more than the ${seconds(this.maxRetryAfterMs)} a single wait may take (the call's budget is ${budget})`;
+    }
+    if (askedMs < left) return undefined;
+    // Said as the whole budget until the call has used a noticeable part of it.
+    return left > this.budgetMs - 1000 ? `more than the call's ${budget} budget` : `more than the ${seconds(left)} left of the call's ${budget} budget`;
   }
 
   /** Closes the default dispatcher's sockets; a dispatcher passed in by the caller is left to the caller. */

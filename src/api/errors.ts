@@ -57,6 +57,13 @@ export class ApiError extends Error {
   readonly requestId: string | undefined;
   readonly details: unknown;
   readonly body: string;
+  /** What the call went through before it failed (set by the client, totals replaced by {@link withTries}). */
+  tries?: CallTries;
+  /**
+   * The wait in ms a reply's `Retry-After` asked for, when the call ended instead of waiting it because it was more
+   * than the call's budget allowed: sending the request again at once would be refused the same way.
+   */
+  waitAskedMs?: number;
 
   constructor(message: string, init: ApiErrorInit) {
     super(message, init.cause === undefined ? undefined : { cause: init.cause });
@@ -224,4 +231,45 @@ export function fromResponse(
     return new ApplicationError({ code: toUpperSnake(text), message: message || text }, withDetails);
   }
   return new SystemError(withDetails);
+}
+
+/**
+ * What a call went through before it failed: the attempts sent, how many of them the platform refused with 429,
+ * and the time from the first send to the failure in ms.
+ */
+export interface CallTries {
+  attempts: number;
+  rateLimited: number;
+  elapsedMs: number;
+}
+
+/** The message each error had before {@link withTries} first said what its call went through. */
+const untried = new WeakMap<ApiError, string>();
+
+/**
+ * Seconds for messages: one decimal under 10 s (`0.3 s`, `2.5 s`, `4 s`), whole seconds above (`59 s`).
+ * @param ms a duration in ms (negative counts as 0)
+ */
+export function seconds(ms: number): string {
+  const s = Math.max(0, ms) / 1000;
+  return `${s < 10 ? Number(s.toFixed(1)) : Math.round(s)} s`;
+}
+
+/**
+ * Says on `err`'s message what its call went through, and keeps it as `err.tries`: a transport failure of more
+ * than one attempt ends its parenthesis with `, N attempts over S s`; a 429 refused more than once starts with
+ * `rate-limited N times over S s: `; any other error keeps its message (5xx messages keep the wire's form).
+ * Called again with larger totals (the bulk engine sent the request again), it replaces what it said before, so
+ * the counts are those of every attempt made.
+ * @returns `err`
+ */
+export function withTries<E extends ApiError>(err: E, tries: CallTries): E {
+  if (!untried.has(err)) untried.set(err, err.message);
+  const bare = untried.get(err)!;
+  err.tries = tries;
+  const over = `over ${seconds(tries.elapsedMs)}`;
+  if (err.status === 0 && tries.attempts > 1 && bare.endsWith(')')) err.message = `${bare.slice(0, -1)}, ${tries.attempts} attempts ${over})`;
+  else if (err.status === 429 && tries.rateLimited > 1) err.message = `rate-limited ${tries.rateLimited} times ${over}: ${bare}`;
+  else err.message = bare;
+  return err;
 }

@@ -11,6 +11,7 @@
  * cannot be written: ENOSPC, EIO) stops every worker from taking another chunk; the run ends with that error once
  * the chunks in flight are over, and a journal failure names the resume command.
  */
+import { ApiError, withTries } from '../api/errors.js';
 import { CancelError } from '../core/errors.js';
 import { JournalWriteError, type JournalWriter, type Outcome, type ResultLine, type SendingLine } from './journal.js';
 import { abortableSleep } from './wait.js';
@@ -114,6 +115,15 @@ export function isRetryable(err: unknown): boolean {
   return name === 'NetworkError' || name === 'SystemError';
 }
 
+/**
+ * A retryable failure worth sending again now: not one whose call ended because the platform asked to wait
+ * longer than the call's budget allowed (ApiError.waitAskedMs), which it would refuse again at once. Such a
+ * failure is still transient: `--resume` (later) may get past it.
+ */
+export function mayRetryNow(err: unknown): boolean {
+  return isRetryable(err) && (err as { waitAskedMs?: unknown } | null)?.waitAskedMs === undefined;
+}
+
 /** A one-line reason for a failed item. */
 export function errorText(err: unknown): string {
   if (err instanceof Error) return err.message.replace(/\s*\n\s*/g, ' ');
@@ -187,6 +197,9 @@ export async function executeChunks(opts: ExecuteOptions): Promise<ItemResult[]>
   };
 
   const runChunk = async (chunk: WorkItem[]): Promise<void> => {
+    // What the chunk's sends went through, over every attempt: the final error says the real counts.
+    const chunkStarted = clock();
+    const tried = { attempts: 0, rateLimited: 0 };
     for (let attempt = 1; ; attempt++) {
       let chunkResults: ItemResult[];
       try {
@@ -197,7 +210,11 @@ export async function executeChunks(opts: ExecuteOptions): Promise<ItemResult[]>
           stoppedEarly = true;
           return;
         }
-        if (!isRetryable(err) || attempt >= maxAttempts) {
+        const tries = err instanceof ApiError ? err.tries : undefined;
+        tried.attempts += tries?.attempts ?? 1;
+        tried.rateLimited += tries?.rateLimited ?? 0;
+        if (!mayRetryNow(err) || attempt >= maxAttempts) {
+          if (tries && attempt > 1) withTries(err as ApiError, { ...tried, elapsedMs: clock() - chunkStarted });
           const permanent = !isRetryable(err);
           await finish(chunk.map((it): ItemResult => ({ id: it.id, outcome: 'failed', error: errorText(err), ...(permanent ? { permanent } : {}) })));
           return;

@@ -9,7 +9,8 @@ import { paramsOfFilter, type ParamFilter } from '../api/list-params.js';
 import type { Filter } from '../api/schemas/common.js';
 import { pickListItems } from '../api/schemas/introspect.js';
 import { abortableSleep } from './wait.js';
-import { isRetryable } from './execute.js';
+import { ApiError, withTries } from '../api/errors.js';
+import { mayRetryNow } from './execute.js';
 
 /** What the engine needs of an entity: an id and, for revision-checked actions, its revision. */
 export interface Entity {
@@ -43,11 +44,20 @@ const READ_ROUNDS = 4;
  * repeat, and a 10,000-entity plan makes 100 of them. Waits end at once on abort.
  */
 export async function readWithRetries<T>(read: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+  // What the rounds went through, so the final error's counts are those of every attempt (errors.ts withTries).
+  const started = Date.now();
+  const tried = { attempts: 0, rateLimited: 0 };
   for (let round = 1; ; round++) {
     try {
       return await read();
     } catch (err) {
-      if (round >= READ_ROUNDS || !isRetryable(err) || signal?.aborted) throw err;
+      const tries = err instanceof ApiError ? err.tries : undefined;
+      tried.attempts += tries?.attempts ?? 1;
+      tried.rateLimited += tries?.rateLimited ?? 0;
+      if (round >= READ_ROUNDS || !mayRetryNow(err) || signal?.aborted) {
+        if (tries && round > 1 && !signal?.aborted) withTries(err as ApiError, { ...tried, elapsedMs: Date.now() - started });
+        throw err;
+      }
       await abortableSleep(1000 * round, signal);
     }
   }

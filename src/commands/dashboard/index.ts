@@ -14,7 +14,7 @@ import type { Context } from '../../context.js';
 import { parseCount, parseDecimal } from '../../core/numbers.js';
 import type { PaneSpec } from '../../ui/index.js';
 import type { Invocation, LoadableNoun } from '../noun-list.js';
-import { requireInteractive, uiColor, viewLink } from '../shared/browse.js';
+import { requireInteractive, uiColor, viewLink, withNoticesHeld } from '../shared/browse.js';
 import { siteZone, tzFlag } from '../shared/time.js';
 import { type DeskSetting, eventPanes } from '../shared/work-lists.js';
 import { eventCells, eventDetailLines, readEvents, type EventRecord } from '../events/feed.js';
@@ -94,7 +94,7 @@ export async function run(opts: DashboardOptions, ctx: Context, nouns: readonly 
     });
   }
 
-  await ui.renderBrowser({
+  await withNoticesHeld(ctx, () => ui.renderBrowser({
     title: 'sitectl dashboard',
     panes,
     color: uiColor(ctx),
@@ -126,7 +126,7 @@ export async function run(opts: DashboardOptions, ctx: Context, nouns: readonly 
             })();
             return () => stop.abort();
           },
-  });
+  }));
 }
 
 export function register(cmd: Command, ctx: Context, inv: Invocation): void {

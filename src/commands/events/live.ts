@@ -12,7 +12,7 @@ import { UserError } from '../../core/errors.js';
 import { notice } from '../../core/log.js';
 import { oneLine } from '../../core/text.js';
 import type { PaneSpec, UiRow } from '../../ui/index.js';
-import { uiColor, viewLink } from '../shared/browse.js';
+import { uiColor, viewLink, withNoticesHeld } from '../shared/browse.js';
 import { shortId } from '../../core/text.js';
 import { type Delivery, EVENTS_PAGE, type EventRecord, eventCells, eventDetailLines, forwardEvent, readEvents } from './feed.js';
 import { siteZone } from '../shared/time.js';
@@ -167,7 +167,7 @@ export async function liveTable(ctx: Context, api: ApiClient, opts: LiveOptions)
   };
 
   try {
-    await ui.renderBrowser({
+    await withNoticesHeld(ctx, () => ui.renderBrowser({
       title: `${ctx.bin.split(/[\\/]/).pop()?.replace(/\.js$/, '') ?? 'sitectl'} events`,
       panes: [pane],
       color: uiColor(ctx),
@@ -181,7 +181,7 @@ export async function liveTable(ctx: Context, api: ApiClient, opts: LiveOptions)
         if (opts.follow) void poll(() => changed());
         return () => stop.abort();
       },
-    });
+    }));
   } finally {
     stop.abort();
     const last = log.rows()[0]?.id;

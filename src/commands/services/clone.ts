@@ -128,6 +128,10 @@ async function cloneOne(opts: CloneOptions, ctx: Context): Promise<void> {
   });
   if (r.kind !== 'sent') throw new TypeError('a clone without --dry-run came back as a plan');
   keepHistory(ctx, opts, r.journal, r.result.outcome !== 'created');
+  if (r.result.httpStatus === 429) {
+    // A 429 is the platform's refusal before it acts on the request: nothing was copied.
+    throw new UserError(`the service was not copied: ${oneLine(r.result.error ?? r.result.outcome)}`, 'the platform refused it before acting on it (rate limit), so nothing was copied: run the command again later', ExitCode.Failure);
+  }
   if (r.result.outcome !== 'created' || !r.result.createdId) {
     throw new UserError(`the service was not copied: ${oneLine(r.result.error ?? r.result.outcome)}`, `it may have been copied all the same: '${ctx.bin} services list --where ${shellWord(`name=${copyName(source)}`)}' shows it`, ExitCode.Failure);
   }

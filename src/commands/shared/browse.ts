@@ -63,6 +63,19 @@ export function viewLink(ctx: Context, api: ApiClient): SourceLink {
   };
 }
 
+/**
+ * Runs an interactive view with the waiting notices held back (Context.holdWaitNotices): their lines would be
+ * drawn into the view. @returns what `view` returns
+ */
+export async function withNoticesHeld<T>(ctx: Context, view: () => Promise<T>): Promise<T> {
+  const release = ctx.holdWaitNotices();
+  try {
+    return await view();
+  } finally {
+    release();
+  }
+}
+
 /** Colour for the UI: off for NO_COLOR and TERM=dumb (the browser then marks rows with `>` and `*`). */
 export function uiColor(ctx: Context): boolean {
   return ctx.io.colorEnabled && ctx.env.TERM !== 'dumb';
@@ -229,7 +242,7 @@ export async function browse<E>(ctx: Context, req: BrowseRequest<E>): Promise<vo
   const editable = whereText(req.filter);
   const base = editable === undefined ? req.filter : undefined;
   const name = ctx.bin.split(/[\\/]/).pop()?.replace(/\.js$/, '') ?? 'sitectl';
-  await ui.renderBrowser({
+  await withNoticesHeld(ctx, () => ui.renderBrowser({
     title: `${name} ${req.view.noun.many}${base ? ' (within --filter)' : ''}`,
     color: uiColor(ctx),
     zone,
@@ -264,5 +277,5 @@ export async function browse<E>(ctx: Context, req: BrowseRequest<E>): Promise<vo
         actions: uiActions(ctx, api, verbs),
       },
     ],
-  });
+  }));
 }

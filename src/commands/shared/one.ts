@@ -236,8 +236,9 @@ export interface CreatePart {
  * and builds `body` first, and prints the entity returned.
  * @returns the new entity as the platform answered
  * @throws whatever the platform threw when it refused the create (nothing was created, no change is recorded:
- *   a 400 stays bad input, exit 2); UserError (exit 1) when the create failed in a way that may have created it
- *   all the same (the change stays in the history); CancelError (130)
+ *   a 400 stays bad input, exit 2); UserError (exit 1) saying it was not created for a 429 the retries did not get
+ *   past (no change recorded), or, when the create failed in a way that may have created it all the same (a
+ *   timeout, a dropped connection, a 5xx), saying so (the change stays in the history); CancelError (130)
  */
 export async function runCreateOne(ctx: Context, spec: WriteSpec, body: Record<string, unknown>, label?: string, part?: CreatePart): Promise<Entity> {
   const api = part?.api ?? (await ctx.api());
@@ -264,6 +265,17 @@ export async function runCreateOne(ctx: Context, spec: WriteSpec, body: Record<s
     rmSync(r.journal, { force: true });
     throw err;
   }
+  if ((err as { status?: unknown } | undefined)?.status === 429) {
+    // A 429 is the platform's refusal before it acts on the request (the client resent the create only on 429s and
+    // on failures before a connection was made): nothing was created, so nothing is in the history.
+    rmSync(r.journal, { force: true });
+    throw new UserError(
+      `the ${spec.view.noun.one} was not created: ${oneLine(res.error ?? res.outcome)}`,
+      'the platform refused it before acting on it (rate limit), so nothing was created: run the command again later',
+      ExitCode.Failure,
+    );
+  }
+  // A timeout, a dropped connection or a 5xx may come after the platform made it: the outcome is unknown.
   keepHistory(ctx, {}, r.journal, true);
   throw new UserError(
     `the ${spec.view.noun.one} was not created: ${oneLine(res.error ?? res.outcome)}`,

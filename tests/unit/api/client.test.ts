@@ -147,10 +147,33 @@ describe('retries', () => {
     const err = await h.api.request({ method: 'GET', path: '/t' }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ApplicationError);
     expect((err as ApplicationError).code).toBe('TOO_MANY_REQUESTS');
-    expect((err as ApplicationError).message).toBe('slow down');
+    expect((err as ApplicationError).message).toBe("the platform asks to wait 61 s (rate limit), more than the 60 s a single wait may take (the call's budget is 120 s): slow down");
+    expect((err as ApplicationError).waitAskedMs).toBe(61_000);
     expect((err as ApplicationError).requestId).toBe('th');
     expect(h.delays).toEqual([]);
     expect(h.seen).toHaveLength(1);
+  });
+
+  it('fails at once when Retry-After asks for more than is left of the budget, naming the wait and the budget', async () => {
+    const h = setup({ budgetMs: 10_000 });
+    on(h, 'GET', '/t', () => ({ status: 429, data: { message: 'slow down' }, headers: { 'retry-after': '4' } }), 2);
+    on(h, 'GET', '/t', () => ({ status: 429, data: { message: 'slow down' }, headers: { 'retry-after': '11' } }));
+    const err = await h.api.request({ method: 'GET', path: '/t' }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ApplicationError);
+    // The injected sleep does not wait: nothing of the budget is spent, so the whole of it is named.
+    expect((err as ApplicationError).message).toMatch(/^rate-limited 3 times over [\d.]+ s: the platform asks to wait 11 s \(rate limit\), more than the call's 10 s budget: slow down$/);
+    expect((err as ApplicationError).tries).toMatchObject({ attempts: 3, rateLimited: 3 });
+    expect(h.delays).toEqual([4000, 4000]);
+    expect(h.seen).toHaveLength(3);
+  });
+
+  it("a 429 counts as many times as it came, in the message and in err.tries", async () => {
+    const h = setup({ retries: 2 });
+    on(h, 'POST', '/c', () => ({ status: 429, headers: { 'retry-after': '0' } }), 3);
+    const err = await h.api.request({ method: 'POST', path: '/c', body: {} }).catch((e: unknown) => e);
+    expect((err as ApplicationError).message).toMatch(/^rate-limited 3 times over [\d.]+ s: Too Many Requests$/);
+    expect((err as ApplicationError).tries).toMatchObject({ attempts: 3, rateLimited: 3 });
+    expect(h.seen).toHaveLength(3);
   });
 
   it('non-idempotent POST: not retried on 5xx', async () => {
@@ -387,6 +410,15 @@ describe('time limits (docs/architecture.md "Safety rules": no request hangs)', 
     expect(ms).toBeLessThan(1500);
   });
 
+  it('an attempt ends at the end of the budget when that comes before its timeoutMs, and the error says so', async () => {
+    let attempts = 0;
+    const { err, ms } = await attempt(await slowServer(() => void attempts++), { method: 'GET', path: '/list' }, { timeoutMs: 5000, budgetMs: 400, sleep: undefined });
+    expect(err).toBeInstanceOf(NetworkError);
+    expect((err as Error).message).toBe("System error occurred, request-id: none (ETIMEDOUT no reply headers within 0.4 s: the call's 0.4 s budget ran out)");
+    expect(attempts).toBe(1);
+    expect(ms).toBeLessThan(3000);
+  });
+
   it("a call's own timeoutMs and retries win over the client's (a view's probe): one attempt, given up at its limit", async () => {
     let attempts = 0;
     const { err, ms } = await attempt(await slowServer(() => void attempts++), { method: 'GET', path: '/list', timeoutMs: 200, retries: 0 }, { timeoutMs: 30_000, budgetMs: 120_000 });
@@ -436,5 +468,34 @@ describe('time limits (docs/architecture.md "Safety rules": no request hangs)', 
     expect(err).toBeInstanceOf(NetworkError);
     expect((err as Error).message).toContain('reply not complete within');
     expect(ms).toBeLessThan(2000);
+  });
+});
+
+describe('waits are told (onWait): no silent wait', () => {
+  it('each try is a reply wait, each pause a retry wait with its reason, length and try number; each ends', async () => {
+    const events: string[] = [];
+    const h = setup({
+      onWait: (w) => {
+        events.push(w.kind === 'reply' ? `reply ${w.method} ${w.path} ${w.attempt}/${w.attempts}` : `retry ${w.ms} ${w.asked} ${w.reason} ${w.attempt}/${w.attempts}`);
+        return () => events.push(`end ${w.kind}`);
+      },
+    });
+    on(h, 'GET', (p) => p.startsWith('/t'), () => ({ status: 429, headers: { 'retry-after': '7' } }));
+    on(h, 'GET', (p) => p.startsWith('/t'), () => ({ status: 503 }));
+    on(h, 'GET', (p) => p.startsWith('/t'), ok());
+    await h.api.request({ method: 'GET', path: '/t', query: { code: 'secret-code' } });
+    expect(events.slice(0, 4)).toEqual(['reply GET /t 1/4', 'end reply', 'retry 7000 true rate limit 2/4', 'end retry']);
+    expect(events.slice(4, 6)).toEqual(['reply GET /t 2/4', 'end reply']);
+    expect(events[6]).toMatch(/^retry \d+ false HTTP 503 3\/4$/);
+    expect(events.slice(7)).toEqual(['end retry', 'reply GET /t 3/4', 'end reply']);
+  });
+
+  it('a transport failure ends its reply wait before the pause, which names the failure', async () => {
+    const events: string[] = [];
+    const h = setup({ onWait: (w) => (events.push(w.kind === 'reply' ? 'reply' : `retry ${w.reason}`), () => events.push('end')) });
+    h.pool.intercept({ path: '/q', method: 'GET' }).replyWithError(connReset());
+    on(h, 'GET', '/q', ok());
+    await h.api.request({ method: 'GET', path: '/q' });
+    expect(events).toEqual(['reply', 'end', 'retry UND_ERR_SOCKET other side closed', 'end', 'reply', 'end']);
   });
 });

@@ -56,6 +56,7 @@ function fakeCtx() {
     bin: 'sitectl',
     signal: abort.signal,
     now: () => NOW,
+    holdWaitNotices: () => () => {},
   } as unknown as Context;
   return { ctx, stderr, press: (keys: string) => stdin.write(keys), abort };
 }

@@ -21,7 +21,7 @@ import { redirects } from '../../../api/auth/families.js';
 import { loginFailure, registrationFailure, UNKNOWN_STATE, type LoginResult } from '../../../api/auth/states.js';
 import { members } from '../../../api/members.js';
 import { requestTimeoutMs, tokenEndpoint } from '../../../context-auth.js';
-import type { Context } from '../../../context.js';
+import { callBudgetMs, type Context } from '../../../context.js';
 import { AuthError, UserError } from '../../../core/errors.js';
 import { shellWord } from '../../../core/invocation.js';
 import type { ProfileSession } from '../../../core/sessions.js';
@@ -88,11 +88,14 @@ export async function signInTarget(ctx: Context, opts: { clientId?: string } = {
 
 /** An API client that sends `token` raw in Authorization, with no site id (docs/wire.md §11). */
 export function tokenClient(ctx: Context, baseUrl: string, accessToken: string, opts: { onError?: (err: unknown) => void } = {}): ApiClient {
+  const timeoutMs = requestTimeoutMs(ctx);
   return new ApiClient({
     baseUrl,
     credentials: { kind: 'accessToken', accessToken },
-    timeoutMs: requestTimeoutMs(ctx),
+    timeoutMs,
+    budgetMs: callBudgetMs(ctx.env, timeoutMs),
     onDebug: ctx.flags.debug ? (line) => ctx.io.stderr.write(`debug: ${line}\n`) : undefined,
+    onWait: (wait) => ctx.noticeWait(wait),
     ...(opts.onError ? { onError: opts.onError } : {}),
   });
 }
