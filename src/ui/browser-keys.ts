@@ -63,6 +63,8 @@ export interface ListKey {
    * tab, enter, esc) are handled before these and have no character here.
    */
   chars: Readonly<Record<string, (state: BrowserState) => KeyOutcome>>;
+  /** The column sort keys ({@link sortKeys}, bound per pane): help lists each letter and its column after the text. */
+  columns?: true;
 }
 
 const acts = (...actions: BrowserAction[]): KeyOutcome => ({ kind: 'actions', actions });
@@ -72,12 +74,8 @@ const acts = (...actions: BrowserAction[]): KeyOutcome => ({ kind: 'actions', ac
  * and the pane's actions come on top of these.
  */
 export const LIST_KEYS: readonly ListKey[] = [
-  {
-    name: '↑ ↓ j k',
-    help: 'move; pgup pgdn page; g G home end first, last',
-    scope: 'always',
-    chars: { k: () => acts({ type: 'move', delta: -1 }), j: () => acts({ type: 'move', delta: 1 }), g: () => acts({ type: 'home' }), G: () => acts({ type: 'end' }) },
-  },
+  { name: '↑ ↓ j k', help: 'move; pgup pgdn a page', scope: 'always', chars: { k: () => acts({ type: 'move', delta: -1 }), j: () => acts({ type: 'move', delta: 1 }) } },
+  { name: 'g G home end', help: 'first, last row', scope: 'always', chars: { g: () => acts({ type: 'home' }), G: () => acts({ type: 'end' }) } },
   { name: 'space', help: 'mark / unmark a row; esc clears the marks', scope: 'actions', chars: { ' ': () => acts({ type: 'select' }) } },
   { name: 'enter', help: 'details (↑ ↓ pgup pgdn scroll them); esc back', scope: 'always', chars: {} },
   {
@@ -93,6 +91,7 @@ export const LIST_KEYS: readonly ListKey[] = [
     scope: 'always',
     chars: { s: () => acts({ type: 'sort-next' }), S: () => acts({ type: 'sort-flip' }) },
   },
+  { name: 'shift-letter', help: 'sort by that column, again reverses:', scope: 'always', chars: {}, columns: true },
   { name: 'o →', help: 'show the columns that do not fit (› in the header says some are hidden) instead of the optional ones; again to go back', scope: 'always', chars: { o: () => acts({ type: 'reveal' }) } },
   { name: 'tab shift-tab', help: 'next, previous pane', scope: 'panes', chars: {} },
   // On a linked view r also looks the source's address up again; the panes are read once it answers.

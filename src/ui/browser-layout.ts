@@ -214,10 +214,12 @@ export function helpLines(keys: HelpKeys, width = 100): string[] {
     const wrapped = wrapText(text, Math.max(10, width - keyWidth - 2), 0);
     wrapped.forEach((line, i) => lines.push(cutText(`  ${(i === 0 ? k : '').padEnd(keyWidth)}${line}`, width)));
   };
-  for (const k of LIST_KEYS) if (inScope(k, scope, keys.panes)) add(k.name, k.help);
-  const columns = keys.columns ?? [];
-  const sorts = columns.flatMap((c, i) => (keys.sorts?.[i] ? [`${keys.sorts[i]} ${c}`] : []));
-  if (sorts.length) add('shift-letter', `sort by the column, again reverses: ${sorts.join(', ')}`);
+  const sorts = (keys.columns ?? []).flatMap((c, i) => (keys.sorts?.[i] ? [`${keys.sorts[i]} ${c}`] : []));
+  for (const k of LIST_KEYS) {
+    if (!inScope(k, scope, keys.panes)) continue;
+    if (!k.columns) add(k.name, k.help);
+    else if (sorts.length) add(k.name, `${k.help} ${sorts.join(', ')}`);
+  }
   if (keys.actions.length) {
     lines.push(...wrapText('Actions (on the marked rows, else the row under the cursor)', width));
     for (const a of keys.actions) add(a.key, `${a.label.toLowerCase()}${a.destructive ? ' (asks first)' : ''}`);
