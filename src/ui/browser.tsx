@@ -102,8 +102,10 @@ function BrowserScreen(props: BrowserProps & { onOpen(view: JumpView): void }) {
     let now = latest.current;
     const actionKeys = (specOf(now.panes[now.active]!.id).actions ?? []).map((a) => a.key);
     const keys: ViewKeys = { actions: actionKeys, sorts: sortKeys(now.panes[now.active]!.columns, actionKeys), words: jump?.words };
-    // Keys typed faster than a frame (or sent by a script) arrive as one string: each is its own key press.
-    const presses = input.length > 1 && now.mode !== 'filter' && now.mode !== 'command' && !key.ctrl && !key.meta ? [...input] : [input];
+    // Keys typed faster than a frame (or sent by a script) arrive as one string: each is its own key press (on
+    // the `:` line too, where Tab completes: `me` Tab Tab Enter in one read is `members`). The filter line's
+    // editor reads a chunk itself.
+    const presses = input.length > 1 && now.mode !== 'filter' && !key.ctrl && !key.meta ? [...input] : [input];
     for (const press of presses) {
       const outcome = browserKey(now, press, presses.length > 1 ? { return: press === '\r' || press === '\n', tab: press === '\t' } : key, keys);
       switch (outcome.kind) {

@@ -94,6 +94,9 @@ describe.skipIf(!hasTmux)('k9s keys at 80x24 and 120x40 (tmux)', () => {
       term.send(name, 'Enter');
       const plans = await term.waitFor(name, new RegExp(`^sitectl plans · [\\s\\S]*${FRAME.source}`, 'm'));
       fits(plans, width, height);
+      // Typed faster than a frame, in one write: each key counts, the Tabs included.
+      term.send(name, ':', 'o', 'r', 'd', 'Tab', 'Tab', 'Enter');
+      await term.waitFor(name, new RegExp(`^sitectl orders · [\\s\\S]*${FRAME.source}`, 'm'));
       await quit(name);
     });
 

@@ -247,6 +247,10 @@ describe('Browser component', () => {
     // The new view's keys work.
     ui.press('j');
     await until(ui.stdout, (f) => /^> {2}r1 /m.test(f), 'the cursor moved');
+    // Keys faster than a frame, in one read: each counts, Tab included.
+    ui.press(':ro\t\r');
+    await until(ui.stdout, (f) => /^test rows · members · 3 loaded/m.test(f), 'the view of the completed word');
+    expect(opened).toEqual(['members', 'rows']);
     ui.press('q');
     await ui.instance.waitUntilExit();
     expect(ui.exitCode()).toBe(0);
