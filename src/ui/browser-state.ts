@@ -314,7 +314,8 @@ export function browserReducer(state: BrowserState, action: BrowserAction): Brow
     case 'detail-loaded':
       return { ...state, detailLength: action.lines, detailTop: Math.min(state.detailTop, Math.max(0, action.lines - state.height)) };
     case 'detail-scroll':
-      return { ...state, detailTop: Math.max(0, Math.min(state.detailTop + action.delta, state.detailLength - state.height)) };
+      // Before its length is known (a key read in the same chunk as the one that opened it) the bound waits for it.
+      return { ...state, detailTop: Math.max(0, Math.min(state.detailTop + action.delta, state.detailLength ? state.detailLength - state.height : Infinity)) };
     case 'help':
       return { ...state, mode: action.open ? 'help' : 'list', detailTop: 0, detailLength: 0 };
     case 'refresh': {

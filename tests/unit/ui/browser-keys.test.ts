@@ -190,6 +190,24 @@ describe('the key map reads the declarations', () => {
   });
 });
 
+describe('the help overlay', () => {
+  it('scrolls with the overlay keys, G before its length is known included (? G read in one chunk)', () => {
+    let s = initialBrowserState([initialPane('p', 'P', ['NAME'])], 5);
+    for (const ch of '?G') {
+      const out = browserKey(s, ch, {}, { actions: [] });
+      if (out.kind !== 'actions') throw new Error(out.kind);
+      s = apply(s, ...out.actions);
+    }
+    expect(s.mode).toBe('help');
+    s = apply(s, { type: 'detail-loaded', lines: 30 });
+    expect(s.detailTop).toBe(25);
+    s = apply(s, { type: 'detail-scroll', delta: -1 });
+    expect(s.detailTop).toBe(24);
+    expect(footerText(s, [], 1)).toBe('esc close · ↑↓ pgup pgdn scroll');
+    expect(browserKey(s, 'q', {}, { actions: [] })).toEqual({ kind: 'actions', actions: [{ type: 'help', open: false }] });
+  });
+});
+
 describe('the : line', () => {
   const words = ['services', 'service', 'bookings', 'booking', 'staff', 'members', 'member', 'plans', 'plan'];
 
