@@ -11,10 +11,16 @@
 import type { Command } from 'commander';
 import type { Context } from '../context.js';
 import type { ReadSpec } from './shared/verbs.js';
+import type { Invocation } from './noun-list.js';
 
-/** What a verb module exports: adds its command(s) under the noun's command. */
+export type { Invocation } from './noun-list.js';
+
+/**
+ * What a verb module exports: adds its command(s) under the noun's command. `inv` is the noun's invocation (a
+ * list reads the nouns in it, for `:NOUN` in its interactive table).
+ */
 export interface VerbModule {
-  register(parent: Command, ctx: Context): void;
+  register(parent: Command, ctx: Context, inv?: Invocation): void;
 }
 
 /** One entry of a noun's manifest. */
@@ -24,8 +30,6 @@ export interface VerbEntry {
   load: () => Promise<VerbModule>;
 }
 
-export type { Invocation } from './noun-list.js';
-import type { Invocation } from './noun-list.js';
 
 /**
  * Registers a noun's verbs under `parent`: only the invoked one when the manifest knows it, else all of them.
@@ -34,11 +38,11 @@ import type { Invocation } from './noun-list.js';
 export async function registerVerbs(parent: Command, ctx: Context, verbs: readonly VerbEntry[], inv: Invocation): Promise<void> {
   const wanted = inv.all || inv.verb === undefined ? undefined : verbs.find((v) => v.names.includes(inv.verb!));
   if (wanted) {
-    (await wanted.load()).register(parent, ctx);
+    (await wanted.load()).register(parent, ctx, inv);
     return;
   }
   const modules = await Promise.all(verbs.map((v) => v.load()));
-  for (const m of modules) m.register(parent, ctx);
+  for (const m of modules) m.register(parent, ctx, inv);
 }
 
 /**

@@ -27,7 +27,7 @@ export function useActionFlow(dispatch: Dispatch<BrowserAction>, specOf: (id: st
       // Nothing is sent while the source does not answer: the action fails at once and says why.
       if (!snapshot.link.up) {
         const when = snapshot.link.retryIn ? `retrying in ${snapshot.link.retryIn}s` : 'retrying now';
-        dispatch({ type: 'flash', text: `${action.label.toLowerCase()}: not sent, disconnected (${when}; r retries now)`, error: true });
+        dispatch({ type: 'flash', text: `${action.label.toLowerCase()}: not sent, disconnected (${when}; r retries now)`, error: true, down: true });
         return;
       }
       const ids = actionTargets(snapshot);

@@ -6,6 +6,8 @@ import { oneLine } from '../core/text.js';
 import { type ColumnPlan, type ColumnShape, cutText, displayWidth, planColumns, planHeader, planLine, wrapText } from '../core/columns.js';
 import { type BrowserState, type LinkState, type PaneState, type UiRow, viewedRows } from './browser-state.js';
 import type { PaneSpec, UiAction } from './browser-spec.js';
+import { inScope, LIST_KEYS } from './browser-keys.js';
+import { completions } from './line-edit.js';
 
 /** Rows of the screen that are not table body: title, header, flash, footer, and the tab bar with several panes. */
 export function chromeRows(panes: number): number {
@@ -51,6 +53,29 @@ export function paneTable(pane: PaneState, shapes: PaneSpec['shapes'], sample: r
 export function revealed(shapes: readonly ColumnShape[]): ColumnShape[] {
   const top = Math.max(0, ...shapes.map((s) => s.priority ?? 0));
   return shapes.map((s) => ((s.priority ?? 0) > 0 ? { ...s, priority: top + 1 - s.priority! } : s));
+}
+
+/**
+ * Where the column sort keys are in the table's header line: per shown column whose header has its key letter
+ * in view (not cut off), the offset of that letter in {@link PaneTable.header} (the view underlines them).
+ * @param sorts per column of the pane, its sort key (browser-keys.ts sortKeys)
+ */
+export function headerKeyOffsets(table: PaneTable, sorts: ReadonlyArray<string | undefined>): number[] {
+  const out: number[] = [];
+  let at = 0;
+  table.plan.kept.forEach((i, k) => {
+    const width = table.plan.widths[k]!;
+    const label = table.shapes[i]!.header;
+    const key = sorts[i];
+    const size = displayWidth(label);
+    const cut = size > width;
+    // Headers are ASCII letters (and the sorted one's arrow after them): a letter's index is its cell.
+    const index = key ? label.toUpperCase().indexOf(key) : -1;
+    const pad = table.shapes[i]!.align === 'right' && !cut ? width - size : 0;
+    if (index >= 0 && index < (cut ? width - 1 : size)) out.push(at + pad + index);
+    at += width + 2;
+  });
+  return out;
 }
 
 /** One table line of `cells` as the pane's table lays them out. */
@@ -125,18 +150,25 @@ export function titleLine(title: string, pane: PaneState, width: number, zone?: 
   );
 }
 
-/** The footer for `width`: the keys of the mode and pane; `? help · q quit` always shows in the list. */
-export function footerText(state: BrowserState, actions: readonly UiAction[], panes: number, width = Infinity): string {
+/**
+ * The footer for `width`: the keys of the mode and pane; `? help · q quit` always shows in the list. `words` are
+ * what `:` takes (undefined: the view has no `:`); on the `:` line the ones the typed text starts are shown.
+ */
+export function footerText(state: BrowserState, actions: readonly UiAction[], panes: number, width = Infinity, words?: readonly string[]): string {
   const own = actions.map((a) => ({ text: `${a.key} ${a.label.toLowerCase()}` }));
   switch (state.mode) {
     case 'filter':
       return fitParts([{ text: 'enter apply', keep: true }, { text: 'esc cancel', keep: true }, { text: 'ctrl-u clear' }, { text: 'text filters loaded rows; field=value filters on the server' }], width);
+    case 'command': {
+      const found = completions(words ?? [], state.input.text);
+      return fitParts([{ text: 'tab complete', keep: true }, { text: 'enter open', keep: true }, { text: 'esc cancel', keep: true }, { text: found.length ? found.join(' ') : 'no such noun' }], width);
+    }
     case 'confirm':
       return fitParts([{ text: 'y yes', keep: true }, { text: 'n no', keep: true }], width);
     case 'detail':
       return fitParts([{ text: 'esc back', keep: true }, ...(state.detailLength > state.height ? [{ text: '↑↓ pgup pgdn scroll' }] : []), ...own, { text: 'q back' }], width);
     case 'help':
-      return fitParts([{ text: 'esc close', keep: true }], width);
+      return fitParts([{ text: 'esc close', keep: true }, ...(state.detailLength > state.height ? [{ text: '↑↓ pgup pgdn scroll', keep: true }] : [])], width);
     case 'busy':
       return fitParts([{ text: 'working…', keep: true }, { text: 'ctrl-c quits' }], width);
     case 'list':
@@ -146,33 +178,51 @@ export function footerText(state: BrowserState, actions: readonly UiAction[], pa
   // answer, `r` (retry now) is always shown.
   const mark = actions.length ? [{ text: 'space mark' }] : [];
   return fitParts(
-    [...own, ...(panes > 1 ? [{ text: 'tab pane' }] : []), ...mark, { text: 'enter details' }, { text: '/ filter' }, { text: 's sort' }, state.link.up ? { text: 'r refresh' } : { text: 'r retry now', keep: true }, { text: '? help', keep: true }, { text: 'q quit', keep: true }],
+    [
+      ...own,
+      ...(panes > 1 ? [{ text: 'tab pane' }] : []),
+      ...mark,
+      { text: 'enter details' },
+      { text: '/ filter' },
+      ...(words ? [{ text: ': noun' }] : []),
+      { text: 's sort' },
+      state.link.up ? { text: 'r refresh' } : { text: 'r retry now', keep: true }, { text: '? help', keep: true }, { text: 'q quit', keep: true }],
     width,
   );
 }
 
-/** The help overlay's lines, wrapped to `width`: each key, and what it does beside it. */
-export function helpLines(actions: readonly UiAction[], panes: number, width = 100): string[] {
-  const keys: Array<[string, string]> = [
-    ['↑ ↓ j k', 'move; pgup pgdn page; g G home end first, last'],
-    ...(actions.length ? [['space', 'mark / unmark a row; esc clears the marks'] as [string, string]] : []),
-    ['enter', 'details (↑ ↓ pgup pgdn scroll them); esc back'],
-    ['/', 'filter: text filters the loaded rows, field=value (as --where) asks the server; the whole filter is on the line: ctrl-u clears, ctrl-w erases a word, ← → ctrl-a ctrl-e move'],
-    ['s S', 'sort by the next column, reverse: by the server when it can, else the loaded rows (the title says so)'],
-    ['o →', 'show the columns that do not fit (› in the header says some are hidden) instead of the optional ones; again to go back'],
-    ...(panes > 1 ? [['tab shift-tab', 'next, previous pane'] as [string, string]] : []),
-    ['r  q ctrl-c', 'refresh; quit'],
-  ];
+/** What the help overlay lists besides the list's own keys: the active pane's actions and sort keys, the panes, `:`. */
+export interface HelpKeys {
+  actions: readonly UiAction[];
+  panes: number;
+  /** The active pane's column headers, and per column its Shift-letter sort key (browser-keys.ts sortKeys). */
+  columns?: readonly string[];
+  sorts?: ReadonlyArray<string | undefined>;
+  /** The view has a `:` jump. */
+  jump?: boolean;
+}
+
+/**
+ * The help overlay's lines, wrapped to `width`: every key of the view from the declarations (the list's own keys
+ * in scope, browser-keys.ts LIST_KEYS; the column sort keys; the pane's actions), and what it does beside it.
+ */
+export function helpLines(keys: HelpKeys, width = 100): string[] {
+  const scope = { actions: keys.actions.map((a) => a.key), words: keys.jump ? [] : undefined };
   const keyWidth = 15;
   const lines = ['Keys'];
   const add = (k: string, text: string) => {
     const wrapped = wrapText(text, Math.max(10, width - keyWidth - 2), 0);
     wrapped.forEach((line, i) => lines.push(cutText(`  ${(i === 0 ? k : '').padEnd(keyWidth)}${line}`, width)));
   };
-  for (const [k, text] of keys) add(k, text);
-  if (actions.length) {
+  const sorts = (keys.columns ?? []).flatMap((c, i) => (keys.sorts?.[i] ? [`${keys.sorts[i]} ${c}`] : []));
+  for (const k of LIST_KEYS) {
+    if (!inScope(k, scope, keys.panes)) continue;
+    if (!k.columns) add(k.name, k.help);
+    else if (sorts.length) add(k.name, `${k.help} ${sorts.join(', ')}`);
+  }
+  if (keys.actions.length) {
     lines.push(...wrapText('Actions (on the marked rows, else the row under the cursor)', width));
-    for (const a of actions) add(a.key, `${a.label.toLowerCase()}${a.destructive ? ' (asks first)' : ''}`);
+    for (const a of keys.actions) add(a.key, `${a.label.toLowerCase()}${a.destructive ? ' (asks first)' : ''}`);
   }
   return lines;
 }

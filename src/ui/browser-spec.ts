@@ -88,6 +88,27 @@ export interface SourceLink {
   relink(): Promise<void>;
 }
 
+/** A view `:` opens in place of the current one: its title, its panes and the zone its times are in. */
+export interface JumpView {
+  title: string;
+  panes: PaneSpec[];
+  zone?: string;
+}
+
+/**
+ * What `:` jumps to (k9s's `:pods`), from the command: the words it takes, and the view each opens. The browser
+ * knows no nouns: it completes from `words`, refuses a word not among them and asks `open` for the view.
+ */
+export interface ViewJump {
+  /** The words `:` takes and Tab completes from (each browsable noun's name and aliases), in the nouns' order. */
+  words: readonly string[];
+  /**
+   * The view a word of `words` opens: the noun's list, as `sitectl browse NOUN` shows it.
+   * @throws Error with a one-line message when it cannot be opened (shown in the flash line; the view stays)
+   */
+  open(word: string): Promise<JumpView>;
+}
+
 export interface BrowserProps {
   title: string;
   panes: PaneSpec[];
@@ -114,4 +135,9 @@ export interface BrowserProps {
    * again (`r` retries now). Without it, read failures show as they are.
    */
   link?: SourceLink;
+  /**
+   * `:NOUN` opens another noun's list in place of this view (the interval, live notices and strip of this view do
+   * not carry over); without it `:` does nothing.
+   */
+  jump?: ViewJump;
 }

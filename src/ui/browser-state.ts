@@ -7,7 +7,7 @@
  * Only plain data lives here: rows arrive as text cells from the command, which alone talks to the API.
  */
 
-import { editLine, type LineKey, lineOf, type LineState } from './line-edit.js';
+import { completeWord, editLine, type LineKey, lineOf, type LineState } from './line-edit.js';
 
 /** One row as the command hands it over: the entity id and the text of each column. */
 export interface UiRow {
@@ -67,22 +67,26 @@ export interface PaneState {
  */
 export type LinkState = { up: true } | { up: false; reason: string; retryIn: number };
 
-export type Mode = 'list' | 'filter' | 'detail' | 'help' | 'confirm' | 'busy';
+export type Mode = 'list' | 'filter' | 'command' | 'detail' | 'help' | 'confirm' | 'busy';
 
 export interface BrowserState {
   panes: PaneState[];
   active: number;
   mode: Mode;
-  /** The line typed after `/` (a line editor: line-edit.ts). */
+  /** The line typed after `/` or `:` (a line editor: line-edit.ts). */
   input: LineState;
-  /** One line under the table: what an action did (✓), why it failed (✗, `error`), or a plain notice (`plain`). */
-  flash?: { text: string; error: boolean; plain?: boolean };
+  /**
+   * One line under the table: what an action did (✓), why it failed (✗, `error`), or a plain notice (`plain`).
+   * `down`: it is about the disconnection (an action refused, or failed, while the source did not answer), so it
+   * goes when the source answers again.
+   */
+  flash?: { text: string; error: boolean; plain?: boolean; down?: boolean };
   /** The open confirmation: question and preview lines. */
   confirm?: { question: string; lines: string[] };
   progress?: { title: string; done: number; total: number; failed: number };
   /** Rows of the table body that fit the terminal. */
   height: number;
-  /** First line of the detail view drawn, and how many lines it has (once read). */
+  /** First line of the open overlay (details, help) drawn, and how many lines it has (details: once read). */
   detailTop: number;
   detailLength: number;
   /** Whether the source answers. */
@@ -103,11 +107,16 @@ export type BrowserAction =
   | { type: 'sort-next' }
   | { type: 'reveal' }
   | { type: 'sort-flip' }
+  | { type: 'sort-by'; col: number }
   | { type: 'pane'; delta: number }
   | { type: 'filter-start' }
   | { type: 'filter-edit'; key: LineKey }
   | { type: 'filter-submit' }
   | { type: 'filter-cancel' }
+  | { type: 'command-start' }
+  | { type: 'command-edit'; key: LineKey }
+  | { type: 'command-complete'; words: readonly string[] }
+  | { type: 'command-cancel' }
   | { type: 'detail'; open: boolean }
   | { type: 'detail-loaded'; lines: number }
   | { type: 'detail-scroll'; delta: number }
@@ -116,7 +125,7 @@ export type BrowserAction =
   | { type: 'loading'; pane: string }
   | { type: 'loaded'; pane: string; rows: UiRow[]; done: boolean; total?: number; replace: boolean }
   | { type: 'load-failed'; pane: string; error: string }
-  | { type: 'flash'; text: string; error?: boolean; plain?: boolean }
+  | { type: 'flash'; text: string; error?: boolean; plain?: boolean; down?: boolean }
   | { type: 'confirm'; question: string; lines: string[] }
   | { type: 'confirm-done' }
   | { type: 'busy'; title: string; total: number }
@@ -264,6 +273,9 @@ export function browserReducer(state: BrowserState, action: BrowserAction): Brow
       });
     case 'sort-flip':
       return withPane(state, undefined, (p) => sortedBy(p, { col: p.sort?.col ?? 0, desc: !(p.sort?.desc ?? false) }));
+    case 'sort-by':
+      // k9s's Shift-letter: by that column, ascending; again, reversed.
+      return withPane(state, undefined, (p) => (action.col < p.columns.length ? sortedBy(p, { col: action.col, desc: p.sort?.col === action.col && !p.sort.desc }) : p));
     case 'pane': {
       const n = state.panes.length;
       return { ...state, active: (((state.active + action.delta) % n) + n) % n, flash: undefined };
@@ -289,14 +301,23 @@ export function browserReducer(state: BrowserState, action: BrowserAction): Brow
       });
       return next;
     }
+    case 'command-start':
+      return { ...state, mode: 'command', input: lineOf('') };
+    case 'command-edit':
+      return state.mode === 'command' ? { ...state, input: editLine(state.input, action.key) } : state;
+    case 'command-complete':
+      return state.mode === 'command' ? { ...state, input: lineOf(completeWord(action.words, state.input.text)) } : state;
+    case 'command-cancel':
+      return state.mode === 'command' ? { ...state, mode: 'list', input: lineOf('') } : state;
     case 'detail':
       return { ...state, mode: action.open && currentRow(state) ? 'detail' : 'list', detailTop: 0, detailLength: 0 };
     case 'detail-loaded':
       return { ...state, detailLength: action.lines, detailTop: Math.min(state.detailTop, Math.max(0, action.lines - state.height)) };
     case 'detail-scroll':
-      return { ...state, detailTop: Math.max(0, Math.min(state.detailTop + action.delta, state.detailLength - state.height)) };
+      // Before its length is known (a key read in the same chunk as the one that opened it) the bound waits for it.
+      return { ...state, detailTop: Math.max(0, Math.min(state.detailTop + action.delta, state.detailLength ? state.detailLength - state.height : Infinity)) };
     case 'help':
-      return { ...state, mode: action.open ? 'help' : 'list' };
+      return { ...state, mode: action.open ? 'help' : 'list', detailTop: 0, detailLength: 0 };
     case 'refresh': {
       const panes = state.panes.map((p) => (action.pane === undefined || p.id === action.pane ? { ...p, reload: p.reload + 1 } : p));
       return { ...state, panes };
@@ -328,14 +349,18 @@ export function browserReducer(state: BrowserState, action: BrowserAction): Brow
       return { ...state, link: { up: false, reason: action.reason, retryIn: action.retryIn }, panes: state.panes.map((p) => (p.stale ? p : { ...p, stale: true })) };
     case 'link-up': {
       if (state.link.up && !action.refresh) return state;
-      // Back: every pane is read again (its rows stay, stale, until then), and a failure of the down time is forgotten.
+      // Back: every pane is read again (its rows stay, stale, until then), and a failure of the down time is
+      // forgotten, a message about the disconnection ("not sent, disconnected") with it.
       const panes = state.panes.map((p) => ({ ...p, reload: p.reload + 1, error: undefined }));
-      return { ...state, link: { up: true }, panes };
+      return { ...state, link: { up: true }, panes, flash: state.flash?.down ? undefined : state.flash };
     }
     case 'relink':
       return { ...state, relink: state.relink + 1 };
-    case 'flash':
-      return { ...state, flash: { text: action.text, error: Boolean(action.error), ...(action.plain ? { plain: true } : {}) } };
+    case 'flash': {
+      // A failure while the source does not answer is the disconnection's: it goes when the source is back.
+      const down = action.down || (Boolean(action.error) && !state.link.up);
+      return { ...state, flash: { text: action.text, error: Boolean(action.error), ...(action.plain ? { plain: true } : {}), ...(down ? { down: true } : {}) } };
+    }
     case 'confirm':
       return { ...state, mode: 'confirm', confirm: { question: action.question, lines: action.lines } };
     case 'confirm-done':

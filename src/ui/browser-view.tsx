@@ -9,20 +9,21 @@ import { Box, Text } from 'ink';
 import { cutText, displayWidth, wrapText } from '../core/columns.js';
 import { type BrowserState, currentRow, viewedRows } from './browser-state.js';
 import type { BrowserProps } from './browser-spec.js';
-import { footerText, helpLines, paneTable, tabBar, tableLine, titleLine } from './browser-layout.js';
+import { footerText, headerKeyOffsets, helpLines, paneTable, tabBar, tableLine, titleLine } from './browser-layout.js';
+import { sortKeys } from './browser-keys.js';
 import type { LineState } from './line-edit.js';
 
 /** Cells the cursor and mark take before a row: `>* `. */
 const MARK_WIDTH = 3;
 
-/** The filter line `/text▏more` for `width`: the part around the cursor when the text is longer. */
-export function filterLine(line: LineState, width: number): string {
+/** The filter line `/text▏more` (or the `:` line) for `width`: the part around the cursor when the text is longer. */
+export function filterLine(line: LineState, width: number, prefix = '/'): string {
   const head = line.text.slice(0, line.cursor);
   const tail = line.text.slice(line.cursor);
   const room = Math.max(1, width - 2);
   let shownHead = head;
   while (displayWidth(shownHead) > room - Math.min(displayWidth(tail), Math.floor(room / 3))) shownHead = shownHead.slice(1);
-  return cutText(`/${shownHead}▏${tail}`, width);
+  return cutText(`${prefix}${shownHead}▏${tail}`, width);
 }
 
 /**
@@ -55,7 +56,7 @@ export function BrowserView({
   strip,
 }: {
   state: BrowserState;
-  spec: Pick<BrowserProps, 'title' | 'panes' | 'color' | 'zone'>;
+  spec: Pick<BrowserProps, 'title' | 'panes' | 'color' | 'zone' | 'jump'>;
   columns: number;
   /** The detail lines of the row under the cursor, once read. */
   detail?: Array<[string, string]>;
@@ -71,10 +72,13 @@ export function BrowserView({
   const visible = rows.slice(pane.top, pane.top + state.height);
   const sample = rows.length > 200 ? [...rows.slice(0, 200), ...visible] : rows;
   const table = paneTable(pane, paneSpec.shapes, sample, width - MARK_WIDTH);
+  const sorts = sortKeys(pane.columns, actions.map((a) => a.key));
   const body: ReactNode[] = [];
 
   if (state.mode === 'help') {
-    for (const line of helpLines(actions, spec.panes.length, width).slice(0, state.height)) body.push(<Text key={body.length}>{line || ' '}</Text>);
+    const lines = helpLines({ actions, panes: spec.panes.length, columns: pane.columns, sorts, jump: spec.jump !== undefined }, width);
+    const top = Math.min(state.detailTop, Math.max(0, lines.length - state.height));
+    for (const line of lines.slice(top, top + state.height)) body.push(<Text key={body.length}>{line || ' '}</Text>);
   } else if (state.mode === 'detail') {
     const row = currentRow(state);
     const lines = detail ?? (row && !paneSpec.detail ? pane.columns.map((c, i) => [c, row.cells[i] ?? ''] as [string, string]) : [['', 'loading…'] as [string, string]]);
@@ -127,8 +131,8 @@ export function BrowserView({
 
   const title = titleLine(spec.title, pane, width, spec.zone, spec.panes.length, state.link);
   const flash =
-    state.mode === 'filter'
-      ? filterLine(state.input, width)
+    state.mode === 'filter' || state.mode === 'command'
+      ? filterLine(state.input, width, state.mode === 'command' ? ':' : '/')
       : state.mode === 'busy' && state.progress
         ? `${state.progress.title} ${state.progress.total ? `${state.progress.done}/${state.progress.total}${state.progress.failed ? `, ${state.progress.failed} failed` : ''}` : ''}`
         : state.flash
@@ -140,7 +144,7 @@ export function BrowserView({
             : pane.error
               ? `✗ ${pane.error}`
               : '';
-  const flashError = state.mode !== 'filter' && ((state.flash?.error ?? false) || (!state.flash && (Boolean(pane.error) || !state.link.up)));
+  const flashError = state.mode !== 'filter' && state.mode !== 'command' && ((state.flash?.error ?? false) || (!state.flash && (Boolean(pane.error) || !state.link.up)));
   return (
     <Box flexDirection="column">
       <Text bold={color}>{title}</Text>
@@ -153,15 +157,35 @@ export function BrowserView({
           ))}
         </Text>
       ) : null}
-      <Text bold={color} underline={color}>
-        {cutText(`${' '.repeat(MARK_WIDTH)}${table.header}`, width)}
-      </Text>
+      <Header text={cutText(`${' '.repeat(MARK_WIDTH)}${table.header}`, width)} keys={headerKeyOffsets(table, sorts).map((at) => at + MARK_WIDTH)} color={color} />
       {body}
       {strip ? <Strip state={state} id={strip} width={width} color={color} shapes={spec.panes.find((p) => p.id === strip)?.shapes} /> : null}
       <Text color={color ? (flashError ? 'red' : 'green') : undefined}>{cutText(flash, width) || ' '}</Text>
-      <Text dimColor={color}>{footerText(state, actions, spec.panes.length, width)}</Text>
+      <Text dimColor={color}>{footerText(state, actions, spec.panes.length, width, spec.jump?.words)}</Text>
     </Box>
   );
+}
+
+/**
+ * The table's header line, bold, each column's sort key letter (Shift and it sorts by the column) underlined, as
+ * a menu underlines its access keys; without colour the line is plain (the help lists the keys).
+ */
+function Header({ text, keys, color }: { text: string; keys: readonly number[]; color: boolean }) {
+  if (!color) return <Text>{text}</Text>;
+  const parts: ReactNode[] = [];
+  let from = 0;
+  for (const at of keys) {
+    // Offsets are cells of an ASCII header: string indexes. One past the cut line's end is not drawn.
+    if (at >= text.length - (text.endsWith('…') ? 1 : 0)) break;
+    parts.push(text.slice(from, at), (
+      <Text key={at} underline>
+        {text[at]}
+      </Text>
+    ));
+    from = at + 1;
+  }
+  parts.push(text.slice(from));
+  return <Text bold>{parts}</Text>;
 }
 
 /** The strip: a pane's title and its first six rows (the newest events), under the active pane. */

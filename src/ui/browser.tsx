@@ -6,12 +6,12 @@
  * k9s's one Browser shows every resource. It gets plain rows and callbacks (browser-spec.ts); it never calls
  * the API.
  */
-import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'react';
 import { useApp, useInput, useStdout } from 'ink';
 import { browserReducer, currentRow, initialBrowserState, initialPane } from './browser-state.js';
-import { browserKey } from './browser-keys.js';
-import type { BrowserProps } from './browser-spec.js';
-import { chromeRows, errorText, stripRows } from './browser-layout.js';
+import { browserKey, sortKeys, type ViewKeys } from './browser-keys.js';
+import type { BrowserProps, JumpView } from './browser-spec.js';
+import { chromeRows, errorText, helpLines, stripRows } from './browser-layout.js';
 import { usePanePages } from './browser-pages.js';
 import { useSourceLink } from './browser-link.js';
 import { useActionFlow } from './browser-actions.js';
@@ -31,8 +31,20 @@ function useTerminalSize() {
   return size;
 }
 
-/** The live browser component. */
+/**
+ * The live browser component. `:NOUN` replaces the view with the one the command's jump opens: a new screen
+ * (state, readers, link) with that view's title, panes and zone, the jump and the exit kept.
+ */
 export function Browser(props: BrowserProps) {
+  const [opened, setOpened] = useState<{ count: number; view?: JumpView }>({ count: 0 });
+  const open = useCallback((view: JumpView) => setOpened(({ count }) => ({ count: count + 1, view })), []);
+  const view = opened.view;
+  const shown: BrowserProps = view ? { title: view.title, panes: view.panes, zone: view.zone, color: props.color, onExit: props.onExit, link: props.link, jump: props.jump } : props;
+  return <BrowserScreen key={opened.count} {...shown} onOpen={open} />;
+}
+
+/** One view of the browser: its panes, read and drawn, until the user quits or `:` opens another (`onOpen`). */
+function BrowserScreen(props: BrowserProps & { onOpen(view: JumpView): void }) {
   const size = useTerminalSize();
   const bodyHeight = Math.max(1, size.rows - chromeRows(props.panes.length) - stripRows(size.rows, props.strip !== undefined));
   const [state, dispatch] = useReducer(browserReducer, undefined, () =>
@@ -53,16 +65,49 @@ export function Browser(props: BrowserProps) {
   useSourceLink(props.link, dispatch, state.relink, state.panes.map((p) => p.error ?? '').join('\u0000'));
   const actions = useActionFlow(dispatch, specOf, props.afterAction);
 
+  // `:NOUN`: a word the jump does not take is refused here; another is opened, the view staying until it is.
+  const { jump, onOpen } = props;
+  const live = useRef(true);
+  useEffect(
+    () => () => {
+      live.current = false;
+    },
+    [],
+  );
+  const jumpTo = useCallback(
+    (word: string) => {
+      if (!jump) return;
+      const known = jump.words.find((w) => w.toLowerCase() === word.toLowerCase());
+      if (!known) {
+        dispatch({ type: 'flash', text: `no list named '${word}': ${jump.words.join(', ')}`, error: true });
+        return;
+      }
+      dispatch({ type: 'flash', text: `opening ${known}…`, plain: true });
+      jump.open(known).then(
+        (view) => {
+          if (live.current) onOpen(view);
+        },
+        (err: unknown) => {
+          if (live.current) dispatch({ type: 'flash', text: `${known}: ${errorText(err)}`, error: true });
+        },
+      );
+    },
+    [jump, onOpen],
+  );
+
   // Keys may come faster than frames: each press is read against the state the previous one left, not the last drawn.
   const latest = useRef(state);
   latest.current = state;
   useInput((input, key) => {
     let now = latest.current;
     const actionKeys = (specOf(now.panes[now.active]!.id).actions ?? []).map((a) => a.key);
-    // Keys typed faster than a frame (or sent by a script) arrive as one string: each is its own key press.
+    const keys: ViewKeys = { actions: actionKeys, sorts: sortKeys(now.panes[now.active]!.columns, actionKeys), words: jump?.words };
+    // Keys typed faster than a frame (or sent by a script) arrive as one string: each is its own key press (on
+    // the `:` line too, where Tab completes: `me` Tab Tab Enter in one read is `members`). The filter line's
+    // editor reads a chunk itself.
     const presses = input.length > 1 && now.mode !== 'filter' && !key.ctrl && !key.meta ? [...input] : [input];
     for (const press of presses) {
-      const outcome = browserKey(now, press, presses.length > 1 ? { return: press === '\r' || press === '\n', tab: press === '\t' } : key, actionKeys);
+      const outcome = browserKey(now, press, presses.length > 1 ? { return: press === '\r' || press === '\n', tab: press === '\t' } : key, keys);
       switch (outcome.kind) {
         case 'actions':
           for (const a of outcome.actions) {
@@ -82,11 +127,27 @@ export function Browser(props: BrowserProps) {
         case 'run':
           void actions.run(outcome.key, now);
           return;
+        case 'jump':
+          dispatch({ type: 'command-cancel' });
+          jumpTo(outcome.word);
+          return;
         case 'none':
           break;
       }
     }
   });
+
+  // The help overlay scrolls when it is longer than the body: its length at this width.
+  const activeSpec = specOf(state.panes[state.active]!.id);
+  const helpLength = useMemo(() => {
+    if (state.mode !== 'help') return 0;
+    const acts = activeSpec.actions ?? [];
+    const columns = state.panes[state.active]!.columns;
+    return helpLines({ actions: acts, panes: props.panes.length, columns, sorts: sortKeys(columns, acts.map((a) => a.key)), jump: jump !== undefined }, Math.max(20, size.columns - 1)).length;
+  }, [state.mode, state.panes, state.active, activeSpec, props.panes.length, jump, size.columns]);
+  useEffect(() => {
+    if (state.mode === 'help') dispatch({ type: 'detail-loaded', lines: helpLength });
+  }, [state.mode, helpLength]);
 
   // The detail view of the row under the cursor, read when it opens.
   const [detail, setDetail] = useState<{ id: string; lines: Array<[string, string]> } | undefined>();

@@ -8,7 +8,7 @@ import { createElement, type ReactElement } from 'react';
 import { render, renderToString } from 'ink';
 import { CancelError } from '../core/errors.js';
 import { Browser } from './browser.js';
-import type { PaneSpec, SourceLink } from './browser-spec.js';
+import type { PaneSpec, SourceLink, ViewJump } from './browser-spec.js';
 import { Confirm } from './confirm.js';
 import { Progress } from './progress.js';
 import { Secret } from './secret.js';
@@ -128,7 +128,7 @@ export function renderTable(opts: RenderTableOptions): void {
   stdout.write(`${text}\n`);
 }
 
-export type { ActionIO, ColumnSort, PageReader, PaneSpec, SourceLink, UiAction, UiPage } from './browser-spec.js';
+export type { ActionIO, ColumnSort, JumpView, PageReader, PaneSpec, SourceLink, UiAction, UiPage, ViewJump } from './browser-spec.js';
 export type { UiRow } from './browser-state.js';
 
 export interface RenderBrowserOptions {
@@ -152,6 +152,11 @@ export interface RenderBrowserOptions {
    * stale, refuses actions at once and retries, looking the address up again (`r` retries now).
    */
   link?: SourceLink;
+  /**
+   * `:NOUN`: the words it takes (completed with Tab) and the view each opens in place of this one (the command's
+   * noun lists); without it `:` does nothing.
+   */
+  jump?: ViewJump;
   /** Use the terminal's alternate screen, restored on exit (not for TERM=dumb). */
   alternateScreen: boolean;
   /** Where the screen is drawn (default stderr, so stdout stays data-only). Must be a TTY. */
@@ -179,6 +184,7 @@ export async function renderBrowser(opts: RenderBrowserOptions): Promise<void> {
       strip: opts.strip,
       zone: opts.zone,
       link: opts.link,
+      jump: opts.jump,
       afterAction: opts.reloadAllAfterAction ? 'all' : 'pane',
       onExit: (c: number) => {
         code = c;

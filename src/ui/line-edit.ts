@@ -134,3 +134,27 @@ export function editLine(line: LineState, key: LineKey): LineState {
       return line;
   }
 }
+
+/**
+ * The words of `words` that start with `text` (any case), in the list's order: what Tab may complete it to.
+ */
+export function completions(words: readonly string[], text: string): string[] {
+  const t = text.trim().toLowerCase();
+  return words.filter((w) => w.toLowerCase().startsWith(t));
+}
+
+/**
+ * `text` completed from `words` (Tab on the `:` line): to the longest prefix the words it starts have in common
+ * (`p` -> `plan`); when that adds nothing, to the next word it starts (`plan` -> `plans`, `s` -> `services`).
+ * Unchanged when no word starts so.
+ */
+export function completeWord(words: readonly string[], text: string): string {
+  const t = text.trim().toLowerCase();
+  const found = completions(words, t);
+  if (found.length === 0) return text;
+  let common = found[0]!.toLowerCase();
+  for (const w of found) while (!w.toLowerCase().startsWith(common)) common = common.slice(0, -1);
+  if (common.length > t.length) return common;
+  const at = found.findIndex((w) => w.toLowerCase() === t);
+  return found[(at + 1) % found.length]!;
+}

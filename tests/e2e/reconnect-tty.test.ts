@@ -3,8 +3,9 @@
  * started in the sandbox's data dir, not a test target), the emulator stopped under it and started again on
  * another port. tmux runs the built CLI; every wait is for screen content, and the bounds on time are generous
  * ("within a few seconds"). The row watched is the file's own booking (a studio of its own,
- * tests/helpers/studio.ts), picked out with the filter line, so the verdict is the same at any hour. Skipped, with
- * a message, only when tmux is not installed.
+ * tests/helpers/studio.ts), picked out with the filter line, so the verdict is the same at any hour. A message
+ * about the disconnection (a key refused while it lasted) goes when the source is back. Skipped, with a message,
+ * only when tmux is not installed.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -86,6 +87,9 @@ describe.skipIf(!hasTmux)('the dashboard when the local emulator stops and start
     expect(emulatorUrl()).not.toBe(firstUrl);
     const back = await term.waitFor('dash', LIVE, 20_000);
     expect(back).toContain(row);
+    // The refusal was about the disconnection: it goes with it, not left on screen under a live title.
+    expect(back).not.toMatch(/not sent, disconnected/);
+    expect(back).not.toMatch(/^✗ /m);
 
     // Once more, and this time r: it looks the address up and reads now, not at the end of the countdown.
     const secondUrl = emulatorUrl();

@@ -14,6 +14,8 @@ export interface Terminal {
   start(name: string, args: string[], opts?: { env?: Record<string, string | undefined>; width?: number; height?: number }): void;
   /** The pane's text now. */
   pane(name: string): string;
+  /** The pane's text now with its SGR escapes (bold, underline, colour), as `capture-pane -e` gives it. */
+  styled(name: string): string;
   /** Polls the pane until `pattern` shows; fails with the pane's text after `ms`. */
   waitFor(name: string, pattern: RegExp, ms?: number): Promise<string>;
   /** Types keys (tmux key names: 'y', 'Enter', 'C-c', or literal text). */
@@ -41,6 +43,9 @@ export function openTerminal(sandbox: CliSandbox, target?: CliTarget): Terminal 
       tmux('new-session', '-d', '-s', name, '-x', String(opts.width ?? 120), '-y', String(opts.height ?? 40), '-c', repoRoot, command);
     },
     pane,
+    styled(name) {
+      return tmux('capture-pane', '-p', '-e', '-t', name);
+    },
     async waitFor(name, pattern, ms = 20_000) {
       const deadline = Date.now() + ms;
       for (;;) {

@@ -3,7 +3,7 @@
  * `sitectl NOUN list --interactive [list flags]`. The noun's own list command parses the flags (`--status`,
  * `--where`, `--sort`, ...), so both spellings take exactly the same ones.
  */
-import { Argument, Command } from 'commander';
+import { Argument, type Command } from 'commander';
 import { completesWith } from '../../core/flag-values.js';
 import type { Context } from '../../context.js';
 import { UserError } from '../../core/errors.js';
@@ -12,12 +12,6 @@ import { browsableNouns, type Invocation, type LoadableNoun, nounNamed } from '.
 /** The nouns `browse` takes: every noun with a list (commands/nouns.ts). */
 export const BROWSABLE_NOUNS = browsableNouns().map((n) => n.name);
 
-function quiet(cmd: Command, ctx: Context): void {
-  cmd.exitOverride();
-  cmd.configureOutput({ writeOut: (s) => ctx.io.stdout.write(s), writeErr: (s) => ctx.io.stderr.write(s) });
-  for (const sub of cmd.commands) quiet(sub, ctx);
-}
-
 /**
  * Runs `NOUN list --interactive ARGS`.
  * @throws UserError (exit 2) for a noun that cannot be browsed; whatever the list throws
@@ -25,10 +19,8 @@ function quiet(cmd: Command, ctx: Context): void {
 export async function run(noun: string, args: readonly string[], ctx: Context, nouns: readonly LoadableNoun[]): Promise<void> {
   const header = nounNamed(nouns, noun);
   if (!header?.browse) throw new UserError(`cannot browse '${noun}'`, `browse one of ${BROWSABLE_NOUNS.join(', ')}`);
-  const root = new Command('sitectl');
-  await (await header.load()).register(root.command(header.name), ctx, { verb: 'list' });
-  quiet(root, ctx);
-  await root.parseAsync([header.name, 'list', '--interactive', ...args], { from: 'user' });
+  const { listInteractive } = await import('../shared/jump.js');
+  await listInteractive(header, args, ctx, nouns);
 }
 
 export function register(cmd: Command, ctx: Context, inv: Invocation): void {
@@ -39,7 +31,7 @@ export function register(cmd: Command, ctx: Context, inv: Invocation): void {
     .allowUnknownOption()
     .addHelpText(
       'after',
-      `\nThe same as 'sitectl NOUN list --interactive'. Keys: ↑↓ move, / filter (text, or field=value on the server), s sort,\nspace mark, enter details, c/d/x bookings, a/b members, p/u/m orders, ? help, q quit.\n\nExamples:\n  sitectl browse bookings --status PENDING\n  sitectl browse members --where status=PENDING\n  sitectl browse services --sort name`,
+      `\nThe same as 'sitectl NOUN list --interactive'. Keys: ↑↓ move, / filter (text, or field=value on the server),\n: another noun's list (:members, tab completes), s/S sort by the next column/reverse, shift+letter sort by a column\n(its letter underlined in the header; again reverses), space mark, enter details, c/d/x/a bookings, a/b members,\np/u/m orders, ? every key, q quit.\n\nExamples:\n  sitectl browse bookings --status PENDING\n  sitectl browse members --where status=PENDING\n  sitectl browse services --sort name`,
     )
     .action(async (noun: string, flags: string[]) => {
       await run(noun, flags, ctx, nouns);

@@ -15,6 +15,7 @@ import { parseCount, parseDecimal } from '../../core/numbers.js';
 import type { PaneSpec } from '../../ui/index.js';
 import type { Invocation, LoadableNoun } from '../noun-list.js';
 import { requireInteractive, uiColor, viewLink, withNoticesHeld } from '../shared/browse.js';
+import { nounJump } from '../shared/jump.js';
 import { siteZone, tzFlag } from '../shared/time.js';
 import { type DeskSetting, eventPanes } from '../shared/work-lists.js';
 import { eventCells, eventDetailLines, readEvents, type EventRecord } from '../events/feed.js';
@@ -106,6 +107,8 @@ export async function run(opts: DashboardOptions, ctx: Context, nouns: readonly 
     stdout: ctx.io.stderr as NodeJS.WriteStream,
     stdin: ctx.io.stdin as NodeJS.ReadStream,
     link: viewLink(ctx, api),
+    // :NOUN opens the noun's list in place of the dashboard (as `sitectl browse NOUN`), whatever its panes.
+    jump: nounJump(ctx, nouns),
     live:
       after === undefined
         ? undefined
@@ -136,7 +139,7 @@ export function register(cmd: Command, ctx: Context, inv: Invocation): void {
     .option('--tz <zone>', "show times in this IANA zone (default: the site's)")
     .addHelpText(
       'after',
-      '\nKeys: tab/shift-tab panes, ↑↓ move, enter details, / filter, space mark, r refresh, ? help, q quit;\nbookings c confirm, d decline, x cancel; members a approve, b block; orders p pause, u resume, m mark paid.\nDestructive actions (decline, cancel, block, pause) ask first.',
+      "\nKeys: tab/shift-tab panes, ↑↓ move, enter details, / filter, s/S and shift+letter sort, space mark, r refresh,\n? every key, q quit; bookings c confirm, d decline, x cancel, a attended; members a approve, b block; orders\np pause, u resume, m mark paid. Destructive actions (decline, cancel, block, pause) ask first. :NOUN (:members,\n:plans) leaves the dashboard for that noun's list, as 'sitectl browse NOUN' shows it.",
     )
     .action(async (o: DashboardOptions) => {
       await run(o, ctx, inv.nouns ?? []);

@@ -4,6 +4,7 @@
  * (src/ui, loaded here with a dynamic import). `/field=value` sends a server filter in `--where` syntax through
  * the same checks as the flag; the noun's single-key actions run its transition verbs (ui-actions.ts).
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Sorting } from '../../api/schemas/common.js';
 import type { ApiClient } from '../../api/client.js';
 import { listPages, type ListOperation } from '../../api/paging.js';
@@ -13,7 +14,7 @@ import { UserError } from '../../core/errors.js';
 import type { ColumnShape } from '../../core/columns.js';
 import { parseScalar } from '../../core/filters.js';
 import { cellValue, type Column, columnShape, human, plain, ZonedTime } from '../../core/output.js';
-import type { ColumnSort, PageReader, SourceLink, UiRow } from '../../ui/index.js';
+import type { ColumnSort, JumpView, PageReader, SourceLink, UiRow, ViewJump } from '../../ui/index.js';
 import { NetworkError } from '../../api/errors.js';
 import { errorText as transportText } from '../../api/retry.js';
 import { uiActions } from './ui-actions.js';
@@ -165,6 +166,25 @@ export interface BrowseRequest<E> {
   zone?: string;
   /** The noun's single-key actions, from its verb declarations (none when undefined). */
   keys?(): Promise<KeyedVerb[]>;
+  /** What `:NOUN` opens (commands/shared/jump.ts); without it `:` does nothing. */
+  jump?: ViewJump;
+}
+
+/** Set while a `:` jump reads the view of another list ({@link viewOf}): `browse` hands it over instead of drawing it. */
+const opening = new AsyncLocalStorage<(view: JumpView) => void>();
+
+/**
+ * The view `run` (a list command with `--interactive`) would draw, taken instead of drawn: what `:NOUN` shows in
+ * place of the current view.
+ * @throws whatever `run` throws; Error when it opened no view
+ */
+export async function viewOf(run: () => Promise<void>): Promise<JumpView> {
+  let view: JumpView | undefined;
+  await opening.run((v) => {
+    view = v;
+  }, run);
+  if (!view) throw new Error('the list opened no view');
+  return view;
 }
 
 /**
@@ -230,7 +250,8 @@ export function sortedColumn(sort: readonly SortKey[] | undefined, fields: Reado
 /**
  * Runs the interactive browser over a list until the user quits (q; Ctrl-C exits 130). The list's filter (its
  * `--where`, `--status`, ...) opens in the filter line as text the user edits as a whole; one that cannot be
- * written there (`$or`) stays under every filter typed, and the title says so.
+ * written there (`$or`) stays under every filter typed, and the title says so. Under {@link viewOf} (a `:` jump)
+ * the view is handed over instead.
  */
 export async function browse<E>(ctx: Context, req: BrowseRequest<E>): Promise<void> {
   requireInteractive(ctx, `${req.command} --interactive`, `${req.command}`);
@@ -242,14 +263,9 @@ export async function browse<E>(ctx: Context, req: BrowseRequest<E>): Promise<vo
   const editable = whereText(req.filter);
   const base = editable === undefined ? req.filter : undefined;
   const name = ctx.bin.split(/[\\/]/).pop()?.replace(/\.js$/, '') ?? 'sitectl';
-  await withNoticesHeld(ctx, () => ui.renderBrowser({
+  const shown: JumpView = {
     title: `${name} ${req.view.noun.many}${base ? ' (within --filter)' : ''}`,
-    color: uiColor(ctx),
     zone,
-    alternateScreen: ctx.env.TERM !== 'dumb',
-    stdout: ctx.io.stderr as NodeJS.WriteStream,
-    stdin: ctx.io.stdin as NodeJS.ReadStream,
-    link: viewLink(ctx, api),
     panes: [
       {
         id: req.view.noun.many,
@@ -277,5 +293,21 @@ export async function browse<E>(ctx: Context, req: BrowseRequest<E>): Promise<vo
         actions: uiActions(ctx, api, verbs),
       },
     ],
-  }));
+  };
+  const hand = opening.getStore();
+  if (hand) {
+    hand(shown);
+    return;
+  }
+  await withNoticesHeld(ctx, () =>
+    ui.renderBrowser({
+      ...shown,
+      color: uiColor(ctx),
+      alternateScreen: ctx.env.TERM !== 'dumb',
+      stdout: ctx.io.stderr as NodeJS.WriteStream,
+      stdin: ctx.io.stdin as NodeJS.ReadStream,
+      link: viewLink(ctx, api),
+      jump: req.jump,
+    }),
+  );
 }

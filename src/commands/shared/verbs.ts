@@ -22,6 +22,7 @@ import { notice } from '../../core/log.js';
 import { addFormatFlags, type Column, fieldsChecker, type FormatFlags, printRecord, printRecords, printValue, resolveFormat } from '../../core/output.js';
 import { checkFilter } from './fields.js';
 import { type EntityView, type FilterFlags, filterOf, formatOf, idOf, type KeyedVerb, listParamsOf, sortOf, type Verb, wireFilter } from './entity-view.js';
+import type { Invocation } from '../noun-list.js';
 
 export type { Verb } from './entity-view.js';
 
@@ -149,12 +150,22 @@ function addSelectionFlags(cmd: Command, spec: ReadSpec<unknown>): Command {
   return addFilterFlags(cmd, spec.view.filterExample);
 }
 
-/** `NOUN list`: the entities matching a filter, sorted, paged as needed, in any output format. */
-export function listVerb<E>(spec: ListSpec<E>): Verb<ListOptions> {
+/** A list verb: registered with the noun's invocation, whose nouns `:NOUN` in the interactive table opens. */
+export interface ListVerb extends Verb<ListOptions> {
+  register(parent: Command, ctx: Context, inv?: Invocation): void;
+}
+
+/**
+ * `NOUN list`: the entities matching a filter, sorted, paged as needed, in any output format; `--interactive` the
+ * live table, where `:NOUN` opens another noun's list (the nouns of the invocation it was registered with).
+ */
+export function listVerb<E>(spec: ListSpec<E>): ListVerb {
   const defaultLimit = spec.defaultLimit ?? 50;
   const view = spec.view as EntityView<unknown>;
   // The word the noun is typed as (`staff`, not its entities' `staff members`), once registered: for the hints.
   let noun = view.noun.many;
+  /** The nouns `:` jumps to (none when the list was registered without them, as in a unit test). */
+  let nouns: Invocation['nouns'];
   const run = async (opts: ListOptions, ctx: Context): Promise<void> => {
     const columns = spec.columns?.(opts) ?? spec.view.columns;
     const format = formatOf(ctx, view, opts, columns);
@@ -165,8 +176,8 @@ export function listVerb<E>(spec: ListSpec<E>): Verb<ListOptions> {
     const op = spec.op ?? view.query;
     if (opts.interactive) {
       if (format.kind !== 'table') throw new UserError('--interactive draws a table: drop --json, --ndjson and --csv');
-      const { browse } = await import('./browse.js');
-      return browse(ctx, { view, op, columns: columns as Column<unknown>[], filter, sort, params: extra, command: `${noun} list`, zone: typeof opts.tz === 'string' ? opts.tz : undefined, keys: spec.keys });
+      const [{ browse }, jump] = await Promise.all([import('./browse.js'), nouns ? import('./jump.js').then((m) => m.nounJump(ctx, nouns!)) : undefined]);
+      return browse(ctx, { view, op, columns: columns as Column<unknown>[], filter, sort, params: extra, command: `${noun} list`, zone: typeof opts.tz === 'string' ? opts.tz : undefined, keys: spec.keys, jump });
     }
 
     const api = await ctx.api();
@@ -198,8 +209,9 @@ export function listVerb<E>(spec: ListSpec<E>): Verb<ListOptions> {
   };
   return {
     run,
-    register(parent, ctx) {
+    register(parent, ctx, inv) {
       noun = parent.name();
+      nouns = inv?.nouns;
       const cmd = parent
         .command('list')
         .alias('ls')
@@ -207,7 +219,7 @@ export function listVerb<E>(spec: ListSpec<E>): Verb<ListOptions> {
         .option('--sort <field[:asc|desc]>', 'sort keys, comma-separated, e.g. name or createdDate:desc')
         .option('--limit <n>', `at most this many (default ${defaultLimit})`)
         .option('--all', 'every match (pages through all of them)')
-        .option('-i, --interactive', 'browse every page in a live table: / filter, s sort, space mark, enter details, ? help')
+        .option('-i, --interactive', 'browse every page in a live table: / filter, s sort (shift+letter by a column), : another noun, space mark, enter details, ? help')
         .addHelpText('after', `\nExamples:\n${spec.examples.map((e) => `  ${e}`).join('\n')}`);
       addSelectionFlags(cmd, spec as ReadSpec<unknown>);
       spec.rowFlags?.(cmd);

@@ -10,7 +10,7 @@ import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { FakeStdin, FakeStdout, untilFrame as until } from '../../helpers/ink-streams.js';
 import { Browser } from '../../../src/ui/browser.js';
 import { chromeRows } from '../../../src/ui/browser-layout.js';
-import type { PaneSpec, SourceLink, UiAction } from '../../../src/ui/browser-spec.js';
+import type { PaneSpec, SourceLink, UiAction, ViewJump } from '../../../src/ui/browser-spec.js';
 
 // Ink reads CI once, when it loads, and in CI draws nothing until unmount (only the final frame). These tests read
 // every frame, so CI is hidden from Ink before it loads (vi.hoisted runs before the imports) and given back after.
@@ -30,11 +30,11 @@ afterEach(() => {
   cleanup = undefined;
 });
 
-function mount(panes: PaneSpec[], link?: SourceLink) {
+function mount(panes: PaneSpec[], link?: SourceLink, jump?: ViewJump) {
   const stdout = new FakeStdout();
   const stdin = new FakeStdin();
   let exitCode: number | undefined;
-  const instance = render(createElement(Browser, { title: 'test', panes, color: false, link, onExit: (c: number) => (exitCode = c) }), {
+  const instance = render(createElement(Browser, { title: 'test', panes, color: false, link, jump, onExit: (c: number) => (exitCode = c) }), {
     stdout: stdout as unknown as NodeJS.WriteStream,
     stdin: stdin as unknown as NodeJS.ReadStream,
     exitOnCtrlC: false,
@@ -96,8 +96,10 @@ describe('Browser component', () => {
     answering = true;
     const before = reads.length;
     ui.press('r');
-    await until(ui.stdout, (f) => /^test · rows · 5 loaded · 5 in all$/m.test(f), 'back, not stale');
+    const back = await until(ui.stdout, (f) => /^test · rows · 5 loaded · 5 in all$/m.test(f), 'back, not stale');
     expect(reads.length).toBeGreaterThan(before);
+    // The refusal was about the disconnection: it went with it.
+    expect(back).not.toMatch(/not sent, disconnected/);
   });
 
   it('reads the first page, then the next ones only as the cursor nears the end', async () => {
@@ -209,5 +211,48 @@ describe('Browser component', () => {
     ui.press('\u0003');
     await ui.instance.waitUntilExit();
     expect(ui.exitCode()).toBe(130);
+  });
+
+  it(':NOUN replaces the view with the one the jump opens (Tab completes); an unknown word is refused in one line and the view stays', async () => {
+    const opened: string[] = [];
+    const jump: ViewJump = {
+      words: ['rows', 'members', 'member'],
+      async open(word) {
+        opened.push(word);
+        const { pane } = pagedPane(3, 100);
+        return { title: `test ${word}`, panes: [{ ...pane, id: 'members', title: 'members', columns: ['ID', 'EMAIL'] }] };
+      },
+    };
+    const ui = mount([pagedPane(5, 100).pane], undefined, jump);
+    await until(ui.stdout, (f) => /^test · rows · 5 loaded/m.test(f), 'the rows');
+    ui.press(':');
+    await until(ui.stdout, (f) => /^:▏$/m.test(f), 'the : line');
+    ui.press('nope');
+    await until(ui.stdout, (f) => /^:nope▏$/m.test(f) && /no such noun$/m.test(f), 'no completion');
+    ui.press('\r');
+    await until(ui.stdout, (f) => /^✗ no list named 'nope': rows, members, member$/m.test(f), 'the refusal');
+    expect(ui.stdout.last).toMatch(/^test · rows · 5 loaded/m);
+    expect(opened).toEqual([]);
+    ui.press(':');
+    ui.press('me');
+    await until(ui.stdout, (f) => /^:me▏$/m.test(f) && /members member$/m.test(f), 'the completions');
+    ui.press('\t');
+    await until(ui.stdout, (f) => /^:member▏$/m.test(f), 'the common prefix');
+    ui.press('\t');
+    await until(ui.stdout, (f) => /^:members▏$/m.test(f), 'the next word');
+    ui.press('\r');
+    const members = await until(ui.stdout, (f) => /^test members · members · 3 loaded/m.test(f) && /^> {2}r0 /m.test(f), 'the other view');
+    expect(members).toMatch(/^ {3}ID +EMAIL$/m);
+    expect(opened).toEqual(['members']);
+    // The new view's keys work.
+    ui.press('j');
+    await until(ui.stdout, (f) => /^> {2}r1 /m.test(f), 'the cursor moved');
+    // Keys faster than a frame, in one read: each counts, Tab included.
+    ui.press(':ro\t\r');
+    await until(ui.stdout, (f) => /^test rows · members · 3 loaded/m.test(f), 'the view of the completed word');
+    expect(opened).toEqual(['members', 'rows']);
+    ui.press('q');
+    await ui.instance.waitUntilExit();
+    expect(ui.exitCode()).toBe(0);
   });
 });

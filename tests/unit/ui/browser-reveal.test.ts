@@ -23,7 +23,7 @@ describe('revealing hidden columns', () => {
     const before = header();
     expect(before).toMatch(/^NAME\s+EMAIL\s+STATUS\s+ID\s+›$/);
     for (const [input, key] of [['o', {}], ['', { rightArrow: true }]] as const) {
-      const outcome = browserKey(state, input, key, []);
+      const outcome = browserKey(state, input, key, { actions: [] });
       expect(outcome.kind).toBe('actions');
       if (outcome.kind === 'actions') for (const a of outcome.actions) state = browserReducer(state, a);
       const now = header();

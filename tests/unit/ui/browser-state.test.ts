@@ -140,8 +140,8 @@ describe('browser reducer', () => {
     expect(s.detailTop).toBe(7);
     s = apply(s, { type: 'detail-scroll', delta: -Infinity });
     expect(s.detailTop).toBe(0);
-    expect(browserKey(s, 'j', {}, [])).toEqual({ kind: 'actions', actions: [{ type: 'detail-scroll', delta: 1 }] });
-    expect(browserKey(s, '', { pageDown: true }, [])).toEqual({ kind: 'actions', actions: [{ type: 'detail-scroll', delta: 5 }] });
+    expect(browserKey(s, 'j', {}, { actions: [] })).toEqual({ kind: 'actions', actions: [{ type: 'detail-scroll', delta: 1 }] });
+    expect(browserKey(s, '', { pageDown: true }, { actions: [] })).toEqual({ kind: 'actions', actions: [{ type: 'detail-scroll', delta: 5 }] });
     s = apply(s, { type: 'detail', open: false }, { type: 'detail', open: true });
     expect(s).toMatchObject({ detailTop: 0, detailLength: 0 });
   });
@@ -212,9 +212,9 @@ describe('browser reducer', () => {
 
   it('r on a linked view asks for a relink (the address looked up again, then every pane read); on another view it refreshes', () => {
     const linked = initialBrowserState([initialPane('a', 'A', ['X'])], 5, true);
-    expect(browserKey(linked, 'r', {}, [])).toEqual({ kind: 'actions', actions: [{ type: 'relink' }] });
+    expect(browserKey(linked, 'r', {}, { actions: [] })).toEqual({ kind: 'actions', actions: [{ type: 'relink' }] });
     expect(apply(linked, { type: 'relink' }, { type: 'relink' }).relink).toBe(2);
-    expect(browserKey(initialBrowserState([initialPane('a', 'A', ['X'])], 5), 'r', {}, [])).toEqual({ kind: 'actions', actions: [{ type: 'refresh' }] });
+    expect(browserKey(initialBrowserState([initialPane('a', 'A', ['X'])], 5), 'r', {}, { actions: [] })).toEqual({ kind: 'actions', actions: [{ type: 'refresh' }] });
   });
 
   it('confirm, busy and progress states', () => {
@@ -231,37 +231,37 @@ describe('browser reducer', () => {
 describe('browser keys', () => {
   const s = loaded(5);
   it('maps keys per mode', () => {
-    expect(browserKey(s, 'j', {}, [])).toEqual({ kind: 'actions', actions: [{ type: 'move', delta: 1 }] });
-    expect(browserKey(s, '', { upArrow: true }, [])).toEqual({ kind: 'actions', actions: [{ type: 'move', delta: -1 }] });
-    expect(browserKey(s, '', { tab: true, shift: true }, [])).toEqual({ kind: 'actions', actions: [{ type: 'pane', delta: -1 }] });
-    expect(browserKey(s, 'c', {}, ['c', 'd'])).toEqual({ kind: 'run', key: 'c' });
-    expect(browserKey(s, 'c', {}, [])).toEqual({ kind: 'none' });
-    expect(browserKey(s, 'q', {}, [])).toEqual({ kind: 'quit', interrupted: false });
-    expect(browserKey(s, 'c', { ctrl: true }, ['c'])).toEqual({ kind: 'quit', interrupted: true });
+    expect(browserKey(s, 'j', {}, { actions: [] })).toEqual({ kind: 'actions', actions: [{ type: 'move', delta: 1 }] });
+    expect(browserKey(s, '', { upArrow: true }, { actions: [] })).toEqual({ kind: 'actions', actions: [{ type: 'move', delta: -1 }] });
+    expect(browserKey(s, '', { tab: true, shift: true }, { actions: [] })).toEqual({ kind: 'actions', actions: [{ type: 'pane', delta: -1 }] });
+    expect(browserKey(s, 'c', {}, { actions: ['c', 'd'] })).toEqual({ kind: 'run', key: 'c' });
+    expect(browserKey(s, 'c', {}, { actions: [] })).toEqual({ kind: 'none' });
+    expect(browserKey(s, 'q', {}, { actions: [] })).toEqual({ kind: 'quit', interrupted: false });
+    expect(browserKey(s, 'c', { ctrl: true }, { actions: ['c'] })).toEqual({ kind: 'quit', interrupted: true });
     const confirm = apply(s, { type: 'confirm', question: 'q', lines: [] });
-    expect(browserKey(confirm, 'y', {}, [])).toEqual({ kind: 'answer', yes: true });
-    expect(browserKey(confirm, '', { escape: true }, [])).toEqual({ kind: 'answer', yes: false });
-    expect(browserKey(confirm, 'j', {}, [])).toEqual({ kind: 'none' });
+    expect(browserKey(confirm, 'y', {}, { actions: [] })).toEqual({ kind: 'answer', yes: true });
+    expect(browserKey(confirm, '', { escape: true }, { actions: [] })).toEqual({ kind: 'answer', yes: false });
+    expect(browserKey(confirm, 'j', {}, { actions: [] })).toEqual({ kind: 'none' });
     const busy = apply(s, { type: 'busy', title: 't', total: 1 });
-    expect(browserKey(busy, 'q', {}, [])).toEqual({ kind: 'none' });
+    expect(browserKey(busy, 'q', {}, { actions: [] })).toEqual({ kind: 'none' });
   });
 
   it('types a pasted filter and submits on a trailing newline', () => {
     const f = apply(s, { type: 'filter-start' });
-    expect(browserKey(f, 'status=PENDING\r', {}, [])).toEqual({
+    expect(browserKey(f, 'status=PENDING\r', {}, { actions: [] })).toEqual({
       kind: 'actions',
       actions: [{ type: 'filter-edit', key: { type: 'insert', text: 'status=PENDING' } }, { type: 'filter-submit' }],
     });
-    expect(browserKey(f, 'q', {}, [])).toEqual({ kind: 'actions', actions: [{ type: 'filter-edit', key: { type: 'insert', text: 'q' } }] });
+    expect(browserKey(f, 'q', {}, { actions: [] })).toEqual({ kind: 'actions', actions: [{ type: 'filter-edit', key: { type: 'insert', text: 'q' } }] });
   });
 
   it('applies two Backspaces that arrive in one chunk as two key presses', () => {
     let f = apply(s, { type: 'filter-start' });
-    const typed = browserKey(f, 'yogax', {}, []);
+    const typed = browserKey(f, 'yogax', {}, { actions: [] });
     if (typed.kind !== 'actions') throw new Error('no actions');
     f = apply(f, ...typed.actions);
     // Ink hands "\x7f\x7f" (two Backspaces in one read) over as one input with no key flag.
-    const erased = browserKey(f, '\x7f\x7f', {}, []);
+    const erased = browserKey(f, '\x7f\x7f', {}, { actions: [] });
     if (erased.kind !== 'actions') throw new Error('no actions');
     f = apply(f, ...erased.actions);
     expect(f.input).toEqual({ text: 'yog', cursor: 3 });

@@ -70,7 +70,7 @@ describe('browser view', () => {
   it('draws the help overlay, the confirmation with its preview, the filter prompt and errors', () => {
     const help = screen(browserReducer(withRows(3, 20), { type: 'help', open: true })).join('\n');
     expect(help).toMatch(/d {14}decline \(asks first\)/);
-    expect(helpLines(actions, 2).join('\n')).toMatch(/tab shift-tab/);
+    expect(helpLines({ actions, panes: 2 }).join('\n')).toMatch(/tab shift-tab/);
     // The question is drawn over the list's last rows: the rows it is about stay in view above it.
     const confirm = screen(browserReducer(withRows(3, 10), { type: 'confirm', question: 'Decline 2 bookings?', lines: ['Plan: 2 to decline'] }));
     expect(confirm[2]).toMatch(/^> {2}id0\s+Name 0\s+PENDING$/);
