@@ -50,7 +50,8 @@ async function loaded(args: string[]): Promise<Array<{ name: string; text: strin
 
 /** The modules (by the bundle's `// path` comments) that the loaded files hold under `prefix`. */
 const holding = (files: Array<{ text: string }>, prefix: string): string[] =>
-  files.flatMap((f) => [...f.text.matchAll(new RegExp(`^// (${prefix}[^\\s]*)`, 'gm'))].map((m) => m[1]!));
+  // A dependency reached through a symlinked node_modules is named by its real path (`../main/node_modules/...`).
+  files.flatMap((f) => [...f.text.matchAll(new RegExp(`^// (?:\\S*/)?(${prefix}[^\\s]*)`, 'gm'))].map((m) => m[1]!));
 
 describe('start-up: what a command loads', () => {
   it('services list --json loads main.js, its chunk groups and undici: at most 14 files, no Ink, React, emulator or date-fns', async () => {
