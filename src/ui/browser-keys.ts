@@ -37,6 +37,8 @@ export type KeyOutcome =
   | { kind: 'run'; key: string }
   | { kind: 'answer'; yes: boolean }
   | { kind: 'jump'; word: string }
+  /** `y`: copy the selected row's full id to the terminal's clipboard (OSC 52). */
+  | { kind: 'copy' }
   | { kind: 'none' };
 
 /** What the view binds besides its own keys: they change with the active pane and the command. */
@@ -92,6 +94,12 @@ export const LIST_KEYS: readonly ListKey[] = [
     chars: { s: () => acts({ type: 'sort-next' }), S: () => acts({ type: 'sort-flip' }) },
   },
   { name: 'shift-letter', help: 'sort by that column, again reverses:', scope: 'always', chars: {}, columns: true },
+  {
+    name: 'y',
+    help: "copy the row's full id to the clipboard (OSC 52)",
+    scope: 'always',
+    chars: { y: () => ({ kind: 'copy' }) },
+  },
   { name: 'o →', help: 'show the columns that do not fit (› in the header says some are hidden) instead of the optional ones; again to go back', scope: 'always', chars: { o: () => acts({ type: 'reveal' }) } },
   { name: 'tab shift-tab', help: 'next, previous pane', scope: 'panes', chars: {} },
   // On a linked view r also looks the source's address up again; the panes are read once it answers.
@@ -218,4 +226,12 @@ function scroll(state: BrowserState, input: string, key: BrowserKey): KeyOutcome
   if (key.home || input === 'g') return acts({ type: 'detail-scroll', delta: -Infinity });
   if (key.end || input === 'G') return acts({ type: 'detail-scroll', delta: Infinity });
   return undefined;
+}
+
+/**
+ * The OSC 52 sequence that puts `text` on the terminal's clipboard (`ESC ] 52 ; c ; BASE64 BEL`): xterm, iTerm2,
+ * kitty, Windows Terminal and others take it, over SSH too; tmux passes it on with `set-clipboard on`.
+ */
+export function osc52(text: string): string {
+  return `\u001b]52;c;${Buffer.from(text, 'utf8').toString('base64')}\u0007`;
 }

@@ -9,7 +9,7 @@
 import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'react';
 import { useApp, useInput, useStdout } from 'ink';
 import { browserReducer, currentRow, initialBrowserState, initialPane } from './browser-state.js';
-import { browserKey, sortKeys, type ViewKeys } from './browser-keys.js';
+import { browserKey, osc52, sortKeys, type ViewKeys } from './browser-keys.js';
 import type { BrowserProps, JumpView } from './browser-spec.js';
 import { chromeRows, errorText, helpLines, stripRows } from './browser-layout.js';
 import { usePanePages } from './browser-pages.js';
@@ -55,6 +55,7 @@ function BrowserScreen(props: BrowserProps & { onOpen(view: JumpView): void }) {
     ),
   );
   const { exit } = useApp();
+  const { stdout } = useStdout();
   const specOf = useCallback((id: string) => props.panes.find((p) => p.id === id)!, [props.panes]);
 
   useEffect(() => {
@@ -131,6 +132,17 @@ function BrowserScreen(props: BrowserProps & { onOpen(view: JumpView): void }) {
           dispatch({ type: 'command-cancel' });
           jumpTo(outcome.word);
           return;
+        case 'copy': {
+          const row = currentRow(now);
+          if (!row) {
+            dispatch({ type: 'flash', text: 'no row to copy', error: true });
+            return;
+          }
+          // OSC 52 ("set the clipboard"): the terminal, or tmux with set-clipboard, takes the text; ssh carries it.
+          stdout.write(osc52(row.id));
+          dispatch({ type: 'flash', text: `copied ${row.id} to the clipboard (OSC 52)`, plain: true });
+          return;
+        }
         case 'none':
           break;
       }

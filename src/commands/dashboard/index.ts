@@ -19,6 +19,7 @@ import { nounJump } from '../shared/jump.js';
 import { siteZone, tzFlag } from '../shared/time.js';
 import { type DeskSetting, eventPanes } from '../shared/work-lists.js';
 import { eventCells, eventDetailLines, readEvents, type EventRecord } from '../events/feed.js';
+import { shortId } from '../../core/text.js';
 
 export interface DashboardOptions {
   interval?: string;
@@ -81,7 +82,9 @@ export async function run(opts: DashboardOptions, ctx: Context, nouns: readonly 
               .reverse()
               .map((e) => {
                 recent.set(String(e.seq), e);
-                return { id: String(e.seq), cells: eventCells(e, ctx.now(), zone) };
+                // The entity's short id, as every table shows one (enter shows it whole, with the entity).
+                const [seq, when, type, entityId] = eventCells(e, ctx.now(), zone);
+                return { id: String(e.seq), cells: [seq, when, type, shortId(entityId)] };
               });
             return { rows, done: true, total: rows.length };
           },

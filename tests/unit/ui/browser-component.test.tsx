@@ -102,6 +102,18 @@ describe('Browser component', () => {
     expect(back).not.toMatch(/not sent, disconnected/);
   });
 
+  it('y copies the selected row\'s full id through OSC 52 and says so', async () => {
+    const { pane } = pagedPane(5, 5);
+    const { stdout, press } = mount([pane]);
+    await until(stdout, (f) => /^> +r0 /m.test(f), 'the first row');
+    press('j');
+    await until(stdout, (f) => /^> +r1 /m.test(f), 'the cursor on the second row');
+    press('y');
+    await until(stdout, (f) => /copied r1 to the clipboard \(OSC 52\)/.test(f), 'the message');
+    const written = stdout.frames.join('');
+    expect(written).toContain(`\u001b]52;c;${Buffer.from('r1').toString('base64')}\u0007`);
+  });
+
   it('reads the first page, then the next ones only as the cursor nears the end', async () => {
     const { pane, reads } = pagedPane(10_000, 100);
     const ui = mount([pane]);
