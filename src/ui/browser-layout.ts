@@ -42,17 +42,23 @@ export function paneTable(pane: PaneState, shapes: PaneSpec['shapes'], sample: r
   const headers = pane.columns.map((h, i) => (pane.sort?.col === i ? `${h}${pane.sort.desc ? '↓' : '↑'}` : h));
   // A column of times (its rows carry a sort key) is never cut unless its pane says otherwise.
   const all: ColumnShape[] = headers.map((header, i) => ({ ...shapes?.[i], fit: shapes?.[i]?.fit ?? (sample.some((r) => r.keys?.[i] !== undefined) ? 'whole' : 'cut'), header }));
-  const plan = planColumns(pane.reveal ? revealed(all) : all, sample.map((r) => r.cells), width);
+  const cells = sample.map((r) => r.cells);
+  const normal = planColumns(all, cells, width);
+  const plan = pane.reveal ? planColumns(revealed(all, normal.kept), cells, width) : normal;
   return { plan, shapes: all, header: planHeader(plan, all) };
 }
 
 /**
- * The shapes with the optional columns' priorities reversed (the key columns, priority 0, untouched): the columns
- * that give way first now stay, so the ones hidden at this width show (`o` / `→`).
+ * The shapes for `o` / `→`: the columns hidden at this width (not in `kept`) are kept now, as key columns are, and
+ * the optional ones that fitted give way first, in their own order; the key columns (priority 0) are untouched. A
+ * pane with one optional column shows it too: the key columns narrow to their minimum to make room.
  */
-export function revealed(shapes: readonly ColumnShape[]): ColumnShape[] {
+export function revealed(shapes: readonly ColumnShape[], kept: readonly number[]): ColumnShape[] {
   const top = Math.max(0, ...shapes.map((s) => s.priority ?? 0));
-  return shapes.map((s) => ((s.priority ?? 0) > 0 ? { ...s, priority: top + 1 - s.priority! } : s));
+  return shapes.map((s, i) => {
+    if ((s.priority ?? 0) === 0) return s;
+    return kept.includes(i) ? { ...s, priority: top + 1 - s.priority! } : { ...s, priority: 0 };
+  });
 }
 
 /**

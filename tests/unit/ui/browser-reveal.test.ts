@@ -13,8 +13,21 @@ const shapes = [{ priority: 0 }, { priority: 0 }, { priority: 0 }, { priority: 2
 const row = { id: 'm1', cells: ['Ada Lovelace', 'ada@example.com', 'APPROVED', '2026-11-01', '+1 415 555 0101', '8f2a9c41-0000-4000-8000-000000000000'] };
 
 describe('revealing hidden columns', () => {
-  it('reverses the optional columns only', () => {
-    expect(revealed(shapes.map((s, i) => ({ ...s, header: columns[i]! }))).map((s) => s.priority)).toEqual([0, 0, 0, 2, 1, 3]);
+  it('keeps the hidden columns as key columns and lets the optional ones that fitted give way, in reverse', () => {
+    // At this width ID (priority 1) fitted; JOINED and PHONE did not.
+    expect(revealed(shapes.map((s, i) => ({ ...s, header: columns[i]! })), [0, 1, 2, 5]).map((s) => s.priority)).toEqual([0, 0, 0, 0, 0, 3]);
+  });
+
+  it('shows the one optional column of a pane whose key columns fill the width', () => {
+    const keyed = ['START', 'SERVICE', 'CONTACT', 'STATUS', 'ID'];
+    const keyShapes = [{ fit: 'whole' as const }, { min: 10 }, { min: 10 }, { fit: 'whole' as const }, { priority: 2, fit: 'whole' as const }];
+    const wide = { id: 'b1', cells: ['Fri 14:30', 'Morning Reformer Pilates for everyone', 'Isabella Johnson-Smith', 'CONFIRMED', '9ee87857'] };
+    let state = initialBrowserState([initialPane('today', 'Today', keyed)], 20);
+    expect(paneTable(state.panes[0]!, keyShapes, [wide], 50).header).toMatch(/^START\s+SERVICE\s+CONTACT\s+STATUS\s+›$/);
+    state = browserReducer(state, { type: 'reveal' });
+    const shown = paneTable(state.panes[0]!, keyShapes, [wide], 50);
+    expect(shown.header).toMatch(/^START\s+SERV\S*\s+CONT\S*\s+STATUS\s+ID$/);
+    expect(shown.header.length).toBeLessThanOrEqual(50);
   });
 
   it('o and → show the columns that did not fit instead of the optional ones that did, and toggle back', () => {
