@@ -4,25 +4,15 @@
  * cannot: pages are read lazily as the cursor moves, actions get the marked ids and can ask first, a failing
  * action shows inline and the browser keeps running, q reports exit 0. Waits for frame content, never fixed time.
  */
+import '../../helpers/ink-without-ci.js';
 import { createElement } from 'react';
 import { render } from 'ink';
-import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { FakeStdin, FakeStdout, untilFrame as until } from '../../helpers/ink-streams.js';
 import { Browser } from '../../../src/ui/browser.js';
 import { chromeRows } from '../../../src/ui/browser-layout.js';
 import type { PaneSpec, SourceLink, UiAction, ViewJump } from '../../../src/ui/browser-spec.js';
 
-// Ink reads CI once, when it loads, and in CI draws nothing until unmount (only the final frame). These tests read
-// every frame, so CI is hidden from Ink before it loads (vi.hoisted runs before the imports) and given back after.
-const hiddenCi = vi.hoisted(() => {
-  const saved = { CI: process.env.CI, CONTINUOUS_INTEGRATION: process.env.CONTINUOUS_INTEGRATION };
-  delete process.env.CI;
-  delete process.env.CONTINUOUS_INTEGRATION;
-  return saved;
-});
-afterAll(() => {
-  for (const [key, value] of Object.entries(hiddenCi)) if (value !== undefined) process.env[key] = value;
-});
 
 let cleanup: (() => void) | undefined;
 afterEach(() => {

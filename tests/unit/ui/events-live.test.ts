@@ -5,26 +5,16 @@
  * as JSON, the DELIVERY column shows the receiver's answer after a retry, q ends it. Waits for frames, never
  * fixed time.
  */
+import '../../helpers/ink-without-ci.js';
 import { createServer, type Server } from 'node:http';
 import { PassThrough } from 'node:stream';
-import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { FakeStdin, FakeStdout, untilFrame as until } from '../../helpers/ink-streams.js';
 import type { ApiClient } from '../../../src/api/client.js';
 import type { Context } from '../../../src/context.js';
 import type { EventRecord } from '../../../src/commands/events/feed.js';
 import { deliveryText, EventLog, liveTable } from '../../../src/commands/events/live.js';
 
-// Ink reads CI once, when it loads, and in CI draws only the final frame: hidden before it loads (see
-// browser-component.test.tsx), given back after.
-const hiddenCi = vi.hoisted(() => {
-  const saved = { CI: process.env.CI, CONTINUOUS_INTEGRATION: process.env.CONTINUOUS_INTEGRATION };
-  delete process.env.CI;
-  delete process.env.CONTINUOUS_INTEGRATION;
-  return saved;
-});
-afterAll(() => {
-  for (const [key, value] of Object.entries(hiddenCi)) if (value !== undefined) process.env[key] = value;
-});
 
 /** Five minutes after the events below were made. */
 const NOW = new Date('2026-11-23T10:05:00Z');

@@ -4,21 +4,11 @@
  * choices or the entry come on the line below it, never beside it; the answer keeps the question whole. Waits
  * for frame content, never fixed time.
  */
-import { afterAll, describe, expect, it, vi } from 'vitest';
+import '../../helpers/ink-without-ci.js';
+import { describe, expect, it } from 'vitest';
 import { FakeStdin, FakeStdout, untilFrame } from '../../helpers/ink-streams.js';
 import { renderConfirm, renderSecret } from '../../../src/ui/index.js';
 
-// Ink reads CI once, when it loads, and in CI draws only the final frame: hidden before it loads (see
-// tests/unit/ui/browser-component.test.tsx), given back after.
-const hiddenCi = vi.hoisted(() => {
-  const saved = { CI: process.env.CI, CONTINUOUS_INTEGRATION: process.env.CONTINUOUS_INTEGRATION };
-  delete process.env.CI;
-  delete process.env.CONTINUOUS_INTEGRATION;
-  return saved;
-});
-afterAll(() => {
-  for (const [key, value] of Object.entries(hiddenCi)) if (value !== undefined) process.env[key] = value;
-});
 
 const QUESTION = 'Undo change 0841fa (services update) on 18 services, put back as they were before the change?';
 const SECRET = 'Verification code sent to maximiliana.featherstone@example.com:';
