@@ -2,7 +2,9 @@
  * `NOUN list --interactive` and `sitectl browse NOUN` (docs/architecture.md "Interactive views"): the list's own query (same filter,
  * sort and parameters as the flags give) read page by page as the user scrolls, shown by the Ink browser
  * (src/ui, loaded here with a dynamic import). `/field=value` sends a server filter in `--where` syntax through
- * the same checks as the flag; the noun's single-key actions run its transition verbs (ui-actions.ts).
+ * the same checks as the flag, and the rest of the typed text is searched by the family's query where it can
+ * (EntityView.textSearch), else filters the loaded rows; the noun's single-key actions run its transition verbs
+ * (ui-actions.ts).
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Sorting } from '../../api/schemas/common.js';
@@ -149,6 +151,11 @@ export function whereText(filter: Filter | undefined): string | undefined {
   return texts.join(' ');
 }
 
+/** Both filters (either may be absent): `{$and: [a, b]}`, or the one given. */
+export function andFilters(a: Filter | undefined, b: Filter | undefined): Filter | undefined {
+  return a && b ? { $and: [a, b] } : (a ?? b);
+}
+
 /** One key of a list's sort, as `sortOf` gives it. */
 type SortKey = Sorting;
 
@@ -272,17 +279,20 @@ export async function browse<E>(ctx: Context, req: BrowseRequest<E>): Promise<vo
         title: req.view.noun.many,
         ...paneColumns(req.columns),
         server: editable ?? '',
+        search: view.textSearch?.what,
         sortable: sorts.map((f) => f !== undefined),
         sort: sortedColumn(req.sort, sorts),
-        open(server, sort) {
+        open(server, sort, text) {
           let filter = base;
-          if (server) {
-            const { whereTerms } = ui;
-            const own = filterOf(ctx, view, { where: whereTerms(server) });
-            filter = filter && own ? { $and: [filter, own] } : (own ?? filter);
+          if (server) filter = andFilters(filter, filterOf(ctx, view, { where: ui.whereTerms(server) }));
+          let params = req.params;
+          if (text && view.textSearch) {
+            const found = view.textSearch.query(text);
+            filter = andFilters(filter, found.filter);
+            params = { ...params, ...found.params };
           }
           const order: SortKey[] | undefined = sort && sorts[sort.col] ? [{ fieldName: sorts[sort.col]!, order: sort.desc ? 'DESC' : 'ASC' }] : req.sort;
-          return listReader(ctx, api, { ...req, sort: order }, filter, keep, zone);
+          return listReader(ctx, api, { ...req, sort: order, params }, filter, keep, zone);
         },
         async detail(id) {
           const entity = keep.get(id);
