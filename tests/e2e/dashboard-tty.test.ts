@@ -16,6 +16,8 @@ let term: Terminal;
 /** The file's own bookings awaiting confirmation (two days ahead or more, so a cancel is allowed), by contact. */
 const own: Record<'confirm' | 'cancel' | 'elsewhere' | 'attended', string> = { confirm: '', cancel: '', elsewhere: '', attended: '' };
 const NAMES = { confirm: 'Yolanda', cancel: 'Zebulon', elsewhere: 'Xavier', attended: 'Wilhelmina' } as const;
+/** The file's own booking awaiting confirmation that only the server-filter test looks at. */
+const FILTERED = { name: 'Valentina', id: '' };
 beforeAll(async () => {
   if (!hasTmux) return;
   emu = await startTestEmulator({ seed: 'demo' });
@@ -27,6 +29,7 @@ beforeAll(async () => {
     // The one the front desk marks attended is confirmed; the others await confirmation.
     own[key] = (await studio.book(service.name, { firstName: NAMES[key], lastName: 'Owntest', email: `${key}@example.com`, confirmed: key === 'attended' })).id.slice(0, 8);
   }
+  FILTERED.id = (await studio.book(service.name, { firstName: FILTERED.name, lastName: 'Owntest', email: 'filtered@example.com' })).id.slice(0, 8);
 });
 afterAll(async () => {
   if (!hasTmux) return;
@@ -131,6 +134,42 @@ describe.skipIf(!hasTmux)('sitectl dashboard in a real terminal (tmux)', () => {
     await term.waitFor('dash', /^(?![\s\S]*next, previous pane)[\s\S]*\[Events/);
     term.send('dash', 'q');
     await term.waitFor('dash', /EXIT=0/);
+  });
+});
+
+describe.skipIf(!hasTmux)('dashboard filters on the server (tmux)', () => {
+  it('at 80x24, /field=value in a pane is sent with the pane\'s own query (ANDed), with the text typed beside it; the count is the platform\'s', async () => {
+    const status = String(await field('bookings', FILTERED.id, 'status'));
+    term.start('dfilter', ['dashboard', '--interval', '60'], { width: 80, height: 24 });
+    await term.waitFor('dfilter', /^\[7 days by staff[\s\S]*^> [\s\S]*\? help · q quit/m);
+    term.send('dfilter', 'Tab');
+    await term.waitFor('dfilter', /\[To confirm \d+\][\s\S]*^> /m);
+    term.send('dfilter', '/');
+    await term.waitFor('dfilter', /^\/▏/m);
+    term.send('dfilter', '-l', `status=${status} ${FILTERED.name}`);
+    term.send('dfilter', 'Enter');
+    // At 80 columns the title keeps the counts and the filter (the pane's name is on its tab); the id column gives way.
+    const found = await term.waitFor('dfilter', new RegExp(`^sitectl dashboard · (?:To confirm · )?1 of \\d+ loaded · where status=${status} · filter "${FILTERED.name}"$[\\s\\S]*^> .*${FILTERED.name} Owntest +${status}`, 'm'));
+    expect(found).not.toMatch(/filters the loaded rows only/);
+    // The table's rows, above the events strip.
+    expect(found.split(/^── /m)[0]!.split('\n').filter((l) => /^[> ][ *] +\S+ \d\d:\d\d /.test(l)), found).toHaveLength(1);
+    for (const line of found.split('\n')) expect([...line].length).toBeLessThanOrEqual(80);
+    // ANDed with the pane's own query (bookings to confirm): CONFIRMED ones are not among them.
+    term.send('dfilter', '/');
+    await term.waitFor('dfilter', new RegExp(`^/status=${status} ${FILTERED.name}▏`, 'm'));
+    term.send('dfilter', 'C-u');
+    term.send('dfilter', '-l', 'status=CONFIRMED');
+    term.send('dfilter', 'Enter');
+    await term.waitFor('dfilter', /^sitectl dashboard · (?:To confirm · )?0 loaded · where status=CONFIRMED$[\s\S]*nothing matches the filter/m);
+    // A field the bookings do not have is refused in the pane, in one line.
+    term.send('dfilter', '/');
+    await term.waitFor('dfilter', /^\/status=CONFIRMED▏/m);
+    term.send('dfilter', 'C-u');
+    term.send('dfilter', '-l', 'nosuchfield=1');
+    term.send('dfilter', 'Enter');
+    await term.waitFor('dfilter', /^✗ .*nosuchfield/m);
+    term.send('dfilter', 'q');
+    await term.waitFor('dfilter', /EXIT=0/);
   });
 });
 
