@@ -165,6 +165,8 @@ export interface BrowseRequest<E> {
   columns: Column<E>[];
   /** The filter the flags gave (schema form). */
   filter?: Filter;
+  /** The family's count call: the total of a list whose pages carry none (cursor paging), read with its first page. */
+  count?: ListCount;
   sort?: SortKey[];
   params?: Record<string, unknown>;
   /** The non-interactive command, for the refusal off a terminal (`bookings list`). */
@@ -194,6 +196,16 @@ export async function viewOf(run: () => Promise<void>): Promise<JumpView> {
   return view;
 }
 
+/** A family's count call (verbs.ts CountCall): how many entities match a wire-form filter. */
+export interface ListCount {
+  count(api: ApiClient, filter: Filter | undefined, signal: AbortSignal): Promise<number>;
+}
+
+/** Whether a page's metadata says more pages follow (a next cursor, or `hasNext`). */
+export function hasNext(meta: { hasNext?: boolean | null; cursors?: { next?: string | null } | null } | undefined): boolean {
+  return Boolean(meta?.hasNext || meta?.cursors?.next);
+}
+
 /**
  * A reader of a list query as pages of rows; entities are kept by id for the detail view.
  * An empty page that is not the last is skipped, so the browser always gets rows or the end.
@@ -207,6 +219,7 @@ export function listReader<E>(ctx: Context, api: ApiClient, req: BrowseRequest<E
       ? undefined
       : listPages(api, req.op, { filter: wireFilter(view, filter), sort: req.sort, pageSize: req.op.paging.maxLimit, params, signal: ctx.signal });
   let read = 0;
+  let counted: number | undefined;
   return {
     async next() {
       if (!pages) return { rows: [], done: true, total: 0 };
@@ -224,7 +237,9 @@ export function listReader<E>(ctx: Context, api: ApiClient, req: BrowseRequest<E
           rows.push(await uiRowOf(id, e, req.columns, now, zone));
         }
         const meta = page.pagingMetadata;
-        const total = meta && !meta.tooManyToCount ? meta.total : undefined;
+        let total = meta && !meta.tooManyToCount ? meta.total : undefined;
+        // Pages without a total (cursor paging): the family's count, once, when more pages follow.
+        if (total === undefined && req.count && hasNext(meta)) total = counted ??= await req.count.count(api, wireFilter(view, filter), ctx.signal);
         read += items.length;
         // Known to be the last page when the platform counted; otherwise the next read finds the end.
         const done = total !== undefined && read >= total;

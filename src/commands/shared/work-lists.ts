@@ -11,7 +11,7 @@ import type { Filter } from '../../api/schemas/common.js';
 import type { Context } from '../../context.js';
 import type { Column } from '../../core/output.js';
 import type { PaneSpec, UiRow } from '../../ui/index.js';
-import { detailLines, paneColumns, uiRowOf } from './browse.js';
+import { detailLines, hasNext, type ListCount, paneColumns, uiRowOf } from './browse.js';
 import { type EntityView, filterOf, wireFilter } from './entity-view.js';
 
 /** Rows read per pane at most (the panes are work lists, not archives). */
@@ -42,6 +42,8 @@ export interface PaneQuery {
   filter?: Filter;
   params?: Record<string, unknown>;
   sort?: Array<{ fieldName: string; order: 'ASC' | 'DESC' }>;
+  /** The family's count call, for a query whose pages carry no total (cursor paging) and has more than PANE_LIMIT. */
+  count?: ListCount;
 }
 
 /** What a pane's read gives: its entities (PANE_LIMIT at most) and how many the platform counts in all. */
@@ -60,11 +62,16 @@ export async function collect<E>(ctx: Context, api: ApiClient, view: EntityView<
   const items: E[] = [];
   let total: number | undefined;
   const params = { ...view.params, ...query.params };
-  for await (const page of listPages(api, op, { filter: wireFilter(view, query.filter), sort: query.sort, params, pageSize: op.paging.maxLimit, limit: PANE_LIMIT, signal: ctx.signal })) {
+  const filter = wireFilter(view, query.filter);
+  let more = false;
+  for await (const page of listPages(api, op, { filter, sort: query.sort, params, pageSize: op.paging.maxLimit, limit: PANE_LIMIT, signal: ctx.signal })) {
     const meta = page.pagingMetadata;
     if (meta && !meta.tooManyToCount && typeof meta.total === 'number') total = meta.total;
+    more = hasNext(meta);
     for (const item of page.items) items.push(view.fromItem ? view.fromItem(item) : (item as E));
   }
+  // Cut at PANE_LIMIT with more to read and no total on the pages: the family's count says how many in all.
+  if (total === undefined && more && items.length >= PANE_LIMIT && query.count) total = await query.count.count(api, filter, ctx.signal);
   return { items, total: total === undefined ? undefined : Math.max(total, items.length) };
 }
 
