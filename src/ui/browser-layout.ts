@@ -168,7 +168,7 @@ export function footerText(state: BrowserState, actions: readonly UiAction[], pa
   const own = actions.map((a) => ({ text: `${a.key} ${a.label.toLowerCase()}` }));
   switch (state.mode) {
     case 'filter':
-      return fitParts([{ text: 'enter apply', keep: true }, { text: 'esc cancel', keep: true }, { text: 'ctrl-u clear' }, { text: 'field=value filters on the server; other text searches' }], width);
+      return fitParts([{ text: 'enter apply', keep: true }, { text: 'esc cancel', keep: true }, { text: 'ctrl-u clear' }, { text: state.panes[state.active]?.search ? 'field=value filters on the server; text is searched there too' : 'field=value filters on the server; text filters the loaded rows' }], width);
     case 'command': {
       const found = completions(words ?? [], state.input.text);
       return fitParts([{ text: 'tab complete', keep: true }, { text: 'enter open', keep: true }, { text: 'esc cancel', keep: true }, { text: found.length ? found.join(' ') : 'no such noun' }], width);
