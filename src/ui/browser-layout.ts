@@ -105,19 +105,29 @@ export function fitParts(parts: ReadonlyArray<{ text: string; keep?: boolean }>,
   return cutText(parts.filter((_, i) => shown[i]).map((p) => p.text).join(sep), width);
 }
 
-/** The parts of a pane's status: counts, sort, filters, marks; what the user set is kept before the counts. */
+/** A count with thousands separated: `6,727`. */
+const count = (n: number): string => n.toLocaleString('en-US');
+
+/**
+ * The parts of a pane's status: counts, sort, filters, marks; what the user set is kept before the counts. The
+ * count is the rows read of the platform's count (`300 of 6,727 loaded`), or, under a text filter on the loaded rows,
+ * the rows shown of those read; such a filter says it looks at the loaded rows only until every page is read.
+ */
 function statusParts(pane: PaneState): Array<{ text: string; keep?: boolean }> {
-  const shown = viewedRows(pane).length;
-  const parts: Array<{ text: string; keep?: boolean }> = [{ text: pane.filter ? `${shown} of ${pane.rows.length} loaded` : `${pane.rows.length}${pane.done ? '' : '+'} loaded`, keep: true }];
+  const local = pane.filter !== '' && !pane.search;
+  const read = pane.rows.length;
+  const counted = pane.total !== undefined && read < pane.total ? `${count(read)} of ${count(pane.total)} loaded` : `${count(read)}${pane.done ? '' : '+'} loaded`;
+  const parts: Array<{ text: string; keep?: boolean }> = [{ text: local ? `${count(viewedRows(pane).length)} of ${count(read)} loaded` : counted, keep: true }];
   // Rows read before the source stopped answering, not read again since.
   if (pane.stale) parts.push({ text: 'stale', keep: true });
-  if (pane.total !== undefined) parts.push({ text: `${pane.total} in all` });
+  if (local && pane.total !== undefined && pane.total > read) parts.push({ text: `${count(pane.total)} in all` });
   if (pane.loading) parts.push({ text: 'loading…' });
   // A server sort holds over every page; a client-side one orders the loaded rows only until every page is read.
   if (pane.sort) parts.push({ text: `sort ${pane.columns[pane.sort.col] ?? ''} ${pane.sort.desc ? '↓' : '↑'}${pane.sort.server || pane.done ? '' : ' (loaded rows)'}`, keep: true });
   if (pane.selected.length) parts.push({ text: `${pane.selected.length} marked`, keep: true });
-  if (pane.filter) parts.push({ text: `filter "${pane.filter}"`, keep: true });
   if (pane.server) parts.push({ text: `where ${pane.server}`, keep: true });
+  const whole = pane.done && (pane.total === undefined || read >= pane.total);
+  if (pane.filter) parts.push({ text: pane.search ? `search "${pane.filter}"` : `filter "${pane.filter}"${whole ? '' : ' (loaded rows only)'}`, keep: true });
   return parts;
 }
 
@@ -164,7 +174,7 @@ export function footerText(state: BrowserState, actions: readonly UiAction[], pa
   const own = actions.map((a) => ({ text: `${a.key} ${a.label.toLowerCase()}` }));
   switch (state.mode) {
     case 'filter':
-      return fitParts([{ text: 'enter apply', keep: true }, { text: 'esc cancel', keep: true }, { text: 'ctrl-u clear' }, { text: 'text filters loaded rows; field=value filters on the server' }], width);
+      return fitParts([{ text: 'enter apply', keep: true }, { text: 'esc cancel', keep: true }, { text: 'ctrl-u clear' }, { text: state.panes[state.active]?.search ? 'field=value filters on the server; text is searched there too' : 'field=value filters on the server; text filters the loaded rows' }], width);
     case 'command': {
       const found = completions(words ?? [], state.input.text);
       return fitParts([{ text: 'tab complete', keep: true }, { text: 'enter open', keep: true }, { text: 'esc cancel', keep: true }, { text: found.length ? found.join(' ') : 'no such noun' }], width);

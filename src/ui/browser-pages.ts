@@ -20,12 +20,12 @@ export function usePanePages(
   const inflight = useRef(new Set<string>());
 
   const load = useCallback(
-    async (id: string, fresh: boolean, server: string, sort: ColumnSort | undefined) => {
+    async (id: string, fresh: boolean, server: string, sort: ColumnSort | undefined, text: string) => {
       let entry = readers.current.get(id);
       if (fresh || !entry) {
         const generation = (entry?.generation ?? 0) + 1;
         try {
-          entry = { reader: specOf(id).open(server, sort), generation };
+          entry = { reader: specOf(id).open(server, sort, text), generation };
         } catch (err) {
           readers.current.set(id, { reader: { next: () => Promise.reject(err) }, generation });
           dispatch({ type: 'load-failed', pane: id, error: errorText(err) });
@@ -58,7 +58,7 @@ export function usePanePages(
       const seen = seenReload.current.get(p.id);
       if (seen === p.reload) continue;
       seenReload.current.set(p.id, p.reload);
-      void load(p.id, true, p.server, p.serverSort);
+      void load(p.id, true, p.server, p.serverSort, p.search ? p.filter : '');
     }
     // The panes are read when their reload counter moves, not on every other change of the state.
   }, [reloadKey, load]);
@@ -67,8 +67,8 @@ export function usePanePages(
   const viewedCount = viewedRows(active).length;
   useEffect(() => {
     if (active.loading || active.done || active.error || active.rows.length === 0) return;
-    if (active.cursor + 2 * state.height >= viewedCount) void load(active.id, false, active.server, active.serverSort);
-  }, [active.id, active.cursor, active.loading, active.done, active.error, active.server, active.serverSort, viewedCount, state.height, load]);
+    if (active.cursor + 2 * state.height >= viewedCount) void load(active.id, false, active.server, active.serverSort, active.search ? active.filter : '');
+  }, [active.id, active.cursor, active.loading, active.done, active.error, active.server, active.serverSort, active.search, active.filter, viewedCount, state.height, load]);
 
   useEffect(() => {
     if (!props.intervalMs) return;

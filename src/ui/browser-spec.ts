@@ -10,6 +10,7 @@ export interface UiPage {
   rows: UiRow[];
   /** No page follows. */
   done: boolean;
+  /** How many rows the platform says the query matches over every page (its count, not the rows read). */
   total?: number;
 }
 
@@ -62,11 +63,18 @@ export interface PaneSpec {
   /** The server order `open` reads when given no sort (the command's `--sort`), when it is a sortable column. */
   sort?: ColumnSort;
   /**
+   * What the pane's query searches free text in (members: `name, nickname, e-mail`): the text typed after `/`
+   * (besides its `field=value` terms) is then handed to `open` and searched on the server, over every page.
+   * Without it the text filters the loaded rows only, and the pane says so.
+   */
+  search?: string;
+  /**
    * A reader of the pane's rows for a server filter in `--where` syntax ('' for none), in the server order of
-   * `sort` (a {@link sortable} column; undefined: the command's own order).
+   * `sort` (a {@link sortable} column; undefined: the command's own order), and, for a pane with {@link search},
+   * the free text to search ('' for none).
    * @throws Error with a one-line message when the filter is refused (shown in the pane)
    */
-  open(server: string, sort?: ColumnSort): PageReader;
+  open(server: string, sort?: ColumnSort, text?: string): PageReader;
   /** The readable key/value lines of one row's entity (the `get` view). */
   detail?(id: string): Promise<Array<[string, string]>>;
   actions?: UiAction[];

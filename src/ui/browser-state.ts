@@ -51,10 +51,17 @@ export interface PaneState {
   sort?: { col: number; desc: boolean; server: boolean };
   /** The server sort the pane's rows were read with (undefined: the command's own order). */
   serverSort?: { col: number; desc: boolean };
-  /** Text every shown row contains (case-insensitive), client-side on the loaded rows. */
+  /**
+   * The free text of the filter (what is left of it once the `field=value` terms are taken out): searched on the
+   * server when {@link search} is set, else the text every shown row contains (case-insensitive, loaded rows).
+   */
   filter: string;
-  /** A server filter in `--where` syntax (`status=PENDING`), sent with the query. */
+  /** The `field=value` terms of the filter in `--where` syntax (`status=PENDING`), sent with the query. */
   server: string;
+  /** The filter as the user typed it (or as the command opened the pane with): the `/` line edits it again. */
+  typed: string;
+  /** The pane's query searches free text on the server (PaneSpec.search): a new text reads the pane again. */
+  search: boolean;
   /** Bumped to make the component read the pane again from its first page. */
   reload: number;
   /** The rows were read before the source stopped answering and not read again since. */
@@ -140,8 +147,8 @@ export type BrowserAction =
  * What a pane starts as. `sortable` says per column whether the server can sort by it; `sort` is the server
  * order the command reads first (its `--sort`), when it is one of the columns.
  */
-export function initialPane(id: string, title: string, columns: string[], sortable: readonly boolean[] = [], sort?: { col: number; desc: boolean }, server = ''): PaneState {
-  const pane: PaneState = { id, title, columns, sortable, rows: [], loading: false, done: false, cursor: 0, top: 0, selected: [], filter: '', server, reload: 0, stale: false };
+export function initialPane(id: string, title: string, columns: string[], sortable: readonly boolean[] = [], sort?: { col: number; desc: boolean }, server = '', search = false): PaneState {
+  const pane: PaneState = { id, title, columns, sortable, rows: [], loading: false, done: false, cursor: 0, top: 0, selected: [], filter: '', server, typed: server, search, reload: 0, stale: false };
   return sort && sortable[sort.col] ? { ...pane, sort: { ...sort, server: true }, serverSort: sort } : pane;
 }
 
@@ -164,7 +171,8 @@ export function viewedRows(pane: PaneState): UiRow[] {
   if (!byKey) viewCache.set(pane.rows, (byKey = new Map()));
   const hit = byKey.get(key);
   if (hit) return hit;
-  const needle = pane.filter.toLowerCase();
+  // Text the server searched is not looked for again in the cells: it may have matched a field not shown.
+  const needle = pane.search ? '' : pane.filter.toLowerCase();
   let rows = needle ? pane.rows.filter((r) => r.cells.some((c) => c.toLowerCase().includes(needle))) : pane.rows;
   if (local) {
     const { col, desc } = local;
@@ -283,20 +291,19 @@ export function browserReducer(state: BrowserState, action: BrowserAction): Brow
     case 'filter-start': {
       // The whole filter is edited, the server part (the command's --where/--status among it) included.
       const pane = state.panes[state.active];
-      return { ...state, mode: 'filter', input: lineOf(pane ? pane.server || pane.filter : '') };
+      return { ...state, mode: 'filter', input: lineOf(pane ? pane.typed : '') };
     }
     case 'filter-edit':
       return state.mode === 'filter' ? { ...state, input: editLine(state.input, action.key) } : state;
     case 'filter-cancel':
       return { ...state, mode: 'list', input: lineOf('') };
     case 'filter-submit': {
-      const text = state.input.text.trim();
-      const server = isServerFilter(text);
+      const typed = state.input.text.trim();
+      const { server, text } = splitFilter(typed);
       const next = withPane({ ...state, mode: 'list', input: lineOf('') }, undefined, (p) => {
-        const serverText = server ? text : '';
-        const base = { ...p, filter: server ? '' : text, server: serverText, cursor: 0, top: 0 };
-        if (serverText === p.server) return base;
-        // Rows of the old server filter never show under the new one: the pane reads from its first page again.
+        const base = { ...p, filter: text, server, typed, cursor: 0, top: 0 };
+        if (server === p.server && (!p.search || text === p.filter)) return base;
+        // Rows of the old server filter (or search) never show under the new one: the pane reads from its first page again.
         return { ...base, reload: p.reload + 1, rows: [], done: false, total: undefined, error: undefined, selected: [] };
       });
       return next;
@@ -381,6 +388,23 @@ export function browserReducer(state: BrowserState, action: BrowserAction): Brow
 /** A filter is sent to the server when it is in `--where` form: `field=value`, several separated by spaces. */
 export function isServerFilter(text: string): boolean {
   return /^[A-Za-z_][\w.]*=/.test(text);
+}
+
+/** One `field=value` term of a filter line, at the start of a word; a quoted value keeps its spaces. */
+const TERM = /(^|\s)([A-Za-z_][\w.]*=)("(?:[^"\\]|\\.)*"|\S*)/g;
+
+/**
+ * A typed filter line in its two parts: the `field=value` terms (`--where` syntax, sent to the server) and the
+ * free text between them, spaces collapsed: `status=APPROVED Marí` -> `status=APPROVED` and `Marí`. Neither
+ * part is ever dropped.
+ */
+export function splitFilter(typed: string): { server: string; text: string } {
+  const terms: string[] = [];
+  const text = typed.replace(TERM, (_, lead: string, field: string, value: string) => {
+    terms.push(field + value);
+    return lead;
+  });
+  return { server: terms.join(' '), text: text.trim().replace(/\s+/g, ' ') };
 }
 
 /** `status=PENDING contactDetails.lastName="van Dyke"` as `--where` conditions (quoted values keep spaces). */

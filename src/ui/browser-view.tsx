@@ -7,7 +7,7 @@
 import type { ReactNode } from 'react';
 import { Box, Text } from 'ink';
 import { cutText, displayWidth, wrapText } from '../core/columns.js';
-import { type BrowserState, currentRow, viewedRows } from './browser-state.js';
+import { type BrowserState, currentRow, type PaneState, viewedRows } from './browser-state.js';
 import type { BrowserProps } from './browser-spec.js';
 import { footerText, headerKeyOffsets, helpLines, paneTable, tabBar, tableLine, titleLine } from './browser-layout.js';
 import { sortKeys } from './browser-keys.js';
@@ -15,6 +15,18 @@ import type { LineState } from './line-edit.js';
 
 /** Cells the cursor and mark take before a row: `>* `. */
 const MARK_WIDTH = 3;
+
+/**
+ * What a pane without rows to show says: `loading…` while its first page is on the way; under a text filter on
+ * the loaded rows, that none of the rows read so far matches while more are read; else that nothing matches the
+ * filter, or the pane's own `empty`.
+ */
+export function emptyText(pane: PaneState, empty = 'nothing here'): string {
+  const reading = pane.loading || (!pane.done && !pane.error);
+  if (reading && pane.filter && !pane.search && pane.rows.length) return `no match in the ${pane.rows.length} rows read yet — reading more…`;
+  if (reading) return 'loading…';
+  return pane.filter || pane.server ? 'nothing matches the filter' : empty;
+}
 
 /** The filter line `/text▏more` (or the `:` line) for `width`: the part around the cursor when the text is longer. */
 export function filterLine(line: LineState, width: number, prefix = '/'): string {
@@ -94,7 +106,7 @@ export function BrowserView({
   } else if (rows.length === 0) {
     body.push(
       <Text key="empty" dimColor={color}>
-        {cutText(pane.loading || (!pane.done && !pane.error) ? 'loading…' : pane.filter || pane.server ? 'nothing matches the filter' : (paneSpec.empty ?? 'nothing here'), width)}
+        {cutText(emptyText(pane, paneSpec.empty), width)}
       </Text>,
     );
   } else {

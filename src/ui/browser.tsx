@@ -49,7 +49,7 @@ function BrowserScreen(props: BrowserProps & { onOpen(view: JumpView): void }) {
   const bodyHeight = Math.max(1, size.rows - chromeRows(props.panes.length) - stripRows(size.rows, props.strip !== undefined));
   const [state, dispatch] = useReducer(browserReducer, undefined, () =>
     initialBrowserState(
-      props.panes.map((p) => initialPane(p.id, p.title, p.columns, p.sortable, p.sort, p.server)),
+      props.panes.map((p) => initialPane(p.id, p.title, p.columns, p.sortable, p.sort, p.server, Boolean(p.search))),
       bodyHeight,
       props.link !== undefined,
     ),

@@ -123,7 +123,8 @@ describe.skipIf(!hasTmux)('k9s keys at 80x24 and 120x40 (tmux)', () => {
       await term.waitFor(name, /^\/▏/m);
       term.send(name, '-l', 'Keys Sort');
       term.send(name, 'Enter');
-      await term.waitFor(name, /filter "Keys Sort"[\s\S]*^> .*Keys Sort/m);
+      // The services query searches the name on the server: only the file's own services are read.
+      await term.waitFor(name, /3 loaded.* · search "Keys Sort"[\s\S]*^> .*Keys Sort/m);
       // The letters: I for ID, N for NAME, T for TYPE (the first letter of each header no key takes), underlined.
       // eslint-disable-next-line no-control-regex
       const header = term.styled(name).split('\n').find((l) => /^ {3}ID +NAME/.test(l.replace(/\u001b\[[0-9;]*m/g, '')))!;

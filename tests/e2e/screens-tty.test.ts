@@ -14,6 +14,10 @@ let emu: TestEmulator;
 let sandbox: CliSandbox;
 let term: Terminal;
 
+/** Members made before the one searched for, and that one's last name. */
+const FILLERS = 210;
+const SEARCHED = 'Żółkiewska';
+
 /** The contact of the file's own booking, whose service and name are longer than any of the demo's. */
 const LONG_EMAIL = 'long-names@example.com';
 beforeAll(async () => {
@@ -24,6 +28,18 @@ beforeAll(async () => {
   const studio = await makeStudio((args, o) => runInProcess(args, { emulator: emu, sandbox, ...o }), 'screens');
   const long = await studio.appointment({ name: 'Deep Tissue and Hot Stone Massage for Two with Aromatherapy' });
   await studio.book(long.name, { email: LONG_EMAIL, firstName: 'Maximiliana', lastName: 'Featherstonehaugh-Worthington', confirmed: true });
+  // More members than the first pages a browse reads (100 a page), then the one searched for: past the loaded rows
+  // in the list's order (creation), whatever the demo holds.
+  for (let i = 0; i < FILLERS; i += 25) {
+    await Promise.all(
+      Array.from({ length: Math.min(25, FILLERS - i) }, async (_, j) => {
+        const r = await emu.request('POST', '/members/v1/members', { member: { loginEmail: `filler-${i + j}@example.com`, contact: { firstName: 'Filler', lastName: `Number${i + j}` } } });
+        expect(r.status).toBe(200);
+      }),
+    );
+  }
+  const made = await runInProcess(['members', 'create', '--email', 'hetman@example.com', '--first-name', 'Jadwiga', '--last-name', SEARCHED], { emulator: emu, sandbox });
+  expect(made.code, made.stderr).toBe(0);
 });
 afterAll(async () => {
   if (!hasTmux) return;
@@ -130,6 +146,40 @@ describe.skipIf(!hasTmux)('screens at 80x24 and 160x48 (tmux)', () => {
       }
     });
   }
+
+  it('browse members at 80x24: / text is searched on the server, so a member past the loaded rows is found; a mixed filter applies both parts', async () => {
+    term.start('search', ['browse', 'members'], { width: 80, height: 24 });
+    // The count is the platform's: the first page of all the members.
+    const first = await term.waitFor('search', /members · 100 of [\d,]+ loaded[\s\S]*^> [\s\S]*\? help · q quit/m);
+    checkChrome(first, 80, 24);
+    expect(first).not.toContain(SEARCHED);
+    term.send('search', '/');
+    await term.waitFor('search', /^\/▏/m);
+    term.send('search', '-l', SEARCHED);
+    term.send('search', 'Enter');
+    const found = await term.waitFor('search', new RegExp(`members · 1 loaded · search "${SEARCHED}"[\\s\\S]*^> .*${SEARCHED}`, 'm'));
+    checkChrome(found, 80, 24);
+    expect(tableRows(found)).toHaveLength(1);
+    expect(found).not.toMatch(/loading…/);
+    // The / line holds what was typed; a mixed filter sends status=APPROVED and searches the text.
+    term.send('search', '/');
+    await term.waitFor('search', new RegExp(`^/${SEARCHED}▏`, 'm'));
+    term.send('search', 'C-u');
+    // The text first, the term after: the term is taken out wherever it stands.
+    term.send('search', '-l', 'Żółk status=APPROVED');
+    term.send('search', 'Enter');
+    const mixed = await term.waitFor('search', new RegExp(`where status=APPROVED · search "Żółk"[\\s\\S]*^> .*${SEARCHED}.*APPROVED`, 'm'));
+    expect(tableRows(mixed)).toHaveLength(1);
+    term.send('search', '/');
+    await term.waitFor('search', /^\/Żółk status=APPROVED▏/m);
+    term.send('search', 'C-u');
+    term.send('search', '-l', 'status=BLOCKED Żółk');
+    term.send('search', 'Enter');
+    // Neither part is dropped: the member is APPROVED, so BLOCKED and the name match nobody.
+    const none = await term.waitFor('search', /where status=BLOCKED · search "Żółk"[\s\S]*nothing matches the filter/m);
+    checkChrome(none, 80, 24);
+    await quit('search');
+  });
 
   it('members --where status=PENDING: / edits the whole filter (no hidden AND), and two Backspaces in one write both erase', async () => {
     term.start('filter', ['members', 'list', '--interactive', '--where', 'status=PENDING'], { width: 80, height: 24 });

@@ -11,6 +11,7 @@
  */
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
+import { UserError } from '../../core/errors.js';
 import { parseCount, parseDecimal } from '../../core/numbers.js';
 import type { PaneSpec } from '../../ui/index.js';
 import type { Invocation, LoadableNoun } from '../noun-list.js';
@@ -70,7 +71,9 @@ export async function run(opts: DashboardOptions, ctx: Context, nouns: readonly 
       title: 'Events',
       columns: ['SEQ', 'WHEN', 'TYPE', 'ENTITY'],
       shapes: [{ fit: 'whole' }, { fit: 'whole', priority: 1 }, {}, { fit: 'whole' }],
-      open() {
+      open(server) {
+        // The recent events are the emulator's feed, not a query: a field=value is refused, never dropped.
+        if (server) throw new UserError('the events pane filters the rows shown: type text without field=');
         let read = false;
         return {
           async next() {

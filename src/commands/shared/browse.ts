@@ -2,7 +2,9 @@
  * `NOUN list --interactive` and `sitectl browse NOUN` (docs/architecture.md "Interactive views"): the list's own query (same filter,
  * sort and parameters as the flags give) read page by page as the user scrolls, shown by the Ink browser
  * (src/ui, loaded here with a dynamic import). `/field=value` sends a server filter in `--where` syntax through
- * the same checks as the flag; the noun's single-key actions run its transition verbs (ui-actions.ts).
+ * the same checks as the flag, and the rest of the typed text is searched by the family's query where it can
+ * (EntityView.textSearch), else filters the loaded rows; the noun's single-key actions run its transition verbs
+ * (ui-actions.ts).
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Sorting } from '../../api/schemas/common.js';
@@ -149,6 +151,11 @@ export function whereText(filter: Filter | undefined): string | undefined {
   return texts.join(' ');
 }
 
+/** Both filters (either may be absent): `{$and: [a, b]}`, or the one given. */
+export function andFilters(a: Filter | undefined, b: Filter | undefined): Filter | undefined {
+  return a && b ? { $and: [a, b] } : (a ?? b);
+}
+
 /** One key of a list's sort, as `sortOf` gives it. */
 type SortKey = Sorting;
 
@@ -158,6 +165,8 @@ export interface BrowseRequest<E> {
   columns: Column<E>[];
   /** The filter the flags gave (schema form). */
   filter?: Filter;
+  /** The family's count call: the total of a list whose pages carry none (cursor paging), read with its first page. */
+  count?: ListCount;
   sort?: SortKey[];
   params?: Record<string, unknown>;
   /** The non-interactive command, for the refusal off a terminal (`bookings list`). */
@@ -187,6 +196,16 @@ export async function viewOf(run: () => Promise<void>): Promise<JumpView> {
   return view;
 }
 
+/** A family's count call (verbs.ts CountCall): how many entities match a wire-form filter. */
+export interface ListCount {
+  count(api: ApiClient, filter: Filter | undefined, signal: AbortSignal): Promise<number>;
+}
+
+/** Whether a page's metadata says more pages follow (a next cursor, or `hasNext`). */
+export function hasNext(meta: { hasNext?: boolean | null; cursors?: { next?: string | null } | null } | undefined): boolean {
+  return Boolean(meta?.hasNext || meta?.cursors?.next);
+}
+
 /**
  * A reader of a list query as pages of rows; entities are kept by id for the detail view.
  * An empty page that is not the last is skipped, so the browser always gets rows or the end.
@@ -200,6 +219,7 @@ export function listReader<E>(ctx: Context, api: ApiClient, req: BrowseRequest<E
       ? undefined
       : listPages(api, req.op, { filter: wireFilter(view, filter), sort: req.sort, pageSize: req.op.paging.maxLimit, params, signal: ctx.signal });
   let read = 0;
+  let counted: number | undefined;
   return {
     async next() {
       if (!pages) return { rows: [], done: true, total: 0 };
@@ -217,7 +237,9 @@ export function listReader<E>(ctx: Context, api: ApiClient, req: BrowseRequest<E
           rows.push(await uiRowOf(id, e, req.columns, now, zone));
         }
         const meta = page.pagingMetadata;
-        const total = meta && !meta.tooManyToCount ? meta.total : undefined;
+        let total = meta && !meta.tooManyToCount ? meta.total : undefined;
+        // Pages without a total (cursor paging): the family's count, once, when more pages follow.
+        if (total === undefined && req.count && hasNext(meta)) total = counted ??= await req.count.count(api, wireFilter(view, filter), ctx.signal);
         read += items.length;
         // Known to be the last page when the platform counted; otherwise the next read finds the end.
         const done = total !== undefined && read >= total;
@@ -272,17 +294,20 @@ export async function browse<E>(ctx: Context, req: BrowseRequest<E>): Promise<vo
         title: req.view.noun.many,
         ...paneColumns(req.columns),
         server: editable ?? '',
+        search: view.textSearch?.what,
         sortable: sorts.map((f) => f !== undefined),
         sort: sortedColumn(req.sort, sorts),
-        open(server, sort) {
+        open(server, sort, text) {
           let filter = base;
-          if (server) {
-            const { whereTerms } = ui;
-            const own = filterOf(ctx, view, { where: whereTerms(server) });
-            filter = filter && own ? { $and: [filter, own] } : (own ?? filter);
+          if (server) filter = andFilters(filter, filterOf(ctx, view, { where: ui.whereTerms(server) }));
+          let params = req.params;
+          if (text && view.textSearch) {
+            const found = view.textSearch.query(text);
+            filter = andFilters(filter, found.filter);
+            params = { ...params, ...found.params };
           }
           const order: SortKey[] | undefined = sort && sorts[sort.col] ? [{ fieldName: sorts[sort.col]!, order: sort.desc ? 'DESC' : 'ASC' }] : req.sort;
-          return listReader(ctx, api, { ...req, sort: order }, filter, keep, zone);
+          return listReader(ctx, api, { ...req, sort: order, params }, filter, keep, zone);
         },
         async detail(id) {
           const entity = keep.get(id);

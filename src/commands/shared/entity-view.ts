@@ -76,6 +76,13 @@ export interface EntityView<E> {
    * ['FULL']`, so a list shows what `get` shows); a list's own `params` override them.
    */
   params?: Record<string, unknown>;
+  /**
+   * How the family's query searches free text, when it can: `what` names what it looks in (for the status
+   * line), `query(text)` gives the filter (ANDed with the list's) and the request fields (members: the `search`
+   * that `--search` sends) for the text. The interactive list then searches what is typed after `/` over every
+   * page; without it the text filters the loaded rows only.
+   */
+  textSearch?: { what: string; query(text: string): { filter?: Filter; params?: Record<string, unknown> } };
 }
 
 /** A verb as the noun's index registers it, with its run function exposed for tests. */

@@ -177,7 +177,7 @@ export function listVerb<E>(spec: ListSpec<E>): ListVerb {
     if (opts.interactive) {
       if (format.kind !== 'table') throw new UserError('--interactive draws a table: drop --json, --ndjson and --csv');
       const [{ browse }, jump] = await Promise.all([import('./browse.js'), nouns ? import('./jump.js').then((m) => m.nounJump(ctx, nouns!)) : undefined]);
-      return browse(ctx, { view, op, columns: columns as Column<unknown>[], filter, sort, params: extra, command: `${noun} list`, zone: typeof opts.tz === 'string' ? opts.tz : undefined, keys: spec.keys, jump });
+      return browse(ctx, { view, op, columns: columns as Column<unknown>[], filter, sort, params: extra, count: spec.count, command: `${noun} list`, zone: typeof opts.tz === 'string' ? opts.tz : undefined, keys: spec.keys, jump });
     }
 
     const api = await ctx.api();

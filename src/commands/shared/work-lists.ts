@@ -2,17 +2,17 @@
  * A noun's work lists (docs/architecture.md "Interactive views"): the panes it puts on the dashboard, declared
  * with the noun (its module's `workLists`, commands/noun-list.ts) and read by the dashboard from the list of
  * nouns, so a noun with a daily job to show is entered in one place. Each pane is read whole on every reload
- * (PANE_LIMIT rows at most) and names the event kinds that change it, so the live feed reloads only those.
+ * (PANE_LIMIT rows at most; its count is the platform's) and names the event kinds that change it, so the live
+ * feed reloads only those. A `/field=value` typed in a pane is a server filter ANDed with the pane's own query.
  */
 import type { ApiClient } from '../../api/client.js';
 import { listPages, type ListOperation } from '../../api/paging.js';
 import type { Filter } from '../../api/schemas/common.js';
 import type { Context } from '../../context.js';
-import { UserError } from '../../core/errors.js';
 import type { Column } from '../../core/output.js';
 import type { PaneSpec, UiRow } from '../../ui/index.js';
-import { detailLines, paneColumns, uiRowOf } from './browse.js';
-import { type EntityView, wireFilter } from './entity-view.js';
+import { detailLines, hasNext, type ListCount, paneColumns, uiRowOf } from './browse.js';
+import { type EntityView, filterOf, wireFilter } from './entity-view.js';
 
 /** Rows read per pane at most (the panes are work lists, not archives). */
 export const PANE_LIMIT = 300;
@@ -42,17 +42,54 @@ export interface PaneQuery {
   filter?: Filter;
   params?: Record<string, unknown>;
   sort?: Array<{ fieldName: string; order: 'ASC' | 'DESC' }>;
+  /** The family's count call, for a query whose pages carry no total (cursor paging) and has more than PANE_LIMIT. */
+  count?: ListCount;
+}
+
+/** What a pane's read gives: its entities (PANE_LIMIT at most) and how many the platform counts in all. */
+export interface Collected<E> {
+  items: E[];
+  /** The query's count over every page (its paging total), when the platform gives one. */
+  total?: number;
 }
 
 /**
- * Reads up to PANE_LIMIT entities of `view` through `op`, by the largest pages the operation allows.
+ * Reads up to PANE_LIMIT entities of `view` through `op`, by the largest pages the operation allows, with the
+ * platform's count of the whole query.
  * @throws ApiError from the platform; AbortError when `ctx.signal` ends the wait (Ctrl-C)
  */
-export async function collect<E>(ctx: Context, api: ApiClient, view: EntityView<E>, op: ListOperation, query: PaneQuery): Promise<E[]> {
-  const out: E[] = [];
+export async function collect<E>(ctx: Context, api: ApiClient, view: EntityView<E>, op: ListOperation, query: PaneQuery): Promise<Collected<E>> {
+  const items: E[] = [];
+  let total: number | undefined;
   const params = { ...view.params, ...query.params };
-  for await (const page of listPages(api, op, { filter: wireFilter(view, query.filter), sort: query.sort, params, pageSize: op.paging.maxLimit, limit: PANE_LIMIT, signal: ctx.signal })) {
-    for (const item of page.items) out.push(view.fromItem ? view.fromItem(item) : (item as E));
+  const filter = wireFilter(view, query.filter);
+  let more = false;
+  for await (const page of listPages(api, op, { filter, sort: query.sort, params, pageSize: op.paging.maxLimit, limit: PANE_LIMIT, signal: ctx.signal })) {
+    const meta = page.pagingMetadata;
+    if (meta && !meta.tooManyToCount && typeof meta.total === 'number') total = meta.total;
+    more = hasNext(meta);
+    for (const item of page.items) items.push(view.fromItem ? view.fromItem(item) : (item as E));
+  }
+  // Cut at PANE_LIMIT with more to read and no total on the pages: the family's count says how many in all.
+  if (total === undefined && more && items.length >= PANE_LIMIT && query.count) total = await query.count.count(api, filter, ctx.signal);
+  return { items, total: total === undefined ? undefined : Math.max(total, items.length) };
+}
+
+/**
+ * GET-list parameters of two selections ANDed (orders: `orderStatuses`): a parameter both give keeps the values
+ * both allow. Null when they allow nothing together.
+ */
+export function andParams(a: Record<string, unknown>, b: Record<string, unknown> | undefined): Record<string, unknown> | null {
+  const out: Record<string, unknown> = { ...a };
+  for (const [k, v] of Object.entries(b ?? {})) {
+    const mine = out[k];
+    if (mine === undefined) out[k] = v;
+    else if (Array.isArray(mine)) {
+      const theirs = Array.isArray(v) ? v : [v];
+      const both = mine.filter((x) => theirs.includes(x));
+      if (!both.length) return null;
+      out[k] = both;
+    } else if (Array.isArray(v) ? !v.includes(mine) : v !== mine) return null;
   }
   return out;
 }
@@ -63,13 +100,18 @@ export interface PaneDeclaration<E> {
   title: string;
   view: EntityView<E>;
   columns: Column<E>[];
-  read(): Promise<E[]>;
+  /**
+   * Reads the pane: its own query, ANDed with `where` (the `/field=value` typed in the pane, in the CLI's terms,
+   * checked against the view's schema) when given.
+   */
+  read(where?: Filter): Promise<Collected<E>>;
   actions?: PaneSpec['actions'];
 }
 
 /**
  * A pane read whole on each reload, with its entities kept for the detail view; times on the clock of `zone`.
- * Its `/` filters the loaded rows (a `field=value` filter is refused: the pane's own query is its selection).
+ * Its `/field=value` is a server filter ANDed with the pane's own query; other text filters the loaded rows.
+ * The count is the platform's (`300 of 6,727`), not the rows read.
  */
 export function workListPane<E extends { id?: string | null }>(setting: DeskSetting, spec: PaneDeclaration<E>): PaneSpec {
   const { ctx, api, zone } = setting;
@@ -79,23 +121,23 @@ export function workListPane<E extends { id?: string | null }>(setting: DeskSett
     title: spec.title,
     ...paneColumns(spec.columns),
     open(server) {
-      if (server) throw new UserError('the dashboard filters the loaded rows only: type text without field=');
       let read = false;
       return {
         async next() {
           if (read) return { rows: [], done: true };
           read = true;
+          const where = server ? filterOf(ctx, spec.view as EntityView<unknown>, { where: (await import('../../ui/index.js')).whereTerms(server) }) : undefined;
           const now = ctx.now();
-          const entities = await spec.read();
-          await spec.view.prepare?.(api, entities, ctx.signal);
+          const { items, total } = await spec.read(where);
+          await spec.view.prepare?.(api, items, ctx.signal);
           keep.clear();
           const rows: UiRow[] = [];
-          for (const e of entities) {
+          for (const e of items) {
             const id = String(e.id ?? '');
             keep.set(id, e);
             rows.push(await uiRowOf(id, e, spec.columns, now, zone));
           }
-          return { rows, done: true, total: rows.length };
+          return { rows, done: true, total: total ?? rows.length };
         },
       };
     },

@@ -86,7 +86,7 @@ describe('Browser component', () => {
     answering = true;
     const before = reads.length;
     ui.press('r');
-    const back = await until(ui.stdout, (f) => /^test · rows · 5 loaded · 5 in all$/m.test(f), 'back, not stale');
+    const back = await until(ui.stdout, (f) => /^test · rows · 5 loaded$/m.test(f), 'back, not stale');
     expect(reads.length).toBeGreaterThan(before);
     // The refusal was about the disconnection: it went with it.
     expect(back).not.toMatch(/not sent, disconnected/);
@@ -107,10 +107,10 @@ describe('Browser component', () => {
   it('reads the first page, then the next ones only as the cursor nears the end', async () => {
     const { pane, reads } = pagedPane(10_000, 100);
     const ui = mount([pane]);
-    await until(ui.stdout, (f) => /100\+ loaded · 10000 in all/.test(f), 'the first page');
+    await until(ui.stdout, (f) => /100 of 10,000 loaded/.test(f), 'the first page');
     expect(reads).toEqual([0]);
     ui.press('G');
-    await until(ui.stdout, (f) => /200\+ loaded/.test(f), 'the second page');
+    await until(ui.stdout, (f) => /200 of 10,000 loaded/.test(f), 'the second page');
     expect(reads).toEqual([0, 100]);
     ui.press('g');
     await until(ui.stdout, (f) => /^> {2}r0 /m.test(f), 'the first row');
@@ -187,7 +187,7 @@ describe('Browser component', () => {
     await until(ui.stdout, (f) => /^> {2}r00000 /m.test(f), 'the first page');
     ui.press('S');
     const sorted = await until(ui.stdout, (f) => /^> {2}r09999 /m.test(f), "the server's first row");
-    expect(sorted).toMatch(/100\+ loaded · 10000 in all · sort ID ↓$/m);
+    expect(sorted).toMatch(/100 of 10,000 loaded · sort ID ↓$/m);
     expect(opened).toEqual([undefined, { col: 0, desc: true }]);
     // NAME is not sortable on the server: the loaded rows are sorted, and the status line says so.
     ui.press('s');

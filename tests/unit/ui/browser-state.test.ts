@@ -8,6 +8,7 @@ import {
   initialBrowserState,
   initialPane,
   isServerFilter,
+  splitFilter,
   viewedRows,
   whereTerms,
   type BrowserAction,
@@ -78,6 +79,53 @@ describe('browser reducer', () => {
     expect(s.panes[0]!.rows).toEqual([]);
     s = apply(s, { type: 'filter-start' }, { type: 'filter-cancel' });
     expect(s.panes[0]!.server).toBe('status=PENDING');
+  });
+
+  it('splits a typed filter into its field=value terms and its text, dropping neither', () => {
+    expect(splitFilter('status=APPROVED Marí')).toEqual({ server: 'status=APPROVED', text: 'Marí' });
+    expect(splitFilter('Marí  de la  status=APPROVED contact.lastName="van Dyke" Cruz')).toEqual({ server: 'status=APPROVED contact.lastName="van Dyke"', text: 'Marí de la Cruz' });
+    expect(splitFilter('Żółkiewska')).toEqual({ server: '', text: 'Żółkiewska' });
+    // `=` inside a word of text is text: the term starts a word.
+    expect(splitFilter('a+b=c')).toEqual({ server: '', text: 'a+b=c' });
+  });
+
+  it('a mixed filter sends its terms to the server and filters the loaded rows by its text; the / line shows what was typed', () => {
+    let s = loaded(30);
+    s = apply(s, { type: 'filter-start' }, { type: 'filter-edit', key: { type: 'insert', text: 'status=PENDING row 2' } }, { type: 'filter-submit' });
+    expect(s.panes[0]).toMatchObject({ server: 'status=PENDING', filter: 'row 2', typed: 'status=PENDING row 2', reload: 1, rows: [] });
+    s = apply(s, { type: 'loaded', pane: 'p', rows: rows(30), done: false, total: 302, replace: true });
+    expect(viewedRows(s.panes[0]!).map((r) => r.cells[0])).toEqual(['row 2', 'row 20', 'row 21', 'row 22', 'row 23', 'row 24', 'row 25', 'row 26', 'row 27', 'row 28', 'row 29']);
+    // The text on this pane looks at the loaded rows only, and the status line says so.
+    expect(paneStatus(s.panes[0]!)).toBe('11 of 30 loaded · 302 in all · where status=PENDING · filter "row 2" (loaded rows only)');
+    s = apply(s, { type: 'filter-start' });
+    expect(s.input.text).toBe('status=PENDING row 2');
+    // Only the text changes: the loaded rows stay, no read.
+    s = apply(s, { type: 'filter-edit', key: { type: 'insert', text: '1' } }, { type: 'filter-submit' });
+    expect(s.panes[0]).toMatchObject({ server: 'status=PENDING', filter: 'row 21', reload: 1 });
+  });
+
+  it('on a pane whose server searches text, a new text reads the pane again and the rows are not filtered again here', () => {
+    let s = initialBrowserState([initialPane('p', 'Pane', ['NAME', 'STATUS', 'N'], [], undefined, '', true)], 10);
+    s = apply(s, { type: 'loaded', pane: 'p', rows: rows(200), done: false, total: 302, replace: true });
+    expect(paneStatus(s.panes[0]!)).toBe('200 of 302 loaded');
+    s = apply(s, { type: 'filter-start' }, { type: 'filter-edit', key: { type: 'insert', text: 'Żółkiewska' } }, { type: 'filter-submit' });
+    expect(s.panes[0]).toMatchObject({ server: '', filter: 'Żółkiewska', reload: 1, rows: [] });
+    // The server's match is shown whatever cell it matched in (a nickname not in a column).
+    s = apply(s, { type: 'loaded', pane: 'p', rows: rows(1, 250), done: true, total: 1, replace: true });
+    expect(viewedRows(s.panes[0]!)).toHaveLength(1);
+    expect(paneStatus(s.panes[0]!)).toBe('1 loaded · search "Żółkiewska"');
+    // The same text again is no new read.
+    s = apply(s, { type: 'filter-start' }, { type: 'filter-submit' });
+    expect(s.panes[0]!.reload).toBe(1);
+  });
+
+  it('counts with the platform\'s total: 300 of 6,727 loaded', () => {
+    let s = loaded(0);
+    s = apply(s, { type: 'loaded', pane: 'p', rows: rows(300), done: true, total: 6727, replace: true });
+    expect(paneStatus(s.panes[0]!)).toBe('300 of 6,727 loaded');
+    s = apply(s, { type: 'filter-start' }, { type: 'filter-edit', key: { type: 'insert', text: 'row 29' } }, { type: 'filter-submit' });
+    // Every page read, but not every row: the text still looks at the loaded rows only.
+    expect(paneStatus(s.panes[0]!)).toBe('11 of 300 loaded · 6,727 in all · filter "row 29" (loaded rows only)');
   });
 
   it('sorts loaded rows by column (numbers as numbers), flips, and cycles back to the platform order', () => {

@@ -35,7 +35,7 @@ describe('browser view', () => {
     const height = 24 - chromeRows(1);
     const lines = screen(browserReducer(withRows(10_000, height), { type: 'move', delta: 5000 }));
     expect(lines).toHaveLength(23);
-    expect(lines[0]).toMatch(/^sitectl bookings · Pane 0 · 10000\+ loaded$/);
+    expect(lines[0]).toMatch(/^sitectl bookings · Pane 0 · 10,000\+ loaded$/);
     expect(lines[1]).toMatch(/^ {3}ID\s+NAME\s+STATUS$/);
     const body = lines.slice(2, 2 + height);
     expect(body.filter((l) => l.startsWith('>'))).toEqual([expect.stringMatching(/^> {2}id5000\s+Name 5000\s+PENDING$/)]);

@@ -1,6 +1,8 @@
 /** The pure parts of `events` and the dashboard's work lists: type patterns, webhook URLs, orders needing attention. */
 import { describe, expect, it } from 'vitest';
 import { attentionOf } from '../../../src/commands/orders/shared/work-lists.js';
+import { andParams } from '../../../src/commands/shared/work-lists.js';
+import { andFilters } from '../../../src/commands/shared/browse.js';
 import { forwardUrl, typeMatcher } from '../../../src/commands/events/index.js';
 import type { Order } from '../../../src/api/schemas/order.js';
 
@@ -22,6 +24,16 @@ describe('events', () => {
 });
 
 describe('dashboard', () => {
+  it('ANDs a pane\'s own selection with the / filter: filters under $and, GET parameters by the values both allow', () => {
+    expect(andFilters({ status: { $in: ['PENDING', 'CREATED'] } }, { status: 'PENDING' })).toEqual({ $and: [{ status: { $in: ['PENDING', 'CREATED'] } }, { status: 'PENDING' }] });
+    expect(andFilters({ status: 'PENDING' }, undefined)).toEqual({ status: 'PENDING' });
+    expect(andFilters(undefined, { status: 'PENDING' })).toEqual({ status: 'PENDING' });
+    expect(andParams({ orderStatuses: ['DRAFT', 'PENDING'] }, { orderStatuses: ['PENDING'], planIds: ['p1'] })).toEqual({ orderStatuses: ['PENDING'], planIds: ['p1'] });
+    expect(andParams({ orderStatuses: ['PAUSED'] }, { orderStatuses: ['ACTIVE'] })).toBeNull();
+    expect(andParams({ autoRenewCanceled: true }, { autoRenewCanceled: false })).toBeNull();
+    expect(andParams({ paymentStatuses: ['UNPAID'] }, undefined)).toEqual({ paymentStatuses: ['UNPAID'] });
+  });
+
   const now = new Date('2026-11-23T12:00:00Z');
   const order = (o: Partial<Order>) => ({ id: 'o', ...o }) as Order;
   it('says why an order needs attention: paused, unpaid offline, ending soon', () => {

@@ -4,9 +4,11 @@
  */
 import { zoned, type Column } from '../../../core/output.js';
 import { daysLater } from '../../../core/when.js';
+import { andFilters } from '../../shared/browse.js';
 import { parseWhen } from '../../shared/time.js';
 import { uiActions } from '../../shared/ui-actions.js';
 import { collect, type WorkLists, workListPane } from '../../shared/work-lists.js';
+import { BOOKING_READS } from './reads.js';
 import { bookingKeys } from './transitions.js';
 import { BOOKING_VIEW, type BookingRow, contactOf } from './view.js';
 
@@ -39,12 +41,13 @@ export const workLists: WorkLists = async (setting) => {
         title: days === 1 ? 'Today by staff' : `${days} days by staff`,
         view: BOOKING_VIEW,
         columns: columns({ key: 'staff', get: staffOf, min: 8 }),
-        async read() {
+        async read(where) {
           const from = parseWhen('today', zone, 'today', ctx.now().getTime());
           const filter = { startDate: { $gte: new Date(from).toISOString(), $lt: daysLater(from, days, zone).toISOString() }, status: { $in: LIVE } };
-          const list = await collect(ctx, api, BOOKING_VIEW, BOOKING_VIEW.query, { filter, sort: byStart });
+          const list = await collect(ctx, api, BOOKING_VIEW, BOOKING_VIEW.query, { filter: andFilters(filter, where), sort: byStart, count: BOOKING_READS.count });
           // Grouped by staff member, each one's bookings by start time (the query's order, kept by a stable sort).
-          return list.sort((a, b) => staffOf(a).localeCompare(staffOf(b)));
+          list.items.sort((a, b) => staffOf(a).localeCompare(staffOf(b)));
+          return list;
         },
         actions,
       }),
@@ -56,7 +59,7 @@ export const workLists: WorkLists = async (setting) => {
         title: 'To confirm',
         view: BOOKING_VIEW,
         columns: columns({ key: 'staff', get: staffOf, min: 8, priority: 1 }),
-        read: () => collect(ctx, api, BOOKING_VIEW, BOOKING_VIEW.query, { filter: { status: { $in: TO_CONFIRM }, startDate: { $gte: ctx.now().toISOString() } }, sort: byStart }),
+        read: (where) => collect(ctx, api, BOOKING_VIEW, BOOKING_VIEW.query, { filter: andFilters({ status: { $in: TO_CONFIRM }, startDate: { $gte: ctx.now().toISOString() } }, where), sort: byStart, count: BOOKING_READS.count }),
         actions,
       }),
     },

@@ -87,6 +87,8 @@ export const MEMBER_VIEW: EntityView<Member> = {
   label: (m) => memberName(m) || m.loginEmail || undefined,
   filterExample: '{"status":"PENDING"}',
   params: { fieldsets: ['FULL'] },
+  // The query's free-text search, as `members list --search` sends it (every word, any of these fields).
+  textSearch: { what: 'names, nickname and login e-mail', query: (text) => ({ params: { search: { expression: text } } }) },
 };
 
 /** Why the status table refuses `action` for `m` (undefined when it allows it or `m` is there already). */

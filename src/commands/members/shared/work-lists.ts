@@ -3,6 +3,7 @@
  * first; the keys are the members' own (memberKeys).
  */
 import type { Member } from '../../../api/schemas/member.js';
+import { andFilters } from '../../shared/browse.js';
 import { uiActions } from '../../shared/ui-actions.js';
 import { collect, type WorkLists, workListPane } from '../../shared/work-lists.js';
 import { memberKeys } from './transitions.js';
@@ -26,7 +27,7 @@ export const workLists: WorkLists = async (setting) => {
           { key: 'createdDate', header: 'JOINED', fit: 'whole', priority: 1 },
           { key: 'id', id: true, priority: 2 },
         ],
-        read: () => collect(ctx, api, MEMBER_VIEW, MEMBER_VIEW.query, { filter: { status: 'PENDING' }, sort: [{ fieldName: 'createdDate', order: 'ASC' }] }),
+        read: (where) => collect(ctx, api, MEMBER_VIEW, MEMBER_VIEW.query, { filter: andFilters({ status: 'PENDING' }, where), sort: [{ fieldName: 'createdDate', order: 'ASC' }] }),
         actions,
       }),
     },

@@ -5,7 +5,8 @@
 import type { Order } from '../../../api/schemas/order.js';
 import { daysText } from '../../../core/when.js';
 import { uiActions } from '../../shared/ui-actions.js';
-import { collect, type WorkLists, workListPane } from '../../shared/work-lists.js';
+import { andParams, collect, type WorkLists, workListPane } from '../../shared/work-lists.js';
+import { type EntityView, listParamsOf } from '../../shared/entity-view.js';
 import { orderKeys } from './transitions.js';
 import { buyerEmail, buyerName, ORDER_VIEW } from './view.js';
 
@@ -35,7 +36,11 @@ export const workLists: WorkLists = async (setting) => {
   const { ctx, api, zone, days } = setting;
   const soonMs = days * DAY_MS;
   const actions = uiActions(ctx, api, await orderKeys());
-  const query = (params: Record<string, unknown>) => collect(ctx, api, ORDER_VIEW, ORDER_VIEW.query, { params });
+  // One of the pane's selections ANDed with the parameters `/field=value` stands for (none when they exclude each other).
+  const query = async (own: Record<string, unknown>, where: Record<string, unknown> | null | undefined): Promise<Order[]> => {
+    const params = where === null ? null : andParams(own, where);
+    return params ? (await collect(ctx, api, ORDER_VIEW, ORDER_VIEW.query, { params })).items : [];
+  };
   return [
     {
       events: ['order'],
@@ -53,12 +58,14 @@ export const workLists: WorkLists = async (setting) => {
           { key: 'email', get: buyerEmail, priority: 1 },
           { key: 'id', id: true, priority: 3 },
         ],
-        async read() {
+        async read(filter) {
+          // The orders list takes parameters, not a filter: `/status=PAUSED` is its `orderStatuses`.
+          const where = filter ? listParamsOf(ORDER_VIEW as EntityView<unknown>, filter, '/') : undefined;
           const lists = await Promise.all([
-            query({ orderStatuses: ['PAUSED'] }),
-            query({ paymentStatuses: ['UNPAID'] }),
-            query({ orderStatuses: ['DRAFT', 'PENDING'] }),
-            query({ orderStatuses: ['ACTIVE'] }),
+            query({ orderStatuses: ['PAUSED'] }, where),
+            query({ paymentStatuses: ['UNPAID'] }, where),
+            query({ orderStatuses: ['DRAFT', 'PENDING'] }, where),
+            query({ orderStatuses: ['ACTIVE'] }, where),
           ]);
           const now = ctx.now();
           const seen = new Set<string>();
@@ -68,7 +75,8 @@ export const workLists: WorkLists = async (setting) => {
             seen.add(o.id);
             out.push(o);
           }
-          return out;
+          // Several lists, some rows dropped: the rows kept are the count.
+          return { items: out };
         },
         actions,
       }),

@@ -79,4 +79,6 @@ export const SERVICE_VIEW: EntityView<Service> = {
   query: serviceOps.queryServices,
   label: (s) => s.name,
   labelFields: ['name'],
+  // The services query takes `$contains` on text fields (docs/wire.md §6), case-insensitive.
+  textSearch: { what: 'name', query: (text) => ({ filter: { name: { $contains: text } } }) },
 };
