@@ -404,6 +404,35 @@ async function bookingsAtScale() {
   const [demo, big] = rows;
   target(`bookings create --file of ${N}: ${SCALE_BOOKINGS}-booking site / demo site (x slower)`, big.cliMs / demo.cliMs, 2);
   target(`bulk create of ${N}: ${SCALE_BOOKINGS}-booking site / demo site (x slower)`, big.apiMs / demo.apiMs, 2);
+
+  // The busy week: 200 staff, the next 7 days filled to 90 % of their appointment time, every class full.
+  const dir = join(tmp, 'busy-week');
+  const t = performance.now();
+  const cpu0 = childrenCpuSeconds();
+  const r = spawnSync(process.execPath, [bin, 'emulator', 'reset', '--data-dir', dir, '--seed', 'demo', '--staff', '200', '--busy-week', '--yes'], { env: baseEnv, encoding: 'utf8' });
+  const busyMs = performance.now() - t;
+  if (r.status !== 0) throw new Error(`emulator reset --busy-week exited ${r.status}: ${r.stderr.slice(0, 500)}`);
+  const told = /busy week: .*/.exec(r.stderr)?.[0] ?? '(no busy-week line)';
+  // Counted in the store itself: active bookings starting in the 7 days from the seed hour.
+  const { DatabaseSync } = await import('node:sqlite');
+  const db = new DatabaseSync(join(dir, 'store.sqlite'), { readOnly: true });
+  const base = Date.parse(db.prepare("SELECT value FROM meta WHERE key = 'seededAt'").get().value);
+  const week = db
+    .prepare(
+      `SELECT json_extract(doc, '$.bookedEntity.tags[0]') AS tag, COUNT(*) AS n, SUM(json_extract(doc, '$.totalParticipants')) AS people FROM docs
+       WHERE kind = 'bookings' AND json_extract(doc, '$.status') IN ('CREATED', 'CONFIRMED', 'PENDING')
+       AND json_extract(doc, '$.startDate') >= ? AND json_extract(doc, '$.startDate') < ? GROUP BY tag`,
+    )
+    .all(new Date(base).toISOString(), new Date(base + 7 * 86_400_000).toISOString());
+  db.close();
+  rmSync(dir, { recursive: true, force: true });
+  const count = (tag) => week.find((w) => w.tag === tag) ?? { n: 0, people: 0 };
+  console.log(
+    `  emulator reset --staff 200 --busy-week: ${fmt(busyMs / 1000)} s (${fmt(childrenCpuSeconds() - cpu0)} s of CPU); in the next 7 days: ${count('INDIVIDUAL').n} appointments, ${count('GROUP').n} class bookings (${count('GROUP').people} people), ${count('COURSE').n} course bookings\n  the seed says: ${told}`,
+  );
+  target('busy-week seed, 200 staff (s)', busyMs / 1000, 30, '<=', ' s');
+  const fill = Number(/(\d+) % of the staff/.exec(told)?.[1] ?? 0);
+  target("busy week: share of the staff's appointment time booked (%)", fill, 85, '>=', ' %');
 }
 
 async function main() {

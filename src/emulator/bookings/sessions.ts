@@ -356,31 +356,42 @@ export function candidates(cal: Calendar, service: ServiceDoc, from: number, to:
   const step = opts.step !== undefined ? opts.step * MINUTE : length + bufferOf(service) * MINUTE;
   const out: Candidate[] = [];
   const ignore = idsOf(opts.exclude);
+  // The days of the range, each with its weekday and the instants of the working-hours times asked for on it
+  // (shared by every staff member: a zone's wall-clock arithmetic is the costly part of a long range).
+  const days = localDays(from, to, zone).map((day) => ({ noon: day + 12 * 60 * MINUTE, weekday: weekdayOf(day + 12 * 60 * MINUTE, zone), at: new Map<string, number>() }));
+  const at = (day: (typeof days)[number], hhmm: string): number => {
+    let t = day.at.get(hhmm);
+    if (t === undefined) day.at.set(hhmm, (t = atLocalTime(day.noon, hhmm, zone)));
+    return t;
+  };
+  const capacity = capacityOf(service);
   for (const staff of staffOf(cal, service)) {
     if (opts.resourceIds && !opts.resourceIds.includes(staff.id)) continue;
     const busy = occupancy?.staff.get(staff.id);
     const off = (staff.timeOff ?? []).map((t): Interval => [Date.parse(t.startDate), Date.parse(t.endDate)]).sort((a, b) => a[0] - b[0]);
     const teachingSessions = taught.get(staff.id);
     const hours = staff.workingHours ?? DEFAULT_HOURS;
-    for (const day of localDays(from, to, zone)) {
-      const weekday = weekdayOf(day + 12 * 60 * MINUTE, zone);
+    for (const day of days) {
       for (const block of hours) {
-        if (block.day !== weekday) continue;
-        const blockStart = atLocalTime(day + 12 * 60 * MINUTE, block.startTime, zone);
-        const blockEnd = atLocalTime(day + 12 * 60 * MINUTE, block.endTime, zone);
+        if (block.day !== day.weekday) continue;
+        const blockStart = at(day, block.startTime);
+        const blockEnd = at(day, block.endTime);
         for (let start = blockStart; start + length <= blockEnd; start += step) {
           if (start + length <= from || start >= to) continue;
           const end = start + length;
           if (overlaps(busy, start, end, 2 * DAY, ignore, buffers)) continue;
           if (overlaps(off, start, end, Number.POSITIVE_INFINITY) || overlaps(teachingSessions, start, end)) continue;
-          out.push({ service, start, end, scheduleId, staff, capacity: capacityOf(service), location });
+          out.push({ service, start, end, scheduleId, staff, capacity, location });
         }
       }
     }
   }
-  out.sort((a, b) => a.start - b.start || (a.staff?.id ?? '').localeCompare(b.staff?.id ?? ''));
+  // Ties by staff id in code-unit order (staff ids are lower-case UUIDs: the order localeCompare gave, at a fraction of its cost).
+  out.sort((a, b) => a.start - b.start || compareIds(a.staff?.id ?? '', b.staff?.id ?? ''));
   return out;
 }
+
+const compareIds = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 const asList = (exclude: BookingDoc | readonly BookingDoc[] | undefined): readonly BookingDoc[] => (exclude === undefined ? [] : Array.isArray(exclude) ? exclude : [exclude as BookingDoc]);
 const idsOf = (exclude: BookingDoc | readonly BookingDoc[] | undefined): ReadonlySet<string> | undefined => (exclude === undefined ? undefined : new Set(asList(exclude).map((b) => b.id)));
