@@ -77,8 +77,7 @@ export function seedStore(store: Store, key: AdminKey, families: readonly Emulat
   const window = opts.window ?? 0;
   if (!Number.isInteger(window) || window < 0 || window > MAX_WINDOW_DAYS) throw new Error(`seed window must be an integer between 1 and ${MAX_WINDOW_DAYS} days, got ${window}`);
   const busyWeek = kind === 'demo' && Boolean(opts.busyWeek);
-  // One bulk load (a large page cache, indexes built at the end): 100,000 bookings are 100,000 inserts.
-  store.withoutEvents(() => store.tx(() => store.bulkLoad(() => {
+  store.withoutEvents(() => store.tx(() => {
     const base = Math.floor(store.clock.nowMs() / HOUR) * HOUR;
     if (!store.hasSite(key.siteId)) store.addSite({ id: key.siteId, name: key.sites.find((s) => s.id === key.siteId)?.name ?? 'Downtown' });
     for (const site of store.sites()) {
@@ -95,7 +94,7 @@ export function seedStore(store: Store, key: AdminKey, families: readonly Emulat
     store.setMeta('seedStaff', String(staff));
     store.setMeta('seedMembers', String(members));
     store.setMeta('seededAt', iso(base));
-  })));
+  }));
 }
 
 /**
