@@ -7,9 +7,11 @@
 // (comma-separated booking counts for the listing memory run, default 2000,10000,100000), BENCH_MEMBERS
 // (comma-separated member counts for the export memory run, default 10000,100000), BENCH_FANOUT_SITES (sites the
 // demo catalogue is cloned to, default 20), BENCH_SCALE_MEMBERS (comma-separated member counts for the
-// members-at-scale run, default 10000,100000,1000000), BENCH_ONLY=members (run only the members-at-scale section), BENCH_ONLY=startup (only start-up and endless-input).
+// members-at-scale run, default 10000,100000,1000000), BENCH_ONLY=members (run only the members-at-scale section), BENCH_ONLY=startup (only start-up and endless-input),
+// BENCH_SCALE_BOOKINGS (bookings of the large site in the booking-writes run, default 100000), BENCH_ONLY=bookings (only
+// booking writes on the demo site and on that large one, and the busy-week seed).
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, existsSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, existsSync, rmSync, writeFileSync } from 'node:fs';
 import os, { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -29,6 +31,7 @@ const BOOKING_COUNTS = (process.env.BENCH_BOOKINGS ?? '2000,10000,100000').split
 const MEMBER_COUNTS = (process.env.BENCH_MEMBERS ?? '10000,100000').split(',').map(Number);
 const FANOUT_SITES = Number(process.env.BENCH_FANOUT_SITES ?? 20);
 const SCALE_MEMBERS = (process.env.BENCH_SCALE_MEMBERS ?? '10000,100000,1000000').split(',').map(Number);
+const SCALE_BOOKINGS = Number(process.env.BENCH_SCALE_BOOKINGS ?? 100_000);
 const ONLY = process.env.BENCH_ONLY;
 const CONCURRENCY = 4;
 
@@ -310,11 +313,133 @@ async function membersAtScale() {
   scaleTarget('reads on one connection >= 4,000/s (GET member by id, every count)', slowest >= 4000, `${fmt(slowest, 0)}/s at the slowest`);
 }
 
+/**
+ * Free appointment slots of the next `days` days from tomorrow, bookable, at most one per staff member and
+ * time (no two overlap, buffers included): what `count` bookings can be made of without a refusal.
+ */
+async function freeSlots(p, emu, count, days = 28) {
+  const services = (await allServices(p, emu)).filter((s) => s.type === 'APPOINTMENT' && (s.staffMemberIds ?? []).length > 0);
+  const from = new Date(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), new Date().getUTCDate() + 1));
+  const to = new Date(from.getTime() + days * 86_400_000);
+  const held = new Map(); // staff id -> [start, end] ms, buffer included
+  const picks = [];
+  const entries = [];
+  for (const s of services) {
+    const reply = await call(p, emu, 'POST', '/_api/availability-calendar/v1/availability/query', {
+      query: { filter: { serviceId: [s.id], startDate: from.toISOString(), endDate: to.toISOString(), bookable: true } },
+    });
+    const buffer = (s.schedule?.availabilityConstraints?.timeBetweenSessions ?? 0) * 60_000;
+    for (const e of reply.availabilityEntries) entries.push({ e, buffer });
+  }
+  // Spread over the days and services: a fixed stride through the entries sorted by start.
+  entries.sort((a, b) => Date.parse(a.e.slot.startDate) - Date.parse(b.e.slot.startDate));
+  const stride = Math.max(1, Math.floor(entries.length / (count * 3)));
+  for (let pass = 0; pass < stride && picks.length < count; pass++) {
+    for (let i = pass; i < entries.length && picks.length < count; i += stride) {
+      const { e, buffer } = entries[i];
+      const staff = e.slot.resource?.id;
+      const start = Date.parse(e.slot.startDate);
+      const end = Date.parse(e.slot.endDate) + buffer;
+      const list = held.get(staff) ?? [];
+      if (list.some(([s, f]) => s < end && f > start)) continue;
+      list.push([start, end]);
+      held.set(staff, list);
+      picks.push(e.slot);
+    }
+  }
+  if (picks.length < count) throw new Error(`only ${picks.length} free slots of the ${count} needed in the next ${days} days`);
+  return picks;
+}
+
+const bookingOf = (slot, i) => ({
+  bookedEntity: { slot: { serviceId: slot.serviceId, startDate: slot.startDate, resource: { id: slot.resource.id } } },
+  contactDetails: { firstName: 'Bench', lastName: `Writer ${i}`, email: `bench.${i}@example.com` },
+});
+
+/**
+ * Booking writes on the demo site and on a site of 100,000 bookings (200 staff): 200 bookings by `sitectl
+ * bookings create --file` (as the CLI sends them: 40 per bulk request), then 200 more straight to the bulk create
+ * call (5 requests of 40, one connection), each on free slots found beforehand. Then the busy-week seed: time, and
+ * the bookings it places in the next 7 days.
+ */
+async function bookingsAtScale() {
+  console.log(`\nBooking writes as the site grows (load average ${os.loadavg()[0].toFixed(1)} on ${os.availableParallelism()} CPUs)`);
+  const N = 200;
+  const sites = [
+    { label: 'demo site (500 bookings, 8 staff)', args: [] },
+    { label: `site of ${SCALE_BOOKINGS} bookings, 200 staff`, args: ['--bookings', String(SCALE_BOOKINGS), '--staff', '200'] },
+  ];
+  const rows = [];
+  for (const site of sites) {
+    const dir = join(tmp, `bookings-${rows.length}`);
+    let t = performance.now();
+    timeCommand([bin, 'emulator', 'reset', '--data-dir', dir, '--seed', 'demo', ...site.args, '--yes'], baseEnv);
+    const seedMs = performance.now() - t;
+    const emu = await startOn(dir);
+    try {
+      const env = { ...baseEnv, SITECTL_BASE_URL: emu.url, SITECTL_SITE_ID: emu.siteId, SITECTL_API_KEY: emu.apiKey };
+      const p = new Pool(new URL(emu.url).origin, { connections: 1 });
+      const slots = await freeSlots(p, emu, 2 * N);
+      const file = join(tmp, `bookings-${rows.length}.ndjson`);
+      writeFileSync(file, slots.slice(0, N).map((s, i) => JSON.stringify(bookingOf(s, i))).join('\n') + '\n');
+      const cli = measureCommand(['bookings', 'create', '--file', file, '--yes', '--json'], env);
+      const rest = slots.slice(N);
+      t = performance.now();
+      for (let i = 0; i < rest.length; i += 40) {
+        const reply = await call(p, emu, 'POST', '/_api/bookings-service/v2/bulk/bookings/create', {
+          createBookingsInfo: rest.slice(i, i + 40).map((s, k) => ({ booking: bookingOf(s, N + i + k) })),
+        });
+        if (reply.bulkActionMetadata.totalFailures) throw new Error(`bulk create refused ${reply.bulkActionMetadata.totalFailures}: ${JSON.stringify(reply.results.find((r) => !r.itemMetadata.success))}`);
+      }
+      const apiMs = performance.now() - t;
+      await p.close();
+      const row = { label: site.label, seedMs, cliMs: cli.ms, apiMs };
+      rows.push(row);
+      console.log(`  ${site.label}: seeded in ${fmt(seedMs / 1000)} s; bookings create --file of ${N}: ${fmt(cli.ms, 0)} ms (${fmt(N / (cli.ms / 1000), 1)}/s); bulk create of ${N} (5 requests): ${fmt(apiMs, 0)} ms (${fmt(N / (apiMs / 1000), 1)}/s)`);
+    } finally {
+      await stopEmulator(emu);
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+  const [demo, big] = rows;
+  target(`bookings create --file of ${N}: ${SCALE_BOOKINGS}-booking site / demo site (x slower)`, big.cliMs / demo.cliMs, 2);
+  target(`bulk create of ${N}: ${SCALE_BOOKINGS}-booking site / demo site (x slower)`, big.apiMs / demo.apiMs, 2);
+
+  // The busy week: 200 staff, the next 7 days filled to 90 % of their appointment time, every class full.
+  const dir = join(tmp, 'busy-week');
+  const t = performance.now();
+  const cpu0 = childrenCpuSeconds();
+  const r = spawnSync(process.execPath, [bin, 'emulator', 'reset', '--data-dir', dir, '--seed', 'demo', '--staff', '200', '--busy-week', '--yes'], { env: baseEnv, encoding: 'utf8' });
+  const busyMs = performance.now() - t;
+  if (r.status !== 0) throw new Error(`emulator reset --busy-week exited ${r.status}: ${r.stderr.slice(0, 500)}`);
+  const told = /busy week: .*/.exec(r.stderr)?.[0] ?? '(no busy-week line)';
+  // Counted in the store itself: active bookings starting in the 7 days from the seed hour.
+  const { DatabaseSync } = await import('node:sqlite');
+  const db = new DatabaseSync(join(dir, 'store.sqlite'), { readOnly: true });
+  const base = Date.parse(db.prepare("SELECT value FROM meta WHERE key = 'seededAt'").get().value);
+  const week = db
+    .prepare(
+      `SELECT json_extract(doc, '$.bookedEntity.tags[0]') AS tag, COUNT(*) AS n, SUM(json_extract(doc, '$.totalParticipants')) AS people FROM docs
+       WHERE kind = 'bookings' AND json_extract(doc, '$.status') IN ('CREATED', 'CONFIRMED', 'PENDING')
+       AND json_extract(doc, '$.startDate') >= ? AND json_extract(doc, '$.startDate') < ? GROUP BY tag`,
+    )
+    .all(new Date(base).toISOString(), new Date(base + 7 * 86_400_000).toISOString());
+  db.close();
+  rmSync(dir, { recursive: true, force: true });
+  const count = (tag) => week.find((w) => w.tag === tag) ?? { n: 0, people: 0 };
+  console.log(
+    `  emulator reset --staff 200 --busy-week: ${fmt(busyMs / 1000)} s (${fmt(childrenCpuSeconds() - cpu0)} s of CPU); in the next 7 days: ${count('INDIVIDUAL').n} appointments, ${count('GROUP').n} class bookings (${count('GROUP').people} people), ${count('COURSE').n} course bookings\n  the seed says: ${told}`,
+  );
+  target('busy-week seed, 200 staff (s)', busyMs / 1000, 30, '<=', ' s');
+  const fill = Number(/(\d+) % of the staff/.exec(told)?.[1] ?? 0);
+  target("busy week: share of the staff's appointment time booked (%)", fill, 85, '>=', ' %');
+}
+
 async function main() {
   console.log(`sitectl benchmarks — node ${process.version}, ${new Date().toISOString()}`);
-  if (ONLY === 'members') {
+  if (ONLY === 'members' || ONLY === 'bookings') {
     try {
-      await membersAtScale();
+      await (ONLY === 'members' ? membersAtScale() : bookingsAtScale());
       console.log(`\nTargets (node ${process.version})`);
       for (const line of verdicts) console.log(`  ${line}`);
     } finally {
@@ -494,6 +619,7 @@ async function main() {
     console.log(`  members list --status PENDING --limit 50 --json: ${fmt(page.ms, 0)} ms`);
 
     await membersAtScale();
+    await bookingsAtScale();
 
     // 8. Rolling the demo catalogue out to 20 sites with 20 ms added per request.
     console.log(`\nservices clone --to-site x ${FANOUT_SITES} sites, ${LATENCY_MS} ms added per request`);

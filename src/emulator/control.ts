@@ -11,7 +11,7 @@ import { type AdminKey, writeAdminKey } from './auth.js';
 import { ApplicationFailure, ValidationFailure } from './errors.js';
 import { DEFAULT_SEED_BOOKINGS } from './seed/bookings.js';
 import { DEFAULT_SEED_MEMBERS, MAX_SEED_MEMBERS } from './seed/members.js';
-import { DEFAULT_SEED_SIZE, furnishSite, MAX_SEED_BOOKINGS, MAX_SEED_STAFF, seedStore, type SeedOptions } from './seed/index.js';
+import { DEFAULT_SEED_SIZE, furnishSite, MAX_SEED_BOOKINGS, MAX_SEED_STAFF, MAX_WINDOW_DAYS, seedStore, type SeedOptions } from './seed/index.js';
 import type { EmulatedFamily } from './family.js';
 import type { Store } from './store/store.js';
 import type { Body, ControlHandler, ControlState } from './control-state.js';
@@ -33,8 +33,9 @@ export function parseDuration(value: unknown, field: string): number {
 }
 
 /**
- * Validates `{seed?, size?, bookings?, staff?, members?}` of a reset request.
- * @throws ValidationFailure on a bad seed kind, size, bookings count or staff count
+ * Validates `{seed?, size?, bookings?, window?, busyWeek?, staff?, members?}` of a reset request; what it leaves
+ * out is as `dflt` (the last seed) when it names no seed kind or size, else the defaults.
+ * @throws ValidationFailure on a bad seed kind, size, bookings count, window, busyWeek, staff or members count
  */
 export function seedOptions(body: Body, dflt: SeedOptions): Required<SeedOptions> {
   // A size without a seed kind asks for demo data, even when the store was last seeded empty.
@@ -49,7 +50,23 @@ export function seedOptions(body: Body, dflt: SeedOptions): Required<SeedOptions
     if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) throw ValidationFailure.field(name, `must be an integer between ${min} and ${max}`, 'INVALID');
     return v;
   };
-  return { seed, size, bookings: count('bookings', DEFAULT_SEED_BOOKINGS, 0, MAX_SEED_BOOKINGS), staff: count('staff', 8, 8, MAX_SEED_STAFF), members: count('members', DEFAULT_SEED_MEMBERS, 0, MAX_SEED_MEMBERS) };
+  const inherit = body?.seed === undefined && body?.size === undefined;
+  const busyWeek = body?.busyWeek ?? (inherit ? dflt.busyWeek : undefined) ?? false;
+  if (typeof busyWeek !== 'boolean') throw ValidationFailure.field('busyWeek', 'must be true or false', 'INVALID');
+  // A window of 0 (the default) lets the seed choose: 30 days, more for large counts.
+  const window = body?.window ?? (inherit ? dflt.window : undefined) ?? 0;
+  if (typeof window !== 'number' || !Number.isInteger(window) || window < 0 || window > MAX_WINDOW_DAYS) {
+    throw ValidationFailure.field('window', `must be a number of days between 1 and ${MAX_WINDOW_DAYS}`, 'INVALID');
+  }
+  return {
+    seed,
+    size,
+    bookings: count('bookings', DEFAULT_SEED_BOOKINGS, 0, MAX_SEED_BOOKINGS),
+    window,
+    busyWeek,
+    staff: count('staff', 8, 8, MAX_SEED_STAFF),
+    members: count('members', DEFAULT_SEED_MEMBERS, 0, MAX_SEED_MEMBERS),
+  };
 }
 
 /** What the store was seeded with last (the defaults of a reset). */
@@ -58,16 +75,18 @@ export function lastSeed(store: Store): SeedOptions {
     seed: (store.getMeta('seed') as SeedOptions['seed']) ?? 'demo',
     size: Number(store.getMeta('seedSize') ?? DEFAULT_SEED_SIZE),
     bookings: Number(store.getMeta('seedBookings') ?? DEFAULT_SEED_BOOKINGS),
+    window: Number(store.getMeta('seedWindow') ?? 0),
+    busyWeek: store.getMeta('seedBusyWeek') === '1',
     staff: Number(store.getMeta('seedStaff') ?? 8),
     members: Number(store.getMeta('seedMembers') ?? DEFAULT_SEED_MEMBERS),
   };
 }
 
-/** Deletes every site's data and seeds the account again, in one transaction. Sites, key and clock are kept. */
-export function resetStore(store: Store, key: AdminKey, families: readonly EmulatedFamily[], opts: Required<SeedOptions>): void {
+/** Deletes every site's data and seeds the account again, in one transaction (`progress`: see seedStore). Sites, key and clock are kept. */
+export function resetStore(store: Store, key: AdminKey, families: readonly EmulatedFamily[], opts: Required<SeedOptions>, progress?: (line: string) => void): void {
   store.tx(() => {
     store.clearData();
-    seedStore(store, key, families, opts);
+    seedStore(store, key, families, opts, progress);
   });
 }
 

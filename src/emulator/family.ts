@@ -26,6 +26,10 @@ export interface SeedStep {
   rnd: Prng;
   /** What the steps before made on this site, by collection kind, in the order made (the staff of the services). */
   made: Map<string, Doc[]>;
+  /** Where the bookings go: days either side of the seed hour (default: seed/bookings.ts), a busy next week. */
+  bookings?: { windowDays?: number; busyWeek?: boolean };
+  /** Told how a long seed goes, a line at a time (`bookings 40,000 of 100,000`). */
+  progress?: (line: string) => void;
 }
 
 /** One family, as its folder declares it. */

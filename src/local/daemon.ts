@@ -10,7 +10,7 @@
  * starting an emulator, so two concurrent first calls do not start two).
  */
 import { spawn } from 'node:child_process';
-import { chmodSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import type * as Http from 'node:http';
 import { homedir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
@@ -23,7 +23,10 @@ export const PID_FILE = 'emulator.pid.json';
 export const LOG_FILE = 'emulator.log';
 const KEY_FILE = 'admin-key.json';
 const LOCK_FILE = 'emulator.lock';
-const START_TIMEOUT_MS = 10_000;
+/** Longest a starting emulator may go without listening or telling seed progress before it is given up on. */
+const START_TIMEOUT_MS = 30_000;
+/** What a starting emulator's seed progress lines begin with in its log (emulator/index.ts). */
+const SEED_LINE = '[emulator] seed: ';
 const STOP_TIMEOUT_MS = 5_000;
 
 export interface RunningInfo {
@@ -156,37 +159,79 @@ function tailOfLog(dataDir: string): string {
   }
 }
 
+/** The lines appended to a file since `offset` (complete lines only), and the offset after them. */
+function newLines(file: string, offset: number): { lines: string[]; offset: number } {
+  let fd: number | undefined;
+  try {
+    fd = openSync(file, 'r');
+    const size = fstatSync(fd).size;
+    if (size <= offset) return { lines: [], offset };
+    const buf = Buffer.alloc(Math.min(size - offset, 1 << 20));
+    const n = readSync(fd, buf, 0, buf.length, offset);
+    const text = buf.subarray(0, n).toString('utf8');
+    const end = text.lastIndexOf('\n');
+    if (end < 0) return { lines: [], offset };
+    return { lines: text.slice(0, end).split('\n'), offset: offset + Buffer.byteLength(text.slice(0, end + 1)) };
+  } catch {
+    return { lines: [], offset };
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/** Options of {@link spawnEmulator}. */
+export interface SpawnOptions {
+  /** Told each seed progress line of the starting emulator (`bookings 40,000 of 100,000`), as it comes. */
+  progress?: (line: string) => void;
+}
+
 /**
  * Starts `node <bin/sitectl.js> emulator start --data-dir D <args>` detached (stdio to `<dataDir>/emulator.log`,
- * unref'd) and waits up to 10 s for its pid file.
- * @throws Error when the child exits or does not write its pid file in time (with the end of its log).
+ * unref'd) and waits for its pid file: as long as the first start's seed goes on (each progress line it logs is
+ * passed to `opts.progress`), and up to 30 s without either.
+ * @throws Error when the child exits first (its exit code or signal, and the end of its log: the cause), or goes
+ *   30 s without listening or progress (then it is stopped: a seed stopped half way leaves no store).
  */
-export async function spawnEmulator(dataDir: string, args: string[] = [], env: NodeJS.ProcessEnv = process.env): Promise<RunningInfo> {
+export async function spawnEmulator(dataDir: string, args: string[] = [], env: NodeJS.ProcessEnv = process.env, opts: SpawnOptions = {}): Promise<RunningInfo> {
   ensureDataDir(dataDir);
-  const log = openSync(join(dataDir, LOG_FILE), 'a', 0o600);
-  let exited: number | null = null;
+  const logFile = join(dataDir, LOG_FILE);
+  const log = openSync(logFile, 'a', 0o600);
+  let offset = fstatSync(log).size;
+  let exited: string | null = null;
   try {
     const child = spawn(process.execPath, [sitectlBin(), 'emulator', 'start', '--data-dir', dataDir, ...args], {
       detached: true,
       stdio: ['ignore', log, log],
       env,
     });
-    child.once('exit', (code) => {
-      exited = code ?? 1;
+    child.once('exit', (code, signal) => {
+      exited = signal ? `killed by ${signal}` : `exit code ${code ?? 1}`;
     });
     child.unref();
-    const deadline = Date.now() + START_TIMEOUT_MS;
+    let deadline = Date.now() + START_TIMEOUT_MS;
+    const relay = () => {
+      const read = newLines(logFile, offset);
+      offset = read.offset;
+      for (const line of read.lines) {
+        if (!line.startsWith(SEED_LINE)) continue;
+        deadline = Date.now() + START_TIMEOUT_MS;
+        opts.progress?.(line.slice(SEED_LINE.length));
+      }
+    };
     while (Date.now() < deadline) {
+      relay();
       const running = readRunning(dataDir);
       if (running && running.pid === child.pid) return running;
       if (exited !== null) break;
       await sleep(50);
     }
-    if (exited === null) child.kill('SIGTERM');
+    relay();
+    // SIGKILL: a seed runs without yielding, so a handled SIGTERM would wait for its end. Killed half way, it leaves no store.
+    if (exited === null) child.kill('SIGKILL');
     const tail = tailOfLog(dataDir);
     throw new Error(
-      `the emulator did not start${exited !== null ? ` (exit code ${exited})` : ' within 10 s'}; see ${join(dataDir, LOG_FILE)}` +
-        (tail ? `:\n${tail}` : ''),
+      `the emulator did not start${exited !== null ? ` (${exited})` : `: nothing from it for ${START_TIMEOUT_MS / 1000} s, stopped`}; see ${logFile}` +
+        (tail ? `:\n${tail}` : ' (empty)'),
     );
   } finally {
     closeSync(log);
@@ -196,7 +241,7 @@ export async function spawnEmulator(dataDir: string, args: string[] = [], env: N
 
 /**
  * The running emulator for `dataDir`, or a newly started one (`emulator start --data-dir D --port 0`, detached;
- * waits <= 10 s), with its admin key and `started` saying which.
+ * waits while it seeds, up to 30 s without progress), with its admin key and `started` saying which.
  * @throws Error when the emulator cannot be started.
  */
 export async function ensureEmulator(

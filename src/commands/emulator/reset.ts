@@ -6,7 +6,7 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { ExitCode, UserError } from '../../core/errors.js';
-import { success } from '../../core/log.js';
+import { notice, success } from '../../core/log.js';
 import { emulatorRequest, readAdminKey, readRunning } from '../../local/daemon.js';
 import { dataDirOf, numberFlag, seedFlag } from './shared.js';
 
@@ -15,6 +15,8 @@ export interface ResetOptions {
   seed?: 'demo' | 'empty';
   size?: number;
   bookings?: number;
+  window?: number;
+  busyWeek?: boolean;
   staff?: number;
   members?: number;
   yes: boolean;
@@ -27,17 +29,22 @@ export function register(parent: Command, ctx: Context): void {
     .option('--data-dir <dir>', 'data dir of the emulator')
     .option('--seed <kind>', 'demo or empty (default: what it was seeded with)')
     .option('--size <n>', 'services in the demo seed (default: as seeded last; 60 at first)')
-    .option('--bookings <n>', 'bookings in the demo seed (default: as seeded last; 500 at first)')
+    .option('--bookings <n>', 'bookings in the demo seed, over --window days either side of now (default: as seeded last; 500 at first)')
+    .option('--window <days>', 'days either side of now the seeded bookings cover, 1-365 (default: as seeded last; at first 30, wider for large --bookings: 35 a day, up to 365)')
+    .option('--busy-week', 'also fill the next 7 days: 90% of every staff member\'s appointment time booked, every class session full')
+    .option('--no-busy-week', 'no busy week (when the last seed had one)')
     .option('--staff <n>', 'staff members in the demo seed, at least 8 (default: as seeded last; 8 at first)')
     .option('--members <n>', 'members in the demo seed, up to 1000000 (default: as seeded last; 300 at first)')
     .option('-y, --yes', 'do not ask for confirmation')
-    .action(async (flags: { dataDir?: string; seed?: string; size?: string; bookings?: string; staff?: string; members?: string; yes?: boolean }) => {
+    .action(async (flags: { dataDir?: string; seed?: string; size?: string; bookings?: string; window?: string; busyWeek?: boolean; staff?: string; members?: string; yes?: boolean }) => {
       await run(
         {
           dataDir: dataDirOf(flags, ctx),
           seed: seedFlag(flags.seed),
           size: numberFlag(flags.size, '--size', 0, 100_000, true),
           bookings: numberFlag(flags.bookings, '--bookings', 0, 100_000, true),
+          window: numberFlag(flags.window, '--window', 1, 365, true),
+          ...(flags.busyWeek !== undefined ? { busyWeek: flags.busyWeek } : {}),
           staff: numberFlag(flags.staff, '--staff', 8, 200, true),
           members: numberFlag(flags.members, '--members', 0, 1_000_000, true),
           yes: Boolean(flags.yes),
@@ -57,6 +64,8 @@ export async function run(opts: ResetOptions, ctx: Context): Promise<void> {
     ...(opts.seed ? { seed: opts.seed } : {}),
     ...(opts.size !== undefined ? { size: opts.size } : {}),
     ...(opts.bookings !== undefined ? { bookings: opts.bookings } : {}),
+    ...(opts.window !== undefined ? { window: opts.window } : {}),
+    ...(opts.busyWeek !== undefined ? { busyWeek: opts.busyWeek } : {}),
     ...(opts.staff !== undefined ? { staff: opts.staff } : {}),
     ...(opts.members !== undefined ? { members: opts.members } : {}),
   };
@@ -71,7 +80,7 @@ export async function run(opts: ResetOptions, ctx: Context): Promise<void> {
   } else {
     const { resetDataDir } = await import('../../emulator/index.js');
     // A data dir never started has its key file written by the reset itself: read it afterwards.
-    const sites = resetDataDir(opts.dataDir, body);
+    const sites = resetDataDir(opts.dataDir, body, (line) => notice(ctx.io, `  seed: ${line}`));
     counts = sites[(key ?? readAdminKey(opts.dataDir))?.siteId ?? ''] ?? {};
   }
   success(ctx.io, `Reset ${opts.dataDir}: ${counts.services ?? 0} services, ${counts.bookings ?? 0} bookings, ${counts.businessLocations ?? 0} business locations, ${counts.staffMembers ?? 0} staff members, ${counts.members ?? 0} members.`);

@@ -20,6 +20,8 @@ export interface StartFlags {
   seed?: string;
   size?: string;
   bookings?: string;
+  window?: string;
+  busyWeek?: boolean;
   staff?: string;
   members?: string;
   latency?: string;
@@ -38,6 +40,8 @@ export interface StartOptions {
   seed?: 'demo' | 'empty';
   size?: number;
   bookings?: number;
+  window?: number;
+  busyWeek?: boolean;
   staff?: number;
   members?: number;
   faults: Partial<Faults>;
@@ -54,7 +58,9 @@ export function register(parent: Command, ctx: Context): void {
     .option('--data-dir <dir>', 'where the store and admin key live (default $SITECTL_DATA_DIR/emulator or ~/.local/share/sitectl/emulator)')
     .option('--seed <kind>', 'demo data or an empty site, used on first start (demo|empty; default demo)')
     .option('--size <n>', 'services in the demo seed (default 60)')
-    .option('--bookings <n>', 'bookings in the demo seed, over 30 days either side of now (default 500)')
+    .option('--bookings <n>', 'bookings in the demo seed, over --window days either side of now (default 500)')
+    .option('--window <days>', 'days either side of now the seeded bookings cover, 1-365 (default 30, wider for large --bookings: 35 a day, up to 365)')
+    .option('--busy-week', 'also fill the next 7 days: 90% of every staff member\'s appointment time booked, every class session full')
     .option('--staff <n>', 'staff members in the demo seed (default and at least 8)')
     .option('--members <n>', 'members in the demo seed, every status (default 300, at most 1000000)')
     .option('--latency <ms>', 'fault: milliseconds added to every API reply')
@@ -64,7 +70,12 @@ export function register(parent: Command, ctx: Context): void {
     .option('--rate-limit <n>', 'fault: requests per second above which 429 is returned (0 = off)')
     .option('--retry-after <s>', 'fault: Retry-After seconds sent with a 429 (default 1)')
     .option('--fault-seed <n>', 'fault: PRNG seed, so a failing run replays (default 1)')
-    .addHelpText('after', '\nExamples:\n  sitectl emulator start\n  sitectl emulator start --detach --port 7700\n  sitectl emulator start --seed empty --error-rate 0.2 --error-phase after')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  sitectl emulator start\n  sitectl emulator start --detach --port 7700\n  sitectl emulator start --staff 200 --busy-week --detach\n  sitectl emulator start --bookings 100000 --staff 200 --window 365\n' +
+        '  sitectl emulator start --seed empty --error-rate 0.2 --error-phase after\n' +
+        '\nThe seed options apply to a new data dir (`emulator reset` seeds an existing one again). A detached start waits\nfor the seed, telling its progress on stderr; a seed that fails leaves no store behind.',
+    )
     .action(async (flags: StartFlags) => {
       await run(parseFlags(flags, ctx), ctx);
     });
@@ -93,11 +104,12 @@ export function parseFlags(flags: StartFlags, ctx: Pick<Context, 'env'>): StartO
   }
   const argv: string[] = [];
   const pass: Array<[keyof StartFlags, string]> = [
-    ['port', '--port'], ['seed', '--seed'], ['size', '--size'], ['bookings', '--bookings'], ['staff', '--staff'], ['members', '--members'], ['latency', '--latency'], ['errorRate', '--error-rate'],
+    ['port', '--port'], ['seed', '--seed'], ['size', '--size'], ['bookings', '--bookings'], ['window', '--window'], ['staff', '--staff'], ['members', '--members'], ['latency', '--latency'], ['errorRate', '--error-rate'],
     ['errorPhase', '--error-phase'], ['dropRate', '--drop-rate'], ['rateLimit', '--rate-limit'],
     ['retryAfter', '--retry-after'], ['faultSeed', '--fault-seed'],
   ];
   for (const [key, flag] of pass) if (typeof flags[key] === 'string') argv.push(flag, flags[key] as string);
+  if (flags.busyWeek) argv.push('--busy-week');
   return {
     detach: Boolean(flags.detach),
     port: numberFlag(flags.port, '--port', 0, 65_535, true) ?? 0,
@@ -105,6 +117,8 @@ export function parseFlags(flags: StartFlags, ctx: Pick<Context, 'env'>): StartO
     seed: seedFlag(flags.seed),
     size: numberFlag(flags.size, '--size', 0, 100_000, true),
     bookings: numberFlag(flags.bookings, '--bookings', 0, 100_000, true),
+    window: numberFlag(flags.window, '--window', 1, 365, true),
+    ...(flags.busyWeek ? { busyWeek: true } : {}),
     staff: numberFlag(flags.staff, '--staff', 8, 200, true),
     members: numberFlag(flags.members, '--members', 0, 1_000_000, true),
     faults,
@@ -126,8 +140,10 @@ function howToUse(ctx: Context, url: string, dataDir: string): void {
 
 /**
  * Starts the emulator. Foreground: resolves after SIGINT/SIGTERM once the server is closed and the pid file
- * removed. Detached: resolves once the background emulator listens.
- * @throws UserError (exit 1) when an emulator already runs for the data dir.
+ * removed. Detached: resolves once the background emulator listens, telling the first start's seed progress on
+ * stderr as it comes (however long the seed takes; a background emulator silent for 30 s is given up on).
+ * @throws UserError (exit 1) when an emulator already runs for the data dir, or a detached one does not start
+ *   (with its cause: the end of its log).
  */
 export async function run(opts: StartOptions, ctx: Context): Promise<void> {
   ensureDataDir(opts.dataDir);
@@ -140,11 +156,12 @@ export async function run(opts: StartOptions, ctx: Context): Promise<void> {
     );
   }
   const hadData = existsSync(join(opts.dataDir, 'store.sqlite'));
-  if (hadData && (opts.seed !== undefined || opts.size !== undefined || opts.bookings !== undefined || opts.staff !== undefined || opts.members !== undefined)) {
-    notice(ctx.io, `Keeping the existing data in ${opts.dataDir}; --seed/--size/--bookings/--staff/--members apply to a new store (use: ${ctx.bin} emulator reset).`);
+  const seedFlags = [opts.seed, opts.size, opts.bookings, opts.window, opts.busyWeek, opts.staff, opts.members];
+  if (hadData && seedFlags.some((v) => v !== undefined)) {
+    notice(ctx.io, `Keeping the existing data in ${opts.dataDir}; --seed/--size/--bookings/--window/--busy-week/--staff/--members apply to a new store (use: ${ctx.bin} emulator reset).`);
   }
   if (opts.detach) {
-    const info = await spawnEmulator(opts.dataDir, opts.argv, ctx.env).catch((err: unknown) => {
+    const info = await spawnEmulator(opts.dataDir, opts.argv, ctx.env, { progress: (line) => notice(ctx.io, `  seed: ${line}`) }).catch((err: unknown) => {
       throw new UserError(err instanceof Error ? err.message : String(err), undefined, ExitCode.Failure);
     });
     howToUse(ctx, info.url, opts.dataDir);
@@ -158,6 +175,8 @@ export async function run(opts: StartOptions, ctx: Context): Promise<void> {
     seed: opts.seed,
     size: opts.size,
     bookings: opts.bookings,
+    window: opts.window,
+    busyWeek: opts.busyWeek,
     staff: opts.staff,
     members: opts.members,
     faults: opts.faults,

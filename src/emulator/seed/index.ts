@@ -13,7 +13,7 @@ import type { AdminKey } from '../auth.js';
 import type { EmulatedFamily, SeedStep } from '../family.js';
 import { STAFF_MEMBERS } from '../staff/model.js';
 import type { Store } from '../store/store.js';
-import { DEFAULT_SEED_BOOKINGS } from './bookings.js';
+import { DEFAULT_SEED_BOOKINGS, MAX_WINDOW_DAYS } from './bookings.js';
 import { STAFF } from './catalog.js';
 import { DEFAULT_SEED_MEMBERS, MAX_SEED_MEMBERS } from './members.js';
 import { Prng } from './random.js';
@@ -26,8 +26,15 @@ export interface SeedOptions {
   seed?: 'demo' | 'empty';
   /** Services in the demo seed (default 60). */
   size?: number;
-  /** Bookings in the demo seed (default 500), over the 30 days either side of the seed hour. */
+  /** Bookings in the demo seed (default 500), over `window` days either side of the seed hour. */
   bookings?: number;
+  /**
+   * Days either side of the seed hour the bookings cover, 1-365; 0 or none: 30, widened for counts a month cannot
+   * hold (35 a day, up to 365).
+   */
+  window?: number;
+  /** Also fill the next 7 days: 90 % of the staff's appointment time booked, every class session full. */
+  busyWeek?: boolean;
   /** Staff members per site (default 8, at least 8): more spread the appointment services over more people. */
   staff?: number;
   /** Members of the default site (default 300, at most 1,000,000): every status, see seed/members.ts. */
@@ -37,20 +44,27 @@ export interface SeedOptions {
 /** Most bookings and staff members a seed may ask for. */
 export const MAX_SEED_BOOKINGS = 100_000;
 export const MAX_SEED_STAFF = 200;
+export { MAX_WINDOW_DAYS } from './bookings.js';
 
 /** Runs every family's seed step on one site, in the order of the list. */
 function seedSite(families: readonly EmulatedFamily[], step: Omit<SeedStep, 'made'>): void {
   const made = new Map();
-  for (const family of families) if (typeof family.seed === 'function') family.seed({ ...step, made });
+  for (const family of families) {
+    if (typeof family.seed !== 'function') continue;
+    family.seed({ ...step, made });
+    if (step.main && step.progress) step.progress(`${family.name} seeded`);
+  }
 }
 
 /**
  * Seeds every site of the account with the steps of `families`: the furniture on each, the demo services,
- * bookings, members, plans and orders on the default site. Meta `seed`,
- * `seedSize` and `seededAt` record what was seeded. The store's data must be empty.
- * @throws Error when size is not an integer between 0 and 100,000.
+ * bookings, members, plans and orders on the default site, in one transaction (a failure leaves nothing of it).
+ * Meta `seed`, `seedSize`, `seedBookings`, `seedWindow`, `seedBusyWeek`, `seedStaff`, `seedMembers` and
+ * `seededAt` record what was seeded. The store's data must be empty. `progress` is told how it goes, a line at a
+ * time (each family's step on the default site, every tenth of a large bookings count, the busy week).
+ * @throws Error when size, bookings, window, staff or members is out of range.
  */
-export function seedStore(store: Store, key: AdminKey, families: readonly EmulatedFamily[], opts: SeedOptions = {}): void {
+export function seedStore(store: Store, key: AdminKey, families: readonly EmulatedFamily[], opts: SeedOptions = {}, progress?: (line: string) => void): void {
   const kind = opts.seed ?? 'demo';
   const size = kind === 'empty' ? 0 : (opts.size ?? DEFAULT_SEED_SIZE);
   if (!Number.isInteger(size) || size < 0 || size > 100_000) throw new Error(`seed size must be an integer between 0 and 100000, got ${size}`);
@@ -60,17 +74,23 @@ export function seedStore(store: Store, key: AdminKey, families: readonly Emulat
   if (!Number.isInteger(staff) || staff > MAX_SEED_STAFF) throw new Error(`seed staff must be an integer between ${STAFF.length} and ${MAX_SEED_STAFF}, got ${opts.staff}`);
   const members = kind === 'empty' ? 0 : (opts.members ?? DEFAULT_SEED_MEMBERS);
   if (!Number.isInteger(members) || members < 0 || members > MAX_SEED_MEMBERS) throw new Error(`seed members must be an integer between 0 and ${MAX_SEED_MEMBERS}, got ${members}`);
+  const window = opts.window ?? 0;
+  if (!Number.isInteger(window) || window < 0 || window > MAX_WINDOW_DAYS) throw new Error(`seed window must be an integer between 1 and ${MAX_WINDOW_DAYS} days, got ${window}`);
+  const busyWeek = kind === 'demo' && Boolean(opts.busyWeek);
   store.withoutEvents(() => store.tx(() => {
     const base = Math.floor(store.clock.nowMs() / HOUR) * HOUR;
     if (!store.hasSite(key.siteId)) store.addSite({ id: key.siteId, name: key.sites.find((s) => s.id === key.siteId)?.name ?? 'Downtown' });
     for (const site of store.sites()) {
       const main = site.id === key.siteId;
       const counts = { services: main ? size : 0, bookings: main ? bookings : 0, staff, members: main ? members : 0 };
-      seedSite(families, { store, site: site.id, main, kind, base, counts, actor: key.accountId, rnd: new Prng(main ? PRNG_SEED : siteSeed(site.id)) });
+      const bookingsAt = { windowDays: window || undefined, busyWeek: main && busyWeek };
+      seedSite(families, { store, site: site.id, main, kind, base, counts, actor: key.accountId, rnd: new Prng(main ? PRNG_SEED : siteSeed(site.id)), bookings: bookingsAt, progress });
     }
     store.setMeta('seed', kind);
     store.setMeta('seedSize', String(size));
     store.setMeta('seedBookings', String(bookings));
+    store.setMeta('seedWindow', String(window));
+    store.setMeta('seedBusyWeek', busyWeek ? '1' : '0');
     store.setMeta('seedStaff', String(staff));
     store.setMeta('seedMembers', String(members));
     store.setMeta('seededAt', iso(base));

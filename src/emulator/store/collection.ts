@@ -109,6 +109,24 @@ export interface WriteOptions {
   event?: string | false;
 }
 
+/**
+ * An index over one site's documents kept in step with its writes (see {@link SiteCollection.index}): built once
+ * from every document, then told of each change (insert, update, delete, and what a rolled-back transaction puts
+ * back) instead of being built again.
+ */
+export interface IndexDef<T, V> {
+  /** Names the index among the collection's (one value per site and key). */
+  key: string;
+  /** The index of `docs`: every document of the site, in creation order. */
+  build(docs: Iterable<T>): V;
+  /**
+   * Brings `index` up to date with one change: `before` is the document as the index last saw it (undefined for
+   * an insert), `after` the one stored now (undefined for a delete). Must not throw: an index whose update threw
+   * is dropped and built again on its next use.
+   */
+  apply(index: V, before: T | undefined, after: T | undefined): void;
+}
+
 /** Per-site state of one collection. */
 interface SiteState<T> {
   docs: Map<string, T>;
@@ -118,6 +136,8 @@ interface SiteState<T> {
   /** Values derived from every document (indexes), valid for `derivedAt` generation. */
   derived: Map<string, unknown>;
   derivedAt: number;
+  /** Indexes maintained write by write ({@link IndexDef}), by key. */
+  indexes: Map<string, { def: IndexDef<T, unknown>; value: unknown }>;
   /** Of a queryable collection: totals and page ends of recent queries, valid for `seeksAt` generation. */
   seeks: Map<string, { total?: number; end?: SeekPoint }>;
   seeksAt: number;
@@ -183,7 +203,7 @@ export class Collection<T extends Doc> {
     if (!this.loaded && this.resident) this.load();
     let s = this.sites.get(site);
     if (!s) {
-      const fresh: SiteState<T> = { docs: new Map(), generation: 0, memo: undefined as unknown as MatchMemo<T>, derived: new Map(), derivedAt: 0, seeks: new Map(), seeksAt: 0 };
+      const fresh: SiteState<T> = { docs: new Map(), generation: 0, memo: undefined as unknown as MatchMemo<T>, derived: new Map(), derivedAt: 0, indexes: new Map(), seeks: new Map(), seeksAt: 0 };
       fresh.memo = new MatchMemo<T>(() => fresh.generation);
       s = fresh;
       this.sites.set(site, s);
@@ -346,6 +366,28 @@ export class Collection<T extends Doc> {
     return value;
   }
 
+  /** @internal See {@link SiteCollection.index}. */
+  indexOf<V>(site: string, def: IndexDef<T, V>): V {
+    const s = this.state(site);
+    let entry = s.indexes.get(def.key);
+    if (!entry) {
+      entry = { def: def as IndexDef<T, unknown>, value: def.build(this.allDocs(site)) };
+      s.indexes.set(def.key, entry);
+    }
+    return entry.value as V;
+  }
+
+  /** Tells every index of the site about one change (see {@link IndexDef.apply}); one that throws is dropped. */
+  private applyIndexes(s: SiteState<T>, before: T | undefined, after: T | undefined): void {
+    for (const [key, entry] of s.indexes) {
+      try {
+        entry.def.apply(entry.value, before, after);
+      } catch {
+        s.indexes.delete(key);
+      }
+    }
+  }
+
   /** `JSON.stringify(doc)`, from the text kept when the document was stored or loaded. */
   jsonOf(doc: T): string {
     let text = this.json.get(doc);
@@ -362,28 +404,34 @@ export class Collection<T extends Doc> {
 
   /** @internal Stores `doc` in the cache and SQLite (insert or replace), and its query table row if any. */
   write(site: string, doc: T, isNew: boolean): void {
+    const s = this.state(site);
+    const before = s.indexes.size > 0 && !isNew ? this.getDoc(site, doc.id) : undefined;
     const text = JSON.stringify(doc);
     this.store.touch(this.def.kind, site, doc.id);
     const seq = isNew ? this.store.insertRow(this.def.kind, site, doc.id, text) : (this.store.updateRow(this.def.kind, site, doc.id, text), 0);
     this.json.set(doc, text);
-    if (this.resident) this.state(site).docs.set(doc.id, doc);
+    if (this.resident) s.docs.set(doc.id, doc);
     else {
       if (isNew) this.table().add(site, doc.id, seq, doc);
       else this.table().replace(site, doc.id, doc);
       this.cache.delete(`${site}\u0000${doc.id}`);
     }
+    if (s.indexes.size > 0) this.applyIndexes(s, before, doc);
     this.changed(site);
   }
 
   /** @internal Removes `id` from the cache and SQLite. */
   remove(site: string, id: string): void {
+    const s = this.state(site);
+    const before = s.indexes.size > 0 ? this.getDoc(site, id) : undefined;
     this.store.touch(this.def.kind, site, id);
     this.store.deleteRow(this.def.kind, site, id);
-    if (this.resident) this.state(site).docs.delete(id);
+    if (this.resident) s.docs.delete(id);
     else {
       this.table().delete(site, id);
       this.cache.delete(`${site}\u0000${id}`);
     }
+    if (before) this.applyIndexes(s, before, undefined);
     this.changed(site);
   }
 
@@ -394,6 +442,8 @@ export class Collection<T extends Doc> {
   reload(site: string, ids: Iterable<string>): void {
     if (!this.resident) {
       for (const id of ids) this.cache.delete(`${site}\u0000${id}`);
+      // What the documents were before the rollback is not known here: the indexes are built again on next use.
+      this.sites.get(site)?.indexes.clear();
       this.changed(site);
       return;
     }
@@ -402,14 +452,17 @@ export class Collection<T extends Doc> {
     let reorder = false;
     for (const id of ids) {
       const text = this.store.rowDoc(this.def.kind, site, id);
+      const before = s.docs.get(id);
       if (text === undefined) {
         s.docs.delete(id);
+        if (before && s.indexes.size > 0) this.applyIndexes(s, before, undefined);
         continue;
       }
       const doc = JSON.parse(text) as T;
       this.json.set(doc, text);
-      if (!s.docs.has(id)) reorder = true;
+      if (!before) reorder = true;
       s.docs.set(id, doc);
+      if (s.indexes.size > 0) this.applyIndexes(s, before, doc);
     }
     if (reorder) {
       s.docs.clear();
@@ -425,7 +478,10 @@ export class Collection<T extends Doc> {
   /** @internal A queryable collection after a rolled-back transaction: drops its cache, every site changed. */
   forget(): void {
     this.cache.clear();
-    for (const site of this.sites.keys()) this.changed(site);
+    for (const [site, s] of this.sites) {
+      s.indexes.clear();
+      this.changed(site);
+    }
   }
 
   /** @internal Drops every cached document (after the store was cleared). */
@@ -510,6 +566,18 @@ export class SiteCollection<T extends Doc> {
    */
   derived<V>(key: string, compute: () => V): V {
     return this.collection.derivedOf(this.site, key, compute);
+  }
+
+  /**
+   * An index of the site's documents maintained write by write (see {@link IndexDef}): `def.build` runs on first
+   * use (and again only after the index was dropped: an `apply` that threw, a rolled-back transaction on a
+   * queryable collection, a cleared store); each insert, update and delete of this site, and each document a
+   * rolled-back transaction puts back, goes through `def.apply`. Unlike {@link derived} it survives writes, so a
+   * large site pays for one change, not for every document, per write. The value is shared and only `apply`
+   * may change it.
+   */
+  index<V>(def: IndexDef<T, V>): V {
+    return this.collection.indexOf(this.site, def);
   }
 
   /** `JSON.stringify(doc)` from the stored text (same bytes): for replies and events without re-serialising. */

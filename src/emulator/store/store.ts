@@ -94,7 +94,12 @@ export interface StoreOptions {
   realNow?: () => number;
   /** The account's default site: receives the data of a store written by an earlier version. */
   defaultSite?: { id: string; name: string };
+  /** The file's name in `dataDir` (default {@link STORE_FILE}; a new store is seeded under another, then renamed). */
+  fileName?: string;
 }
+
+/** The store's file in the data dir. */
+export const STORE_FILE = 'store.sqlite';
 
 type Key = string;
 const keyOf = (kind: string, site: string, id: string): Key => `${kind}\u0000${site}\u0000${id}`;
@@ -102,6 +107,8 @@ const keyOf = (kind: string, site: string, id: string): Key => `${kind}\u0000${s
 /** Opens (creating and migrating as needed) the store in `dataDir`. See the module comment. */
 export class Store {
   readonly db: Database;
+  /** The SQLite file's path. */
+  readonly file: string;
   private closed = false;
   readonly clock: Clock;
   private readonly collections = new Map<string, Collection<Doc>>();
@@ -129,7 +136,8 @@ export class Store {
     opts: StoreOptions = {},
   ) {
     mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-    const file = join(dataDir, 'store.sqlite');
+    const file = join(dataDir, opts.fileName ?? STORE_FILE);
+    this.file = file;
     this.db = openDatabase(file);
     this.inTransaction = <T>(fn: () => T): T => transaction(this.db, fn);
     // Site data: owner-only whatever the umask (docs/architecture.md "The emulator"); the WAL and SHM files follow the database.
@@ -271,7 +279,7 @@ export class Store {
   private capWal(): void {
     let size = 0;
     try {
-      size = statSync(join(this.dataDir, 'store.sqlite-wal')).size;
+      size = statSync(`${this.file}-wal`).size;
     } catch {
       return;
     }
@@ -477,6 +485,18 @@ export class Store {
     for (const table of this.queryTableNames()) this.db.exec(`DELETE FROM ${table}`);
     for (const c of this.collections.values()) c.clear();
     this.nextSeq = 1;
+  }
+
+  /**
+   * Closes the store as one self-contained file (its WAL written back and the file left in rollback-journal
+   * mode, so no `-wal` or `-shm` file goes with it): for a file about to be renamed. Reopened, it is WAL again.
+   */
+  closeAsOneFile(): void {
+    this.checkpointer?.stop();
+    this.checkpointer = undefined;
+    if (this.closed) return;
+    pragma(this.db, 'journal_mode = DELETE');
+    this.close();
   }
 
   /** Stops the checkpoint worker, then closes the connection (SQLite checkpoints the WAL as it closes). */

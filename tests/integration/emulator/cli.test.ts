@@ -3,7 +3,8 @@
  * start the local emulator on first use.
  */
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -29,6 +30,12 @@ async function statusJson() {
   expect(r.code).toBe(0);
   const status = JSON.parse(r.stdout) as { running: boolean; url?: string; siteId?: string; sites?: Array<{ id: string; counts?: Record<string, number> }> };
   return { ...status, counts: status.sites?.find((s) => s.id === status.siteId)?.counts };
+}
+
+/** The default site's record counts of the emulator running for `dir`. */
+async function countsAt(dir: string): Promise<Record<string, number> | undefined> {
+  const status = JSON.parse((await cli('status', '--json', '--data-dir', dir)).stdout) as { siteId: string; sites: Array<{ id: string; counts: Record<string, number> }> };
+  return status.sites.find((s) => s.id === status.siteId)?.counts;
 }
 
 describe('sitectl emulator', () => {
@@ -108,6 +115,55 @@ describe('sitectl emulator', () => {
     child.kill('SIGTERM');
     expect(await exit).toBe(0);
     expect(existsSync(join(dir, 'emulator.pid.json'))).toBe(false);
+  });
+
+  it('start --detach tells the seed as it goes, and a start that fails says why (the end of the log)', async () => {
+    const dir = join(sandbox.root, 'detach-fails');
+    // A port already taken: the background emulator seeds, then cannot listen.
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const port = (taken.address() as AddressInfo).port;
+    try {
+      const r = await cli('start', '--detach', '--data-dir', dir, '--port', String(port), '--size', '10', '--busy-week');
+      expect(r.code).toBe(1);
+      expect(r.stderr).toMatch(/seed: busy week: [\d,]+ appointments placed/);
+      expect(r.stderr).toContain('the emulator did not start (exit code 1)');
+      expect(r.stderr).toContain(`port ${port} is already in use`);
+    } finally {
+      taken.close();
+    }
+    // The seed was complete: the store is there, and the next start serves it.
+    expect(existsSync(join(dir, 'store.sqlite'))).toBe(true);
+    expect((await cli('start', '--detach', '--data-dir', dir)).code).toBe(0);
+    expect(await countsAt(dir)).toMatchObject({ services: 10 });
+    expect(await stopEmulator(dir)).toBe(true);
+  });
+
+  it('a start stopped while it seeds leaves no store behind: the next one seeds afresh', async () => {
+    const dir = join(sandbox.root, 'killed-seed');
+    const child = spawn(process.execPath, [binPath, 'emulator', 'start', '--data-dir', dir, '--bookings', '40000', '--staff', '40'], {
+      env: { ...process.env, ...sandbox.env },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    const exit = new Promise<NodeJS.Signals | null>((resolve) => child.once('exit', (_code, signal) => resolve(signal)));
+    // Killed as soon as it says the seed has begun (the bookings take seconds more).
+    await new Promise<void>((resolve) => {
+      let text = '';
+      child.stderr.on('data', (d: Buffer) => {
+        text += d.toString();
+        if (text.includes('[emulator] seed: ')) resolve();
+      });
+    });
+    child.kill('SIGKILL');
+    expect(await exit).toBe('SIGKILL');
+    expect(existsSync(join(dir, 'store.sqlite'))).toBe(false);
+    expect(readdirSync(dir).some((f) => f.startsWith('store.sqlite.seeding-'))).toBe(true);
+
+    const r = await cli('start', '--detach', '--data-dir', dir, '--size', '5', '--bookings', '20');
+    expect(r.code).toBe(0);
+    expect(readdirSync(dir).filter((f) => f.startsWith('store.sqlite.seeding-'))).toEqual([]);
+    expect(await countsAt(dir)).toMatchObject({ services: 5, bookings: 20 });
+    expect(await stopEmulator(dir)).toBe(true);
   });
 
   it('ensureEmulator starts one in the background once, then reuses it', async () => {
