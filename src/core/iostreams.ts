@@ -45,7 +45,8 @@ export function createIOStreams(opts: IOStreamsOptions = {}): IOStreams {
     env.NO_COLOR === undefined || env.NO_COLOR === ''
       ? forced || (isStdoutTTY && env.TERM !== 'dumb')
       : false;
-  const columns = Number(env.COLUMNS) > 0 ? Number(env.COLUMNS) : (stdout.columns ?? stderr.columns ?? 80);
+  // A pseudo-terminal may report 0 columns (before its size is set): treated as unknown, like a pipe.
+  const columns = [Number(env.COLUMNS), stdout.columns, stderr.columns].find((c): c is number => typeof c === 'number' && c > 0) ?? 80;
   const ci = env.CI !== undefined && env.CI !== '' && env.CI !== '0' && env.CI !== 'false';
   return {
     stdin,

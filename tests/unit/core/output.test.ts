@@ -244,3 +244,12 @@ describe('helpers', () => {
   });
 
 });
+
+describe('terminal width', () => {
+  it('takes $COLUMNS, then the terminal, and treats a width of 0 as unknown (80)', () => {
+    expect(fakeIO({ tty: true, columns: 120 }).io.columns).toBe(120);
+    expect(fakeIO({ tty: true, columns: 0 }).io.columns).toBe(80);
+    expect(fakeIO({ tty: true, columns: 0, env: { COLUMNS: '100' } }).io.columns).toBe(100);
+    expect(fakeIO({ tty: true, columns: 120, env: { COLUMNS: '0' } }).io.columns).toBe(120);
+  });
+});
