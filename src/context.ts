@@ -91,7 +91,7 @@ export interface Context {
   relink(): Promise<string | undefined>;
   /** The sites the profile's key reaches (the account-level sites query). @throws UserError without the account id */
   sites(): Promise<SiteRef[]>;
-  /** Aborted on the first SIGINT; commands pass it to requests and loops. */
+  /** Aborted on the first SIGINT, or on SIGHUP (the terminal closed); commands pass it to requests and loops. */
   signal: AbortSignal;
   now(): Date;
   prompter: Prompter;
@@ -180,8 +180,16 @@ export function createContext(overrides: Partial<Context> = {}): CreateContextRe
     if (interruptHint) io.stderr.write(`hint: ${interruptHint}\n`);
     process.exit(130);
   };
+  // The terminal closing (SIGHUP) stops the command as a first Ctrl-C does: a run waiting at its question is
+  // declined and leaves no journal; a run under way stops after the items in flight, its journal resumable.
+  const onSighup = () => {
+    if (!controller.signal.aborted) controller.abort(new DOMException('Interrupted', 'AbortError'));
+  };
   const listenSigint = !overrides.signal;
-  if (listenSigint) process.on('SIGINT', onSigint);
+  if (listenSigint) {
+    process.on('SIGINT', onSigint);
+    process.on('SIGHUP', onSighup);
+  }
 
   let client: Promise<ApiClient> | undefined;
   /** The local emulator's data dir when the client targets the built-in `local` profile. */
@@ -263,7 +271,10 @@ export function createContext(overrides: Partial<Context> = {}): CreateContextRe
   return {
     ctx,
     async dispose() {
-      if (listenSigint) process.off('SIGINT', onSigint);
+      if (listenSigint) {
+        process.off('SIGINT', onSigint);
+        process.off('SIGHUP', onSighup);
+      }
       if (client) {
         const c = await client.catch(() => undefined);
         await c?.close();
@@ -290,7 +301,7 @@ function terminalPrompter(io: IOStreams, signal: () => AbortSignal): Prompter {
       }
       signal().throwIfAborted();
       const { renderConfirm } = await import('./ui/index.js');
-      return renderConfirm({ message: question, defaultValue: opts.defaultValue ?? false, stdout: promptStream(io) });
+      return renderConfirm({ message: question, defaultValue: opts.defaultValue ?? false, stdout: promptStream(io), signal: signal() });
     },
     async require(question, opts = {}) {
       if (!(await prompter.confirm(question, { flag: opts.flag, what: opts.what }))) throw new DeclinedError(opts.declined);
@@ -301,7 +312,7 @@ function terminalPrompter(io: IOStreams, signal: () => AbortSignal): Prompter {
       }
       signal().throwIfAborted();
       const { renderSecret } = await import('./ui/index.js');
-      return renderSecret({ message: question, stdout: promptStream(io) });
+      return renderSecret({ message: question, stdout: promptStream(io), signal: signal() });
     },
   };
   return prompter;

@@ -28,13 +28,15 @@ export interface RenderConfirmOptions {
   /** Where the prompt is drawn (default stderr, so stdout stays data-only). Must be a TTY. */
   stdout?: TtyOut;
   stdin?: NodeJS.ReadStream;
+  /** Ends the question as Ctrl-C does (the terminal closed: SIGHUP). */
+  signal?: AbortSignal;
 }
 
 /**
  * Asks a yes/no question on the terminal. Call only when `io.canPrompt()` is true.
  *
  * @returns true for yes, false for no (or Esc)
- * @throws CancelError (exit 130) when the user presses Ctrl-C
+ * @throws CancelError (exit 130) when the user presses Ctrl-C, or `signal` aborts
  */
 export async function renderConfirm(opts: RenderConfirmOptions): Promise<boolean> {
   return ask<boolean>((onDone) => createElement(Confirm, { message: opts.message, defaultValue: opts.defaultValue, onDone }), opts);
@@ -45,23 +47,30 @@ export interface RenderSecretOptions {
   /** Where the prompt is drawn (default stderr). Must be a TTY. */
   stdout?: TtyOut;
   stdin?: NodeJS.ReadStream;
+  /** Ends the entry as Ctrl-C does. */
+  signal?: AbortSignal;
 }
 
 /**
  * Reads a secret (an API key) typed or pasted on the terminal, without echoing it; Enter ends the entry.
  * Call only when `io.canPrompt()` is true.
  * @returns what was entered, trimmed (may be empty)
- * @throws CancelError (exit 130) on Esc or Ctrl-C
+ * @throws CancelError (exit 130) on Esc or Ctrl-C, or when `signal` aborts
  */
 export async function renderSecret(opts: RenderSecretOptions): Promise<string> {
   return (await ask<string>((onDone) => createElement(Secret, { message: opts.message, onDone }), opts)).trim();
 }
 
 /**
- * Draws a prompt that reports once through `onDone` (undefined = cancelled) and waits for it to unmount.
+ * Draws a prompt that reports once through `onDone` (undefined = cancelled) and waits for it to unmount; an aborted
+ * `signal` unmounts it unanswered.
  * @throws CancelError (exit 130) when it was cancelled
  */
-async function ask<T>(element: (onDone: (answer: T | undefined) => void) => ReactElement, opts: { stdout?: TtyOut; stdin?: NodeJS.ReadStream }): Promise<T> {
+async function ask<T>(
+  element: (onDone: (answer: T | undefined) => void) => ReactElement,
+  opts: { stdout?: TtyOut; stdin?: NodeJS.ReadStream; signal?: AbortSignal },
+): Promise<T> {
+  if (opts.signal?.aborted) throw new CancelError('Canceled');
   let answer: T | undefined;
   const instance = render(
     element((a) => {
@@ -69,8 +78,14 @@ async function ask<T>(element: (onDone: (answer: T | undefined) => void) => Reac
     }),
     { stdout: opts.stdout ?? process.stderr, stdin: opts.stdin ?? process.stdin, exitOnCtrlC: false, patchConsole: false },
   );
-  await instance.waitUntilExit();
-  if (answer === undefined) throw new CancelError('Canceled');
+  const onAbort = () => instance.unmount();
+  opts.signal?.addEventListener('abort', onAbort, { once: true });
+  try {
+    await instance.waitUntilExit();
+  } finally {
+    opts.signal?.removeEventListener('abort', onAbort);
+  }
+  if (answer === undefined || opts.signal?.aborted) throw new CancelError('Canceled');
   return answer;
 }
 

@@ -87,6 +87,17 @@ describe.skipIf(!hasTmux)('prompts at 80x24 and 50x24 (tmux)', () => {
       expect(checkQuestion(done, '✗', `${question} no`, width, /^canceled: nothing was changed/).next).toBe('canceled: nothing was changed');
     });
 
+    it(`members block ID at ${width}x${height}: the terminal closing (SIGHUP) at the question changes nothing and leaves no change in history`, async () => {
+      const name = `hup${width}`;
+      const before = JSON.parse((await run(['history', '--json', 'id'])).stdout) as unknown[];
+      term.start(name, ['members', 'block', member], { width, height });
+      await term.waitFor(name, /^ +Yes +\/ +No/m);
+      term.kill(name, 'SIGHUP');
+      expect(await term.waitFor(name, /EXIT=\d+/)).toMatch(/EXIT=130/);
+      expect(JSON.parse((await run(['history', '--json', 'id'])).stdout)).toEqual(before);
+      expect(JSON.parse((await run(['members', 'get', member, '--json', 'status'])).stdout).status).toBe('APPROVED');
+    });
+
     it(`undo --last at ${width}x${height}: the preview, then the question whole above Yes / No`, async () => {
       const name = `undo${width}`;
       term.start(name, ['undo', '--last'], { width, height });

@@ -20,6 +20,8 @@ export interface Terminal {
   waitFor(name: string, pattern: RegExp, ms?: number): Promise<string>;
   /** Types keys (tmux key names: 'y', 'Enter', 'C-c', or literal text). */
   send(name: string, ...keys: string[]): void;
+  /** Sends `signal` to the CLI running in the pane (the pane's shell stays, and prints EXIT=). */
+  kill(name: string, signal: NodeJS.Signals): void;
   /** Resizes the session's window (the program gets SIGWINCH). */
   resize(name: string, width: number, height: number): void;
   /** Kills the tmux server and every session in it. */
@@ -57,6 +59,12 @@ export function openTerminal(sandbox: CliSandbox, target?: CliTarget): Terminal 
     },
     send(name, ...keys) {
       tmux('send-keys', '-t', name, ...keys);
+    },
+    kill(name, signal) {
+      const shell = tmux('display-message', '-p', '-t', name, '#{pane_pid}').trim();
+      const cli = execFileSync('pgrep', ['-P', shell], { encoding: 'utf8' }).trim().split('\n')[0];
+      if (!cli) throw new Error(`no CLI process under the pane of ${name}`);
+      process.kill(Number(cli), signal);
     },
     resize(name, width, height) {
       tmux('resize-window', '-t', name, '-x', String(width), '-y', String(height));
