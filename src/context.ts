@@ -182,8 +182,10 @@ export function createContext(overrides: Partial<Context> = {}): CreateContextRe
   };
   // The terminal closing (SIGHUP) stops the command as a first Ctrl-C does: a run waiting at its question is
   // declined and leaves no journal; a run under way stops after the items in flight, its journal resumable.
+  // Nobody is left to press a second Ctrl-C: whatever has not ended 3 s later exits (129, killed by SIGHUP).
   const onSighup = () => {
     if (!controller.signal.aborted) controller.abort(new DOMException('Interrupted', 'AbortError'));
+    setTimeout(() => process.exit(129), 3000).unref();
   };
   const listenSigint = !overrides.signal;
   if (listenSigint) {

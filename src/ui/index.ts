@@ -177,15 +177,18 @@ export interface RenderBrowserOptions {
   /** Where the screen is drawn (default stderr, so stdout stays data-only). Must be a TTY. */
   stdout?: TtyOut;
   stdin?: NodeJS.ReadStream;
+  /** Ends the view as Ctrl-C does (the terminal closed: SIGHUP). */
+  signal?: AbortSignal;
 }
 
 /**
  * Runs the interactive browser (k9s-like: one table or several panes, lazy pages, filter, sort, marks, details,
  * single-key actions with confirmation) until the user quits. Call only when `io.canPrompt()` is true.
  * @returns when the user pressed q
- * @throws CancelError (exit 130) on Ctrl-C
+ * @throws CancelError (exit 130) on Ctrl-C, or when `signal` aborts
  */
 export async function renderBrowser(opts: RenderBrowserOptions): Promise<void> {
+  if (opts.signal?.aborted) throw new CancelError('Interrupted');
   const stdout = opts.stdout ?? process.stderr;
   let code = 0;
   if (opts.alternateScreen) stdout.write('\u001b[?1049h\u001b[H');
@@ -207,9 +210,15 @@ export async function renderBrowser(opts: RenderBrowserOptions): Promise<void> {
     }),
     { stdout, stdin: opts.stdin ?? process.stdin, exitOnCtrlC: false, patchConsole: false },
   );
+  const onAbort = () => {
+    code = 130;
+    instance.unmount();
+  };
+  opts.signal?.addEventListener('abort', onAbort, { once: true });
   try {
     await instance.waitUntilExit();
   } finally {
+    opts.signal?.removeEventListener('abort', onAbort);
     instance.cleanup();
     // Without the alternate screen the last frame stays, its footer unended: what is written next starts below it.
     stdout.write(opts.alternateScreen ? '\u001b[?1049l' : '\n');

@@ -3,7 +3,7 @@
  * own lines, `? ` then a hanging indent of two, and the choices (`Yes / No`, or the hidden entry) come on the line
  * below it, never beside it in a narrow column; nothing is cut and no line is wider than the terminal. The
  * answered question stays whole too. Covers the confirm prompt (`members block ID`, `undo --last`) and the hidden
- * entry (`profile add --api-key-stdin`). Skipped, with a message, only when tmux is not installed.
+ * entry (`profile add --api-key-stdin`), and SIGHUP (the terminal closing) at a question and in a view. Skipped, with a message, only when tmux is not installed.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCliSandbox, makeStudio, runInProcess, startTestEmulator, type CliSandbox, type TestEmulator } from '../helpers/index.js';
@@ -96,6 +96,14 @@ describe.skipIf(!hasTmux)('prompts at 80x24 and 50x24 (tmux)', () => {
       expect(await term.waitFor(name, /EXIT=\d+/)).toMatch(/EXIT=130/);
       expect(JSON.parse((await run(['history', '--json', 'id'])).stdout)).toEqual(before);
       expect(JSON.parse((await run(['members', 'get', member, '--json', 'status'])).stdout).status).toBe('APPROVED');
+    });
+
+    it(`browse members at ${width}x${height}: the terminal closing (SIGHUP) ends the view (130) instead of leaving it running`, async () => {
+      const name = `hupbrowse${width}`;
+      term.start(name, ['browse', 'members'], { width, height });
+      await term.waitFor(name, /Maximiliana/);
+      term.kill(name, 'SIGHUP');
+      expect(await term.waitFor(name, /EXIT=\d+/, 10_000)).toMatch(/EXIT=130/);
     });
 
     it(`undo --last at ${width}x${height}: the preview, then the question whole above Yes / No`, async () => {

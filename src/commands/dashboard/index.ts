@@ -113,6 +113,7 @@ export async function run(opts: DashboardOptions, ctx: Context, nouns: readonly 
     stdout: ctx.io.stderr as NodeJS.WriteStream,
     stdin: ctx.io.stdin as NodeJS.ReadStream,
     link: viewLink(ctx, api),
+    signal: ctx.signal,
     // :NOUN opens the noun's list in place of the dashboard (as `sitectl browse NOUN`), whatever its panes.
     jump: nounJump(ctx, nouns),
     live:

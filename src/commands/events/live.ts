@@ -176,6 +176,7 @@ export async function liveTable(ctx: Context, api: ApiClient, opts: LiveOptions)
       stdout: ctx.io.stderr as NodeJS.WriteStream,
       stdin: ctx.io.stdin as NodeJS.ReadStream,
       link: viewLink(ctx, api),
+      signal: ctx.signal,
       live: (notify) => {
         changed = () => notify(['events']);
         if (opts.follow) void poll(() => changed());

@@ -333,6 +333,7 @@ export async function browse<E>(ctx: Context, req: BrowseRequest<E>): Promise<vo
       stdin: ctx.io.stdin as NodeJS.ReadStream,
       link: viewLink(ctx, api),
       jump: req.jump,
+      signal: ctx.signal,
     }),
   );
 }
