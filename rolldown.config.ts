@@ -145,7 +145,8 @@ const chunks = hotPathChunks();
 // hotPathChunks groups the short commands' path into a few files. Rolldown turns the bundled CommonJS modules'
 // require() of Node built-ins into a createRequire of its own.
 export default defineConfig({
-  input: { main: 'src/main.ts' },
+  // emulator-seed: the child process a large emulator seed runs in (src/emulator/seed/in-file.ts).
+  input: { main: 'src/main.ts', 'emulator-seed': 'src/emulator/seed/child.ts' },
   platform: 'node',
   // react-devtools-core is an optional import of Ink that only runs with DEV=true; it is not installed.
   external: ['react-devtools-core'],

@@ -9,7 +9,7 @@
  * await emu.close();
  * ```
  */
-import { chmodSync, existsSync, linkSync, mkdirSync, readdirSync, unlinkSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { apiKeyAuthenticator, defaultClientId, loadOrCreateAdminKey, writeAdminKey, type AdminKey } from './auth.js';
@@ -21,6 +21,7 @@ import type { ServedOperation } from './serve.js';
 import { createEmulatorServer } from './server.js';
 import { FAMILIES } from './families.js';
 import { seedStore, type SeedOptions } from './seed/index.js';
+import { seedNewStoreApart } from './seed/in-file.js';
 import { Store, STORE_FILE } from './store/store.js';
 
 export type { Faults } from './faults.js';
@@ -74,73 +75,16 @@ function ownDir(dataDir: string): void {
   chmodSync(dataDir, 0o700);
 }
 
-/** Prefix of the file a new store is seeded in (then renamed), followed by the seeding process's pid. */
-const SEEDING_PREFIX = `${STORE_FILE}.seeding-`;
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-/** Deletes the files of seeds whose process is gone (killed half way: their data never became the store). */
-function removeDeadSeeds(dataDir: string): void {
-  for (const name of readdirSync(dataDir)) {
-    const m = name.startsWith(SEEDING_PREFIX) ? /^(\d+)(?:-wal|-shm|-journal)?$/.exec(name.slice(SEEDING_PREFIX.length)) : null;
-    if (m && (Number(m[1]) === process.pid || !isAlive(Number(m[1])))) unlinkQuietly(join(dataDir, name));
-  }
-}
-
-function unlinkQuietly(file: string): void {
-  try {
-    unlinkSync(file);
-  } catch {
-    // Already gone.
-  }
-}
-
-/**
- * Seeds a data dir that has no store yet into a file of its own (`store.sqlite.seeding-<pid>`), which becomes
- * `store.sqlite` only once the seed is complete: a start that fails or is killed half way leaves no store (the
- * next start seeds again), never a half-seeded one. When another process made the store meanwhile, its store is
- * kept and this seed dropped.
- * @throws what the seed throws (its file deleted)
- */
-function seedNewStore(dataDir: string, key: AdminKey, defaultSite: { id: string; name: string }, seed: SeedOptions, progress?: (line: string) => void): void {
-  removeDeadSeeds(dataDir);
-  const name = `${SEEDING_PREFIX}${process.pid}`;
-  const file = join(dataDir, name);
-  const store = new Store(dataDir, { defaultSite, fileName: name });
-  try {
-    store.tx(() => {
-      for (const s of key.sites) if (!store.hasSite(s.id)) store.addSite(s);
-    });
-    seedStore(store, key, FAMILIES, seed, progress);
-    store.closeAsOneFile();
-    try {
-      linkSync(file, join(dataDir, STORE_FILE));
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-    }
-  } finally {
-    store.close();
-    for (const suffix of ['', '-wal', '-shm', '-journal']) unlinkQuietly(file + suffix);
-  }
-}
-
 /**
  * Opens the store of `dataDir` with the account's sites in place and the key file listing them; seeds a new
- * store (see {@link seedNewStore}), or an existing one that holds no data. @returns the store and the key (sites
+ * store (seed/in-file.ts, in a child process from the bundle), or an existing one that holds no data. @returns the store and the key (sites
  * as the store has them).
  */
-function openAccount(dataDir: string, seed: SeedOptions, opts: { backgroundCheckpoints?: boolean; progress?: (line: string) => void } = {}) {
+async function openAccount(dataDir: string, seed: SeedOptions, opts: { backgroundCheckpoints?: boolean; progress?: (line: string) => void } = {}) {
   ownDir(dataDir);
   const key = loadOrCreateAdminKey(dataDir);
   const defaultSite = key.sites.find((s) => s.id === key.siteId) ?? { id: key.siteId, name: 'Downtown' };
-  if (!existsSync(join(dataDir, STORE_FILE))) seedNewStore(dataDir, key, defaultSite, seed, opts.progress);
+  if (!existsSync(join(dataDir, STORE_FILE))) await seedNewStoreApart({ dataDir, key, defaultSite, seed }, opts.progress);
   const store = new Store(dataDir, { backgroundCheckpoints: opts.backgroundCheckpoints, defaultSite });
   for (const def of FAMILIES.flatMap((f) => f.collections)) store.collection(def);
   try {
@@ -171,7 +115,7 @@ export async function startEmulator(opts: EmulatorOptions): Promise<RunningEmula
   const faults = new FaultInjector(opts.faults ?? {});
   const log = opts.quiet ? () => {} : (line: string) => process.stderr.write(`[emulator] ${line}\n`);
   const seed = { seed: opts.seed, size: opts.size, bookings: opts.bookings, window: opts.window, busyWeek: opts.busyWeek, staff: opts.staff, members: opts.members };
-  const { store, key } = openAccount(opts.dataDir, seed, { backgroundCheckpoints: true, progress: opts.progress ?? ((line) => log(`seed: ${line}`)) });
+  const { store, key } = await openAccount(opts.dataDir, seed, { backgroundCheckpoints: true, progress: opts.progress ?? ((line) => log(`seed: ${line}`)) });
   let url = '';
   const server = createEmulatorServer({
     store,
@@ -224,8 +168,8 @@ export async function startEmulator(opts: EmulatorOptions): Promise<RunningEmula
  * store was seeded with. The admin key, the sites and the clock are kept. `progress` is told how the seed goes.
  * @returns the document counts per site. @throws ValidationFailure for a bad seed kind, size, count or window.
  */
-export function resetDataDir(dataDir: string, opts: SeedOptions, progress?: (line: string) => void): Record<string, Record<string, number>> {
-  const { store, key } = openAccount(dataDir, { seed: 'empty' });
+export async function resetDataDir(dataDir: string, opts: SeedOptions, progress?: (line: string) => void): Promise<Record<string, Record<string, number>>> {
+  const { store, key } = await openAccount(dataDir, { seed: 'empty' });
   try {
     resetStore(store, key, FAMILIES, seedOptions(opts, lastSeed(store)), progress);
     return store.counts().sites;

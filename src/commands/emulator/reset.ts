@@ -80,7 +80,7 @@ export async function run(opts: ResetOptions, ctx: Context): Promise<void> {
   } else {
     const { resetDataDir } = await import('../../emulator/index.js');
     // A data dir never started has its key file written by the reset itself: read it afterwards.
-    const sites = resetDataDir(opts.dataDir, body, (line) => notice(ctx.io, `  seed: ${line}`));
+    const sites = await resetDataDir(opts.dataDir, body, (line) => notice(ctx.io, `  seed: ${line}`));
     counts = sites[(key ?? readAdminKey(opts.dataDir))?.siteId ?? ''] ?? {};
   }
   success(ctx.io, `Reset ${opts.dataDir}: ${counts.services ?? 0} services, ${counts.bookings ?? 0} bookings, ${counts.businessLocations ?? 0} business locations, ${counts.staffMembers ?? 0} staff members, ${counts.members ?? 0} members.`);

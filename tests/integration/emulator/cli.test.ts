@@ -11,6 +11,23 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureEmulator, readAdminKey, readRunning, stopEmulator } from '../../../src/local/daemon.js';
 import { binPath, createCliSandbox, runCli, type CliSandbox } from '../../helpers/index.js';
 
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function waitUntil(done: () => boolean, ms: number): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!done()) {
+    if (Date.now() > deadline) throw new Error(`not done within ${ms} ms`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
 let sandbox: CliSandbox;
 let dataDir: string;
 
@@ -156,8 +173,15 @@ describe('sitectl emulator', () => {
     });
     child.kill('SIGKILL');
     expect(await exit).toBe('SIGKILL');
+    // The seed runs in a process of its own (its pid names its file): left without its parent, it stops at its
+    // next step and deletes its file, never linking it as the store.
+    const seeding = readdirSync(dir).find((f) => /^store\.sqlite\.seeding-\d+$/.test(f));
+    expect(seeding).toBeDefined();
+    const seedPid = Number(seeding!.slice('store.sqlite.seeding-'.length));
+    expect(seedPid).not.toBe(child.pid);
+    await waitUntil(() => !isAlive(seedPid), 60_000);
     expect(existsSync(join(dir, 'store.sqlite'))).toBe(false);
-    expect(readdirSync(dir).some((f) => f.startsWith('store.sqlite.seeding-'))).toBe(true);
+    expect(readdirSync(dir).filter((f) => f.startsWith('store.sqlite.seeding-'))).toEqual([]);
 
     const r = await cli('start', '--detach', '--data-dir', dir, '--size', '5', '--bookings', '20');
     expect(r.code).toBe(0);
