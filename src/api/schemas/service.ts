@@ -142,7 +142,7 @@ export type ServiceStaffMember = z.infer<typeof ServiceStaffMember>;
 /** The rule blocks of a booking policy (docs/wire.md §14 "Booking policies"; the SDK's `BookingPolicy`), named but not modelled. */
 export const BookingPolicyRuleValues = [
   'limitEarlyBookingPolicy', 'limitLateBookingPolicy', 'bookAfterStartPolicy', 'cancellationPolicy', 'reschedulePolicy', 'waitlistPolicy', 'participantsPolicy',
-  'resourcesPolicy', 'cancellationFeePolicy', 'saveCreditCardPolicy', 'staffSortingPolicy', 'intakeFormPolicy',
+  'cancellationFeePolicy', 'saveCreditCardPolicy', 'staffSortingPolicy', 'intakeFormPolicy',
 ] as const;
 
 /**

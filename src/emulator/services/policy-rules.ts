@@ -4,8 +4,9 @@
  * rules a policy must keep, and the strictest policy of several (`getStrictestBookingPolicy`).
  *
  * Source of every default: the doc comments of `BookingPolicy` and its rule types in the official module's typings
- * (`@wix/auto_sdk_bookings_booking-policies` build/cjs/index.typings.d.ts, "Default: ..."), including
- * `ResourcesPolicy`, which that module types and its query filters on.
+ * (`@wix/auto_sdk_bookings_booking-policies` build/cjs/index.typings.d.ts, "Default: ..."). The module also
+ * types a `ResourcesPolicy` and its query names `resourcesPolicy.*`, but its `BookingPolicy` has no such field:
+ * the emulator does not answer one.
  */
 import { ValidationFailure, type FieldViolation } from '../errors.js';
 
@@ -21,7 +22,6 @@ export const POLICY_DEFAULTS: Readonly<Json> = Object.freeze({
   reschedulePolicy: { enabled: false, limitLatestReschedule: false, latestRescheduleInMinutes: 1_440 },
   waitlistPolicy: { enabled: false, capacity: 10, reservationTimeInMinutes: 10 },
   participantsPolicy: { maxParticipantsPerBooking: 1 },
-  resourcesPolicy: { enabled: false, autoAssignAllowed: false },
   cancellationFeePolicy: { enabled: false, cancellationWindows: [], autoCollectFeeEnabled: true },
   saveCreditCardPolicy: { enabled: false },
   staffSortingPolicy: { sortingMethodType: 'RANDOM' },
@@ -156,7 +156,7 @@ function windowRule(list: readonly Block[], limit: string, minutes: string, fall
  * do, docs/wire.md §14): a booking limit is on if any policy has it on, at its narrowest window (the smallest
  * earliest, the largest latest); booking after the start, cancelling, rescheduling and the waitlist are allowed
  * only if every policy allows them, with the longest cancellation and reschedule limit and the smallest waitlist;
- * the smallest participants limit; a resource, a cancellation fee, a saved card or an intake form required if
+ * the smallest participants limit; a cancellation fee, a saved card or an intake form required if
  * any policy requires it (the first such policy's fee windows and form). Description and staff sorting are not
  * rules a customer meets: they keep the defaults. The answer has no id, name or revision: it is not stored.
  */
@@ -167,7 +167,6 @@ export function strictestPolicy(policies: readonly Json[]): Json {
   const waitlist = b('waitlistPolicy');
   const fee = on(b('cancellationFeePolicy'));
   const intake = on(b('intakeFormPolicy'));
-  const resources = b('resourcesPolicy');
   return {
     ...(structuredClone(POLICY_DEFAULTS) as Json),
     id: null,
@@ -182,7 +181,6 @@ export function strictestPolicy(policies: readonly Json[]): Json {
       reservationTimeInMinutes: Math.min(...numbers(waitlist, 'reservationTimeInMinutes')),
     },
     participantsPolicy: { maxParticipantsPerBooking: Math.min(...numbers(b('participantsPolicy'), 'maxParticipantsPerBooking')) },
-    resourcesPolicy: { enabled: resources.some((x) => x.enabled === true), autoAssignAllowed: resources.every((x) => x.autoAssignAllowed === true) },
     cancellationFeePolicy: fee.length ? { ...structuredClone(fee[0]!), enabled: true } : structuredClone(POLICY_DEFAULTS.cancellationFeePolicy),
     saveCreditCardPolicy: { enabled: b('saveCreditCardPolicy').some((x) => x.enabled === true) },
     intakeFormPolicy: intake.length ? { ...structuredClone(intake[0]!), enabled: true } : structuredClone(POLICY_DEFAULTS.intakeFormPolicy),
