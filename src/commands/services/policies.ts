@@ -276,7 +276,9 @@ export async function runStrictest(opts: FormatFlags & { policies: string[] }, c
   const ids: string[] = [];
   for (const given of opts.policies) ids.push((await policyOf(ctx, api, given)).policy.id);
   const reply = await bookingPolicies.getStrictestBookingPolicy(api, { bookingPolicyIds: [...new Set(ids)] }, { signal: ctx.signal });
-  await printRecord(ctx.io, format, reply.bookingPolicy ?? {}, { now: ctx.now() });
+  const policy = (reply.bookingPolicy ?? {}) as BookingPolicy;
+  // On a terminal the rules alone: the null id says only that the policy is not stored.
+  await printRecord(ctx.io, format, policy, { now: ctx.now(), rows: POLICY_VIEW.rows(policy) });
 }
 
 /** Adds list, count, strictest, create, update, delete and set-default under `services booking-policies`. */
