@@ -2,12 +2,12 @@
  * Creating a site's service furniture (docs/catalogue.md "The catalogue file", `services apply --create-missing`): a category
  * (Bookings Categories v2, `POST /bookings/v2/categories` with `{category: {name}}`, answered `{category}`) and a
  * booking policy (Booking Policies v1, `POST /bookings/v1/booking-policies` with `{bookingPolicy: {name, ...}}`,
- * answered `{bookingPolicy}`; also get, update, delete and set-default). Booking forms, staff members, business locations and pricing plans are not created
+ * answered `{bookingPolicy}`; also get, update, delete, set-default, query, count and the strictest of several). Booking forms, staff members, business locations and pricing plans are not created
  * by this tool.
  */
 import * as z from 'zod/mini';
 import { callsOf, defineFamily } from './family.js';
-import { bounded, EmptyReply, PagingMetadata, requestShapes } from './schemas/common.js';
+import { bounded, CountReply, EmptyReply, PagingMetadata, requestShapes } from './schemas/common.js';
 import { BookingPolicy, Category, serviceInputs } from './schemas/service.js';
 
 /** Longest category or policy name (the platform's booking policy `name` maxLength). */
@@ -48,9 +48,16 @@ export const categoriesFamily = defineFamily({
   },
 });
 
+/** Largest page of the booking policies query, and most policies the strictest-policy call takes (SDK typings: `@max 100`, `@maxSize 100`). */
+export const MAX_POLICIES_PAGE = 100;
+
 /**
- * The booking policies family table, as the SDK module `@wix/auto_sdk_bookings_booking-policies` sends it: create,
- * get, update (revision-checked), delete and set-default (the services family queries them with their services).
+ * The booking policies family table, as the SDK module `@wix/auto_sdk_bookings_booking-policies` sends it
+ * (build/cjs/index.js request builders): create, get, update (revision-checked), delete, set-default, the query
+ * (`POST /v1/booking-policies/query` `{query: {filter, sort, cursorPaging}}` -> `{bookingPolicies, pagingMetadata}`),
+ * the count (`POST /v1/booking-policies/count` `{filter}` -> `{count}`) and the strictest policy of several
+ * (`POST /v1/booking-policies/strictest` `{bookingPolicyIds}` -> `{bookingPolicy}`, a policy that is not stored:
+ * its `id` is null). The services family also queries policies, each with its services (queryPolicies).
  */
 export const bookingPoliciesFamily = defineFamily({
   name: 'booking-policies',
@@ -91,6 +98,31 @@ export const bookingPoliciesFamily = defineFamily({
       summary: "Make a booking policy the site's default",
       request: () => z.looseObject({ bookingPolicyId: requestShapes().Id }),
       reply: () => z.looseObject({ currentDefaultBookingPolicy: z.optional(BookingPolicy), previousDefaultBookingPolicy: z.optional(BookingPolicy) }),
+    },
+    queryBookingPolicies: {
+      method: 'POST',
+      path: '/v1/booking-policies/query',
+      summary: 'Booking policies matching a filter, sorted, cursor-paged',
+      request: () => z.looseObject({ query: z.optional(serviceInputs().CursorQueryInput) }),
+      reply: () => z.looseObject({ bookingPolicies: z.array(BookingPolicy), pagingMetadata: z.optional(PagingMetadata) }),
+      idempotent: true,
+      paging: { kind: 'cursor', items: 'bookingPolicies', wrapper: 'query', maxLimit: MAX_POLICIES_PAGE, filter: true },
+    },
+    countBookingPolicies: {
+      method: 'POST',
+      path: '/v1/booking-policies/count',
+      summary: 'How many booking policies match a filter',
+      request: () => z.looseObject({ filter: z.optional(requestShapes().FilterInput) }),
+      reply: () => CountReply,
+      idempotent: true,
+    },
+    getStrictestBookingPolicy: {
+      method: 'POST',
+      path: '/v1/booking-policies/strictest',
+      summary: 'The strictest version of each rule of several booking policies (a policy not stored: no id)',
+      request: () => z.looseObject({ bookingPolicyIds: z.array(requestShapes().Id).check(z.minLength(1), z.maxLength(MAX_POLICIES_PAGE)) }),
+      reply: () => z.looseObject({ bookingPolicy: z.optional(z.looseObject({ ...BookingPolicy.shape, id: z.nullish(z.string()) })) }),
+      idempotent: true,
     },
   },
 });

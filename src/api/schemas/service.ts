@@ -139,9 +139,10 @@ export const ServiceStaffMember = lazySchema(() =>
 );
 export type ServiceStaffMember = z.infer<typeof ServiceStaffMember>;
 
-/** The rule blocks of a booking policy (docs/wire.md §9), named but not modelled. */
+/** The rule blocks of a booking policy (docs/wire.md §14 "Booking policies"; the SDK's `BookingPolicy`), named but not modelled. */
 export const BookingPolicyRuleValues = [
   'limitEarlyBookingPolicy', 'limitLateBookingPolicy', 'bookAfterStartPolicy', 'cancellationPolicy', 'reschedulePolicy', 'waitlistPolicy', 'participantsPolicy',
+  'cancellationFeePolicy', 'saveCreditCardPolicy', 'staffSortingPolicy', 'intakeFormPolicy',
 ] as const;
 
 /**

@@ -1,6 +1,7 @@
 /**
- * The site's lists that services refer to: `booking-policies list`, `booking-forms list`, `categories list`,
- * `business-locations list` (docs/wire.md §14: the policies, booking-forms, categories and locations queries).
+ * The site's lists that services refer to: `booking-forms list`, `categories list`, `business-locations list`
+ * (docs/wire.md §14: the booking-forms, categories and locations queries), and the `booking-policies` group,
+ * whose verbs (list, count, strictest and the writes) are declared in policies.ts.
  */
 import type { Command } from 'commander';
 import type { ApiClient } from '../../api/client.js';
@@ -25,26 +26,6 @@ interface SiteList {
 }
 
 const LISTS: SiteList[] = [
-  {
-    noun: 'booking-policies',
-    description: 'Booking policies and how many services use each',
-    columns: [{ key: 'id', id: true, noTruncate: true }, { key: 'name' }, { key: 'default' }, { key: 'services', align: 'right' }, { key: 'createdDate', header: 'CREATED', priority: 1 }],
-    async *rows(api, filter, signal) {
-      for await (const page of listPages(api, serviceOps.queryPolicies, { filter, signal })) {
-        for (const p of page.items) {
-          yield {
-            id: p.bookingPolicy.id,
-            name: p.bookingPolicy.name,
-            default: p.bookingPolicy.default,
-            services: p.totalServiceCount ?? p.connectedServices?.length ?? 0,
-            createdDate: p.bookingPolicy.createdDate,
-            bookingPolicy: p.bookingPolicy,
-            connectedServices: p.connectedServices,
-          };
-        }
-      }
-    },
-  },
   {
     noun: 'booking-forms',
     description: 'Booking forms and how many services use each',
@@ -79,18 +60,18 @@ const LISTS: SiteList[] = [
 ];
 
 export function register(parent: Command, ctx: Context): void {
+  registerPolicyVerbs(parent.command('booking-policies').description('Booking policies: list, count, the strictest of several, create, update, delete, set the default'), ctx);
   for (const list of LISTS) {
-    const group = parent.command(list.noun).description(list.noun === 'booking-policies' ? 'Booking policies: list, create, update, delete, set the default' : list.description);
+    const group = parent.command(list.noun).description(list.description);
     addFormatFlags(addFilterFlags(group.command('list').alias('ls').description(`List ${list.noun.replace('-', ' ')}`))).action(async (o: Opts) => {
       await run(list, o, ctx);
     });
-    if (list.noun === 'booking-policies') registerPolicyVerbs(group, ctx);
   }
 }
 
 /** Prints one row per entry; `--json` fields are the columns plus the platform's own objects. */
 export async function run(list: SiteList, opts: Opts, ctx: Context): Promise<void> {
-  const known = [...list.columns.map((c) => c.key), 'bookingPolicy', 'form', 'connectedServices', 'address', 'description', 'email', 'phone', 'revision', 'updatedDate'];
+  const known = [...list.columns.map((c) => c.key), 'form', 'connectedServices', 'address', 'description', 'email', 'phone', 'revision', 'updatedDate'];
   const format = resolveFormat(opts, ctx.flags.allowUnknownFields ? undefined : fieldsChecker(known));
   const filter = parseFilterFlags(opts);
   const api = await ctx.api();

@@ -1,13 +1,17 @@
 /**
- * `sitectl services booking-policies create|update|delete|set-default` (Booking Policies v1, the SDK module
- * `@wix/auto_sdk_bookings_booking-policies`): the rules a service's bookings follow. A policy is named by id, a
- * unique id prefix or its exact name. The rule flags set the platform's rule blocks:
+ * `sitectl services booking-policies list|count|strictest|create|update|delete|set-default` (Booking Policies v1,
+ * the SDK module `@wix/auto_sdk_bookings_booking-policies`): the rules a service's bookings follow. `list` and
+ * `count` are the shared read verbs over the policies query and count call; `strictest` the strictest version of
+ * each rule of several policies (`getStrictestBookingPolicy`). A policy is named by id, a unique id prefix or its
+ * exact name. The rule flags set the platform's rule blocks (a block given in part keeps its other fields: the
+ * platform merges deeply; docs/wire.md §14 "Booking policies"):
  *
  * - `--earliest-booking MIN`: book at most MIN minutes before the start (`limitEarlyBookingPolicy`)
  * - `--latest-booking MIN`: book at least MIN minutes before the start (`limitLateBookingPolicy`)
  * - `--cancel-until MIN` / `--reschedule-until MIN`: up to MIN minutes before the start (`cancellationPolicy`,
  *   `reschedulePolicy`)
- * - `--max-participants N` (`participantsPolicy`), `--waitlist N` (`waitlistPolicy`; 0 turns it off)
+ * - `--max-participants N` (`participantsPolicy.maxParticipantsPerBooking`, always applied), `--waitlist N`
+ *   (`waitlistPolicy`; 0 turns it off)
  *
  * `off` lifts a limit. `delete` is destructive (asks; `--yes`) and refused for the default policy; the services
  * that used the deleted policy get the default one. `set-default` acts at once (another `set-default` undoes it).
@@ -15,7 +19,8 @@
 import type { Command } from 'commander';
 import type { ApiClient } from '../../api/client.js';
 import { collect, items, listPages } from '../../api/paging.js';
-import type { BookingPolicy } from '../../api/schemas/service.js';
+import { type BookingPolicy, BookingPolicyRuleValues } from '../../api/schemas/service.js';
+import { bookingPolicies, MAX_POLICIES_PAGE } from '../../api/service-furniture.js';
 import { serviceOps } from '../../api/services.js';
 import type { Context } from '../../context.js';
 import { ExitCode, UserError } from '../../core/errors.js';
@@ -28,6 +33,19 @@ import { deleteRun, type DeleteSpec } from '../shared/delete.js';
 import type { EntityView } from '../shared/entity-view.js';
 import { changeOfFields } from '../shared/writes.js';
 import { POLICY_VIEW, POLICY_WRITES } from './shared/policy-writes.js';
+import { POLICY_READS } from './shared/policy-reads.js';
+import { countVerb, listVerb } from '../shared/verbs.js';
+
+/** `list`: the shared list verb over the policies query (`--filter`, `--where`, `--sort`, `--limit`, `--all`, formats). */
+const POLICY_LIST = listVerb({
+  ...POLICY_READS,
+  description: 'List booking policies (filter, sort, limit or all)',
+  examples: [
+    'sitectl services booking-policies list',
+    'sitectl services booking-policies list --where default=true --json id,name,participantsPolicy',
+    `sitectl services booking-policies list --filter '{"participantsPolicy.maxParticipantsPerBooking":{"$gt":1}}' --sort name`,
+  ],
+});
 import { isIdPrefix } from '../shared/ids.js';
 
 /** The flags of create and update. */
@@ -43,11 +61,11 @@ export interface PolicyFlags extends FormatFlags {
   yes?: boolean;
 }
 
-const POLICY_FIELDS = ['id', 'name', 'default', 'revision', 'createdDate', 'updatedDate', 'customPolicyDescription', 'limitEarlyBookingPolicy', 'limitLateBookingPolicy', 'bookAfterStartPolicy', 'cancellationPolicy', 'reschedulePolicy', 'waitlistPolicy', 'participantsPolicy'];
+const POLICY_FIELDS = ['id', 'name', 'default', 'revision', 'createdDate', 'updatedDate', 'customPolicyDescription', ...BookingPolicyRuleValues];
 
-/** Minutes of a rule flag, or `off`. @throws UserError (exit 2) */
+/** Minutes of a rule flag (at least 1, the SDK's `@min 1`), or `off`. @throws UserError (exit 2) */
 function minutesOf(raw: string, flag: string): number | 'off' {
-  return raw.trim().toLowerCase() === 'off' ? 'off' : parseCount(raw.trim(), flag, 0, 525_600);
+  return raw.trim().toLowerCase() === 'off' ? 'off' : parseCount(raw.trim(), flag, 1, 525_600);
 }
 
 /**
@@ -78,7 +96,7 @@ export function policyFieldsOf(f: PolicyFlags): Record<string, unknown> {
     const m = minutesOf(f.rescheduleUntil, '--reschedule-until');
     out.reschedulePolicy = m === 'off' ? { enabled: true, limitLatestReschedule: false } : { enabled: true, limitLatestReschedule: true, latestRescheduleInMinutes: m };
   }
-  if (f.maxParticipants !== undefined) out.participantsPolicy = { enabled: true, maxParticipantsPerBooking: parseCount(f.maxParticipants, '--max-participants', 1, 1000) };
+  if (f.maxParticipants !== undefined) out.participantsPolicy = { maxParticipantsPerBooking: parseCount(f.maxParticipants, '--max-participants', 1, 1000) };
   if (f.waitlist !== undefined) {
     const n = parseCount(f.waitlist, '--waitlist', 0, 1000);
     out.waitlistPolicy = n === 0 ? { enabled: false } : { enabled: true, capacity: n };
@@ -244,9 +262,38 @@ export async function runSetDefault(opts: FormatFlags & { policy: string }, ctx:
   });
 }
 
-/** Adds create, update, delete and set-default under `services booking-policies`. */
+/**
+ * `strictest POLICY...`: the strictest version of each rule of the policies named (ids, unique id prefixes or
+ * exact names; 1 to 100), as the platform computes it (`getStrictestBookingPolicy`): a policy that is not stored
+ * (no id). Prints it as `get` prints a policy. Reads only.
+ * @throws UserError (exit 2) for no policy, more than 100, or one that names no policy or several
+ */
+export async function runStrictest(opts: FormatFlags & { policies: string[] }, ctx: Context): Promise<void> {
+  const format = resolveFormat(opts, fieldsChecker(POLICY_FIELDS));
+  if (opts.policies.length === 0) throw new UserError('name the booking policies to combine', `e.g. ${ctx.bin} services booking-policies strictest 'Standard policy' 'Strict policy'`);
+  if (opts.policies.length > MAX_POLICIES_PAGE) throw new UserError(`at most ${MAX_POLICIES_PAGE} booking policies at once, got ${opts.policies.length}`);
+  const api = await ctx.api();
+  const ids: string[] = [];
+  for (const given of opts.policies) ids.push((await policyOf(ctx, api, given)).policy.id);
+  const reply = await bookingPolicies.getStrictestBookingPolicy(api, { bookingPolicyIds: [...new Set(ids)] }, { signal: ctx.signal });
+  const policy = (reply.bookingPolicy ?? {}) as BookingPolicy;
+  // On a terminal the rules alone: the null id says only that the policy is not stored.
+  await printRecord(ctx.io, format, policy, { now: ctx.now(), rows: POLICY_VIEW.rows(policy) });
+}
+
+/** Adds list, count, strictest, create, update, delete and set-default under `services booking-policies`. */
 export function registerPolicyVerbs(group: Command, ctx: Context): void {
   const examples = (lines: string[]) => `\nExamples:\n${lines.map((l) => `  ${l}`).join('\n')}`;
+  POLICY_LIST.register(group, ctx);
+  countVerb(POLICY_READS).register(group, ctx);
+  const strictest = group
+    .command('strictest')
+    .description('The strictest version of each rule of several booking policies (computed by the platform, not stored)')
+    .argument('<policies...>', 'policy ids, unique id prefixes, or exact names (up to 100)')
+    .addHelpText('after', examples(["sitectl services booking-policies strictest 'Standard policy' 'Strict policy'", 'sitectl services booking-policies strictest 3f2a 9c1e --json participantsPolicy,cancellationPolicy']));
+  addFormatFlags(strictest).action(async (policies: string[], o: FormatFlags) => {
+    await runStrictest({ ...o, policies }, ctx);
+  });
   const create = addPolicyFlags(group.command('create').description('Create a booking policy (rules not given take the platform defaults)')).addHelpText(
     'after',
     examples(["sitectl services booking-policies create --name 'Strict' --cancel-until 1440 --latest-booking 120", "sitectl services booking-policies create --name 'Groups' --max-participants 4 --waitlist 5"]),

@@ -12,7 +12,7 @@
  */
 import { ValidationFailure, ApplicationFailure } from '../errors.js';
 import type { Calendar, ServiceDoc } from './model.js';
-import { policyOf, violationsAt, waitlistRoom } from './policy.js';
+import { maxParticipantsOf, policyOf, violationsAt, waitlistRoom } from './policy.js';
 import { atLocation, BOOKING_STEP, bufferOf, type Candidate, candidates, type SlotLocation, capacityOf, courseOpenSpots, courseSessions, openSpotsOf, scheduleIdOf } from './sessions.js';
 import { isTimeZone } from '../../api/time-zones.js';
 import { DAY, HOUR, instantOf, iso, localDateKey } from './time.js';
@@ -163,7 +163,6 @@ export function serviceOfSchedule(cal: Calendar, scheduleId: string): ServiceDoc
  */
 export function scheduleAvailability(cal: Calendar, scheduleId: string) {
   const service = serviceOfSchedule(cal, scheduleId);
-  const policy = policyOf(cal, service);
   const first = service.type === 'COURSE' ? courseSessions(service, cal.timeZone)[0] : undefined;
   const totalSpots = capacityOf(service);
   return {
@@ -172,7 +171,7 @@ export function scheduleAvailability(cal: Calendar, scheduleId: string) {
       openSpots: service.type === 'COURSE' ? courseOpenSpots(cal, service) : totalSpots,
       bookingPolicyViolations: first !== undefined ? violationsAt(cal, service, first) : { tooEarlyToBook: false, tooLateToBook: false, bookOnlineDisabled: service.onlineBooking?.enabled === false },
     },
-    bookingPolicySettings: { maxParticipantsPerBooking: policy.participantsPolicy?.enabled ? (policy.participantsPolicy.maxParticipantsPerBooking ?? null) : null },
+    bookingPolicySettings: { maxParticipantsPerBooking: maxParticipantsOf(cal, service) ?? null },
   };
 }
 

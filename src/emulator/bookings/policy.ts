@@ -17,7 +17,18 @@ export interface PolicyRules {
   cancellationPolicy?: { enabled?: boolean; limitLatestCancellation?: boolean; latestCancellationInMinutes?: number };
   reschedulePolicy?: { enabled?: boolean; limitLatestReschedule?: boolean; latestRescheduleInMinutes?: number };
   waitlistPolicy?: { enabled?: boolean; capacity?: number };
-  participantsPolicy?: { enabled?: boolean; maxParticipantsPerBooking?: number };
+  /** The SDK's `ParticipantsPolicy` has no `enabled`: the limit always applies (default 1, policy-rules.ts). */
+  participantsPolicy?: { maxParticipantsPerBooking?: number };
+}
+
+/**
+ * The most participants one booking of the service may hold under its policy (`participantsPolicy
+ * .maxParticipantsPerBooking`, which applies whenever the policy gives it: the SDK's `ParticipantsPolicy` has no
+ * switch); undefined when the service has no policy that gives one.
+ */
+export function maxParticipantsOf(cal: Calendar, service: ServiceDoc): number | undefined {
+  const max = policyOf(cal, service).participantsPolicy?.maxParticipantsPerBooking;
+  return typeof max === 'number' ? max : undefined;
 }
 
 /** The booking policy of a service (the site's policy it names, else the copy embedded in the service). */
@@ -62,14 +73,14 @@ export function allowedActions(cal: Calendar, b: BookingDoc): { cancel: boolean;
   return { cancel, reschedule };
 }
 /**
- * Checks a booking of `participants` at `start` against the service's policy: the participants limit always,
- * the early and late booking limits unless `force` (skipAvailabilityValidation).
- * @throws ApplicationFailure 428 BOOKING_POLICY_VIOLATION
+ * Checks a booking of `participants` at `start` against the service's policy: the participants limit always
+ * ({@link maxParticipantsOf}; docs/wire.md §14 "Booking policies"), the early and late booking limits unless
+ * `force` (skipAvailabilityValidation).
+ * @throws ApplicationFailure 428 BOOKING_POLICY_VIOLATION (`data.maxParticipantsPerBooking` for the participants limit)
  */
 export function checkPolicy(cal: Calendar, service: ServiceDoc, start: number, participants: number, force: boolean): void {
-  const p = policyOf(cal, service);
-  const max = p.participantsPolicy?.enabled ? p.participantsPolicy.maxParticipantsPerBooking : undefined;
-  if (typeof max === 'number' && participants > max) {
+  const max = maxParticipantsOf(cal, service);
+  if (max !== undefined && participants > max) {
     throw new ApplicationFailure(428, 'BOOKING_POLICY_VIOLATION', `the booking policy allows at most ${max} participant${max === 1 ? '' : 's'} per booking`, { maxParticipantsPerBooking: max });
   }
   if (force) return;

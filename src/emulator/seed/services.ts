@@ -7,7 +7,8 @@
  */
 import type { SeedStep } from '../family.js';
 import { addLocalWeeks, atLocalTime, localDays, weekdayOf } from '../bookings/time.js';
-import { catalogOf, type Catalog } from '../services/model.js';
+import { type BookingPolicyDoc, catalogOf, type Catalog } from '../services/model.js';
+import { withPolicyDefaults } from '../services/policy-rules.js';
 import { buildService, formatMoney } from '../services/rules.js';
 import type { StaffMemberDoc } from '../staff/model.js';
 import type { Store } from '../store/store.js';
@@ -77,21 +78,24 @@ export function seedServices(step: SeedStep): void {
     });
   });
   const categories = CATEGORY_NAMES.map((name, i) => cat.categories.insert({ id: rnd.uuid(), name, sortOrder: i, createdDate: furnished }));
+  // Each seed policy as a client would create it: the rules it sets, every other field at the SDK's default.
   const policies = POLICIES.map((p) =>
     cat.policies.insert({
       id: rnd.uuid(),
       name: p.name,
       default: p.default,
       createdDate: furnished,
-      customPolicyDescription: { enabled: true, description: p.description },
-      limitEarlyBookingPolicy: { enabled: true, earliestBookingInMinutes: p.earliest },
-      limitLateBookingPolicy: { enabled: p.latest > 0, latestBookingInMinutes: p.latest },
-      bookAfterStartPolicy: { enabled: false },
-      cancellationPolicy: { enabled: true, limitLatestCancellation: true, latestCancellationInMinutes: p.cancellation },
-      reschedulePolicy: { enabled: true, limitLatestReschedule: true, latestRescheduleInMinutes: p.cancellation },
-      waitlistPolicy: { enabled: p.waitlist > 0, capacity: p.waitlist, reservationTimeInMinutes: 10 },
-      participantsPolicy: { enabled: true, maxParticipantsPerBooking: p.maxParticipants },
-    }),
+      ...withPolicyDefaults({
+        customPolicyDescription: { enabled: true, description: p.description },
+        limitEarlyBookingPolicy: { enabled: true, earliestBookingInMinutes: p.earliest },
+        limitLateBookingPolicy: p.latest > 0 ? { enabled: true, latestBookingInMinutes: p.latest } : { enabled: false },
+        bookAfterStartPolicy: { enabled: false },
+        cancellationPolicy: { enabled: true, limitLatestCancellation: true, latestCancellationInMinutes: p.cancellation },
+        reschedulePolicy: { enabled: true, limitLatestReschedule: true, latestRescheduleInMinutes: p.cancellation },
+        waitlistPolicy: p.waitlist > 0 ? { enabled: true, capacity: p.waitlist } : { enabled: false },
+        participantsPolicy: { maxParticipantsPerBooking: p.maxParticipants },
+      }),
+    } as BookingPolicyDoc),
   );
   const forms = FORMS.map((f) =>
     cat.forms.insert({

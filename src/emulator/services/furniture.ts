@@ -6,22 +6,15 @@
  */
 import { randomUUID } from 'node:crypto';
 import { bookingPoliciesFamily, categoriesFamily } from '../../api/service-furniture.js';
-import { runSearch } from '../query/index.js';
+import { runCount, runSearch } from '../query/index.js';
 import { ApplicationFailure } from '../errors.js';
 import { serve } from '../serve.js';
-import { catalogOf } from './model.js';
+import { type BookingPolicyDoc, catalogOf } from './model.js';
+import { parseMask } from './rules.js';
+import { checkPolicyRules, givenRules, strictestPolicy, updatedPolicy, withPolicyDefaults } from './policy-rules.js';
 
-/** Rules of a new booking policy that its request leaves out. */
-const POLICY_DEFAULTS = {
-  customPolicyDescription: { enabled: false, description: '' },
-  limitEarlyBookingPolicy: { enabled: false },
-  limitLateBookingPolicy: { enabled: false },
-  bookAfterStartPolicy: { enabled: false },
-  cancellationPolicy: { enabled: false, limitLatestCancellation: false, latestCancellationInMinutes: 0 },
-  reschedulePolicy: { enabled: false, limitLatestReschedule: false, latestRescheduleInMinutes: 0 },
-  waitlistPolicy: { enabled: false, capacity: 0, reservationTimeInMinutes: 10 },
-  participantsPolicy: { enabled: true, maxParticipantsPerBooking: 1 },
-};
+/** Default page of the booking policies query (the SDK's query builder: `limit` is 50). */
+const DEFAULT_POLICIES_PAGE = 50;
 
 /** The categories family, served. */
 export const categoriesServed = serve(categoriesFamily, {
@@ -38,23 +31,22 @@ export const categoriesServed = serve(categoriesFamily, {
   },
 });
 
-/** The stored policy without the fields a request may not set. */
-function givenRules(policy: Record<string, unknown>): Record<string, unknown> {
-  const { id: _id, revision: _rev, default: _default, createdDate: _c, updatedDate: _u, ...given } = policy;
-  return given;
-}
-
 /**
  * The booking policies family, served. Each write records the seed's policy events (docs/bookings.md "Statuses": created,
  * updated, deleted, default policy set): `booking_policy.created`, `booking_policy.updated`,
  * `booking_policy.deleted`, `booking_policy.default_set` (with the new default; the previous default's change is
  * `booking_policy.updated`). Deleting a policy moves its
- * services to the default policy (`service.updated` each); the default policy cannot be deleted (428).
+ * services to the default policy (`service.updated` each); the default policy cannot be deleted (428). Create
+ * and update merge deeply and keep the policy rules (policy-rules.ts checkPolicyRules: 400 with the module's
+ * rule names). The query pages 50 by default, in creation order unless sorted; the strictest policy of unknown
+ * ids is 404 `BOOKING_POLICY_NOT_FOUND`.
  */
 export const bookingPoliciesServed = serve(bookingPoliciesFamily, {
   createBookingPolicy(ctx) {
     const given = givenRules(ctx.body.bookingPolicy as Record<string, unknown>);
-    const bookingPolicy = catalogOf(ctx).policies.insert({ ...POLICY_DEFAULTS, ...given, id: randomUUID(), name: String(given.name).trim(), default: false });
+    const rules = withPolicyDefaults(given);
+    checkPolicyRules(rules, given);
+    const bookingPolicy = catalogOf(ctx).policies.insert({ id: randomUUID(), ...rules, name: String(given.name).trim(), default: false } as BookingPolicyDoc);
     return { bookingPolicy };
   },
   getBookingPolicy(ctx) {
@@ -65,7 +57,10 @@ export const bookingPoliciesServed = serve(bookingPoliciesFamily, {
     const { id, revision } = ctx.body.bookingPolicy;
     const current = policies.require(id);
     const given = givenRules(ctx.body.bookingPolicy as Record<string, unknown>);
-    const next = { ...current, ...given, ...(typeof given.name === 'string' ? { name: given.name.trim() } : {}) };
+    const mask = parseMask((ctx.body as { mask?: string | { paths: string[] } }).mask);
+    const merged = updatedPolicy(current as Record<string, unknown>, given, mask);
+    checkPolicyRules(merged, given);
+    const next = { ...merged, ...(typeof merged.name === 'string' ? { name: merged.name.trim() } : {}) } as BookingPolicyDoc;
     return { bookingPolicy: policies.update(next, { expectedRevision: String(revision) }) };
   },
   deleteBookingPolicy(ctx) {
@@ -88,5 +83,18 @@ export const bookingPoliciesServed = serve(bookingPoliciesFamily, {
     const previous = before ? policies.update({ ...before, default: false }) : undefined;
     const current = policies.update({ ...target, default: true }, { event: 'booking_policy.default_set' });
     return { currentDefaultBookingPolicy: current, ...(previous ? { previousDefaultBookingPolicy: previous } : {}) };
+  },
+  queryBookingPolicies(ctx) {
+    const query = ctx.body.query ?? {};
+    const page = runSearch([...catalogOf(ctx).policies.all()], { ...query, cursorPaging: { limit: DEFAULT_POLICIES_PAGE, ...query.cursorPaging } }, 'query');
+    return { bookingPolicies: page.items, pagingMetadata: page.pagingMetadata };
+  },
+  countBookingPolicies(ctx) {
+    return { count: runCount(catalogOf(ctx).policies.all(), ctx.body.filter, 'filter') };
+  },
+  getStrictestBookingPolicy(ctx) {
+    const policies = catalogOf(ctx).policies;
+    const found = [...new Set(ctx.body.bookingPolicyIds)].map((id) => policies.require(id) as Record<string, unknown>);
+    return { bookingPolicy: strictestPolicy(found) };
   },
 });

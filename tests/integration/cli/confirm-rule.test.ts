@@ -132,6 +132,8 @@ const NO_RULE: Record<string, 'reads' | 'this machine' | "a member's own sign-in
   'services diff': 'reads',
   'services slug validate': 'reads',
   'services booking-policies list': 'reads',
+  'services booking-policies count': 'reads',
+  'services booking-policies strictest': 'reads',
   'services booking-forms list': 'reads',
   'services categories list': 'reads',
   'services business-locations list': 'reads',

@@ -111,7 +111,7 @@ async function moreRows(plans: Array<{ id: string; public?: boolean; primary?: b
   // The last approved member: the rows before block, delete or disconnect the first ones.
   const buyer = (await ids('members', 'APPROVED')).pop()!;
   const phoned = json(await cli(['members', 'list', '--all', '--json', 'id,contact'])).find((m: { id: string; contact?: { phones?: string[] } }) => m.id !== member && m.contact?.phones?.length).id;
-  const policy = json(await cli(['services', 'booking-policies', 'list', '--json', 'id,bookingPolicy'])).find((p: { bookingPolicy: { default?: boolean } }) => !p.bookingPolicy.default).id;
+  const policy = json(await cli(['services', 'booking-policies', 'list', '--json', 'id,default'])).find((p: { default?: boolean }) => !p.default).id;
   const row = (entity: string, action: string, destructive: boolean, argv: string[], again = true, setup?: string[]): Row => ({ entity, action, destructive, argv, again, setup });
   return [
     row('multi-service bookings', 'confirm', false, ['msb', 'confirm', groups[0]!]),
@@ -203,8 +203,8 @@ const getField = (noun: string[], path: string) => async (id: string) => {
 const P = ['services', 'booking-policies'];
 /** A booking policy's field from the list (policies have no get), or GONE. */
 const policyField = (path: string) => async (id: string) => {
-  const found = json(await cli([...P, 'list', '--json', 'id,bookingPolicy'])).find((p: { id: string }) => p.id === id);
-  return found ? path.split('.').reduce<unknown>((v, k) => (v as Record<string, unknown> | undefined)?.[k], found.bookingPolicy) : GONE;
+  const found = json(await cli([...P, 'list', '--all', '--json'])).find((p: { id: string }) => p.id === id);
+  return found ? path.split('.').reduce<unknown>((v, k) => (v as Record<string, unknown> | undefined)?.[k], found) : GONE;
 };
 /** The id a create prints alone on a piped stdout. */
 const created = async (argv: string[]): Promise<string> => {

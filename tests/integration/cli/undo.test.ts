@@ -185,9 +185,9 @@ describe('history and undo', () => {
     const link = json(await cli(['plans', 'list', '--json', 'id'])).find((p: { id: string }) => !(svc.payment?.pricingPlanIds ?? []).includes(p.id)).id;
     const member = json(await cli(['members', 'list', '--status', 'APPROVED', '--limit', '1', '--json', 'id,profile']))[0];
     const phoned = json(await cli(['members', 'list', '--all', '--json', 'id,contact'])).find((m: { id: string; contact?: { phones?: string[] } }) => m.id !== member.id && m.contact?.phones?.length).id;
-    const defaultPolicy = async () => json(await cli(['services', 'booking-policies', 'list', '--json', 'id,bookingPolicy'])).find((p: { bookingPolicy: { default?: boolean } }) => p.bookingPolicy.default)?.id;
+    const defaultPolicy = async () => json(await cli(['services', 'booking-policies', 'list', '--json', 'id,default'])).find((p: { default?: boolean }) => p.default)?.id;
     const formerDefault = await defaultPolicy();
-    const policy = json(await cli(['services', 'booking-policies', 'list', '--json', 'id,bookingPolicy'])).find((p: { bookingPolicy: { default?: boolean } }) => !p.bookingPolicy.default).id;
+    const policy = json(await cli(['services', 'booking-policies', 'list', '--json', 'id,default'])).find((p: { default?: boolean }) => !p.default).id;
 
     /** A verb's single form, and what undoing it comes to: `back` (exit 0, then `check` holds) or `cannot` (exit 1). */
     const rows: Array<{ argv: string[]; undo: 'back' | 'cannot'; check?: () => Promise<void>; setup?: string[] }> = [

@@ -139,7 +139,7 @@ export const EXAMPLES: Record<string, Record<string, Example>> = {
     getBookingPolicy: async (fx) => ({ bookingPolicyId: (await freshPolicy(fx)).id }),
     updateBookingPolicy: async (fx) => {
       const p = await freshPolicy(fx);
-      return { bookingPolicy: { id: p.id, revision: p.revision, participantsPolicy: { enabled: true, maxParticipantsPerBooking: 2 } } };
+      return { bookingPolicy: { id: p.id, revision: p.revision, participantsPolicy: { maxParticipantsPerBooking: 2 } } };
     },
     deleteBookingPolicy: async (fx) => ({ bookingPolicyId: (await freshPolicy(fx)).id }),
     // The site's default already (a no-op on the platform too), so the other examples keep the seed's default rules.
@@ -147,6 +147,9 @@ export const EXAMPLES: Record<string, Record<string, Example>> = {
       const { bookingPolicies: all } = await services.queryPolicies(fx.api, { query: { cursorPaging: { limit: 100 } } });
       return { bookingPolicyId: all.find((p) => p.bookingPolicy.default)!.bookingPolicy.id! };
     },
+    queryBookingPolicies: async () => ({ query: { filter: { 'participantsPolicy.maxParticipantsPerBooking': { $gte: 1 } }, sort: [{ fieldName: 'name', order: 'ASC' }], cursorPaging: { limit: 5 } } }),
+    countBookingPolicies: async () => ({ filter: { default: true } }),
+    getStrictestBookingPolicy: async (fx) => ({ bookingPolicyIds: [(await freshPolicy(fx)).id, (await freshPolicy(fx)).id] }),
   },
   'staff-members': {
     queryStaffMembers: async () => ({ query: { filter: { name: { $exists: true } }, cursorPaging: { limit: 5 } } }),

@@ -8,13 +8,14 @@
  * these tests. The URL is rewritten, not proxied: the Host header is the emulator's own.
  */
 import * as attendance from '@wix/auto_sdk_bookings_attendance';
+import * as bookingPolicies from '@wix/auto_sdk_bookings_booking-policies';
 import * as bookings from '@wix/auto_sdk_bookings_bookings';
 import type { DeviceAuthorizeResponseOriginal } from '@wix/auto_sdk_identity_oauth/meta';
 import * as members from '@wix/auto_sdk_members_members';
 import * as services from '@wix/auto_sdk_bookings_services';
 import { ApiKeyStrategy, AppStrategy, createClient, OAuthStrategy } from '@wix/sdk';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startTestEmulator, type TestEmulator } from '../../helpers/index.js';
+import { makeStudio, runInProcess, startTestEmulator, type TestEmulator } from '../../helpers/index.js';
 import { sdkTypeFields } from '../../helpers/sdk-meta.js';
 import { fixtures, type Fixtures } from './examples.js';
 
@@ -169,5 +170,92 @@ describe('the official SDK against the emulator', () => {
     expect(me.member?._id).toBe(member.id);
     // OAuth calls go to the edge host, rewritten like the others.
     expect(lastTo('/members/v1/members/my')).toMatchObject({ authorization: tokens.accessToken.value, siteId: null });
+  });
+});
+
+describe('booking policies through the official module', () => {
+  const client = () => createClient({ auth: ApiKeyStrategy({ apiKey: emu.apiKey, siteId: emu.siteId }), modules: { bookingPolicies, services, bookings } });
+  const stamp = () => `${process.pid}-${sent.length}`;
+
+  it('a new policy comes back with every rule field at the defaults the typings document; an update merges deeply', async () => {
+    const c = client();
+    const created = await c.bookingPolicies.createBookingPolicy({ name: `Sdk defaults ${stamp()}` });
+    expect(lastTo('/bookings/v1/booking-policies')?.method).toBe('POST');
+    // Every field the reply has is one the module types (wire form, meta.d.ts BookingPolicy).
+    const wire = lastTo('/bookings/v1/booking-policies')!;
+    expect(wire.body).toEqual({ bookingPolicy: { name: created.name } });
+    expect(created).toMatchObject({
+      default: false,
+      customPolicyDescription: { enabled: false, description: '' },
+      limitEarlyBookingPolicy: { enabled: false, earliestBookingInMinutes: 10080 },
+      limitLateBookingPolicy: { enabled: false, latestBookingInMinutes: 1440 },
+      bookAfterStartPolicy: { enabled: false },
+      cancellationPolicy: { enabled: false, limitLatestCancellation: false, latestCancellationInMinutes: 1440 },
+      reschedulePolicy: { enabled: false, limitLatestReschedule: false, latestRescheduleInMinutes: 1440 },
+      waitlistPolicy: { enabled: false, capacity: 10, reservationTimeInMinutes: 10 },
+      participantsPolicy: { maxParticipantsPerBooking: 1 },
+      cancellationFeePolicy: { enabled: false, cancellationWindows: [] },
+      saveCreditCardPolicy: { enabled: false },
+      staffSortingPolicy: { sortingMethodType: 'RANDOM' },
+      intakeFormPolicy: { enabled: false },
+    });
+    expect(created._createdDate).toBeInstanceOf(Date);
+    const typed = sdkTypeFields('bookings_booking-policies', 'BookingPolicy');
+    const got = await fetch(`${emu.url}/bookings/v1/booking-policies/${created._id}`, { headers: { authorization: emu.apiKey, 'wix-site-id': emu.siteId } });
+    expect(Object.keys(((await got.json()) as { bookingPolicy: object }).bookingPolicy).filter((k) => !typed.includes(k))).toEqual([]);
+
+    const updated = await c.bookingPolicies.updateBookingPolicy(created._id!, { revision: created.revision!, cancellationPolicy: { enabled: true }, waitlistPolicy: { capacity: 3 } });
+    expect(updated.revision).toBe('2');
+    expect(updated.cancellationPolicy).toEqual({ enabled: true, limitLatestCancellation: false, latestCancellationInMinutes: 1440 });
+    expect(updated.waitlistPolicy).toEqual({ enabled: false, capacity: 3, reservationTimeInMinutes: 10 });
+    expect(updated.participantsPolicy).toEqual({ maxParticipantsPerBooking: 1 });
+  });
+
+  it('participantsPolicy.maxParticipantsPerBooking 3 on a class: a booking for 4 is refused, one for 3 accepted', async () => {
+    const c = client();
+    const studio = await makeStudio((args, o) => runInProcess(args, { emulator: emu, ...o }), 'sdk-policies', 1);
+    const klass = await studio.klass({ capacity: 10 });
+    const policy = await c.bookingPolicies.createBookingPolicy({ name: `Sdk three ${stamp()}`, participantsPolicy: { maxParticipantsPerBooking: 3 } });
+    expect(policy.participantsPolicy).toEqual({ maxParticipantsPerBooking: 3 });
+    const service = await c.services.getService(klass.id);
+    const moved = await c.services.updateService(klass.id, { revision: service.revision!, bookingPolicy: { _id: policy._id! } });
+    expect(moved.bookingPolicy?._id).toBe(policy._id);
+    const slot = await studio.slot(klass.name);
+    const book = (totalParticipants: number) => c.bookings.createBooking({ bookedEntity: { slot: slot as never }, contactDetails: { firstName: 'Sdk', email: 'sdk-policy@example.com' }, totalParticipants });
+    await expect(book(4)).rejects.toMatchObject({ details: { applicationError: { code: 'BOOKING_POLICY_VIOLATION', data: { maxParticipantsPerBooking: 3 } } } });
+    const made = await book(3);
+    expect(made.booking).toMatchObject({ totalParticipants: 3, status: 'CREATED' });
+  });
+
+  it('query, count and strictest answer what the typings describe', async () => {
+    const c = client();
+    const tag = `Sdk set ${stamp()}`;
+    const a = await c.bookingPolicies.createBookingPolicy({ name: `${tag} a`, participantsPolicy: { maxParticipantsPerBooking: 5 }, cancellationPolicy: { enabled: true, limitLatestCancellation: true, latestCancellationInMinutes: 60 }, waitlistPolicy: { enabled: true, capacity: 4 } });
+    const b = await c.bookingPolicies.createBookingPolicy({ name: `${tag} b`, participantsPolicy: { maxParticipantsPerBooking: 2 }, cancellationPolicy: { enabled: true, limitLatestCancellation: true, latestCancellationInMinutes: 600 }, limitLateBookingPolicy: { enabled: true, latestBookingInMinutes: 30 } });
+
+    const page = await c.bookingPolicies.queryBookingPolicies().startsWith('name', tag).ascending('name').limit(1).find();
+    expect(page.items.map((p) => p._id)).toEqual([a._id]);
+    expect(page.hasNext()).toBe(true);
+    expect(lastTo('/bookings/v1/booking-policies/query')?.body).toMatchObject({ query: { filter: { name: { $startsWith: tag } }, cursorPaging: { limit: 1 } } });
+    const next = await page.next();
+    expect(next.items.map((p) => p._id)).toEqual([b._id]);
+    expect(next.items[0]!._createdDate).toBeInstanceOf(Date);
+    const wide = await c.bookingPolicies.queryBookingPolicies().gt('participantsPolicy.maxParticipantsPerBooking', 4).startsWith('name', tag).find();
+    expect(wide.items.map((p) => p._id)).toEqual([a._id]);
+
+    expect(await c.bookingPolicies.countBookingPolicies({ filter: { name: { $startsWith: tag } } })).toEqual({ count: 2 });
+    expect((await c.bookingPolicies.countBookingPolicies()).count).toBeGreaterThanOrEqual(5);
+
+    const { bookingPolicy: strictest } = await c.bookingPolicies.getStrictestBookingPolicy([a._id!, b._id!]);
+    expect(lastTo('/bookings/v1/booking-policies/strictest')?.body).toEqual({ bookingPolicyIds: [a._id, b._id] });
+    expect(strictest?._id ?? null).toBeNull();
+    expect(strictest).toMatchObject({
+      participantsPolicy: { maxParticipantsPerBooking: 2 },
+      cancellationPolicy: { enabled: true, limitLatestCancellation: true, latestCancellationInMinutes: 600 },
+      limitLateBookingPolicy: { enabled: true, latestBookingInMinutes: 30 },
+      waitlistPolicy: { enabled: false },
+      bookAfterStartPolicy: { enabled: false },
+    });
+    await expect(c.bookingPolicies.getStrictestBookingPolicy([a._id!, '00000000-0000-4000-8000-000000000000'])).rejects.toMatchObject({ details: { applicationError: { code: 'BOOKING_POLICY_NOT_FOUND' } } });
   });
 });
