@@ -1,0 +1,180 @@
+/**
+ * Pacing that follows the platform's rate limit (docs/wire.md §7, §7a): the platform allows about 200 requests a
+ * minute per app instance (a site) and answers 429 with `Retry-After` above it. Every request the client sends
+ * first takes a slot from the {@link Pacer} of its origin and site, shared by every client of the process (the bulk
+ * engine's chunks, a fan-out's concurrent site runs), so sends to one site are spread evenly instead of bursting.
+ *
+ * A pacer knows no rate until the platform refuses one: until then it sends at once (a single call costs nothing:
+ * no timer, no wait). On a 429 it learns (AIMD): every request of that site waits out the `Retry-After`, and the
+ * rate becomes what the platform let through over the last second (x 0.9), or 0.7 x the rate it had, whichever is
+ * lower, but never below one request per `Retry-After` (nothing let through and no rate yet: only the pause); each reply that is not a 429 raises it again (additively, +0.01 req/s per reply: about 1 % a second), and
+ * after 5 s without a 429 by 5 % a reply, so a limit that was lifted is found again; above 1,000 req/s it stops
+ * pacing. A site first paced when other sites of its origin already have a rate starts at their mean, so a fleet
+ * run does not burst into every new site. No timer is ever kept: waits are the caller's (client.ts).
+ */
+
+/** Fewest requests a second a learned rate goes down to. */
+const MIN_RATE = 0.2;
+/** Above this the pacer stops pacing (the limit, if any, is far away). */
+const UNPACED_ABOVE = 1000;
+/** The window over which accepted replies are counted when a 429 comes, in ms. */
+const WINDOW_MS = 1000;
+/** After this long without a 429, the rate is probed up multiplicatively. */
+const QUIET_MS = 5000;
+/** 429s within this long of the last decrease belong to the same overshoot and lower the rate once. */
+const DECREASE_GAP_MS = 1000;
+
+/** A monotonic clock in ms (process.hrtime: the global `performance` costs start-up time). */
+function monotonicMs(): number {
+  return Number(process.hrtime.bigint()) / 1e6;
+}
+
+/** What a pacer has seen, for a fan-out's counter. */
+export interface PacerStats {
+  /** Replies received (any status). */
+  replies: number;
+  /** 429 replies. */
+  throttled: number;
+  /** The learned rate in requests a second, or undefined while unpaced. */
+  rate: number | undefined;
+}
+
+/** The pacing of one origin and site. All times in ms of `clock`. */
+export class Pacer {
+  /** Learned requests a second; undefined: not paced. */
+  private learned: number | undefined;
+  /** When the next slot is free. */
+  private nextAt = 0;
+  /** No send before this (a Retry-After). */
+  private pausedUntil = 0;
+  private lastDecreaseAt = -Infinity;
+  private lastThrottleAt = -Infinity;
+  /** Times of the replies that were not 429 within the last WINDOW_MS (oldest first, from `head`). */
+  private accepted: number[] = [];
+  private head = 0;
+  replies = 0;
+  throttled = 0;
+
+  constructor(private readonly clock: () => number = monotonicMs, initialRate?: number) {
+    this.learned = initialRate;
+  }
+
+  /** The rate in force (requests a second), or undefined while unpaced. */
+  get rate(): number | undefined {
+    return this.learned;
+  }
+
+  /** Time left of a `Retry-After` pause, in ms (0: none). */
+  pausedFor(): number {
+    return Math.max(0, this.pausedUntil - this.clock());
+  }
+
+  /**
+   * Takes the next send slot. @returns how long to wait before sending, in ms (0: send now). During a pause
+   * nothing is booked: wait the time returned and ask again. After waiting for a booked slot, the caller checks
+   * {@link pausedFor} (a 429 may have come meanwhile).
+   */
+  reserve(): number {
+    const now = this.clock();
+    if (now < this.pausedUntil) return this.pausedUntil - now;
+    if (this.learned === undefined) return 0;
+    const slot = Math.max(now, this.nextAt);
+    this.nextAt = slot + 1000 / this.learned;
+    return slot - now;
+  }
+
+  /**
+   * Learns from a reply: `status` 429 lowers the rate and pauses every send for `retryAfterMs` (when given);
+   * any other status raises it a little.
+   */
+  replied(status: number, retryAfterMs?: number): void {
+    const now = this.clock();
+    this.replies += 1;
+    if (status !== 429) return this.accept(now);
+    this.throttled += 1;
+    this.lastThrottleAt = now;
+    if (retryAfterMs !== undefined && retryAfterMs > 0) this.pausedUntil = Math.max(this.pausedUntil, now + retryAfterMs);
+    if (now - this.lastDecreaseAt < DECREASE_GAP_MS) return;
+    this.lastDecreaseAt = now;
+    const through = this.acceptedSince(now - WINDOW_MS) * (1000 / WINDOW_MS) * 0.9;
+    // A Retry-After of N s lets a request through every N s at least: the rate never goes below that.
+    const floor = Math.max(MIN_RATE, retryAfterMs ? Math.min(UNPACED_ABOVE, 1000 / retryAfterMs) : 0);
+    if (this.learned === undefined) {
+      // Nothing went through lately: no rate to learn from (the pause alone holds the sends back).
+      if (through > 0) this.learned = Math.max(floor, through);
+    } else {
+      this.learned = Math.max(floor, Math.min(through > 0 ? through : Infinity, this.learned * 0.7));
+    }
+    // Slots booked at the old rate are spread again from the end of the pause.
+    this.nextAt = Math.max(now, this.pausedUntil);
+  }
+
+  private accept(now: number): void {
+    this.accepted.push(now);
+    this.acceptedSince(now - WINDOW_MS);
+    if (this.learned === undefined) return;
+    this.learned = now - this.lastThrottleAt > QUIET_MS ? this.learned * 1.05 : this.learned + 0.01;
+    if (this.learned > UNPACED_ABOVE) this.learned = undefined;
+  }
+
+  /** Accepted replies since `from` (older ones are dropped). */
+  private acceptedSince(from: number): number {
+    while (this.head < this.accepted.length && this.accepted[this.head]! < from) this.head++;
+    if (this.head > 256 && this.head * 2 > this.accepted.length) {
+      this.accepted = this.accepted.slice(this.head);
+      this.head = 0;
+    }
+    return this.accepted.length - this.head;
+  }
+}
+
+/**
+ * The pacers of a process, one per origin and site (`key`). The client uses {@link sharedPacers}; tests give a
+ * client its own.
+ */
+export class Pacers {
+  private readonly byKey = new Map<string, { origin: string; pacer: Pacer }>();
+
+  constructor(private readonly clock: () => number = monotonicMs) {}
+
+  /** The pacer of `origin` and `site` (a site id, or a name of the credential's scope such as `account`), made on first use. */
+  get(origin: string, site: string): Pacer {
+    const key = `${origin} ${site}`;
+    let entry = this.byKey.get(key);
+    if (!entry) {
+      entry = { origin, pacer: new Pacer(this.clock, this.siblingRate(origin)) };
+      this.byKey.set(key, entry);
+    }
+    return entry.pacer;
+  }
+
+  /** Totals over the pacers of `origin` (every origin when omitted): replies, 429s, and the sum of learned rates. */
+  stats(origin?: string): PacerStats {
+    let replies = 0;
+    let throttled = 0;
+    let rate: number | undefined;
+    for (const e of this.byKey.values()) {
+      if (origin !== undefined && e.origin !== origin) continue;
+      replies += e.pacer.replies;
+      throttled += e.pacer.throttled;
+    }
+    const rates = this.rates(origin);
+    if (rates.length) rate = rates.reduce((a, b) => a + b, 0) / rates.length;
+    return { replies, throttled, rate };
+  }
+
+  private rates(origin: string | undefined): number[] {
+    const out: number[] = [];
+    for (const e of this.byKey.values()) if ((origin === undefined || e.origin === origin) && e.pacer.rate !== undefined) out.push(e.pacer.rate);
+    return out;
+  }
+
+  /** The mean learned rate of the other sites of `origin`, or undefined when none has one. */
+  private siblingRate(origin: string): number | undefined {
+    const rates = this.rates(origin);
+    return rates.length ? rates.reduce((a, b) => a + b, 0) / rates.length : undefined;
+  }
+}
+
+/** The pacers every client of this process shares (unless given its own: ApiClientOptions.pacers). */
+export const sharedPacers = new Pacers();
