@@ -377,9 +377,11 @@ export class ApiClient {
       let text: string;
       try {
         replyWait = this.onWait?.({ kind: 'reply', method, path: shownPath, attempt: attempt + 1, attempts, elapsedMs: started - callStarted });
+        pacer?.sending();
         try {
           res = await requestFn.call(dispatcher, { origin: this.origin, path, method, headers, body: payload, signal });
         } catch (err) {
+          pacer?.failed();
           opts.signal?.throwIfAborted();
           const cause = signal.aborted ? signal.reason : err;
           const ms = Math.round(monotonicMs() - started);
@@ -393,6 +395,7 @@ export class ApiClient {
         try {
           text = await res.body.text();
         } catch (err) {
+          pacer?.failed();
           opts.signal?.throwIfAborted();
           const cause = signal.aborted ? signal.reason : err;
           const message = this.redact(errorText(cause));

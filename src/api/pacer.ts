@@ -6,10 +6,11 @@
  *
  * A pacer knows no rate until the platform refuses one: until then it sends at once (a single call costs nothing:
  * no timer, no wait). On a 429 it learns (AIMD): every request of that site waits out the `Retry-After`, and the
- * rate becomes what the platform let through over the last second (x 0.9), or 0.7 x the rate it had, whichever is
+ * rate becomes what the platform let through over the last second (x 0.9; that site's, or the origin's per site with
+ * requests under way when that is more: a site whose 429 came while its own traffic was light), or 0.7 x the rate it had, whichever is
  * lower, but never below one request per `Retry-After` (nothing let through and no rate yet: only the pause); each reply that is not a 429 raises it again (additively, +0.01 req/s per reply: about 1 % a second), and
  * after 5 s without a 429 by 5 % a reply, so a limit that was lifted is found again; above 1,000 req/s it stops
- * pacing. A site first paced when other sites of its origin already have a rate starts at their mean, so a fleet
+ * pacing. A new site of an origin whose sites are paced starts at the rate of the one that heard last, so a fleet
  * run does not burst into every new site. No timer is ever kept: waits are the caller's (client.ts).
  */
 
@@ -54,9 +55,23 @@ export class Pacer {
   private head = 0;
   replies = 0;
   throttled = 0;
+  /** Requests sent and not yet answered. */
+  inFlight = 0;
+  /** When the rate last changed or a reply came (for a new sibling's start). */
+  touchedAt = -Infinity;
 
-  constructor(private readonly clock: () => number = monotonicMs, initialRate?: number) {
+  /**
+   * @param initialRate requests a second to start at (undefined: unpaced until a 429)
+   * @param fairShare what the platform let through per busy site of the same origin over the last second (req/s),
+   *   when known: a site whose own traffic was light when its 429 came takes that share, not its own light rate
+   */
+  constructor(private readonly clock: () => number = monotonicMs, initialRate?: number, private readonly fairShare?: (since: number) => number) {
     this.learned = initialRate;
+  }
+
+  /** Accepted replies within the last second (the window), as of `now`. */
+  acceptedRecently(now: number): number {
+    return this.acceptedSince(now - WINDOW_MS);
   }
 
   /** The rate in force (requests a second), or undefined while unpaced. */
@@ -83,6 +98,16 @@ export class Pacer {
     return slot - now;
   }
 
+  /** A request leaves now (after its slot); {@link replied} or {@link failed} ends it. */
+  sending(): void {
+    this.inFlight += 1;
+  }
+
+  /** A request sent ended without a reply (a transport error). */
+  failed(): void {
+    this.inFlight = Math.max(0, this.inFlight - 1);
+  }
+
   /**
    * Learns from a reply: `status` 429 lowers the rate and pauses every send for `retryAfterMs` (when given);
    * any other status raises it a little.
@@ -90,13 +115,27 @@ export class Pacer {
   replied(status: number, retryAfterMs?: number): void {
     const now = this.clock();
     this.replies += 1;
-    if (status !== 429) return this.accept(now);
+    this.touchedAt = now;
+    // Counted under way until its reply is learned from (the origin's share counts this site as busy).
+    if (status !== 429) {
+      this.inFlight = Math.max(0, this.inFlight - 1);
+      return this.accept(now);
+    }
+    try {
+      this.throttle(now, retryAfterMs);
+    } finally {
+      this.inFlight = Math.max(0, this.inFlight - 1);
+    }
+  }
+
+  private throttle(now: number, retryAfterMs: number | undefined): void {
     this.throttled += 1;
     this.lastThrottleAt = now;
     if (retryAfterMs !== undefined && retryAfterMs > 0) this.pausedUntil = Math.max(this.pausedUntil, now + retryAfterMs);
     if (now - this.lastDecreaseAt < DECREASE_GAP_MS) return;
     this.lastDecreaseAt = now;
-    const through = this.acceptedSince(now - WINDOW_MS) * (1000 / WINDOW_MS) * 0.9;
+    const own = this.acceptedSince(now - WINDOW_MS) * (1000 / WINDOW_MS);
+    const through = Math.max(own, this.fairShare?.(now) ?? 0) * 0.9;
     // A Retry-After of N s lets a request through every N s at least: the rate never goes below that.
     const floor = Math.max(MIN_RATE, retryAfterMs ? Math.min(UNPACED_ABOVE, 1000 / retryAfterMs) : 0);
     if (this.learned === undefined) {
@@ -142,7 +181,7 @@ export class Pacers {
     const key = `${origin} ${site}`;
     let entry = this.byKey.get(key);
     if (!entry) {
-      entry = { origin, pacer: new Pacer(this.clock, this.siblingRate(origin)) };
+      entry = { origin, pacer: new Pacer(this.clock, this.siblingRate(origin), (now) => this.share(origin, now)) };
       this.byKey.set(key, entry);
     }
     return entry.pacer;
@@ -163,16 +202,34 @@ export class Pacers {
     return { replies, throttled, rate };
   }
 
+  /** Accepted replies a second at `origin` over the last second, per site with requests under way now. */
+  private share(origin: string, now: number): number {
+    let accepted = 0;
+    let busy = 0;
+    for (const e of this.byKey.values()) {
+      if (e.origin !== origin) continue;
+      accepted += e.pacer.acceptedRecently(now);
+      if (e.pacer.inFlight > 0) busy += 1;
+    }
+    return busy ? (accepted * 1000) / WINDOW_MS / busy : 0;
+  }
+
   private rates(origin: string | undefined): number[] {
     const out: number[] = [];
     for (const e of this.byKey.values()) if ((origin === undefined || e.origin === origin) && e.pacer.rate !== undefined) out.push(e.pacer.rate);
     return out;
   }
 
-  /** The mean learned rate of the other sites of `origin`, or undefined when none has one. */
+  /** The rate of the site of `origin` that heard from the platform last (paced or not), or undefined when none is paced. */
   private siblingRate(origin: string): number | undefined {
-    const rates = this.rates(origin);
-    return rates.length ? rates.reduce((a, b) => a + b, 0) / rates.length : undefined;
+    let latest: Pacer | undefined;
+    let paced = false;
+    for (const e of this.byKey.values()) {
+      if (e.origin !== origin) continue;
+      if (e.pacer.rate !== undefined) paced = true;
+      if (!latest || e.pacer.touchedAt > latest.touchedAt) latest = e.pacer;
+    }
+    return paced ? latest?.rate : undefined;
   }
 }
 

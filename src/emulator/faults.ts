@@ -90,6 +90,8 @@ export class FaultInjector {
   private rnd: Prng;
   /** The current one-second window of each rate-limited scope (`''`: all requests): its start and count. */
   private windows = new Map<string, { start: number; count: number }>();
+  /** API requests decided since the settings were last set, and how many of them were answered 429. */
+  private counted = { requests: 0, throttled: 0 };
 
   constructor(initial: Partial<Faults> = {}, private readonly clock: () => number = Date.now) {
     this.faults = validateFaults(initial);
@@ -100,11 +102,17 @@ export class FaultInjector {
     return { ...this.faults };
   }
 
+  /** API requests since the settings were last set (`PUT /__emulator/faults`) and how many got 429. */
+  get requests(): { requests: number; throttled: number } {
+    return { ...this.counted };
+  }
+
   /** Merges `partial` into the settings and restarts the PRNG from the (possibly new) seed. */
   set(partial: unknown): Faults {
     this.faults = validateFaults(partial, this.faults);
     this.rnd = new Prng(this.faults.seed);
     this.windows.clear();
+    this.counted = { requests: 0, throttled: 0 };
     return this.current;
   }
 
@@ -126,6 +134,8 @@ export class FaultInjector {
       if (!w || now - w.start >= 1000) this.windows.set(key, (w = { start: now, count: 0 }));
       throttle = ++w.count > f.rateLimitPerSec;
     }
+    this.counted.requests += 1;
+    if (throttle) this.counted.throttled += 1;
     const drop = !throttle && rDrop < f.dropRate;
     const errorStatus = !throttle && !drop && rError < f.errorRate ? (rStatus < 0.5 ? 500 : 503) : 0;
     const afterCommit = f.errorPhase === 'after' || (f.errorPhase === 'random' && rPhase < 0.5);
