@@ -3,7 +3,8 @@
  * shows while it runs (issue 30 item 4): on a terminal, one live counter on stderr (the Ink progress bar, loaded
  * by dynamic import) with the sites done of all, the items done, the 429s met and the request rate over the last
  * seconds (and the rate the client paces each site at, once a 429 taught it one: api/pacer.ts); off a terminal,
- * one line per site as it ends, and a line every 5 s while nothing else is said. stdout is never written.
+ * one line per site as it ends, a line every 5 s while nothing else is said, and one at the end. The 429s are the
+ * command's (every call to the origin since it started). stdout is never written.
  */
 import { sharedPacers } from '../../api/pacer.js';
 import type { Context } from '../../context.js';
@@ -50,13 +51,12 @@ function countText(counts: Record<string, number>): string {
 export function fanOutProgress(ctx: Context, opts: { title: string; sites: number; origin: string; perSiteLines: boolean }): FanOutProgress {
   const io = ctx.io;
   const started = Date.now();
-  const base = sharedPacers.stats(opts.origin);
   const itemsBySite = new Map<string, number>();
   let sitesDone = 0;
   let failedSites = 0;
   let lastSaid = started;
   /** Replies seen at each of the last few ticks, for the rate over the last ~2 s. */
-  const samples: { at: number; replies: number }[] = [{ at: started, replies: base.replies }];
+  const samples: { at: number; replies: number }[] = [{ at: started, replies: sharedPacers.stats(opts.origin).replies }];
 
   const items = () => {
     let n = 0;
@@ -70,8 +70,8 @@ export function fanOutProgress(ctx: Context, opts: { title: string; sites: numbe
     while (samples.length > 5) samples.shift();
     const first = samples[0]!;
     const rate = now > first.at ? ((stats.replies - first.replies) * 1000) / (now - first.at) : 0;
-    const throttled = stats.throttled - base.throttled;
-    const parts = [`${items()} items`, `${throttled} rate-limited`, `${rate.toFixed(rate < 10 ? 1 : 0)} req/s`];
+    // The command's 429s so far (every call to this origin since it started), as the server counted them.
+    const parts = [`${items()} items`, `${stats.throttled} rate-limited`, `${rate.toFixed(rate < 10 ? 1 : 0)} req/s`];
     if (stats.rate !== undefined) parts.push(`paced ~${stats.rate.toFixed(stats.rate < 10 ? 1 : 0)}/s a site`);
     return parts.join(', ');
   };
@@ -97,6 +97,7 @@ export function fanOutProgress(ctx: Context, opts: { title: string; sites: numbe
       },
       async done() {
         clearInterval(ticker);
+        notice(io, line());
       },
     };
   }
