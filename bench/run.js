@@ -441,7 +441,7 @@ async function bookingsAtScale() {
 }
 
 /**
- * Fan-out under the platform's kind of limit (issue 30 item 4): `services clone --filter {}` of the demo
+ * Fan-out under the platform's kind of limit (docs/wire.md §7): `services clone --filter {}` of the demo
  * catalogue (60 services) to PACED_SITES new sites while the emulator answers 429 with Retry-After: 2 above
  * PACED_LIMIT requests a second (counted over all its requests, as the issue measured it). The limit's minimum is the
  * requests the emulator accepted divided by the limit; the target is 1.2x that. Then FLEET_SITES sites without a

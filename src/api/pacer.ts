@@ -1,5 +1,5 @@
 /**
- * Pacing that follows the platform's rate limit (docs/wire.md §7, §7a): the platform allows about 200 requests a
+ * Pacing that follows the platform's rate limit (docs/wire.md §7): the platform allows about 200 requests a
  * minute per app instance (a site) and answers 429 with `Retry-After` above it. Every request the client sends
  * first takes a slot from the {@link Pacer} of its origin and site, shared by every client of the process (the bulk
  * engine's chunks, a fan-out's concurrent site runs), so sends to one site are spread evenly instead of bursting.

@@ -1,6 +1,6 @@
 /**
  * What a fan-out (a verb run on several sites: `services apply --to-site`, `services clone`, the undo of either)
- * shows while it runs (issue 30 item 4): on a terminal, one live counter on stderr (the Ink progress bar, loaded
+ * shows while it runs (docs/manual/commands.md "CI: roll a catalog out to several sites"): on a terminal, one live counter on stderr (the Ink progress bar, loaded
  * by dynamic import) with the sites done of all, the items done, the 429s met and the request rate over the last
  * seconds (and the rate the client paces each site at, once a 429 taught it one: api/pacer.ts); off a terminal,
  * one line per site as it ends, a line every 5 s while nothing else is said, and one at the end. The 429s are the

@@ -1,5 +1,5 @@
 /**
- * A fan-out under the platform's kind of rate limit (issue 30 item 4; docs/wire.md §7): `services clone` to 3 sites
+ * A fan-out under the platform's kind of rate limit (docs/wire.md §7): `services clone` to 3 sites
  * while the emulator answers 429 with Retry-After above a few requests a second per site. The client paces each
  * site (api/pacer.ts) and retries what was refused: every site ends with the catalogue once (nothing lost, nothing
  * doubled), stdout carries only the JSON report, stderr one line per site and a last line whose count of 429s is the
@@ -40,10 +40,10 @@ describe('a fan-out under a per-site rate limit', () => {
     expect(source).toHaveLength(12);
     // Three requests a second per site: planning a site alone takes more than that, so the limit is met.
     await setFaults(emu, { rateLimitPerSec: 3, rateLimitScope: 'site', retryAfterSec: 1 });
-    let r;
+    let r: Awaited<ReturnType<typeof runInProcess>>;
     let counted: { requests: number; throttled: number };
     try {
-      r = await runInProcess(['services', 'clone', ...sites.flatMap((s) => ['--to-site', s.id]), '--filter', '{}', '--yes', '--json'], { emulator: emu, sandbox, timeoutMs: 55_000 });
+      r = await runInProcess(['services', 'clone', ...sites.flatMap((s) => ['--to-site', s.id]), '--filter', '{}', '--yes', '--json'], { emulator: emu, sandbox });
     } finally {
       counted = (await emu.request('GET', '/__emulator/faults')).body.counted;
       await setFaults(emu, { rateLimitPerSec: 0, rateLimitScope: 'all' });
