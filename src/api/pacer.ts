@@ -38,6 +38,8 @@ export interface PacerStats {
   throttled: number;
   /** The learned rate in requests a second, or undefined while unpaced. */
   rate: number | undefined;
+  /** The longest `Retry-After` pause still to run, in ms (0: none). */
+  pausedMs: number;
 }
 
 /** The pacing of one origin and site. All times in ms of `clock`. */
@@ -187,19 +189,21 @@ export class Pacers {
     return entry.pacer;
   }
 
-  /** Totals over the pacers of `origin` (every origin when omitted): replies, 429s, and the sum of learned rates. */
+  /** Totals over the pacers of `origin` (every origin when omitted): replies, 429s, the mean learned rate, the longest pause left. */
   stats(origin?: string): PacerStats {
     let replies = 0;
     let throttled = 0;
     let rate: number | undefined;
+    let pausedMs = 0;
     for (const e of this.byKey.values()) {
       if (origin !== undefined && e.origin !== origin) continue;
       replies += e.pacer.replies;
       throttled += e.pacer.throttled;
+      pausedMs = Math.max(pausedMs, e.pacer.pausedFor());
     }
     const rates = this.rates(origin);
     if (rates.length) rate = rates.reduce((a, b) => a + b, 0) / rates.length;
-    return { replies, throttled, rate };
+    return { replies, throttled, rate, pausedMs };
   }
 
   /** Accepted replies a second at `origin` over the last second, per site with requests under way now. */

@@ -73,6 +73,8 @@ export function fanOutProgress(ctx: Context, opts: { title: string; sites: numbe
     // The command's 429s so far (every call to this origin since it started), as the server counted them.
     const parts = [`${items()} items`, `${stats.throttled} rate-limited`, `${rate.toFixed(rate < 10 ? 1 : 0)} req/s`];
     if (stats.rate !== undefined) parts.push(`paced ~${stats.rate.toFixed(stats.rate < 10 ? 1 : 0)}/s a site`);
+    // The platform asked a site to wait (its Retry-After): said here, as the waiting notices are held meanwhile.
+    if (stats.pausedMs >= 1000) parts.push(`the platform asks to wait ${Math.ceil(stats.pausedMs / 1000)} s - Ctrl-C to stop`);
     return parts.join(', ');
   };
   const line = () => `${opts.title}: ${sitesDone}/${opts.sites} sites, ${detail()}`;

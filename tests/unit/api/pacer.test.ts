@@ -118,7 +118,7 @@ describe('Pacers', () => {
     expect(pacers.get('http://127.0.0.1:1', 'site:c').rate).toBe(9);
     // Another origin learns nothing from it.
     expect(pacers.get('http://127.0.0.1:2', 'site:a').rate).toBeUndefined();
-    expect(pacers.stats('http://127.0.0.1:1')).toMatchObject({ replies: 11, throttled: 1, rate: 9 });
+    expect(pacers.stats('http://127.0.0.1:1')).toMatchObject({ replies: 11, throttled: 1, rate: 9, pausedMs: 1000 });
   });
 });
 
