@@ -9,7 +9,9 @@
 // demo catalogue is cloned to, default 20), BENCH_SCALE_MEMBERS (comma-separated member counts for the
 // members-at-scale run, default 10000,100000,1000000), BENCH_ONLY=members (run only the members-at-scale section), BENCH_ONLY=startup (only start-up and endless-input),
 // BENCH_SCALE_BOOKINGS (bookings of the large site in the booking-writes run, default 100000), BENCH_ONLY=bookings (only
-// booking writes on the demo site and on that large one, and the busy-week seed).
+// booking writes on the demo site and on that large one, and the busy-week seed), BENCH_ONLY=fanout (only the fan-out
+// under a rate limit: BENCH_PACED_SITES sites, default 100, under BENCH_PACED_LIMIT requests/s, default 50, with
+// Retry-After: 2; then BENCH_FLEET_SITES sites, default 500, unlimited, for peak memory; 0 skips it).
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, existsSync, rmSync, writeFileSync } from 'node:fs';
 import os, { tmpdir } from 'node:os';
@@ -33,6 +35,9 @@ const FANOUT_SITES = Number(process.env.BENCH_FANOUT_SITES ?? 20);
 const SCALE_MEMBERS = (process.env.BENCH_SCALE_MEMBERS ?? '10000,100000,1000000').split(',').map(Number);
 const SCALE_BOOKINGS = Number(process.env.BENCH_SCALE_BOOKINGS ?? 100_000);
 const ONLY = process.env.BENCH_ONLY;
+const PACED_SITES = Number(process.env.BENCH_PACED_SITES ?? 100);
+const PACED_LIMIT = Number(process.env.BENCH_PACED_LIMIT ?? 50);
+const FLEET_SITES = Number(process.env.BENCH_FLEET_SITES ?? 500);
 const CONCURRENCY = 4;
 
 const tmp = mkdtempSync(join(tmpdir(), 'sitectl-bench-'));
@@ -435,11 +440,68 @@ async function bookingsAtScale() {
   target("busy week: share of the staff's appointment time booked (%)", fill, 85, '>=', ' %');
 }
 
+/**
+ * Fan-out under the platform's kind of limit (docs/wire.md §7): `services clone --filter {}` of the demo
+ * catalogue (60 services) to PACED_SITES new sites while the emulator answers 429 with Retry-After: 2 above
+ * PACED_LIMIT requests a second (counted over all its requests, as the issue measured it). The limit's minimum is the
+ * requests the emulator accepted divided by the limit; the target is 1.2x that. Then FLEET_SITES sites without a
+ * limit: the CLI's and the emulator's peak RSS (VmHWM), beside the paced run's, to see memory stay flat in the
+ * number of sites. Every site must end with the 60 services, none doubled.
+ */
+async function fanOut() {
+  const dir = join(tmp, 'fanout');
+  const child = spawn(process.execPath, [bin, 'emulator', 'start', '--port', '0', '--data-dir', dir, '--seed', 'demo', '--size', '60', '--bookings', '0', '--members', '0'], { env: baseEnv, stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (d) => (stderr += d));
+  const pidFile = join(dir, 'emulator.pid.json');
+  await waitFor(() => existsSync(pidFile) || child.exitCode !== null, 120_000, 'the emulator').catch((e) => {
+    throw new Error(`${e.message}\n${stderr}`);
+  });
+  const { url } = JSON.parse(readFileSync(pidFile, 'utf8'));
+  const { apiKey, siteId } = JSON.parse(readFileSync(join(dir, 'admin-key.json'), 'utf8'));
+  const emu = { child, url, apiKey, siteId };
+  const env = { ...baseEnv, SITECTL_BASE_URL: url, SITECTL_SITE_ID: siteId, SITECTL_API_KEY: apiKey };
+  const control = new Agent();
+  try {
+    const catalogue = await allServices(control, emu);
+    const run = async (n, faults) => {
+      const sites = [];
+      for (let i = 1; i <= n; i++) sites.push((await call(control, emu, 'POST', '/__emulator/sites', { name: `Fleet ${n}-${i}` })).site.id);
+      await setFaults(emu, faults);
+      const before = rssOf(child.pid).hwm;
+      const cmd = measureCommand(['services', 'clone', ...sites.flatMap((id) => ['--to-site', id]), '--filter', '{}', '--yes', '--json'], env);
+      const { counted } = await call(control, emu, 'GET', '/__emulator/faults');
+      await setFaults(emu, { rateLimitPerSec: 0 });
+      const state = await call(control, emu, 'GET', '/__emulator/state');
+      const counts = new Map(state.sites.map((s) => [s.id, s.counts?.services ?? 0]));
+      const wrong = sites.filter((id) => counts.get(id) !== catalogue.length);
+      if (wrong.length) throw new Error(`${wrong.length} of ${n} sites do not hold the ${catalogue.length} services (e.g. ${wrong[0]}: ${counts.get(wrong[0])})`);
+      return { ...cmd, counted, emuHwm: rssOf(child.pid).hwm, emuBefore: before };
+    };
+    console.log(`\nFan-out: services clone --filter {} (${catalogue.length} services) to ${PACED_SITES} sites under a limit of ${PACED_LIMIT} requests/s (all requests), Retry-After: 2`);
+    const paced = await run(PACED_SITES, { rateLimitPerSec: PACED_LIMIT, rateLimitScope: 'all', retryAfterSec: 2, latencyMs: 0 });
+    const accepted = paced.counted.requests - paced.counted.throttled;
+    const minimumMs = (accepted / PACED_LIMIT) * 1000;
+    console.log(`  ${fmt(paced.ms / 1000, 2)} s; ${paced.counted.requests} requests, ${paced.counted.throttled} answered 429; the limit's minimum for the ${accepted} accepted: ${fmt(minimumMs / 1000, 2)} s; CLI peak RSS ${fmt(paced.rssKiB / 1024)} MiB; every site holds the ${catalogue.length} services`);
+    target(`fan-out to ${PACED_SITES} sites under ${PACED_LIMIT} req/s: time / the limit's minimum`, paced.ms / minimumMs, 1.2);
+    if (FLEET_SITES > 0) {
+      console.log(`\nFan-out to ${FLEET_SITES} sites, no limit (peak memory)`);
+      const fleet = await run(FLEET_SITES, { rateLimitPerSec: 0, latencyMs: 0 });
+      console.log(`  ${fmt(fleet.ms / 1000, 2)} s, ${fleet.counted.requests} requests (${fmt(fleet.ms / fleet.counted.requests, 2)} ms each; ${fmt(paced.ms / paced.counted.requests, 2)} ms paced); CLI peak RSS ${fmt(fleet.rssKiB / 1024)} MiB (${PACED_SITES} sites: ${fmt(paced.rssKiB / 1024)} MiB); emulator peak RSS ${fmt(fleet.emuHwm)} MiB (before the run ${fmt(fleet.emuBefore)} MiB; after the ${PACED_SITES}-site run ${fmt(paced.emuHwm)} MiB)`);
+      target(`fan-out CLI peak RSS, ${FLEET_SITES} / ${PACED_SITES} sites`, fleet.rssKiB / paced.rssKiB, 1.2);
+    }
+  } finally {
+    await control.close();
+    await stopEmulator(emu);
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 async function main() {
   console.log(`sitectl benchmarks — node ${process.version}, ${new Date().toISOString()}`);
-  if (ONLY === 'members' || ONLY === 'bookings') {
+  if (ONLY === 'members' || ONLY === 'bookings' || ONLY === 'fanout') {
     try {
-      await (ONLY === 'members' ? membersAtScale() : bookingsAtScale());
+      await (ONLY === 'members' ? membersAtScale() : ONLY === 'fanout' ? fanOut() : bookingsAtScale());
       console.log(`\nTargets (node ${process.version})`);
       for (const line of verdicts) console.log(`  ${line}`);
     } finally {
@@ -620,6 +682,7 @@ async function main() {
 
     await membersAtScale();
     await bookingsAtScale();
+    await fanOut();
 
     // 8. Rolling the demo catalogue out to 20 sites with 20 ms added per request.
     console.log(`\nservices clone --to-site x ${FANOUT_SITES} sites, ${LATENCY_MS} ms added per request`);

@@ -9,6 +9,7 @@ import { safeParse } from 'zod/mini';
 import type { $ZodType } from 'zod/v4/core';
 import { type ApiError, type CallTries, NetworkError, SystemError, fromResponse, seconds, withTries } from './errors.js';
 import { LONG_GET_THRESHOLD, toURLSearchParams } from './query.js';
+import { type Pacer, type Pacers, sharedPacers } from './pacer.js';
 import { redact, redactHeaders } from './redact.js';
 import { AttemptTimeout, defaultSleep, errorText, firstHeader, notSent, parseRetryAfter } from './retry.js';
 import type * as Transport from './transport.js';
@@ -72,12 +73,17 @@ export interface ApiClientOptions {
   connectTimeoutMs?: number;
   /**
    * Most time one call may take with all its retries and waits, in ms (default 120_000), counted from its first
-   * send (the client has no queue of its own): no pause is waited past it, an attempt is given up on at its end
+   * send, once it has left the pacer's queue (pacer.ts): no pause is waited past it, an attempt is given up on at its end
    * even within its `timeoutMs`, and a Retry-After asking for more than is left of it ends the call at once.
    */
   budgetMs?: number;
   /** Waits between attempts (ends early, rejecting, when the signal aborts); tests inject one that records the delays. */
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /**
+   * The pacers that spread sends to each origin and site and learn the rate from 429s (pacer.ts); default the
+   * process's {@link sharedPacers}, so every client of a site shares one; `false`: no pacing (tests of the retries).
+   */
+  pacers?: Pacers | false;
 }
 
 export interface RequestOptions<T> {
@@ -216,6 +222,7 @@ export class ApiClient {
   private readonly timeoutMs: number;
   private readonly connectTimeoutMs: number;
   private readonly budgetMs: number;
+  private readonly pacers: Pacers | false;
   private readonly secrets: string[];
   private dispatcher: Dispatcher | undefined;
   private dispatcherPromise: Promise<Dispatcher> | undefined;
@@ -237,6 +244,7 @@ export class ApiClient {
     this.timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.connectTimeoutMs = opts.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
     this.budgetMs = opts.budgetMs ?? DEFAULT_BUDGET_MS;
+    this.pacers = opts.pacers ?? sharedPacers;
     this.dispatcher = opts.dispatcher;
     this.ownsDispatcher = opts.dispatcher === undefined;
     const c = opts.credentials;
@@ -318,7 +326,9 @@ export class ApiClient {
 
     const dispatcher = await this.getDispatcher();
     const requestFn = await loadRequestFn();
-    // The budget starts here, as the first attempt is sent: the client has no queue a call waits in before that.
+    const pacer = this.pacer(opts.accountLevel ?? false);
+    await this.paced(pacer, opts.signal);
+    // The budget starts here, as the first attempt leaves the pacer's queue.
     const callStarted = monotonicMs();
     const elapsed = () => monotonicMs() - callStarted;
     const attempts = retries + 1;
@@ -340,6 +350,7 @@ export class ApiClient {
     let rateLimited = 0;
     for (let attempt = 0; ; attempt++) {
       opts.signal?.throwIfAborted();
+      if (attempt > 0) await this.paced(pacer, opts.signal);
       const started = monotonicMs();
       const tries = (): CallTries => ({ attempts: attempt + 1, rateLimited, elapsedMs: elapsed() });
       // An attempt ends at its own limit, or at the end of the call's budget when that comes first.
@@ -366,9 +377,11 @@ export class ApiClient {
       let text: string;
       try {
         replyWait = this.onWait?.({ kind: 'reply', method, path: shownPath, attempt: attempt + 1, attempts, elapsedMs: started - callStarted });
+        pacer?.sending();
         try {
           res = await requestFn.call(dispatcher, { origin: this.origin, path, method, headers, body: payload, signal });
         } catch (err) {
+          pacer?.failed();
           opts.signal?.throwIfAborted();
           const cause = signal.aborted ? signal.reason : err;
           const ms = Math.round(monotonicMs() - started);
@@ -382,6 +395,7 @@ export class ApiClient {
         try {
           text = await res.body.text();
         } catch (err) {
+          pacer?.failed();
           opts.signal?.throwIfAborted();
           const cause = signal.aborted ? signal.reason : err;
           const message = this.redact(errorText(cause));
@@ -400,11 +414,17 @@ export class ApiClient {
         `< ${method} ${this.redact(this.origin + path)} ${res.statusCode} ${ms} ms request-id: ${requestId ?? 'none'}`,
       );
 
+      if (res.statusCode !== 429) pacer?.replied(res.statusCode);
       if (res.statusCode === 200) return this.parse(opts.schema, text, res, requestId, opts.check);
 
       const err = this.sanitize(fromResponse(res.statusCode, res.statusText, res.headers, this.redact(text)));
       const retryable = res.statusCode === 429 || res.statusCode >= 500;
-      if (res.statusCode === 429) rateLimited++;
+      if (res.statusCode === 429) {
+        rateLimited++;
+        // Every send to this site waits what the platform asks, unless the call will not wait it either.
+        const asked = parseRetryAfter(res.headers['retry-after']);
+        pacer?.replied(429, asked !== undefined && !this.tooLong(asked, elapsed()) ? asked : undefined);
+      }
       if (retryable && (idempotent || res.statusCode === 429) && attempt < retries) {
         const reason = res.statusCode === 429 ? 'rate limit' : `HTTP ${res.statusCode}`;
         const retryAfter = parseRetryAfter(res.headers['retry-after']);
@@ -436,6 +456,33 @@ export class ApiClient {
     if (askedMs < left) return undefined;
     // Said as the whole budget until the call has used a noticeable part of it.
     return left > this.budgetMs - 1000 ? `more than the call's ${budget} budget` : `more than the ${seconds(left)} left of the call's ${budget} budget`;
+  }
+
+  /** The pacer of this client's origin and site (an account-level call: the account's; a token: its own), if pacing. */
+  private pacer(accountLevel: boolean): Pacer | undefined {
+    if (!this.pacers) return undefined;
+    const c = this.credentials;
+    const scope = c.kind === 'apiKey' ? (accountLevel ? `account:${c.accountId ?? ''}` : `site:${c.siteId}`) : c.kind === 'accessToken' ? 'token' : 'none';
+    return this.pacers.get(this.origin, scope);
+  }
+
+  /**
+   * Waits for the pacer's next slot (pacer.ts), and out any `Retry-After` pause it is in; at once when the site is
+   * not paced. @throws the signal's reason when it aborts
+   */
+  private async paced(pacer: Pacer | undefined, signal: AbortSignal | undefined): Promise<void> {
+    if (!pacer) return;
+    for (;;) {
+      const paused = pacer.pausedFor();
+      if (paused > 0) {
+        await defaultSleep(paused, signal);
+        continue;
+      }
+      const ms = pacer.reserve();
+      if (ms <= 0) return;
+      await defaultSleep(ms, signal);
+      if (pacer.pausedFor() === 0) return;
+    }
   }
 
   /** Closes the default dispatcher's sockets; a dispatcher passed in by the caller is left to the caller. */

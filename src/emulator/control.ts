@@ -180,7 +180,8 @@ export const controlRoutes: Record<string, ControlHandler> = {
     return state(emu);
   },
   'GET /__emulator/state': (emu) => state(emu),
-  'GET /__emulator/faults': (emu) => ({ faults: emu.faults.current }),
+  // `counted`: API requests since the faults were last set, and the 429s among them (tests and the bench).
+  'GET /__emulator/faults': (emu) => ({ faults: emu.faults.current, counted: emu.faults.requests }),
   'PUT /__emulator/faults': (emu, body) => {
     const input = body && typeof body === 'object' && Object.hasOwn(body, 'faults') ? body.faults : body;
     return { faults: emu.faults.set(input ?? {}) };

@@ -18,6 +18,11 @@ export interface Faults {
   dropRate: number;
   /** 0 = off; requests above this many per second get 429 with Retry-After. */
   rateLimitPerSec: number;
+  /**
+   * What `rateLimitPerSec` counts: `all` the emulator's API requests together; `site` each site's (its
+   * `wix-site-id`; requests without one count together), as the platform limits each app instance (docs/wire.md §7).
+   */
+  rateLimitScope: 'all' | 'site';
   /** Seconds sent in Retry-After on a 429. */
   retryAfterSec: number;
   /** PRNG seed so a failing run replays. */
@@ -30,6 +35,7 @@ export const NO_FAULTS: Faults = {
   errorPhase: 'before',
   dropRate: 0,
   rateLimitPerSec: 0,
+  rateLimitScope: 'all',
   retryAfterSec: 1,
   seed: 1,
 };
@@ -69,6 +75,9 @@ export function validateFaults(input: unknown, base: Faults = NO_FAULTS): Faults
   if (!['before', 'after', 'random'].includes(f.errorPhase)) {
     throw ValidationFailure.field('faults.errorPhase', 'must be before, after or random', 'INVALID_ENUM_VALUE');
   }
+  if (!['all', 'site'].includes(f.rateLimitScope)) {
+    throw ValidationFailure.field('faults.rateLimitScope', 'must be all or site', 'INVALID_ENUM_VALUE');
+  }
   for (const k of Object.keys(f)) {
     if (!(k in NO_FAULTS)) throw ValidationFailure.field(`faults.${k}`, 'unknown fault setting');
   }
@@ -79,8 +88,10 @@ export function validateFaults(input: unknown, base: Faults = NO_FAULTS): Faults
 export class FaultInjector {
   private faults: Faults;
   private rnd: Prng;
-  private windowStart = 0;
-  private windowCount = 0;
+  /** The current one-second window of each rate-limited scope (`''`: all requests): its start and count. */
+  private windows = new Map<string, { start: number; count: number }>();
+  /** API requests decided since the settings were last set, and how many of them were answered 429. */
+  private counted = { requests: 0, throttled: 0 };
 
   constructor(initial: Partial<Faults> = {}, private readonly clock: () => number = Date.now) {
     this.faults = validateFaults(initial);
@@ -91,17 +102,25 @@ export class FaultInjector {
     return { ...this.faults };
   }
 
+  /** API requests since the settings were last set (`PUT /__emulator/faults`) and how many got 429. */
+  get requests(): { requests: number; throttled: number } {
+    return { ...this.counted };
+  }
+
   /** Merges `partial` into the settings and restarts the PRNG from the (possibly new) seed. */
   set(partial: unknown): Faults {
     this.faults = validateFaults(partial, this.faults);
     this.rnd = new Prng(this.faults.seed);
-    this.windowStart = 0;
-    this.windowCount = 0;
+    this.windows.clear();
+    this.counted = { requests: 0, throttled: 0 };
     return this.current;
   }
 
-  /** Draws the decision for the next API request (always four draws, whatever the settings). */
-  decide(): FaultDecision {
+  /**
+   * Draws the decision for the next API request (always four draws, whatever the settings).
+   * @param siteId the request's `wix-site-id`, counted apart under `rateLimitScope: 'site'`
+   */
+  decide(siteId?: string): FaultDecision {
     const f = this.faults;
     const rError = this.rnd.next();
     const rPhase = this.rnd.next();
@@ -110,12 +129,13 @@ export class FaultInjector {
     let throttle = false;
     if (f.rateLimitPerSec > 0) {
       const now = this.clock();
-      if (now - this.windowStart >= 1000) {
-        this.windowStart = now;
-        this.windowCount = 0;
-      }
-      throttle = ++this.windowCount > f.rateLimitPerSec;
+      const key = f.rateLimitScope === 'site' ? (siteId ?? '') : '';
+      let w = this.windows.get(key);
+      if (!w || now - w.start >= 1000) this.windows.set(key, (w = { start: now, count: 0 }));
+      throttle = ++w.count > f.rateLimitPerSec;
     }
+    this.counted.requests += 1;
+    if (throttle) this.counted.throttled += 1;
     const drop = !throttle && rDrop < f.dropRate;
     const errorStatus = !throttle && !drop && rError < f.errorRate ? (rStatus < 0.5 ? 500 : 503) : 0;
     const afterCommit = f.errorPhase === 'after' || (f.errorPhase === 'random' && rPhase < 0.5);

@@ -189,7 +189,8 @@ export function createEmulatorServer(deps: ServerDeps): Server {
     }
 
     let result: unknown;
-    const decision = faults.decide();
+    const siteHeader = req.headers['wix-site-id'];
+    const decision = faults.decide(typeof siteHeader === 'string' ? siteHeader : undefined);
     try {
       const principal = authenticate(req.headers, deps.authenticators);
       const match = router.match(method, path);

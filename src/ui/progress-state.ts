@@ -12,6 +12,8 @@ export interface ProgressState {
   ratePerSec: number;
   /** Estimated time left in ms; undefined until there is a rate. */
   etaMs?: number;
+  /** Said after the counts (a fan-out's items, 429s and request rate). */
+  detail?: string;
   finished: boolean;
 }
 
@@ -21,6 +23,7 @@ export interface ProgressUpdate {
   failed?: number;
   ratePerSec?: number;
   etaMs?: number;
+  detail?: string;
 }
 
 export function initialProgressState(title: string, total: number): ProgressState {
@@ -38,6 +41,7 @@ export function progressReducer(state: ProgressState, update: ProgressUpdate | {
     failed: update.failed ?? state.failed,
     ratePerSec: update.ratePerSec ?? state.ratePerSec,
     etaMs: update.etaMs,
+    detail: update.detail ?? state.detail,
   };
 }
 
@@ -64,6 +68,7 @@ export function progressLabel(state: ProgressState): string {
   const parts = [`${state.done}/${state.total}`, `${pct}%`, `${state.ratePerSec.toFixed(state.ratePerSec < 10 ? 1 : 0)}/s`];
   if (!state.finished) parts.push(`ETA ${formatDuration(state.etaMs)}`);
   if (state.failed > 0) parts.push(`${state.failed} failed`);
+  if (state.detail) parts.push(state.detail);
   return parts.join('  ');
 }
 

@@ -29,6 +29,7 @@ export interface StartFlags {
   errorPhase?: string;
   dropRate?: string;
   rateLimit?: string;
+  rateLimitScope?: string;
   retryAfter?: string;
   faultSeed?: string;
 }
@@ -68,6 +69,7 @@ export function register(parent: Command, ctx: Context): void {
     .option('--error-phase <phase>', "fault: 'before' the change, 'after' it is committed, or 'random' (default before)")
     .option('--drop-rate <r>', 'fault: share (0..1) of connections dropped without a reply')
     .option('--rate-limit <n>', 'fault: requests per second above which 429 is returned (0 = off)')
+    .option('--rate-limit-scope <scope>', "fault: what --rate-limit counts: 'all' requests together (default) or each 'site' apart, as the platform does")
     .option('--retry-after <s>', 'fault: Retry-After seconds sent with a 429 (default 1)')
     .option('--fault-seed <n>', 'fault: PRNG seed, so a failing run replays (default 1)')
     .addHelpText(
@@ -96,6 +98,10 @@ export function parseFlags(flags: StartFlags, ctx: Pick<Context, 'env'>): StartO
   if (rateLimit !== undefined) faults.rateLimitPerSec = rateLimit;
   if (retryAfter !== undefined) faults.retryAfterSec = retryAfter;
   if (faultSeed !== undefined) faults.seed = faultSeed;
+  if (flags.rateLimitScope !== undefined) {
+    if (!['all', 'site'].includes(flags.rateLimitScope)) throw new UserError(`--rate-limit-scope must be all or site, got '${flags.rateLimitScope}'`);
+    faults.rateLimitScope = flags.rateLimitScope as Faults['rateLimitScope'];
+  }
   if (flags.errorPhase !== undefined) {
     if (!['before', 'after', 'random'].includes(flags.errorPhase)) {
       throw new UserError(`--error-phase must be before, after or random, got '${flags.errorPhase}'`);
@@ -105,7 +111,7 @@ export function parseFlags(flags: StartFlags, ctx: Pick<Context, 'env'>): StartO
   const argv: string[] = [];
   const pass: Array<[keyof StartFlags, string]> = [
     ['port', '--port'], ['seed', '--seed'], ['size', '--size'], ['bookings', '--bookings'], ['window', '--window'], ['staff', '--staff'], ['members', '--members'], ['latency', '--latency'], ['errorRate', '--error-rate'],
-    ['errorPhase', '--error-phase'], ['dropRate', '--drop-rate'], ['rateLimit', '--rate-limit'],
+    ['errorPhase', '--error-phase'], ['dropRate', '--drop-rate'], ['rateLimit', '--rate-limit'], ['rateLimitScope', '--rate-limit-scope'],
     ['retryAfter', '--retry-after'], ['faultSeed', '--fault-seed'],
   ];
   for (const [key, flag] of pass) if (typeof flags[key] === 'string') argv.push(flag, flags[key] as string);

@@ -136,19 +136,33 @@ export async function planSites(ctx: Context, wanted: Catalogue, sites: readonly
     const missing = all.filter((m) => !create.includes(m)).map(refText);
     return { missing, create, plannedAt: planTime(current), items: missing.length ? [] : planApply(wanted, current, furniture, prune, scope) };
   };
-  return pool(targets, SITE_CONCURRENCY, async ({ site, api }) => {
-    const first = await plan(api);
-    return {
-      site,
-      api,
-      ...first,
-      replan: async () => {
-        const again = await plan(api);
-        if (again.missing.length || again.create.length) throw new UserError(`site ${site.name} still lacks ${[...again.missing, ...again.create.map(refText)].join(', ')}`, undefined, ExitCode.Failure);
-        return again.items;
-      },
-    };
-  });
+  const counter = targets.length > 1 ? (await import('../shared/fan-out.js')).fanOutProgress(ctx, { title: 'planning', sites: targets.length, origin: new URL(targets[0]!.api.baseUrl).origin, perSiteLines: false }) : undefined;
+  try {
+    return await pool(targets, SITE_CONCURRENCY, async ({ site, api }) => {
+      const first = await plan(api);
+      counter?.siteDone({ siteName: site.name, status: 'planned', counts: {} });
+      return siteAndPlan(site, api, first, plan);
+    });
+  } finally {
+    await counter?.done();
+  }
+}
+
+/** A site's plan with its way to plan again. */
+function siteAndPlan(site: SiteRef, api: ApiClient, first: Omit<SitePlan, 'site' | 'api' | 'replan'>, plan: (api: ApiClient) => Promise<Omit<SitePlan, 'site' | 'api' | 'replan'>>): SitePlan {
+  return {
+    site,
+    api,
+    ...first,
+    replan: async () => {
+      const again = await plan(api);
+      if (again.missing.length || again.create.length) {
+        const { refText } = await import('./shared/catalogue-file.js');
+        throw new UserError(`site ${site.name} still lacks ${[...again.missing, ...again.create.map(refText)].join(', ')}`, undefined, ExitCode.Failure);
+      }
+      return again.items;
+    },
+  };
 }
 
 /** The outcomes a site's summary always shows, zeros included. */
@@ -274,8 +288,25 @@ export async function applyPlans(ctx: Context, plans: SitePlan[], flags: BulkFla
   // One change, whatever the number of sites: its id, and where and by what command it was made.
   const partOf = run?.partOf ?? newRunId(ctx.now());
   const origin = await runOrigin(ctx, 'services apply');
-  await pool(work, SITE_CONCURRENCY, async (p) => {
-    const outcome = outcomes.find((o) => o.siteId === p.site.id)!;
+  // A fan-out's live counter (a terminal) or its line per site (elsewhere); one site's run shows the engine's own.
+  const counter = work.length > 1 ? (await import('../shared/fan-out.js')).fanOutProgress(ctx, { title: run ? 'undoing' : 'applying', sites: work.length, origin: new URL(work[0]!.api.baseUrl).origin, perSiteLines: true }) : undefined;
+  const say = (text: string) => {
+    if (!counter?.live) notice(ctx.io, text);
+  };
+  try {
+    await pool(work, SITE_CONCURRENCY, async (p) => {
+      const outcome = outcomes.find((o) => o.siteId === p.site.id)!;
+      await runSite(p, outcome);
+      counter?.siteDone(outcome);
+    });
+  } finally {
+    await counter?.done();
+  }
+  for (const o of outcomes) if (o.status === 'planned') o.status = 'unchanged';
+  return outcomes;
+
+  /** One site's plan through the engine; its outcome is written into `outcome`. */
+  async function runSite(p: SitePlan, outcome: SiteOutcome): Promise<void> {
     // One site's failure is that site's: the others finish, and the summary says what happened where.
     try {
       let items = p.items;
@@ -286,7 +317,7 @@ export async function applyPlans(ctx: Context, plans: SitePlan[], flags: BulkFla
         const part = { api: p.api, origin: { ...origin, siteId: p.site.id, siteName: p.site.name }, partOf };
         for (const m of p.create) {
           await runCreateOne(ctx, m.what === 'category' ? CATEGORY_WRITES : POLICY_WRITES, { name: m.name }, m.name, part);
-          notice(ctx.io, `site ${p.site.name}: created ${refText(m)}`);
+          say(`site ${p.site.name}: created ${refText(m)}`);
           outcome.createdFurniture = [...(outcome.createdFurniture ?? []), refText(m)];
         }
         items = await p.replan();
@@ -312,7 +343,11 @@ export async function applyPlans(ctx: Context, plans: SitePlan[], flags: BulkFla
           partOf,
           undoOf: run?.undoOf,
         },
-        { confirm: async () => true, onJournal: (path) => notice(ctx.io, `site ${p.site.name}: journal ${path}`) },
+        {
+          confirm: async () => true,
+          onJournal: (path) => say(`site ${p.site.name}: journal ${path}`),
+          ...(counter ? { progress: () => ({ update: (pr: { done: number }) => counter.items(p.site.id, pr.done), done: async () => {} }) } : {}),
+        },
       );
       if (result.kind !== 'done') return;
       const bad = (result.report.counts.failed ?? 0) + (result.report.counts.conflict ?? 0);
@@ -326,9 +361,7 @@ export async function applyPlans(ctx: Context, plans: SitePlan[], flags: BulkFla
       outcome.status = 'failed';
       outcome.error = oneLine(err instanceof Error ? err.message : String(err));
     }
-  });
-  for (const o of outcomes) if (o.status === 'planned') o.status = 'unchanged';
-  return outcomes;
+  }
 }
 
 /** A report's counts under the summary's names (`created`, `updated`, `deleted`, `unchanged`, ...). */

@@ -39,7 +39,7 @@ function normaliseHeaders(headers: unknown): Record<string, string> {
 }
 
 /**
- * An ApiClient over an undici MockAgent (no network), with an injected sleep that records each delay instead
+ * An ApiClient over an undici MockAgent (no network), without pacing, with an injected sleep that records each delay instead
  * of waiting, and recorders for the debug trace and onError.
  */
 export function harness(overrides: Partial<ApiClientOptions> & { credentials?: Credentials } = {}): Harness {
@@ -58,6 +58,8 @@ export function harness(overrides: Partial<ApiClientOptions> & { credentials?: C
     },
     onDebug: (line) => debug.push(line),
     onError: (err) => errors.push(err),
+    // The retry rules are tested alone: pacing (pacer.ts) would add real waits after a 429 (tested in pacer.test.ts).
+    pacers: false,
     ...overrides,
   });
   return { agent, pool, api, delays, debug, errors, seen: [] };
