@@ -312,8 +312,11 @@ function buildRequestShapes() {
     Id,
     /** A revision on the wire: a decimal string (the SDK's form), or a whole number. */
     RevisionInput: z.union([z.string().check(z.regex(/^\d+$/, 'must be a decimal string such as "3"')), z.int().check(z.nonnegative())]),
-    /** A field mask: comma-joined paths (the wire form) or `{paths: [...]}` (docs/wire.md §5). */
-    FieldMaskInput: z.union([bounded(2000), z.looseObject({ paths: z.array(bounded(200)).check(z.maxLength(100)) })]),
+    /**
+     * A field mask: one string of comma-joined paths, the form seed B §9 and the SDK's request builders give
+     * (`transformSDKFieldMaskToRESTFieldMask`); the `{paths: [...]}` object is refused (docs/wire.md §5).
+     */
+    FieldMaskInput: z.custom<string>((v) => typeof v === 'string' && v.length <= 2000, 'must be one string of comma-joined paths (such as "name,description"), at most 2000 characters'),
     /** A filter in a request: a JSON object; its operators are checked by the query engine that runs it. */
     FilterInput: z.record(z.string(), z.unknown()),
     /** Sort keys of a query: at most 50 (docs/wire.md §6). */
