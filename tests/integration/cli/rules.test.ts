@@ -43,3 +43,49 @@ describe('the field mask', () => {
     expect(r.body.details.validationError.fieldViolations).toContainEqual(expect.objectContaining({ field: 'fieldMask', description: expect.stringMatching(/^must be one string of comma-joined paths/) }));
   });
 });
+
+describe('NESTED search aggregations', () => {
+  /** Services of this test alone, found by their name prefix: two classes (capacity 5 and 8), one appointment. */
+  async function made(prefix: string): Promise<void> {
+    const payment = { rateType: 'FIXED', fixed: { price: { value: '40', currency: 'USD' } } };
+    for (const [n, type, defaultCapacity] of [['a', 'CLASS', 5], ['b', 'CLASS', 8], ['c', 'APPOINTMENT', 1]] as const) {
+      const r = await emu.request('POST', '/v2/services', { service: { name: `${prefix} ${n}`, type, defaultCapacity, payment } });
+      expect(r.status, JSON.stringify(r.body)).toBe(200);
+    }
+  }
+
+  it("services search --agg 'VALUE:type>SCALAR:MAX:defaultCapacity' gives each type's largest capacity, as a table and as JSON", async () => {
+    const prefix = `Nested ${Date.now()}`;
+    await made(prefix);
+    const filter = JSON.stringify({ name: { $startsWith: prefix } });
+    const spec = 'VALUE:type>SCALAR:MAX:defaultCapacity';
+    const json = await cli(['services', 'search', '--filter', filter, '--agg', spec, '--limit', '0', '--json', 'aggregationData']);
+    expect(json.code, json.stderr).toBe(0);
+    const result = JSON.parse(json.stdout).aggregationData.results[0];
+    expect(result).toMatchObject({ name: spec, type: 'NESTED' });
+    expect(result.nested.results).toEqual([
+      { results: { 'VALUE:type': { value: { value: 'CLASS', count: 2 } }, 'SCALAR:MAX:defaultCapacity': { scalar: { value: 8 } } } },
+      { results: { 'VALUE:type': { value: { value: 'APPOINTMENT', count: 1 } }, 'SCALAR:MAX:defaultCapacity': { scalar: { value: 1 } } } },
+    ]);
+    const piped = await cli(['services', 'search', '--filter', filter, '--agg', 'VALUE:type>RANGE:defaultCapacity:0,6,10', '--limit', '0']);
+    expect(piped.code, piped.stderr).toBe(0);
+    expect(piped.stdout.trim().split('\n')).toEqual([
+      'VALUE:type>RANGE:defaultCapacity:0,6,10\tCLASS / [0, 6)\t1',
+      'VALUE:type>RANGE:defaultCapacity:0,6,10\tCLASS / [6, 10)\t1',
+      'VALUE:type>RANGE:defaultCapacity:0,6,10\tAPPOINTMENT / [0, 6)\t1',
+      'VALUE:type>RANGE:defaultCapacity:0,6,10\tAPPOINTMENT / [6, 10)\t0',
+    ]);
+  });
+
+  it('a chain that cannot nest is refused before anything is sent, and by the emulator', async () => {
+    const bad = await cli(['services', 'search', '--agg', 'SCALAR:MAX:defaultCapacity>VALUE:type']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/^error: --agg 'SCALAR:MAX:defaultCapacity>VALUE:type': a SCALAR has no buckets to nest in/);
+    const one = await emu.request('POST', '/v2/services/search', { search: { aggregations: [{ type: 'NESTED', nested: { nestedAggregations: [{ type: 'VALUE', fieldPath: 'type' }] } }] } });
+    expect(one.status).toBe(400);
+    expect(one.body.details.validationError.fieldViolations[0].field).toMatch(/^search\.aggregations\[0\]\.nested\.nestedAggregations/);
+    const scalarFirst = await emu.request('POST', '/v2/services/search', { search: { aggregations: [{ type: 'NESTED', nested: { nestedAggregations: [{ type: 'SCALAR', fieldPath: 'defaultCapacity', scalar: { type: 'MAX' } }, { type: 'VALUE', fieldPath: 'type' }] } }] } });
+    expect(scalarFirst.status).toBe(400);
+    expect(scalarFirst.body.details.validationError.fieldViolations[0]).toMatchObject({ field: 'search.aggregations[0].nested.nestedAggregations[0].type' });
+  });
+});

@@ -58,3 +58,28 @@ describe('the field mask', () => {
     expect(now.name).not.toBe('not applied');
   });
 });
+
+describe('NESTED search aggregations', () => {
+  it('searchServices with a NESTED aggregation (type, then hidden within each type) answers in the SDK\'s NestedResults shape', async () => {
+    const client = official({ services });
+    const prefix = `Sdk nested ${Date.now()}`;
+    const payment = { rateType: 'FIXED', fixed: { price: { value: '40', currency: 'USD' } } };
+    for (const [n, type, hidden] of [['a', 'CLASS', false], ['b', 'CLASS', true], ['c', 'APPOINTMENT', false], ['d', 'CLASS', true]] as const) {
+      expect((await emu.request('POST', '/v2/services', { service: { name: `${prefix} ${n}`, type, hidden, defaultCapacity: 5, payment } })).status).toBe(200);
+    }
+    // Fields from the module's ServiceSearchSpec `aggregatable` list.
+    const reply = await client.services.searchServices({
+      filter: { name: { $startsWith: prefix } },
+      cursorPaging: { limit: 1 },
+      aggregations: [{ name: 'by type', type: 'NESTED', nested: { nestedAggregations: [{ name: 'type', type: 'VALUE', fieldPath: 'type' }, { name: 'hidden', type: 'VALUE', fieldPath: 'hidden' }] } }],
+    });
+    expect(sent.at(-1)).toMatchObject({ method: 'POST', path: '/_api/bookings/v2/services/search' });
+    const result = reply.aggregationData!.results![0]!;
+    expect(result).toMatchObject({ name: 'by type', type: 'NESTED' });
+    expect(result.nested!.results).toEqual([
+      { results: { type: { value: { value: 'CLASS', count: 3 } }, hidden: { value: { value: 'true', count: 2 } } } },
+      { results: { type: { value: { value: 'CLASS', count: 3 } }, hidden: { value: { value: 'false', count: 1 } } } },
+      { results: { type: { value: { value: 'APPOINTMENT', count: 1 } }, hidden: { value: { value: 'false', count: 1 } } } },
+    ]);
+  });
+});
