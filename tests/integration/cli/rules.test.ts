@@ -89,3 +89,32 @@ describe('NESTED search aggregations', () => {
     expect(scalarFirst.body.details.validationError.fieldViolations[0]).toMatchObject({ field: 'search.aggregations[0].nested.nestedAggregations[0].type' });
   });
 });
+
+describe('the order start-date change', () => {
+  it('an online order paid after its start date starts when paid, and sitectl events shows order.start_date_changed with the new start', async () => {
+    await emu.request('PUT', '/__emulator/clock', { frozen: true });
+    const clock = Date.parse((await emu.request('GET', '/__emulator/clock')).body.clock.now);
+    const email = (await emu.request('POST', '/members/v1/members', { member: { loginEmail: `start-change-${Date.now()}@example.com` } })).body.member.loginEmail;
+    const start = new Date(clock + 86_400_000).toISOString();
+    const since = String((await emu.request('GET', '/__emulator/state')).body.events.lastSeq);
+    const bought = await cli(['checkout', 'online', 'Silver 12 Months', '--member', email, '--start', start], { now: () => new Date(clock) });
+    expect(bought.code, bought.stderr).toBe(0);
+    const id = bought.stdout.trim();
+    // Two days on, the buyer pays: the start date has passed, the order starts now.
+    await emu.request('PUT', '/__emulator/clock', { advance: '2d' });
+    const paid = await emu.request('POST', `/__emulator/orders/${id}/pay`, { outcome: 'PAID' });
+    expect(paid.status, JSON.stringify(paid.body)).toBe(200);
+    const now = new Date(clock + 2 * 86_400_000).toISOString();
+    const events = await cli(['events', '--type', 'order.*', '--since', since, '--json']);
+    expect(events.code, events.stderr).toBe(0);
+    const mine = (JSON.parse(events.stdout) as Array<{ type: string; entityId: string; entity?: { startDate?: string } }>).filter((e) => e.entityId === id);
+    expect(mine.map((e) => e.type)).toEqual(['order.created', 'order.purchased', 'order.start_date_changed', 'order.started']);
+    expect(mine[2]!.entity).toMatchObject({ startDate: now, status: 'ACTIVE' });
+    // An order paid before its start keeps it: no change recorded.
+    const later = await cli(['checkout', 'online', 'Silver 12 Months', '--member', email, '--start', new Date(Date.parse(now) + 86_400_000).toISOString()], { now: () => new Date(now) });
+    const laterId = later.stdout.trim();
+    await emu.request('POST', `/__emulator/orders/${laterId}/pay`, { outcome: 'PAID' });
+    const all = await cli(['events', '--type', 'order.*', '--since', since, '--json']);
+    expect((JSON.parse(all.stdout) as Array<{ type: string; entityId: string }>).filter((e) => e.entityId === laterId).map((e) => e.type)).toEqual(['order.created', 'order.purchased']);
+  });
+});
