@@ -105,7 +105,8 @@ export interface RequestOptions<T> {
   idempotent?: boolean;
   /**
    * Whether a GET whose parameters exceed 4000 characters may go out as a POST to the same path with a JSON body
-   * (default true: every GET); false where that POST is another call, and such a GET stays a GET (query.ts wireForm).
+   * (`invoke` sets it from the operation: every GET of the family tables but two whose POST is another call); without
+   * it a GET stays a GET, as a raw call's must: its POST form may be a write (query.ts wireForm).
    */
   longGetFallback?: boolean;
   /** An account-level call: `wix-account-id` instead of `wix-site-id` (docs/wire.md §2). */
@@ -302,7 +303,7 @@ export class ApiClient {
    */
   async request<T>(opts: RequestOptions<T>): Promise<T> {
     // The one long-GET rule (docs/wire.md §5): a GET past 4,000 characters of parameters goes out as a POST.
-    const { method, body, search } = wireForm(opts.method, opts.query, opts.body, opts.complexQuery ?? false, opts.longGetFallback ?? true);
+    const { method, body, search } = wireForm(opts.method, opts.query, opts.body, opts.complexQuery ?? false, opts.longGetFallback ?? false);
     const idempotent = opts.idempotent ?? opts.method === 'GET';
     const retries = opts.retries ?? this.retries;
     const timeoutMs = opts.timeoutMs ?? this.timeoutMs;

@@ -19,15 +19,16 @@ export interface WireForm {
  * The one long-GET rule (docs/wire.md §5 "The long GET"; seed B §7 "Transport", §9; `@wix/sdk`
  * `build/rest-modules.js`): the parameters are encoded as the SDK encodes them; a GET whose query string would be
  * longer than {@link LONG_GET_THRESHOLD} characters goes out instead as a POST to the same path with the
- * parameters as the JSON body. Every GET takes that form unless `fallback` is false: the operation's POST form
- * is another operation (a POST to the members or plans list path creates one), and such a GET stays a GET, long,
- * as the official client sends it too.
+ * parameters as the JSON body. Every GET of the family tables takes that form (`invoke` passes the operation's
+ * `longGetFallback`, true for every GET but the two whose POST form is another operation: a POST to the members
+ * or plans list path creates one); such a GET, and a raw GET whose path the caller chose (`sitectl api`, where the
+ * POST form may be a write), stays a GET, long, as the official client sends those too.
  *
  * @param method the call's method; only GET changes form
  * @param query the GET/DELETE parameters (undefined or empty: none)
  * @param body the JSON body of a call that is not a GET/DELETE
  * @param complex whether the parameters may travel as `.r=` (docs/wire.md §5)
- * @param fallback whether the POST form exists (default true)
+ * @param fallback whether the POST form exists (default false: only a known operation says so)
  * @returns the method, query string (without `?`) and body to send
  */
 export function wireForm(
@@ -35,7 +36,7 @@ export function wireForm(
   query: Record<string, unknown> | undefined,
   body: unknown,
   complex = false,
-  fallback = true,
+  fallback = false,
 ): WireForm {
   if (!query || Object.keys(query).length === 0) return { method, search: '', body };
   const search = toURLSearchParams(query, complex).toString();
