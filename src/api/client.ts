@@ -8,7 +8,7 @@ import type { Dispatcher } from 'undici';
 import { safeParse } from 'zod/mini';
 import type { $ZodType } from 'zod/v4/core';
 import { type ApiError, type CallTries, NetworkError, SystemError, fromResponse, seconds, withTries } from './errors.js';
-import { LONG_GET_THRESHOLD, toURLSearchParams } from './query.js';
+import { wireForm } from './query.js';
 import { type Pacer, type Pacers, sharedPacers } from './pacer.js';
 import { redact, redactHeaders } from './redact.js';
 import { AttemptTimeout, defaultSleep, errorText, firstHeader, notSent, parseRetryAfter } from './retry.js';
@@ -109,7 +109,11 @@ export interface RequestOptions<T> {
   check?: (json: unknown) => string | undefined;
   /** Safe to repeat: retried on network errors, 429 and 5xx. Default true for GET, false otherwise. */
   idempotent?: boolean;
-  /** A GET whose parameters exceed 4000 characters goes out as a POST to the same path with a JSON body. */
+  /**
+   * Whether a GET whose parameters exceed 4000 characters may go out as a POST to the same path with a JSON body
+   * (`invoke` sets it from the operation: every GET of the family tables but two whose POST is another call); without
+   * it a GET stays a GET, as a raw call's must: its POST form may be a write (query.ts wireForm).
+   */
   longGetFallback?: boolean;
   /** An account-level call: `wix-account-id` instead of `wix-site-id` (docs/wire.md §2). */
   accountLevel?: boolean;
@@ -296,8 +300,8 @@ export class ApiClient {
    *
    * Wire rules: success is HTTP 200 with a JSON body (docs/wire.md §10; any other status, an empty body or non-JSON is
    * an error). Auth per docs/wire.md §2; `content-type: application/json` only with a body; GET/DELETE `query` flattened
-   * per docs/wire.md §5; with `longGetFallback`, a GET whose parameters exceed 4000 characters is sent as a POST of the
-   * same path with the parameters as the JSON body.
+   * per docs/wire.md §5; a GET whose parameters exceed 4000 characters is sent as a POST of the same path with the
+   * parameters as the JSON body, unless `longGetFallback` is false (query.ts `wireForm`).
    *
    * @returns the reply JSON, parsed by `schema` when given
    * @throws ValidationError | ApplicationError | SystemError (see errors.ts), NetworkError after the retries,
@@ -306,17 +310,8 @@ export class ApiClient {
    *         longer than the call could wait
    */
   async request<T>(opts: RequestOptions<T>): Promise<T> {
-    let method: RequestOptions<T>['method'] = opts.method;
-    let body = opts.body;
-    let search = '';
-    if (opts.query && Object.keys(opts.query).length > 0) {
-      search = toURLSearchParams(opts.query, opts.complexQuery ?? false).toString();
-      if (method === 'GET' && opts.longGetFallback && search.length > LONG_GET_THRESHOLD) {
-        method = 'POST';
-        body = opts.query;
-        search = '';
-      }
-    }
+    // The one long-GET rule (docs/wire.md §5): a GET past 4,000 characters of parameters goes out as a POST.
+    const { method, body, search } = wireForm(opts.method, opts.query, opts.body, opts.complexQuery ?? false, opts.longGetFallback ?? false);
     const idempotent = opts.idempotent ?? opts.method === 'GET';
     const retries = opts.retries ?? this.retries;
     const timeoutMs = opts.timeoutMs ?? this.timeoutMs;

@@ -72,7 +72,11 @@ export interface OperationSpec<Req extends $ZodType = $ZodType, Res extends $Zod
   bulkLimit?: number;
   /** GET parameters may travel as `.r=<base64url JSON>` (docs/wire.md §5). */
   complexQuery?: boolean;
-  /** A GET whose parameters exceed 4000 characters goes out as a POST to the same path. */
+  /**
+   * A GET whose parameters exceed 4000 characters goes out as a POST to the same path (docs/wire.md §5). Filled in
+   * by {@link defineFamily}: true for every GET whose POST form is no other operation of the family (a POST to the
+   * members or plans list path creates one), false otherwise; a declaration need not say it.
+   */
   longGetFallback?: boolean;
   /** The SDK sends the proto path as is: the gateway has no mapping for it (e.g. availability multislot). */
   bare?: boolean;
@@ -185,7 +189,14 @@ export function defineFamily<const Ops extends Record<string, OperationSpec>>(sp
     const defined = { ...rest, name, family: spec.name, url, routes, pathParams, readOnly } as Record<string, unknown>;
     Object.defineProperty(defined, 'request', { get: once(request), enumerable: true });
     Object.defineProperty(defined, 'reply', { get: once(reply), enumerable: true });
-    operations[name] = Object.freeze(defined) as unknown as Operation;
+    operations[name] = defined as unknown as Operation;
+  }
+  // The long GET (docs/wire.md §5): every GET has its POST form, unless a POST of the family owns one of its routes.
+  const shape = (route: string) => route.replace(PARAM, '{}');
+  const posted = new Set(Object.values(operations).flatMap((op) => (op.method === 'POST' ? op.routes.map(shape) : [])));
+  for (const op of Object.values(operations)) {
+    if (op.method === 'GET') (op as { longGetFallback?: boolean }).longGetFallback = op.longGetFallback ?? !op.routes.some((r) => posted.has(shape(r)));
+    Object.freeze(op);
   }
   return Object.freeze({ name: spec.name, prefixes: spec.prefixes, operations }) as unknown as Family<Ops>;
 }

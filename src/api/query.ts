@@ -5,8 +5,44 @@
  */
 import type { Filter } from './schemas/common.js';
 
-/** A GET whose encoded query is longer than this many characters is sent as a POST instead (docs/wire.md §12). */
+/** A GET whose encoded query is longer than this many characters is sent as a POST instead (docs/wire.md §5, §12). */
 export const LONG_GET_THRESHOLD = 4000;
+
+/** How one call goes out: its method, its query string (without `?`) and its JSON body. */
+export interface WireForm {
+  method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+  search: string;
+  body: unknown;
+}
+
+/**
+ * The one long-GET rule (docs/wire.md §5 "The long GET"; seed B §7 "Transport", §9; `@wix/sdk`
+ * `build/rest-modules.js`): the parameters are encoded as the SDK encodes them; a GET whose query string would be
+ * longer than {@link LONG_GET_THRESHOLD} characters goes out instead as a POST to the same path with the
+ * parameters as the JSON body. Every GET of the family tables takes that form (`invoke` passes the operation's
+ * `longGetFallback`, true for every GET but the two whose POST form is another operation: a POST to the members
+ * or plans list path creates one); such a GET, and a raw GET whose path the caller chose (`sitectl api`, where the
+ * POST form may be a write), stays a GET, long, as the official client sends those too.
+ *
+ * @param method the call's method; only GET changes form
+ * @param query the GET/DELETE parameters (undefined or empty: none)
+ * @param body the JSON body of a call that is not a GET/DELETE
+ * @param complex whether the parameters may travel as `.r=` (docs/wire.md §5)
+ * @param fallback whether the POST form exists (default false: only a known operation says so)
+ * @returns the method, query string (without `?`) and body to send
+ */
+export function wireForm(
+  method: WireForm['method'],
+  query: Record<string, unknown> | undefined,
+  body: unknown,
+  complex = false,
+  fallback = false,
+): WireForm {
+  if (!query || Object.keys(query).length === 0) return { method, search: '', body };
+  const search = toURLSearchParams(query, complex).toString();
+  if (method === 'GET' && fallback && search.length > LONG_GET_THRESHOLD) return { method: 'POST', search: '', body: query };
+  return { method, search, body };
+}
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof Date);

@@ -237,53 +237,74 @@ export const DateHistogramIntervalValues = ['YEAR', 'MONTH', 'WEEK', 'DAY', 'HOU
 export const DateHistogramInterval = lazySchema(() => z.enum(DateHistogramIntervalValues));
 export type DateHistogramInterval = z.infer<typeof DateHistogramInterval>;
 
+const AggregationKinds = () => ({
+  value: z.optional(
+    z.looseObject({
+      sortType: z.optional(z.enum(['COUNT', 'VALUE'])),
+      sortDirection: z.optional(z.enum(['DESC', 'ASC'])),
+      limit: z.optional(z.int()),
+      missingValues: z.optional(z.enum(['EXCLUDE', 'INCLUDE'])),
+    }),
+  ),
+  range: z.optional(
+    z.looseObject({
+      buckets: z.array(z.looseObject({ from: z.optional(z.number()), to: z.optional(z.number()) })),
+    }),
+  ),
+  scalar: z.optional(z.looseObject({ type: ScalarType })),
+  dateHistogram: z.optional(z.looseObject({ interval: DateHistogramInterval })),
+});
+
+/** One aggregation of a NESTED chain: any type but NESTED, on a field. */
+export const NestedAggregationItem = lazySchema(() =>
+  z.looseObject({ name: z.optional(z.string()), type: z.enum(['VALUE', 'RANGE', 'SCALAR', 'DATE_HISTOGRAM']), fieldPath: z.string(), ...AggregationKinds() }),
+);
+export type NestedAggregationItem = z.infer<typeof NestedAggregationItem>;
+
 /**
- * An aggregation request of a search: `{name, type, fieldPath, value?, range?, scalar?, dateHistogram?}`.
+ * An aggregation request of a search: `{name, type, fieldPath, value?, range?, scalar?, dateHistogram?, nested?}`.
  * VALUE counts distinct values (`value.limit` buckets), RANGE counts per `range.buckets` `[from, to)`, SCALAR
- * computes `scalar.type`, DATE_HISTOGRAM groups dates by `dateHistogram.interval`.
+ * computes `scalar.type`, DATE_HISTOGRAM groups dates by `dateHistogram.interval`, NESTED runs
+ * `nested.nestedAggregations` (2 to 10) each within every bucket of the one before (SDK `bookings_services`
+ * `NestedAggregation`; a NESTED aggregation has no fieldPath of its own).
  */
 export const Aggregation = lazySchema(() =>
   z.looseObject({
     name: z.optional(z.string()),
     type: AggregationType,
-    fieldPath: z.string(),
-    value: z.optional(
-      z.looseObject({
-        sortType: z.optional(z.enum(['COUNT', 'VALUE'])),
-        sortDirection: z.optional(z.enum(['DESC', 'ASC'])),
-        limit: z.optional(z.int()),
-        missingValues: z.optional(z.enum(['EXCLUDE', 'INCLUDE'])),
-      }),
-    ),
-    range: z.optional(
-      z.looseObject({
-        buckets: z.array(z.looseObject({ from: z.optional(z.number()), to: z.optional(z.number()) })),
-      }),
-    ),
-    scalar: z.optional(z.looseObject({ type: ScalarType })),
-    dateHistogram: z.optional(z.looseObject({ interval: DateHistogramInterval })),
+    fieldPath: z.optional(z.string()),
+    ...AggregationKinds(),
+    nested: z.optional(z.looseObject({ nestedAggregations: z.array(NestedAggregationItem).check(z.minLength(2), z.maxLength(10)) })),
   }),
 );
 export type Aggregation = z.infer<typeof Aggregation>;
 
 const ValueCount = lazySchema(() => z.looseObject({ value: z.string(), count: z.int() }));
+const RangeCount = lazySchema(() => z.looseObject({ from: z.optional(z.number()), to: z.optional(z.number()), count: z.int() }));
 
-/** One aggregation result of a search reply; which of values/ranges/scalar/dateHistogram is set follows `type`. */
+/** One level of a NESTED result entry: a bucket (`value`, `range`, `dateHistogram`) or the last level's `scalar`. */
+export const NestedResultValue = lazySchema(() =>
+  z.looseObject({
+    value: z.optional(ValueCount),
+    range: z.optional(RangeCount),
+    dateHistogram: z.optional(ValueCount),
+    scalar: z.optional(z.looseObject({ value: z.nullable(z.number()) })),
+  }),
+);
+export type NestedResultValue = z.infer<typeof NestedResultValue>;
+
+/** One aggregation result of a search reply; which of values/ranges/scalar/dateHistogram/nested is set follows `type`. */
 export const AggregationResult = lazySchema(() =>
   z.looseObject({
     name: z.optional(z.string()),
     type: openEnum(AggregationTypeValues),
-    fieldPath: z.string(),
+    fieldPath: z.optional(z.string()),
     values: z.optional(z.looseObject({ results: z.array(ValueCount) })),
-    ranges: z.optional(
-      z.looseObject({
-        results: z.array(
-          z.looseObject({ from: z.optional(z.number()), to: z.optional(z.number()), count: z.int() }),
-        ),
-      }),
-    ),
+    ranges: z.optional(z.looseObject({ results: z.array(RangeCount) })),
     scalar: z.optional(z.looseObject({ type: openEnum(ScalarTypeValues), value: z.number() })),
     dateHistogram: z.optional(z.looseObject({ results: z.array(ValueCount) })),
+    /** NESTED: one entry per path through the chain's buckets, each level's result by aggregation name. */
+    nested: z.optional(z.looseObject({ results: z.array(z.looseObject({ results: z.record(z.string(), NestedResultValue) })) })),
   }),
 );
 export type AggregationResult = z.infer<typeof AggregationResult>;
@@ -312,8 +333,11 @@ function buildRequestShapes() {
     Id,
     /** A revision on the wire: a decimal string (the SDK's form), or a whole number. */
     RevisionInput: z.union([z.string().check(z.regex(/^\d+$/, 'must be a decimal string such as "3"')), z.int().check(z.nonnegative())]),
-    /** A field mask: comma-joined paths (the wire form) or `{paths: [...]}` (docs/wire.md §5). */
-    FieldMaskInput: z.union([bounded(2000), z.looseObject({ paths: z.array(bounded(200)).check(z.maxLength(100)) })]),
+    /**
+     * A field mask: one string of comma-joined paths, the form seed B §9 and the SDK's request builders give
+     * (`transformSDKFieldMaskToRESTFieldMask`); the `{paths: [...]}` object is refused (docs/wire.md §5).
+     */
+    FieldMaskInput: z.custom<string>((v) => typeof v === 'string' && v.length <= 2000, 'must be one string of comma-joined paths (such as "name,description"), at most 2000 characters'),
     /** A filter in a request: a JSON object; its operators are checked by the query engine that runs it. */
     FilterInput: z.record(z.string(), z.unknown()),
     /** Sort keys of a query: at most 50 (docs/wire.md §6). */

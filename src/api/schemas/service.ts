@@ -366,7 +366,7 @@ function buildServiceInputs() {
       filter: z.optional(FilterInput),
       sort: z.optional(SortInput),
       cursorPaging: z.optional(CursorPagingInput),
-      aggregations: z.optional(z.array(z.looseObject({ type: bounded(50), fieldPath: bounded(200) })).check(z.maxLength(10))),
+      aggregations: z.optional(z.array(z.looseObject({ type: bounded(50), fieldPath: z.optional(bounded(200)) })).check(z.maxLength(10))),
       search: z.optional(
         z.looseObject({
           expression: z.optional(bounded(500)),

@@ -3,10 +3,12 @@
  * with aggregations (docs/wire.md §14 "POST /v2/services/search"; cursor paging per docs/wire.md §6).
  *
  * Aggregation specs: `VALUE:field`, `SCALAR:MIN|MAX|COUNT_DISTINCT:field`, `RANGE:field:0,50,100` (buckets
- * [0,50) and [50,100)), `DATE_HISTOGRAM:field:YEAR|MONTH|WEEK|DAY|HOUR|MINUTE|SECOND`.
+ * [0,50) and [50,100)), `DATE_HISTOGRAM:field:YEAR|MONTH|WEEK|DAY|HOUR|MINUTE|SECOND`, and a NESTED chain of 2 to
+ * 10 of them joined by `>` (`VALUE:type>SCALAR:MAX:defaultCapacity`: each within every bucket of the one before;
+ * only the last may be a SCALAR).
  */
 import type { Command } from 'commander';
-import type { Aggregation, AggregationResult } from '../../api/schemas/common.js';
+import type { Aggregation, AggregationResult, NestedResultValue } from '../../api/schemas/common.js';
 import type { Service } from '../../api/schemas/service.js';
 import { MAX_SERVICES_PAGE, services } from '../../api/services.js';
 import type { Context } from '../../context.js';
@@ -23,7 +25,8 @@ import { SERVICE_COLUMNS, SERVICE_VIEW } from './shared/view.js';
 
 const SCALARS = ['MIN', 'MAX', 'COUNT_DISTINCT'];
 const INTERVALS = ['YEAR', 'MONTH', 'WEEK', 'DAY', 'HOUR', 'MINUTE', 'SECOND'];
-const BUCKET_HEADERS: Record<string, string> = { VALUE: 'VALUE', RANGE: 'RANGE', SCALAR: 'SCALAR', DATE_HISTOGRAM: 'DATE' };
+const BUCKET_HEADERS: Record<string, string> = { VALUE: 'VALUE', RANGE: 'RANGE', SCALAR: 'SCALAR', DATE_HISTOGRAM: 'DATE', NESTED: 'BUCKETS' };
+const HINT = "use VALUE:field, SCALAR:MIN:field, RANGE:field:0,50,100, DATE_HISTOGRAM:field:MONTH, or a NESTED chain of them joined by '>'";
 const FIELD = /^[A-Za-z_]\w*(\.\w+)*$/;
 /** The keys of `--json`'s object besides each service's fields. */
 const ENVELOPE = ['services', 'aggregationData'];
@@ -40,13 +43,14 @@ export function register(parent: Command, ctx: Context): void {
     .command('search')
     .description('Search services by text, with aggregations')
     .argument('[text]', 'text to search for (name, description, ...)')
-    .option('--agg <spec>', 'aggregation: VALUE:field, SCALAR:MIN:field, RANGE:field:0,50,100, DATE_HISTOGRAM:field:MONTH; repeatable', collect, [])
+    .option('--agg <spec>', "aggregation: VALUE:field, SCALAR:MIN:field, RANGE:field:0,50,100, DATE_HISTOGRAM:field:MONTH, or NESTED as 'VALUE:type>SCALAR:MAX:defaultCapacity'; repeatable", collect, [])
     .option('--sort <field[:asc|desc]>', 'sort keys, comma-separated')
     .option('--limit <n>', 'at most this many services (default 50)')
     .addHelpText(
       'after',
       `\nExamples:\n  sitectl services search yoga --agg VALUE:type --agg 'SCALAR:MAX:defaultCapacity'\n` +
-        `  sitectl services search --agg DATE_HISTOGRAM:createdDate:MONTH --limit 0 --json aggregationData`,
+        `  sitectl services search --agg DATE_HISTOGRAM:createdDate:MONTH --limit 0 --json aggregationData\n` +
+        `  sitectl services search --agg 'VALUE:type>SCALAR:MAX:defaultCapacity' --limit 0`,
     );
   addFormatFlags(addFilterFlags(cmd)).action(async (text: string | undefined, o: Omit<SearchOptions, 'text'>) => {
     await run({ text, ...o }, ctx);
@@ -54,14 +58,26 @@ export function register(parent: Command, ctx: Context): void {
 }
 
 /**
- * Parses one `--agg` spec into the wire's aggregation request; its `name` is the spec itself.
- * @throws UserError (exit 2) on an unknown type, scalar, interval, a bad field path or bad range edges.
+ * Parses one `--agg` spec into the wire's aggregation request; its `name` is the spec itself. Specs joined by `>`
+ * are one NESTED aggregation (2 to 10, only the last a SCALAR; SDK `bookings_services` `NestedAggregation`).
+ * @throws UserError (exit 2) on an unknown type, scalar, interval, a bad field path or bad range edges, or a bad chain.
  */
 export function parseAggregation(spec: string): Aggregation {
-  const parts = spec.split(':');
+  if (!spec.includes('>')) return parseOne(spec, spec);
+  const items = spec.split('>').map((part) => parseOne(part, spec));
+  const bad = (why: string) => new UserError(`--agg '${spec}': ${why}`, HINT);
+  if (items.length > 10) throw bad('a NESTED aggregation holds at most 10 aggregations');
+  if (items.slice(0, -1).some((i) => i.type === 'SCALAR')) throw bad('a SCALAR has no buckets to nest in: it may only come last');
+  // Each item is named by its own spec: the reply keys each level's result by name.
+  if (new Set(items.map((i) => i.name)).size !== items.length) throw bad('the same aggregation twice in one chain');
+  return { name: spec, type: 'NESTED', nested: { nestedAggregations: items.map((i) => ({ ...i, type: i.type as 'VALUE', fieldPath: i.fieldPath! })) } };
+}
+
+/** One spec of a field (not NESTED), named `part`. @throws UserError as {@link parseAggregation} */
+function parseOne(part: string, spec: string): Aggregation {
+  const parts = part.split(':');
   const type = (parts[0] ?? '').toUpperCase();
-  const bad = (why: string) =>
-    new UserError(`--agg '${spec}': ${why}`, 'use VALUE:field, SCALAR:MIN:field, RANGE:field:0,50,100 or DATE_HISTOGRAM:field:MONTH');
+  const bad = (why: string) => new UserError(`--agg '${spec}': ${why}`, HINT);
   const field = (f: string | undefined) => {
     if (!f || !FIELD.test(f)) throw bad(`'${f ?? ''}' is not a field path`);
     return f;
@@ -69,11 +85,11 @@ export function parseAggregation(spec: string): Aggregation {
   switch (type) {
     case 'VALUE':
       if (parts.length !== 2) throw bad('expected VALUE:field');
-      return { name: spec, type: 'VALUE', fieldPath: field(parts[1]) };
+      return { name: part, type: 'VALUE', fieldPath: field(parts[1]) };
     case 'SCALAR': {
       const scalar = (parts[1] ?? '').toUpperCase();
       if (parts.length !== 3 || !SCALARS.includes(scalar)) throw bad(`expected SCALAR:${SCALARS.join('|')}:field`);
-      return { name: spec, type: 'SCALAR', fieldPath: field(parts[2]), scalar: { type: scalar as 'MIN' } };
+      return { name: part, type: 'SCALAR', fieldPath: field(parts[2]), scalar: { type: scalar as 'MIN' } };
     }
     case 'RANGE': {
       if (parts.length !== 3) throw bad('expected RANGE:field:edge,edge,...');
@@ -82,12 +98,12 @@ export function parseAggregation(spec: string): Aggregation {
         throw bad('range edges must be two or more increasing numbers');
       }
       const buckets = edges.slice(1).map((to, i) => ({ from: edges[i]!, to }));
-      return { name: spec, type: 'RANGE', fieldPath: field(parts[1]), range: { buckets } };
+      return { name: part, type: 'RANGE', fieldPath: field(parts[1]), range: { buckets } };
     }
     case 'DATE_HISTOGRAM': {
       const interval = (parts[2] ?? '').toUpperCase();
       if (parts.length !== 3 || !INTERVALS.includes(interval)) throw bad(`expected DATE_HISTOGRAM:field:${INTERVALS.join('|')}`);
-      return { name: spec, type: 'DATE_HISTOGRAM', fieldPath: field(parts[1]), dateHistogram: { interval: interval as 'MONTH' } };
+      return { name: part, type: 'DATE_HISTOGRAM', fieldPath: field(parts[1]), dateHistogram: { interval: interval as 'MONTH' } };
     }
     default:
       throw bad(`unknown aggregation type '${parts[0]}'`);
@@ -100,8 +116,29 @@ export interface AggregationRow {
   count: number;
 }
 
-/** The rows of one aggregation result: value/count, `[from, to)`/count, date/count, or the scalar's value. */
+/** A NESTED entry's level as a bucket's text: its value, `[from, to)`, its date, or the scalar's value. */
+function levelText(v: NestedResultValue): string {
+  if (v.value) return v.value.value;
+  if (v.range) return `[${v.range.from ?? '-inf'}, ${v.range.to ?? 'inf'})`;
+  if (v.dateHistogram) return v.dateHistogram.value;
+  return String(v.scalar?.value ?? '');
+}
+
+/**
+ * The rows of one aggregation result: value/count, `[from, to)`/count, date/count, or the scalar's value; a
+ * NESTED result one row per path through its buckets (`Class / [0, 50)`), counted by its last level (the
+ * scalar's value when the chain ends in one).
+ */
 export function aggregationRows(r: AggregationResult): AggregationRow[] {
+  if (r.nested) {
+    return r.nested.results.map((entry) => {
+      const levels = Object.values(entry.results);
+      const last = levels.at(-1);
+      const buckets = last?.scalar ? levels.slice(0, -1) : levels;
+      const count = last?.scalar ? (last.scalar.value ?? 0) : (last?.value?.count ?? last?.range?.count ?? last?.dateHistogram?.count ?? 0);
+      return { bucket: buckets.map(levelText).join(' / '), count };
+    });
+  }
   if (r.values) return r.values.results.map((v) => ({ bucket: v.value, count: v.count }));
   if (r.ranges) {
     return r.ranges.results.map((b) => ({ bucket: `[${b.from ?? '-inf'}, ${b.to ?? 'inf'})`, count: b.count }));
@@ -126,7 +163,8 @@ export async function run(opts: SearchOptions, ctx: Context): Promise<void> {
   const filter = filterOf(ctx, SERVICE_VIEW, opts);
   const sort = sortOf(ctx, SERVICE_VIEW, opts.sort);
   const aggregations = opts.agg.map(parseAggregation);
-  for (const a of aggregations) checkField(SERVICE_VIEW.schema, a.fieldPath, '--agg', ctx.flags.allowUnknownFields);
+  const fieldPaths = aggregations.flatMap((x): string[] => (x.nested ? x.nested.nestedAggregations.map((i) => i.fieldPath) : [x.fieldPath!]));
+  for (const path of fieldPaths) checkField(SERVICE_VIEW.schema, path, '--agg', ctx.flags.allowUnknownFields);
   const limit = opts.limit !== undefined ? parseCount(opts.limit, '--limit', 0) : 50;
 
   const api = await ctx.api();
@@ -161,12 +199,12 @@ export async function run(opts: SearchOptions, ctx: Context): Promise<void> {
     return;
   }
   for (const result of aggregationData.results) {
-    const title = `${result.name ?? result.type} (${result.type} of ${result.fieldPath})`;
+    const title = `${result.name ?? result.type} (${result.type}${result.fieldPath ? ` of ${result.fieldPath}` : ''})`;
     if (ctx.io.isStdoutTTY) {
       await writeOut(ctx.io, `\n${style(ctx.io, 'bold', escapeControl(title))}\n`);
       await printRecords(ctx.io, format, aggregationRows(result), [
         { key: 'bucket', header: BUCKET_HEADERS[result.type] ?? 'VALUE' },
-        { key: 'count', header: result.type === 'SCALAR' ? 'RESULT' : 'COUNT', align: 'right' },
+        { key: 'count', header: result.type === 'SCALAR' || result.nested?.results[0]?.results[Object.keys(result.nested.results[0].results).at(-1)!]?.scalar ? 'RESULT' : 'COUNT', align: 'right' },
       ]);
     } else {
       const rows = aggregationRows(result).map((r) => `${result.name ?? result.type}\t${r.bucket}\t${r.count}`);

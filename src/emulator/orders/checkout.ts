@@ -24,10 +24,7 @@ import { ApplicationFailure, ValidationFailure } from '../errors.js';
 import type { CouponDoc, PlanDoc } from '../plans/model.js';
 import { purchasablePlan } from '../plans/rules.js';
 import type { OrderBook, OrderDoc, OrderPriceDoc, SpannedPriceDoc } from './model.js';
-import { boughtStatus, checkBuyer, DAY, naturalEnd, purchasesOf, withCycles } from './rules.js';
-
-/** Tolerance for a start date "now" sent by a client whose clock is a little behind, in ms. */
-const START_SLACK = 60_000;
+import { boughtStatus, checkBuyer, DAY, naturalEnd, purchasesOf, START_SLACK, withCycles } from './rules.js';
 
 /** Cents of a decimal string ("20", "19.5", "19.99"). */
 const cents = (value: string) => Math.round(Number(value) * 100);

@@ -25,12 +25,16 @@
  *
  * Events: order.created, order.purchased, order.started, order.cycle_started, order.paused, order.resumed,
  * order.canceled, order.auto_renew_canceled, order.marked_as_paid, order.end_date_postponed, order.ended; an
- * online payment records order.purchased (and order.started when the order starts now), a failed one order.updated.
+ * online payment records order.purchased (then order.start_date_changed when its start moved to now, and
+ * order.started when the order starts now), a failed one order.updated.
  */
 import type { CancellationEffectiveAt, NotSuspendableReason } from '../../api/schemas/order.js';
 import { ApplicationFailure } from '../errors.js';
 import type { DurationDoc } from '../plans/model.js';
 import type { CycleDoc, OrderBook, OrderDoc } from './model.js';
+
+/** Tolerance for a start date "now" sent by a client whose clock is a little behind, in ms. */
+export const START_SLACK = 60_000;
 
 export const DAY = 86_400_000;
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -280,8 +284,8 @@ export const PAYMENT_OUTCOMES: readonly PaymentOutcome[] = ['PAID', 'FAILED'];
  *
  * - PAID: payment PAID (`order.purchased`): the order is ACTIVE when it starts now (`order.started`), PENDING
  *   when it was bought to start later (it keeps its start date, and becomes ACTIVE then); one whose start date
- *   has passed while it waited for the payment starts now, and its end date, trial and cycles follow from then,
- *   as for an order paid at once.
+ *   has passed while it waited for the payment starts now (`order.start_date_changed`), and its end date, trial
+ *   and cycles follow from then, as for an order paid at once.
  * - FAILED: the order stays DRAFT with payment FAILED (`order.updated`); paying again is allowed.
  * @throws ApplicationFailure 404 ORDER_NOT_FOUND, MEMBER_NOT_FOUND (the buyer was deleted); 428 ORDER_NOT_ONLINE
  *   (an offline order: mark it as paid), ORDER_IS_FREE, ORDER_NOT_PENDING (`data.status`,
@@ -301,7 +305,13 @@ export function applyPayment(book: OrderBook, id: string, outcome: PaymentOutcom
   const end = naturalEnd(o.pricing, startMs, o.freeTrialDays ?? 0);
   if (end !== undefined) next.endDate = iso(end);
   if (next.freeTrialDays && end === undefined) next.earliestEndDate = iso(startMs + next.freeTrialDays * DAY);
-  return save(book, withCycles(next, book.nowMs), 'order.purchased', startMs <= book.nowMs ? ['order.started'] : []);
+  // A later start the buyer chose that passed before the payment, now moved to the payment's time, is the
+  // start-date change of seed B §4 "Events emitted" (SDK pricing-plans_orders `OrderStartDateChanged`: "Order whose
+  // startDate changed"), told after the purchase, before the start. An order bought to start at once (its start
+  // is its creation) starts when paid: no change.
+  const chosenLater = Date.parse(o.startDate) > Date.parse(o.createdDate ?? o.startDate) + START_SLACK;
+  const moved = chosenLater && startMs !== Date.parse(o.startDate) ? ['order.start_date_changed'] : [];
+  return save(book, withCycles(next, book.nowMs), 'order.purchased', [...moved, ...(startMs <= book.nowMs ? ['order.started'] : [])]);
 }
 
 /**

@@ -104,9 +104,9 @@ export function createPlan(book: PlanBook, input: PlanCreate): PlanDoc {
 }
 
 /** The fields a mask names (top-level; `pricing.price` names `pricing`). @throws ValidationFailure for a field that cannot be set */
-function maskedFields(mask: string | { paths: string[] } | undefined, sent: PlanPatch): Settable[] {
+function maskedFields(mask: string | undefined, sent: PlanPatch): Settable[] {
   if (mask === undefined) return SETTABLE.filter((k) => Object.hasOwn(sent, k));
-  const paths = (typeof mask === 'string' ? mask.split(',') : mask.paths).map((p) => p.trim()).filter(Boolean);
+  const paths = mask.split(',').map((p) => p.trim()).filter(Boolean);
   const out = new Set<Settable>();
   for (const path of paths) {
     const top = path.split('.')[0]!;
@@ -129,7 +129,7 @@ function writeAt(book: PlanBook, next: PlanDoc, event?: string): PlanDoc {
  * @throws ApplicationFailure 404 PLAN_NOT_FOUND, 428 PLAN_ARCHIVED; ValidationFailure for an unsettable field
  *   or an invalid pricing
  */
-export function updatePlan(book: PlanBook, sent: PlanPatch, mask: string | { paths: string[] } | undefined): PlanDoc {
+export function updatePlan(book: PlanBook, sent: PlanPatch, mask: string | undefined): PlanDoc {
   const current = book.plans.require(sent.id);
   if (current.archived) throw precondition('PLAN_ARCHIVED', `plan ${current.id} is archived and cannot be changed`, { id: current.id });
   const fields = maskedFields(mask, sent);

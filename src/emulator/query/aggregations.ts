@@ -3,28 +3,58 @@
  * document matching the search, before paging.
  *
  * Request items: `{name?, type, fieldPath, value?:{limit, sortType:'COUNT'|'VALUE', sortDirection, missingValues},
- * range?:{buckets:[{from?,to?}]}, scalar?:{type:'COUNT_DISTINCT'|'MIN'|'MAX'}, dateHistogram?:{interval}}`.
- * Reply: `{results:[{name, type, fieldPath, values?|ranges?|scalar?|dateHistogram?}]}`.
+ * range?:{buckets:[{from?,to?}]}, scalar?:{type:'COUNT_DISTINCT'|'MIN'|'MAX'}, dateHistogram?:{interval},
+ * nested?:{nestedAggregations:[2..10 items of the other four types]}}`.
+ * Reply: `{results:[{name, type, fieldPath, values?|ranges?|scalar?|dateHistogram?|nested?}]}`.
+ *
+ * NESTED (seed A §3 "Aggregation types"; SDK `bookings_services` `NestedAggregation`, `NestedResults`): a chain
+ * where each aggregation runs inside every bucket of the one before it; only the last may be a SCALAR. The reply
+ * is flat: `nested.results` holds one entry per path through the buckets, `{results: {<name>: {value|range|
+ * dateHistogram: {…, count}} | {scalar: {value}}}}`, keyed by each item's name (its fieldPath when unnamed).
  */
 import { ValidationFailure } from '../errors.js';
 import { asNumber, asTime, compilePath, resolve, sortCompare } from './values.js';
 
-export type AggregationType = 'VALUE' | 'RANGE' | 'SCALAR' | 'DATE_HISTOGRAM';
+export type AggregationType = 'VALUE' | 'RANGE' | 'SCALAR' | 'DATE_HISTOGRAM' | 'NESTED';
 export type ScalarType = 'COUNT_DISTINCT' | 'MIN' | 'MAX';
 export type Interval = 'YEAR' | 'MONTH' | 'WEEK' | 'DAY' | 'HOUR' | 'MINUTE' | 'SECOND';
+
+/** One entry of a NESTED result: each level's bucket (or the last level's scalar), by aggregation name. */
+export type NestedResultValue =
+  | { value: { value: string; count: number } }
+  | { range: { from?: number; to?: number; count: number } }
+  | { dateHistogram: { value: string; count: number } }
+  | { scalar: { value: number | null } };
 
 export interface AggregationResult {
   name: string;
   type: AggregationType;
-  fieldPath: string;
+  fieldPath?: string;
   values?: { results: Array<{ value: unknown; count: number }> };
   ranges?: { results: Array<{ from?: number; to?: number; count: number }> };
   scalar?: { type: ScalarType; value: number | null };
   dateHistogram?: { results: Array<{ value: string; count: number }> };
+  nested?: { results: Array<{ results: Record<string, NestedResultValue> }> };
 }
 
 const INTERVALS = new Set<Interval>(['YEAR', 'MONTH', 'WEEK', 'DAY', 'HOUR', 'MINUTE', 'SECOND']);
 const DEFAULT_VALUE_LIMIT = 10;
+/** Sizes of a NESTED chain (SDK `NestedAggregation.nestedAggregations`: minSize 2, maxSize 10). */
+const NESTED_MIN = 2;
+const NESTED_MAX = 10;
+
+/** One bucket of a bucket aggregation: its reply entry and the documents in it (what a nested level runs on). */
+interface Bucket<R> {
+  result: R;
+  docs: readonly unknown[];
+}
+
+/** A compiled aggregation of one field: buckets (VALUE, RANGE, DATE_HISTOGRAM) or one value (SCALAR). */
+type Kind =
+  | { kind: 'VALUE'; buckets: (docs: readonly unknown[]) => Array<Bucket<{ value: unknown; count: number }>> }
+  | { kind: 'RANGE'; buckets: (docs: readonly unknown[]) => Array<Bucket<{ from?: number; to?: number; count: number }>> }
+  | { kind: 'DATE_HISTOGRAM'; buckets: (docs: readonly unknown[]) => Array<Bucket<{ value: string; count: number }>> }
+  | { kind: 'SCALAR'; scalarType: ScalarType; value: (docs: readonly unknown[]) => number | null };
 
 type Compiled = (docs: readonly unknown[]) => AggregationResult;
 
@@ -37,12 +67,14 @@ interface AggregationRequest {
   range?: { buckets?: unknown };
   scalar?: { type?: unknown };
   dateHistogram?: { interval?: unknown };
+  nested?: { nestedAggregations?: unknown };
 }
 
 /**
  * Validates the aggregation requests and returns a function computing `aggregationData` for a document set.
  * @throws ValidationFailure (`search.aggregations[i]...`) on an unknown type, a missing fieldPath, bad buckets,
- *   a bad scalar type or interval.
+ *   a bad scalar type or interval, a NESTED chain of fewer than 2 or more than 10 items, or one with a NESTED
+ *   item or a SCALAR before its last item.
  */
 export function compileAggregations(
   aggregations: unknown,
@@ -54,18 +86,95 @@ export function compileAggregations(
   return (docs) => ({ results: compiled.map((c) => c(docs)) });
 }
 
-function compileOne(raw: unknown, field: string): Compiled {
+function request(raw: unknown, field: string): AggregationRequest {
   if (typeof raw !== 'object' || raw === null) throw ValidationFailure.field(field, 'must be an object');
-  const a = raw as AggregationRequest;
+  return raw as AggregationRequest;
+}
+
+function fieldPathOf(a: AggregationRequest, field: string): string {
   if (typeof a.fieldPath !== 'string' || a.fieldPath === '') {
     throw ValidationFailure.field(`${field}.fieldPath`, 'fieldPath is required', 'REQUIRED_FIELD');
   }
-  const fieldPath: string = a.fieldPath;
-  const path = compilePath(fieldPath);
-  const type = a.type as AggregationType;
+  return a.fieldPath;
+}
+
+function compileOne(raw: unknown, field: string): Compiled {
+  const a = request(raw, field);
+  if (a.type === 'NESTED') return compileNested(a, field);
+  const fieldPath = fieldPathOf(a, field);
   const name: string = typeof a.name === 'string' ? a.name : fieldPath;
+  const k = compileKind(a, fieldPath, field);
+  switch (k.kind) {
+    case 'VALUE':
+      return (docs) => ({ name, type: 'VALUE', fieldPath, values: { results: k.buckets(docs).map((b) => b.result) } });
+    case 'RANGE':
+      return (docs) => ({ name, type: 'RANGE', fieldPath, ranges: { results: k.buckets(docs).map((b) => b.result) } });
+    case 'DATE_HISTOGRAM':
+      return (docs) => ({ name, type: 'DATE_HISTOGRAM', fieldPath, dateHistogram: { results: k.buckets(docs).map((b) => b.result) } });
+    case 'SCALAR':
+      return (docs) => ({ name, type: 'SCALAR', fieldPath, scalar: { type: k.scalarType, value: k.value(docs) } });
+  }
+}
+
+/** A NESTED aggregation: its chain compiled, the reply one entry per path through the buckets. */
+function compileNested(a: AggregationRequest, field: string): Compiled {
+  const items = a.nested?.nestedAggregations;
+  const at = `${field}.nested.nestedAggregations`;
+  if (!Array.isArray(items) || items.length < NESTED_MIN || items.length > NESTED_MAX) {
+    throw ValidationFailure.field(at, `a NESTED aggregation holds ${NESTED_MIN} to ${NESTED_MAX} aggregations, each nested within the one before`, 'INVALID');
+  }
+  const levels = items.map((raw, i) => {
+    const item = request(raw, `${at}[${i}]`);
+    if (item.type === 'NESTED') throw ValidationFailure.field(`${at}[${i}].type`, 'must be VALUE, RANGE, SCALAR or DATE_HISTOGRAM', 'INVALID_ENUM_VALUE');
+    const fieldPath = fieldPathOf(item, `${at}[${i}]`);
+    const kind = compileKind(item, fieldPath, `${at}[${i}]`);
+    if (kind.kind === 'SCALAR' && i < items.length - 1) {
+      throw ValidationFailure.field(`${at}[${i}].type`, 'a SCALAR has no buckets to nest in: it may only be the last aggregation', 'INVALID');
+    }
+    return { name: typeof item.name === 'string' ? item.name : fieldPath, kind };
+  });
+  const names = new Set<string>();
+  levels.forEach((l, i) => {
+    if (names.has(l.name)) throw ValidationFailure.field(`${at}[${i}].name`, `'${l.name}' names two aggregations of the chain: each needs its own name`, 'INVALID');
+    names.add(l.name);
+  });
+  const name: string = typeof a.name === 'string' ? a.name : levels.map((l) => l.name).join('>');
+  return (docs) => {
+    const out: Array<{ results: Record<string, NestedResultValue> }> = [];
+    const walk = (level: number, subset: readonly unknown[], path: Record<string, NestedResultValue>): void => {
+      const { name: key, kind } = levels[level]!;
+      const last = level === levels.length - 1;
+      const next = (entry: NestedResultValue, inside: readonly unknown[]) => {
+        const here = { ...path, [key]: entry };
+        if (last) out.push({ results: here });
+        else walk(level + 1, inside, here);
+      };
+      switch (kind.kind) {
+        case 'SCALAR':
+          next({ scalar: { value: kind.value(subset) } }, subset);
+          return;
+        case 'VALUE':
+          // The wire's nested value is a string (SDK `ValueResult.value`).
+          for (const b of kind.buckets(subset)) next({ value: { value: typeof b.result.value === 'string' ? b.result.value : JSON.stringify(b.result.value), count: b.result.count } }, b.docs);
+          return;
+        case 'RANGE':
+          for (const b of kind.buckets(subset)) next({ range: b.result }, b.docs);
+          return;
+        case 'DATE_HISTOGRAM':
+          for (const b of kind.buckets(subset)) next({ dateHistogram: b.result }, b.docs);
+          return;
+      }
+    };
+    walk(0, docs, {});
+    return { name, type: 'NESTED', nested: { results: out } };
+  };
+}
+
+/** Compiles one aggregation of a field (every type but NESTED). @throws ValidationFailure as {@link compileAggregations} */
+function compileKind(a: AggregationRequest, fieldPath: string, field: string): Kind {
+  const path = compilePath(fieldPath);
   const valuesOf = (doc: unknown) => resolve(doc, path).values.filter((v) => v !== null && v !== undefined);
-  switch (type) {
+  switch (a.type) {
     case 'VALUE': {
       const opts = (a.value ?? {}) as Record<string, unknown>;
       const limit = opts.limit === undefined ? DEFAULT_VALUE_LIMIT : Number(opts.limit);
@@ -75,29 +184,30 @@ function compileOne(raw: unknown, field: string): Compiled {
       if (sortType !== 'COUNT' && sortType !== 'VALUE') throw ValidationFailure.field(`${field}.value.sortType`, 'must be COUNT or VALUE', 'INVALID_ENUM_VALUE');
       if (sortDirection !== 'ASC' && sortDirection !== 'DESC') throw ValidationFailure.field(`${field}.value.sortDirection`, 'must be ASC or DESC', 'INVALID_ENUM_VALUE');
       const includeMissing = opts.missingValues === 'INCLUDE';
-      return (docs) => {
-        const counts = new Map<string, { value: unknown; count: number }>();
-        for (const d of docs) {
-          // A document counts once per distinct value even if an array holds it twice.
-          const seen = new Set<string>();
-          const vs = valuesOf(d);
-          if (vs.length === 0 && includeMissing) vs.push('N/A');
-          for (const v of vs) {
-            const key = typeof v === 'object' ? JSON.stringify(v) : `${typeof v}:${String(v)}`;
-            if (seen.has(key)) continue;
-            seen.add(key);
-            const e = counts.get(key);
-            if (e) e.count++;
-            else counts.set(key, { value: v, count: 1 });
+      return {
+        kind: 'VALUE',
+        buckets: (docs) => {
+          const groups = new Map<string, { value: unknown; docs: unknown[] }>();
+          for (const d of docs) {
+            // A document counts once per distinct value even if an array holds it twice.
+            const seen = new Set<string>();
+            const vs = valuesOf(d);
+            if (vs.length === 0 && includeMissing) vs.push('N/A');
+            for (const v of vs) {
+              const key = typeof v === 'object' ? JSON.stringify(v) : `${typeof v}:${String(v)}`;
+              if (seen.has(key)) continue;
+              seen.add(key);
+              const e = groups.get(key);
+              if (e) e.docs.push(d);
+              else groups.set(key, { value: v, docs: [d] });
+            }
           }
-        }
-        const sign = sortDirection === 'DESC' ? -1 : 1;
-        const results = [...counts.values()].sort((x, y) =>
-          sortType === 'COUNT'
-            ? (x.count - y.count) * sign || sortCompare(x.value, y.value)
-            : sortCompare(x.value, y.value) * sign,
-        );
-        return { name, type, fieldPath, values: { results: results.slice(0, limit) } };
+          const sign = sortDirection === 'DESC' ? -1 : 1;
+          const sorted = [...groups.values()].sort((x, y) =>
+            sortType === 'COUNT' ? (x.docs.length - y.docs.length) * sign || sortCompare(x.value, y.value) : sortCompare(x.value, y.value) * sign,
+          );
+          return sorted.slice(0, limit).map((g) => ({ result: { value: g.value, count: g.docs.length }, docs: g.docs }));
+        },
       };
     }
     case 'RANGE': {
@@ -113,27 +223,18 @@ function compileOne(raw: unknown, field: string): Compiled {
         }
         return { from, to };
       });
-      return (docs) => {
-        const results = parsed.map((b) => ({ ...b, count: 0 }));
-        for (const d of docs) {
-          const nums = valuesOf(d).map(asNumber).filter((n): n is number => n !== undefined);
-          for (const r of results) {
+      return {
+        kind: 'RANGE',
+        buckets: (docs) =>
+          parsed.map((r) => {
             // Buckets are [from, to): from inclusive, to exclusive.
-            if (nums.some((n) => (r.from === undefined || n >= r.from) && (r.to === undefined || n < r.to))) r.count++;
-          }
-        }
-        return {
-          name,
-          type,
-          fieldPath,
-          ranges: {
-            results: results.map((r) => ({
-              ...(r.from !== undefined ? { from: r.from } : {}),
-              ...(r.to !== undefined ? { to: r.to } : {}),
-              count: r.count,
-            })),
-          },
-        };
+            const inside = docs.filter((d) =>
+              valuesOf(d)
+                .map(asNumber)
+                .some((n) => n !== undefined && (r.from === undefined || n >= r.from) && (r.to === undefined || n < r.to)),
+            );
+            return { result: { ...(r.from !== undefined ? { from: r.from } : {}), ...(r.to !== undefined ? { to: r.to } : {}), count: inside.length }, docs: inside };
+          }),
       };
     }
     case 'SCALAR': {
@@ -141,23 +242,23 @@ function compileOne(raw: unknown, field: string): Compiled {
       if (scalarType !== 'COUNT_DISTINCT' && scalarType !== 'MIN' && scalarType !== 'MAX') {
         throw ValidationFailure.field(`${field}.scalar.type`, 'must be COUNT_DISTINCT, MIN or MAX', 'INVALID_ENUM_VALUE');
       }
-      return (docs) => {
-        const all = docs.flatMap(valuesOf);
-        if (scalarType === 'COUNT_DISTINCT') {
-          const distinct = new Set(all.map((v) => (typeof v === 'object' ? JSON.stringify(v) : `${typeof v}:${String(v)}`)));
-          return { name, type, fieldPath, scalar: { type: scalarType, value: distinct.size } };
-        }
-        let best: unknown = undefined;
-        for (const v of all) {
-          if (best === undefined) best = v;
-          else {
-            const c = sortCompare(v, best);
-            if (scalarType === 'MIN' ? c < 0 : c > 0) best = v;
+      return {
+        kind: 'SCALAR',
+        scalarType,
+        value: (docs) => {
+          const all = docs.flatMap(valuesOf);
+          if (scalarType === 'COUNT_DISTINCT') return new Set(all.map((v) => (typeof v === 'object' ? JSON.stringify(v) : `${typeof v}:${String(v)}`))).size;
+          let best: unknown = undefined;
+          for (const v of all) {
+            if (best === undefined) best = v;
+            else {
+              const c = sortCompare(v, best);
+              if (scalarType === 'MIN' ? c < 0 : c > 0) best = v;
+            }
           }
-        }
-        // The wire's scalar value is a number: money strings become numbers, dates epoch milliseconds.
-        const value = best === undefined ? null : (asNumber(best) ?? asTime(best) ?? null);
-        return { name, type, fieldPath, scalar: { type: scalarType, value } };
+          // The wire's scalar value is a number: money strings become numbers, dates epoch milliseconds.
+          return best === undefined ? null : (asNumber(best) ?? asTime(best) ?? null);
+        },
       };
     }
     case 'DATE_HISTOGRAM': {
@@ -165,27 +266,29 @@ function compileOne(raw: unknown, field: string): Compiled {
       if (!INTERVALS.has(interval)) {
         throw ValidationFailure.field(`${field}.dateHistogram.interval`, 'must be YEAR, MONTH, WEEK, DAY, HOUR, MINUTE or SECOND', 'INVALID_ENUM_VALUE');
       }
-      return (docs) => {
-        const counts = new Map<number, number>();
-        for (const d of docs) {
-          const seen = new Set<number>();
-          for (const v of valuesOf(d)) {
-            const t = asTime(v);
-            if (t === undefined) continue;
-            const bucket = truncate(t, interval);
-            if (seen.has(bucket)) continue;
-            seen.add(bucket);
-            counts.set(bucket, (counts.get(bucket) ?? 0) + 1);
+      return {
+        kind: 'DATE_HISTOGRAM',
+        buckets: (docs) => {
+          const groups = new Map<number, unknown[]>();
+          for (const d of docs) {
+            const seen = new Set<number>();
+            for (const v of valuesOf(d)) {
+              const t = asTime(v);
+              if (t === undefined) continue;
+              const bucket = truncate(t, interval);
+              if (seen.has(bucket)) continue;
+              seen.add(bucket);
+              const g = groups.get(bucket);
+              if (g) g.push(d);
+              else groups.set(bucket, [d]);
+            }
           }
-        }
-        const results = [...counts.entries()]
-          .sort((x, y) => x[0] - y[0])
-          .map(([t, count]) => ({ value: new Date(t).toISOString(), count }));
-        return { name, type, fieldPath, dateHistogram: { results } };
+          return [...groups.entries()].sort((x, y) => x[0] - y[0]).map(([t, inside]) => ({ result: { value: new Date(t).toISOString(), count: inside.length }, docs: inside }));
+        },
       };
     }
     default:
-      throw ValidationFailure.field(`${field}.type`, 'must be VALUE, RANGE, SCALAR or DATE_HISTOGRAM', 'INVALID_ENUM_VALUE');
+      throw ValidationFailure.field(`${field}.type`, 'must be VALUE, RANGE, SCALAR, DATE_HISTOGRAM or NESTED', 'INVALID_ENUM_VALUE');
   }
 }
 

@@ -57,7 +57,7 @@ export const bookingPoliciesServed = serve(bookingPoliciesFamily, {
     const { id, revision } = ctx.body.bookingPolicy;
     const current = policies.require(id);
     const given = givenRules(ctx.body.bookingPolicy as Record<string, unknown>);
-    const mask = parseMask((ctx.body as { mask?: string | { paths: string[] } }).mask);
+    const mask = parseMask((ctx.body as { mask?: string }).mask);
     const merged = updatedPolicy(current as Record<string, unknown>, given, mask);
     checkPolicyRules(merged, given);
     const next = { ...merged, ...(typeof merged.name === 'string' ? { name: merged.name.trim() } : {}) } as BookingPolicyDoc;

@@ -278,10 +278,10 @@ function merge(target: Json, patch: Json, top = true): void {
   }
 }
 
-/** Splits a field mask: a comma-joined string (the wire form) or `{paths: [...]}`; empty means none. */
-export function parseMask(mask: string | { paths: string[] } | undefined): string[] | undefined {
+/** Splits a field mask, the comma-joined string of the wire (docs/wire.md §5); empty means none. */
+export function parseMask(mask: string | undefined): string[] | undefined {
   if (mask === undefined) return undefined;
-  const paths = (typeof mask === 'string' ? mask.split(',') : mask.paths).map((p) => p.trim()).filter(Boolean);
+  const paths = mask.split(',').map((p) => p.trim()).filter(Boolean);
   return paths.length ? paths : undefined;
 }
 

@@ -260,7 +260,9 @@ describe('aggregations', () => {
   });
 
   it('rejects unknown types and bad settings', () => {
-    expect(violationOf(() => compileAggregations([{ type: 'NESTED', fieldPath: 'x' }])).field).toBe('search.aggregations[0].type');
+    // NESTED is served (a chain of 2 to 10, docs/wire.md §6): without its chain it is refused there.
+    expect(violationOf(() => compileAggregations([{ type: 'NESTED', fieldPath: 'x' }])).field).toBe('search.aggregations[0].nested.nestedAggregations');
+    expect(violationOf(() => compileAggregations([{ type: 'GROUP_BY', fieldPath: 'x' }])).field).toBe('search.aggregations[0].type');
     expect(violationOf(() => compileAggregations([{ type: 'SCALAR', fieldPath: 'x', scalar: { type: 'AVG' } }])).field).toBe('search.aggregations[0].scalar.type');
     expect(violationOf(() => compileAggregations([{ type: 'VALUE' }])).field).toBe('search.aggregations[0].fieldPath');
   });

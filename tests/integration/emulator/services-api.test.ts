@@ -196,8 +196,12 @@ describe('update, revisions and field masks', () => {
     expect(m.description).toBe('keep me');
     expect(m.payment.fixed.price).toEqual({ value: '55', currency: 'USD', formattedValue: '$55' });
     expect(m.revision).toBe('2');
+    // The mask is one comma-joined string (seed B §9, docs/wire.md §5); the {paths} object is refused.
     const paths = await emu.request('PATCH', `/v2/services/${s.id}`, { service: { id: s.id, revision: '2', name: 'Mask check renamed', hidden: true }, mask: { paths: ['hidden'] } });
-    expect(paths.body.service).toMatchObject({ name: 'Mask check', hidden: true, revision: '3' });
+    expect(paths.status).toBe(400);
+    expect(paths.body.details.validationError.fieldViolations).toEqual([expect.objectContaining({ field: 'mask' })]);
+    const joined = await emu.request('PATCH', `/v2/services/${s.id}`, { service: { id: s.id, revision: '2', name: 'Mask check renamed', hidden: true }, mask: 'hidden' });
+    expect(joined.body.service).toMatchObject({ name: 'Mask check', hidden: true, revision: '3' });
     const merged = await emu.request('PATCH', `/v2/services/${s.id}`, { service: { id: s.id, revision: '3', onlineBooking: { requireManualApproval: true } } });
     expect(merged.body.service.onlineBooking).toEqual({ enabled: true, requireManualApproval: true, allowMultipleRequests: false });
     expect(merged.body.service.description).toBe('keep me');

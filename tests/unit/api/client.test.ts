@@ -268,11 +268,20 @@ describe('GET encoding and long-GET fallback (docs/wire.md §5)', () => {
     expect(h.seen[0].path.length).toBe('/s?'.length + 4000);
   });
 
-  it('without longGetFallback a long GET stays a GET', async () => {
+  it('a raw long GET (no operation says it has a POST form) stays a GET', async () => {
     const h = setup();
     on(h, 'GET', (p) => p.startsWith('/s'), ok());
     await h.api.request({ method: 'GET', path: '/s', query: { ids: 'x'.repeat(5000) } });
     expect(h.seen[0].method).toBe('GET');
+  });
+
+  it('a long GET without a POST form stays a GET, as the official client sends it', async () => {
+    const h = setup();
+    on(h, 'GET', (p) => p.startsWith('/p'), ok());
+    const planIds = Array.from({ length: 100 }, (_, i) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`);
+    await h.api.request({ method: 'GET', path: '/p', query: { planIds }, longGetFallback: false });
+    expect(h.seen[0].method).toBe('GET');
+    expect(h.seen[0].path.length).toBeGreaterThan(4000);
   });
 
   it('.r= payload decodes back to the request', async () => {

@@ -7,6 +7,7 @@
  * delete, and is not undone).
  */
 import { planOps } from '../../../api/plans.js';
+import { fieldMask } from '../../../api/query.js';
 import { eachSender } from '../../../bulk/actions.js';
 import type { EntityView } from '../../shared/entity-view.js';
 import { viewPort } from '../../shared/view-port.js';
@@ -29,7 +30,7 @@ export const PLAN_WRITES: WriteSpec = {
         const cleared = Object.keys(body).filter((k) => body[k] === null);
         if (cleared.length === 0) return { plan: body };
         const sent = Object.fromEntries(Object.entries(body).filter(([, v]) => v !== null));
-        return { plan: sent, fieldMask: { paths: Object.keys(body).filter((k) => k !== 'id') } };
+        return { plan: sent, fieldMask: fieldMask(Object.keys(body).filter((k) => k !== 'id')) };
       },
       (reply) => reply.plan as { id: string },
       { changeOf, version: updatedDateVersion, seen },
