@@ -457,6 +457,24 @@ async function streamingAtScale(emu, cliEnv) {
     return out;
   };
   const mib = (kib) => kib / 1024;
+  console.log(`\nservices update --filter {} and services list --all --ndjson: peak RSS (best of ${STREAM_RUNS})`);
+  const bulk = [];
+  for (const count of counts) {
+    const runs = [];
+    for (let i = 0; i < STREAM_RUNS; i++) {
+      await reset(emu, count, { bookings: 0, members: 0 });
+      runs.push(measureCommand(['services', 'update', '--filter', '{}', '--set', `description=bench stream ${i}`, '--yes', '--concurrency', String(CONCURRENCY), '--journal', join(tmp, `stream-${count}-${i}.ndjson`)], cliEnv));
+    }
+    const update = { ms: Math.min(...runs.map((r) => r.ms)), rssKiB: Math.min(...runs.map((r) => r.rssKiB)) };
+    const list = best(['services', 'list', '--all', '--ndjson']);
+    bulk.push({ count, update, list });
+    console.log(`  ${String(count).padStart(6)} services: update ${fmt(update.ms, 0).padStart(6)} ms, peak RSS ${fmt(mib(update.rssKiB))} MiB; list --all ${fmt(list.ms, 0)} ms, peak RSS ${fmt(mib(list.rssKiB))} MiB`);
+  }
+  if (bulk.length >= 2) {
+    const ratio = (xs) => Math.max(...xs) / Math.min(...xs);
+    target('services update --filter {} peak RSS, largest / smallest count', ratio(bulk.map((r) => r.update.rssKiB)), 1.2);
+    target('services list --all peak RSS, largest / smallest count', ratio(bulk.map((r) => r.list.rssKiB)), 1.2);
+  }
   for (const noun of ['members', 'bookings']) {
     console.log(`\n${noun} export --ndjson and ${noun} list --all --ndjson (stdout to /dev/null, best of ${STREAM_RUNS})`);
     const rows = [];
@@ -479,24 +497,6 @@ async function streamingAtScale(emu, cliEnv) {
       target(`${noun} export peak RSS, largest / smallest count`, ratio(rows.map((r) => r.exp.rssKiB)), 1.2);
       target(`${noun} list --all peak RSS, largest / smallest count`, ratio(rows.map((r) => r.list.rssKiB)), 1.2);
     }
-  }
-  console.log(`\nservices update --filter {} and services list --all --ndjson: peak RSS (best of ${STREAM_RUNS})`);
-  const bulk = [];
-  for (const count of counts) {
-    const runs = [];
-    for (let i = 0; i < STREAM_RUNS; i++) {
-      await reset(emu, count, { bookings: 0, members: 0 });
-      runs.push(measureCommand(['services', 'update', '--filter', '{}', '--set', `description=bench stream ${i}`, '--yes', '--concurrency', String(CONCURRENCY), '--journal', join(tmp, `stream-${count}-${i}.ndjson`)], cliEnv));
-    }
-    const update = { ms: Math.min(...runs.map((r) => r.ms)), rssKiB: Math.min(...runs.map((r) => r.rssKiB)) };
-    const list = best(['services', 'list', '--all', '--ndjson']);
-    bulk.push({ count, update, list });
-    console.log(`  ${String(count).padStart(6)} services: update ${fmt(update.ms, 0).padStart(6)} ms, peak RSS ${fmt(mib(update.rssKiB))} MiB; list --all ${fmt(list.ms, 0)} ms, peak RSS ${fmt(mib(list.rssKiB))} MiB`);
-  }
-  if (bulk.length >= 2) {
-    const ratio = (xs) => Math.max(...xs) / Math.min(...xs);
-    target('services update --filter {} peak RSS, largest / smallest count', ratio(bulk.map((r) => r.update.rssKiB)), 1.2);
-    target('services list --all peak RSS, largest / smallest count', ratio(bulk.map((r) => r.list.rssKiB)), 1.2);
   }
 }
 

@@ -90,7 +90,10 @@ export interface ReadSpec<E> {
   count?: CountCall;
   /** The columns of `export --csv` when they differ from the list's (members: the member flattened). */
   exportColumns?: Column<E>[];
-  /** Entities per request of `export` (default: the most the list operation takes). */
+  /**
+   * Entities per request of `export --csv`, whose pages are parsed (default: the most the list operation takes);
+   * JSON and NDJSON ask the pages `list --all` asks, passed on as sent.
+   */
   exportPage?: number;
 }
 
