@@ -8,8 +8,8 @@
  * refused one leaves no file behind); a declined run removes its journal, since nothing was changed, and its path
  * is said (onJournal) only once the run goes ahead.
  */
-import { unlinkSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, rmdirSync, unlinkSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { CancelError, UserError } from '../core/errors.js';
 import type { EntityAction } from './actions.js';
 import { executeChunks, type BulkProgress, type ItemResult, type WorkItem } from './execute.js';
@@ -106,6 +106,10 @@ export type BulkRunResult =
  */
 class SpilledPlan {
   private writer: JournalWriter | undefined;
+  /** A `planned-all` line that came before any target (an empty plan): written only if the run is kept. */
+  private held: JournalLine[] = [];
+  /** The journal directory was made for this plan (removed with it when the run ends before it is kept). */
+  private madeDir = false;
   /** The targets decided at plan time (unchanged, skipped), in journal order. */
   readonly recorded: ItemResult[] = [];
   constructor(
@@ -113,15 +117,28 @@ class SpilledPlan {
     private readonly header: HeaderLine,
   ) {}
 
+  private open(): JournalWriter {
+    if (!this.writer) {
+      this.madeDir = !existsSync(dirname(this.path));
+      this.writer = JournalWriter.create(`${this.path}.${process.pid}.planning`, this.header);
+      if (this.held.length) this.writer.append(this.held.splice(0));
+    }
+    return this.writer;
+  }
+
   append(lines: readonly JournalLine[], opts?: { sync?: boolean }): void {
     for (const l of lines) if (l.kind === 'result') this.recorded.push(resultOf(l));
-    this.writer ??= JournalWriter.create(`${this.path}.${process.pid}.planning`, this.header);
-    this.writer.append(lines, opts);
+    // A plan of no target writes nothing: a run with nothing to do leaves no file (nor a journal directory).
+    if (!this.writer && lines.every((l) => l.kind === 'planned-all')) {
+      this.held.push(...lines);
+      return;
+    }
+    this.open().append(lines, opts);
   }
 
   /** The journal under its own name, holding the whole plan. @throws UserError when that name is taken or cannot be made */
   keep(): JournalWriter {
-    const writer = (this.writer ??= JournalWriter.create(`${this.path}.${process.pid}.planning`, this.header));
+    const writer = this.open();
     try {
       writer.moveTo(this.path);
     } catch (err) {
@@ -131,14 +148,15 @@ class SpilledPlan {
     return writer;
   }
 
-  /** Removes the spilled plan (the run ends before it is kept). */
+  /** Removes the spilled plan (the run ends before it is kept), and the journal directory when it made it. */
   discard(): void {
     if (!this.writer) return;
     this.writer.close();
     try {
       unlinkSync(this.writer.path);
+      if (this.madeDir) rmdirSync(dirname(this.path));
     } catch {
-      // Already gone: nothing to remove.
+      // Already gone, or the directory holds other files: nothing more to remove.
     }
     this.writer = undefined;
   }
