@@ -11,7 +11,10 @@
 // BENCH_SCALE_BOOKINGS (bookings of the large site in the booking-writes run, default 100000), BENCH_ONLY=bookings (only
 // booking writes on the demo site and on that large one, and the busy-week seed), BENCH_ONLY=fanout (only the fan-out
 // under a rate limit: BENCH_PACED_SITES sites, default 100, under BENCH_PACED_LIMIT requests/s, default 50, with
-// Retry-After: 2; then BENCH_FLEET_SITES sites, default 500, unlimited, for peak memory; 0 skips it).
+// Retry-After: 2; then BENCH_FLEET_SITES sites, default 500, unlimited, for peak memory; 0 skips it), BENCH_STREAM_COUNTS
+// (comma-separated counts of the exports, list --all and bulk update memory run, default 1000,10000,100000),
+// BENCH_STREAM_RUNS (runs per figure there, the best kept, default 2), BENCH_STREAM_PARTS (of that run:
+// bulk,members,bookings, the default), BENCH_ONLY=stream (only that run).
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, existsSync, rmSync, writeFileSync } from 'node:fs';
 import os, { tmpdir } from 'node:os';
@@ -34,6 +37,9 @@ const MEMBER_COUNTS = (process.env.BENCH_MEMBERS ?? '10000,100000').split(',').m
 const FANOUT_SITES = Number(process.env.BENCH_FANOUT_SITES ?? 20);
 const SCALE_MEMBERS = (process.env.BENCH_SCALE_MEMBERS ?? '10000,100000,1000000').split(',').map(Number);
 const SCALE_BOOKINGS = Number(process.env.BENCH_SCALE_BOOKINGS ?? 100_000);
+const STREAM_COUNTS = (process.env.BENCH_STREAM_COUNTS ?? '1000,10000,100000').split(',').map(Number);
+const STREAM_RUNS = Number(process.env.BENCH_STREAM_RUNS ?? 2);
+const STREAM_PARTS = (process.env.BENCH_STREAM_PARTS ?? 'bulk,members,bookings').split(',');
 const ONLY = process.env.BENCH_ONLY;
 const PACED_SITES = Number(process.env.BENCH_PACED_SITES ?? 100);
 const PACED_LIMIT = Number(process.env.BENCH_PACED_LIMIT ?? 50);
@@ -497,6 +503,70 @@ async function fanOut() {
   }
 }
 
+/**
+ * Exports, `list --all` and a bulk update at 1k / 10k / 100k items (issue 30 item 2): `members export` and
+ * `bookings export` against the matching `list --all --ndjson` (time per item; the largest count within 1.3x of
+ * the middle one's per-item time, each export within 1.2x of its list), and the peak RSS of the export, the list
+ * and `services update --filter {}` (largest / smallest count within 1.2x). Each figure is the better of
+ * BENCH_STREAM_RUNS runs (default 2): the machine's noise only ever adds.
+ */
+async function streamingAtScale(emu, cliEnv) {
+  const counts = STREAM_COUNTS;
+  const best = (args) => {
+    let out;
+    for (let i = 0; i < STREAM_RUNS; i++) {
+      const r = measureCommand(args, cliEnv);
+      out = out ? { ms: Math.min(out.ms, r.ms), rssKiB: Math.min(out.rssKiB, r.rssKiB) } : r;
+    }
+    return out;
+  };
+  const mib = (kib) => kib / 1024;
+  console.log(`\nservices update --filter {} and services list --all --ndjson: peak RSS (best of ${STREAM_RUNS})`);
+  const bulk = [];
+  for (const count of STREAM_PARTS.includes('bulk') ? counts : []) {
+    const runs = [];
+    for (let i = 0; i < STREAM_RUNS; i++) {
+      await reset(emu, count, { bookings: 0, members: 0 });
+      runs.push(measureCommand(['services', 'update', '--filter', '{}', '--set', `description=bench stream ${i}`, '--yes', '--concurrency', String(CONCURRENCY), '--journal', join(tmp, `stream-${count}-${i}.ndjson`)], cliEnv));
+    }
+    const update = { ms: Math.min(...runs.map((r) => r.ms)), rssKiB: Math.min(...runs.map((r) => r.rssKiB)) };
+    const list = best(['services', 'list', '--all', '--ndjson']);
+    bulk.push({ count, update, list });
+    console.log(`  ${String(count).padStart(6)} services: update ${fmt(update.ms, 0).padStart(6)} ms, peak RSS ${fmt(mib(update.rssKiB))} MiB; list --all ${fmt(list.ms, 0)} ms, peak RSS ${fmt(mib(list.rssKiB))} MiB`);
+  }
+  if (bulk.length >= 2) {
+    const ratio = (xs) => Math.max(...xs) / Math.min(...xs);
+    target('services update --filter {} peak RSS, largest / smallest count', ratio(bulk.map((r) => r.update.rssKiB)), 1.2);
+    target('services list --all peak RSS, largest / smallest count', ratio(bulk.map((r) => r.list.rssKiB)), 1.2);
+  }
+  for (const noun of ['members', 'bookings'].filter((p) => STREAM_PARTS.includes(p))) {
+    console.log(`\n${noun} export --ndjson and ${noun} list --all --ndjson (stdout to /dev/null, best of ${STREAM_RUNS})`);
+    const rows = [];
+    for (const count of counts) {
+      const t0 = performance.now();
+      await reset(emu, 60, { bookings: noun === 'bookings' ? count : 0, members: noun === 'members' ? count : 0 });
+      const seedMs = performance.now() - t0;
+      // One pass unmeasured first: right after a reset the emulator's store is cold (and checkpointing), which
+      // would be charged to whichever command ran first.
+      measureCommand([noun, 'list', '--all', '--ndjson'], cliEnv);
+      const exp = best([noun, 'export', '--ndjson']);
+      const list = best([noun, 'list', '--all', '--ndjson']);
+      rows.push({ count, exp, list });
+      console.log(
+        `  ${String(count).padStart(6)} ${noun}: export ${fmt(exp.ms, 0).padStart(6)} ms (${fmt((exp.ms * 1000) / count, 1)} µs/item, ${fmt(mib(exp.rssKiB))} MiB), list --all ${fmt(list.ms, 0).padStart(6)} ms (${fmt((list.ms * 1000) / count, 1)} µs/item, ${fmt(mib(list.rssKiB))} MiB), export / list ${fmt(exp.ms / list.ms, 2)} x (seeded in ${fmt(seedMs, 0)} ms)`,
+      );
+    }
+    if (rows.length >= 2) {
+      const [mid, last] = [rows[rows.length - 2], rows[rows.length - 1]];
+      target(`${noun} export per item, ${last.count} / ${mid.count}`, last.exp.ms / last.count / (mid.exp.ms / mid.count), 1.3);
+      for (const r of rows) target(`${noun} export / list --all --ndjson at ${r.count}`, r.exp.ms / r.list.ms, 1.2);
+      const ratio = (xs) => Math.max(...xs) / Math.min(...xs);
+      target(`${noun} export peak RSS, largest / smallest count`, ratio(rows.map((r) => r.exp.rssKiB)), 1.2);
+      target(`${noun} list --all peak RSS, largest / smallest count`, ratio(rows.map((r) => r.list.rssKiB)), 1.2);
+    }
+  }
+}
+
 async function main() {
   console.log(`sitectl benchmarks — node ${process.version}, ${new Date().toISOString()}`);
   if (ONLY === 'members' || ONLY === 'bookings' || ONLY === 'fanout') {
@@ -512,6 +582,12 @@ async function main() {
   const emu = await startEmulator(60);
   const cliEnv = { ...baseEnv, SITECTL_BASE_URL: emu.url, SITECTL_SITE_ID: emu.siteId, SITECTL_API_KEY: emu.apiKey };
   try {
+    if (ONLY === 'stream') {
+      await streamingAtScale(emu, cliEnv);
+      console.log(`\nTargets (node ${process.version})`);
+      for (const line of verdicts) console.log(`  ${line}`);
+      return;
+    }
     // 1. Startup, interleaved so machine noise hits every command alike.
     // The floor (bench/floor.mjs): Commander + the same undici modules + the same query, printed as JSON, and
     // nothing of sitectl's own; what it costs over `node -e 0` is the stack's, the rest is sitectl's.
@@ -680,6 +756,7 @@ async function main() {
     const page = measureCommand(['members', 'list', '--status', 'PENDING', '--limit', '50', '--json'], cliEnv);
     console.log(`  members list --status PENDING --limit 50 --json: ${fmt(page.ms, 0)} ms`);
 
+    await streamingAtScale(emu, cliEnv);
     await membersAtScale();
     await bookingsAtScale();
     await fanOut();

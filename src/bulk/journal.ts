@@ -190,11 +190,35 @@ export class JournalWriter {
   private flushing: Promise<void> | undefined;
 
   private constructor(
-    readonly path: string,
+    private where: string,
     fd: number,
   ) {
     this.fd = fd;
     this.size = fstatSync(fd).size;
+  }
+
+  /** The journal's file (its final name once {@link moveTo} gave it one). */
+  get path(): string {
+    return this.where;
+  }
+
+  /**
+   * Gives the journal its final name: a plan is spilled to a journal under a temporary name while it is read
+   * (bulk/run.ts), which history does not list and a run that finds nothing to do removes. The file is linked
+   * at `path` (never over an existing file) and its temporary name removed; this writer keeps appending to it.
+   * @throws UserError as {@link create}: `path` exists, or cannot be made
+   */
+  moveTo(path: string): void {
+    try {
+      mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+      linkSync(this.where, path);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'EEXIST') throw new UserError(`journal ${path} already exists`, 'pass --resume to continue it, or another --journal path');
+      throw new UserError(`cannot create journal ${path}: ${code ?? (err as Error).message}`, 'pass --journal with a path in a writable directory');
+    }
+    unlinkSync(this.where);
+    this.where = path;
   }
 
   /**

@@ -8,8 +8,8 @@
  * refused one leaves no file behind); a declined run removes its journal, since nothing was changed, and its path
  * is said (onJournal) only once the run goes ahead.
  */
-import { unlinkSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, rmdirSync, unlinkSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { CancelError, UserError } from '../core/errors.js';
 import type { EntityAction } from './actions.js';
 import { executeChunks, type BulkProgress, type ItemResult, type WorkItem } from './execute.js';
@@ -97,15 +97,72 @@ export type BulkRunResult =
   /** `results`: every target's final result, in journal order (a later result of an id replaces an earlier one). */
   | { kind: 'done'; plan: Plan; report: BulkReport; journal: string; results: ItemResult[] };
 
-/** Buffers plan lines until the plan is complete; the journal file is created only then. */
-class PendingJournal {
-  readonly lines: JournalLine[] = [];
-  append(lines: readonly JournalLine[]): void {
-    this.lines.push(...lines);
+/**
+ * The plan's journal lines, spilled to the journal as the plan is read (issue 30 item 2: memory flat in the
+ * number of targets) rather than held until it is complete. The file is created with the first lines under a
+ * temporary name (`<journal>.<pid>.planning`, which history does not list) and given its own name by
+ * {@link keep} once the run goes ahead; {@link discard} removes it when the run ends before (nothing to do, ids
+ * missing, a failure while selecting). Only the results decided at plan time (unchanged, skipped) are kept.
+ */
+class SpilledPlan {
+  private writer: JournalWriter | undefined;
+  /** A `planned-all` line that came before any target (an empty plan): written only if the run is kept. */
+  private held: JournalLine[] = [];
+  /** The journal directory was made for this plan (removed with it when the run ends before it is kept). */
+  private madeDir = false;
+  /** The targets decided at plan time (unchanged, skipped), in journal order. */
+  readonly recorded: ItemResult[] = [];
+  constructor(
+    private readonly path: string,
+    private readonly header: HeaderLine,
+  ) {}
+
+  private open(): JournalWriter {
+    if (!this.writer) {
+      this.madeDir = !existsSync(dirname(this.path));
+      this.writer = JournalWriter.create(`${this.path}.${process.pid}.planning`, this.header);
+      if (this.held.length) this.writer.append(this.held.splice(0));
+    }
+    return this.writer;
+  }
+
+  append(lines: readonly JournalLine[], opts?: { sync?: boolean }): void {
+    for (const l of lines) if (l.kind === 'result') this.recorded.push(resultOf(l));
+    // A plan of no target writes nothing: a run with nothing to do leaves no file (nor a journal directory).
+    if (!this.writer && lines.every((l) => l.kind === 'planned-all')) {
+      this.held.push(...lines);
+      return;
+    }
+    this.open().append(lines, opts);
+  }
+
+  /** The journal under its own name, holding the whole plan. @throws UserError when that name is taken or cannot be made */
+  keep(): JournalWriter {
+    const writer = this.open();
+    try {
+      writer.moveTo(this.path);
+    } catch (err) {
+      this.discard();
+      throw err;
+    }
+    return writer;
+  }
+
+  /** Removes the spilled plan (the run ends before it is kept), and the journal directory when it made it. */
+  discard(): void {
+    if (!this.writer) return;
+    this.writer.close();
+    try {
+      unlinkSync(this.writer.path);
+      if (this.madeDir) rmdirSync(dirname(this.path));
+    } catch {
+      // Already gone, or the directory holds other files: nothing more to remove.
+    }
+    this.writer = undefined;
   }
 }
 
-async function makePlan(port: EntityPort, action: EntityAction, req: BulkRunRequest, sink?: PendingJournal): Promise<Plan> {
+async function makePlan(port: EntityPort, action: EntityAction, req: BulkRunRequest, sink?: SpilledPlan): Promise<Plan> {
   const opts = { previewLimit: req.previewLimit, allRows: req.allRows, journal: sink, revision: req.revision, skipMissing: req.skipMissing };
   if (action.items.kind === 'slots') return planSlots(port, action.items.source, action.items.count, opts);
   if (action.items.kind === 'planned') return planGiven(action.items.items, opts);
@@ -126,19 +183,6 @@ export async function runBulk(port: EntityPort, action: EntityAction, req: BulkR
   if (req.resume) return resume(port, action, req, hooks);
   if (req.dryRun) return { kind: 'dry-run', plan: await makePlan(port, action, req) };
 
-  const sink = new PendingJournal();
-  const plan = await makePlan(port, action, req, sink);
-  if (plan.missing.length > 0) {
-    if (req.missingError) throw req.missingError(plan.missing);
-    const shown = plan.missing.slice(0, 5).join(', ');
-    throw new UserError(
-      `${plan.missing.length} of the given ids ${plan.missing.length === 1 ? 'does' : 'do'} not exist: ${shown}${plan.missing.length > 5 ? ', ...' : ''}`,
-      `nothing was changed; check the ids with the list command`,
-    );
-  }
-  if (plan.targets === 0) return { kind: 'empty', plan };
-  if (req.quietIdle && plan.items.length === 0) return { kind: 'idle', plan };
-
   const runId = newRunId(req.now);
   const path = req.journalPath ?? join(defaultJournalDir(req.env), `${runId}.ndjson`);
   const header: HeaderLine = {
@@ -153,12 +197,31 @@ export async function runBulk(port: EntityPort, action: EntityAction, req: BulkR
     ...(req.partOf ? { partOf: req.partOf } : {}),
     ...(req.prepares ? { prepares: true } : {}),
   };
-  const journal = JournalWriter.create(path, header);
+  const sink = new SpilledPlan(path, header);
+  let plan: Plan;
   try {
-    journal.append(sink.lines);
+    plan = await makePlan(port, action, req, sink);
+  } catch (err) {
+    sink.discard();
+    throw err;
+  }
+  if (plan.missing.length > 0) {
+    sink.discard();
+    if (req.missingError) throw req.missingError(plan.missing);
+    const shown = plan.missing.slice(0, 5).join(', ');
+    throw new UserError(
+      `${plan.missing.length} of the given ids ${plan.missing.length === 1 ? 'does' : 'do'} not exist: ${shown}${plan.missing.length > 5 ? ', ...' : ''}`,
+      `nothing was changed; check the ids with the list command`,
+    );
+  }
+  if (plan.targets === 0 || (req.quietIdle && plan.items.length === 0)) {
+    sink.discard();
+    return { kind: plan.targets === 0 ? 'empty' : 'idle', plan };
+  }
+  const journal = sink.keep();
+  try {
     // The journal's results so far: the targets decided at plan time (unchanged, skipped).
-    const recorded = sink.lines.filter((l): l is ResultLine => l.kind === 'result').map(resultOf);
-    return await confirmAndExecute(port, action, req, hooks, journal, runId, plan, plan.items, [], recorded);
+    return await confirmAndExecute(port, action, req, hooks, journal, runId, plan, plan.items, [], sink.recorded);
   } finally {
     journal.close();
   }

@@ -13,7 +13,7 @@ import type { Command } from 'commander';
 import type { ApiClient } from '../../api/client.js';
 import { invoke, type Operation, type RequestOf, type ReplyOf } from '../../api/family.js';
 import { listPages, type ListOperation } from '../../api/paging.js';
-import type { Filter } from '../../api/schemas/common.js';
+import type { Filter, Sorting } from '../../api/schemas/common.js';
 import type { Context } from '../../context.js';
 import { UserError } from '../../core/errors.js';
 import { collect } from '../../core/filters.js';
@@ -90,7 +90,10 @@ export interface ReadSpec<E> {
   count?: CountCall;
   /** The columns of `export --csv` when they differ from the list's (members: the member flattened). */
   exportColumns?: Column<E>[];
-  /** Entities per request of `export` (default: the most the list operation takes). */
+  /**
+   * Entities per request of `export --csv`, whose pages are parsed (default: the most the list operation takes);
+   * JSON and NDJSON ask the pages `list --all` asks, passed on as sent.
+   */
   exportPage?: number;
 }
 
@@ -144,6 +147,22 @@ function sortFor(ctx: Context, spec: ReadSpec<unknown>, given: string | undefine
   return sort;
 }
 
+/** The sort of an offset list read to its end when none is given (see {@link stableSort}). */
+const BY_ID: Sorting[] = [{ fieldName: 'id', order: 'ASC' }];
+
+/**
+ * The sort of a read of every page (`list --all`, `export`): the one given; without one, an offset list that
+ * takes a sort of several keys (members, services) is sorted by `id` ascending, so that a page asked by offset
+ * follows where the previous one ended whatever is written meanwhile, and the server walks an index instead of
+ * ordering every match for each page (issue 30 item 2; docs/wire.md §6 "Offset paging"). Cursor lists keep
+ * their own order (the cursor is the platform's stable paging); lists sorted by one key (orders: newest first)
+ * or by none (plans' GET) keep theirs.
+ */
+export function stableSort(op: ListOperation, sort: Sorting[] | undefined): Sorting[] | undefined {
+  if (sort || op.paging.kind !== 'offset' || op.paging.unsorted || op.paging.singleSort) return sort;
+  return BY_ID;
+}
+
 /** Declares the selection flags of a read verb: the noun's own, then `--filter` and `--where`. */
 function addSelectionFlags(cmd: Command, spec: ReadSpec<unknown>): Command {
   spec.flags?.(cmd);
@@ -170,10 +189,12 @@ export function listVerb<E>(spec: ListSpec<E>): ListVerb {
     const columns = spec.columns?.(opts) ?? spec.view.columns;
     const format = formatOf(ctx, view, opts, columns);
     const { filter, extra, params, none } = await selectionOf(spec as ReadSpec<unknown>, opts, ctx);
-    const sort = sortFor(ctx, spec as ReadSpec<unknown>, opts.sort);
+    const given = sortFor(ctx, spec as ReadSpec<unknown>, opts.sort);
     if (opts.all && opts.limit !== undefined) throw new UserError('use either --limit or --all');
     const limit = opts.all ? undefined : opts.limit !== undefined ? parseCount(opts.limit, '--limit') : defaultLimit;
     const op = spec.op ?? view.query;
+    // Every page of `--all` in a stable order, as `export` reads them (the same requests, the same bytes).
+    const sort = opts.all ? stableSort(op, given) : given;
     if (opts.interactive) {
       if (format.kind !== 'table') throw new UserError('--interactive draws a table: drop --json, --ndjson and --csv');
       const [{ browse }, jump] = await Promise.all([import('./browse.js'), nouns ? import('./jump.js').then((m) => m.nounJump(ctx, nouns!)) : undefined]);
@@ -346,13 +367,18 @@ export function exportVerb<E>(spec: ReadSpec<E>): Verb<ExportOptions> {
       throw new UserError('export writes --ndjson, --csv or --json', `e.g. ${ctx.bin} ${noun} export --ndjson > ${noun}.ndjson`);
     }
     const selection = await selectionOf(spec as ReadSpec<unknown>, opts, ctx);
-    const sort = sortFor(ctx, spec as ReadSpec<unknown>, opts.sort);
-    const api = await ctx.api();
     const op = spec.op ?? view.query;
+    const sort = stableSort(op, sortFor(ctx, spec as ReadSpec<unknown>, opts.sort));
+    const api = await ctx.api();
     let count = 0;
+    // JSON and NDJSON pass the items on as the platform sent them, as `list --all` does: each reply is checked
+    // to be a page and printed as it came (the same bytes as the list), nothing parsed twice. CSV reads fields
+    // of each row, so its pages are parsed by the schema (once).
+    const asSent = format.kind === 'json' || format.kind === 'ndjson';
     async function* entities(): AsyncGenerator<E> {
       if (selection.none) return;
-      for await (const page of listPages(api, op, { filter: wireFilter(view, selection.filter), sort, params: selection.params, pageSize: spec.exportPage, signal: ctx.signal })) {
+      const pageSize = asSent ? undefined : spec.exportPage;
+      for await (const page of listPages(api, op, { filter: wireFilter(view, selection.filter), sort, params: selection.params, pageSize, signal: ctx.signal, asSent })) {
         count += page.items.length;
         yield* entitiesOf(spec.view, page.items);
       }

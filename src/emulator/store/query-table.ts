@@ -2,7 +2,7 @@
  * The query table of a collection that declares queryable fields (`CollectionDef.queryable`): one row per
  * document, `query_<kind>(seq, site, id, irregular, k0, v0, k1, v1, ...)` keyed by the document's `seq` (so rows
  * are appended in creation order), the columns of query/sql.ts computed when the collection writes the document
- * (in the same transaction), a unique index on `(site, id)`, and an index `(site, k<i>, seq)` per field declared
+ * (in the same transaction), a unique index on `(site, id)`, one on `(site, seq)` (creation order), and an index `(site, k<i>, seq)` per field declared
  * `indexed`. Filters, sorts, counts and pages run here; only the documents of a page are read from
  * `docs` and parsed.
  *
@@ -91,6 +91,10 @@ export class QueryTable {
    */
   private createIndexes(): void {
     this.db.exec(`CREATE UNIQUE INDEX IF NOT EXISTS ${this.table}_id ON ${this.table} (site, id)`);
+    // A query without a sort walks a site's rows in creation order: without this index SQLite took `(site, id)`
+    // for `site = ?` and sorted every row of the site by seq for each page (133 ms a page at 100,000 members,
+    // 535 ms at offset 50,000); with it a page is a range of the index (issue 30: offset pages, keyset under the hood).
+    this.db.exec(`CREATE INDEX IF NOT EXISTS ${this.table}_seq ON ${this.table} (site, seq)`);
     for (const field of this.def.indexed ?? []) {
       const i = this.def.fields.indexOf(field);
       if (i < 0) throw new Error(`query table ${this.kind}: indexed field ${field} is not among its fields`);
@@ -105,6 +109,7 @@ export class QueryTable {
   withoutIndexes<R>(fn: () => R): R {
     for (const field of this.def.indexed ?? []) this.db.exec(`DROP INDEX IF EXISTS ${this.table}_k${this.def.fields.indexOf(field)}`);
     this.db.exec(`DROP INDEX IF EXISTS ${this.table}_id`);
+    this.db.exec(`DROP INDEX IF EXISTS ${this.table}_seq`);
     try {
       return fn();
     } finally {
