@@ -1,6 +1,6 @@
 /**
  * `sitectl services delete`: one service (`delete ID`, confirmed) or many (`--filter | --where | --ids |
- * --ids-file`, or `--resume JOURNAL`) through the entity bulk engine, in chunks of 100 (docs/wire.md §14, §18;
+ * --ids-file`, or `--resume JOURNAL`) through the entity bulk engine, in chunks of 100 (docs/wire.md §14, §25;
  * the shared delete verb of docs/architecture.md "Layout and dependency direction"). The id forms send
  * `bulkDeleteServices`; a filter selection sends the platform's `bulkDeleteServicesByFilter`, its filter the
  * chunk's planned ids (`{"id":{"$in":[...]}}`) so a service created after the plan is never deleted, each item

@@ -1,12 +1,12 @@
 /**
  * `--notify [MESSAGE]` and `--notify-via CHANNELS`, declared once for every verb whose platform call carries
  * `participantNotification` (bookings cancel, confirm, decline, reschedule; msb cancel; services delete;
- * docs/wire.md §18 "Participant notifications"). Without `--notify` the call says nothing about notifying, so
+ * docs/wire.md §25). Without `--notify` the call says nothing about notifying, so
  * the platform tells nobody (its default, `notifyParticipants: false`). With it, the call carries
  * `{notifyParticipants: true, message?, metadata?: {channels}}` (the SDK's ParticipantNotification), which the
  * verb keeps in its journal's options as `notify: {message?, channels?}` so `--resume` sends the same.
  *
- * `sitectl undo` never notifies: the options of an inverse are built without `notify` (docs/wire.md §18).
+ * `sitectl undo` never notifies: the options of an inverse are built without `notify` (docs/wire.md §25).
  */
 import type { Command } from 'commander';
 import * as z from 'zod/mini';

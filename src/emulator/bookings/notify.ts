@@ -1,5 +1,5 @@
 /**
- * Participant notifications (docs/wire.md §18 "Participant notifications"): what the platform would send a
+ * Participant notifications (docs/wire.md §25): what the platform would send a
  * booking's customer when a call carries `participantNotification: {notifyParticipants: true, message?,
  * metadata?: {channels}}`, kept in the emulator's outbox (`GET /__emulator/mail`, `sitectl emulator mail`)
  * instead of being sent. Without `notifyParticipants: true` nothing is recorded: nobody is told.

@@ -1,6 +1,5 @@
 /**
- * What deleting a service does to its future sessions and their bookings (docs/wire.md §18 "Deleting a
- * service"; the SDK's `deleteService`: "Specify `{"preserveFutureSessionsWithParticipants": true}` to retain all
+ * What deleting a service does to its future sessions and their bookings (docs/wire.md §25; the SDK's `deleteService`: "Specify `{"preserveFutureSessionsWithParticipants": true}` to retain all
  * future sessions for the service. By default, all future sessions are canceled."):
  *
  * - by default every booking of the service still to come (a slot starting after now, a course ending after now)

@@ -110,7 +110,7 @@ const SPECS: Record<Verb, Omit<TransitionSpec<BookingRow>, 'view' | 'fetch' | 'c
     chunkSize: MAX_BULK_CANCEL,
     question: (n, o = {}) => `Cancel ${plural(n)}? Customers lose their places; ${notifySaying(o, 'each customer is')}.`,
   },
-  // The platform's decision by room (docs/bookings.md "Statuses", docs/wire.md §18): for bookings paid outside the
+  // The platform's decision by room (docs/bookings.md "Statuses", docs/wire.md §25): for bookings paid outside the
   // platform's checkout, the SDK's confirmOrDeclineBooking: CONFIRMED (or PENDING when the service needs approval)
   // unless a double booking conflict meets an unpaid status, then DECLINED. Its own verb, not what `confirm` sends:
   // a confirm never declines.
@@ -120,7 +120,7 @@ const SPECS: Record<Verb, Omit<TransitionSpec<BookingRow>, 'view' | 'fetch' | 'c
     examples: [
       'sitectl bookings confirm-or-decline 7c1e --payment-status PAID',
       'sitectl bookings confirm-or-decline --status CREATED --from tomorrow --days 7 --dry-run',
-      'sitectl bookings confirm-or-decline --where status=WAITING_LIST --yes --json',
+      'sitectl bookings confirm-or-decline --where status=WAITING_LIST --dry-run --json',
     ],
     done: 'confirmed or declined',
     title: 'Confirming or declining',
