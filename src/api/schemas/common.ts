@@ -375,8 +375,10 @@ function buildRequestShapes() {
     }),
     /** Who hears about a change to booked sessions, and with what text. */
     ParticipantNotificationInput: z.looseObject({
-      notifyParticipants: z.optional(z.boolean()),
-      message: z.optional(bounded(2000)),
+      notifyParticipants: z.optional(z.nullable(z.boolean())),
+      message: z.optional(z.nullable(bounded(2000))),
+      /** The delivery channels (the SDK's ParticipantNotification.metadata): `{channels: "EMAIL, SMS"}`. */
+      metadata: z.optional(z.record(z.string(), bounded(200))),
     }),
   };
 }

@@ -18,6 +18,7 @@ const VERBS: readonly VerbEntry[] = [
   { names: ['decline'], load: madeBy(() => import('./shared/transitions.js'), (m) => m.bookingTransition('decline')) },
   { names: ['cancel'], load: madeBy(() => import('./shared/transitions.js'), (m) => m.bookingTransition('cancel')) },
   { names: ['pending'], load: madeBy(() => import('./shared/transitions.js'), (m) => m.bookingTransition('pending')) },
+  { names: ['confirm-or-decline'], load: madeBy(() => import('./shared/transitions.js'), (m) => m.bookingTransition('confirm-or-decline')) },
   { names: ['reschedule'], load: () => import('./reschedule.js') },
   { names: ['participants'], load: () => import('./participants.js') },
   { names: ['fields'], load: () => import('./fields.js') },

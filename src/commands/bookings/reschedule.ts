@@ -16,6 +16,7 @@ import { rescheduleRun, type RescheduleOptions as RescheduleMoves, unmovable } f
 import { fetchBooking } from './shared/read.js';
 import { BOOKING_VIEW, type BookingRow, serviceIdOf, zoneOf } from './shared/view.js';
 import { declareRule, REVERSIBLE } from '../shared/confirm.js';
+import { addNotifyFlags, notifyOption } from '../shared/notify.js';
 
 export interface RescheduleOptions extends FormatFlags {
   id: string;
@@ -25,6 +26,8 @@ export interface RescheduleOptions extends FormatFlags {
   ignorePolicy?: boolean;
   skipAvailability?: boolean;
   tz?: string;
+  notify?: string | boolean;
+  notifyVia?: string;
 }
 
 export function register(parent: Command, ctx: Context): void {
@@ -39,7 +42,7 @@ export function register(parent: Command, ctx: Context): void {
     .option('--skip-availability', 'move it even into a full or taken slot (marked double-booked)')
     .option('--tz <zone>', 'read --start in this IANA zone')
     .addHelpText('after', "\nExamples:\n  sitectl bookings reschedule 7c1e --start 'wed 15:30'\n  sitectl bookings reschedule 7c1e --start 'thu 09:00' --ignore-policy --json");
-  declareRule(addFormatFlags(cmd), REVERSIBLE).action(async (id: string, o: Omit<RescheduleOptions, 'id'>) => {
+  declareRule(addFormatFlags(addNotifyFlags(cmd, 'the customer of the move')), REVERSIBLE).action(async (id: string, o: Omit<RescheduleOptions, 'id'>) => {
     await run({ ...o, id }, ctx);
   });
 }
@@ -53,6 +56,7 @@ export function register(parent: Command, ctx: Context): void {
  */
 export async function run(opts: RescheduleOptions, ctx: Context): Promise<void> {
   const tz = tzFlag(opts.tz);
+  const notify = notifyOption(opts);
   if (opts.revision !== undefined && !/^\d+$/.test(opts.revision)) throw new UserError(`--revision must be a whole number such as 3, got '${opts.revision}'`);
   const { runOneVerb } = await import('../shared/one.js');
   let id = opts.id;
@@ -72,6 +76,7 @@ export async function run(opts: RescheduleOptions, ctx: Context): Promise<void> 
         moves: { [id]: { to: { serviceId, startDate: new Date(start).toISOString(), timezone: zone, ...(staff ? { staffId: staff } : {}) } } },
         ...(opts.ignorePolicy ? { ignorePolicy: true } : {}),
         ...(opts.skipAvailability ? { skipAvailability: true } : {}),
+        ...notify,
       };
     },
     build: (api) => rescheduleRun(api, { options }),

@@ -1,7 +1,9 @@
 /**
- * `sitectl emulator mail [--to ADDRESS] [--limit N] [--json]`: the emulator's outbox (docs/sign-in.md):
- * the e-mails sign-in sends (verification codes, recovery links), oldest first, through the control plane
- * (`GET /__emulator/mail`). `--json code` prints what a script needs to finish a verification.
+ * `sitectl emulator mail [--to ADDRESS] [--limit N] [--json]`: the emulator's outbox (docs/sign-in.md,
+ * docs/manual/emulator.md "The outbox"): the e-mails sign-in sends (verification codes, recovery links) and the
+ * participant notifications a booking call asked for (`--notify`: who, on which channel, what message, for which
+ * booking and action), oldest first, through the control plane (`GET /__emulator/mail`). `--json code` prints
+ * what a script needs to finish a verification.
  */
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
@@ -21,9 +23,20 @@ interface MailRow {
   recoveryToken?: string;
   link?: string;
   site: string;
+  /** EMAIL or SMS (participant notifications). */
+  channel?: string;
+  bookingId?: string;
+  action?: string;
+  contact?: { name?: string; email?: string; phone?: string };
+  message?: string;
+  multiServiceBookingId?: string;
+  undeliverable?: string;
 }
 
-const COLUMNS: Column<MailRow>[] = [{ key: 'date' }, { key: 'to' }, { key: 'subject' }, { key: 'code' }, { key: 'text' }];
+const COLUMNS: Column<MailRow>[] = [{ key: 'date' }, { key: 'channel' }, { key: 'to' }, { key: 'subject' }, { key: 'code' }, { key: 'text' }];
+
+/** The fields `--json` may name. */
+const FIELDS = ['id', 'date', 'to', 'subject', 'text', 'code', 'recoveryToken', 'link', 'site', 'channel', 'bookingId', 'action', 'contact', 'message', 'multiServiceBookingId', 'undeliverable'];
 
 interface MailOptions extends FormatFlags {
   dataDir?: string;
@@ -35,20 +48,20 @@ export function register(parent: Command, ctx: Context): void {
   addFormatFlags(
     parent
       .command('mail')
-      .description('Show the e-mails the emulator would have sent (verification codes, recovery links)')
+      .description('Show what the emulator would have sent: sign-in e-mails, and the notifications of --notify')
       .option('--data-dir <dir>', 'data dir of the emulator')
       .option('--to <address>', 'only mail to this address')
-      .option('--limit <n>', 'the newest N (default 50, at most 200)'),
+      .option('--limit <n>', 'the newest N (default 50, at most 1000)'),
   )
-    .addHelpText('after', '\nExamples:\n  sitectl emulator mail --to ada@example.com\n  sitectl emulator mail --to ada@example.com --json code')
+    .addHelpText('after', '\nExamples:\n  sitectl emulator mail --to ada@example.com\n  sitectl emulator mail --to ada@example.com --json code\n  sitectl emulator mail --json bookingId,action,channel,to,message')
     .action(async (o: MailOptions) => {
       await run(o, ctx);
     });
 }
 
 export async function run(o: MailOptions, ctx: Context): Promise<void> {
-  const format = resolveFormat(o, fieldsChecker(['id', 'date', 'to', 'subject', 'text', 'code', 'recoveryToken', 'link', 'site']));
-  const limit = numberFlag(o.limit, '--limit', 1, 200, true) ?? 50;
+  const format = resolveFormat(o, fieldsChecker(FIELDS));
+  const limit = numberFlag(o.limit, '--limit', 1, 1000, true) ?? 50;
   const dataDir = dataDirOf(o, ctx);
   const emu = await ensureEmulator(dataDir);
   if (emu.started) notice(ctx.io, `Started the local emulator at ${emu.url} (data in ${dataDir}); stop it with: ${ctx.bin} emulator stop`);

@@ -13,6 +13,7 @@ import type { Context } from '../../context.js';
 import { addFormatFlags, type Column, fieldsChecker, type FormatFlags, printRecords, printValue, resolveFormat } from '../../core/output.js';
 import { failIfMissing, resolveAll } from '../shared/ids.js';
 import { declareRule } from '../shared/confirm.js';
+import { addNotifyFlags, notifyOption } from '../shared/notify.js';
 import { idOf } from '../shared/verbs.js';
 import { needsZone, parseWhen, tzFlag } from '../shared/time.js';
 import { BOOKING_VIEW } from '../bookings/shared/view.js';
@@ -111,10 +112,10 @@ export const cancel = groupVerb(
   GROUP_VERBS.cancel,
   {
     description: 'Cancel every booking of the group',
-    flags: (cmd) => cmd.option('--ignore-policy', "cancel even inside the services' cancellation windows"),
-    example: 'sitectl msb cancel 5a0d... --yes',
+    flags: (cmd) => addNotifyFlags(cmd.option('--ignore-policy', "cancel even inside the services' cancellation windows"), 'the customer (once for the group)'),
+    example: 'sitectl msb cancel 5a0d... --notify "The studio is closed that day" --yes',
   },
-  async (_ctx, _api, _g, o) => (o.ignorePolicy ? { ignorePolicy: true } : {}),
+  async (_ctx, _api, _g, o) => ({ ...(o.ignorePolicy ? { ignorePolicy: true } : {}), ...notifyOption(o) }),
 );
 
 export const reschedule = groupVerb(

@@ -13,6 +13,7 @@ import type { ChunkRunner } from '../../bulk/execute.js';
 import type { JournalArgs } from '../../bulk/journal.js';
 import type { EntityPort } from '../../bulk/port.js';
 import type { Context } from '../../context.js';
+import { notice } from '../../core/log.js';
 import { addBulkFlags, addSelectionFlags, type BulkFlags, chooseForm, type SelectionFlags } from './bulk-flags.js';
 import { declareRule, DESTRUCTIVE, requireConfirmable } from './confirm.js';
 import type { EntityView, Verb } from './entity-view.js';
@@ -30,9 +31,10 @@ export interface DeleteSpec<E> {
   examples: string[];
   /**
    * The operation: deletes one chunk of planned ids, one item or many alike; `options` are the verb's own
-   * options ({@link DeleteSpec.options}, as the journal keeps them).
+   * options ({@link DeleteSpec.options}, as the journal keeps them), `args` the run's (`args.filter` when the
+   * selection was a filter, so a noun may send the platform's by-filter call).
    */
-  send(api: ApiClient, options: Record<string, unknown>): ChunkRunner['send'];
+  send(api: ApiClient, options: Record<string, unknown>, args: JournalArgs): ChunkRunner['send'];
   /** Ids per request (the operation's bulk limit). */
   chunkSize: number;
   /** Extra flags of the verb (e.g. `--content-assignee`), declared on the command. */
@@ -47,13 +49,19 @@ export interface DeleteSpec<E> {
    * no member). @throws UserError (exit 2)
    */
   verify?(api: ApiClient, options: Record<string, unknown>, signal: AbortSignal): Promise<void>;
+  /**
+   * What else the delete does and what `sitectl undo` can bring back, for the options (services: their future
+   * bookings are canceled, the customers notified or not): said on stderr before the plan and in the question,
+   * instead of "This cannot be undone."
+   */
+  consequence?(options: Record<string, unknown>): string;
 }
 
 /** The port and the delete action of a declared delete over `args`. */
 export function deleteRun<E>(spec: DeleteSpec<E>, api: ApiClient, args: JournalArgs): { port: EntityPort; action: EntityAction } {
   return {
     port: viewPort(api, spec.view as EntityView<unknown>),
-    action: deleteAction({ args, chunkSize: spec.chunkSize, send: spec.send(api, args.options ?? {}) }),
+    action: deleteAction({ args, chunkSize: spec.chunkSize, send: spec.send(api, args.options ?? {}, args) }),
   };
 }
 
@@ -66,11 +74,12 @@ export function deleteRun<E>(spec: DeleteSpec<E>, api: ApiClient, args: JournalA
 export function deleteVerb<E>(spec: DeleteSpec<E>): Verb<DeleteOptions> {
   const view = spec.view as EntityView<unknown>;
   const { one, many } = view.noun;
-  const question = (n: number) => `Delete ${n} ${n === 1 ? one : many}? This cannot be undone.`;
-
   const run = async (opts: DeleteOptions, ctx: Context): Promise<void> => {
     const form = chooseForm(opts, `pass a ${one} id, or --filter JSON, --where, --ids or --ids-file`);
     const options = spec.options?.(opts) ?? {};
+    const after = spec.consequence?.(options) ?? 'This cannot be undone.';
+    const question = (n: number) => `Delete ${n} ${n === 1 ? one : many}? ${after}`;
+    if (spec.consequence && form !== 'resume') notice(ctx.io, after);
     const args = (extra: JournalArgs): JournalArgs => ({ ...extra, ...(Object.keys(options).length ? { options } : {}) });
     const [{ resumeJournal, runBulkVerb, selectionFromFlags }, { runOneVerb }] = await Promise.all([import('./bulk.js'), import('./one.js')]);
     if (form === 'one') {
@@ -85,7 +94,7 @@ export function deleteVerb<E>(spec: DeleteSpec<E>): Verb<DeleteOptions> {
         one: {
           given: opts.id!,
           rule: DESTRUCTIVE,
-          question: (_e, label) => `Delete ${one} "${label}" (${opts.id})? This cannot be undone.`,
+          question: (_e, label) => `Delete ${one} "${label}" (${opts.id})? ${after}`,
           outcome: (_after, label) => `deleted ${opts.id} (${label})`,
           result: { fields: ['id', 'deleted'], value: (id) => ({ id, deleted: true }) },
         },

@@ -183,8 +183,8 @@ export interface TransitionSpec<E extends { id: string; revision?: string | null
   /** Whether any of the verb's own selection flags was given (before anything is read). */
   hasCriteria?(opts: TransitionOptions): boolean;
   options?(opts: TransitionOptions): Record<string, unknown>;
-  /** The confirm question for N entities. */
-  question(n: number): string;
+  /** The confirm question for N entities, given the verb's options (as the journal keeps them). */
+  question(n: number, options?: Record<string, unknown>): string;
   /** Whether the entity has revisions (default true); without them the verb has no `--revision` flag (members). */
   revisioned?: boolean;
 }

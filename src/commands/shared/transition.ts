@@ -109,7 +109,7 @@ export function transitionVerb<E extends { id: string; revision?: string | null 
       resume: journal,
       flags: opts,
       command: spec.command,
-      question: spec.question,
+      question: (n) => spec.question(n, args.options ?? {}),
     });
   };
 

@@ -44,6 +44,7 @@ import {
   updateNumberOfParticipants,
 } from './rules.js';
 import { allowedActions } from './policy.js';
+import { type NotificationRequest, type NotifiedAction, notifyParticipants } from './notify.js';
 
 type Json = Record<string, unknown>;
 
@@ -51,6 +52,12 @@ type Json = Record<string, unknown>;
 const DEFAULT_BOOKINGS_PAGE = 50;
 
 const cal = (ctx: RequestContext<unknown>): Calendar => calendarOf(ctx);
+
+/** The booking, after the participant notification its call asked for is in the outbox (notify.ts). */
+function told(ctx: RequestContext<unknown>, b: BookingDoc, action: NotifiedAction, request: NotificationRequest | null | undefined): BookingDoc {
+  notifyParticipants(ctx, b, action, request);
+  return b;
+}
 
 /** `{"booking": <doc>}` from the stored JSON text. */
 function bookingReply(c: Calendar, b: BookingDoc): RawJson {
@@ -148,39 +155,39 @@ export const bookingsServed = serve(bookingsFamily, {
   },
   createBooking(ctx) {
     const c = cal(ctx);
-    return bookingReply(c, createBooking(c, ctx.body.booking, { flow: ctx.body.flowControlSettings, prefix: 'booking' }));
+    return bookingReply(c, told(ctx, createBooking(c, ctx.body.booking, { flow: ctx.body.flowControlSettings, prefix: 'booking' }), 'created', ctx.body.participantNotification));
   },
   bulkCreateBooking(ctx) {
     const c = cal(ctx);
     return bulkReply(ctx.store, ctx.body.createBookingsInfo, Boolean(ctx.body.returnFullEntity), () => undefined, (info, i) =>
-      createBooking(c, info.booking, { flow: info.flowControlSettings, prefix: `createBookingsInfo[${i}].booking` }),
+      told(ctx, createBooking(c, info.booking, { flow: info.flowControlSettings, prefix: `createBookingsInfo[${i}].booking` }), 'created', info.participantNotification),
     );
   },
   rescheduleBooking(ctx) {
     const c = cal(ctx);
     const b = ctx.body;
-    return bookingReply(
-      c,
-      rescheduleBooking(c, b.bookingId, b.slot as Json, {
-        revision: b.revision,
-        ignorePolicy: b.flowControlSettings?.ignoreReschedulePolicy,
-        skipAvailability: b.flowControlSettings?.skipAvailabilityValidation,
-        totalParticipants: b.totalParticipants,
-      }),
-    );
+    const moved = rescheduleBooking(c, b.bookingId, b.slot as Json, {
+      revision: b.revision,
+      ignorePolicy: b.flowControlSettings?.ignoreReschedulePolicy,
+      skipAvailability: b.flowControlSettings?.skipAvailabilityValidation,
+      totalParticipants: b.totalParticipants,
+    });
+    return bookingReply(c, told(ctx, moved, 'rescheduled', b.participantNotification));
   },
   confirmBooking(ctx) {
     const c = cal(ctx);
     const b = ctx.body;
-    return bookingReply(c, confirmBooking(c, b.bookingId, { revision: b.revision, paymentStatus: b.paymentStatus, doubleBooked: b.doubleBooked, checkAvailability: b.flowControlSettings?.checkAvailabilityValidation }));
+    const confirmed = confirmBooking(c, b.bookingId, { revision: b.revision, paymentStatus: b.paymentStatus, doubleBooked: b.doubleBooked, checkAvailability: b.flowControlSettings?.checkAvailabilityValidation });
+    return bookingReply(c, told(ctx, confirmed, 'confirmed', b.participantNotification));
   },
   declineBooking(ctx) {
     const c = cal(ctx);
-    return bookingReply(c, declineBooking(c, ctx.body.bookingId, { revision: ctx.body.revision, paymentStatus: ctx.body.paymentStatus }));
+    return bookingReply(c, told(ctx, declineBooking(c, ctx.body.bookingId, { revision: ctx.body.revision, paymentStatus: ctx.body.paymentStatus }), 'declined', ctx.body.participantNotification));
   },
   cancelBooking(ctx) {
     const c = cal(ctx);
-    return bookingReply(c, cancelBooking(c, ctx.body.bookingId, { revision: ctx.body.revision, ignorePolicy: ctx.body.flowControlSettings?.ignoreCancellationPolicy ?? undefined }));
+    const canceled = cancelBooking(c, ctx.body.bookingId, { revision: ctx.body.revision, ignorePolicy: ctx.body.flowControlSettings?.ignoreCancellationPolicy ?? undefined });
+    return bookingReply(c, told(ctx, canceled, 'canceled', ctx.body.participantNotification));
   },
   updateNumberOfParticipants(ctx) {
     const c = cal(ctx);
@@ -194,12 +201,14 @@ export const bookingsServed = serve(bookingsFamily, {
   markBookingAsPending(ctx) {
     const c = cal(ctx);
     const b = ctx.body;
-    return bookingReply(c, markBookingAsPending(c, b.bookingId, { revision: b.revision, paymentStatus: b.paymentStatus, skipApprovalCheck: b.flowControlSettings?.skipPendingApprovalServiceValidation }));
+    const pending = markBookingAsPending(c, b.bookingId, { revision: b.revision, paymentStatus: b.paymentStatus, skipApprovalCheck: b.flowControlSettings?.skipPendingApprovalServiceValidation });
+    return bookingReply(c, told(ctx, pending, 'marked_as_pending', b.participantNotification));
   },
   bulkCancelBooking(ctx) {
     const c = cal(ctx);
+    // Each booking's own `participantNotification`: one notification per booking (the SDK's CancelBookingInfo).
     return bulkReply(ctx.store, ctx.body.bookings.bookingsInfo, Boolean(ctx.body.returnFullEntity), (i) => i.bookingId, (info) =>
-      cancelBooking(c, info.bookingId, { revision: info.revision ?? undefined, ignorePolicy: info.flowControlSettings?.ignoreCancellationPolicy ?? undefined }),
+      told(ctx, cancelBooking(c, info.bookingId, { revision: info.revision ?? undefined, ignorePolicy: info.flowControlSettings?.ignoreCancellationPolicy ?? undefined }), 'canceled', info.participantNotification),
     );
   },
   bulkCalculateAllowedActions(ctx) {
@@ -224,37 +233,52 @@ function allowedReply(ids: readonly string[], actions: (id: string) => { cancel:
 
 const group = (c: Calendar, id: string, full: boolean | undefined) => ({ multiServiceBooking: groupReply(c, id, full) });
 
+/**
+ * The notification a group call asks for: one for the whole multi-service booking (the SDK: "Customers receive 1
+ * unified notification for the entire multi-service booking"), about its first booking, naming the group.
+ */
+function toldGroup(ctx: RequestContext<unknown>, c: Calendar, id: string, action: NotifiedAction, request: NotificationRequest | null | undefined): void {
+  const first = groupOf(c, id).bookings[0];
+  if (first) notifyParticipants(ctx, first, action, request, { multiServiceBookingId: id });
+}
+
 /** Every multi-service booking operation, served. */
 export const multiServiceBookingsServed = serve(multiServiceBookingsFamily, {
   createMultiServiceBooking(ctx) {
     const c = cal(ctx);
     const msb = createGroup(c, ctx.body as never);
+    toldGroup(ctx, c, msb.id, 'created', ctx.body.participantNotification);
     return group(c, msb.id, ctx.body.returnFullEntity);
   },
   rescheduleMultiServiceBooking(ctx) {
     const c = cal(ctx);
     rescheduleGroup(c, ctx.body.multiServiceBookingId, ctx.body.rescheduleBookingsInfo as never, ctx.body.flowControlSettings);
+    toldGroup(ctx, c, ctx.body.multiServiceBookingId, 'rescheduled', ctx.body.participantNotification);
     return group(c, ctx.body.multiServiceBookingId, ctx.body.returnFullEntity);
   },
   getMultiServiceBookingAvailability: (ctx) => groupAvailability(cal(ctx), ctx.body.multiServiceBookingId),
   cancelMultiServiceBooking(ctx) {
     const c = cal(ctx);
     cancelGroup(c, ctx.body.multiServiceBookingId, { ignorePolicy: ctx.body.flowControlSettings?.ignoreCancellationPolicy ?? undefined });
+    toldGroup(ctx, c, ctx.body.multiServiceBookingId, 'canceled', ctx.body.participantNotification);
     return group(c, ctx.body.multiServiceBookingId, ctx.body.returnFullEntity);
   },
   markMultiServiceBookingAsPending(ctx) {
     const c = cal(ctx);
     markGroupPending(c, ctx.body.multiServiceBookingId, ctx.body.markAsPendingBookingsInfo as never, { skipApprovalCheck: ctx.body.flowControlSettings?.skipPendingApprovalServiceValidation });
+    toldGroup(ctx, c, ctx.body.multiServiceBookingId, 'marked_as_pending', ctx.body.participantNotification);
     return group(c, ctx.body.multiServiceBookingId, ctx.body.returnFullEntity);
   },
   confirmMultiServiceBooking(ctx) {
     const c = cal(ctx);
     confirmGroup(c, ctx.body.multiServiceBookingId, ctx.body.confirmBookingsInfo as never, { checkAvailability: ctx.body.flowControlSettings?.checkAvailabilityValidation, doubleBooked: ctx.body.doubleBooked });
+    toldGroup(ctx, c, ctx.body.multiServiceBookingId, 'confirmed', ctx.body.participantNotification);
     return group(c, ctx.body.multiServiceBookingId, ctx.body.returnFullEntity);
   },
   declineMultiServiceBooking(ctx) {
     const c = cal(ctx);
     declineGroup(c, ctx.body.multiServiceBookingId, ctx.body.declineBookingsInfo as never);
+    toldGroup(ctx, c, ctx.body.multiServiceBookingId, 'declined', ctx.body.participantNotification);
     return group(c, ctx.body.multiServiceBookingId, ctx.body.returnFullEntity);
   },
   bulkGetMultiServiceBookingAllowedActions(ctx) {

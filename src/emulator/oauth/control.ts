@@ -5,8 +5,8 @@
  *   requireEmailVerification?, requireCaptcha?, answerState?}`: a site's sign-in policy (default site when `site`
  *   is absent); `answerState` STATUS_CHECK or UNKNOWN_STATE (null: off) makes loginV2 and registerV2 answer that
  *   state, so a client's handling of it can be tested.
- * - `GET /__emulator/mail?site=ID&to=ADDRESS&limit=N`: the outbox (verification codes, recovery links), oldest
- *   first.
+ * - `GET /__emulator/mail?site=ID&to=ADDRESS&limit=N`: the outbox (verification codes, recovery links, the
+ *   participant notifications of bookings/notify.ts), oldest first; N at most 1000.
  * - `GET /__emulator/oauth-apps` and `POST /__emulator/oauth-apps {site?, name, redirectUris?}`: the OAuth apps,
  *   each with its `instanceId` (the client-credentials grant's `instance_id`); a new app answers its client
  *   secret once.
@@ -55,7 +55,7 @@ export const oauthControlRoutes: Record<string, (emu: ControlState, body: Body, 
     const site = req.query.get('site');
     const to = req.query.get('to')?.toLowerCase();
     const limit = Number(req.query.get('limit') ?? 50);
-    if (!Number.isInteger(limit) || limit < 1 || limit > 200) throw ValidationFailure.field('limit', 'must be an integer between 1 and 200');
+    if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw ValidationFailure.field('limit', 'must be an integer between 1 and 1000');
     const all = oauthOf(emu.store, emu.key.accountId)
       .outbox()
       .filter((m) => (!site || m.site === siteOf(emu, site)) && (!to || m.to.toLowerCase() === to));

@@ -31,7 +31,8 @@ export const DEVICE_INTERVAL_SEC = 2;
 export const STATE_TOKEN_TTL_MS = 15 * 60_000;
 /** Wrong e-mail codes a pending verification takes; the last one ends it (the sign-in starts again). */
 export const MAX_CODE_ATTEMPTS = 5;
-const MAX_OUTBOX = 200;
+/** Mail kept in the outbox (the newest); a bulk cancel's notifications fit. */
+const MAX_OUTBOX = 1000;
 
 export type TokenRole = 'visitor' | 'member' | 'admin';
 
@@ -141,6 +142,16 @@ export interface Mail {
   recoveryToken?: string;
   link?: string;
   date: string;
+  /** The channel: EMAIL (absent on sign-in mail) or SMS (`to` is then a phone number). */
+  channel?: 'EMAIL' | 'SMS';
+  /** A participant notification (bookings/notify.ts): the booking, the change, who, the operator's message. */
+  bookingId?: string;
+  action?: string;
+  contact?: { name?: string; email?: string; phone?: string };
+  message?: string;
+  multiServiceBookingId?: string;
+  /** Why it could not have been delivered (the contact has no address for the channel). */
+  undeliverable?: string;
 }
 
 const b64 = (o: object) => Buffer.from(JSON.stringify(o)).toString('base64url');

@@ -4,6 +4,7 @@
  * the table's schema has already validated. Reply shapes are the ones src/api/services.ts documents.
  */
 import { servicesFamily } from '../../api/services.js';
+import { cancelFutureBookings } from '../bookings/service-deleted.js';
 import { bulkReply } from '../bulk.js';
 import { ApplicationFailure } from '../errors.js';
 import { PLANS } from '../plans/model.js';
@@ -126,20 +127,30 @@ export const servicesServed = serve(servicesFamily, {
     return { jobId: crypto.randomUUID() };
   },
 
+  // Each delete takes the service's future bookings with it unless told to preserve them
+  // (bookings/service-deleted.ts), notifying their customers when asked.
   deleteService(ctx) {
-    cat(ctx).services.delete(ctx.body.serviceId);
+    const deleted = cat(ctx).services.delete(ctx.body.serviceId);
+    cancelFutureBookings(ctx, deleted.id, ctx.body);
     return {};
   },
 
   bulkDeleteServices(ctx) {
     const c = cat(ctx);
     // A deleted service is never returned as the item, whatever returnEntity says.
-    return bulkReply(ctx.store, ctx.body.ids, false, (id) => id, (id) => c.services.delete(id));
+    return bulkReply(ctx.store, ctx.body.ids, false, (id) => id, (id) => {
+      const deleted = c.services.delete(id);
+      cancelFutureBookings(ctx, deleted.id, ctx.body);
+      return deleted;
+    });
   },
 
   bulkDeleteServicesByFilter(ctx) {
     const c = cat(ctx);
-    for (const target of matching(c, ctx.body.filter)) c.services.delete(target.id);
+    for (const target of matching(c, ctx.body.filter)) {
+      c.services.delete(target.id);
+      cancelFutureBookings(ctx, target.id, ctx.body);
+    }
     return { jobId: crypto.randomUUID() };
   },
 

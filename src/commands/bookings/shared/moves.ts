@@ -14,6 +14,7 @@ import type { ItemResult } from '../../../bulk/execute.js';
 import type { JournalArgs } from '../../../bulk/journal.js';
 import { journalOptions } from '../../../bulk/journal-read.js';
 import type { EntityPort } from '../../../bulk/port.js';
+import { NOTIFY_OPTION, participantNotification } from '../../shared/notify.js';
 import { viewPort } from '../../shared/view-port.js';
 import type { EntityView } from '../../shared/entity-view.js';
 import { BOOKING_VIEW, type BookingRow, serviceIdOf } from './view.js';
@@ -66,6 +67,8 @@ export const RESCHEDULE_OPTIONS = z.object({
   moves: moveTargets(SLOT),
   ignorePolicy: z.optional(z.boolean()),
   skipAvailability: z.optional(z.boolean()),
+  /** `--notify`: the customer is told of the move (an undo's options never carry it: a move back is silent). */
+  notify: NOTIFY_OPTION,
   undo: z.optional(z.boolean()),
 });
 export type RescheduleOptions = z.infer<typeof RESCHEDULE_OPTIONS>;
@@ -101,6 +104,7 @@ export function rescheduleRun(api: ApiClient, args: JournalArgs): { port: Entity
           revision: item.revision ?? '',
           slot: { serviceId: t.serviceId, startDate: t.startDate, timezone: t.timezone, ...(t.staffId ? { resource: { id: t.staffId } } : {}) },
           ...flow,
+          ...participantNotification(o),
         };
       },
       (reply) => ({ revision: reply.booking.revision ?? undefined }),

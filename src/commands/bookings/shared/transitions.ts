@@ -8,9 +8,11 @@ import type { KeyedVerb, TransitionSpec } from '../../shared/entity-view.js';
 import type { Command } from 'commander';
 import type { ApiClient } from '../../../api/client.js';
 import { bookingOps } from '../../../api/bookings.js';
-import { MAX_BULK_CANCEL } from '../../../api/schemas/booking.js';
+import { MAX_BULK_CANCEL, MAX_BULK_CONFIRM_OR_DECLINE, PaymentStatusValues } from '../../../api/schemas/booking.js';
+import { UserError } from '../../../core/errors.js';
 import { bulkSender, eachSender } from '../../../bulk/actions.js';
 import type { ChunkRunner } from '../../../bulk/execute.js';
+import { addNotifyFlags, notifyOption, notifySaying, participantNotification } from '../../shared/notify.js';
 import { transitionVerb } from '../../shared/transition.js';
 import { addCriteriaFlags, criteriaFilter, type CriteriaFlags, hasCriteria } from './criteria.js';
 import { fetchBooking } from './read.js';
@@ -19,9 +21,10 @@ import { BOOKING_VIEW, type BookingRow } from './view.js';
 const FINAL = new Set(['CANCELED', 'DECLINED']);
 const AWAITING = new Set(['PENDING', 'CREATED', 'WAITING_LIST']);
 
-type Verb = 'confirm' | 'decline' | 'cancel' | 'pending';
+type Verb = 'confirm' | 'decline' | 'cancel' | 'pending' | 'confirm-or-decline';
 
 const plural = (n: number) => `${n} booking${n === 1 ? '' : 's'}`;
+const cap = (s: string) => `${s[0]!.toUpperCase()}${s.slice(1)}`;
 
 /** Bookings per request of the per-booking actions (the engine runs several such chunks at once). */
 const EACH_CHUNK = 10;
@@ -46,9 +49,11 @@ const SPECS: Record<Verb, Omit<TransitionSpec<BookingRow>, 'view' | 'fetch' | 'c
     destructive: false,
     reached: (b) => b.status === 'CONFIRMED',
     blocked: (b) => (AWAITING.has(String(b.status)) ? undefined : `it is ${b.status} (confirm takes PENDING, CREATED or WAITING_LIST)`),
-    send: (api) => eachBooking(api, 'confirmBooking'),
+    flags: (cmd: Command) => addNotifyFlags(cmd),
+    options: (o) => notifyOption(o),
+    send: (api, o) => eachBooking(api, 'confirmBooking', participantNotification(o)),
     chunkSize: EACH_CHUNK,
-    question: (n) => `Confirm ${plural(n)}?`,
+    question: (n, o = {}) => `Confirm ${plural(n)}? ${cap(notifySaying(o, 'each customer is'))}.`,
   },
   decline: {
     verb: 'decline',
@@ -59,9 +64,12 @@ const SPECS: Record<Verb, Omit<TransitionSpec<BookingRow>, 'view' | 'fetch' | 'c
     destructive: true,
     reached: (b) => b.status === 'DECLINED',
     blocked: (b) => (AWAITING.has(String(b.status)) ? undefined : `it is ${b.status} (decline takes PENDING, CREATED or WAITING_LIST)`),
-    send: (api) => eachBooking(api, 'declineBooking'),
+    flags: (cmd: Command) => addNotifyFlags(cmd),
+    options: (o) => notifyOption(o),
+    confirmOne: (b, o) => `Decline booking ${b.id} (${BOOKING_VIEW.label(b) ?? ''})? ${cap(notifySaying(o))}.`,
+    send: (api, o) => eachBooking(api, 'declineBooking', participantNotification(o)),
     chunkSize: EACH_CHUNK,
-    question: (n) => `Decline ${plural(n)}?`,
+    question: (n, o = {}) => `Decline ${plural(n)}? ${cap(notifySaying(o, 'each customer is'))}.`,
   },
   cancel: {
     verb: 'cancel',
@@ -82,8 +90,9 @@ const SPECS: Record<Verb, Omit<TransitionSpec<BookingRow>, 'view' | 'fetch' | 'c
         ? { reason: "the service's booking policy does not allow cancelling it now (BOOKING_POLICY_VIOLATION)", lift: '--ignore-policy' }
         : undefined,
     instead: (b, bin) => (b.multiServiceBookingInfo?.id && !FINAL.has(String(b.status)) ? `'${bin} msb cancel ${b.multiServiceBookingInfo.id}' cancels the whole group` : undefined),
-    flags: (cmd: Command) => cmd.option('--ignore-policy', "cancel even inside the cancellation window of the service's booking policy"),
-    options: (o) => (o.ignorePolicy ? { ignorePolicy: true } : {}),
+    flags: (cmd: Command) => addNotifyFlags(cmd.option('--ignore-policy', "cancel even inside the cancellation window of the service's booking policy")),
+    options: (o) => ({ ...(o.ignorePolicy ? { ignorePolicy: true } : {}), ...notifyOption(o) }),
+    confirmOne: (b, o) => `Cancel booking ${b.id} (${BOOKING_VIEW.label(b) ?? ''})? ${cap(notifySaying(o))}.`,
     // The bulk cancel call, 100 per request, each booking at its planned revision.
     send: (api, o) =>
       bulkSender(api, bookingOps.bulkCancelBooking, (chunk) => ({
@@ -92,12 +101,51 @@ const SPECS: Record<Verb, Omit<TransitionSpec<BookingRow>, 'view' | 'fetch' | 'c
             bookingId: item.id,
             revision: item.revision ?? undefined,
             ...(o.ignorePolicy ? { flowControlSettings: { ignoreCancellationPolicy: true } } : {}),
+            // Per booking, as the SDK's CancelBookingInfo carries it: one notification per booking.
+            ...participantNotification(o),
           })),
         },
         returnFullEntity: false,
       })),
     chunkSize: MAX_BULK_CANCEL,
-    question: (n) => `Cancel ${plural(n)}? Customers lose their places.`,
+    question: (n, o = {}) => `Cancel ${plural(n)}? Customers lose their places; ${notifySaying(o, 'each customer is')}.`,
+  },
+  // The platform's decision by room (docs/bookings.md "Statuses", docs/wire.md §25): for bookings paid outside the
+  // platform's checkout, the SDK's confirmOrDeclineBooking: CONFIRMED (or PENDING when the service needs approval)
+  // unless a double booking conflict meets an unpaid status, then DECLINED. Its own verb, not what `confirm` sends:
+  // a confirm never declines.
+  'confirm-or-decline': {
+    verb: 'confirm-or-decline',
+    description: 'Confirm bookings whose slot still has room and decline the others (custom checkout: with their payment status)',
+    examples: [
+      'sitectl bookings confirm-or-decline 7c1e --payment-status PAID',
+      'sitectl bookings confirm-or-decline --status CREATED --from tomorrow --days 7 --dry-run',
+      'sitectl bookings confirm-or-decline --where status=WAITING_LIST --dry-run --json',
+    ],
+    done: 'confirmed or declined',
+    title: 'Confirming or declining',
+    // It may decline: asked first, as decline is.
+    destructive: true,
+    revisioned: false,
+    reached: (b) => b.status === 'CONFIRMED' || b.status === 'DECLINED',
+    blocked: (b) => (AWAITING.has(String(b.status)) ? undefined : `it is ${b.status} (confirm-or-decline takes PENDING, CREATED or WAITING_LIST)`),
+    flags: (cmd: Command) => cmd.option('--payment-status <status>', `the payment status to record (${PaymentStatusValues.join(', ')}); unpaid ones are declined on a double booking`),
+    options: (o) => {
+      const given = o.paymentStatus;
+      if (given === undefined) return {};
+      const status = String(given).toUpperCase();
+      if (!(PaymentStatusValues as readonly string[]).includes(status)) throw new UserError(`--payment-status takes ${PaymentStatusValues.join(', ')}, got '${String(given)}'`);
+      return { paymentStatus: status };
+    },
+    // One booking: the single call (POST /v2/confirmation/{bookingId}:confirmOrDecline); more: the bulk call, 300 a request.
+    send: (api, o) => {
+      const paymentStatus = o.paymentStatus as (typeof PaymentStatusValues)[number] | undefined;
+      const single = eachSender(api, bookingOps.confirmOrDeclineBooking, (item) => ({ bookingId: item.id, ...(paymentStatus ? { paymentStatus } : {}) }), (reply) => ({ revision: reply.booking.revision ?? undefined }));
+      const bulk = bulkSender(api, bookingOps.bulkConfirmOrDeclineBooking, (chunk) => ({ details: chunk.map((item) => ({ bookingId: item.id, ...(paymentStatus ? { paymentStatus } : {}) })), returnEntity: false }));
+      return (chunk, info) => (chunk.length === 1 ? single(chunk, info) : bulk(chunk, info));
+    },
+    chunkSize: MAX_BULK_CONFIRM_OR_DECLINE,
+    question: (n) => `Confirm or decline ${plural(n)}? Those whose slot has no room are declined.`,
   },
   pending: {
     verb: 'pending',

@@ -30,7 +30,7 @@ async function bookingBack({ api, state, action }: UndoRequest): Promise<Inverse
   return { view, port: run.port, action: run.action, ids };
 }
 
-const PAST: Record<string, string> = { cancel: 'canceled', decline: 'declined' };
+const PAST: Record<string, string> = { cancel: 'canceled', decline: 'declined', 'confirm-or-decline': 'confirmed or declined' };
 
 export const UNDO: NounUndo = {
   bookings: {

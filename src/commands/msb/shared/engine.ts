@@ -21,6 +21,7 @@ import { type Entity, type EntityPort, readWithRetries } from '../../../bulk/por
 import type { Context } from '../../../context.js';
 import type { FormatFlags, OutputFormat } from '../../../core/output.js';
 import type { OneNoun } from '../../shared/bulk.js';
+import { type NotifyOption, participantNotification } from '../../shared/notify.js';
 import type { WriteSpec } from '../../shared/writes.js';
 import { groupFormat, infosOf, printGroup } from './group.js';
 
@@ -101,6 +102,8 @@ export interface GroupOptions {
   zone?: string;
   /** add, remove: the bookings (full ids). */
   bookings?: string[];
+  /** cancel: `--notify` (commands/shared/notify.ts): the group's customer is told, once for the group. */
+  notify?: NotifyOption;
 }
 
 const statusesOf = (g: MultiServiceBooking) => (g.bookings ?? []).map((e) => e.booking?.status);
@@ -197,7 +200,11 @@ export const GROUP_VERBS: Record<GroupVerbSpec['verb'], GroupVerbSpec> = {
     reached: (g) => every(g, 'CANCELED'),
     blocked: (g) => (statusesOf(g).length > 0 && statusesOf(g).every((s) => FINAL.has(String(s))) ? { reason: 'every booking of it is cancelled or declined already' } : undefined),
     send: (api, g, o, signal) =>
-      calls.cancelMultiServiceBooking(api, { multiServiceBookingId: g.id, returnFullEntity: false, ...(o.ignorePolicy ? { flowControlSettings: { ignoreCancellationPolicy: true } } : {}) }, { signal }),
+      calls.cancelMultiServiceBooking(
+        api,
+        { multiServiceBookingId: g.id, returnFullEntity: false, ...(o.ignorePolicy ? { flowControlSettings: { ignoreCancellationPolicy: true } } : {}), ...participantNotification(o as Record<string, unknown>) },
+        { signal },
+      ),
   },
   reschedule: {
     verb: 'reschedule',

@@ -16,6 +16,7 @@ import type { JournalArgs } from '../../../bulk/journal.js';
 import type { EntityPort } from '../../../bulk/port.js';
 import type { EntityView } from '../../shared/entity-view.js';
 import { viewPort } from '../../shared/view-port.js';
+import type { ParticipantNotification } from '../../shared/notify.js';
 import { SERVICE_VIEW } from './view.js';
 
 /** Services as the bulk engine reads them: the port derived from the services view (commands/shared/view-port.ts). */
@@ -67,9 +68,13 @@ export function recreateBody(before: Record<string, unknown>): Record<string, un
   return rest;
 }
 
-/** Bulk deletes of services by id, 100 per request (the sender of `services delete`). */
-export function deleteServicesSender(api: ApiClient): ChunkRunner['send'] {
-  return bulkSender(api, serviceOps.bulkDeleteServices, (chunk) => ({ ids: chunk.map((i) => i.id) }));
+/**
+ * Bulk deletes of services by id, 100 per request (the sender of `services delete`), with the platform's delete
+ * options (`preserveFutureSessionsWithParticipants`, `participantNotification`; none: the platform's defaults,
+ * future sessions canceled and nobody notified).
+ */
+export function deleteServicesSender(api: ApiClient, options: { preserveFutureSessionsWithParticipants?: boolean; participantNotification?: ParticipantNotification } = {}): ChunkRunner['send'] {
+  return bulkSender(api, serviceOps.bulkDeleteServices, (chunk) => ({ ids: chunk.map((i) => i.id), ...options }));
 }
 
 /** `services delete` over a selection: bulk deletes, 100 per request. */
