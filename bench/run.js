@@ -504,7 +504,7 @@ async function fanOut() {
 }
 
 /**
- * Exports, `list --all` and a bulk update at 1k / 10k / 100k items (issue 30 item 2): `members export` and
+ * Exports, `list --all` and a bulk update at 1k / 10k / 100k items: `members export` and
  * `bookings export` against the matching `list --all --ndjson` (time per item; the largest count within 1.3x of
  * the middle one's per-item time, each export within 1.2x of its list), and the peak RSS of the export, the list
  * and `services update --filter {}` (largest / smallest count within 1.2x). Each figure is the better of

@@ -98,7 +98,7 @@ export type BulkRunResult =
   | { kind: 'done'; plan: Plan; report: BulkReport; journal: string; results: ItemResult[] };
 
 /**
- * The plan's journal lines, spilled to the journal as the plan is read (issue 30 item 2: memory flat in the
+ * The plan's journal lines, spilled to the journal as the plan is read (memory flat in the
  * number of targets) rather than held until it is complete. The file is created with the first lines under a
  * temporary name (`<journal>.<pid>.planning`, which history does not list) and given its own name by
  * {@link keep} once the run goes ahead; {@link discard} removes it when the run ends before (nothing to do, ids

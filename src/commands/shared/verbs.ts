@@ -154,7 +154,7 @@ const BY_ID: Sorting[] = [{ fieldName: 'id', order: 'ASC' }];
  * The sort of a read of every page (`list --all`, `export`): the one given; without one, an offset list that
  * takes a sort of several keys (members, services) is sorted by `id` ascending, so that a page asked by offset
  * follows where the previous one ended whatever is written meanwhile, and the server walks an index instead of
- * ordering every match for each page (issue 30 item 2; docs/wire.md §6 "Offset paging"). Cursor lists keep
+ * ordering every match for each page (docs/wire.md §6 "Offset paging"). Cursor lists keep
  * their own order (the cursor is the platform's stable paging); lists sorted by one key (orders: newest first)
  * or by none (plans' GET) keep theirs.
  */

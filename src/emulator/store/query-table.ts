@@ -93,7 +93,7 @@ export class QueryTable {
     this.db.exec(`CREATE UNIQUE INDEX IF NOT EXISTS ${this.table}_id ON ${this.table} (site, id)`);
     // A query without a sort walks a site's rows in creation order: without this index SQLite took `(site, id)`
     // for `site = ?` and sorted every row of the site by seq for each page (133 ms a page at 100,000 members,
-    // 535 ms at offset 50,000); with it a page is a range of the index (issue 30: offset pages, keyset under the hood).
+    // 535 ms at offset 50,000); with it a page is a range of the index; offset pages are keyset under the hood).
     this.db.exec(`CREATE INDEX IF NOT EXISTS ${this.table}_seq ON ${this.table} (site, seq)`);
     for (const field of this.def.indexed ?? []) {
       const i = this.def.fields.indexOf(field);

@@ -1,5 +1,5 @@
 /**
- * A bulk plan is spilled to its journal as it is read (issue 30 item 2): while the targets stream in, the plan's
+ * A bulk plan is spilled to its journal as it is read: while the targets stream in, the plan's
  * lines are already on disk under a temporary name that history does not list; the journal takes its own name
  * once the run goes ahead (the confirm sees it complete), a run with nothing to do or declined leaves no file,
  * and a run stopped at the confirm resumes from the spilled journal with every item sent once.

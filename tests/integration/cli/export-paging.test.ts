@@ -1,5 +1,5 @@
 /**
- * Exports and `list --all` page in a stable order and print what the platform sent (issue 30 item 2): the
+ * Exports and `list --all` page in a stable order and print what the platform sent: the
  * requests as they reach the emulator (through a recording proxy in front of it) are offset pages sorted by id
  * (members) or the platform's cursor pages (bookings), and an export prints the same bytes as `list --all
  * --ndjson`.

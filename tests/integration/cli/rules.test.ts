@@ -1,5 +1,5 @@
 /**
- * The specification's rules of issue 28 item 2, through the CLI against a real emulator on port 0 (in process):
+ * The specification's rules that were not enforced before (docs/wire.md §5, §6, §24), through the CLI against a real emulator on port 0 (in process):
  * the field mask in the form the specification gives (seed B §9, docs/wire.md §5).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * The specification's rules of issue 28 item 2 through the official client (`@wix/sdk` `createClient` with the
+ * The specification's rules (docs/wire.md §5, §6) through the official client (`@wix/sdk` `createClient` with the
  * family modules) against a real emulator on port 0: every request the module sends to the platform's host is
  * rewritten to the emulator's loopback origin and recorded (method, path, body), so each test checks both what
  * the official client sent and what the emulator did with it. The long GET is in
