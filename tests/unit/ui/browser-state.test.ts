@@ -5,6 +5,7 @@ import {
   browserReducer,
   compareCells,
   currentRow,
+  flagTerms,
   initialBrowserState,
   initialPane,
   isServerFilter,
@@ -87,6 +88,23 @@ describe('browser reducer', () => {
     expect(splitFilter('Żółkiewska')).toEqual({ server: '', text: 'Żółkiewska' });
     // `=` inside a word of text is text: the term starts a word.
     expect(splitFilter('a+b=c')).toEqual({ server: '', text: 'a+b=c' });
+  });
+
+  it("takes the list's own flags as typed (--status A,B --from today) as server terms, beside field=value and the text", () => {
+    const typed = splitFilter('--status CONFIRMED,PENDING Marí --service "Hot Stone" status=X --from today');
+    expect(typed).toEqual({ server: '--status CONFIRMED,PENDING --service "Hot Stone" status=X --from today', text: 'Marí' });
+    expect(flagTerms(typed.server)).toEqual([
+      ['status', 'CONFIRMED,PENDING'],
+      ['service', 'Hot Stone'],
+      ['from', 'today'],
+    ]);
+    // The flags are not --where conditions.
+    expect(whereTerms(typed.server)).toEqual(['status=X']);
+    // A flag without its value is kept, to be refused with its name, not read as text.
+    expect(flagTerms(splitFilter('--from today --status').server)).toEqual([
+      ['from', 'today'],
+      ['status', undefined],
+    ]);
   });
 
   it('a mixed filter sends its terms to the server and filters the loaded rows by its text; the / line shows what was typed', () => {
