@@ -126,10 +126,11 @@ function statusParts(pane: PaneState): Array<{ text: string; keep?: boolean }> {
   // A server sort holds over every page; a client-side one orders the loaded rows only until every page is read.
   if (pane.sort) parts.push({ text: `sort ${pane.columns[pane.sort.col] ?? ''} ${pane.sort.desc ? '↓' : '↑'}${pane.sort.server || pane.done ? '' : ' (loaded rows)'}`, keep: true });
   if (pane.selected.length) parts.push({ text: `${pane.selected.length} marked`, keep: true });
-  // As typed: the list's own flags (`--status A,B`) read as themselves, field=value terms after `where`.
-  if (pane.server) parts.push({ text: pane.server.startsWith('--') ? pane.server : `where ${pane.server}`, keep: true });
+  // The text first (what was typed last, and short), then the server terms as typed: the list's own flags
+  // (`--status A,B`) read as themselves, field=value terms after `where`; a narrow title cuts the terms.
   const whole = pane.done && (pane.total === undefined || read >= pane.total);
   if (pane.filter) parts.push({ text: searched ? `search "${pane.filter}"` : `filter "${pane.filter}"${whole ? '' : ' (loaded rows only)'}`, keep: true });
+  if (pane.server) parts.push({ text: pane.server.startsWith('--') ? pane.server : `where ${pane.server}`, keep: true });
   return parts;
 }
 
@@ -157,8 +158,8 @@ export function titleLine(title: string, pane: PaneState, width: number, zone?: 
     [
       { text: title, keep: true },
       ...(down ? [{ text: down, keep: true }] : []),
-      // With a tab bar the pane's name is there already.
-      { text: pane.title, keep: panes === 1 },
+      // With a tab bar the pane's name is there already; a title that ends with it (`sitectl bookings`) says it too.
+      ...(title.endsWith(` ${pane.title}`) ? [] : [{ text: pane.title, keep: panes === 1 }]),
       // The zone is offered before the counts beyond the first, so it is the last to go.
       ...statusParts(pane).slice(0, 1),
       ...(zone ? [{ text: `times in ${zone}` }] : []),
