@@ -260,8 +260,10 @@ export function listReader<E>(ctx: Context, api: ApiClient, req: BrowseRequest<E
         // Pages without a total (cursor paging): the family's count, once, when more pages follow.
         if (total === undefined && req.count && hasNext(meta)) total = counted ??= await req.count.count(api, wireFilter(view, filter), ctx.signal);
         read += items.length;
-        // Known to be the last page when the platform counted; otherwise the next read finds the end.
-        const done = total !== undefined && read >= total;
+        // The last page: all the platform counted, or a cursor page with no next cursor (the list then says
+        // `71 loaded`, not `71+`); otherwise the next read finds the end.
+        const cursorPaged = meta?.cursors !== undefined || meta?.hasNext !== undefined;
+        const done = total !== undefined ? read >= total : cursorPaged && !hasNext(meta);
         if (rows.length || done) return { rows, done, total };
       }
     },
