@@ -350,7 +350,7 @@ export async function browse<E>(ctx: Context, req: BrowseRequest<E>): Promise<vo
             const where = ui.whereTerms(server);
             if (where.length) filter = andFilters(filter, filterOf(ctx, view, { where }));
             if (text && view.textSearch && (!view.textSearch.when || view.textSearch.when.test(text))) {
-              const found = view.textSearch.query(text);
+              const found = await view.textSearch.query(text, api, ctx.signal);
               filter = andFilters(filter, found.filter);
               params = { ...params, ...found.params };
             }

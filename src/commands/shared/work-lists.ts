@@ -136,7 +136,7 @@ export function workListPane<E extends { id?: string | null }>(setting: DeskSett
           if (flag) throw new UserError(`--${flag[0]}: a dashboard pane takes field=value terms (as --where), not flags`);
           let where = server ? filterOf(ctx, spec.view as EntityView<unknown>, { where: ui.whereTerms(server) }) : undefined;
           const search = spec.view.textSearch;
-          const found = text && search && (!search.when || search.when.test(text)) ? search.query(text) : undefined;
+          const found = text && search && (!search.when || search.when.test(text)) ? await search.query(text, api, ctx.signal) : undefined;
           where = andFilters(where, found?.filter);
           const now = ctx.now();
           const { items, total } = await spec.read(where, found?.params);
