@@ -82,7 +82,7 @@ export const LIST_KEYS: readonly ListKey[] = [
   { name: 'enter', help: 'details (↑ ↓ pgup pgdn scroll them); esc back', scope: 'always', chars: {} },
   {
     name: '/',
-    help: 'filter: text filters the loaded rows, field=value (as --where) asks the server; the whole filter is on the line: ctrl-u clears, ctrl-w erases a word, ← → ctrl-a ctrl-e move',
+    help: "filter: field=value (as --where) and the list's own flags (--status A,B) ask the server; the whole filter is on the line: ctrl-u clears, ctrl-w erases a word, ← → ctrl-a ctrl-e move",
     scope: 'always',
     chars: { '/': () => acts({ type: 'filter-start' }) },
   },

@@ -4,7 +4,7 @@
  */
 import { oneLine } from '../core/text.js';
 import { type ColumnPlan, type ColumnShape, cutText, displayWidth, planColumns, planHeader, planLine, wrapText } from '../core/columns.js';
-import { type BrowserState, type LinkState, type PaneState, type UiRow, viewedRows } from './browser-state.js';
+import { type BrowserState, type LinkState, type PaneState, searchesText, type UiRow, viewedRows } from './browser-state.js';
 import type { PaneSpec, UiAction } from './browser-spec.js';
 import { inScope, LIST_KEYS } from './browser-keys.js';
 import { completions } from './line-edit.js';
@@ -114,7 +114,8 @@ const count = (n: number): string => n.toLocaleString('en-US');
  * the rows shown of those read; such a filter says it looks at the loaded rows only until every page is read.
  */
 function statusParts(pane: PaneState): Array<{ text: string; keep?: boolean }> {
-  const local = pane.filter !== '' && !pane.search;
+  const searched = searchesText(pane);
+  const local = pane.filter !== '' && !searched;
   const read = pane.rows.length;
   const counted = pane.total !== undefined && read < pane.total ? `${count(read)} of ${count(pane.total)} loaded` : `${count(read)}${pane.done ? '' : '+'} loaded`;
   const parts: Array<{ text: string; keep?: boolean }> = [{ text: local ? `${count(viewedRows(pane).length)} of ${count(read)} loaded` : counted, keep: true }];
@@ -125,9 +126,11 @@ function statusParts(pane: PaneState): Array<{ text: string; keep?: boolean }> {
   // A server sort holds over every page; a client-side one orders the loaded rows only until every page is read.
   if (pane.sort) parts.push({ text: `sort ${pane.columns[pane.sort.col] ?? ''} ${pane.sort.desc ? '↓' : '↑'}${pane.sort.server || pane.done ? '' : ' (loaded rows)'}`, keep: true });
   if (pane.selected.length) parts.push({ text: `${pane.selected.length} marked`, keep: true });
-  if (pane.server) parts.push({ text: `where ${pane.server}`, keep: true });
+  // The text first (what was typed last, and short), then the server terms as typed: the list's own flags
+  // (`--status A,B`) read as themselves, field=value terms after `where`; a narrow title cuts the terms.
   const whole = pane.done && (pane.total === undefined || read >= pane.total);
-  if (pane.filter) parts.push({ text: pane.search ? `search "${pane.filter}"` : `filter "${pane.filter}"${whole ? '' : ' (loaded rows only)'}`, keep: true });
+  if (pane.filter) parts.push({ text: searched ? `search "${pane.filter}"` : `filter "${pane.filter}"${whole ? '' : ' (loaded rows only)'}`, keep: true });
+  if (pane.server) parts.push({ text: pane.server.startsWith('--') ? pane.server : `where ${pane.server}`, keep: true });
   return parts;
 }
 
@@ -155,8 +158,8 @@ export function titleLine(title: string, pane: PaneState, width: number, zone?: 
     [
       { text: title, keep: true },
       ...(down ? [{ text: down, keep: true }] : []),
-      // With a tab bar the pane's name is there already.
-      { text: pane.title, keep: panes === 1 },
+      // With a tab bar the pane's name is there already; a title that ends with it (`sitectl bookings`) says it too.
+      ...(title.endsWith(` ${pane.title}`) ? [] : [{ text: pane.title, keep: panes === 1 }]),
       // The zone is offered before the counts beyond the first, so it is the last to go.
       ...statusParts(pane).slice(0, 1),
       ...(zone ? [{ text: `times in ${zone}` }] : []),
@@ -170,11 +173,11 @@ export function titleLine(title: string, pane: PaneState, width: number, zone?: 
  * The footer for `width`: the keys of the mode and pane; `? help · q quit` always shows in the list. `words` are
  * what `:` takes (undefined: the view has no `:`); on the `:` line the ones the typed text starts are shown.
  */
-export function footerText(state: BrowserState, actions: readonly UiAction[], panes: number, width = Infinity, words?: readonly string[]): string {
+export function footerText(state: BrowserState, actions: readonly UiAction[], panes: number, width = Infinity, words?: readonly string[], search?: string): string {
   const own = actions.map((a) => ({ text: `${a.key} ${a.label.toLowerCase()}` }));
   switch (state.mode) {
     case 'filter':
-      return fitParts([{ text: 'enter apply', keep: true }, { text: 'esc cancel', keep: true }, { text: 'ctrl-u clear' }, { text: state.panes[state.active]?.search ? 'field=value filters on the server; text is searched there too' : 'field=value filters on the server; text filters the loaded rows' }], width);
+      return fitParts([{ text: 'enter apply', keep: true }, { text: 'esc cancel', keep: true }, { text: 'ctrl-u clear' }, { text: `field=value filters on the server; ${textHelp(state.panes[state.active], search)}` }], width);
     case 'command': {
       const found = completions(words ?? [], state.input.text);
       return fitParts([{ text: 'tab complete', keep: true }, { text: 'enter open', keep: true }, { text: 'esc cancel', keep: true }, { text: found.length ? found.join(' ') : 'no such noun' }], width);
@@ -207,6 +210,23 @@ export function footerText(state: BrowserState, actions: readonly UiAction[], pa
   );
 }
 
+/**
+ * What free text after `/` does in a pane, in a few words: searched on the server (in `search`, what the pane's
+ * query searches), only some of it (PaneSpec.searchWhen), or filtering the loaded rows.
+ */
+function textHelp(pane: Pick<PaneState, 'search' | 'searchWhen'> | undefined, search?: string): string {
+  if (!pane?.search) return 'text filters the loaded rows, reading on to the last page';
+  if (pane.searchWhen) return `${search ?? 'some text'} is searched there, other text filters the loaded rows`;
+  return `text is searched there too${search ? ` (${search})` : ''}`;
+}
+
+/** The help overlay's line on the free text of the filter line: the fields the server searches, or the loaded rows. */
+function searchHelp(search: HelpKeys['search']): string {
+  if (!search?.what) return "free text filters the loaded rows, reading on to the last page (this list's query searches no text)";
+  if (search.when) return `free text: ${search.what} is searched on the server; other text filters the loaded rows, reading on to the last page`;
+  return `free text is searched on the server, over every page, in: ${search.what}`;
+}
+
 /** What the help overlay lists besides the list's own keys: the active pane's actions and sort keys, the panes, `:`. */
 export interface HelpKeys {
   actions: readonly UiAction[];
@@ -216,6 +236,8 @@ export interface HelpKeys {
   sorts?: ReadonlyArray<string | undefined>;
   /** The view has a `:` jump. */
   jump?: boolean;
+  /** The active pane's text search (PaneSpec.search and searchWhen), for what `/` does with free text. */
+  search?: { what?: string; when?: RegExp };
 }
 
 /**
@@ -235,6 +257,8 @@ export function helpLines(keys: HelpKeys, width = 100): string[] {
     if (!inScope(k, scope, keys.panes)) continue;
     if (!k.columns) add(k.name, k.help);
     else if (sorts.length) add(k.name, `${k.help} ${sorts.join(', ')}`);
+    // What the filter line's free text does in this pane: which fields the server searches, or the loaded rows.
+    if (k.name === '/') add('', searchHelp(keys.search));
   }
   if (keys.actions.length) {
     lines.push(...wrapText('Actions (on the marked rows, else the row under the cursor)', width));

@@ -5,7 +5,7 @@
  * replaced by a newer one (a new filter while a page was on its way) has its late page dropped.
  */
 import { type Dispatch, useCallback, useEffect, useRef } from 'react';
-import { type BrowserAction, type BrowserState, viewedRows } from './browser-state.js';
+import { type BrowserAction, type BrowserState, searchesText, viewedRows } from './browser-state.js';
 import type { BrowserProps, ColumnSort, PageReader, PaneSpec } from './browser-spec.js';
 import { errorText } from './browser-layout.js';
 
@@ -58,7 +58,7 @@ export function usePanePages(
       const seen = seenReload.current.get(p.id);
       if (seen === p.reload) continue;
       seenReload.current.set(p.id, p.reload);
-      void load(p.id, true, p.server, p.serverSort, p.search ? p.filter : '');
+      void load(p.id, true, p.server, p.serverSort, searchesText(p) ? p.filter : '');
     }
     // The panes are read when their reload counter moves, not on every other change of the state.
   }, [reloadKey, load]);
@@ -67,8 +67,8 @@ export function usePanePages(
   const viewedCount = viewedRows(active).length;
   useEffect(() => {
     if (active.loading || active.done || active.error || active.rows.length === 0) return;
-    if (active.cursor + 2 * state.height >= viewedCount) void load(active.id, false, active.server, active.serverSort, active.search ? active.filter : '');
-  }, [active.id, active.cursor, active.loading, active.done, active.error, active.server, active.serverSort, active.search, active.filter, viewedCount, state.height, load]);
+    if (active.cursor + 2 * state.height >= viewedCount) void load(active.id, false, active.server, active.serverSort, searchesText(active) ? active.filter : '');
+  }, [active.id, active.cursor, active.loading, active.done, active.error, active.server, active.serverSort, active.search, active.searchWhen, active.filter, viewedCount, state.height, load]);
 
   useEffect(() => {
     if (!props.intervalMs) return;

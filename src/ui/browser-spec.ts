@@ -69,6 +69,11 @@ export interface PaneSpec {
    */
   search?: string;
   /**
+   * The only free text {@link search} can search (bookings: a whole e-mail address, which the platform matches
+   * exactly); other text filters the loaded rows, and the pane says so. Undefined: any text.
+   */
+  searchWhen?: RegExp;
+  /**
    * A reader of the pane's rows for a server filter in `--where` syntax ('' for none), in the server order of
    * `sort` (a {@link sortable} column; undefined: the command's own order), and, for a pane with {@link search},
    * the free text to search ('' for none).

@@ -62,6 +62,8 @@ export interface PaneState {
   typed: string;
   /** The pane's query searches free text on the server (PaneSpec.search): a new text reads the pane again. */
   search: boolean;
+  /** The only text the server can search (PaneSpec.searchWhen); other text filters the loaded rows. */
+  searchWhen?: RegExp;
   /** Bumped to make the component read the pane again from its first page. */
   reload: number;
   /** The rows were read before the source stopped answering and not read again since. */
@@ -147,14 +149,23 @@ export type BrowserAction =
  * What a pane starts as. `sortable` says per column whether the server can sort by it; `sort` is the server
  * order the command reads first (its `--sort`), when it is one of the columns.
  */
-export function initialPane(id: string, title: string, columns: string[], sortable: readonly boolean[] = [], sort?: { col: number; desc: boolean }, server = '', search = false): PaneState {
-  const pane: PaneState = { id, title, columns, sortable, rows: [], loading: false, done: false, cursor: 0, top: 0, selected: [], filter: '', server, typed: server, search, reload: 0, stale: false };
+export function initialPane(id: string, title: string, columns: string[], sortable: readonly boolean[] = [], sort?: { col: number; desc: boolean }, server = '', search = false, searchWhen?: RegExp): PaneState {
+  const pane: PaneState = { id, title, columns, sortable, rows: [], loading: false, done: false, cursor: 0, top: 0, selected: [], filter: '', server, typed: server, search, searchWhen, reload: 0, stale: false };
   return sort && sortable[sort.col] ? { ...pane, sort: { ...sort, server: true }, serverSort: sort } : pane;
 }
 
 /** The state a browser starts in, with `height` table rows; `linked` when the view has a source link. */
 export function initialBrowserState(panes: PaneState[], height: number, linked = false): BrowserState {
   return { panes, active: 0, mode: 'list', input: lineOf(''), height: Math.max(1, height), detailTop: 0, detailLength: 0, link: { up: true }, linked, relink: 0 };
+}
+
+/**
+ * Whether the pane's free text `text` (default: its filter's) is searched on the server: the pane's query
+ * searches text (PaneSpec.search) and, where it searches only some (bookings: a whole e-mail address), this is
+ * such text. Other text filters the loaded rows.
+ */
+export function searchesText(pane: Pick<PaneState, 'search' | 'searchWhen' | 'filter'>, text = pane.filter): boolean {
+  return pane.search && text !== '' && (pane.searchWhen === undefined || pane.searchWhen.test(text));
 }
 
 const viewCache = new WeakMap<readonly UiRow[], Map<string, UiRow[]>>();
@@ -172,7 +183,7 @@ export function viewedRows(pane: PaneState): UiRow[] {
   const hit = byKey.get(key);
   if (hit) return hit;
   // Text the server searched is not looked for again in the cells: it may have matched a field not shown.
-  const needle = pane.search ? '' : pane.filter.toLowerCase();
+  const needle = searchesText(pane) ? '' : pane.filter.toLowerCase();
   let rows = needle ? pane.rows.filter((r) => r.cells.some((c) => c.toLowerCase().includes(needle))) : pane.rows;
   if (local) {
     const { col, desc } = local;
@@ -302,7 +313,7 @@ export function browserReducer(state: BrowserState, action: BrowserAction): Brow
       const { server, text } = splitFilter(typed);
       const next = withPane({ ...state, mode: 'list', input: lineOf('') }, undefined, (p) => {
         const base = { ...p, filter: text, server, typed, cursor: 0, top: 0 };
-        if (server === p.server && (!p.search || text === p.filter)) return base;
+        if (server === p.server && (text === p.filter || (!searchesText(p, text) && !searchesText(p)))) return base;
         // Rows of the old server filter (or search) never show under the new one: the pane reads from its first page again.
         return { ...base, reload: p.reload + 1, rows: [], done: false, total: undefined, error: undefined, selected: [] };
       });
@@ -390,28 +401,50 @@ export function isServerFilter(text: string): boolean {
   return /^[A-Za-z_][\w.]*=/.test(text);
 }
 
-/** One `field=value` term of a filter line, at the start of a word; a quoted value keeps its spaces. */
-const TERM = /(^|\s)([A-Za-z_][\w.]*=)("(?:[^"\\]|\\.)*"|\S*)/g;
+/**
+ * One server term of a filter line, at the start of a word: `field=value` (`--where` syntax) or one of the list's
+ * own flags with its value (`--status CONFIRMED,PENDING`, `--from today`), as typed on the command line; a quoted
+ * value keeps its spaces.
+ */
+const TERM = /(^|\s)(?:(--[a-z][\w-]*)(?:\s+("(?:[^"\\]|\\.)*"|[^\s"]\S*))?(?=\s|$)|([A-Za-z_][\w.]*=)("(?:[^"\\]|\\.)*"|\S*))/g;
 
 /**
- * A typed filter line in its two parts: the `field=value` terms (`--where` syntax, sent to the server) and the
- * free text between them, spaces collapsed: `status=APPROVED Marí` -> `status=APPROVED` and `Marí`. Neither
- * part is ever dropped.
+ * A typed filter line in its two parts: the server terms (`field=value` in `--where` syntax, and the list's own
+ * flags as typed: `--status PENDING`) and the free text between them, spaces collapsed: `status=APPROVED Marí`
+ * -> `status=APPROVED` and `Marí`. Neither part is ever dropped.
  */
 export function splitFilter(typed: string): { server: string; text: string } {
   const terms: string[] = [];
-  const text = typed.replace(TERM, (_, lead: string, field: string, value: string) => {
-    terms.push(field + value);
+  const text = typed.replace(TERM, (_, lead: string, flag: string | undefined, flagValue: string | undefined, field: string | undefined, value: string | undefined) => {
+    terms.push(flag !== undefined ? (flagValue !== undefined ? `${flag} ${flagValue}` : flag) : field! + value!);
     return lead;
   });
   return { server: terms.join(' '), text: text.trim().replace(/\s+/g, ' ') };
 }
 
+/**
+ * The flag terms of a filter line's server part, in order: `--status PENDING --service "Hot Stone"` ->
+ * `[['status', 'PENDING'], ['service', 'Hot Stone']]` (a flag typed without a value has the value undefined).
+ */
+export function flagTerms(text: string): Array<[string, string | undefined]> {
+  const out: Array<[string, string | undefined]> = [];
+  for (const m of text.matchAll(TERM)) {
+    if (m[2] === undefined) continue;
+    const raw = m[3];
+    out.push([m[2].slice(2), raw === undefined ? undefined : raw.startsWith('"') ? (JSON.parse(raw) as string) : raw]);
+  }
+  return out;
+}
+
+/** A flag's value as the filter line writes it: as is, or JSON-quoted when it has a space or starts with a quote. */
+export function flagValueText(value: string): string {
+  return /^[^\s"]+$/.test(value) ? value : JSON.stringify(value);
+}
+
 /** `status=PENDING contactDetails.lastName="van Dyke"` as `--where` conditions (quoted values keep spaces). */
 export function whereTerms(text: string): string[] {
   const terms: string[] = [];
-  const re = /([A-Za-z_][\w.]*=)("(?:[^"\\]|\\.)*"|\S*)/g;
-  let m: RegExpExecArray | null;
-  while ((m = re.exec(text))) terms.push(m[1]! + m[2]!);
+  // The list's own flags (`--status A,B`) are not --where conditions: flagTerms reads them.
+  for (const m of text.matchAll(TERM)) if (m[4] !== undefined) terms.push(m[4] + m[5]!);
   return terms;
 }

@@ -7,7 +7,7 @@
 import type { ReactNode } from 'react';
 import { Box, Text } from 'ink';
 import { cutText, displayWidth, wrapText } from '../core/columns.js';
-import { type BrowserState, currentRow, type PaneState, viewedRows } from './browser-state.js';
+import { type BrowserState, currentRow, type PaneState, searchesText, viewedRows } from './browser-state.js';
 import type { BrowserProps } from './browser-spec.js';
 import { footerText, headerKeyOffsets, helpLines, paneTable, tabBar, tableLine, titleLine } from './browser-layout.js';
 import { sortKeys } from './browser-keys.js';
@@ -23,7 +23,7 @@ const MARK_WIDTH = 3;
  */
 export function emptyText(pane: PaneState, empty = 'nothing here'): string {
   const reading = pane.loading || (!pane.done && !pane.error);
-  if (reading && pane.filter && !pane.search && pane.rows.length) return `no match in the ${pane.rows.length} rows read yet — reading more…`;
+  if (reading && pane.filter && !searchesText(pane) && pane.rows.length) return `no match in the ${pane.rows.length} rows read yet — reading more…`;
   if (reading) return 'loading…';
   return pane.filter || pane.server ? 'nothing matches the filter' : empty;
 }
@@ -88,7 +88,7 @@ export function BrowserView({
   const body: ReactNode[] = [];
 
   if (state.mode === 'help') {
-    const lines = helpLines({ actions, panes: spec.panes.length, columns: pane.columns, sorts, jump: spec.jump !== undefined }, width);
+    const lines = helpLines({ actions, panes: spec.panes.length, columns: pane.columns, sorts, jump: spec.jump !== undefined, search: { what: paneSpec.search, when: paneSpec.searchWhen } }, width);
     const top = Math.min(state.detailTop, Math.max(0, lines.length - state.height));
     for (const line of lines.slice(top, top + state.height)) body.push(<Text key={body.length}>{line || ' '}</Text>);
   } else if (state.mode === 'detail') {
@@ -173,7 +173,7 @@ export function BrowserView({
       {body}
       {strip ? <Strip state={state} id={strip} width={width} color={color} shapes={spec.panes.find((p) => p.id === strip)?.shapes} /> : null}
       <Text color={color ? (flashError ? 'red' : 'green') : undefined}>{cutText(flash, width) || ' '}</Text>
-      <Text dimColor={color}>{footerText(state, actions, spec.panes.length, width, spec.jump?.words)}</Text>
+      <Text dimColor={color}>{footerText(state, actions, spec.panes.length, width, spec.jump?.words, paneSpec.search)}</Text>
     </Box>
   );
 }

@@ -225,4 +225,4 @@ export async function renderBrowser(opts: RenderBrowserOptions): Promise<void> {
   }
   if (code === 130) throw new CancelError('Interrupted');
 }
-export { whereTerms } from './browser-state.js';
+export { flagTerms, flagValueText, whereTerms } from './browser-state.js';

@@ -149,7 +149,7 @@ describe.skipIf(!hasTmux)('dashboard filters on the server (tmux)', () => {
     term.send('dfilter', '-l', `status=${status} ${FILTERED.name}`);
     term.send('dfilter', 'Enter');
     // At 80 columns the title keeps the counts and the filter (the pane's name is on its tab); the id column gives way.
-    const found = await term.waitFor('dfilter', new RegExp(`^sitectl dashboard · (?:To confirm · )?1 of \\d+ loaded · where status=${status} · filter "${FILTERED.name}"$[\\s\\S]*^> .*${FILTERED.name} Owntest +${status}`, 'm'));
+    const found = await term.waitFor('dfilter', new RegExp(`^sitectl dashboard · (?:To confirm · )?1 of \\d+ loaded · filter "${FILTERED.name}" · where status=${status}$[\\s\\S]*^> .*${FILTERED.name} Owntest +${status}`, 'm'));
     expect(found).not.toMatch(/filters the loaded rows only/);
     // The table's rows, above the events strip.
     expect(found.split(/^── /m)[0]!.split('\n').filter((l) => /^[> ][ *] +\S+ \d\d:\d\d /.test(l)), found).toHaveLength(1);
@@ -176,7 +176,7 @@ describe.skipIf(!hasTmux)('dashboard filters on the server (tmux)', () => {
 describe.skipIf(!hasTmux)('browsable tables in a real terminal (tmux)', () => {
   it('marks two pending members and approves them through the bulk engine, with its plan and confirmation in the UI', async () => {
     term.start('members', ['members', 'list', '--interactive', '--status', 'PENDING'], { width: 120, height: 30 });
-    // The title names the filter (where status=PENDING): wait for the rows themselves.
+    // The title names the filter as typed (--status PENDING): wait for the rows themselves.
     const table = await term.waitFor('members', /members · [\d,]+(?:\+| of [\d,]+)? loaded[\s\S]*^> .*PENDING/m);
     const ids = rowIds(table).slice(0, 2);
     expect(ids).toHaveLength(2);
@@ -199,7 +199,7 @@ describe.skipIf(!hasTmux)('browsable tables in a real terminal (tmux)', () => {
     await term.waitFor('members', /space mark/);
     // The filter the list started with (--status PENDING) is on the filter line, to edit; Ctrl-U clears it.
     term.send('members', '/');
-    await term.waitFor('members', /^\/status=PENDING▏/m);
+    await term.waitFor('members', /^\/--status PENDING▏/m);
     term.send('members', 'C-u');
     await term.waitFor('members', /^\/▏/m);
     term.send('members', '-l', 'loginEmail=zzz-no-such-member@example.com');
@@ -236,9 +236,9 @@ describe.skipIf(!hasTmux)('browsable tables in a real terminal (tmux)', () => {
     // At 80 columns the id gives way: the start time comes first, whole.
     // The short id first (a key column), then the start on the site's clock.
     expect(screen).toMatch(/^> {2}[0-9a-f]{8} {2}(Mon|Tue|Wed|Thu|Fri|Sat|Sun) \d\d:\d\d /m);
-    // The filter line holds the table's own filter (from today); Ctrl-U clears it before typing another.
+    // The filter line holds the table's own filter as a flag (--from today); Ctrl-U clears it before typing another.
     term.send('dumb', '/');
-    await term.waitFor('dumb', /^\/startDate=.*▏/m);
+    await term.waitFor('dumb', /^\/--from today▏/m);
     term.send('dumb', 'C-u');
     term.send('dumb', '-l', 'status=CANCELED');
     term.send('dumb', 'Enter');

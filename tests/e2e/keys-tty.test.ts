@@ -4,7 +4,8 @@
  * dashboard; Shift and a column's letter sorts by that column, again reverses, the header marking the column
  * (`NAME↑`, `NAME↓`) and underlining each column's letter; `?` lists every key of the view from the declarations.
  * The sorted rows are the file's own services (tests/helpers/studio.ts), picked out with the filter line, so the
- * verdict is the same at any hour. Skipped, with a message, only when tmux is not installed.
+ * verdict is the same at any hour. `o` on the dashboard's first pane at 80x24, where its one optional column (ID)
+ * is hidden, shows it. Skipped, with a message, only when tmux is not installed.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCliSandbox, makeStudio, runInProcess, startTestEmulator, type CliSandbox, type TestEmulator } from '../helpers/index.js';
@@ -20,6 +21,9 @@ let emu: TestEmulator;
 let sandbox: CliSandbox;
 let term: Terminal;
 
+/** The file's own booking in the dashboard's first pane, by its contact's last name. */
+const REVEAL = { lastName: 'Revealington-Featherstonehaugh', id: '' };
+
 /** The file's own services, made in an order that is not their names' order. */
 const OWN = ['Keys Sort Bravo', 'Keys Sort Charlie', 'Keys Sort Alpha'];
 beforeAll(async () => {
@@ -29,6 +33,10 @@ beforeAll(async () => {
   term = openTerminal(sandbox, emu);
   const studio = await makeStudio((args, o) => runInProcess(args, { emulator: emu, sandbox, ...o }), 'keys', 1);
   for (const name of OWN) await studio.appointment({ name });
+  // A booking in the dashboard's first pane whose names are wider than any of the demo's: at 80 columns that pane
+  // then has its one optional column, ID, hidden.
+  const wide = await studio.appointment({ name: 'Keys Reveal Deep Tissue and Hot Stone Massage for Two' });
+  REVEAL.id = (await studio.book(wide.name, { firstName: 'Maximiliana', lastName: REVEAL.lastName, email: 'keys-reveal@example.com', confirmed: true })).id;
 });
 afterAll(async () => {
   if (!hasTmux) return;
@@ -64,6 +72,34 @@ async function quit(name: string): Promise<void> {
   term.send(name, 'q');
   await term.waitFor(name, /EXIT=0/);
 }
+
+describe.skipIf(!hasTmux)('o on a pane with one optional column hidden (tmux, 80x24)', () => {
+  it("80x24: o shows the dashboard pane's one hidden column (ID) in place of the optional ones, o again goes back", async () => {
+    const name = 'reveal';
+    term.start(name, ['dashboard', '--interval', '60'], { width: 80, height: 24 });
+    await term.waitFor(name, /^\[7 days by staff \d+\][\s\S]*\? help · q quit/m);
+    // The file's booking only (the filter line's text, on the loaded rows).
+    term.send(name, '/');
+    await term.waitFor(name, /^\/▏/m);
+    term.send(name, '-l', REVEAL.lastName);
+    term.send(name, 'Enter');
+    const header = (screen: string) => screen.split('\n').find((l) => /^ {3}STAFF /.test(l))!;
+    const hidden = await term.waitFor(name, /^ {3}STAFF +START +SERVICE +CONTACT +STATUS +›$[\s\S]*^> .*CONFIRMED[\s\S]*\? help · q quit/m);
+    fits(hidden, 80, 24);
+    // One optional column, and it is the one hidden: no ID, no short id on the row.
+    expect(header(hidden)).not.toMatch(/\bID\b/);
+    expect(hidden).not.toContain(REVEAL.id.slice(0, 8));
+    term.send(name, 'o');
+    const shown = await term.waitFor(name, /^ {3}STAFF +START +SERVICE +CONTACT +STATUS +ID$[\s\S]*\? help · q quit/m);
+    fits(shown, 80, 24);
+    // The key columns stay; the row now has the booking's short id, and no › says more is hidden.
+    expect(shown).toMatch(new RegExp(`^> .*(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) \\d\\d:\\d\\d .*CONFIRMED +${REVEAL.id.slice(0, 8)}$`, 'm'));
+    expect(header(shown)).not.toContain('›');
+    term.send(name, 'o');
+    await term.waitFor(name, /^ {3}STAFF +START +SERVICE +CONTACT +STATUS +›$/m);
+    await quit(name);
+  });
+});
 
 describe.skipIf(!hasTmux)('k9s keys at 80x24 and 120x40 (tmux)', () => {
   for (const [width, height] of SIZES) {

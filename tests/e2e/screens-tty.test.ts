@@ -54,6 +54,11 @@ const SIZES = [
   [80, 24],
   [160, 48],
 ] as const;
+/** The sizes the searches past the loaded rows are looked at in. */
+const SEARCH_SIZES = [
+  [80, 24],
+  [120, 40],
+] as const;
 
 /** The table rows of a screen (cursor `>` or blank, mark `*` or blank, a space), above the events strip. */
 function tableRows(screen: string): string[] {
@@ -147,39 +152,87 @@ describe.skipIf(!hasTmux)('screens at 80x24 and 160x48 (tmux)', () => {
     });
   }
 
-  it('browse members at 80x24: / text is searched on the server, so a member past the loaded rows is found; a mixed filter applies both parts', async () => {
-    term.start('search', ['browse', 'members'], { width: 80, height: 24 });
+  for (const [width, height] of SEARCH_SIZES) {
+  it(`browse members at ${width}x${height}: / text is searched on the server, so a member past the loaded rows is found; a mixed filter applies both parts`, async () => {
+    const name = `search${width}`;
+    term.start(name, ['browse', 'members'], { width, height });
     // The count is the platform's: the first page of all the members.
-    const first = await term.waitFor('search', /members · 100 of [\d,]+ loaded[\s\S]*^> [\s\S]*\? help · q quit/m);
-    checkChrome(first, 80, 24);
+    const first = await term.waitFor(name, /members · 100 of [\d,]+ loaded[\s\S]*^> [\s\S]*\? help · q quit/m);
+    checkChrome(first, width, height);
     expect(first).not.toContain(SEARCHED);
-    term.send('search', '/');
-    await term.waitFor('search', /^\/▏/m);
-    term.send('search', '-l', SEARCHED);
-    term.send('search', 'Enter');
-    const found = await term.waitFor('search', new RegExp(`members · 1 loaded · search "${SEARCHED}"[\\s\\S]*^> .*${SEARCHED}`, 'm'));
-    checkChrome(found, 80, 24);
+    term.send(name, '/');
+    await term.waitFor(name, /^\/▏/m);
+    term.send(name, '-l', SEARCHED);
+    term.send(name, 'Enter');
+    const found = await term.waitFor(name, new RegExp(`members · 1 loaded(?: · times in \\S+)? · search "${SEARCHED}"[\\s\\S]*^> .*${SEARCHED}`, 'm'));
+    checkChrome(found, width, height);
     expect(tableRows(found)).toHaveLength(1);
     expect(found).not.toMatch(/loading…/);
     // The / line holds what was typed; a mixed filter sends status=APPROVED and searches the text.
-    term.send('search', '/');
-    await term.waitFor('search', new RegExp(`^/${SEARCHED}▏`, 'm'));
-    term.send('search', 'C-u');
+    term.send(name, '/');
+    await term.waitFor(name, new RegExp(`^/${SEARCHED}▏`, 'm'));
+    term.send(name, 'C-u');
     // The text first, the term after: the term is taken out wherever it stands.
-    term.send('search', '-l', 'Żółk status=APPROVED');
-    term.send('search', 'Enter');
-    const mixed = await term.waitFor('search', new RegExp(`where status=APPROVED · search "Żółk"[\\s\\S]*^> .*${SEARCHED}.*APPROVED`, 'm'));
+    term.send(name, '-l', 'Żółk status=APPROVED');
+    term.send(name, 'Enter');
+    const mixed = await term.waitFor(name, new RegExp(`search "Żółk" · where status=APPROVED[\\s\\S]*^> .*${SEARCHED}.*APPROVED`, 'm'));
     expect(tableRows(mixed)).toHaveLength(1);
-    term.send('search', '/');
-    await term.waitFor('search', /^\/Żółk status=APPROVED▏/m);
-    term.send('search', 'C-u');
-    term.send('search', '-l', 'status=BLOCKED Żółk');
-    term.send('search', 'Enter');
+    term.send(name, '/');
+    await term.waitFor(name, /^\/Żółk status=APPROVED▏/m);
+    term.send(name, 'C-u');
+    term.send(name, '-l', 'status=BLOCKED Żółk');
+    term.send(name, 'Enter');
     // Neither part is dropped: the member is APPROVED, so BLOCKED and the name match nobody.
-    const none = await term.waitFor('search', /where status=BLOCKED · search "Żółk"[\s\S]*nothing matches the filter/m);
-    checkChrome(none, 80, 24);
-    await quit('search');
+    const none = await term.waitFor(name, /search "Żółk" · where status=BLOCKED[\s\S]*nothing matches the filter/m);
+    checkChrome(none, width, height);
+    await quit(name);
   });
+  }
+
+  for (const [width, height] of SEARCH_SIZES) {
+    it(`browse bookings at ${width}x${height}: the flags show as typed; a whole contact e-mail is searched on the server past the loaded rows, a name filters the loaded rows, a mixed filter applies both`, async () => {
+      const name = `bsearch${width}`;
+      // Latest first over every date: the file's booking, two days ahead, lies past the first page.
+      term.start(name, ['browse', 'bookings', '--status', 'CONFIRMED,PENDING', '--from', '2000-01-01', '--sort', 'startDate:desc'], { width, height });
+      const first = await term.waitFor(name, /bookings · 100 of [\d,]+ loaded[\s\S]*^> [\s\S]*\? help · q quit/m);
+      checkChrome(first, width, height);
+      expect(first).not.toContain('Maximiliana');
+      // The title shows the flags as typed (cut at 80 columns), never the wire filter they stand for.
+      const title = first.split('\n')[0]!;
+      expect(title).toMatch(/ · --status CONF/);
+      expect(title).not.toMatch(/\$in|startDate|\{/);
+      if (width >= 120) expect(title).toMatch(/ · --status CONFIRMED,PENDING --from 2000-01-01$/);
+      // The / line holds them as typed, to edit.
+      term.send(name, '/');
+      await term.waitFor(name, /^\/--status CONFIRMED,PENDING --from 2000-01-01▏/m);
+      term.send(name, '-l', ` ${LONG_EMAIL}`);
+      term.send(name, 'Enter');
+      const found = await term.waitFor(name, new RegExp(`bookings · 1 loaded(?: · times in \\S+)? · sort START ↓ · search "${LONG_EMAIL}"[\\s\\S]*^> .*Maximil[\\s\\S]*\\? help · q quit`, 'm'));
+      checkChrome(found, width, height);
+      expect(tableRows(found)).toHaveLength(1);
+      expect(found).not.toMatch(/loaded rows only|loading…/);
+      // A mixed filter: the flag and the address both apply (the booking is CONFIRMED, not CANCELED).
+      term.send(name, '/');
+      await term.waitFor(name, new RegExp(`^/--status CONFIRMED,PENDING --from 2000-01-01 ${LONG_EMAIL}▏`, 'm'));
+      term.send(name, 'C-u');
+      term.send(name, '-l', '--', `--status CANCELED --from 2000-01-01 ${LONG_EMAIL}`);
+      term.send(name, 'Enter');
+      const none = await term.waitFor(name, /search "long-names@example\.com"[\s\S]*nothing matches the filter/m);
+      checkChrome(none, width, height);
+      // A name is no address: it filters the loaded rows, which are read on to the last page to find it.
+      term.send(name, '/');
+      await term.waitFor(name, /^\/--status CANCELED --from 2000-01-01 long-names@example\.com▏/m);
+      term.send(name, 'C-u');
+      term.send(name, '-l', '--', '--status CONFIRMED --from 2000-01-01 Featherstonehaugh');
+      term.send(name, 'Enter');
+      const named = await term.waitFor(name, /^sitectl bookings · 1 of [\d,]+ loaded(?: · times in \S+)? · sort START ↓ · filter "Featherstonehaugh"[\s\S]*^> .*Maximil/m);
+      checkChrome(named, width, height);
+      expect(tableRows(named)).toHaveLength(1);
+      // Once every page is read the title no longer says "loaded rows only" (room for it at 120 columns).
+      if (width >= 120) await term.waitFor(name, /^sitectl bookings · 1 of [\d,]+ loaded(?: · times in \S+)? · sort START ↓ · filter "Featherstonehaugh" · --status CONFIRMED --from 2000-01-01$/m);
+      await quit(name);
+    });
+  }
 
   it('members --where status=PENDING: / edits the whole filter (no hidden AND), and two Backspaces in one write both erase', async () => {
     term.start('filter', ['members', 'list', '--interactive', '--where', 'status=PENDING'], { width: 80, height: 24 });

@@ -163,8 +163,13 @@ export interface BrowseRequest<E> {
   view: EntityView<E>;
   op: ListOperation;
   columns: Column<E>[];
-  /** The filter the flags gave (schema form). */
+  /**
+   * The filter the flags gave (schema form); with {@link own}, only the `--filter`/`--where` part (the list's own
+   * flags are then shown as typed and read again through `own.select`).
+   */
   filter?: Filter;
+  /** The list's own selection flags as typed, edited on the filter line with the rest of the filter. */
+  own?: OwnFlags;
   /** The family's count call: the total of a list whose pages carry none (cursor paging), read with its first page. */
   count?: ListCount;
   sort?: SortKey[];
@@ -177,6 +182,20 @@ export interface BrowseRequest<E> {
   keys?(): Promise<KeyedVerb[]>;
   /** What `:NOUN` opens (commands/shared/jump.ts); without it `:` does nothing. */
   jump?: ViewJump;
+}
+
+/**
+ * A list's own selection flags (`--status`, `--from`, ...) on the filter line: `text` is how they open there, as
+ * they were typed (`--status CONFIRMED,PENDING --from today`), never the wire filter they stand for; `select`
+ * reads flags edited there the way the command line reads them (same checks, same look-ups).
+ */
+export interface OwnFlags {
+  text: string;
+  /**
+   * The filter (schema form) and request fields of flags given by name without their dashes (`{status: 'A,B'}`).
+   * @throws UserError for a flag the list does not take or a bad value (shown in the pane)
+   */
+  select(flags: Record<string, string>): Promise<{ filter?: Filter; params?: Record<string, unknown> }>;
 }
 
 /** Set while a `:` jump reads the view of another list ({@link viewOf}): `browse` hands it over instead of drawing it. */
@@ -241,10 +260,23 @@ export function listReader<E>(ctx: Context, api: ApiClient, req: BrowseRequest<E
         // Pages without a total (cursor paging): the family's count, once, when more pages follow.
         if (total === undefined && req.count && hasNext(meta)) total = counted ??= await req.count.count(api, wireFilter(view, filter), ctx.signal);
         read += items.length;
-        // Known to be the last page when the platform counted; otherwise the next read finds the end.
-        const done = total !== undefined && read >= total;
+        // The last page: all the platform counted, or a cursor page with no next cursor (the list then says
+        // `71 loaded`, not `71+`); otherwise the next read finds the end.
+        const cursorPaged = meta?.cursors !== undefined || meta?.hasNext !== undefined;
+        const done = total !== undefined ? read >= total : cursorPaged && !hasNext(meta);
         if (rows.length || done) return { rows, done, total };
       }
+    },
+  };
+}
+
+/** A reader made on its first read (from flags that need the platform to be read: a service's name). */
+export function lazyReader(make: () => Promise<PageReader>): PageReader {
+  let reader: Promise<PageReader> | undefined;
+  return {
+    async next() {
+      reader ??= make();
+      return (await reader).next();
     },
   };
 }
@@ -284,6 +316,7 @@ export async function browse<E>(ctx: Context, req: BrowseRequest<E>): Promise<vo
   const sorts = columnSorts(ctx, req.view, req.op, req.columns);
   const editable = whereText(req.filter);
   const base = editable === undefined ? req.filter : undefined;
+  const typed = [req.own?.text, editable].filter(Boolean).join(' ');
   const name = ctx.bin.split(/[\\/]/).pop()?.replace(/\.js$/, '') ?? 'sitectl';
   const shown: JumpView = {
     title: `${name} ${req.view.noun.many}${base ? ' (within --filter)' : ''}`,
@@ -293,21 +326,36 @@ export async function browse<E>(ctx: Context, req: BrowseRequest<E>): Promise<vo
         id: req.view.noun.many,
         title: req.view.noun.many,
         ...paneColumns(req.columns),
-        server: editable ?? '',
+        server: typed,
         search: view.textSearch?.what,
+        searchWhen: view.textSearch?.when,
         sortable: sorts.map((f) => f !== undefined),
         sort: sortedColumn(req.sort, sorts),
         open(server, sort, text) {
-          let filter = base;
-          if (server) filter = andFilters(filter, filterOf(ctx, view, { where: ui.whereTerms(server) }));
-          let params = req.params;
-          if (text && view.textSearch) {
-            const found = view.textSearch.query(text);
-            filter = andFilters(filter, found.filter);
-            params = { ...params, ...found.params };
-          }
           const order: SortKey[] | undefined = sort && sorts[sort.col] ? [{ fieldName: sorts[sort.col]!, order: sort.desc ? 'DESC' : 'ASC' }] : req.sort;
-          return listReader(ctx, api, { ...req, sort: order, params }, filter, keep, zone);
+          return lazyReader(async () => {
+            let filter = base;
+            let params = req.params;
+            const flags = ui.flagTerms(server);
+            if (req.own) {
+              const given: Record<string, string> = {};
+              for (const [name, value] of flags) {
+                if (value === undefined) throw new UserError(`--${name} needs a value`);
+                given[name] = value;
+              }
+              const own = await req.own.select(given);
+              filter = andFilters(filter, own.filter);
+              params = own.params;
+            } else if (flags.length) throw new UserError(`--${flags[0]![0]}: this list takes field=value terms (as --where) on the filter line, no flags`);
+            const where = ui.whereTerms(server);
+            if (where.length) filter = andFilters(filter, filterOf(ctx, view, { where }));
+            if (text && view.textSearch && (!view.textSearch.when || view.textSearch.when.test(text))) {
+              const found = await view.textSearch.query(text, api, ctx.signal);
+              filter = andFilters(filter, found.filter);
+              params = { ...params, ...found.params };
+            }
+            return listReader(ctx, api, { ...req, sort: order, params }, filter, keep, zone);
+          });
         },
         async detail(id) {
           const entity = keep.get(id);

@@ -80,9 +80,17 @@ export interface EntityView<E> {
    * How the family's query searches free text, when it can: `what` names what it looks in (for the status
    * line), `query(text)` gives the filter (ANDed with the list's) and the request fields (members: the `search`
    * that `--search` sends) for the text. The interactive list then searches what is typed after `/` over every
-   * page; without it the text filters the loaded rows only.
+   * page; without it the text filters the loaded rows only. `when`: the only text the query can search (bookings:
+   * a whole e-mail address, which the platform's filter matches exactly); other text filters the loaded rows.
+   * `query` may read the platform first (orders: the members the text finds, as the buyers to list).
    */
-  textSearch?: { what: string; query(text: string): { filter?: Filter; params?: Record<string, unknown> } };
+  textSearch?: { what: string; when?: RegExp; query(text: string, api: ApiClient, signal: AbortSignal): TextQuery | Promise<TextQuery> };
+}
+
+/** What a text search sends: a filter (schema form, ANDed with the list's) and request fields. */
+export interface TextQuery {
+  filter?: Filter;
+  params?: Record<string, unknown>;
 }
 
 /** A verb as the noun's index registers it, with its run function exposed for tests. */

@@ -23,6 +23,7 @@ import { addFormatFlags, type Column, fieldsChecker, type FormatFlags, printReco
 import { checkFilter } from './fields.js';
 import { type EntityView, type FilterFlags, filterOf, formatOf, idOf, type KeyedVerb, listParamsOf, sortOf, type Verb, wireFilter } from './entity-view.js';
 import type { Invocation } from '../noun-list.js';
+import type { OwnFlags } from './browse.js';
 
 export type { Verb } from './entity-view.js';
 
@@ -86,6 +87,11 @@ export interface ReadSpec<E> {
   extra?(opts: ListOptions, ctx: Context): NounExtra | Promise<NounExtra>;
   /** Columns for this run (e.g. times shown in `--tz`); default: the view's. */
   columns?(opts: ListOptions): Column<E>[];
+  /**
+   * The selection flags an interactive list opens with besides those typed (bookings: `--from today` when neither
+   * `--from` nor `--to` was given), shown on its filter line to edit.
+   */
+  interactiveFlags?(opts: ListOptions): Record<string, string>;
   /** The platform's count call; without one, `count` reads the list (see {@link countVerb}). */
   count?: CountCall;
   /** The columns of `export --csv` when they differ from the list's (members: the member flattened). */
@@ -131,6 +137,46 @@ async function selectionOf(spec: ReadSpec<unknown>, opts: ListOptions, ctx: Cont
   const own = extra.params || selected ? { ...extra.params, ...selected } : undefined;
   const params = view.params || own ? { ...view.params, ...own } : undefined;
   return { filter, extra: own, params, none: selected === null };
+}
+
+/**
+ * The noun's own selection flags of an interactive list (browse.ts OwnFlags): those given (with the interactive
+ * defaults, {@link ReadSpec.interactiveFlags}) as the filter line shows them, `--status CONFIRMED,PENDING --from
+ * today` in the order the noun declares them, and their reader for flags edited there; the other options
+ * (`--with`, `--tz`'s display) stay as given. `--filter`/`--where` are not among them (the filter line shows
+ * them as `field=value`).
+ */
+async function ownFlags(spec: ReadSpec<unknown>, opts: ListOptions, ctx: Context): Promise<{ own: OwnFlags; filter: Filter | undefined }> {
+  const { Command } = await import('commander');
+  const probe = new Command();
+  spec.flags?.(probe);
+  const names = probe.options.map((o) => o.attributeName());
+  const flagOf = new Map(probe.options.map((o) => [o.attributeName(), (o.long ?? '').replace(/^--/, '')]));
+  const attrOf = new Map([...flagOf].map(([attr, flag]) => [flag, attr]));
+  const rest: ListOptions = { ...opts, filter: undefined, where: undefined, interactive: undefined };
+  for (const n of names) delete rest[n];
+  const given: ListOptions = { ...(spec.interactiveFlags?.(opts) ?? {}), ...opts };
+  const { flagValueText } = await import('../../ui/index.js');
+  const text = names
+    .filter((n) => typeof given[n] === 'string')
+    .map((n) => `--${flagOf.get(n)} ${flagValueText(given[n] as string)}`)
+    .join(' ');
+  return {
+    own: {
+      text,
+      async select(flags) {
+        const chosen: ListOptions = { ...rest };
+        for (const [flag, value] of Object.entries(flags)) {
+          const attr = attrOf.get(flag);
+          if (attr === undefined) throw new UserError(`unknown flag --${flag} on the filter line`, `this list takes ${[...attrOf.keys()].map((f) => `--${f}`).join(', ')} and field=value terms`);
+          chosen[attr] = value;
+        }
+        const { filter, extra } = await selectionOf(spec, chosen, ctx);
+        return { filter, params: extra };
+      },
+    },
+    filter: filterOf(ctx, spec.view as EntityView<unknown>, opts),
+  };
 }
 
 /**
@@ -198,7 +244,9 @@ export function listVerb<E>(spec: ListSpec<E>): ListVerb {
     if (opts.interactive) {
       if (format.kind !== 'table') throw new UserError('--interactive draws a table: drop --json, --ndjson and --csv');
       const [{ browse }, jump] = await Promise.all([import('./browse.js'), nouns ? import('./jump.js').then((m) => m.nounJump(ctx, nouns!)) : undefined]);
-      return browse(ctx, { view, op, columns: columns as Column<unknown>[], filter, sort, params: extra, count: spec.count, command: `${noun} list`, zone: typeof opts.tz === 'string' ? opts.tz : undefined, keys: spec.keys, jump });
+      // The noun's own flags open on the filter line as typed; the rest of the filter as field=value.
+      const own = spec.flags ? await ownFlags(spec as ReadSpec<unknown>, opts, ctx) : undefined;
+      return browse(ctx, { view, op, columns: columns as Column<unknown>[], filter: own ? own.filter : filter, own: own?.own, sort, params: extra, count: spec.count, command: `${noun} list`, zone: typeof opts.tz === 'string' ? opts.tz : undefined, keys: spec.keys, jump });
     }
 
     const api = await ctx.api();

@@ -11,7 +11,8 @@ import type { Filter } from '../../api/schemas/common.js';
 import type { Context } from '../../context.js';
 import type { Column } from '../../core/output.js';
 import type { PaneSpec, UiRow } from '../../ui/index.js';
-import { detailLines, hasNext, type ListCount, paneColumns, uiRowOf } from './browse.js';
+import { andFilters, detailLines, hasNext, type ListCount, paneColumns, uiRowOf } from './browse.js';
+import { UserError } from '../../core/errors.js';
 import { type EntityView, filterOf, wireFilter } from './entity-view.js';
 
 /** Rows read per pane at most (the panes are work lists, not archives). */
@@ -102,15 +103,17 @@ export interface PaneDeclaration<E> {
   columns: Column<E>[];
   /**
    * Reads the pane: its own query, ANDed with `where` (the `/field=value` typed in the pane, in the CLI's terms,
-   * checked against the view's schema) when given.
+   * checked against the view's schema, and the filter of a text the view's query searches) when given; `params`
+   * are the request fields of such a search (members: `search`), to send with the query.
    */
-  read(where?: Filter): Promise<Collected<E>>;
+  read(where?: Filter, params?: Record<string, unknown>): Promise<Collected<E>>;
   actions?: PaneSpec['actions'];
 }
 
 /**
  * A pane read whole on each reload, with its entities kept for the detail view; times on the clock of `zone`.
- * Its `/field=value` is a server filter ANDed with the pane's own query; other text filters the loaded rows.
+ * Its `/field=value` is a server filter ANDed with the pane's own query; free text is searched by the view's query
+ * where it can (EntityView.textSearch), else filters the loaded rows.
  * The count is the platform's (`300 of 6,727`), not the rows read.
  */
 export function workListPane<E extends { id?: string | null }>(setting: DeskSetting, spec: PaneDeclaration<E>): PaneSpec {
@@ -120,15 +123,23 @@ export function workListPane<E extends { id?: string | null }>(setting: DeskSett
     id: spec.id,
     title: spec.title,
     ...paneColumns(spec.columns),
-    open(server) {
+    search: spec.view.textSearch?.what,
+    searchWhen: spec.view.textSearch?.when,
+    open(server, _sort, text) {
       let read = false;
       return {
         async next() {
           if (read) return { rows: [], done: true };
           read = true;
-          const where = server ? filterOf(ctx, spec.view as EntityView<unknown>, { where: (await import('../../ui/index.js')).whereTerms(server) }) : undefined;
+          const ui = await import('../../ui/index.js');
+          const flag = ui.flagTerms(server)[0];
+          if (flag) throw new UserError(`--${flag[0]}: a dashboard pane takes field=value terms (as --where), not flags`);
+          let where = server ? filterOf(ctx, spec.view as EntityView<unknown>, { where: ui.whereTerms(server) }) : undefined;
+          const search = spec.view.textSearch;
+          const found = text && search && (!search.when || search.when.test(text)) ? await search.query(text, api, ctx.signal) : undefined;
+          where = andFilters(where, found?.filter);
           const now = ctx.now();
-          const { items, total } = await spec.read(where);
+          const { items, total } = await spec.read(where, found?.params);
           await spec.view.prepare?.(api, items, ctx.signal);
           keep.clear();
           const rows: UiRow[] = [];

@@ -243,7 +243,7 @@ describe('Browser component', () => {
     ui.press('\t');
     await until(ui.stdout, (f) => /^:members▏$/m.test(f), 'the next word');
     ui.press('\r');
-    const members = await until(ui.stdout, (f) => /^test members · members · 3 loaded/m.test(f) && /^> {2}r0 /m.test(f), 'the other view');
+    const members = await until(ui.stdout, (f) => /^test members · 3 loaded/m.test(f) && /^> {2}r0 /m.test(f), 'the other view');
     expect(members).toMatch(/^ {3}ID +EMAIL$/m);
     expect(opened).toEqual(['members']);
     // The new view's keys work.

@@ -187,6 +187,12 @@ describe('the key map reads the declarations', () => {
     const plain = helpLines({ actions: [], panes: 1 }, 80).join('\n');
     expect(plain).not.toMatch(/^ {2}: /m);
     expect(plain).not.toMatch(/tab shift-tab/);
+    // What free text after / does: the fields the server searches, the part of the text it can, or the loaded rows.
+    expect(plain).toMatch(/free text filters the loaded rows, reading on to the last page/);
+    const members = helpLines({ actions: [], panes: 1, search: { what: 'names, nickname and login e-mail' } }, 200).join('\n');
+    expect(members).toMatch(/^ {17}free text is searched on the server, over every page, in: names, nickname and login e-mail$/m);
+    const bookings = helpLines({ actions: [], panes: 1, search: { what: 'a whole contact e-mail', when: /@/ } }, 200).join('\n');
+    expect(bookings).toMatch(/free text: a whole contact e-mail is searched on the server; other text filters the loaded rows/);
   });
 });
 

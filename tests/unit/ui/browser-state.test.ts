@@ -5,9 +5,11 @@ import {
   browserReducer,
   compareCells,
   currentRow,
+  flagTerms,
   initialBrowserState,
   initialPane,
   isServerFilter,
+  searchesText,
   splitFilter,
   viewedRows,
   whereTerms,
@@ -89,6 +91,23 @@ describe('browser reducer', () => {
     expect(splitFilter('a+b=c')).toEqual({ server: '', text: 'a+b=c' });
   });
 
+  it("takes the list's own flags as typed (--status A,B --from today) as server terms, beside field=value and the text", () => {
+    const typed = splitFilter('--status CONFIRMED,PENDING Marí --service "Hot Stone" status=X --from today');
+    expect(typed).toEqual({ server: '--status CONFIRMED,PENDING --service "Hot Stone" status=X --from today', text: 'Marí' });
+    expect(flagTerms(typed.server)).toEqual([
+      ['status', 'CONFIRMED,PENDING'],
+      ['service', 'Hot Stone'],
+      ['from', 'today'],
+    ]);
+    // The flags are not --where conditions.
+    expect(whereTerms(typed.server)).toEqual(['status=X']);
+    // A flag without its value is kept, to be refused with its name, not read as text.
+    expect(flagTerms(splitFilter('--from today --status').server)).toEqual([
+      ['from', 'today'],
+      ['status', undefined],
+    ]);
+  });
+
   it('a mixed filter sends its terms to the server and filters the loaded rows by its text; the / line shows what was typed', () => {
     let s = loaded(30);
     s = apply(s, { type: 'filter-start' }, { type: 'filter-edit', key: { type: 'insert', text: 'status=PENDING row 2' } }, { type: 'filter-submit' });
@@ -96,12 +115,34 @@ describe('browser reducer', () => {
     s = apply(s, { type: 'loaded', pane: 'p', rows: rows(30), done: false, total: 302, replace: true });
     expect(viewedRows(s.panes[0]!).map((r) => r.cells[0])).toEqual(['row 2', 'row 20', 'row 21', 'row 22', 'row 23', 'row 24', 'row 25', 'row 26', 'row 27', 'row 28', 'row 29']);
     // The text on this pane looks at the loaded rows only, and the status line says so.
-    expect(paneStatus(s.panes[0]!)).toBe('11 of 30 loaded · 302 in all · where status=PENDING · filter "row 2" (loaded rows only)');
+    expect(paneStatus(s.panes[0]!)).toBe('11 of 30 loaded · 302 in all · filter "row 2" (loaded rows only) · where status=PENDING');
     s = apply(s, { type: 'filter-start' });
     expect(s.input.text).toBe('status=PENDING row 2');
     // Only the text changes: the loaded rows stay, no read.
     s = apply(s, { type: 'filter-edit', key: { type: 'insert', text: '1' } }, { type: 'filter-submit' });
     expect(s.panes[0]).toMatchObject({ server: 'status=PENDING', filter: 'row 21', reload: 1 });
+  });
+
+  it('on a pane whose server searches only some text (a whole e-mail), that text reads the pane again and other text filters the loaded rows', () => {
+    const email = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+    let s = initialBrowserState([initialPane('p', 'Pane', ['NAME', 'STATUS', 'N'], [], undefined, '', true, email)], 10);
+    s = apply(s, { type: 'loaded', pane: 'p', rows: rows(100), done: false, total: 302, replace: true });
+    // A name: the loaded rows, no read, and the status line says so.
+    s = apply(s, { type: 'filter-start' }, { type: 'filter-edit', key: { type: 'insert', text: 'row 7' } }, { type: 'filter-submit' });
+    expect(searchesText(s.panes[0]!)).toBe(false);
+    expect(s.panes[0]).toMatchObject({ filter: 'row 7', reload: 0 });
+    expect(viewedRows(s.panes[0]!).map((r) => r.cells[0])).toEqual(['row 7', ...Array.from({ length: 10 }, (_, i) => `row ${70 + i}`)]);
+    expect(paneStatus(s.panes[0]!)).toBe('11 of 100 loaded · 302 in all · filter "row 7" (loaded rows only)');
+    // A whole address: the server searches it, over every page; its match is not looked for again in the cells.
+    s = apply(s, { type: 'filter-start' }, { type: 'filter-edit', key: { type: 'erase-start' } }, { type: 'filter-edit', key: { type: 'insert', text: 'ada@example.com' } }, { type: 'filter-submit' });
+    expect(searchesText(s.panes[0]!)).toBe(true);
+    expect(s.panes[0]).toMatchObject({ filter: 'ada@example.com', reload: 1, rows: [] });
+    s = apply(s, { type: 'loaded', pane: 'p', rows: rows(2, 250), done: true, total: 2, replace: true });
+    expect(viewedRows(s.panes[0]!)).toHaveLength(2);
+    expect(paneStatus(s.panes[0]!)).toBe('2 loaded · search "ada@example.com"');
+    // Back to a name: the server's rows do not stand for it, the pane is read again.
+    s = apply(s, { type: 'filter-start' }, { type: 'filter-edit', key: { type: 'erase-start' } }, { type: 'filter-edit', key: { type: 'insert', text: 'row' } }, { type: 'filter-submit' });
+    expect(s.panes[0]).toMatchObject({ filter: 'row', reload: 2, rows: [] });
   });
 
   it('on a pane whose server searches text, a new text reads the pane again and the rows are not filtered again here', () => {

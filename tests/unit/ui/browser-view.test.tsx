@@ -68,7 +68,7 @@ describe('browser view', () => {
   });
 
   it('draws the help overlay, the confirmation with its preview, the filter prompt and errors', () => {
-    const help = screen(browserReducer(withRows(3, 20), { type: 'help', open: true })).join('\n');
+    const help = screen(browserReducer(withRows(3, 30), { type: 'help', open: true })).join('\n');
     expect(help).toMatch(/d {14}decline \(asks first\)/);
     expect(helpLines({ actions, panes: 2 }).join('\n')).toMatch(/tab shift-tab/);
     // The question is drawn over the list's last rows: the rows it is about stay in view above it.

@@ -42,10 +42,10 @@ export const BOOKING_READS: ReadSpec<BookingRow> = {
   },
   async extra(opts, ctx) {
     const params = extrasOf(opts.with as string | undefined);
-    // The interactive table opens at today (its filter line shows it, to edit), not at the oldest booking.
-    const dated = opts.interactive && opts.from === undefined && opts.to === undefined ? { ...opts, from: 'today' } : opts;
-    return { filter: await criteriaFilter(dated as CriteriaFlags, ctx), params };
+    return { filter: await criteriaFilter(opts as CriteriaFlags, ctx), params };
   },
+  // The interactive table opens at today (its filter line shows `--from today`, to edit), not at the oldest booking.
+  interactiveFlags: (opts): Record<string, string> => (opts.from === undefined && opts.to === undefined ? { from: 'today' } : {}),
   columns: (opts) => bookingColumns(tzFlag(opts.tz as string | undefined)),
   count: countCall(extendedBookingOps.countExtendedBookings, (filter) => ({ filter: filter ?? {} }), (reply) => reply.count),
 };

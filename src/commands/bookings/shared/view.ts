@@ -22,6 +22,9 @@ export const BookingRow = z.extend(Booking, {
 });
 export type BookingRow = z.infer<typeof BookingRow>;
 
+/** A whole e-mail address, as the free text of the interactive list may be: searched on the server. */
+export const CONTACT_EMAIL = /^[^\s@"]+@[^\s@"]+\.[^\s@"]+$/;
+
 /** The row of one extended booking. */
 export function rowOf(item: unknown): BookingRow {
   const { booking, ...extras } = item as ExtendedBooking;
@@ -125,4 +128,8 @@ export const BOOKING_VIEW: EntityView<BookingRow> = {
   filterExample: '{"status":{"$in":["CREATED","PENDING"]}}',
   fromItem: rowOf,
   paths: { toSchema: bookingJsonPath, toWire: bookingWirePath },
+  // The platform's filter takes a contact's e-mail or id, equal or in a list, and no text operator on any
+  // contact field (docs/wire.md §17): a whole address is searched on the server, as `--contact` does; a
+  // name filters the loaded rows.
+  textSearch: { what: 'a whole contact e-mail (as --contact)', when: CONTACT_EMAIL, query: (text) => ({ filter: { 'contactDetails.email': text } }) },
 };

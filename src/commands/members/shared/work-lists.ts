@@ -27,7 +27,7 @@ export const workLists: WorkLists = async (setting) => {
           { key: 'createdDate', header: 'JOINED', fit: 'whole', priority: 1 },
           { key: 'id', id: true, priority: 2 },
         ],
-        read: (where) => collect(ctx, api, MEMBER_VIEW, MEMBER_VIEW.query, { filter: andFilters({ status: 'PENDING' }, where), sort: [{ fieldName: 'createdDate', order: 'ASC' }] }),
+        read: (where, params) => collect(ctx, api, MEMBER_VIEW, MEMBER_VIEW.query, { filter: andFilters({ status: 'PENDING' }, where), params, sort: [{ fieldName: 'createdDate', order: 'ASC' }] }),
         actions,
       }),
     },

@@ -4,11 +4,31 @@
  * (orders/shared/buyer-cache.ts holds the cache the view's columns read).
  */
 import type { ApiClient } from '../../../api/client.js';
+import { invoke } from '../../../api/family.js';
 import { memberOps } from '../../../api/members.js';
+import type { Filter } from '../../../api/schemas/common.js';
+import { UserError } from '../../../core/errors.js';
 import { items, listPages } from '../../../api/paging.js';
 import type { Order } from '../../../api/schemas/order.js';
 import { memberName } from '../../members/shared/view.js';
 import { knownBuyer, rememberBuyer } from './buyer-cache.js';
+
+/** Members the buyer search takes at most: one members page (the orders list is then asked for their orders). */
+export const MAX_SEARCHED_BUYERS = 100;
+
+/**
+ * The text search of the orders list (EntityView.textSearch): the members the members' search finds for `text`
+ * (names, nickname, login e-mail; `members list --search`), as the filter `buyer.memberId $in` (sent as
+ * `buyerIds`); none found: an `$in` of nothing, which lists nothing. They are kept as known buyers.
+ * @throws UserError when more than {@link MAX_SEARCHED_BUYERS} members match (type more of the name)
+ */
+export async function buyersMatching(api: ApiClient, text: string, signal: AbortSignal): Promise<{ filter: Filter }> {
+  const { members: found, metadata } = await invoke(api, memberOps.queryMembers, { query: { paging: { limit: MAX_SEARCHED_BUYERS } }, search: { expression: text }, fieldsets: ['FULL'] }, { signal });
+  const list = found ?? [];
+  if ((metadata?.total ?? list.length) > MAX_SEARCHED_BUYERS) throw new UserError(`more than ${MAX_SEARCHED_BUYERS} members match "${text}": type more of the buyer's name or e-mail`);
+  for (const m of list) rememberBuyer(m.id, { name: memberName(m), email: m.loginEmail ?? m.contact?.emails?.[0] ?? '' });
+  return { filter: { 'buyer.memberId': { $in: list.map((m) => m.id) } } };
+}
 
 /** Ids per members query. */
 const BATCH = 100;

@@ -121,6 +121,9 @@ export const ORDER_VIEW: EntityView<Order> = {
   params: { fieldSet: 'FULL' },
   // The list cannot select by id: the bulk engine reads the orders of an ids selection one by one.
   getOne: (api, id, signal) => fetchOrder(api, id, signal),
+  // The orders list takes no text (docs/wire.md §20): the members' search finds the buyers, whose orders are
+  // then listed by buyerIds.
+  textSearch: { what: "the buyer's name or login e-mail (the members' search)", query: async (text, api, signal) => (await import('./buyers.js')).buyersMatching(api, text, signal) },
 };
 
 /** One order with every field (FULL). @throws ApiError 404 ORDER_NOT_FOUND */
