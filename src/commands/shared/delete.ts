@@ -30,9 +30,11 @@ export interface DeleteSpec<E> {
   examples: string[];
   /**
    * The operation: deletes one chunk of planned ids, one item or many alike; `options` are the verb's own
-   * options ({@link DeleteSpec.options}, as the journal keeps them).
+   * options ({@link DeleteSpec.options}, as the journal keeps them). `args` is the run's journal header: `ids`
+   * (`--ids`, `--ids-file`), `filter` (`--filter`, `--where`), or neither (the single form, `delete ID`), for a
+   * family whose platform has a call of its own for each (members: `deleteMember`, `bulkDeleteMembers`).
    */
-  send(api: ApiClient, options: Record<string, unknown>): ChunkRunner['send'];
+  send(api: ApiClient, options: Record<string, unknown>, args: JournalArgs): ChunkRunner['send'];
   /** Ids per request (the operation's bulk limit). */
   chunkSize: number;
   /** Extra flags of the verb (e.g. `--content-assignee`), declared on the command. */
@@ -53,7 +55,7 @@ export interface DeleteSpec<E> {
 export function deleteRun<E>(spec: DeleteSpec<E>, api: ApiClient, args: JournalArgs): { port: EntityPort; action: EntityAction } {
   return {
     port: viewPort(api, spec.view as EntityView<unknown>),
-    action: deleteAction({ args, chunkSize: spec.chunkSize, send: spec.send(api, args.options ?? {}) }),
+    action: deleteAction({ args, chunkSize: spec.chunkSize, send: spec.send(api, args.options ?? {}, args) }),
   };
 }
 
