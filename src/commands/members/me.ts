@@ -33,8 +33,6 @@ const FULL_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 
 export function register(parent: Command, ctx: Context): void {
   const me = addFormatFlags(parent.command('me').description("Show the signed-in member (sitectl login first); its own slug, community and delete as subcommands"))
-    // The subcommands take their own --json: options after a subcommand's name are the subcommand's.
-    .enablePositionalOptions()
     .addHelpText(
       'after',
       '\nExamples:\n  sitectl members me\n  sitectl members me --json id,loginEmail,status\n  sitectl members me slug ada-lovelace\n  sitectl members me join\n  sitectl members me delete --yes',
@@ -51,8 +49,8 @@ export function register(parent: Command, ctx: Context): void {
         .addHelpText('after', '\nExamples:\n  sitectl members me slug\n  sitectl members me slug ada-lovelace --json id,profile'),
       REVERSIBLE,
     ),
-  ).action(async (slug: string | undefined, o: FormatFlags) => {
-    await runSlug({ ...o, slug }, ctx);
+  ).action(async (slug: string | undefined, _o: FormatFlags, cmd: Command) => {
+    await runSlug({ ...withMe(cmd), slug }, ctx);
   });
   for (const way of ['join', 'leave'] as const) {
     addFormatFlags(
@@ -63,8 +61,8 @@ export function register(parent: Command, ctx: Context): void {
           .addHelpText('after', `\nExample:\n  sitectl members me ${way}`),
         REVERSIBLE,
       ),
-    ).action(async (o: FormatFlags) => {
-      await runCommunity(way, o, ctx);
+    ).action(async (_o: FormatFlags, cmd: Command) => {
+      await runCommunity(way, withMe(cmd), ctx);
     });
   }
   declareRule(
@@ -75,9 +73,17 @@ export function register(parent: Command, ctx: Context): void {
       .option('--json', 'print {id, deleted} on stdout')
       .addHelpText('after', '\nExamples:\n  sitectl members me delete\n  sitectl members me delete --content-assignee 9c1b0e4d-... --yes --json'),
     DESTRUCTIVE,
-  ).action(async (o: DeleteMeOptions) => {
-    await runDelete(o, ctx);
+  ).action(async (_o: DeleteMeOptions, cmd: Command) => {
+    await runDelete(withMe(cmd), ctx);
   });
+}
+
+/**
+ * A subcommand's options with those `me` took: Commander gives an option both declare (`--json`) to `me` when it
+ * follows the subcommand's name, since the program parses options wherever they stand.
+ */
+function withMe<T>(cmd: Command): T {
+  return { ...cmd.parent!.opts(), ...cmd.opts() } as T;
 }
 
 export async function run(o: FormatFlags, ctx: Context): Promise<void> {
