@@ -39,7 +39,7 @@ const query = listVerb({
   view: PUBLIC_QUERY_VIEW,
   name: 'query',
   description: 'Query the plans the site shows its visitors with a filter and sort, by queryPublicPlans',
-  examples: ['sitectl plans public query --sort name', `sitectl plans public query --filter '{"name":{"$startsWith":"Gold"}}' --json id,name`],
+  examples: ['sitectl plans public query --sort name', `sitectl plans public query --filter '{"name":{"$startsWith":"Gold"}}'`],
 });
 
 export function register(parent: Command, ctx: Context, inv?: Invocation): void {
