@@ -1,7 +1,7 @@
 /**
  * `sitectl auth <verb>`: the sign-in state of a profile and the identity calls around sign-in (docs/sign-in.md):
  * `status` (who is signed in, until when, where the tokens are kept), `token` (a fresh access token for
- * scripts), `register`, `recover`, `verify` and `change-password`. Signing in and out are `sitectl login` and
+ * scripts), `register`, `recover`, `verify`, `resend-code` and `change-password`. Signing in and out are `sitectl login` and
  * `sitectl logout`.
  */
 import type { Command } from 'commander';
@@ -15,6 +15,7 @@ const VERBS: readonly VerbEntry[] = [
   { names: ['register'], load: () => import('./register.js') },
   { names: ['recover'], load: () => import('./recover.js') },
   { names: ['verify'], load: () => import('./verify.js') },
+  { names: ['resend-code'], load: () => import('./resend-code.js') },
   { names: ['change-password'], load: () => import('./change-password.js') },
 ];
 

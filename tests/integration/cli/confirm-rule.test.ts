@@ -204,6 +204,7 @@ const NO_RULE: Record<string, 'reads' | 'this machine' | "a member's own sign-in
   'auth recover': "a member's own sign-in",
   'auth verify': "a member's own sign-in",
   'auth change-password': "a member's own sign-in",
+  'auth resend-code': "a member's own sign-in",
   api: 'raw passthrough',
   browse: 'view of the verbs above',
   dashboard: 'view of the verbs above',

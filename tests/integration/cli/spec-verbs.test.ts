@@ -268,3 +268,35 @@ describe('auth change-password and logout --post-logout-redirect-uri', () => {
     expect((await run(['members', 'me'])).code).toBe(4);
   });
 });
+
+describe('auth resend-code', () => {
+  it('sends the pending sign-in its code again by the resend call; the new code finishes it, the old one no longer does', async () => {
+    const sandbox = createCliSandbox();
+    sandboxes.push(sandbox);
+    const run = (args: string[], o: InProcessOptions = {}) => cli(args, { sandbox, ...o, env: { SITECTL_CLIENT_ID: emu.emulator.clientId } });
+    const none = await run(['auth', 'resend-code']);
+    expect(none.code).toBe(4);
+    expect(none.stderr).toMatch(/no sign-in is waiting for a code/);
+    const who = `resend-${unique()}@example.com`;
+    const mail = async () => (await emu.request('GET', `/__emulator/mail?to=${encodeURIComponent(who)}`)).body.mail as Array<{ code?: string }>;
+    await emu.request('PUT', '/__emulator/auth-policy', { requireEmailVerification: true });
+    try {
+      expect((await run(['auth', 'register', '--email', who, '--password-stdin'], { input: 'pass-word-1' })).code).toBe(4);
+      const first = (await mail()).at(-1)!.code!;
+      const r = await run(['--debug', 'auth', 'resend-code']);
+      expect(r.code, r.stderr).toBe(0);
+      expect(sent(r).some((l) => /^POST \S*\/v1\/auth\/resend$/.test(l))).toBe(true);
+      expect(r.stderr).toContain(`A new code was sent to ${who}`);
+      const sentMail = await mail();
+      expect(sentMail).toHaveLength(2);
+      const second = sentMail.at(-1)!.code!;
+      expect(second).toMatch(/^\d{6}$/);
+      if (first !== second) expect((await run(['auth', 'verify', '--code', first])).code).toBe(4);
+      const ok = await run(['auth', 'verify', '--code', second]);
+      expect(ok.code, ok.stderr).toBe(0);
+      expect(ok.stderr).toContain(`Signed in as ${who}`);
+    } finally {
+      await emu.request('PUT', '/__emulator/auth-policy', { requireEmailVerification: false });
+    }
+  });
+});
