@@ -34,6 +34,14 @@ export interface JournalArgs {
   options?: Record<string, unknown>;
 }
 
+/**
+ * Whether a run's args are those of a single form (`NOUN VERB ID`: a one-item plan whose header names neither
+ * `ids` nor `filter`), for families with a call of their own for one entity (docs/wire.md "Operations and their verbs").
+ */
+export function isSingle(args: JournalArgs): boolean {
+  return args.ids === undefined && args.filter === undefined;
+}
+
 /** Where a run happened and what started it, for `sitectl history` (absent in journals of older versions). */
 export interface RunOrigin {
   profile?: string;

@@ -1,7 +1,8 @@
 /**
  * `sitectl auth <verb>`: the sign-in state of a profile and the identity calls around sign-in (docs/sign-in.md):
  * `status` (who is signed in, until when, where the tokens are kept), `token` (a fresh access token for
- * scripts), `register`, `recover` and `verify`. Signing in and out are `sitectl login` and `sitectl logout`.
+ * scripts), `register`, `recover`, `verify`, `resend-code` and `change-password`. Signing in and out are `sitectl login` and
+ * `sitectl logout`.
  */
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
@@ -14,6 +15,8 @@ const VERBS: readonly VerbEntry[] = [
   { names: ['register'], load: () => import('./register.js') },
   { names: ['recover'], load: () => import('./recover.js') },
   { names: ['verify'], load: () => import('./verify.js') },
+  { names: ['resend-code'], load: () => import('./resend-code.js') },
+  { names: ['change-password'], load: () => import('./change-password.js') },
 ];
 
 export async function register(cmd: Command, ctx: Context, inv: Invocation): Promise<void> {

@@ -9,6 +9,12 @@
  * SITECTL_SITE_ID naming another site than the profile's own) of that site only, and only of a session kept for
  * that site (core/sessions.ts: another site's session found under the same key is left alone). The revocations honour
  * `--timeout` (else 10 s each) and `--debug`.
+ *
+ * `--post-logout-redirect-uri URL` (an absolute http(s) URL, checked before anything is sent) also ends each signed-in
+ * member's session on the platform's identity service first: `GET /v1/logout?postLogoutRedirectUri=URL&clientId=ID`
+ * (authentication.logout, docs/wire.md "Operations and their verbs") with the member's access token, the URL a
+ * browser signing out there is sent to. Best effort as the revocations are; a member whose access token has
+ * expired is not sent it (its refresh token is revoked all the same).
  */
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
@@ -16,17 +22,28 @@ import { tokenEndpoint } from '../../context-auth.js';
 import { notice, success } from '../../core/log.js';
 import { readSession, sessionKeysOf, writeSession, type ProfileSession } from '../../core/sessions.js';
 import { oneLine } from '../../core/text.js';
+import { UserError } from '../../core/errors.js';
 import { sessionTarget } from '../auth/shared/target.js';
 
 export function register(cmd: Command, ctx: Context): void {
   cmd
-    .addHelpText('after', '\nExamples:\n  sitectl logout\n  sitectl --profile prod logout\n  sitectl logout --site Uptown      # only the sign-in on that site')
-    .action(async () => {
-      await run(ctx);
+    .option('--post-logout-redirect-uri <url>', "also end the member's session on the identity service (GET /v1/logout), naming where a browser goes next")
+    .addHelpText(
+      'after',
+      '\nExamples:\n  sitectl logout\n  sitectl --profile prod logout\n  sitectl logout --site Uptown      # only the sign-in on that site\n  sitectl logout --post-logout-redirect-uri https://example.com/bye',
+    )
+    .action(async (o: LogoutOptions) => {
+      await run(ctx, o);
     });
 }
 
-export async function run(ctx: Context): Promise<void> {
+export interface LogoutOptions {
+  postLogoutRedirectUri?: string;
+}
+
+export async function run(ctx: Context, o: LogoutOptions = {}): Promise<void> {
+  const redirect = o.postLogoutRedirectUri;
+  if (redirect !== undefined && !isWebUrl(redirect)) throw new UserError(`--post-logout-redirect-uri takes an absolute http(s) URL, got '${redirect}'`);
   const t = await sessionTarget(ctx, { startEmulator: false });
   const { profile, key, label } = t;
   // `--site` (or a site other than the profile's own) signs out of that site; otherwise every site of the profile.
@@ -38,6 +55,7 @@ export async function run(ctx: Context): Promise<void> {
     return;
   }
   let told = true;
+  if (redirect !== undefined) for (const { session } of sessions) if (!(await endSession(ctx, session, profile.baseUrl, redirect))) told = false;
   for (const { session } of sessions) if (!(await revokeAll(ctx, session, profile.baseUrl))) told = false;
   if (!told) notice(ctx.io, 'The server could not be told (the tokens expire on their own); removing them here.');
   // What stays (the client id and base URL, for the next sign-in) stays with its site.
@@ -72,4 +90,35 @@ async function revokeAll(ctx: Context, session: ProfileSession, profileBaseUrl: 
     }
   }
   return told;
+}
+
+/** True for an absolute http(s) URL. */
+function isWebUrl(text: string): boolean {
+  try {
+    return ['http:', 'https:'].includes(new URL(text).protocol);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Ends a session's member sign-in on the identity service: `GET /v1/logout` with the member's access token,
+ * `postLogoutRedirectUri` and the client id (best effort, `--timeout`). Nothing to end without a member.
+ * @returns false when the server could not be told (no usable access token, or the call failed)
+ */
+async function endSession(ctx: Context, session: ProfileSession, profileBaseUrl: string, postLogoutRedirectUri: string): Promise<boolean> {
+  const member = session.member;
+  if (!member) return true;
+  const base = session.baseUrl ?? profileBaseUrl;
+  if (!/^https?:\/\//.test(base) || member.tokens.accessToken.expiresAt * 1000 <= ctx.now().getTime()) return false;
+  const [{ authentication }, { tokenClient }] = await Promise.all([import('../../api/auth/families.js'), import('../auth/shared/session.js')]);
+  const api = tokenClient(ctx, base, member.tokens.accessToken.value);
+  try {
+    await authentication.logout(api, { postLogoutRedirectUri, ...(session.clientId ? { clientId: session.clientId } : {}) }, { signal: ctx.signal });
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await api.close();
+  }
 }

@@ -1,13 +1,16 @@
 /**
  * `sitectl members delete`: one member (`delete ID`, read first and confirmed) or many (`--filter | --where |
- * --ids | --ids-file`, or `--resume JOURNAL`) through the entity bulk engine as the platform's delete-by-filter
- * jobs over the planned ids, 100 at a time (docs/wire.md §18), one member or many alike. `--content-assignee ID`
- * names the member who receives the deleted members' content (only the by-filter call carries
- * `contentAssigneeId`).
+ * --ids | --ids-file`, or `--resume JOURNAL`) through the entity bulk engine, each form by the platform's own call
+ * (docs/wire.md §18, "Operations and their verbs"): one member by `DELETE /v1/members/{id}` (deleteMember), ids by
+ * `POST /v1/members/bulk/delete` (bulkDeleteMembers, 100 per request, each reported on its own), a filter by the
+ * delete-by-filter job over the planned ids (100 per job, settled by reading them back). `--content-assignee ID`
+ * names the member who receives the deleted members' content: only the by-filter call carries
+ * `contentAssigneeId`, so with it every form sends that job.
  */
 import { memberOps } from '../../api/members.js';
 import { MAX_BULK_DELETE_MEMBERS } from '../../api/schemas/member.js';
-import { filterJobSender } from '../../bulk/actions.js';
+import { bulkSender, eachSender, filterJobSender } from '../../bulk/actions.js';
+import { isSingle } from '../../bulk/journal.js';
 import { UserError } from '../../core/errors.js';
 import { deleteVerb } from '../shared/delete.js';
 import { MEMBER_VIEW } from './shared/view.js';
@@ -42,10 +45,12 @@ export const { register, run } = deleteVerb({
       throw err;
     }
   },
-  // The delete-by-filter job over each chunk's planned ids, content to the assignee when given (only that call
-  // carries it), 100 per job; settled by reading the members back.
-  send: (api, options) => {
+  // Content to an assignee: the delete-by-filter job over each chunk's planned ids (only that call carries it),
+  // settled by reading the members back. Otherwise one member by its own delete, ids by the bulk delete.
+  send: (api, options, args) => {
     const assignee = typeof options.contentAssigneeId === 'string' ? options.contentAssigneeId : undefined;
+    if (!assignee && isSingle(args)) return eachSender(api, memberOps.deleteMember, (item) => ({ id: item.id }));
+    if (!assignee && args.ids !== undefined) return bulkSender(api, memberOps.bulkDeleteMembers, (chunk) => ({ memberIds: chunk.map((i) => i.id) }));
     return filterJobSender(api, memberOps.bulkDeleteMembersByFilter, (filter) => ({ filter, ...(assignee ? { contentAssigneeId: assignee } : {}) }));
   },
   chunkSize: MAX_BULK_DELETE_MEMBERS,

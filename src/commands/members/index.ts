@@ -2,8 +2,9 @@
  * `sitectl members <verb>`: the site's members directory (docs/wire.md §13, docs/members.md "State table", docs/wire.md §18; docs/members.md "The CLI's bulk runs"). list,
  * get, count and export come from the shared verb factories over the members query (FULL fieldset; export
  * streams every member as NDJSON, CSV or JSON); approve, block, disconnect, mute and unmute are shared
- * transition verbs (one member, or many through the entity bulk engine: approve and block as the platform's
- * by-filter jobs); delete is the shared delete verb. `me` is the signed-in member (member tokens, `sitectl login`).
+ * transition verbs (one member by its own call, or many through the entity bulk engine: approve and block as the
+ * platform's by-filter jobs); delete is the shared delete verb. `me` is the signed-in member (member tokens,
+ * `sitectl login`), with its own slug, community and delete as `me slug|join|leave|delete`.
  */
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';

@@ -1,6 +1,6 @@
 /**
  * `sitectl plans <verb>`: the site's pricing plans (docs/wire.md §13, docs/plans-orders.md "Plans", docs/wire.md §19): list, get, create,
- * update, archive, make primary or clear it, show or hide, count.
+ * update, archive, make primary or clear it, show or hide, count; `public list|query` what visitors see.
  */
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
@@ -19,6 +19,7 @@ const VERBS: readonly VerbEntry[] = [
   { names: ['clear-primary'], load: () => import('./clear-primary.js') },
   { names: ['visibility'], load: () => import('./visibility.js') },
   { names: ['stats'], load: () => import('./stats.js') },
+  { names: ['public'], load: () => import('./public.js') },
 ];
 
 export async function register(cmd: Command, ctx: Context, inv: Invocation): Promise<void> {

@@ -2,7 +2,9 @@
  * `sitectl services update`: one service (`update ID --set path=value ...`: a one-item plan, the field mask
  * derived from the paths, sent at the revision the plan read) or many (`--filter JSON | --where | --ids | --ids-file`, or
  * `--resume JOURNAL`) through the entity bulk engine: plan -> preview -> confirm -> execute -> report
- * (docs/architecture.md "Bulk runs, the journal, history and undo").
+ * (docs/architecture.md "Bulk runs, the journal, history and undo"). Each form sends the platform's own call: one
+ * service its PATCH (updateService), ids the bulk update, a filter the update-by-filter job over the planned ids
+ * (services/shared/bulk.ts updateServices); every form reads the services first, so undo has the before-images.
  */
 import type { Command } from 'commander';
 import type { Service } from '../../api/schemas/service.js';

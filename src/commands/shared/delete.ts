@@ -31,8 +31,9 @@ export interface DeleteSpec<E> {
   examples: string[];
   /**
    * The operation: deletes one chunk of planned ids, one item or many alike; `options` are the verb's own
-   * options ({@link DeleteSpec.options}, as the journal keeps them), `args` the run's (`args.filter` when the
-   * selection was a filter, so a noun may send the platform's by-filter call).
+   * options ({@link DeleteSpec.options}, as the journal keeps them). `args` is the run's journal header: `ids`
+   * (`--ids`, `--ids-file`), `filter` (`--filter`, `--where`), or neither (the single form, `delete ID`), for a
+   * family whose platform has a call of its own for each (members: `deleteMember`, `bulkDeleteMembers`).
    */
   send(api: ApiClient, options: Record<string, unknown>, args: JournalArgs): ChunkRunner['send'];
   /** Ids per request (the operation's bulk limit). */

@@ -12,6 +12,7 @@ import { paramsOfFilter, UnsupportedFilterError, type ParamFilter } from '../../
 import type { ListOperation } from '../../api/paging.js';
 import type { Filter } from '../../api/schemas/common.js';
 import type { ChunkRunner } from '../../bulk/execute.js';
+import type { JournalArgs } from '../../bulk/journal.js';
 import type { Context } from '../../context.js';
 import { UserError } from '../../core/errors.js';
 import { parseFilterFlags, parseSort } from '../../core/filters.js';
@@ -172,9 +173,11 @@ export interface TransitionSpec<E extends { id: string; revision?: string | null
   /**
    * The operation: sends one chunk of planned items (ids and the revisions planned), one item or many alike;
    * `options` are the verb's options as the journal keeps them (bulk/actions.ts: bulkSender, eachSender,
-   * filterJobSender).
+   * filterJobSender). `args` is the run's journal header: neither `ids` nor `filter` in it means the single form
+   * (`NOUN VERB ID`, or one row's key in the browser), for a family whose platform has a call of its own for one
+   * entity (members approve and block: `approveMember`, `blockMember`, not the by-filter job).
    */
-  send(api: ApiClient, options: Record<string, unknown>): ChunkRunner['send'];
+  send(api: ApiClient, options: Record<string, unknown>, args: JournalArgs): ChunkRunner['send'];
   /** Items per request (the operation's bulk limit; the engine runs several chunks at once). */
   chunkSize: number;
   /** What the journal keeps of each entity before the change, for `sitectl undo` (default: its status). */

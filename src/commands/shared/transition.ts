@@ -34,7 +34,7 @@ export function transitionRun<E extends { id: string; revision?: string | null }
     reached: (e) => spec.reached(e, options),
     blocked: spec.blocked ? (e) => spec.blocked!(e) : undefined,
     refused: spec.refused ? (e) => spec.refused!(e, options) : undefined,
-    send: spec.send(api, options),
+    send: spec.send(api, options, args),
     chunkSize: spec.chunkSize,
     args,
     ...(spec.beforeImage ? { beforeImage: (e: E) => spec.beforeImage!(e) } : {}),

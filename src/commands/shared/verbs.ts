@@ -104,6 +104,8 @@ export interface ReadSpec<E> {
 }
 
 export interface ListSpec<E> extends ReadSpec<E> {
+  /** The verb's name (default `list`, alias `ls`): `plans public query` lists through the platform's query call. */
+  name?: string;
   description: string;
   examples: string[];
   /** Rows shown without --limit/--all. */
@@ -281,9 +283,9 @@ export function listVerb<E>(spec: ListSpec<E>): ListVerb {
     register(parent, ctx, inv) {
       noun = parent.name();
       nouns = inv?.nouns;
-      const cmd = parent
-        .command('list')
-        .alias('ls')
+      const cmd = parent.command(spec.name ?? 'list');
+      if (spec.name === undefined) cmd.alias('ls');
+      cmd
         .description(spec.description)
         .option('--sort <field[:asc|desc]>', 'sort keys, comma-separated, e.g. name or createdDate:desc')
         .option('--limit <n>', `at most this many (default ${defaultLimit})`)

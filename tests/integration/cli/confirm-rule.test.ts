@@ -65,6 +65,7 @@ const EXPECTED: Record<string, boolean> = {
   'members clear-contact': true,
   'staff delete': true,
   'services booking-policies delete': true,
+  'members me delete': true,
   'bookings create': false,
   'services create': false,
   'members create': false,
@@ -109,6 +110,10 @@ const EXPECTED: Record<string, boolean> = {
   'attendance mark': false,
   'msb create': false,
   'members slug': false,
+  // The signed-in member's own slug and community, as members slug.
+  'members me slug': false,
+  'members me join': false,
+  'members me leave': false,
   'plans clear-primary': false,
   'checkout online': false,
   'checkout offline': false,
@@ -164,9 +169,10 @@ const NO_RULE: Record<string, 'reads' | 'this machine' | "a member's own sign-in
   'staff hours show': 'reads',
   'members list': 'reads',
   'members get': 'reads',
-  'members me': 'reads',
   'members export': 'reads',
   'plans list': 'reads',
+  'plans public list': 'reads',
+  'plans public query': 'reads',
   'plans get': 'reads',
   'plans stats': 'reads',
   'orders list': 'reads',
@@ -199,6 +205,8 @@ const NO_RULE: Record<string, 'reads' | 'this machine' | "a member's own sign-in
   'auth register': "a member's own sign-in",
   'auth recover': "a member's own sign-in",
   'auth verify': "a member's own sign-in",
+  'auth change-password': "a member's own sign-in",
+  'auth resend-code': "a member's own sign-in",
   api: 'raw passthrough',
   browse: 'view of the verbs above',
   dashboard: 'view of the verbs above',
@@ -283,6 +291,8 @@ async function destructiveSingles(): Promise<Record<string, string[]>> {
     'members clear-contact': ['members', 'clear-contact', members[3]!, '--phones'],
     'staff delete': ['staff', 'delete', staff],
     'services booking-policies delete': ['services', 'booking-policies', 'delete', policy],
+    // Asked before the member's token is even read: no sign-in is needed to see it refused.
+    'members me delete': ['members', 'me', 'delete'],
   };
 }
 

@@ -3,12 +3,14 @@
  * docs/members.md) as shared transition verbs: approve (PENDING or BLOCKED), block (PENDING or APPROVED),
  * disconnect (any status but OFFLINE, for good), mute and unmute (any status but OFFLINE). One member (its
  * state read first; "already ..." changes nothing) or many through the entity bulk engine: approve and block
- * as the platform's by-filter jobs over the planned ids, the others one call per member.
+ * of one member as its own call (`POST /v1/members/{id}/approve|block`), of many as the platform's by-filter jobs
+ * over the planned ids; the others one call per member.
  */
 import type { KeyedVerb, TransitionSpec } from '../../shared/entity-view.js';
 import { memberOps } from '../../../api/members.js';
 import { MAX_MEMBERS_PAGE } from '../../../api/schemas/member.js';
 import { eachSender, filterJobSender } from '../../../bulk/actions.js';
+import { isSingle } from '../../../bulk/journal.js';
 import { MEMBER_ACTIVITY_FROM, type Member } from '../../../api/schemas/member.js';
 import { transitionVerb } from '../../shared/transition.js';
 import { fetchMember } from './read.js';
@@ -39,8 +41,9 @@ const SPECS: Record<MemberVerb, Omit<TransitionSpec<Member>, 'view' | 'fetch' | 
     destructive: false,
     reached: (m) => m.status === 'APPROVED',
     blocked: (m) => statusBlocked(m, 'approve'),
-    // The approve-by-filter job over each chunk's planned ids (settled by reading them back).
-    send: (api) => filterJobSender(api, memberOps.bulkApproveMembers, (filter) => ({ filter })),
+    // One member (the single form): its own call; many: the approve-by-filter job over each chunk's planned ids
+    // (settled by reading them back).
+    send: (api, _options, args) => (isSingle(args) ? eachSender(api, memberOps.approveMember, (item) => ({ id: item.id })) : filterJobSender(api, memberOps.bulkApproveMembers, (filter) => ({ filter }))),
     chunkSize: JOB_CHUNK,
     question: (n) => `Approve ${plural(n)}? They can log in afterwards.`,
   },
@@ -53,8 +56,8 @@ const SPECS: Record<MemberVerb, Omit<TransitionSpec<Member>, 'view' | 'fetch' | 
     destructive: true,
     reached: (m) => m.status === 'BLOCKED',
     blocked: (m) => statusBlocked(m, 'block'),
-    // The block-by-filter job over each chunk's planned ids (settled by reading them back).
-    send: (api) => filterJobSender(api, memberOps.bulkBlockMembers, (filter) => ({ filter })),
+    // One member (the single form): its own call; many: the block-by-filter job over each chunk's planned ids.
+    send: (api, _options, args) => (isSingle(args) ? eachSender(api, memberOps.blockMember, (item) => ({ id: item.id })) : filterJobSender(api, memberOps.bulkBlockMembers, (filter) => ({ filter }))),
     chunkSize: JOB_CHUNK,
     question: (n) => `Block ${plural(n)}? They can no longer log in.`,
   },
