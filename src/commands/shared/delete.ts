@@ -80,11 +80,12 @@ export function deleteVerb<E>(spec: DeleteSpec<E>): Verb<DeleteOptions> {
     const options = spec.options?.(opts) ?? {};
     const after = spec.consequence?.(options) ?? 'This cannot be undone.';
     const question = (n: number) => `Delete ${n} ${n === 1 ? one : many}? ${after}`;
-    if (spec.consequence && form !== 'resume') notice(ctx.io, after);
     const args = (extra: JournalArgs): JournalArgs => ({ ...extra, ...(Object.keys(options).length ? { options } : {}) });
     const [{ resumeJournal, runBulkVerb, selectionFromFlags }, { runOneVerb }] = await Promise.all([import('./bulk.js'), import('./one.js')]);
+    // Said once the input is known good; without --yes (or --dry-run) the question says it.
+    const tell = spec.consequence && (opts.yes || opts.dryRun) ? () => notice(ctx.io, after) : () => {};
     if (form === 'one') {
-      return runOneVerb(ctx, {
+      await runOneVerb(ctx, {
         resumable: true,
         view,
         title: 'Deleting',
@@ -100,12 +101,15 @@ export function deleteVerb<E>(spec: DeleteSpec<E>): Verb<DeleteOptions> {
           result: { fields: ['id', 'deleted'], value: (id) => ({ id, deleted: true }) },
         },
       });
+      tell();
+      return;
     }
     const journal = form === 'resume' ? await resumeJournal(ctx, { view, path: opts.resume!, action: 'delete', command: spec.command }) : undefined;
     const selection = journal ? undefined : await selectionFromFlags(ctx, view, opts);
     requireConfirmable(ctx, opts, DESTRUCTIVE, 'many', `deleting ${many}`);
     const api = await ctx.api();
     if (!journal) await spec.verify?.(api, options, ctx.signal);
+    if (!journal) tell();
     const { port, action } = deleteRun(
       spec,
       api,

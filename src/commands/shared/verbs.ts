@@ -281,7 +281,7 @@ export function listVerb<E>(spec: ListSpec<E>): ListVerb {
   return {
     run,
     register(parent, ctx, inv) {
-      noun = parent.name();
+      noun = pathOf(parent);
       nouns = inv?.nouns;
       const cmd = parent.command(spec.name ?? 'list');
       if (spec.name === undefined) cmd.alias('ls');
@@ -390,7 +390,7 @@ export function countVerb<E>(spec: ReadSpec<E>): Verb<CountOptions> {
       const cmd = parent
         .command('count')
         .description(`Count ${view.noun.many} matching a filter`)
-        .addHelpText('after', `\nExamples:\n  sitectl ${parent.name()} count\n  sitectl ${parent.name()} count --json`);
+        .addHelpText('after', `\nExamples:\n  sitectl ${pathOf(parent)} count\n  sitectl ${pathOf(parent)} count --json`);
       addFormatFlags(addSelectionFlags(cmd, spec as ReadSpec<unknown>)).action(async (o: CountOptions) => {
         await run(o, ctx);
       });
@@ -440,7 +440,7 @@ export function exportVerb<E>(spec: ReadSpec<E>): Verb<ExportOptions> {
   return {
     run,
     register(parent, ctx) {
-      noun = parent.name();
+      noun = pathOf(parent);
       const cmd = parent
         .command('export')
         .description(`Write every ${view.noun.one} (or those matching) as NDJSON, CSV or JSON, streaming in constant memory`)
@@ -465,4 +465,11 @@ export function exportVerb<E>(spec: ReadSpec<E>): Verb<ExportOptions> {
  */
 function keepYoungGenerationSmall(): void {
   v8.setFlagsFromString('--semi-space-growth-factor=1');
+}
+
+/** The command path of `cmd` below the program, as typed: `services booking-policies` for that group. */
+function pathOf(cmd: Command): string {
+  const names: string[] = [];
+  for (let c: Command | null = cmd; c?.parent; c = c.parent) names.unshift(c.name());
+  return names.join(' ');
 }

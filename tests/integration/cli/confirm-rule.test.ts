@@ -52,6 +52,7 @@ const json = (r: CliResult): any => {
  */
 const EXPECTED: Record<string, boolean> = {
   'bookings decline': true,
+  'bookings confirm-or-decline': true,
   'bookings cancel': true,
   'members block': true,
   'orders pause': true,
@@ -268,7 +269,7 @@ async function orderIds(status: string): Promise<string[]> {
 
 /** One argv per destructive verb, acting on one real item: a booking and a group made here, the rest of the demo data. */
 async function destructiveSingles(): Promise<Record<string, string[]>> {
-  const [created, members, active] = [await createdBookings(2), await memberIds('APPROVED'), await orderIds('ACTIVE')];
+  const [created, members, active] = [await createdBookings(3), await memberIds('APPROVED'), await orderIds('ACTIVE')];
   const service = json(await cli(['services', 'list', '--json', 'id', '--limit', '1']))[0].id;
   const plan = json(await cli(['plans', 'list', '--json', 'id']))[0].id;
   const staff = json(await cli(['staff', 'list', '--json', 'id', '--limit', '1']))[0].id;
@@ -279,6 +280,7 @@ async function destructiveSingles(): Promise<Record<string, string[]>> {
   return {
     'bookings decline': ['bookings', 'decline', created[0]!],
     'bookings cancel': ['bookings', 'cancel', created[1]!, '--ignore-policy'],
+    'bookings confirm-or-decline': ['bookings', 'confirm-or-decline', created[2]!],
     'members block': ['members', 'block', members[0]!],
     'orders pause': ['orders', 'pause', active[0]!],
     'orders cancel': ['orders', 'cancel', active[1]!],
