@@ -302,8 +302,10 @@ const CONTROL_TIMEOUT_MS = 30_000;
 /**
  * One JSON request to a running emulator (the control plane, from `sitectl emulator status|reset`), over
  * node:http so the CLI does not load undici for it.
+ * @param opts.timeoutMs longest wait for the answer (default 30 s; a reset that seeds a large site takes minutes)
+ * @param opts.signal stops waiting (the emulator goes on with what it was asked)
  * @returns the parsed JSON reply. @throws Error with the status and message on a non-200 reply, or when no answer
- *   comes within 30 s.
+ *   comes within the timeout; the signal's reason when it aborts.
  */
 export function emulatorRequest(
   url: string,
@@ -311,6 +313,7 @@ export function emulatorRequest(
   method: 'GET' | 'POST' | 'PUT' | 'DELETE',
   path: string,
   body?: unknown,
+  opts: { timeoutMs?: number; signal?: AbortSignal } = {},
 ): Promise<unknown> {
   const payload = body === undefined ? undefined : JSON.stringify(body);
   return new Promise((resolvePromise, reject) => {
@@ -348,7 +351,14 @@ export function emulatorRequest(
     );
     req.on('error', reject);
     // A control-plane call answers in milliseconds: one that does not within 30 s is not going to.
-    req.setTimeout(CONTROL_TIMEOUT_MS, () => req.destroy(new Error(`the emulator did not answer ${method} ${path} within ${CONTROL_TIMEOUT_MS / 1000} s`)));
+    const timeoutMs = opts.timeoutMs ?? CONTROL_TIMEOUT_MS;
+    req.setTimeout(timeoutMs, () => req.destroy(new Error(`the emulator did not answer ${method} ${path} within ${timeoutMs / 1000} s`)));
+    if (opts.signal) {
+      const onAbort = () => req.destroy(opts.signal!.reason as Error);
+      if (opts.signal.aborted) onAbort();
+      else opts.signal.addEventListener('abort', onAbort, { once: true });
+      req.on('close', () => opts.signal!.removeEventListener('abort', onAbort));
+    }
     req.end(payload);
   });
 }

@@ -54,6 +54,9 @@ export function register(parent: Command, ctx: Context): void {
     });
 }
 
+/** Longest wait for a running emulator's reset: its seed of the largest site the flags allow takes minutes. */
+const RESET_TIMEOUT_MS = 20 * 60_000;
+
 /**
  * @throws UserError (exit 2) without --yes when no prompt is possible; DeclinedError (exit 1) when declined;
  *   UserError (exit 1) when the running emulator refuses the reset.
@@ -73,7 +76,10 @@ export async function run(opts: ResetOptions, ctx: Context): Promise<void> {
   const key = readAdminKey(opts.dataDir);
   let counts: Record<string, number>;
   if (running && key) {
-    const state = (await emulatorRequest(running.url, key, 'POST', '/__emulator/reset', body).catch((err: unknown) => {
+    // The running emulator seeds before it answers: minutes for a large site (100,000 services), said at once.
+    notice(ctx.io, `Resetting the emulator at ${running.url}: it answers once its seed is done (Ctrl-C stops waiting; the reset goes on).`);
+    const state = (await emulatorRequest(running.url, key, 'POST', '/__emulator/reset', body, { timeoutMs: RESET_TIMEOUT_MS, signal: ctx.signal }).catch((err: unknown) => {
+      ctx.signal.throwIfAborted();
       throw new UserError(`reset failed: ${err instanceof Error ? err.message : String(err)}`, undefined, ExitCode.Failure);
     })) as { sites: Array<{ id: string; counts: Record<string, number> }> };
     counts = state.sites.find((s) => s.id === key.siteId)?.counts ?? {};
