@@ -1,11 +1,11 @@
 /**
  * The services family's wiring of the entity bulk engine: the port over `queryServices`, and the update,
  * delete and clone actions over `updateService`, `bulkUpdateServices` (chunks of 100, each item at its planned
- * revision) and `bulkUpdateServicesByFilter` (see updateServices),
+ * revision; a filtered update stays per item so a run cut short resumes from its journal, docs/wire.md §26),
  * `bulkDeleteServices` and `cloneService` (docs/architecture.md "Bulk runs, the journal, history and undo").
  */
 import type { ApiClient } from '../../../api/client.js';
-import { invoke, type RequestOf } from '../../../api/family.js';
+import { invoke } from '../../../api/family.js';
 import { listPages } from '../../../api/paging.js';
 import type { Service } from '../../../api/schemas/service.js';
 import { MAX_BULK_SERVICES, serviceOps } from '../../../api/services.js';
@@ -15,7 +15,7 @@ import type { ChunkRunner, WorkItem } from '../../../bulk/execute.js';
 import { type ChangeSet, maskString, updateBody } from '../../../bulk/changes.js';
 import { isSingle, type JournalArgs } from '../../../bulk/journal.js';
 import type { EntityPort } from '../../../bulk/port.js';
-import { type EntityView, wireFilter } from '../../shared/entity-view.js';
+import type { EntityView } from '../../shared/entity-view.js';
 import { viewPort } from '../../shared/view-port.js';
 import type { ParticipantNotification } from '../../shared/notify.js';
 import { SERVICE_VIEW } from './view.js';
@@ -86,7 +86,6 @@ export function deleteServices(api: ApiClient, args: JournalArgs): EntityAction 
   });
 }
 
-/** `services clone ID --count N`: N clones of one service, one call each, never repeated automatically. */
 /** The name the platform gives a copy of a service (its cloneService: the source's name + " (copy)"). */
 export function copyName(source: Service): string {
   return `${source.name ?? ''} (copy)`.slice(0, 400);
