@@ -210,20 +210,25 @@ export function footerText(state: BrowserState, actions: readonly UiAction[], pa
   );
 }
 
+/** Said of a text filter on the loaded rows while the pane has pages left to read (a dashboard pane has none). */
+const READS_ON = ', reading on to the last page';
+
 /**
  * What free text after `/` does in a pane, in a few words: searched on the server (in `search`, what the pane's
  * query searches), only some of it (PaneSpec.searchWhen), or filtering the loaded rows.
  */
-function textHelp(pane: Pick<PaneState, 'search' | 'searchWhen'> | undefined, search?: string): string {
-  if (!pane?.search) return 'text filters the loaded rows, reading on to the last page';
-  if (pane.searchWhen) return `${search ?? 'some text'} is searched there, other text filters the loaded rows`;
+function textHelp(pane: Pick<PaneState, 'search' | 'searchWhen' | 'done'> | undefined, search?: string): string {
+  const rows = `filters the loaded rows${pane?.done ? '' : READS_ON}`;
+  if (!pane?.search) return `text ${rows}`;
+  if (pane.searchWhen) return `${search ?? 'some text'} is searched there, other text ${rows}`;
   return `text is searched there too${search ? ` (${search})` : ''}`;
 }
 
 /** The help overlay's line on the free text of the filter line: the fields the server searches, or the loaded rows. */
-function searchHelp(search: HelpKeys['search']): string {
-  if (!search?.what) return "free text filters the loaded rows, reading on to the last page (this list's query searches no text)";
-  if (search.when) return `free text: ${search.what} is searched on the server; other text filters the loaded rows, reading on to the last page`;
+function searchHelp(search: HelpKeys['search'], done?: boolean): string {
+  const rows = `filters the loaded rows${done ? '' : READS_ON}`;
+  if (!search?.what) return `free text ${rows} (this list's query searches no text)`;
+  if (search.when) return `free text: ${search.what} is searched on the server; other text ${rows}`;
   return `free text is searched on the server, over every page, in: ${search.what}`;
 }
 
@@ -238,6 +243,8 @@ export interface HelpKeys {
   jump?: boolean;
   /** The active pane's text search (PaneSpec.search and searchWhen), for what `/` does with free text. */
   search?: { what?: string; when?: RegExp };
+  /** The active pane has read every row it will show (a dashboard pane's PANE_LIMIT read): no reading on. */
+  done?: boolean;
 }
 
 /**
@@ -258,7 +265,7 @@ export function helpLines(keys: HelpKeys, width = 100): string[] {
     if (!k.columns) add(k.name, k.help);
     else if (sorts.length) add(k.name, `${k.help} ${sorts.join(', ')}`);
     // What the filter line's free text does in this pane: which fields the server searches, or the loaded rows.
-    if (k.name === '/') add('', searchHelp(keys.search));
+    if (k.name === '/') add('', searchHelp(keys.search, keys.done));
   }
   if (keys.actions.length) {
     lines.push(...wrapText('Actions (on the marked rows, else the row under the cursor)', width));

@@ -88,7 +88,7 @@ export function BrowserView({
   const body: ReactNode[] = [];
 
   if (state.mode === 'help') {
-    const lines = helpLines({ actions, panes: spec.panes.length, columns: pane.columns, sorts, jump: spec.jump !== undefined, search: { what: paneSpec.search, when: paneSpec.searchWhen } }, width);
+    const lines = helpLines({ actions, panes: spec.panes.length, columns: pane.columns, sorts, jump: spec.jump !== undefined, search: { what: paneSpec.search, when: paneSpec.searchWhen }, done: pane.done }, width);
     const top = Math.min(state.detailTop, Math.max(0, lines.length - state.height));
     for (const line of lines.slice(top, top + state.height)) body.push(<Text key={body.length}>{line || ' '}</Text>);
   } else if (state.mode === 'detail') {

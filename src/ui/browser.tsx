@@ -155,7 +155,7 @@ function BrowserScreen(props: BrowserProps & { onOpen(view: JumpView): void }) {
     if (state.mode !== 'help') return 0;
     const acts = activeSpec.actions ?? [];
     const columns = state.panes[state.active]!.columns;
-    return helpLines({ actions: acts, panes: props.panes.length, columns, sorts: sortKeys(columns, acts.map((a) => a.key)), jump: jump !== undefined, search: { what: activeSpec.search, when: activeSpec.searchWhen } }, Math.max(20, size.columns - 1)).length;
+    return helpLines({ actions: acts, panes: props.panes.length, columns, sorts: sortKeys(columns, acts.map((a) => a.key)), jump: jump !== undefined, search: { what: activeSpec.search, when: activeSpec.searchWhen }, done: state.panes[state.active]!.done }, Math.max(20, size.columns - 1)).length;
   }, [state.mode, state.panes, state.active, activeSpec, props.panes.length, jump, size.columns]);
   useEffect(() => {
     if (state.mode === 'help') dispatch({ type: 'detail-loaded', lines: helpLength });

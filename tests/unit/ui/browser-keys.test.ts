@@ -189,6 +189,10 @@ describe('the key map reads the declarations', () => {
     expect(plain).not.toMatch(/tab shift-tab/);
     // What free text after / does: the fields the server searches, the part of the text it can, or the loaded rows.
     expect(plain).toMatch(/free text filters the loaded rows, reading on to the last page/);
+    // A pane that has read all it will show (a dashboard pane's capped read) does not promise to read on.
+    const capped = helpLines({ actions: [], panes: 1, done: true }, 200).join('\n');
+    expect(capped).toMatch(/free text filters the loaded rows \(this list's query searches no text\)/);
+    expect(capped).not.toMatch(/reading on/);
     const members = helpLines({ actions: [], panes: 1, search: { what: 'names, nickname and login e-mail' } }, 200).join('\n');
     expect(members).toMatch(/^ {17}free text is searched on the server, over every page, in: names, nickname and login e-mail$/m);
     const bookings = helpLines({ actions: [], panes: 1, search: { what: 'a whole contact e-mail', when: /@/ } }, 200).join('\n');
