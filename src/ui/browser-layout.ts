@@ -124,7 +124,11 @@ function statusParts(pane: PaneState): Array<{ text: string; keep?: boolean }> {
   if (local && pane.total !== undefined && pane.total > read) parts.push({ text: `${count(pane.total)} in all` });
   if (pane.loading) parts.push({ text: 'loading…' });
   // A server sort holds over every page; a client-side one orders the loaded rows only until every page is read.
-  if (pane.sort) parts.push({ text: `sort ${pane.columns[pane.sort.col] ?? ''} ${pane.sort.desc ? '↓' : '↑'}${pane.sort.server || pane.done ? '' : ' (loaded rows)'}`, keep: true });
+  // The column's header carries the arrow, so a narrow title gives the sort up for the filters, unless it is partial.
+  if (pane.sort) {
+    const whole = pane.sort.server || pane.done;
+    parts.push({ text: `sort ${pane.columns[pane.sort.col] ?? ''} ${pane.sort.desc ? '↓' : '↑'}${whole ? '' : ' (loaded rows)'}`, keep: !whole });
+  }
   if (pane.selected.length) parts.push({ text: `${pane.selected.length} marked`, keep: true });
   // The text first (what was typed last, and short), then the server terms as typed: the list's own flags
   // (`--status A,B`) read as themselves, field=value terms after `where`; a narrow title cuts the terms.

@@ -172,18 +172,19 @@ describe.skipIf(!hasTmux)('k9s keys at 80x24 and 120x40 (tmux)', () => {
 
       term.send(name, 'N');
       const up = await term.waitFor(name, /^ {3}ID +NAME↑ [\s\S]*^> .*Keys Sort/m);
-      expect(up).toMatch(/sort NAME ↑/);
+      // The header carries the arrow; the title names a whole sort only where it has room beside the zone and filter.
+      if (width >= 120) expect(up).toMatch(/sort NAME ↑/);
       expect(own(up)).toEqual(['Keys Sort Alpha', 'Keys Sort Bravo', 'Keys Sort Charlie']);
       fits(up, width, height);
       term.send(name, 'N');
       const down = await term.waitFor(name, /^ {3}ID +NAME↓ [\s\S]*^> .*Keys Sort Charlie/m);
-      expect(down).toMatch(/sort NAME ↓/);
+      if (width >= 120) expect(down).toMatch(/sort NAME ↓/);
       expect(own(down)).toEqual(['Keys Sort Charlie', 'Keys Sort Bravo', 'Keys Sort Alpha']);
       // Another column's letter: by it, ascending; s still cycles to the next column.
       term.send(name, 'T');
       await term.waitFor(name, /^ {3}ID +NAME +TYPE↑ /m);
       term.send(name, 's');
-      await term.waitFor(name, /sort PRICE ↑/);
+      await term.waitFor(name, /PRICE↑|sort PRICE ↑/);
       await quit(name);
     });
 
