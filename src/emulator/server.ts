@@ -212,7 +212,7 @@ export function createEmulatorServer(deps: ServerDeps): Server {
         return;
       }
       const body = decodeRequest(match.target.op, parseJson(raw), query, match.params, method !== match.target.op.method);
-      result = runServed(store, match.target, body, principal, requestId, query);
+      result = runServed(store, match.target, body, principal, requestId, query, faults.current);
     } catch (err) {
       if (decision.latencyMs > 0) await sleep(decision.latencyMs);
       fail(res, requestId, err);

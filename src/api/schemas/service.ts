@@ -28,6 +28,10 @@ export const RemovedLocationSessionsAction = lazySchema(() => z.enum(RemovedLoca
 export type RemovedLocationSessionsAction = z.infer<typeof RemovedLocationSessionsAction>;
 
 export const SlugErrorValues = ['SLUG_CONTAINS_ILLEGAL_CHARACTERS', 'SLUG_ALREADY_EXISTS'] as const;
+/** What a clone could not copy (SDK bookings_services `CloneErrors`, in its order; docs/wire.md §14). */
+export const CloneErrorValues = ['OPTIONS_AND_VARIANTS', 'FORM'] as const;
+/** The specification's resource-creation errors (docs/wire.md §14). */
+export const ResourceErrorValues = ['UNKNOWN_CREATE_RESOURCE_TYPE_ERROR', 'FAILED_TO_CREATE_RESOURCES'] as const;
 export const SlugError = lazySchema(() => z.enum(SlugErrorValues));
 export type SlugError = z.infer<typeof SlugError>;
 
@@ -444,7 +448,8 @@ const SetCustomSlugReply = once(() => z.looseObject({ slug: Slug, service: Servi
 /** The validate-slug reply: the SDK reads `slug` (the slug checked), `valid` and `errors` (docs/wire.md §11). */
 const ValidateSlugReply = once(() => z.looseObject({ valid: z.boolean(), slug: z.optional(z.string()), errors: z.optional(z.array(openEnum(SlugErrorValues))) }));
 
-const CloneServiceReply = once(() => z.looseObject({ service: Service, errors: z.optional(z.array(z.unknown())) }));
+/** The clone reply: the copy, and what of the source it lacks (`errors`; the SDK marks it non-null). */
+const CloneServiceReply = once(() => z.looseObject({ service: Service, errors: z.optional(z.array(openEnum(CloneErrorValues))) }));
 
 /** The services reply schemas, each a builder run once on first use. */
 export const serviceReplies = {
