@@ -156,7 +156,7 @@ export function failureText(err: unknown): string {
         return 'The captcha is not valid.';
       case '-19995':
         return 'An account with this e-mail exists already. Sign in instead.';
-      case 'BAD_CODE':
+      case 'VERIFICATION_FAILED':
         return 'That code is not correct.';
       default:
         return err.description;
