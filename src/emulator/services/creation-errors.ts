@@ -1,5 +1,5 @@
 /**
- * The services family's named creation errors (specification A §5, §8; docs/wire.md §14 "Clone and
+ * The services family's named creation errors (seed A §5, §8; docs/wire.md §14 "Clone and
  * resource-creation errors"), each answered when its condition arises and each injectable with the emulator's
  * rule faults (faults.ts `cloneErrors`, `resourceError`; docs/manual/emulator.md "Faults"):
  *
