@@ -165,12 +165,21 @@ describe('clone errors and resource-creation errors through the CLI', () => {
     expect(json(whole)).toEqual({ counts: expect.objectContaining({ created: 1 }) });
   });
 
-  it('services create is refused with UNKNOWN_CREATE_RESOURCE_TYPE_ERROR for an unknown resource type, and with the injected FAILED_TO_CREATE_RESOURCES', async () => {
+  it('services create is refused with UNKNOWN_CREATE_RESOURCE_TYPE_ERROR for an unknown resource type, FAILED_TO_CREATE_RESOURCES for a resource not of it, and the injected one', async () => {
     const unknown = await create({ ...service(), serviceResources: [{ resourceType: { id: '00000000-0000-4000-8000-000000000001' } }] });
     // The platform refused the request as given (400): bad input, exit 2 (docs/manual/commands.md).
     expect(unknown.code, unknown.stderr).toBe(2);
     expect(unknown.stderr).toContain('UNKNOWN_CREATE_RESOURCE_TYPE_ERROR');
     expect(unknown.stderr.trim().split('\n')).toHaveLength(1);
+    // The site's one resource type (its staff's, docs/wire.md §14): a resource of it is taken, another id is not.
+    const staffType = '5a1f0000-0000-4000-a000-00000057aff0';
+    const staff = await emu.request('POST', '/bookings/v1/staff-members/query', { query: {}, fields: ['RESOURCE_DETAILS'] });
+    const resourceId = staff.body.staffMembers[0].resource.id as string;
+    const notOfIt = await create({ ...service(), serviceResources: [{ resourceType: { id: staffType }, resourceIds: { values: ['00000000-0000-4000-8000-000000000002'] } }] });
+    expect(notOfIt.code, notOfIt.stderr).toBe(2);
+    expect(notOfIt.stderr).toContain('FAILED_TO_CREATE_RESOURCES');
+    const taken = await create({ ...service(), serviceResources: [{ resourceType: { id: staffType }, resourceIds: { values: [resourceId] } }] });
+    expect(taken.code, taken.stderr).toBe(0);
     await emu.request('PUT', '/__emulator/faults', { resourceError: 'FAILED_TO_CREATE_RESOURCES' });
     const failed = await create(service());
     expect(failed.code).toBe(2);
