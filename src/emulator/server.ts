@@ -180,7 +180,7 @@ export function createEmulatorServer(deps: ServerDeps): Server {
         if (method !== 'POST') throw new ApplicationFailure(405, 'METHOD_NOT_ALLOWED', 'GraphQL requests are POSTs of {query, variables}');
         if (!(GRAPHQL_VERSIONS as readonly string[]).includes(graphql[1]!)) throw routeNotFound(method, path);
         const principal = authenticate(req.headers, deps.authenticators);
-        const reply = graphqlEndpoint.handle(parseJson(raw), principal, requestId);
+        const reply = graphqlEndpoint.handle(parseJson(raw), principal, requestId, faults.current);
         send(res, reply.status, requestId, reply.body);
       } catch (err) {
         fail(res, requestId, err);

@@ -136,6 +136,9 @@ describe("cloneService's errors and the resource-creation errors through the off
     const reply = await client.services.cloneService(source);
     expect(reply.errors).toEqual(['OPTIONS_AND_VARIANTS', 'FORM']);
     expect((await emu.request('GET', `/_api/bookings/v2/services/${reply.service!._id}`)).status).toBe(200);
+    // The GraphQL endpoint runs the same handler under the same faults.
+    const gql = await emu.request('POST', '/graphql/alpha', { query: `mutation { bookingsServicesV2CloneService(input: {sourceServiceId: "${source}"}) { errors } }` });
+    expect(gql.body.data, JSON.stringify(gql.body)).toEqual({ bookingsServicesV2CloneService: { errors: ['OPTIONS_AND_VARIANTS', 'FORM'] } });
   });
 
   it('createService naming an unknown resource type is UNKNOWN_CREATE_RESOURCE_TYPE_ERROR; the fault gives FAILED_TO_CREATE_RESOURCES', async () => {
