@@ -24,6 +24,7 @@
  */
 import { randomBytes, randomInt, randomUUID, scryptSync, timingSafeEqual } from 'node:crypto';
 import { ApplicationFailure, ValidationFailure } from '../errors.js';
+import { stableId } from '../ids.js';
 import { MEMBERS, type MemberDoc } from '../members/model.js';
 import { buildMember } from '../members/rules.js';
 import { defineCollection, type SiteCollection } from '../store/collection.js';
@@ -106,6 +107,8 @@ export function identityJson(i: IdentityDoc, member: MemberDoc | undefined): Ide
     email: { address: i.email, isVerified: i.emailVerified },
     identityProfile: { nickname: member?.profile.nickname, firstName: member?.contact.firstName, lastName: member?.contact.lastName },
     status: { name: pending ? 'PENDING' : member?.status === 'BLOCKED' ? 'BLOCKED' : member?.status === 'OFFLINE' ? 'OFFLINE' : 'ACTIVE', reasons: pending ? ['PENDING_ADMIN_APPROVAL_REQUIRED'] : [] },
+    // The SDK's Identity.factors: the second factor, when on (its phone is not shown).
+    factors: i.secondFactor ? [{ factorId: stableId('factor', i.id, i.secondFactor.factorType), type: i.secondFactor.factorType, status: 'ACTIVE' }] : [],
   };
 }
 

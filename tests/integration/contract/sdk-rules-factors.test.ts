@@ -77,6 +77,7 @@ describe('the SMS sign-in factor through the official identity modules', () => {
     const login = await client.authentication.loginV2({ email }, { password: 'pass-word-1' });
     expect(sent.at(-1)).toMatchObject({ method: 'POST', path: '/_api/iam/authentication/v2/login' });
     expect(login.state).toBe('MFA_CHALLENGE');
+    expect(login.identity!.factors).toEqual([{ factorId: expect.any(String), type: 'SMS', status: 'ACTIVE' }]);
     expect(login.sessionToken ?? null).toBeNull();
     const stateToken = login.stateToken!;
     expect(stateToken).toBeTruthy();
