@@ -19,8 +19,11 @@ export function createAction<E extends Entity>(opts: {
   name: string;
   source: E;
   count: number;
-  /** Creates one copy; resolves with the new entity's id and revision. */
-  create(signal?: AbortSignal): Promise<{ id: string; revision?: string | null }>;
+  /**
+   * Creates one copy; resolves with the new entity's id and revision, and `note` when the platform made it
+   * without part of the source (ItemResult.note: the item is done partly).
+   */
+  create(signal?: AbortSignal): Promise<{ id: string; revision?: string | null; note?: string }>;
   /** The name the platform gives a copy (journaled before each create). */
   intendedName: string;
   /** Every entity named `name`, oldest first. */
@@ -62,7 +65,7 @@ export function createAction<E extends Entity>(opts: {
         for (const slot of chunk) {
           try {
             const created = await opts.create(info.signal);
-            out.push({ id: slot.id, status: 'done', createdId: created.id, revision: created.revision ?? undefined });
+            out.push({ id: slot.id, status: 'done', createdId: created.id, revision: created.revision ?? undefined, ...(created.note ? { note: created.note } : {}) });
           } catch (err) {
             if (info.signal?.aborted) throw err;
             out.push(refused(slot.id, err));

@@ -36,6 +36,11 @@ export interface ItemResult {
   permanent?: boolean;
   /** The HTTP status of the platform's refusal, when it gave one (400: the request was wrong for this item). */
   httpStatus?: number;
+  /**
+   * Done, but partly: what the platform says it left undone for this item (a clone's `errors`: `FORM not
+   * copied`). The report lists it and the run exits 3, as a partly done run (report.ts assertComplete).
+   */
+  note?: string;
 }
 
 /**
@@ -55,7 +60,7 @@ export function failedResult(id: string, sent: SentOutcome): ItemResult {
 
 /** What sending a chunk says about one item. `settle` means "read it back to know" (a by-filter job). */
 export type SentOutcome =
-  | { id: string; status: 'done'; revision?: string; createdId?: string; outcome?: Outcome }
+  | { id: string; status: 'done'; revision?: string; createdId?: string; outcome?: Outcome; note?: string }
   | { id: string; status: 'refused'; error: string; code?: string; httpStatus?: number }
   | { id: string; status: 'settle' };
 
@@ -188,7 +193,7 @@ export async function executeChunks(opts: ExecuteOptions): Promise<ItemResult[]>
     for (const item of chunk) {
       const s = byId.get(item.id);
       if (!s) out.push({ id: item.id, outcome: 'failed', error: 'no result for this item in the reply' });
-      else if (s.status === 'done') out.push({ id: item.id, outcome: s.outcome ?? runner.done, revision: s.revision, createdId: s.createdId });
+      else if (s.status === 'done') out.push({ id: item.id, outcome: s.outcome ?? runner.done, revision: s.revision, createdId: s.createdId, ...(s.note ? { note: s.note } : {}) });
       else if (runner.settle) open.push({ item, sent: s });
       else out.push(s.status === 'refused' ? failedResult(item.id, s) : { id: item.id, outcome: 'failed', error: 'outcome unknown' });
     }

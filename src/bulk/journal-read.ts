@@ -80,6 +80,7 @@ const LINES = {
     error: z.optional(z.string()),
     permanent: z.optional(z.boolean()),
     httpStatus: z.optional(z.number()),
+    note: z.optional(z.string()),
   }),
   sending: z.looseObject({ kind: z.literal('sending'), id, intended: z.optional(z.unknown()) }),
   'planned-all': z.looseObject({ kind: z.literal('planned-all'), count: z.number().check(z.int(), z.nonnegative()) }),

@@ -107,6 +107,8 @@ export interface ResultLine {
   permanent?: boolean;
   /** The HTTP status of the platform's refusal (ItemResult.httpStatus). */
   httpStatus?: number;
+  /** Done partly: what the platform left undone (ItemResult.note). */
+  note?: string;
 }
 /**
  * Written (on disk) just before an item whose action is never repeated automatically (a create) is sent, with what

@@ -25,10 +25,15 @@ export interface BulkReport {
   problems: { id: string; outcome: Outcome; error?: string; revision?: string; permanent?: boolean }[];
   /** create: the ids of the created entities, in slot order. */
   createdIds?: string[];
+  /**
+   * Items done partly (ItemResult.note): each with what the platform left undone and, for a create, the new
+   * entity's id. Absent when none.
+   */
+  partial?: { id: string; outcome: Outcome; createdId?: string; note: string }[];
 }
 
 /** Field names of {@link BulkReport}, for checking `--json fields` before a run starts. */
-export const REPORT_FIELDS: readonly string[] = ['runId', 'entity', 'action', 'journal', 'total', 'counts', 'problems', 'createdIds'];
+export const REPORT_FIELDS: readonly string[] = ['runId', 'entity', 'action', 'journal', 'total', 'counts', 'problems', 'createdIds', 'partial'];
 
 /**
  * Builds the report from every item's final result.
@@ -44,7 +49,9 @@ export function buildReport(
   const counts: Record<Outcome, number> = Object.fromEntries([run.done, ...COMMON_OUTCOMES].map((o) => [o, 0]));
   const problems: BulkReport['problems'] = [];
   const created: { slot: number; id: string }[] = [];
+  const partial: NonNullable<BulkReport['partial']> = [];
   for (const r of last.values()) {
+    if (r.note && r.outcome === run.done) partial.push({ id: r.id, outcome: r.outcome, ...(r.createdId ? { createdId: r.createdId } : {}), note: r.note });
     counts[r.outcome] = (counts[r.outcome] ?? 0) + 1;
     if (r.outcome === 'failed' || r.outcome === 'conflict' || r.outcome === 'skipped') {
       problems.push({ id: r.id, outcome: r.outcome, error: r.error, revision: r.revision, ...(r.permanent ? { permanent: true } : {}) });
@@ -53,6 +60,7 @@ export function buildReport(
   }
   const report: BulkReport = { runId: run.runId, entity: run.entity, action: run.action, journal: run.journal, total: last.size, counts, problems };
   if (run.done === 'created') report.createdIds = created.sort((a, b) => a.slot - b.slot).map((c) => c.id);
+  if (partial.length) report.partial = partial;
   return report;
 }
 
@@ -63,9 +71,10 @@ export function summaryRows(report: BulkReport): { outcome: Outcome; count: numb
     .map(([outcome, count]) => ({ outcome, count }));
 }
 
-/** One line: `2000 services: 1998 updated, 1 conflict, 1 failed`. */
+/** One line: `2000 services: 1998 updated, 1 conflict, 1 failed` (`3 created (1 of them partly)`). */
 export function summaryLine(report: BulkReport, noun: { one: string; many: string }): string {
-  const parts = summaryRows(report).map((r) => `${r.count} ${r.outcome}`);
+  const partly = report.partial?.length ?? 0;
+  const parts = summaryRows(report).map((r) => `${r.count} ${r.outcome}${partly && r.outcome === report.partial![0]!.outcome ? ` (${partly === r.count ? (r.count === 1 ? 'partly' : 'all partly') : `${partly} of them partly`})` : ''}`);
   return `${report.total} ${report.total === 1 ? noun.one : noun.many}: ${parts.length ? parts.join(', ') : 'nothing to do'}`;
 }
 
@@ -77,8 +86,12 @@ export function summaryLine(report: BulkReport, noun: { one: string; many: strin
 export function assertComplete(report: BulkReport, resumeCommand?: string): void {
   const failed = report.counts.failed ?? 0;
   const conflict = report.counts.conflict ?? 0;
+  const partly = report.partial?.length ?? 0;
   const bad = failed + conflict;
-  if (bad === 0) return;
+  if (bad === 0 && partly === 0) return;
+  if (bad === 0) {
+    throw new PartialFailureError(`${partly} of ${report.total} items ${partly === 1 ? 'was' : 'were'} done only partly`, 'the platform did the rest of each as listed under "partly done"; it is not retried (a resume would not change it): complete each by hand, or undo the run and try again');
+  }
   const parts = [];
   if (conflict) parts.push(`${conflict} conflict${conflict === 1 ? '' : 's'}`);
   if (failed) parts.push(`${failed} failed`);
@@ -90,5 +103,6 @@ export function assertComplete(report: BulkReport, resumeCommand?: string): void
   if (transient && resumeCommand) hints.push(`${transient === failed ? 'failed items are' : `${transient} failed item${transient === 1 ? ' is' : 's are'}`} retried by: ${resumeCommand}`);
   if (permanent) hints.push(`${permanent} ${permanent === 1 ? 'was' : 'were'} refused by the platform for the reason shown: fix that (or pass the flag it names) and run the command again; --resume would be refused the same way`);
   if (conflict) hints.push('conflicts were changed by someone else since the plan and are left as they are');
+  if (partly) hints.push(`${partly} more ${partly === 1 ? 'was' : 'were'} done only partly (listed under "partly done")`);
   throw new PartialFailureError(`${bad} of ${report.total} items did not complete (${parts.join(', ')})`, hints.join('; '));
 }

@@ -297,8 +297,8 @@ async function confirmAndExecute(
   return { kind: 'done', plan, report, journal: journal.path, results };
 }
 
-function resultOf({ id, outcome, revision, createdId, error, permanent, httpStatus }: ResultLine): ItemResult {
-  return { id, outcome, revision, createdId, error, ...(permanent ? { permanent } : {}), ...(httpStatus ? { httpStatus } : {}) };
+function resultOf({ id, outcome, revision, createdId, error, permanent, httpStatus, note }: ResultLine): ItemResult {
+  return { id, outcome, revision, createdId, error, ...(permanent ? { permanent } : {}), ...(httpStatus ? { httpStatus } : {}), ...(note ? { note } : {}) };
 }
 
 async function resume(port: EntityPort, action: EntityAction, req: BulkRunRequest, hooks: BulkRunHooks): Promise<BulkRunResult> {

@@ -41,8 +41,11 @@ export interface ProfileSession {
   member?: { tokens: StoredTokens; id: string; loginEmail?: string };
   /** Admin client credentials of a headless app (`login --client-id ID --client-secret-stdin`). */
   admin?: { clientId: string; clientSecret: string; accessToken: string; expiresAt: number };
-  /** A sign-in waiting for its e-mail code (`auth verify --code`). */
-  pending?: { stateToken: string; email: string; clientId: string };
+  /**
+   * A sign-in waiting for its code (`auth verify`): the e-mail's, or with `factorType` a second factor's (SMS or
+   * CALL; `hint` names the phone as the platform shows it).
+   */
+  pending?: { stateToken: string; email: string; clientId: string; factorType?: 'SMS' | 'CALL'; hint?: string };
 }
 
 interface SessionsFile {

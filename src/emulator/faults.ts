@@ -3,7 +3,10 @@
  * 500/503 replies before or after the change is committed, dropped connections, and 429 with Retry-After above
  * a request rate. Every random decision comes from a PRNG seeded with `faults.seed` and drawn in a fixed order
  * per request, so the same request sequence gets the same faults on a rerun. The control plane is never faulted.
+ * Two rule faults make the services family answer its named errors without their conditions: clone errors and a
+ * resource-creation error (handlers read them from RequestContext.faults).
  */
+import { CloneErrorValues, ResourceErrorValues } from '../api/schemas/service.js';
 import { ValidationFailure } from './errors.js';
 import { Prng } from './seed/random.js';
 
@@ -27,7 +30,24 @@ export interface Faults {
   retryAfterSec: number;
   /** PRNG seed so a failing run replays. */
   seed: number;
+  /**
+   * Clone errors every `cloneService` answers besides those its own conditions give (SDK bookings_services
+   * `CloneErrors`: {@link CLONE_ERRORS}; docs/wire.md §14 "Clone and resource-creation errors"); the copy is made.
+   */
+  cloneErrors: CloneError[];
+  /**
+   * The resource-creation error every service a create, bulk create or clone makes fails with (the
+   * specification's {@link RESOURCE_ERRORS}); null: only their conditions give them.
+   */
+  resourceError: ResourceError | null;
 }
+
+/** The SDK's clone errors (`@wix/auto_sdk_bookings_services` CloneErrors), in its order. */
+export const CLONE_ERRORS = CloneErrorValues;
+export type CloneError = (typeof CLONE_ERRORS)[number];
+/** The specification's two resource-creation errors (docs/wire.md §14). */
+export const RESOURCE_ERRORS = ResourceErrorValues;
+export type ResourceError = (typeof RESOURCE_ERRORS)[number];
 
 export const NO_FAULTS: Faults = {
   latencyMs: 0,
@@ -38,6 +58,8 @@ export const NO_FAULTS: Faults = {
   rateLimitScope: 'all',
   retryAfterSec: 1,
   seed: 1,
+  cloneErrors: [],
+  resourceError: null,
 };
 
 /** What to do with one API request. */
@@ -77,6 +99,13 @@ export function validateFaults(input: unknown, base: Faults = NO_FAULTS): Faults
   }
   if (!['all', 'site'].includes(f.rateLimitScope)) {
     throw ValidationFailure.field('faults.rateLimitScope', 'must be all or site', 'INVALID_ENUM_VALUE');
+  }
+  if (!Array.isArray(f.cloneErrors) || f.cloneErrors.some((e) => !(CLONE_ERRORS as readonly unknown[]).includes(e))) {
+    throw ValidationFailure.field('faults.cloneErrors', `must be a list of ${CLONE_ERRORS.join(', ')}`, 'INVALID_ENUM_VALUE');
+  }
+  f.cloneErrors = CLONE_ERRORS.filter((e) => f.cloneErrors.includes(e));
+  if (f.resourceError !== null && !(RESOURCE_ERRORS as readonly unknown[]).includes(f.resourceError)) {
+    throw ValidationFailure.field('faults.resourceError', `must be ${RESOURCE_ERRORS.join(' or ')}, or null`, 'INVALID_ENUM_VALUE');
   }
   for (const k of Object.keys(f)) {
     if (!(k in NO_FAULTS)) throw ValidationFailure.field(`faults.${k}`, 'unknown fault setting');

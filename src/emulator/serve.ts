@@ -18,6 +18,7 @@ import type { Principal } from './auth.js';
 import { type Access, checkAccess } from './oauth/roles.js';
 import { ApplicationFailure, ValidationFailure, type FieldViolation } from './errors.js';
 import type { CollectionDef, Doc, SiteCollection } from './store/collection.js';
+import { NO_FAULTS, type Faults } from './faults.js';
 import type { Store } from './store/store.js';
 
 /** Deepest nesting a request body may have (deeper ones are refused before any recursive code sees them). */
@@ -46,6 +47,8 @@ export interface RequestContext<Body> {
   store: Store;
   /** A collection as this request's site sees it. */
   db<T extends Doc>(def: CollectionDef<T>): SiteCollection<T>;
+  /** The emulator's fault settings at this request (the rule faults some handlers answer: faults.ts). */
+  faults: Faults;
 }
 
 /** A handler of one operation: returns the wire reply (or its JSON text), or throws an EmulatorError. */
@@ -318,7 +321,7 @@ const NO_QUERY = new URLSearchParams();
  * @throws ApplicationFailure 401 for an account-level principal on a site operation, 403 for a visitor or member
  *   token on an operation its role may not call (oauth/roles.ts); what the handler throws
  */
-export function runServed(store: Store, served: ServedOperation, request: unknown, principal: Principal, requestId: string, query: URLSearchParams = NO_QUERY): unknown {
+export function runServed(store: Store, served: ServedOperation, request: unknown, principal: Principal, requestId: string, query: URLSearchParams = NO_QUERY, faults: Faults = NO_FAULTS): unknown {
   const { op, handler } = served;
   checkAccess(principal, served);
   if (principal.accountLevel && !op.accountLevel) {
@@ -335,6 +338,7 @@ export function runServed(store: Store, served: ServedOperation, request: unknow
       requestId,
       store,
       db: (def) => store.collection(def).at(site),
+      faults,
     };
     return (handler as (ctx: RequestContext<never>) => unknown)(ctx as RequestContext<never>);
   };

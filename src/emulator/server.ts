@@ -180,7 +180,7 @@ export function createEmulatorServer(deps: ServerDeps): Server {
         if (method !== 'POST') throw new ApplicationFailure(405, 'METHOD_NOT_ALLOWED', 'GraphQL requests are POSTs of {query, variables}');
         if (!(GRAPHQL_VERSIONS as readonly string[]).includes(graphql[1]!)) throw routeNotFound(method, path);
         const principal = authenticate(req.headers, deps.authenticators);
-        const reply = graphqlEndpoint.handle(parseJson(raw), principal, requestId);
+        const reply = graphqlEndpoint.handle(parseJson(raw), principal, requestId, faults.current);
         send(res, reply.status, requestId, reply.body);
       } catch (err) {
         fail(res, requestId, err);
@@ -212,7 +212,7 @@ export function createEmulatorServer(deps: ServerDeps): Server {
         return;
       }
       const body = decodeRequest(match.target.op, parseJson(raw), query, match.params, method !== match.target.op.method);
-      result = runServed(store, match.target, body, principal, requestId, query);
+      result = runServed(store, match.target, body, principal, requestId, query, faults.current);
     } catch (err) {
       if (decision.latencyMs > 0) await sleep(decision.latencyMs);
       fail(res, requestId, err);

@@ -69,6 +69,15 @@ export const StateReply = z.looseObject({
   stateToken: z.optional(z.string()),
   identity: z.optional(Identity),
   additionalData: z.optional(z.record(z.string(), z.unknown())),
+  /** MFA_CHALLENGE: the factor whose code was sent, and where (SDK identity_authentication `MfaChallengeData`). */
+  mfaChallengeData: z.optional(
+    z.looseObject({
+      factorType: z.optional(z.string()),
+      availableFactors: z.optional(z.array(z.looseObject({ factorType: z.optional(z.string()), factorStatus: z.optional(z.string()) }))),
+      reason: z.optional(z.string()),
+      verificationChallengeData: z.optional(z.looseObject({ hint: z.optional(z.nullable(z.string())) })),
+    }),
+  ),
 });
 
 export const redirectsFamily = defineFamily({
@@ -162,7 +171,7 @@ export const authenticationFamily = defineFamily({
     verify: {
       method: 'POST',
       path: '/v2/{factorType}/verify',
-      summary: 'Complete a sign-in that asked for a second factor (the e-mail code)',
+      summary: 'Complete a sign-in that asked for a code: the e-mail code, or an SMS or CALL second factor',
       request: () =>
         z.looseObject({
           factorType: z.enum(FACTOR_TYPES),

@@ -5,7 +5,11 @@
  */
 
 /** Login states the server answers (docs/wire.md §22). */
-export const SERVER_LOGIN_STATES = ['SUCCESS', 'REQUIRE_OWNER_APPROVAL', 'REQUIRE_EMAIL_VERIFICATION', 'STATUS_CHECK', 'UNKNOWN_STATE'] as const;
+export const SERVER_LOGIN_STATES = ['SUCCESS', 'REQUIRE_OWNER_APPROVAL', 'REQUIRE_EMAIL_VERIFICATION', 'MFA_CHALLENGE', 'STATUS_CHECK', 'UNKNOWN_STATE'] as const;
+
+/** The second factors whose code `auth verify` completes (SDK identity_authentication FactorType; docs/wire.md §22). */
+export const CODE_FACTORS = ['SMS', 'CALL'] as const;
+export type CodeFactor = (typeof CODE_FACTORS)[number];
 export type ServerLoginState = (typeof SERVER_LOGIN_STATES)[number];
 
 /** The client's login states. */
@@ -14,6 +18,7 @@ export type ClientLoginState =
   | 'SUCCESS'
   | 'FAILURE'
   | 'EMAIL_VERIFICATION_REQUIRED'
+  | 'MFA_CHALLENGE'
   | 'OWNER_APPROVAL_REQUIRED'
   | 'USER_CAPTCHA_REQUIRED'
   | 'SILENT_CAPTCHA_REQUIRED';
@@ -22,6 +27,8 @@ export type ClientLoginState =
 export type LoginResult =
   | { loginState: 'SUCCESS'; sessionToken: string }
   | { loginState: 'EMAIL_VERIFICATION_REQUIRED'; stateToken: string }
+  /** A second factor's code was sent (SMS or CALL); `hint` names where (`••• 1234`). */
+  | { loginState: 'MFA_CHALLENGE'; stateToken: string; factorType: CodeFactor; hint?: string }
   | { loginState: 'OWNER_APPROVAL_REQUIRED' }
   | { loginState: 'USER_CAPTCHA_REQUIRED' | 'SILENT_CAPTCHA_REQUIRED'; error: string; errorCode: LoginErrorCode }
   | { loginState: 'FAILURE'; error: string; errorCode?: LoginErrorCode };
@@ -33,10 +40,12 @@ export const INVALID_STATE = 'Invalid _state';
 
 /**
  * The client state for a server answer (docs/wire.md §22): SUCCESS with its session token;
- * REQUIRE_OWNER_APPROVAL; REQUIRE_EMAIL_VERIFICATION with its state token (to remember); anything else is a
- * FAILURE 'Unknown _state' (also a SUCCESS without a session token, or a verification without a state token).
+ * REQUIRE_OWNER_APPROVAL; REQUIRE_EMAIL_VERIFICATION with its state token (to remember); MFA_CHALLENGE of an
+ * SMS or CALL factor (`mfaChallengeData.factorType`) with its state token; anything else is a FAILURE 'Unknown
+ * _state' (also a SUCCESS without a session token, a verification without a state token, or a challenge of a
+ * factor a code cannot complete: TOTP, PUSH, WEBAUTHN).
  */
-export function clientStateOf(reply: { state?: string; sessionToken?: string; stateToken?: string }): LoginResult {
+export function clientStateOf(reply: { state?: string; sessionToken?: string; stateToken?: string; mfaChallengeData?: unknown }): LoginResult {
   switch (reply.state) {
     case 'SUCCESS':
       if (reply.sessionToken) return { loginState: 'SUCCESS', sessionToken: reply.sessionToken };
@@ -46,17 +55,25 @@ export function clientStateOf(reply: { state?: string; sessionToken?: string; st
     case 'REQUIRE_EMAIL_VERIFICATION':
       if (reply.stateToken) return { loginState: 'EMAIL_VERIFICATION_REQUIRED', stateToken: reply.stateToken };
       break;
+    case 'MFA_CHALLENGE': {
+      const data = (reply.mfaChallengeData ?? {}) as { factorType?: unknown; verificationChallengeData?: { hint?: unknown } };
+      const factorType = data.factorType;
+      if (!reply.stateToken || !(CODE_FACTORS as readonly unknown[]).includes(factorType)) break;
+      const hint = data.verificationChallengeData?.hint;
+      return { loginState: 'MFA_CHALLENGE', stateToken: reply.stateToken, factorType: factorType as CodeFactor, ...(typeof hint === 'string' ? { hint } : {}) };
+    }
   }
   return { loginState: 'FAILURE', error: UNKNOWN_STATE };
 }
 
 /**
- * Checks that an e-mail code may be verified now: only in EMAIL_VERIFICATION_REQUIRED (docs/wire.md §22).
+ * Checks that a code may be verified now: only in EMAIL_VERIFICATION_REQUIRED or an SMS/CALL MFA_CHALLENGE
+ * (docs/wire.md §22).
  * @returns the state token to send with the code
  * @throws Error 'Unknown _state' in any other state
  */
 export function stateTokenForCode(current: LoginResult | { loginState: 'INITIAL' }): string {
-  if (current.loginState !== 'EMAIL_VERIFICATION_REQUIRED') throw new Error(UNKNOWN_STATE);
+  if (current.loginState !== 'EMAIL_VERIFICATION_REQUIRED' && current.loginState !== 'MFA_CHALLENGE') throw new Error(UNKNOWN_STATE);
   return current.stateToken;
 }
 

@@ -28,6 +28,19 @@ export const RemovedLocationSessionsAction = lazySchema(() => z.enum(RemovedLoca
 export type RemovedLocationSessionsAction = z.infer<typeof RemovedLocationSessionsAction>;
 
 export const SlugErrorValues = ['SLUG_CONTAINS_ILLEGAL_CHARACTERS', 'SLUG_ALREADY_EXISTS'] as const;
+/** What a clone could not copy (SDK bookings_services `CloneErrors`, in its order; docs/wire.md §14). */
+export const CloneErrorValues = ['OPTIONS_AND_VARIANTS', 'FORM'] as const;
+/** The specification's resource-creation errors (docs/wire.md §14). */
+export const ResourceErrorValues = ['UNKNOWN_CREATE_RESOURCE_TYPE_ERROR', 'FAILED_TO_CREATE_RESOURCES'] as const;
+/**
+ * A resource a service needs (SDK bookings_services `ServiceResource`: its resource type and, optionally, the
+ * resources of it that may be booked; at most 8 a service; docs/wire.md §14 "Clone and resource-creation errors").
+ */
+const ServiceResource = () =>
+  z.looseObject({
+    resourceType: z.optional(z.looseObject({ id: z.optional(z.nullable(z.string().check(z.maxLength(100)))), name: z.optional(z.nullable(z.string().check(z.maxLength(40)))) })),
+    resourceIds: z.optional(z.looseObject({ values: z.optional(z.array(z.string().check(z.maxLength(100))).check(z.maxLength(100))) })),
+  });
 export const SlugError = lazySchema(() => z.enum(SlugErrorValues));
 export type SlugError = z.infer<typeof SlugError>;
 
@@ -237,6 +250,7 @@ export const Service = lazySchema(() =>
     bookingPolicy: z.optional(BookingPolicy),
     schedule: z.optional(ServiceSchedule),
     staffMemberIds: z.optional(z.array(z.string())),
+    serviceResources: z.optional(z.array(ServiceResource())),
     staffMembers: z.optional(z.array(ServiceStaffMember)),
     staffMemberDetails: z.optional(z.looseObject({ staffMembers: z.optional(z.array(ServiceStaffMember)) })),
     urls: z.optional(ServiceUrls),
@@ -342,6 +356,7 @@ function buildServiceInputs() {
     bookingPolicy: z.optional(z.looseObject({ id: Id })),
     schedule: z.optional(z.looseObject({})),
     staffMemberIds: z.optional(z.array(Id).check(z.maxLength(200))),
+    serviceResources: z.optional(z.array(ServiceResource()).check(z.maxLength(8))),
     extendedFields: z.optional(z.looseObject({ namespaces: z.optional(z.record(z.string(), z.unknown())) })),
     tags: z.optional(z.array(bounded(200)).check(z.maxLength(100))),
   });
@@ -444,7 +459,8 @@ const SetCustomSlugReply = once(() => z.looseObject({ slug: Slug, service: Servi
 /** The validate-slug reply: the SDK reads `slug` (the slug checked), `valid` and `errors` (docs/wire.md §11). */
 const ValidateSlugReply = once(() => z.looseObject({ valid: z.boolean(), slug: z.optional(z.string()), errors: z.optional(z.array(openEnum(SlugErrorValues))) }));
 
-const CloneServiceReply = once(() => z.looseObject({ service: Service, errors: z.optional(z.array(z.unknown())) }));
+/** The clone reply: the copy, and what of the source it lacks (`errors`; the SDK marks it non-null). */
+const CloneServiceReply = once(() => z.looseObject({ service: Service, errors: z.optional(z.array(openEnum(CloneErrorValues))) }));
 
 /** The services reply schemas, each a builder run once on first use. */
 export const serviceReplies = {

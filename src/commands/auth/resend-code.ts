@@ -1,5 +1,6 @@
 /**
- * `sitectl auth resend-code`: sends the e-mail code of a sign-in that stopped at verification again
+ * `sitectl auth resend-code`: sends the code of a sign-in that stopped at verification (e-mail) or at an SMS or
+ * CALL second factor again (on the same channel)
  * (`POST /v1/auth/resend {stateToken}`, verification.resendDuringAuthentication, with a visitor token; docs/wire.md
  * §22, "Operations and their verbs"), for the pending sign-in kept for the profile and site; `auth verify` then
  * finishes it. A code sent earlier stops working. Nothing to journal: it changes nothing of the site.
@@ -10,12 +11,13 @@ import type { Context } from '../../context.js';
 import { AuthError } from '../../core/errors.js';
 import { success } from '../../core/log.js';
 import { oneLine } from '../../core/text.js';
+import { codeDestination } from '../login/index.js';
 import { cliCommand, signInTarget, visitorClient } from './shared/session.js';
 
 export function register(parent: Command, ctx: Context): void {
   parent
     .command('resend-code')
-    .description('Send the code of a sign-in waiting for e-mail verification again')
+    .description('Send the code of a sign-in waiting for one again (e-mail, SMS or phone call)')
     .addHelpText('after', '\nThen finish with sitectl auth verify.\n\nExample:\n  sitectl auth resend-code')
     .action(async () => {
       await run(ctx);
@@ -43,5 +45,6 @@ export async function run(ctx: Context): Promise<void> {
     await api.close();
   }
   if (stateToken && stateToken !== pending.stateToken) target.write((s) => (s.pending ? { ...s, pending: { ...s.pending, stateToken } } : s));
-  success(ctx.io, `A new code was sent to ${oneLine(pending.email)}; finish with: ${cliCommand(ctx, 'auth verify')}`);
+  const where = codeDestination(pending.email, pending.factorType ? { factorType: pending.factorType, hint: pending.hint } : undefined);
+  success(ctx.io, `A new code was sent ${where.startsWith('by ') ? where : `to ${oneLine(where)}`}; finish with: ${cliCommand(ctx, 'auth verify')}`);
 }

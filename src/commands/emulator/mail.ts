@@ -1,6 +1,7 @@
 /**
  * `sitectl emulator mail [--to ADDRESS] [--limit N] [--json]`: the emulator's outbox (docs/sign-in.md,
- * docs/manual/emulator.md "The outbox"): the e-mails sign-in sends (verification codes, recovery links) and the
+ * docs/manual/emulator.md "The outbox"): the e-mails sign-in sends (verification codes, recovery links), the codes
+ * of an SMS or CALL sign-in factor (`channel` SMS or CALL, `to` the phone), and the
  * participant notifications a booking call asked for (`--notify`: who, on which channel, what message, for which
  * booking and action), oldest first, through the control plane (`GET /__emulator/mail`). `--json code` prints
  * what a script needs to finish a verification.
@@ -23,7 +24,7 @@ interface MailRow {
   recoveryToken?: string;
   link?: string;
   site: string;
-  /** EMAIL or SMS (participant notifications). */
+  /** EMAIL or SMS (participant notifications), SMS or CALL (a sign-in factor's code). */
   channel?: string;
   bookingId?: string;
   action?: string;
@@ -48,7 +49,7 @@ export function register(parent: Command, ctx: Context): void {
   addFormatFlags(
     parent
       .command('mail')
-      .description('Show what the emulator would have sent: sign-in e-mails, and the notifications of --notify')
+      .description('Show what the emulator would have sent: sign-in e-mails and SMS/call codes, and the notifications of --notify')
       .option('--data-dir <dir>', 'data dir of the emulator')
       .option('--to <address>', 'only mail to this address')
       .option('--limit <n>', 'the newest N (default 50, at most 1000)'),

@@ -85,7 +85,7 @@ export async function run(opts: { dataDir: string } & FormatFlags, ctx: Context)
     rows.push([`site ${site.name}`, `${site.id}${site.id === report.siteId ? ' (default)' : ''}${site.clientId ? `, OAuth client ${site.clientId}` : ''}${counts ? `: ${counts}` : ''}`]);
   }
   if (report.running) {
-    const active = Object.entries(report.faults ?? {}).filter(([k, v]) => k !== 'seed' && k !== 'retryAfterSec' && k !== 'errorPhase' && (k !== 'rateLimitScope' || v === 'site') && v !== 0);
+    const active = Object.entries(report.faults ?? {}).filter(([k, v]) => k !== 'seed' && k !== 'retryAfterSec' && k !== 'errorPhase' && (k !== 'rateLimitScope' || v === 'site') && v !== 0 && v !== null && !(Array.isArray(v) && v.length === 0));
     rows.push(['faults', active.length ? active.map(([k, v]) => `${k}=${String(v)}`).join(' ') : 'none']);
   }
   await printRecord(ctx.io, format, report, { rows });

@@ -376,12 +376,19 @@ async function deviceLogin(ctx: Context, target: SignInTarget, browser: boolean,
   }
 }
 
-/** Reads an e-mail code on the terminal. @throws AuthError when there is none to ask on */
-async function askCode(ctx: Context, email: string): Promise<string> {
+/** Where a code went, in words: `ada@example.com`, `SMS to ••• 1234`, `a phone call to ••• 1234`. */
+export function codeDestination(email: string, factor?: { factorType: 'SMS' | 'CALL'; hint?: string }): string {
+  if (!factor) return email;
+  const phone = factor.hint ? ` to ${oneLine(factor.hint)}` : '';
+  return factor.factorType === 'SMS' ? `by SMS${phone}` : `by a phone call${phone}`;
+}
+
+/** Reads a code (e-mail, SMS or call) on the terminal. @throws AuthError when there is none to ask on */
+async function askCode(ctx: Context, where: string): Promise<string> {
   if (!ctx.io.canPrompt()) {
-    throw new AuthError(`this site sent a verification code to ${email}`, `finish with: ${verifyCommand(ctx)}`);
+    throw new AuthError(`this site sent a verification code ${where.startsWith('by ') ? where : `to ${where}`}`, `finish with: ${verifyCommand(ctx)}`);
   }
-  const code = await ctx.prompter.secret(`Verification code sent to ${email}:`, { what: 'typing the e-mail code', flag: '--code' });
+  const code = await ctx.prompter.secret(`Verification code sent ${where.startsWith('by ') ? where : `to ${where}`}:`, { what: 'typing the code', flag: '--code' });
   if (!code) throw new AuthError('no verification code entered', `finish with: ${cliCommand(ctx, 'auth verify')}`);
   return code;
 }
@@ -396,20 +403,30 @@ export async function settle(ctx: Context, target: SignInTarget, email: string, 
         return completeWithSessionToken(ctx, target, r.sessionToken);
       case 'OWNER_APPROVAL_REQUIRED':
         throw new AuthError(`the account ${email} is waiting for the site owner's approval`, `the owner approves it with '${cliCommand(ctx, 'members approve ID')}'; then sign in again`);
-      case 'EMAIL_VERIFICATION_REQUIRED': {
+      case 'EMAIL_VERIFICATION_REQUIRED':
+      case 'MFA_CHALLENGE': {
         // Kept first, so `auth verify` can finish the sign-in when the code given or typed here is refused.
         const stateToken = r.stateToken;
-        target.write((s) => ({ ...s, clientId: target.clientId, baseUrl: target.baseUrl, pending: { stateToken, email, clientId: target.clientId } }));
-        const entered = given ?? (await askCode(ctx, email));
+        const factor = r.loginState === 'MFA_CHALLENGE' ? { factorType: r.factorType, ...(r.hint ? { hint: r.hint } : {}) } : undefined;
+        target.write((s) => ({ ...s, clientId: target.clientId, baseUrl: target.baseUrl, pending: { stateToken, email, clientId: target.clientId, ...factor } }));
+        const entered = given ?? (await askCode(ctx, codeDestination(email, factor)));
         given = undefined;
         const { verification } = await import('../../api/auth/families.js');
         const api = await visitorClient(ctx, target);
         try {
-          r = clientStateOf(await verification.verifyDuringAuthentication(api, { code: entered, stateToken: r.stateToken }, { signal: ctx.signal }));
+          // An e-mail code by the verification service (as the SDK's OAuth strategy sends it); a second factor's
+          // by the identity service's factor verify (`POST /v2/{factorType}/verify`, docs/wire.md §22).
+          const data = { code: entered };
+          r = clientStateOf(
+            factor
+              ? await authentication.verify(api, { factorType: factor.factorType, stateToken, ...(factor.factorType === 'SMS' ? { smsData: data } : { callData: data }) }, { signal: ctx.signal })
+              : await verification.verifyDuringAuthentication(api, { code: entered, stateToken }, { signal: ctx.signal }),
+          );
         } catch (err) {
           const { ApplicationError } = await import('../../api/errors.js');
-          if (err instanceof ApplicationError && (err.code === 'BAD_CODE' || err.code === 'NOT_FOUND')) {
-            if (err.code === 'BAD_CODE') throw new AuthError('the verification code is not correct', `try again: ${verifyCommand(ctx)}`);
+          if (err instanceof ApplicationError && (err.code === 'VERIFICATION_FAILED' || err.code === 'NOT_FOUND')) {
+            const ended = (err.data as { reason?: unknown } | undefined)?.reason === 'TOO_MANY_ATTEMPTS';
+            if (err.code === 'VERIFICATION_FAILED' && !ended) throw new AuthError('the verification code is not correct', `try again: ${verifyCommand(ctx)}`);
             throw new AuthError('the verification request has expired, or ended after too many wrong codes', `sign in again: ${loginCommand(ctx, `--email ${shellWord(email)} --password-stdin`)}`);
           }
           throw err;

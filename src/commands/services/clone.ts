@@ -10,7 +10,7 @@
 import type { Command } from 'commander';
 import { services } from '../../api/services.js';
 import type { Context } from '../../context.js';
-import { ExitCode, UserError } from '../../core/errors.js';
+import { ExitCode, PartialFailureError, UserError } from '../../core/errors.js';
 import { collect } from '../../core/filters.js';
 import { shellWord } from '../../core/invocation.js';
 import { parseCount } from '../../core/numbers.js';
@@ -138,6 +138,8 @@ async function cloneOne(opts: CloneOptions, ctx: Context): Promise<void> {
   const { service: copy } = await services.getService(api, { serviceId: r.result.createdId }, { signal: ctx.signal });
   success(ctx.io, `cloned ${id} -> ${copy.id}`);
   await printRecord(ctx.io, format, copy, { rows: SERVICE_VIEW.rows(copy), columns: SERVICE_VIEW.columns, now: ctx.now() });
+  // The copy is made but lacks part of the source (the reply's clone errors): a partly done run, exit 3.
+  if (r.result.note) throw new PartialFailureError(`the copy ${copy.id} was made only partly: ${oneLine(r.result.note)}`, `add what is missing to ${copy.id} by hand, or take the copy back with '${ctx.bin} undo'`);
 }
 
 /**

@@ -191,10 +191,15 @@ async function printHumanReport(ctx: Context, view: Named, report: BulkReport): 
   const out = io.isStdoutTTY ? io.stdout : io.stderr;
   if (io.isStdoutTTY) {
     const { renderTable } = await import('../../ui/index.js');
-    renderTable({ columns: [{ key: 'outcome', header: 'OUTCOME' }, { key: 'count', header: 'COUNT' }], rows: summaryRows(report), stdout: out, width: io.columns });
+    renderTable({ columns: [{ key: 'outcome', header: 'OUTCOME' }, { key: 'count', header: 'COUNT' }], rows: [...summaryRows(report), ...(report.partial?.length ? [{ outcome: `${report.partial[0]!.outcome} partly`, count: report.partial.length }] : [])], stdout: out, width: io.columns });
   }
   out.write(`${summaryLine(report, view.noun)}\n`);
   if (report.createdIds?.length) out.write(`created: ${report.createdIds.join(', ')}\n`);
+  if (report.partial?.length) {
+    out.write(`${style(io, 'bold', 'partly done:')}\n`);
+    for (const p of report.partial.slice(0, 20)) out.write(`  ${p.id}${p.createdId ? ` -> ${p.createdId}` : ''}\t${short(p.note, 240)}\n`);
+    if (report.partial.length > 20) out.write(`  … and ${report.partial.length - 20} more (see --json or the journal)\n`);
+  }
   const shown = report.problems.slice(0, 20);
   if (shown.length) {
     out.write(`${style(io, 'bold', 'not done:')}\n`);

@@ -10,6 +10,7 @@
  */
 import { execute, GraphQLError, type GraphQLSchema, Kind, parse, specifiedRules, validate, type ASTVisitor, type DocumentNode, type ValidationContext } from 'graphql';
 import type { Principal } from '../auth.js';
+import type { Faults } from '../faults.js';
 import type { ServedOperation } from '../serve.js';
 import type { Store } from '../store/store.js';
 import { buildSchema, type GraphQLContext } from './schema.js';
@@ -65,7 +66,7 @@ export class GraphQLEndpoint {
    * Runs one request as `principal`.
    * @returns the HTTP status and the body: 400 `{errors}` for a request that cannot run, 200 `{data, errors?}`
    */
-  handle(body: unknown, principal: Principal, requestId: string): { status: number; body: unknown } {
+  handle(body: unknown, principal: Principal, requestId: string, faults?: Faults): { status: number; body: unknown } {
     const b = (body ?? {}) as { query?: unknown; variables?: unknown; operationName?: unknown };
     if (typeof b !== 'object' || Array.isArray(b)) return { status: 400, body: requestError('the body must be a JSON object {query, variables?}', 'BAD_REQUEST') };
     if (typeof b.query !== 'string' || b.query.trim() === '') return { status: 400, body: requestError('the body needs a query string', 'BAD_REQUEST') };
@@ -87,7 +88,7 @@ export class GraphQLEndpoint {
     if (document.definitions.some((d) => d.kind === Kind.OPERATION_DEFINITION && d.operation === 'subscription')) {
       return { status: 400, body: requestError('subscriptions are not served', 'BAD_REQUEST') };
     }
-    const contextValue: GraphQLContext = { store: this.store, principal, requestId };
+    const contextValue: GraphQLContext = { store: this.store, principal, requestId, ...(faults ? { faults } : {}) };
     const result = execute({ schema, document, variableValues: (b.variables as Record<string, unknown> | undefined) ?? undefined, operationName: (b.operationName as string | undefined) ?? undefined, contextValue });
     if (result instanceof Promise) throw new TypeError('resolvers are synchronous');
     const errors = result.errors?.map((e) => ({ message: e.message, locations: e.locations, path: e.path, extensions: { code: 'INTERNAL', ...e.extensions } }));

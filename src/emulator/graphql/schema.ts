@@ -35,6 +35,7 @@ import type { Operation } from '../../api/family.js';
 import { acceptsString, elementOf, kindOf, shapeOf } from '../../api/schemas/introspect.js';
 import type { Principal } from '../auth.js';
 import { EmulatorError } from '../errors.js';
+import type { Faults } from '../faults.js';
 import { decodeJsonRequest, RawJson, runServed, type ServedOperation } from '../serve.js';
 import type { Store } from '../store/store.js';
 
@@ -43,6 +44,8 @@ export interface GraphQLContext {
   store: Store;
   principal: Principal;
   requestId: string;
+  /** The fault settings at the request (the rule faults handlers answer: faults.ts); none when absent. */
+  faults?: Faults;
 }
 
 type Json = Record<string, unknown>;
@@ -248,7 +251,7 @@ export function buildSchema(served: readonly ServedOperation[]): GraphQLSchema {
     const argName = paged ? 'queryInput' : 'input';
     const run = (request: unknown, ctx: GraphQLContext): Json => {
       try {
-        return plain(runServed(ctx.store, s, decodeJsonRequest(op, request), ctx.principal, ctx.requestId));
+        return plain(runServed(ctx.store, s, decodeJsonRequest(op, request), ctx.principal, ctx.requestId, undefined, ctx.faults));
       } catch (err) {
         throw toGraphQLError(err);
       }

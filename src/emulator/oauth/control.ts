@@ -5,6 +5,9 @@
  *   requireEmailVerification?, requireCaptcha?, answerState?}`: a site's sign-in policy (default site when `site`
  *   is absent); `answerState` STATUS_CHECK or UNKNOWN_STATE (null: off) makes loginV2 and registerV2 answer that
  *   state, so a client's handling of it can be tested.
+ * - `PUT /__emulator/identity-factor {site?, email, factorType: SMS|CALL|null, phone?}`: enables (null: disables)
+ *   the second sign-in factor of the identity signing in with `email`; its codes go to `phone`, else the
+ *   member's first contact phone (docs/wire.md §22 "Sign-in factors").
  * - `GET /__emulator/mail?site=ID&to=ADDRESS&limit=N`: the outbox (verification codes, recovery links, the
  *   participant notifications of bookings/notify.ts), oldest first; N at most 1000.
  * - `GET /__emulator/oauth-apps` and `POST /__emulator/oauth-apps {site?, name, redirectUris?}`: the OAuth apps,
@@ -13,6 +16,7 @@
  */
 import type { ControlState } from '../control-state.js';
 import { ApplicationFailure, ValidationFailure } from '../errors.js';
+import { CODE_FACTORS, setSecondFactor } from './identity.js';
 import { FORCED_STATES, oauthOf, type SignInPolicy } from './state.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -50,6 +54,16 @@ export const oauthControlRoutes: Record<string, (emu: ControlState, body: Body, 
     }
     oauth.setPolicy(site, policy);
     return { site, policy };
+  },
+  'PUT /__emulator/identity-factor': (emu, body) => {
+    const input = body && typeof body === 'object' && !Array.isArray(body) ? body : {};
+    const site = siteOf(emu, input.site);
+    if (typeof input.email !== 'string' || !input.email.trim()) throw ValidationFailure.field('email', 'the login e-mail of the identity', 'REQUIRED_FIELD');
+    if (input.factorType !== null && !(CODE_FACTORS as readonly unknown[]).includes(input.factorType)) throw ValidationFailure.field('factorType', `must be ${CODE_FACTORS.join(' or ')}, or null to disable`, 'INVALID_ENUM_VALUE');
+    if (input.phone !== undefined && typeof input.phone !== 'string') throw ValidationFailure.field('phone', 'must be a phone number', 'INVALID');
+    const oauth = oauthOf(emu.store, emu.key.accountId);
+    const i = emu.store.tx(() => setSecondFactor({ oauth, store: emu.store, site, now: emu.store.now() }, input.email, input.factorType, input.phone));
+    return { site, email: i.email, secondFactor: i.secondFactor ?? null };
   },
   'GET /__emulator/mail': (emu, _b, req) => {
     const site = req.query.get('site');

@@ -268,6 +268,10 @@ function afterSignIn(oauth: OAuthState, r: AuthRequest, answer: StateAnswer, ema
     return back(r, { code: oauth.issueCode(r, c.sub) });
   }
   if (answer.state === 'REQUIRE_EMAIL_VERIFICATION') return html(200, codePage({ action: '/oauth2/authorize/verify', fields: { session: r.id, stateToken: answer.stateToken }, email }));
+  if (answer.state === 'MFA_CHALLENGE') {
+    const c = answer.mfaChallengeData as { factorType: string; verificationChallengeData?: { hint?: string } };
+    return html(200, codePage({ action: '/oauth2/authorize/verify', fields: { session: r.id, stateToken: answer.stateToken }, email, phone: { factorType: c.factorType, hint: c.verificationChallengeData?.hint } }));
+  }
   return html(200, messagePage('Waiting for approval', 'Your account is waiting for the site owner to approve it. You can sign in once it is approved.'));
 }
 
@@ -324,7 +328,8 @@ function authorizeVerify(oauth: OAuthState, deps: OAuthDeps, req: OAuthRequest):
     const answer = deps.store.tx(() => verifyCode(scopeOf(oauth, deps.store, r.site), stateToken, typeof f.code === 'string' ? f.code : ''));
     return afterSignIn(oauth, r, answer, 'your address');
   } catch (err) {
-    return html(400, codePage({ action: '/oauth2/authorize/verify', fields: { session: r.id, stateToken }, email: 'your address', error: failureText(err) }));
+    const factor = oauth.pending.get(stateToken)?.factor;
+    return html(400, codePage({ action: '/oauth2/authorize/verify', fields: { session: r.id, stateToken }, email: 'your address', error: failureText(err), ...(factor ? { phone: { factorType: factor } } : {}) }));
   }
 }
 
@@ -375,7 +380,12 @@ function device(oauth: OAuthState, deps: OAuthDeps, req: OAuthRequest): Reply {
   try {
     const answer = deps.store.tx(() => login(scopeOf(oauth, deps.store, d.site), { email, password: typeof f.password === 'string' ? f.password : '', captchaTokens: captchaTokens(f) }));
     if (answer.state !== 'SUCCESS') {
-      const why = answer.state === 'REQUIRE_OWNER_APPROVAL' ? 'Your account is waiting for the site owner to approve it.' : 'This site requires a verified e-mail: sign in once in the browser flow first.';
+      const why =
+        answer.state === 'REQUIRE_OWNER_APPROVAL'
+          ? 'Your account is waiting for the site owner to approve it.'
+          : answer.state === 'MFA_CHALLENGE'
+            ? 'Your account signs in with a code sent to your phone: sign in with the browser flow instead.'
+            : 'This site requires a verified e-mail: sign in once in the browser flow first.';
       return html(400, devicePage({ action: '/oauth2/device', userCode: code, email, ...asker, error: why }));
     }
     d.status = 'approved';

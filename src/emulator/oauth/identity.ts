@@ -11,7 +11,12 @@
  * | member BLOCKED or OFFLINE | 403 `-19956` |
  * | member PENDING (owner approval required) | state REQUIRE_OWNER_APPROVAL |
  * | e-mail verification required and e-mail not verified | state REQUIRE_EMAIL_VERIFICATION + stateToken, a code to the outbox |
+ * | the identity has an SMS or CALL sign-in factor (second factor; control plane `PUT /__emulator/identity-factor`) | state MFA_CHALLENGE + stateToken + `mfaChallengeData`, a code to the outbox on that channel (`to`: the phone) |
  * | otherwise | state SUCCESS + sessionToken (10 minutes, exchanged through a redirect session) |
+ *
+ * A code is completed by `POST /v2/{factorType}/verify` (the factor of the challenge) or the verification
+ * service's `auth/verify`; a wrong one is 400 VERIFICATION_FAILED (the code the SDK's identity_verification
+ * types for verifyDuringAuthentication), an unknown or expired state token 404 NOT_FOUND.
  *
  * Registration refuses an address that is not an e-mail (a FORMAT field violation with `data.type` EMAIL, where
  * the SDK's OAuth strategy looks for it), a password under 6
@@ -19,6 +24,7 @@
  */
 import { randomBytes, randomInt, randomUUID, scryptSync, timingSafeEqual } from 'node:crypto';
 import { ApplicationFailure, ValidationFailure } from '../errors.js';
+import { stableId } from '../ids.js';
 import { MEMBERS, type MemberDoc } from '../members/model.js';
 import { buildMember } from '../members/rules.js';
 import { defineCollection, type SiteCollection } from '../store/collection.js';
@@ -35,6 +41,11 @@ export type IdentityDoc = {
   salt: string;
   memberId: string;
   emailVerified: boolean;
+  /**
+   * The identity's second sign-in factor, when enabled (control plane; docs/wire.md §22 "Sign-in factors"): the
+   * channel a code goes on and the phone it goes to.
+   */
+  secondFactor?: { factorType: CodeFactor; phone: string };
   createdDate?: string;
   updatedDate?: string;
 };
@@ -69,9 +80,13 @@ function fail(status: number, code: string, description: string, data: Record<st
   return new ApplicationFailure(status, code, description, data, description);
 }
 
+/** The second factors whose code the emulator sends (SDK identity_authentication FactorType SMS, CALL). */
+export const CODE_FACTORS = ['SMS', 'CALL'] as const;
+export type CodeFactor = (typeof CODE_FACTORS)[number];
+
 /** The answer of register, login and verification (wire form). */
 export type StateAnswer = {
-  state: 'SUCCESS' | 'REQUIRE_OWNER_APPROVAL' | 'REQUIRE_EMAIL_VERIFICATION';
+  state: 'SUCCESS' | 'REQUIRE_OWNER_APPROVAL' | 'REQUIRE_EMAIL_VERIFICATION' | 'MFA_CHALLENGE';
   sessionToken?: string;
   stateToken?: string;
   identity: IdentityJson;
@@ -92,6 +107,8 @@ export function identityJson(i: IdentityDoc, member: MemberDoc | undefined): Ide
     email: { address: i.email, isVerified: i.emailVerified },
     identityProfile: { nickname: member?.profile.nickname, firstName: member?.contact.firstName, lastName: member?.contact.lastName },
     status: { name: pending ? 'PENDING' : member?.status === 'BLOCKED' ? 'BLOCKED' : member?.status === 'OFFLINE' ? 'OFFLINE' : 'ACTIVE', reasons: pending ? ['PENDING_ADMIN_APPROVAL_REQUIRED'] : [] },
+    // The SDK's Identity.factors: the second factor, when on (its phone is not shown).
+    factors: i.secondFactor ? [{ factorId: stableId('factor', i.id, i.secondFactor.factorType), type: i.secondFactor.factorType, status: 'ACTIVE' }] : [],
   };
 }
 
@@ -115,17 +132,59 @@ function checkCaptcha(s: IdentityScope, tokens: ReadonlyArray<Record<string, unk
   if (!given.includes(EMULATOR_CAPTCHA_TOKEN)) throw fail(400, '-19970', 'the captcha token is not valid');
 }
 
-/** The state a sign-in of `i` reaches (see the module table); sends the code when verification is needed. */
-function stateOf(s: IdentityScope, i: IdentityDoc, member: MemberDoc): StateAnswer {
+/** `+1 555 0100 1234` as a challenge's hint shows it: the last four digits. */
+function phoneHint(phone: string): string {
+  const digits = phone.replace(/\D/g, '');
+  return `••• ${digits.slice(-4)}`;
+}
+
+/**
+ * Sends the code of a pending verification on its channel: an e-mail, or an SMS or a call to the factor's phone
+ * (the outbox's `channel`; the text of a call is what it would say).
+ */
+function sendCode(s: IdentityScope, i: IdentityDoc, factor: 'EMAIL' | CodeFactor, code: string): void {
+  if (factor === 'EMAIL') {
+    s.oauth.send({ site: s.site, to: i.email, subject: 'Your verification code', text: `Your verification code is ${code}. It expires in 15 minutes.`, code });
+    return;
+  }
+  const phone = i.secondFactor!.phone;
+  const text = factor === 'SMS' ? `Your sign-in code is ${code}. It expires in 15 minutes.` : `Call to ${phone}: "Your sign-in code is ${code.split('').join(' ')}."`;
+  s.oauth.send({ site: s.site, to: phone, subject: factor === 'SMS' ? 'Sign-in code (SMS)' : 'Sign-in code (phone call)', text, code, channel: factor });
+}
+
+/** The challenge part of an MFA_CHALLENGE answer (SDK identity_authentication `MfaChallengeData`). */
+function challengeData(i: IdentityDoc): Record<string, unknown> {
+  const f = i.secondFactor!;
+  return {
+    factorType: f.factorType,
+    availableFactors: [{ factorType: f.factorType, factorStatus: 'ENABLED' }],
+    reason: 'USER_SETTINGS',
+    verificationChallengeData: { hint: phoneHint(f.phone) },
+  };
+}
+
+/** Starts a pending verification of `i` on `factor`: a new state token and code, the code sent. */
+function challenge(s: IdentityScope, i: IdentityDoc, factor: 'EMAIL' | CodeFactor): string {
+  const stateToken = randomBytes(24).toString('base64url');
+  const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
+  s.oauth.pending.set(stateToken, { stateToken, site: s.site, identityId: i.id, code, expiresAt: s.oauth.nowMs() + STATE_TOKEN_TTL_MS, ...(factor === 'EMAIL' ? {} : { factor }) });
+  sendCode(s, i, factor, code);
+  return stateToken;
+}
+
+/**
+ * The state a sign-in of `i` reaches (see the module table); sends the code when verification is needed.
+ * `secondFactorDone`: the sign-in has just completed its second factor (no new challenge).
+ */
+function stateOf(s: IdentityScope, i: IdentityDoc, member: MemberDoc, secondFactorDone = false): StateAnswer {
   const identity = identityJson(i, member);
   if (member.status === 'BLOCKED' || member.status === 'OFFLINE') throw fail(403, '-19956', 'this member may not sign in to the site');
   if (member.status === 'PENDING') return { state: 'REQUIRE_OWNER_APPROVAL', identity };
   if (s.oauth.policy(s.site).requireEmailVerification && !i.emailVerified) {
-    const stateToken = randomBytes(24).toString('base64url');
-    const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
-    s.oauth.pending.set(stateToken, { stateToken, site: s.site, identityId: i.id, code, expiresAt: s.oauth.nowMs() + STATE_TOKEN_TTL_MS });
-    s.oauth.send({ site: s.site, to: i.email, subject: 'Your verification code', text: `Your verification code is ${code}. It expires in 15 minutes.`, code });
-    return { state: 'REQUIRE_EMAIL_VERIFICATION', stateToken, identity };
+    return { state: 'REQUIRE_EMAIL_VERIFICATION', stateToken: challenge(s, i, 'EMAIL'), identity };
+  }
+  if (i.secondFactor && !secondFactorDone) {
+    return { state: 'MFA_CHALLENGE', stateToken: challenge(s, i, i.secondFactor.factorType), identity, mfaChallengeData: challengeData(i) };
   }
   return { state: 'SUCCESS', sessionToken: sessionToken(s, member.id), identity };
 }
@@ -183,23 +242,34 @@ export function login(s: IdentityScope, input: { email: string; password: string
 }
 
 /**
- * Completes a REQUIRE_EMAIL_VERIFICATION sign-in with the code sent (the e-mail becomes verified). The code is
- * compared in constant time; the {@link MAX_CODE_ATTEMPTS}th wrong code ends the pending verification (six
- * digits must not be guessable by trying), so the sign-in starts again with a new code.
- * @throws ApplicationFailure 404 NOT_FOUND for an unknown, expired or ended state token, 400 BAD_CODE for a
- *   wrong code
+ * Completes a pending verification with the code sent: a REQUIRE_EMAIL_VERIFICATION sign-in (the e-mail becomes
+ * verified; a second factor may follow) or an MFA_CHALLENGE (SMS or CALL: signed in). The code is compared in
+ * constant time; the {@link MAX_CODE_ATTEMPTS}th wrong code ends the pending verification (six digits must not
+ * be guessable by trying), so the sign-in starts again with a new code.
+ * @param factorType the factor the caller completes (`/v2/{factorType}/verify`); undefined: the pending one
+ * @throws ApplicationFailure 404 NOT_FOUND for an unknown, expired or ended state token; 400 FACTOR_NOT_ENABLED
+ *   for a factor other than the pending one's; 400 VERIFICATION_FAILED for a wrong code (`data.reason`
+ *   WRONG_CODE, or TOO_MANY_ATTEMPTS when it ended the verification)
  */
-export function verifyCode(s: IdentityScope, stateToken: string, code: string): StateAnswer {
+export function verifyCode(s: IdentityScope, stateToken: string, code: string, factorType?: string): StateAnswer {
   const p = s.oauth.pending.get(stateToken);
   if (!p || p.site !== s.site || p.expiresAt < s.oauth.nowMs()) throw fail(404, 'NOT_FOUND', 'the verification request is unknown or has expired');
+  const factor = p.factor ?? 'EMAIL';
+  if (factorType !== undefined && factorType !== factor) {
+    throw fail(400, 'FACTOR_NOT_ENABLED', `this sign-in waits for the ${factor} code, not ${factorType}`, { factorType, pending: factor });
+  }
   if (!same(p.code, code.trim())) {
     p.attempts = (p.attempts ?? 0) + 1;
-    if (p.attempts < MAX_CODE_ATTEMPTS) throw fail(400, 'BAD_CODE', 'the verification code is not correct');
+    if (p.attempts < MAX_CODE_ATTEMPTS) throw fail(400, 'VERIFICATION_FAILED', 'the verification code is not correct', { reason: 'WRONG_CODE' });
     s.oauth.pending.delete(stateToken);
-    throw fail(400, 'BAD_CODE', `the verification code is not correct; after ${MAX_CODE_ATTEMPTS} wrong codes the sign-in must start again`);
+    throw fail(400, 'VERIFICATION_FAILED', `the verification code is not correct; after ${MAX_CODE_ATTEMPTS} wrong codes the sign-in must start again`, { reason: 'TOO_MANY_ATTEMPTS' });
   }
   s.oauth.pending.delete(stateToken);
   const { identities, members } = collections(s);
+  if (factor !== 'EMAIL') {
+    const i = identities.require(p.identityId);
+    return stateOf(s, i, members.require(i.memberId), true);
+  }
   const i = identities.update({ ...identities.require(p.identityId), emailVerified: true, updatedDate: s.now });
   const m = members.require(i.memberId);
   members.update({ ...m, loginEmailVerified: true, updatedDate: s.now });
@@ -216,8 +286,28 @@ export function resendCode(s: IdentityScope, stateToken: string): StateAnswer {
   const { identities, members } = collections(s);
   const i = identities.require(p.identityId);
   p.code = String(randomInt(0, 1_000_000)).padStart(6, '0');
-  s.oauth.send({ site: s.site, to: i.email, subject: 'Your verification code', text: `Your verification code is ${p.code}. It expires in 15 minutes.`, code: p.code });
-  return { state: 'REQUIRE_EMAIL_VERIFICATION', stateToken, identity: identityJson(i, members.get(i.memberId)) };
+  const factor = p.factor ?? 'EMAIL';
+  sendCode(s, i, factor, p.code);
+  const identity = identityJson(i, members.get(i.memberId));
+  return factor === 'EMAIL' ? { state: 'REQUIRE_EMAIL_VERIFICATION', stateToken, identity } : { state: 'MFA_CHALLENGE', stateToken, identity, mfaChallengeData: challengeData(i) };
+}
+
+/**
+ * Enables (or, with null, disables) the SMS or CALL second factor of the identity signing in with `email`. The
+ * phone is `phone`, else the member's first contact phone.
+ * @throws ApplicationFailure 404 IDENTITY_NOT_FOUND; ValidationFailure when there is no phone to send to
+ */
+export function setSecondFactor(s: IdentityScope, email: string, factorType: CodeFactor | null, phone?: string): IdentityDoc {
+  const i = identityByEmail(s, email);
+  if (!i) throw fail(404, 'IDENTITY_NOT_FOUND', `no member of this site signs in with ${email.trim()}`);
+  const { identities, members } = collections(s);
+  if (factorType === null) {
+    const { secondFactor: _, ...rest } = i;
+    return identities.update({ ...rest, updatedDate: s.now });
+  }
+  const to = (phone ?? members.get(i.memberId)?.contact.phones[0] ?? '').trim();
+  if (!/\d{4}/.test(to)) throw ValidationFailure.field('phone', `the member has no phone to send ${factorType} codes to: give one`, 'REQUIRED_FIELD');
+  return identities.update({ ...i, secondFactor: { factorType, phone: to }, updatedDate: s.now });
 }
 
 /** Sends a recovery link for `email` when an identity has it (silently nothing otherwise, as the platform). */

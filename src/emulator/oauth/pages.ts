@@ -74,11 +74,16 @@ export function registerPage(o: { action: string; fields: Record<string, string 
   );
 }
 
-/** The e-mail code page of a sign-in that requires verification. */
-export function codePage(o: { action: string; fields: Record<string, string | undefined>; email: string; error?: string }): string {
+/**
+ * The code page of a sign-in that requires one: the e-mail's (verification), or with `phone` a second factor's
+ * sent by SMS or a call (`phone.hint`: where, as the challenge shows it).
+ */
+export function codePage(o: { action: string; fields: Record<string, string | undefined>; email: string; error?: string; phone?: { factorType: string; hint?: string } }): string {
+  const title = o.phone ? 'Check your phone' : 'Check your e-mail';
+  const sub = o.phone ? `We sent a code ${o.phone.factorType === 'CALL' ? 'by a phone call' : 'by SMS'}${o.phone.hint ? ` to ${esc(o.phone.hint)}` : ''}` : `We sent a code to ${esc(o.email)}`;
   return page(
-    'Check your e-mail',
-    `<h1>Check your e-mail</h1><p class="sub">We sent a code to ${esc(o.email)}</p>${notice(o.error)}
+    title,
+    `<h1>${title}</h1><p class="sub">${sub}</p>${notice(o.error)}
 <form method="post" action="${esc(o.action)}">${hidden(o.fields)}
 <label for="code">Code</label><input id="code" name="code" inputmode="numeric" autocomplete="one-time-code" required autofocus>
 <div class="actions"><button class="primary" type="submit">Verify</button></div></form>`,
@@ -156,7 +161,7 @@ export function failureText(err: unknown): string {
         return 'The captcha is not valid.';
       case '-19995':
         return 'An account with this e-mail exists already. Sign in instead.';
-      case 'BAD_CODE':
+      case 'VERIFICATION_FAILED':
         return 'That code is not correct.';
       default:
         return err.description;

@@ -119,7 +119,7 @@ export interface DeviceGrant {
   memberId?: string;
 }
 
-/** A sign-in waiting for the e-mail code (REQUIRE_EMAIL_VERIFICATION). */
+/** A sign-in waiting for a code: the e-mail's (REQUIRE_EMAIL_VERIFICATION) or a second factor's (MFA_CHALLENGE). */
 export interface PendingVerification {
   stateToken: string;
   site: string;
@@ -128,6 +128,8 @@ export interface PendingVerification {
   expiresAt: number;
   /** Wrong codes tried so far (see {@link MAX_CODE_ATTEMPTS}). */
   attempts?: number;
+  /** The factor whose code it waits for: SMS or CALL (a second factor); absent: EMAIL. */
+  factor?: 'SMS' | 'CALL';
 }
 
 export interface Mail {
@@ -142,8 +144,8 @@ export interface Mail {
   recoveryToken?: string;
   link?: string;
   date: string;
-  /** The channel: EMAIL (absent on sign-in mail) or SMS (`to` is then a phone number). */
-  channel?: 'EMAIL' | 'SMS';
+  /** The channel: EMAIL (absent on sign-in e-mail), SMS or CALL (a sign-in code by phone; `to` is then a phone number). */
+  channel?: 'EMAIL' | 'SMS' | 'CALL';
   /** A participant notification (bookings/notify.ts): the booking, the change, who, the operator's message. */
   bookingId?: string;
   action?: string;

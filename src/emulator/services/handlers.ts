@@ -11,6 +11,7 @@ import { PLANS } from '../plans/model.js';
 import { compileFilter, runCount, runQuery, runSearch } from '../query/index.js';
 import { RawJson, serve, type RequestContext } from '../serve.js';
 import type { SiteCollection, Doc } from '../store/collection.js';
+import { checkResources, cloneErrorsOf, withoutForm } from './creation-errors.js';
 import { catalogOf, type Catalog, type ServiceDoc, type ServiceLocation } from './model.js';
 import {
   buildService,
@@ -88,14 +89,18 @@ const cat = (ctx: RequestContext<unknown>) => catalogOf(ctx);
 export const servicesServed = serve(servicesFamily, {
   createService(ctx) {
     const c = cat(ctx);
-    return serviceReply(c, c.services.insert(buildService(c, ctx.body.service)));
+    const doc = buildService(c, ctx.body.service);
+    checkResources(c, doc, ctx.faults);
+    return serviceReply(c, c.services.insert(doc));
   },
 
   bulkCreateServices(ctx) {
     const c = cat(ctx);
-    return bulkReply(ctx.store, ctx.body.services, ctx.body.returnEntity === true, () => undefined, (item, i) =>
-      c.services.insert(buildService(c, item, `services[${i}]`)),
-    );
+    return bulkReply(ctx.store, ctx.body.services, ctx.body.returnEntity === true, () => undefined, (item, i) => {
+      const doc = buildService(c, item, `services[${i}]`);
+      checkResources(c, doc, ctx.faults, `services[${i}]`);
+      return c.services.insert(doc);
+    });
   },
 
   getService(ctx) {
@@ -260,8 +265,12 @@ export const servicesServed = serve(servicesFamily, {
 
   cloneService(ctx) {
     const c = cat(ctx);
-    const service = c.services.insert(cloneService(c, c.services.require(ctx.body.sourceServiceId)));
-    return { service, errors: [] };
+    const source = c.services.require(ctx.body.sourceServiceId);
+    const errors = cloneErrorsOf(c, source, ctx.faults);
+    let doc = cloneService(c, source);
+    if (errors.includes('FORM')) doc = withoutForm(c, doc);
+    checkResources(c, doc, ctx.faults);
+    return { service: c.services.insert(doc), errors };
   },
 });
 

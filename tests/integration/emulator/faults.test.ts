@@ -129,5 +129,12 @@ describe('faults', () => {
     expect(bad.body.details.validationError.fieldViolations[0].field).toBe('faults.errorRate');
     expect((await emu.request('PUT', '/__emulator/faults', { errorPhase: 'sometimes' })).status).toBe(400);
     expect((await emu.request('GET', '/__emulator/faults')).body.faults.errorRate).toBe(1);
+    // The rule faults (docs/manual/emulator.md "Faults"): only the SDK's clone errors and the two resource errors.
+    const clone = await emu.request('PUT', '/__emulator/faults', { cloneErrors: ['FORM', 'RECURRING_EVENTS'] });
+    expect(clone.body.details.validationError.fieldViolations[0].field).toBe('faults.cloneErrors');
+    const resource = await emu.request('PUT', '/__emulator/faults', { resourceError: 'NOPE' });
+    expect(resource.body.details.validationError.fieldViolations[0].field).toBe('faults.resourceError');
+    expect((await setFaults({ cloneErrors: ['FORM', 'OPTIONS_AND_VARIANTS', 'FORM'] })).cloneErrors).toEqual(['OPTIONS_AND_VARIANTS', 'FORM']);
+    expect((await setFaults({ cloneErrors: [], resourceError: null })).cloneErrors).toEqual([]);
   });
 });

@@ -5,7 +5,7 @@
  * route: DNS rebinding); device codes typed in any case, with or without the dash or spaces (RFC 8628 section
  * 6.1), what was typed kept after a refusal and the focus on the field in error; one neutral answer for an
  * unknown e-mail and a wrong password; "Forgot password?" through the recovery e-mail back to the sign-in page,
- * and a recovery link used, expired or forged saying which.
+ * and a recovery link used, expired or forged saying which; an SMS sign-in factor's code page.
  */
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -136,6 +136,26 @@ describe('cross-site POSTs to every hosted form: 403, before anything else, and 
     } finally {
       await emu.request('PUT', '/__emulator/auth-policy', { requireEmailVerification: false });
     }
+  });
+
+  it('an SMS sign-in factor on the hosted page: the phone code page, a wrong code kept on it, the right one back to the app', async () => {
+    const who = await registered();
+    const phone = '+1 555 010 7788';
+    expect((await emu.request('PUT', '/__emulator/identity-factor', { email: who.email, factorType: 'SMS', phone })).status).toBe(200);
+    const session = await authSession();
+    const page = await post('/oauth2/authorize', { session, email: who.email, password: who.password, action: 'signin' });
+    expect(page.text).toContain('Check your phone');
+    expect(page.text).toContain('by SMS to ••• 7788');
+    const stateToken = /name="stateToken" value="([^"]+)"/.exec(page.text)![1]!;
+    const sms = (await mailTo(phone)).at(-1)!;
+    expect(sms).toMatchObject({ channel: 'SMS', to: phone });
+    const wrong = await post('/oauth2/authorize/verify', { session, stateToken, code: sms.code === '000000' ? '111111' : '000000' });
+    expect(wrong.status).toBe(400);
+    expect(wrong.text).toContain('Check your phone');
+    expect(wrong.text).toContain('That code is not correct.');
+    const ok = await post('/oauth2/authorize/verify', { session, stateToken, code: sms.code as string });
+    expect(ok.status).toBe(302);
+    expect(ok.location).toContain('code=');
   });
 
   it('device approval (/oauth2/device): not approved from another site', async () => {

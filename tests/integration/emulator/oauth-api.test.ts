@@ -450,7 +450,7 @@ describe('identity and site policies (docs/wire.md §22)', () => {
       const code = mail.body.mail.at(-1).code as string;
       expect(code).toMatch(/^\d{6}$/);
       const wrong = await post('/_api/iam/verification/v1/auth/verify', { code: code === '000000' ? '111111' : '000000', stateToken: login.body.stateToken }, { authorization: v });
-      expect(wrong.body.details.applicationError.code).toBe('BAD_CODE');
+      expect(wrong.body.details.applicationError.code).toBe('VERIFICATION_FAILED');
       const ok = await post('/_api/iam/verification/v1/auth/verify', { code, stateToken: login.body.stateToken }, { authorization: v });
       expect(ok.body.state).toBe('SUCCESS');
       expect(ok.body.sessionToken).toBeTruthy();

@@ -67,7 +67,7 @@ describe('e-mail verification codes', () => {
       expect(first.body.state).toBe('REQUIRE_EMAIL_VERIFICATION');
       const code = await latest();
       const wrong = code === '000000' ? '111111' : '000000';
-      for (let i = 0; i < 5; i++) expect((await verify(wrong, first.body.stateToken)).body.details.applicationError.code).toBe('BAD_CODE');
+      for (let i = 0; i < 5; i++) expect((await verify(wrong, first.body.stateToken)).body.details.applicationError.code).toBe('VERIFICATION_FAILED');
       const late = await verify(code, first.body.stateToken);
       expect(late.status).toBe(404);
       expect(late.body.details.applicationError.code).toBe('NOT_FOUND');

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { failedResult } from '../../../src/bulk/execute.js';
-import { assertComplete, buildReport } from '../../../src/bulk/report.js';
+import { assertComplete, buildReport, summaryLine } from '../../../src/bulk/report.js';
 import type { ItemResult } from '../../../src/bulk/execute.js';
 
 const run = { runId: 'r', entity: 'bookings', action: 'cancel', done: 'canceled', journal: '/j' };
@@ -44,6 +44,26 @@ describe('assertComplete', () => {
     expect(mixed).toContain(`1 failed item is retried by: ${resume}`);
     expect(mixed).toContain('1 was refused by the platform');
     expect(mixed).toContain('conflicts were changed by someone else');
+  });
+
+  it('lists items done partly (a note) in the report and ends the run with exit 3, without offering --resume', () => {
+    const created = { runId: 'r', entity: 'services', action: 'clone', done: 'created', journal: '/j' };
+    const report = buildReport(created, [
+      { id: 'slot1', outcome: 'created', createdId: 's1' },
+      { id: 'slot2', outcome: 'created', createdId: 's2', note: 'not copied: FORM' },
+    ]);
+    expect(report.partial).toEqual([{ id: 'slot2', outcome: 'created', createdId: 's2', note: 'not copied: FORM' }]);
+    expect(summaryLine(report, { one: 'service', many: 'services' })).toBe('2 services: 2 created (1 of them partly)');
+    let thrown: { exitCode?: number; message?: string; hint?: string } = {};
+    try {
+      assertComplete(report, resume);
+    } catch (err) {
+      thrown = err as typeof thrown;
+    }
+    expect(thrown.exitCode).toBe(3);
+    expect(thrown.message).toBe('1 of 2 items was done only partly');
+    expect(thrown.hint).not.toContain('--resume');
+    expect(buildReport(created, [{ id: 'slot1', outcome: 'created', createdId: 's1' }]).partial).toBeUndefined();
   });
 });
 

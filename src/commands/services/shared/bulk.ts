@@ -86,6 +86,20 @@ export function deleteServices(api: ApiClient, args: JournalArgs): EntityAction 
   });
 }
 
+/** What each clone error (SDK bookings_services `CloneErrors`; docs/wire.md §14) says the copy lacks. */
+const CLONE_LOSSES: Record<string, string> = {
+  FORM: "its booking form: the copy has the site's default form",
+  OPTIONS_AND_VARIANTS: 'its options and variants',
+};
+
+/**
+ * A clone's per-item note from its reply's `errors`: `not copied: FORM (its booking form: ...), ...`; a code
+ * the SDK's enum does not have yet is named as it came.
+ */
+export function cloneNote(errors: readonly string[]): string {
+  return `not copied: ${errors.map((e) => (CLONE_LOSSES[e] ? `${e} (${CLONE_LOSSES[e]})` : e)).join(', ')}`;
+}
+
 /** The name the platform gives a copy of a service (its cloneService: the source's name + " (copy)"). */
 export function copyName(source: Service): string {
   return `${source.name ?? ''} (copy)`.slice(0, 400);
@@ -114,7 +128,7 @@ export function cloneServices(api: ApiClient, source: Service, count: number, ex
     findNamed: (name, signal) => servicesNamed(api, name, signal),
     async create(signal) {
       const reply = await invoke(api, serviceOps.cloneService, { sourceServiceId: source.id }, { signal });
-      return { id: reply.service.id, revision: reply.service.revision };
+      return { id: reply.service.id, revision: reply.service.revision, ...(reply.errors?.length ? { note: cloneNote(reply.errors) } : {}) };
     },
   });
 }

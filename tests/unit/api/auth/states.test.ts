@@ -12,6 +12,17 @@ describe('server state to client state (docs/wire.md §22)', () => {
     expect(clientStateOf({ state: 'SUCCESS' })).toEqual({ loginState: 'FAILURE', error: 'Unknown _state' });
   });
 
+  it('maps an MFA_CHALLENGE of an SMS or CALL factor, and reads one of a factor a code cannot complete as unknown', () => {
+    const sms = { state: 'MFA_CHALLENGE', stateToken: 't', mfaChallengeData: { factorType: 'SMS', verificationChallengeData: { hint: '••• 1234' } } };
+    expect(clientStateOf(sms)).toEqual({ loginState: 'MFA_CHALLENGE', stateToken: 't', factorType: 'SMS', hint: '••• 1234' });
+    expect(clientStateOf({ state: 'MFA_CHALLENGE', stateToken: 't', mfaChallengeData: { factorType: 'CALL' } })).toEqual({ loginState: 'MFA_CHALLENGE', stateToken: 't', factorType: 'CALL' });
+    for (const factorType of ['TOTP', 'PUSH', 'WEBAUTHN', undefined]) {
+      expect(clientStateOf({ state: 'MFA_CHALLENGE', stateToken: 't', mfaChallengeData: { factorType } })).toEqual({ loginState: 'FAILURE', error: 'Unknown _state' });
+    }
+    expect(clientStateOf({ ...sms, stateToken: undefined })).toEqual({ loginState: 'FAILURE', error: 'Unknown _state' });
+    expect(stateTokenForCode({ loginState: 'MFA_CHALLENGE', stateToken: 't', factorType: 'SMS' })).toBe('t');
+  });
+
   it('allows an e-mail code only while verification is required', () => {
     expect(stateTokenForCode({ loginState: 'EMAIL_VERIFICATION_REQUIRED', stateToken: 'tok' })).toBe('tok');
     expect(() => stateTokenForCode({ loginState: 'INITIAL' })).toThrow('Unknown _state');
