@@ -2,7 +2,7 @@
  * `sitectl availability time-slots SERVICE [--from WHEN] [--to WHEN | --days N] [--staff ID]... [--bookable]
  * [--tz ZONE] [--per-day N] [--page-size N]` and `sitectl availability time-slot SERVICE START [--tz ZONE]
  * [--staff ID]...`: an appointment service's time slots through the Time Slots API (docs/wire.md "Time slots";
- * docs/manual/availability.md), beside the availability calendar (`availability SERVICE`). One row per start,
+ * docs/manual/commands.md "availability"), beside the availability calendar (`availability SERVICE`). One row per start,
  * however many staff members are free then; dates are local to the zone of the reply, which the table names.
  *
  * Named `time-slots`, not `slots`: `slots` is the calendar's verb (and the noun's default), and Time Slots is the

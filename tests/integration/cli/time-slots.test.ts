@@ -1,5 +1,5 @@
 /**
- * `sitectl availability time-slots` and `availability time-slot` (docs/manual/availability.md "Time slots";
+ * `sitectl availability time-slots` and `availability time-slot` (docs/manual/commands.md "availability";
  * docs/wire.md "Time slots"), in process against a real emulator on port 0, on a studio of the file's own (staff
  * who work around the clock): the time slots of a window start where the availability calendar's entries start,
  * a booking takes a staff member out of a slot and the second one takes the slot, every page is fetched, `--staff`

@@ -76,9 +76,9 @@ describe('the official Time Slots module against the emulator', () => {
       byStart.set(start, [...(byStart.get(start) ?? []), e.slot!.resource!._id!].sort());
       expect(e.openSpots).toBe(1);
     }
-    expect(listed.timeSlots.length).toBe(24);
-    expect(listed.timeSlots.map((s) => instant(s.localStartDate))).toEqual([...byStart.keys()]);
-    for (const s of listed.timeSlots) {
+    expect(listed.timeSlots!.length).toBe(24);
+    expect(listed.timeSlots!.map((s) => instant(s.localStartDate))).toEqual([...byStart.keys()]);
+    for (const s of listed.timeSlots!) {
       expect(s).toMatchObject({ serviceId: service.id, totalCapacity: 1, remainingCapacity: 1, bookableCapacity: 1, bookable: true, location: { locationType: 'BUSINESS' } });
       expect(instant(s.localEndDate) - instant(s.localStartDate)).toBe(30 * 60_000);
       expect(staffOf(s)).toEqual(byStart.get(instant(s.localStartDate)));
@@ -96,20 +96,20 @@ describe('the official Time Slots module against the emulator', () => {
     const before = await get();
     expect(sent.at(-1)).toBe('/_api/service-availability/v2/time-slots/get');
     expect(before.timeSlot).toMatchObject({ remainingCapacity: 1, bookable: true, nonBookableReasons: { noRemainingCapacity: false } });
-    expect(staffOf(before.timeSlot)).toEqual([...studio.staff].sort());
+    expect(staffOf(before.timeSlot!)).toEqual([...studio.staff].sort());
 
     const book = (slot: unknown, email: string) => c.bookings.createBooking({ bookedEntity: { slot: slot as never }, contactDetails: { firstName: 'Slots', email }, totalParticipants: 1 });
     await book(atStart[0]!.slot, 'slots1@example.com');
     const once = await get();
     expect(once.timeSlot).toMatchObject({ remainingCapacity: 1, bookable: true });
-    expect(staffOf(once.timeSlot)).toEqual([atStart[1]!.slot!.resource!._id]);
+    expect(staffOf(once.timeSlot!)).toEqual([atStart[1]!.slot!.resource!._id]);
 
     await book(atStart[1]!.slot, 'slots2@example.com');
     const full = await get();
     expect(full.timeSlot).toMatchObject({ totalCapacity: 1, remainingCapacity: 0, bookableCapacity: 0, bookable: false, nonBookableReasons: { noRemainingCapacity: true } });
-    expect(staffOf(full.timeSlot)).toEqual([]);
+    expect(staffOf(full.timeSlot!)).toEqual([]);
     const listed = await c.timeSlots.listAvailabilityTimeSlots({ serviceId: service.id, fromLocalDate: local(from), toLocalDate: local(from + 3 * HOUR), timeZone: 'UTC' });
-    expect(listed.timeSlots.map((s) => s.localStartDate)).not.toContain(local(Date.parse(start)));
+    expect(listed.timeSlots!.map((s) => s.localStartDate)).not.toContain(local(Date.parse(start)));
   });
 
   it('pages with the cursor: a follow-up sends only cursorPaging, and the pages make the whole list', async () => {
@@ -121,10 +121,10 @@ describe('the official Time Slots module against the emulator', () => {
     expect(whole.cursorPagingMetadata).toMatchObject({ hasNext: false, cursors: { next: null } });
     const pages: timeSlots.TimeSlot[][] = [];
     let page = await c.timeSlots.listAvailabilityTimeSlots({ ...query, cursorPaging: { limit: 10 } });
-    pages.push(page.timeSlots);
+    pages.push(page.timeSlots!);
     while (page.cursorPagingMetadata?.hasNext) {
       page = await c.timeSlots.listAvailabilityTimeSlots({ cursorPaging: { cursor: page.cursorPagingMetadata.cursors!.next!, limit: 10 } });
-      pages.push(page.timeSlots);
+      pages.push(page.timeSlots!);
     }
     expect(pages.map((p) => p.length)).toEqual([10, 10, 4]);
     expect(pages.flat()).toEqual(whole.timeSlots);
@@ -138,16 +138,16 @@ describe('the official Time Slots module against the emulator', () => {
     expect((await c.timeSlots.listAvailabilityTimeSlots({ ...query, bookingPolicyViolations: { tooLateToBook: true } })).timeSlots).toEqual([]);
     const perDay = await c.timeSlots.listAvailabilityTimeSlots({ ...query, timeSlotsPerDay: 2 });
     const days = new Map<string, number>();
-    for (const s of perDay.timeSlots) days.set(s.localStartDate!.slice(0, 10), (days.get(s.localStartDate!.slice(0, 10)) ?? 0) + 1);
+    for (const s of perDay.timeSlots!) days.set(s.localStartDate!.slice(0, 10), (days.get(s.localStartDate!.slice(0, 10)) ?? 0) + 1);
     expect([...days.values()].every((n) => n <= 2)).toBe(true);
     expect(days.size).toBeGreaterThanOrEqual(2);
     const one = await c.timeSlots.listAvailabilityTimeSlots({ ...query, resourceTypes: [{ resourceIds: [studio.staff[1]!] }] });
-    expect(one.timeSlots.length).toBeGreaterThan(0);
-    for (const s of one.timeSlots) expect(staffOf(s)).toEqual([studio.staff[1]]);
+    expect(one.timeSlots!.length).toBeGreaterThan(0);
+    for (const s of one.timeSlots!) expect(staffOf(s)).toEqual([studio.staff[1]]);
     // The same window asked on Tokyo's clock: the same instants, nine hours later on the clock.
     const tokyo = await c.timeSlots.listAvailabilityTimeSlots({ ...query, fromLocalDate: local(from + 9 * HOUR), toLocalDate: local(from + 57 * HOUR), timeZone: 'Asia/Tokyo' });
     expect(tokyo.timeZone).toBe('Asia/Tokyo');
-    expect(tokyo.timeSlots.map((s) => instant(s.localStartDate) - 9 * HOUR)).toEqual((await c.timeSlots.listAvailabilityTimeSlots(query)).timeSlots.map((s) => instant(s.localStartDate)));
+    expect(tokyo.timeSlots!.map((s) => instant(s.localStartDate) - 9 * HOUR)).toEqual((await c.timeSlots.listAvailabilityTimeSlots(query)).timeSlots!.map((s) => instant(s.localStartDate)));
   });
 
   it("answers the module's errors: SERVICE_NOT_FOUND, SLOT_NOT_FOUND, END_OPTIONS_NOT_SUPPORTED, a class refused", async () => {
