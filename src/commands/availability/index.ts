@@ -21,7 +21,7 @@ export async function register(cmd: Command, ctx: Context, inv: Invocation): Pro
     [
       'sitectl availability \'Swedish Massage\' --days 3 --bookable',
       'sitectl availability \'Vinyasa Flow Yoga\' --days 7 --json',
-      'sitectl availability time-slots \'Swedish Massage\' --days 2',
+      'sitectl availability time-slots \'Swedish Massage\' --days 7',
     ],
   );
   await registerVerbs(availability, ctx, VERBS, inv);

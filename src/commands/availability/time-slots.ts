@@ -102,7 +102,7 @@ export function register(parent: Command, ctx: Context): void {
     .option('--tz <zone>', 'read and show times in this IANA zone (default: the site’s)')
     .option('--per-day <n>', 'at most this many slots per day (bookable ones first)')
     .option('--page-size <n>', 'slots per request (1-1000, default 1000); every page is fetched')
-    .addHelpText('after', "\nExamples:\n  sitectl availability time-slots 'Swedish Massage' --days 2\n  sitectl availability time-slots 'Sports Massage' --from tomorrow --days 1 --bookable --json");
+    .addHelpText('after', "\nExamples:\n  sitectl availability time-slots 'Swedish Massage' --days 7\n  sitectl availability time-slots 'Sports Massage' --from tomorrow --days 1 --bookable --json");
   addFormatFlags(list).action(async (service: string, o: ListOptions) => {
     await runList(ctx, service, o);
   });
@@ -160,7 +160,8 @@ async function runList(ctx: Context, given: string, opts: ListOptions): Promise<
   } while (cursor);
   await printRecords(ctx.io, format, found, timeSlotColumns(), { now: ctx.now(), empty: `No ${opts.bookable ? 'bookable ' : ''}time slots found ${rangeText(from, to, zone)}.` });
   if (ctx.io.isStdoutTTY && format.kind === 'table' && found.length) {
-    notice(ctx.io, `${found.length} time slots of "${oneLine(service.name ?? '')}", ${found.filter((s) => s.bookable).length} bookable (times in ${found[0]!.timeZone})`);
+    // printRecords has named the zone of the times already.
+    notice(ctx.io, `${found.length} time slots of "${oneLine(service.name ?? '')}", ${found.filter((s) => s.bookable).length} bookable`);
   }
 }
 

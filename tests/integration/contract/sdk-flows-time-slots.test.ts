@@ -9,7 +9,9 @@
  */
 import * as calendar from '@wix/auto_sdk_bookings_availability-calendar';
 import * as timeSlots from '@wix/auto_sdk_bookings_availability-time-slots';
+import * as bookingPolicies from '@wix/auto_sdk_bookings_booking-policies';
 import * as bookings from '@wix/auto_sdk_bookings_bookings';
+import * as services from '@wix/auto_sdk_bookings_services';
 import { ApiKeyStrategy, createClient } from '@wix/sdk';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { makeStudio, runInProcess, startTestEmulator, type TestEmulator } from '../../helpers/index.js';
@@ -35,7 +37,7 @@ async function toEmulator(input: string | URL | Request, init?: RequestInit): Pr
   return realFetch(new Request(url, input instanceof Request ? input : init));
 }
 
-const client = () => createClient({ auth: ApiKeyStrategy({ apiKey: emu.apiKey, siteId: emu.siteId }), modules: { timeSlots, calendar, bookings } });
+const client = () => createClient({ auth: ApiKeyStrategy({ apiKey: emu.apiKey, siteId: emu.siteId }), modules: { timeSlots, calendar, bookings, bookingPolicies, services } });
 /** `YYYY-MM-DDThh:mm:ss` of an instant in UTC (the requests below ask for UTC). */
 const local = (ms: number) => new Date(ms).toISOString().slice(0, 19);
 const instant = (localDate: string | null | undefined) => Date.parse(`${localDate}Z`);
@@ -148,6 +150,26 @@ describe('the official Time Slots module against the emulator', () => {
     const tokyo = await c.timeSlots.listAvailabilityTimeSlots({ ...query, fromLocalDate: local(from + 9 * HOUR), toLocalDate: local(from + 57 * HOUR), timeZone: 'Asia/Tokyo' });
     expect(tokyo.timeZone).toBe('Asia/Tokyo');
     expect(tokyo.timeSlots!.map((s) => instant(s.localStartDate) - 9 * HOUR)).toEqual((await c.timeSlots.listAvailabilityTimeSlots(query)).timeSlots!.map((s) => instant(s.localStartDate)));
+  });
+
+  it("a booking policy's early limit: too early to book, with the earliest booking date, and the tooEarlyToBook filter", async () => {
+    const c = client();
+    const own = await studio.appointment({ minutes: 30 });
+    // Bookable at most a day ahead: every slot of a window two days out is too early, bookable 24 hours before it starts.
+    const policy = await c.bookingPolicies.createBookingPolicy({ name: `Time slots a day ahead ${own.id.slice(0, 8)}`, limitEarlyBookingPolicy: { enabled: true, earliestBookingInMinutes: 24 * 60 } });
+    const current = await c.services.getService(own.id);
+    await c.services.updateService(own.id, { revision: current.revision!, bookingPolicy: { _id: policy._id! } });
+    const from = Date.parse(studio.reserve(2));
+    const query = { serviceId: own.id, fromLocalDate: local(from), toLocalDate: local(from + 2 * HOUR), timeZone: 'UTC' };
+    const listed = await c.timeSlots.listAvailabilityTimeSlots(query);
+    expect(listed.timeSlots).toHaveLength(4);
+    for (const s of listed.timeSlots!) {
+      expect(s).toMatchObject({ bookable: false, remainingCapacity: 1, bookingPolicyViolations: { tooEarlyToBook: true, tooLateToBook: false }, nonBookableReasons: { violatesBookingPolicy: true, noRemainingCapacity: false } });
+      // The module turns the wire's ISO instant into a Date.
+      expect(s.bookingPolicyViolations!.earliestBookingDate).toEqual(new Date(instant(s.localStartDate) - 24 * HOUR));
+    }
+    expect((await c.timeSlots.listAvailabilityTimeSlots({ ...query, bookingPolicyViolations: { tooEarlyToBook: false } })).timeSlots).toEqual([]);
+    expect((await c.timeSlots.listAvailabilityTimeSlots({ ...query, bookable: false })).timeSlots).toHaveLength(4);
   });
 
   it("answers the module's errors: SERVICE_NOT_FOUND, SLOT_NOT_FOUND, END_OPTIONS_NOT_SUPPORTED, a class refused", async () => {
