@@ -114,7 +114,7 @@ export function register(parent: Command, ctx: Context): void {
     .argument('<start>', 'its start (2026-11-24T09:00 in --tz or the site’s zone, an ISO instant, tomorrow 10:00)')
     .option('--staff <id>', 'only this staff member (id or unique prefix; repeatable)', collect)
     .option('--tz <zone>', 'read and show times in this IANA zone (default: the site’s)')
-    .addHelpText('after', "\nExample:\n  sitectl availability time-slot SERVICE_ID 'tomorrow 10:00' --json");
+    .addHelpText('after', "\nExamples:\n  sitectl availability time-slot 'Swedish Massage' 'wed 14:15'\n  sitectl availability time-slot SERVICE_ID 'tomorrow 10:00' --json");
   addFormatFlags(get).action(async (service: string, start: string, o: GetOptions) => {
     await runGet(ctx, service, start, o);
   });
