@@ -24,6 +24,7 @@ export const SDK_MODULES = [
   'bookings_services',
   'bookings_bookings',
   'bookings_availability-calendar',
+  'bookings_availability-time-slots',
   'bookings_extended-bookings',
   'bookings_staff-members',
   'bookings_attendance',

@@ -1,7 +1,7 @@
 /**
  * `sitectl availability`: when services can be booked (docs/wire.md §15; docs/bookings.md "The CLI").
  * `availability SERVICE` lists slots (the default verb, `slots`); `schedule ID` shows a course's places;
- * `multislot` finds back-to-back slots for several services.
+ * `multislot` finds back-to-back slots for several services; `time-slots`/`time-slot` read the Time Slots API.
  */
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
@@ -12,6 +12,7 @@ const VERBS: readonly VerbEntry[] = [
   { names: ['slots'], load: () => import('./slots.js') },
   { names: ['schedule'], load: () => import('./schedule.js') },
   { names: ['multislot'], load: () => import('./multislot.js') },
+  { names: ['time-slots', 'time-slot'], load: () => import('./time-slots.js') },
 ];
 
 export async function register(cmd: Command, ctx: Context, inv: Invocation): Promise<void> {
@@ -20,6 +21,7 @@ export async function register(cmd: Command, ctx: Context, inv: Invocation): Pro
     [
       'sitectl availability \'Swedish Massage\' --days 3 --bookable',
       'sitectl availability \'Vinyasa Flow Yoga\' --days 7 --json',
+      'sitectl availability time-slots \'Swedish Massage\' --days 7',
     ],
   );
   await registerVerbs(availability, ctx, VERBS, inv);

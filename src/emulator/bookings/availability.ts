@@ -70,8 +70,8 @@ export function entryOf(cal: Calendar, c: Candidate, zone: string): Availability
 
 const list = (v: unknown): string[] | undefined => (v === undefined || v === null ? undefined : Array.isArray(v) ? v.map(String) : [String(v)]);
 
-/** The zone of a request (checked). @throws ApplicationFailure 400 INVALID_TIME_ZONE */
-function requestZone(given: unknown, field: string): string | undefined {
+/** The zone of a request (checked). @throws ValidationFailure (400, `FORMAT`) for a name that is not an IANA zone */
+export function requestZone(given: unknown, field: string): string | undefined {
   if (given === undefined || given === null || given === '') return undefined;
   if (typeof given !== 'string' || !isTimeZone(given)) throw ValidationFailure.field(field, 'must be an IANA time zone such as America/New_York', 'FORMAT');
   return given;
@@ -92,7 +92,7 @@ function range(startText: unknown, endText: unknown, zone: string | undefined, f
 }
 
 /** Keeps at most `n` entries per local day, bookable ones first (the order within each group is kept). */
-function perDay<T extends { bookable: boolean; start: number }>(items: T[], n: number | null | undefined, zone: string): T[] {
+export function perDay<T extends { bookable: boolean; start: number }>(items: T[], n: number | null | undefined, zone: string): T[] {
   if (!n) return items;
   const byDay = new Map<string, T[]>();
   for (const it of items) {

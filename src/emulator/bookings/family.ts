@@ -1,12 +1,13 @@
-/** The bookings family as the emulator serves it (family.ts): bookings, availability, extended bookings and multi-service bookings. */
+/** The bookings family as the emulator serves it (family.ts): bookings, availability, time slots, extended bookings and multi-service bookings. */
 import type { EmulatedFamily } from '../family.js';
 import { availabilityServed, bookingsServed, extendedBookingsServed, multiServiceBookingsServed } from './handlers.js';
 import { BOOKING_COLLECTIONS } from './model.js';
+import { timeSlotsServed } from './time-slots.js';
 import { seedBookingsStep } from '../seed/bookings.js';
 
 export const BOOKINGS_FAMILY: EmulatedFamily = {
   name: 'bookings',
-  served: [...availabilityServed, ...bookingsServed, ...extendedBookingsServed, ...multiServiceBookingsServed],
+  served: [...availabilityServed, ...timeSlotsServed, ...bookingsServed, ...extendedBookingsServed, ...multiServiceBookingsServed],
   collections: BOOKING_COLLECTIONS,
   seed: seedBookingsStep,
 };

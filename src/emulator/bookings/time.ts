@@ -119,6 +119,11 @@ export function addLocalWeeks(ms: number, weeks: number, zone: string): number {
   return fromWall(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate() + 7 * weeks, d.getUTCHours(), d.getUTCMinutes(), d.getUTCSeconds(), d.getUTCMilliseconds(), zone);
 }
 
+/** `YYYY-MM-DDThh:mm:ss`: the wall-clock date and time of the instant in `zone`, without an offset (the Time Slots API's local dates). */
+export function localDateTimeOf(ms: number, zone: string): string {
+  return wall(ms, zone).toISOString().slice(0, 19);
+}
+
 /** `YYYY-MM-DD` of the local day containing `ms` (for per-day limits such as `slotsPerDay`). */
 export function localDateKey(ms: number, zone: string): string {
   return wall(ms, zone).toISOString().slice(0, 10);

@@ -146,6 +146,8 @@ const NO_RULE: Record<string, 'reads' | 'this machine' | "a member's own sign-in
   'availability slots': 'reads',
   'availability schedule': 'reads',
   'availability multislot': 'reads',
+  'availability time-slots': 'reads',
+  'availability time-slot': 'reads',
   'bookings list': 'reads',
   'bookings get': 'reads',
   'bookings count': 'reads',

@@ -74,6 +74,11 @@ export const REFUSALS: Record<string, Record<string, { status: number; code: str
   authentication: {
     changePassword: { status: 401, code: 'UNAUTHENTICATED' },
   },
+  // Not a credential: end options are for services with an hourly duration range, which the emulator has none of
+  // (docs/wire.md "Time slots"), so every service answers the module's END_OPTIONS_NOT_SUPPORTED.
+  'time-slots': {
+    listAvailabilityTimeSlotEndOptions: { status: 400, code: 'END_OPTIONS_NOT_SUPPORTED' },
+  },
 };
 
 /** A booking policy created for one example. */
@@ -228,6 +233,21 @@ export const EXAMPLES: Record<string, Record<string, Example>> = {
     calculateMultiSlotAvailability: async (fx) => {
       const slot = await fx.freeSlot();
       return { from: new Date().toISOString(), to: new Date(Date.now() + 7 * 86_400_000).toISOString(), slots: [{ serviceId: slot.serviceId }, { serviceId: slot.serviceId }], cursorPaging: { limit: 5 } };
+    },
+  },
+  'time-slots': {
+    listAvailabilityTimeSlots: async (fx) => {
+      const slot = await fx.freeSlot();
+      const from = String(slot.startDate).slice(0, 19);
+      return { serviceId: slot.serviceId, fromLocalDate: from, toLocalDate: new Date(Date.parse(String(slot.startDate)) + 86_400_000).toISOString().slice(0, 19), timeZone: 'UTC', cursorPaging: { limit: 5 } };
+    },
+    getAvailabilityTimeSlot: async (fx) => {
+      const slot = await fx.freeSlot();
+      return { serviceId: slot.serviceId, localStartDate: String(slot.startDate).slice(0, 19), localEndDate: String(slot.endDate).slice(0, 19), timeZone: 'UTC', location: { locationType: 'BUSINESS' } };
+    },
+    listAvailabilityTimeSlotEndOptions: async (fx) => {
+      const slot = await fx.freeSlot();
+      return { serviceId: slot.serviceId, localStartDate: String(slot.startDate).slice(0, 19), timeZone: 'UTC', location: { locationType: 'BUSINESS' } };
     },
   },
   bookings: {

@@ -16,6 +16,7 @@ export const FAMILY_MODULES: Record<string, SdkModule | null> = {
   categories: 'bookings_categories-v-2',
   'booking-policies': 'bookings_booking-policies',
   availability: 'bookings_availability-calendar',
+  'time-slots': 'bookings_availability-time-slots',
   bookings: 'bookings_bookings',
   'extended-bookings': 'bookings_extended-bookings',
   attendance: 'bookings_attendance',
