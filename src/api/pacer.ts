@@ -8,8 +8,10 @@
  * no timer, no wait). On a 429 every request of that site waits out the `Retry-After`, and the rate is learned
  * (AIMD): what the platform let through over the last second x 0.9, at most 0.9 x the rate it had, never below one
  * request per `Retry-After` (nothing let through and no rate yet: only the pause). Each reply that is not a 429
- * raises it again: +0.01 req/s a reply, and after 5 s without a 429 +0.05 (5 % a second at the paced rate), so a
- * limit that was lifted is found again without bursting into it; above 1,000 req/s it stops pacing.
+ * raises it again by +0.01 req/s, up to 0.97 x what went through before the 429 (the limit as far as is known, so
+ * a paced run sends no more than the limit a second); after 30 s without a 429 by +0.05 a reply past it (5 % a
+ * second at the paced rate), so a limit that was lifted is found again without bursting into it; above 1,000
+ * req/s it stops pacing.
  *
  * A limit shared by the sites of an origin (a proxy's, or the emulator's `rateLimitScope: all`) shows as 429s on
  * two sites within a second: from then on the origin's own limiter (one per origin, {@link Pacers}) learns the rate
@@ -25,8 +27,10 @@ const MIN_RATE = 0.2;
 const UNPACED_ABOVE = 1000;
 /** The window over which accepted replies are counted when a 429 comes, in ms. */
 const WINDOW_MS = 1000;
-/** After this long without a 429, the rate is probed up multiplicatively. */
-const QUIET_MS = 5000;
+/** After this long without a 429, the rate is probed up past what the last 429 showed (a limit may have been lifted). */
+const QUIET_MS = 30_000;
+/** Share of what went through over the second before a 429 that the rate rises back to until then. */
+const CEILING_SHARE = 0.97;
 /** The probe's rise in req/s a reply: at the paced rate r that is 0.05 r a second, 5 % a second. */
 const PROBE_STEP = 0.05;
 /** 429s within this long of the last decrease belong to the same overshoot and lower the rate once. */
@@ -62,6 +66,8 @@ class Rate {
   private nextAt = 0;
   private lastDecreaseAt = -Infinity;
   private lastThrottleAt = -Infinity;
+  /** Until QUIET_MS after a 429, the rate rises up to this: just under what the platform let through then. */
+  private ceiling = Infinity;
   /** Times of the replies that were not 429 within the last WINDOW_MS (oldest first, from `head`). */
   private accepted: number[] = [];
   private head = 0;
@@ -83,7 +89,8 @@ class Rate {
     this.accepted.push(now);
     this.acceptedSince(now - WINDOW_MS);
     if (this.learned === undefined) return;
-    this.learned += now - this.lastThrottleAt > QUIET_MS ? PROBE_STEP : 0.01;
+    if (now - this.lastThrottleAt > QUIET_MS) this.learned += PROBE_STEP;
+    else if (this.learned < this.ceiling) this.learned = Math.min(this.ceiling, this.learned + 0.01);
     if (this.learned > UNPACED_ABOVE) this.learned = undefined;
   }
 
@@ -96,7 +103,8 @@ class Rate {
     this.lastThrottleAt = now;
     if (now - this.lastDecreaseAt < DECREASE_GAP_MS) return;
     this.lastDecreaseAt = now;
-    const through = this.acceptedRecently(now) * (1000 / WINDOW_MS) * 0.9;
+    const accepted = this.acceptedRecently(now) * (1000 / WINDOW_MS);
+    const through = accepted * 0.9;
     // A Retry-After of N s lets a request through every N s at least: the rate never goes below that.
     const floor = Math.max(MIN_RATE, retryAfterMs ? Math.min(UNPACED_ABOVE, 1000 / retryAfterMs) : 0);
     if (this.learned === undefined) {
@@ -105,6 +113,8 @@ class Rate {
     } else {
       this.learned = Math.max(floor, Math.min(through > 0 ? through : Infinity, this.learned * 0.9));
     }
+    // What went through is the limit as far as is known: sends rise back to just under it, not past it.
+    this.ceiling = accepted > 0 ? Math.max(this.learned ?? 0, accepted * CEILING_SHARE) : Infinity;
     this.nextAt = Math.max(now, spreadFrom);
   }
 

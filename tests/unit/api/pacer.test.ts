@@ -87,7 +87,7 @@ describe('Pacer', () => {
     expect(paced.rate).toBe(10);
   });
 
-  it('probes back up: slowly right after a 429, by 5 % a second after 5 s without one, and stops pacing far above', () => {
+  it('probes back up: slowly right after a 429, by 5 % a second after 30 s without one, and stops pacing far above', () => {
     const clock = fakeClock();
     const pacer = new Pacer(clock.now, 10);
     pacer.replied(429);
@@ -95,7 +95,7 @@ describe('Pacer', () => {
     sendAll(pacer, clock, 10);
     // Right after the 429: +0.01 a reply.
     expect(pacer.rate).toBeCloseTo(learned + 0.1, 5);
-    clock.advance(5001);
+    clock.advance(30_001);
     // Then +0.05 a reply: at the paced rate, 5 % a second (never a burst: 10 replies raise it by 0.5).
     sendAll(pacer, clock, 10);
     expect(pacer.rate).toBeCloseTo(learned + 0.6, 5);
@@ -150,5 +150,25 @@ describe('the client takes its slots from the pacer of its origin and site', () 
     } finally {
       await Promise.all([a.agent.close(), b.agent.close(), other.agent.close()]);
     }
+  });
+});
+
+describe('Pacer after a 429', () => {
+  it('rises back to just under what the platform let through, and past it only after 30 s without a 429', () => {
+    const clock = fakeClock();
+    const pacer = new Pacer(clock.now);
+    // 50 accepted within the last second, then a 429: 45 req/s, rising by 0.01 a reply up to 0.97 x 50.
+    for (let i = 0; i < 50; i++) {
+      clock.advance(20);
+      pacer.replied(200);
+    }
+    pacer.replied(429, 1000);
+    expect(pacer.rate).toBeCloseTo(45, 5);
+    clock.advance(1000);
+    sendAll(pacer, clock, 1000);
+    expect(pacer.rate).toBeCloseTo(48.5, 5);
+    clock.advance(30_000);
+    sendAll(pacer, clock, 10);
+    expect(pacer.rate).toBeCloseTo(49, 5);
   });
 });
