@@ -8,8 +8,8 @@
  * no timer, no wait). On a 429 every request of that site waits out the `Retry-After`, and the rate is learned
  * (AIMD): what the platform let through over the last second x 0.9, at most 0.9 x the rate it had, never below one
  * request per `Retry-After` (nothing let through and no rate yet: only the pause). Each reply that is not a 429
- * raises it again by +0.01 req/s, up to 0.97 x what went through before the 429 (the limit as far as is known, so
- * a paced run sends no more than the limit a second); after 30 s without a 429 by +0.05 a reply past it (5 % a
+ * raises it again by +0.01 req/s, up to 0.97 x what went through before the 429, or x the rate refused when
+ * lower (the limit as far as is known, so a paced run sends no more than the limit a second); after 30 s without a 429 by +0.05 a reply past it (5 % a
  * second at the paced rate), so a limit that was lifted is found again without bursting into it; above 1,000
  * req/s it stops pacing.
  *
@@ -107,14 +107,17 @@ class Rate {
     const through = accepted * 0.9;
     // A Retry-After of N s lets a request through every N s at least: the rate never goes below that.
     const floor = Math.max(MIN_RATE, retryAfterMs ? Math.min(UNPACED_ABOVE, 1000 / retryAfterMs) : 0);
+    const before = this.learned;
     if (this.learned === undefined) {
       // Nothing went through lately: no rate to learn from (the pause alone holds the sends back).
       if (through > 0) this.learned = Math.max(floor, through);
     } else {
       this.learned = Math.max(floor, Math.min(through > 0 ? through : Infinity, this.learned * 0.9));
     }
-    // What went through is the limit as far as is known: sends rise back to just under it, not past it.
-    this.ceiling = accepted > 0 ? Math.max(this.learned ?? 0, accepted * CEILING_SHARE) : Infinity;
+    // What went through is the limit as far as is known (or the rate refused, when lower: a second counted by
+    // replies may straddle two of the platform's windows): sends rise back to just under it, not past it.
+    const known = Math.min(accepted > 0 ? accepted : Infinity, before ?? Infinity);
+    this.ceiling = known < Infinity ? Math.max(this.learned ?? 0, known * CEILING_SHARE) : Infinity;
     this.nextAt = Math.max(now, spreadFrom);
   }
 

@@ -171,4 +171,25 @@ describe('Pacer after a 429', () => {
     sendAll(pacer, clock, 10);
     expect(pacer.rate).toBeCloseTo(49, 5);
   });
+
+  it('refused again at a rate it learned, it rises back to just under that rate, whatever a second of replies counted', () => {
+    const clock = fakeClock();
+    const pacer = new Pacer(clock.now);
+    // 57 replies within a second (two of the platform's windows straddled), then a 429: 51.3 req/s learned.
+    for (let i = 0; i < 57; i++) {
+      clock.advance(17);
+      pacer.replied(200);
+    }
+    pacer.replied(429, 1000);
+    expect(pacer.rate).toBeCloseTo(51.3, 5);
+    clock.advance(1000);
+    sendAll(pacer, clock, 100);
+    const refusedAt = pacer.rate!;
+    // Refused after a quiet second (no replies to count): the rate refused is the limit as far as is known.
+    clock.advance(1000);
+    pacer.replied(429, 1000);
+    clock.advance(1000);
+    sendAll(pacer, clock, 1000);
+    expect(pacer.rate!).toBeLessThanOrEqual(refusedAt * 0.97 + 1e-9);
+  });
 });
