@@ -16,7 +16,9 @@
  * A limit shared by the sites of an origin (a proxy's, or the emulator's `rateLimitScope: all`) shows as 429s on
  * two sites within a second: from then on the origin's own limiter (one per origin, {@link Pacers}) learns the rate
  * from every site's replies and spreads the sends of all its sites, and a 429 lowers that rate instead of the
- * site's (the site still waits out its `Retry-After`). A new site of an origin whose sites are paced starts at
+ * site's; the refused call waits its `Retry-After` (the client's retry), while the origin's pace holds back the
+ * other sends (a pause of the site would leave the others sending all the same, and idle the run when every
+ * running site was refused in the same overshoot). A new site of an origin whose sites are paced starts at
  * the rate of the one that heard last, so a fleet run does not burst into every new site. No timer is ever kept:
  * waits are the caller's (client.ts).
  */
@@ -223,14 +225,15 @@ export class Pacer {
     this.inFlight = Math.max(0, this.inFlight - 1);
   }
 
-  /** Drops the rate this site learned (its origin's shared limit explains its 429s). */
+  /** Drops the rate and the pause this site took from its own 429s (its origin's shared limit explains them). */
   forget(): void {
     this.own.learned = undefined;
+    this.pausedUntil = 0;
   }
 
   /**
-   * Learns from a reply: `status` 429 pauses every send of the site for `retryAfterMs` (when given) and lowers the
-   * rate (the origin's when its sites share a limit, else the site's); any other status raises it a little.
+   * Learns from a reply: `status` 429 lowers the rate: the origin's when its sites share a limit, else the site's,
+   * whose sends all pause for `retryAfterMs` (when given); any other status raises it a little.
    */
   replied(status: number, retryAfterMs?: number): void {
     const now = this.clock();
@@ -243,8 +246,9 @@ export class Pacer {
       return;
     }
     this.throttled += 1;
-    if (retryAfterMs !== undefined && retryAfterMs > 0) this.pausedUntil = Math.max(this.pausedUntil, now + retryAfterMs);
+    // A limit the origin's sites share: its pace holds them all back, and the refused call waits its Retry-After.
     if (this.origin?.limit.throttled(this, now, retryAfterMs, this.origin.sites())) return;
+    if (retryAfterMs !== undefined && retryAfterMs > 0) this.pausedUntil = Math.max(this.pausedUntil, now + retryAfterMs);
     // Slots booked at the old rate are spread again from the end of the pause.
     this.own.throttle(now, retryAfterMs, this.pausedUntil);
   }

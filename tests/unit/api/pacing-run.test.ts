@@ -148,7 +148,9 @@ describe('a paced run against a limit of R requests a second with Retry-After', 
     expect(one.stats('http://o').originRate).toBeUndefined();
     b.replied(429, 2000);
     expect(one.stats('http://o').originRate).toBeCloseTo(36, 5);
-    // The rate a site learned alone is dropped: the origin's rules.
+    // The rate and the pause a site took alone are dropped: the origin's pace rules, the refused calls wait their Retry-After.
     expect(a.rate).toBeUndefined();
+    expect(a.pausedFor()).toBe(0);
+    expect(b.pausedFor()).toBe(0);
   });
 });
