@@ -9,9 +9,9 @@
  * (AIMD): what the platform let through over the last second x 0.9, at most 0.9 x the rate it had, never below one
  * request per `Retry-After` (nothing let through and no rate yet: only the pause). Each reply that is not a 429
  * raises it again by +0.01 req/s, up to 0.97 x what went through before the 429, or x the rate refused when
- * lower (the limit as far as is known, so a paced run sends no more than the limit a second); after 30 s without a 429 by +0.05 a reply past it (5 % a
- * second at the paced rate), so a limit that was lifted is found again without bursting into it; above 1,000
- * req/s it stops pacing.
+ * lower (the limit as far as is known, so a paced run sends no more than the limit a second); after 30 s without
+ * a 429 by +0.05 a reply past it (5 % a second at the paced rate), so a limit that was lifted is found again
+ * without bursting into it; above 1,000 req/s it stops pacing.
  *
  * A limit shared by the sites of an origin (a proxy's, or the emulator's `rateLimitScope: all`) shows as 429s on
  * two sites within a second: from then on the origin's own limiter (one per origin, {@link Pacers}) learns the rate
