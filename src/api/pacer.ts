@@ -16,7 +16,7 @@
  * A limit shared by the sites of an origin (a proxy's, or the emulator's `rateLimitScope: all`) shows as 429s on
  * two sites within a second: from then on the origin's own limiter (one per origin, {@link Pacers}) learns the rate
  * from every site's replies and spreads the sends of all its sites, and a 429 lowers that rate instead of the
- * site's; the refused call waits its `Retry-After` (the client's retry), while the origin's pace holds back the
+ * site's (unless the origin was sending under 0.8 x that rate: then the limit is the site's own); the refused call waits its `Retry-After` (the client's retry), while the origin's pace holds back the
  * other sends (a pause of the site would leave the others sending all the same, and idle the run when every
  * running site was refused in the same overshoot). A new site of an origin whose sites are paced starts at
  * the rate of the one that heard last, so a fleet run does not burst into every new site. No timer is ever kept:
@@ -35,6 +35,8 @@ const QUIET_MS = 30_000;
 const CEILING_SHARE = 0.97;
 /** The probe's rise in req/s a reply: at the paced rate r that is 0.05 r a second, 5 % a second. */
 const PROBE_STEP = 0.05;
+/** A 429 while the origin's sites send less than this share of their shared rate is the site's own. */
+const BUSY_SHARE = 0.8;
 /** 429s within this long of the last decrease belong to the same overshoot and lower the rate once. */
 const DECREASE_GAP_MS = 1000;
 
@@ -162,6 +164,8 @@ class OriginLimit {
     const other = this.last && this.last.site !== site && now - this.last.at < DECREASE_GAP_MS;
     this.last = { site, at: now };
     if (!this.shared && !other) return false;
+    // Refused while the origin sends well under its pace: that site's own limit (as the platform's, per site).
+    if (this.shared && this.rate.learned !== undefined && this.rate.acceptedRecently(now) < BUSY_SHARE * this.rate.learned) return false;
     if (!this.shared) {
       // Seen now: the rates the sites learned from their own 429s were the shared limit's; the origin's rate rules.
       this.shared = true;

@@ -154,3 +154,12 @@ describe('a paced run against a limit of R requests a second with Retry-After', 
     expect(b.pausedFor()).toBe(0);
   });
 });
+
+describe('a fan-out against a limit of each site (the platform: per app instance)', () => {
+  it("sites refused together are paced at their limits together, within 1.2x of the sites' minimum", () => {
+    // 8 sites of 100 requests, 4 at a time, each site allowed 10 a second: the minimum is 800 / 40 = 20 s.
+    const run = simulate({ sites: 8, atOnce: 4, perSite: 100, streams: 2, limit: 10, retryAfterS: 2, shared: false, latencyMs: 5 });
+    expect(run.sends.length - run.throttled.length).toBe(800);
+    expect(run.endMs).toBeLessThanOrEqual(1.2 * 20_000);
+  });
+});
