@@ -7,14 +7,15 @@
 import type { Dispatcher } from 'undici';
 import { safeParse } from 'zod/mini';
 import type { $ZodType } from 'zod/v4/core';
-import { type ApiError, type CallTries, NetworkError, SystemError, fromResponse, seconds, withTries } from './errors.js';
+import { type ApiError, SystemError } from './errors.js';
 import { wireForm } from './query.js';
 import { type Pacer, type Pacers, sharedPacers } from './pacer.js';
 import { redact, redactHeaders } from './redact.js';
-import { AttemptTimeout, defaultSleep, errorText, firstHeader, notSent, parseRetryAfter } from './retry.js';
+import { type RetryRules, type WaitObserver, defaultSleep, parseRetryAfter, sendWithRetries } from './retry.js';
 import type * as Transport from './transport.js';
 
 export { parseRetryAfter };
+export type { CallWait, WaitObserver } from './retry.js';
 
 /** How requests authenticate (docs/wire.md §2). Neither kind sends a `Bearer` scheme. */
 export type Credentials =
@@ -22,23 +23,6 @@ export type Credentials =
   | { kind: 'apiKey'; apiKey: string; siteId: string; accountId?: string }
   | { kind: 'accessToken'; accessToken: string } // Authorization: <raw token>
   | { kind: 'none' };
-
-/**
- * A wait of a call, told to {@link ApiClientOptions.onWait} as it begins:
- * - `reply`: try `attempt` (of at most `attempts`) was sent and its reply has not come yet; it ends when the reply
- *   has come whole, or the try failed;
- * - `retry`: the pause of `ms` before try `attempt`, because of `reason` (`rate limit`, `HTTP 503`, or the transport
- *   error: `no reply headers within 30 s`); `asked` when the reply's `Retry-After` set it, else it is the backoff.
- *
- * `path` is the call's path without its query, secrets redacted; `elapsedMs` the time the call has taken so far,
- * from its first send (ms).
- */
-export type CallWait =
-  | { kind: 'reply'; method: string; path: string; attempt: number; attempts: number; elapsedMs: number }
-  | { kind: 'retry'; method: string; path: string; attempt: number; attempts: number; elapsedMs: number; ms: number; asked: boolean; reason: string };
-
-/** Told of each wait of a call as it begins; the function it returns, if any, is called once when that wait ends. */
-export type WaitObserver = (wait: CallWait) => (() => void) | undefined;
 
 export interface ApiClientOptions {
   /** `https://www.wixapis.com` or `http://127.0.0.1:PORT`; a path part is kept as a prefix. */
@@ -135,8 +119,6 @@ const DEFAULT_MAX_RETRY_AFTER_MS = 60_000;
 export const DEFAULT_TIMEOUT_MS = 30_000;
 const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
 const DEFAULT_BUDGET_MS = 120_000;
-/** First backoff step; attempt n waits a random time in [base*2^n/2, base*2^n], capped at maxDelayMs. */
-const BASE_DELAY_MS = 500;
 /** Idle sockets stay open this long so consecutive calls (paging, bulk chunks) reuse the connection. */
 const KEEP_ALIVE_TIMEOUT_MS = 10_000;
 
@@ -182,7 +164,7 @@ async function createDefaultDispatcher(timeoutMs: number, connectTimeoutMs: numb
  * concurrent calls. Call {@link close} when done: idle keep-alive sockets otherwise hold the process open for
  * up to 10 s.
  *
- * What is retried, and why (docs/wire.md §7):
+ * What is retried, and why (docs/wire.md §7; the loop is retry.ts `sendWithRetries`):
  * - Idempotent calls (GET by default; callers pass `idempotent: true` for reads sent as POST such as
  *   query/search/count, and for revision-checked updates, which the server refuses to apply twice) are retried
  *   on transport errors, 429 and every 5xx: repeating them cannot change the outcome.
@@ -204,14 +186,6 @@ async function createDefaultDispatcher(timeoutMs: number, connectTimeoutMs: numb
  * - A failed call's error says what it went through (`err.tries`, errors.ts withTries): `N attempts over S s` of
  *   a transport failure, `rate-limited N times over S s` of repeated 429s, counted over the attempts made.
  */
-/**
- * A monotonic clock in milliseconds, for the call's budget and timings. `process.hrtime` rather than the global
- * `performance`, whose first use loads Node's whole perf_hooks (~1.5 ms of every command's start-up).
- */
-function monotonicMs(): number {
-  return Number(process.hrtime.bigint()) / 1e6;
-}
-
 export class ApiClient {
   private origin: string;
   private basePath: string;
@@ -313,144 +287,36 @@ export class ApiClient {
     // The one long-GET rule (docs/wire.md §5): a GET past 4,000 characters of parameters goes out as a POST.
     const { method, body, search } = wireForm(opts.method, opts.query, opts.body, opts.complexQuery ?? false, opts.longGetFallback ?? false);
     const idempotent = opts.idempotent ?? opts.method === 'GET';
-    const retries = opts.retries ?? this.retries;
-    const timeoutMs = opts.timeoutMs ?? this.timeoutMs;
     const path = this.basePath + opts.path + (search ? `?${search}` : '');
     const headers = this.headers(body !== undefined, opts.accountLevel ?? false);
     const payload = body === undefined ? undefined : JSON.stringify(body);
 
     const dispatcher = await this.getDispatcher();
     const requestFn = await loadRequestFn();
-    const pacer = this.pacer(opts.accountLevel ?? false);
-    await this.paced(pacer, opts.signal);
-    // The budget starts here, as the first attempt leaves the pacer's queue.
-    const callStarted = monotonicMs();
-    const elapsed = () => monotonicMs() - callStarted;
-    const attempts = retries + 1;
-    const shownPath = this.redact(this.basePath + opts.path);
-    /** Waits `ms` before try `next` when the call's budget allows it (telling onWait); false when it does not. */
-    const mayRetry = async (ms: number, next: number, reason: string, asked: boolean): Promise<boolean> => {
-      if (elapsed() + ms > this.budgetMs) return false;
-      const end = this.onWait?.({ kind: 'retry', method, path: shownPath, attempt: next, attempts, elapsedMs: elapsed(), ms, asked, reason });
-      try {
-        await this.wait(ms, opts.signal);
-      } finally {
-        end?.();
-      }
-      return true;
+    const rules: RetryRules = {
+      retries: opts.retries ?? this.retries,
+      timeoutMs: opts.timeoutMs ?? this.timeoutMs,
+      maxDelayMs: this.maxDelayMs,
+      maxRetryAfterMs: this.maxRetryAfterMs,
+      budgetMs: this.budgetMs,
+      sleep: this.sleep,
+      onWait: this.onWait,
     };
-
-    // What the call went through, for the final error (withTries): "no reply headers within 30 s, 3 attempts over
-    // 92 s"; "rate-limited 7 times over 31 s".
-    let rateLimited = 0;
-    for (let attempt = 0; ; attempt++) {
-      opts.signal?.throwIfAborted();
-      if (attempt > 0) await this.paced(pacer, opts.signal);
-      const started = monotonicMs();
-      const tries = (): CallTries => ({ attempts: attempt + 1, rateLimited, elapsedMs: elapsed() });
-      // An attempt ends at its own limit, or at the end of the call's budget when that comes first.
-      const limitMs = Math.max(1, Math.min(timeoutMs, this.budgetMs - (started - callStarted)));
-      let stage: 'headers' | 'body' = 'headers';
-      this.trace(`> ${method} ${this.redact(this.origin + path)}`, headers);
-      // One deadline for the whole attempt: headers and every byte of the body. The caller's signal aborts it too
-      // (linked by hand: AbortSignal.any costs start-up time and keeps weak references alive).
-      const deadline = new AbortController();
-      const signal = deadline.signal;
-      const timer = setTimeout(() => {
-        const within = `within ${Number((limitMs / 1000).toFixed(1))} s${limitMs < timeoutMs ? `: the call's ${seconds(this.budgetMs)} budget ran out` : ''}`;
-        deadline.abort(new AttemptTimeout(stage === 'headers' ? `no reply headers ${within}` : `reply not complete ${within}`));
-      }, limitMs);
-      const onAbort = () => deadline.abort(opts.signal!.reason);
-      opts.signal?.addEventListener('abort', onAbort, { once: true });
-      // The reply's wait ends once: when the reply came whole, or before the pause that follows a failed try.
-      let replyWait: (() => void) | undefined;
-      const endReply = () => {
-        replyWait?.();
-        replyWait = undefined;
-      };
-      let res: Dispatcher.ResponseData;
-      let text: string;
-      try {
-        replyWait = this.onWait?.({ kind: 'reply', method, path: shownPath, attempt: attempt + 1, attempts, elapsedMs: started - callStarted });
-        pacer?.sending();
-        try {
-          res = await requestFn.call(dispatcher, { origin: this.origin, path, method, headers, body: payload, signal });
-        } catch (err) {
-          pacer?.failed();
-          opts.signal?.throwIfAborted();
-          const cause = signal.aborted ? signal.reason : err;
-          const ms = Math.round(monotonicMs() - started);
-          const message = this.redact(errorText(cause));
-          this.trace(`< ${method} ${this.redact(this.origin + path)} failed after ${ms} ms: ${message}`);
-          endReply();
-          if (attempt < retries && (idempotent || notSent(cause)) && (await mayRetry(this.backoff(attempt), attempt + 2, message, false))) continue;
-          throw this.fail(withTries(new NetworkError(message, cause), tries()));
-        }
-        stage = 'body';
-        try {
-          text = await res.body.text();
-        } catch (err) {
-          pacer?.failed();
-          opts.signal?.throwIfAborted();
-          const cause = signal.aborted ? signal.reason : err;
-          const message = this.redact(errorText(cause));
-          endReply();
-          if (attempt < retries && idempotent && (await mayRetry(this.backoff(attempt), attempt + 2, message, false))) continue;
-          throw this.fail(withTries(new NetworkError(message, cause), tries()));
-        }
-      } finally {
-        clearTimeout(timer);
-        opts.signal?.removeEventListener('abort', onAbort);
-        endReply();
-      }
-      const ms = Math.round(monotonicMs() - started);
-      const requestId = firstHeader(res.headers['x-wix-request-id']);
-      this.trace(
-        `< ${method} ${this.redact(this.origin + path)} ${res.statusCode} ${ms} ms request-id: ${requestId ?? 'none'}`,
-      );
-
-      if (res.statusCode !== 429) pacer?.replied(res.statusCode);
-      if (res.statusCode === 200) return this.parse(opts.schema, text, res, requestId, opts.check);
-
-      const err = this.sanitize(fromResponse(res.statusCode, res.statusText, res.headers, this.redact(text)));
-      const retryable = res.statusCode === 429 || res.statusCode >= 500;
-      if (res.statusCode === 429) {
-        rateLimited++;
-        // Every send to this site waits what the platform asks, unless the call will not wait it either.
-        const asked = parseRetryAfter(res.headers['retry-after']);
-        pacer?.replied(429, asked !== undefined && !this.tooLong(asked, elapsed()) ? asked : undefined);
-      }
-      if (retryable && (idempotent || res.statusCode === 429) && attempt < retries) {
-        const reason = res.statusCode === 429 ? 'rate limit' : `HTTP ${res.statusCode}`;
-        const retryAfter = parseRetryAfter(res.headers['retry-after']);
-        if (retryAfter !== undefined) {
-          const tooLong = this.tooLong(retryAfter, elapsed());
-          if (tooLong) {
-            // Waiting would outlast what the call may take: end now, saying what was asked (5xx messages follow as sent).
-            err.message = `the platform asks to wait ${seconds(retryAfter)} (${reason}), ${tooLong}: ${err.message}`;
-            err.waitAskedMs = retryAfter;
-            throw this.fail(withTries(err, tries()));
-          }
-        }
-        if (await mayRetry(retryAfter ?? this.backoff(attempt), attempt + 2, reason, retryAfter !== undefined)) continue;
-      }
-      throw this.fail(withTries(err, tries()));
-    }
-  }
-
-  /**
-   * Why a Retry-After of `askedMs` is not waited when the call has taken `elapsedMs` (`more than the 60 s a wait
-   * may take`, `more than the 2 s left of the call's 120 s budget`), or undefined when it is waited.
-   */
-  private tooLong(askedMs: number, elapsedMs: number): string | undefined {
-    const left = this.budgetMs - elapsedMs;
-    const budget = seconds(this.budgetMs);
-    if (askedMs > this.maxRetryAfterMs && this.maxRetryAfterMs < left) {
-      return `more than the ${seconds(this.maxRetryAfterMs)} a single wait may take (the call's budget is ${budget})`;
-    }
-    if (askedMs < left) return undefined;
-    // Said as the whole budget until the call has used a noticeable part of it.
-    return left > this.budgetMs - 1000 ? `more than the call's ${budget} budget` : `more than the ${seconds(left)} left of the call's ${budget} budget`;
+    const reply = await sendWithRetries(rules, {
+      method,
+      tracedUrl: this.redact(this.origin + path),
+      shownPath: this.redact(this.basePath + opts.path),
+      headers,
+      idempotent,
+      signal: opts.signal,
+      pacer: this.pacer(opts.accountLevel ?? false),
+      send: (signal) => requestFn.call(dispatcher, { origin: this.origin, path, method, headers, body: payload, signal }),
+      trace: (line, traced) => this.trace(line, traced),
+      redact: (text) => this.redact(text),
+      sanitize: (err) => this.sanitize(err),
+      fail: (err) => this.fail(err),
+    });
+    return this.parse(opts.schema, reply.text, reply.res, reply.requestId, opts.check);
   }
 
   /** The pacer of this client's origin and site (an account-level call: the account's; a token: its own), if pacing. */
@@ -459,25 +325,6 @@ export class ApiClient {
     const c = this.credentials;
     const scope = c.kind === 'apiKey' ? (accountLevel ? `account:${c.accountId ?? ''}` : `site:${c.siteId}`) : c.kind === 'accessToken' ? 'token' : 'none';
     return this.pacers.get(this.origin, scope);
-  }
-
-  /**
-   * Waits for the pacer's next slot (pacer.ts), and out any `Retry-After` pause it is in; at once when the site is
-   * not paced. @throws the signal's reason when it aborts
-   */
-  private async paced(pacer: Pacer | undefined, signal: AbortSignal | undefined): Promise<void> {
-    if (!pacer) return;
-    for (;;) {
-      const paused = pacer.pausedFor();
-      if (paused > 0) {
-        await defaultSleep(paused, signal);
-        continue;
-      }
-      const ms = pacer.reserve();
-      if (ms <= 0) return;
-      await defaultSleep(ms, signal);
-      if (pacer.pausedFor() === 0) return;
-    }
   }
 
   /** Closes the default dispatcher's sockets; a dispatcher passed in by the caller is left to the caller. */
@@ -555,17 +402,6 @@ export class ApiClient {
   private fail(err: ApiError): ApiError {
     this.onError?.(err);
     return err;
-  }
-
-  private backoff(attempt: number): number {
-    const ceiling = Math.min(this.maxDelayMs, BASE_DELAY_MS * 2 ** attempt);
-    return Math.round(ceiling / 2 + Math.random() * (ceiling / 2));
-  }
-
-  private async wait(ms: number, signal: AbortSignal | undefined): Promise<void> {
-    this.trace(`  retrying in ${ms} ms`);
-    await this.sleep(ms, signal);
-    signal?.throwIfAborted();
   }
 
   private trace(line: string, headers?: Record<string, string>): void {

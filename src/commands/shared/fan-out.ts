@@ -2,7 +2,8 @@
  * What a fan-out (a verb run on several sites: `services apply --to-site`, `services clone`, the undo of either)
  * shows while it runs (docs/manual/commands.md "CI: roll a catalog out to several sites"): on a terminal, one live counter on stderr (the Ink progress bar, loaded
  * by dynamic import) with the sites done of all, the items done, the 429s met and the request rate over the last
- * seconds (and the rate the client paces each site at, once a 429 taught it one: api/pacer.ts); off a terminal,
+ * seconds (and the rate the client paces at, once a 429 taught it one: each site's, or all sites' together when they
+ * share a limit: api/pacer.ts); off a terminal,
  * one line per site as it ends, a line every 5 s while nothing else is said, and one at the end. The 429s are the
  * command's (every call to the origin since it started). stdout is never written.
  */
@@ -72,7 +73,9 @@ export function fanOutProgress(ctx: Context, opts: { title: string; sites: numbe
     const rate = now > first.at ? ((stats.replies - first.replies) * 1000) / (now - first.at) : 0;
     // The command's 429s so far (every call to this origin since it started), as the server counted them.
     const parts = [`${items()} items`, `${stats.throttled} rate-limited`, `${rate.toFixed(rate < 10 ? 1 : 0)} req/s`];
-    if (stats.rate !== undefined) parts.push(`paced ~${stats.rate.toFixed(stats.rate < 10 ? 1 : 0)}/s a site`);
+    // The sites' shared limit when one was seen (api/pacer.ts), else each site's own.
+    if (stats.originRate !== undefined) parts.push(`paced ~${stats.originRate.toFixed(stats.originRate < 10 ? 1 : 0)}/s in all`);
+    else if (stats.rate !== undefined) parts.push(`paced ~${stats.rate.toFixed(stats.rate < 10 ? 1 : 0)}/s a site`);
     // The platform asked a site to wait (its Retry-After): said here, as the waiting notices are held meanwhile.
     if (stats.pausedMs >= 1000) parts.push(`the platform asks to wait ${Math.ceil(stats.pausedMs / 1000)} s - Ctrl-C to stop`);
     return parts.join(', ');
