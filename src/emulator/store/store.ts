@@ -14,7 +14,7 @@
  * cache never shows uncommitted data. One transaction may span collections (a booking and the capacity it
  * takes; an order and its member).
  *
- * Query tables: a collection that declares queryable fields (members) is not kept in memory; its filters, sorts
+ * Query tables: a collection that declares queryable fields (members, services) is not kept in memory; its filters, sorts
  * and pages run in SQL over `query_<kind>` (query-table.ts, query/sql.ts), and the connection has the function
  * `sitectl_leaf` those queries call for what SQL cannot decide itself.
  */
