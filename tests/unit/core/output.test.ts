@@ -208,7 +208,7 @@ describe('printRecords on a TTY', () => {
     const lines = f.out().trimEnd().split('\n');
     expect(lines).toHaveLength(1001);
     expect(lines.slice(0, 3)).toEqual(['ID  NAME', 'r0  name 0', 'r1  name 1']);
-    expect(lines[4]).toMatch(/^r3  a mu.{0,2}…$/);
+    expect(lines[4]).toMatch(/^r3 {2}a mu.{0,2}…$/);
   });
 
   it('prints nothing for no records (no lone header)', async () => {
