@@ -192,6 +192,12 @@ export interface PrintOptions {
    */
   stream?: boolean;
   /**
+   * With {@link stream}: the first this many rows are held to size the columns (each as wide as its widest cell
+   * among them, its header or its `width`), then printed and the rest streamed at those widths: a long list
+   * (`list --all` on a terminal) holds this many rows, not all of them.
+   */
+  widthSample?: number;
+  /**
    * `--json` wraps the rows in an object with more keys beside them (`services search`: `{services,
    * aggregationData}`): `key` holds the rows, `extra` the other keys. A field list applies to each row; when it
    * names keys of `extra`, only the keys named are printed (`--json aggregationData`).
@@ -479,21 +485,34 @@ async function streamTable<T>(io: IOStreams, records: Records<T>, columns: reado
   const widths = columns.map((c, i) => c.width ?? displayWidth(headers[i]!));
   const edge = Math.max(20, io.columns);
   const line = (cells: readonly string[]) => cutText(cells.map((t, i) => fitText(t, widths[i]!, columns[i]!.align, columns[i]!.cutFrom)).join('  ').trimEnd(), edge);
-  let header = false;
-  for await (const r of records) {
-    if (!header) {
-      // The clock named once, as the table starts (stderr: stdout is the rows).
-      if (opts.zone && io.isStderrTTY) io.stderr.write(style(io, 'dim', `times in ${opts.zone}`) + '\n');
-      await writeOut(io, style(io, 'bold', line(headers)) + '\n');
-      header = true;
-    }
+  const cellsOf = async (r: T): Promise<string[]> => {
     const cells: string[] = [];
     for (const c of columns) {
       const text = await human(cellValue(r, c), opts.now ?? new Date(), { zone: opts.zone, age: c.age });
       cells.push(c.id ? text.slice(0, SHORT_ID_LENGTH) : text);
     }
+    return cells;
+  };
+  const sample: string[][] = [];
+  let header = false;
+  const start = async () => {
+    for (const cells of sample) cells.forEach((t, i) => (widths[i] = columns[i]!.width ?? Math.max(widths[i]!, displayWidth(t))));
+    // The clock named once, as the table starts (stderr: stdout is the rows).
+    if (opts.zone && io.isStderrTTY) io.stderr.write(style(io, 'dim', `times in ${opts.zone}`) + '\n');
+    await writeOut(io, style(io, 'bold', line(headers)) + '\n');
+    header = true;
+    for (const cells of sample.splice(0)) await writeOut(io, line(cells) + '\n');
+  };
+  for await (const r of records) {
+    const cells = await cellsOf(r);
+    if (!header && sample.length < (opts.widthSample ?? 0)) {
+      sample.push(cells);
+      continue;
+    }
+    if (!header) await start();
     await writeOut(io, line(cells) + '\n');
   }
+  if (!header && sample.length) await start();
 }
 
 /**

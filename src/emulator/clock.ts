@@ -72,8 +72,13 @@ export class Clock {
     const frozen = change.frozen ?? this.frozenAt !== undefined;
     this.frozenAt = frozen ? target : undefined;
     this.offsetMs = target - this.realNow();
+    this.persist();
+    return this.state();
+  }
+
+  /** Writes the offset and the frozen instant to the persistence (again: a store that changed its file). */
+  persist(): void {
     this.persistence?.set(OFFSET_KEY, String(this.offsetMs));
     this.persistence?.set(FROZEN_KEY, this.frozenAt === undefined ? '' : String(this.frozenAt));
-    return this.state();
   }
 }

@@ -6,6 +6,7 @@
 import type { AdminKey } from './auth.js';
 import type { EmulatedFamily } from './family.js';
 import type { FaultInjector } from './faults.js';
+import type { SeedOptions } from './seed/index.js';
 import type { Store } from './store/store.js';
 
 /** The running emulator as the control plane sees it. */
@@ -18,6 +19,11 @@ export interface ControlState {
   startedAt: string;
   /** The families served (families.ts): what a reset seeds and a new site is furnished with. */
   families: readonly EmulatedFamily[];
+  /**
+   * Resets the store by seeding a new file apart and switching to it (seed/in-file.ts `reseedApart`, given by
+   * `startEmulator`); without it a reset clears and seeds the store in place.
+   */
+  reseed?: (opts: Required<SeedOptions>) => Promise<void>;
 }
 
 /** What a control handler gets besides the parsed body. */
@@ -33,5 +39,5 @@ export interface ControlRequest {
 // Control bodies are free-form JSON checked field by field by each handler.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type Body = any;
-/** One control route: the state, the parsed body, the request; returns the JSON reply. */
-export type ControlHandler = (emu: ControlState, body: Body, req: ControlRequest) => object;
+/** One control route: the state, the parsed body, the request; returns the JSON reply (or a promise of it: a reset). */
+export type ControlHandler = (emu: ControlState, body: Body, req: ControlRequest) => object | Promise<object>;

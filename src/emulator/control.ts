@@ -107,6 +107,13 @@ function state(emu: ControlState) {
   };
 }
 
+/** Stores with a reset under way: a second reset, and a site added or removed meanwhile (the new file has the old sites), get 409. */
+const resetting = new WeakSet<Store>();
+
+function refuseDuringReset(emu: ControlState): void {
+  if (resetting.has(emu.store)) throw new ApplicationFailure(409, 'RESET_IN_PROGRESS', 'a reset is under way: add or remove sites once it has ended');
+}
+
 /** Longest site name. */
 export const MAX_SITE_NAME = 100;
 
@@ -123,9 +130,11 @@ function syncKey(emu: ControlState): void {
 
 /**
  * Adds a site to the account, furnished like the demo's second site (locations, staff, policies, forms,
- * categories; no services). @throws ValidationFailure for a missing or long name; 409 SITE_ALREADY_EXISTS
+ * categories; no services). @throws ValidationFailure for a missing or long name; 409 SITE_ALREADY_EXISTS, or
+ * RESET_IN_PROGRESS while a reset seeds
  */
 function createSite(emu: ControlState, body: Body) {
+  refuseDuringReset(emu);
   const name = typeof body?.name === 'string' ? body.name.trim() : '';
   if (!name) throw ValidationFailure.field('name', 'a site needs a name', 'REQUIRED_FIELD');
   if (name.length > MAX_SITE_NAME) throw ValidationFailure.field('name', `must be at most ${MAX_SITE_NAME} characters`, 'MAX_LENGTH');
@@ -141,8 +150,9 @@ function createSite(emu: ControlState, body: Body) {
   return { site: { id: site.id, name: site.name, createdDate: site.createdDate, default: false } };
 }
 
-/** Removes a site and all its data. @throws 404 SITE_NOT_FOUND; 409 DEFAULT_SITE for the default site */
+/** Removes a site and all its data. @throws 404 SITE_NOT_FOUND; 409 DEFAULT_SITE for the default site, RESET_IN_PROGRESS while a reset seeds */
 function removeSite(emu: ControlState, id: string) {
+  refuseDuringReset(emu);
   const site = emu.store.sites().find((s) => s.id === id);
   if (!site) throw new ApplicationFailure(404, 'SITE_NOT_FOUND', `the account has no site ${id}`, { id });
   if (id === emu.key.siteId) throw new ApplicationFailure(409, 'DEFAULT_SITE', `"${site.name}" is the account's default site and cannot be removed`, { id });
@@ -175,8 +185,18 @@ export const controlRoutes: Record<string, ControlHandler> = {
   'GET /__emulator/sites': (emu) => ({ sites: sitesOf(emu) }),
   'POST /__emulator/sites': (emu, body) => createSite(emu, body),
   'DELETE /__emulator/sites/{id}': (emu, _body, req) => removeSite(emu, req.params.id!),
-  'POST /__emulator/reset': (emu, body) => {
-    resetStore(emu.store, emu.key, emu.families, seedOptions(body, lastSeed(emu.store)));
+  'POST /__emulator/reset': async (emu, body) => {
+    const opts = seedOptions(body, lastSeed(emu.store));
+    if (resetting.has(emu.store)) throw new ApplicationFailure(409, 'RESET_IN_PROGRESS', 'a reset is under way already: wait for it to end');
+    if (!emu.reseed) resetStore(emu.store, emu.key, emu.families, opts);
+    else {
+      resetting.add(emu.store);
+      try {
+        await emu.reseed(opts);
+      } finally {
+        resetting.delete(emu.store);
+      }
+    }
     return state(emu);
   },
   'GET /__emulator/state': (emu) => state(emu),

@@ -21,7 +21,7 @@ import type { ServedOperation } from './serve.js';
 import { createEmulatorServer } from './server.js';
 import { FAMILIES } from './families.js';
 import { seedStore, type SeedOptions } from './seed/index.js';
-import { seedNewStoreApart } from './seed/in-file.js';
+import { reseedApart, seedNewStoreApart } from './seed/in-file.js';
 import { Store, STORE_FILE } from './store/store.js';
 
 export type { Faults } from './faults.js';
@@ -123,7 +123,16 @@ export async function startEmulator(opts: EmulatorOptions): Promise<RunningEmula
     authenticators: [apiKeyAuthenticator(key, store), accessTokenAuthenticator(store, key.accountId)],
     oauth: { store, key },
     served: SERVED,
-    control: { store, faults, dataDir: opts.dataDir, url: () => url, key, startedAt: new Date().toISOString(), families: FAMILIES },
+    control: {
+      store,
+      faults,
+      dataDir: opts.dataDir,
+      url: () => url,
+      key,
+      startedAt: new Date().toISOString(),
+      families: FAMILIES,
+      reseed: (seedOpts) => reseedApart(store, key, seedOpts),
+    },
     log,
   });
   const host = opts.host ?? '127.0.0.1';

@@ -167,7 +167,7 @@ export function createEmulatorServer(deps: ServerDeps): Server {
         const route = matchControlRoute(method, path);
         if (!route) throw routeNotFound(method, path);
         const siteId = typeof req.headers['wix-site-id'] === 'string' ? req.headers['wix-site-id'] : undefined;
-        send(res, 200, requestId, route.handler(deps.control, parseJson(raw), { query, requestId, params: route.params, ...(siteId ? { siteId } : {}) }));
+        send(res, 200, requestId, await route.handler(deps.control, parseJson(raw), { query, requestId, params: route.params, ...(siteId ? { siteId } : {}) }));
       } catch (err) {
         fail(res, requestId, err);
       }

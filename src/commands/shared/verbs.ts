@@ -272,7 +272,9 @@ export function listVerb<E>(spec: ListSpec<E>): ListVerb {
     }
     // On a terminal, times are on the site's clock (or --tz's), as the interactive views show them.
     const zone = people ? await tableZone(ctx, api, opts) : undefined;
-    await printRecords(ctx.io, format, entities(), columns, { now: ctx.now(), zone, empty: `No ${view.noun.many} match.` });
+    // `--all` on a terminal streams its table, sized on its first rows: a list of 100,000 is not held to be drawn.
+    const streamed = opts.all ? { stream: true, widthSample: WIDTH_SAMPLE } : {};
+    await printRecords(ctx.io, format, entities(), columns, { now: ctx.now(), zone, empty: `No ${view.noun.many} match.`, ...streamed });
     // A page short of the matches is said wherever a person reads stderr, piped output included (`list | wc -l`).
     if (shown > 0 && total !== undefined && total > shown && ((ctx.io.isStdoutTTY && format.kind === 'table') || ctx.io.isStderrTTY)) {
       notice(ctx.io, `Showing ${shown} of ${total} ${view.noun.many}; use --limit N or --all for more.`);
@@ -454,6 +456,9 @@ export function exportVerb<E>(spec: ReadSpec<E>): Verb<ExportOptions> {
     },
   };
 }
+
+/** Rows of `list --all`'s terminal table that size its columns (see PrintOptions.widthSample). */
+const WIDTH_SAMPLE = 200;
 
 /**
  * Keeps V8's young generation at its starting size for the rest of this process. An export (and `list --all`)

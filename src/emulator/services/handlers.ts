@@ -8,9 +8,9 @@ import { cancelFutureBookings } from '../bookings/service-deleted.js';
 import { bulkReply } from '../bulk.js';
 import { ApplicationFailure } from '../errors.js';
 import { PLANS } from '../plans/model.js';
-import { compileFilter, runCount, runQuery, runSearch } from '../query/index.js';
+import { checkQuery, compileFilter, runSearch } from '../query/index.js';
 import { RawJson, serve, type RequestContext } from '../serve.js';
-import type { SiteCollection, Doc } from '../store/collection.js';
+import type { SiteCollection, Doc, SortSpec } from '../store/collection.js';
 import { checkResources, cloneErrorsOf, withoutForm } from './creation-errors.js';
 import { catalogOf, type Catalog, type ServiceDoc, type ServiceLocation } from './model.js';
 import {
@@ -159,10 +159,16 @@ export const servicesServed = serve(servicesFamily, {
     return { jobId: crypto.randomUUID() };
   },
 
+  // Filter, sort and offset paging run in SQLite (SiteCollection.page over the services' query table): only the
+  // page's services are read, however many the site holds; validated as the in-memory query is (checkQuery).
   queryServices(ctx) {
     const c = cat(ctx);
-    const page = runQuery(c.services.all(), ctx.body.query, 'query', c.services.memo);
-    return servicesReply(c, page.items, { pagingMetadata: page.pagingMetadata }, ctx.body.conditionalFields);
+    const q = (ctx.body.query ?? {}) as { filter?: unknown; sort?: unknown; paging?: { limit?: unknown; offset?: unknown } };
+    const { limit, offset } = checkQuery(q, 'query');
+    const sort = Array.isArray(q.sort) && q.sort.length ? (q.sort as SortSpec[]) : undefined;
+    const page = c.services.page({ filter: q.filter, sort, offset, limit });
+    const pagingMetadata = { count: page.items.length, offset, total: page.total, tooManyToCount: false };
+    return servicesReply(c, page.items, { pagingMetadata }, ctx.body.conditionalFields);
   },
 
   searchServices(ctx) {
@@ -172,7 +178,8 @@ export const servicesServed = serve(servicesFamily, {
   },
 
   countServices(ctx) {
-    return { count: runCount(cat(ctx).services.all(), ctx.body.filter, 'filter') };
+    compileFilter(ctx.body.filter, 'filter');
+    return { count: cat(ctx).services.page({ filter: ctx.body.filter, offset: 0, limit: 1 }).total };
   },
 
   queryPolicies(ctx) {

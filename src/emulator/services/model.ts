@@ -38,6 +38,12 @@ export const SERVICES = defineCollection<ServiceDoc>({
   kind: 'services',
   entity: 'service',
   notFound: 'SERVICE_NOT_FOUND',
+  // A site may hold 100,000 services: they are queried in SQLite, not kept in memory (store/collection.ts), so an
+  // emulator reset to that size does not hold them all parsed (about 11 KiB each). Other fields: a streamed scan.
+  queryable: {
+    fields: ['id', 'name', 'type', 'category.id', 'category.name', 'hidden', 'onlineBooking.enabled', 'mainSlug.name', 'sortOrder', 'createdDate', 'updatedDate'],
+    indexed: ['id', 'name', 'type', 'category.id', 'createdDate'],
+  },
   uniques: [
     {
       name: 'slug',

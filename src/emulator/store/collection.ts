@@ -15,7 +15,7 @@
  * query matches until the next write to the site's data of this kind.
  *
  * Where documents live: a collection is *resident* (every document parsed in memory, loaded on first use) unless
- * it declares `queryable` fields. A queryable collection (members: a site may hold a million) keeps only a small
+ * it declares `queryable` fields. A queryable collection (members: a site may hold a million; services) keeps only a small
  * cache of recently read documents; `get` reads SQLite, `all` streams rows parsed one at a time, and
  * {@link SiteCollection.page} runs filters, sorts and paging in SQL over its query table (store/query-table.ts).
  */

@@ -14,11 +14,11 @@
  * cache never shows uncommitted data. One transaction may span collections (a booking and the capacity it
  * takes; an order and its member).
  *
- * Query tables: a collection that declares queryable fields (members) is not kept in memory; its filters, sorts
+ * Query tables: a collection that declares queryable fields (members, services) is not kept in memory; its filters, sorts
  * and pages run in SQL over `query_<kind>` (query-table.ts, query/sql.ts), and the connection has the function
  * `sitectl_leaf` those queries call for what SQL cannot decide itself.
  */
-import { chmodSync, mkdirSync, statSync } from 'node:fs';
+import { chmodSync, mkdirSync, renameSync, statSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { Clock } from '../clock.js';
 import { Checkpointer } from './checkpointer.js';
@@ -26,6 +26,7 @@ import { Collection, type CollectionDef, type Doc } from './collection.js';
 import { openSchema } from './migrate.js';
 import { BULK_CACHE_KIB, QueryTable, type QueryableDef } from './query-table.js';
 import { openDatabase, pragma, prepare, transaction, type Database } from './sqlite.js';
+import { statements } from './statements.js';
 import { leafFunction, type SqlLeaf } from '../query/sql.js';
 
 export interface DomainEvent {
@@ -96,6 +97,14 @@ export interface StoreOptions {
   defaultSite?: { id: string; name: string };
   /** The file's name in `dataDir` (default {@link STORE_FILE}; a new store is seeded under another, then renamed). */
   fileName?: string;
+  /** What a new file starts with (a reset seeded apart: the running store's settings and sites, see {@link Store.carry}). */
+  carry?: StoreCarry;
+}
+
+/** The settings (meta, the clock's among them) and sites a reset keeps, as {@link Store.carry} reads them. */
+export interface StoreCarry {
+  meta: Record<string, string>;
+  sites: (Site & { seq: number })[];
 }
 
 /** The store's file in the data dir. */
@@ -106,7 +115,8 @@ const keyOf = (kind: string, site: string, id: string): Key => `${kind}\u0000${s
 
 /** Opens (creating and migrating as needed) the store in `dataDir`. See the module comment. */
 export class Store {
-  readonly db: Database;
+  /** The connection (another one after {@link replaceFile}). */
+  db!: Database;
   /** The SQLite file's path. */
   readonly file: string;
   private closed = false;
@@ -116,8 +126,8 @@ export class Store {
   private touchedStack: Set<Key>[] = [];
   private txNow: string | undefined;
   private muted = 0;
-  private nextSeq: number;
-  private readonly stmt;
+  private nextSeq!: number;
+  private stmt!: ReturnType<typeof statements>;
   private checkpointer: Checkpointer | undefined;
   private commits = 0;
   /** One transaction wrapper for every call: sqlite.ts nests it as a savepoint inside an open one. */
@@ -133,13 +143,20 @@ export class Store {
   /** @throws Error when the data dir cannot be created or the file is not a SQLite database */
   constructor(
     readonly dataDir: string,
-    opts: StoreOptions = {},
+    private readonly opts: StoreOptions = {},
   ) {
     mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-    const file = join(dataDir, opts.fileName ?? STORE_FILE);
-    this.file = file;
-    this.db = openDatabase(file);
+    this.file = join(dataDir, opts.fileName ?? STORE_FILE);
     this.inTransaction = <T>(fn: () => T): T => transaction(this.db, fn);
+    this.open(opts);
+    if (opts.carry) this.applyCarry(opts.carry);
+    this.clock = new Clock({ get: (k) => this.getMeta(k), set: (k, v) => this.setMeta(k, v) }, opts.realNow);
+  }
+
+  /** Opens the connection to {@link file}, its pragmas, schema, checkpoint worker and statements. */
+  private open(opts: StoreOptions): void {
+    const file = this.file;
+    this.db = openDatabase(file);
     // Site data: owner-only whatever the umask (docs/architecture.md "The emulator"); the WAL and SHM files follow the database.
     chmodSync(file, 0o600);
     pragma(this.db, 'journal_mode = WAL');
@@ -162,44 +179,9 @@ export class Store {
     }
     const db = this.db;
     db.function('sitectl_leaf', { varargs: true, deterministic: false }, leafFunction(() => this.leaves) as (...args: unknown[]) => number);
-    this.stmt = {
-      rows: prepare<[string], { site: string; doc: string }>(db, 'SELECT site, doc FROM docs WHERE kind = ? ORDER BY seq'),
-      siteRows: prepare<[string, string], { site: string; doc: string }>(db, 'SELECT site, doc FROM docs WHERE kind = ? AND site = ? ORDER BY seq'),
-      rowDoc: prepare<[string, string, string], { doc: string }>(db, 'SELECT doc FROM docs WHERE site = ? AND kind = ? AND id = ?'),
-      insertRow: prepare<[string, string, string, number, string]>(db, 'INSERT INTO docs (site, kind, id, seq, doc) VALUES (?, ?, ?, ?, ?)'),
-      updateRow: prepare<[string, string, string, string]>(db, 'UPDATE docs SET doc = ? WHERE site = ? AND kind = ? AND id = ?'),
-      deleteRow: prepare<[string, string, string]>(db, 'DELETE FROM docs WHERE site = ? AND kind = ? AND id = ?'),
-      maxSeq: prepare<[], { m: number | null }>(db, 'SELECT MAX(seq) AS m FROM docs'),
-      countRows: prepare<[], { site: string; kind: string; n: number }>(db, 'SELECT site, kind, COUNT(*) AS n FROM docs GROUP BY site, kind'),
-      countKind: prepare<[string, string], { n: number }>(db, 'SELECT COUNT(*) AS n FROM docs WHERE kind = ? AND site = ?'),
-      uniqueOwner: prepare<[string, string, string, string], { id: string }>(db, 
-        'SELECT id FROM uniques WHERE site = ? AND kind = ? AND name = ? AND value = ?',
-      ),
-      claimUnique: prepare<[string, string, string, string, string]>(db, 
-        'INSERT OR IGNORE INTO uniques (site, kind, name, value, id) VALUES (?, ?, ?, ?, ?)',
-      ),
-      releaseUnique: prepare<[string, string, string, string, string]>(db, 
-        'DELETE FROM uniques WHERE site = ? AND kind = ? AND name = ? AND value = ? AND id = ?',
-      ),
-      releaseAll: prepare<[string, string, string]>(db, 'DELETE FROM uniques WHERE site = ? AND kind = ? AND id = ?'),
-      appendEvent: prepare<[string, string, string, string, string]>(db, 
-        'INSERT INTO events (site, type, entity_id, entity, created_date) VALUES (?, ?, ?, ?, ?)',
-      ),
-      listEvents: prepare<[number, number], { seq: number; site: string; type: string; entity_id: string; entity: string; created_date: string }>(db, 
-        'SELECT seq, site, type, entity_id, entity, created_date FROM events WHERE seq > ? ORDER BY seq LIMIT ?',
-      ),
-      countEvents: prepare<[], { n: number; last: number | null }>(db, 'SELECT COUNT(*) AS n, MAX(seq) AS last FROM events'),
-      sites: prepare<[], { id: string; name: string; created_date: string }>(db, 'SELECT id, name, created_date FROM sites ORDER BY seq'),
-      addSite: prepare<[string, string, string]>(db, 
-        'INSERT INTO sites (id, name, created_date, seq) VALUES (?, ?, ?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM sites))',
-      ),
-      removeSite: prepare<[string]>(db, 'DELETE FROM sites WHERE id = ?'),
-      getMeta: prepare<[string], { value: string }>(db, 'SELECT value FROM meta WHERE key = ?'),
-      setMeta: prepare<[string, string]>(db, 'INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)'),
-    };
+    this.stmt = statements(db);
     this.nextSeq = (this.stmt.maxSeq.get()?.m ?? 0) + 1;
     this.setMeta('schemaVersion', String(SCHEMA_VERSION));
-    this.clock = new Clock({ get: (k) => this.getMeta(k), set: (k, v) => this.setMeta(k, v) }, opts.realNow);
   }
 
   /** The collection declared by `def` (created on first use; its documents load on first read). */
@@ -488,6 +470,60 @@ export class Store {
   }
 
   /**
+   * What a reset keeps, to seed a new file with ({@link StoreOptions.carry}): every setting but the query tables'
+   * signatures and the schema version (the clock's offset, OAuth's secret, apps and policies, the last seed's
+   * options), and the account's sites with their creation dates and order.
+   */
+  carry(): StoreCarry {
+    const meta: Record<string, string> = {};
+    for (const r of prepare<[], { key: string; value: string }>(this.db, 'SELECT key, value FROM meta').all()) {
+      if (!r.key.startsWith('queryTable:') && r.key !== 'schemaVersion') meta[r.key] = r.value;
+    }
+    const sites = prepare<[], { id: string; name: string; created_date: string; seq: number }>(this.db, 'SELECT id, name, created_date, seq FROM sites ORDER BY seq')
+      .all()
+      .map((r) => ({ id: r.id, name: r.name, createdDate: r.created_date, seq: r.seq }));
+    return { meta, sites };
+  }
+
+  private applyCarry(carry: StoreCarry): void {
+    this.tx(() => {
+      for (const [k, v] of Object.entries(carry.meta)) this.setMeta(k, v);
+      const insert = prepare<[string, string, string, number]>(this.db, 'INSERT OR REPLACE INTO sites (id, name, created_date, seq) VALUES (?, ?, ?, ?)');
+      for (const site of carry.sites) insert.run(site.id, site.name, site.createdDate, site.seq);
+    }, new Date(0).toISOString());
+  }
+
+  /**
+   * Makes `source` (a complete store file in the data dir, closed, without `-wal`: {@link closeAsOneFile}) this
+   * store's file, between two requests: the connection and the checkpoint worker are closed, the file renamed
+   * over {@link file} (the old `-wal` and `-shm` removed first, so none is replayed into the new file), and the
+   * connection reopened. Every cached document, query table and site id is dropped; the clock object is kept,
+   * its settings written to the new file. Requests are synchronous on the store, so each sees the old file or
+   * the new one, never both.
+   * @throws Error inside a transaction (a swap must not cut one), or the file system's error of the rename
+   */
+  replaceFile(source: string): void {
+    if (this.touchedStack.length > 0) throw new Error('the store file cannot be replaced inside a transaction');
+    if (this.closed) throw new Error('the store is closed');
+    this.checkpointer?.stop();
+    this.checkpointer = undefined;
+    this.db.close();
+    for (const suffix of ['-wal', '-shm', '-journal']) {
+      try {
+        unlinkSync(this.file + suffix);
+      } catch {
+        // SQLite removed it as the last connection closed.
+      }
+    }
+    renameSync(source, this.file);
+    this.open(this.opts);
+    for (const c of this.collections.values()) c.clear();
+    this.queryTables.clear();
+    this.siteIds = undefined;
+    this.clock.persist();
+  }
+
+  /**
    * Closes the store as one self-contained file (its WAL written back and the file left in rollback-journal
    * mode, so no `-wal` or `-shm` file goes with it): for a file about to be renamed. Reopened, it is WAL again.
    */
@@ -508,3 +544,4 @@ export class Store {
     this.db.close();
   }
 }
+

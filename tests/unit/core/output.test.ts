@@ -190,6 +190,27 @@ describe('printRecords on a TTY', () => {
     expect(f.out().split('\n')[2]).toBe('b2    Pilates core    105');
   });
 
+  it('streams a long table sized on its first rows: at most the sample is held before the first line is out', async () => {
+    const f = fakeIO({ tty: true, columns: 80, env: { NO_COLOR: '1' } });
+    const cols: Column<{ id: string; name: string }>[] = [{ key: 'id' }, { key: 'name' }];
+    let read = 0;
+    let readWhenFirstOut: number | undefined;
+    async function* many(): AsyncGenerator<{ id: string; name: string }> {
+      for (let i = 0; i < 1000; i++) {
+        if (readWhenFirstOut === undefined && f.out() !== '') readWhenFirstOut = read;
+        read++;
+        // Names grow after the sample: the columns keep the sample's widths (a longer cell is cut to fit).
+        yield { id: `r${i}`, name: i < 3 ? `name ${i}` : `a much longer name ${i}` };
+      }
+    }
+    await printRecords(f.io, { kind: 'table' }, many(), cols, { now, stream: true, widthSample: 3 });
+    expect(readWhenFirstOut).toBe(4);
+    const lines = f.out().trimEnd().split('\n');
+    expect(lines).toHaveLength(1001);
+    expect(lines.slice(0, 3)).toEqual(['ID  NAME', 'r0  name 0', 'r1  name 1']);
+    expect(lines[4]).toMatch(/^r3 {2}a mu.{0,2}…$/);
+  });
+
   it('prints nothing for no records (no lone header)', async () => {
     const f = fakeIO({ tty: true, env: { NO_COLOR: '1' } });
     await printRecords(f.io, { kind: 'table' }, [], columns, { now });
