@@ -133,3 +133,24 @@ describe('redirect sessions through the official module', () => {
     expect(html).toContain(`value="${session._id}"`);
   });
 });
+
+// Last in the file: it moves the emulator's clock forward, for good.
+describe("an order's dated statuses through the official module, on the emulator's clock", () => {
+  it('a paid offline order starting next week is PENDING, ACTIVE from its start date, ENDED after its one cycle', async () => {
+    const c = client();
+    const plan = await c.plans.createPlan({ name: `Sdk Dated ${ctx.stamp()}`, allowFutureStartDate: true, pricing: { subscription: { cycleDuration: { count: 1, unit: 'MONTH' }, cycleCount: 1 }, price: { value: '10', currency: 'USD' } } });
+    const member = await ctx.fx.freshMember();
+    const clock = async () => Date.parse((await ctx.emu.request('GET', '/__emulator/clock')).body.clock.now);
+    const advance = async (by: string) => expect((await ctx.emu.request('PUT', '/__emulator/clock', { advance: by })).status).toBe(200);
+    const start = new Date((await clock()) + 7 * 86_400_000);
+    const made = (await c.orders.createOfflineOrder(plan._id!, member.id, { startDate: start, paid: true })).order!;
+    expect(made).toMatchObject({ status: 'PENDING', lastPaymentStatus: 'PAID' });
+    expect(made.startDate?.toISOString()).toBe(start.toISOString());
+    const status = async () => (await c.orders.managementGetOrder(made._id!)).order!.status;
+    await advance('8d');
+    expect(await status()).toBe('ACTIVE');
+    await advance('32d');
+    expect(await status()).toBe('ENDED');
+    expect((await c.orders.managementListOrders({ buyerIds: [member.id], orderStatuses: ['ENDED'] })).orders.map((o) => o._id)).toEqual([made._id]);
+  });
+});
