@@ -34,8 +34,6 @@ export interface OfficialClientContext {
   sent: SentRequest[];
   /** The last request sent to `path` (compared without the query), if any. */
   lastTo(path: string): SentRequest | undefined;
-  /** An API-key client (the emulator's admin key and site) of `modules`. */
-  apiKeyClient<M extends Record<string, unknown>>(modules: M): ReturnType<typeof createClient<M, ReturnType<typeof ApiKeyStrategy>>>;
   /** A unique word for names made by one test (process id and a counter). */
   stamp(): string;
 }
@@ -56,9 +54,6 @@ export function useOfficialClient(tag: string, size = 5): OfficialClientContext 
     sent: [] as SentRequest[],
     lastTo(path: string) {
       return [...ctx.sent].reverse().find((r) => r.url.split('?')[0] === path);
-    },
-    apiKeyClient<M extends Record<string, unknown>>(modules: M) {
-      return createClient({ auth: ApiKeyStrategy({ apiKey: ctx.emu.apiKey, siteId: ctx.emu.siteId }), modules });
     },
     stamp: () => `${process.pid}-${++counter}`,
   } as OfficialClientContext;
@@ -95,13 +90,15 @@ export function useOfficialClient(tag: string, size = 5): OfficialClientContext 
   return ctx;
 }
 
-/** A studio slot in the wire form `createBooking` takes (`bookedEntity.slot`): service, times, resource, zone. */
-export async function wireSlotOf(ctx: OfficialClientContext, service: { id: string; name: string }, opts: { staff?: string } = {}): Promise<Record<string, unknown>> {
-  const slot = await ctx.studio.slot(service.name, opts);
-  const r = await ctx.emu.request('POST', '/_api/availability-calendar/v1/availability/query', {
-    query: { filter: { serviceId: [service.id], startDate: slot.startDate, endDate: slot.endDate, ...(slot.resource ? { resourceId: [slot.resource.id] } : {}) } },
-  });
-  const found = (r.body.availabilityEntries as Array<{ slot: Record<string, unknown> }>).find((e) => e.slot.startDate === slot.startDate);
-  if (!found) throw new Error(`no availability entry of ${service.name} at ${slot.startDate}`);
-  return found.slot;
+/** An official client of `modules` with the emulator's admin API key and site (`ApiKeyStrategy`). */
+export function apiKeyClient<M extends Record<string, unknown>>(ctx: OfficialClientContext, modules: M) {
+  return createClient({ auth: ApiKeyStrategy({ apiKey: ctx.emu.apiKey, siteId: ctx.emu.siteId }), modules });
+}
+
+/**
+ * The next free slot of the file's studio service `service` (a name or id, tests/helpers/studio.ts `slot`), as a
+ * plain object in the wire form `createBooking` takes for `bookedEntity.slot` (service id, start, end, resource).
+ */
+export async function studioSlot(ctx: OfficialClientContext, service: string, opts: { staff?: string } = {}): Promise<Record<string, unknown>> {
+  return JSON.parse(JSON.stringify(await ctx.studio.slot(service, opts))) as Record<string, unknown>;
 }

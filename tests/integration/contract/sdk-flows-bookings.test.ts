@@ -6,12 +6,12 @@
  */
 import * as bookings from '@wix/auto_sdk_bookings_bookings';
 import { describe, expect, it } from 'vitest';
-import { useOfficialClient } from './sdk-client.js';
+import { apiKeyClient, studioSlot, useOfficialClient } from './sdk-client.js';
 
 const ctx = useOfficialClient('sdk-bookings');
-const client = () => ctx.apiKeyClient({ bookings });
+const client = () => apiKeyClient(ctx, { bookings });
 /** A studio slot as `createBooking` takes it (`bookedEntity.slot`). */
-const slotOf = async (service: string, opts: { staff?: string } = {}) => JSON.parse(JSON.stringify(await ctx.studio.slot(service, opts))) as bookings.V2Slot & Record<string, unknown>;
+const slotOf = async (service: string) => (await studioSlot(ctx, service)) as bookings.BookedSlot & bookings.V2Slot & Record<string, unknown>;
 
 /** The outbox through the emulator's control plane (docs/wire.md §25). */
 async function outbox(): Promise<Array<{ to: string; bookingId?: string; action?: string; message?: string; channel?: string }>> {
@@ -88,15 +88,15 @@ describe('a booking through the official bookings module', () => {
     );
     expect(ctx.sent.at(-1)).toMatchObject({ method: 'POST', url: '/bookings/v2/bulk/bookings/create' });
     expect(res.bulkActionMetadata).toEqual({ totalSuccesses: 2, totalFailures: 1, undetailedFailures: 0 });
-    expect(res.results.map((r) => [r.itemMetadata?.originalIndex, r.itemMetadata?.success])).toEqual([
+    expect(res.results!.map((r) => [r.itemMetadata?.originalIndex, r.itemMetadata?.success])).toEqual([
       [0, true],
       [1, false],
       [2, true],
     ]);
-    expect(res.results[0]!.item).toMatchObject({ status: 'CREATED', bookedEntity: { slot: { startDate: a.startDate } } });
-    expect(res.results[0]!.itemMetadata?._id).toBe(res.results[0]!.item?._id);
-    expect(res.results[1]!.itemMetadata?.error?.code).toMatch(/./);
-    expect(res.results[2]!.item?.contactDetails?.firstName).toBe('Bulk B');
+    expect(res.results![0]!.item).toMatchObject({ status: 'CREATED', bookedEntity: { slot: { startDate: a.startDate } } });
+    expect(res.results![0]!.itemMetadata?._id).toBe(res.results![0]!.item?._id);
+    expect(res.results![1]!.itemMetadata?.error?.code).toMatch(/./);
+    expect(res.results![2]!.item?.contactDetails?.firstName).toBe('Bulk B');
   });
 
   it('a class booked for 3 participants: totalParticipants 3, and the session has 3 fewer open spots', async () => {

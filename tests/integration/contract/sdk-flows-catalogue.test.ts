@@ -10,10 +10,10 @@ import * as categories from '@wix/auto_sdk_bookings_categories-v-2';
 import * as services from '@wix/auto_sdk_bookings_services';
 import * as staff from '@wix/auto_sdk_bookings_staff-members';
 import { describe, expect, it } from 'vitest';
-import { useOfficialClient } from './sdk-client.js';
+import { apiKeyClient, useOfficialClient } from './sdk-client.js';
 
 const ctx = useOfficialClient('sdk-catalogue');
-const client = () => ctx.apiKeyClient({ staff, categories, services });
+const client = () => apiKeyClient(ctx, { staff, categories, services });
 
 describe('staff members through the official module', () => {
   it('create, get, query, update with the revision, delete', async () => {
@@ -45,7 +45,7 @@ describe('staff members through the official module', () => {
     const c = client();
     const made = await c.staff.createStaffMember({ name: `Sdk Hours ${ctx.stamp()}` }, { fields: ['RESOURCE_DETAILS'] });
     const own = made.resource!.eventsSchedule!._id!;
-    const shared = made.resource!.workingHoursSchedules[0]!._id!;
+    const shared = made.resource!.workingHoursSchedules![0]!._id!;
     expect(made.resource).toMatchObject({ usesDefaultWorkingHours: true });
     const assigned = await c.staff.assignCustomSchedule(made._id!, own, { fields: ['RESOURCE_DETAILS'] });
     expect(assigned.staffMember!.resource).toMatchObject({ usesDefaultWorkingHours: false, workingHoursSchedules: [{ _id: own }] });
@@ -100,12 +100,12 @@ describe('services through the official module', () => {
       returnEntity: true,
     });
     expect(res.bulkActionMetadata).toMatchObject({ totalSuccesses: 1, totalFailures: 1 });
-    expect(res.results.map((r) => [r.itemMetadata?.originalIndex, r.itemMetadata?.success])).toEqual([
+    expect(res.results!.map((r) => [r.itemMetadata?.originalIndex, r.itemMetadata?.success])).toEqual([
       [0, true],
       [1, false],
     ]);
-    expect(res.results[0]!.item).toMatchObject({ _id: a._id, tagLine: 'First', revision: '2' });
-    expect(res.results[1]!.itemMetadata?.error?.code).toMatch(/./);
+    expect(res.results![0]!.item).toMatchObject({ _id: a._id, tagLine: 'First', revision: '2' });
+    expect(res.results![1]!.itemMetadata?.error?.code).toMatch(/./);
     expect((await c.services.getService(b._id!)).revision).toBe(b.revision);
   });
 });

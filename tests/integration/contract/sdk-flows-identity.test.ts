@@ -30,7 +30,9 @@ async function visitor() {
 async function memberTokens(auth: Awaited<ReturnType<typeof visitor>>, sessionToken: string) {
   const redirectUri = 'http://localhost:3000/callback';
   const oauthData = auth.generateOAuthData(redirectUri);
-  const { authUrl } = await auth.getAuthUrl(oauthData, { prompt: 'none', responseMode: 'query', sessionToken });
+  // `sessionToken` is an option getAuthUrl reads (build/auth/oauth2/OAuthStrategy.js) but its typings leave out.
+  const opts = { prompt: 'none', responseMode: 'query', sessionToken } as Parameters<typeof auth.getAuthUrl>[1];
+  const { authUrl } = await auth.getAuthUrl(oauthData, opts);
   let url = authUrl;
   for (let hops = 0; !url.startsWith(redirectUri); hops++) {
     expect(hops, `the authorization stopped at ${url}`).toBeLessThan(5);

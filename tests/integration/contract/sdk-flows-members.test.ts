@@ -6,10 +6,10 @@
  */
 import * as members from '@wix/auto_sdk_members_members';
 import { describe, expect, it } from 'vitest';
-import { useOfficialClient } from './sdk-client.js';
+import { apiKeyClient, useOfficialClient } from './sdk-client.js';
 
 const ctx = useOfficialClient('sdk-members');
-const client = () => ctx.apiKeyClient({ members });
+const client = () => apiKeyClient(ctx, { members });
 
 describe('members through the official module', () => {
   it('createMember, getMember (FULL), updateMember: the contact and its custom fields as sent, the status the typings name', async () => {
@@ -60,7 +60,7 @@ describe('members through the official module', () => {
     const a = await c.members.createMember({ member: { loginEmail: `sdk-bulk-a-${ctx.stamp()}@example.com` } });
     const b = await c.members.createMember({ member: { loginEmail: `sdk-bulk-b-${ctx.stamp()}@example.com` } });
     const res = await c.members.bulkDeleteMembers([a._id!, one._id!, b._id!]);
-    expect(res.results.map((r) => [r.itemMetadata?.originalIndex, r.itemMetadata?.success, r.itemMetadata?._id])).toEqual([
+    expect(res.results!.map((r) => [r.itemMetadata?.originalIndex, r.itemMetadata?.success, r.itemMetadata?._id])).toEqual([
       [0, true, a._id],
       [1, false, one._id],
       [2, true, b._id],

@@ -11,10 +11,10 @@ import * as plans from '@wix/auto_sdk_pricing-plans_plans';
 import * as redirects from '@wix/auto_sdk_redirects_redirects';
 import { createClient, OAuthStrategy } from '@wix/sdk';
 import { describe, expect, it } from 'vitest';
-import { useOfficialClient } from './sdk-client.js';
+import { apiKeyClient, useOfficialClient } from './sdk-client.js';
 
 const ctx = useOfficialClient('sdk-plans');
-const client = () => ctx.apiKeyClient({ plans, orders, redirects });
+const client = () => apiKeyClient(ctx, { plans, orders, redirects });
 
 /** A monthly plan of 20 USD for 12 cycles, made through the module. */
 async function freshPlan(name = `Sdk Plan ${ctx.stamp()}`) {
@@ -41,7 +41,7 @@ describe('plans through the official module', () => {
     const updated = await c.plans.updatePlan(made._id!, { description: 'Twelve months', pricing: { ...made.pricing, price: { value: '25', currency: 'USD' } } });
     expect(updated).toMatchObject({ _id: made._id, description: 'Twelve months', pricing: { price: { value: '25' } } });
 
-    const listed = async () => (await c.plans.listPublicPlans({ planIds: [made._id!] })).plans.map((p) => p._id);
+    const listed = async () => (await c.plans.listPublicPlans({ planIds: [made._id!] })).plans!.map((p) => p._id);
     expect(await listed()).toEqual([made._id]);
     expect((await c.plans.setPlanVisibility(made._id!, false)).plan).toMatchObject({ public: false });
     expect(await listed()).toEqual([]);
@@ -50,7 +50,7 @@ describe('plans through the official module', () => {
     const archived = await c.plans.archivePlan(made._id!);
     expect(archived.plan).toMatchObject({ _id: made._id, archived: true });
     expect(await listed()).toEqual([]);
-    expect((await c.plans.listPlans({ archived: 'ARCHIVED', planIds: [made._id!] })).plans.map((p) => p._id)).toEqual([made._id]);
+    expect((await c.plans.listPlans({ archived: 'ARCHIVED', planIds: [made._id!] })).plans!.map((p) => p._id)).toEqual([made._id]);
     await expect(c.plans.archivePlan(made._id!)).rejects.toMatchObject({ details: { applicationError: { code: expect.any(String) } } });
   });
 });
@@ -80,7 +80,7 @@ describe('orders through the official module', () => {
     await expect(c.orders.pauseOrder(made._id!)).rejects.toMatchObject({ details: { applicationError: { code: expect.any(String) } } });
 
     const listed = await c.orders.managementListOrders({ buyerIds: [member.id], orderStatuses: ['CANCELED'] });
-    expect(listed.orders.map((o) => o._id)).toEqual([made._id]);
+    expect(listed.orders!.map((o) => o._id)).toEqual([made._id]);
   });
 
   it("a member's own orders under a member token: memberListOrders and memberGetOrder see only theirs", async () => {
@@ -92,7 +92,7 @@ describe('orders through the official module', () => {
     const other = (await c.orders.createOfflineOrder(plan._id!, theirs.id, { paid: true })).order!;
     const member = await memberClient(mine.id);
     const list = await member.orders.memberListOrders({ planIds: [plan._id!] });
-    expect(list.orders.map((o) => o._id)).toEqual([own._id]);
+    expect(list.orders!.map((o) => o._id)).toEqual([own._id]);
     expect(await member.orders.memberGetOrder(own._id!)).toMatchObject({ _id: own._id, buyer: { memberId: mine.id } });
     await expect(member.orders.memberGetOrder(other._id!)).rejects.toMatchObject({ details: { applicationError: { code: expect.any(String) } } });
   });
@@ -102,7 +102,7 @@ describe('orders through the official module', () => {
     const plan = await freshPlan();
     const buyer = await ctx.fx.freshMember();
     const price = await c.orders.getPricePreview(plan._id!);
-    expect(price.prices[0]!.price).toMatchObject({ subtotal: '20', total: '20', currency: 'USD' });
+    expect(price.prices![0]!.price).toMatchObject({ subtotal: '20', total: '20', currency: 'USD' });
     const member = await memberClient(buyer.id);
     const preview = await member.orders.getOnlineOrderPreview(plan._id!);
     expect(preview.order).toMatchObject({ planId: plan._id, type: 'ONLINE', buyer: { memberId: buyer.id } });
@@ -112,7 +112,7 @@ describe('orders through the official module', () => {
 
     const made = (await member.orders.createOnlineOrder(plan._id!)).order!;
     expect(made).toMatchObject({ planId: plan._id, type: 'ONLINE', buyer: { memberId: buyer.id }, status: 'DRAFT' });
-    expect((await c.orders.managementListOrders({ planIds: [plan._id!] })).orders.map((o) => o._id)).toEqual([made._id]);
+    expect((await c.orders.managementListOrders({ planIds: [plan._id!] })).orders!.map((o) => o._id)).toEqual([made._id]);
   });
 });
 
@@ -151,6 +151,6 @@ describe("an order's dated statuses through the official module, on the emulator
     expect(await status()).toBe('ACTIVE');
     await advance('32d');
     expect(await status()).toBe('ENDED');
-    expect((await c.orders.managementListOrders({ buyerIds: [member.id], orderStatuses: ['ENDED'] })).orders.map((o) => o._id)).toEqual([made._id]);
+    expect((await c.orders.managementListOrders({ buyerIds: [member.id], orderStatuses: ['ENDED'] })).orders!.map((o) => o._id)).toEqual([made._id]);
   });
 });

@@ -9,10 +9,10 @@ import * as availability from '@wix/auto_sdk_bookings_availability-calendar';
 import * as bookings from '@wix/auto_sdk_bookings_bookings';
 import * as extended from '@wix/auto_sdk_bookings_extended-bookings';
 import { describe, expect, it } from 'vitest';
-import { useOfficialClient } from './sdk-client.js';
+import { apiKeyClient, studioSlot, useOfficialClient } from './sdk-client.js';
 
 const ctx = useOfficialClient('sdk-schedule');
-const client = () => ctx.apiKeyClient({ availability, bookings, extended });
+const client = () => apiKeyClient(ctx, { availability, bookings, extended });
 const HOUR = 3_600_000;
 
 describe('the availability calendar through the official module', () => {
@@ -23,7 +23,7 @@ describe('the availability calendar through the official module', () => {
     const c = client();
     const res = await c.availability.queryAvailability({ filter: { serviceId: [service.id], startDate: from, endDate: to } }, { timezone: 'UTC' });
     expect(ctx.sent.at(-1)?.body).toMatchObject({ query: { filter: { serviceId: [service.id], startDate: from, endDate: to } }, timezone: 'UTC' });
-    const entries = res.availabilityEntries;
+    const entries = res.availabilityEntries!;
     // Two staff members around the clock, hourly sessions: six starts each.
     expect(entries).toHaveLength(12);
     for (const e of entries) {
@@ -38,9 +38,9 @@ describe('the availability calendar through the official module', () => {
 
     // Booking one staff member's slot takes it: that entry has no open spot left; the other staff member's stays.
     const taken = entries[0]!;
-    await c.bookings.createBooking({ bookedEntity: { slot: taken.slot as bookings.V2Slot }, contactDetails: { firstName: 'Taker' } });
+    await c.bookings.createBooking({ bookedEntity: { slot: taken.slot as bookings.BookedSlot & bookings.V2Slot }, contactDetails: { firstName: 'Taker' } });
     const after = await c.availability.queryAvailability({ filter: { serviceId: [service.id], startDate: from, endDate: to } }, { timezone: 'UTC' });
-    const same = after.availabilityEntries.filter((e) => e.slot!.startDate === taken.slot!.startDate);
+    const same = after.availabilityEntries!.filter((e) => e.slot!.startDate === taken.slot!.startDate);
     const mine = same.find((e) => e.slot!.resource!._id === taken.slot!.resource!._id);
     expect(mine === undefined || (mine.openSpots === 0 && mine.bookable === false)).toBe(true);
     expect(same.some((e) => e.slot!.resource!._id !== taken.slot!.resource!._id && e.openSpots === 1)).toBe(true);
@@ -50,11 +50,11 @@ describe('the availability calendar through the official module', () => {
     const klass = await ctx.studio.klass({ capacity: 6 });
     const c = client();
     const window = { filter: { serviceId: [klass.id], startDate: klass.firstSession, endDate: new Date(Date.parse(klass.firstSession) + HOUR).toISOString() } };
-    const [before] = (await c.availability.queryAvailability(window, { timezone: 'UTC' })).availabilityEntries;
+    const [before] = (await c.availability.queryAvailability(window, { timezone: 'UTC' })).availabilityEntries!;
     expect(before).toMatchObject({ totalSpots: 6, openSpots: 6, bookable: true, slot: { serviceId: klass.id, startDate: klass.firstSession } });
     expect(before!.slot!.eventId).toMatch(/./);
-    await c.bookings.createBooking({ bookedEntity: { slot: before!.slot as bookings.V2Slot }, contactDetails: { firstName: 'Pair' }, totalParticipants: 2 });
-    const [after] = (await c.availability.queryAvailability(window, { timezone: 'UTC' })).availabilityEntries;
+    await c.bookings.createBooking({ bookedEntity: { slot: before!.slot as bookings.BookedSlot & bookings.V2Slot }, contactDetails: { firstName: 'Pair' }, totalParticipants: 2 });
+    const [after] = (await c.availability.queryAvailability(window, { timezone: 'UTC' })).availabilityEntries!;
     expect(after).toMatchObject({ totalSpots: 6, openSpots: 4 });
   });
 });
@@ -62,21 +62,21 @@ describe('the availability calendar through the official module', () => {
 describe('extended bookings through the official module', () => {
   it("query finds the booking with its fields, its allowed actions and attendance when asked; count agrees", async () => {
     const service = await ctx.studio.appointment();
-    const slot = JSON.parse(JSON.stringify(await ctx.studio.slot(service.name))) as bookings.V2Slot;
+    const slot = (await studioSlot(ctx, service.name)) as bookings.BookedSlot & bookings.V2Slot;
     const c = client();
     const email = `sdk-ext-${ctx.stamp()}@example.com`;
     const made = (await c.bookings.createBooking({ bookedEntity: { slot }, contactDetails: { firstName: 'Ext', lastName: 'Ended', email }, totalParticipants: 1 })).booking!;
     const res = await c.extended.query({ filter: { id: made._id } }, { withBookingAllowedActions: true, withBookingAttendanceInfo: true });
     expect(ctx.sent.at(-1)?.body).toMatchObject({ query: { filter: { id: made._id } }, withBookingAllowedActions: true, withBookingAttendanceInfo: true });
     expect(res.extendedBookings).toHaveLength(1);
-    const [one] = res.extendedBookings;
+    const [one] = res.extendedBookings!;
     expect(one!.booking).toMatchObject({ _id: made._id, status: 'CREATED', revision: made.revision, totalParticipants: 1, contactDetails: { firstName: 'Ext', lastName: 'Ended', email }, bookedEntity: { slot: { serviceId: service.id } } });
     expect(one!.booking!.startDate).toEqual(made.startDate);
     expect(one!.allowedActions).toMatchObject({ cancel: true, reschedule: true });
     expect(await c.extended.countExtendedBookings({ filter: { id: made._id } })).toEqual({ count: 1 });
 
     await c.bookings.cancelBooking(made._id!, { revision: made.revision! });
-    const [gone] = (await c.extended.query({ filter: { id: made._id } }, { withBookingAllowedActions: true })).extendedBookings;
+    const [gone] = (await c.extended.query({ filter: { id: made._id } }, { withBookingAllowedActions: true })).extendedBookings!;
     expect(gone!.booking).toMatchObject({ status: 'CANCELED', revision: String(Number(made.revision) + 1) });
     expect(gone!.allowedActions).toMatchObject({ cancel: false, reschedule: false });
     expect(await c.extended.countExtendedBookings({ filter: { id: made._id, status: 'CONFIRMED' } })).toEqual({ count: 0 });
@@ -86,37 +86,37 @@ describe('extended bookings through the official module', () => {
 describe('multi-service bookings through the bookings module', () => {
   it('create, get, reschedule and cancel a sequential multi-service booking, each booking moving with it', async () => {
     const c = client();
-    const chain = (await ctx.fx.freeChain()) as bookings.V2Slot[];
+    const chain = (await ctx.fx.freeChain()) as Array<bookings.BookedSlot & bookings.V2Slot>;
     const created = await c.bookings.createMultiServiceBooking(
       chain.map((slot) => ({ bookedEntity: { slot }, contactDetails: { firstName: 'Multi' } })) as never,
       { multiServiceBookingType: 'SEQUENTIAL_BOOKINGS', returnFullEntity: true },
     );
     const msb = created.multiServiceBooking!;
     expect(msb._id).toMatch(/./);
-    expect(msb.bookings).toHaveLength(2);
-    for (const [i, r] of msb.bookings.entries()) {
+    expect(msb.bookings!).toHaveLength(2);
+    for (const [i, r] of msb.bookings!.entries()) {
       expect(r.bookingId).toBe(r.booking!._id);
       expect(r.booking).toMatchObject({ status: 'CREATED', multiServiceBookingInfo: { _id: msb._id, type: 'SEQUENTIAL_BOOKINGS' } });
       expect(r.booking!.bookedEntity!.slot!.startDate).toBe(chain[i]!.startDate);
     }
     // Back to back: the second starts where the first ends.
-    expect(msb.bookings[1]!.booking!.bookedEntity!.slot!.startDate).toBe(msb.bookings[0]!.booking!.bookedEntity!.slot!.endDate);
+    expect(msb.bookings![1]!.booking!.bookedEntity!.slot!.startDate).toBe(msb.bookings![0]!.booking!.bookedEntity!.slot!.endDate);
 
     const got = await c.bookings.getMultiServiceBooking(msb._id!);
-    expect(got.bookings.map((r) => r.bookingId)).toEqual(msb.bookings.map((r) => r.bookingId));
+    expect(got.bookings!.map((r) => r.bookingId)).toEqual(msb.bookings!.map((r) => r.bookingId));
 
-    const later = (await ctx.fx.freeChain()) as bookings.V2Slot[];
+    const later = (await ctx.fx.freeChain()) as Array<bookings.BookedSlot & bookings.V2Slot>;
     const moved = await c.bookings.rescheduleMultiServiceBooking(
       msb._id!,
-      msb.bookings.map((r, i) => ({ bookingId: r.bookingId!, revision: r.booking!.revision!, slot: later[i]! })) as never,
+      msb.bookings!.map((r, i) => ({ bookingId: r.bookingId!, revision: r.booking!.revision!, slot: later[i]! })) as never,
       { returnFullEntity: true },
     );
-    expect(moved.multiServiceBooking!.bookings.map((r) => r.booking!.bookedEntity!.slot!.startDate)).toEqual(later.map((s) => s.startDate));
-    expect(moved.multiServiceBooking!.bookings.map((r) => r.booking!.revision)).toEqual(msb.bookings.map((r) => String(Number(r.booking!.revision) + 1)));
+    expect(moved.multiServiceBooking!.bookings!.map((r) => r.booking!.bookedEntity!.slot!.startDate)).toEqual(later.map((s) => s.startDate));
+    expect(moved.multiServiceBooking!.bookings!.map((r) => r.booking!.revision)).toEqual(msb.bookings!.map((r) => String(Number(r.booking!.revision) + 1)));
 
     const canceled = await c.bookings.cancelMultiServiceBooking(msb._id!, { returnFullEntity: true, flowControlSettings: { ignoreCancellationPolicy: true } });
-    expect(canceled.multiServiceBooking!.bookings.map((r) => r.booking!.status)).toEqual(['CANCELED', 'CANCELED']);
-    const after = await c.extended.countExtendedBookings({ filter: { id: { $in: msb.bookings.map((r) => r.bookingId) }, status: 'CANCELED' } });
+    expect(canceled.multiServiceBooking!.bookings!.map((r) => r.booking!.status)).toEqual(['CANCELED', 'CANCELED']);
+    const after = await c.extended.countExtendedBookings({ filter: { id: { $in: msb.bookings!.map((r) => r.bookingId) }, status: 'CANCELED' } });
     expect(after.count).toBe(2);
   });
 });
