@@ -4,7 +4,9 @@
  * reschedule and cancel with the statuses and revisions the typings describe, decline, bulk create with its
  * per-item metadata, and a class booked for several participants. Setup: sdk-client.ts.
  */
+import * as bookingPolicies from '@wix/auto_sdk_bookings_booking-policies';
 import * as bookings from '@wix/auto_sdk_bookings_bookings';
+import * as services from '@wix/auto_sdk_bookings_services';
 import { describe, expect, it } from 'vitest';
 import { apiKeyClient, studioSlot, useOfficialClient } from './sdk-client.js';
 
@@ -45,6 +47,8 @@ describe('a booking through the official bookings module', () => {
     const again = await c.bookings.createBooking({ bookedEntity: { slot: { ...first, resource: moved.bookedEntity!.slot!.resource } }, contactDetails: { firstName: 'Again' } });
     expect(again.booking?.status).toBe('CREATED');
 
+    // A stale revision is refused with the platform's error, the booking unchanged (docs/wire.md §9).
+    await expect(c.bookings.cancelBooking(created._id!, { revision: '1' })).rejects.toMatchObject({ details: { applicationError: { code: 'REVISION_MISMATCH' } } });
     const canceled = (await c.bookings.cancelBooking(created._id!, { revision: moved.revision!, participantNotification: { notifyParticipants: true, message: 'Sorry, closed' } })).booking!;
     expect(canceled).toMatchObject({ status: 'CANCELED', revision: '4' });
     expect(ctx.lastTo(`/_api/bookings-service/v2/bookings/${created._id}/cancel`)?.body).toEqual({ bookingId: created._id, revision: '3', participantNotification: { notifyParticipants: true, message: 'Sorry, closed' } });
@@ -54,8 +58,8 @@ describe('a booking through the official bookings module', () => {
       ['canceled', email, 'Sorry, closed'],
     ]);
 
-    // A stale revision is refused with the platform's error, the booking unchanged.
-    await expect(c.bookings.confirmBooking(created._id!, '1', {})).rejects.toMatchObject({ details: { applicationError: { code: expect.any(String) } } });
+    // A canceled booking cannot be confirmed (the typings' ConfirmBookingApplicationErrors).
+    await expect(c.bookings.confirmBooking(created._id!, canceled.revision!, {})).rejects.toMatchObject({ details: { applicationError: { code: 'INVALID_BOOKING_STATUS' } } });
   });
 
   it('decline: a booking marked as pending is DECLINED, its revision one higher; a declined one cannot be confirmed', async () => {
@@ -68,7 +72,7 @@ describe('a booking through the official bookings module', () => {
     const declined = (await c.bookings.declineBooking(made._id!, made.revision!, { participantNotification: { notifyParticipants: false } })).booking!;
     expect(declined).toMatchObject({ _id: made._id, status: 'DECLINED', revision: String(Number(made.revision) + 1) });
     expect(ctx.lastTo(`/_api/bookings-service/v2/bookings/${made._id}/decline`)?.method).toBe('POST');
-    await expect(c.bookings.confirmBooking(made._id!, declined.revision!, {})).rejects.toMatchObject({ details: { applicationError: { code: expect.any(String) } } });
+    await expect(c.bookings.confirmBooking(made._id!, declined.revision!, {})).rejects.toMatchObject({ details: { applicationError: { code: 'INVALID_BOOKING_STATUS' } } });
     expect((await outbox()).filter((m) => m.bookingId === made._id)).toEqual([]);
   });
 
@@ -95,19 +99,26 @@ describe('a booking through the official bookings module', () => {
     ]);
     expect(res.results![0]!.item).toMatchObject({ status: 'CREATED', bookedEntity: { slot: { startDate: a.startDate } } });
     expect(res.results![0]!.itemMetadata?._id).toBe(res.results![0]!.item?._id);
-    expect(res.results![1]!.itemMetadata?.error?.code).toMatch(/./);
+    expect(res.results![1]!.itemMetadata?.error?.code).toBe('SERVICE_NOT_FOUND');
     expect(res.results![2]!.item?.contactDetails?.firstName).toBe('Bulk B');
   });
 
-  it('a class booked for 3 participants: totalParticipants 3, and the session has 3 fewer open spots', async () => {
-    const klass = await ctx.studio.klass({ capacity: 10 });
-    const c = client();
+  it("a class booked for 3 participants: the session 3 open spots fewer; past them its policy's waiting list, then a refusal", async () => {
+    const klass = await ctx.studio.klass({ capacity: 4 });
+    const c = apiKeyClient(ctx, { bookings, bookingPolicies, services });
+    // The class's own policy (nothing of the demo's default one): up to 5 a booking, a waiting list of 2.
+    const policy = await c.bookingPolicies.createBookingPolicy({ name: `Sdk class ${ctx.stamp()}`, participantsPolicy: { maxParticipantsPerBooking: 5 }, waitlistPolicy: { enabled: true, capacity: 2 } });
+    const service = await c.services.getService(klass.id);
+    await c.services.updateService(klass.id, { revision: service.revision!, bookingPolicy: { _id: policy._id! } });
     const slot = await slotOf(klass.name);
     const made = (await c.bookings.createBooking({ bookedEntity: { slot }, contactDetails: { firstName: 'Group of three' }, totalParticipants: 3 })).booking!;
     expect(made).toMatchObject({ totalParticipants: 3, status: 'CREATED', bookedEntity: { slot: { serviceId: klass.id, eventId: slot.eventId } } });
     const r = await ctx.emu.request('POST', '/_api/availability-calendar/v1/availability/query', { query: { filter: { serviceId: [klass.id], startDate: slot.startDate, endDate: slot.endDate } } });
-    expect(r.body.availabilityEntries.find((e: { slot: { startDate: string } }) => e.slot.startDate === slot.startDate)).toMatchObject({ totalSpots: 10, openSpots: 7 });
-    // More than the open spots: refused, nothing booked.
-    await expect(c.bookings.createBooking({ bookedEntity: { slot }, contactDetails: { firstName: 'Too many' }, totalParticipants: 8 })).rejects.toMatchObject({ details: { applicationError: { code: expect.any(String) } } });
+    expect(r.body.availabilityEntries.find((e: { slot: { startDate: string } }) => e.slot.startDate === slot.startDate)).toMatchObject({ totalSpots: 4, openSpots: 1, waitingList: { totalSpots: 2, openSpots: 2 } });
+    // More than the open spots, within the waiting list's room: the typings' WAITING_LIST status.
+    const waiting = (await c.bookings.createBooking({ bookedEntity: { slot }, contactDetails: { firstName: 'Pair' }, totalParticipants: 2 })).booking!;
+    expect(waiting).toMatchObject({ status: 'WAITING_LIST', totalParticipants: 2 });
+    // The waiting list full too: refused with how many spots are left.
+    await expect(c.bookings.createBooking({ bookedEntity: { slot }, contactDetails: { firstName: 'Too many' }, totalParticipants: 2 })).rejects.toMatchObject({ details: { applicationError: { code: 'SESSION_CAPACITY_EXCEEDED', data: { openSpots: 1 } } } });
   });
 });

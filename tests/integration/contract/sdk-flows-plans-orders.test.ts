@@ -51,7 +51,7 @@ describe('plans through the official module', () => {
     expect(archived.plan).toMatchObject({ _id: made._id, archived: true });
     expect(await listed()).toEqual([]);
     expect((await c.plans.listPlans({ archived: 'ARCHIVED', planIds: [made._id!] })).plans!.map((p) => p._id)).toEqual([made._id]);
-    await expect(c.plans.archivePlan(made._id!)).rejects.toMatchObject({ details: { applicationError: { code: expect.any(String) } } });
+    await expect(c.plans.archivePlan(made._id!)).rejects.toMatchObject({ details: { applicationError: { code: 'PLAN_ALREADY_ARCHIVED' } } });
   });
 });
 
@@ -77,7 +77,7 @@ describe('orders through the official module', () => {
     expect(resumed.pausePeriods![0]).toMatchObject({ status: 'ENDED', resumeDate: expect.any(Date) });
     await c.orders.cancelOrder(made._id!, 'IMMEDIATELY');
     expect(await state()).toMatchObject({ status: 'CANCELED', cancellation: { effectiveAt: 'IMMEDIATELY', cause: 'OWNER_ACTION' } });
-    await expect(c.orders.pauseOrder(made._id!)).rejects.toMatchObject({ details: { applicationError: { code: expect.any(String) } } });
+    await expect(c.orders.pauseOrder(made._id!)).rejects.toMatchObject({ details: { applicationError: { code: 'ORDER_NOT_SUSPENDABLE' } } });
 
     const listed = await c.orders.managementListOrders({ buyerIds: [member.id], orderStatuses: ['CANCELED'] });
     expect(listed.orders!.map((o) => o._id)).toEqual([made._id]);
@@ -94,7 +94,7 @@ describe('orders through the official module', () => {
     const list = await member.orders.memberListOrders({ planIds: [plan._id!] });
     expect(list.orders!.map((o) => o._id)).toEqual([own._id]);
     expect(await member.orders.memberGetOrder(own._id!)).toMatchObject({ _id: own._id, buyer: { memberId: mine.id } });
-    await expect(member.orders.memberGetOrder(other._id!)).rejects.toMatchObject({ details: { applicationError: { code: expect.any(String) } } });
+    await expect(member.orders.memberGetOrder(other._id!)).rejects.toMatchObject({ details: { applicationError: { code: 'ORDER_NOT_FOUND' } } });
   });
 
   it("the plan checkout: the price preview, the member's online order preview (nothing made), then createOnlineOrder: a DRAFT online order (unpaid, per the typings' OrderStatus)", async () => {
