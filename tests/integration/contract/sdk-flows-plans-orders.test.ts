@@ -97,7 +97,7 @@ describe('orders through the official module', () => {
     await expect(member.orders.memberGetOrder(other._id!)).rejects.toMatchObject({ details: { applicationError: { code: 'ORDER_NOT_FOUND' } } });
   });
 
-  it("the plan checkout: the price preview, the member's online order preview (nothing made), then createOnlineOrder: a DRAFT online order (unpaid, per the typings' OrderStatus)", async () => {
+  it("the plan checkout: the price preview, the member's online and the owner's offline order previews (nothing made), then createOnlineOrder: a DRAFT online order (unpaid, per the typings' OrderStatus)", async () => {
     const c = client();
     const plan = await freshPlan();
     const buyer = await ctx.fx.freshMember();
@@ -107,7 +107,11 @@ describe('orders through the official module', () => {
     const preview = await member.orders.getOnlineOrderPreview(plan._id!);
     expect(preview.order).toMatchObject({ planId: plan._id, type: 'ONLINE', buyer: { memberId: buyer.id } });
     expect((await c.orders.managementListOrders({ planIds: [plan._id!] })).orders).toEqual([]);
-    // The preview acts for a signed-in member: an API key is refused.
+    // The owner's preview of an offline order for that member: nothing made either.
+    const offline = await c.orders.getOfflineOrderPreview(plan._id!, buyer.id);
+    expect(offline.order).toMatchObject({ planId: plan._id, type: 'OFFLINE', buyer: { memberId: buyer.id } });
+    expect((await c.orders.managementListOrders({ planIds: [plan._id!] })).orders).toEqual([]);
+    // The online preview acts for a signed-in member: an API key is refused.
     await expect(c.orders.getOnlineOrderPreview(plan._id!)).rejects.toMatchObject({ details: { applicationError: { code: 'UNAUTHENTICATED' } } });
 
     const made = (await member.orders.createOnlineOrder(plan._id!)).order!;

@@ -5,6 +5,7 @@
  * against capacity, a booking read back with its extended fields, and a multi-service booking created, read,
  * rescheduled and canceled. Setup: sdk-client.ts.
  */
+import * as attendance from '@wix/auto_sdk_bookings_attendance';
 import * as availability from '@wix/auto_sdk_bookings_availability-calendar';
 import * as bookings from '@wix/auto_sdk_bookings_bookings';
 import * as extended from '@wix/auto_sdk_bookings_extended-bookings';
@@ -12,7 +13,7 @@ import { describe, expect, it } from 'vitest';
 import { apiKeyClient, studioSlot, useOfficialClient } from './sdk-client.js';
 
 const ctx = useOfficialClient('sdk-schedule');
-const client = () => apiKeyClient(ctx, { availability, bookings, extended });
+const client = () => apiKeyClient(ctx, { attendance, availability, bookings, extended });
 const HOUR = 3_600_000;
 
 describe('the availability calendar through the official module', () => {
@@ -60,7 +61,7 @@ describe('the availability calendar through the official module', () => {
 });
 
 describe('extended bookings through the official module', () => {
-  it("query finds the booking with its fields, its allowed actions and attendance when asked; count agrees", async () => {
+  it("query finds the booking with its fields, its allowed actions, and its attendance only when asked; count agrees", async () => {
     const service = await ctx.studio.appointment();
     const slot = (await studioSlot(ctx, service.name)) as bookings.BookedSlot & bookings.V2Slot;
     const c = client();
@@ -73,7 +74,16 @@ describe('extended bookings through the official module', () => {
     expect(one!.booking).toMatchObject({ _id: made._id, status: 'CREATED', revision: made.revision, totalParticipants: 1, contactDetails: { firstName: 'Ext', lastName: 'Ended', email }, bookedEntity: { slot: { serviceId: service.id } } });
     expect(one!.booking!.startDate).toEqual(made.startDate);
     expect(one!.allowedActions).toMatchObject({ cancel: true, reschedule: true });
+    // Asked before any is marked: the typings' NOT_SET ("no available attendance information").
+    expect(one!.attendance?.status).toBe('NOT_SET');
     expect(await c.extended.countExtendedBookings({ filter: { id: made._id } })).toEqual({ count: 1 });
+
+    // Attendance marked: the query shows it when asked, and only then.
+    const marked = await c.attendance.setAttendance({ bookingId: made._id!, status: 'ATTENDED', numberOfAttendees: 1 });
+    const [seen] = (await c.extended.query({ filter: { id: made._id } }, { withBookingAttendanceInfo: true })).extendedBookings!;
+    expect(seen!.attendance).toMatchObject({ _id: marked.attendance!._id, status: 'ATTENDED', numberOfAttendees: 1 });
+    const [unasked] = (await c.extended.query({ filter: { id: made._id } })).extendedBookings!;
+    expect(unasked!.attendance).toBeUndefined();
 
     await c.bookings.cancelBooking(made._id!, { revision: made.revision! });
     const [gone] = (await c.extended.query({ filter: { id: made._id } }, { withBookingAllowedActions: true })).extendedBookings!;
