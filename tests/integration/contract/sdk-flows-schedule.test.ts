@@ -3,7 +3,7 @@
  * (`@wix/auto_sdk_bookings_availability-calendar`, `-extended-bookings`, and the multi-service calls of
  * `-bookings`) against a real emulator on port 0 (docs/wire.md §15, §16, §17): the slots of a window, open spots
  * against capacity, a booking read back with its extended fields, and a multi-service booking created, read,
- * rescheduled and canceled. Setup: sdk-client.ts.
+ * rescheduled and canceled, or marked pending and confirmed, or declined. Setup: sdk-client.ts.
  */
 import * as attendance from '@wix/auto_sdk_bookings_attendance';
 import * as availability from '@wix/auto_sdk_bookings_availability-calendar';
@@ -128,5 +128,26 @@ describe('multi-service bookings through the bookings module', () => {
     expect(canceled.multiServiceBooking!.bookings!.map((r) => r.booking!.status)).toEqual(['CANCELED', 'CANCELED']);
     const after = await c.extended.countExtendedBookings({ filter: { id: { $in: msb.bookings!.map((r) => r.bookingId) }, status: 'CANCELED' } });
     expect(after.count).toBe(2);
+  });
+
+  it('markMultiServiceBookingAsPending, then confirm: every booking of it PENDING, then CONFIRMED; another declined: DECLINED', async () => {
+    const c = client();
+    const make = async () => {
+      const chain = (await ctx.fx.freeChain()) as Array<bookings.BookedSlot & bookings.V2Slot>;
+      const made = await c.bookings.createMultiServiceBooking(chain.map((slot) => ({ bookedEntity: { slot }, contactDetails: { firstName: 'Multi' } })) as never, { multiServiceBookingType: 'SEQUENTIAL_BOOKINGS', returnFullEntity: true });
+      return made.multiServiceBooking!;
+    };
+    const infoOf = (m: bookings.MultiServiceBooking) => m.bookings!.map((r) => ({ bookingId: r.bookingId!, revision: r.booking!.revision! }));
+    const statuses = (m: bookings.MultiServiceBooking | undefined) => m!.bookings!.map((r) => r.booking!.status);
+
+    const one = await make();
+    const pending = await c.bookings.markMultiServiceBookingAsPending(one._id!, { markAsPendingBookingsInfo: infoOf(one), returnFullEntity: true, flowControlSettings: { skipPendingApprovalServiceValidation: true } });
+    expect(statuses(pending.multiServiceBooking)).toEqual(['PENDING', 'PENDING']);
+    const confirmed = await c.bookings.confirmMultiServiceBooking(one._id!, { confirmBookingsInfo: infoOf(pending.multiServiceBooking!), returnFullEntity: true });
+    expect(statuses(confirmed.multiServiceBooking)).toEqual(['CONFIRMED', 'CONFIRMED']);
+
+    const two = await make();
+    const declined = await c.bookings.declineMultiServiceBooking(two._id!, { declineBookingsInfo: infoOf(two), returnFullEntity: true });
+    expect(statuses(declined.multiServiceBooking)).toEqual(['DECLINED', 'DECLINED']);
   });
 });
