@@ -212,7 +212,8 @@ export const recoveryFamily = defineFamily({
       path: '/v1/recover',
       summary: 'Set a new password with a recovery token from the recovery e-mail',
       request: () => z.looseObject({ recoveryToken: Str(), password: z.string().check(z.minLength(1), z.maxLength(256)) }),
-      reply: () => z.looseObject({ sessionToken: z.optional(z.string()) }),
+      // The SDK's StateMachineResponse: SUCCESS with the member's session token and the identity.
+      reply: () => StateReply,
     },
   },
 });

@@ -151,7 +151,7 @@ export const recoveryServed = serve(recoveryFamily, {
     return {};
   },
   recover(ctx) {
-    return { sessionToken: recoverPassword(scope(ctx), ctx.body.recoveryToken, ctx.body.password) };
+    return recoverPassword(scope(ctx), ctx.body.recoveryToken, ctx.body.password);
   },
 }, { visitor: ['sendRecoveryEmail', 'recover'] });
 

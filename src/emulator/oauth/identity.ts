@@ -343,11 +343,12 @@ export function recoveryRefusal(state: Exclude<RecoveryTokenState, 'valid'>): Ap
 
 /**
  * Sets a new password with a recovery token (single use: the token's session is revoked).
- * @returns a session token of the member
+ * @returns the SUCCESS state with a session token of the member and the identity (the SDK's `recover` answers a
+ *   StateMachineResponse whose `state` its typings mark non-null: @wix/auto_sdk_identity_recovery RecoverSignature)
  * @throws ApplicationFailure 400 INVALID_RECOVERY_TOKEN (`data.reason` USED, EXPIRED or INVALID: {@link recoveryRefusal});
  *   ValidationFailure for a short password
  */
-export function recoverPassword(s: IdentityScope, token: string, password: string): string {
+export function recoverPassword(s: IdentityScope, token: string, password: string): StateAnswer {
   const t = recoveryToken(s.oauth, token);
   if (t.state !== 'valid' || t.site !== s.site) throw recoveryRefusal(t.state === 'valid' ? 'invalid' : t.state);
   const c = s.oauth.decode(token)!;
@@ -356,8 +357,8 @@ export function recoverPassword(s: IdentityScope, token: string, password: strin
   const { identities } = collections(s);
   const i = identities.require(c.sub.slice('recover:'.length));
   const salt = randomBytes(16).toString('base64url');
-  identities.update({ ...i, salt, passwordHash: hash(password, salt), updatedDate: s.now });
-  return sessionToken(s, i.memberId);
+  const updated = identities.update({ ...i, salt, passwordHash: hash(password, salt), updatedDate: s.now });
+  return { state: 'SUCCESS', sessionToken: sessionToken(s, i.memberId), identity: identityJson(updated, collections(s).members.get(i.memberId)) };
 }
 
 /**

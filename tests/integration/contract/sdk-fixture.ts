@@ -55,7 +55,7 @@ export const OURS_ONLY: Record<string, string> = {
     "docs/wire.md §22 names POST /v1/auth/resend; the SDK's verification module has no method for it (auth verify --resend uses it)",
 };
 
-/** SDK operations of these modules that no table has, and why. */
+/** SDK operations of these modules that no table has, and why: docs/wire.md §27 lists the same (sdk-only-doc.test.ts). */
 export const SDK_ONLY: Record<string, string> = {
   'bookings_services.createAddOnGroup': 'services add-on groups: not served yet',
   'bookings_services.deleteAddOnGroup': 'services add-on groups: not served yet',
