@@ -228,8 +228,9 @@ export function listPages<Op extends ListOperation>(api: ApiClient, op: Op, opts
       { pageSize, limit: opts.limit },
     );
   }
+  const key = spec.wrapper ? 'cursorPaging' : (spec.cursorIn ?? 'cursorPaging');
   return cursorPages<ItemOf<Op>>(
-    (cursorPaging) => fetchPage(wrap(cursorPaging.cursor === undefined ? { ...criteria(), cursorPaging } : { cursorPaging })),
+    (cursorPaging) => fetchPage(wrap(cursorPaging.cursor === undefined ? { ...criteria(), [key]: cursorPaging } : { [key]: cursorPaging })),
     { pageSize, limit: opts.limit },
   );
 }
