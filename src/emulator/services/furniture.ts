@@ -62,8 +62,9 @@ export const categoriesServed = serve(categoriesFamily, {
 
 /**
  * Moves a category FIRST, LAST (the default) or AFTER_CATEGORY `afterCategoryId`, by giving it a `sortOrder`
- * between its new neighbours; when there is no whole number between them, every category is given a new
- * `sortOrder` in the new order (the module's docs: the platform reassigns values when the gaps become too small).
+ * between its new neighbours: a whole number when there is one between them, else their midpoint. Only the moved
+ * category changes (the platform reassigns other categories' values when gaps become too small; the emulator never
+ * needs to, so no other category's revision moves; docs/wire.md §14 "Categories").
  * @throws ValidationFailure for AFTER_CATEGORY without `afterCategoryId` or after itself; 404 for an unknown category
  */
 function moveCategory(categories: Catalog['categories'], body: { categoryId: string; position?: string; afterCategoryId?: string | null }): CategoryDoc {
@@ -78,20 +79,13 @@ function moveCategory(categories: Catalog['categories'], body: { categoryId: str
     categories.require(body.afterCategoryId);
     at = others.findIndex((c) => c.id === body.afterCategoryId) + 1;
   }
-  const before = others[at - 1]?.sortOrder;
-  const after = others[at]?.sortOrder;
-  let sortOrder: number | undefined;
+  const before = others[at - 1]?.sortOrder ?? (at > 0 ? 0 : undefined);
+  const after = others[at]?.sortOrder ?? (at < others.length ? 0 : undefined);
+  let sortOrder: number;
   if (before === undefined) sortOrder = after === undefined ? 0 : after - 1;
   else if (after === undefined) sortOrder = before + 1;
-  else if (after - before >= 2) sortOrder = before + Math.floor((after - before) / 2);
-  if (sortOrder !== undefined) return categories.update({ ...moving, sortOrder });
-  const order = [...others.slice(0, at), moving, ...others.slice(at)];
-  let moved = moving;
-  order.forEach((c, i) => {
-    if (c.id === moving.id) moved = categories.update({ ...moving, sortOrder: i });
-    else if (c.sortOrder !== i) categories.update({ ...c, sortOrder: i });
-  });
-  return moved;
+  else sortOrder = after - before >= 2 ? before + Math.floor((after - before) / 2) : (before + after) / 2;
+  return categories.update({ ...moving, sortOrder });
 }
 
 /**
