@@ -14,7 +14,7 @@
  * `POST /v2/staff-members/count`, counts every staff member), the search (`POST /v1/staff-members/search`,
  * `{search: {filter, sort, cursorPaging, search: {expression, fields, fuzzy, mode}}, fields}`) and the trash bin
  * a deleted staff member goes to (V2 paths, sent to `/bookings/staff/v2/staff-members/...` as the module's URL
- * mapping resolves them: list, get, remove for good, and restore; docs/wire.md §13 "Staff search, count and the
+ * mapping resolves them: list, get, remove for good, and restore; docs/wire.md §14 "Staff search, count and the
  * trash bin").
  */
 import * as z from 'zod/mini';

@@ -1,6 +1,6 @@
 /**
  * `sitectl staff deleted list|get`: the staff trash bin (Staff Members v2 listDeletedStaffMembers and
- * getDeletedStaffMember; docs/wire.md §13 "Staff search, count and the trash bin"): the deleted staff members
+ * getDeletedStaffMember; docs/wire.md §14 "Staff search, count and the trash bin"): the deleted staff members
  * that `staff restore` can bring back, most recently deleted first. The list selects by id only (`--where
  * id=...`, `--filter '{"id":{"$in":[...]}}'`).
  */

@@ -1,6 +1,6 @@
 /**
  * `sitectl staff restore STAFF`: brings a deleted staff member back from the trash bin (Staff Members v2
- * restore; docs/wire.md §13 "Staff search, count and the trash bin"): the same id, fields and working hours, back
+ * restore; docs/wire.md §14 "Staff search, count and the trash bin"): the same id, fields and working hours, back
  * on the services it left. Reversible (`staff delete` again, or `sitectl undo`): it acts at once.
  */
 import type { Command } from 'commander';

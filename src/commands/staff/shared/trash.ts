@@ -1,5 +1,5 @@
 /**
- * The staff trash bin (Staff Members v2; docs/wire.md §13 "Staff search, count and the trash bin"): a deleted
+ * The staff trash bin (Staff Members v2; docs/wire.md §14 "Staff search, count and the trash bin"): a deleted
  * staff member stays there, restorable, until removed for good. The view `staff deleted list|get` reads (the
  * trash-bin list selects by id only: `--where id=...`), and the restore as a bulk-engine action: `staff restore`
  * runs it as a one-item plan, `sitectl undo` runs it to take back a `staff delete`, and the undo of a restore is
