@@ -7,7 +7,8 @@
  * A deleted staff member goes to the trash bin (Staff Members v2) with the ids of the services it left: listed
  * and read there, restored (same id, fields, hours and resource; back on the services it left that still exist;
  * `staff.created` recorded, as the platform's restore triggers Staff Member Created) or removed for good. The
- * count (v1) counts service providers only, the V2 count every staff member; the search matches its expression in
+ * count (v1) counts service providers only, the V2 count every staff member; the search (service providers only,
+ * as the module documents) matches its expression in
  * `name` (the module's only searchable field) unless it names fields.
  *
  * Every write records the seed's staff events (docs/wire.md §24), dotted like the others, with the staff
@@ -187,7 +188,8 @@ export const staffMembersServed = serve(staffMembersFamily, {
     return { count: runCount([...catalogOf(ctx).staff.all()].map((s) => publicStaff(ctx.site, s)), ctx.body.filter ?? undefined) };
   },
   searchStaffMembers(ctx) {
-    const all = listed(ctx, catalogOf(ctx).staff.all());
+    // Service providers only, as the module documents for the v1 search (the V2 search is not served).
+    const all = listed(ctx, [...catalogOf(ctx).staff.all()].filter(providesServices));
     const search = ctx.body.search ?? {};
     const text = search.search ? { ...search.search, fields: search.search.fields?.length ? search.search.fields : ['name'] } : undefined;
     const page = runSearch(all, { ...search, ...(text ? { search: text } : {}), cursorPaging: { limit: 50, ...search.cursorPaging } }, 'search');
