@@ -170,11 +170,11 @@ export function registerCategoryVerbs(group: Command, ctx: Context): void {
   listVerb({
     ...CATEGORY_READS,
     description: "List service categories (in the site's order)",
-    examples: ['sitectl services categories list', "sitectl services categories list --where name='Yoga' --json id,name,revision"],
+    examples: ['sitectl services categories list', "sitectl services categories list --where name=Fitness --json id,name,revision"],
   }).register(group, ctx);
   countVerb(CATEGORY_READS).register(group, ctx);
   const get = group.command('get').alias('view').description('Show one service category').argument('<category>', 'category id, unique id prefix, or exact name');
-  addFormatFlags(get.addHelpText('after', examples(["sitectl services categories get 'Yoga'"]))).action(async (category: string, o: FormatFlags) => {
+  addFormatFlags(get.addHelpText('after', examples(["sitectl services categories get Fitness", "sitectl services categories get 'Hair & Beauty' --json id,name,revision"]))).action(async (category: string, o: FormatFlags) => {
     await runGet({ ...o, category }, ctx);
   });
   const update = group
@@ -182,7 +182,7 @@ export function registerCategoryVerbs(group: Command, ctx: Context): void {
     .description('Rename a service category (its services show the new name)')
     .argument('<category>', 'category id, unique id prefix, or exact name')
     .option('--name <name>', `the new name (1-${MAX_CATEGORY_NAME} characters)`)
-    .addHelpText('after', examples(["sitectl services categories update 'Yoga' --name 'Yoga & Pilates'"]));
+    .addHelpText('after', examples(["sitectl services categories update 'Arts & Crafts' --name 'Arts and Crafts'"]));
   declareRule(addFormatFlags(update), REVERSIBLE).action(async (category: string, o: FormatFlags & { name?: string }) => {
     await runUpdate({ ...o, category }, ctx);
   });
@@ -190,7 +190,7 @@ export function registerCategoryVerbs(group: Command, ctx: Context): void {
     .command('delete')
     .description('Delete a service category (its services keep naming it, hidden from customers)')
     .argument('<category>', 'category id, unique id prefix, or exact name')
-    .addHelpText('after', examples(["sitectl services categories delete 'Old classes' --yes"]));
+    .addHelpText('after', examples(["sitectl services categories delete 'Arts & Crafts' --yes"]));
   declareRule(addFormatFlags(del), DESTRUCTIVE).action(async (category: string, o: FormatFlags & { yes?: boolean }) => {
     await runDelete({ ...o, category }, ctx);
   });
@@ -201,7 +201,7 @@ export function registerCategoryVerbs(group: Command, ctx: Context): void {
     .option('--first', 'to the start of the order')
     .option('--last', 'to the end of the order')
     .option('--after <category>', 'right after this category')
-    .addHelpText('after', examples(["sitectl services categories move 'Yoga' --first", "sitectl services categories move 'Pilates' --after 'Yoga'"]));
+    .addHelpText('after', examples(["sitectl services categories move Fitness --first", "sitectl services categories move 'Hair & Beauty' --after Fitness"]));
   declareRule(addFormatFlags(move), REVERSIBLE).action(async (category: string, o: Omit<MoveFlags, 'category'>) => {
     await runMove({ ...o, category }, ctx);
   });
