@@ -41,6 +41,11 @@ export interface PagingSpec<Items extends string = string> {
    * orders GET lists) or a `paging: {limit, offset}` object (the members GET list, sent as `.r=`).
    */
   offsetIn?: 'top' | 'paging';
+  /**
+   * Where a cursor list without a wrapper takes its cursor paging: `cursorPaging` (default) or a `paging:
+   * {limit, cursor}` object (the staff trash bin, `listDeletedStaffMembers`).
+   */
+  cursorIn?: 'cursorPaging' | 'paging';
   /** Largest page the platform serves. */
   maxLimit: number;
   /** Whether the request takes a filter object (a query) or only fixed parameters (GET lists). */

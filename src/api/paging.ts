@@ -203,8 +203,10 @@ export function listPages<Op extends ListOperation>(api: ApiClient, op: Op, opts
   const spec = op.paging;
   const pageSize = Math.min(opts.pageSize ?? spec.maxLimit, spec.maxLimit);
   const params = opts.params ?? {};
+  // Request fields given for the wrapper itself (the staff search's text, `search.search`) go inside it.
+  const own = spec.wrapper && typeof params[spec.wrapper] === 'object' && params[spec.wrapper] !== null ? (params[spec.wrapper] as Record<string, unknown>) : {};
   const wrap = (inner: Record<string, unknown>): Record<string, unknown> =>
-    spec.wrapper ? { ...params, [spec.wrapper]: inner } : { ...params, ...inner };
+    spec.wrapper ? { ...params, [spec.wrapper]: { ...own, ...inner } } : { ...params, ...inner };
   const criteria = (): Record<string, unknown> => {
     const out: Record<string, unknown> = {};
     if (opts.filter !== undefined && spec.filter) out.filter = opts.filter;
@@ -228,8 +230,9 @@ export function listPages<Op extends ListOperation>(api: ApiClient, op: Op, opts
       { pageSize, limit: opts.limit },
     );
   }
+  const key = spec.wrapper ? 'cursorPaging' : (spec.cursorIn ?? 'cursorPaging');
   return cursorPages<ItemOf<Op>>(
-    (cursorPaging) => fetchPage(wrap(cursorPaging.cursor === undefined ? { ...criteria(), cursorPaging } : { cursorPaging })),
+    (cursorPaging) => fetchPage(wrap(cursorPaging.cursor === undefined ? { ...criteria(), [key]: cursorPaging } : { [key]: cursorPaging })),
     { pageSize, limit: opts.limit },
   );
 }

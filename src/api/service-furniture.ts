@@ -15,12 +15,21 @@ export const FURNITURE_NAME_MAX = 400;
 
 const name = () => bounded(FURNITURE_NAME_MAX).check(z.refine((v) => v.trim() !== '', 'must not be blank'));
 
+/** Longest category name on update (SDK typings of Bookings Categories v2: `name` `@maxLength 100`). */
+export const MAX_CATEGORY_NAME = 100;
+
+const categoryName = () => bounded(MAX_CATEGORY_NAME).check(z.refine((v) => v.trim() !== '', 'must not be blank'));
+
+/** Where `moveCategory` puts a category (SDK typings: `Position`). */
+export const CategoryPositionValues = ['FIRST', 'LAST', 'AFTER_CATEGORY'] as const;
+
 /** Largest page of the categories query. */
 export const MAX_CATEGORIES_PAGE = 100;
 
 /**
- * The categories family table (Bookings Categories v2, `@wix/auto_sdk_bookings_categories-v-2`): create, and the
- * query, a GET whose `query` travels as `.r=` and, past 4,000 characters of parameters, as a POST of the same
+ * The categories family table (Bookings Categories v2, `@wix/auto_sdk_bookings_categories-v-2`): create, get,
+ * update (revision-checked), delete, count, move (`POST /v2/categories/set-position/{categoryId}` `{position:
+ * FIRST|LAST|AFTER_CATEGORY, afterCategoryId}`), and the query, a GET whose `query` travels as `.r=` and, past 4,000 characters of parameters, as a POST of the same
  * request to the same path (the module's `fallback`; docs/wire.md §5). The services family also reads categories
  * (its own queryCategories).
  */
@@ -44,6 +53,43 @@ export const categoriesFamily = defineFamily({
       summary: 'Create a service category',
       request: () => z.looseObject({ category: z.looseObject({ name: name(), sortOrder: z.optional(z.int()) }) }),
       reply: () => z.looseObject({ category: Category }),
+    },
+    getCategory: {
+      method: 'GET',
+      path: '/v2/categories/{categoryId}',
+      summary: 'One service category',
+      request: () => z.looseObject({ categoryId: requestShapes().Id }),
+      reply: () => z.looseObject({ category: Category }),
+    },
+    updateCategory: {
+      method: 'PATCH',
+      path: '/v2/categories/{category.id}',
+      summary: "Rename a service category (revision-checked; its services show the new name)",
+      request: () => z.looseObject({ category: z.looseObject({ id: requestShapes().Id, revision: requestShapes().RevisionInput, name: z.optional(categoryName()) }) }),
+      reply: () => z.looseObject({ category: Category }),
+      revisioned: true,
+    },
+    deleteCategory: {
+      method: 'DELETE',
+      path: '/v2/categories/{categoryId}',
+      summary: 'Delete a service category (its services keep naming it, hidden from customers until given another)',
+      request: () => z.looseObject({ categoryId: requestShapes().Id }),
+      reply: () => EmptyReply,
+    },
+    countCategories: {
+      method: 'POST',
+      path: '/v2/categories/count',
+      summary: 'How many service categories match a filter',
+      request: () => z.looseObject({ filter: z.optional(z.nullable(requestShapes().FilterInput)) }),
+      reply: () => CountReply,
+      idempotent: true,
+    },
+    moveCategory: {
+      method: 'POST',
+      path: '/v2/categories/set-position/{categoryId}',
+      summary: 'Move a service category first, last or after another one (its sortOrder changes)',
+      request: () => z.looseObject({ categoryId: requestShapes().Id, position: z.optional(z.enum(CategoryPositionValues)), afterCategoryId: z.optional(z.nullable(requestShapes().Id)) }),
+      reply: () => z.looseObject({ category: z.optional(Category) }),
     },
   },
 });

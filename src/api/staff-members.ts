@@ -9,10 +9,17 @@
  * Working hours themselves are calendar events (calendar-events.ts): `assignCustomSchedule` gives a staff member
  * its own working-hours schedule (its events schedule), `assignWorkingHoursSchedule` puts it back on a shared one
  * (the business's default hours).
+ *
+ * Also the count (`POST /v1/staff-members/count`: service providers only, as the module documents; the V2 count,
+ * `POST /v2/staff-members/count`, counts every staff member), the search (`POST /v1/staff-members/search`,
+ * `{search: {filter, sort, cursorPaging, search: {expression, fields, fuzzy, mode}}, fields}`) and the trash bin
+ * a deleted staff member goes to (V2 paths, sent to `/bookings/staff/v2/staff-members/...` as the module's URL
+ * mapping resolves them: list, get, remove for good, and restore; docs/wire.md §14 "Staff search, count and the
+ * trash bin").
  */
 import * as z from 'zod/mini';
 import { callsOf, defineFamily } from './family.js';
-import { bounded, CursorPaging, EmptyReply, PagingMetadata, requestShapes } from './schemas/common.js';
+import { bounded, CountReply, CursorPaging, EmptyReply, PagingMetadata, requestShapes } from './schemas/common.js';
 import { MAX_STAFF_DESCRIPTION, MAX_STAFF_EMAIL, MAX_STAFF_NAME, MAX_STAFF_PHONE, StaffMemberRecord } from './schemas/staff.js';
 
 /** Largest page of the staff query. */
@@ -36,13 +43,22 @@ function staffFields() {
 const staffName = () => bounded(MAX_STAFF_NAME).check(z.minLength(1));
 
 const staffReply = () => z.looseObject({ staffMember: StaffMemberRecord });
+const staffPage = () => z.looseObject({ staffMembers: z.array(StaffMemberRecord), pagingMetadata: z.optional(PagingMetadata) });
+const countRequest = () => z.looseObject({ filter: z.optional(z.nullable(requestShapes().FilterInput)) });
+
+/** Longest search expression of the staff search (SDK typings: `SearchDetails.expression` `@maxLength 100`). */
+export const MAX_STAFF_SEARCH_EXPRESSION = 100;
 const byId = () => ({ staffMemberId: requestShapes().Id, fields: fields() });
 const scheduleRequest = () => z.looseObject({ ...byId(), scheduleId: requestShapes().Id });
 
 /** The staff members family table. */
 export const staffMembersFamily = defineFamily({
   name: 'staff-members',
-  prefixes: [{ proto: '/v1/staff-members', urls: ['/bookings/v1/staff-members'] }],
+  prefixes: [
+    { proto: '/v1/staff-members', urls: ['/bookings/v1/staff-members'] },
+    // The module's mapping for www.wixapis.com: `/bookings/staff` -> '' is the first to prefix a V2 path; `/bookings/v2` also routes.
+    { proto: '/v2/staff-members', urls: ['/bookings/staff/v2/staff-members', '/bookings/v2/staff-members'] },
+  ],
   operations: {
     createStaffMember: {
       method: 'POST',
@@ -86,9 +102,86 @@ export const staffMembersFamily = defineFamily({
           query: z.optional(z.looseObject({ filter: z.optional(z.record(z.string(), z.unknown())), cursorPaging: z.optional(CursorPaging) })),
           fields: fields(),
         }),
-      reply: () => z.looseObject({ staffMembers: z.array(StaffMemberRecord), pagingMetadata: z.optional(PagingMetadata) }),
+      reply: staffPage,
       paging: { kind: 'cursor', items: 'staffMembers', wrapper: 'query', maxLimit: MAX_STAFF_PAGE, filter: true },
       idempotent: true,
+    },
+    countStaffMembers: {
+      method: 'POST',
+      path: '/v1/staff-members/count',
+      summary: 'How many staff members who provide services match a filter',
+      request: countRequest,
+      reply: () => CountReply,
+      idempotent: true,
+    },
+    countStaffMembersV2: {
+      method: 'POST',
+      path: '/v2/staff-members/count',
+      summary: 'How many staff members match a filter (service providers or not)',
+      request: countRequest,
+      reply: () => CountReply,
+      idempotent: true,
+    },
+    searchStaffMembers: {
+      method: 'POST',
+      path: '/v1/staff-members/search',
+      summary: 'Staff members whose name matches a search expression, with a filter, sort and cursor paging',
+      request: () =>
+        z.looseObject({
+          search: z.optional(
+            z.looseObject({
+              filter: z.optional(z.nullable(requestShapes().FilterInput)),
+              sort: z.optional(requestShapes().SortInput),
+              cursorPaging: z.optional(requestShapes().CursorPagingInput),
+              search: z.optional(
+                z.looseObject({
+                  expression: z.optional(z.nullable(bounded(MAX_STAFF_SEARCH_EXPRESSION))),
+                  fields: z.optional(z.array(bounded(200)).check(z.maxLength(20))),
+                  fuzzy: z.optional(z.boolean()),
+                  mode: z.optional(z.enum(['OR', 'AND'])),
+                }),
+              ),
+            }),
+          ),
+          fields: fields(),
+        }),
+      reply: staffPage,
+      paging: { kind: 'cursor', items: 'staffMembers', wrapper: 'search', maxLimit: MAX_STAFF_PAGE, filter: true },
+      idempotent: true,
+    },
+    listDeletedStaffMembers: {
+      method: 'GET',
+      path: '/v2/staff-members/trash-bin',
+      summary: 'Deleted staff members in the trash bin (restorable), cursor-paged (default 100)',
+      request: () =>
+        z.looseObject({
+          staffMemberIds: z.optional(z.array(requestShapes().Id).check(z.maxLength(MAX_STAFF_PAGE))),
+          paging: z.optional(requestShapes().CursorPagingInput),
+          fields: fields(),
+        }),
+      reply: staffPage,
+      paging: { kind: 'cursor', items: 'staffMembers', cursorIn: 'paging', unsorted: true, maxLimit: MAX_STAFF_PAGE, filter: false },
+    },
+    getDeletedStaffMember: {
+      method: 'GET',
+      path: '/v2/staff-members/trash-bin/{staffMemberId}',
+      summary: 'One deleted staff member in the trash bin',
+      request: () => z.looseObject(byId()),
+      reply: staffReply,
+    },
+    removeStaffMemberFromTrashBin: {
+      method: 'DELETE',
+      path: '/v2/staff-members/trash-bin/{staffMemberId}',
+      summary: 'Delete a staff member in the trash bin for good (it can no longer be restored)',
+      request: () => z.looseObject({ staffMemberId: requestShapes().Id }),
+      reply: () => EmptyReply,
+    },
+    restoreStaffMemberFromTrashBin: {
+      method: 'POST',
+      path: '/v2/staff-members/trash-bin/{staffMemberId}/restore',
+      summary: 'Restore a deleted staff member from the trash bin (same id, its resource and hours)',
+      request: () => z.looseObject(byId()),
+      reply: staffReply,
     },
     connectStaffMemberToUser: {
       method: 'POST',

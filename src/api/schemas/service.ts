@@ -183,6 +183,7 @@ export const Category = lazySchema(() =>
     id: z.string(),
     name: z.optional(z.string()),
     sortOrder: z.optional(z.number()),
+    revision: z.optional(z.string()),
   }),
 );
 export type Category = z.infer<typeof Category>;

@@ -1,7 +1,8 @@
 /**
- * The site's lists that services refer to: `booking-forms list`, `categories list`, `business-locations list`
- * (docs/wire.md §14: the booking-forms, categories and locations queries), and the `booking-policies` group,
- * whose verbs (list, count, strictest and the writes) are declared in policies.ts.
+ * The site's lists that services refer to: `booking-forms list`, `business-locations list` (docs/wire.md §14:
+ * the booking-forms and locations queries), the `booking-policies` group, whose verbs (list, count, strictest and
+ * the writes) are declared in policies.ts, and the `categories` group (list, count, get and the writes;
+ * categories.ts).
  */
 import type { Command } from 'commander';
 import type { ApiClient } from '../../api/client.js';
@@ -13,6 +14,7 @@ import { parseFilterFlags } from '../../core/filters.js';
 import { addFormatFlags, type Column, fieldsChecker, type FormatFlags, printRecords, resolveFormat } from '../../core/output.js';
 import { addFilterFlags } from '../shared/verbs.js';
 import { type FilterFlags } from '../shared/entity-view.js';
+import { registerCategoryVerbs } from './categories.js';
 import { registerPolicyVerbs } from './policies.js';
 
 type Opts = FilterFlags & FormatFlags;
@@ -39,12 +41,6 @@ const LISTS: SiteList[] = [
     },
   },
   {
-    noun: 'categories',
-    description: 'Service categories',
-    columns: [{ key: 'id', id: true, noTruncate: true }, { key: 'name' }, { key: 'sortOrder', header: 'ORDER', align: 'right' }],
-    rows: async (api, filter, signal) => (await services.queryCategories(api, { filter: filter ?? {} }, { signal })).categories,
-  },
-  {
     noun: 'business-locations',
     description: "The business's locations (for 'services locations set --business')",
     columns: [
@@ -61,6 +57,7 @@ const LISTS: SiteList[] = [
 
 export function register(parent: Command, ctx: Context): void {
   registerPolicyVerbs(parent.command('booking-policies').description('Booking policies: list, count, the strictest of several, create, update, delete, set the default'), ctx);
+  registerCategoryVerbs(parent.command('categories').description('Service categories: list, count, get, rename, delete, move'), ctx);
   for (const list of LISTS) {
     const group = parent.command(list.noun).description(list.description);
     addFormatFlags(addFilterFlags(group.command('list').alias('ls').description(`List ${list.noun.replace('-', ' ')}`))).action(async (o: Opts) => {

@@ -1,6 +1,7 @@
 /**
- * `sitectl staff delete STAFF`: deletes a staff member (Staff Members v1 deleteStaffMember). Destructive: it
- * asks first (`--yes` to skip; required without a terminal), naming how many future bookings it has.
+ * `sitectl staff delete STAFF`: deletes a staff member (Staff Members v1 deleteStaffMember): it goes to the
+ * trash bin, from which `staff restore` (or `sitectl undo`) brings it back with its id, hours and services.
+ * Destructive: it asks first (`--yes` to skip; required without a terminal), naming how many future bookings it has.
  *
  * What follows on the platform side: the staff member leaves every service it gave, so availability stops
  * offering its slots (and a class it taught goes to the next staff member the service lists). Its bookings are
@@ -18,11 +19,11 @@ import { addFormatFlags, fieldsChecker, printRecords, printValue, resolveFormat,
 import { oneLine } from '../../core/text.js';
 import { BOOKING_VIEW, type BookingRow } from '../bookings/shared/view.js';
 import { declareRule, DESTRUCTIVE, requireConfirmable } from '../shared/confirm.js';
-import { deleteRun, type DeleteSpec } from '../shared/delete.js';
+import { deleteRun } from '../shared/delete.js';
 import type { EntityView } from '../shared/entity-view.js';
 import { wireFilter } from '../shared/entity-view.js';
 import { STAFF_VIEW, staffOf } from './shared/view.js';
-import { STAFF_WRITES } from './shared/writes.js';
+import { STAFF_DELETE } from './shared/writes.js';
 
 /** Statuses of a booking that still takes place. */
 const UPCOMING = ['CREATED', 'CONFIRMED', 'PENDING', 'WAITING_LIST'];
@@ -45,18 +46,9 @@ export function register(parent: Command, ctx: Context): void {
   });
 }
 
-/** The shared delete over staff members, one call each (a one-item plan of it; undone by re-creating). */
-const STAFF_DELETE: DeleteSpec<unknown> = {
-  view: STAFF_VIEW as EntityView<unknown>,
-  command: 'staff delete',
-  examples: [],
-  send: (api) => STAFF_WRITES.remove.send(api),
-  chunkSize: 1,
-};
-
 /**
  * Reads the staff member and its future bookings, asks, deletes (a one-item plan of the shared delete, journaled
- * with the staff member, so `sitectl undo` re-creates it with a new id), prints the bookings.
+ * with the staff member, so `sitectl undo` restores it from the trash bin), prints the bookings.
  * @throws UserError (exit 2) for an unknown or empty staff member, or no `--yes` without a terminal; DeclinedError (exit 1)
  */
 export async function run(opts: FormatFlags & { staff: string; yes?: boolean; dryRun?: boolean }, ctx: Context): Promise<void> {
@@ -89,8 +81,8 @@ export async function run(opts: FormatFlags & { staff: string; yes?: boolean; dr
       one: {
         given: opts.staff,
         rule: DESTRUCTIVE,
-        question: (s: StaffMemberRecord) => `Delete ${labelOf(s)}? It leaves its services; its ${those()} stay as they are. This cannot be undone.`,
-        outcome: (_after: never, _label: string, s: StaffMemberRecord) => `deleted ${labelOf(s)}; it left its services`,
+        question: (s: StaffMemberRecord) => `Delete ${labelOf(s)}? It leaves its services; its ${those()} stay as they are. It goes to the trash bin ('${ctx.bin} staff restore ${s.id}' brings it back).`,
+        outcome: (_after: never, _label: string, s: StaffMemberRecord) => `deleted ${labelOf(s)}; it left its services (in the trash bin: '${ctx.bin} staff restore ${s.id}' or '${ctx.bin} undo' brings it back)`,
         result: { fields: ['id', 'deleted', 'bookings'], value: (id) => ({ id, deleted: true, bookings }) },
       },
     });

@@ -233,7 +233,7 @@ async function undoChange(change: ChangeSummary, resuming: ChangeSummary | undef
  *   failed
  */
 async function undoApply(change: ChangeSummary, opts: UndoOptions, ctx: Context): Promise<void> {
-  const [{ applyPlans, reportSites }, { applyInverse, planApplyUndo }, { runOrigin }, { POLICY_WRITES }, { CATEGORIES_KEPT }, { runBulk }, { newRunId }] = await Promise.all([
+  const [{ applyPlans, reportSites }, { applyInverse, planApplyUndo }, { runOrigin }, { POLICY_WRITES }, { CATEGORY_WRITES }, { runBulk }, { newRunId }] = await Promise.all([
     import('../services/apply.js'),
     import('../services/shared/apply-undo.js'),
     import('../shared/bulk.js'),
@@ -252,19 +252,21 @@ async function undoApply(change: ChangeSummary, opts: UndoOptions, ctx: Context)
   };
   // What each site's journal says can be undone, and the rule that follows, before anything is read.
   const parts = change.parts.filter((p) => !p.prepares).map((part) => ({ siteId: siteOf(part), inverse: applyInverse(readJournal(part.journal)) }));
-  // What `--create-missing` made for the services: its booking policies are deleted after them; categories stay.
+  // What `--create-missing` made for the services: its booking policies and categories are deleted after them.
   const prepared = change.parts.filter((p) => p.prepares).map((part) => ({ siteId: siteOf(part), entity: part.entity, state: readJournal(part.journal) }));
   const made = (entity: string) => prepared.filter((p) => p.entity === entity && done(p.state, ['created']).length > 0);
-  const policies = made('booking policies');
-  const categories = made('categories').length;
+  // Each made thing with its writes and the stem of its name (`booking polic` + y/ies, `categor` + y/ies).
+  const furniture = [
+    ...made('booking policies').map((p) => ({ ...p, writes: POLICY_WRITES, stem: 'booking polic' })),
+    ...made('categories').map((p) => ({ ...p, writes: CATEGORY_WRITES, stem: 'categor' })),
+  ];
   const lost = parts.reduce((n, p) => n + p.inverse.lost, 0);
   if (lost) warn(ctx.io, `${lost} item${lost === 1 ? '' : 's'} of change ${change.short} cannot be undone: ${lost === 1 ? 'its journal keeps' : 'their journals keep'} no before-image (written by an older sitectl)`);
-  if (categories) warn(ctx.io, `${categories} categor${categories === 1 ? 'y' : 'ies'} of change ${change.short} cannot be undone: ${CATEGORIES_KEPT}`);
-  const undoable = parts.reduce((n, p) => n + p.inverse.updated.length + p.inverse.created.length + p.inverse.deleted.length, 0) + policies.length;
+  const undoable = parts.reduce((n, p) => n + p.inverse.updated.length + p.inverse.created.length + p.inverse.deleted.length, 0) + furniture.length;
   const nothing = (why: string) => new UserError(`nothing to undo in change ${change.short} (${change.entity} ${change.action}): ${why}`, undefined, ExitCode.Failure);
-  if (undoable === 0) throw nothing(lost ? 'what it changed was not journaled with its before-image' : categories ? 'the categories it created are kept' : 'none of its items changed anything');
+  if (undoable === 0) throw nothing(lost ? 'what it changed was not journaled with its before-image' : 'none of its items changed anything');
   // The confirmation rule (shared/confirm.ts): many items ask; one asks when the inverse deletes (what was created).
-  const rule = parts.some((p) => p.inverse.created.length) || policies.length ? DESTRUCTIVE : REVERSIBLE;
+  const rule = parts.some((p) => p.inverse.created.length) || furniture.length ? DESTRUCTIVE : REVERSIBLE;
   const scope = undoable > 1 ? 'many' : 'one';
   requireConfirmable(ctx, opts, rule, scope, `undoing change ${change.short}`);
   const plans: SitePlan[] = [];
@@ -274,22 +276,24 @@ async function undoApply(change: ChangeSummary, opts: UndoOptions, ctx: Context)
     plans.push({ site, api, items, missing: [], create: [], replan: () => Promise.resolve(items), plannedAt });
   }
   const items = plans.flatMap((p) => p.items).filter((i) => !i.unchanged);
-  if (items.length === 0 && policies.length === 0) throw nothing('what it changed is as the undo would leave it already');
+  if (items.length === 0 && furniture.length === 0) throw nothing('what it changed is as the undo would leave it already');
   const steps = items.filter((i) => i.skip === undefined).map((i) => (i.after as { op: string }).op);
   if (steps.includes('create')) notice(ctx.io, 're-created services get new ids; bookings and other references to the deleted ids are not restored');
-  const policyCount = policies.reduce((n, p) => n + done(p.state, ['created']).length, 0);
-  if (policyCount) notice(ctx.io, `${opts.dryRun ? 'would delete' : 'then deletes'} the ${policyCount} booking polic${policyCount === 1 ? 'y' : 'ies'} the change created, on each site where its services were all undone`);
+  for (const stem of new Set(furniture.map((p) => p.stem))) {
+    const count = furniture.filter((p) => p.stem === stem).reduce((n, p) => n + done(p.state, ['created']).length, 0);
+    notice(ctx.io, `${opts.dryRun ? 'would delete' : 'then deletes'} the ${count} ${stem}${count === 1 ? 'y' : 'ies'} the change created, on each site where its services were all undone`);
+  }
   const partOf = newRunId(ctx.now());
   const outcomes = await applyPlans(ctx, plans, { ...opts, verb: 'services apply' }, { rule, scope, question: `Undo change ${change.short} (${change.entity} ${change.action})`, what: `undoing change ${change.short}`, undoOf: change.id, partOf });
   if (opts.dryRun) return;
-  for (const { siteId, state } of policies) {
+  for (const { siteId, state, writes, stem } of furniture) {
     const outcome = outcomes.find((o) => o.siteId === siteId);
     if (outcome && outcome.status !== 'applied' && outcome.status !== 'unchanged') {
-      warn(ctx.io, `site ${outcome.siteName}: the booking policies change ${change.short} created are left, as its services were not all undone`);
+      warn(ctx.io, `site ${outcome.siteName}: the ${stem}ies change ${change.short} created are left, as its services were not all undone`);
       continue;
     }
     const { api, site } = await ctx.siteApi(siteId);
-    const inverse = (await writeInverse(POLICY_WRITES, { api, state, action: 'create', now: ctx.now() }))!;
+    const inverse = (await writeInverse(writes, { api, state, action: 'create', now: ctx.now() }))!;
     const result = await runBulk(
       inverse.port,
       inverse.action,
@@ -310,9 +314,9 @@ async function undoApply(change: ChangeSummary, opts: UndoOptions, ctx: Context)
       { confirm: async () => true },
     );
     const left = result.kind === 'done' ? result.results.filter((r) => r.outcome !== 'deleted') : [];
-    if (left.length) warn(ctx.io, `site ${site.name}: ${left.length} booking polic${left.length === 1 ? 'y' : 'ies'} of change ${change.short} left as ${left.length === 1 ? 'it is' : 'they are'}: ${left.map((r) => `${r.id} (${r.error ?? r.outcome})`).join(', ')}`);
+    if (left.length) warn(ctx.io, `site ${site.name}: ${left.length} ${stem}${left.length === 1 ? 'y' : 'ies'} of change ${change.short} left as ${left.length === 1 ? 'it is' : 'they are'}: ${left.map((r) => `${r.id} (${r.error ?? r.outcome})`).join(', ')}`);
     const deleted = result.kind === 'done' ? result.results.length - left.length : 0;
-    if (deleted) notice(ctx.io, `site ${site.name}: deleted ${deleted} booking polic${deleted === 1 ? 'y' : 'ies'} change ${change.short} created`);
+    if (deleted) notice(ctx.io, `site ${site.name}: deleted ${deleted} ${stem}${deleted === 1 ? 'y' : 'ies'} change ${change.short} created`);
   }
   await reportSites(ctx, outcomes, opts.json, 'services apply');
 }

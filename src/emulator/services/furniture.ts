@@ -1,5 +1,5 @@
 /**
- * Creating categories (`POST /bookings/v2/categories`) and booking policies (`POST /bookings/v1/booking-policies`,
+ * Categories (`/bookings/v2/categories`: create, get, update, delete, count, move) and booking policies (`POST /bookings/v1/booking-policies`,
  * also get, update, delete and set-default) of a site. A new category goes last in the sort order; a new policy takes the platform's defaults for every rule
  * it does not give (no booking window limits, free cancellation and rescheduling, no waitlist, one participant
  * per booking) and is never the default policy.
@@ -7,9 +7,9 @@
 import { randomUUID } from 'node:crypto';
 import { bookingPoliciesFamily, categoriesFamily } from '../../api/service-furniture.js';
 import { runCount, runSearch } from '../query/index.js';
-import { ApplicationFailure } from '../errors.js';
+import { ApplicationFailure, ValidationFailure } from '../errors.js';
 import { serve } from '../serve.js';
-import { type BookingPolicyDoc, catalogOf } from './model.js';
+import { type BookingPolicyDoc, type Catalog, type CategoryDoc, catalogOf } from './model.js';
 import { parseMask } from './rules.js';
 import { checkPolicyRules, givenRules, strictestPolicy, updatedPolicy, withPolicyDefaults } from './policy-rules.js';
 
@@ -29,7 +29,64 @@ export const categoriesServed = serve(categoriesFamily, {
     const category = c.insert({ id: randomUUID(), name: ctx.body.category.name.trim(), sortOrder: ctx.body.category.sortOrder ?? last + 1 });
     return { category };
   },
+  getCategory(ctx) {
+    return { category: catalogOf(ctx).categories.require(ctx.body.categoryId) };
+  },
+  updateCategory(ctx) {
+    const cat = catalogOf(ctx);
+    const { id, revision, name } = ctx.body.category;
+    const current = cat.categories.require(id);
+    const category = cat.categories.update({ ...current, ...(name !== undefined ? { name: name.trim() } : {}) }, { expectedRevision: String(revision) });
+    // The services of the category show its name (rules.ts normalize embeds it): they follow a rename.
+    if (category.name !== current.name) {
+      for (const service of [...cat.services.all()]) {
+        const ref = service.category as { id?: string } | undefined;
+        if (ref?.id === id) cat.services.update({ ...service, category: { ...ref, id, name: category.name } });
+      }
+    }
+    return { category };
+  },
+  deleteCategory(ctx) {
+    // Its services keep naming it (the module's docs: they stay associated, hidden from customers, and an update
+    // of one fails until it names an existing category: rules.ts refuses a category id that does not exist).
+    catalogOf(ctx).categories.delete(ctx.body.categoryId);
+    return {};
+  },
+  countCategories(ctx) {
+    return { count: runCount([...catalogOf(ctx).categories.all()], ctx.body.filter ?? undefined) };
+  },
+  moveCategory(ctx) {
+    return { category: moveCategory(catalogOf(ctx).categories, ctx.body) };
+  },
 });
+
+/**
+ * Moves a category FIRST, LAST (the default) or AFTER_CATEGORY `afterCategoryId`, by giving it a `sortOrder`
+ * between its new neighbours: a whole number when there is one between them, else their midpoint. Only the moved
+ * category changes (the platform reassigns other categories' values when gaps become too small; the emulator never
+ * needs to, so no other category's revision moves; docs/wire.md §14 "Categories").
+ * @throws ValidationFailure for AFTER_CATEGORY without `afterCategoryId` or after itself; 404 for an unknown category
+ */
+function moveCategory(categories: Catalog['categories'], body: { categoryId: string; position?: string; afterCategoryId?: string | null }): CategoryDoc {
+  const moving = categories.require(body.categoryId);
+  const position = body.position ?? 'LAST';
+  const others = [...categories.all()].filter((c) => c.id !== moving.id).sort((a, b) => (a.sortOrder ?? 0) - (b.sortOrder ?? 0) || a.id.localeCompare(b.id));
+  let at = others.length;
+  if (position === 'FIRST') at = 0;
+  if (position === 'AFTER_CATEGORY') {
+    if (!body.afterCategoryId) throw ValidationFailure.field('afterCategoryId', 'is required with position AFTER_CATEGORY', 'REQUIRED_FIELD');
+    if (body.afterCategoryId === moving.id) throw ValidationFailure.field('afterCategoryId', 'must be another category than the one moved');
+    categories.require(body.afterCategoryId);
+    at = others.findIndex((c) => c.id === body.afterCategoryId) + 1;
+  }
+  const before = others[at - 1]?.sortOrder ?? (at > 0 ? 0 : undefined);
+  const after = others[at]?.sortOrder ?? (at < others.length ? 0 : undefined);
+  let sortOrder: number;
+  if (before === undefined) sortOrder = after === undefined ? 0 : after - 1;
+  else if (after === undefined) sortOrder = before + 1;
+  else sortOrder = after - before >= 2 ? before + Math.floor((after - before) / 2) : (before + after) / 2;
+  return categories.update({ ...moving, sortOrder });
+}
 
 /**
  * The booking policies family, served. Each write records the seed's policy events (docs/bookings.md "Statuses": created,

@@ -4,6 +4,13 @@
  * 50, at most 100, ordered by name unless the query sorts), connect to and disconnect from a site user, and the
  * choice of working-hours schedule (the business's default hours, or the staff member's own).
  *
+ * A deleted staff member goes to the trash bin (Staff Members v2) with the ids of the services it left: listed
+ * and read there, restored (same id, fields, hours and resource; back on the services it left that still exist;
+ * `staff.created` recorded, as the platform's restore triggers Staff Member Created) or removed for good. The
+ * count (v1) counts service providers only, the V2 count every staff member; the search (service providers only,
+ * as the module documents) matches its expression in
+ * `name` (the module's only searchable field) unless it names fields.
+ *
  * Every write records the seed's staff events (docs/wire.md §24), dotted like the others, with the staff
  * member as the API shows it: `staff.created` then `staff.fully_created` for a create, `staff.updated`,
  * `staff.deleted`, `staff.connected`, `staff.disconnected`.
@@ -17,10 +24,10 @@ import { staffMembersFamily } from '../../api/staff-members.js';
 import { type StaffResource } from '../../api/schemas/staff.js';
 import { ApplicationFailure, ValidationFailure } from '../errors.js';
 import { stableId } from '../ids.js';
-import { runSearch } from '../query/index.js';
+import { runCount, runSearch } from '../query/index.js';
 import { serve, type RequestContext } from '../serve.js';
 import { catalogOf, type Catalog } from '../services/model.js';
-import type { StaffMemberDoc } from './model.js';
+import { DELETED_STAFF_MEMBERS, type StaffMemberDoc } from './model.js';
 
 
 /** The id of a staff member's own (events) schedule: where its custom working hours live. */
@@ -56,7 +63,7 @@ type Field = 'RESOURCE_DETAILS' | 'ASSOCIATED_IDENTITY_STATUS';
  * RESOURCE_DETAILS is asked, the connection status only with ASSOCIATED_IDENTITY_STATUS.
  */
 export function publicStaff(site: string, staff: StaffMemberDoc, fields: readonly Field[] = []): Record<string, unknown> {
-  const { workingHours: _hours, timeOff: _off, ...member } = staff as StaffMemberDoc & { workingHours?: unknown; timeOff?: unknown };
+  const { workingHours: _hours, timeOff: _off, leftServiceIds: _left, deletedAt: _at, ...member } = staff as StaffMemberDoc & { workingHours?: unknown; timeOff?: unknown; leftServiceIds?: unknown; deletedAt?: unknown };
   const out: Record<string, unknown> = { ...member };
   const identity = member.associatedWixIdentity as { identificationData?: unknown; connection?: unknown } | undefined;
   if (identity && !fields.includes('ASSOCIATED_IDENTITY_STATUS')) out.associatedWixIdentity = { identificationData: identity.identificationData };
@@ -97,14 +104,46 @@ function checkEmail(field: string, email: unknown): void {
  */
 function deleteStaff(ctx: RequestContext<unknown>, cat: Catalog, id: string): StaffMemberDoc {
   const staff = cat.staff.require(id);
+  const left: string[] = [];
   for (const service of [...cat.services.all()]) {
     if (!service.staffMemberIds?.includes(id)) continue;
+    left.push(service.id);
     cat.services.update({ ...service, staffMemberIds: service.staffMemberIds.filter((s) => s !== id) });
   }
   cat.staff.delete(id, { event: false });
+  const trash = ctx.db(DELETED_STAFF_MEMBERS);
+  if (trash.get(id)) trash.delete(id, { event: false });
+  trash.insert({ ...staff, leftServiceIds: left, deletedAt: cat.now }, { event: false });
   record(ctx, 'staff.deleted', staff);
   return staff;
 }
+
+/**
+ * Restores a staff member from the trash bin: stored again with its own id and fields (a new revision line: the
+ * collection starts it at 1), back on the services it left that still exist (each `service.updated`).
+ * @throws ApplicationFailure 404 STAFF_MEMBER_NOT_FOUND when it is not in the trash bin
+ */
+function restoreStaff(ctx: RequestContext<unknown>, cat: Catalog, id: string): StaffMemberDoc {
+  const trash = ctx.db(DELETED_STAFF_MEMBERS);
+  const { leftServiceIds, deletedAt: _at, revision: _r, ...staff } = trash.require(id);
+  trash.delete(id, { event: false });
+  const restored = cat.staff.insert(staff as StaffMemberDoc, { event: false });
+  for (const serviceId of leftServiceIds ?? []) {
+    const service = cat.services.get(serviceId);
+    if (!service || service.staffMemberIds?.includes(id)) continue;
+    cat.services.update({ ...service, staffMemberIds: [...(service.staffMemberIds ?? []), id] });
+  }
+  record(ctx, 'staff.created', restored);
+  return restored;
+}
+
+/** The staff members as the API shows them, by name (then id), for the query and the search. */
+function listed(ctx: RequestContext<{ fields?: Field[] }>, docs: Iterable<StaffMemberDoc>): StaffMemberDoc[] {
+  return [...docs].sort((a, b) => (a.name ?? '').localeCompare(b.name ?? '') || a.id.localeCompare(b.id)).map((member) => publicStaff(ctx.site, member, ctx.body.fields ?? []) as StaffMemberDoc);
+}
+
+/** Whether a staff member provides services (the SDK's `serviceProvider`, default true). */
+const providesServices = (s: StaffMemberDoc) => (s as { serviceProvider?: boolean }).serviceProvider !== false;
 
 /** Every staff members operation, served. */
 export const staffMembersServed = serve(staffMembersFamily, {
@@ -136,12 +175,44 @@ export const staffMembersServed = serve(staffMembersFamily, {
     return {};
   },
   queryStaffMembers(ctx) {
-    const all = [...catalogOf(ctx).staff.all()]
-      .sort((a, b) => (a.name ?? '').localeCompare(b.name ?? '') || a.id.localeCompare(b.id))
-      .map((member) => publicStaff(ctx.site, member, ctx.body.fields ?? []) as StaffMemberDoc);
+    const all = listed(ctx, catalogOf(ctx).staff.all());
     const query = ctx.body.query ?? {};
     const page = runSearch(all, { ...query, cursorPaging: { limit: 50, ...query.cursorPaging } }, 'query');
     return { staffMembers: page.items as never, pagingMetadata: page.pagingMetadata };
+  },
+  countStaffMembers(ctx) {
+    const all = [...catalogOf(ctx).staff.all()].filter(providesServices).map((s) => publicStaff(ctx.site, s));
+    return { count: runCount(all, ctx.body.filter ?? undefined) };
+  },
+  countStaffMembersV2(ctx) {
+    return { count: runCount([...catalogOf(ctx).staff.all()].map((s) => publicStaff(ctx.site, s)), ctx.body.filter ?? undefined) };
+  },
+  searchStaffMembers(ctx) {
+    // Service providers only, as the module documents for the v1 search (the V2 search is not served).
+    const all = listed(ctx, [...catalogOf(ctx).staff.all()].filter(providesServices));
+    const search = ctx.body.search ?? {};
+    const text = search.search ? { ...search.search, fields: search.search.fields?.length ? search.search.fields : ['name'] } : undefined;
+    const page = runSearch(all, { ...search, ...(text ? { search: text } : {}), cursorPaging: { limit: 50, ...search.cursorPaging } }, 'search');
+    return { staffMembers: page.items as never, pagingMetadata: page.pagingMetadata };
+  },
+  listDeletedStaffMembers(ctx) {
+    const ids = ctx.body.staffMemberIds;
+    const trash = [...ctx.db(DELETED_STAFF_MEMBERS).all()].filter((s) => !ids?.length || ids.includes(s.id));
+    // Most recently deleted first (the trash bin's own order; it takes no sort).
+    trash.sort((a, b) => String(b.deletedAt ?? '').localeCompare(String(a.deletedAt ?? '')) || a.id.localeCompare(b.id));
+    const shown = trash.map((s) => publicStaff(ctx.site, s, ctx.body.fields ?? []));
+    const page = runSearch(shown, { cursorPaging: { limit: 100, ...ctx.body.paging } }, 'paging');
+    return { staffMembers: page.items as never, pagingMetadata: page.pagingMetadata };
+  },
+  getDeletedStaffMember(ctx) {
+    return reply(ctx, ctx.db(DELETED_STAFF_MEMBERS).require(ctx.body.staffMemberId));
+  },
+  removeStaffMemberFromTrashBin(ctx) {
+    ctx.db(DELETED_STAFF_MEMBERS).delete(ctx.body.staffMemberId, { event: false });
+    return {};
+  },
+  restoreStaffMemberFromTrashBin(ctx) {
+    return reply(ctx, restoreStaff(ctx, catalogOf(ctx), ctx.body.staffMemberId));
   },
   connectStaffMemberToUser(ctx) {
     const cat = catalogOf(ctx);

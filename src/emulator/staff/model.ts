@@ -15,5 +15,16 @@ export const STAFF_MEMBERS = defineCollection<StaffMemberDoc>({
   notFound: 'STAFF_MEMBER_NOT_FOUND',
 });
 
+/**
+ * The trash bin (Staff Members v2): a deleted staff member as it was, kept as stored (revision and dates too)
+ * with the ids of the services it left (`leftServiceIds`) and when (`deletedAt`), neither shown, until restored or removed for good.
+ */
+export const DELETED_STAFF_MEMBERS = defineCollection<StaffMemberDoc & { leftServiceIds?: string[]; deletedAt?: string }>({
+  kind: 'deletedStaffMembers',
+  entity: 'staff',
+  notFound: 'STAFF_MEMBER_NOT_FOUND',
+  revisioned: false,
+});
+
 /** Every collection of the staff members family. */
-export const STAFF_COLLECTIONS = [STAFF_MEMBERS];
+export const STAFF_COLLECTIONS = [STAFF_MEMBERS, DELETED_STAFF_MEMBERS];

@@ -66,6 +66,7 @@ const EXPECTED: Record<string, boolean> = {
   'members clear-contact': true,
   'staff delete': true,
   'services booking-policies delete': true,
+  'services categories delete': true,
   'members me delete': true,
   'bookings create': false,
   'services create': false,
@@ -101,6 +102,9 @@ const EXPECTED: Record<string, boolean> = {
   'services booking-policies create': false,
   'services booking-policies update': false,
   'services booking-policies set-default': false,
+  'staff restore': false,
+  'services categories update': false,
+  'services categories move': false,
   'services slug set': false,
   // With --removed-sessions DELETE destructive (tested below).
   'services locations set': false,
@@ -142,6 +146,11 @@ const NO_RULE: Record<string, 'reads' | 'this machine' | "a member's own sign-in
   'services booking-policies strictest': 'reads',
   'services booking-forms list': 'reads',
   'services categories list': 'reads',
+  'services categories count': 'reads',
+  'services categories get': 'reads',
+  'staff search': 'reads',
+  'staff deleted list': 'reads',
+  'staff deleted get': 'reads',
   'services business-locations list': 'reads',
   'availability slots': 'reads',
   'availability schedule': 'reads',
@@ -276,6 +285,7 @@ async function destructiveSingles(): Promise<Record<string, string[]>> {
   const plan = json(await cli(['plans', 'list', '--json', 'id']))[0].id;
   const staff = json(await cli(['staff', 'list', '--json', 'id', '--limit', '1']))[0].id;
   const policy = json(await cli(['services', 'booking-policies', 'list', '--json', 'id,default'])).find((p: { default?: boolean }) => !p.default).id;
+  const category = json(await cli(['services', 'categories', 'list', '--json', 'id', '--limit', '1']))[0].id;
   const msb = await newGroup();
   expect(members.length).toBeGreaterThan(4);
   expect(active.length).toBeGreaterThan(1);
@@ -295,6 +305,7 @@ async function destructiveSingles(): Promise<Record<string, string[]>> {
     'members clear-contact': ['members', 'clear-contact', members[3]!, '--phones'],
     'staff delete': ['staff', 'delete', staff],
     'services booking-policies delete': ['services', 'booking-policies', 'delete', policy],
+    'services categories delete': ['services', 'categories', 'delete', category],
     // Asked before the member's token is even read: no sign-in is needed to see it refused.
     'members me delete': ['members', 'me', 'delete'],
   };
@@ -358,6 +369,10 @@ describe('one item', () => {
     // Plans record no domain events: their change is read back.
     const planIs = (field: string, value: unknown) => async () => expect(json(await cli(['plans', 'get', plan, '--json', field]))[field]).toEqual(value);
     const n = Date.now();
+    const category = json(await cli(['services', 'categories', 'list', '--json', 'id', '--limit', '1']))[0].id;
+    // A staff member of this test's own, deleted: in the trash bin, for `staff restore`.
+    const trashed = (await emu.request('POST', '/bookings/v1/staff-members', { staffMember: { name: `Rule trash ${n}`.slice(0, 40) } })).body.staffMember.id;
+    expect((await emu.request('DELETE', `/bookings/v1/staff-members/${trashed}`)).status).toBe(200);
     const acts: Record<string, string[] | [string[], () => Promise<void>]> = {
       'bookings confirm': ['bookings', 'confirm', created[0]!],
       'bookings pending': ['bookings', 'pending', created[1]!, '--skip-approval-check'],
@@ -392,6 +407,9 @@ describe('one item', () => {
       'services booking-policies create': ['services', 'booking-policies', 'create', '--name', `Rule ${n}`],
       'services booking-policies update': ['services', 'booking-policies', 'update', `Rule ${n}`, '--max-participants', '2'],
       'services booking-policies set-default': ['services', 'booking-policies', 'set-default', `Rule ${n}`],
+      'staff restore': ['staff', 'restore', trashed],
+      'services categories update': ['services', 'categories', 'update', category, '--name', `Rule ${n}`],
+      'services categories move': ['services', 'categories', 'move', category, '--last'],
     };
     for (const [verb, entry] of Object.entries(acts)) {
       expect(EXPECTED[verb], verb).toBe(false);

@@ -190,6 +190,8 @@ interface WriteRow {
   read(id: string): Promise<unknown>;
   /** Another edit of the item, made between the change and its undo. */
   edit?(id: string): string[];
+  /** A delete undone by a restore (the staff trash bin): the same id back, journaled as `restore`. */
+  restores?: boolean;
 }
 
 const GONE = Symbol('gone');
@@ -232,7 +234,7 @@ async function writeTable(): Promise<WriteRow[]> {
     { entity: 'members', action: 'update', setup: newMember, argv: (id) => ['members', 'update', id, '--last-name', `Second${stamp()}`], read: getField(['members'], 'contact.lastName'), edit: (id) => ['members', 'update', id, '--first-name', 'Edited'] },
     { entity: 'staff members', action: 'update', setup: newStaff, argv: (id) => ['staff', 'update', id, '--phone', `+1 415 555 ${String(1000 + Math.floor(Math.random() * 8999))}`], read: getField(['staff'], 'phone'), edit: (id) => ['staff', 'update', id, '--description', 'edited'] },
     { entity: 'booking policies', action: 'update', setup: newPolicy, argv: (id) => [...P, 'update', id, '--cancel-until', String(700 + Math.floor(Math.random() * 500))], read: policyField('cancellationPolicy'), edit: (id) => [...P, 'update', id, '--waitlist', '4'] },
-    { entity: 'staff members', action: 'delete', destructive: true, setup: newStaff, argv: (id) => ['staff', 'delete', id], read: getField(['staff'], 'name') },
+    { entity: 'staff members', action: 'delete', destructive: true, restores: true, setup: newStaff, argv: (id) => ['staff', 'delete', id], read: getField(['staff'], 'name') },
     { entity: 'booking policies', action: 'delete', destructive: true, setup: newPolicy, argv: (id) => [...P, 'delete', id], read: policyField('name') },
   ];
   // A booking and a group are taken back by a cancel: "gone" is cancelled. Each run books slots of its own,
@@ -320,6 +322,12 @@ describe('the single form of every engine verb', () => {
       } else if (w.action === 'update') {
         expect(changed, name).not.toEqual(before);
         expect(await w.read(id), `${name}: undone, the old value is back`).toEqual(before);
+      } else if (w.restores) {
+        expect(changed, name).toBe(GONE);
+        expect(await w.read(id), `${name}: undone, it is back with its id`).toEqual(before);
+        const [back] = await history();
+        expect(back, name).toMatchObject({ entity: w.entity, action: 'restore', changed: 1 });
+        continue;
       } else {
         expect(changed, name).toBe(GONE);
         expect(undo.stderr, name).toMatch(/new ids/);

@@ -16,7 +16,7 @@ import { multiServiceBookings } from '../../../src/api/multi-service-bookings.js
 import { services } from '../../../src/api/services.js';
 import { staffMembers } from '../../../src/api/staff-members.js';
 import { attendance } from '../../../src/api/attendance.js';
-import { bookingPolicies } from '../../../src/api/service-furniture.js';
+import { bookingPolicies, categories } from '../../../src/api/service-furniture.js';
 import { calendarEvents } from '../../../src/api/calendar-events.js';
 import { runInProcess, type TestEmulator } from '../../helpers/index.js';
 import { makeStudio, type Studio } from '../../helpers/studio.js';
@@ -93,6 +93,18 @@ async function freshStaff(fx: Fixtures) {
   return staffMember;
 }
 
+/** A staff member created and deleted for this call alone: in the trash bin. */
+async function trashedStaff(fx: Fixtures) {
+  const s = await freshStaff(fx);
+  await staffMembers.deleteStaffMember(fx.api, { staffMemberId: s.id });
+  return s;
+}
+
+/** A service category created for this call alone. */
+async function freshCategory(fx: Fixtures) {
+  return (await categories.createCategory(fx.api, { category: { name: `Category ${unique()}` } })).category;
+}
+
 /** A Monday working-hours event for a new staff member moved to hours of its own. */
 async function ownHoursEvent(fx: Fixtures) {
   const s = await freshStaff(fx);
@@ -138,6 +150,14 @@ export const EXAMPLES: Record<string, Record<string, Example>> = {
   categories: {
     createCategory: async () => ({ category: { name: `Contract ${unique()}` } }),
     queryCategories: async () => ({ query: { filter: { name: { $exists: true } }, cursorPaging: { limit: 5 } } }),
+    getCategory: async (fx) => ({ categoryId: (await freshCategory(fx)).id }),
+    updateCategory: async (fx) => {
+      const c = await freshCategory(fx);
+      return { category: { id: c.id, revision: c.revision!, name: `Renamed ${unique()}` } };
+    },
+    deleteCategory: async (fx) => ({ categoryId: (await freshCategory(fx)).id }),
+    countCategories: async () => ({ filter: { name: { $exists: true } } }),
+    moveCategory: async (fx) => ({ categoryId: (await freshCategory(fx)).id, position: 'FIRST' }),
   },
   'booking-policies': {
     createBookingPolicy: async () => ({ bookingPolicy: { name: `Contract ${unique()}`, limitEarlyBookingPolicy: { enabled: true, earliestBookingInMinutes: 60 } } }),
@@ -165,6 +185,13 @@ export const EXAMPLES: Record<string, Record<string, Example>> = {
       return { staffMember: { id: s.id, revision: s.revision, description: 'contract' } };
     },
     deleteStaffMember: async (fx) => ({ staffMemberId: (await freshStaff(fx)).id }),
+    countStaffMembers: async () => ({ filter: { name: { $exists: true } } }),
+    countStaffMembersV2: async () => ({ filter: {} }),
+    searchStaffMembers: async () => ({ search: { search: { expression: 'Staff' }, cursorPaging: { limit: 5 } }, fields: ['RESOURCE_DETAILS'] }),
+    listDeletedStaffMembers: async (fx) => ({ staffMemberIds: [(await trashedStaff(fx)).id], paging: { limit: 5 } }),
+    getDeletedStaffMember: async (fx) => ({ staffMemberId: (await trashedStaff(fx)).id }),
+    removeStaffMemberFromTrashBin: async (fx) => ({ staffMemberId: (await trashedStaff(fx)).id }),
+    restoreStaffMemberFromTrashBin: async (fx) => ({ staffMemberId: (await trashedStaff(fx)).id }),
     connectStaffMemberToUser: async (fx) => ({ staffMemberId: (await freshStaff(fx)).id, email: `u${unique()}@example.com` }),
     disconnectStaffMemberFromUser: async (fx) => {
       const s = await freshStaff(fx);

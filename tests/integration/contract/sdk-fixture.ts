@@ -51,6 +51,8 @@ export const OURS_ONLY: Record<string, string> = {
     `GET /v1/callback, in the authentication table (docs/sign-in.md "Pieces"); the SDK's authentication module has no public method for it (its OAuth strategy ends sign-in in a browser frame instead)`,
   'authentication.verify':
     "docs/wire.md §22 names POST /v2/{factorType}/verify; the SDK's authentication module exposes no method for it (its flows verify through the verification module); `login` and `auth verify` send it for an SMS or CALL factor's code (docs/wire.md §22 'Sign-in factors')",
+  'staff-members.restoreStaffMemberFromTrashBin':
+    "the module types RestoreStaffMemberFromTrashBinRequest/Response but exports no method; the platform's REST reference names a POST (docs/wire.md §14 \"Staff search, count and the trash bin\": the path is assumed); `staff restore` and the undo of `staff delete` send it",
   'verification.resendDuringAuthentication':
     "docs/wire.md §22 names POST /v1/auth/resend; the SDK's verification module has no method for it (auth verify --resend uses it)",
 };
@@ -74,21 +76,10 @@ export const SDK_ONLY: Record<string, string> = {
   'bookings_staff-members.bulkGetOrCreateStaffMembers': 'a bulk staff write: not served yet',
   'bookings_staff-members.bulkUpdateStaffMemberTags': 'staff tags: not part of the back office sitectl serves',
   'bookings_staff-members.bulkUpdateStaffMemberTagsByFilter': 'staff tags: not part of the back office sitectl serves',
-  'bookings_staff-members.countStaffMembers': 'the catalogue reads staff by query only',
-  'bookings_staff-members.countStaffMembersV2': 'Staff Members v2 (trash bin era): the tables follow v1, as the seed does',
-  'bookings_staff-members.getDeletedStaffMember': 'Staff Members v2 trash bin: the tables follow v1, as the seed does',
   'bookings_staff-members.getOrCreateStaffMember': 'a staff member for a Wix user id: sitectl has no Wix users',
-  'bookings_staff-members.listDeletedStaffMembers': 'Staff Members v2 trash bin: the tables follow v1, as the seed does',
   'bookings_staff-members.queryStaffMembersV2': 'Staff Members v2: the tables follow v1, as the seed does',
-  'bookings_staff-members.removeStaffMemberFromTrashBin': 'Staff Members v2 trash bin: the tables follow v1, as the seed does',
-  'bookings_staff-members.searchStaffMembers': 'the catalogue reads staff by query only',
   'bookings_staff-members.searchStaffMembersV2': 'Staff Members v2: the tables follow v1, as the seed does',
   'bookings_staff-members.setServiceProvider': 'service provider settings: not a back-office verb sitectl has',
-  'bookings_categories-v-2.countCategories': 'categories are read through the services family (queryCategories); sitectl only creates missing ones',
-  'bookings_categories-v-2.deleteCategory': 'sitectl only creates missing categories (services apply --create-missing)',
-  'bookings_categories-v-2.getCategory': 'categories are read through the services family (queryCategories)',
-  'bookings_categories-v-2.moveCategory': 'sitectl only creates missing categories (services apply --create-missing)',
-  'bookings_categories-v-2.updateCategory': 'sitectl only creates missing categories (services apply --create-missing)',
   'identity_oauth.token':
     'the token endpoint is not a family table (no credentials, snake_case answers): src/api/auth/tokens.ts, its URL checked by the last test of sdk-wire.test.ts',
   'identity_oauth.tokenInfo': 'the token endpoint companion, src/api/auth/tokens.ts tokenInfo; its URL checked by the last test of sdk-wire.test.ts',

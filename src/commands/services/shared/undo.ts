@@ -1,11 +1,12 @@
 /**
  * How `sitectl undo` takes back the changes of `sitectl services` (commands/shared/inverses.ts): services,
- * booking policies and categories through the writes table, the value verbs by their before-images. `services
+ * booking policies and categories through the writes table, the value verbs (a category's move too) by their
+ * before-images. `services
  * apply` and `clone --to-site` are undone site by site (commands/undo, services/shared/apply-undo.ts).
  */
 import type { NounUndo } from '../../shared/inverses.js';
 import { valueInverse } from '../../shared/inverses.js';
-import { CATEGORIES_KEPT, CATEGORY_WRITES } from './category-writes.js';
+import { CATEGORY_WRITES, MOVE_VERB } from './category-writes.js';
 import { POLICY_WRITES } from './policy-writes.js';
 import { DEFAULT_POLICY_VERB, LOCATIONS_VERB, PLANS_VERB, SLUG_VERB } from './values.js';
 import { SERVICE_WRITES } from './writes.js';
@@ -16,5 +17,5 @@ export const UNDO: NounUndo = {
     actions: { slug: valueInverse(SLUG_VERB), locations: valueInverse(LOCATIONS_VERB), 'pricing-plans': valueInverse(PLANS_VERB) },
   },
   'booking policies': { writes: async () => POLICY_WRITES, actions: { 'set-default': valueInverse(DEFAULT_POLICY_VERB) } },
-  categories: { writes: async () => CATEGORY_WRITES, actions: { create: { cannot: CATEGORIES_KEPT } } },
+  categories: { writes: async () => CATEGORY_WRITES, actions: { move: valueInverse(MOVE_VERB) } },
 };

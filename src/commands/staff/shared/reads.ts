@@ -1,10 +1,15 @@
 /**
  * What the staff read verbs (`list`, `count`, `export`) select (commands/shared/verbs.ts ReadSpec): any
- * `--filter`/`--where`. The staff query is cursor-paged without a total and has no count call: `count` reads
- * every page and counts the staff members.
+ * `--filter`/`--where`. `count` is the platform's V2 count (`countStaffMembersV2`: every staff member, as
+ * `staff list` lists them; the v1 count leaves out those who provide no services; docs/wire.md §13 "Staff
+ * search, count and the trash bin").
  */
-import type { ReadSpec } from '../../shared/verbs.js';
+import { staffMembersFamily } from '../../../api/staff-members.js';
 import type { StaffMemberRecord } from '../../../api/schemas/staff.js';
+import { countCall, type ReadSpec } from '../../shared/verbs.js';
 import { STAFF_VIEW } from './view.js';
 
-export const STAFF_READS: ReadSpec<StaffMemberRecord> = { view: STAFF_VIEW };
+export const STAFF_READS: ReadSpec<StaffMemberRecord> = {
+  view: STAFF_VIEW,
+  count: countCall(staffMembersFamily.operations.countStaffMembersV2, (filter) => (filter ? { filter } : {}), (reply) => reply.count),
+};
