@@ -19,5 +19,6 @@ import { bookingPoliciesFamily, categoriesFamily } from './service-furniture.js'
 import { staffMembersFamily } from './staff-members.js';
 import { calendarEventsFamily } from './calendar-events.js';
 import { attendanceFamily } from './attendance.js';
+import { addOnsFamily, bookingsPricingFamily } from './add-ons.js';
 
-export const FAMILIES: readonly Family[] = [sitesFamily, servicesFamily, staffMembersFamily, calendarEventsFamily, categoriesFamily, bookingPoliciesFamily, availabilityFamily, bookingsFamily, extendedBookingsFamily, multiServiceBookingsFamily, attendanceFamily, membersFamily, plansFamily, ordersFamily, memberOrdersFamily, checkoutFamily, redirectsFamily, authenticationFamily, recoveryFamily, verificationFamily];
+export const FAMILIES: readonly Family[] = [sitesFamily, servicesFamily, staffMembersFamily, calendarEventsFamily, categoriesFamily, bookingPoliciesFamily, availabilityFamily, bookingsFamily, extendedBookingsFamily, multiServiceBookingsFamily, attendanceFamily, membersFamily, plansFamily, ordersFamily, memberOrdersFamily, checkoutFamily, redirectsFamily, authenticationFamily, recoveryFamily, verificationFamily, addOnsFamily, bookingsPricingFamily];

@@ -2,11 +2,12 @@
 import type { EmulatedFamily } from '../family.js';
 import { availabilityServed, bookingsServed, extendedBookingsServed, multiServiceBookingsServed } from './handlers.js';
 import { BOOKING_COLLECTIONS } from './model.js';
+import { bookingsPricingServed } from './pricing.js';
 import { seedBookingsStep } from '../seed/bookings.js';
 
 export const BOOKINGS_FAMILY: EmulatedFamily = {
   name: 'bookings',
-  served: [...availabilityServed, ...bookingsServed, ...extendedBookingsServed, ...multiServiceBookingsServed],
+  served: [...availabilityServed, ...bookingsServed, ...extendedBookingsServed, ...multiServiceBookingsServed, ...bookingsPricingServed],
   collections: BOOKING_COLLECTIONS,
   seed: seedBookingsStep,
 };

@@ -6,6 +6,7 @@
 import { servicesFamily } from '../../api/services.js';
 import { cancelFutureBookings } from '../bookings/service-deleted.js';
 import { bulkReply } from '../bulk.js';
+import { addOnGroupHandlers } from './add-ons.js';
 import { ApplicationFailure } from '../errors.js';
 import { PLANS } from '../plans/model.js';
 import { compileFilter, runCount, runQuery, runSearch } from '../query/index.js';
@@ -263,5 +264,7 @@ export const servicesServed = serve(servicesFamily, {
     const service = c.services.insert(cloneService(c, c.services.require(ctx.body.sourceServiceId)));
     return { service, errors: [] };
   },
+
+  ...addOnGroupHandlers,
 });
 
