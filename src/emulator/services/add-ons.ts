@@ -30,7 +30,7 @@ export type AddOnGroupDoc = {
   maxNumberOfAddOns?: number | null;
   addOnIds: string[];
   prompt?: string | null;
-}
+};
 
 const groupsOf = (s: ServiceDoc): AddOnGroupDoc[] => ((s as { addOnGroups?: AddOnGroupDoc[] }).addOnGroups ?? []).map((g) => ({ ...g, addOnIds: [...(g.addOnIds ?? [])] }));
 

@@ -31,6 +31,9 @@ export const FAMILY_MODULES: Record<string, SdkModule | null> = {
   authentication: 'identity_authentication',
   recovery: 'identity_recovery',
   verification: 'identity_verification',
+  // The Add-ons API and the Bookings Pricing API: no module among the SDK packages this project installs.
+  'add-ons': null,
+  'bookings-pricing': null,
 };
 
 /** Table operations the SDK names otherwise: `family.operation` -> the SDK's public method. */
@@ -50,17 +53,15 @@ export const OURS_ONLY: Record<string, string> = {
     `GET /v1/callback, in the authentication table (docs/sign-in.md "Pieces"); the SDK's authentication module has no public method for it (its OAuth strategy ends sign-in in a browser frame instead)`,
   'authentication.verify':
     "docs/wire.md §22 names POST /v2/{factorType}/verify; the SDK's authentication module exposes no method for it (MFA factors), its flows verify through the verification module",
+  'add-ons.createAddOn': 'the Add-ons API (/addons/v1/add-ons; docs/wire.md "Add-on groups and add-ons") has no module among the SDK packages available here; add-on groups hold its add-ons',
+  'add-ons.getAddOn': 'the Add-ons API: no module among the SDK packages available here (docs/wire.md "Add-on groups and add-ons")',
+  'bookings-pricing.calculatePrice': 'the Bookings Pricing API: no module among the SDK packages available here; the price of a booking with add-ons (docs/wire.md "Add-on groups and add-ons")',
   'verification.resendDuringAuthentication':
     "docs/wire.md §22 names POST /v1/auth/resend; the SDK's verification module has no method for it (auth verify --resend uses it)",
 };
 
 /** SDK operations of these modules that no table has, and why. */
 export const SDK_ONLY: Record<string, string> = {
-  'bookings_services.createAddOnGroup': 'services add-on groups: not served yet',
-  'bookings_services.deleteAddOnGroup': 'services add-on groups: not served yet',
-  'bookings_services.listAddOnGroupsByServiceId': 'services add-on groups: not served yet',
-  'bookings_services.setAddOnsForGroup': 'services add-on groups: not served yet',
-  'bookings_services.updateAddOnGroup': 'services add-on groups: not served yet',
   'bookings_bookings.bookingsCancelBookingAnonymously': "a visitor's action through an e-mailed token, not a back office's (no wix-site-id mapping either: bare /v1 path)",
   'bookings_bookings.bookingsGetBookingAnonymously': "a visitor's action through an e-mailed token, not a back office's",
   'bookings_bookings.bookingsRescheduleBookingAnonymously': "a visitor's action through an e-mailed token, not a back office's",
@@ -106,6 +107,9 @@ export const DIFFERENCES: Record<string, Partial<Record<Aspect, string>>> = {
   },
   'services.bulkUpdateServicesByFilter': {
     request: "`mask`: left out of the typings, sent by the module's serializer (index.js bulkUpdateServicesByFilter, path `mask`)",
+  },
+  'services.updateAddOnGroup': {
+    request: "`mask`: left out of the typings, sent by the module's serializer (index.js updateAddOnGroup: transformSDKFieldMaskToRESTFieldMask on path `mask`)",
   },
   'plans.updatePlan': {
     request: "`fieldMask`: left out of the typings, sent by the module's serializer (index.js updatePlan, path `fieldMask`)",
