@@ -69,8 +69,8 @@ describe('add-on groups through the official client', () => {
     expect(set.addOnGroup!.addOnIds).toEqual([oil, towel, extra]);
 
     const listed = await c.services.listAddOnGroupsByServiceId(service.id);
-    expect(listed.addOnGroupsDetails).toHaveLength(1);
-    const detail = listed.addOnGroupsDetails[0]!;
+    expect(listed.addOnGroupsDetails!).toHaveLength(1);
+    const detail = listed.addOnGroupsDetails![0]!;
     expect(detail).toMatchObject({ groupId, groupName: 'Extras', maxNumberOfAddOns: 2, prompt: 'Pick up to two' });
     // In display order, each with its name, price and either its duration or its largest quantity.
     expect(detail.addOns!.map((a) => a.addOnId)).toEqual([oil, towel, extra]);
@@ -143,7 +143,7 @@ describe('add-on groups through the official client', () => {
     });
     // A failed call changed nothing: B still has its three groups, the first still holding the towel.
     const listed = await c.services.listAddOnGroupsByServiceId(b.id);
-    expect(listed.addOnGroupsDetails.map((g) => g.groupName)).toEqual(['On B', 'Two', 'Three']);
-    expect(listed.addOnGroupsDetails[0]!.addOns!.map((x) => x.addOnId)).toEqual([towel]);
+    expect(listed.addOnGroupsDetails!.map((g) => g.groupName)).toEqual(['On B', 'Two', 'Three']);
+    expect(listed.addOnGroupsDetails![0]!.addOns!.map((x) => x.addOnId)).toEqual([towel]);
   });
 });
