@@ -106,6 +106,11 @@ const EXPECTED: Record<string, boolean> = {
   'services locations set': false,
   'services pricing-plans add': false,
   'services pricing-plans remove': false,
+  // As services pricing-plans add/remove; delete as every delete.
+  'services add-on-groups create': false,
+  'services add-on-groups update': false,
+  'services add-on-groups set-add-ons': false,
+  'services add-on-groups delete': true,
   'bookings participants': false,
   'bookings fields': false,
   'attendance mark': false,
@@ -138,6 +143,7 @@ const NO_RULE: Record<string, 'reads' | 'this machine' | "a member's own sign-in
   'services diff': 'reads',
   'services slug validate': 'reads',
   'services booking-policies list': 'reads',
+  'services add-on-groups list': 'reads',
   'services booking-policies count': 'reads',
   'services booking-policies strictest': 'reads',
   'services booking-forms list': 'reads',
@@ -275,6 +281,7 @@ async function destructiveSingles(): Promise<Record<string, string[]>> {
   const staff = json(await cli(['staff', 'list', '--json', 'id', '--limit', '1']))[0].id;
   const policy = json(await cli(['services', 'booking-policies', 'list', '--json', 'id,default'])).find((p: { default?: boolean }) => !p.default).id;
   const msb = await newGroup();
+  const group = (await emu.request('POST', '/bookings/v2/services/add-on-groups/create', { serviceId: service, addOnGroup: { name: `Rule group ${Date.now()}` } })).body.addOnGroup.id;
   expect(members.length).toBeGreaterThan(4);
   expect(active.length).toBeGreaterThan(1);
   return {
@@ -293,6 +300,7 @@ async function destructiveSingles(): Promise<Record<string, string[]>> {
     'members clear-contact': ['members', 'clear-contact', members[3]!, '--phones'],
     'staff delete': ['staff', 'delete', staff],
     'services booking-policies delete': ['services', 'booking-policies', 'delete', policy],
+    'services add-on-groups delete': ['services', 'add-on-groups', 'delete', service, group],
     // Asked before the member's token is even read: no sign-in is needed to see it refused.
     'members me delete': ['members', 'me', 'delete'],
   };
@@ -390,6 +398,7 @@ describe('one item', () => {
       'services booking-policies create': ['services', 'booking-policies', 'create', '--name', `Rule ${n}`],
       'services booking-policies update': ['services', 'booking-policies', 'update', `Rule ${n}`, '--max-participants', '2'],
       'services booking-policies set-default': ['services', 'booking-policies', 'set-default', `Rule ${n}`],
+      'services add-on-groups create': ['services', 'add-on-groups', 'create', service, '--name', `Rule ${n}`],
     };
     for (const [verb, entry] of Object.entries(acts)) {
       expect(EXPECTED[verb], verb).toBe(false);
