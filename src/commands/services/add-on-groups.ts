@@ -1,6 +1,6 @@
 /**
  * `sitectl services add-on-groups list|create|update|delete|set-add-ons SERVICE_ID ...`: the add-on groups of a
- * service (docs/manual/services.md "Add-on groups"; docs/wire.md "Add-on groups and add-ons"). `list` reads the
+ * service (docs/manual/commands.md "Add-on groups"; docs/wire.md "Add-on groups and add-ons"). `list` reads the
  * groups with their add-ons' names and prices; the writes are one value verb of the service
  * (services/shared/add-on-values.ts), run through the bulk engine as a one-item plan, journaled, undone by
  * `sitectl undo`. Everything given is checked before the first write: the service and group exist, a new group's

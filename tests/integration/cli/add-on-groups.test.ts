@@ -1,6 +1,6 @@
 /**
  * `sitectl services add-on-groups list|create|update|delete|set-add-ons` in process against a real emulator
- * (docs/manual/services.md "Add-on groups"): each write one of the platform's group calls, seen on the service;
+ * (docs/manual/commands.md "Add-on groups"): each write one of the platform's group calls, seen on the service;
  * `sitectl undo` taking each back (a deleted group made again with its fields and add-ons); bad input refused with
  * one line and exit 2 (an unknown group exit 1) before anything is sent.
  */

@@ -1,6 +1,6 @@
 /**
  * `services add-on-groups create|update|delete|set-add-ons` as one value verb of a service (commands/shared/values.ts;
- * docs/manual/services.md "Add-on groups"): the value names one group of the service (by id, or by name for a group
+ * docs/manual/commands.md "Add-on groups"): the value names one group of the service (by id, or by name for a group
  * not made yet) and what it should be after the change (`null`: no such group). Each change is one of the
  * platform's AddOnGroupsService calls (docs/wire.md "Add-on groups and add-ons"), journaled with the group as it was,
  * so `sitectl undo` puts it back if the service still has the revision the change left: a created group is
