@@ -60,6 +60,7 @@ export const bookingsPricingFamily = defineFamily({
           }),
         }),
       idempotent: true,
+      readOnly: true,
     },
   },
 });
