@@ -20,5 +20,6 @@ import { staffMembersFamily } from './staff-members.js';
 import { calendarEventsFamily } from './calendar-events.js';
 import { attendanceFamily } from './attendance.js';
 import { timeSlotsFamily } from './time-slots.js';
+import { addOnsFamily, bookingsPricingFamily } from './add-ons.js';
 
-export const FAMILIES: readonly Family[] = [sitesFamily, servicesFamily, staffMembersFamily, calendarEventsFamily, categoriesFamily, bookingPoliciesFamily, availabilityFamily, timeSlotsFamily, bookingsFamily, extendedBookingsFamily, multiServiceBookingsFamily, attendanceFamily, membersFamily, plansFamily, ordersFamily, memberOrdersFamily, checkoutFamily, redirectsFamily, authenticationFamily, recoveryFamily, verificationFamily];
+export const FAMILIES: readonly Family[] = [sitesFamily, servicesFamily, staffMembersFamily, calendarEventsFamily, categoriesFamily, bookingPoliciesFamily, availabilityFamily, timeSlotsFamily, bookingsFamily, extendedBookingsFamily, multiServiceBookingsFamily, attendanceFamily, membersFamily, plansFamily, ordersFamily, memberOrdersFamily, checkoutFamily, redirectsFamily, authenticationFamily, recoveryFamily, verificationFamily, addOnsFamily, bookingsPricingFamily];

@@ -20,6 +20,7 @@ import * as z from 'zod/mini';
 import { callsOf, defineFamily } from './family.js';
 import { bounded, CountReply, EmptyReply, JobResponse, requestShapes } from './schemas/common.js';
 import { RequestedFieldsValues, serviceInputs, serviceReplies as replies, SLUG_MAX } from './schemas/service.js';
+import { addOnInputs, addOnReplies, MAX_ADD_ON_GROUPS } from './schemas/service-add-ons.js';
 
 /** Most services one bulk request may hold (docs/wire.md §7). */
 export const MAX_BULK_SERVICES = 100;
@@ -230,6 +231,45 @@ export const servicesFamily = defineFamily({
       summary: 'Copy a service under a new id, name and slug',
       request: () => z.looseObject({ sourceServiceId: input().Id }),
       reply: replies.CloneServiceReply,
+    },
+    // Add-on groups (the module's AddOnGroupsService; docs/wire.md "Add-on groups and add-ons"): every call is a
+    // POST naming the service; a group lives on one service (`service.addOnGroups`, at most 3).
+    createAddOnGroup: {
+      method: 'POST',
+      path: '/v2/services/add-on-groups/create',
+      summary: "Create an add-on group on a service (it joins the service's addOnGroups)",
+      request: () => z.looseObject({ serviceId: input().Id, addOnGroup: addOnInputs().AddOnGroupCreate }),
+      reply: addOnReplies.AddOnGroupReply,
+    },
+    updateAddOnGroup: {
+      method: 'POST',
+      path: '/v2/services/add-on-groups/update',
+      summary: 'Change the name, prompt, limit or add-ons of an add-on group of a service',
+      request: () => z.looseObject({ serviceId: input().Id, addOnGroup: addOnInputs().AddOnGroupUpdate, mask: z.optional(input().FieldMaskInput) }),
+      reply: addOnReplies.AddOnGroupReply,
+    },
+    deleteAddOnGroup: {
+      method: 'POST',
+      path: '/v2/services/add-on-groups/delete',
+      summary: 'Delete an add-on group of a service (its add-ons stay)',
+      request: () => z.looseObject({ serviceId: input().Id, addOnGroupId: input().Id }),
+      reply: () => EmptyReply,
+    },
+    listAddOnGroupsByServiceId: {
+      method: 'POST',
+      path: '/v2/services/add-on-groups/list-add-on-groups-by-service-id',
+      summary: "A service's add-on groups, each with its add-ons' names, prices and durations",
+      request: () => z.looseObject({ serviceId: input().Id, groupIds: z.optional(z.nullable(z.array(input().Id).check(z.maxLength(MAX_ADD_ON_GROUPS)))) }),
+      reply: addOnReplies.AddOnGroupsDetailsReply,
+      idempotent: true,
+    },
+    setAddOnsForGroup: {
+      method: 'POST',
+      path: '/v2/services/add-on-groups/set-add-ons-for-group',
+      summary: 'Replace the add-ons of a group, in display order',
+      request: () => z.looseObject({ serviceId: input().Id, groupId: input().Id, addOnIds: addOnInputs().AddOnIds }),
+      reply: addOnReplies.AddOnGroupReply,
+      idempotent: true,
     },
   },
 });

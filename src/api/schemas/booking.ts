@@ -147,6 +147,9 @@ export const Booking = lazySchema(() =>
     createdDate: z.optional(z.nullable(isoDate)),
     updatedDate: z.optional(z.nullable(isoDate)),
     canceledDate: z.optional(z.nullable(isoDate)),
+    bookedAddOns: z.optional(
+      z.array(z.looseObject({ id: z.optional(z.string()), groupId: z.optional(z.string()), name: z.optional(z.nullable(z.string())), quantity: z.optional(z.nullable(z.int())), durationInMinutes: z.optional(z.nullable(z.int())) })),
+    ),
   }),
 );
 export type Booking = z.infer<typeof Booking>;
@@ -329,6 +332,10 @@ function buildBookingInputs() {
     selectedPaymentOption: z.optional(z.enum(SelectedPaymentOptionValues)),
     externalUserId: z.optional(z.nullable(bounded(100))),
     extendedFields: z.optional(ExtendedFieldsInput),
+    /** The add-ons chosen from the service's add-on groups (BookedAddOn: `{id, groupId, quantity}`; docs/wire.md "Add-on groups and add-ons"). */
+    bookedAddOns: z.optional(
+      z.array(z.looseObject({ id: bounded(100).check(z.minLength(1)), groupId: bounded(100).check(z.minLength(1)), quantity: z.optional(z.nullable(z.int().check(z.gte(1), z.lte(1000)))) })).check(z.maxLength(21)),
+    ),
   });
   const CreateFlowControl = z.looseObject({
     skipAvailabilityValidation: z.optional(z.boolean()),

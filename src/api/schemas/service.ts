@@ -9,6 +9,7 @@
  */
 import * as z from 'zod/mini';
 import type { $ZodType } from 'zod/v4/core';
+import { AddOnGroup } from './service-add-ons.js';
 import { Address, AggregationData, bounded, bulkResult, isoDate, MediaItem, Money, lazySchema, once, openEnum, PagingMetadata, requestShapes } from './common.js';
 
 export const ServiceTypeValues = ['APPOINTMENT', 'CLASS', 'COURSE'] as const;
@@ -259,6 +260,9 @@ export const Service = lazySchema(() =>
     mainSlug: z.optional(Slug),
     extendedFields: z.optional(z.looseObject({ namespaces: z.optional(z.record(z.string(), z.unknown())) })),
     tags: z.optional(z.array(z.string())),
+    /** Its add-on groups (at most 3; schemas/service-add-ons.ts), and every add-on they hold once (read-only). */
+    addOnGroups: z.optional(z.array(AddOnGroup)),
+    addOnDetails: z.optional(z.array(z.looseObject({ addOnId: z.optional(z.nullable(z.string())), durationInMinutes: z.optional(z.nullable(z.int())) }))),
     createdDate: z.optional(isoDate),
     updatedDate: z.optional(isoDate),
   }),

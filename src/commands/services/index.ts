@@ -23,6 +23,7 @@ const VERBS: readonly VerbEntry[] = [
   { names: ['slug'], load: () => import('./slug.js') },
   { names: ['locations'], load: () => import('./locations.js') },
   { names: ['pricing-plans'], load: () => import('./pricing-plans.js') },
+  { names: ['add-on-groups'], load: () => import('./add-on-groups.js') },
   { names: ['booking-policies', 'booking-forms', 'categories', 'business-locations'], load: () => import('./lists.js') },
 ];
 

@@ -21,6 +21,7 @@
  */
 import type { BookingCreate, MultiServiceBookingType } from '../../api/schemas/booking.js';
 import { ApplicationFailure, ValidationFailure } from '../errors.js';
+import { bookedAddOnsOf } from '../services/add-ons.js';
 import { ACTIVE_STATUSES, FINAL_STATUSES, type BookingDoc, type Calendar, serviceIdOf } from './model.js';
 import { allowedActions, checkPolicy, waitlistRoom } from './policy.js';
 import { findCandidate, participantsOf, resolveTarget, tagsOf } from './placement.js';
@@ -36,7 +37,7 @@ const precondition = (code: string, description: string, data: Json = {}) => new
 
 /** Options of {@link createBooking}. */
 export interface CreateOptions {
-  flow?: { skipAvailabilityValidation?: boolean; skipBusinessConfirmation?: boolean } | null;
+  flow?: { skipAvailabilityValidation?: boolean; skipBusinessConfirmation?: boolean; skipAddOnValidation?: boolean } | null;
   /** Field prefix for violations (`booking`, `createBookingsInfo[3].booking`, `bookings[1]`). */
   prefix: string;
   multiServiceBooking?: { id: string; type: MultiServiceBookingType };
@@ -52,6 +53,7 @@ export function createBooking(cal: Calendar, input: BookingCreate, opts: CreateO
   const target = resolveTarget(cal, input.bookedEntity as Json, `${opts.prefix}.bookedEntity`, { force });
   const { service } = target;
   checkPolicy(cal, service, target.start, participants, force);
+  const addOns = input.bookedAddOns?.length ? bookedAddOnsOf(cal.catalog, service, input.bookedAddOns, opts.prefix, Boolean(opts.flow?.skipAddOnValidation)) : [];
   if (input.status !== undefined && input.status !== 'CREATED' && input.status !== 'CONFIRMED') {
     throw ValidationFailure.field(`${opts.prefix}.status`, 'a new booking is CREATED, or CONFIRMED by the business', 'INVALID_ENUM_VALUE');
   }
@@ -87,6 +89,7 @@ export function createBooking(cal: Calendar, input: BookingCreate, opts: CreateO
     ...(input.extendedFields ? { extendedFields: input.extendedFields as BookingDoc['extendedFields'] } : {}),
     ...(doubleBooked ? { doubleBooked: true } : {}),
     ...(opts.multiServiceBooking ? { multiServiceBookingInfo: opts.multiServiceBooking } : {}),
+    ...(addOns.length ? { bookedAddOns: addOns } : {}),
   };
   return cal.bookings.insert(doc);
 }

@@ -1,5 +1,6 @@
 /** The services family as the emulator serves it (family.ts): services and the furniture they refer to (categories, booking policies; locations and forms are stored here too). */
 import type { EmulatedFamily } from '../family.js';
+import { addOnsServed } from './add-ons.js';
 import { bookingPoliciesServed, categoriesServed } from './furniture.js';
 import { servicesServed } from './handlers.js';
 import { SERVICE_COLLECTIONS } from './model.js';
@@ -7,7 +8,7 @@ import { seedServices } from '../seed/services.js';
 
 export const SERVICES_FAMILY: EmulatedFamily = {
   name: 'services',
-  served: [...servicesServed, ...categoriesServed, ...bookingPoliciesServed],
+  served: [...servicesServed, ...categoriesServed, ...bookingPoliciesServed, ...addOnsServed],
   collections: SERVICE_COLLECTIONS,
   seed: seedServices,
 };

@@ -6,6 +6,7 @@
 import { servicesFamily } from '../../api/services.js';
 import { cancelFutureBookings } from '../bookings/service-deleted.js';
 import { bulkReply } from '../bulk.js';
+import { addOnGroupHandlers } from './add-ons.js';
 import { ApplicationFailure } from '../errors.js';
 import { PLANS } from '../plans/model.js';
 import { checkQuery, compileFilter, runSearch } from '../query/index.js';
@@ -279,5 +280,7 @@ export const servicesServed = serve(servicesFamily, {
     checkResources(c, doc, ctx.faults);
     return { service: c.services.insert(doc), errors };
   },
+
+  ...addOnGroupHandlers,
 });
 

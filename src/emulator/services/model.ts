@@ -78,8 +78,23 @@ export const BOOKING_FORMS = defineCollection<BookingFormDoc>({
   notFound: 'FORM_NOT_FOUND',
 });
 
+/** An add-on of the site (the Add-ons API; services/add-ons.ts): a price and a duration or a largest quantity. */
+export type AddOnDoc = {
+  id: string;
+  revision?: string;
+  createdDate?: string;
+  updatedDate?: string;
+  name: string;
+  price: { value: string; currency: string };
+  durationInMinutes?: number;
+  maxQuantity?: number;
+};
+
+/** The site's add-ons, which the add-on groups of its services hold (docs/wire.md "Add-on groups and add-ons"). */
+export const ADD_ONS = defineCollection<AddOnDoc>({ kind: 'addOns', entity: 'add_on', notFound: 'ADD_ON_NOT_FOUND' });
+
 /** Every collection of the services family (registered at start, so counts list them even when empty). */
-export const SERVICE_COLLECTIONS = [SERVICES, BUSINESS_LOCATIONS, CATEGORIES, BOOKING_POLICIES, BOOKING_FORMS];
+export const SERVICE_COLLECTIONS = [SERVICES, BUSINESS_LOCATIONS, CATEGORIES, BOOKING_POLICIES, BOOKING_FORMS, ADD_ONS];
 
 /** The services collections as one site sees them: what the service rules work on. */
 export interface Catalog {
@@ -89,6 +104,7 @@ export interface Catalog {
   categories: SiteCollection<CategoryDoc>;
   policies: SiteCollection<BookingPolicyDoc>;
   forms: SiteCollection<BookingFormDoc>;
+  addOns: SiteCollection<AddOnDoc>;
   /** ISO time of the current request or seed step. */
   now: string;
   /** Id generator (random; the seed passes a deterministic one). */
@@ -104,6 +120,7 @@ export function catalogOf(ctx: Pick<RequestContext<unknown>, 'db' | 'now'>, newI
     categories: ctx.db(CATEGORIES),
     policies: ctx.db(BOOKING_POLICIES),
     forms: ctx.db(BOOKING_FORMS),
+    addOns: ctx.db(ADD_ONS),
     now: ctx.now,
     newId,
   };

@@ -15,7 +15,7 @@ import type { Address, Catalog, ServiceDoc, ServiceLocation } from './model.js';
 export const SITE_URL = 'https://demo-studio.example.com';
 
 /** Fields a caller cannot set: the platform owns them. */
-const READ_ONLY = new Set(['id', 'revision', 'createdDate', 'updatedDate', 'mainSlug', 'supportedSlugs', 'urls']);
+const READ_ONLY = new Set(['id', 'revision', 'createdDate', 'updatedDate', 'mainSlug', 'supportedSlugs', 'urls', 'addOnDetails']);
 
 const SLUG_CHARS = /^[a-z0-9-]+$/;
 const CURRENCY_SYMBOLS: Record<string, string> = { USD: '$', EUR: '€', GBP: '£', ILS: '₪', CAD: 'CA$', AUD: 'A$' };
@@ -320,6 +320,8 @@ export function cloneService(cat: Catalog, source: ServiceDoc): ServiceDoc {
   doc.supportedSlugs = [];
   delete doc.mainSlug;
   doc.schedule = { ...((source.schedule as Json | undefined) ?? {}), id: cat.newId() };
+  // An add-on group belongs to one service (docs/wire.md "Add-on groups and add-ons"): the copy's are its own.
+  if (doc.addOnGroups) doc.addOnGroups = doc.addOnGroups.map((g) => ({ ...g, id: cat.newId() }));
   setMainSlug(doc, uniqueSlug(cat, doc.name, doc.id), cat.now, false);
   return doc;
 }

@@ -110,6 +110,11 @@ const EXPECTED: Record<string, boolean> = {
   'services locations set': false,
   'services pricing-plans add': false,
   'services pricing-plans remove': false,
+  // As services pricing-plans add/remove; delete as every delete.
+  'services add-on-groups create': false,
+  'services add-on-groups update': false,
+  'services add-on-groups set-add-ons': false,
+  'services add-on-groups delete': true,
   'bookings participants': false,
   'bookings fields': false,
   'attendance mark': false,
@@ -142,6 +147,7 @@ const NO_RULE: Record<string, 'reads' | 'this machine' | "a member's own sign-in
   'services diff': 'reads',
   'services slug validate': 'reads',
   'services booking-policies list': 'reads',
+  'services add-on-groups list': 'reads',
   'services booking-policies count': 'reads',
   'services booking-policies strictest': 'reads',
   'services booking-forms list': 'reads',
@@ -287,6 +293,7 @@ async function destructiveSingles(): Promise<Record<string, string[]>> {
   const policy = json(await cli(['services', 'booking-policies', 'list', '--json', 'id,default'])).find((p: { default?: boolean }) => !p.default).id;
   const category = json(await cli(['services', 'categories', 'list', '--json', 'id', '--limit', '1']))[0].id;
   const msb = await newGroup();
+  const group = (await emu.request('POST', '/bookings/v2/services/add-on-groups/create', { serviceId: service, addOnGroup: { name: `Rule group ${Date.now()}` } })).body.addOnGroup.id;
   expect(members.length).toBeGreaterThan(4);
   expect(active.length).toBeGreaterThan(1);
   return {
@@ -306,6 +313,7 @@ async function destructiveSingles(): Promise<Record<string, string[]>> {
     'staff delete': ['staff', 'delete', staff],
     'services booking-policies delete': ['services', 'booking-policies', 'delete', policy],
     'services categories delete': ['services', 'categories', 'delete', category],
+    'services add-on-groups delete': ['services', 'add-on-groups', 'delete', service, group],
     // Asked before the member's token is even read: no sign-in is needed to see it refused.
     'members me delete': ['members', 'me', 'delete'],
   };
@@ -410,6 +418,7 @@ describe('one item', () => {
       'staff restore': ['staff', 'restore', trashed],
       'services categories update': ['services', 'categories', 'update', category, '--name', `Rule ${n}`],
       'services categories move': ['services', 'categories', 'move', category, '--last'],
+      'services add-on-groups create': ['services', 'add-on-groups', 'create', service, '--name', `Rule ${n}`],
     };
     for (const [verb, entry] of Object.entries(acts)) {
       expect(EXPECTED[verb], verb).toBe(false);

@@ -14,6 +14,7 @@ import { plans } from '../../../src/api/plans.js';
 import { members } from '../../../src/api/members.js';
 import { multiServiceBookings } from '../../../src/api/multi-service-bookings.js';
 import { services } from '../../../src/api/services.js';
+import { addOns } from '../../../src/api/add-ons.js';
 import { staffMembers } from '../../../src/api/staff-members.js';
 import { attendance } from '../../../src/api/attendance.js';
 import { bookingPolicies, categories } from '../../../src/api/service-furniture.js';
@@ -140,6 +141,20 @@ async function pendingVerification(fx: Fixtures): Promise<{ stateToken: string; 
   }
 }
 
+/** A quantity add-on (5 USD, up to 3) made for this call alone. */
+async function freshAddOn(fx: Fixtures): Promise<string> {
+  const { addOn } = await addOns.createAddOn(fx.api, { addOn: { name: `Towel ${unique()}`, price: { value: '5', currency: 'USD' }, maxQuantity: 3 } });
+  return addOn.id!;
+}
+
+/** A fresh service with one add-on group holding a fresh add-on. */
+async function freshGroup(fx: Fixtures): Promise<{ serviceId: string; groupId: string; addOnId: string }> {
+  const serviceId = (await fx.freshService()).id;
+  const addOnId = await freshAddOn(fx);
+  const { addOnGroup } = await services.createAddOnGroup(fx.api, { serviceId, addOnGroup: { name: 'Extras', addOnIds: [addOnId] } });
+  return { serviceId, groupId: addOnGroup.id!, addOnId };
+}
+
 let n = 0;
 const unique = () => `${Date.now().toString(36)}-${(n++).toString(36)}`;
 
@@ -250,6 +265,27 @@ export const EXAMPLES: Record<string, Record<string, Example>> = {
     setCustomSlug: async (fx) => ({ serviceId: (await fx.freshService()).id, slug: `custom-${unique()}` }),
     validateSlug: async () => ({ slug: `free-${unique()}` }),
     cloneService: async (fx) => ({ sourceServiceId: (await fx.freshService()).id }),
+    createAddOnGroup: async (fx) => ({ serviceId: (await fx.freshService()).id, addOnGroup: { name: 'Extras', maxNumberOfAddOns: 1, addOnIds: [await freshAddOn(fx)] } }),
+    updateAddOnGroup: async (fx) => {
+      const g = await freshGroup(fx);
+      return { serviceId: g.serviceId, addOnGroup: { id: g.groupId, prompt: 'Pick one' }, mask: 'prompt' };
+    },
+    deleteAddOnGroup: async (fx) => {
+      const g = await freshGroup(fx);
+      return { serviceId: g.serviceId, addOnGroupId: g.groupId };
+    },
+    listAddOnGroupsByServiceId: async (fx) => ({ serviceId: (await freshGroup(fx)).serviceId }),
+    setAddOnsForGroup: async (fx) => {
+      const g = await freshGroup(fx);
+      return { serviceId: g.serviceId, groupId: g.groupId, addOnIds: [await freshAddOn(fx), g.addOnId] };
+    },
+  },
+  'add-ons': {
+    createAddOn: async () => ({ addOn: { name: `Extra time ${unique()}`, price: { value: '15', currency: 'USD' }, durationInMinutes: 15 } }),
+    getAddOn: async (fx) => ({ addOnId: await freshAddOn(fx) }),
+  },
+  'bookings-pricing': {
+    calculatePrice: async (fx) => ({ booking: { id: (await fx.freshBooking()).id } }),
   },
   availability: {
     queryAvailability: async (fx) => {

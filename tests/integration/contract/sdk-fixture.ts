@@ -32,6 +32,9 @@ export const FAMILY_MODULES: Record<string, SdkModule | null> = {
   authentication: 'identity_authentication',
   recovery: 'identity_recovery',
   verification: 'identity_verification',
+  // The Add-ons API and the Bookings Pricing API: no module among the SDK packages this project installs.
+  'add-ons': null,
+  'bookings-pricing': null,
 };
 
 /** Table operations the SDK names otherwise: `family.operation` -> the SDK's public method. */
@@ -53,17 +56,15 @@ export const OURS_ONLY: Record<string, string> = {
     "docs/wire.md §22 names POST /v2/{factorType}/verify; the SDK's authentication module exposes no method for it (its flows verify through the verification module); `login` and `auth verify` send it for an SMS or CALL factor's code (docs/wire.md §22 'Sign-in factors')",
   'staff-members.restoreStaffMemberFromTrashBin':
     "the module types RestoreStaffMemberFromTrashBinRequest/Response but exports no method; the platform's REST reference names a POST (docs/wire.md §14 \"Staff search, count and the trash bin\": the path is assumed); `staff restore` and the undo of `staff delete` send it",
+  'add-ons.createAddOn': 'the Add-ons API (/addons/v1/add-ons; docs/wire.md "Add-on groups and add-ons") has no module among the SDK packages available here; add-on groups hold its add-ons',
+  'add-ons.getAddOn': 'the Add-ons API: no module among the SDK packages available here (docs/wire.md "Add-on groups and add-ons")',
+  'bookings-pricing.calculatePrice': 'the Bookings Pricing API: no module among the SDK packages available here; the price of a booking with add-ons (docs/wire.md "Add-on groups and add-ons")',
   'verification.resendDuringAuthentication':
     "docs/wire.md §22 names POST /v1/auth/resend; the SDK's verification module has no method for it (auth verify --resend uses it)",
 };
 
 /** SDK operations of these modules that no table has, and why: docs/wire.md §27 lists the same (sdk-only-doc.test.ts). */
 export const SDK_ONLY: Record<string, string> = {
-  'bookings_services.createAddOnGroup': 'services add-on groups: not served yet',
-  'bookings_services.deleteAddOnGroup': 'services add-on groups: not served yet',
-  'bookings_services.listAddOnGroupsByServiceId': 'services add-on groups: not served yet',
-  'bookings_services.setAddOnsForGroup': 'services add-on groups: not served yet',
-  'bookings_services.updateAddOnGroup': 'services add-on groups: not served yet',
   'bookings_bookings.bookingsCancelBookingAnonymously': "a visitor's action through an e-mailed token, not a back office's (no wix-site-id mapping either: bare /v1 path)",
   'bookings_bookings.bookingsGetBookingAnonymously': "a visitor's action through an e-mailed token, not a back office's",
   'bookings_bookings.bookingsRescheduleBookingAnonymously': "a visitor's action through an e-mailed token, not a back office's",
@@ -102,6 +103,9 @@ export const DIFFERENCES: Record<string, Partial<Record<Aspect, string>>> = {
   },
   'services.bulkUpdateServicesByFilter': {
     request: "`mask`: left out of the typings, sent by the module's serializer (index.js bulkUpdateServicesByFilter, path `mask`)",
+  },
+  'services.updateAddOnGroup': {
+    request: "`mask`: left out of the typings, sent by the module's serializer (index.js updateAddOnGroup: transformSDKFieldMaskToRESTFieldMask on path `mask`)",
   },
   'plans.updatePlan': {
     request: "`fieldMask`: left out of the typings, sent by the module's serializer (index.js updatePlan, path `fieldMask`)",

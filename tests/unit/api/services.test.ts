@@ -264,12 +264,58 @@ const rows: Row[] = [
     reply: { service: S('b'), errors: [] },
     check: (r) => expect(r.service.id).toBe('b'),
   },
+  // Add-on groups (docs/wire.md "Add-on groups and add-ons"): every call a POST naming the service.
+  {
+    name: 'createAddOnGroup',
+    call: (h) => services.createAddOnGroup(h.api, { serviceId: 'a', addOnGroup: { name: 'Extras', addOnIds: ['x'] } }),
+    method: 'POST',
+    path: '/_api/bookings/v2/services/add-on-groups/create',
+    body: { serviceId: 'a', addOnGroup: { name: 'Extras', addOnIds: ['x'] } },
+    reply: { addOnGroup: { id: 'g', name: 'Extras', addOnIds: ['x'] } },
+    check: (r) => expect(r.addOnGroup).toEqual({ id: 'g', name: 'Extras', addOnIds: ['x'] }),
+  },
+  {
+    name: 'updateAddOnGroup',
+    call: (h) => services.updateAddOnGroup(h.api, { serviceId: 'a', addOnGroup: { id: 'g', prompt: 'Pick' }, mask: 'prompt' }),
+    method: 'POST',
+    path: '/_api/bookings/v2/services/add-on-groups/update',
+    body: { serviceId: 'a', addOnGroup: { id: 'g', prompt: 'Pick' }, mask: 'prompt' },
+    reply: { addOnGroup: { id: 'g', name: 'Extras', prompt: 'Pick' } },
+    check: (r) => expect(r.addOnGroup.prompt).toBe('Pick'),
+  },
+  {
+    name: 'deleteAddOnGroup',
+    call: (h) => services.deleteAddOnGroup(h.api, { serviceId: 'a', addOnGroupId: 'g' }),
+    method: 'POST',
+    path: '/_api/bookings/v2/services/add-on-groups/delete',
+    body: { serviceId: 'a', addOnGroupId: 'g' },
+    reply: {},
+    check: (r) => expect(r).toEqual({}),
+  },
+  {
+    name: 'listAddOnGroupsByServiceId',
+    call: (h) => services.listAddOnGroupsByServiceId(h.api, { serviceId: 'a' }),
+    method: 'POST',
+    path: '/_api/bookings/v2/services/add-on-groups/list-add-on-groups-by-service-id',
+    body: { serviceId: 'a' },
+    reply: { addOnGroupsDetails: [{ groupId: 'g', groupName: 'Extras', addOns: [{ addOnId: 'x', name: 'Towel', price: { value: '5', currency: 'USD' }, maxQuantity: 2 }] }] },
+    check: (r) => expect(r.addOnGroupsDetails[0]!.addOns![0]!.price).toEqual({ value: '5', currency: 'USD' }),
+  },
+  {
+    name: 'setAddOnsForGroup',
+    call: (h) => services.setAddOnsForGroup(h.api, { serviceId: 'a', groupId: 'g', addOnIds: ['y', 'x'] }),
+    method: 'POST',
+    path: '/_api/bookings/v2/services/add-on-groups/set-add-ons-for-group',
+    body: { serviceId: 'a', groupId: 'g', addOnIds: ['y', 'x'] },
+    reply: { addOnGroup: { id: 'g', name: 'Extras', addOnIds: ['y', 'x'] } },
+    check: (r) => expect(r.addOnGroup.addOnIds).toEqual(['y', 'x']),
+  },
 ];
 
 describe('services calls (docs/wire.md §14, SDK URLs of docs/wire.md §1)', () => {
-  it('cover all 22 rows of the services table, named as the SDK names them', () => {
+  it('cover all 27 rows of the services table, named as the SDK names them', () => {
     expect(rows.map((r) => r.name).sort()).toEqual(operationsOf(servicesFamily).map((o) => o.name).sort());
-    expect(rows).toHaveLength(22);
+    expect(rows).toHaveLength(27);
   });
 
   for (const row of rows) {
@@ -288,7 +334,7 @@ describe('services calls (docs/wire.md §14, SDK URLs of docs/wire.md §1)', () 
 
   it('reads are marked read-only (served outside a write transaction), writes are not', () => {
     const readOnly = operationsOf(servicesFamily).filter((o) => o.readOnly).map((o) => o.name).sort();
-    expect(readOnly).toEqual(['countServices', 'getService', 'queryBookingForms', 'queryCategories', 'queryLocations', 'queryPolicies', 'queryServices', 'searchServices', 'validateSlug']);
+    expect(readOnly).toEqual(['countServices', 'getService', 'listAddOnGroupsByServiceId', 'queryBookingForms', 'queryCategories', 'queryLocations', 'queryPolicies', 'queryServices', 'searchServices', 'validateSlug']);
   });
 
   it('queries are retried on 5xx, creates and clones are not', async () => {
