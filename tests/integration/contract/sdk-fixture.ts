@@ -113,6 +113,8 @@ export const DIFFERENCES: Record<string, Partial<Record<Aspect, string>>> = {
   'authentication.registerV2': { reply: MFA_CHALLENGE_REPLY },
   'authentication.loginV2': { reply: MFA_CHALLENGE_REPLY },
   'verification.verifyDuringAuthentication': { reply: MFA_CHALLENGE_REPLY },
+  // recover answers the same state reply (docs/wire.md §22); the emulator's recover itself always ends in SUCCESS.
+  'recovery.recover': { reply: MFA_CHALLENGE_REPLY },
   'redirects.createRedirectSession': {
     request:
       "`membersAccount`: docs/wire.md §21 names the members account sections (ACCOUNT_INFO, BOOKINGS, ...); the SDK's typings have no such intent. sitectl never sends it; the emulator answers it with a placeholder page",
