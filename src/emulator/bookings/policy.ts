@@ -68,8 +68,8 @@ export interface WindowRefusal {
 }
 
 /**
- * The cancellation or reschedule rule of the policy of `b`'s service, now (docs/wire.md §14 "Cancel and
- * reschedule windows"): `enabled` false, or no service, is no rule (allowed); on, with `limitLatestCancellation`
+ * The cancellation or reschedule rule of the policy of `b`'s service, now (docs/wire.md §14, its cancel and
+ * reschedule windows): `enabled` false, or no service, is no rule (allowed); on, with `limitLatestCancellation`
  * (`limitLatestReschedule`), the change is refused from `latestCancellationInMinutes` (`latestRescheduleInMinutes`,
  * default 1440, the SDK's) before the start until the start. A booking whose start has passed is not refused here
  * (callers decide: a reschedule never moves a started booking; a cancel of one is allowed).

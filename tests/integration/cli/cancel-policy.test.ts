@@ -1,6 +1,6 @@
 /**
- * The cancellation and reschedule rules of booking policies through the CLI (docs/wire.md §14 "Cancel and
- * reschedule windows"), in process against a real emulator on port 0: a policy with the cancel window on refuses,
+ * The cancellation and reschedule rules of booking policies through the CLI (docs/wire.md §14, its cancel and
+ * reschedule windows), in process against a real emulator on port 0: a policy with the cancel window on refuses,
  * per booking, the bulk cancel of a booking inside it (BOOKING_POLICY_VIOLATION, `--ignore-policy` named) and
  * cancels the others; `--ignore-policy` lifts it; a policy with `cancellationPolicy.enabled` off, or the limit off,
  * allows the cancel; the reschedule window likewise. Every service, policy and booking is the test's own; the

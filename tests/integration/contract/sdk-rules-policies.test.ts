@@ -1,6 +1,6 @@
 /**
- * The cancellation and reschedule rules of booking policies through the official client (docs/wire.md §14
- * "Cancel and reschedule windows"): `@wix/auto_sdk_bookings_booking-policies` makes the policy,
+ * The cancellation and reschedule rules of booking policies through the official client (docs/wire.md §14, its
+ * cancel and reschedule windows): `@wix/auto_sdk_bookings_booking-policies` makes the policy,
  * `@wix/auto_sdk_bookings_services` attaches it, `@wix/auto_sdk_bookings_bookings` books, cancels and
  * reschedules, against a real emulator on port 0 (the SDK's requests to the platform's host rewritten to the
  * emulator's origin, as in sdk-flows.test.ts). Each test makes its own policy, service and bookings; the windows
