@@ -21,6 +21,7 @@ import { addFormatFlags, type Column, fieldsChecker, type FormatFlags, ndjsonWhe
 import { oneLine } from '../../core/text.js';
 import { serviceOf, staffOf } from '../services/shared/lookup.js';
 import { checkFileFields } from '../shared/fields.js';
+import { addNotifyFlags, notifyOption, participantNotification } from '../shared/notify.js';
 import { parseWhen, siteZone, tzFlag } from '../shared/time.js';
 import { formatOf } from '../shared/verbs.js';
 import { fetchBooking } from './shared/read.js';
@@ -40,6 +41,9 @@ export interface CreateOptions extends FormatFlags {
   confirmed?: boolean;
   skipAvailability?: boolean;
   tz?: string;
+  /** `--notify [message]` (commands/shared/notify.ts). */
+  notify?: string | boolean;
+  notifyVia?: string;
   file?: string;
   resume?: string;
   yes?: boolean;
@@ -74,7 +78,7 @@ export function register(parent: Command, ctx: Context): void {
         '  {"bookedEntity":{"slot":{"serviceId":"SERVICE_ID","startDate":"2026-11-25T17:00:00-08:00"}},"contactDetails":{"firstName":"Ana","email":"ana@example.com"}}\n' +
         '  {"bookedEntity":{"schedule":{"scheduleId":"COURSE_SCHEDULE_ID"}},"totalParticipants":2,"contactDetails":{"email":"kim@example.com"}}',
     );
-  declareRule(addFormatFlags(cmd), REVERSIBLE).action(async (o: CreateOptions) => {
+  declareRule(addFormatFlags(addNotifyFlags(cmd)), REVERSIBLE).action(async (o: CreateOptions) => {
     await run(o, ctx);
   });
 }
@@ -92,14 +96,14 @@ export function register(parent: Command, ctx: Context): void {
  */
 export async function run(opts: CreateOptions, ctx: Context): Promise<void> {
   if (opts.file !== undefined || opts.resume !== undefined) {
-    const flagged = ['service', 'start', 'staff', 'participants', 'firstName', 'lastName', 'email', 'phone', 'contactId', 'confirmed', 'skipAvailability', 'tz'].filter(
+    const flagged = ['service', 'start', 'staff', 'participants', 'firstName', 'lastName', 'email', 'phone', 'contactId', 'confirmed', 'skipAvailability', 'tz', 'notify', 'notifyVia'].filter(
       (k) => opts[k as keyof CreateOptions] !== undefined,
     );
     if (opts.file !== undefined && opts.resume !== undefined) throw new UserError('--resume continues the recorded run, with the bookings its journal holds: it takes no --file');
     if (flagged.length) {
       throw new UserError(
         `${opts.file !== undefined ? '--file' : '--resume'} holds whole bookings: give the service, time and contact there, not as flags`,
-        'a line takes {"booking": ..., "flowControlSettings": {"skipAvailabilityValidation": true}} for --skip-availability',
+        'a line takes {"booking": ..., "flowControlSettings": {"skipAvailabilityValidation": true}} for --skip-availability, and "participantNotification": {"notifyParticipants": true} for --notify',
       );
     }
     return createMany(opts, ctx);
@@ -107,6 +111,7 @@ export async function run(opts: CreateOptions, ctx: Context): Promise<void> {
   const format = formatOf(ctx, BOOKING_VIEW, opts);
   if (opts.service === undefined) throw new UserError('which service?', `e.g. ${ctx.bin} bookings create --service 'Swedish Massage' --start 'wed 14:15' --email ana@example.com`);
   const tz = tzFlag(opts.tz);
+  const notify = participantNotification(notifyOption(opts));
   const participants = opts.participants !== undefined ? parseCount(opts.participants, '--participants', 1, 1000) : undefined;
   if (opts.email !== undefined && !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(opts.email)) throw new UserError(`--email: '${opts.email}' is not an e-mail address`);
   const api = await ctx.api();
@@ -145,7 +150,7 @@ export async function run(opts: CreateOptions, ctx: Context): Promise<void> {
   };
   // A one-item create through the engine: journaled, so `sitectl history` lists it and `sitectl undo` cancels it.
   const [{ runCreateOne }, { BOOKING_WRITES }] = await Promise.all([import('../shared/one.js'), import('./shared/writes.js')]);
-  const body = { booking, ...(opts.skipAvailability ? { flowControlSettings: { skipAvailabilityValidation: true } } : {}) };
+  const body = { booking, ...(opts.skipAvailability ? { flowControlSettings: { skipAvailabilityValidation: true } } : {}), ...notify };
   const created = (await runCreateOne(ctx, BOOKING_WRITES, body, oneLine(service.name ?? service.id))) as BookingRow;
   success(ctx.io, `Booked ${created.id}: ${oneLine(service.name ?? '')}, ${created.status}${created.doubleBooked ? ' (double-booked)' : ''}`);
   if (format.kind === 'table' && !ctx.io.isStdoutTTY) {

@@ -18,6 +18,7 @@ import { oneLine } from '../../core/text.js';
 import { serviceOf } from '../services/shared/lookup.js';
 import { parseWhen, siteZone, tzFlag } from '../shared/time.js';
 import { declareRule, REVERSIBLE } from '../shared/confirm.js';
+import { addNotifyFlags, notifyOption, participantNotification } from '../shared/notify.js';
 import type { GroupEntity } from './shared/engine.js';
 import { groupFormat, printGroup } from './shared/group.js';
 
@@ -38,6 +39,9 @@ export interface CreateOptions extends FormatFlags {
   confirmed?: boolean;
   skipAvailability?: boolean;
   tz?: string;
+  /** `--notify [message]` (commands/shared/notify.ts): the customer is told once for the group. */
+  notify?: string | boolean;
+  notifyVia?: string;
 }
 
 export function register(parent: Command, ctx: Context): void {
@@ -56,7 +60,7 @@ export function register(parent: Command, ctx: Context): void {
     .option('--tz <zone>', 'read the starts in this IANA zone (default: the site’s)')
     .addHelpText('after', `\nExamples:\n  sitectl msb create --booking "Women's Haircut@wed 11:15" --booking 'Blow-Dry & Style' --email ana@example.com\n  sitectl msb create --type parallel --booking "Men's Haircut@wed 14:15" --booking 'Color & Highlights@wed 14:15' --email ana@example.com`);
   // A create, as `bookings create` is: acts at once.
-  declareRule(addFormatFlags(cmd), REVERSIBLE).action(async (o: CreateOptions) => {
+  declareRule(addFormatFlags(addNotifyFlags(cmd, 'the customer (once for the group)')), REVERSIBLE).action(async (o: CreateOptions) => {
     await run(o, ctx);
   });
 }
@@ -87,6 +91,7 @@ export async function run(opts: CreateOptions, ctx: Context): Promise<void> {
   if (!items[0]!.start) throw new UserError('the first --booking needs its start: SERVICE@2026-11-24T10:00');
   if (type === 'SEPARATE_BOOKINGS' && items.some((i) => !i.start)) throw new UserError('in a separate group every --booking needs its own @start');
   const tz = tzFlag(opts.tz);
+  const notify = participantNotification(notifyOption(opts));
   const participants = opts.participants !== undefined ? parseCount(opts.participants, '--participants', 1, 1000) : undefined;
   const api = await ctx.api();
   // The zone the bookings are shown in: --tz, else the site's (also when the starts carry an offset).
@@ -116,7 +121,7 @@ export async function run(opts: CreateOptions, ctx: Context): Promise<void> {
   });
   // A one-item create through the engine: journaled, so `sitectl history` lists it and `sitectl undo` cancels it.
   const [{ runCreateOne }, { GROUP_WRITES }] = await Promise.all([import('../shared/one.js'), import('./shared/engine.js')]);
-  const body = { bookings, multiServiceBookingType: type, returnFullEntity: true, ...(opts.skipAvailability ? { flowControlSettings: { skipAvailabilityValidation: true } } : {}) };
+  const body = { bookings, multiServiceBookingType: type, returnFullEntity: true, ...(opts.skipAvailability ? { flowControlSettings: { skipAvailabilityValidation: true } } : {}), ...notify };
   const { group: multiServiceBooking } = (await runCreateOne(ctx, GROUP_WRITES, body, `${bookings.length} bookings`)) as GroupEntity;
   success(ctx.io, `Created multi-service booking ${multiServiceBooking.id} with ${bookings.length} bookings`);
   if (format.kind === 'table' && !ctx.io.isStdoutTTY) {

@@ -94,25 +94,36 @@ export const get = {
   },
 };
 
-export const confirm = groupVerb(GROUP_VERBS.confirm, { description: 'Confirm every booking of the group' });
+/** The customer of a group is told once for the whole group (SDK: "1 unified notification"; docs/wire.md §25). */
+const ONCE = 'the customer (once for the group)';
 
-export const decline = groupVerb(GROUP_VERBS.decline, { description: 'Decline every booking of the group' });
+export const confirm = groupVerb(
+  GROUP_VERBS.confirm,
+  { description: 'Confirm every booking of the group', flags: (cmd) => addNotifyFlags(cmd, ONCE), example: 'sitectl msb confirm 5a0d... --notify "See you on Thursday"' },
+  async (_ctx, _api, _g, o) => notifyOption(o),
+);
+
+export const decline = groupVerb(
+  GROUP_VERBS.decline,
+  { description: 'Decline every booking of the group', flags: (cmd) => addNotifyFlags(cmd, ONCE) },
+  async (_ctx, _api, _g, o) => notifyOption(o),
+);
 
 export const pending = groupVerb(
   GROUP_VERBS.pending,
   {
     description: 'Mark every booking of the group as pending approval',
-    flags: (cmd) => cmd.option('--skip-approval-check', 'also for services that do not require manual approval'),
+    flags: (cmd) => addNotifyFlags(cmd.option('--skip-approval-check', 'also for services that do not require manual approval'), ONCE),
     outcome: (id) => `Marked multi-service booking ${id} as pending`,
   },
-  async (_ctx, _api, _g, o) => (o.skipApprovalCheck ? { skipApprovalCheck: true } : {}),
+  async (_ctx, _api, _g, o) => ({ ...(o.skipApprovalCheck ? { skipApprovalCheck: true } : {}), ...notifyOption(o) }),
 );
 
 export const cancel = groupVerb(
   GROUP_VERBS.cancel,
   {
     description: 'Cancel every booking of the group',
-    flags: (cmd) => addNotifyFlags(cmd.option('--ignore-policy', "cancel even inside the services' cancellation windows"), 'the customer (once for the group)'),
+    flags: (cmd) => addNotifyFlags(cmd.option('--ignore-policy', "cancel even inside the services' cancellation windows"), ONCE),
     example: 'sitectl msb cancel 5a0d... --notify "The studio is closed that day" --yes',
   },
   async (_ctx, _api, _g, o) => ({ ...(o.ignorePolicy ? { ignorePolicy: true } : {}), ...notifyOption(o) }),
@@ -123,19 +134,23 @@ export const reschedule = groupVerb(
   {
     description: 'Move the whole group: the first booking to --start, the others keeping their offsets',
     flags: (cmd) =>
-      cmd
-        .requiredOption('--start <when>', "the first booking's new start (the others follow at the same offsets)")
-        .option('--ignore-policy', "move it even inside the services' reschedule windows")
-        .option('--tz <zone>', 'read --start in this IANA zone'),
+      addNotifyFlags(
+        cmd
+          .requiredOption('--start <when>', "the first booking's new start (the others follow at the same offsets)")
+          .option('--ignore-policy', "move it even inside the services' reschedule windows")
+          .option('--tz <zone>', 'read --start in this IANA zone'),
+        ONCE,
+      ),
     example: "sitectl msb reschedule 5a0d... --start 'thu 14:00'",
     already: (id, o) => `multi-service booking ${id} starts at ${o.start} already`,
   },
   async (ctx, _api, g, o) => {
+    const notify = notifyOption(o);
     const first = (g.bookings ?? []).map((e) => e.booking).find(Boolean);
     const zone = tzFlag(o.tz as string | undefined) ?? first?.bookedEntity?.slot?.timezone ?? 'UTC';
     const text = String(o.start ?? '');
     const start = parseWhen(text, needsZone(text) ? zone : 'UTC', '--start', ctx.now().getTime());
-    return { start: new Date(start).toISOString(), zone, ...(o.ignorePolicy ? { ignorePolicy: true } : {}) };
+    return { start: new Date(start).toISOString(), zone, ...(o.ignorePolicy ? { ignorePolicy: true } : {}), ...notify };
   },
 );
 

@@ -100,7 +100,7 @@ export async function showPlan(ctx: Context, view: Named, action: EntityAction, 
   if (info?.alreadyDone) parts.push(`${info.alreadyDone} finished by the earlier run`);
   notice(io, `${style(io, 'bold', 'Plan:')} ${parts.join(', ')}`);
   if (columns.length) notice(io, `field mask: ${columns.join(',')}`);
-  for (const s of plan.skipped.slice(0, 5)) notice(io, `  skipped ${s.id}: ${oneLine(s.reason)}`);
+  for (const s of plan.skipped.slice(0, 5)) notice(io, `  skipped ${s.id}: ${oneLine(s.reason)}${s.lift ? ` (${s.lift} lifts it)` : ''}`);
   if (plan.skipped.length > 5) notice(io, `  … and ${plan.skipped.length - 5} more skipped`);
   const withValues = plan.preview.some((r) => r.changes.length > 0) || columns.length === 0;
   if (pending === 0 || !withValues) return;

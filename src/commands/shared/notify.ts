@@ -1,7 +1,7 @@
 /**
  * `--notify [MESSAGE]` and `--notify-via CHANNELS`, declared once for every verb whose platform call carries
- * `participantNotification` (bookings cancel, confirm, decline, reschedule; msb cancel; services delete;
- * docs/wire.md §25). Without `--notify` the call says nothing about notifying, so
+ * `participantNotification` (bookings create, cancel, confirm, decline, pending, reschedule; msb create, cancel,
+ * confirm, decline, pending, reschedule; services delete; docs/wire.md §25). Without `--notify` the call says nothing about notifying, so
  * the platform tells nobody (its default, `notifyParticipants: false`). With it, the call carries
  * `{notifyParticipants: true, message?, metadata?: {channels}}` (the SDK's ParticipantNotification), which the
  * verb keeps in its journal's options as `notify: {message?, channels?}` so `--resume` sends the same.

@@ -58,19 +58,53 @@ export function waitlistRoom(cal: Calendar, cand: Candidate): number {
   return Math.max(0, (w.capacity ?? 0) - waitingOf(cal, cand.eventId));
 }
 
-/** What a customer may still do with a booking under its service's policy (`allowedActions`). */
+/** The SDK's default of `latestCancellationInMinutes` and `latestRescheduleInMinutes` (booking-policies typings). */
+export const DEFAULT_LATEST_MINUTES = 1440;
+
+/** Why a booking's policy refuses a cancel or a reschedule now: the code's message and its `data`. */
+export interface WindowRefusal {
+  message: string;
+  data: Record<string, unknown>;
+}
+
+/**
+ * The cancellation or reschedule rule of the policy of `b`'s service, now (docs/wire.md §14, its cancel and
+ * reschedule windows): `enabled` false, or no service, is no rule (allowed); on, with `limitLatestCancellation`
+ * (`limitLatestReschedule`), the change is refused from `latestCancellationInMinutes` (`latestRescheduleInMinutes`,
+ * default 1440, the SDK's) before the start until the start. A booking whose start has passed is not refused here
+ * (callers decide: a reschedule never moves a started booking; a cancel of one is allowed).
+ * @returns the refusal, or undefined when the rule allows it
+ */
+export function windowRefusal(cal: Calendar, b: BookingDoc, action: 'cancel' | 'reschedule'): WindowRefusal | undefined {
+  const service = cal.catalog.services.get(serviceIdOf(b) ?? '');
+  if (!service) return undefined;
+  const ahead = Date.parse(b.startDate) - cal.nowMs;
+  if (ahead <= 0) return undefined;
+  const p = policyOf(cal, service);
+  const [rule, limited, minutes] =
+    action === 'cancel'
+      ? [p.cancellationPolicy, p.cancellationPolicy?.limitLatestCancellation, p.cancellationPolicy?.latestCancellationInMinutes]
+      : [p.reschedulePolicy, p.reschedulePolicy?.limitLatestReschedule, p.reschedulePolicy?.latestRescheduleInMinutes];
+  if (!rule?.enabled || !limited) return undefined;
+  const latest = typeof minutes === 'number' ? minutes : DEFAULT_LATEST_MINUTES;
+  if (ahead >= latest * MINUTE) return undefined;
+  const field = action === 'cancel' ? 'latestCancellationInMinutes' : 'latestRescheduleInMinutes';
+  const verb = action === 'cancel' ? 'cancel' : 'reschedule';
+  return {
+    message: `too late to ${verb} booking ${b.id}: the policy of "${service.name ?? service.id}" allows it until ${latest} minutes before the start (${b.startDate})`,
+    data: { id: b.id, [field]: latest, startDate: b.startDate },
+  };
+}
+
+/**
+ * What a customer may still do with a booking under its service's policy (`allowedActions`): nothing once it is
+ * final or has started; otherwise what {@link windowRefusal} allows (a course is never rescheduled).
+ */
 export function allowedActions(cal: Calendar, b: BookingDoc): { cancel: boolean; reschedule: boolean } {
   if (FINAL_STATUSES.has(b.status)) return { cancel: false, reschedule: false };
   const service = cal.catalog.services.get(serviceIdOf(b) ?? '');
-  const start = Date.parse(b.startDate);
-  const ahead = start - cal.nowMs;
-  if (!service || ahead <= 0) return { cancel: false, reschedule: false };
-  const p = policyOf(cal, service);
-  const c = p.cancellationPolicy;
-  const r = p.reschedulePolicy;
-  const cancel = !(c?.enabled && c.limitLatestCancellation && ahead < (c.latestCancellationInMinutes ?? 0) * MINUTE);
-  const reschedule = service.type !== 'COURSE' && !(r?.enabled && r.limitLatestReschedule && ahead < (r.latestRescheduleInMinutes ?? 0) * MINUTE);
-  return { cancel, reschedule };
+  if (!service || Date.parse(b.startDate) - cal.nowMs <= 0) return { cancel: false, reschedule: false };
+  return { cancel: !windowRefusal(cal, b, 'cancel'), reschedule: service.type !== 'COURSE' && !windowRefusal(cal, b, 'reschedule') };
 }
 /**
  * Checks a booking of `participants` at `start` against the service's policy: the participants limit always

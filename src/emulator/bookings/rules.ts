@@ -23,7 +23,7 @@ import type { BookingCreate, MultiServiceBookingType } from '../../api/schemas/b
 import { ApplicationFailure, ValidationFailure } from '../errors.js';
 import { bookedAddOnsOf } from '../services/add-ons.js';
 import { ACTIVE_STATUSES, FINAL_STATUSES, type BookingDoc, type Calendar, serviceIdOf } from './model.js';
-import { allowedActions, checkPolicy, waitlistRoom } from './policy.js';
+import { allowedActions, checkPolicy, waitlistRoom, windowRefusal } from './policy.js';
 import { findCandidate, participantsOf, resolveTarget, tagsOf } from './placement.js';
 import { courseOpenSpots, eventIdOf, openSpotsOf } from './sessions.js';
 import { iso } from './time.js';
@@ -173,9 +173,8 @@ export function cancelBooking(cal: Calendar, id: string, opts: ActionOptions & {
   const b = atRevision(cal, id, opts.revision);
   if (FINAL_STATUSES.has(b.status)) throw statusRefused('INVALID_BOOKING_STATUS', b, 'cancelled');
   if (b.multiServiceBookingInfo && !opts.asGroup) throw inGroup(b);
-  if (!opts.ignorePolicy && !allowedActions(cal, b).cancel && Date.parse(b.startDate) > cal.nowMs) {
-    throw precondition('BOOKING_POLICY_VIOLATION', `too late to cancel booking ${b.id} under its cancellation policy`, { id: b.id });
-  }
+  const refused = opts.ignorePolicy ? undefined : windowRefusal(cal, b, 'cancel');
+  if (refused) throw precondition('BOOKING_POLICY_VIOLATION', refused.message, refused.data);
   return save(cal, { ...b, status: 'CANCELED', canceledDate: cal.now }, 'canceled');
 }
 
@@ -204,7 +203,8 @@ export function rescheduleBooking(
   if (b.bookedEntity.schedule) throw precondition('RESCHEDULE_NOT_ALLOWED_FOR_COURSE', 'a course booking cannot be rescheduled', { id: b.id });
   if (slot.serviceId !== serviceIdOf(b)) throw ValidationFailure.field(at(at(opts.prefix ?? '', 'slot'), 'serviceId'), 'must be the service of the booking');
   if (!opts.ignorePolicy && !allowedActions(cal, b).reschedule) {
-    throw precondition('BOOKING_POLICY_VIOLATION', `too late to reschedule booking ${b.id} under its reschedule policy`, { id: b.id });
+    const refused = windowRefusal(cal, b, 'reschedule');
+    throw precondition('BOOKING_POLICY_VIOLATION', refused?.message ?? `booking ${b.id} has started: it can no longer be rescheduled`, refused?.data ?? { id: b.id });
   }
   const force = Boolean(opts.skipAvailability);
   const target = resolveTarget(cal, { slot }, opts.prefix ?? '', { force, exclude: opts.group ?? b });

@@ -152,6 +152,78 @@ describe('the other verbs that notify', () => {
   });
 });
 
+describe('the multi-service verbs and the other bookings verbs whose calls carry participantNotification', () => {
+  /** A new group of two bookings (a massage, then a sports massage) for a named customer: its id. */
+  async function group(who: string, sports: string): Promise<string> {
+    const chains = json(await cli(['availability', 'multislot', '--service', massage.name, '--service', sports, '--from', studio.reserve(), '--days', '1', '--bookable', '--json']));
+    const made = await cli(['msb', 'create', '--booking', `${massage.name}@${chains[0].nestedTimeSlots[0].start}`, '--booking', sports, '--email', `${who.toLowerCase()}@example.com`, '--first-name', who]);
+    expect(made.code, made.stderr).toBe(0);
+    return made.stdout.trim();
+  }
+  const ofGroup = (all: Notice[], id: string) => all.filter((m) => m.multiServiceBookingId === id);
+
+  it('msb confirm, decline, pending and reschedule tell the group’s customer once each, only with --notify', async () => {
+    const sports = (await studio.appointment({ minutes: 30 })).name;
+    const [confirmed, declined, pending, moved, quiet] = [await group('Uma', sports), await group('Vic', sports), await group('Wes', sports), await group('Xia', sports), await group('Yan', sports)];
+    let r = await cli(['msb', 'confirm', confirmed, '--notify', 'See you then']);
+    expect(r.code, r.stderr).toBe(0);
+    r = await cli(['msb', 'decline', declined, '--notify', '--notify-via', 'email', '--yes']);
+    expect(r.code, r.stderr).toBe(0);
+    r = await cli(['msb', 'pending', pending, '--skip-approval-check', '--notify', 'We will confirm within a day']);
+    expect(r.code, r.stderr).toBe(0);
+    const to = json(await cli(['availability', 'multislot', '--service', massage.name, '--service', sports, '--from', studio.reserve(), '--days', '1', '--bookable', '--json']))[0].nestedTimeSlots[0].start;
+    r = await cli(['msb', 'reschedule', moved, '--start', to, '--notify', 'Moved, sorry']);
+    expect(r.code, r.stderr).toBe(0);
+    r = await cli(['msb', 'confirm', quiet]);
+    expect(r.code, r.stderr).toBe(0);
+
+    const all = await outbox();
+    expect(ofGroup(all, confirmed).map((m) => [m.action, m.to, m.message])).toEqual([['confirmed', 'uma@example.com', 'See you then']]);
+    expect(ofGroup(all, declined).map((m) => [m.action, m.channel, m.message ?? null])).toEqual([['declined', 'EMAIL', null]]);
+    expect(ofGroup(all, pending).map((m) => [m.action, m.message])).toEqual([['marked_as_pending', 'We will confirm within a day']]);
+    expect(ofGroup(all, moved).map((m) => [m.action, m.message])).toEqual([['rescheduled', 'Moved, sorry']]);
+    expect(ofGroup(all, quiet)).toEqual([]);
+    expect(json(await cli(['msb', 'get', moved, '--json'])).bookings[0].booking.startDate).toBe(new Date(to).toISOString());
+  });
+
+  it('msb create and bookings create tell the customer only with --notify; bookings pending likewise', async () => {
+    const sports = (await studio.appointment({ minutes: 30 })).name;
+    const chains = json(await cli(['availability', 'multislot', '--service', massage.name, '--service', sports, '--from', studio.reserve(), '--days', '1', '--bookable', '--json']));
+    const made = await cli(['msb', 'create', '--booking', `${massage.name}@${chains[0].nestedTimeSlots[0].start}`, '--booking', sports, '--email', 'zed@example.com', '--notify', 'Booked both']);
+    expect(made.code, made.stderr).toBe(0);
+    const slot = await studio.slot(massage.name);
+    const one = await cli(['bookings', 'create', '--service', massage.name, '--start', slot.startDate, '--email', 'abe@example.com', '--notify', 'Welcome', '--notify-via', 'email']);
+    expect(one.code, one.stderr).toBe(0);
+    const toPend = await booking(massage.name, 'Bea');
+    const silent = await booking(massage.name, 'Cy');
+    const p = await cli(['bookings', 'pending', '--ids', `${toPend},${silent}`, '--skip-approval-check', '--notify', 'Awaiting approval', '--yes']);
+    expect(p.code, p.stderr).toBe(0);
+    expect(p.stderr + p.stdout).not.toMatch(/nobody/i);
+
+    const all = await outbox();
+    expect(ofGroup(all, made.stdout.trim()).map((m) => [m.action, m.to, m.message])).toEqual([['created', 'zed@example.com', 'Booked both']]);
+    expect(about(all, [one.stdout.trim()]).map((m) => [m.action, m.to, m.message])).toEqual([['created', 'abe@example.com', 'Welcome']]);
+    expect(about(all, [toPend, silent]).map((m) => [m.bookingId, m.action, m.message]).sort()).toEqual(
+      [
+        [toPend, 'marked_as_pending', 'Awaiting approval'],
+        [silent, 'marked_as_pending', 'Awaiting approval'],
+      ].sort(),
+    );
+    // `booking` above created Bea and Cy without --notify: no `created` record for them.
+    expect(about(all, [toPend, silent]).filter((m) => m.action === 'created')).toEqual([]);
+  });
+
+  it('refuses bad notify flags on the new verbs before anything changes', async () => {
+    const id = await booking(massage.name, 'Dee');
+    expectError(await cli(['bookings', 'pending', id, '--skip-approval-check', '--notify-via', 'sms']), 2, /--notify-via goes with --notify/);
+    const slot = await studio.slot(massage.name);
+    expectError(await cli(['bookings', 'create', '--service', massage.name, '--start', slot.startDate, '--email', 'eve@example.com', '--notify', 'x', '--notify-via', 'pigeon']), 2, /--notify-via takes/);
+    expectError(await cli(['bookings', 'create', '--file', '-', '--notify'], { input: '{}' }), 2, /--file holds whole bookings/);
+    expect(json(await cli(['bookings', 'get', id, '--json', 'status'])).status).toBe('CREATED');
+    expect(json(await cli(['bookings', 'list', '--where', 'contactDetails.email=eve@example.com', '--json', 'id']))).toEqual([]);
+  });
+});
+
 describe('services delete', () => {
   it('without --preserve-future-sessions cancels the future bookings and, with --notify, tells their customers; the question says undo cannot bring them back', async () => {
     const service = await studio.appointment();

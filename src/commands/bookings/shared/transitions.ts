@@ -150,18 +150,19 @@ const SPECS: Record<Verb, Omit<TransitionSpec<BookingRow>, 'view' | 'fetch' | 'c
   pending: {
     verb: 'pending',
     description: "Mark a created booking as pending the business's approval (or many, in bulk)",
-    examples: ['sitectl bookings pending 7c1e', 'sitectl bookings pending --where status=CREATED --skip-approval-check --yes'],
+    examples: ['sitectl bookings pending 7c1e', 'sitectl bookings pending --where status=CREATED --skip-approval-check --notify "We will confirm within a day" --yes'],
     done: 'pending',
     title: 'Marking pending',
     // Not named when the rule was set (docs/architecture.md "The confirmation rule"): takes the rule of its sibling `confirm` (the booking still awaits a decision).
     destructive: false,
     reached: (b) => b.status === 'PENDING',
     blocked: (b) => (b.status === 'CREATED' ? undefined : `it is ${b.status} (only a CREATED booking can be marked pending)`),
-    flags: (cmd: Command) => cmd.option('--skip-approval-check', 'also for services that do not require manual approval'),
-    options: (o) => (o.skipApprovalCheck ? { skipApprovalCheck: true } : {}),
-    send: (api, o) => eachBooking(api, 'markBookingAsPending', o.skipApprovalCheck ? { flowControlSettings: { skipPendingApprovalServiceValidation: true } } : {}),
+    flags: (cmd: Command) => addNotifyFlags(cmd.option('--skip-approval-check', 'also for services that do not require manual approval')),
+    options: (o) => ({ ...(o.skipApprovalCheck ? { skipApprovalCheck: true } : {}), ...notifyOption(o) }),
+    send: (api, o) =>
+      eachBooking(api, 'markBookingAsPending', { ...(o.skipApprovalCheck ? { flowControlSettings: { skipPendingApprovalServiceValidation: true } } : {}), ...participantNotification(o) }),
     chunkSize: EACH_CHUNK,
-    question: (n) => `Mark ${plural(n)} as pending?`,
+    question: (n, o = {}) => `Mark ${plural(n)} as pending? ${cap(notifySaying(o, 'each customer is'))}.`,
   },
 };
 

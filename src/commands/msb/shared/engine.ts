@@ -102,7 +102,7 @@ export interface GroupOptions {
   zone?: string;
   /** add, remove: the bookings (full ids). */
   bookings?: string[];
-  /** cancel: `--notify` (commands/shared/notify.ts): the group's customer is told, once for the group. */
+  /** confirm, decline, pending, cancel, reschedule: `--notify` (commands/shared/notify.ts): the group's customer is told, once for the group. */
   notify?: NotifyOption;
 }
 
@@ -168,7 +168,8 @@ export const GROUP_VERBS: Record<GroupVerbSpec['verb'], GroupVerbSpec> = {
     title: 'Confirming',
     destructive: false,
     reached: (g) => every(g, 'CONFIRMED'),
-    send: (api, g, _o, signal) => calls.confirmMultiServiceBooking(api, { multiServiceBookingId: g.id, confirmBookingsInfo: infosOf(g), returnFullEntity: false }, { signal }),
+    send: (api, g, o, signal) =>
+      calls.confirmMultiServiceBooking(api, { multiServiceBookingId: g.id, confirmBookingsInfo: infosOf(g), returnFullEntity: false, ...participantNotification(o as Record<string, unknown>) }, { signal }),
   },
   decline: {
     verb: 'decline',
@@ -176,7 +177,8 @@ export const GROUP_VERBS: Record<GroupVerbSpec['verb'], GroupVerbSpec> = {
     title: 'Declining',
     destructive: true,
     reached: (g) => every(g, 'DECLINED'),
-    send: (api, g, _o, signal) => calls.declineMultiServiceBooking(api, { multiServiceBookingId: g.id, declineBookingsInfo: infosOf(g), returnFullEntity: false }, { signal }),
+    send: (api, g, o, signal) =>
+      calls.declineMultiServiceBooking(api, { multiServiceBookingId: g.id, declineBookingsInfo: infosOf(g), returnFullEntity: false, ...participantNotification(o as Record<string, unknown>) }, { signal }),
   },
   pending: {
     verb: 'pending',
@@ -188,7 +190,13 @@ export const GROUP_VERBS: Record<GroupVerbSpec['verb'], GroupVerbSpec> = {
     send: (api, g, o, signal) =>
       calls.markMultiServiceBookingAsPending(
         api,
-        { multiServiceBookingId: g.id, markAsPendingBookingsInfo: infosOf(g), returnFullEntity: false, ...(o.skipApprovalCheck ? { flowControlSettings: { skipPendingApprovalServiceValidation: true } } : {}) },
+        {
+          multiServiceBookingId: g.id,
+          markAsPendingBookingsInfo: infosOf(g),
+          returnFullEntity: false,
+          ...(o.skipApprovalCheck ? { flowControlSettings: { skipPendingApprovalServiceValidation: true } } : {}),
+          ...participantNotification(o as Record<string, unknown>),
+        },
         { signal },
       ),
   },
@@ -222,6 +230,7 @@ export const GROUP_VERBS: Record<GroupVerbSpec['verb'], GroupVerbSpec> = {
           rescheduleBookingsInfo: movedSlots(g, Date.parse(o.start ?? ''), o.zone ?? 'UTC'),
           returnFullEntity: false,
           ...(o.ignorePolicy ? { flowControlSettings: { ignoreReschedulePolicy: true } } : {}),
+          ...participantNotification(o as Record<string, unknown>),
         },
         { signal },
       ),
