@@ -436,6 +436,7 @@ export async function run(opts: ApplyOptions, ctx: Context): Promise<void> {
   const { parseCatalogue } = await import('./shared/catalogue-file.js');
   const wanted = parseCatalogue(await readSource('--file', opts.file, ctx.io.stdin, 'catalogue'), opts.file, ctx.flags.allowUnknownFields);
   requireConfirmable(ctx, opts, applyRule(opts), 'many', 'applying a catalogue');
+  if (wanted.services.some((s) => s.addOnGroups !== undefined)) warn(ctx.io, "the catalogue's add-on groups are compared by 'services diff' but not applied yet: set them with 'services add-on-groups'");
   const sites = opts.toSite?.length ? opts.toSite : [(await ctx.api()).siteId ?? ''];
   const plans = await planSites(ctx, wanted, sites, Boolean(opts.prune), Boolean(opts.createMissing));
   refuseSingleSite(plans, 'create them on that site (staff are never created), or change the file');

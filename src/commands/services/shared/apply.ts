@@ -74,11 +74,17 @@ function wireField(key: string, value: unknown, f: Furniture): [string, unknown]
   }
 }
 
+/**
+ * Fields of a portable service that `diff` compares but the service plan does not send: add-on groups are their
+ * own calls (docs/catalogue.md "Add-on groups"), not fields of a service create or update.
+ */
+export const NOT_APPLIED: ReadonlySet<string> = new Set(['addOnGroups']);
+
 /** A portable service as the create request's `service` on a site whose furniture is `f`. */
 export function serviceInput(p: PortableService, f: Furniture): Record<string, unknown> {
   const out: Json = {};
   for (const [key, value] of Object.entries(p)) {
-    if (key === 'slug') continue;
+    if (key === 'slug' || NOT_APPLIED.has(key)) continue;
     const [field, wire] = wireField(key, value, f);
     if (field === 'payment.pricingPlanIds') out.payment = { ...((out.payment as Json | undefined) ?? {}), pricingPlanIds: wire };
     else if (field === 'payment') out.payment = { ...(wire as Json), ...((out.payment as Json | undefined)?.pricingPlanIds ? { pricingPlanIds: (out.payment as Json).pricingPlanIds } : {}) };
@@ -119,8 +125,8 @@ export function planApply(wanted: Catalogue, current: SiteCatalogue, f: Furnitur
     }
     const at = match.get(w.slug)!;
     const existing = current.services.get(at)!;
-    const fields = updating.get(w.slug);
-    if (!fields) {
+    const fields = updating.get(w.slug)?.filter((p) => !NOT_APPLIED.has(p.split('.')[0]!));
+    if (!fields?.length) {
       items.push({ id: existing.id, revision: existing.revision, name: label, changes: [], unchanged: true });
       continue;
     }

@@ -10,6 +10,7 @@ import { findForbiddenKey } from '../../../api/paths.js';
 import { type Filter, once, requestShapes } from '../../../api/schemas/common.js';
 import { suggest } from '../../../api/schemas/introspect.js';
 import { serviceInputs, ServiceTypeValues } from '../../../api/schemas/service.js';
+import { ADD_ON_NAME_MAX, ADD_ON_PROMPT_MAX, MAX_ADD_ON_GROUPS, MAX_ADD_ON_QUANTITY, MAX_ADD_ONS_PER_GROUP } from '../../../api/schemas/service-add-ons.js';
 import { UserError } from '../../../core/errors.js';
 import { currencyOf } from '../../shared/choices.js';
 import { checkFileFields } from '../../shared/fields.js';
@@ -48,6 +49,22 @@ const portableServiceSchema = once(() => {
       { error: `must be one of ${LOCATION_FORMS}` },
     )
     .check(z.refine((l) => Object.keys(l).length === 1, `must be exactly one of ${LOCATION_FORMS}`));
+  const name = z.string({ error: 'must be a name (text)' }).check(z.refine((v) => v.trim() !== '' && v.length <= ADD_ON_NAME_MAX, `must be 1 to ${ADD_ON_NAME_MAX} characters`));
+  // An add-on by its name and terms (docs/catalogue.md "Add-on groups"): exactly one of durationInMinutes and maxQuantity.
+  const addOn = z
+    .strictObject({
+      name,
+      price: z.strictObject({ value: z.string({ error: 'must be a decimal amount as text, such as "10"' }).check(z.regex(/^\d+(\.\d+)?$/, 'must be a decimal amount, such as "10"')), currency: z.string() }),
+      durationInMinutes: z.optional(z.int().check(z.gte(1), z.lte(1440))),
+      maxQuantity: z.optional(z.int().check(z.gte(1), z.lte(MAX_ADD_ON_QUANTITY))),
+    })
+    .check(z.refine((a) => (a.durationInMinutes === undefined) !== (a.maxQuantity === undefined), 'an add-on has exactly one of durationInMinutes and maxQuantity'));
+  const addOnGroup = z.strictObject({
+    name,
+    maxNumberOfAddOns: z.optional(z.int().check(z.gte(1), z.lte(MAX_ADD_ONS_PER_GROUP))),
+    prompt: z.optional(z.string().check(z.maxLength(ADD_ON_PROMPT_MAX))),
+    addOns: z.optional(z.array(addOn).check(z.maxLength(MAX_ADD_ONS_PER_GROUP))),
+  });
   return z
     .strictObject({
       slug,
@@ -72,6 +89,11 @@ const portableServiceSchema = once(() => {
       conferencing: value.conferencing,
       media: value.media,
       extendedFields: value.extendedFields,
+      addOnGroups: z.optional(
+        z
+          .array(addOnGroup, { error: 'must be a list of add-on groups, each {name, maxNumberOfAddOns?, prompt?, addOns?}' })
+          .check(z.maxLength(MAX_ADD_ON_GROUPS), z.refine((gs) => new Set(gs.map((g) => g.name)).size === gs.length, 'two groups have the same name')),
+      ),
     })
     .check(
       // Plan ids are the source site's: the file names plans (`pricingPlans`), which each site maps to its own.
@@ -131,6 +153,7 @@ export function checkServices(services: readonly unknown[], source: string, allo
     // Names below the entry's own fields (payment.fixd, schedule.availabilityConstraints.x) against the schemas.
     checkFileFields([schema], s, `${source}: service ${slug}`, allowUnknown);
     checkCurrencies(entry.payment, `${source}: service ${slug}: payment`);
+    checkCurrencies(entry.addOnGroups, `${source}: service ${slug}: addOnGroups`);
     return s as PortableService;
   });
 }

@@ -10,12 +10,17 @@
  * lists of names sorted, so the file diffs well in version control.
  *
  * Pricing plans linked to a service (`payment.pricingPlanIds`) are written as `pricingPlans: [plan names]`.
+ * Add-on groups (`addOnGroups`, docs/wire.md "Add-on groups and add-ons") are written `{name, maxNumberOfAddOns?,
+ * prompt?, addOns: [{name, price, durationInMinutes | maxQuantity}]}`, groups sorted by name, add-ons in display
+ * order: each add-on by its name and terms, not its site-specific id.
  */
 import type { ApiClient } from '../../../api/client.js';
 import { listPages } from '../../../api/paging.js';
 import type { Filter } from '../../../api/schemas/common.js';
 import type { Service } from '../../../api/schemas/service.js';
 import { serviceOps, services } from '../../../api/services.js';
+import { addOns as addOnCalls } from '../../../api/add-ons.js';
+import type { AddOn } from '../../../api/schemas/service-add-ons.js';
 import { planOps } from '../../../api/plans.js';
 import { staffMembersFamily } from '../../../api/staff-members.js';
 
@@ -145,6 +150,7 @@ export const FIELD_ORDER = [
   'conferencing',
   'media',
   'extendedFields',
+  'addOnGroups',
 ] as const;
 
 /** Sorts object keys (stable JSON for comparison and for files). */
@@ -160,11 +166,47 @@ function sortKeys(value: unknown): unknown {
 
 const byJson = (a: unknown, b: unknown) => JSON.stringify(a).localeCompare(JSON.stringify(b));
 
+/** An add-on as the catalogue names it: `{name, price: {value, currency}, durationInMinutes | maxQuantity}`. */
+export interface PortableAddOn {
+  name: string;
+  price?: { value?: string; currency?: string };
+  durationInMinutes?: number;
+  maxQuantity?: number;
+}
+
+/** An add-on group as the catalogue holds it (no ids). */
+export interface PortableAddOnGroup {
+  name: string;
+  maxNumberOfAddOns?: number;
+  prompt?: string;
+  addOns?: PortableAddOn[];
+}
+
+/**
+ * The service's add-on groups in portable form: sorted by name, each add-on named by `addOnsById` (an add-on the
+ * site no longer has is written by its id as name, so a diff shows it).
+ */
+function portableGroups(s: Service, addOnsById: ReadonlyMap<string, AddOn>): PortableAddOnGroup[] | undefined {
+  const groups = s.addOnGroups ?? [];
+  if (!groups.length) return undefined;
+  return groups
+    .map((g): PortableAddOnGroup => {
+      const addOns = (g.addOnIds ?? []).map((id): PortableAddOn => {
+        const a = addOnsById.get(id);
+        const price = a?.price ? (clean({ value: a.price.value, currency: a.price.currency }) as PortableAddOn['price']) : undefined;
+        return clean({ name: a?.name ?? id, price, durationInMinutes: a?.durationInMinutes, maxQuantity: a?.maxQuantity }) as PortableAddOn;
+      });
+      return clean({ name: g.name ?? '', maxNumberOfAddOns: g.maxNumberOfAddOns, prompt: g.prompt, addOns: addOns.length ? addOns : undefined }) as PortableAddOnGroup;
+    })
+    .sort((a, b) => a.name.localeCompare(b.name));
+}
+
 /**
  * A service of a site as the catalogue holds it: references by name (through `f`), no ids, revisions or dates.
+ * @param addOnsById the site's add-ons its groups name (read by {@link readCatalogue}); without it, no `addOnGroups`
  * @returns undefined for a service without a main slug (the platform always gives one)
  */
-export function toPortable(s: Service, f: Furniture): PortableService | undefined {
+export function toPortable(s: Service, f: Furniture, addOnsById?: ReadonlyMap<string, AddOn>): PortableService | undefined {
   const slug = s.mainSlug?.name;
   if (!slug) return undefined;
   const payment = s.payment ? { ...(clean(s.payment) as Json) } : undefined;
@@ -205,13 +247,14 @@ export function toPortable(s: Service, f: Furniture): PortableService | undefine
     conferencing: s.conferencing,
     media: s.media,
     extendedFields: s.extendedFields?.namespaces && Object.keys(s.extendedFields.namespaces).length ? s.extendedFields : undefined,
+    addOnGroups: addOnsById ? portableGroups(s, addOnsById) : undefined,
   };
   const out: Json = {};
   for (const key of FIELD_ORDER) {
     const v = clean(fields[key]);
     if (v === undefined || v === null) continue;
     if (typeof v === 'object' && !Array.isArray(v) && Object.keys(v).length === 0) continue;
-    out[key] = key === 'slug' || key === 'name' || key === 'type' || Array.isArray(v) ? v : sortKeys(v);
+    out[key] = key === 'slug' || key === 'name' || key === 'type' ? v : key === 'addOnGroups' ? (v as unknown[]).map(sortKeys) : Array.isArray(v) ? v : sortKeys(v);
   }
   return out as PortableService;
 }
@@ -232,17 +275,36 @@ export async function readCatalogue(api: ApiClient, filter: Filter | undefined, 
   const furniture = await readFurniture(api, signal);
   const list: PortableService[] = [];
   const services = new Map<string, Service>();
-  for await (const page of listPages(api, serviceOps.queryServices, { filter, signal })) {
-    for (const s of page.items) {
-      const p = toPortable(s, furniture);
-      if (p) {
-        list.push(p);
-        services.set(p.slug, s);
-      }
+  const read: Service[] = [];
+  for await (const page of listPages(api, serviceOps.queryServices, { filter, signal })) read.push(...page.items);
+  const addOnsById = await readAddOns(api, read, signal);
+  for (const s of read) {
+    const p = toPortable(s, furniture, addOnsById);
+    if (p) {
+      list.push(p);
+      services.set(p.slug, s);
     }
   }
   list.sort((a, b) => a.slug.localeCompare(b.slug));
   return { catalogue: { kind: CATALOGUE_KIND, version: CATALOGUE_VERSION, ...(filter && Object.keys(filter).length ? { selection: { filter } } : {}), services: list }, furniture, services };
+}
+
+/**
+ * The add-ons the groups of `list` name, by id: each read once with the Add-ons API's get (the API's query is not
+ * among the calls served; docs/wire.md "Add-on groups and add-ons"). An id the site does not have is left out.
+ * @throws ApiError from the reads, other than 404
+ */
+async function readAddOns(api: ApiClient, list: readonly Service[], signal: AbortSignal): Promise<Map<string, AddOn>> {
+  const ids = [...new Set(list.flatMap((s) => (s.addOnGroups ?? []).flatMap((g) => g.addOnIds ?? [])))];
+  const out = new Map<string, AddOn>();
+  for (const addOnId of ids) {
+    try {
+      out.set(addOnId, (await addOnCalls.getAddOn(api, { addOnId }, { signal })).addOn);
+    } catch (err) {
+      if ((err as { status?: number }).status !== 404) throw err;
+    }
+  }
+  return out;
 }
 
 /** The dotted paths at which `wanted` differs from `current` (leaves; a list differs as a whole). */
