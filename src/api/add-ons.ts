@@ -3,14 +3,16 @@
  * booking with add-ons pays (docs/wire.md "Add-on groups and add-ons"). Neither has a module among the official
  * SDK packages this project installs, so both follow the platform's public REST reference:
  * - the Add-ons API (`/addons/v1/add-ons`): create one add-on (`{addOn: {name, price, durationInMinutes |
- *   maxQuantity}}` -> `{addOn}`) and get one (`GET /addons/v1/add-ons/{addOnId}` -> `{addOn}`);
+ *   maxQuantity}}` -> `{addOn}`), get one (`GET /addons/v1/add-ons/{addOnId}` -> `{addOn}`) and query them
+ *   (`POST /addons/v1/add-ons/query` `{query: {filter, sort, cursorPaging}}` -> `{addOns, pagingMetadata}`);
  * - the Bookings Pricing API's Calculate Price (`POST /bookings/v2/pricing/calculate` `{booking}` ->
  *   `{priceInfo: {calculatedPrice, bookingLineItems, addOns}}`): the base price of a booking, its add-ons included.
  */
 import * as z from 'zod/mini';
 import { callsOf, defineFamily } from './family.js';
-import { requestShapes } from './schemas/common.js';
-import { addOnInputs, addOnReplies } from './schemas/service-add-ons.js';
+import { PagingMetadata, requestShapes } from './schemas/common.js';
+import { AddOn, addOnInputs, addOnReplies } from './schemas/service-add-ons.js';
+import { serviceInputs } from './schemas/service.js';
 
 export const addOnsFamily = defineFamily({
   name: 'add-ons',
@@ -30,6 +32,16 @@ export const addOnsFamily = defineFamily({
       request: () => z.looseObject({ addOnId: requestShapes().Id }),
       reply: addOnReplies.AddOnReply,
       idempotent: true,
+    },
+    queryAddOns: {
+      method: 'POST',
+      path: '/v1/add-ons/query',
+      summary: "The site's add-ons, cursor-paged (filter and sort on their fields)",
+      request: () => z.looseObject({ query: z.optional(serviceInputs().CursorQueryInput) }),
+      reply: () => z.looseObject({ addOns: z.array(AddOn), pagingMetadata: z.optional(PagingMetadata) }),
+      idempotent: true,
+      readOnly: true,
+      paging: { kind: 'cursor', items: 'addOns', wrapper: 'query', maxLimit: 100, filter: true },
     },
   },
 });

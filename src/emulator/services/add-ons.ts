@@ -1,6 +1,6 @@
 /**
  * Add-ons and the add-on groups of a service (docs/wire.md "Add-on groups and add-ons"): the Add-ons API's
- * create and get, the services module's five AddOnGroupsService calls, and the check of the add-ons a new booking
+ * create, get and query, the services module's five AddOnGroupsService calls, and the check of the add-ons a new booking
  * selects. A group lives in its service's `addOnGroups` (at most 3, each with at most 7 add-on ids); the service's
  * read-only `addOnDetails` lists every add-on of its groups once, `{addOnId, durationInMinutes}`. Every group
  * write is a change of the service: its revision goes up and `service.updated` is recorded.
@@ -17,6 +17,7 @@ import type { Family } from '../../api/family.js';
 import type { servicesFamily } from '../../api/services.js';
 import { MAX_ADD_ON_GROUPS } from '../../api/schemas/service-add-ons.js';
 import { ApplicationFailure, ValidationFailure, type FieldViolation } from '../errors.js';
+import { runSearch } from '../query/index.js';
 import { serve, type Handlers } from '../serve.js';
 import { parseMask } from './rules.js';
 import { catalogOf, type Catalog, type ServiceDoc } from './model.js';
@@ -169,6 +170,10 @@ export const addOnsServed = serve(addOnsFamily, {
   },
   getAddOn(ctx) {
     return { addOn: catalogOf(ctx).addOns.require(ctx.body.addOnId) };
+  },
+  queryAddOns(ctx) {
+    const page = runSearch([...catalogOf(ctx).addOns.all()], { ...ctx.body.query, cursorPaging: { limit: 100, ...ctx.body.query?.cursorPaging } }, 'query');
+    return { addOns: page.items, pagingMetadata: page.pagingMetadata };
   },
 });
 

@@ -19,7 +19,7 @@ import { listPages } from '../../../api/paging.js';
 import type { Filter } from '../../../api/schemas/common.js';
 import type { Service } from '../../../api/schemas/service.js';
 import { serviceOps, services } from '../../../api/services.js';
-import { addOns as addOnCalls } from '../../../api/add-ons.js';
+import { addOnsFamily } from '../../../api/add-ons.js';
 import type { AddOn } from '../../../api/schemas/service-add-ons.js';
 import { planOps } from '../../../api/plans.js';
 import { staffMembersFamily } from '../../../api/staff-members.js';
@@ -290,20 +290,14 @@ export async function readCatalogue(api: ApiClient, filter: Filter | undefined, 
 }
 
 /**
- * The add-ons the groups of `list` name, by id: each read once with the Add-ons API's get (the API's query is not
- * among the calls served; docs/wire.md "Add-on groups and add-ons"). An id the site does not have is left out.
- * @throws ApiError from the reads, other than 404
+ * The site's add-ons by id, every page of the Add-ons API's query (docs/wire.md "Add-on groups and add-ons"); read
+ * only when a service of `list` has add-on groups.
+ * @throws ApiError from the query
  */
 async function readAddOns(api: ApiClient, list: readonly Service[], signal: AbortSignal): Promise<Map<string, AddOn>> {
-  const ids = [...new Set(list.flatMap((s) => (s.addOnGroups ?? []).flatMap((g) => g.addOnIds ?? [])))];
   const out = new Map<string, AddOn>();
-  for (const addOnId of ids) {
-    try {
-      out.set(addOnId, (await addOnCalls.getAddOn(api, { addOnId }, { signal })).addOn);
-    } catch (err) {
-      if ((err as { status?: number }).status !== 404) throw err;
-    }
-  }
+  if (!list.some((s) => s.addOnGroups?.length)) return out;
+  for await (const page of listPages(api, addOnsFamily.operations.queryAddOns, { signal })) for (const a of page.items) if (a.id) out.set(a.id, a);
   return out;
 }
 
