@@ -42,6 +42,10 @@ describe('add-on groups in the catalogue', () => {
     const svc = await freshService('Catalogue Addons Massage');
     const mat = (await addOns.createAddOn(api, { addOn: { name: 'Hot stones', price: { value: '12.50', currency: 'USD' }, durationInMinutes: 15 } })).addOn.id!;
     const oil = (await addOns.createAddOn(api, { addOn: { name: 'Oil', price: { value: '4', currency: 'USD' }, maxQuantity: 3 } })).addOn.id!;
+    // The Add-ons API's query (what export reads the site's add-ons with) filters on the add-on's fields.
+    const found = await addOns.queryAddOns(api, { query: { filter: { name: 'Oil' }, cursorPaging: { limit: 100 } } });
+    expect(found.addOns.map((a) => a.id)).toContain(oil);
+    expect(found.addOns.map((a) => a.id)).not.toContain(mat);
     const made = await cli(['services', 'add-on-groups', 'create', svc.id, '--name', 'Extras', '--max', '2', '--prompt', 'Pick up to two', '--add-on', oil, '--add-on', mat, '--yes']);
     expect(made.code, made.stderr).toBe(0);
     expect((await cli(['services', 'add-on-groups', 'create', svc.id, '--name', 'Aaa empty', '--yes'])).code).toBe(0);

@@ -283,6 +283,7 @@ export const EXAMPLES: Record<string, Record<string, Example>> = {
   'add-ons': {
     createAddOn: async () => ({ addOn: { name: `Extra time ${unique()}`, price: { value: '15', currency: 'USD' }, durationInMinutes: 15 } }),
     getAddOn: async (fx) => ({ addOnId: await freshAddOn(fx) }),
+    queryAddOns: async (fx) => ({ query: { filter: { id: await freshAddOn(fx) }, cursorPaging: { limit: 10 } } }),
   },
   'bookings-pricing': {
     calculatePrice: async (fx) => ({ booking: { id: (await fx.freshBooking()).id } }),
