@@ -51,11 +51,28 @@ export function register(parent: Command, ctx: Context): void {
   });
 }
 
-/** One target site's plan, or why it was refused. */
+/**
+ * One target site's plan, or why it was refused. Only its counts and first preview rows are held in memory; the
+ * items themselves are on disk (bulk/spill.ts) when several sites are planned, read back by {@link SitePlan.items}
+ * for the site's run, so a fan-out's memory stays flat in the number of sites.
+ */
 export interface SitePlan {
   site: SiteRef;
   api: ApiClient;
-  items: PlannedItem[];
+  /** The plan's steps by outcome name (`created` = to create, `updated`, `deleted`, `unchanged`; `skipped` when some are). */
+  counts: Record<string, number>;
+  /** Items to send (neither unchanged nor left alone). */
+  changes: number;
+  /** The preview's rows: the first {@link PREVIEW_ROWS} of the site (the furniture to create first). */
+  rows: PlanRow[];
+  /** Rows of the whole preview (furniture to create, changes, items left alone). */
+  rowCount: number;
+  /** Items left alone (an undo's, changed since), as the summary reports them. */
+  skips: NonNullable<SiteOutcome['problems']>;
+  /** The plan's items, in plan order (read back from disk when they were spilled). */
+  items(): PlannedItem[];
+  /** Forgets the items (removes their file); {@link items} cannot be called after. Idempotent. */
+  release(): void;
   /** References the site lacks and this run does not create: the site is refused. */
   missing: string[];
   /** Categories and booking policies to create first (`--create-missing`); then the site is planned again. */
@@ -65,6 +82,9 @@ export interface SitePlan {
   /** Server time of the plan (creates of this run are recognised after it). */
   plannedAt: string;
 }
+
+/** Rows of each site's preview held in memory (the confirmation shows 20 in all). */
+export const PREVIEW_ROWS = 20;
 
 /** One site's outcome as the summary and `--json` show it. */
 export interface SiteOutcome {
@@ -136,33 +156,109 @@ export async function planSites(ctx: Context, wanted: Catalogue, sites: readonly
     const missing = all.filter((m) => !create.includes(m)).map(refText);
     return { missing, create, plannedAt: planTime(current), items: missing.length ? [] : planApply(wanted, current, furniture, prune, scope) };
   };
+  // Several sites: each site's items go to disk as soon as it is planned (bulk/spill.ts), so memory does not grow
+  // with the sites; files a killed run left behind are removed first.
+  const spill = targets.length > 1 ? await spillPlace(ctx) : undefined;
   const counter = targets.length > 1 ? (await import('../shared/fan-out.js')).fanOutProgress(ctx, { title: 'planning', sites: targets.length, origin: new URL(targets[0]!.api.baseUrl).origin, perSiteLines: false }) : undefined;
+  const made: SitePlan[] = [];
   try {
     return await pool(targets, SITE_CONCURRENCY, async ({ site, api }) => {
-      const first = await plan(api);
+      const { items, ...first } = await plan(api);
       counter?.siteDone({ siteName: site.name, status: 'planned', counts: {} });
-      return siteAndPlan(site, api, first, plan);
+      const p = sitePlan(site, api, items, first, () => plan(api), spill);
+      made.push(p);
+      return p;
     });
+  } catch (err) {
+    for (const p of made) p.release();
+    throw err;
   } finally {
     await counter?.done();
   }
 }
 
-/** A site's plan with its way to plan again. */
-function siteAndPlan(site: SiteRef, api: ApiClient, first: Omit<SitePlan, 'site' | 'api' | 'replan'>, plan: (api: ApiClient) => Promise<Omit<SitePlan, 'site' | 'api' | 'replan'>>): SitePlan {
+/** Where a fan-out's site plans go on disk: the directory, the name they share, and the writer (bulk/spill.ts). */
+interface PlanSpill {
+  dir: string;
+  name: string;
+  write(dir: string, name: string, items: readonly PlannedItem[]): { load(): PlannedItem[]; remove(): void };
+}
+
+/** Where a fan-out spills its sites' plans (the journal directory) and the name they share; stale ones swept. */
+async function spillPlace(ctx: Context): Promise<PlanSpill> {
+  const [{ defaultJournalDir, newRunId }, { SpilledItems, sweepSpills }] = await Promise.all([import('../../bulk/journal.js'), import('../../bulk/spill.js')]);
+  const dir = defaultJournalDir(ctx.env);
+  sweepSpills(dir);
+  return { dir, name: `${newRunId(ctx.now())}.site`, write: (d, n, items) => SpilledItems.write(d, n, items) };
+}
+
+/**
+ * A site's plan: its counts and first preview rows, its items on disk when `spill` is given (else in memory), and
+ * its way to plan again (`replan`; default: the same items).
+ * @throws Error when the items cannot be written to disk
+ */
+export function sitePlan(
+  site: SiteRef,
+  api: ApiClient,
+  items: PlannedItem[],
+  rest: { missing: string[]; create: MissingRef[]; plannedAt: string },
+  again?: () => Promise<{ missing: string[]; create: MissingRef[]; items: PlannedItem[] }>,
+  spill?: PlanSpill,
+): SitePlan {
+  const rows: PlanRow[] = [];
+  let rowCount = 0;
+  const keep = (r: PlanRow) => {
+    rowCount += 1;
+    if (rows.length < PREVIEW_ROWS) rows.push(r);
+  };
+  for (const m of rest.create) keep({ site: site.name, action: `create ${m.what}`, slug: m.name, fields: '' });
+  for (const i of items) {
+    const r = rowOf(site.name, i);
+    if (r) keep(r);
+  }
+  const skips = items.filter((i) => i.skip !== undefined).map((i) => ({ id: (i.after as { slug?: string } | undefined)?.slug ?? i.id, outcome: 'skipped', error: i.skip }));
+  const counts = planCounts(items);
+  const changes = items.filter((i) => !i.unchanged && i.skip === undefined).length;
+  const stored = spill && items.length ? spill.write(spill.dir, `${spill.name}-${site.id}`, items) : undefined;
+  let held: PlannedItem[] | undefined = stored ? undefined : items;
+  let released = false;
+  const load = () => {
+    if (released) throw new TypeError(`the plan of site ${site.name} was released`);
+    return held ?? stored?.load() ?? [];
+  };
   return {
     site,
     api,
-    ...first,
+    counts,
+    changes,
+    rows,
+    rowCount,
+    skips,
+    ...rest,
+    items: load,
+    release: () => {
+      released = true;
+      held = undefined;
+      stored?.remove();
+    },
     replan: async () => {
-      const again = await plan(api);
-      if (again.missing.length || again.create.length) {
+      if (!again) return load();
+      const next = await again();
+      if (next.missing.length || next.create.length) {
         const { refText } = await import('./shared/catalogue-file.js');
-        throw new UserError(`site ${site.name} still lacks ${[...again.missing, ...again.create.map(refText)].join(', ')}`, undefined, ExitCode.Failure);
+        throw new UserError(`site ${site.name} still lacks ${[...next.missing, ...next.create.map(refText)].join(', ')}`, undefined, ExitCode.Failure);
       }
-      return again.items;
+      return next.items;
     },
   };
+}
+
+/** An item's row of the preview (none for an item already as planned). */
+function rowOf(site: string, i: PlannedItem): PlanRow | undefined {
+  if (i.unchanged) return undefined;
+  const step = i.after as { op: string; slug: string };
+  if (i.skip !== undefined) return { site, action: 'skip', slug: step.slug, fields: i.skip };
+  return { site, action: step.op, slug: step.slug, fields: step.op === 'update' ? i.changes.map((c) => c.path).join(', ') : '' };
 }
 
 /** The outcomes a site's summary always shows, zeros included. */
@@ -183,7 +279,8 @@ function planCounts(items: readonly PlannedItem[]): Record<string, number> {
   return counts;
 }
 
-interface PlanRow {
+/** A row of the preview: a step on a site. */
+export interface PlanRow {
   site: string;
   action: string;
   slug: string;
@@ -224,40 +321,45 @@ export interface SitePlansRun {
  * @throws UserError (exit 2) without --yes off a terminal; DeclinedError; CancelError on Ctrl-C
  */
 export async function applyPlans(ctx: Context, plans: SitePlan[], flags: BulkFlags & { verb: string; prune?: boolean }, run?: SitePlansRun): Promise<SiteOutcome[]> {
+  try {
+    return await previewAndRun(ctx, plans, flags, run);
+  } finally {
+    // Whatever happened, the plans' files go (a site's run removed its own as it read it).
+    for (const p of plans) p.release();
+  }
+}
+
+/** {@link applyPlans} itself. */
+async function previewAndRun(ctx: Context, plans: SitePlan[], flags: BulkFlags & { verb: string; prune?: boolean }, run?: SitePlansRun): Promise<SiteOutcome[]> {
   const format = resolveFormat({ json: flags.json }, fieldsChecker(['sites', 'dryRun']));
-  const rows: PlanRow[] = plans.flatMap((p) => [
-    ...p.create.map((m) => ({ site: p.site.name, action: `create ${m.what}`, slug: m.name, fields: '' })),
-    ...p.items
-      .filter((i) => !i.unchanged)
-      .map((i) => {
-        const step = i.after as { op: string; slug: string };
-        if (i.skip !== undefined) return { site: p.site.name, action: 'skip', slug: step.slug, fields: i.skip };
-        return { site: p.site.name, action: step.op, slug: step.slug, fields: step.op === 'update' ? i.changes.map((c) => c.path).join(', ') : '' };
-      }),
-  ]);
-  const changes = rows.filter((r) => r.action !== 'skip');
-  const outcomes: SiteOutcome[] = plans.map((p) => {
-    const skips = p.items.filter((i) => i.skip !== undefined).map((i) => ({ id: (i.after as { slug?: string } | undefined)?.slug ?? i.id, outcome: 'skipped', error: i.skip }));
-    return {
-      siteId: p.site.id,
-      siteName: p.site.name,
-      status: p.missing.length ? 'refused' : 'planned',
-      counts: planCounts(p.items),
-      ...(p.missing.length ? { missing: p.missing } : {}),
-      ...(skips.length ? { problems: skips } : {}),
-    };
-  });
+  const outcomes: SiteOutcome[] = plans.map((p) => ({
+    siteId: p.site.id,
+    siteName: p.site.name,
+    status: p.missing.length ? 'refused' : 'planned',
+    counts: { ...p.counts },
+    ...(p.missing.length ? { missing: p.missing } : {}),
+    ...(p.skips.length ? { problems: p.skips } : {}),
+  }));
   for (const p of plans) for (const m of p.missing) warn(ctx.io, `site ${p.site.name} has no ${m}: it is refused (nothing is written there)`);
-  const work = plans.filter((p) => !p.missing.length && (p.create.length > 0 || p.items.some((i) => !i.unchanged && i.skip === undefined)));
+  const work = plans.filter((p) => !p.missing.length && (p.create.length > 0 || p.changes > 0));
+  // Only counts and each site's first rows are held: the sum of the plans, and the preview.
+  const sum = (of: (p: SitePlan) => number) => plans.reduce((n, p) => n + of(p), 0);
+  const rowCount = sum((p) => p.rowCount);
+  const changeCount = sum((p) => p.create.length + p.changes);
   if (flags.journal !== undefined && work.length > 1) throw new UserError('--journal names one file, and this run writes one journal per site', 'drop --journal (each site gets its own in the state dir), or apply to one site');
   if (flags.dryRun) {
-    if (format.kind === 'json') await printValue(ctx.io, format, { dryRun: true, sites: outcomes.map((o) => ({ ...o, items: rows.filter((r) => r.site === o.siteName) })) });
-    else if (rows.length) await printRecords(ctx.io, format, rows, [{ key: 'site' }, { key: 'action' }, { key: 'slug' }, { key: 'fields' }], { now: ctx.now() });
+    // A dry run prints every row: each site's read back from its plan.
+    const rowsOf = (p: SitePlan): PlanRow[] => [
+      ...p.create.map((m) => ({ site: p.site.name, action: `create ${m.what}`, slug: m.name, fields: '' })),
+      ...p.items().flatMap((i) => rowOf(p.site.name, i) ?? []),
+    ];
+    if (format.kind === 'json') await printValue(ctx.io, format, { dryRun: true, sites: outcomes.map((o, n) => ({ ...o, items: rowsOf(plans[n]!) })) });
+    else if (rowCount) await printRecords(ctx.io, format, plans.flatMap(rowsOf), [{ key: 'site' }, { key: 'action' }, { key: 'slug' }, { key: 'fields' }], { now: ctx.now() });
     const sites = (n: number) => `${n} site${n === 1 ? '' : 's'}`;
     const upToDate = plans.filter((p) => !p.missing.length && !work.includes(p)).length;
-    const skipped = rows.length - changes.length;
+    const skipped = rowCount - changeCount;
     const parts = [
-      ...(work.length ? [`${changes.length} change${changes.length === 1 ? '' : 's'} on ${sites(work.length)}`] : []),
+      ...(work.length ? [`${changeCount} change${changeCount === 1 ? '' : 's'} on ${sites(work.length)}`] : []),
       ...(upToDate ? [`${sites(upToDate)} already up to date`] : []),
       ...(skipped ? [`${skipped} left alone (changed since)`] : []),
     ];
@@ -268,12 +370,13 @@ export async function applyPlans(ctx: Context, plans: SitePlan[], flags: BulkFla
   const scope = run?.scope ?? 'many';
   if (work.length && !flags.yes && asksFirst(rule, scope)) {
     if (ctx.io.isStderrTTY) {
-      for (const r of rows.slice(0, 20)) ctx.io.stderr.write(`  ${r.site}\t${r.action}\t${r.slug}${r.fields ? `\t${r.fields}` : ''}\n`);
-      if (rows.length > 20) ctx.io.stderr.write(`  ... and ${rows.length - 20} more\n`);
+      const shown = plans.flatMap((p) => p.rows).slice(0, PREVIEW_ROWS);
+      for (const r of shown) ctx.io.stderr.write(`  ${r.site}\t${r.action}\t${r.slug}${r.fields ? `\t${r.fields}` : ''}\n`);
+      if (rowCount > shown.length) ctx.io.stderr.write(`  ... and ${rowCount - shown.length} more\n`);
     }
-    const by = (a: string) => changes.filter((r) => r.action === a).length;
-    const parts = [`${by('create')} to create`, `${by('update')} to update`, ...(by('delete') ? [`${by('delete')} to DELETE`] : [])].join(', ');
-    const summary = `${changes.length} change${changes.length === 1 ? '' : 's'} (${parts}) to ${work.length} site${work.length === 1 ? '' : 's'} (${work.map((p) => p.site.name).join(', ')})`;
+    const by = (outcome: string) => sum((p) => p.counts[outcome] ?? 0);
+    const parts = [`${by('created')} to create`, `${by('updated')} to update`, ...(by('deleted') ? [`${by('deleted')} to DELETE`] : [])].join(', ');
+    const summary = `${changeCount} change${changeCount === 1 ? '' : 's'} (${parts}) to ${work.length} site${work.length === 1 ? '' : 's'} (${work.map((p) => p.site.name).join(', ')})`;
     await confirmChange(ctx, flags, rule, scope, run ? `${run.question}: ${summary}?` : `Apply ${summary}?`, run?.what ?? `applying to ${work.length} sites`);
   }
   const [{ runBulk }, { newRunId }, { runOrigin }, { applyAction }, { servicesPort }, { refText }] = await Promise.all([
@@ -294,8 +397,9 @@ export async function applyPlans(ctx: Context, plans: SitePlan[], flags: BulkFla
     if (!counter?.live) notice(ctx.io, text);
   };
   try {
+    const outcomeOf = new Map(outcomes.map((o) => [o.siteId, o]));
     await pool(work, SITE_CONCURRENCY, async (p) => {
-      const outcome = outcomes.find((o) => o.siteId === p.site.id)!;
+      const outcome = outcomeOf.get(p.site.id)!;
       await runSite(p, outcome);
       counter?.siteDone(outcome);
     });
@@ -309,7 +413,9 @@ export async function applyPlans(ctx: Context, plans: SitePlan[], flags: BulkFla
   async function runSite(p: SitePlan, outcome: SiteOutcome): Promise<void> {
     // One site's failure is that site's: the others finish, and the summary says what happened where.
     try {
-      let items = p.items;
+      // The site's items, read back from disk for its run only (four sites at a time).
+      let items = p.items();
+      p.release();
       if (p.create.length) {
         const [{ runCreateOne }, { CATEGORY_WRITES }, { POLICY_WRITES }] = await Promise.all([import('../shared/one.js'), import('./shared/category-writes.js'), import('./shared/policy-writes.js')]);
         // Each through the engine, journaled as a part of this change that prepares the site's run (so `sitectl
@@ -439,8 +545,13 @@ export async function run(opts: ApplyOptions, ctx: Context): Promise<void> {
   if (wanted.services.some((s) => s.addOnGroups !== undefined)) warn(ctx.io, "the catalogue's add-on groups are compared by 'services diff' but not applied yet: set them with 'services add-on-groups'");
   const sites = opts.toSite?.length ? opts.toSite : [(await ctx.api()).siteId ?? ''];
   const plans = await planSites(ctx, wanted, sites, Boolean(opts.prune), Boolean(opts.createMissing));
-  refuseSingleSite(plans, 'create them on that site (staff are never created), or change the file');
-  const outcomes = await applyPlans(ctx, plans, { ...opts, verb: 'services apply' });
+  let outcomes: SiteOutcome[];
+  try {
+    refuseSingleSite(plans, 'create them on that site (staff are never created), or change the file');
+    outcomes = await applyPlans(ctx, plans, { ...opts, verb: 'services apply' });
+  } finally {
+    for (const p of plans) p.release();
+  }
   if (opts.dryRun) return finishDryRun(outcomes);
   await reportSites(ctx, outcomes, opts.json, 'services apply');
 }

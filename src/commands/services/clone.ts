@@ -172,10 +172,16 @@ export async function runToSites(opts: CloneOptions, ctx: Context): Promise<void
   // The same check as a catalogue file gets, so a service the targets could not take is refused before any write.
   checkServices(catalogue.services, 'the services to copy');
   const plans = await planSites(ctx, catalogue, opts.toSite!, false, Boolean(opts.createMissing));
-  const source = plans.find((p) => p.site.id === api.siteId);
-  if (source) throw new UserError(`--to-site ${source.site.name} is the site the services are copied from`);
-  refuseSingleSite(plans, 'create them on that site (staff are never created), or copy fewer services');
-  const outcomes = await applyPlans(ctx, plans, { ...opts, verb: 'services apply' });
+  let outcomes: Awaited<ReturnType<typeof applyPlans>>;
+  try {
+    const source = plans.find((p) => p.site.id === api.siteId);
+    if (source) throw new UserError(`--to-site ${source.site.name} is the site the services are copied from`);
+    refuseSingleSite(plans, 'create them on that site (staff are never created), or copy fewer services');
+    outcomes = await applyPlans(ctx, plans, { ...opts, verb: 'services apply' });
+  } finally {
+    // The sites' plans on disk go, whatever stopped the run.
+    for (const p of plans) p.release();
+  }
   if (opts.dryRun) return finishDryRun(outcomes);
   await reportSites(ctx, outcomes, opts.json, 'services apply');
 }

@@ -19,6 +19,8 @@ const QUIET_LINE_MS = 5000;
 
 /** One site's end as the counter and its line say it. */
 export interface SiteEnd {
+  /** The site's id, as given to {@link FanOutProgress.items}: its items are then counted as done and forgotten. */
+  siteId?: string;
   siteName: string;
   status: string;
   counts: Record<string, number>;
@@ -52,7 +54,14 @@ function countText(counts: Record<string, number>): string {
 export function fanOutProgress(ctx: Context, opts: { title: string; sites: number; origin: string; perSiteLines: boolean }): FanOutProgress {
   const io = ctx.io;
   const started = Date.now();
+  // Only the sites in flight are held; a site that ended is folded into `itemsOfEnded` (memory flat in the sites).
   const itemsBySite = new Map<string, number>();
+  let itemsOfEnded = 0;
+  const ended = (end: SiteEnd) => {
+    if (end.siteId === undefined) return;
+    itemsOfEnded += itemsBySite.get(end.siteId) ?? 0;
+    itemsBySite.delete(end.siteId);
+  };
   let sitesDone = 0;
   let failedSites = 0;
   let lastSaid = started;
@@ -60,7 +69,7 @@ export function fanOutProgress(ctx: Context, opts: { title: string; sites: numbe
   const samples: { at: number; replies: number }[] = [{ at: started, replies: sharedPacers.stats(opts.origin).replies }];
 
   const items = () => {
-    let n = 0;
+    let n = itemsOfEnded;
     for (const v of itemsBySite.values()) n += v;
     return n;
   };
@@ -95,6 +104,7 @@ export function fanOutProgress(ctx: Context, opts: { title: string; sites: numbe
         itemsBySite.set(site, done);
       },
       siteDone(end) {
+        ended(end);
         sitesDone += 1;
         if (!opts.perSiteLines) return;
         lastSaid = Date.now();
@@ -128,6 +138,7 @@ export function fanOutProgress(ctx: Context, opts: { title: string; sites: numbe
       itemsBySite.set(site, done);
     },
     siteDone(end) {
+      ended(end);
       sitesDone += 1;
       if (end.status === 'failed' || end.status === 'partial' || end.status === 'refused') failedSites += 1;
       draw();

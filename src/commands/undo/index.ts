@@ -53,6 +53,7 @@ import { checkOrigin, warnDamaged } from '../shared/bulk.js';
 import { done, type Inverse, type UndoRequest, writeInverse } from '../shared/inverses.js';
 import type { Invocation, LoadableNoun } from '../noun-list.js';
 import type { SitePlan } from '../services/apply.js';
+import type { PlannedItem } from '../../bulk/actions.js';
 
 interface UndoOptions extends BulkFlags {
   last?: boolean;
@@ -233,7 +234,7 @@ async function undoChange(change: ChangeSummary, resuming: ChangeSummary | undef
  *   failed
  */
 async function undoApply(change: ChangeSummary, opts: UndoOptions, ctx: Context): Promise<void> {
-  const [{ applyPlans, reportSites }, { applyInverse, planApplyUndo }, { runOrigin }, { POLICY_WRITES }, { CATEGORY_WRITES }, { runBulk }, { newRunId }] = await Promise.all([
+  const [{ applyPlans, reportSites, sitePlan }, { applyInverse, planApplyUndo }, { runOrigin }, { POLICY_WRITES }, { CATEGORY_WRITES }, { runBulk }, { newRunId }] = await Promise.all([
     import('../services/apply.js'),
     import('../services/shared/apply-undo.js'),
     import('../shared/bulk.js'),
@@ -270,12 +271,14 @@ async function undoApply(change: ChangeSummary, opts: UndoOptions, ctx: Context)
   const scope = undoable > 1 ? 'many' : 'one';
   requireConfirmable(ctx, opts, rule, scope, `undoing change ${change.short}`);
   const plans: SitePlan[] = [];
+  const all: PlannedItem[] = [];
   for (const { siteId, inverse } of parts) {
     const { api, site } = await ctx.siteApi(siteId);
     const { items, plannedAt } = await planApplyUndo(api, inverse, ctx.signal);
-    plans.push({ site, api, items, missing: [], create: [], replan: () => Promise.resolve(items), plannedAt });
+    all.push(...items);
+    plans.push(sitePlan(site, api, items, { missing: [], create: [], plannedAt }));
   }
-  const items = plans.flatMap((p) => p.items).filter((i) => !i.unchanged);
+  const items = all.filter((i) => !i.unchanged);
   if (items.length === 0 && furniture.length === 0) throw nothing('what it changed is as the undo would leave it already');
   const steps = items.filter((i) => i.skip === undefined).map((i) => (i.after as { op: string }).op);
   if (steps.includes('create')) notice(ctx.io, 're-created services get new ids; bookings and other references to the deleted ids are not restored');

@@ -2,6 +2,7 @@
  * `services clone --to-site` fanned out to several sites through the built CLI
  * (docs/catalogue.md "Diff and apply"): killed with SIGKILL in the middle of the fan-out, then each site's journal
  * `--resume`d, every site ends holding the catalogue once (no service created twice), and a re-run plans nothing.
+ * The sites' plans wait on disk until each site runs (memory flat in the sites); a killed run's are swept.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -77,6 +78,9 @@ describe('services clone --to-site, fanned out', () => {
       child.kill('SIGKILL');
     }
     expect(await exited, stderr).toBe('SIGKILL');
+    // The sites not started yet still had their plans on disk (only counts were in memory), under names history skips.
+    const spilled = () => readdirSync(journalsDir()).filter((f) => /\.site-.+\.\d+\.planning$/.test(f));
+    expect(spilled().length).toBeGreaterThan(0);
     await setFaults(emu, { latencyMs: 0 });
     const journals = readdirSync(journalsDir()).filter((f) => f.endsWith('.ndjson'));
     expect(journals.length).toBeGreaterThan(0);
@@ -96,6 +100,8 @@ describe('services clone --to-site, fanned out', () => {
     expect(again.code, again.stderr).toBe(0);
     const report = JSON.parse(again.stdout) as { sites: { siteName: string; counts: Record<string, number> }[] };
     for (const s of report.sites) expect(s.counts.updated, s.siteName).toBe(0);
+    // The killed run's plans were swept by the next fan-out, which removed its own.
+    expect(spilled()).toEqual([]);
     for (const s of sites) {
       const slugs = await slugsOf(s.id);
       expect(slugs.length, s.name).toBe(source.length);
