@@ -8,7 +8,7 @@
  * bundle, its verbs static inside it), so `--help` and `profile ...` do not load the services verbs, the bulk
  * engine and the schemas.
  */
-import { Argument, Command, Option } from 'commander';
+import { Argument, Command, Help, Option } from 'commander';
 import { completesWith } from './core/flag-values.js';
 import type { Shell } from './commands/completion/scripts.js';
 import { nounNamed } from './commands/noun-list.js';
@@ -252,6 +252,19 @@ function applyToTree(cmd: Command, ctx: Context): void {
 const HELP = {
   // A noun's and a verb's help list the program's own flags (--profile, --site, --timeout...) under "Global Options".
   showGlobalOptions: true,
+  // A usage line longer than the help's width goes on under `Usage: `, broken between words, as the rest wraps.
+  commandUsage(this: Help, cmd: Command): string {
+    const usage = Help.prototype.commandUsage.call(this, cmd);
+    const room = (this.helpWidth ?? 80) - 'Usage: '.length;
+    if (usage.length <= room) return usage;
+    const lines: string[] = [];
+    for (const word of usage.split(' ')) {
+      const last = lines.length - 1;
+      if (last >= 0 && lines[last]!.length + 1 + word.length <= room) lines[last] += ` ${word}`;
+      else lines.push(word);
+    }
+    return lines.join(`\n${' '.repeat('Usage: '.length)}`);
+  },
   // A noun is listed by its name alone (its own help's usage line names its alias: `sitectl services|service`).
   subcommandTerm: (cmd: Command): string => (cmd.parent?.parent ? [cmd.name(), ...cmd.aliases()].join('|') : cmd.name()),
   optionDescription: (option: Option): string => {

@@ -407,13 +407,16 @@ export class Collection<T extends Doc> {
     const s = this.state(site);
     const before = s.indexes.size > 0 && !isNew ? this.getDoc(site, doc.id) : undefined;
     const text = JSON.stringify(doc);
+    // The query table first: opened for the first time (after a reset swapped the file, say), it is rebuilt from
+    // the documents, and must not find this one there already and then be given it again (a duplicate seq).
+    const table = this.resident ? undefined : this.table();
     this.store.touch(this.def.kind, site, doc.id);
     const seq = isNew ? this.store.insertRow(this.def.kind, site, doc.id, text) : (this.store.updateRow(this.def.kind, site, doc.id, text), 0);
     this.json.set(doc, text);
-    if (this.resident) s.docs.set(doc.id, doc);
+    if (!table) s.docs.set(doc.id, doc);
     else {
-      if (isNew) this.table().add(site, doc.id, seq, doc);
-      else this.table().replace(site, doc.id, doc);
+      if (isNew) table.add(site, doc.id, seq, doc);
+      else table.replace(site, doc.id, doc);
       this.cache.delete(`${site}\u0000${doc.id}`);
     }
     if (s.indexes.size > 0) this.applyIndexes(s, before, doc);
@@ -424,11 +427,12 @@ export class Collection<T extends Doc> {
   remove(site: string, id: string): void {
     const s = this.state(site);
     const before = s.indexes.size > 0 ? this.getDoc(site, id) : undefined;
+    const table = this.resident ? undefined : this.table();
     this.store.touch(this.def.kind, site, id);
     this.store.deleteRow(this.def.kind, site, id);
-    if (this.resident) s.docs.delete(id);
+    if (!table) s.docs.delete(id);
     else {
-      this.table().delete(site, id);
+      table.delete(site, id);
       this.cache.delete(`${site}\u0000${id}`);
     }
     if (before) this.applyIndexes(s, before, undefined);

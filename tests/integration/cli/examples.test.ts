@@ -32,6 +32,7 @@ const NOT_RUN: ReadonlyArray<[RegExp, string]> = [
   [/^sitectl auth verify --code \d+$/, 'finishes a sign-in that stopped at e-mail verification, which a placeholder example starts'],
   [/^sitectl auth recover --token-stdin --password-stdin$/, 'reads the recovery token the e-mail carries and a new password on stdin'],
   [/^sitectl (?:--profile prod )?logout$|^sitectl members me\b|^sitectl orders list --mine$|^sitectl logout --site Uptown$|^sitectl auth status --site Uptown$/, 'acts on the member a placeholder example signs in (tests/integration/cli/auth*.test.ts)'],
+  [/^sitectl emulator mail --to .* \| sitectl auth verify --code-stdin$/, 'finishes the SMS sign-in a placeholder example starts (tests/integration/cli/factors.test.ts)'],
   [/^sitectl auth change-password$|^sitectl auth resend-code$|^sitectl checkout preview .* --online\b/, 'acts on the member (or the pending sign-in) a placeholder example starts (tests/integration/cli/spec-verbs.test.ts)'],
   [/^sitectl profile remove prod --yes$/, 'removes the profile a placeholder example adds with your API key'],
   [/^sitectl (?:dashboard|browse \w+)\b|--interactive\b/, 'draws on a terminal and waits for keys (tests/e2e/*-tty.test.ts)'],
