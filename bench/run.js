@@ -10,7 +10,7 @@
 // members-at-scale run, default 10000,100000,1000000), BENCH_ONLY=members (run only the members-at-scale section), BENCH_ONLY=startup (only start-up and endless-input),
 // BENCH_SCALE_BOOKINGS (bookings of the large site in the booking-writes run, default 100000), BENCH_ONLY=bookings (only
 // booking writes on the demo site and on that large one, and the busy-week seed), BENCH_ONLY=fanout (only the fan-out
-// under a rate limit: BENCH_PACED_SITES sites, default 100, under BENCH_PACED_LIMIT requests/s, default 50, with
+// under a rate limit: BENCH_PACED_SITES sites, default 100 (1 or more: the fleet's memory is a ratio to it), under BENCH_PACED_LIMIT requests/s, default 50, with
 // Retry-After: 2; then BENCH_FLEET_SITES sites, default 500, unlimited, for peak memory; 0 skips it), BENCH_STREAM_COUNTS
 // (comma-separated counts of the exports, list --all and bulk update memory run, default 1000,10000,100000),
 // BENCH_STREAM_RUNS (runs per figure there, the best kept, default 2), BENCH_STREAM_PARTS (of that run:
@@ -484,6 +484,8 @@ async function fanOut() {
       if (wrong.length) throw new Error(`${wrong.length} of ${n} sites do not hold the ${catalogue.length} services (e.g. ${wrong[0]}: ${counts.get(wrong[0])})`);
       return { ...cmd, counted, emuHwm: rssOf(child.pid).hwm, emuBefore: before };
     };
+    // The fleet's memory figure is a ratio to this run's: it always runs (BENCH_FLEET_SITES=0 skips the fleet instead).
+    if (!(PACED_SITES >= 1)) throw new Error(`BENCH_PACED_SITES must be 1 or more (got ${process.env.BENCH_PACED_SITES}): the ${FLEET_SITES}-site memory figure is measured against that run`);
     console.log(`\nFan-out: services clone --filter {} (${catalogue.length} services) to ${PACED_SITES} sites under a limit of ${PACED_LIMIT} requests/s (all requests), Retry-After: 2`);
     const paced = await run(PACED_SITES, { rateLimitPerSec: PACED_LIMIT, rateLimitScope: 'all', retryAfterSec: 2, latencyMs: 0 });
     const accepted = paced.counted.requests - paced.counted.throttled;
