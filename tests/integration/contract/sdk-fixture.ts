@@ -57,6 +57,7 @@ export const OURS_ONLY: Record<string, string> = {
   'staff-members.restoreStaffMemberFromTrashBin':
     "the module types RestoreStaffMemberFromTrashBinRequest/Response but exports no method; the platform's REST reference names a POST (docs/wire.md §14 \"Staff search, count and the trash bin\": the path is assumed); `staff restore` and the undo of `staff delete` send it",
   'add-ons.createAddOn': 'the Add-ons API (/addons/v1/add-ons; docs/wire.md "Add-on groups and add-ons") has no module among the SDK packages available here; add-on groups hold its add-ons',
+  'add-ons.queryAddOns': 'the Add-ons API: no module among the SDK packages available here; its request shape is assumed (docs/wire.md "Add-on groups and add-ons")',
   'add-ons.getAddOn': 'the Add-ons API: no module among the SDK packages available here (docs/wire.md "Add-on groups and add-ons")',
   'bookings-pricing.calculatePrice': 'the Bookings Pricing API: no module among the SDK packages available here; the price of a booking with add-ons (docs/wire.md "Add-on groups and add-ons")',
   'verification.resendDuringAuthentication':
