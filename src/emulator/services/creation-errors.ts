@@ -15,11 +15,10 @@
  * API's `resource.id` with RESOURCE_DETAILS). An assumption where the specification names the codes only.
  */
 import { ApplicationFailure } from '../errors.js';
+import { STAFF_RESOURCE_TYPE_ID } from '../../api/schemas/time-slot.js';
 import { CLONE_ERRORS, type CloneError, type Faults } from '../faults.js';
 import type { Catalog, ServiceDoc } from './model.js';
 
-/** The id of the emulator's one resource type, its staff's (the same on every site). */
-export const STAFF_RESOURCE_TYPE_ID = '5a1f0000-0000-4000-a000-00000057aff0';
 
 /** The site's default booking form (flagged `default`, else the first), as a new service gets it. */
 function defaultFormId(cat: Catalog): string | undefined {

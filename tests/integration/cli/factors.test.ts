@@ -13,6 +13,7 @@
  *
  * Every member and service is the test's own.
  */
+import { STAFF_RESOURCE_TYPE_ID } from '../../../src/api/schemas/time-slot.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { removePidFile, writePidFile } from '../../../src/local/daemon.js';
 import { createCliSandbox, runInProcess, startTestEmulator, type CliResult, type CliSandbox, type TestEmulator } from '../../helpers/index.js';
@@ -172,7 +173,7 @@ describe('clone errors and resource-creation errors through the CLI', () => {
     expect(unknown.stderr).toContain('UNKNOWN_CREATE_RESOURCE_TYPE_ERROR');
     expect(unknown.stderr.trim().split('\n')).toHaveLength(1);
     // The site's one resource type (its staff's, docs/wire.md §14): a resource of it is taken, another id is not.
-    const staffType = '5a1f0000-0000-4000-a000-00000057aff0';
+    const staffType = STAFF_RESOURCE_TYPE_ID;
     const staff = await emu.request('POST', '/bookings/v1/staff-members/query', { query: {}, fields: ['RESOURCE_DETAILS'] });
     const resourceId = staff.body.staffMembers[0].resource.id as string;
     const notOfIt = await create({ ...service(), serviceResources: [{ resourceType: { id: staffType }, resourceIds: { values: ['00000000-0000-4000-8000-000000000002'] } }] });
