@@ -17,6 +17,11 @@ export const ServiceType = lazySchema(() => z.enum(ServiceTypeValues));
 export type ServiceType = z.infer<typeof ServiceType>;
 
 export const RateTypeValues = ['FIXED', 'CUSTOM', 'VARIED', 'NO_FEE'] as const;
+/**
+ * `payment.addOnOption` (SDK `AddOnPaymentOptions`): how add-ons are paid when a pricing plan pays the booking.
+ * Stored and answered only (docs/wire.md §28).
+ */
+export const AddOnPaymentOptionValues = ['ONLINE', 'IN_PERSON'] as const;
 export const RateType = lazySchema(() => z.enum(RateTypeValues));
 export type RateType = z.infer<typeof RateType>;
 
@@ -215,6 +220,7 @@ export const ServicePayment = lazySchema(() =>
     varied: z.optional(variedPrices(Money)),
     options: z.optional(PaymentOptions),
     pricingPlanIds: z.optional(z.array(z.string())),
+    addOnOption: z.optional(openEnum(AddOnPaymentOptionValues)),
   }),
 );
 export type ServicePayment = z.infer<typeof ServicePayment>;
@@ -335,6 +341,7 @@ function buildServiceInputs() {
     varied: z.optional(variedPrices(MoneyInput)),
     options: z.optional(PaymentOptions),
     pricingPlanIds: z.optional(z.array(Id).check(z.maxLength(100))),
+    addOnOption: z.optional(z.enum(AddOnPaymentOptionValues)),
   });
   /** The writable fields of a service in a request, every one optional (the base of the others). */
   const ServiceFields = z.looseObject({

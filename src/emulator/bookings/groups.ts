@@ -20,7 +20,7 @@ import { ApplicationFailure, ValidationFailure } from '../errors.js';
 import { ACTIVE_STATUSES, FINAL_STATUSES, type BookingDoc, type Calendar, type MultiServiceBookingDoc, serviceIdOf } from './model.js';
 import { allowedActions, violationsAt } from './policy.js';
 import { cancelBooking, confirmBooking, createBooking, declineBooking, markBookingAsPending, rescheduleBooking } from './rules.js';
-import { findCandidate } from './placement.js';
+import { addOnMinutesOf, findCandidate } from './placement.js';
 import { capacityOf, courseOpenSpots, openSpotsOf } from './sessions.js';
 import { instantOf, iso } from './time.js';
 
@@ -242,7 +242,7 @@ export function groupAvailability(cal: Calendar, id: string) {
     let open: number;
     if (b.bookedEntity.schedule) open = courseOpenSpots(cal, service, bookings);
     else {
-      const cand = findCandidate(cal, service, start, b.bookedEntity.slot?.resource?.id ?? undefined, bookings);
+      const cand = findCandidate(cal, service, start, b.bookedEntity.slot?.resource?.id ?? undefined, bookings, undefined, addOnMinutesOf(b.bookedAddOns));
       open = cand ? openSpotsOf(cal, cand, bookings) : 0;
     }
     remaining = Math.min(remaining, open);

@@ -13,6 +13,7 @@ import type { RequestContext } from '../serve.js';
 import { defineCollection, type SiteCollection } from '../store/collection.js';
 import { catalogOf, type Catalog, type ServiceDoc } from '../services/model.js';
 import type { StaffMemberDoc } from '../staff/model.js';
+import type { BookedAddOnDoc } from '../services/add-ons.js';
 import type { Weekday } from './time.js';
 
 /** Where a booked or available slot takes place. */
@@ -67,6 +68,8 @@ export type BookingDoc = {
   multiServiceBookingInfo?: { id: string; type: MultiServiceBookingType };
   extendedFields?: { namespaces?: Record<string, Record<string, unknown>> };
   formId?: string | null;
+  /** The add-ons booked, as at booking time (docs/wire.md §28); duration add-ons lengthen the booking. */
+  bookedAddOns?: BookedAddOnDoc[];
   [k: string]: unknown;
 };
 

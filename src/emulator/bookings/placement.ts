@@ -57,7 +57,20 @@ export interface Target {
   candidate?: Candidate;
 }
 
-/** The slot of a service at `start` (with the staff member asked for, if any), or undefined. */
+/**
+ * Minutes the duration add-ons of a booking add to it (the bookings module's `BookedAddOn.durationInMinutes`, the
+ * add-on's duration at the time of booking; quantity add-ons add none). docs/wire.md §28.
+ */
+export function addOnMinutesOf(addOns: readonly { durationInMinutes?: number | null }[] | null | undefined): number {
+  let minutes = 0;
+  for (const a of addOns ?? []) if (typeof a.durationInMinutes === 'number' && a.durationInMinutes > 0) minutes += a.durationInMinutes;
+  return minutes;
+}
+
+/**
+ * The slot of a service at `start` (with the staff member asked for, if any), or undefined. `extraMinutes`: what
+ * duration add-ons add to an appointment (the staff member must be free, within working hours, for the whole span).
+ */
 export function findCandidate(
   cal: Calendar,
   service: ServiceDoc,
@@ -65,9 +78,11 @@ export function findCandidate(
   resourceId: string | undefined,
   exclude?: BookingDoc | readonly BookingDoc[],
   location?: { id?: string | null; formattedAddress?: string | null } | null,
+  extraMinutes = 0,
 ): Candidate | undefined {
-  const length = durationOf(service) * MINUTE;
-  const list = candidates(cal, service, start, start + length, { resourceIds: resourceId ? [resourceId] : undefined, exclude, step: service.type === 'APPOINTMENT' ? BOOKING_STEP : undefined });
+  const extra = service.type === 'APPOINTMENT' ? extraMinutes : 0;
+  const length = (durationOf(service) + extra) * MINUTE;
+  const list = candidates(cal, service, start, start + length, { resourceIds: resourceId ? [resourceId] : undefined, exclude, step: service.type === 'APPOINTMENT' ? BOOKING_STEP : undefined, extraMinutes: extra });
   return list.find((c) => c.start === start && atLocation(c.location, location));
 }
 
@@ -87,6 +102,8 @@ function bookedSlot(cand: Candidate, timezone: string, eventId?: string | null):
 
 /**
  * Resolves what a request books (a new booking, or a reschedule of `exclude`) without checking room.
+ * `extraMinutes` (duration add-ons, {@link addOnMinutesOf}) lengthen an appointment: its end, and the time its
+ * staff member must be free (classes and courses keep their sessions' times; docs/wire.md §28).
  * @throws ApplicationFailure 404 SERVICE_NOT_FOUND, 409 SLOT_NOT_AVAILABLE (unless `force`), 400 date/zone errors;
  *   ValidationFailure for a slot/schedule mix-up
  */
@@ -94,7 +111,7 @@ export function resolveTarget(
   cal: Calendar,
   entity: { slot?: Json | null; schedule?: Json | null },
   prefix: string,
-  opts: { force: boolean; exclude?: BookingDoc | readonly BookingDoc[] },
+  opts: { force: boolean; exclude?: BookingDoc | readonly BookingDoc[]; extraMinutes?: number },
 ): Target {
   const slot = entity.slot as
     | { serviceId: string; startDate: string; endDate?: string | null; timezone?: string | null; resource?: { id?: string | null }; location?: { id?: string | null; formattedAddress?: string | null } | null; eventId?: string | null }
@@ -127,14 +144,17 @@ export function resolveTarget(
   const timezone = zoneOf(cal, s.timezone);
   const start = instantOf(s.startDate);
   if (Number.isNaN(start)) throw new ApplicationFailure(400, 'INVALID_DATE_FORMAT', `"${s.startDate}" is not a date-time`, { startDate: s.startDate });
-  const length = durationOf(service) * MINUTE;
+  const base = durationOf(service) * MINUTE;
+  const extra = service.type === 'APPOINTMENT' ? (opts.extraMinutes ?? 0) : 0;
+  const length = base + extra * MINUTE;
   if (s.endDate) {
     const end = instantOf(s.endDate);
     if (Number.isNaN(end)) throw new ApplicationFailure(400, 'INVALID_DATE_FORMAT', `"${s.endDate}" is not a date-time`, { endDate: s.endDate });
-    if (end !== start + length) throw conflict('SLOT_NOT_AVAILABLE', `"${service.name}" lasts ${durationOf(service)} minutes: the slot starting ${formatWallClock(start, timezone)} ends ${formatWallClock(start + length, timezone)}`);
+    // The slot as listed (the service's length), or as lengthened by the booking's duration add-ons.
+    if (end !== start + base && end !== start + length) throw conflict('SLOT_NOT_AVAILABLE', `"${service.name}" lasts ${durationOf(service)} minutes: the slot starting ${formatWallClock(start, timezone)} ends ${formatWallClock(start + base, timezone)}${extra ? ` (${formatWallClock(start + length, timezone)} with its add-ons)` : ''}`);
   }
   const resourceId = s.resource?.id ?? undefined;
-  let cand = findCandidate(cal, service, start, resourceId, opts.exclude, s.location);
+  let cand = findCandidate(cal, service, start, resourceId, opts.exclude, s.location, extra);
   if (!cand) {
     if (!opts.force) {
       const when = formatWallClock(start, timezone);
@@ -142,11 +162,11 @@ export function resolveTarget(
         throw new ApplicationFailure(404, 'SESSION_NOT_FOUND', `no session of "${service.name}" starts at ${when}`, { serviceId: service.id, startDate: iso(start) });
       }
       // Taken, or never offered then (outside working hours, time off, teaching, off the booking grid)?
-      const offered = candidates(cal, service, start, start + length, { step: BOOKING_STEP, ignoreBookings: true, ...(resourceId ? { resourceIds: [resourceId] } : {}) }).some((c) => c.start === start);
+      const offered = candidates(cal, service, start, start + length, { step: BOOKING_STEP, ignoreBookings: true, extraMinutes: extra, ...(resourceId ? { resourceIds: [resourceId] } : {}) }).some((c) => c.start === start);
       const who = resourceId ? `staff member ${resourceId}` : `every staff member of "${service.name}"`;
       const why = offered
         ? `${who} is booked at ${when}`
-        : `"${service.name}" has no slot at ${when}${resourceId ? ` with staff member ${resourceId}` : ''} (slots start every ${BOOKING_STEP} minutes within staff working hours)`;
+        : `"${service.name}" has no slot at ${when}${resourceId ? ` with staff member ${resourceId}` : ''}${extra ? ` lasting ${durationOf(service) + extra} minutes with its add-ons` : ''} (slots start every ${BOOKING_STEP} minutes within staff working hours)`;
       throw conflict('SLOT_NOT_AVAILABLE', why, { serviceId: service.id, startDate: iso(start) });
     }
     // Forced past the availability check: the slot as asked (a double booking).

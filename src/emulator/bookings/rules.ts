@@ -24,7 +24,7 @@ import { ApplicationFailure, ValidationFailure } from '../errors.js';
 import { bookedAddOnsOf } from '../services/add-ons.js';
 import { ACTIVE_STATUSES, FINAL_STATUSES, type BookingDoc, type Calendar, serviceIdOf } from './model.js';
 import { allowedActions, checkPolicy, waitlistRoom, windowRefusal } from './policy.js';
-import { findCandidate, participantsOf, resolveTarget, tagsOf } from './placement.js';
+import { addOnMinutesOf, findCandidate, participantsOf, resolveTarget, tagsOf } from './placement.js';
 import { courseOpenSpots, eventIdOf, openSpotsOf } from './sessions.js';
 import { iso } from './time.js';
 
@@ -50,7 +50,9 @@ export interface CreateOptions {
 export function createBooking(cal: Calendar, input: BookingCreate, opts: CreateOptions): BookingDoc {
   const force = Boolean(opts.flow?.skipAvailabilityValidation);
   const participants = participantsOf(input as never, `${opts.prefix}.totalParticipants`);
-  const target = resolveTarget(cal, input.bookedEntity as Json, `${opts.prefix}.bookedEntity`, { force });
+  // Duration add-ons lengthen an appointment (docs/wire.md §28): its end and its staff member's busy time.
+  const extraMinutes = addOnMinutesOf((input.bookedAddOns ?? []).map((a) => cal.catalog.addOns.get(a.id ?? '') ?? {}));
+  const target = resolveTarget(cal, input.bookedEntity as Json, `${opts.prefix}.bookedEntity`, { force, extraMinutes });
   const { service } = target;
   checkPolicy(cal, service, target.start, participants, force);
   const addOns = input.bookedAddOns?.length ? bookedAddOnsOf(cal.catalog, service, input.bookedAddOns, opts.prefix, Boolean(opts.flow?.skipAddOnValidation)) : [];
@@ -128,7 +130,7 @@ function hasRoom(cal: Calendar, b: BookingDoc): boolean {
   const service = cal.catalog.services.get(serviceIdOf(b) ?? '');
   if (!service) return false;
   if (b.bookedEntity.schedule) return courseOpenSpots(cal, service, b) >= b.totalParticipants;
-  const cand = findCandidate(cal, service, Date.parse(b.startDate), b.bookedEntity.slot?.resource?.id ?? undefined, b);
+  const cand = findCandidate(cal, service, Date.parse(b.startDate), b.bookedEntity.slot?.resource?.id ?? undefined, b, undefined, addOnMinutesOf(b.bookedAddOns));
   return cand !== undefined && openSpotsOf(cal, cand, b) >= b.totalParticipants;
 }
 
@@ -207,7 +209,7 @@ export function rescheduleBooking(
     throw precondition('BOOKING_POLICY_VIOLATION', refused?.message ?? `booking ${b.id} has started: it can no longer be rescheduled`, refused?.data ?? { id: b.id });
   }
   const force = Boolean(opts.skipAvailability);
-  const target = resolveTarget(cal, { slot }, opts.prefix ?? '', { force, exclude: opts.group ?? b });
+  const target = resolveTarget(cal, { slot }, opts.prefix ?? '', { force, exclude: opts.group ?? b, extraMinutes: addOnMinutesOf(b.bookedAddOns) });
   const participants = opts.totalParticipants ?? b.totalParticipants;
   checkPolicy(cal, target.service, target.start, participants, force || Boolean(opts.ignorePolicy));
   let doubleBooked = b.doubleBooked;

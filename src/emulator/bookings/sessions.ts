@@ -322,6 +322,8 @@ export interface CandidateOptions {
   step?: number;
   /** Ignore the bookings (the seed, which tracks the places it gives out itself, on a calendar it is filling). */
   ignoreBookings?: boolean;
+  /** Minutes duration add-ons add to each appointment slot (docs/wire.md §28): the slot is that much longer. */
+  extraMinutes?: number;
 }
 
 /** Minutes between the starts an appointment may be booked at (availability lists the coarser grid). */
@@ -335,8 +337,9 @@ export function candidates(cal: Calendar, service: ServiceDoc, from: number, to:
   const zone = cal.timeZone;
   const location = locationOf(service);
   const scheduleId = scheduleIdOf(service);
-  const length = durationOf(service) * MINUTE;
+  const base = durationOf(service) * MINUTE;
   if (service.type === 'CLASS') {
+    const length = base;
     const teacher = service.staffMemberIds?.[0] ? (cal.catalog.staff.get(service.staffMemberIds[0]) as StaffDoc | undefined) : undefined;
     return sessionStarts(service, from, to, zone).map((start) => ({
       service,
@@ -350,6 +353,7 @@ export function candidates(cal: Calendar, service: ServiceDoc, from: number, to:
     }));
   }
   if (service.type !== 'APPOINTMENT') return [];
+  const length = base + (opts.extraMinutes ?? 0) * MINUTE;
   const occupancy = opts.ignoreBookings ? undefined : occupancyOf(cal);
   const buffers = buffersOf(cal);
   const taught = teaching(cal, from - DAY, to + DAY);

@@ -185,13 +185,13 @@ export interface BookedAddOnInput {
 }
 
 /** One add-on a booking holds, as stored: `{id, groupId, quantity | durationInMinutes, name}` (BookedAddOn). */
-export interface BookedAddOnDoc {
+export type BookedAddOnDoc = {
   id: string;
   groupId: string;
   name: string;
   quantity?: number;
   durationInMinutes?: number;
-}
+};
 
 /**
  * The add-ons a new booking selects, checked against its service's groups (BookedAddOn of the bookings module):

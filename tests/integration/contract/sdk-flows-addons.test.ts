@@ -127,6 +127,47 @@ describe('add-on groups through the official client', () => {
     expect((await addOns.getAddOn(api, { addOnId: towel })).addOn).toMatchObject({ name: 'Towel' });
   });
 
+  it('a duration add-on lengthens the booking (its end, a reschedule, the staff member busy) and payment.addOnOption is kept', async () => {
+    const c = official();
+    const service = await studio.appointment({ minutes: 60 });
+    const extra = await addOn('Extra 45 minutes', '15', { durationInMinutes: 45 });
+    const groupId = (await c.services.createAddOnGroup({ name: 'Time', addOnIds: [extra] }, { serviceId: service.id })).addOnGroup!._id!;
+    const staff = studio.staff[0]!;
+    const slot = await studio.slot(service.name);
+    const start = Date.parse(slot.startDate);
+    const booked = await c.bookings.createBooking({
+      bookedEntity: { slot: { ...slot, serviceId: service.id, resource: { _id: staff } } as never },
+      contactDetails: { firstName: 'Longer', email: 'longer@example.com' },
+      bookedAddOns: [{ _id: extra, groupId }],
+    });
+    // The module's BookedAddOn.durationInMinutes, and the booking 60 + 45 minutes long.
+    expect(booked.booking!.bookedAddOns).toEqual([expect.objectContaining({ _id: extra, durationInMinutes: 45 })]);
+    expect(new Date(booked.booking!.endDate!).getTime() - start).toBe(105 * 60_000);
+    // The staff member is taken until then: a booking of another service of theirs at start + 60 is refused.
+    const other = await studio.appointment({ minutes: 30 });
+    await expect(
+      c.bookings.createBooking({
+        bookedEntity: { slot: { serviceId: other.id, startDate: new Date(start + 60 * 60_000).toISOString(), resource: { _id: staff } } as never },
+        contactDetails: { firstName: 'Overlap' },
+      }),
+    ).rejects.toMatchObject({ details: { applicationError: { code: 'SLOT_NOT_AVAILABLE' } } });
+    // A reschedule keeps the add-on's minutes.
+    const moved = await studio.slot(service.name);
+    const rescheduled = await c.bookings.rescheduleBooking(booked.booking!._id!, { serviceId: service.id, startDate: moved.startDate, resource: { _id: staff } } as never, { revision: booked.booking!.revision! });
+    expect(new Date(rescheduled.booking!.endDate!).getTime() - Date.parse(moved.startDate)).toBe(105 * 60_000);
+
+    // payment.addOnOption (AddOnPaymentOptions): stored and answered as given; a value outside the enum is refused.
+    const made = await c.services.createService({
+      name: `Add-on option ${Date.now()}`,
+      type: 'APPOINTMENT',
+      payment: { rateType: 'FIXED', fixed: { price: { value: '30', currency: 'USD' } }, addOnOption: 'IN_PERSON' },
+    } as never);
+    expect(made.payment?.addOnOption).toBe('IN_PERSON');
+    expect((await c.services.getService(made._id!)).payment?.addOnOption).toBe('IN_PERSON');
+    const bad = await emu.request('POST', '/bookings/v2/services', { service: { name: `Bad option ${Date.now()}`, type: 'APPOINTMENT', payment: { rateType: 'FIXED', fixed: { price: { value: '30', currency: 'USD' } }, addOnOption: 'CASH' } } });
+    expect(bad.status).toBe(400);
+  });
+
   it('answers the errors the module names: GROUP_NOT_ON_SERVICE, ADD_ON_GROUP_NOT_FOUND, an unknown add-on, a fourth group', async () => {
     const c = official();
     const a = await studio.appointment();
