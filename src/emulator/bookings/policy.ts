@@ -69,27 +69,34 @@ export interface WindowRefusal {
 
 /**
  * The cancellation or reschedule rule of the policy of `b`'s service, now (docs/wire.md §14, its cancel and
- * reschedule windows): `enabled` false, or no service, is no rule (allowed); on, with `limitLatestCancellation`
- * (`limitLatestReschedule`), the change is refused from `latestCancellationInMinutes` (`latestRescheduleInMinutes`,
- * default 1440, the SDK's) before the start until the start. A booking whose start has passed is not refused here
- * (callers decide: a reschedule never moves a started booking; a cancel of one is allowed).
+ * reschedule windows): `enabled` false, or no service, is no rule (allowed). On, the change is allowed only before
+ * the booking's start (a course's: its first session's), so a booking that has started is refused; with
+ * `limitLatestCancellation` (`limitLatestReschedule`) also from `latestCancellationInMinutes`
+ * (`latestRescheduleInMinutes`, default 1440, the SDK's) before the start.
  * @returns the refusal, or undefined when the rule allows it
  */
 export function windowRefusal(cal: Calendar, b: BookingDoc, action: 'cancel' | 'reschedule'): WindowRefusal | undefined {
   const service = cal.catalog.services.get(serviceIdOf(b) ?? '');
   if (!service) return undefined;
   const ahead = Date.parse(b.startDate) - cal.nowMs;
-  if (ahead <= 0) return undefined;
   const p = policyOf(cal, service);
   const [rule, limited, minutes] =
     action === 'cancel'
       ? [p.cancellationPolicy, p.cancellationPolicy?.limitLatestCancellation, p.cancellationPolicy?.latestCancellationInMinutes]
       : [p.reschedulePolicy, p.reschedulePolicy?.limitLatestReschedule, p.reschedulePolicy?.latestRescheduleInMinutes];
-  if (!rule?.enabled || !limited) return undefined;
-  const latest = typeof minutes === 'number' ? minutes : DEFAULT_LATEST_MINUTES;
-  if (ahead >= latest * MINUTE) return undefined;
+  if (!rule?.enabled) return undefined;
   const field = action === 'cancel' ? 'latestCancellationInMinutes' : 'latestRescheduleInMinutes';
   const verb = action === 'cancel' ? 'cancel' : 'reschedule';
+  const latest = typeof minutes === 'number' ? minutes : DEFAULT_LATEST_MINUTES;
+  if (ahead <= 0) {
+    // The typings: without a limit customers may change it "until the last minute before the course or session starts".
+    return {
+      message: `too late to ${verb} booking ${b.id}: it started ${b.startDate}, and the policy of "${service.name ?? service.id}" allows it only before the start`,
+      data: { id: b.id, ...(limited ? { [field]: latest } : {}), startDate: b.startDate },
+    };
+  }
+  if (!limited) return undefined;
+  if (ahead >= latest * MINUTE) return undefined;
   return {
     message: `too late to ${verb} booking ${b.id}: the policy of "${service.name ?? service.id}" allows it until ${latest} minutes before the start (${b.startDate})`,
     data: { id: b.id, [field]: latest, startDate: b.startDate },

@@ -23,7 +23,7 @@ import type { BookingCreate, MultiServiceBookingType } from '../../api/schemas/b
 import { ApplicationFailure, ValidationFailure } from '../errors.js';
 import { bookedAddOnsOf } from '../services/add-ons.js';
 import { ACTIVE_STATUSES, FINAL_STATUSES, type BookingDoc, type Calendar, serviceIdOf } from './model.js';
-import { allowedActions, checkPolicy, waitlistRoom, windowRefusal } from './policy.js';
+import { checkPolicy, waitlistRoom, windowRefusal } from './policy.js';
 import { addOnMinutesOf, findCandidate, participantsOf, resolveTarget, tagsOf } from './placement.js';
 import { courseOpenSpots, eventIdOf, openSpotsOf } from './sessions.js';
 import { iso } from './time.js';
@@ -204,10 +204,8 @@ export function rescheduleBooking(
   if (b.multiServiceBookingInfo && !opts.asGroup) throw inGroup(b);
   if (b.bookedEntity.schedule) throw precondition('RESCHEDULE_NOT_ALLOWED_FOR_COURSE', 'a course booking cannot be rescheduled', { id: b.id });
   if (slot.serviceId !== serviceIdOf(b)) throw ValidationFailure.field(at(at(opts.prefix ?? '', 'slot'), 'serviceId'), 'must be the service of the booking');
-  if (!opts.ignorePolicy && !allowedActions(cal, b).reschedule) {
-    const refused = windowRefusal(cal, b, 'reschedule');
-    throw precondition('BOOKING_POLICY_VIOLATION', refused?.message ?? `booking ${b.id} has started: it can no longer be rescheduled`, refused?.data ?? { id: b.id });
-  }
+  const refused = opts.ignorePolicy ? undefined : windowRefusal(cal, b, 'reschedule');
+  if (refused) throw precondition('BOOKING_POLICY_VIOLATION', refused.message, refused.data);
   const force = Boolean(opts.skipAvailability);
   const target = resolveTarget(cal, { slot }, opts.prefix ?? '', { force, exclude: opts.group ?? b, extraMinutes: addOnMinutesOf(b.bookedAddOns) });
   const participants = opts.totalParticipants ?? b.totalParticipants;

@@ -33,7 +33,7 @@ const json = (r: CliResult): any => {
 const status = async (id: string): Promise<string> => json(await cli(['bookings', 'get', id, '--json', 'status'])).status;
 
 /** A new appointment service on a new policy made by `services booking-policies create` with `flags`. */
-async function serviceOnPolicy(tag: string, flags: string[]): Promise<{ name: string; policy: string }> {
+async function serviceOnPolicy(tag: string, flags: string[]): Promise<{ name: string; id: string; policy: string }> {
   const made = await cli(['services', 'booking-policies', 'create', '--name', `Cancel policy ${tag}`, ...flags]);
   expect(made.code, made.stderr).toBe(0);
   const policy = made.stdout.trim();
@@ -41,7 +41,7 @@ async function serviceOnPolicy(tag: string, flags: string[]): Promise<{ name: st
   const now = (await emu.request('GET', `/v2/services/${s.id}`)).body.service;
   const moved = await emu.request('PATCH', `/v2/services/${s.id}`, { service: { id: s.id, revision: now.revision, bookingPolicy: { id: policy } } });
   expect(moved.status, JSON.stringify(moved.body)).toBe(200);
-  return { name: s.name, policy };
+  return { name: s.name, id: s.id, policy };
 }
 
 describe('the cancellation window', () => {
@@ -113,5 +113,48 @@ describe('the reschedule window', () => {
     const lifted = await cli(['bookings', 'reschedule', inside, '--start', later, '--ignore-policy']);
     expect(lifted.code, lifted.stderr).toBe(0);
     expect(json(await cli(['bookings', 'get', inside, '--json', 'startDate'])).startDate).toBe(new Date(later).toISOString());
+  });
+});
+
+describe('a booking that has started', () => {
+  it('under a policy that is on (with or without its limit) is neither cancelled nor rescheduled unless --ignore-policy', async () => {
+    const limited = await serviceOnPolicy('started limited', ['--cancel-until', '60', '--reschedule-until', '60']);
+    const unlimited = await serviceOnPolicy('started unlimited', ['--cancel-until', 'off', '--reschedule-until', 'off']);
+    const a = await studio.book(limited.name, { email: 'started-a@example.com' });
+    const b = await studio.book(unlimited.name, { email: 'started-b@example.com' });
+    const toA = (await studio.slot(limited.name)).startDate;
+    const toB = (await studio.slot(unlimited.name)).startDate;
+    // The emulator's clock ten minutes past the later start: both bookings have started, whatever the hour.
+    const started = Math.max(Date.parse(a.slot.startDate), Date.parse(b.slot.startDate)) + 10 * 60_000;
+    await emu.request('PUT', '/__emulator/clock', { now: new Date(started).toISOString(), frozen: true });
+    try {
+      for (const [id, minutes, serviceId, to] of [[a.id, 60, limited.id, toA], [b.id, undefined, unlimited.id, toB]] as const) {
+        const raw = await emu.request('POST', `/_api/bookings-service/v2/bookings/${id}/cancel`, { revision: '1' });
+        expect(raw.status).toBe(428);
+        expect(raw.body.details.applicationError).toMatchObject({ code: 'BOOKING_POLICY_VIOLATION', data: { id, ...(minutes ? { latestCancellationInMinutes: minutes } : {}) } });
+        expect(raw.body.details.applicationError.description).toMatch(/it started .* allows it only before the start/);
+        const moved = await emu.request('POST', `/_api/bookings-service/v2/bookings/${id}/reschedule`, { slot: { serviceId, startDate: to }, revision: '1' });
+        expect(moved.status).toBe(428);
+        expect(moved.body.details.applicationError.code).toBe('BOOKING_POLICY_VIOLATION');
+      }
+      // The CLI: the bulk cancel skips both and names --ignore-policy; reschedule refuses with one line.
+      const r = await cli(['bookings', 'cancel', '--ids', `${a.id},${b.id}`, '--yes']);
+      expect(r.code, r.stderr).toBe(0);
+      for (const id of [a.id, b.id]) expect(r.stderr).toContain(`skipped ${id}: the service's booking policy does not allow cancelling it now (BOOKING_POLICY_VIOLATION) (--ignore-policy lifts it)`);
+      expect(await status(a.id)).toBe('CREATED');
+      expect(await status(b.id)).toBe('CREATED');
+      const refused = await cli(['bookings', 'reschedule', b.id, '--start', toB]);
+      expect(refused.code).not.toBe(0);
+      expect(refused.stderr).toMatch(/BOOKING_POLICY_VIOLATION/);
+      expect(refused.stderr).not.toMatch(/\n\s+at /);
+      // --ignore-policy lifts both rules.
+      const lifted = await cli(['bookings', 'reschedule', a.id, '--start', toA, '--ignore-policy']);
+      expect(lifted.code, lifted.stderr).toBe(0);
+      const cancelled = await cli(['bookings', 'cancel', '--ids', b.id, '--ignore-policy', '--yes']);
+      expect(cancelled.code, cancelled.stderr).toBe(0);
+      expect(await status(b.id)).toBe('CANCELED');
+    } finally {
+      await emu.request('PUT', '/__emulator/clock', { now: new Date().toISOString(), frozen: false });
+    }
   });
 });
