@@ -12,8 +12,9 @@ import type { Entity } from './port.js';
 /**
  * Creates `count` new entities from `source` (clone), one call per copy, never repeated automatically. Each copy's
  * intended name is journaled before it is sent; on `--resume`, a copy with that name created since the run began
- * and not yet recorded is adopted (one per item whose reply was lost), never created a second time. Nothing is
- * written into the user's data to mark the copies.
+ * and not yet recorded is adopted (one per item whose reply was lost), never created a second time, with the note
+ * `noteOf` reads back from it (a copy done partly stays partly done). Nothing is written into the user's data to
+ * mark the copies.
  */
 export function createAction<E extends Entity>(opts: {
   name: string;
@@ -30,6 +31,11 @@ export function createAction<E extends Entity>(opts: {
   findNamed(name: string, signal?: AbortSignal): Promise<{ id: string; revision?: string | null }[]>;
   /** `args.existing` holds the ids that had the copies' name before the run: those are never adopted. */
   args: JournalArgs;
+  /**
+   * The note of a copy adopted on `--resume` (its reply, and the note in it, was lost), read back from the copy:
+   * what it lacks of the source, or undefined when nothing is known to be missing.
+   */
+  noteOf?(createdId: string, signal?: AbortSignal): Promise<string | undefined>;
 }): EntityAction<E> {
   const existing = new Set(opts.args.existing ?? []);
   return {
@@ -42,10 +48,12 @@ export function createAction<E extends Entity>(opts: {
       }
       for (const [name, items] of byName) {
         const found = (await opts.findNamed(name, signal)).filter((e) => !known.has(e.id) && !existing.has(e.id));
-        items.forEach((id, i) => {
+        for (const [i, id] of items.entries()) {
           const e = found[i];
-          if (e) out.push({ id, outcome: 'created', createdId: e.id, revision: e.revision ?? undefined });
-        });
+          if (!e) continue;
+          const note = opts.noteOf ? await opts.noteOf(e.id, signal) : undefined;
+          out.push({ id, outcome: 'created', createdId: e.id, revision: e.revision ?? undefined, ...(note ? { note } : {}) });
+        }
       }
       return out;
     },

@@ -99,7 +99,8 @@ export async function run(opts: CloneOptions, ctx: Context): Promise<void> {
 
 /**
  * One copy (`services clone ID`): a one-item create of the bulk engine (bulk/one.ts createOne), so it is
- * journaled, listed by `sitectl history` and taken back by `sitectl undo` like `--count N`; prints the copy.
+ * journaled, listed by `sitectl history` and taken back by `sitectl undo` like `--count N`; prints the copy (with
+ * `note` in JSON when the platform copied it only partly, docs/wire.md §14).
  * @throws ApiError for an unknown source id; UserError (exit 1) when the copy failed, naming where to look
  */
 async function cloneOne(opts: CloneOptions, ctx: Context): Promise<void> {
@@ -137,7 +138,11 @@ async function cloneOne(opts: CloneOptions, ctx: Context): Promise<void> {
   }
   const { service: copy } = await services.getService(api, { serviceId: r.result.createdId }, { signal: ctx.signal });
   success(ctx.io, `cloned ${id} -> ${copy.id}`);
-  await printRecord(ctx.io, format, copy, { rows: SERVICE_VIEW.rows(copy), columns: SERVICE_VIEW.columns, now: ctx.now() });
+  // A copy made partly carries its per-item `note` in --json and --ndjson (the shape of the --count report's
+  // `partial[].note`), whatever fields --json picks: it is the outcome, not a field of the service.
+  const note = r.result.note;
+  const shown = note && format.kind === 'json' && format.fields ? { ...format, fields: [...format.fields, 'note'] } : format;
+  await printRecord(ctx.io, shown, note ? { ...copy, note } : copy, { rows: SERVICE_VIEW.rows(copy), columns: SERVICE_VIEW.columns, now: ctx.now() });
   // The copy is made but lacks part of the source (the reply's clone errors): a partly done run, exit 3.
   if (r.result.note) throw new PartialFailureError(`the copy ${copy.id} was made only partly: ${oneLine(r.result.note)}`, `add what is missing to ${copy.id} by hand, or take the copy back with '${ctx.bin} undo'`);
 }

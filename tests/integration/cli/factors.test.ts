@@ -14,6 +14,8 @@
  * Every member and service is the test's own.
  */
 import { STAFF_RESOURCE_TYPE_ID } from '../../../src/api/schemas/time-slot.js';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { removePidFile, writePidFile } from '../../../src/local/daemon.js';
 import { createCliSandbox, runInProcess, startTestEmulator, type CliResult, type CliSandbox, type TestEmulator } from '../../helpers/index.js';
@@ -138,8 +140,36 @@ describe('clone errors and resource-creation errors through the CLI', () => {
     await emu.request('PUT', '/__emulator/faults', { cloneErrors: ['OPTIONS_AND_VARIANTS'] });
     const r = await run(admin, ['services', 'clone', source, '--json', 'id,name']);
     expect(r.code).toBe(3);
-    expect(JSON.parse(r.stdout).name).toMatch(/\(copy\)$/);
-    expect(r.stderr).toContain('not copied: OPTIONS_AND_VARIANTS (its options and variants)');
+    const note = 'not copied: OPTIONS_AND_VARIANTS (its options and variants)';
+    // --json carries the note too, beside the fields asked for (the --count report's `partial[].note`).
+    expect(JSON.parse(r.stdout)).toEqual({ id: expect.any(String), name: expect.stringMatching(/\(copy\)$/), note });
+    expect(r.stderr).toContain(note);
+    const whole = await run(admin, ['services', 'clone', source, '--json']);
+    expect(whole.code).toBe(3);
+    expect(JSON.parse(whole.stdout)).toMatchObject({ id: expect.any(String), form: expect.any(Object), note });
+    // A copy made whole has no note.
+    await emu.request('PUT', '/__emulator/faults', { cloneErrors: [] });
+    expect(json(await run(admin, ['services', 'clone', source, '--json'])).note).toBeUndefined();
+  });
+
+  it('a copy adopted by --resume after its reply was lost carries the same note as one made in one go', async () => {
+    const plain = json(await create(service()));
+    const forms = (await emu.request('POST', '/_api/bookings/v2/services/booking-forms/query', { query: {} })).body.bookingForms as Array<{ form?: { id: string }; id?: string }>;
+    const other = forms.map((f) => f.form?.id ?? f.id!).find((id) => id !== plain.form.id)!;
+    const source = json(await create(service(other))).id as string;
+    const journal = join(admin.stateDir, `clone-adopt-${process.pid}.ndjson`);
+    const first = await run(admin, ['services', 'clone', source, '--count', '2', '--yes', '--json', '--journal', journal]);
+    expect(first.code).toBe(3);
+    const made = JSON.parse(first.stdout).createdIds as string[];
+    // As if killed with both copies in flight: sent and made, their replies (and notes) never journaled.
+    const lines = readFileSync(journal, 'utf8').trim().split('\n');
+    writeFileSync(journal, `${lines.filter((l, i) => i !== lines.length - 1 && !l.includes('"kind":"result"')).join('\n')}\n`);
+    const resumed = await run(admin, ['services', 'clone', '--resume', journal, '--yes', '--json']);
+    expect(resumed.code, resumed.stderr).toBe(3);
+    const report = JSON.parse(resumed.stdout);
+    expect(new Set(report.createdIds)).toEqual(new Set(made));
+    expect(report.partial).toHaveLength(2);
+    for (const p of report.partial) expect(p.note).toBe("not copied: FORM (its booking form: the copy has the site's default form)");
   });
 
   it('a source with a form other than the default: --count 2 lists each copy partly done (FORM), in the summary and --json, exit 3', async () => {

@@ -100,6 +100,16 @@ export function cloneNote(errors: readonly string[]): string {
   return `not copied: ${errors.map((e) => (CLONE_LOSSES[e] ? `${e} (${CLONE_LOSSES[e]})` : e)).join(', ')}`;
 }
 
+/**
+ * The clone errors that can be read back from a copy (for a copy whose clone reply was lost): `FORM` when its
+ * booking form is not the source's (the platform gives the copy the site's default form). `OPTIONS_AND_VARIANTS`
+ * cannot be read back (sitectl reads no service options and variants).
+ */
+export function lostInCopy(source: Pick<Service, 'form'>, copy: Pick<Service, 'form'>): string[] {
+  const from = source.form?.id ?? undefined;
+  return from !== undefined && from !== (copy.form?.id ?? undefined) ? ['FORM'] : [];
+}
+
 /** The name the platform gives a copy of a service (its cloneService: the source's name + " (copy)"). */
 export function copyName(source: Service): string {
   return `${source.name ?? ''} (copy)`.slice(0, 400);
@@ -129,6 +139,12 @@ export function cloneServices(api: ApiClient, source: Service, count: number, ex
     async create(signal) {
       const reply = await invoke(api, serviceOps.cloneService, { sourceServiceId: source.id }, { signal });
       return { id: reply.service.id, revision: reply.service.revision, ...(reply.errors?.length ? { note: cloneNote(reply.errors) } : {}) };
+    },
+    // A copy adopted after a lost reply: what can be read back of its clone errors (docs/wire.md §14).
+    async noteOf(createdId, signal) {
+      const { service: copy } = await invoke(api, serviceOps.getService, { serviceId: createdId }, { signal });
+      const errors = lostInCopy(source, copy);
+      return errors.length ? cloneNote(errors) : undefined;
     },
   });
 }
