@@ -27,7 +27,7 @@ const jqWasmDirname: Plugin = {
 /**
  * yoga-layout's Emscripten loader (Ink's layout engine: every interactive view) reads its WebAssembly, inlined as
  * a data URI, with the global `fetch` when there is one: that loads Node's own copy of undici, ~60-200 ms of every
- * view's first paint (docs/architecture.md "Interactive views"). Its two `typeof fetch` tests are made false, so
+ * view's first paint (docs/architecture.md "Start-up"). Its two `typeof fetch` tests are made false, so
  * the loader decodes the data URI itself, as it does where no fetch exists; the build fails if the loader changes
  * shape.
  */
