@@ -25,6 +25,29 @@ const jqWasmDirname: Plugin = {
 };
 
 /**
+ * yoga-layout's Emscripten loader (Ink's layout engine: every interactive view) reads its WebAssembly, inlined as
+ * a data URI, with the global `fetch` when there is one: that loads Node's own copy of undici, ~60-200 ms of every
+ * view's first paint (docs/architecture.md "Start-up"). Its two `typeof fetch` tests are made false, so
+ * the loader decodes the data URI itself, as it does where no fetch exists; the build fails if the loader changes
+ * shape.
+ */
+const yogaWasmWithoutFetch: Plugin = {
+  name: 'yoga-wasm-without-fetch',
+  load: {
+    filter: { id: /[\\/]yoga-layout[\\/]dist[\\/]binaries[\\/]yoga-wasm-base64-esm\.js$/ },
+    async handler(id) {
+      const source = await readFile(id, 'utf8');
+      const test = '"function"!=typeof fetch';
+      if (source.split(test).length !== 3 || source.split('fetch(').length !== 3) {
+        throw new Error(`yoga-wasm-without-fetch: ${id}: expected exactly two ${test} and two fetch calls; update the plugin in rolldown.config.ts`);
+      }
+      if (!source.includes('data:application/octet-stream;base64,')) throw new Error(`yoga-wasm-without-fetch: ${id}: the WebAssembly is no longer inlined`);
+      return { code: source.replaceAll(test, 'true'), moduleType: 'js' };
+    },
+  },
+};
+
+/**
  * undici's client-h2.js requires `node:http2` at module top level, although a client only uses it for HTTP/2
  * connections (`allowH2`), which sitectl never asks for. Loading node:http2 also loads tls, crypto and parts of
  * readline: ~5-12 ms of every API command (docs/architecture.md "Start-up"). This rewrites that one require into
@@ -150,8 +173,10 @@ export default defineConfig({
   platform: 'node',
   // react-devtools-core is an optional import of Ink that only runs with DEV=true; it is not installed.
   external: ['react-devtools-core'],
-  plugins: [lazyUndiciHttp2, jqWasmDirname, chunks.plugin],
-  transform: { target: 'node22' },
+  plugins: [lazyUndiciHttp2, jqWasmDirname, yogaWasmWithoutFetch, chunks.plugin],
+  // React (Ink's renderer) and the other bundled modules take their production paths: React's development build
+  // checks every render (about 2x the work of a dashboard's first paint); nothing of sitectl reads NODE_ENV.
+  transform: { target: 'node22', define: { 'process.env.NODE_ENV': '"production"' } },
   checks: { ineffectiveDynamicImport: false },
   output: {
     dir: 'dist',

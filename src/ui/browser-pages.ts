@@ -1,8 +1,9 @@
 /**
  * The browser's pager, as a hook: reads each pane's pages through the command's readers. A pane is read from its
  * first page at start, on `r`, on a new server filter or sort and when told of a change (interval, live
- * notices); the next page only once the cursor comes within two screens of the last loaded row. A reader
- * replaced by a newer one (a new filter while a page was on its way) has its late page dropped.
+ * notices); the next page only once the cursor comes within two screens of the last loaded row, or at once after
+ * a page of the whole list so far (UiPage.whole), which replaces the rows shown. A reader replaced by a newer one
+ * (a new filter while a page was on its way) has its late page dropped.
  */
 import { type Dispatch, useCallback, useEffect, useRef } from 'react';
 import { type BrowserAction, type BrowserState, searchesText, viewedRows } from './browser-state.js';
@@ -37,11 +38,14 @@ export function usePanePages(
       const slot = `${id}#${generation}`;
       if (inflight.current.has(slot)) return;
       inflight.current.add(slot);
-      dispatch({ type: 'loading', pane: id });
       try {
-        const page = await reader.next();
-        if (readers.current.get(id)?.generation !== generation) return;
-        dispatch({ type: 'loaded', pane: id, rows: page.rows, done: page.done, total: page.total, replace: fresh });
+        for (let first = fresh; ; first = false) {
+          dispatch({ type: 'loading', pane: id });
+          const page = await reader.next();
+          if (readers.current.get(id)?.generation !== generation) return;
+          dispatch({ type: 'loaded', pane: id, rows: page.rows, done: page.done, total: page.total, replace: first || Boolean(page.whole), whole: page.whole });
+          if (!page.whole || page.done) return;
+        }
       } catch (err) {
         if (readers.current.get(id)?.generation !== generation) return;
         dispatch({ type: 'load-failed', pane: id, error: errorText(err) });

@@ -12,6 +12,12 @@ export interface UiPage {
   done: boolean;
   /** How many rows the platform says the query matches over every page (its count, not the rows read). */
   total?: number;
+  /**
+   * The rows are the pane's whole list so far, not one more page: they replace the rows shown (the cursor kept on
+   * its row), and while not `done` the next is read at once, not when the cursor comes near the end (a work list
+   * read whole, shown from its first page on).
+   */
+  whole?: boolean;
 }
 
 /** Reads a pane's rows page by page; `open` starts again from the first page. */

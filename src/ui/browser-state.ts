@@ -132,7 +132,7 @@ export type BrowserAction =
   | { type: 'help'; open: boolean }
   | { type: 'refresh'; pane?: string }
   | { type: 'loading'; pane: string }
-  | { type: 'loaded'; pane: string; rows: UiRow[]; done: boolean; total?: number; replace: boolean }
+  | { type: 'loaded'; pane: string; rows: UiRow[]; done: boolean; total?: number; replace: boolean; whole?: boolean }
   | { type: 'load-failed'; pane: string; error: string }
   | { type: 'flash'; text: string; error?: boolean; plain?: boolean; down?: boolean }
   | { type: 'confirm'; question: string; lines: string[] }
@@ -344,6 +344,9 @@ export function browserReducer(state: BrowserState, action: BrowserAction): Brow
       return withPane(state, action.pane, (p) => ({ ...p, loading: true }));
     case 'loaded':
       return withPane(state, action.pane, (p) => {
+        // A step of a whole read (UiPage.whole) shorter than the rows shown: a reload under way keeps them until
+        // it has read as many (a pane does not shrink and grow back on every reload).
+        if (action.whole && !action.done && action.rows.length < p.rows.length) return p;
         const rows = action.replace ? action.rows : [...p.rows, ...action.rows];
         // Marks of rows that left the pane (confirmed elsewhere, filtered out) are dropped on a reload.
         const ids = action.replace ? new Set(rows.map((r) => r.id)) : undefined;

@@ -119,6 +119,58 @@ describe('Browser component', () => {
     expect(frame.split('\n').filter((l) => /^[> ][ *] r\d+/.test(l)).length).toBe(24 - chromeRows(1));
   });
 
+  it('shows a work list read whole from its first page on, reads the rest at once, and keeps the rows shown while a reload reads', async () => {
+    // A reader of 250 rows in steps of the whole list so far (UiPage.whole), each step released by the test.
+    const steps: Array<() => void> = [];
+    let opened = 0;
+    const rowsTo = (n: number) => Array.from({ length: n }, (_, i) => ({ id: `w${i}`, cells: [`w${i}`, `Row ${i}`] }));
+    const pane: PaneSpec = {
+      id: 'work',
+      title: 'work',
+      columns: ['ID', 'NAME'],
+      open() {
+        opened++;
+        let read = 0;
+        return {
+          next: () =>
+            new Promise((resolve) => {
+              steps.push(() => {
+                read = Math.min(read + 100, 250);
+                resolve({ rows: rowsTo(read), done: read >= 250, total: read >= 250 ? 250 : undefined, whole: true });
+              });
+            }),
+        };
+      },
+    };
+    const ui = mount([pane]);
+    const release = async (n: number) => {
+      await until(ui.stdout, () => steps.length >= n, `read ${n} asked`);
+      steps[n - 1]!();
+    };
+    await release(1);
+    await until(ui.stdout, (f) => /^> {2}w0 /m.test(f) && /100/.test(f.split('\n')[0]!), 'the first step drawn');
+    // The next step is asked for at once, with the cursor at the top.
+    await release(2);
+    await until(ui.stdout, () => steps.length === 3, 'the third step asked');
+    ui.press('G');
+    await until(ui.stdout, (f) => /^> {2}w199 /m.test(f), 'the last row of the second step');
+    await release(3);
+    // The rows replaced, the cursor kept on its row.
+    await until(ui.stdout, (f) => /250 loaded/.test(f) && /^> {2}w199 /m.test(f), 'every row');
+    expect(opened).toBe(1);
+    ui.press('G');
+    await until(ui.stdout, (f) => /^> {2}w249 /m.test(f), 'the last row');
+    // A reload: its first step (100 rows) is shorter than the 250 shown, which stay, the cursor on its row.
+    ui.press('r');
+    await release(4);
+    await until(ui.stdout, () => steps.length === 5, 'the reload read on');
+    expect(ui.stdout.last).toMatch(/^> {2}w249 /m);
+    await release(5);
+    await release(6);
+    await until(ui.stdout, (f) => /250 loaded/.test(f) && /^> {2}w249 /m.test(f), 'the reload done, the cursor kept');
+    expect(opened).toBe(2);
+  });
+
   it('runs an action on the marked rows, asks first through the UI, and shows a failure inline', async () => {
     const calls: string[][] = [];
     let fail = false;

@@ -7,7 +7,7 @@ import { daysLater } from '../../../core/when.js';
 import { andFilters } from '../../shared/browse.js';
 import { parseWhen } from '../../shared/time.js';
 import { uiActions } from '../../shared/ui-actions.js';
-import { collect, type WorkLists, workListPane } from '../../shared/work-lists.js';
+import { collectPages, type WorkLists, workListPane } from '../../shared/work-lists.js';
 import { BOOKING_READS } from './reads.js';
 import { bookingKeys } from './transitions.js';
 import { BOOKING_VIEW, type BookingRow, contactOf } from './view.js';
@@ -41,13 +41,14 @@ export const workLists: WorkLists = async (setting) => {
         title: days === 1 ? 'Today by staff' : `${days} days by staff`,
         view: BOOKING_VIEW,
         columns: columns({ key: 'staff', get: staffOf, min: 8 }),
-        async read(where) {
+        async *read(where) {
           const from = parseWhen('today', zone, 'today', ctx.now().getTime());
           const filter = { startDate: { $gte: new Date(from).toISOString(), $lt: daysLater(from, days, zone).toISOString() }, status: { $in: LIVE } };
-          const list = await collect(ctx, api, BOOKING_VIEW, BOOKING_VIEW.query, { filter: andFilters(filter, where), sort: byStart, count: BOOKING_READS.count });
-          // Grouped by staff member, each one's bookings by start time (the query's order, kept by a stable sort).
-          list.items.sort((a, b) => staffOf(a).localeCompare(staffOf(b)));
-          return list;
+          for await (const step of collectPages(ctx, api, BOOKING_VIEW, BOOKING_VIEW.query, { filter: andFilters(filter, where), sort: byStart, count: BOOKING_READS.count })) {
+            // Grouped by staff member, each one's bookings by start time (the query's order, kept by a stable sort).
+            step.items.sort((a, b) => staffOf(a).localeCompare(staffOf(b)));
+            yield step;
+          }
         },
         actions,
       }),
@@ -59,7 +60,7 @@ export const workLists: WorkLists = async (setting) => {
         title: 'To confirm',
         view: BOOKING_VIEW,
         columns: columns({ key: 'staff', get: staffOf, min: 8, priority: 1 }),
-        read: (where) => collect(ctx, api, BOOKING_VIEW, BOOKING_VIEW.query, { filter: andFilters({ status: { $in: TO_CONFIRM }, startDate: { $gte: ctx.now().toISOString() } }, where), sort: byStart, count: BOOKING_READS.count }),
+        read: (where) => collectPages(ctx, api, BOOKING_VIEW, BOOKING_VIEW.query, { filter: andFilters({ status: { $in: TO_CONFIRM }, startDate: { $gte: ctx.now().toISOString() } }, where), sort: byStart, count: BOOKING_READS.count }),
         actions,
       }),
     },
