@@ -9,19 +9,10 @@
 import { linkSync, mkdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
+import { isAlive } from '../api/pid.js';
 
 /** How often a waiting process looks at the lock again, in ms. */
 const POLL_MS = 100;
-
-/** Whether a process with this pid runs on this machine (one we may not signal runs too). */
-function running(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /** The pid a lock file holds, or undefined when it holds none (cut short as it was written, or not ours). */
 function holderOf(path: string): number | undefined {
@@ -64,7 +55,7 @@ export function tryLock(path: string): (() => void) | { heldBy: number } {
       };
     }
     const holder = holderOf(path);
-    if (holder !== undefined && running(holder)) return { heldBy: holder };
+    if (holder !== undefined && isAlive(holder)) return { heldBy: holder };
     // Left by a process that no longer runs (or not a lock of ours): taken over, unless another process took it
     // over meanwhile (its pid is in it then).
     if (holderOf(path) === holder) {

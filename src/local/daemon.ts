@@ -16,6 +16,7 @@ import { homedir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
+import { isAlive } from '../api/pid.js';
 import { UserError } from '../core/errors.js';
 import { tryLock } from '../core/lock.js';
 
@@ -57,16 +58,6 @@ export function ensureDataDir(dataDir: string): void {
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
     throw new UserError(`the emulator data dir ${dataDir} is not usable (${code})`, 'pass --data-dir (or set SITECTL_DATA_DIR) to a directory you can write');
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    // EPERM: the process exists but belongs to someone else.
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

@@ -14,7 +14,7 @@ import type { Context } from '../../context.js';
 import { UserError } from '../../core/errors.js';
 import { success } from '../../core/log.js';
 import { oneLine } from '../../core/text.js';
-import { settle, verifyCommand } from '../login/index.js';
+import { settle, verifyCommand } from '../login/direct.js';
 import { cliCommand, failureWords, identityFailure, readPassword, signInTarget, visitorClient } from './shared/session.js';
 
 interface RegisterOptions {

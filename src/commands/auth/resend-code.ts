@@ -11,7 +11,7 @@ import type { Context } from '../../context.js';
 import { AuthError } from '../../core/errors.js';
 import { success } from '../../core/log.js';
 import { oneLine } from '../../core/text.js';
-import { codeDestination } from '../login/index.js';
+import { codeDestination } from '../login/direct.js';
 import { cliCommand, signInTarget, visitorClient } from './shared/session.js';
 
 export function register(parent: Command, ctx: Context): void {

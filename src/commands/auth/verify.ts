@@ -13,7 +13,7 @@ import type { Context } from '../../context.js';
 import { AuthError, UserError } from '../../core/errors.js';
 import { success } from '../../core/log.js';
 import { oneLine } from '../../core/text.js';
-import { codeDestination, settle } from '../login/index.js';
+import { codeDestination, settle } from '../login/direct.js';
 import { cliCommand, refuseTerminalStdin, signInTarget } from './shared/session.js';
 
 export interface VerifyOptions {

@@ -17,7 +17,8 @@
 import type { ControlState } from '../control-state.js';
 import { ApplicationFailure, ValidationFailure } from '../errors.js';
 import { CODE_FACTORS, setSecondFactor } from './identity.js';
-import { FORCED_STATES, oauthOf, type SignInPolicy } from './state.js';
+import { FORCED_STATES, type SignInPolicy } from './model.js';
+import { oauthOf } from './state.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Body = any;

@@ -29,7 +29,8 @@ import { MEMBERS, type MemberDoc } from '../members/model.js';
 import { buildMember } from '../members/rules.js';
 import { defineCollection, type SiteCollection } from '../store/collection.js';
 import type { Store } from '../store/store.js';
-import { EMULATOR_CAPTCHA_TOKEN, MAX_CODE_ATTEMPTS, SESSION_TOKEN_TTL_SEC, STATE_TOKEN_TTL_MS, same, type OAuthState } from './state.js';
+import { EMULATOR_CAPTCHA_TOKEN, MAX_CODE_ATTEMPTS, SESSION_TOKEN_TTL_SEC, STATE_TOKEN_TTL_MS, same } from './model.js';
+import type { OAuthState } from './state.js';
 
 export const MIN_PASSWORD = 6;
 

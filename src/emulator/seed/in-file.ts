@@ -16,6 +16,7 @@ import { existsSync, linkSync, readdirSync, renameSync, unlinkSync } from 'node:
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { isAlive } from '../../api/pid.js';
 import type { AdminKey } from '../auth.js';
 import { FAMILIES } from '../families.js';
 import { Store, STORE_FILE, type StoreCarry } from '../store/store.js';
@@ -40,15 +41,6 @@ export interface SeedJob {
 
 /** How the seeding child ends, told over IPC (its progress lines come on its stdout). */
 export type SeedMessage = { done: true } | { error: string };
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 function unlinkQuietly(file: string): void {
   try {

@@ -9,7 +9,7 @@
  * `afterAll`. The URL is rewritten, not proxied: the Host header is the emulator's own.
  */
 import { ApiKeyStrategy, createClient } from '@wix/sdk';
-import { afterAll, beforeAll, vi } from 'vitest';
+import { afterAll, beforeAll, expect, vi } from 'vitest';
 import { runInProcess, startTestEmulator, type TestEmulator } from '../../helpers/index.js';
 import { makeStudio, type Studio } from '../../helpers/studio.js';
 import { fixtures, type Fixtures } from './examples.js';
@@ -19,6 +19,10 @@ export interface SentRequest {
   method: string;
   /** Path and query, without the origin. */
   url: string;
+  /** The path alone (no query). */
+  path: string;
+  /** The host it went to (the emulator's, once rewritten). */
+  host: string;
   authorization: string | null;
   siteId: string | null;
   /** The parsed JSON body (undefined when there was none). */
@@ -44,10 +48,10 @@ const PLATFORM = /^https:\/\/(www|edge)\.wixapis\.com(?=\/)/;
 /**
  * Registers the file's emulator, fetch rewrite, fixtures and studio.
  * @param tag a word naming the file, in the names its studio makes
- * @param size the demo seed's size (services per type and so on)
+ * @param seed the demo seed's `size` (services per type and so on; default 5) and, when given, its `bookings`
  * @returns the context; its fields are set once the `beforeAll` has run
  */
-export function useOfficialClient(tag: string, size = 5): OfficialClientContext {
+export function useOfficialClient(tag: string, seed: { size?: number; bookings?: number } = {}): OfficialClientContext {
   const realFetch = globalThis.fetch;
   let counter = 0;
   const ctx = {
@@ -66,9 +70,12 @@ export function useOfficialClient(tag: string, size = 5): OfficialClientContext 
     const url = original.replace(PLATFORM, ctx.emu.url);
     const request = new Request(url, input instanceof Request ? input : init);
     const text = request.body ? await request.clone().text() : '';
+    const sentUrl = new URL(url);
     ctx.sent.push({
       method: request.method,
       url: url.slice(ctx.emu.url.length),
+      path: sentUrl.pathname,
+      host: sentUrl.host,
       authorization: request.headers.get('authorization'),
       siteId: request.headers.get('wix-site-id'),
       body: text ? JSON.parse(text) : undefined,
@@ -77,7 +84,7 @@ export function useOfficialClient(tag: string, size = 5): OfficialClientContext 
   }
 
   beforeAll(async () => {
-    ctx.emu = await startTestEmulator({ seed: 'demo', size });
+    ctx.emu = await startTestEmulator({ seed: 'demo', size: seed.size ?? 5, ...(seed.bookings !== undefined ? { bookings: seed.bookings } : {}) });
     ctx.fx = fixtures(ctx.emu);
     ctx.studio = await makeStudio((args, o) => runInProcess(args, { emulator: ctx.emu, ...o }), tag);
     vi.stubGlobal('fetch', toEmulator);
@@ -101,4 +108,21 @@ export function apiKeyClient<M extends Record<string, unknown>>(ctx: OfficialCli
  */
 export async function studioSlot(ctx: OfficialClientContext, service: string, opts: { staff?: string } = {}): Promise<Record<string, unknown>> {
   return JSON.parse(JSON.stringify(await ctx.studio.slot(service, opts))) as Record<string, unknown>;
+}
+
+/** One mail of the emulator's outbox, as its control plane lists it (docs/wire.md §25 participant notifications). */
+export interface OutboxMail {
+  to: string;
+  bookingId?: string;
+  action?: string;
+  message?: string;
+  channel?: string;
+  contact?: { name?: string };
+}
+
+/** The emulator's outbox through its control plane (`GET /__emulator/mail`, the newest 1000). */
+export async function outbox(ctx: OfficialClientContext): Promise<OutboxMail[]> {
+  const r = await ctx.emu.request('GET', '/__emulator/mail?limit=1000');
+  expect(r.status).toBe(200);
+  return r.body.mail;
 }

@@ -8,19 +8,12 @@ import * as bookingPolicies from '@wix/auto_sdk_bookings_booking-policies';
 import * as bookings from '@wix/auto_sdk_bookings_bookings';
 import * as services from '@wix/auto_sdk_bookings_services';
 import { describe, expect, it } from 'vitest';
-import { apiKeyClient, studioSlot, useOfficialClient } from './sdk-client.js';
+import { apiKeyClient, outbox, studioSlot, useOfficialClient } from './sdk-client.js';
 
 const ctx = useOfficialClient('sdk-bookings');
 const client = () => apiKeyClient(ctx, { bookings });
 /** A studio slot as `createBooking` takes it (`bookedEntity.slot`). */
 const slotOf = async (service: string) => (await studioSlot(ctx, service)) as bookings.BookedSlot & bookings.V2Slot & Record<string, unknown>;
-
-/** The outbox through the emulator's control plane (docs/wire.md §25). */
-async function outbox(): Promise<Array<{ to: string; bookingId?: string; action?: string; message?: string; channel?: string }>> {
-  const r = await ctx.emu.request('GET', '/__emulator/mail?limit=1000');
-  expect(r.status).toBe(200);
-  return r.body.mail;
-}
 
 describe('a booking through the official bookings module', () => {
   it('create -> confirm -> reschedule -> cancel: each status, a revision one higher each time, the new start, the notification asked for', async () => {
@@ -52,7 +45,7 @@ describe('a booking through the official bookings module', () => {
     const canceled = (await c.bookings.cancelBooking(created._id!, { revision: moved.revision!, participantNotification: { notifyParticipants: true, message: 'Sorry, closed' } })).booking!;
     expect(canceled).toMatchObject({ status: 'CANCELED', revision: '4' });
     expect(ctx.lastTo(`/_api/bookings-service/v2/bookings/${created._id}/cancel`)?.body).toEqual({ bookingId: created._id, revision: '3', participantNotification: { notifyParticipants: true, message: 'Sorry, closed' } });
-    const mail = (await outbox()).filter((m) => m.bookingId === created._id);
+    const mail = (await outbox(ctx)).filter((m) => m.bookingId === created._id);
     expect(mail.map((m) => [m.action, m.to, m.message])).toEqual([
       ['rescheduled', email, 'Moved to a later hour'],
       ['canceled', email, 'Sorry, closed'],
@@ -73,7 +66,7 @@ describe('a booking through the official bookings module', () => {
     expect(declined).toMatchObject({ _id: made._id, status: 'DECLINED', revision: String(Number(made.revision) + 1) });
     expect(ctx.lastTo(`/_api/bookings-service/v2/bookings/${made._id}/decline`)?.method).toBe('POST');
     await expect(c.bookings.confirmBooking(made._id!, declined.revision!, {})).rejects.toMatchObject({ details: { applicationError: { code: 'INVALID_BOOKING_STATUS' } } });
-    expect((await outbox()).filter((m) => m.bookingId === made._id)).toEqual([]);
+    expect((await outbox(ctx)).filter((m) => m.bookingId === made._id)).toEqual([]);
   });
 
   it('bulkCreateBooking answers per item in order, with bulkActionMetadata; a bad item fails alone', async () => {

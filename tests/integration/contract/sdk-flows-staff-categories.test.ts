@@ -3,41 +3,19 @@
  * "The official SDK as the reference"; docs/wire.md §14 "Staff search, count and the trash bin", "Categories"):
  * `@wix/sdk` `createClient` with an API key and the modules `@wix/auto_sdk_bookings_staff-members` and
  * `@wix/auto_sdk_bookings_categories-v-2`, every request to the platform's host rewritten to the emulator's
- * origin. Each flow checks what the module's typings describe: the count equals the query's total, the search
+ * origin (setup: sdk-client.ts). Each flow checks what the module's typings describe: the count equals the query's total, the search
  * finds by name, a deleted staff member is in the trash bin (and restorable, by the REST call the module types
  * but does not export), a moved category changes the order, an update bumps the revision.
  */
 import * as categories from '@wix/auto_sdk_bookings_categories-v-2';
 import * as staffMembers from '@wix/auto_sdk_bookings_staff-members';
-import { ApiKeyStrategy, createClient } from '@wix/sdk';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startTestEmulator, type TestEmulator } from '../../helpers/index.js';
+import { describe, expect, it } from 'vitest';
+import { apiKeyClient, useOfficialClient } from './sdk-client.js';
 
-let emu: TestEmulator;
-const realFetch = globalThis.fetch;
+const ctx = useOfficialClient('sdk-staff', { size: 10, bookings: 0 });
+const client = () => apiKeyClient(ctx, { staffMembers, categories });
 /** The URLs the SDK sent (path and query), in order. */
-const sent: string[] = [];
-const PLATFORM = /^https:\/\/www\.wixapis\.com(?=\/)/;
-
-async function toEmulator(input: string | URL | Request, init?: RequestInit): Promise<Response> {
-  const original = typeof input === 'string' ? input : input instanceof URL ? input.toString() : input.url;
-  if (original.startsWith(`${emu.url}/`)) return realFetch(input, init);
-  if (!PLATFORM.test(original)) throw new Error(`the SDK called ${original}, not the platform's host`);
-  const url = original.replace(PLATFORM, emu.url);
-  sent.push(url.slice(emu.url.length));
-  return realFetch(new Request(url, input instanceof Request ? input : init));
-}
-
-beforeAll(async () => {
-  emu = await startTestEmulator({ seed: 'demo', size: 10, bookings: 0 });
-  vi.stubGlobal('fetch', toEmulator);
-});
-afterAll(async () => {
-  vi.unstubAllGlobals();
-  await emu?.close();
-});
-
-const client = () => createClient({ auth: ApiKeyStrategy({ apiKey: emu.apiKey, siteId: emu.siteId }), modules: { staffMembers, categories } });
+const sentUrls = () => ctx.sent.map((r) => r.url);
 
 describe('the official staff members module against the emulator', () => {
   it('counts what the query lists, v1 and V2 alike, and by a filter', async () => {
@@ -49,8 +27,8 @@ describe('the official staff members module against the emulator', () => {
     expect(count).toBe(listed.items.length);
     expect((await c.staffMembers.countStaffMembersV2()).count).toBe(listed.items.length);
     expect((await c.staffMembers.countStaffMembers({ filter: { name: { $startsWith: 'Sdk Counted' } } })).count).toBe(2);
-    expect(sent).toContain('/bookings/v1/staff-members/count');
-    expect(sent).toContain('/bookings/staff/v2/staff-members/count');
+    expect(sentUrls()).toContain('/bookings/v1/staff-members/count');
+    expect(sentUrls()).toContain('/bookings/staff/v2/staff-members/count');
   });
 
   it('searches by a word of the name, with a filter and cursor paging', async () => {
@@ -75,12 +53,12 @@ describe('the official staff members module against the emulator', () => {
     expect((trash.staffMembers ?? []).map((s) => [s._id, s.name])).toEqual([[made._id, 'Sdk Trashed']]);
     const one = await c.staffMembers.getDeletedStaffMember(made._id!, { fields: ['RESOURCE_DETAILS'] });
     expect(one.staffMember).toMatchObject({ _id: made._id, email: 'trashed@example.com', resource: { usesDefaultWorkingHours: true } });
-    expect(sent.some((u) => u.startsWith('/bookings/staff/v2/staff-members/trash-bin'))).toBe(true);
+    expect(sentUrls().some((u) => u.startsWith('/bookings/staff/v2/staff-members/trash-bin'))).toBe(true);
 
     // Restorable: the module types the restore but exports no method; its REST call, with the same API key.
-    const restore = await realFetch(`${emu.url}/bookings/staff/v2/staff-members/trash-bin/${made._id}/restore`, {
+    const restore = await fetch(`${ctx.emu.url}/bookings/staff/v2/staff-members/trash-bin/${made._id}/restore`, {
       method: 'POST',
-      headers: { authorization: emu.apiKey, 'wix-site-id': emu.siteId, 'content-type': 'application/json' },
+      headers: { authorization: ctx.emu.apiKey, 'wix-site-id': ctx.emu.siteId, 'content-type': 'application/json' },
       body: '{}',
     });
     expect(restore.status).toBe(200);
@@ -121,6 +99,6 @@ describe('the official categories module against the emulator', () => {
     expect((await names()).slice(0, 2)).toEqual(['Sdk Move B', 'Sdk Move A']);
     await c.categories.moveCategory(b._id!, { position: 'LAST' });
     expect((await names()).at(-1)).toBe('Sdk Move B');
-    expect(sent).toContain(`/bookings/v2/categories/set-position/${b._id}`);
+    expect(sentUrls()).toContain(`/bookings/v2/categories/set-position/${b._id}`);
   });
 });

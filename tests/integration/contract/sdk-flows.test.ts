@@ -5,7 +5,7 @@
  * makes to the platform's hosts (`www.wixapis.com`, and `edge.wixapis.com` for its OAuth strategy) is rewritten to
  * the emulator's loopback origin: the SDK's module calls take a `fetch` option, but its token calls
  * (`OAuthStrategy`, `AppStrategy`) use the global `fetch` with a fixed host, so the global one is replaced for
- * these tests. The URL is rewritten, not proxied: the Host header is the emulator's own.
+ * these tests (setup: sdk-client.ts). The URL is rewritten, not proxied: the Host header is the emulator's own.
  */
 import * as attendance from '@wix/auto_sdk_bookings_attendance';
 import * as bookingPolicies from '@wix/auto_sdk_bookings_booking-policies';
@@ -13,80 +13,40 @@ import * as bookings from '@wix/auto_sdk_bookings_bookings';
 import type { DeviceAuthorizeResponseOriginal } from '@wix/auto_sdk_identity_oauth/meta';
 import * as members from '@wix/auto_sdk_members_members';
 import * as services from '@wix/auto_sdk_bookings_services';
-import { ApiKeyStrategy, AppStrategy, createClient, OAuthStrategy } from '@wix/sdk';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { makeStudio, runInProcess, startTestEmulator, type TestEmulator } from '../../helpers/index.js';
+import { AppStrategy, createClient, OAuthStrategy } from '@wix/sdk';
+import { describe, expect, it } from 'vitest';
 import { sdkTypeFields } from '../../helpers/sdk-meta.js';
-import { fixtures, type Fixtures } from './examples.js';
+import { apiKeyClient, useOfficialClient } from './sdk-client.js';
 
-let emu: TestEmulator;
-let fx: Fixtures;
-const realFetch = globalThis.fetch;
-/** Every request the SDK sent, as the emulator received it: method, URL, the headers that matter, the body. */
-const sent: Array<{ method: string; url: string; host: string; authorization: string | null; siteId: string | null; body: unknown }> = [];
-
-/** The platform's hosts, rewritten to the emulator's origin (path and query kept). */
-const PLATFORM = /^https:\/\/(www|edge)\.wixapis\.com(?=\/)/;
-
-async function toEmulator(input: string | URL | Request, init?: RequestInit): Promise<Response> {
-  const original = typeof input === 'string' ? input : input instanceof URL ? input.toString() : input.url;
-  // The test's own calls to the emulator (control plane, fixtures) go through untouched.
-  if (original.startsWith(`${emu.url}/`)) return realFetch(input, init);
-  if (!PLATFORM.test(original)) throw new Error(`the SDK called ${original}, not a platform host`);
-  const url = original.replace(PLATFORM, emu.url);
-  const request = new Request(url, input instanceof Request ? input : init);
-  const text = request.body ? await request.clone().text() : '';
-  sent.push({
-    method: request.method,
-    url: url.slice(emu.url.length),
-    host: new URL(url).host,
-    authorization: request.headers.get('authorization'),
-    siteId: request.headers.get('wix-site-id'),
-    body: text ? JSON.parse(text) : undefined,
-  });
-  return realFetch(request);
-}
-
-beforeAll(async () => {
-  emu = await startTestEmulator({ seed: 'demo', size: 20 });
-  fx = fixtures(emu);
-  vi.stubGlobal('fetch', toEmulator);
-});
-afterAll(async () => {
-  vi.unstubAllGlobals();
-  await fx?.api.close();
-  await emu?.close();
-});
-
-const lastTo = (path: string) => [...sent].reverse().find((r) => r.url.split('?')[0] === path);
+const ctx = useOfficialClient('sdk-flows', { size: 20 });
 
 describe('the official SDK against the emulator', () => {
   it('an API key client creates a booking and confirms it (bookings module)', async () => {
-    const client = createClient({ auth: ApiKeyStrategy({ apiKey: emu.apiKey, siteId: emu.siteId }), modules: { bookings } });
-    const slot = await fx.freeSlot();
+    const client = apiKeyClient(ctx, { bookings });
+    const slot = await ctx.fx.freeSlot();
     const created = await client.bookings.createBooking({ bookedEntity: { slot: slot as never }, contactDetails: { firstName: 'Sdk', email: 'sdk@example.com' }, totalParticipants: 1 });
     const booking = created.booking!;
     expect(booking._id).toMatch(/./);
     expect(booking.status).toBe('CREATED');
-    expect(lastTo('/_api/bookings-service/v2/bookings')).toMatchObject({ method: 'POST', host: new URL(emu.url).host, authorization: emu.apiKey, siteId: emu.siteId });
+    expect(ctx.lastTo('/_api/bookings-service/v2/bookings')).toMatchObject({ method: 'POST', host: new URL(ctx.emu.url).host, authorization: ctx.emu.apiKey, siteId: ctx.emu.siteId });
     const confirmed = await client.bookings.confirmBooking(booking._id!, booking.revision!, {});
     expect(confirmed.booking).toMatchObject({ _id: booking._id, status: 'CONFIRMED' });
-    expect(lastTo(`/_api/bookings-service/v2/bookings/${booking._id}/confirm`)?.method).toBe('POST');
+    expect(ctx.lastTo(`/_api/bookings-service/v2/bookings/${booking._id}/confirm`)?.method).toBe('POST');
   });
 
   it("an API key client marks a booking's attendance, reads it back and finds it in the booking's extended info (attendance module)", async () => {
-    const client = createClient({ auth: ApiKeyStrategy({ apiKey: emu.apiKey, siteId: emu.siteId }), modules: { attendance } });
-    const booking = await fx.freshBooking();
+    const client = apiKeyClient(ctx, { attendance });
+    const booking = await ctx.fx.freshBooking();
     const set = await client.attendance.setAttendance({ bookingId: booking.id, status: 'ATTENDED', numberOfAttendees: 1 });
     const id = set.attendance!._id!;
     expect(set.attendance).toMatchObject({ bookingId: booking.id, status: 'ATTENDED', numberOfAttendees: 1 });
-    expect(lastTo('/bookings/bookings-attendance/set')).toMatchObject({ method: 'POST', authorization: emu.apiKey, siteId: emu.siteId });
+    expect(ctx.lastTo('/bookings/bookings-attendance/set')).toMatchObject({ method: 'POST', authorization: ctx.emu.apiKey, siteId: ctx.emu.siteId });
     const again = await client.attendance.setAttendance({ bookingId: booking.id, status: 'NOT_ATTENDED', numberOfAttendees: 0 });
     expect(again.attendance!._id).toBe(id);
     expect(await client.attendance.getAttendance(id)).toMatchObject({ _id: id, status: 'NOT_ATTENDED' });
     const page = await client.attendance.queryAttendance().eq('bookingId', booking.id).find();
     expect(page.items.map((a) => a._id)).toEqual([id]);
-    const extended = await fx.emu.request('POST', '/_api/bookings-reader/v2/extended-bookings/query', { query: { filter: { id: booking.id } }, withBookingAttendanceInfo: true });
+    const extended = await ctx.fx.emu.request('POST', '/_api/bookings-reader/v2/extended-bookings/query', { query: { filter: { id: booking.id } }, withBookingAttendanceInfo: true });
     expect(extended.body.extendedBookings[0].attendance).toMatchObject({ id, status: 'NOT_ATTENDED', numberOfAttendees: 0 });
     const bulk = await client.attendance.bulkSetAttendance({ attendanceDetails: [{ attendance: { bookingId: 'no-such-booking', status: 'ATTENDED' } }] });
     expect(bulk.bulkActionMetadata).toMatchObject({ totalSuccesses: 0, totalFailures: 1 });
@@ -94,95 +54,94 @@ describe('the official SDK against the emulator', () => {
   });
 
   it('STAFF_MEMBER_DETAILS fills staffMemberDetails on getService and queryServices (services module), only when asked', async () => {
-    const client = createClient({ auth: ApiKeyStrategy({ apiKey: emu.apiKey, siteId: emu.siteId }), modules: { services } });
+    const client = apiKeyClient(ctx, { services });
     const page = await client.services.queryServices({ conditionalFields: ['STAFF_MEMBER_DETAILS'] }).eq('type', 'APPOINTMENT').limit(5).find();
     const withStaff = page.items.find((s) => (s.staffMemberIds?.length ?? 0) > 0)!;
     expect(withStaff).toBeDefined();
     const staff = withStaff.staffMemberDetails?.staffMembers ?? [];
     expect(staff.map((m) => m.staffMemberId)).toEqual(withStaff.staffMemberIds);
     expect(staff.every((m) => typeof m.name === 'string' && m.name !== '')).toBe(true);
-    expect(lastTo('/_api/bookings/v2/services/query')?.body).toMatchObject({ conditionalFields: ['STAFF_MEMBER_DETAILS'] });
+    expect(ctx.lastTo('/_api/bookings/v2/services/query')?.body).toMatchObject({ conditionalFields: ['STAFF_MEMBER_DETAILS'] });
     const one = await client.services.getService(withStaff._id!, { conditionalFields: ['STAFF_MEMBER_DETAILS'] });
     expect(one.staffMemberDetails?.staffMembers?.map((m) => m.staffMemberId)).toEqual(withStaff.staffMemberIds);
-    expect(lastTo(`/_api/bookings/v2/services/${withStaff._id}`)?.url).toContain('conditionalFields=STAFF_MEMBER_DETAILS');
+    expect(ctx.lastTo(`/_api/bookings/v2/services/${withStaff._id}`)?.url).toContain('conditionalFields=STAFF_MEMBER_DETAILS');
     expect((await client.services.getService(withStaff._id!)).staffMemberDetails).toBeUndefined();
   });
 
   it('an API key client queries members with the query builder (members module)', async () => {
-    const client = createClient({ auth: ApiKeyStrategy({ apiKey: emu.apiKey, siteId: emu.siteId }), modules: { members } });
+    const client = apiKeyClient(ctx, { members });
     const page = await client.members.queryMembers().limit(3).find();
     expect(page.items).toHaveLength(3);
     expect(page.items[0]!._id).toMatch(/./);
-    expect(lastTo('/members/v1/members/query')?.body).toMatchObject({ query: { paging: { limit: 3 } } });
+    expect(ctx.lastTo('/members/v1/members/query')?.body).toMatchObject({ query: { paging: { limit: 3 } } });
   });
 
   it("an app's client credentials (AppStrategy with its instance) get a token the members module calls with", async () => {
-    const app = await emu.request('POST', '/__emulator/oauth-apps', { name: 'SDK app' });
+    const app = await ctx.emu.request('POST', '/__emulator/oauth-apps', { name: 'SDK app' });
     const { clientId, instanceId } = app.body.app as { clientId: string; instanceId: string };
     const client = createClient({ auth: AppStrategy({ appId: clientId, appSecret: app.body.clientSecret, instanceId }), modules: { members } });
     const page = await client.members.queryMembers().limit(2).find();
     expect(page.items).toHaveLength(2);
-    expect(lastTo('/oauth2/token')?.body).toEqual({ grant_type: 'client_credentials', client_id: clientId, client_secret: app.body.clientSecret, instance_id: instanceId });
-    expect(lastTo('/members/v1/members/query')?.siteId).toBeNull();
+    expect(ctx.lastTo('/oauth2/token')?.body).toEqual({ grant_type: 'client_credentials', client_id: clientId, client_secret: app.body.clientSecret, instance_id: instanceId });
+    expect(ctx.lastTo('/members/v1/members/query')?.siteId).toBeNull();
   });
 
   it("starts a device authorization answered in the names of the SDK's identity oauth typings", async () => {
     // The SDK types the call (DeviceCodeRequest/DeviceAuthorizeResponse) but exposes no method: sent as it is typed.
-    const res = await fetch('https://www.wixapis.com/oauth2/device/code', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ clientId: emu.emulator.clientId, scope: 'offline_access' }) });
+    const res = await fetch('https://www.wixapis.com/oauth2/device/code', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ clientId: ctx.emu.emulator.clientId, scope: 'offline_access' }) });
     expect(res.status).toBe(200);
     const body = (await res.json()) as DeviceAuthorizeResponseOriginal;
     expect(Object.keys(body).filter((k) => !sdkTypeFields('identity_oauth', 'DeviceAuthorizeResponse').includes(k))).toEqual([]);
-    expect(body).toMatchObject({ deviceCode: expect.any(String), userCode: expect.stringMatching(/^[A-Z]{4}-[A-Z]{4}$/), verificationUri: `${emu.url}/oauth2/device`, expiresIn: 600, interval: expect.any(Number) });
+    expect(body).toMatchObject({ deviceCode: expect.any(String), userCode: expect.stringMatching(/^[A-Z]{4}-[A-Z]{4}$/), verificationUri: `${ctx.emu.url}/oauth2/device`, expiresIn: 600, interval: expect.any(Number) });
     expect(body.verificationUriComplete).toContain(body.userCode!);
   });
 
   it("the OAuth strategy's register and login read the emulator's e-mail and captcha failures as the SDK's error codes", async () => {
-    const auth = OAuthStrategy({ clientId: emu.emulator.clientId! });
+    const auth = OAuthStrategy({ clientId: ctx.emu.emulator.clientId! });
     auth.setTokens(await auth.generateVisitorTokens());
     // The SDK finds the e-mail violation by its data.type (a violation without data would make it throw).
     expect(await auth.register({ email: 'not-an-email', password: 'secret-pass' })).toMatchObject({ loginState: 'FAILURE', errorCode: 'invalidEmail', error: expect.stringContaining('not a valid e-mail') });
     const email = `sdk-${Date.now()}@example.com`;
     expect(await auth.register({ email, password: 'secret-pass' })).toMatchObject({ loginState: 'SUCCESS' });
     expect(await auth.register({ email, password: 'secret-pass' })).toMatchObject({ loginState: 'FAILURE', errorCode: 'emailAlreadyExists' });
-    await emu.request('PUT', '/__emulator/auth-policy', { requireCaptcha: true });
+    await ctx.emu.request('PUT', '/__emulator/auth-policy', { requireCaptcha: true });
     try {
       expect(await auth.login({ email, password: 'secret-pass' })).toMatchObject({ loginState: 'FAILURE', errorCode: 'missingCaptchaToken' });
       expect(await auth.login({ email, password: 'secret-pass', captchaTokens: { recaptchaToken: 'wrong' } })).toMatchObject({ loginState: 'FAILURE', errorCode: 'invalidCaptchaToken' });
       expect(await auth.login({ email, password: 'secret-pass', captchaTokens: { recaptchaToken: 'emulator-captcha-ok' } })).toMatchObject({ loginState: 'SUCCESS' });
     } finally {
-      await emu.request('PUT', '/__emulator/auth-policy', { requireCaptcha: false });
+      await ctx.emu.request('PUT', '/__emulator/auth-policy', { requireCaptcha: false });
     }
     expect(await auth.login({ email, password: 'wrong-pass' })).toMatchObject({ loginState: 'FAILURE', errorCode: 'invalidPassword' });
   });
 
   it('the OAuth strategy gets member tokens with the authorized_client grant, and calls as that member', async () => {
-    const member = await fx.freshMember();
-    const auth = OAuthStrategy({ clientId: emu.emulator.clientId! });
+    const member = await ctx.fx.freshMember();
+    const auth = OAuthStrategy({ clientId: ctx.emu.emulator.clientId! });
     auth.setTokens(await auth.generateVisitorTokens());
-    const tokens = await auth.getMemberTokensForExternalLogin(member.id, emu.apiKey);
-    const grant = lastTo('/oauth2/token')!;
+    const tokens = await auth.getMemberTokensForExternalLogin(member.id, ctx.emu.apiKey);
+    const grant = ctx.lastTo('/oauth2/token')!;
     expect(grant.body).toEqual({ grant_type: 'authorized_client', scope: 'offline_access', member_id: member.id });
-    expect(grant.authorization).toBe(`${auth.getTokens().accessToken.value},${emu.apiKey}`);
+    expect(grant.authorization).toBe(`${auth.getTokens().accessToken.value},${ctx.emu.apiKey}`);
     expect(grant.siteId).toBeNull();
     const client = createClient({ auth, modules: { members } });
     auth.setTokens(tokens);
     const me = await client.members.getCurrentMember();
     expect(me.member?._id).toBe(member.id);
     // OAuth calls go to the edge host, rewritten like the others.
-    expect(lastTo('/members/v1/members/my')).toMatchObject({ authorization: tokens.accessToken.value, siteId: null });
+    expect(ctx.lastTo('/members/v1/members/my')).toMatchObject({ authorization: tokens.accessToken.value, siteId: null });
   });
 });
 
 describe('booking policies through the official module', () => {
-  const client = () => createClient({ auth: ApiKeyStrategy({ apiKey: emu.apiKey, siteId: emu.siteId }), modules: { bookingPolicies, services, bookings } });
-  const stamp = () => `${process.pid}-${sent.length}`;
+  const client = () => apiKeyClient(ctx, { bookingPolicies, services, bookings });
 
   it('a new policy comes back with every rule field at the defaults the typings document; an update merges deeply', async () => {
     const c = client();
-    const created = await c.bookingPolicies.createBookingPolicy({ name: `Sdk defaults ${stamp()}` });
-    expect(lastTo('/bookings/v1/booking-policies')?.method).toBe('POST');
+    const created = await c.bookingPolicies.createBookingPolicy({ name: `Sdk defaults ${ctx.stamp()}` });
+    expect(ctx.lastTo('/bookings/v1/booking-policies')?.method).toBe('POST');
     // Every field the reply has is one the module types (wire form, meta.d.ts BookingPolicy).
-    const wire = lastTo('/bookings/v1/booking-policies')!;
+    const wire = ctx.lastTo('/bookings/v1/booking-policies')!;
     expect(wire.body).toEqual({ bookingPolicy: { name: created.name } });
     expect(created).toMatchObject({
       default: false,
@@ -201,7 +160,7 @@ describe('booking policies through the official module', () => {
     });
     expect(created._createdDate).toBeInstanceOf(Date);
     const typed = sdkTypeFields('bookings_booking-policies', 'BookingPolicy');
-    const got = await fetch(`${emu.url}/bookings/v1/booking-policies/${created._id}`, { headers: { authorization: emu.apiKey, 'wix-site-id': emu.siteId } });
+    const got = await fetch(`${ctx.emu.url}/bookings/v1/booking-policies/${created._id}`, { headers: { authorization: ctx.emu.apiKey, 'wix-site-id': ctx.emu.siteId } });
     expect(Object.keys(((await got.json()) as { bookingPolicy: object }).bookingPolicy).filter((k) => !typed.includes(k))).toEqual([]);
 
     const updated = await c.bookingPolicies.updateBookingPolicy(created._id!, { revision: created.revision!, cancellationPolicy: { enabled: true }, waitlistPolicy: { capacity: 3 } });
@@ -213,14 +172,13 @@ describe('booking policies through the official module', () => {
 
   it('participantsPolicy.maxParticipantsPerBooking 3 on a class: a booking for 4 is refused, one for 3 accepted', async () => {
     const c = client();
-    const studio = await makeStudio((args, o) => runInProcess(args, { emulator: emu, ...o }), 'sdk-policies', 1);
-    const klass = await studio.klass({ capacity: 10 });
-    const policy = await c.bookingPolicies.createBookingPolicy({ name: `Sdk three ${stamp()}`, participantsPolicy: { maxParticipantsPerBooking: 3 } });
+    const klass = await ctx.studio.klass({ capacity: 10 });
+    const policy = await c.bookingPolicies.createBookingPolicy({ name: `Sdk three ${ctx.stamp()}`, participantsPolicy: { maxParticipantsPerBooking: 3 } });
     expect(policy.participantsPolicy).toEqual({ maxParticipantsPerBooking: 3 });
     const service = await c.services.getService(klass.id);
     const moved = await c.services.updateService(klass.id, { revision: service.revision!, bookingPolicy: { _id: policy._id! } });
     expect(moved.bookingPolicy?._id).toBe(policy._id);
-    const slot = await studio.slot(klass.name);
+    const slot = await ctx.studio.slot(klass.name);
     const book = (totalParticipants: number) => c.bookings.createBooking({ bookedEntity: { slot: slot as never }, contactDetails: { firstName: 'Sdk', email: 'sdk-policy@example.com' }, totalParticipants });
     await expect(book(4)).rejects.toMatchObject({ details: { applicationError: { code: 'BOOKING_POLICY_VIOLATION', data: { maxParticipantsPerBooking: 3 } } } });
     const made = await book(3);
@@ -229,14 +187,14 @@ describe('booking policies through the official module', () => {
 
   it('query, count and strictest answer what the typings describe', async () => {
     const c = client();
-    const tag = `Sdk set ${stamp()}`;
+    const tag = `Sdk set ${ctx.stamp()}`;
     const a = await c.bookingPolicies.createBookingPolicy({ name: `${tag} a`, participantsPolicy: { maxParticipantsPerBooking: 5 }, cancellationPolicy: { enabled: true, limitLatestCancellation: true, latestCancellationInMinutes: 60 }, waitlistPolicy: { enabled: true, capacity: 4 } });
     const b = await c.bookingPolicies.createBookingPolicy({ name: `${tag} b`, participantsPolicy: { maxParticipantsPerBooking: 2 }, cancellationPolicy: { enabled: true, limitLatestCancellation: true, latestCancellationInMinutes: 600 }, limitLateBookingPolicy: { enabled: true, latestBookingInMinutes: 30 } });
 
     const page = await c.bookingPolicies.queryBookingPolicies().startsWith('name', tag).ascending('name').limit(1).find();
     expect(page.items.map((p) => p._id)).toEqual([a._id]);
     expect(page.hasNext()).toBe(true);
-    expect(lastTo('/bookings/v1/booking-policies/query')?.body).toMatchObject({ query: { filter: { name: { $startsWith: tag } }, cursorPaging: { limit: 1 } } });
+    expect(ctx.lastTo('/bookings/v1/booking-policies/query')?.body).toMatchObject({ query: { filter: { name: { $startsWith: tag } }, cursorPaging: { limit: 1 } } });
     const next = await page.next();
     expect(next.items.map((p) => p._id)).toEqual([b._id]);
     expect(next.items[0]!._createdDate).toBeInstanceOf(Date);
@@ -247,7 +205,7 @@ describe('booking policies through the official module', () => {
     expect((await c.bookingPolicies.countBookingPolicies()).count).toBeGreaterThanOrEqual(5);
 
     const { bookingPolicy: strictest } = await c.bookingPolicies.getStrictestBookingPolicy([a._id!, b._id!]);
-    expect(lastTo('/bookings/v1/booking-policies/strictest')?.body).toEqual({ bookingPolicyIds: [a._id, b._id] });
+    expect(ctx.lastTo('/bookings/v1/booking-policies/strictest')?.body).toEqual({ bookingPolicyIds: [a._id, b._id] });
     expect(strictest?._id ?? null).toBeNull();
     expect(strictest).toMatchObject({
       participantsPolicy: { maxParticipantsPerBooking: 2 },

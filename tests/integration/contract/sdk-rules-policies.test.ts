@@ -3,48 +3,26 @@
  * cancel and reschedule windows): `@wix/auto_sdk_bookings_booking-policies` makes the policy,
  * `@wix/auto_sdk_bookings_services` attaches it, `@wix/auto_sdk_bookings_bookings` books, cancels and
  * reschedules, against a real emulator on port 0 (the SDK's requests to the platform's host rewritten to the
- * emulator's origin, as in sdk-flows.test.ts). Each test makes its own policy, service and bookings; the windows
+ * emulator's origin; setup: sdk-client.ts). Each test makes its own policy, service and bookings; the windows
  * are measured on the emulator's clock (the studio's `soon` slots start 2 to 20 hours ahead, its other slots two
  * days or more ahead), so the verdict is the same at any hour.
  */
 import * as bookingPolicies from '@wix/auto_sdk_bookings_booking-policies';
 import * as bookings from '@wix/auto_sdk_bookings_bookings';
 import * as services from '@wix/auto_sdk_bookings_services';
-import { ApiKeyStrategy, createClient } from '@wix/sdk';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { runInProcess, startTestEmulator, type TestEmulator } from '../../helpers/index.js';
-import { makeStudio, type Studio, type StudioSlot } from '../../helpers/studio.js';
+import { describe, expect, it } from 'vitest';
+import type { StudioSlot } from '../../helpers/studio.js';
+import { apiKeyClient, useOfficialClient } from './sdk-client.js';
 
-let emu: TestEmulator;
-let studio: Studio;
-const realFetch = globalThis.fetch;
-const PLATFORM = /^https:\/\/(www|edge)\.wixapis\.com(?=\/)/;
-
-async function toEmulator(input: string | URL | Request, init?: RequestInit): Promise<Response> {
-  const original = typeof input === 'string' ? input : input instanceof URL ? input.toString() : input.url;
-  if (original.startsWith(`${emu.url}/`)) return realFetch(input, init);
-  if (!PLATFORM.test(original)) throw new Error(`the SDK called ${original}, not a platform host`);
-  return realFetch(new Request(original.replace(PLATFORM, emu.url), input instanceof Request ? input : init));
-}
-
-beforeAll(async () => {
-  emu = await startTestEmulator({ seed: 'demo', size: 5, bookings: 0 });
-  studio = await makeStudio((args, o) => runInProcess(args, { emulator: emu, ...o }), 'sdk-rules-policies');
-  vi.stubGlobal('fetch', toEmulator);
-});
-afterAll(async () => {
-  vi.unstubAllGlobals();
-  await emu?.close();
-});
-
-const client = () => createClient({ auth: ApiKeyStrategy({ apiKey: emu.apiKey, siteId: emu.siteId }), modules: { bookingPolicies, bookings, services } });
+const ctx = useOfficialClient('sdk-rules-policies', { bookings: 0 });
+const client = () => apiKeyClient(ctx, { bookingPolicies, bookings, services });
 let made = 0;
 
 /** A new appointment service on a new policy created through the SDK with `rules`: the service's name. */
 async function serviceOn(rules: Omit<bookingPolicies.BookingPolicy, '_id'>): Promise<{ name: string; policy: bookingPolicies.BookingPolicy }> {
   const c = client();
   const policy = await c.bookingPolicies.createBookingPolicy({ name: `Sdk window ${++made}`, ...rules });
-  const s = await studio.appointment();
+  const s = await ctx.studio.appointment();
   const service = await c.services.getService(s.id);
   await c.services.updateService(s.id, { revision: service.revision!, bookingPolicy: { _id: policy._id! } });
   return { name: s.name, policy };
@@ -62,8 +40,8 @@ describe('cancellationPolicy', () => {
   it('on, with limitLatestCancellation: cancelBooking inside the window is refused (428 BOOKING_POLICY_VIOLATION), outside it done; ignoreCancellationPolicy lifts it', async () => {
     const s = await serviceOn({ cancellationPolicy: { enabled: true, limitLatestCancellation: true, latestCancellationInMinutes: 1440 } });
     const c = client();
-    const inside = await book(await studio.slot(s.name, { soon: true }));
-    const outside = await book(await studio.slot(s.name));
+    const inside = await book(await ctx.studio.slot(s.name, { soon: true }));
+    const outside = await book(await ctx.studio.slot(s.name));
     await expect(c.bookings.cancelBooking(inside.id, { revision: inside.revision })).rejects.toMatchObject({ details: { applicationError: { code: 'BOOKING_POLICY_VIOLATION', data: { id: inside.id, latestCancellationInMinutes: 1440 } } } });
     expect((await c.bookings.cancelBooking(outside.id, { revision: outside.revision })).booking?.status).toBe('CANCELED');
     // The allowed actions the module reads say the same before the cancel.
@@ -76,7 +54,7 @@ describe('cancellationPolicy', () => {
   it('the window left out takes the SDK default, 1440 minutes', async () => {
     const s = await serviceOn({ cancellationPolicy: { enabled: true, limitLatestCancellation: true } });
     expect(s.policy.cancellationPolicy).toMatchObject({ latestCancellationInMinutes: 1440 });
-    const inside = await book(await studio.slot(s.name, { soon: true }));
+    const inside = await book(await ctx.studio.slot(s.name, { soon: true }));
     await expect(client().bookings.cancelBooking(inside.id, { revision: inside.revision })).rejects.toMatchObject(violation);
   });
 
@@ -84,20 +62,20 @@ describe('cancellationPolicy', () => {
     const c = client();
     const byDefault = await serviceOn({});
     expect(byDefault.policy.cancellationPolicy).toEqual({ enabled: false, limitLatestCancellation: false, latestCancellationInMinutes: 1440 });
-    const a = await book(await studio.slot(byDefault.name, { soon: true }));
+    const a = await book(await ctx.studio.slot(byDefault.name, { soon: true }));
     expect((await c.bookings.cancelBooking(a.id, { revision: a.revision })).booking?.status).toBe('CANCELED');
     const disabled = await serviceOn({ cancellationPolicy: { enabled: false, limitLatestCancellation: true, latestCancellationInMinutes: 1440 } });
-    const b = await book(await studio.slot(disabled.name, { soon: true }));
+    const b = await book(await ctx.studio.slot(disabled.name, { soon: true }));
     expect((await c.bookings.cancelBooking(b.id, { revision: b.revision })).booking?.status).toBe('CANCELED');
     const unlimited = await serviceOn({ cancellationPolicy: { enabled: true, limitLatestCancellation: false, latestCancellationInMinutes: 1440 } });
-    const d = await book(await studio.slot(unlimited.name, { soon: true }));
+    const d = await book(await ctx.studio.slot(unlimited.name, { soon: true }));
     expect((await c.bookings.cancelBooking(d.id, { revision: d.revision })).booking?.status).toBe('CANCELED');
   });
 
   it('a policy turned on after the booking was made applies to it (updateBookingPolicy), and turned off again no longer does', async () => {
     const c = client();
     const s = await serviceOn({});
-    const b = await book(await studio.slot(s.name, { soon: true }));
+    const b = await book(await ctx.studio.slot(s.name, { soon: true }));
     const on = await c.bookingPolicies.updateBookingPolicy(s.policy._id!, { revision: s.policy.revision!, cancellationPolicy: { enabled: true, limitLatestCancellation: true } });
     await expect(c.bookings.cancelBooking(b.id, { revision: b.revision })).rejects.toMatchObject(violation);
     await c.bookingPolicies.updateBookingPolicy(s.policy._id!, { revision: on.revision!, cancellationPolicy: { enabled: false } });
@@ -106,8 +84,8 @@ describe('cancellationPolicy', () => {
 
   it('bulkCancelBooking refuses the booking inside the window on its own and cancels the rest', async () => {
     const s = await serviceOn({ cancellationPolicy: { enabled: true, limitLatestCancellation: true, latestCancellationInMinutes: 1440 } });
-    const inside = await book(await studio.slot(s.name, { soon: true }));
-    const outside = await book(await studio.slot(s.name));
+    const inside = await book(await ctx.studio.slot(s.name, { soon: true }));
+    const outside = await book(await ctx.studio.slot(s.name));
     // The module exports bulkCancelBooking (its request builder and meta name it) but its public typings leave it out.
     const bulk = client().bookings as unknown as { bulkCancelBooking(o: bookings.BulkCancelBookingOptions): Promise<bookings.BulkCancelBookingResponse> };
     const reply = await bulk.bulkCancelBooking({
@@ -128,18 +106,18 @@ describe('reschedulePolicy', () => {
   it('on, with limitLatestReschedule: rescheduleBooking inside the window is refused, outside it done; ignoreReschedulePolicy lifts it; disabled, allowed', async () => {
     const c = client();
     const s = await serviceOn({ reschedulePolicy: { enabled: true, limitLatestReschedule: true, latestRescheduleInMinutes: 1440 } });
-    const inside = await book(await studio.slot(s.name, { soon: true }));
-    const outside = await book(await studio.slot(s.name));
-    const to = (await studio.slot(s.name)) as never;
+    const inside = await book(await ctx.studio.slot(s.name, { soon: true }));
+    const outside = await book(await ctx.studio.slot(s.name));
+    const to = (await ctx.studio.slot(s.name)) as never;
     await expect(c.bookings.rescheduleBooking(inside.id, to, { revision: inside.revision })).rejects.toMatchObject({ details: { applicationError: { code: 'BOOKING_POLICY_VIOLATION', data: { latestRescheduleInMinutes: 1440 } } } });
     expect((await c.bookings.rescheduleBooking(outside.id, to, { revision: outside.revision })).booking?.revision).toBe(String(Number(outside.revision) + 1));
-    const later = (await studio.slot(s.name)) as never;
+    const later = (await ctx.studio.slot(s.name)) as never;
     const lifted = await c.bookings.rescheduleBooking(inside.id, later, { revision: inside.revision, flowControlSettings: { ignoreReschedulePolicy: true } });
     expect(lifted.booking?.startDate?.toISOString()).toBe(new Date((later as StudioSlot).startDate).toISOString());
 
     const off = await serviceOn({ reschedulePolicy: { enabled: false, limitLatestReschedule: true, latestRescheduleInMinutes: 1440 } });
-    const free = await book(await studio.slot(off.name, { soon: true }));
-    const moved = await c.bookings.rescheduleBooking(free.id, (await studio.slot(off.name)) as never, { revision: free.revision });
+    const free = await book(await ctx.studio.slot(off.name, { soon: true }));
+    const moved = await c.bookings.rescheduleBooking(free.id, (await ctx.studio.slot(off.name)) as never, { revision: free.revision });
     expect(moved.booking?._id).toBe(free.id);
   });
 });

@@ -11,7 +11,7 @@ import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { challengeOf, createVerifier } from '../../../src/api/auth/pkce.js';
 import { isLoopbackHost } from '../../../src/emulator/server.js';
-import { normalizeUserCode } from '../../../src/emulator/oauth/http.js';
+import { normalizeUserCode } from '../../../src/emulator/oauth/token-routes.js';
 import { startTestEmulator, type TestEmulator } from '../../helpers/index.js';
 
 let emu: TestEmulator;
