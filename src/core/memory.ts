@@ -24,7 +24,7 @@ import { runInNewContext } from 'node:vm';
  * the heap left by that collection when more, so a process holding much (an emulator with 100,000 bookings)
  * is not collected every time it is asked.
  */
-export const GROWTH_BYTES = 24 * 1024 * 1024;
+export const GROWTH_BYTES = 16 * 1024 * 1024;
 
 /** What a long run tells between its units of work; see {@link flatMemory}. */
 export interface FlatMemory {
