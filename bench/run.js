@@ -11,7 +11,7 @@
 // BENCH_SCALE_BOOKINGS (bookings of the large site in the booking-writes run, default 100000), BENCH_ONLY=bookings (only
 // booking writes on the demo site and on that large one, the busy-week seed, and the dashboard and bookings
 // browser on that week in tmux), BENCH_ONLY=fanout (only the fan-out
-// under a rate limit: BENCH_PACED_SITES sites, default 100 (1 or more: the fleet's memory is a ratio to it), under BENCH_PACED_LIMIT requests/s, default 50, with
+// under a rate limit: BENCH_PACED_SITES sites, default 100 (0 skips it: the fleet's memory is then a ratio to 100 sites without a limit), under BENCH_PACED_LIMIT requests/s, default 50, with
 // Retry-After: 2; then BENCH_FLEET_SITES sites, default 500, unlimited, for peak memory; 0 skips it), BENCH_STREAM_COUNTS
 // (comma-separated counts of the exports, list --all and bulk update memory run, default 1000,10000,100000),
 // BENCH_STREAM_RUNS (runs per figure there, the best kept, default 2), BENCH_STREAM_PARTS (of that run:
@@ -589,19 +589,32 @@ async function fanOut() {
       if (wrong.length) throw new Error(`${wrong.length} of ${n} sites do not hold the ${catalogue.length} services (e.g. ${wrong[0]}: ${counts.get(wrong[0])})`);
       return { ...cmd, counted, emuHwm: rssOf(child.pid).hwm, emuBefore: before };
     };
-    // The fleet's memory figure is a ratio to this run's: it always runs (BENCH_FLEET_SITES=0 skips the fleet instead).
-    if (!(PACED_SITES >= 1)) throw new Error(`BENCH_PACED_SITES must be 1 or more (got ${process.env.BENCH_PACED_SITES}): the ${FLEET_SITES}-site memory figure is measured against that run`);
-    console.log(`\nFan-out: services clone --filter {} (${catalogue.length} services) to ${PACED_SITES} sites under a limit of ${PACED_LIMIT} requests/s (all requests), Retry-After: 2`);
-    const paced = await run(PACED_SITES, { rateLimitPerSec: PACED_LIMIT, rateLimitScope: 'all', retryAfterSec: 2, latencyMs: 0 });
-    const accepted = paced.counted.requests - paced.counted.throttled;
-    const minimumMs = (accepted / PACED_LIMIT) * 1000;
-    console.log(`  ${fmt(paced.ms / 1000, 2)} s; ${paced.counted.requests} requests, ${paced.counted.throttled} answered 429; the limit's minimum for the ${accepted} accepted: ${fmt(minimumMs / 1000, 2)} s; CLI peak RSS ${fmt(paced.rssKiB / 1024)} MiB; every site holds the ${catalogue.length} services`);
-    target(`fan-out to ${PACED_SITES} sites under ${PACED_LIMIT} req/s: time / the limit's minimum`, paced.ms / minimumMs, 1.2);
+    // The fleet's memory figure is a ratio to a 100-site run's (the paced default): the paced run when it runs,
+    // else (BENCH_PACED_SITES=0: the fleet part alone) the same 100 sites without a limit.
+    if (!(PACED_SITES >= 0)) throw new Error(`BENCH_PACED_SITES must be 0 or more (got ${process.env.BENCH_PACED_SITES})`);
+    if (PACED_SITES === 0 && FLEET_SITES === 0) throw new Error('BENCH_PACED_SITES=0 and BENCH_FLEET_SITES=0 leave nothing to run');
+    let base;
+    if (PACED_SITES > 0) {
+      console.log(`\nFan-out: services clone --filter {} (${catalogue.length} services) to ${PACED_SITES} sites under a limit of ${PACED_LIMIT} requests/s (all requests), Retry-After: 2`);
+      const paced = await run(PACED_SITES, { rateLimitPerSec: PACED_LIMIT, rateLimitScope: 'all', retryAfterSec: 2, latencyMs: 0 });
+      const accepted = paced.counted.requests - paced.counted.throttled;
+      const minimumMs = (accepted / PACED_LIMIT) * 1000;
+      console.log(`  ${fmt(paced.ms / 1000, 2)} s; ${paced.counted.requests} requests, ${paced.counted.throttled} answered 429; the limit's minimum for the ${accepted} accepted: ${fmt(minimumMs / 1000, 2)} s; CLI peak RSS ${fmt(paced.rssKiB / 1024)} MiB; every site holds the ${catalogue.length} services`);
+      target(`fan-out to ${PACED_SITES} sites under ${PACED_LIMIT} req/s: time / the limit's minimum`, paced.ms / minimumMs, 1.2);
+      base = { ...paced, sites: PACED_SITES, how: 'paced' };
+    }
     if (FLEET_SITES > 0) {
+      if (!base) {
+        const sites = 100;
+        console.log(`\nFan-out to ${sites} sites, no limit (the base of the memory ratio; BENCH_PACED_SITES=0 skipped the paced run)`);
+        const r = await run(sites, { rateLimitPerSec: 0, latencyMs: 0 });
+        console.log(`  ${fmt(r.ms / 1000, 2)} s, ${r.counted.requests} requests; CLI peak RSS ${fmt(r.rssKiB / 1024)} MiB; emulator peak RSS ${fmt(r.emuHwm)} MiB`);
+        base = { ...r, sites, how: 'unlimited' };
+      }
       console.log(`\nFan-out to ${FLEET_SITES} sites, no limit (peak memory)`);
       const fleet = await run(FLEET_SITES, { rateLimitPerSec: 0, latencyMs: 0 });
-      console.log(`  ${fmt(fleet.ms / 1000, 2)} s, ${fleet.counted.requests} requests (${fmt(fleet.ms / fleet.counted.requests, 2)} ms each; ${fmt(paced.ms / paced.counted.requests, 2)} ms paced); CLI peak RSS ${fmt(fleet.rssKiB / 1024)} MiB (${PACED_SITES} sites: ${fmt(paced.rssKiB / 1024)} MiB); emulator peak RSS ${fmt(fleet.emuHwm)} MiB (before the run ${fmt(fleet.emuBefore)} MiB; after the ${PACED_SITES}-site run ${fmt(paced.emuHwm)} MiB)`);
-      target(`fan-out CLI peak RSS, ${FLEET_SITES} / ${PACED_SITES} sites`, fleet.rssKiB / paced.rssKiB, 1.2);
+      console.log(`  ${fmt(fleet.ms / 1000, 2)} s, ${fleet.counted.requests} requests (${fmt(fleet.ms / fleet.counted.requests, 2)} ms each; ${fmt(base.ms / base.counted.requests, 2)} ms ${base.how}); CLI peak RSS ${fmt(fleet.rssKiB / 1024)} MiB (${base.sites} sites: ${fmt(base.rssKiB / 1024)} MiB); emulator peak RSS ${fmt(fleet.emuHwm)} MiB (before the run ${fmt(fleet.emuBefore)} MiB; after the ${base.sites}-site run ${fmt(base.emuHwm)} MiB)`);
+      target(`fan-out CLI peak RSS, ${FLEET_SITES} / ${base.sites} sites`, fleet.rssKiB / base.rssKiB, 1.2);
     }
   } finally {
     await control.close();

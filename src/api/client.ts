@@ -160,6 +160,52 @@ async function createDefaultDispatcher(timeoutMs: number, connectTimeoutMs: numb
 }
 
 /**
+ * The default dispatcher of a client and of every client made from it by {@link ApiClient.forSite}: one undici
+ * agent (one connection pool per origin) however many sites a fan-out reaches, built on first use and closed when
+ * the last of its clients is closed. A pool per site, kept for the whole command, made a fan-out's memory grow
+ * with its sites (docs/architecture.md "Runtime and memory").
+ */
+export class SharedDispatcher {
+  private pending: Promise<Dispatcher> | undefined;
+  private users = 0;
+  /** How many dispatchers this holder has built (tests: one per holder, whatever the number of clients). */
+  built = 0;
+
+  constructor(
+    private readonly timeoutMs: number,
+    private readonly connectTimeoutMs: number,
+  ) {}
+
+  /** Clients holding it now (each from its construction or its next call after a close, until its close). */
+  get holders(): number {
+    return this.users;
+  }
+
+  /** Counts one more client using it. */
+  hold(): void {
+    this.users += 1;
+  }
+
+  /** The agent, built on the first call. */
+  get(): Promise<Dispatcher> {
+    if (!this.pending) {
+      this.built += 1;
+      this.pending = createDefaultDispatcher(this.timeoutMs, this.connectTimeoutMs);
+    }
+    return this.pending;
+  }
+
+  /** One client done with it: the last one closes the agent's sockets (a later call builds a new one). */
+  async release(): Promise<void> {
+    this.users = Math.max(0, this.users - 1);
+    const pending = this.pending;
+    if (this.users > 0 || !pending) return;
+    this.pending = undefined;
+    await (await pending).close();
+  }
+}
+
+/**
  * Client of the platform's REST API. One instance per base URL and credential; safe to share between
  * concurrent calls. Call {@link close} when done: idle keep-alive sockets otherwise hold the process open for
  * up to 10 s.
@@ -202,13 +248,19 @@ export class ApiClient {
   private readonly budgetMs: number;
   private readonly pacers: Pacers | false;
   private readonly secrets: string[];
-  private dispatcher: Dispatcher | undefined;
-  private dispatcherPromise: Promise<Dispatcher> | undefined;
-  private readonly ownsDispatcher: boolean;
+  /** The caller's dispatcher (left to the caller), else undefined. */
+  private readonly given: Dispatcher | undefined;
+  /** The default dispatcher this client shares with the clients made from it by {@link forSite}. */
+  private readonly shared: SharedDispatcher;
+  /** Whether this client counts among `shared`'s holders (from its construction, or its first call after a close). */
+  private holding = false;
   private options: ApiClientOptions;
 
-  /** @throws TypeError when `baseUrl` is not an absolute http(s) URL. */
-  constructor(opts: ApiClientOptions) {
+  /**
+   * @param shared the default dispatcher to share (forSite's; default: a new one of this client's own)
+   * @throws TypeError when `baseUrl` is not an absolute http(s) URL.
+   */
+  constructor(opts: ApiClientOptions, shared?: SharedDispatcher) {
     this.options = opts;
     [this.origin, this.basePath] = originAndPath(opts.baseUrl);
     this.credentials = opts.credentials;
@@ -223,8 +275,9 @@ export class ApiClient {
     this.connectTimeoutMs = opts.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
     this.budgetMs = opts.budgetMs ?? DEFAULT_BUDGET_MS;
     this.pacers = opts.pacers ?? sharedPacers;
-    this.dispatcher = opts.dispatcher;
-    this.ownsDispatcher = opts.dispatcher === undefined;
+    this.given = opts.dispatcher;
+    this.shared = shared ?? new SharedDispatcher(this.timeoutMs, this.connectTimeoutMs);
+    if (!this.given) this.hold();
     const c = opts.credentials;
     this.secrets = c.kind === 'apiKey' ? [c.apiKey] : c.kind === 'accessToken' ? [c.accessToken] : [];
   }
@@ -240,13 +293,15 @@ export class ApiClient {
   }
 
   /**
-   * A client for another site of the same account: the same base URL, key and limits, its own connections
-   * (close it when done). @throws TypeError for token credentials (they belong to one site)
+   * A client for another site of the same account: the same base URL, key, limits and dispatcher (this client's
+   * connections: the platform is one origin, so a fan-out to many sites keeps one pool, not one per site). Close
+   * it when done: the dispatcher's sockets close with the last of the clients sharing it.
+   * @throws TypeError for token credentials (they belong to one site)
    */
   forSite(siteId: string): ApiClient {
     const c = this.credentials;
     if (c.kind !== 'apiKey') throw new TypeError('only an API key reaches other sites of the account');
-    return new ApiClient({ ...this.options, dispatcher: undefined, credentials: { ...c, siteId } });
+    return new ApiClient({ ...this.options, credentials: { ...c, siteId } }, this.shared);
   }
 
   /**
@@ -327,21 +382,26 @@ export class ApiClient {
     return this.pacers.get(this.origin, scope);
   }
 
-  /** Closes the default dispatcher's sockets; a dispatcher passed in by the caller is left to the caller. */
+  /**
+   * Done with the client: a dispatcher passed in is left to the caller; the default one is closed (its sockets)
+   * once every client sharing it (this one and those of {@link forSite}) is closed. A later call opens it again.
+   */
   async close(): Promise<void> {
-    const pending = this.dispatcherPromise;
-    this.dispatcherPromise = undefined;
-    if (this.ownsDispatcher && pending) {
-      const dispatcher = await pending;
-      this.dispatcher = undefined;
-      await dispatcher.close();
-    }
+    if (!this.holding) return;
+    this.holding = false;
+    await this.shared.release();
+  }
+
+  private hold(): void {
+    if (this.holding) return;
+    this.holding = true;
+    this.shared.hold();
   }
 
   private getDispatcher(): Promise<Dispatcher> {
-    if (this.dispatcher && !this.ownsDispatcher) return Promise.resolve(this.dispatcher);
-    this.dispatcherPromise ??= createDefaultDispatcher(this.timeoutMs, this.connectTimeoutMs).then((d) => (this.dispatcher = d));
-    return this.dispatcherPromise;
+    if (this.given) return Promise.resolve(this.given);
+    this.hold();
+    return this.shared.get();
   }
 
   /** @throws TypeError for an account-level call without the account id */

@@ -115,15 +115,20 @@ const COLUMNS: Column<SiteOutcome>[] = [
 /** The summary's columns when an undo left items alone (changed since). */
 const WITH_SKIPPED: Column<SiteOutcome>[] = [...COLUMNS.slice(0, -2), { key: 'skipped', get: (o) => o.counts.skipped ?? 0, align: 'right' }, ...COLUMNS.slice(-2)];
 
-/** Runs `items` over `n` workers at once. */
+/**
+ * Runs `items` (sites) over `n` workers at once. More than one: memory is held flat between them (core/memory.ts:
+ * what one site's plan or run leaves behind is collected, not piled up with the sites).
+ */
 async function pool<T, R>(items: readonly T[], n: number, work: (item: T) => Promise<R>): Promise<R[]> {
   const out: R[] = new Array(items.length);
+  const memory = items.length > 1 ? (await import('../../core/memory.js')).flatMemory() : undefined;
   let next = 0;
   await Promise.all(
     Array.from({ length: Math.min(n, items.length) }, async () => {
       while (next < items.length) {
         const i = next++;
         out[i] = await work(items[i]!);
+        memory?.collectIfGrown();
       }
     }),
   );
