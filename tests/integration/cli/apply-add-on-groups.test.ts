@@ -129,4 +129,47 @@ describe('add-on groups in services apply', () => {
     expect(pruned.code, pruned.stderr).toBe(0);
     expect((await serviceOn(site.api, src.slug))!.addOnGroups?.map((g) => g.name)).toEqual(['Extras']);
   });
+
+  it('--create-missing creates the add-ons a site lacks in the same run; undo deletes the service and keeps the add-ons, saying so', async () => {
+    const src = await sourceService('Apply Groups Facial');
+    const site = await freshSite('Apply Groups B');
+    const dry = await cli(['services', 'apply', '-f', '-', '--to-site', site.name, '--create-missing', '--dry-run', '--json'], { input: src.text });
+    const rows = json(dry).sites[0].items as { action: string; slug: string }[];
+    expect(rows.filter((r) => r.action === 'create add-on').map((r) => r.slug).sort()).toEqual(['Hot stones', 'Oil']);
+    expect((await addOns.queryAddOns(site.api, { query: {} })).addOns).toEqual([]);
+
+    const applied = await cli(['services', 'apply', '-f', '-', '--to-site', site.name, '--create-missing', '--yes', '--json'], { input: src.text });
+    expect(json(applied).sites[0]).toMatchObject({ status: 'applied', createdFurniture: ['add-on "Oil"', 'add-on "Hot stones"'], addOnGroups: { updated: 1 } });
+    const there = (await addOns.queryAddOns(site.api, { query: {} })).addOns;
+    const idOf = (name: string) => there.find((a) => a.name === name)!.id;
+    expect(there).toHaveLength(2);
+    expect(there.find((a) => a.name === 'Oil')).toMatchObject({ price: { value: '4', currency: 'USD' }, maxQuantity: 3 });
+    const made = (await serviceOn(site.api, src.slug))!;
+    expect(made.addOnGroups).toEqual([expect.objectContaining({ name: 'Extras', addOnIds: [idOf('Oil'), idOf('Hot stones')] })]);
+    // A second run plans nothing (the add-ons are there now).
+    expect((await cli(['services', 'apply', '-f', '-', '--to-site', site.name, '--create-missing', '--dry-run'], { input: src.text })).stderr).toMatch(/already up to date/);
+
+    // history lists the change once; its undo deletes the service (its groups with it) and keeps the add-ons.
+    const history = json(await cli(['history', '--json']));
+    expect(history[0].command).toMatch(/services apply .*--create-missing/);
+    const undo = await cli(['undo', '--last', '--yes']);
+    expect(undo.code, undo.stderr).toBe(0);
+    expect(undo.stderr).toMatch(/the 2 add-ons change \S+ created are kept: the Add-ons API has no delete/);
+    expect(await serviceOn(site.api, src.slug)).toBeUndefined();
+    expect((await addOns.queryAddOns(site.api, { query: {} })).addOns).toHaveLength(2);
+  });
+
+  it('services clone --to-site copies a service with its groups onto another site', async () => {
+    const src = await sourceService('Clone Groups Wrap');
+    const site = await freshSite('Clone Groups C');
+    const oilThere = (await addOns.createAddOn(site.api, { addOn: oil })).addOn.id!;
+    const stonesThere = (await addOns.createAddOn(site.api, { addOn: stones })).addOn.id!;
+    const cloned = await cli(['services', 'clone', src.id, '--to-site', site.name, '--yes', '--json']);
+    expect(json(cloned).sites[0]).toMatchObject({ status: 'applied', counts: { created: 1 }, addOnGroups: { updated: 1 } });
+    const copy = (await serviceOn(site.api, src.slug))!;
+    expect(copy.addOnGroups).toEqual([expect.objectContaining({ name: 'Extras', maxNumberOfAddOns: 2, prompt: 'Pick up to two', addOnIds: [oilThere, stonesThere] })]);
+    // The source's groups are untouched; a second clone changes nothing.
+    expect((await services.getService(api, { serviceId: src.id })).service.addOnGroups).toHaveLength(1);
+    expect(json(await cli(['services', 'clone', src.id, '--to-site', site.name, '--yes', '--json'])).sites[0].status).toBe('unchanged');
+  });
 });
