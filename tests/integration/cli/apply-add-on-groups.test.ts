@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addOns } from '../../../src/api/add-ons.js';
 import { ApiClient } from '../../../src/api/client.js';
 import { services } from '../../../src/api/services.js';
+import { setFaults } from '../bulk/support.js';
 import { createCliSandbox, runInProcess, startTestEmulator, type CliResult, type CliSandbox, type InProcessOptions, type TestEmulator } from '../../helpers/index.js';
 
 let emu: TestEmulator;
@@ -171,5 +172,38 @@ describe('add-on groups in services apply', () => {
     // The source's groups are untouched; a second clone changes nothing.
     expect((await services.getService(api, { serviceId: src.id })).service.addOnGroups).toHaveLength(1);
     expect(json(await cli(['services', 'clone', src.id, '--to-site', site.name, '--yes', '--json'])).sites[0].status).toBe('unchanged');
+  });
+
+  it('under lost replies and 5xx (some after the commit), every service ends with its groups once', async () => {
+    const a = (await addOns.createAddOn(api, { addOn: oil })).addOn.id!;
+    const b = (await addOns.createAddOn(api, { addOn: stones })).addOn.id!;
+    for (let n = 1; n <= 6; n++) {
+      const r = await emu.request('POST', '/bookings/v2/services', { service: { name: `Faulty Groups ${n}`, type: 'APPOINTMENT', payment: { rateType: 'FIXED', fixed: { price: { value: '30', currency: 'USD' } } } } });
+      expect(r.status, JSON.stringify(r.body)).toBe(200);
+      await services.createAddOnGroup(api, { serviceId: r.body.service.id, addOnGroup: { name: 'Extras', addOnIds: [a, b] } });
+      await services.createAddOnGroup(api, { serviceId: r.body.service.id, addOnGroup: { name: 'Towels', maxNumberOfAddOns: 1, addOnIds: [a] } });
+    }
+    const text = (await cli(['services', 'export', '--filter', JSON.stringify({ name: { $startsWith: 'Faulty Groups' } })])).stdout;
+    const slugs = (JSON.parse(text).services as { slug: string }[]).map((x) => x.slug);
+    expect(slugs).toHaveLength(6);
+    const site = await freshSite('Faulty Groups D');
+    const oilThere = (await addOns.createAddOn(site.api, { addOn: oil })).addOn.id!;
+    const stonesThere = (await addOns.createAddOn(site.api, { addOn: stones })).addOn.id!;
+    await setFaults(emu, { errorRate: 0.15, errorPhase: 'random', dropRate: 0.05, seed: 11 });
+    let applied: CliResult;
+    try {
+      applied = await cli(['services', 'apply', '-f', '-', '--to-site', site.name, '--yes', '--json'], { input: text });
+    } finally {
+      await setFaults(emu, { errorRate: 0, dropRate: 0 });
+    }
+    expect(applied.code, applied.stderr).toBe(0);
+    for (const slug of slugs) {
+      const there = (await serviceOn(site.api, slug))!;
+      expect(there.addOnGroups?.map((g) => [g.name, g.addOnIds]).sort(), slug).toEqual([
+        ['Extras', [oilThere, stonesThere]],
+        ['Towels', [oilThere]],
+      ]);
+    }
+    expect((await cli(['services', 'apply', '-f', '-', '--to-site', site.name, '--dry-run'], { input: text })).stderr).toMatch(/already up to date/);
   });
 });

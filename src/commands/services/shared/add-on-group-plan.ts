@@ -19,7 +19,8 @@ import { listPages } from '../../../api/paging.js';
 import { type AddOn, type AddOnGroup, MAX_ADD_ON_GROUPS } from '../../../api/schemas/service-add-ons.js';
 import { services } from '../../../api/services.js';
 import type { PlannedItem } from '../../../bulk/actions.js';
-import { errorText, isRetryable, type ItemResult, type SentOutcome, type WorkItem } from '../../../bulk/execute.js';
+import { errorText, isPermanentRefusal, isRetryable, type ItemResult, type SentOutcome, type WorkItem } from '../../../bulk/execute.js';
+import { abortableSleep } from '../../../bulk/wait.js';
 import { UserError } from '../../../core/errors.js';
 import { type Catalogue, matchCatalogue, type PortableAddOn, type PortableAddOnGroup, type SiteCatalogue } from './catalogue.js';
 
@@ -183,17 +184,28 @@ export function holdsGroups(groups: readonly AddOnGroup[], want: readonly WireGr
   return !c.remove.length && !c.update.length && !c.create.length;
 }
 
+/** Attempts of one service's groups step against retryable failures before it is left to be settled. */
+const STEP_ATTEMPTS = 4;
+
 /**
  * Sends groups steps, one service after the other: reads the service and makes only the calls still needed
- * (docs/wire.md §28: delete, update with a mask, create), then reads the revision the calls left.
- * @returns one outcome per item: `updated` with the service's revision, or the platform's refusal
- * @throws a retryable failure (no reply, 429, 5xx) or an abort, for the engine to send the chunk again (safe: a
- *   step only makes what is still missing) or stop
+ * (docs/wire.md §28: delete, update with a mask, create), then reads the revision the calls left. A retryable
+ * failure (no reply, 429, 5xx) sends the service's step again after a pause, up to {@link STEP_ATTEMPTS} times:
+ * safe, as the step makes only what is still missing (a create whose reply was lost is found by its name).
+ * @returns one outcome per item: `updated` with the service's revision, the platform's refusal, or `settle`
+ *   (still failing: read back by {@link settleGroups})
+ * @throws an abort (Ctrl-C), or an error that is not the platform's
  */
 export async function sendGroups(api: ApiClient, items: readonly { item: WorkItem; step: GroupsStep }[], signal?: AbortSignal): Promise<SentOutcome[]> {
   const out: SentOutcome[] = [];
-  for (const { item, step } of items) {
-    const serviceId = item.id;
+  for (const { item, step } of items) out.push(await sendStep(api, item, step, signal));
+  return out;
+}
+
+/** One service's groups step (see {@link sendGroups}). */
+async function sendStep(api: ApiClient, item: WorkItem, step: GroupsStep, signal?: AbortSignal): Promise<SentOutcome> {
+  const serviceId = item.id;
+  for (let attempt = 1; ; attempt++) {
     try {
       const { service } = await services.getService(api, { serviceId }, { signal });
       const have = service.addOnGroups ?? [];
@@ -206,22 +218,28 @@ export async function sendGroups(api: ApiClient, items: readonly { item: WorkIte
       }
       for (const name of calls.create) await services.createAddOnGroup(api, { serviceId, addOnGroup: body(step.groups.find((x) => x.name === name)!) as { name: string } }, { signal });
       const { service: now } = await services.getService(api, { serviceId }, { signal });
-      out.push({ id: item.id, status: 'done', outcome: 'updated', revision: now.revision ?? undefined });
+      return { id: item.id, status: 'done', outcome: 'updated', revision: now.revision ?? undefined };
     } catch (err) {
-      if (signal?.aborted || !(err instanceof ApiError) || isRetryable(err)) throw err;
-      out.push({ id: item.id, status: 'refused', error: errorText(err), httpStatus: err.status });
+      if (signal?.aborted || !(err instanceof ApiError)) throw err;
+      if (!isRetryable(err)) return { id: item.id, status: 'refused', error: errorText(err), httpStatus: err.status };
+      if (attempt >= STEP_ATTEMPTS) return { id: item.id, status: 'settle' };
+      await abortableSleep(Math.min(4000, 250 * 2 ** attempt), signal);
     }
   }
-  return out;
 }
 
-/** Settles groups steps the platform refused: done when the service holds the step's groups (an earlier attempt), else failed. */
-export async function settleGroups(api: ApiClient, open: readonly { item: WorkItem; step: GroupsStep; error: string }[], signal?: AbortSignal): Promise<ItemResult[]> {
+/**
+ * Settles groups steps the platform refused or that kept failing: done when the service holds the step's groups
+ * (an earlier attempt made them), else failed (`permanent` for a refusal: a resume would be refused again).
+ */
+export async function settleGroups(api: ApiClient, open: readonly { item: WorkItem; step: GroupsStep; sent: SentOutcome }[], signal?: AbortSignal): Promise<ItemResult[]> {
   const out: ItemResult[] = [];
-  for (const { item, step, error } of open) {
+  for (const { item, step, sent } of open) {
+    const error = sent.status === 'refused' ? sent.error : 'the platform did not confirm it';
+    const permanent = sent.status === 'refused' && isPermanentRefusal(sent.httpStatus);
     try {
       const { service } = await services.getService(api, { serviceId: item.id }, { signal });
-      out.push(holdsGroups(service.addOnGroups ?? [], step.groups) ? { id: item.id, outcome: 'updated', revision: service.revision ?? undefined } : { id: item.id, outcome: 'failed', error, permanent: true });
+      out.push(holdsGroups(service.addOnGroups ?? [], step.groups) ? { id: item.id, outcome: 'updated', revision: service.revision ?? undefined } : { id: item.id, outcome: 'failed', error, ...(permanent ? { permanent } : {}) });
     } catch (err) {
       if (err instanceof ApiError && err.status === 404) out.push({ id: item.id, outcome: 'conflict', error: 'the service was deleted since the plan' });
       else throw err;

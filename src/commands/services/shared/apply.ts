@@ -302,7 +302,7 @@ export function applyAction(api: ApiClient, port: EntityPort, items: readonly Pl
     const groups = open.filter((o) => stepOf(o.item).op === 'groups');
     const others = open.filter((o) => stepOf(o.item).op !== 'create' && stepOf(o.item).op !== 'groups');
     const out: ItemResult[] = [];
-    if (groups.length) out.push(...(await settleGroups(api, groups.map((o) => ({ item: o.item, step: stepOf(o.item) as GroupsStep, error: reasonOf(o.sent) })), signal)));
+    if (groups.length) out.push(...(await settleGroups(api, groups.map((o) => ({ item: o.item, step: stepOf(o.item) as GroupsStep, sent: o.sent })), signal)));
     if (creates.length) {
       const found = await bySlug(creates.map((o) => stepOf(o.item).slug), signal);
       for (const o of creates) {
