@@ -23,6 +23,7 @@ import { oneLine } from '../../core/text.js';
 import { addBulkFlags, type BulkFlags, parseConcurrency } from '../shared/bulk-flags.js';
 import { asksFirst, confirmChange, declareRule, requireConfirmable, REVERSIBLE, type Scope, type VerbRule } from '../shared/confirm.js';
 import type { Catalogue } from './shared/catalogue.js';
+import type { GroupPhase } from './shared/add-on-group-plan.js';
 import type { MissingRef } from './shared/catalogue-file.js';
 import { SERVICE_VIEW } from './shared/view.js';
 
@@ -85,17 +86,6 @@ export interface SitePlan {
   groups?: GroupPhase;
   /** Server time of the plan (creates of this run are recognised after it). */
   plannedAt: string;
-}
-
-/**
- * The add-on group steps of a site's plan, a second run of the apply action after the services' own (a new
- * service's groups need its id): the preview's rows, the number of services whose groups change, and the items,
- * made when the phase runs (a catalogue's from the site as it is then; an undo's as planned).
- */
-export interface GroupPhase {
-  rows: PlanRow[];
-  changes: number;
-  items(): Promise<PlannedItem[]>;
 }
 
 /** Rows of each site's preview held in memory (the confirmation shows 20 in all). */
@@ -162,9 +152,6 @@ export async function planSites(ctx: Context, wanted: Catalogue, sites: readonly
     import('./shared/add-on-group-plan.js'),
   ]);
   const withGroups = groupPlan.hasGroups(wanted);
-  /** The group plan on a site as it is now (its add-ons read); throws for an add-on it lacks (exit 2). */
-  const groupsOn = async (api: ApiClient, site: SiteRef, current: Awaited<ReturnType<typeof readCatalogue>>) =>
-    groupPlan.planGroups(wanted, current, await groupPlan.readSiteAddOns(api, ctx.signal), { prune, createMissing, site: site.name });
   const targets: { site: SiteRef; api: ApiClient }[] = [];
   for (const given of sites) {
     const t = await ctx.siteApi(given);
@@ -172,7 +159,8 @@ export async function planSites(ctx: Context, wanted: Catalogue, sites: readonly
   }
   const plan = async (api: ApiClient, site: SiteRef) => {
     const current = await readCatalogue(api, undefined, ctx.signal);
-    const groups = withGroups ? await groupsOn(api, site, current) : undefined;
+    // The groups (throws for an add-on the site lacks, exit 2): planned now for the preview, again when they run.
+    const groups = withGroups ? await groupPlan.groupPhase(api, wanted, current, { prune, createMissing, site: site.name }, ctx.signal) : undefined;
     const { furniture } = current;
     // --prune deletes only among the site's services in the file's selection (as exported with --filter/--where).
     const scope = prune && wanted.selection ? new Set((await readCatalogue(api, wanted.selection.filter, ctx.signal)).services.keys()) : undefined;
@@ -183,15 +171,8 @@ export async function planSites(ctx: Context, wanted: Catalogue, sites: readonly
     const missing = all.filter((m) => !create.includes(m)).map(refText);
     // Add-ons the groups name that the site lacks (--create-missing): created with the furniture, before the services.
     for (const a of groups?.create ?? []) create.push({ what: 'add-on', name: a.name, count: 0, body: groupPlan.addOnBody(a) });
-    return { missing, create, plannedAt: planTime(current), items: missing.length ? [] : planApply(wanted, current, furniture, prune, scope), groups };
+    return { missing, create, plannedAt: planTime(current), items: missing.length ? [] : planApply(wanted, current, furniture, prune, scope), groups: groups?.phase };
   };
-  /** The group phase of a site: planned now for the preview, made again from the site when it runs. */
-  const phase = (api: ApiClient, site: SiteRef, planned: Awaited<ReturnType<typeof groupsOn>> | undefined): GroupPhase | undefined =>
-    planned && {
-      rows: planned.rows.map((r) => ({ site: site.name, ...r })),
-      changes: planned.rows.length,
-      items: async () => (await groupsOn(api, site, await readCatalogue(api, undefined, ctx.signal))).items.filter((i) => !i.id.startsWith('groups:')),
-    };
   // Several sites: each site's items go to disk as soon as it is planned (bulk/spill.ts), so memory does not grow
   // with the sites; files a killed run left behind are removed first.
   const spill = targets.length > 1 ? await spillPlace(ctx) : undefined;
@@ -201,7 +182,7 @@ export async function planSites(ctx: Context, wanted: Catalogue, sites: readonly
     return await pool(targets, SITE_CONCURRENCY, async ({ site, api }) => {
       const { items, groups, ...first } = await plan(api, site);
       counter?.siteDone({ siteName: site.name, status: 'planned', counts: {} });
-      const p = sitePlan(site, api, items, { ...first, groups: phase(api, site, groups) }, () => plan(api, site), spill);
+      const p = sitePlan(site, api, items, { ...first, groups }, () => plan(api, site), spill);
       made.push(p);
       return p;
     });
@@ -510,23 +491,7 @@ async function previewAndRun(ctx: Context, plans: SitePlan[], flags: BulkFlags &
         if (result.report.problems.length) outcome.problems = result.report.problems.map((x) => ({ ...x, id: labels.get(x.id) ?? x.id }));
       }
       // The add-on groups, once the services are there: a run of their own, a part of the same change.
-      const groupItems = p.groups ? await p.groups.items() : [];
-      // An undo's steps left alone (changed since) are counted and listed, never sent.
-      for (const i of groupItems.filter((x) => x.skip !== undefined)) {
-        outcome.counts.skipped = (outcome.counts.skipped ?? 0) + 1;
-        outcome.problems = [...(outcome.problems ?? []), { id: `${(i.after as { slug: string }).slug} (add-on groups)`, outcome: 'skipped', error: i.skip }];
-      }
-      const sendable = groupItems.filter((i) => !i.unchanged && i.skip === undefined);
-      if (!sendable.length) return;
-      const result = await runItems(sendable);
-      if (result.kind !== 'done') return;
-      outcome.addOnGroups = countsOf(result.report);
-      outcome.journal ??= result.journal;
-      const bad = (result.report.counts.failed ?? 0) + (result.report.counts.conflict ?? 0);
-      if (bad) outcome.status = 'partial';
-      say(`site ${p.site.name}: add-on groups set on ${result.report.counts.updated ?? 0} service${result.report.counts.updated === 1 ? '' : 's'}${bad ? `, ${bad} failed` : ''}`);
-      const labels = new Map(sendable.map((i) => [i.id, `${(i.after as { slug: string }).slug} (add-on groups)`]));
-      if (result.report.problems.length) outcome.problems = [...(outcome.problems ?? []), ...result.report.problems.map((x) => ({ ...x, id: labels.get(x.id) ?? x.id }))];
+      if (p.groups) await (await import('./shared/add-on-group-plan.js')).runGroupPhase(p.groups, outcome, runItems, (text) => say(`site ${p.site.name}: ${text}`));
     } catch (err) {
       if (ctx.signal.aborted) throw err;
       outcome.status = 'failed';

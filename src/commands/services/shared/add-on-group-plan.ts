@@ -19,10 +19,12 @@ import { listPages } from '../../../api/paging.js';
 import { type AddOn, type AddOnGroup, MAX_ADD_ON_GROUPS } from '../../../api/schemas/service-add-ons.js';
 import { services } from '../../../api/services.js';
 import type { PlannedItem } from '../../../bulk/actions.js';
+import type { BulkReport } from '../../../bulk/report.js';
+import type { BulkRunResult } from '../../../bulk/run.js';
 import { errorText, isPermanentRefusal, isRetryable, type ItemResult, type SentOutcome, type WorkItem } from '../../../bulk/execute.js';
 import { abortableSleep } from '../../../bulk/wait.js';
 import { UserError } from '../../../core/errors.js';
-import { type Catalogue, matchCatalogue, type PortableAddOn, type PortableAddOnGroup, type SiteCatalogue } from './catalogue.js';
+import { type Catalogue, matchCatalogue, type PortableAddOn, type PortableAddOnGroup, readCatalogue, type SiteCatalogue } from './catalogue.js';
 
 /** A group as a step sets it: every field (an absent limit or prompt is `null`), add-ons by the site's ids. */
 export interface WireGroup {
@@ -86,6 +88,72 @@ export function groupCalls(have: readonly WireGroup[], want: readonly WireGroup[
 export function addOnText(a: PortableAddOn): string {
   const terms = [a.price ? `${a.price.value} ${a.price.currency}` : undefined, a.durationInMinutes !== undefined ? `${a.durationInMinutes} min` : undefined, a.maxQuantity !== undefined ? `up to ${a.maxQuantity}` : undefined];
   return `add-on "${a.name}" (${terms.filter(Boolean).join(', ')})`;
+}
+
+/**
+ * The add-on group steps of a site's apply, a second run of the apply action after the services' own (a new
+ * service's groups need its id): the preview's rows, the number of group changes, and the items, made when the
+ * phase runs (a catalogue's from the site as it is then; an undo's as planned).
+ */
+export interface GroupPhase {
+  rows: (GroupRow & { site: string })[];
+  changes: number;
+  items(): Promise<PlannedItem[]>;
+}
+
+/**
+ * The group phase of applying `wanted` to a site read as `current` (its add-ons read here), and the add-ons to
+ * create first (`--create-missing`). When it runs, the phase plans again from the site as it is then (its
+ * services made, the add-ons created), leaving out a service the services' run did not make.
+ * @throws UserError (exit 2) as {@link planGroups}; ApiError from the reads
+ */
+export async function groupPhase(api: ApiClient, wanted: Catalogue, current: SiteCatalogue, opts: { prune: boolean; createMissing: boolean; site: string }, signal: AbortSignal): Promise<{ phase: GroupPhase; create: PortableAddOn[] }> {
+  const plan = async (now: SiteCatalogue) => planGroups(wanted, now, await readSiteAddOns(api, signal), opts);
+  const first = await plan(current);
+  return {
+    create: first.create,
+    phase: {
+      rows: first.rows.map((r) => ({ site: opts.site, ...r })),
+      changes: first.rows.length,
+      items: async () => (await plan(await readCatalogue(api, undefined, signal))).items.filter((i) => !i.id.startsWith('groups:')),
+    },
+  };
+}
+
+/** What the group run adds to a site's outcome (services/apply.ts SiteOutcome). */
+export interface GroupOutcome {
+  status: string;
+  counts: Record<string, number>;
+  problems?: BulkReport['problems'];
+  /** The group run's counts (services whose groups were set: `updated`; `failed`, `conflict`). */
+  addOnGroups?: Record<string, number>;
+  journal?: string;
+}
+
+/**
+ * Runs a site's group phase with `run` (the apply action through the engine, a part of the site's change) and
+ * adds its outcome to `outcome`: its counts, its problems (each named `SLUG (add-on groups)`), `partial` when a
+ * step failed. An undo's steps left alone (changed since) are counted as skipped and listed, never sent.
+ */
+export async function runGroupPhase(phase: GroupPhase, outcome: GroupOutcome, run: (items: PlannedItem[]) => Promise<BulkRunResult>, say: (text: string) => void): Promise<void> {
+  const items = await phase.items();
+  const label = (i: PlannedItem) => `${(i.after as GroupsStep).slug} (add-on groups)`;
+  for (const i of items.filter((x) => x.skip !== undefined)) {
+    outcome.counts.skipped = (outcome.counts.skipped ?? 0) + 1;
+    outcome.problems = [...(outcome.problems ?? []), { id: label(i), outcome: 'skipped', error: i.skip }];
+  }
+  const sendable = items.filter((i) => !i.unchanged && i.skip === undefined);
+  if (!sendable.length) return;
+  const result = await run(sendable);
+  if (result.kind !== 'done') return;
+  const { applied: _applied, ...counts } = result.report.counts;
+  outcome.addOnGroups = counts;
+  outcome.journal ??= result.journal;
+  const bad = (counts.failed ?? 0) + (counts.conflict ?? 0);
+  if (bad) outcome.status = 'partial';
+  say(`add-on groups set on ${counts.updated ?? 0} service${counts.updated === 1 ? '' : 's'}${bad ? `, ${bad} failed` : ''}`);
+  const labels = new Map(sendable.map((i) => [i.id, label(i)]));
+  if (result.report.problems.length) outcome.problems = [...(outcome.problems ?? []), ...result.report.problems.map((x) => ({ ...x, id: labels.get(x.id) ?? x.id }))];
 }
 
 /** The body of the Add-ons API create of a portable add-on. */
