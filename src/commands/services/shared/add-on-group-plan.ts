@@ -1,5 +1,5 @@
 /**
- * The add-on groups of a catalogue applied to one site (docs/manual/catalogue.md "Add-on groups"; docs/wire.md §28
+ * The add-on groups of a catalogue applied to one site (docs/catalogue.md "Add-on groups"; docs/wire.md §28
  * "Add-on groups and add-ons"), as steps of the one apply action (shared/apply.ts): one planned item per service
  * whose groups change, holding every group the service has after the step (`{op: 'groups', slug, groups}`), its
  * before-image the groups it had. The step is a desired state: sending it reads the service and makes only the
