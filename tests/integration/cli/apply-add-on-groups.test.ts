@@ -1,6 +1,6 @@
 /**
- * `services apply` and `services clone --to-site` write the services' add-on groups (docs/manual/catalogue.md
- * "Add-on groups"; docs/wire.md §28), in process against a real emulator on port 0: add-ons are matched on the
+ * `services apply` and `services clone --to-site` write the services' add-on groups (docs/catalogue.md "Add-on
+ * groups"; docs/wire.md §28), in process against a real emulator on port 0: add-ons are matched on the
  * target by name (and by terms among several of one name); one the target lacks is refused before any write
  * (exit 2) unless `--create-missing` creates it; a changed group is updated in place; a group the file does not
  * name is kept, and deleted with `--prune`; `sitectl undo` sets the groups back; a second run plans nothing.
