@@ -491,7 +491,7 @@ async function previewAndRun(ctx: Context, plans: SitePlan[], flags: BulkFlags &
         if (result.report.problems.length) outcome.problems = result.report.problems.map((x) => ({ ...x, id: labels.get(x.id) ?? x.id }));
       }
       // The add-on groups, once the services are there: a run of their own, a part of the same change.
-      if (p.groups) await (await import('./shared/add-on-group-plan.js')).runGroupPhase(p.groups, outcome, runItems, (text) => say(`site ${p.site.name}: ${text}`));
+      if (p.groups) await (await import('./shared/add-on-group-plan.js')).runGroupPhase(p.groups, outcome, (items) => runItems(items, outcome.journal ? undefined : flags.journal), (text) => say(`site ${p.site.name}: ${text}`));
     } catch (err) {
       if (ctx.signal.aborted) throw err;
       outcome.status = 'failed';
