@@ -5,7 +5,9 @@
  * refused before any write, listing what is missing. One preview and one confirmation for every site, then each
  * site's plan runs through the entity bulk engine (bulk create and update at the planned revisions, journaled;
  * `--resume JOURNAL` continues one site's run). Sites run with bounded concurrency; a summary row per site;
- * exit 3 when any site was refused or partly failed. A second run plans nothing.
+ * exit 3 when any site was refused or partly failed. A second run plans nothing. The services' add-on groups
+ * (docs/wire.md §28) are set after them, in a run of their own on each site, a part of the same change
+ * (shared/add-on-group-plan.ts); add-ons are matched by name and terms, created with `--create-missing`.
  */
 import type { Command } from 'commander';
 import type { ApiClient } from '../../api/client.js';
@@ -21,6 +23,7 @@ import { oneLine } from '../../core/text.js';
 import { addBulkFlags, type BulkFlags, parseConcurrency } from '../shared/bulk-flags.js';
 import { asksFirst, confirmChange, declareRule, requireConfirmable, REVERSIBLE, type Scope, type VerbRule } from '../shared/confirm.js';
 import type { Catalogue } from './shared/catalogue.js';
+import type { GroupPhase } from './shared/add-on-group-plan.js';
 import type { MissingRef } from './shared/catalogue-file.js';
 import { SERVICE_VIEW } from './shared/view.js';
 
@@ -41,7 +44,7 @@ export function register(parent: Command, ctx: Context): void {
     .option('-f, --file <file>', "the catalogue (JSON or YAML from 'services export'; '-' reads stdin)")
     .option('--to-site <site>', 'a target site, id or name (repeatable; default: the site in use)', collect)
     .option('--prune', 'also delete services of the site that the file does not hold (destructive: asks first)')
-    .option('--create-missing', 'create categories and booking policies a site lacks (by name, default rules); never staff');
+    .option('--create-missing', 'create categories, booking policies (by name, default rules) and add-ons (by name and terms) a site lacks; never staff');
   declareRule(addBulkFlags(cmd), REVERSIBLE).addHelpText(
     'after',
     '\nExamples:\n  sitectl services export --where type=CLASS -o classes.yaml\n  sitectl services apply -f classes.yaml --to-site Uptown --dry-run\n  sitectl services apply -f classes.yaml --to-site Downtown --to-site Uptown --yes\n  sitectl services apply --resume ~/.local/state/sitectl/journals/RUN.ndjson',
@@ -79,6 +82,8 @@ export interface SitePlan {
   create: MissingRef[];
   /** The plan made again from the site as it is (after creating `create`). */
   replan(): Promise<PlannedItem[]>;
+  /** The services' add-on groups, set after the services' own run (shared/add-on-group-plan.ts). */
+  groups?: GroupPhase;
   /** Server time of the plan (creates of this run are recognised after it). */
   plannedAt: string;
 }
@@ -95,6 +100,8 @@ export interface SiteOutcome {
   missing?: string[];
   /** Furniture created by `--create-missing` (`category "Yoga"`). */
   createdFurniture?: string[];
+  /** The add-on group run's counts (services whose groups were set: `updated`; `failed`, `conflict`). */
+  addOnGroups?: Record<string, number>;
   /** Why the site's run stopped (an error of the platform, a lost connection). */
   error?: string;
   journal?: string;
@@ -143,23 +150,33 @@ export async function planSites(ctx: Context, wanted: Catalogue, sites: readonly
   if (prune && wanted.services.length === 0) {
     throw new UserError('--prune with an empty catalogue would delete every service of the site; nothing was changed', 'check the file; to empty a site use services delete --filter');
   }
-  const [{ planApply, planTime }, { readCatalogue }, { missingReferences, refText }] = await Promise.all([import('./shared/apply.js'), import('./shared/catalogue.js'), import('./shared/catalogue-file.js')]);
+  const [{ planApply, planTime }, { readCatalogue }, { missingReferences, refText }, groupPlan] = await Promise.all([
+    import('./shared/apply.js'),
+    import('./shared/catalogue.js'),
+    import('./shared/catalogue-file.js'),
+    import('./shared/add-on-group-plan.js'),
+  ]);
+  const withGroups = groupPlan.hasGroups(wanted);
   const targets: { site: SiteRef; api: ApiClient }[] = [];
   for (const given of sites) {
     const t = await ctx.siteApi(given);
     if (!targets.some((x) => x.site.id === t.site.id)) targets.push(t);
   }
-  const plan = async (api: ApiClient) => {
+  const plan = async (api: ApiClient, site: SiteRef) => {
     const current = await readCatalogue(api, undefined, ctx.signal);
+    // The groups (throws for an add-on the site lacks, exit 2): planned now for the preview, again when they run.
+    const groups = withGroups ? await groupPlan.groupPhase(api, wanted, current, { prune, createMissing, site: site.name }, ctx.signal) : undefined;
     const { furniture } = current;
     // --prune deletes only among the site's services in the file's selection (as exported with --filter/--where).
     const scope = prune && wanted.selection ? new Set((await readCatalogue(api, wanted.selection.filter, ctx.signal)).services.keys()) : undefined;
     const all = missingReferences(wanted.services, furniture);
-    const create = createMissing ? all.filter((m) => m.count === 0 && (m.what === 'category' || m.what === 'booking policy')) : [];
+    const create: MissingRef[] = createMissing ? all.filter((m) => m.count === 0 && (m.what === 'category' || m.what === 'booking policy')) : [];
     // What will be created stands in the plan under a placeholder id; the site is planned again once it exists.
     for (const m of create) (m.what === 'category' ? furniture.categories : furniture.policies).add(`new:${m.name}`, m.name);
     const missing = all.filter((m) => !create.includes(m)).map(refText);
-    return { missing, create, plannedAt: planTime(current), items: missing.length ? [] : planApply(wanted, current, furniture, prune, scope) };
+    // Add-ons the groups name that the site lacks (--create-missing): created with the furniture, before the services.
+    for (const a of groups?.create ?? []) create.push({ what: 'add-on', name: a.name, count: 0, body: groupPlan.addOnBody(a) });
+    return { missing, create, plannedAt: planTime(current), items: missing.length ? [] : planApply(wanted, current, furniture, prune, scope), groups: groups?.phase };
   };
   // Several sites: each site's items go to disk as soon as it is planned (bulk/spill.ts), so memory does not grow
   // with the sites; files a killed run left behind are removed first.
@@ -168,9 +185,9 @@ export async function planSites(ctx: Context, wanted: Catalogue, sites: readonly
   const made: SitePlan[] = [];
   try {
     return await pool(targets, SITE_CONCURRENCY, async ({ site, api }) => {
-      const { items, ...first } = await plan(api);
+      const { items, groups, ...first } = await plan(api, site);
       counter?.siteDone({ siteName: site.name, status: 'planned', counts: {} });
-      const p = sitePlan(site, api, items, first, () => plan(api), spill);
+      const p = sitePlan(site, api, items, { ...first, groups }, () => plan(api, site), spill);
       made.push(p);
       return p;
     });
@@ -206,7 +223,7 @@ export function sitePlan(
   site: SiteRef,
   api: ApiClient,
   items: PlannedItem[],
-  rest: { missing: string[]; create: MissingRef[]; plannedAt: string },
+  rest: { missing: string[]; create: MissingRef[]; plannedAt: string; groups?: GroupPhase },
   again?: () => Promise<{ missing: string[]; create: MissingRef[]; items: PlannedItem[] }>,
   spill?: PlanSpill,
 ): SitePlan {
@@ -221,9 +238,10 @@ export function sitePlan(
     const r = rowOf(site.name, i);
     if (r) keep(r);
   }
+  for (const r of rest.groups?.rows ?? []) keep(r);
   const skips = items.filter((i) => i.skip !== undefined).map((i) => ({ id: (i.after as { slug?: string } | undefined)?.slug ?? i.id, outcome: 'skipped', error: i.skip }));
   const counts = planCounts(items);
-  const changes = items.filter((i) => !i.unchanged && i.skip === undefined).length;
+  const changes = items.filter((i) => !i.unchanged && i.skip === undefined).length + (rest.groups?.changes ?? 0);
   const stored = spill && items.length ? spill.write(spill.dir, `${spill.name}-${site.id}`, items) : undefined;
   let held: PlannedItem[] | undefined = stored ? undefined : items;
   let released = false;
@@ -357,6 +375,7 @@ async function previewAndRun(ctx: Context, plans: SitePlan[], flags: BulkFlags &
     const rowsOf = (p: SitePlan): PlanRow[] => [
       ...p.create.map((m) => ({ site: p.site.name, action: `create ${m.what}`, slug: m.name, fields: '' })),
       ...p.items().flatMap((i) => rowOf(p.site.name, i) ?? []),
+      ...(p.groups?.rows ?? []),
     ];
     if (format.kind === 'json') await printValue(ctx.io, format, { dryRun: true, sites: outcomes.map((o, n) => ({ ...o, items: rowsOf(plans[n]!) })) });
     else if (rowCount) await printRecords(ctx.io, format, plans.flatMap(rowsOf), [{ key: 'site' }, { key: 'action' }, { key: 'slug' }, { key: 'fields' }], { now: ctx.now() });
@@ -380,7 +399,8 @@ async function previewAndRun(ctx: Context, plans: SitePlan[], flags: BulkFlags &
       if (rowCount > shown.length) ctx.io.stderr.write(`  ... and ${rowCount - shown.length} more\n`);
     }
     const by = (outcome: string) => sum((p) => p.counts[outcome] ?? 0);
-    const parts = [`${by('created')} to create`, `${by('updated')} to update`, ...(by('deleted') ? [`${by('deleted')} to DELETE`] : [])].join(', ');
+    const groupChanges = sum((p) => p.groups?.changes ?? 0);
+    const parts = [`${by('created')} to create`, `${by('updated')} to update`, ...(by('deleted') ? [`${by('deleted')} to DELETE`] : []), ...(groupChanges ? [`${groupChanges} add-on group change${groupChanges === 1 ? '' : 's'}`] : [])].join(', ');
     const summary = `${changeCount} change${changeCount === 1 ? '' : 's'} (${parts}) to ${work.length} site${work.length === 1 ? '' : 's'} (${work.map((p) => p.site.name).join(', ')})`;
     await confirmChange(ctx, flags, rule, scope, run ? `${run.question}: ${summary}?` : `Apply ${summary}?`, run?.what ?? `applying to ${work.length} sites`);
   }
@@ -416,29 +436,9 @@ async function previewAndRun(ctx: Context, plans: SitePlan[], flags: BulkFlags &
 
   /** One site's plan through the engine; its outcome is written into `outcome`. */
   async function runSite(p: SitePlan, outcome: SiteOutcome): Promise<void> {
-    // One site's failure is that site's: the others finish, and the summary says what happened where.
-    try {
-      // The site's items, read back from disk for its run only (four sites at a time).
-      let items = p.items();
-      p.release();
-      if (p.create.length) {
-        const [{ runCreateOne }, { CATEGORY_WRITES }, { POLICY_WRITES }] = await Promise.all([import('../shared/one.js'), import('./shared/category-writes.js'), import('./shared/policy-writes.js')]);
-        // Each through the engine, journaled as a part of this change that prepares the site's run (so `sitectl
-        // undo` of the change deletes the policies after the services; categories it lists as kept).
-        const part = { api: p.api, origin: { ...origin, siteId: p.site.id, siteName: p.site.name }, partOf };
-        for (const m of p.create) {
-          await runCreateOne(ctx, m.what === 'category' ? CATEGORY_WRITES : POLICY_WRITES, { name: m.name }, m.name, part);
-          say(`site ${p.site.name}: created ${refText(m)}`);
-          outcome.createdFurniture = [...(outcome.createdFurniture ?? []), refText(m)];
-        }
-        items = await p.replan();
-        if (!items.some((i) => !i.unchanged)) {
-          outcome.status = 'applied';
-          outcome.counts = planCounts(items);
-          return;
-        }
-      }
-      const result = await runBulk(
+    /** Items of the apply action through the engine, journaled as a part of this change. */
+    const runItems = (items: PlannedItem[], journalPath?: string) =>
+      runBulk(
         servicesPort(p.api),
         applyAction(p.api, servicesPort(p.api), items, { options: { siteId: p.site.id, siteName: p.site.name, plannedAt: p.plannedAt } }),
         {
@@ -448,7 +448,7 @@ async function previewAndRun(ctx: Context, plans: SitePlan[], flags: BulkFlags &
           signal: ctx.signal,
           env: ctx.env,
           now: ctx.now(),
-          journalPath: flags.journal,
+          journalPath,
           resumeCommand: (journal) => `${ctx.bin} ${flags.verb} --resume ${journal}`,
           origin: { ...origin, siteId: p.site.id, siteName: p.site.name },
           partOf,
@@ -460,13 +460,43 @@ async function previewAndRun(ctx: Context, plans: SitePlan[], flags: BulkFlags &
           ...(counter ? { progress: () => ({ update: (pr: { done: number }) => counter.items(p.site.id, pr.done), done: async () => {} }) } : {}),
         },
       );
-      if (result.kind !== 'done') return;
-      const bad = (result.report.counts.failed ?? 0) + (result.report.counts.conflict ?? 0);
-      outcome.status = bad ? 'partial' : 'applied';
-      outcome.counts = { ...zeros(), ...countsOf(result.report) };
-      outcome.journal = result.journal;
-      const labels = new Map(items.map((i) => [i.id, (i.after as { slug?: string } | undefined)?.slug ?? i.name ?? i.id]));
-      if (result.report.problems.length) outcome.problems = result.report.problems.map((x) => ({ ...x, id: labels.get(x.id) ?? x.id }));
+    // One site's failure is that site's: the others finish, and the summary says what happened where.
+    try {
+      // The site's items, read back from disk for its run only (four sites at a time).
+      let items = p.items();
+      p.release();
+      if (p.create.length) {
+        const [{ runCreateOne }, { CATEGORY_WRITES }, { POLICY_WRITES }, { ADD_ON_WRITES }] = await Promise.all([
+          import('../shared/one.js'),
+          import('./shared/category-writes.js'),
+          import('./shared/policy-writes.js'),
+          import('./shared/add-on-writes.js'),
+        ]);
+        const writes = { category: CATEGORY_WRITES, 'booking policy': POLICY_WRITES, 'add-on': ADD_ON_WRITES } as Record<string, typeof CATEGORY_WRITES>;
+        // Each through the engine, journaled as a part of this change that prepares the site's run (so `sitectl
+        // undo` of the change deletes the policies after the services; categories it lists as kept).
+        const part = { api: p.api, origin: { ...origin, siteId: p.site.id, siteName: p.site.name }, partOf };
+        for (const m of p.create) {
+          await runCreateOne(ctx, writes[m.what]!, m.body ?? { name: m.name }, m.name, part);
+          say(`site ${p.site.name}: created ${refText(m)}`);
+          outcome.createdFurniture = [...(outcome.createdFurniture ?? []), refText(m)];
+        }
+        items = await p.replan();
+      }
+      outcome.status = 'applied';
+      outcome.counts = planCounts(items);
+      if (items.some((i) => !i.unchanged && i.skip === undefined)) {
+        const result = await runItems(items, flags.journal);
+        if (result.kind !== 'done') return;
+        const bad = (result.report.counts.failed ?? 0) + (result.report.counts.conflict ?? 0);
+        outcome.status = bad ? 'partial' : 'applied';
+        outcome.counts = { ...zeros(), ...countsOf(result.report) };
+        outcome.journal = result.journal;
+        const labels = new Map(items.map((i) => [i.id, (i.after as { slug?: string } | undefined)?.slug ?? i.name ?? i.id]));
+        if (result.report.problems.length) outcome.problems = result.report.problems.map((x) => ({ ...x, id: labels.get(x.id) ?? x.id }));
+      }
+      // The add-on groups, once the services are there: a run of their own, a part of the same change.
+      if (p.groups) await (await import('./shared/add-on-group-plan.js')).runGroupPhase(p.groups, outcome, (items) => runItems(items, outcome.journal ? undefined : flags.journal), (text) => say(`site ${p.site.name}: ${text}`));
     } catch (err) {
       if (ctx.signal.aborted) throw err;
       outcome.status = 'failed';
@@ -547,7 +577,6 @@ export async function run(opts: ApplyOptions, ctx: Context): Promise<void> {
   const { parseCatalogue } = await import('./shared/catalogue-file.js');
   const wanted = parseCatalogue(await readSource('--file', opts.file, ctx.io.stdin, 'catalogue'), opts.file, ctx.flags.allowUnknownFields);
   requireConfirmable(ctx, opts, applyRule(opts), 'many', 'applying a catalogue');
-  if (wanted.services.some((s) => s.addOnGroups !== undefined)) warn(ctx.io, "the catalogue's add-on groups are compared by 'services diff' but not applied yet: set them with 'services add-on-groups'");
   const sites = opts.toSite?.length ? opts.toSite : [(await ctx.api()).siteId ?? ''];
   const plans = await planSites(ctx, wanted, sites, Boolean(opts.prune), Boolean(opts.createMissing));
   let outcomes: SiteOutcome[];

@@ -44,7 +44,7 @@ export function register(parent: Command, ctx: Context): void {
     .argument('[ids...]', 'the service to copy (omit with --resume); with --to-site, any number of them')
     .option('--count <n>', `how many copies (1-${MAX_CLONES}); above 1 the run is previewed, confirmed and journaled`)
     .option('--to-site <site>', 'copy to this site of the account instead (id or name; repeatable)', collect)
-    .option('--create-missing', 'with --to-site: create categories and booking policies a site lacks (never staff)')
+    .option('--create-missing', 'with --to-site: create categories, booking policies and add-ons a site lacks (never staff)')
     .option('--filter <json>', 'with --to-site: the services matching this filter')
     .option('--where <field=value>', 'with --to-site: services where field=value (repeatable)', collect)
     .addHelpText(

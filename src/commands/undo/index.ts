@@ -234,7 +234,7 @@ async function undoChange(change: ChangeSummary, resuming: ChangeSummary | undef
  *   failed
  */
 async function undoApply(change: ChangeSummary, opts: UndoOptions, ctx: Context): Promise<void> {
-  const [{ applyPlans, reportSites, sitePlan }, { applyInverse, planApplyUndo }, { runOrigin }, { POLICY_WRITES }, { CATEGORY_WRITES }, { runBulk }, { newRunId }] = await Promise.all([
+  const [{ applyPlans, reportSites, sitePlan }, { applyInverse, mergeInverses, planApplyUndo }, { runOrigin }, { POLICY_WRITES }, { CATEGORY_WRITES }, { runBulk }, { newRunId }] = await Promise.all([
     import('../services/apply.js'),
     import('../services/shared/apply-undo.js'),
     import('../shared/bulk.js'),
@@ -252,7 +252,10 @@ async function undoApply(change: ChangeSummary, opts: UndoOptions, ctx: Context)
     return part.siteId;
   };
   // What each site's journal says can be undone, and the rule that follows, before anything is read.
-  const parts = change.parts.filter((p) => !p.prepares).map((part) => ({ siteId: siteOf(part), inverse: applyInverse(readJournal(part.journal)) }));
+  // One inverse per site: its services run and its add-on group run, as one (apply-undo.ts mergeInverses).
+  const bySite = new Map<string, ReturnType<typeof applyInverse>[]>();
+  for (const part of change.parts.filter((p) => !p.prepares)) bySite.set(siteOf(part), [...(bySite.get(siteOf(part)) ?? []), applyInverse(readJournal(part.journal))]);
+  const parts = [...bySite].map(([siteId, list]) => ({ siteId, inverse: mergeInverses(list) }));
   // What `--create-missing` made for the services: its booking policies and categories are deleted after them.
   const prepared = change.parts.filter((p) => p.prepares).map((part) => ({ siteId: siteOf(part), entity: part.entity, state: readJournal(part.journal) }));
   const made = (entity: string) => prepared.filter((p) => p.entity === entity && done(p.state, ['created']).length > 0);
@@ -263,7 +266,10 @@ async function undoApply(change: ChangeSummary, opts: UndoOptions, ctx: Context)
   ];
   const lost = parts.reduce((n, p) => n + p.inverse.lost, 0);
   if (lost) warn(ctx.io, `${lost} item${lost === 1 ? '' : 's'} of change ${change.short} cannot be undone: ${lost === 1 ? 'its journal keeps' : 'their journals keep'} no before-image (written by an older sitectl)`);
-  const undoable = parts.reduce((n, p) => n + p.inverse.updated.length + p.inverse.created.length + p.inverse.deleted.length, 0) + furniture.length;
+  // Add-ons `--create-missing` made are kept: the Add-ons API has no delete (services/shared/add-on-writes.ts).
+  const addOnsMade = made('add-ons').reduce((n, p) => n + done(p.state, ['created']).length, 0);
+  if (addOnsMade) notice(ctx.io, `the ${addOnsMade} add-on${addOnsMade === 1 ? '' : 's'} change ${change.short} created ${addOnsMade === 1 ? 'is' : 'are'} kept: the Add-ons API has no delete`);
+  const undoable = parts.reduce((n, p) => n + p.inverse.updated.length + p.inverse.created.length + p.inverse.deleted.length + p.inverse.groups.length, 0) + furniture.length;
   const nothing = (why: string) => new UserError(`nothing to undo in change ${change.short} (${change.entity} ${change.action}): ${why}`, undefined, ExitCode.Failure);
   if (undoable === 0) throw nothing(lost ? 'what it changed was not journaled with its before-image' : 'none of its items changed anything');
   // The confirmation rule (shared/confirm.ts): many items ask; one asks when the inverse deletes (what was created).
@@ -274,9 +280,11 @@ async function undoApply(change: ChangeSummary, opts: UndoOptions, ctx: Context)
   const all: PlannedItem[] = [];
   for (const { siteId, inverse } of parts) {
     const { api, site } = await ctx.siteApi(siteId);
-    const { items, plannedAt } = await planApplyUndo(api, inverse, ctx.signal);
-    all.push(...items);
-    plans.push(sitePlan(site, api, items, { missing: [], create: [], plannedAt }));
+    const { items, groups, plannedAt } = await planApplyUndo(api, inverse, ctx.signal);
+    all.push(...items, ...groups);
+    const setBack = groups.filter((i) => !i.unchanged && i.skip === undefined);
+    const phase = groups.length ? { rows: setBack.map((i) => ({ site: site.name, action: 'set add-on groups back', slug: (i.after as { slug: string }).slug, fields: String(i.changes[0]?.after ?? '') })), changes: setBack.length, items: async () => groups } : undefined;
+    plans.push(sitePlan(site, api, items, { missing: [], create: [], plannedAt, groups: phase }));
   }
   const items = all.filter((i) => !i.unchanged);
   if (items.length === 0 && furniture.length === 0) throw nothing('what it changed is as the undo would leave it already');

@@ -1,8 +1,8 @@
 /**
  * Add-on groups in the services catalogue (docs/catalogue.md "Add-on groups"), in process against a real emulator
  * on port 0: `services export` writes a service's groups with their add-ons by name and terms (no ids), byte-stable;
- * `services diff` shows a changed group; a file with a bad group is refused (exit 2) before any read; `services
- * apply` leaves groups out of its plan and says so.
+ * `services diff` shows a changed group; a file with a bad group is refused (exit 2) before any read; what
+ * `services apply` writes diffs as nothing (its group writes: apply-add-on-groups.test.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addOns } from '../../../src/api/add-ons.js';
@@ -38,7 +38,7 @@ async function freshService(name: string): Promise<{ id: string; slug: string }>
 }
 
 describe('add-on groups in the catalogue', () => {
-  it('exports groups with add-ons by name and terms, stable; diff shows a changed group; apply leaves groups alone and says so', async () => {
+  it('exports groups with add-ons by name and terms, stable; diff shows a changed group; an applied file diffs as nothing', async () => {
     const svc = await freshService('Catalogue Addons Massage');
     const mat = (await addOns.createAddOn(api, { addOn: { name: 'Hot stones', price: { value: '12.50', currency: 'USD' }, durationInMinutes: 15 } })).addOn.id!;
     const oil = (await addOns.createAddOn(api, { addOn: { name: 'Oil', price: { value: '4', currency: 'USD' }, maxQuantity: 3 } })).addOn.id!;
@@ -87,12 +87,12 @@ describe('add-on groups in the catalogue', () => {
     expect(diff.code).toBe(1);
     expect(diff.stdout.trim().split('\t')).toEqual(['update', svc.slug, 'addOnGroups']);
 
-    // apply to another site: the service is created, its groups are not (said on stderr), and diff still shows them.
-    const applied = await cli(['services', 'apply', '-f', '-', '--to-site', 'Uptown', '--yes'], { input: text });
+    // apply to another site (its add-ons made by --create-missing): the service and its groups; diff then finds nothing.
+    const applied = await cli(['services', 'apply', '-f', '-', '--to-site', 'Uptown', '--create-missing', '--yes'], { input: text });
     expect(applied.code, applied.stderr).toBe(0);
-    expect(applied.stderr).toMatch(/add-on groups are compared by 'services diff' but not applied yet/);
+    expect(applied.stderr).not.toMatch(/not applied/);
     const there = await cli(['services', 'diff', '-f', '-', '--site', 'Uptown', '--json'], { input: text });
-    expect(json(there).sites[0]).toMatchObject({ create: [], update: [{ slug: svc.slug, fields: ['addOnGroups'] }] });
+    expect(json(there).sites[0]).toMatchObject({ create: [], update: [], unchanged: 1 });
     const again = await cli(['services', 'apply', '-f', '-', '--to-site', 'Uptown', '--dry-run'], { input: text });
     expect(again.code, again.stderr).toBe(0);
     expect(again.stderr).toMatch(/already up to date/);

@@ -10,6 +10,9 @@
  * - a service deleted (`--prune`): created again from its before-image (a new id), unless a service holds its
  *   slug again, which is skipped.
  *
+ * - a service's add-on groups set (its groups step, shared/add-on-group-plan.ts): set back to the groups it had,
+ *   if the service still has the revision the step left; a service the undo deletes is left to that delete.
+ *
  * Each inverse step journals its own before-image (the values it overwrites, the service it deletes), so the
  * undo can be undone.
  */
@@ -22,6 +25,7 @@ import type { PlannedItem } from '../../../bulk/actions.js';
 import { type ChangeSet, diffChange } from '../../../bulk/changes.js';
 import type { JournalState, PlannedLine, ResultLine } from '../../../bulk/journal.js';
 import { fetchByIds } from '../../../bulk/port.js';
+import { type GroupsStep, holdsGroups, type WireGroup, wireOf } from './add-on-group-plan.js';
 import type { ApplyStep } from './apply.js';
 import { recreateBody, servicesPort } from './bulk.js';
 
@@ -33,6 +37,8 @@ export interface ApplyInverse {
   created: { id: string; left?: string; slug: string }[];
   /** Services deleted (`--prune`): the slug and the whole service as it was. */
   deleted: { slug: string; before: Record<string, unknown> }[];
+  /** Services whose add-on groups were set: the id, the revision the step left, and the groups before it. */
+  groups: { id: string; left?: string; slug: string; before: WireGroup[] }[];
   /** Items changed by the run whose journal keeps no before-image (written by an older sitectl): not undone. */
   lost: number;
 }
@@ -40,6 +46,8 @@ export interface ApplyInverse {
 /** One site's inverse as a plan for applyAction. */
 export interface ApplyUndoPlan {
   items: PlannedItem[];
+  /** The groups steps, run after {@link items} (a service's own update is at the revision planned). */
+  groups: PlannedItem[];
   /** Server time of the plan (services the undo creates are recognised after it: see applyAction). */
   plannedAt: string;
 }
@@ -97,8 +105,16 @@ export function applyInverse(state: JournalState): ApplyInverse {
   const updated: ApplyInverse['updated'] = [];
   const created: ApplyInverse['created'] = [];
   const deleted: ApplyInverse['deleted'] = [];
+  const groups: ApplyInverse['groups'] = [];
   for (const { planned, result, step } of done) {
     const before = planned.before as Json | undefined;
+    if (step.op === 'groups') {
+      const was = (before as { groups?: WireGroup[] } | undefined)?.groups;
+      if (result.outcome !== 'updated') continue;
+      if (!was) lost += 1;
+      else groups.push({ id: planned.id, left: result.revision, slug: step.slug, before: was });
+      continue;
+    }
     if (step.op === 'update' && result.outcome === 'updated') {
       if (!before) lost += 1;
       else {
@@ -112,7 +128,26 @@ export function applyInverse(state: JournalState): ApplyInverse {
       else deleted.push({ slug: step.slug, before });
     }
   }
-  return { updated, created, deleted, lost };
+  return { updated, created, deleted, groups, lost };
+}
+
+/**
+ * The inverses of the parts of one change on one site, as one (an apply's services run, then its add-on group
+ * run): a service whose groups were set after its create or update was last left at the revision the groups
+ * step left, which is what the undo checks it against.
+ */
+export function mergeInverses(parts: readonly ApplyInverse[]): ApplyInverse {
+  const out: ApplyInverse = { updated: [], created: [], deleted: [], groups: [], lost: 0 };
+  for (const p of parts) {
+    out.updated.push(...p.updated);
+    out.created.push(...p.created);
+    out.deleted.push(...p.deleted);
+    out.groups.push(...p.groups);
+    out.lost += p.lost;
+  }
+  const leftBy = new Map(out.groups.map((g) => [g.id, g.left]));
+  for (const x of [...out.updated, ...out.created]) if (leftBy.has(x.id)) x.left = leftBy.get(x.id);
+  return out;
 }
 
 /**
@@ -123,7 +158,7 @@ export function applyInverse(state: JournalState): ApplyInverse {
 export async function planApplyUndo(api: ApiClient, inverse: ApplyInverse, signal?: AbortSignal): Promise<ApplyUndoPlan> {
   const { updated, created, deleted } = inverse;
   const [now, taken, plannedAt] = await Promise.all([
-    servicesNow(api, [...updated.map((u) => u.id), ...created.map((c) => c.id)], signal),
+    servicesNow(api, [...updated.map((u) => u.id), ...created.map((c) => c.id), ...inverse.groups.map((g) => g.id)], signal),
     servicesBySlug(api, deleted.map((d) => d.slug), signal),
     newestCreated(api, signal),
   ]);
@@ -155,5 +190,17 @@ export async function planApplyUndo(api: ApiClient, inverse: ApplyInverse, signa
     const holder = taken.get(d.slug);
     items.push(holder ? { ...base, skip: `service ${holder.id} holds the slug ${d.slug} again` } : base);
   }
-  return { items, plannedAt };
+  const deleting = new Set(created.map((c) => c.id));
+  const groups: PlannedItem[] = [];
+  for (const g of inverse.groups) {
+    if (deleting.has(g.id)) continue;
+    const current = now.get(g.id);
+    const step: GroupsStep = { op: 'groups', slug: g.slug, groups: g.before };
+    const base = { id: g.id, name: `${label(current, g.slug)} (add-on groups)`, after: step, changes: [{ path: 'addOnGroups', before: undefined, after: g.before.map((x) => x.name).join(', ') }] };
+    if (!current) groups.push({ ...base, skip: 'deleted since the change' });
+    else if (g.left !== undefined && current.revision !== g.left) groups.push({ ...base, revision: current.revision ?? undefined, skip: `changed since (revision ${g.left} -> ${current.revision})` });
+    else if (holdsGroups(current.addOnGroups ?? [], g.before)) groups.push({ ...base, revision: current.revision ?? undefined, changes: [], unchanged: true });
+    else groups.push({ ...base, revision: current.revision ?? undefined, before: { groups: (current.addOnGroups ?? []).map(wireOf) } });
+  }
+  return { items, groups, plannedAt };
 }

@@ -22,12 +22,14 @@ import { safeParse } from 'zod/mini';
 import { serviceInputs } from '../../../api/schemas/service.js';
 import { getPath, setPath } from '../../../api/paths.js';
 import { UserError } from '../../../core/errors.js';
+import { type GroupsStep, sendGroups, settleGroups } from './add-on-group-plan.js';
 
 /** What one planned item sends (its journal line's `after`). */
 export type ApplyStep =
   | { op: 'create'; slug: string; service: Record<string, unknown> }
   | { op: 'update'; slug: string; change: ChangeSet }
-  | { op: 'delete'; slug: string };
+  | { op: 'delete'; slug: string }
+  | GroupsStep;
 
 type Json = Record<string, unknown>;
 
@@ -75,16 +77,16 @@ function wireField(key: string, value: unknown, f: Furniture): [string, unknown]
 }
 
 /**
- * Fields of a portable service that `diff` compares but the service plan does not send: add-on groups are their
- * own calls (docs/catalogue.md "Add-on groups"), not fields of a service create or update.
+ * Fields of a portable service that are not fields of a service create or update: add-on groups are their own
+ * calls, planned as groups steps (shared/add-on-group-plan.ts; docs/wire.md §28) after the services.
  */
-export const NOT_APPLIED: ReadonlySet<string> = new Set(['addOnGroups']);
+export const OWN_CALLS: ReadonlySet<string> = new Set(['addOnGroups']);
 
 /** A portable service as the create request's `service` on a site whose furniture is `f`. */
 export function serviceInput(p: PortableService, f: Furniture): Record<string, unknown> {
   const out: Json = {};
   for (const [key, value] of Object.entries(p)) {
-    if (key === 'slug' || NOT_APPLIED.has(key)) continue;
+    if (key === 'slug' || OWN_CALLS.has(key)) continue;
     const [field, wire] = wireField(key, value, f);
     if (field === 'payment.pricingPlanIds') out.payment = { ...((out.payment as Json | undefined) ?? {}), pricingPlanIds: wire };
     else if (field === 'payment') out.payment = { ...(wire as Json), ...((out.payment as Json | undefined)?.pricingPlanIds ? { pricingPlanIds: (out.payment as Json).pricingPlanIds } : {}) };
@@ -125,7 +127,7 @@ export function planApply(wanted: Catalogue, current: SiteCatalogue, f: Furnitur
     }
     const at = match.get(w.slug)!;
     const existing = current.services.get(at)!;
-    const fields = updating.get(w.slug)?.filter((p) => !NOT_APPLIED.has(p.split('.')[0]!));
+    const fields = updating.get(w.slug)?.filter((p) => !OWN_CALLS.has(p.split('.')[0]!));
     if (!fields?.length) {
       items.push({ id: existing.id, revision: existing.revision, name: label, changes: [], unchanged: true });
       continue;
@@ -214,7 +216,7 @@ export function applyAction(api: ApiClient, port: EntityPort, items: readonly Pl
   }
 
   /** Every slug the run plans (its creates and updates): a service holding one of them is not up for adoption. */
-  const claimed = new Set([...steps.values()].filter((x) => x.op !== 'delete').map((x) => x.slug));
+  const claimed = new Set([...steps.values()].filter((x) => x.op === 'create' || x.op === 'update').map((x) => x.slug));
   const plannedAt = typeof args.options?.plannedAt === 'string' ? Date.parse(args.options.plannedAt) : undefined;
 
   /**
@@ -297,8 +299,10 @@ export function applyAction(api: ApiClient, port: EntityPort, items: readonly Pl
   /** Finds creates by slug, updates by revision and values, deletes by absence. */
   async function settle(open: { item: WorkItem; sent: SentOutcome }[], signal?: AbortSignal): Promise<ItemResult[]> {
     const creates = open.filter((o) => stepOf(o.item).op === 'create');
-    const others = open.filter((o) => stepOf(o.item).op !== 'create');
+    const groups = open.filter((o) => stepOf(o.item).op === 'groups');
+    const others = open.filter((o) => stepOf(o.item).op !== 'create' && stepOf(o.item).op !== 'groups');
     const out: ItemResult[] = [];
+    if (groups.length) out.push(...(await settleGroups(api, groups.map((o) => ({ item: o.item, step: stepOf(o.item) as GroupsStep, sent: o.sent })), signal)));
     if (creates.length) {
       const found = await bySlug(creates.map((o) => stepOf(o.item).slug), signal);
       for (const o of creates) {
@@ -345,6 +349,9 @@ export function applyAction(api: ApiClient, port: EntityPort, items: readonly Pl
         if (creates.length) out.push(...(await sendCreates(creates, info.signal)));
         if (updates.length) out.push(...(await sendUpdates(updates, info)).map((s) => (s.status === 'done' ? { ...s, outcome: 'updated' } : s)));
         if (deletes.length) out.push(...(await sendDeletes(deletes, info)).map((s) => (s.status === 'done' ? { ...s, outcome: 'deleted' } : s)));
+        // After the services' own writes: a service's groups (one service after the other).
+        const groups = byOp('groups');
+        if (groups.length) out.push(...(await sendGroups(api, groups.map((item) => ({ item, step: stepOf(item) as GroupsStep })), info.signal)));
         return out;
       },
       settle,

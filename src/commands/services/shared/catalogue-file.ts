@@ -229,6 +229,8 @@ export interface MissingRef {
   what: string;
   name: string;
   count: number;
+  /** What `--create-missing` creates it with (an add-on: its name and terms); default `{name}`. */
+  body?: Record<string, unknown>;
 }
 
 /** `staff member "Nobody Here"`, or `category "Yoga" (2 have that name)`. */
