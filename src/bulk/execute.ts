@@ -5,7 +5,9 @@
  * reported and before its worker sends the next chunk. A chunk that fails as a whole with a retryable error (network,
  * 429, 5xx, after the client's own retries) is sent again with backoff, which is safe because every action
  * recognises its own earlier attempt (actions.ts). An item the platform refused, or whose outcome a by-filter
- * job leaves open, is settled by reading its current state back. Ctrl-C stops new chunks and ends every wait at
+ * job leaves open, is settled by reading its current state back; a runner with `readBack` (a job over the planned
+ * items at their planned revisions) has its chunk read back after a failed call too, and only the items still as
+ * planned are sent again. Ctrl-C stops new chunks and ends every wait at
  * once; chunks in flight are given up (their requests aborted, left out of the journal: `--resume` recognises them
  * if they were applied), then {@link CancelError} is thrown with the resume command. Any other failure (the journal
  * cannot be written: ENOSPC, EIO) stops every worker from taking another chunk; the run ends with that error once
