@@ -248,7 +248,8 @@ export async function executeChunks(opts: ExecuteOptions): Promise<ItemResult[]>
         const tries = e instanceof ApiError ? e.tries : undefined;
         tried.attempts += tries?.attempts ?? 1;
         tried.rateLimited += tries?.rateLimited ?? 0;
-        unread = runner.readBack && isRetryable(e) ? chunk : [];
+        // A 429 was refused before anything was done (docs/wire.md §7): nothing of this call to read back.
+        unread = runner.readBack && isRetryable(e) && (e as { status?: unknown }).status !== 429 ? chunk : [];
       }
       if (unread.length) {
         // A reply that says nothing per item, or none at all: what the call applied shows on the items themselves.
