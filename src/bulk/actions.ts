@@ -255,6 +255,21 @@ export function settleBy<E extends Entity>(port: EntityPort<E>, decide: Settle<E
 }
 
 
+/**
+ * Reads items back in one query (see ChunkRunner.readBack) and keeps the results `decide` gives; undefined from it
+ * means the item is still as planned (the call did not touch it). `fields` as for settleBy.
+ */
+export function readBackBy<E extends Entity>(
+  port: EntityPort<E>,
+  decide: (current: E | undefined, item: WorkItem) => ItemResult | undefined,
+  fields?: readonly string[],
+): NonNullable<ChunkRunner['readBack']> {
+  return async (items, signal) => {
+    const now = await fetchByIds(port, items.map((i) => i.id), signal, fields);
+    return items.flatMap((item) => decide(now.get(item.id), item) ?? []);
+  };
+}
+
 /** The old values of an update's changed paths, `{path: value}` (a journal's before-image). */
 export function changedValues(_entity: unknown, changes: readonly FieldDiff[]): Record<string, unknown> {
   return Object.fromEntries(changes.map((c) => [c.path, c.before ?? null]));
@@ -266,7 +281,16 @@ export function changedValues(_entity: unknown, changes: readonly FieldDiff[]): 
  * -> conflict, never overwritten; else it failed as sent.
  */
 export function settleUpdate<E extends Entity>(port: EntityPort<E>, changeOf: (id: string) => ChangeSet): Settle<E> {
-  return (current, item, sent) => {
+  const decide = updateShown(port, changeOf);
+  return (current, item, sent) => decide(current, item, sent) ?? failedResult(item.id, sent);
+}
+
+/**
+ * What an update's target shows now: at planned revision + 1 holding every value of its change -> updated (ours);
+ * deleted, or at another revision -> conflict; still at the planned revision -> undefined (not touched).
+ */
+function updateShown<E extends Entity>(port: EntityPort<E>, changeOf: (id: string) => ChangeSet) {
+  return (current: E | undefined, item: WorkItem, sent?: SentOutcome): ItemResult | undefined => {
     if (!current) return { id: item.id, outcome: 'conflict', error: `the ${port.noun.one} was deleted since the plan` };
     const expected = nextRevision(item.revision);
     if (expected !== undefined && current.revision === expected && isApplied(current, changeOf(item.id))) {
@@ -277,10 +301,10 @@ export function settleUpdate<E extends Entity>(port: EntityPort<E>, changeOf: (i
         id: item.id,
         outcome: 'conflict',
         revision: current.revision ?? undefined,
-        error: `changed by someone else since the plan (revision ${item.revision} -> ${current.revision}); not overwritten${sent.status === 'refused' ? ` (${sent.error})` : ''}`,
+        error: `changed by someone else since the plan (revision ${item.revision} -> ${current.revision}); not overwritten${sent?.status === 'refused' ? ` (${sent.error})` : ''}`,
       };
     }
-    return failedResult(item.id, sent);
+    return undefined;
   };
 }
 
@@ -290,6 +314,12 @@ export function updateAction<E extends Entity>(opts: {
   send: ChunkRunner['send'];
   chunkSize: number;
   args: JournalArgs;
+  /**
+   * The send's reply says nothing per item (a by-filter job over the chunk at its planned revisions): every item
+   * is read back after the call, and after a failed call too, and only those still as planned go again
+   * (ChunkRunner.readBack).
+   */
+  readBack?: boolean;
 }): EntityAction<E> {
   // The plan and the settling read the changed paths only: their top-level fields.
   const reads = [...new Set(opts.change.mask.map((path) => path.split('.')[0]!))];
@@ -313,6 +343,7 @@ export function updateAction<E extends Entity>(opts: {
       done: 'updated',
       send: opts.send,
       settle: settleBy<E>(port, settleUpdate(port, () => opts.change), reads),
+      ...(opts.readBack ? { readBack: readBackBy<E>(port, updateShown(port, () => opts.change), reads) } : {}),
     }),
   };
 }

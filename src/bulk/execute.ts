@@ -5,7 +5,9 @@
  * reported and before its worker sends the next chunk. A chunk that fails as a whole with a retryable error (network,
  * 429, 5xx, after the client's own retries) is sent again with backoff, which is safe because every action
  * recognises its own earlier attempt (actions.ts). An item the platform refused, or whose outcome a by-filter
- * job leaves open, is settled by reading its current state back. Ctrl-C stops new chunks and ends every wait at
+ * job leaves open, is settled by reading its current state back; a runner with `readBack` (a job over the planned
+ * items at their planned revisions) has its chunk read back after a failed call too, and only the items still as
+ * planned are sent again. Ctrl-C stops new chunks and ends every wait at
  * once; chunks in flight are given up (their requests aborted, left out of the journal: `--resume` recognises them
  * if they were applied), then {@link CancelError} is thrown with the resume command. Any other failure (the journal
  * cannot be written: ENOSPC, EIO) stops every worker from taking another chunk; the run ends with that error once
@@ -75,6 +77,16 @@ export interface ChunkRunner {
    * (done), someone else changed it (conflict), or it failed. Without it they fail with the platform's reason.
    */
   settle?(items: { item: WorkItem; sent: SentOutcome }[], signal?: AbortSignal): Promise<ItemResult[]>;
+  /**
+   * For a call whose reply says nothing per item (a by-filter job over the planned items, each at its planned
+   * revision): reads `items` back and returns a result for each whose outcome shows (our change is there: done;
+   * someone else's, or gone: conflict) and none for an item still as planned, which the call did not touch. The
+   * engine calls it for the items sent `settle` after the call succeeded, and for the whole rest of the chunk after
+   * the call failed with a retryable error (a 5xx, a lost reply, a timeout, a Retry-After past the budget); the
+   * untouched ones are sent again, alone, within the chunk's attempts, then fail with the call's error. So a chunk
+   * whose every reply is lost still counts what each attempt applied. When set, `settle` is not used for `settle` items.
+   */
+  readBack?(items: WorkItem[], signal?: AbortSignal): Promise<ItemResult[]>;
   /**
    * What a create intends (e.g. the name the platform gives a copy), journaled as a `sending` line, on disk before
    * the item is sent, so `--resume` can adopt an entity created by a send whose reply was lost instead of creating
@@ -183,61 +195,106 @@ export async function executeChunks(opts: ExecuteOptions): Promise<ItemResult[]>
     report();
   };
 
-  /** Sends one chunk and turns its outcomes into results (settling what the platform did not confirm). */
-  const attemptChunk = async (chunk: WorkItem[], attempt: number): Promise<ItemResult[]> => {
+  /**
+   * Sends one chunk and turns its outcomes into results (settling what the platform did not confirm); with a
+   * runner that reads back, the items sent `settle` are left `unread` for {@link ChunkRunner.readBack}.
+   */
+  const attemptChunk = async (chunk: WorkItem[], attempt: number): Promise<{ results: ItemResult[]; unread: WorkItem[] }> => {
     if (runner.intent) await opts.journal?.appendDurable(chunk.map((it): SendingLine => ({ kind: 'sending', id: it.id, intended: runner.intent!(it) })));
     const sent = await runner.send(chunk, { attempt, signal });
     const byId = new Map(sent.map((s) => [s.id, s]));
     const out: ItemResult[] = [];
     const open: { item: WorkItem; sent: SentOutcome }[] = [];
+    const unread: WorkItem[] = [];
     for (const item of chunk) {
       const s = byId.get(item.id);
       if (!s) out.push({ id: item.id, outcome: 'failed', error: 'no result for this item in the reply' });
       else if (s.status === 'done') out.push({ id: item.id, outcome: s.outcome ?? runner.done, revision: s.revision, createdId: s.createdId, ...(s.note ? { note: s.note } : {}) });
+      else if (s.status === 'settle' && runner.readBack) unread.push(item);
       else if (runner.settle) open.push({ item, sent: s });
       else out.push(s.status === 'refused' ? failedResult(item.id, s) : { id: item.id, outcome: 'failed', error: 'outcome unknown' });
     }
     if (open.length && runner.settle) out.push(...(await runner.settle(open, signal)));
-    return out;
+    return { results: out, unread };
   };
 
-  const runChunk = async (chunk: WorkItem[]): Promise<void> => {
+  const runChunk = async (whole: WorkItem[]): Promise<void> => {
     // What the chunk's sends went through, over every attempt: the final error says the real counts.
     const chunkStarted = clock();
     const tried = { attempts: 0, rateLimited: 0 };
+    /** The items not decided yet: a read-back decides some after each attempt, the rest go again. */
+    let chunk = whole;
     for (let attempt = 1; ; attempt++) {
-      let chunkResults: ItemResult[];
+      /** Why the items still open are open: the call's error, or (undefined) a reply that left them unconfirmed. */
+      let err: unknown;
+      let failedCall = false;
+      let unread: WorkItem[] = [];
       try {
-        chunkResults = await attemptChunk(chunk, attempt);
-      } catch (err) {
+        const sent = await attemptChunk(chunk, attempt);
+        if (sent.unread.length === 0) {
+          await finish(sent.results);
+          return;
+        }
+        if (sent.results.length) await finish(sent.results);
+        unread = sent.unread;
+      } catch (e) {
         // The chunk may have been applied already; leaving it unjournaled lets --resume recognise it.
-        if (signal?.aborted || isAbort(err)) {
+        if (signal?.aborted || isAbort(e)) {
           stoppedEarly = true;
           return;
         }
-        const tries = err instanceof ApiError ? err.tries : undefined;
+        err = e;
+        failedCall = true;
+        const tries = e instanceof ApiError ? e.tries : undefined;
         tried.attempts += tries?.attempts ?? 1;
         tried.rateLimited += tries?.rateLimited ?? 0;
-        if (!mayRetryNow(err) || attempt >= maxAttempts) {
-          if (tries && attempt > 1) withTries(err as ApiError, { ...tried, elapsedMs: clock() - chunkStarted });
-          const permanent = !isRetryable(err);
-          await finish(chunk.map((it): ItemResult => ({ id: it.id, outcome: 'failed', error: errorText(err), ...(permanent ? { permanent } : {}) })));
-          return;
-        }
-        const retryAfterMs = Number((err as { retryAfterMs?: unknown }).retryAfterMs);
+        // A 429 was refused before anything was done (docs/wire.md §7): nothing of this call to read back.
+        unread = runner.readBack && isRetryable(e) && (e as { status?: unknown }).status !== 429 ? chunk : [];
+      }
+      if (unread.length) {
+        // A reply that says nothing per item, or none at all: what the call applied shows on the items themselves.
         try {
-          await sleep(Number.isFinite(retryAfterMs) && retryAfterMs > 0 ? retryAfterMs : Math.min(8000, 500 * 2 ** (attempt - 1)), signal);
-        } catch (waitErr) {
-          if (signal?.aborted || isAbort(waitErr)) {
+          const known = await runner.readBack!(unread, signal);
+          if (known.length) await finish(known);
+          const decided = new Set(known.map((r) => r.id));
+          unread = unread.filter((i) => !decided.has(i.id));
+        } catch (readErr) {
+          if (signal?.aborted || isAbort(readErr)) {
             stoppedEarly = true;
             return;
           }
-          throw waitErr;
+          if (!failedCall) {
+            err = readErr;
+            failedCall = true;
+          }
         }
-        continue;
+        const open = new Set(unread.map((i) => i.id));
+        chunk = chunk.filter((i) => open.has(i.id));
+        if (chunk.length === 0) return;
       }
-      await finish(chunkResults);
-      return;
+      if (!failedCall) {
+        // The call succeeded and left these as planned (a job the platform has not run yet): sent again below.
+        if (attempt >= maxAttempts) {
+          await finish(chunk.map((it): ItemResult => ({ id: it.id, outcome: 'failed', error: 'the platform did not confirm it' })));
+          return;
+        }
+      } else if (!mayRetryNow(err) || attempt >= maxAttempts) {
+        const tries = err instanceof ApiError ? err.tries : undefined;
+        if (tries && attempt > 1) withTries(err as ApiError, { ...tried, elapsedMs: clock() - chunkStarted });
+        const permanent = !isRetryable(err);
+        await finish(chunk.map((it): ItemResult => ({ id: it.id, outcome: 'failed', error: errorText(err), ...(permanent ? { permanent } : {}) })));
+        return;
+      }
+      const retryAfterMs = Number((err as { retryAfterMs?: unknown } | undefined)?.retryAfterMs);
+      try {
+        await sleep(Number.isFinite(retryAfterMs) && retryAfterMs > 0 ? retryAfterMs : Math.min(8000, 500 * 2 ** (attempt - 1)), signal);
+      } catch (waitErr) {
+        if (signal?.aborted || isAbort(waitErr)) {
+          stoppedEarly = true;
+          return;
+        }
+        throw waitErr;
+      }
     }
   };
 

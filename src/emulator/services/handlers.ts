@@ -10,6 +10,7 @@ import { addOnGroupHandlers } from './add-ons.js';
 import { ApplicationFailure } from '../errors.js';
 import { PLANS } from '../plans/model.js';
 import { checkQuery, compileFilter, runSearch } from '../query/index.js';
+import { pinnedIds } from '../query/pinned.js';
 import { RawJson, serve, type RequestContext } from '../serve.js';
 import type { SiteCollection, Doc, SortSpec } from '../store/collection.js';
 import { checkResources, cloneErrorsOf, withoutForm } from './creation-errors.js';
@@ -78,9 +79,14 @@ function cursorQuery<T extends Doc>(docs: SiteCollection<T>, query: { cursorPagi
   return runSearch([...docs.all()], { ...query, cursorPaging: { limit: DEFAULT_CURSOR_LIMIT, ...query?.cursorPaging } }, 'query');
 }
 
-/** Every service matching a by-filter request's filter. */
+/**
+ * Every service matching a by-filter request's filter: a filter that names its ids (query/pinned.ts) reads only
+ * those services, in the order it names them; any other reads every service of the site, in creation order.
+ */
 function matching(cat: Catalog, filter: Record<string, unknown>): ServiceDoc[] {
   const predicate = compileFilter(filter, 'filter');
+  const pinned = pinnedIds(filter);
+  if (pinned) return [...pinned].flatMap((id) => cat.services.get(id) ?? []).filter(predicate);
   return [...cat.services.all()].filter(predicate);
 }
 

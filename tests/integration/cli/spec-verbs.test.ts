@@ -62,7 +62,7 @@ describe('services update: each form by its own call', () => {
     expect(back.tagLine ?? null).toBe(s.tagLine ?? null);
   });
 
-  it('--filter sends the per-item bulk update over the planned services only; the report counts them; undo restores each', async () => {
+  it('--filter sends update-by-filter over the planned services only; the report counts them; undo restores each', async () => {
     const tag = `ByFilter ${unique()}`;
     const a = await service(`${tag} a`);
     const b = await service(`${tag} b`);
@@ -71,7 +71,7 @@ describe('services update: each form by its own call', () => {
     const r = await cli(['--debug', 'services', 'update', '--filter', filter, '--set', 'tagLine="From the filter"', '--yes', '--json']);
     expect(r.code, r.stderr).toBe(0);
     const writes = sent(r).filter((l) => !l.includes('/query') && !l.startsWith('GET'));
-    expect(writes).toEqual(['POST /bookings/v2/bulk/services/update']);
+    expect(writes).toEqual(['POST /bookings/v2/bulk/services/update-by-filter']);
     expect(json(r).counts).toMatchObject({ updated: 2 });
     for (const s of [a, b]) expect((await emu.request('GET', `/_api/bookings/v2/services/${s.id}`)).body.service.tagLine).toBe('From the filter');
     expect((await emu.request('GET', `/_api/bookings/v2/services/${other.id}`)).body.service.tagLine ?? null).toBe(other.tagLine ?? null);

@@ -14,6 +14,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCliSandbox, runCli, runInProcess, startTestEmulator, type TestEmulator } from '../../helpers/index.js';
+import { lastEventSeq, updatesPerService } from '../bulk/support.js';
 
 let emu: TestEmulator;
 beforeAll(async () => {
@@ -72,6 +73,8 @@ async function hostile(rule: (method: string, path: string) => Behaviour) {
 
 const QUERY = '/_api/bookings/v2/services/query';
 const BULK_UPDATE = '/bookings/v2/bulk/services/update';
+/** What `services update --filter` sends, one job per chunk of 100 planned services (docs/wire.md §26). */
+const UPDATE_BY_FILTER = '/bookings/v2/bulk/services/update-by-filter';
 const CREATE = '/_api/bookings/v2/services';
 const tooMany = (retryAfter: string): Behaviour => ({ status: 429, headers: { 'retry-after': retryAfter } });
 
@@ -196,7 +199,8 @@ describe('a Retry-After longer than the budget allows ends the call at once', ()
   it('a bulk run partly done: exit 3, the rest failed with that line, not sent again, and resumable', async () => {
     const sandbox = createCliSandbox();
     let updates = 0;
-    const srv = await hostile((method, path) => (path === BULK_UPDATE && ++updates > 1 ? tooMany('10') : undefined));
+    const srv = await hostile((method, path) => (path === UPDATE_BY_FILTER && ++updates > 1 ? tooMany('10') : undefined));
+    const seq = await lastEventSeq(emu);
     try {
       const t0 = performance.now();
       const r = await runInProcess(['services', 'update', '--filter', '{}', '--set', 'tagLine=partly', '--yes', '--json', '--concurrency', '1'], { emulator: srv.target, sandbox, env: { SITECTL_CALL_BUDGET: '5' } });
@@ -209,6 +213,14 @@ describe('a Retry-After longer than the budget allows ends the call at once', ()
       expect(report.problems[0].permanent).toBeUndefined();
       expect(srv.answered.get(429)).toBe(1);
       expect(r.stderr).toMatch(/^hint: failed items are retried by: sitectl services update --resume /m);
+      // Resumed without the limit: the rest is updated, what the first run updated is not sent again.
+      const journal = /--resume (\S+)/.exec(r.stderr)![1]!;
+      const resumed = await runInProcess(['services', 'update', '--resume', journal, '--yes', '--json'], { emulator: emu, sandbox });
+      expect(resumed.code, resumed.stderr).toBe(0);
+      const total = report.counts.updated + report.counts.failed;
+      const updatesOf = await updatesPerService(emu, seq);
+      expect(updatesOf.size).toBe(total);
+      expect([...updatesOf.values()].every((n) => n === 1)).toBe(true);
     } finally {
       await srv.close();
       sandbox.cleanup();

@@ -283,6 +283,27 @@ describe('bulk', () => {
     expect((await emu.request('POST', '/v2/services/count', { filter })).body.count).toBe(0);
     expect((await emu.request('POST', '/v2/bulk/services/delete-by-filter', {})).status).toBe(400);
   });
+
+  it('update-by-filter over named ids at their revisions changes only those that still match the whole filter', async () => {
+    const made = (await emu.request('POST', '/v2/bulk/services/create', { services: [1, 2, 3, 4].map((i) => newService(`Pinned ${i}`).service), returnEntity: true })).body.results.map(
+      (r: { item: { id: string; revision: string } }) => r.item,
+    );
+    const [a, b, c, d] = made;
+    // c moves on (another revision), d no longer matches the selection, and a name outside the ids matches too.
+    const bump = await emu.request('PATCH', `/v2/services/${c.id}`, { service: { id: c.id, revision: c.revision, description: 'moved' }, mask: 'description' });
+    expect(bump.status).toBe(200);
+    const rename = await emu.request('PATCH', `/v2/services/${d.id}`, { service: { id: d.id, revision: d.revision, name: 'Renamed' }, mask: 'name' });
+    expect(rename.status).toBe(200);
+    const outside = (await emu.request('POST', '/v2/bulk/services/create', { services: [newService('Pinned 5').service], returnEntity: true })).body.results[0].item;
+    const planned = [a, b, c, d].map((s: { id: string; revision: string }) => ({ id: { $eq: s.id }, revision: { $eq: s.revision } }));
+    const filter = { $and: [{ name: { $startsWith: 'Pinned' } }, { $or: [...planned, { id: { $eq: 'no-such-service' } }] }] };
+    const upd = await emu.request('POST', '/v2/bulk/services/update-by-filter', { filter, service: { tagLine: 'pinned' }, mask: 'tagLine' });
+    expect(upd.status).toBe(200);
+    const now = async (id: string) => (await emu.request('GET', `/v2/services/${id}`)).body.service;
+    expect((await now(a.id)).tagLine).toBe('pinned');
+    expect((await now(b.id)).tagLine).toBe('pinned');
+    for (const s of [c, d, outside]) expect((await now(s.id)).tagLine ?? null).toBe(null);
+  });
 });
 
 describe('slugs, clone, locations, pricing plans', () => {

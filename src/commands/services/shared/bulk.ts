@@ -1,21 +1,22 @@
 /**
  * The services family's wiring of the entity bulk engine: the port over `queryServices`, and the update,
  * delete and clone actions over `updateService`, `bulkUpdateServices` (chunks of 100, each item at its planned
- * revision; a filtered update stays per item so a run cut short resumes from its journal, docs/wire.md §26),
+ * revision), `bulkUpdateServicesByFilter` (a filter selection, chunk by chunk: see updateServices),
  * `bulkDeleteServices` and `cloneService` (docs/architecture.md "Bulk runs, the journal, history and undo").
  */
 import type { ApiClient } from '../../../api/client.js';
 import { invoke } from '../../../api/family.js';
+import type { Filter } from '../../../api/schemas/common.js';
 import { listPages } from '../../../api/paging.js';
 import type { Service } from '../../../api/schemas/service.js';
 import { MAX_BULK_SERVICES, serviceOps } from '../../../api/services.js';
 import { bulkSender, deleteAction, eachSender, nextRevision, updateAction, type EntityAction } from '../../../bulk/actions.js';
 import { createAction } from '../../../bulk/create-actions.js';
-import type { ChunkRunner, WorkItem } from '../../../bulk/execute.js';
+import type { ChunkRunner, SentOutcome, WorkItem } from '../../../bulk/execute.js';
 import { type ChangeSet, maskString, updateBody } from '../../../bulk/changes.js';
 import { isSingle, type JournalArgs } from '../../../bulk/journal.js';
 import type { EntityPort } from '../../../bulk/port.js';
-import type { EntityView } from '../../shared/entity-view.js';
+import { type EntityView, wireFilter } from '../../shared/entity-view.js';
 import { viewPort } from '../../shared/view-port.js';
 import type { ParticipantNotification } from '../../shared/notify.js';
 import { SERVICE_VIEW } from './view.js';
@@ -30,17 +31,43 @@ export function servicesPort(api: ApiClient): EntityPort {
  *
  * - one service (`update ID`, args without ids or filter): `PATCH /v2/services/{service.id}` (updateService) at the
  *   planned revision;
- * - `--ids`/`--ids-file` and `--filter`/`--where`: `POST /v2/bulk/services/update` (bulkUpdateServices), 100 per
- *   request, each at its planned revision. A filter selection is not sent as update-by-filter yet: that job path
- *   did not end a run cut by a long Retry-After partly done and resumable (docs/wire.md "Operations and their verbs").
+ * - `--ids`/`--ids-file`: `POST /v2/bulk/services/update` (bulkUpdateServices), 100 per request, each at its
+ *   planned revision;
+ * - `--filter`/`--where` (the filter is the selection): `POST /v2/bulk/services/update-by-filter`
+ *   (bulkUpdateServicesByFilter), one job per chunk of 100 planned services ({@link updateByFilterSender}), each
+ *   chunk read back after its call, whether it succeeded or not (ChunkRunner.readBack).
  */
 export function updateServices(api: ApiClient, change: ChangeSet, args: JournalArgs): EntityAction {
   const mask = maskString(change);
   const patch = (item: WorkItem) => updateBody(item.id, item.revision ?? '', change) as { id: string; revision: string };
+  if (!isSingle(args) && args.filter !== undefined) {
+    return updateAction({ change, args, chunkSize: MAX_BULK_SERVICES, send: updateByFilterSender(api, change, args.filter), readBack: true });
+  }
   const send = isSingle(args)
     ? eachSender(api, serviceOps.updateService, (item) => ({ service: patch(item), mask }), (reply) => ({ revision: reply.service.revision ?? undefined }))
     : bulkSender(api, serviceOps.bulkUpdateServices, (chunk) => ({ services: chunk.map((item) => ({ service: patch(item), mask })), returnEntity: false }), (item) => nextRevision(item.revision));
   return updateAction({ change, args, chunkSize: MAX_BULK_SERVICES, send });
+}
+
+/**
+ * A chunk of a filtered update as the platform's update-by-filter job: `{filter: {$and: [<the selection>, {$or:
+ * [{id, revision}, ...]}]}, service, mask}`, each planned service at its planned revision, so a service that
+ * matches only now, no longer matches, or changed since the plan is never touched, and a chunk sent again (a retry,
+ * `--resume`) matches only what the earlier sends left as they were: nothing is changed twice. The job's reply
+ * (`{jobId}`) names no service, so every item is left to the read-back (`settle`): at planned revision + 1 with
+ * every value, updated; at another revision, a conflict; still at the planned revision, sent again in a job over
+ * only those (docs/wire.md "Operations and their verbs"). A call that fails throws, for the engine to read the
+ * chunk back the same way.
+ */
+function updateByFilterSender(api: ApiClient, change: ChangeSet, selection: Filter): ChunkRunner['send'] {
+  const { id: _id, revision: _revision, ...service } = updateBody('', '', change);
+  const mask = maskString(change);
+  const filter = wireFilter(SERVICE_VIEW as EntityView<unknown>, selection)!;
+  return async (chunk, info) => {
+    const planned = { $or: chunk.map((item) => ({ id: { $eq: item.id }, revision: { $eq: item.revision ?? '' } })) };
+    await invoke(api, serviceOps.bulkUpdateServicesByFilter, { filter: { $and: [filter, planned] }, service, mask }, { signal: info.signal });
+    return chunk.map((i): SentOutcome => ({ id: i.id, status: 'settle' }));
+  };
 }
 
 /** Bulk updates where each service carries its own fields and mask (`sitectl undo` of an update): see patchAction. */
