@@ -153,10 +153,11 @@ describe('a bulk plan spilled to its journal', () => {
         const read = items[Symbol.iterator].bind(items);
         Object.defineProperty(items, Symbol.iterator, {
           value: function* () {
-            for (const item of read()) {
+            const it = read();
+            for (let step = it.next(); !step.done; step = it.next()) {
               pulled += 1;
               mostHeld = Math.max(mostHeld, pulled - done);
-              yield item;
+              yield step.value;
             }
           },
         });
