@@ -1,6 +1,6 @@
 /**
  * The heap of a long streaming run (`list --all`, `export`, a bulk plan and run): V8's sizing tuned so that peak
- * memory does not grow with the number of items (docs/runtime.md "Memory").
+ * memory does not grow with the number of items (docs/runtime.md §4).
  */
 import v8 from 'node:v8';
 
