@@ -24,6 +24,12 @@ export interface WorkItem {
   revision?: string;
 }
 
+/**
+ * The items of a run, in plan order, and how many: an array, or the plan read back from its journal as the run
+ * goes (bulk/spill.ts JournalItems), so a run of 100,000 items never holds them all.
+ */
+export type WorkItems = Iterable<WorkItem> & { readonly length: number };
+
 /** The outcome of one item, as it is journaled. */
 export interface ItemResult {
   id: string;
@@ -105,7 +111,8 @@ export interface BulkProgress {
 }
 
 export interface ExecuteOptions {
-  items: readonly WorkItem[];
+  /** Read once, a chunk at a time, as workers take chunks. */
+  items: WorkItems;
   runner: ChunkRunner;
   /** Items per request (the operation's bulk limit, or 1 for per-item calls). */
   chunkSize: number;
@@ -117,6 +124,13 @@ export interface ExecuteOptions {
   signal?: AbortSignal;
   journal?: JournalWriter;
   onProgress?: (p: BulkProgress) => void;
+  /** Receives each finished chunk's results once they are journaled (before its progress is reported). */
+  onResults?: (results: readonly ItemResult[]) => void;
+  /**
+   * Keep every result and return them (default true); false returns none, for a caller that takes them from
+   * {@link onResults}: a run of 100,000 items then holds only the chunks in flight.
+   */
+  keepResults?: boolean;
   /** The command that resumes the run, for the CancelError hint. */
   resumeCommand?: string;
   /** Test seams. */
@@ -154,7 +168,7 @@ function isAbort(err: unknown): boolean {
 /**
  * Runs `items` through the runner in chunks with bounded concurrency and journals every finished chunk.
  *
- * @returns every item's result, in completion order
+ * @returns every item's result, in completion order (none with `keepResults: false`)
  * @throws CancelError (exit 130, hint = the resume command) when `signal` aborted before every chunk finished;
  *   the chunks that were in flight are finished and journaled first
  */
@@ -165,14 +179,29 @@ export async function executeChunks(opts: ExecuteOptions): Promise<ItemResult[]>
   const sleep = opts.sleep ?? abortableSleep;
   const clock = opts.clock ?? (() => Date.now());
   const { runner, signal } = opts;
-  const chunks: WorkItem[][] = [];
-  for (let i = 0; i < opts.items.length; i += chunkSize) chunks.push(opts.items.slice(i, i + chunkSize));
-
+  // Chunks are cut from the items as workers take them: the items are never all in memory at once.
+  const source = opts.items[Symbol.iterator]();
+  let exhausted = false;
+  const nextChunk = (): WorkItem[] | undefined => {
+    if (exhausted) return undefined;
+    const chunk: WorkItem[] = [];
+    while (chunk.length < chunkSize) {
+      const step = source.next();
+      if (step.done) {
+        exhausted = true;
+        break;
+      }
+      chunk.push(step.value);
+    }
+    return chunk.length ? chunk : undefined;
+  };
+  const keep = opts.keepResults ?? true;
   const results: ItemResult[] = [];
+  /** Items with a result so far. */
+  let finished = 0;
   const total = opts.items.length;
   const started = clock();
   let failed = 0;
-  let next = 0;
   let stoppedEarly = false;
   /** The first failure that is not an interruption: no worker takes another chunk after it. */
   let failure: { err: unknown } | undefined;
@@ -180,18 +209,20 @@ export async function executeChunks(opts: ExecuteOptions): Promise<ItemResult[]>
   const report = () => {
     if (!opts.onProgress) return;
     const elapsedSec = Math.max(1e-3, (clock() - started) / 1000);
-    const ratePerSec = results.length / elapsedSec;
-    const left = total - results.length;
-    opts.onProgress({ done: results.length, total, failed, ratePerSec, etaMs: ratePerSec > 0 ? (left / ratePerSec) * 1000 : undefined });
+    const ratePerSec = finished / elapsedSec;
+    const left = total - finished;
+    opts.onProgress({ done: finished, total, failed, ratePerSec, etaMs: ratePerSec > 0 ? (left / ratePerSec) * 1000 : undefined });
   };
 
   /** Journals a finished chunk and waits until it is on disk (the worker's next chunk goes after that), then reports it. */
   const finish = async (chunkResults: ItemResult[]) => {
     await opts.journal?.appendDurable(chunkResults.map((r): ResultLine => ({ kind: 'result', ...r })));
     for (const r of chunkResults) {
-      results.push(r);
+      if (keep) results.push(r);
       if (r.outcome === 'failed' || r.outcome === 'conflict') failed += 1;
     }
+    finished += chunkResults.length;
+    opts.onResults?.(chunkResults);
     report();
   };
 
@@ -299,13 +330,16 @@ export async function executeChunks(opts: ExecuteOptions): Promise<ItemResult[]>
   };
 
   const worker = async () => {
-    while (next < chunks.length && !failure) {
+    while (!failure) {
+      const chunk = nextChunk();
+      if (!chunk) return;
       if (signal?.aborted) {
+        // Stopped with items left: those not taken yet are what a resume sends.
         stoppedEarly = true;
         return;
       }
       try {
-        await runChunk(chunks[next++]!);
+        await runChunk(chunk);
       } catch (err) {
         failure ??= { err };
         return;
@@ -314,21 +348,26 @@ export async function executeChunks(opts: ExecuteOptions): Promise<ItemResult[]>
   };
 
   report();
-  await Promise.all(Array.from({ length: Math.min(concurrency, chunks.length) }, worker));
+  try {
+    await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, Math.ceil(total / chunkSize))) }, worker));
+  } finally {
+    // A run that stopped early closes what the items are read from (a journal read back).
+    source.return?.();
+  }
   if (failure) {
     const { err } = failure;
     if (err instanceof JournalWriteError && opts.resumeCommand) {
       throw new JournalWriteError(
         err.path,
         err.failure,
-        `${results.length} of ${total} items are recorded; the ones sent since are recognised on resume: free space, then ${opts.resumeCommand}`,
+        `${finished} of ${total} items are recorded; the ones sent since are recognised on resume: free space, then ${opts.resumeCommand}`,
       );
     }
     throw err;
   }
   if (stoppedEarly) {
     throw new CancelError(
-      `Interrupted after ${results.length} of ${total} items`,
+      `Interrupted after ${finished} of ${total} items`,
       130,
       opts.resumeCommand ? `resume with: ${opts.resumeCommand}` : undefined,
     );

@@ -91,6 +91,7 @@ export async function changeOne<E extends Entity>(
       previewLimit: 1,
       allRows: true,
       quietIdle: true,
+      keepResults: true,
       missingError: missing,
     },
     { confirm: async () => hooks.confirm(entityOf()), onJournal: hooks.onJournal },
@@ -108,7 +109,7 @@ export async function changeOne<E extends Entity>(
     case 'declined':
       return { kind: 'declined', entity };
     case 'done': {
-      const mine = result.results.filter((r) => r.id === id).pop() ?? { id, outcome: 'failed', error: 'no result was recorded' };
+      const mine = (result.results ?? []).filter((r) => r.id === id).pop() ?? { id, outcome: 'failed', error: 'no result was recorded' };
       return { kind: 'sent', entity, result: mine, journal: result.journal, runId: result.report.runId };
     }
   }
@@ -128,10 +129,10 @@ export async function createOne(port: EntityPort, action: EntityAction, req: One
   const items = action.items;
   const one = items.kind === 'planned' ? items.items.length === 1 : items.kind === 'slots' && items.count === 1;
   if (!one) throw new TypeError('createOne takes a create of one item (one planned body, or one copy)');
-  const result = await runBulk(port, action, { ...req, concurrency: 1, previewLimit: 1, allRows: true, quietIdle: true }, { confirm: async () => true, onJournal: hooks.onJournal });
+  const result = await runBulk(port, action, { ...req, concurrency: 1, previewLimit: 1, allRows: true, quietIdle: true, keepResults: true }, { confirm: async () => true, onJournal: hooks.onJournal });
   if (result.kind === 'dry-run') return { kind: 'dry-run', plan: result.plan };
   if (result.kind !== 'done') throw new TypeError(`a one-item create came to '${result.kind}'`);
-  const id = items.kind === 'planned' ? items.items[0]!.id : result.plan.items[0]!.id;
-  const mine = result.results.filter((r) => r.id === id).pop() ?? { id, outcome: 'failed', error: 'no result was recorded' };
+  const id = items.kind === 'planned' ? items.items[0]!.id : [...result.plan.items][0]!.id;
+  const mine = (result.results ?? []).filter((r) => r.id === id).pop() ?? { id, outcome: 'failed', error: 'no result was recorded' };
   return { kind: 'sent', result: mine, journal: result.journal, runId: result.report.runId };
 }

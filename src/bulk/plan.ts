@@ -6,8 +6,9 @@
  */
 import type { EntityAction, PlannedItem } from './actions.js';
 import type { FieldDiff } from './changes.js';
-import type { WorkItem } from './execute.js';
+import type { WorkItem, WorkItems } from './execute.js';
 import type { JournalLine, PlannedLine } from './journal.js';
+import { JournalItems } from './spill.js';
 import type { Entity, EntityPort } from './port.js';
 import type { TargetPage } from './select.js';
 
@@ -20,8 +21,11 @@ export interface PreviewRow {
 }
 
 export interface Plan {
-  /** Items to send, in plan order, with the revision each change was planned against. */
-  items: WorkItem[];
+  /**
+   * Items to send, in plan order, with the revision each change was planned against: read back from the journal
+   * the plan was spilled to (PlanOptions.journal with a path), else held.
+   */
+  items: WorkItems;
   /** Targets found by the selection (items + unchanged + skipped). */
   targets: number;
   /** Targets that already are as asked; journaled as `unchanged`, never sent. */
@@ -43,8 +47,11 @@ export interface PlanOptions {
   allRows?: boolean;
   /** The revision every target is changed at instead of the one read (BulkRunRequest.revision). */
   revision?: string;
-  /** Receives the plan's journal lines (the run writes them once the plan is complete). */
-  journal?: { append(lines: readonly JournalLine[], opts?: { sync?: boolean }): void };
+  /**
+   * Receives the plan's journal lines as they are planned. With a `path` (the file they are in, once one was
+   * made), a plan of targets keeps only their count and reads its items back from there (spill.ts JournalItems).
+   */
+  journal?: { append(lines: readonly JournalLine[], opts?: { sync?: boolean }): void; readonly path?: string };
   /**
    * An id of an ids selection the platform no longer has is skipped with this reason (`sitectl undo`: deleted
    * since the change) instead of refusing the whole run (BulkRunRequest.skipMissing).
@@ -65,7 +72,12 @@ export async function planTargets(
 ): Promise<Plan> {
   if (action.items.kind !== 'targets') throw new TypeError(`${action.name} creates entities; it has no targets to plan`);
   const decide = action.items.plan;
-  const plan: Plan = { items: [], targets: 0, unchanged: 0, skipped: [], missing: [], preview: [] };
+  const journal = opts.journal;
+  // Spilled to a journal with a file: the items are counted here and read back from it when the run sends them.
+  const spilled = journal !== undefined && 'path' in journal;
+  const held: WorkItem[] = [];
+  let count = 0;
+  const plan: Plan = { items: held, targets: 0, unchanged: 0, skipped: [], missing: [], preview: [] };
   for await (const page of pages) {
     const lines: JournalLine[] = [];
     for (const entity of page.entities) {
@@ -86,7 +98,8 @@ export async function planTargets(
         lines.push({ kind: 'result', id: entity.id, outcome: 'skipped', revision, error: decision.skip });
         continue;
       }
-      plan.items.push({ id: entity.id, revision });
+      count += 1;
+      if (!spilled) held.push({ id: entity.id, revision });
       const before = action.beforeImage?.(entity, decision.changes);
       if (before !== undefined) planned.before = before;
       if (opts.allRows || plan.preview.length < opts.previewLimit) plan.preview.push(row(port, entity, decision.changes));
@@ -101,6 +114,7 @@ export async function planTargets(
     opts.journal?.append(lines, { sync: false });
   }
   opts.journal?.append([{ kind: 'planned-all', count: plan.targets }]);
+  if (spilled) plan.items = new JournalItems(() => journal.path, count);
   return plan;
 }
 
@@ -118,7 +132,8 @@ export function planSlots(port: EntityPort, source: Entity, count: number, opts:
  * reason), neither sent.
  */
 export function planGiven(given: readonly PlannedItem[], opts: PlanOptions): Plan {
-  const plan: Plan = { items: [], targets: given.length, unchanged: 0, skipped: [], missing: [], preview: [] };
+  const items: WorkItem[] = [];
+  const plan: Plan = { items, targets: given.length, unchanged: 0, skipped: [], missing: [], preview: [] };
   const lines: JournalLine[] = [];
   for (const g of given) {
     lines.push({
@@ -139,7 +154,7 @@ export function planGiven(given: readonly PlannedItem[], opts: PlanOptions): Pla
       lines.push({ kind: 'result', id: g.id, outcome: 'skipped', revision: g.revision, error: g.skip });
       continue;
     }
-    plan.items.push({ id: g.id, revision: g.revision });
+    items.push({ id: g.id, revision: g.revision });
     if (opts.allRows || plan.preview.length < opts.previewLimit) plan.preview.push({ id: g.id, name: g.name, revision: g.revision, changes: g.changes });
   }
   opts.journal?.append([...lines, { kind: 'planned-all', count: given.length }]);

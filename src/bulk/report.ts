@@ -36,6 +36,50 @@ export interface BulkReport {
 export const REPORT_FIELDS: readonly string[] = ['runId', 'entity', 'action', 'journal', 'total', 'counts', 'problems', 'createdIds', 'partial'];
 
 /**
+ * The report of a run built as its results come, one per item (a later result of an id is not looked for: see
+ * {@link buildReport} for that): the counts per outcome, the problems, the created ids and the partly done, and
+ * every result only when asked to keep them (`keep`), so a run of 100,000 items holds counts, not results.
+ */
+export class ResultTally {
+  private total = 0;
+  private readonly counts: Record<Outcome, number>;
+  private readonly problems: BulkReport['problems'] = [];
+  private readonly created: { slot: number; id: string }[] = [];
+  private readonly partial: NonNullable<BulkReport['partial']> = [];
+  /** Every result added, in order, when kept (BulkRunRequest.keepResults). */
+  readonly kept: ItemResult[] | undefined;
+
+  constructor(
+    /** The action's own outcome (`updated`, `created`, ...). */
+    private readonly done: Outcome,
+    keep = false,
+  ) {
+    this.counts = Object.fromEntries([done, ...COMMON_OUTCOMES].map((o) => [o, 0]));
+    this.kept = keep ? [] : undefined;
+  }
+
+  /** Counts one item's final result. */
+  add(r: ItemResult): void {
+    this.total += 1;
+    this.kept?.push(r);
+    if (r.note && r.outcome === this.done) this.partial.push({ id: r.id, outcome: r.outcome, ...(r.createdId ? { createdId: r.createdId } : {}), note: r.note });
+    this.counts[r.outcome] = (this.counts[r.outcome] ?? 0) + 1;
+    if (r.outcome === 'failed' || r.outcome === 'conflict' || r.outcome === 'skipped') {
+      this.problems.push({ id: r.id, outcome: r.outcome, error: r.error, revision: r.revision, ...(r.permanent ? { permanent: true } : {}) });
+    }
+    if (r.outcome === 'created' && r.createdId) this.created.push({ slot: Number(r.id.replace(/^\D+/, '')) || 0, id: r.createdId });
+  }
+
+  /** The report of the results added so far. */
+  report(run: { runId: string; entity: string; action: string; journal?: string }): BulkReport {
+    const report: BulkReport = { runId: run.runId, entity: run.entity, action: run.action, journal: run.journal, total: this.total, counts: { ...this.counts }, problems: [...this.problems] };
+    if (this.done === 'created') report.createdIds = [...this.created].sort((a, b) => a.slot - b.slot).map((c) => c.id);
+    if (this.partial.length) report.partial = [...this.partial];
+    return report;
+  }
+}
+
+/**
  * Builds the report from every item's final result.
  * @param done the action's own outcome (`updated`, `created`, ...)
  * @param results one result per item (later entries of the same id replace earlier ones)
@@ -46,22 +90,9 @@ export function buildReport(
 ): BulkReport {
   const last = new Map<string, ItemResult>();
   for (const r of results) last.set(r.id, r);
-  const counts: Record<Outcome, number> = Object.fromEntries([run.done, ...COMMON_OUTCOMES].map((o) => [o, 0]));
-  const problems: BulkReport['problems'] = [];
-  const created: { slot: number; id: string }[] = [];
-  const partial: NonNullable<BulkReport['partial']> = [];
-  for (const r of last.values()) {
-    if (r.note && r.outcome === run.done) partial.push({ id: r.id, outcome: r.outcome, ...(r.createdId ? { createdId: r.createdId } : {}), note: r.note });
-    counts[r.outcome] = (counts[r.outcome] ?? 0) + 1;
-    if (r.outcome === 'failed' || r.outcome === 'conflict' || r.outcome === 'skipped') {
-      problems.push({ id: r.id, outcome: r.outcome, error: r.error, revision: r.revision, ...(r.permanent ? { permanent: true } : {}) });
-    }
-    if (r.outcome === 'created' && r.createdId) created.push({ slot: Number(r.id.replace(/^\D+/, '')) || 0, id: r.createdId });
-  }
-  const report: BulkReport = { runId: run.runId, entity: run.entity, action: run.action, journal: run.journal, total: last.size, counts, problems };
-  if (run.done === 'created') report.createdIds = created.sort((a, b) => a.slot - b.slot).map((c) => c.id);
-  if (partial.length) report.partial = partial;
-  return report;
+  const tally = new ResultTally(run.done);
+  for (const r of last.values()) tally.add(r);
+  return tally.report(run);
 }
 
 /** Rows of the summary table: one per outcome that occurred. */

@@ -12,12 +12,12 @@ import { existsSync, rmdirSync, unlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { CancelError, UserError } from '../core/errors.js';
 import type { EntityAction } from './actions.js';
-import { executeChunks, type BulkProgress, type ItemResult, type WorkItem } from './execute.js';
+import { executeChunks, type BulkProgress, type ItemResult, type WorkItem, type WorkItems } from './execute.js';
 import { defaultJournalDir, type HeaderLine, type JournalLine, type JournalState, JournalWriter, newRunId, type ResultLine, type RunOrigin } from './journal.js';
 import { readJournal } from './journal-read.js';
 import { planGiven, planSlots, planTargets, type Plan } from './plan.js';
 import type { EntityPort } from './port.js';
-import { buildReport, type BulkReport } from './report.js';
+import { ResultTally, type BulkReport } from './report.js';
 import { selectTargets, type Selection } from './select.js';
 
 export interface BulkRunRequest {
@@ -61,6 +61,11 @@ export interface BulkRunRequest {
   missingError?(ids: readonly string[]): Error;
   /** Ids of the selection that no longer exist are skipped with this reason instead (PlanOptions.skipMissing). */
   skipMissing?: string;
+  /**
+   * The `done` result carries every item's result (a one-item run, a create of bodies mapped back to them).
+   * Default false: the report's counts and problems only, so a run of 100,000 items holds no result per item.
+   */
+  keepResults?: boolean;
 }
 
 /** What the confirm hook is shown. */
@@ -94,8 +99,11 @@ export type BulkRunResult =
   | { kind: 'declined'; plan: Plan }
   /** Nothing to send (`quietIdle`): every target unchanged or skipped; no journal was written. */
   | { kind: 'idle'; plan: Plan }
-  /** `results`: every target's final result, in journal order (a later result of an id replaces an earlier one). */
-  | { kind: 'done'; plan: Plan; report: BulkReport; journal: string; results: ItemResult[] };
+  /**
+   * `results` (BulkRunRequest.keepResults only): every target's final result, those decided before this
+   * execution (at plan time, or by an earlier run) first, then those sent now.
+   */
+  | { kind: 'done'; plan: Plan; report: BulkReport; journal: string; results?: ItemResult[] };
 
 /**
  * The plan's journal lines, spilled to the journal as the plan is read (memory flat in the
@@ -110,24 +118,29 @@ class SpilledPlan {
   private held: JournalLine[] = [];
   /** The journal directory was made for this plan (removed with it when the run ends before it is kept). */
   private madeDir = false;
-  /** The targets decided at plan time (unchanged, skipped), in journal order. */
-  readonly recorded: ItemResult[] = [];
   constructor(
-    private readonly path: string,
+    private readonly target: string,
     private readonly header: HeaderLine,
+    /** Counts the targets decided at plan time (unchanged, skipped), for the report. */
+    readonly tally: ResultTally,
   ) {}
+
+  /** The file the plan is in (its temporary name, then its own), once a line was written. */
+  get path(): string | undefined {
+    return this.writer?.path;
+  }
 
   private open(): JournalWriter {
     if (!this.writer) {
-      this.madeDir = !existsSync(dirname(this.path));
-      this.writer = JournalWriter.create(`${this.path}.${process.pid}.planning`, this.header);
+      this.madeDir = !existsSync(dirname(this.target));
+      this.writer = JournalWriter.create(`${this.target}.${process.pid}.planning`, this.header);
       if (this.held.length) this.writer.append(this.held.splice(0));
     }
     return this.writer;
   }
 
   append(lines: readonly JournalLine[], opts?: { sync?: boolean }): void {
-    for (const l of lines) if (l.kind === 'result') this.recorded.push(resultOf(l));
+    for (const l of lines) if (l.kind === 'result') this.tally.add(resultOf(l));
     // A plan of no target writes nothing: a run with nothing to do leaves no file (nor a journal directory).
     if (!this.writer && lines.every((l) => l.kind === 'planned-all')) {
       this.held.push(...lines);
@@ -140,7 +153,7 @@ class SpilledPlan {
   keep(): JournalWriter {
     const writer = this.open();
     try {
-      writer.moveTo(this.path);
+      writer.moveTo(this.target);
     } catch (err) {
       this.discard();
       throw err;
@@ -154,7 +167,7 @@ class SpilledPlan {
     this.writer.close();
     try {
       unlinkSync(this.writer.path);
-      if (this.madeDir) rmdirSync(dirname(this.path));
+      if (this.madeDir) rmdirSync(dirname(this.target));
     } catch {
       // Already gone, or the directory holds other files: nothing more to remove.
     }
@@ -197,7 +210,7 @@ export async function runBulk(port: EntityPort, action: EntityAction, req: BulkR
     ...(req.partOf ? { partOf: req.partOf } : {}),
     ...(req.prepares ? { prepares: true } : {}),
   };
-  const sink = new SpilledPlan(path, header);
+  const sink = new SpilledPlan(path, header, new ResultTally(action.done, req.keepResults));
   let plan: Plan;
   try {
     plan = await makePlan(port, action, req, sink);
@@ -220,8 +233,8 @@ export async function runBulk(port: EntityPort, action: EntityAction, req: BulkR
   }
   const journal = sink.keep();
   try {
-    // The journal's results so far: the targets decided at plan time (unchanged, skipped).
-    return await confirmAndExecute(port, action, req, hooks, journal, runId, plan, plan.items, [], sink.recorded);
+    // The journal's results so far: the targets decided at plan time (unchanged, skipped), counted by the tally.
+    return await confirmAndExecute(port, action, req, hooks, journal, runId, plan, plan.items, 0, sink.tally);
   } finally {
     journal.close();
   }
@@ -235,21 +248,20 @@ async function confirmAndExecute(
   journal: JournalWriter,
   runId: string,
   plan: Plan,
-  pending: WorkItem[],
-  prior: ItemResult[],
-  recorded: ItemResult[],
+  pending: WorkItems,
+  alreadyDone: number,
+  tally: ResultTally,
 ): Promise<BulkRunResult> {
   const info: ConfirmInfo = {
     action: action.name,
     plan,
     pending: pending.length,
-    alreadyDone: prior.length,
+    alreadyDone,
     resumed: Boolean(req.resume),
     journal: journal.path,
     columns: action.columns,
   };
   await hooks.onPlan?.(info);
-  let executed: ItemResult[] = [];
   if (pending.length > 0) {
     // A run declined at the prompt, or stopped there with Ctrl-C (CancelError), changed nothing: a new run leaves
     // no journal. Any other failure there keeps it, as a crash would.
@@ -272,8 +284,13 @@ async function confirmAndExecute(
     if (!req.resume) hooks.onJournal?.(journal.path, false);
     const display = hooks.progress?.(pending.length);
     try {
-      executed = await executeChunks({
+      // Each chunk's results are counted as they are journaled, not kept: the journal holds them.
+      await executeChunks({
         items: pending,
+        keepResults: false,
+        onResults: (results) => {
+          for (const r of results) tally.add(r);
+        },
         runner: action.runner(port),
         chunkSize: action.chunkSize,
         concurrency: req.concurrency,
@@ -289,12 +306,10 @@ async function confirmAndExecute(
   }
   else if (!req.resume) hooks.onJournal?.(journal.path, false);
   journal.append([{ kind: 'end', at: new Date().toISOString(), status: 'done' }]);
-  // Every target's result as the journal now holds them, in its order: those it recorded before this execution
-  // (decided at plan time, finished or failed in an earlier run), then the ones sent now; a later result of an id
-  // replaces an earlier one.
-  const results = [...recorded, ...executed];
-  const report = buildReport({ runId, entity: port.noun.many, action: action.name, done: action.done, journal: journal.path }, results);
-  return { kind: 'done', plan, report, journal: journal.path, results };
+  // Every target's result, once: those recorded before this execution (decided at plan time, finished in an
+  // earlier run), then the ones sent now.
+  const report = tally.report({ runId, entity: port.noun.many, action: action.name, journal: journal.path });
+  return { kind: 'done', plan, report, journal: journal.path, ...(tally.kept ? { results: tally.kept } : {}) };
 }
 
 function resultOf({ id, outcome, revision, createdId, error, permanent, httpStatus, note }: ResultLine): ItemResult {
@@ -349,8 +364,12 @@ async function resume(port: EntityPort, action: EntityAction, req: BulkRunReques
   try {
     hooks.onJournal?.(path, true);
     if (adopted.size) await journal.appendDurable([...adopted.values()].map((r): ResultLine => ({ kind: 'result', ...r })));
-    const recorded = [...[...state.results.values()].filter((r) => !adopted.has(r.id)).map(resultOf), ...adopted.values()];
-    return await confirmAndExecute(port, action, { ...req, journalPath: path }, hooks, journal, header.runId, plan, pending, prior, recorded);
+    // What the journal recorded before, each id once: the items sent again now are counted by their new result.
+    const again = new Set(pending.map((p) => p.id));
+    const tally = new ResultTally(action.done, req.keepResults);
+    for (const r of state.results.values()) if (!adopted.has(r.id) && !again.has(r.id)) tally.add(resultOf(r));
+    for (const r of adopted.values()) if (!again.has(r.id)) tally.add(r);
+    return await confirmAndExecute(port, action, { ...req, journalPath: path }, hooks, journal, header.runId, plan, pending, prior.length, tally);
   } finally {
     journal.close();
   }

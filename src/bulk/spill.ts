@@ -13,6 +13,9 @@
 import { closeSync, existsSync, fchmodSync, mkdirSync, openSync, readdirSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PlannedItem } from './actions.js';
+import type { WorkItem, WorkItems } from './execute.js';
+import type { JournalLine } from './journal.js';
+import { journalLines } from './journal-read.js';
 
 /** The ending of a spilled plan's file name. */
 const SUFFIX = '.planning';
@@ -106,5 +109,41 @@ function alive(pid: number): boolean {
     return true;
   } catch (err) {
     return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Lines a plan read back never looks at. */
+const NOT_PLAN: ReadonlySet<JournalLine['kind']> = new Set(['sending', 'end']);
+
+/**
+ * The items to send of a plan spilled to its journal (bulk/plan.ts planTargets), read back from the journal each
+ * time they are iterated, in plan order, instead of held: a `planned` line is an item unless the line after it is
+ * a result of the same id (a target decided at plan time: unchanged, skipped); the read stops at the
+ * `planned-all` line, so the results the run appends meanwhile are never read. The journal's path is asked for
+ * when the read starts, since the spilled plan is renamed once the run goes ahead (bulk/run.ts SpilledPlan).
+ */
+export class JournalItems implements WorkItems {
+  constructor(
+    /** The journal holding the plan (its current name). */
+    private readonly path: () => string | undefined,
+    /** How many items the plan holds. */
+    readonly length: number,
+  ) {}
+
+  *[Symbol.iterator](): Generator<WorkItem> {
+    const path = this.path();
+    if (this.length === 0 || path === undefined) return;
+    let held: WorkItem | undefined;
+    for (const line of journalLines(path, undefined, NOT_PLAN)) {
+      if (line.kind === 'planned-all') break;
+      if (line.kind === 'result') {
+        if (held && held.id !== line.id) yield held;
+        held = undefined;
+        continue;
+      }
+      if (held) yield held;
+      held = line.kind === 'planned' ? { id: line.id, ...(line.revision !== undefined ? { revision: line.revision } : {}) } : undefined;
+    }
+    if (held) yield held;
   }
 }

@@ -5,12 +5,22 @@
  * generation's next full collection is set relative to its size, so a run's peak RSS grew with the number of
  * sites although its live data stayed at 16-30 MB (measured with --trace-gc at 300-400 sites).
  *
- * Two levers, both taken from inside the process, so a command that is not a fan-out pays nothing and start-up
+ * The same holds for one long read or bulk run (`list --all`, an export, a bulk plan and run): its live heap stays
+ * at 10-25 MB whatever the count, but V8's own growth factor (up to 4x on a fast mutator) let the pages promoted
+ * out of the young generation pile up to ~40 MB of garbage before the second full collection, which a 1,000-item
+ * run ends before and a 10,000-item run reaches (`services list --all --ndjson`: peak RSS 90 MiB at 1k, 114-122
+ * MiB at 10k; 96 MiB at 10k with {@link keepHeapFlat}, busy machine, bench/run.js streamingAtScale;
+ * docs/runtime.md "Memory").
+ *
+ * Three levers, all taken from inside the process, so a command that is not a long run pays nothing and start-up
  * is untouched (no re-launch of node with `--max-semi-space-size`, which would cost a second process start and
  * the forwarding of signals, for one kind of command):
  * - `--semi-space-growth-factor=1` keeps the young generation at its starting size; V8 reads it whenever it
  *   considers growing, so setting it once the process runs takes effect (the flag given at launch,
  *   `--max-semi-space-size`, is read once at heap set-up and set later does nothing).
+ * - `--heap-growing-percent` keeps the old generation's limit at {@link HEAP_GROWING_PERCENT} over what survived
+ *   the last full collection (V8 still grows it by at least 8 MB, so a full collection comes once per ~8 MB
+ *   promoted, ~10 ms each at a 10 MB live heap); read whenever V8 resizes, like the flag above.
  * - A full collection once the heap has grown by {@link GROWTH_BYTES} since the last one, asked between units of
  *   work. `gc` is V8's own (`--expose-gc` set at run time installs it on contexts made afterwards: a new vm
  *   context is one), checked on Node 22, 24 and 26. At 16-30 MB live a full collection takes a few ms; it runs a
@@ -18,6 +28,20 @@
  */
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
+
+/** Growth of the old generation's limit after a full collection, in percent of what survived it (V8's `--heap-growing-percent`). */
+export const HEAP_GROWING_PERCENT = 20;
+
+/**
+ * Keeps V8's heap near its live size for the rest of this process: the young generation at its starting size
+ * and the old generation's limit at {@link HEAP_GROWING_PERCENT} over what survived the last full collection.
+ * Call it before the first page of a read of every page, a bulk plan, or a fan-out's first site; calling it
+ * twice costs nothing.
+ */
+export function keepHeapFlat(): void {
+  setFlagsFromString('--semi-space-growth-factor=1');
+  setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
+}
 
 /**
  * Heap growth (bytes) since the last full collection that makes {@link FlatMemory.collectIfGrown} collect; half
@@ -56,7 +80,7 @@ function gc(): (() => void) | null {
 /** Options of {@link flatMemory}. */
 export interface FlatMemoryOptions {
   /**
-   * Keep V8's young generation at its starting size from now on (default true: a CLI run's short bursts). A
+   * Keep the heap flat from now on ({@link keepHeapFlat}; default true: a CLI run's short bursts). A
    * server answering heavy queries keeps V8's default (false): a small young generation there promotes more.
    */
   holdYoungGeneration?: boolean;
@@ -73,7 +97,7 @@ export interface FlatMemoryOptions {
  */
 export function flatMemory(opts: FlatMemoryOptions = {}): FlatMemory {
   const { holdYoungGeneration = true, growthBytes = GROWTH_BYTES, heapUsed = () => process.memoryUsage().heapUsed } = opts;
-  if (holdYoungGeneration) setFlagsFromString('--semi-space-growth-factor=1');
+  if (holdYoungGeneration) keepHeapFlat();
   const collect = gc();
   let floor = heapUsed();
   let collections = 0;

@@ -477,7 +477,8 @@ async function renderTable<T>(io: IOStreams, records: readonly T[], columns: rea
 /**
  * A table printed as its rows arrive (a followed feed on a terminal): the header (bold when colour is on), then
  * each row at once, every column as wide as its `width` (or its header), cut with `…` past it, cut at the
- * terminal's edge; times by the time rule, ids short.
+ * terminal's edge; times by the time rule, ids short. The clock (`times in ZONE`, stderr) is named only when a
+ * cell shows a time: above the header when one of the first rows does, else under the table when a later one does.
  */
 async function streamTable<T>(io: IOStreams, records: Records<T>, columns: readonly Column<T>[], opts: PrintOptions): Promise<void> {
   const { cutText, displayWidth, fitText } = await import('./columns.js');
@@ -485,10 +486,20 @@ async function streamTable<T>(io: IOStreams, records: Records<T>, columns: reado
   const widths = columns.map((c, i) => c.width ?? displayWidth(headers[i]!));
   const edge = Math.max(20, io.columns);
   const line = (cells: readonly string[]) => cutText(cells.map((t, i) => fitText(t, widths[i]!, columns[i]!.align, columns[i]!.cutFrom)).join('  ').trimEnd(), edge);
+  // Whether a cell has shown a time yet, and whether the clock was named: a table with no time in it names none.
+  let timeShown = false;
+  let zoneSaid = false;
+  const sayZone = () => {
+    if (zoneSaid || !timeShown || !opts.zone || !io.isStderrTTY) return;
+    zoneSaid = true;
+    io.stderr.write(style(io, 'dim', `times in ${opts.zone}`) + '\n');
+  };
   const cellsOf = async (r: T): Promise<string[]> => {
     const cells: string[] = [];
     for (const c of columns) {
-      const text = await human(cellValue(r, c), opts.now ?? new Date(), { zone: opts.zone, age: c.age });
+      const value = cellValue(r, c);
+      if (value instanceof Date || value instanceof ZonedTime) timeShown = true;
+      const text = await human(value, opts.now ?? new Date(), { zone: opts.zone, age: c.age });
       cells.push(c.id ? text.slice(0, SHORT_ID_LENGTH) : text);
     }
     return cells;
@@ -497,8 +508,8 @@ async function streamTable<T>(io: IOStreams, records: Records<T>, columns: reado
   let header = false;
   const start = async () => {
     for (const cells of sample) cells.forEach((t, i) => (widths[i] = columns[i]!.width ?? Math.max(widths[i]!, displayWidth(t))));
-    // The clock named once, as the table starts (stderr: stdout is the rows).
-    if (opts.zone && io.isStderrTTY) io.stderr.write(style(io, 'dim', `times in ${opts.zone}`) + '\n');
+    // The clock named once, as the table starts, when its first rows show a time (stderr: stdout is the rows).
+    sayZone();
     await writeOut(io, style(io, 'bold', line(headers)) + '\n');
     header = true;
     for (const cells of sample.splice(0)) await writeOut(io, line(cells) + '\n');
@@ -513,6 +524,8 @@ async function streamTable<T>(io: IOStreams, records: Records<T>, columns: reado
     await writeOut(io, line(cells) + '\n');
   }
   if (!header && sample.length) await start();
+  // A time first shown past the first rows: the clock is named under the table, as a drawn table names it.
+  sayZone();
 }
 
 /**

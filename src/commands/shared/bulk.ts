@@ -9,6 +9,7 @@ import type { Context } from '../../context.js';
 import { DeclinedError, UserError } from '../../core/errors.js';
 import { shellWord } from '../../core/invocation.js';
 import { notice, style, warn } from '../../core/log.js';
+import { keepHeapFlat } from '../../core/memory.js';
 import { fieldsChecker, pickFields, printValue, resolveFormat, type OutputFormat } from '../../core/output.js';
 import { oneLine, shortId } from '../../core/text.js';
 import type { EntityAction } from '../../bulk/actions.js';
@@ -324,6 +325,8 @@ export async function runBulkVerb(ctx: Context, run: BulkVerbRun): Promise<BulkR
   const concurrency = parseConcurrency(flags.concurrency);
   const resumeCommand = (journal: string) => resumeLine(ctx, run.command, journal);
   const pipedPlan = Boolean(flags.dryRun) && (format.kind === 'json' || !ctx.io.isStdoutTTY);
+  // A plan read page by page and a run of chunk after chunk: the heap kept near its live size, as a list --all's.
+  keepHeapFlat();
   const result: BulkRunResult = await runBulk(
     run.port,
     action,

@@ -338,11 +338,13 @@ export async function runCreateMany(
       ...(how.resume ? { resume: how.resume } : {}),
       resumeCommand,
       origin: await runOrigin(ctx, resumable ? how.command : undefined),
+      // Each body's result is mapped back to it below (the bodies are held already).
+      keepResults: true,
     },
     { confirm: async () => true },
   );
   if (result.kind !== 'done') throw new TypeError(`a create of many came to '${result.kind}'`);
-  const byId = new Map(result.results.map((r) => [r.id, r]));
+  const byId = new Map((result.results ?? []).map((r) => [r.id, r]));
   const results = [...bodies.keys()].map((id): ItemResult => byId.get(id) ?? { id, outcome: 'failed', error: 'no result was recorded' });
   const made = results.filter((r) => r.outcome === 'created').length;
   // A resumed run's journal is a change already (its lost creates may exist): it stays.

@@ -8,7 +8,6 @@
  * same selection flags (`--filter`, `--where` and the noun's own, such as `--status`) on each, read the same way,
  * so a noun that lists also counts and exports what it lists.
  */
-import v8 from 'node:v8';
 import type { Command } from 'commander';
 import type { ApiClient } from '../../api/client.js';
 import { invoke, type Operation, type RequestOf, type ReplyOf } from '../../api/family.js';
@@ -17,6 +16,7 @@ import type { Filter, Sorting } from '../../api/schemas/common.js';
 import type { Context } from '../../context.js';
 import { UserError } from '../../core/errors.js';
 import { collect } from '../../core/filters.js';
+import { keepHeapFlat } from '../../core/memory.js';
 import { parseCount } from '../../core/numbers.js';
 import { notice } from '../../core/log.js';
 import { addFormatFlags, type Column, fieldsChecker, type FormatFlags, printRecord, printRecords, printValue, resolveFormat } from '../../core/output.js';
@@ -253,7 +253,7 @@ export function listVerb<E>(spec: ListSpec<E>): ListVerb {
 
     const api = await ctx.api();
     // Every page of a long list goes by in short bursts, as an export's do.
-    if (opts.all) keepYoungGenerationSmall();
+    if (opts.all) keepHeapFlat();
     let total: number | undefined;
     let shown = 0;
     const people = format.kind === 'table' && ctx.io.isStdoutTTY;
@@ -435,7 +435,7 @@ export function exportVerb<E>(spec: ReadSpec<E>): Verb<ExportOptions> {
         yield* entitiesOf(spec.view, page.items);
       }
     }
-    keepYoungGenerationSmall();
+    keepHeapFlat();
     await printRecords(ctx.io, format, entities(), columns, { now: ctx.now() });
     notice(ctx.io, `Exported ${count} ${count === 1 ? view.noun.one : view.noun.many}.`);
   };
@@ -459,18 +459,6 @@ export function exportVerb<E>(spec: ReadSpec<E>): Verb<ExportOptions> {
 
 /** Rows of `list --all`'s terminal table that size its columns (see PrintOptions.widthSample). */
 const WIDTH_SAMPLE = 200;
-
-/**
- * Keeps V8's young generation at its starting size for the rest of this process. An export (and `list --all`)
- * parses and writes page after page in short bursts; V8 answers a long run of them by growing the young generation (up to 16 MB
- * per semi-space), which was the only part of the memory that grew with the count (bench/run.js section 7:
- * 100,000 members peaked ~30 % above 10,000 without it, within ~12 % with it; the live heap stays 10-25 MB either
- * way). `--semi-space-growth-factor` is read whenever V8 considers growing, so setting it once the process runs
- * takes effect.
- */
-function keepYoungGenerationSmall(): void {
-  v8.setFlagsFromString('--semi-space-growth-factor=1');
-}
 
 /** The command path of `cmd` below the program, as typed: `services booking-policies` for that group. */
 function pathOf(cmd: Command): string {

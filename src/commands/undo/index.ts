@@ -321,12 +321,14 @@ async function undoApply(change: ChangeSummary, opts: UndoOptions, ctx: Context)
         undoOf: change.id,
         partOf,
         skipMissing: `deleted since change ${change.short}`,
+        // Each left one is named below.
+        keepResults: true,
       },
       { confirm: async () => true },
     );
-    const left = result.kind === 'done' ? result.results.filter((r) => r.outcome !== 'deleted') : [];
+    const left = result.kind === 'done' ? (result.results ?? []).filter((r) => r.outcome !== 'deleted') : [];
     if (left.length) warn(ctx.io, `site ${site.name}: ${left.length} ${stem}${left.length === 1 ? 'y' : 'ies'} of change ${change.short} left as ${left.length === 1 ? 'it is' : 'they are'}: ${left.map((r) => `${r.id} (${r.error ?? r.outcome})`).join(', ')}`);
-    const deleted = result.kind === 'done' ? result.results.length - left.length : 0;
+    const deleted = result.kind === 'done' ? (result.results ?? []).length - left.length : 0;
     if (deleted) notice(ctx.io, `site ${site.name}: deleted ${deleted} ${stem}${deleted === 1 ? 'y' : 'ies'} change ${change.short} created`);
   }
   await reportSites(ctx, outcomes, opts.json, 'services apply');

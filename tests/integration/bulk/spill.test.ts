@@ -128,4 +128,56 @@ describe('a bulk plan spilled to its journal', () => {
     expect(updates.size).toBe(250);
     for (const count of updates.values()) expect(count).toBe(1);
   });
+
+  it('is read back from the journal a chunk at a time as the run sends it, and the run keeps no result per item', async () => {
+    // Five services already as asked: decided at plan time, journaled as unchanged, never sent.
+    const dry = await runBulk(servicesPort(api), update('streamed'), base({ dryRun: true }), { confirm: async () => false });
+    const all = [...dry.plan.items].map((i) => i.id);
+    expect(all).toHaveLength(250);
+    const asAsked = all.slice(10, 15);
+    await runBulk(servicesPort(api), update('streamed'), base({ selection: { kind: 'ids', ids: asAsked }, journalPath: join(dir, 'first.ndjson') }), { confirm: async () => true });
+    const path = join(dir, `run${++n}.ndjson`);
+    // Chunks of 10, two in flight: at most 20 items are between the journal and their results at any time.
+    const action = { ...update('streamed'), chunkSize: 10 };
+    let pulled = 0;
+    let done = 0;
+    let mostHeld = 0;
+    let sent: string[] = [];
+    const hooks: BulkRunHooks = {
+      onPlan(info) {
+        const items = info.plan.items;
+        expect(Array.isArray(items)).toBe(false);
+        expect(items.length).toBe(245);
+        // The items as the plan read them back from the journal, in plan order, the unchanged ones left out.
+        sent = [...items].map((i) => i.id);
+        const read = items[Symbol.iterator].bind(items);
+        Object.defineProperty(items, Symbol.iterator, {
+          value: function* () {
+            const it = read();
+            for (let step = it.next(); !step.done; step = it.next()) {
+              pulled += 1;
+              mostHeld = Math.max(mostHeld, pulled - done);
+              yield step.value;
+            }
+          },
+        });
+      },
+      confirm: async () => true,
+      progress: () => ({ update: (p) => void (done = p.done), done: async () => undefined }),
+    };
+    const seq = await lastEventSeq(emu);
+    const result = await runBulk(servicesPort(api), action, base({ journalPath: path }), hooks);
+    expect(result.kind).toBe('done');
+    if (result.kind !== 'done') return;
+    expect(sent).toEqual(all.filter((id) => !asAsked.includes(id)));
+    expect(pulled).toBe(245);
+    expect(mostHeld).toBeGreaterThan(10);
+    expect(mostHeld).toBeLessThanOrEqual(20);
+    expect(result.results).toBeUndefined();
+    expect(result.report.total).toBe(250);
+    expect(result.report.counts).toMatchObject({ updated: 245, unchanged: 5, failed: 0 });
+    const updates = await updatesPerService(emu, seq);
+    expect([...updates.keys()].sort()).toEqual([...sent].sort());
+    for (const count of updates.values()) expect(count).toBe(1);
+  });
 });

@@ -211,6 +211,45 @@ describe('printRecords on a TTY', () => {
     expect(lines[4]).toMatch(/^r3 {2}a mu.{0,2}…$/);
   });
 
+  it('names the clock of a streamed table only when a cell shows a time: above it, under it, or not at all', async () => {
+    const plainCols: Column<Row>[] = [{ key: 'id' }, { key: 'name' }];
+    const timed: Column<Row>[] = [{ key: 'id' }, { key: 'createdDate', header: 'CREATED' }];
+    // No column shows a time (as `services list --all` on a terminal): no clock line.
+    const f1 = fakeIO({ tty: true, columns: 80, env: { NO_COLOR: '1' } });
+    await printRecords(f1.io, { kind: 'table' }, slowly(rows), plainCols, { now, zone: 'Europe/Berlin', stream: true, widthSample: 200 });
+    expect(f1.out().trimEnd().split('\n')).toHaveLength(3);
+    expect(f1.err()).toBe('');
+    // A time in the first rows: named before the header.
+    const f2 = fakeIO({ tty: true, columns: 80, env: { NO_COLOR: '1' } });
+    const seen: string[] = [];
+    async function* watched(): AsyncGenerator<Row> {
+      for await (const r of slowly([...rows, rows[0]!])) {
+        seen.push(f2.err());
+        yield r;
+      }
+    }
+    await printRecords(f2.io, { kind: 'table' }, watched(), timed, { now, zone: 'UTC', stream: true, widthSample: 1 });
+    // Read before the third row: the sample (one row) and the header are out, the clock above them.
+    expect(seen[2]).toBe('times in UTC\n');
+    expect(f2.out().split('\n')[0]).toMatch(/^ID\s+CREATED$/);
+    expect(f2.err()).toBe('times in UTC\n');
+    // A time first shown past the sample: named once, after the last row.
+    const f3 = fakeIO({ tty: true, columns: 80, env: { NO_COLOR: '1' } });
+    const untimed = { ...rows[0]!, createdDate: undefined as unknown as Date };
+    const late = [untimed, untimed, rows[1]!];
+    let errBeforeLast: string | undefined;
+    async function* lateTime(): AsyncGenerator<Row> {
+      for await (const r of slowly(late)) {
+        errBeforeLast = f3.err();
+        yield r;
+      }
+    }
+    await printRecords(f3.io, { kind: 'table' }, lateTime(), timed, { now, zone: 'UTC', stream: true, widthSample: 1 });
+    expect(errBeforeLast).toBe('');
+    expect(f3.err()).toBe('times in UTC\n');
+    expect(f3.out().trimEnd().split('\n')[3]).toMatch(/^b2 {2}2025-0/);
+  });
+
   it('prints nothing for no records (no lone header)', async () => {
     const f = fakeIO({ tty: true, env: { NO_COLOR: '1' } });
     await printRecords(f.io, { kind: 'table' }, [], columns, { now });
