@@ -9,7 +9,7 @@ import { bulkReply } from '../bulk.js';
 import { addOnGroupHandlers } from './add-ons.js';
 import { ApplicationFailure } from '../errors.js';
 import { PLANS } from '../plans/model.js';
-import { checkQuery, compileFilter, runSearch } from '../query/index.js';
+import { aggregateMatches, checkQuery, checkSearch, compileFilter, runSearch } from '../query/index.js';
 import { RawJson, serve, type RequestContext } from '../serve.js';
 import type { SiteCollection, Doc, SortSpec } from '../store/collection.js';
 import { checkResources, cloneErrorsOf, withoutForm } from './creation-errors.js';
@@ -172,10 +172,24 @@ export const servicesServed = serve(servicesFamily, {
     return servicesReply(c, page.items, { pagingMetadata }, ctx.body.conditionalFields);
   },
 
+  // Filter, free-text search, sort and cursor paging run in SQLite as the query does (SiteCollection.page): only
+  // the page's services are parsed; aggregations read every match one at a time, cut to the fields they name.
+  // Validated as the in-memory search is (checkSearch); the results are its results (docs/wire.md §6).
   searchServices(ctx) {
     const c = cat(ctx);
-    const page = runSearch(c.services.all(), ctx.body.search, 'search', c.services.memo);
-    return servicesReply(c, page.items, { pagingMetadata: page.pagingMetadata, aggregationData: page.aggregationData });
+    const s = checkSearch(ctx.body.search, 'search');
+    const { filter, sort: rawSort, search: rawText } = s.state;
+    const sort = Array.isArray(rawSort) && rawSort.length ? (rawSort as SortSpec[]) : undefined;
+    const search = s.text && {
+      fields: s.text.fields,
+      test: s.textTest,
+      key: JSON.stringify(rawText),
+      // A fuzzy word's near misses are the evaluator's to find (a call per row, on the columns, no document parsed).
+      ...(s.text.fuzzy ? {} : { words: s.text.words, any: s.text.mode === 'OR' }),
+    };
+    const page = c.services.page({ filter, sort, search, offset: s.state.o, limit: s.limit });
+    const aggregationData = aggregateMatches(s, s.aggregationPaths.length ? c.services.matching({ filter, sort, search }) : []);
+    return servicesReply(c, page.items, { pagingMetadata: s.paging(page.items.length, page.total), aggregationData });
   },
 
   countServices(ctx) {

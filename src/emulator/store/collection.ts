@@ -152,14 +152,15 @@ export interface SortSpec {
 /**
  * One page of a query (see {@link SiteCollection.page}). `search` is a further predicate on the document (the
  * members' free-text search): the fields it reads, the test, a key naming it among queries, and when the test
- * is "every one of `words` appears in the lower-case text of one of the fields", the words (then it runs in SQL).
+ * is "every one of `words` (with `any`: one of them) appears in the lower-case text of one of the fields", the
+ * words (then it runs in SQL).
  */
 export interface PageRequest<T> {
   filter?: unknown;
   sort?: readonly SortSpec[];
   offset: number;
   limit: number;
-  search?: { fields: readonly string[]; test: (doc: T) => boolean; key: string; words?: readonly string[] };
+  search?: { fields: readonly string[]; test: (doc: T) => boolean; key: string; words?: readonly string[]; any?: boolean };
 }
 
 /** Documents parsed and kept by a queryable collection (most recently read last). */
@@ -282,7 +283,7 @@ export class Collection<T extends Doc> {
   /** The SQL of a query on a queryable collection, or undefined when it must scan (query/sql.ts). */
   private sqlOf(site: string, req: Pick<PageRequest<T>, 'filter' | 'sort' | 'search'>): SqlQuery | undefined {
     if (this.resident || this.table().hasIrregular(site)) return undefined;
-    const search = req.search as { fields: readonly string[]; test: (doc: unknown) => boolean; words?: readonly string[] } | undefined;
+    const search = req.search as { fields: readonly string[]; test: (doc: unknown) => boolean; words?: readonly string[]; any?: boolean } | undefined;
     return translateQuery(this.def.queryable!.fields, req.filter, req.sort, search);
   }
 
@@ -320,6 +321,13 @@ export class Collection<T extends Doc> {
    * are kept, then the page's documents are read again by id. For filters and sorts on undeclared fields.
    */
   private scanPage(site: string, req: PageRequest<T>): { items: T[]; total: number } {
+    const matched = this.scanIds(site, req);
+    const items = matched.slice(req.offset, req.offset + req.limit).map((id) => this.getDoc(site, id)!);
+    return { items, total: matched.length };
+  }
+
+  /** The ids of every match of `req` in its order, by a streamed scan (see {@link scanPage}). */
+  private scanIds(site: string, req: Pick<PageRequest<T>, 'filter' | 'sort' | 'search'>): string[] {
     const accept = compileFilter(req.filter);
     const keys = (req.sort ?? []).map((sp) => ({ path: compilePath(sp.fieldName), sign: sp.order === 'DESC' ? -1 : 1 }));
     const matched: Array<{ id: string; k: SortKey[] }> = [];
@@ -336,18 +344,27 @@ export class Collection<T extends Doc> {
         return 0;
       });
     }
-    const items = matched.slice(req.offset, req.offset + req.limit).map((m) => this.getDoc(site, m.id)!);
-    return { items, total: matched.length };
+    return matched.map((m) => m.id);
+  }
+
+  /** @internal See {@link SiteCollection.matching}. */
+  *matching(site: string, req: Pick<PageRequest<T>, 'filter' | 'sort' | 'search'>): IterableIterator<T> {
+    const q = this.sqlOf(site, req);
+    for (const id of q ? this.table().ids(site, q) : this.scanIds(site, req)) {
+      if (this.resident) {
+        const doc = this.state(site).docs.get(id);
+        if (doc) yield doc;
+        continue;
+      }
+      const text = this.store.rowDoc(this.def.kind, site, id);
+      if (text !== undefined) yield JSON.parse(text) as T;
+    }
   }
 
   /** @internal See {@link SiteCollection.matchingIds}. */
   matchingIds(site: string, filter: unknown, search?: PageRequest<T>['search']): string[] {
     const q = this.sqlOf(site, { filter, search });
-    if (q) return this.table().ids(site, q);
-    const accept = compileFilter(filter);
-    const ids: string[] = [];
-    for (const doc of this.allDocs(site)) if (accept(doc) && (!search || search.test(doc))) ids.push(doc.id);
-    return ids;
+    return q ? this.table().ids(site, q) : this.scanIds(site, { filter, search });
   }
 
   /** @internal */ memoOf(site: string): MatchMemo<T> {
@@ -552,6 +569,16 @@ export class SiteCollection<T extends Doc> {
    */
   page(req: PageRequest<T>): { items: T[]; total: number } {
     return this.collection.page(this.site, req);
+  }
+
+  /**
+   * Every document matching `req.filter` (and `req.search`) in `req.sort`'s order (ties, and no sort, in creation
+   * order): the matches' ids are found first (in SQL, or by a streamed scan as {@link page}), then each document
+   * is read and parsed as the iteration reaches it and not kept (a search's aggregations over every match).
+   * Do not write to the collection while iterating.
+   */
+  matching(req: Pick<PageRequest<T>, 'filter' | 'sort' | 'search'>): IterableIterator<T> {
+    return this.collection.matching(this.site, req);
   }
 
   /** The ids of every document matching `filter` (and `search`), in creation order (by-filter jobs). */
