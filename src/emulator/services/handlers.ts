@@ -60,15 +60,20 @@ function servicesReply(cat: Catalog, services: readonly ServiceDoc[], rest: Reco
   return new RawJson(text + '}');
 }
 
-/** Services grouped by the id of something they refer to (a policy, a form). */
-function connected(cat: Catalog, key: (s: ServiceDoc) => unknown): Map<unknown, ServiceDoc[]> {
-  const by = new Map<unknown, ServiceDoc[]>();
+/**
+ * Services grouped by the id of something they refer to (a policy, a form): per id the first
+ * {@link CONNECTED_SHOWN} services in creation order and how many there are. Streams the services (one parsed
+ * at a time), so a site of 100,000 holds a handful of documents per id, not every one.
+ */
+function connected(cat: Catalog, key: (s: ServiceDoc) => unknown): Map<unknown, { shown: ServiceDoc[]; total: number }> {
+  const by = new Map<unknown, { shown: ServiceDoc[]; total: number }>();
   for (const s of cat.services.all()) {
     const k = key(s);
     if (k === undefined) continue;
-    const list = by.get(k);
-    if (list) list.push(s);
-    else by.set(k, [s]);
+    let group = by.get(k);
+    if (!group) by.set(k, (group = { shown: [], total: 0 }));
+    if (group.shown.length < CONNECTED_SHOWN) group.shown.push(s);
+    group.total++;
   }
   return by;
 }
@@ -78,10 +83,10 @@ function cursorQuery<T extends Doc>(docs: SiteCollection<T>, query: { cursorPagi
   return runSearch([...docs.all()], { ...query, cursorPaging: { limit: DEFAULT_CURSOR_LIMIT, ...query?.cursorPaging } }, 'query');
 }
 
-/** Every service matching a by-filter request's filter. */
-function matching(cat: Catalog, filter: Record<string, unknown>): ServiceDoc[] {
-  const predicate = compileFilter(filter, 'filter');
-  return [...cat.services.all()].filter(predicate);
+/** The ids of every service matching a by-filter request's filter, in creation order (in SQL when it can). */
+function matching(cat: Catalog, filter: Record<string, unknown>): string[] {
+  compileFilter(filter, 'filter');
+  return cat.services.matchingIds(filter);
 }
 
 const cat = (ctx: RequestContext<unknown>) => catalogOf(ctx);
@@ -127,9 +132,7 @@ export const servicesServed = serve(servicesFamily, {
   bulkUpdateServicesByFilter(ctx) {
     const c = cat(ctx);
     const mask = parseMask(ctx.body.mask);
-    for (const target of matching(c, ctx.body.filter)) {
-      c.services.update(updateService(c, { ...ctx.body.service, id: target.id }, mask));
-    }
+    for (const id of matching(c, ctx.body.filter)) c.services.update(updateService(c, { ...ctx.body.service, id }, mask));
     return { jobId: crypto.randomUUID() };
   },
 
@@ -153,9 +156,9 @@ export const servicesServed = serve(servicesFamily, {
 
   bulkDeleteServicesByFilter(ctx) {
     const c = cat(ctx);
-    for (const target of matching(c, ctx.body.filter)) {
-      c.services.delete(target.id);
-      cancelFutureBookings(ctx, target.id, ctx.body);
+    for (const id of matching(c, ctx.body.filter)) {
+      c.services.delete(id);
+      cancelFutureBookings(ctx, id, ctx.body);
     }
     return { jobId: crypto.randomUUID() };
   },
@@ -203,12 +206,12 @@ export const servicesServed = serve(servicesFamily, {
     const byPolicy = connected(c, (s) => (s.bookingPolicy as { id?: string } | undefined)?.id);
     return {
       bookingPolicies: page.items.map((bookingPolicy) => {
-        const services = byPolicy.get(bookingPolicy.id) ?? [];
+        const { shown, total } = byPolicy.get(bookingPolicy.id) ?? { shown: [], total: 0 };
         return {
           bookingPolicy,
-          connectedServices: services.slice(0, CONNECTED_SHOWN).map((s) => ({ id: s.id, name: s.name })),
-          services: services.slice(0, CONNECTED_SHOWN),
-          totalServiceCount: services.length,
+          connectedServices: shown.map((s) => ({ id: s.id, name: s.name })),
+          services: shown,
+          totalServiceCount: total,
         };
       }),
       pagingMetadata: page.pagingMetadata,
@@ -221,11 +224,11 @@ export const servicesServed = serve(servicesFamily, {
     const byForm = connected(c, (s) => (s.form as { id?: string } | undefined)?.id);
     return {
       bookingForms: page.items.map((form) => {
-        const services = byForm.get(form.id) ?? [];
+        const { shown, total } = byForm.get(form.id) ?? { shown: [], total: 0 };
         return {
           form,
-          connectedServices: services.slice(0, CONNECTED_SHOWN).map((s) => ({ id: s.id, name: s.name })),
-          totalServiceCount: services.length,
+          connectedServices: shown.map((s) => ({ id: s.id, name: s.name })),
+          totalServiceCount: total,
         };
       }),
       pagingMetadata: page.pagingMetadata,
