@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { apiKeyAuthenticator, defaultClientId, loadOrCreateAdminKey, writeAdminKey, type AdminKey } from './auth.js';
 import { accessTokenAuthenticator } from './oauth/access.js';
 import { oauthOf } from './oauth/state.js';
-import { lastSeed, resetStore, seedOptions } from './control.js';
+import { lastSeed, seedOptions } from './control.js';
 import { FaultInjector, type Faults } from './faults.js';
 import type { ServedOperation } from './serve.js';
 import { createEmulatorServer } from './server.js';
@@ -173,14 +173,18 @@ export async function startEmulator(opts: EmulatorOptions): Promise<RunningEmula
 
 /**
  * Deletes all data in `dataDir` and seeds it again, without a server (used by `sitectl emulator reset` when no
- * emulator is running), in one transaction: interrupted, the data is as before. Seed options default to what the
- * store was seeded with. The admin key, the sites and the clock are kept. `progress` is told how the seed goes.
- * @returns the document counts per site. @throws ValidationFailure for a bad seed kind, size, count or window.
+ * emulator is running), the way a running emulator resets ({@link reseedApart}): the seed runs in a child process
+ * (from the bundle; in this process from the source tree) into a file of its own, which replaces the store only
+ * once complete, so the calling process never holds the seed's memory and an interrupted reset leaves the data
+ * as it was. Seed options default to what the store was seeded with. The admin key, the sites and the clock are
+ * kept. `progress` is told how the seed goes (the child's lines, as a running emulator's reset).
+ * @returns the document counts per site. @throws ValidationFailure for a bad seed kind, size, count or window;
+ *   Error with the seed's message when the seed fails
  */
 export async function resetDataDir(dataDir: string, opts: SeedOptions, progress?: (line: string) => void): Promise<Record<string, Record<string, number>>> {
   const { store, key } = await openAccount(dataDir, { seed: 'empty' });
   try {
-    resetStore(store, key, FAMILIES, seedOptions(opts, lastSeed(store)), progress);
+    await reseedApart(store, key, seedOptions(opts, lastSeed(store)), progress);
     return store.counts().sites;
   } finally {
     store.close();

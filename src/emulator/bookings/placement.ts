@@ -121,7 +121,12 @@ export function resolveTarget(
     throw ValidationFailure.field(prefix || 'bookedEntity', 'give either slot (appointments and classes) or schedule (courses)', 'INVALID');
   }
   if (schedule) {
-    const service = [...cal.catalog.services.all()].find((s) => scheduleIdOf(s) === schedule.scheduleId);
+    let service: ServiceDoc | undefined;
+    for (const s of cal.catalog.services.all()) {
+      if (scheduleIdOf(s) !== schedule.scheduleId) continue;
+      service = s;
+      break;
+    }
     if (!service) throw new ApplicationFailure(404, 'SCHEDULE_NOT_FOUND', `schedule ${schedule.scheduleId} was not found`, { scheduleId: schedule.scheduleId });
     if (service.type !== 'COURSE') throw ValidationFailure.field(at(prefix, 'schedule'), `a ${service.type?.toLowerCase()} is booked by its slot, not its schedule`);
     const sessions = courseSessions(service, cal.timeZone);

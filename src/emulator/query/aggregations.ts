@@ -315,3 +315,17 @@ export function truncate(t: number, interval: Interval): number {
       return t - (t % 1000);
   }
 }
+
+/**
+ * The field paths a list of aggregations reads (each item's `fieldPath`, a NESTED chain's every level), once
+ * each. Call it on a list {@link compileAggregations} accepted. @returns [] when none are asked
+ */
+export function aggregationPaths(aggregations: unknown): string[] {
+  if (!Array.isArray(aggregations)) return [];
+  const out = new Set<string>();
+  for (const raw of aggregations as AggregationRequest[]) {
+    const items = raw.type === 'NESTED' ? (raw.nested?.nestedAggregations as AggregationRequest[]) : [raw];
+    for (const a of items) out.add(a.fieldPath as string);
+  }
+  return [...out];
+}

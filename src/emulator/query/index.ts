@@ -3,11 +3,12 @@
  * offset paging with a total for queries, cursor paging plus text search and aggregations for search.
  */
 import { ValidationFailure } from '../errors.js';
-import { compileAggregations, type AggregationResult } from './aggregations.js';
+import { aggregationPaths, compileAggregations, type AggregationResult } from './aggregations.js';
 import { compileFilter } from './filter.js';
 import { compileSort } from './sort.js';
 import type { MatchMemo } from './memo.js';
-import { compileTextSearch } from './text.js';
+import { parseTextSearch, textPredicate, type TextSearch } from './text.js';
+import { projection } from './values.js';
 
 export { compileFilter } from './filter.js';
 export { compileSort } from './sort.js';
@@ -128,14 +129,31 @@ export interface SearchPage<T> {
   aggregationData: { results: AggregationResult[] };
 }
 
+/** A search request validated (see {@link checkSearch}): what to match, which page, what to aggregate. */
+export interface CheckedSearch {
+  /** The cursor's state: the page's offset and the first request's filter, sort and text. */
+  state: { o: number; filter?: unknown; sort?: unknown; search?: unknown };
+  limit: number;
+  predicate: (doc: unknown) => boolean;
+  sorter: ReturnType<typeof compileSort>;
+  /** The free-text search, undefined when it matches everything. */
+  text: TextSearch | undefined;
+  textTest: (doc: unknown) => boolean;
+  aggregate: (docs: readonly unknown[]) => { results: AggregationResult[] };
+  /** The field paths the aggregations read (none: no aggregation asked). */
+  aggregationPaths: string[];
+  /** The reply's `pagingMetadata` for a page of `count` items out of `total` matches. */
+  paging(count: number, total: number): SearchPage<unknown>['pagingMetadata'];
+}
+
 /**
- * Services search: `{cursorPaging:{limit, cursor}, filter, sort, aggregations, search:{expression, fields, fuzzy,
- * mode}}`. A cursor carries the offset and the filter, sort and text of the first request, so a follow-up
- * request may send only `{cursorPaging}` as the SDK does. Aggregations cover every match, not just the page.
- * With `memo`, follow-up pages reuse the matches until the collection changes.
- * @throws ValidationFailure for a malformed filter/sort/aggregation/search or an invalid cursor.
+ * Validates a search request (`{cursorPaging:{limit, cursor}, filter, sort, aggregations, search:{expression,
+ * fields, fuzzy, mode}}`) in the order {@link runSearch} checks it, for a search that runs here or elsewhere (the
+ * services' SQL: SiteCollection.page). A cursor carries the offset and the filter, sort and text of the first
+ * request, so a follow-up request may send only `{cursorPaging}` as the SDK does.
+ * @throws ValidationFailure for a malformed limit, cursor, filter, text search, sort or aggregation
  */
-export function runSearch<T>(docs: Iterable<T>, search: unknown, field = 'search', memo?: MatchMemo<T>): SearchPage<T> {
+export function checkSearch(search: unknown, field = 'search'): CheckedSearch {
   const s = (search ?? {}) as {
     cursorPaging?: { limit?: unknown; cursor?: unknown };
     filter?: unknown;
@@ -152,24 +170,56 @@ export function runSearch<T>(docs: Iterable<T>, search: unknown, field = 'search
     state = { o: 0, filter: s.filter, sort: s.sort, search: s.search };
   }
   const predicate = compileFilter(state.filter, `${field}.filter`);
-  const text = compileTextSearch(state.search, `${field}.search`);
+  const text = parseTextSearch(state.search, `${field}.search`);
+  const textTest = text ? textPredicate(text) : () => true;
   const sorter = compileSort(state.sort, `${field}.sort`);
   const aggregate = compileAggregations(s.aggregations, `${field}.aggregations`);
-  const matched = matches(docs, (d) => predicate(d) && text(d), sorter, memo, ['s', state.filter ?? null, state.sort ?? null, state.search ?? null]);
-  const items = matched.slice(state.o, state.o + limit);
-  const nextOffset = state.o + items.length;
-  const hasNext = nextOffset < matched.length;
   const base = { filter: state.filter, sort: state.sort, search: state.search };
   return {
-    items,
-    pagingMetadata: {
-      count: items.length,
-      cursors: {
-        next: hasNext ? encodeCursor({ o: nextOffset, ...base }) : null,
-        prev: state.o > 0 ? encodeCursor({ o: Math.max(0, state.o - limit), ...base }) : null,
-      },
-      hasNext,
+    state,
+    limit,
+    predicate,
+    sorter,
+    text,
+    textTest,
+    aggregate,
+    aggregationPaths: aggregationPaths(s.aggregations),
+    paging(count, total) {
+      const nextOffset = state.o + count;
+      const hasNext = nextOffset < total;
+      return {
+        count,
+        cursors: {
+          next: hasNext ? encodeCursor({ o: nextOffset, ...base }) : null,
+          prev: state.o > 0 ? encodeCursor({ o: Math.max(0, state.o - limit), ...base }) : null,
+        },
+        hasNext,
+      };
     },
-    aggregationData: aggregate(matched),
   };
+}
+
+/**
+ * Search over an in-memory list: see {@link checkSearch} for the request. Aggregations cover every match, not
+ * just the page. With `memo`, follow-up pages reuse the matches until the collection changes.
+ * @throws ValidationFailure for a malformed filter/sort/aggregation/search or an invalid cursor.
+ */
+export function runSearch<T>(docs: Iterable<T>, search: unknown, field = 'search', memo?: MatchMemo<T>): SearchPage<T> {
+  const c = checkSearch(search, field);
+  const { state } = c;
+  const matched = matches(docs, (d) => c.predicate(d) && c.textTest(d), c.sorter, memo, ['s', state.filter ?? null, state.sort ?? null, state.search ?? null]);
+  const items = matched.slice(state.o, state.o + c.limit);
+  return { items, pagingMetadata: c.paging(items.length, matched.length), aggregationData: c.aggregate(matched) };
+}
+
+/**
+ * The aggregations of a search over `docs` (every match, in the search's order), each document cut down to the
+ * fields the aggregations read as it comes, so a large set is held as small objects, never as whole documents.
+ */
+export function aggregateMatches(c: CheckedSearch, docs: Iterable<unknown>): { results: AggregationResult[] } {
+  if (c.aggregationPaths.length === 0) return c.aggregate([]);
+  const view = projection(c.aggregationPaths);
+  const cut: unknown[] = [];
+  for (const doc of docs) cut.push(view(doc));
+  return c.aggregate(cut);
 }

@@ -354,15 +354,16 @@ class Translator {
   }
 
   /**
-   * A free-text search: every word (lower case, no white space) appears in the text of one of `fields`. A
-   * string's text is its lower-case form; a number's or boolean's is decided by `test` through a leaf.
+   * A free-text search: every word (lower case, no white space) appears in the text of one of `fields` (with
+   * `any`, at least one word does: the services search's OR mode). A string's text is its lower-case form; a
+   * number's or boolean's is decided by `test` through a leaf.
    */
-  words(fields: readonly string[], words: readonly string[], test: (doc: unknown) => boolean): string {
+  words(fields: readonly string[], words: readonly string[], test: (doc: unknown) => boolean, any = false): string {
     const cols = fields.map((f) => this.column(f));
     if (words.some((w) => LONE_SURROGATE.test(w))) return this.leaf(cols, test);
     const strings = cols.map((c) => `(v${c} IS NOT NULL OR k${c} = x'00')`).join(' AND ');
     const each = words.map((w) => `(${cols.map((c) => `coalesce(instr(coalesce(l${c}, v${c}), ${this.bind(w)}) > 0, 0)`).join(' OR ')})`);
-    return `(CASE WHEN ${strings} THEN ${each.join(' AND ') || '1'} ELSE ${this.leaf(cols, test)} END)`;
+    return `(CASE WHEN ${strings} THEN ${each.join(any ? ' OR ' : ' AND ') || '1'} ELSE ${this.leaf(cols, test)} END)`;
   }
 
   /**
@@ -388,21 +389,22 @@ class Translator {
  * The filter and sort must already be valid (compileFilter / compileSort have accepted them).
  * @param names the declared field paths, in column order (`names[i]` is `k<i>`/`v<i>`)
  * @param extra a predicate on the document (a free-text search) reading only the fields `extra.fields`; with
- *   `words`, it holds when every word appears in the lower-case text of one of the fields, which runs in SQL
+ *   `words`, it holds when every word (with `any`: one word) appears in the lower-case text of one of the
+ *   fields, which runs in SQL
  * @returns the SQL, or undefined when a field is not declared (the caller scans instead)
  */
 export function translateQuery(
   names: readonly string[],
   filter: unknown,
   sort: readonly { fieldName: string; order?: string }[] | undefined,
-  extra?: { fields: readonly string[]; test: (doc: unknown) => boolean; words?: readonly string[] },
+  extra?: { fields: readonly string[]; test: (doc: unknown) => boolean; words?: readonly string[]; any?: boolean },
 ): SqlQuery | undefined {
   const paths = names.map((n) => n.split('.'));
   const t = new Translator(paths, names);
   try {
     let where = filter === undefined || filter === null ? '1' : t.node(filter);
     if (extra) {
-      const test = extra.words ? t.words(extra.fields, extra.words, extra.test) : t.leaf(extra.fields.map((f) => t.column(f)), extra.test);
+      const test = extra.words ? t.words(extra.fields, extra.words, extra.test, extra.any) : t.leaf(extra.fields.map((f) => t.column(f)), extra.test);
       where = `(${where} AND ${test})`;
     }
     const orderBy = (sort ?? []).map((s) => ({ column: t.column(s.fieldName), desc: s.order === 'DESC' }));

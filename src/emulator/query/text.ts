@@ -11,12 +11,21 @@ import type { Predicate } from './filter.js';
 /** Fields searched when the request names none. */
 export const DEFAULT_SEARCH_FIELDS = ['name', 'description'];
 
+/** A free-text search as asked: lower-case words, the fields searched, OR or AND, fuzzy or not. */
+export interface TextSearch {
+  words: string[];
+  fields: readonly string[];
+  mode: 'OR' | 'AND';
+  fuzzy: boolean;
+}
+
 /**
- * @param search the request's `search.search` object, or undefined (matches everything).
+ * Validates the request's `search.search` object.
+ * @returns the search, or undefined when it matches everything (no object, or no words in the expression)
  * @throws ValidationFailure on a non-string expression, a bad mode or non-string fields.
  */
-export function compileTextSearch(search: unknown, field = 'search.search'): Predicate {
-  if (search === undefined || search === null) return () => true;
+export function parseTextSearch(search: unknown, field = 'search.search'): TextSearch | undefined {
+  if (search === undefined || search === null) return undefined;
   if (typeof search !== 'object' || Array.isArray(search)) throw ValidationFailure.field(field, 'must be an object');
   const s = search as { expression?: unknown; fields?: unknown; fuzzy?: unknown; mode?: unknown };
   if (s.expression !== undefined && typeof s.expression !== 'string') {
@@ -34,9 +43,22 @@ export function compileTextSearch(search: unknown, field = 'search.search'): Pre
     if (s.fields.length > 0) fields = s.fields as string[];
   }
   const words = tokenize(s.expression ?? '');
-  if (words.length === 0) return () => true;
+  if (words.length === 0) return undefined;
+  return { words, fields, mode, fuzzy: s.fuzzy === true };
+}
+
+/**
+ * @param search the request's `search.search` object, or undefined (matches everything).
+ * @throws ValidationFailure on a non-string expression, a bad mode or non-string fields.
+ */
+export function compileTextSearch(search: unknown, field = 'search.search'): Predicate {
+  const parsed = parseTextSearch(search, field);
+  return parsed ? textPredicate(parsed) : () => true;
+}
+
+/** The test of a parsed search on a document (see the module comment). */
+export function textPredicate({ words, fields, mode, fuzzy }: TextSearch): Predicate {
   const paths = fields.map(compilePath);
-  const fuzzy = s.fuzzy === true;
   return (doc) => {
     const text = paths
       .flatMap((p) => resolve(doc, p).values)

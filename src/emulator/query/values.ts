@@ -212,3 +212,43 @@ export function compareKeys(a: SortKey, b: SortKey): number {
   if (typeof x === 'number') return x - (y as number);
   return x < y ? -1 : x > y ? 1 : 0;
 }
+
+/** Path segments as a tree: `true` where a path ends (the whole value is kept). */
+type PathTree = Map<string, PathTree | true>;
+
+/**
+ * A function cutting a document down to the values at `paths` (dotted), keeping the objects and arrays on the
+ * way, so {@link resolve} finds the same values at each of those paths in the cut document as in the whole one.
+ * Objects of the cut have no prototype (a key named `__proto__` is kept as data).
+ */
+export function projection(paths: readonly string[]): (doc: unknown) => unknown {
+  const tree: PathTree = new Map();
+  for (const p of paths) {
+    let at = tree;
+    const keys = compilePath(p);
+    for (let i = 0; i < keys.length; i++) {
+      const next = at.get(keys[i]!);
+      // A shorter path keeps this whole value already.
+      if (next === true) break;
+      if (i === keys.length - 1) at.set(keys[i]!, true);
+      else if (next) at = next;
+      else {
+        const fresh: PathTree = new Map();
+        at.set(keys[i]!, fresh);
+        at = fresh;
+      }
+    }
+  }
+  const cut = (value: unknown, node: PathTree): unknown => {
+    if (Array.isArray(value)) return value.map((v) => cut(v, node));
+    if (value === null || typeof value !== 'object') return value;
+    const out = Object.create(null) as Record<string, unknown>;
+    for (const [key, sub] of node) {
+      if (!Object.hasOwn(value, key)) continue;
+      const v = (value as Record<string, unknown>)[key];
+      out[key] = sub === true ? v : cut(v, sub);
+    }
+    return out;
+  };
+  return (doc) => cut(doc, tree);
+}

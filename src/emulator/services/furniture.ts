@@ -9,7 +9,7 @@ import { bookingPoliciesFamily, categoriesFamily } from '../../api/service-furni
 import { runCount, runSearch } from '../query/index.js';
 import { ApplicationFailure, ValidationFailure } from '../errors.js';
 import { serve } from '../serve.js';
-import { type BookingPolicyDoc, type Catalog, type CategoryDoc, catalogOf } from './model.js';
+import { type BookingPolicyDoc, type Catalog, type CategoryDoc, catalogOf, type ServiceDoc } from './model.js';
 import { parseMask } from './rules.js';
 import { checkPolicyRules, givenRules, strictestPolicy, updatedPolicy, withPolicyDefaults } from './policy-rules.js';
 
@@ -39,10 +39,10 @@ export const categoriesServed = serve(categoriesFamily, {
     const category = cat.categories.update({ ...current, ...(name !== undefined ? { name: name.trim() } : {}) }, { expectedRevision: String(revision) });
     // The services of the category show its name (rules.ts normalize embeds it): they follow a rename.
     if (category.name !== current.name) {
-      for (const service of [...cat.services.all()]) {
-        const ref = service.category as { id?: string } | undefined;
-        if (ref?.id === id) cat.services.update({ ...service, category: { ...ref, id, name: category.name } });
-      }
+      // The category's services first (one service parsed at a time), then their updates.
+      const named: ServiceDoc[] = [];
+      for (const service of cat.services.all()) if ((service.category as { id?: string } | undefined)?.id === id) named.push(service);
+      for (const service of named) cat.services.update({ ...service, category: { ...(service.category as object), id, name: category.name } });
     }
     return { category };
   },
@@ -125,8 +125,9 @@ export const bookingPoliciesServed = serve(bookingPoliciesFamily, {
     const policy = cat.policies.require(ctx.body.bookingPolicyId);
     if (policy.default) throw new ApplicationFailure(428, 'DEFAULT_POLICY_CANNOT_BE_DELETED', `booking policy ${policy.id} is the default policy: make another one the default first`, { bookingPolicyId: policy.id });
     const fallback = [...cat.policies.all()].find((p) => p.default);
-    for (const service of [...cat.services.all()]) {
-      if (service.bookingPolicy?.id !== policy.id) continue;
+    const governed: ServiceDoc[] = [];
+    for (const service of cat.services.all()) if (service.bookingPolicy?.id === policy.id) governed.push(service);
+    for (const service of governed) {
       cat.services.update({ ...service, bookingPolicy: fallback ? { ...service.bookingPolicy, id: fallback.id } : undefined } as never);
     }
     cat.policies.delete(policy.id);

@@ -9,7 +9,7 @@ import { bulkReply } from '../bulk.js';
 import { addOnGroupHandlers } from './add-ons.js';
 import { ApplicationFailure } from '../errors.js';
 import { PLANS } from '../plans/model.js';
-import { checkQuery, compileFilter, runSearch } from '../query/index.js';
+import { aggregateMatches, checkQuery, checkSearch, compileFilter, runSearch } from '../query/index.js';
 import { pinnedIds } from '../query/pinned.js';
 import { RawJson, serve, type RequestContext } from '../serve.js';
 import type { SiteCollection, Doc, SortSpec } from '../store/collection.js';
@@ -61,15 +61,20 @@ function servicesReply(cat: Catalog, services: readonly ServiceDoc[], rest: Reco
   return new RawJson(text + '}');
 }
 
-/** Services grouped by the id of something they refer to (a policy, a form). */
-function connected(cat: Catalog, key: (s: ServiceDoc) => unknown): Map<unknown, ServiceDoc[]> {
-  const by = new Map<unknown, ServiceDoc[]>();
+/**
+ * Services grouped by the id of something they refer to (a policy, a form): per id the first
+ * {@link CONNECTED_SHOWN} services in creation order and how many there are. Streams the services (one parsed
+ * at a time), so a site of 100,000 holds a handful of documents per id, not every one.
+ */
+function connected(cat: Catalog, key: (s: ServiceDoc) => unknown): Map<unknown, { shown: ServiceDoc[]; total: number }> {
+  const by = new Map<unknown, { shown: ServiceDoc[]; total: number }>();
   for (const s of cat.services.all()) {
     const k = key(s);
     if (k === undefined) continue;
-    const list = by.get(k);
-    if (list) list.push(s);
-    else by.set(k, [s]);
+    let group = by.get(k);
+    if (!group) by.set(k, (group = { shown: [], total: 0 }));
+    if (group.shown.length < CONNECTED_SHOWN) group.shown.push(s);
+    group.total++;
   }
   return by;
 }
@@ -80,14 +85,15 @@ function cursorQuery<T extends Doc>(docs: SiteCollection<T>, query: { cursorPagi
 }
 
 /**
- * Every service matching a by-filter request's filter: a filter that names its ids (query/pinned.ts) reads only
- * those services, in the order it names them; any other reads every service of the site, in creation order.
+ * The ids of every service matching a by-filter request's filter: a filter that names its ids (query/pinned.ts)
+ * reads only those services, in the order it names them, each checked against the whole filter; any other is
+ * matched in SQL (SiteCollection.matchingIds), in creation order.
  */
-function matching(cat: Catalog, filter: Record<string, unknown>): ServiceDoc[] {
+function matching(cat: Catalog, filter: Record<string, unknown>): string[] {
   const predicate = compileFilter(filter, 'filter');
   const pinned = pinnedIds(filter);
-  if (pinned) return [...pinned].flatMap((id) => cat.services.get(id) ?? []).filter(predicate);
-  return [...cat.services.all()].filter(predicate);
+  if (pinned) return [...pinned].filter((id) => { const s = cat.services.get(id); return s !== undefined && predicate(s); });
+  return cat.services.matchingIds(filter);
 }
 
 const cat = (ctx: RequestContext<unknown>) => catalogOf(ctx);
@@ -133,9 +139,7 @@ export const servicesServed = serve(servicesFamily, {
   bulkUpdateServicesByFilter(ctx) {
     const c = cat(ctx);
     const mask = parseMask(ctx.body.mask);
-    for (const target of matching(c, ctx.body.filter)) {
-      c.services.update(updateService(c, { ...ctx.body.service, id: target.id }, mask));
-    }
+    for (const id of matching(c, ctx.body.filter)) c.services.update(updateService(c, { ...ctx.body.service, id }, mask));
     return { jobId: crypto.randomUUID() };
   },
 
@@ -159,9 +163,9 @@ export const servicesServed = serve(servicesFamily, {
 
   bulkDeleteServicesByFilter(ctx) {
     const c = cat(ctx);
-    for (const target of matching(c, ctx.body.filter)) {
-      c.services.delete(target.id);
-      cancelFutureBookings(ctx, target.id, ctx.body);
+    for (const id of matching(c, ctx.body.filter)) {
+      c.services.delete(id);
+      cancelFutureBookings(ctx, id, ctx.body);
     }
     return { jobId: crypto.randomUUID() };
   },
@@ -178,10 +182,24 @@ export const servicesServed = serve(servicesFamily, {
     return servicesReply(c, page.items, { pagingMetadata }, ctx.body.conditionalFields);
   },
 
+  // Filter, free-text search, sort and cursor paging run in SQLite as the query does (SiteCollection.page): only
+  // the page's services are parsed; aggregations read every match one at a time, cut to the fields they name.
+  // Validated as the in-memory search is (checkSearch); the results are its results (docs/wire.md §6).
   searchServices(ctx) {
     const c = cat(ctx);
-    const page = runSearch(c.services.all(), ctx.body.search, 'search', c.services.memo);
-    return servicesReply(c, page.items, { pagingMetadata: page.pagingMetadata, aggregationData: page.aggregationData });
+    const s = checkSearch(ctx.body.search, 'search');
+    const { filter, sort: rawSort, search: rawText } = s.state;
+    const sort = Array.isArray(rawSort) && rawSort.length ? (rawSort as SortSpec[]) : undefined;
+    const search = s.text && {
+      fields: s.text.fields,
+      test: s.textTest,
+      key: JSON.stringify(rawText),
+      // A fuzzy word's near misses are the evaluator's to find (a call per row, on the columns, no document parsed).
+      ...(s.text.fuzzy ? {} : { words: s.text.words, any: s.text.mode === 'OR' }),
+    };
+    const page = c.services.page({ filter, sort, search, offset: s.state.o, limit: s.limit });
+    const aggregationData = aggregateMatches(s, s.aggregationPaths.length ? c.services.matching({ filter, sort, search }) : []);
+    return servicesReply(c, page.items, { pagingMetadata: s.paging(page.items.length, page.total), aggregationData });
   },
 
   countServices(ctx) {
@@ -195,12 +213,12 @@ export const servicesServed = serve(servicesFamily, {
     const byPolicy = connected(c, (s) => (s.bookingPolicy as { id?: string } | undefined)?.id);
     return {
       bookingPolicies: page.items.map((bookingPolicy) => {
-        const services = byPolicy.get(bookingPolicy.id) ?? [];
+        const { shown, total } = byPolicy.get(bookingPolicy.id) ?? { shown: [], total: 0 };
         return {
           bookingPolicy,
-          connectedServices: services.slice(0, CONNECTED_SHOWN).map((s) => ({ id: s.id, name: s.name })),
-          services: services.slice(0, CONNECTED_SHOWN),
-          totalServiceCount: services.length,
+          connectedServices: shown.map((s) => ({ id: s.id, name: s.name })),
+          services: shown,
+          totalServiceCount: total,
         };
       }),
       pagingMetadata: page.pagingMetadata,
@@ -213,11 +231,11 @@ export const servicesServed = serve(servicesFamily, {
     const byForm = connected(c, (s) => (s.form as { id?: string } | undefined)?.id);
     return {
       bookingForms: page.items.map((form) => {
-        const services = byForm.get(form.id) ?? [];
+        const { shown, total } = byForm.get(form.id) ?? { shown: [], total: 0 };
         return {
           form,
-          connectedServices: services.slice(0, CONNECTED_SHOWN).map((s) => ({ id: s.id, name: s.name })),
-          totalServiceCount: services.length,
+          connectedServices: shown.map((s) => ({ id: s.id, name: s.name })),
+          totalServiceCount: total,
         };
       }),
       pagingMetadata: page.pagingMetadata,

@@ -41,7 +41,8 @@ export const SERVICES = defineCollection<ServiceDoc>({
   // A site may hold 100,000 services: they are queried in SQLite, not kept in memory (store/collection.ts), so an
   // emulator reset to that size does not hold them all parsed (about 11 KiB each). Other fields: a streamed scan.
   queryable: {
-    fields: ['id', 'name', 'type', 'category.id', 'category.name', 'hidden', 'onlineBooking.enabled', 'mainSlug.name', 'sortOrder', 'createdDate', 'updatedDate'],
+    // description: searched by default with the name (the services search, query/text.ts), so a text search runs in SQL.
+    fields: ['id', 'name', 'type', 'category.id', 'category.name', 'hidden', 'onlineBooking.enabled', 'mainSlug.name', 'sortOrder', 'createdDate', 'updatedDate', 'description'],
     indexed: ['id', 'name', 'type', 'category.id', 'createdDate'],
   },
   uniques: [

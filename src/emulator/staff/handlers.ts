@@ -26,7 +26,7 @@ import { ApplicationFailure, ValidationFailure } from '../errors.js';
 import { stableId } from '../ids.js';
 import { runCount, runSearch } from '../query/index.js';
 import { serve, type RequestContext } from '../serve.js';
-import { catalogOf, type Catalog } from '../services/model.js';
+import { catalogOf, type Catalog, type ServiceDoc } from '../services/model.js';
 import { DELETED_STAFF_MEMBERS, type StaffMemberDoc } from './model.js';
 
 
@@ -105,8 +105,10 @@ function checkEmail(field: string, email: unknown): void {
 function deleteStaff(ctx: RequestContext<unknown>, cat: Catalog, id: string): StaffMemberDoc {
   const staff = cat.staff.require(id);
   const left: string[] = [];
-  for (const service of [...cat.services.all()]) {
-    if (!service.staffMemberIds?.includes(id)) continue;
+  const given: ServiceDoc[] = [];
+  for (const service of cat.services.all()) if (service.staffMemberIds?.includes(id)) given.push(service);
+  for (const service of given) {
+    if (!service.staffMemberIds) continue;
     left.push(service.id);
     cat.services.update({ ...service, staffMemberIds: service.staffMemberIds.filter((s) => s !== id) });
   }

@@ -18,114 +18,22 @@
  * it declares `queryable` fields. A queryable collection (members: a site may hold a million; services) keeps only a small
  * cache of recently read documents; `get` reads SQLite, `all` streams rows parsed one at a time, and
  * {@link SiteCollection.page} runs filters, sorts and paging in SQL over its query table (store/query-table.ts).
+ *
+ * Files: this one holds the collection across sites (documents, caches, the SQL or scanned queries);
+ * store/site-collection.ts the one-site view handlers use (revisions, unique keys, events); store/collection-types.ts
+ * the declarations both share.
  */
-import { ApplicationFailure, REVISION_MISMATCH_MESSAGE } from '../errors.js';
 import { compileFilter } from '../query/filter.js';
 import { MatchMemo } from '../query/memo.js';
 import { translateQuery, type SqlQuery } from '../query/sql.js';
 import { compareKeys, compilePath, first, sortKey, type SortKey } from '../query/values.js';
-import type { QueryableDef, QueryTable, SeekPoint } from './query-table.js';
+import type { CollectionDef, CollectionStore, Doc, IndexDef, PageRequest } from './collection-types.js';
+import type { QueryTable, SeekPoint } from './query-table.js';
+import { SiteCollection } from './site-collection.js';
 
-/** What every stored document has. Revision and dates are filled in by the collection. */
-export interface Doc {
-  id: string;
-  revision?: string;
-  createdDate?: string;
-  updatedDate?: string;
-}
-
-/** A unique key: each value may belong to one document of the site (e.g. a service's slugs). */
-export interface UniqueDef<T> {
-  name: string;
-  /** The values this document holds (all of them count: a service keeps its past slugs). */
-  values(doc: T): readonly string[];
-  /** The application error code when a value is taken (409). */
-  code: string;
-  /** Words for the error: `slug "yoga" is already used by another service`. */
-  what: string;
-}
-
-/** A collection's declaration. */
-export interface CollectionDef<T extends Doc> {
-  /** The key in the store, e.g. `services`. */
-  kind: string;
-  /** The entity's name in events and messages, e.g. `service` (events are `service.created`, ...). */
-  entity: string;
-  /** The application error code of a missing id, e.g. `SERVICE_NOT_FOUND`. */
-  notFound: string;
-  uniques?: readonly UniqueDef<T>[];
-  /** Revisions and updatedDate maintained by the collection (default true). */
-  revisioned?: boolean;
-  /**
-   * Fields queried in SQLite: the collection is then not kept in memory (see the module comment). Filters and
-   * sorts on other fields still work, by a streamed scan.
-   */
-  queryable?: QueryableDef;
-  /** Phantom: carries the document type. */
-  readonly _type?: T;
-}
-
-/**
- * What a collection needs of the store that holds it (store.ts's Store is the one implementation): its SQLite
- * rows, the unique-value claims, the change marks, the event log and the clock. Declared here so the store
- * imports the collection and not the other way round.
- */
-export interface CollectionStore {
-  /** Every stored row of a kind (of one site, when given). */
-  rows(kind: string, site?: string): IterableIterator<{ site: string; doc: string }>;
-  rowDoc(kind: string, site: string, id: string): string | undefined;
-  /** Returns the new row's `seq` (creation order). */
-  insertRow(kind: string, site: string, id: string, doc: string): number;
-  /** How many documents of a kind a site holds. */
-  countRows(kind: string, site: string): number;
-  /** The query table of a queryable kind. */
-  queryTable(kind: string, def: QueryableDef): QueryTable;
-  updateRow(kind: string, site: string, id: string, doc: string): void;
-  deleteRow(kind: string, site: string, id: string): void;
-  /** Marks a document changed in the current transaction (the cache is rolled back with it). */
-  touch(kind: string, site: string, id: string): void;
-  /** The id holding a unique value, if any. */
-  uniqueOwner(kind: string, site: string, name: string, value: string): string | undefined;
-  /** Claims a value for `id` when no document holds it; returns false (nothing changed) when one does. */
-  claimUnique(kind: string, site: string, name: string, value: string, id: string): boolean;
-  releaseUnique(kind: string, site: string, name: string, value: string, id: string): void;
-  releaseAllUniques(kind: string, site: string, id: string): void;
-  /** Records a domain event; returns its sequence number. */
-  appendEvent(site: string, type: string, entityId: string, entityJson: string): number;
-  /** The emulator clock's now as an ISO string. */
-  now(): string;
-  /** Inside a bulk load (a seed): an insert leaves a taken id to the table's primary key. */
-  readonly bulkLoading: boolean;
-}
-
-/** Declares a collection (a typed constant; the store instantiates it). */
-export function defineCollection<T extends Doc>(def: CollectionDef<T>): CollectionDef<T> {
-  return def;
-}
-
-/** Options of a write. */
-export interface WriteOptions {
-  /** The event type to record instead of the default (`booking.confirmed` rather than `booking.updated`); `false` for none. */
-  event?: string | false;
-}
-
-/**
- * An index over one site's documents kept in step with its writes (see {@link SiteCollection.index}): built once
- * from every document, then told of each change (insert, update, delete, and what a rolled-back transaction puts
- * back) instead of being built again.
- */
-export interface IndexDef<T, V> {
-  /** Names the index among the collection's (one value per site and key). */
-  key: string;
-  /** The index of `docs`: every document of the site, in creation order. */
-  build(docs: Iterable<T>): V;
-  /**
-   * Brings `index` up to date with one change: `before` is the document as the index last saw it (undefined for
-   * an insert), `after` the one stored now (undefined for a delete). Must not throw: an index whose update threw
-   * is dropped and built again on its next use.
-   */
-  apply(index: V, before: T | undefined, after: T | undefined): void;
-}
+export type { CollectionDef, CollectionStore, Doc, IndexDef, PageRequest, SortSpec, UniqueDef, WriteOptions } from './collection-types.js';
+export { defineCollection } from './collection-types.js';
+export { nextRevision, revisionMismatch, SiteCollection } from './site-collection.js';
 
 /** Per-site state of one collection. */
 interface SiteState<T> {
@@ -143,43 +51,10 @@ interface SiteState<T> {
   seeksAt: number;
 }
 
-/** A sort as the wire sends it (already validated by compileSort). */
-export interface SortSpec {
-  fieldName: string;
-  order?: string;
-}
-
-/**
- * One page of a query (see {@link SiteCollection.page}). `search` is a further predicate on the document (the
- * members' free-text search): the fields it reads, the test, a key naming it among queries, and when the test
- * is "every one of `words` appears in the lower-case text of one of the fields", the words (then it runs in SQL).
- */
-export interface PageRequest<T> {
-  filter?: unknown;
-  sort?: readonly SortSpec[];
-  offset: number;
-  limit: number;
-  search?: { fields: readonly string[]; test: (doc: T) => boolean; key: string; words?: readonly string[] };
-}
-
 /** Documents parsed and kept by a queryable collection (most recently read last). */
 const CACHE_SIZE = 2000;
 /** Queries whose totals and page ends a queryable collection remembers per site. */
 const SEEK_ENTRIES = 64;
-
-/** Returns `revision + 1` for the platform's int64-as-string revisions. */
-export function nextRevision(revision: string | undefined): string {
-  return revision && /^\d+$/.test(revision) ? (BigInt(revision) + 1n).toString() : '1';
-}
-
-/** HTTP 409, code REVISION_MISMATCH (docs/wire.md §9): the caller's revision is not the stored one. */
-export function revisionMismatch(id: string, requested: string, current: string | undefined): ApplicationFailure {
-  return new ApplicationFailure(409, 'REVISION_MISMATCH', REVISION_MISMATCH_MESSAGE, {
-    id,
-    requestedRevision: requested,
-    currentRevision: current,
-  });
-}
 
 /** One kind of entity across every site; see the module comment. Created by the store (store.ts). */
 export class Collection<T extends Doc> {
@@ -282,7 +157,7 @@ export class Collection<T extends Doc> {
   /** The SQL of a query on a queryable collection, or undefined when it must scan (query/sql.ts). */
   private sqlOf(site: string, req: Pick<PageRequest<T>, 'filter' | 'sort' | 'search'>): SqlQuery | undefined {
     if (this.resident || this.table().hasIrregular(site)) return undefined;
-    const search = req.search as { fields: readonly string[]; test: (doc: unknown) => boolean; words?: readonly string[] } | undefined;
+    const search = req.search as { fields: readonly string[]; test: (doc: unknown) => boolean; words?: readonly string[]; any?: boolean } | undefined;
     return translateQuery(this.def.queryable!.fields, req.filter, req.sort, search);
   }
 
@@ -320,6 +195,13 @@ export class Collection<T extends Doc> {
    * are kept, then the page's documents are read again by id. For filters and sorts on undeclared fields.
    */
   private scanPage(site: string, req: PageRequest<T>): { items: T[]; total: number } {
+    const matched = this.scanIds(site, req);
+    const items = matched.slice(req.offset, req.offset + req.limit).map((id) => this.getDoc(site, id)!);
+    return { items, total: matched.length };
+  }
+
+  /** The ids of every match of `req` in its order, by a streamed scan (see {@link scanPage}). */
+  private scanIds(site: string, req: Pick<PageRequest<T>, 'filter' | 'sort' | 'search'>): string[] {
     const accept = compileFilter(req.filter);
     const keys = (req.sort ?? []).map((sp) => ({ path: compilePath(sp.fieldName), sign: sp.order === 'DESC' ? -1 : 1 }));
     const matched: Array<{ id: string; k: SortKey[] }> = [];
@@ -336,18 +218,27 @@ export class Collection<T extends Doc> {
         return 0;
       });
     }
-    const items = matched.slice(req.offset, req.offset + req.limit).map((m) => this.getDoc(site, m.id)!);
-    return { items, total: matched.length };
+    return matched.map((m) => m.id);
+  }
+
+  /** @internal See {@link SiteCollection.matching}. */
+  *matching(site: string, req: Pick<PageRequest<T>, 'filter' | 'sort' | 'search'>): IterableIterator<T> {
+    const q = this.sqlOf(site, req);
+    for (const id of q ? this.table().ids(site, q) : this.scanIds(site, req)) {
+      if (this.resident) {
+        const doc = this.state(site).docs.get(id);
+        if (doc) yield doc;
+        continue;
+      }
+      const text = this.store.rowDoc(this.def.kind, site, id);
+      if (text !== undefined) yield JSON.parse(text) as T;
+    }
   }
 
   /** @internal See {@link SiteCollection.matchingIds}. */
   matchingIds(site: string, filter: unknown, search?: PageRequest<T>['search']): string[] {
     const q = this.sqlOf(site, { filter, search });
-    if (q) return this.table().ids(site, q);
-    const accept = compileFilter(filter);
-    const ids: string[] = [];
-    for (const doc of this.allDocs(site)) if (accept(doc) && (!search || search.test(doc))) ids.push(doc.id);
-    return ids;
+    return q ? this.table().ids(site, q) : this.scanIds(site, { filter, search });
   }
 
   /** @internal */ memoOf(site: string): MatchMemo<T> {
@@ -493,180 +384,5 @@ export class Collection<T extends Doc> {
     this.sites.clear();
     this.cache.clear();
     this.loaded = false;
-  }
-}
-
-/**
- * A collection seen from one site: what handlers use. Reads are from memory; writes go to SQLite inside the
- * store's current transaction and keep the cache coherent (see store.ts).
- */
-export class SiteCollection<T extends Doc> {
-  constructor(
-    private readonly collection: Collection<T>,
-    readonly site: string,
-  ) {}
-
-  private get def(): CollectionDef<T> {
-    return this.collection.def;
-  }
-
-  private get store(): CollectionStore {
-    return this.collection.store;
-  }
-
-  /** The document, or undefined. Do not mutate it: build a copy and {@link update} it. */
-  get(id: string): T | undefined {
-    return this.collection.getDoc(this.site, id);
-  }
-
-  /**
-   * The document, or the platform's not-found error.
-   * @throws ApplicationFailure 404 with the collection's `notFound` code
-   */
-  require(id: unknown): T {
-    const doc = typeof id === 'string' ? this.get(id) : undefined;
-    if (!doc) throw new ApplicationFailure(404, this.def.notFound, `${this.def.entity} ${String(id)} was not found`, { id });
-    return doc;
-  }
-
-  /**
-   * Every document of the site in creation order. Do not mutate them. A queryable collection parses them one at
-   * a time as the iteration goes: do not keep them all (use {@link page} or {@link matchingIds}).
-   */
-  all(): IterableIterator<T> {
-    return this.collection.allDocs(this.site);
-  }
-
-  get size(): number {
-    return this.collection.sizeOf(this.site);
-  }
-
-  /**
-   * One page of the documents matching `filter` (and `search`), sorted by `sort` (ties, and no sort, in creation
-   * order), `limit` of them from `offset`; `total` counts every match. A queryable collection runs it in SQL
-   * (query/sql.ts; only the page is parsed) and remembers where each page ended, so the next page of the same
-   * query seeks there instead of skipping `offset` rows; a filter or sort on an undeclared field, or a site
-   * holding an irregular document, scans (one document parsed at a time, only the matches' ids and sort keys
-   * kept). `filter` and `sort` must have been validated (compileFilter, compileSort).
-   * @throws ValidationFailure only as the filter evaluator does (a range comparing a date with text)
-   */
-  page(req: PageRequest<T>): { items: T[]; total: number } {
-    return this.collection.page(this.site, req);
-  }
-
-  /** The ids of every document matching `filter` (and `search`), in creation order (by-filter jobs). */
-  matchingIds(filter: unknown, search?: PageRequest<T>['search']): string[] {
-    return this.collection.matchingIds(this.site, filter, search);
-  }
-
-  /** Memo of query matches over {@link all}, valid until the next write to this site's documents. */
-  get memo(): MatchMemo<T> {
-    return this.collection.memoOf(this.site);
-  }
-
-  /**
-   * A value computed from the site's documents (an index by staff member, by session), kept until the next
-   * write to them: `compute` runs again only after a change. The value is shared: never mutate it.
-   */
-  derived<V>(key: string, compute: () => V): V {
-    return this.collection.derivedOf(this.site, key, compute);
-  }
-
-  /**
-   * An index of the site's documents maintained write by write (see {@link IndexDef}): `def.build` runs on first
-   * use (and again only after the index was dropped: an `apply` that threw, a rolled-back transaction on a
-   * queryable collection, a cleared store); each insert, update and delete of this site, and each document a
-   * rolled-back transaction puts back, goes through `def.apply`. Unlike {@link derived} it survives writes, so a
-   * large site pays for one change, not for every document, per write. The value is shared and only `apply`
-   * may change it.
-   */
-  index<V>(def: IndexDef<T, V>): V {
-    return this.collection.indexOf(this.site, def);
-  }
-
-  /** `JSON.stringify(doc)` from the stored text (same bytes): for replies and events without re-serialising. */
-  json(doc: T): string {
-    return this.collection.jsonOf(doc);
-  }
-
-  /** The id of the document holding `value` under unique key `name`, or undefined. */
-  owner(name: string, value: string): string | undefined {
-    return this.store.uniqueOwner(this.def.kind, this.site, name, value);
-  }
-
-  private claim(doc: T, previous: T | undefined): void {
-    for (const unique of this.def.uniques ?? []) {
-      const before = new Set(previous ? unique.values(previous) : []);
-      const after = new Set(unique.values(doc));
-      for (const value of after) {
-        if (before.has(value) || this.store.claimUnique(this.def.kind, this.site, unique.name, value, doc.id)) continue;
-        if (this.owner(unique.name, value) !== doc.id) {
-          throw new ApplicationFailure(409, unique.code, `${unique.what} "${value}" is already used by another ${this.def.entity}`, {
-            [unique.name]: value,
-          });
-        }
-      }
-      for (const value of before) if (!after.has(value)) this.store.releaseUnique(this.def.kind, this.site, unique.name, value, doc.id);
-    }
-  }
-
-  private event(type: string | false | undefined, fallback: string, doc: T): void {
-    if (type === false) return;
-    this.store.appendEvent(this.site, type ?? `${this.def.entity}.${fallback}`, doc.id, this.collection.jsonOf(doc));
-  }
-
-  /**
-   * Stores a new document: revision "1" and createdDate/updatedDate = now (a createdDate already set, as the
-   * seed sets it, is kept), unique keys claimed, `<entity>.created` recorded.
-   * @returns the stored document (do not mutate it)
-   * @throws ApplicationFailure 409 when the id exists or a unique value is taken
-   */
-  insert(doc: T, opts: WriteOptions = {}): T {
-    if (!this.store.bulkLoading && this.get(doc.id)) throw new ApplicationFailure(409, 'ALREADY_EXISTS', `${this.def.entity} ${doc.id} already exists`, { id: doc.id });
-    const now = this.store.now();
-    const stored = (this.def.revisioned === false
-      ? { ...doc }
-      : { ...doc, revision: '1', createdDate: doc.createdDate ?? now, updatedDate: doc.updatedDate ?? doc.createdDate ?? now }) as T;
-    this.claim(stored, undefined);
-    this.collection.write(this.site, stored, true);
-    this.event(opts.event, 'created', stored);
-    return stored;
-  }
-
-  /**
-   * Replaces a stored document with `next` (same id): when `expectedRevision` is given it must equal the
-   * stored revision, else 409 REVISION_MISMATCH and nothing changes; the revision goes up by one and
-   * updatedDate becomes now; unique keys follow; `<entity>.updated` (or `opts.event`) is recorded.
-   * @returns the stored document (do not mutate it)
-   * @throws ApplicationFailure 404 (unknown id), 409 (stale revision or a unique value taken)
-   */
-  update(next: T, opts: WriteOptions & { expectedRevision?: string } = {}): T {
-    const current = this.require(next.id);
-    if (opts.expectedRevision !== undefined && opts.expectedRevision !== current.revision) {
-      throw revisionMismatch(current.id, opts.expectedRevision, current.revision);
-    }
-    const stored = (this.def.revisioned === false
-      ? { ...next }
-      : { ...next, revision: nextRevision(current.revision), createdDate: current.createdDate, updatedDate: this.store.now() }) as T;
-    this.claim(stored, current);
-    this.collection.write(this.site, stored, false);
-    this.event(opts.event, 'updated', stored);
-    return stored;
-  }
-
-  /**
-   * Deletes a document (its unique values are released); `<entity>.deleted` is recorded with the last state.
-   * @returns the deleted document
-   * @throws ApplicationFailure 404 (unknown id), 409 (stale `expectedRevision`)
-   */
-  delete(id: string, opts: WriteOptions & { expectedRevision?: string } = {}): T {
-    const current = this.require(id);
-    if (opts.expectedRevision !== undefined && opts.expectedRevision !== current.revision) {
-      throw revisionMismatch(id, opts.expectedRevision, current.revision);
-    }
-    this.store.releaseAllUniques(this.def.kind, this.site, id);
-    this.collection.remove(this.site, id);
-    this.event(opts.event, 'deleted', current);
-    return current;
   }
 }

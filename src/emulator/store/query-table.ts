@@ -225,9 +225,10 @@ export class QueryTable {
     };
   }
 
-  /** Every id of `site` matching `q`, in creation order (by-filter jobs). */
+  /** Every id of `site` matching `q`, in `q`'s order then creation order (no order: by-filter jobs). */
   ids(site: string, q: SqlQuery): string[] {
-    const s = this.statement(`SELECT id FROM ${this.table} WHERE site = ? AND ${q.where} ORDER BY seq`);
+    const order = [...q.orderBy.map((o) => `k${o.column} ${o.desc ? 'DESC' : 'ASC'}`), 'seq ASC'].join(', ');
+    const s = this.statement(`SELECT id FROM ${this.table} WHERE site = ? AND ${q.where} ORDER BY ${order}`);
     return this.runLeaves(q.leaves, () => s.all(site, ...q.params).map((r) => r.id as string));
   }
 }
