@@ -1,6 +1,7 @@
 /**
  * Whether a process runs, by its pid: the one check behind the local emulator's pid file (local/daemon.ts), the
- * seeding child's leftover files (emulator/seed/in-file.ts) and a lock's holder (core/lock.ts). It imports
+ * seeding child's leftover files (emulator/seed/in-file.ts), a lock's holder (core/lock.ts) and a fan-out's
+ * spilled plans (bulk/spill.ts). It imports
  * nothing, so the emulator, the CLI's side of it and core share this one implementation (as api/paths.ts).
  */
 

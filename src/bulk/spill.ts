@@ -12,6 +12,7 @@
  */
 import { closeSync, existsSync, fchmodSync, mkdirSync, openSync, readdirSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
+import { isAlive } from '../api/pid.js';
 import type { PlannedItem } from './actions.js';
 import type { WorkItem, WorkItems } from './execute.js';
 import type { JournalLine } from './journal.js';
@@ -90,7 +91,7 @@ export function sweepSpills(dir: string): number {
   let removed = 0;
   for (const f of readdirSync(dir)) {
     const m = /\.(\d+)\.planning$/.exec(f);
-    if (!m || f.endsWith(`.ndjson.${m[1]}${SUFFIX}`) || alive(Number(m[1]))) continue;
+    if (!m || f.endsWith(`.ndjson.${m[1]}${SUFFIX}`) || isAlive(Number(m[1]))) continue;
     try {
       unlinkSync(join(dir, f));
       removed += 1;
@@ -99,17 +100,6 @@ export function sweepSpills(dir: string): number {
     }
   }
   return removed;
-}
-
-/** Whether a process with this pid runs (signal 0 checks without sending anything). */
-function alive(pid: number): boolean {
-  if (pid === process.pid) return true;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 /** Lines a plan read back never looks at. */
