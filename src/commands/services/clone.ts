@@ -159,11 +159,12 @@ export async function runToSites(opts: CloneOptions, ctx: Context): Promise<void
   const byFlags = opts.filter !== undefined || Boolean(opts.where?.length);
   if (ids.length && byFlags) throw new UserError('choose either ids or --filter/--where, not both');
   if (!ids.length && !byFlags) throw new UserError('which services?', "pass ids, --where type=CLASS, or --filter '{}' for every service");
-  const [{ filterOf, wireFilter }, { readCatalogue }, { checkServices }, { applyPlans, finishDryRun, planSites, refuseSingleSite, reportSites }] = await Promise.all([
+  const [{ filterOf, wireFilter }, { readCatalogue }, { checkServices }, { applyPlans, finishDryRun, refuseSingleSite, reportSites }, { planSites }] = await Promise.all([
     import('../shared/entity-view.js'),
     import('./shared/catalogue.js'),
     import('./shared/catalogue-file.js'),
     import('./apply.js'),
+    import('./shared/site-plans.js'),
   ]);
   const filter = byFlags ? filterOf(ctx, SERVICE_VIEW, opts) : undefined;
   requireConfirmable(ctx, opts, REVERSIBLE, 'many', `copying services to ${opts.toSite!.length} site${opts.toSite!.length === 1 ? '' : 's'}`);

@@ -52,7 +52,7 @@ import { asksFirst, declareRule, DESTRUCTIVE, REVERSIBLE, requireConfirmable } f
 import { checkOrigin, warnDamaged } from '../shared/bulk.js';
 import { done, type Inverse, type UndoRequest, writeInverse } from '../shared/inverses.js';
 import type { Invocation, LoadableNoun } from '../noun-list.js';
-import type { SitePlan } from '../services/apply.js';
+import type { SitePlan } from '../services/shared/site-plans.js';
 import type { PlannedItem } from '../../bulk/actions.js';
 
 interface UndoOptions extends BulkFlags {
@@ -234,8 +234,9 @@ async function undoChange(change: ChangeSummary, resuming: ChangeSummary | undef
  *   failed
  */
 async function undoApply(change: ChangeSummary, opts: UndoOptions, ctx: Context): Promise<void> {
-  const [{ applyPlans, reportSites, sitePlan }, { applyInverse, mergeInverses, planApplyUndo }, { runOrigin }, { POLICY_WRITES }, { CATEGORY_WRITES }, { runBulk }, { newRunId }] = await Promise.all([
+  const [{ applyPlans, reportSites }, { sitePlan }, { applyInverse, mergeInverses, planApplyUndo }, { runOrigin }, { POLICY_WRITES }, { CATEGORY_WRITES }, { runBulk }, { newRunId }] = await Promise.all([
     import('../services/apply.js'),
+    import('../services/shared/site-plans.js'),
     import('../services/shared/apply-undo.js'),
     import('../shared/bulk.js'),
     import('../services/shared/policy-writes.js'),

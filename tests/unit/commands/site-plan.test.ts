@@ -11,7 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../../src/api/client.js';
 import type { PlannedItem } from '../../../src/bulk/actions.js';
 import { SpilledItems, sweepSpills } from '../../../src/bulk/spill.js';
-import { PREVIEW_ROWS, sitePlan } from '../../../src/commands/services/apply.js';
+import { PREVIEW_ROWS, sitePlan } from '../../../src/commands/services/shared/site-plans.js';
 
 const dirs: string[] = [];
 afterEach(() => {

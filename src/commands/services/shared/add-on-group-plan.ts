@@ -120,7 +120,7 @@ export async function groupPhase(api: ApiClient, wanted: Catalogue, current: Sit
   };
 }
 
-/** What the group run adds to a site's outcome (services/apply.ts SiteOutcome). */
+/** What the group run adds to a site's outcome (shared/site-plans.ts SiteOutcome). */
 export interface GroupOutcome {
   status: string;
   counts: Record<string, number>;
