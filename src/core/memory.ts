@@ -10,7 +10,7 @@
  * out of the young generation pile up to ~40 MB of garbage before the second full collection, which a 1,000-item
  * run ends before and a 10,000-item run reaches (`services list --all --ndjson`: peak RSS 90 MiB at 1k, 114-122
  * MiB at 10k; 96 MiB at 10k with {@link keepHeapFlat}, busy machine, bench/run.js streamingAtScale;
- * docs/runtime.md "Memory").
+ * docs/runtime.md §4).
  *
  * Three levers, all taken from inside the process, so a command that is not a long run pays nothing and start-up
  * is untouched (no re-launch of node with `--max-semi-space-size`, which would cost a second process start and
