@@ -4,14 +4,26 @@
  * §11). Shared by the CLI (`--tz`) and the emulator (request checks).
  */
 
-/** True when `zone` is an IANA time zone this Node knows (`UTC`, `Europe/London`, ...). Never throws. */
+/** Zones already checked by {@link isTimeZone}, with the answer (a table of bookings asks once per row). */
+const checkedZones = new Map<string, boolean>();
+
+/**
+ * True when `zone` is an IANA time zone this Node knows (`UTC`, `Europe/London`, ...). Never throws. The answer
+ * is kept per name: making the formatter that checks it costs far more than the formatting it guards (a
+ * dashboard pane of 5,000 bookings asked 5,000 times).
+ */
 export function isTimeZone(zone: string): boolean {
+  const known = checkedZones.get(zone);
+  if (known !== undefined) return known;
+  let ok: boolean;
   try {
     new Intl.DateTimeFormat('en-US', { timeZone: zone });
-    return true;
+    ok = true;
   } catch {
-    return false;
+    ok = false;
   }
+  if (checkedZones.size < 1000) checkedZones.set(zone, ok);
+  return ok;
 }
 
 const wallClocks = new Map<string, Intl.DateTimeFormat>();
