@@ -171,6 +171,36 @@ describe('Browser component', () => {
     expect(opened).toBe(2);
   });
 
+  it('reads the pane on screen first and the other panes only once its first page is drawn (a busy dashboard\'s first paint)', async () => {
+    const opened: string[] = [];
+    let releaseFirst: (() => void) | undefined;
+    const pane = (id: string, gate: boolean): PaneSpec => ({
+      id,
+      title: id,
+      columns: ['ID', 'NAME'],
+      open() {
+        opened.push(id);
+        return {
+          next: () =>
+            new Promise((resolve) => {
+              const page = { rows: [{ id: `${id}1`, cells: [`${id}1`, `Row of ${id}`] }], done: true, total: 1 };
+              if (gate) releaseFirst = () => resolve(page);
+              else resolve(page);
+            }),
+        };
+      },
+    });
+    const ui = mount([pane('first', true), pane('second', false), pane('third', false)]);
+    await until(ui.stdout, () => releaseFirst !== undefined, 'the first pane asked');
+    // Nothing else is read while the pane on screen waits for its first page.
+    await new Promise((r) => setTimeout(r, 50));
+    expect(opened).toEqual(['first']);
+    releaseFirst!();
+    await until(ui.stdout, (f) => /^> {2}first1 /m.test(f), 'the first pane drawn');
+    await until(ui.stdout, () => opened.length === 3, 'the other panes read');
+    expect(opened).toEqual(['first', 'second', 'third']);
+  });
+
   it('runs an action on the marked rows, asks first through the UI, and shows a failure inline', async () => {
     const calls: string[][] = [];
     let fail = false;
