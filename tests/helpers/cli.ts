@@ -10,6 +10,7 @@ import { existsSync, mkdtempSync, rmSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { expect } from 'vitest';
 
 /** Absolute path of the repository root. */
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -251,4 +252,14 @@ export async function runCli(args: string[], opts: RunCliOptions = {}): Promise<
 export function stripAnsi(s: string): string {
   // eslint-disable-next-line no-control-regex
   return s.replace(/\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b\][^\u0007]*\u0007/g, '');
+}
+
+/**
+ * The JSON a run printed on stdout, after asserting it exited 0 (its stderr is the failure's message). Typed `any`:
+ * tests read whatever shape the verb prints.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function okJson(r: CliResult): any {
+  expect(r.code, r.stderr).toBe(0);
+  return JSON.parse(r.stdout);
 }

@@ -11,6 +11,7 @@ import { ApiClient } from '../../../src/api/client.js';
 import { services } from '../../../src/api/services.js';
 import { setFaults } from '../bulk/support.js';
 import { createCliSandbox, runInProcess, startTestEmulator, type CliResult, type CliSandbox, type InProcessOptions, type TestEmulator } from '../../helpers/index.js';
+import { okJson } from '../../helpers/cli.js';
 
 let emu: TestEmulator;
 let api: ApiClient;
@@ -34,11 +35,7 @@ function client(siteId: string): ApiClient {
 }
 
 const cli = (args: string[], opts: InProcessOptions = {}) => runInProcess(args, { emulator: emu, sandbox, ...opts });
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-const json = (r: CliResult): any => {
-  expect(r.code, r.stderr).toBe(0);
-  return JSON.parse(r.stdout);
-};
+const json = okJson;
 
 /** A new, empty site of the account: its id, name and a client of it. */
 async function freshSite(name: string): Promise<{ id: string; name: string; api: ApiClient }> {

@@ -9,8 +9,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addOns } from '../../../src/api/add-ons.js';
 import { ApiClient } from '../../../src/api/client.js';
-import { createCliSandbox, runInProcess, startTestEmulator, type CliResult, type CliSandbox, type InProcessOptions, type TestEmulator } from '../../helpers/index.js';
+import { createCliSandbox, runInProcess, startTestEmulator, type CliSandbox, type InProcessOptions, type TestEmulator } from '../../helpers/index.js';
 import { makeStudio, type Studio } from '../../helpers/studio.js';
+import { okJson } from '../../helpers/cli.js';
 
 let emu: TestEmulator;
 let api: ApiClient;
@@ -29,11 +30,7 @@ afterAll(async () => {
 });
 
 const cli = (args: string[], opts: InProcessOptions = {}) => runInProcess(args, { emulator: emu, sandbox, ...opts });
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-const json = (r: CliResult): any => {
-  expect(r.code, r.stderr).toBe(0);
-  return JSON.parse(r.stdout);
-};
+const json = okJson;
 const MIN = 60_000;
 const at = (ms: number) => new Date(ms).toISOString();
 

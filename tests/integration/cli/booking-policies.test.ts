@@ -6,10 +6,11 @@
  * the participants limit refusing a larger booking, and the query, count and strictest-policy calls.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runInProcess, startTestEmulator, type CliResult, type InProcessOptions, type TestEmulator } from '../../helpers/index.js';
+import { runInProcess, startTestEmulator, type InProcessOptions, type TestEmulator } from '../../helpers/index.js';
 import { expectError } from '../../helpers/expect-error.js';
 import { eventsAfter, lastEventSeq } from '../bulk/support.js';
 import { makeStudio } from '../../helpers/studio.js';
+import { okJson } from '../../helpers/cli.js';
 
 let emu: TestEmulator;
 beforeAll(async () => {
@@ -20,11 +21,7 @@ afterAll(async () => {
 });
 
 const cli = (args: string[], opts: InProcessOptions = {}) => runInProcess(args, { emulator: emu, ...opts });
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-const json = (r: CliResult): any => {
-  expect(r.code, r.stderr).toBe(0);
-  return JSON.parse(r.stdout);
-};
+const json = okJson;
 const P = ['services', 'booking-policies'];
 
 describe('booking policies', () => {

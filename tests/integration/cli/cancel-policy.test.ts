@@ -8,8 +8,9 @@
  * slots 2 days or more ahead), so the verdict is the same at any hour.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCliSandbox, runInProcess, startTestEmulator, type CliResult, type CliSandbox, type InProcessOptions, type TestEmulator } from '../../helpers/index.js';
+import { createCliSandbox, runInProcess, startTestEmulator, type CliSandbox, type InProcessOptions, type TestEmulator } from '../../helpers/index.js';
 import { makeStudio, type Studio } from '../../helpers/studio.js';
+import { okJson } from '../../helpers/cli.js';
 
 let emu: TestEmulator;
 let sandbox: CliSandbox;
@@ -25,11 +26,7 @@ afterAll(async () => {
 });
 
 const cli = (args: string[], opts: InProcessOptions = {}) => runInProcess(args, { emulator: emu, sandbox, ...opts });
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-const json = (r: CliResult): any => {
-  expect(r.code, r.stderr).toBe(0);
-  return JSON.parse(r.stdout);
-};
+const json = okJson;
 const status = async (id: string): Promise<string> => json(await cli(['bookings', 'get', id, '--json', 'status'])).status;
 
 /** A new appointment service on a new policy made by `services booking-policies create` with `flags`. */

@@ -5,8 +5,9 @@
  * services naming the category and its undo re-creates it; bad input exits 2 with one line before anything is sent.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCliSandbox, runInProcess, startTestEmulator, type CliResult, type CliSandbox, type InProcessOptions, type TestEmulator } from '../../helpers/index.js';
+import { createCliSandbox, runInProcess, startTestEmulator, type CliSandbox, type InProcessOptions, type TestEmulator } from '../../helpers/index.js';
 import { expectError } from '../../helpers/expect-error.js';
+import { okJson } from '../../helpers/cli.js';
 
 let emu: TestEmulator;
 /** One history for the file's runs, so `sitectl undo --last` finds the change before it. */
@@ -21,11 +22,7 @@ afterAll(async () => {
 });
 
 const cli = (args: string[], opts: InProcessOptions = {}) => runInProcess(args, { emulator: emu, sandbox, ...opts });
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-const json = (r: CliResult): any => {
-  expect(r.code, r.stderr).toBe(0);
-  return JSON.parse(r.stdout);
-};
+const json = okJson;
 const C = ['services', 'categories'];
 
 /** A category made for one test (through the API: the CLI creates categories only from a catalogue file). */

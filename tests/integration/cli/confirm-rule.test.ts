@@ -12,9 +12,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ruleOf } from '../../../src/commands/shared/confirm.js';
 import { createContext } from '../../../src/context.js';
 import { createProgram } from '../../../src/program.js';
-import { answering, runInProcess, startTestEmulator, type CliResult, type InProcessOptions, type TestEmulator } from '../../helpers/index.js';
+import { answering, runInProcess, startTestEmulator, type InProcessOptions, type TestEmulator } from '../../helpers/index.js';
 import { makeStudio, type Studio } from '../../helpers/studio.js';
 import { lastEventSeq } from '../bulk/support.js';
+import { okJson } from '../../helpers/cli.js';
 
 let emu: TestEmulator;
 /** The file's own staff and services: every booking the verbs act on is made here, at any hour. */
@@ -35,11 +36,7 @@ afterAll(async () => {
 });
 
 const cli = (args: string[], opts: InProcessOptions = {}) => runInProcess(args, { emulator: emu, ...opts });
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-const json = (r: CliResult): any => {
-  expect(r.code, r.stderr).toBe(0);
-  return JSON.parse(r.stdout);
-};
+const json = okJson;
 
 /**
  * Every verb that declares a rule, and whether it is destructive: the two lists the rule was set with, plus the

@@ -5,9 +5,10 @@
  * `--ignore-policy`), and exits 0 whatever it lists.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runInProcess, startTestEmulator, type CliResult, type TestEmulator } from '../../helpers/index.js';
+import { runInProcess, startTestEmulator, type TestEmulator } from '../../helpers/index.js';
 import { makeStudio, type Studio } from '../../helpers/studio.js';
 import { lastEventSeq } from '../bulk/support.js';
+import { okJson } from '../../helpers/cli.js';
 
 let emu: TestEmulator;
 /** The file's own staff and an appointment of theirs: the bookings previewed here are made here, at any hour. */
@@ -23,11 +24,7 @@ afterAll(async () => {
 });
 
 const cli = (args: string[], opts: { input?: string } = {}) => runInProcess(args, { emulator: emu, ...opts });
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-const json = (r: CliResult): any => {
-  expect(r.code, r.stderr).toBe(0);
-  return JSON.parse(r.stdout);
-};
+const json = okJson;
 
 /**
  * The id of a new booking of the studio's appointment, inside its policy's 24-hour cancellation window (`inside`)

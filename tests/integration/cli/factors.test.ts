@@ -19,6 +19,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { removePidFile, writePidFile } from '../../../src/local/daemon.js';
 import { createCliSandbox, runInProcess, startTestEmulator, type CliResult, type CliSandbox, type TestEmulator } from '../../helpers/index.js';
+import { okJson } from '../../helpers/cli.js';
 
 let emu: TestEmulator;
 const sandboxes: CliSandbox[] = [];
@@ -46,11 +47,7 @@ function sandbox(): CliSandbox {
 }
 
 const run = (s: CliSandbox, args: string[], input?: string) => runInProcess(args, { emulator: emu, sandbox: s, input, env: { SITECTL_CLIENT_ID: emu.emulator.clientId } });
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-const json = (r: CliResult): any => {
-  expect(r.code, r.stderr).toBe(0);
-  return JSON.parse(r.stdout);
-};
+const json = okJson;
 
 let n = 0;
 /** A registered, signed-out member with a phone on its contact and its `factor` on. */

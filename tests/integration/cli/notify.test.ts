@@ -8,9 +8,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { removePidFile, writePidFile } from '../../../src/local/daemon.js';
-import { createCliSandbox, runInProcess, startTestEmulator, type CliResult, type CliSandbox, type InProcessOptions, type TestEmulator } from '../../helpers/index.js';
+import { createCliSandbox, runInProcess, startTestEmulator, type CliSandbox, type InProcessOptions, type TestEmulator } from '../../helpers/index.js';
 import { expectError } from '../../helpers/expect-error.js';
 import { makeStudio, type Studio } from '../../helpers/studio.js';
+import { okJson } from '../../helpers/cli.js';
 
 let emu: TestEmulator;
 /** One state dir for the file: `sitectl undo --last` reads the journals the earlier runs wrote. */
@@ -32,11 +33,7 @@ afterAll(async () => {
 });
 
 const cli = (args: string[], opts: InProcessOptions = {}) => runInProcess(args, { emulator: emu, sandbox, ...opts });
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-const json = (r: CliResult): any => {
-  expect(r.code, r.stderr).toBe(0);
-  return JSON.parse(r.stdout);
-};
+const json = okJson;
 
 interface Notice {
   to: string;

@@ -13,9 +13,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bookingKeys } from '../../../src/commands/bookings/shared/transitions.js';
 import { uiActions } from '../../../src/commands/shared/ui-actions.js';
 import { createContext } from '../../../src/context.js';
-import { cliEnv, createCliSandbox, runInProcess, startTestEmulator, type CliResult, type CliSandbox, type InProcessOptions, type TestEmulator } from '../../helpers/index.js';
+import { cliEnv, createCliSandbox, runInProcess, startTestEmulator, type CliSandbox, type InProcessOptions, type TestEmulator } from '../../helpers/index.js';
 import { makeStudio, type Studio } from '../../helpers/studio.js';
 import { lastEventSeq } from '../bulk/support.js';
+import { okJson } from '../../helpers/cli.js';
 
 let emu: TestEmulator;
 let sandbox: CliSandbox;
@@ -41,11 +42,7 @@ afterAll(async () => {
 });
 
 const cli = (args: string[], opts: InProcessOptions = {}) => runInProcess(args, { emulator: emu, sandbox, ...opts });
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-const json = (r: CliResult): any => {
-  expect(r.code, r.stderr).toBe(0);
-  return JSON.parse(r.stdout);
-};
+const json = okJson;
 
 interface Change {
   short: string;

@@ -5,9 +5,10 @@
  * each write recorded as the seed's dotted staff events. Bad input exits 2 with one line before anything is sent.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runInProcess, startTestEmulator, type CliResult, type InProcessOptions, type TestEmulator } from '../../helpers/index.js';
+import { runInProcess, startTestEmulator, type InProcessOptions, type TestEmulator } from '../../helpers/index.js';
 import { expectError } from '../../helpers/expect-error.js';
 import { eventsAfter, lastEventSeq } from '../bulk/support.js';
+import { okJson } from '../../helpers/cli.js';
 
 let emu: TestEmulator;
 beforeAll(async () => {
@@ -18,11 +19,7 @@ afterAll(async () => {
 });
 
 const cli = (args: string[], opts: InProcessOptions = {}) => runInProcess(args, { emulator: emu, ...opts });
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-const json = (r: CliResult): any => {
-  expect(r.code, r.stderr).toBe(0);
-  return JSON.parse(r.stdout);
-};
+const json = okJson;
 
 
 /**

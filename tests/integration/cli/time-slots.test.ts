@@ -7,9 +7,10 @@
  * clock is frozen, so both lists are computed at the same instant.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runInProcess, startTestEmulator, type CliResult, type InProcessOptions, type TestEmulator } from '../../helpers/index.js';
+import { runInProcess, startTestEmulator, type InProcessOptions, type TestEmulator } from '../../helpers/index.js';
 import { expectError } from '../../helpers/expect-error.js';
 import { makeStudio, type Studio } from '../../helpers/studio.js';
+import { okJson } from '../../helpers/cli.js';
 
 let emu: TestEmulator;
 let studio: Studio;
@@ -18,11 +19,7 @@ let cut: { name: string; id: string };
 const HOUR = 3_600_000;
 
 const cli = (args: string[], opts: InProcessOptions = {}) => runInProcess(args, { emulator: emu, ...opts });
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-const json = (r: CliResult): any => {
-  expect(r.code, r.stderr).toBe(0);
-  return JSON.parse(r.stdout);
-};
+const json = okJson;
 
 beforeAll(async () => {
   emu = await startTestEmulator({ seed: 'demo', size: 10, bookings: 0 });
